@@ -1,0 +1,139 @@
+import { type CheckEnv, CheckFailure, CheckSkipped, type Suite } from '../suites/check.js';
+import { VERSION } from '../version.js';
+import { type CheckResult, type SuiteResult, summarize } from './results.js';
+
+export interface RunOptions {
+  /** Seed for the whole run; each check derives its randomness from it. Random when absent. */
+  seed?: number;
+  /** fast-check runs per property (default 100 quick, 1000 with --full). */
+  runs?: number;
+  /** Run only these check ids (exact ids or prefixes ending in '.'). */
+  only?: readonly string[];
+  full?: boolean;
+  /** Called after every check, for progress output. */
+  onResult?: (result: CheckResult, done: number, total: number) => void;
+  /** Called before every check. */
+  onStart?: (checkId: string, index: number, total: number) => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 0x7fffffff);
+}
+
+export function selectChecks<C extends { id: string; tier?: 'quick' | 'full' }>(
+  checks: readonly C[],
+  only: readonly string[] | undefined,
+  full: boolean,
+): C[] {
+  return checks.filter((c) => {
+    if (only && only.length > 0) {
+      return only.some((o) => c.id === o || (o.endsWith('.') && c.id.startsWith(o)));
+    }
+    return full || c.tier !== 'full';
+  });
+}
+
+/** Run a suite against a target: every selected check, in catalogue order, each with its budget. */
+export async function runSuite<T, C>(
+  suite: Suite<T, C>,
+  target: T,
+  options: RunOptions = {},
+): Promise<SuiteResult> {
+  const seed = options.seed ?? randomSeed();
+  const full = options.full ?? false;
+  const runs = options.runs ?? (full ? 1000 : 100);
+  const startedAt = new Date();
+  const started = performance.now();
+  const checks = selectChecks(suite.checks, options.only, full);
+  const ctx = await suite.open(target, { seed, runs, full });
+  const results: CheckResult[] = [];
+  try {
+    for (const [i, check] of checks.entries()) {
+      options.onStart?.(check.id, i, checks.length);
+      const t0 = performance.now();
+      const controller = new AbortController();
+      const budget = check.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const env: CheckEnv = { seed, runs, full, signal: controller.signal };
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          reject(new CheckFailure(`check did not finish within ${budget} ms`));
+        }, budget);
+      });
+      let outcome: Pick<CheckResult, 'status' | 'message' | 'expected' | 'actual'>;
+      try {
+        await Promise.race([check.run(ctx, env), timeout]);
+        outcome = { status: 'pass', message: '' };
+      } catch (e) {
+        outcome = outcomeOf(e, check.level);
+      } finally {
+        clearTimeout(timer);
+        controller.abort();
+      }
+      const result: CheckResult = {
+        id: check.id,
+        suite: suite.name,
+        clause: check.clause,
+        description: check.description,
+        level: check.level,
+        ...dropUndefined(outcome),
+        durationMs: Math.round(performance.now() - t0),
+      };
+      if (result.status === 'fail' || result.status === 'warn') {
+        result.reproduce = reproduceLine(suite.name, suite.targetArgs(target), seed, check.id, full);
+      }
+      results.push(result);
+      options.onResult?.(result, i + 1, checks.length);
+    }
+  } finally {
+    await ctx.close();
+  }
+  return {
+    suite: suite.name,
+    target: suite.describeTarget(target),
+    seed,
+    summary: summarize(results),
+    checks: results,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    wirecheck: VERSION,
+  };
+}
+
+function outcomeOf(
+  e: unknown,
+  level: 'must' | 'should',
+): Pick<CheckResult, 'status' | 'message' | 'expected' | 'actual'> {
+  if (e instanceof CheckSkipped) return { status: 'skip', message: e.message };
+  const status = level === 'must' ? 'fail' : 'warn';
+  if (e instanceof CheckFailure) {
+    return { status, message: e.message, expected: e.expected, actual: e.actual };
+  }
+  // Anything else thrown by a check body is a failure of the target too (a crash of the
+  // harness would have surfaced as a thrown TargetUnavailable from open()).
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { status, message: `${err.name}: ${err.message}` };
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function reproduceLine(
+  suite: string,
+  targetArgs: string[],
+  seed: number,
+  id: string,
+  full: boolean,
+): string {
+  const args = ['npx', 'wirecheck', 'test', suite, ...targetArgs, '--seed', String(seed), '--only', id];
+  if (full) args.push('--full');
+  return args.map(shellQuote).join(' ');
+}

@@ -1,0 +1,289 @@
+import { ErrorBody } from './errors.js';
+import { Message, StopReason } from './response.js';
+import { StreamErrorEvent, StreamProtocolError } from './stream-errors.js';
+import { MessageDeltaEvent, MessageStartEvent } from './stream-events.js';
+
+type Phase = 'before-start' | 'awaiting-block' | 'in-block' | 'finishing' | 'stopped';
+
+interface OpenBlock {
+  index: number;
+  kind: 'text' | 'tool_use';
+  block: Record<string, unknown>;
+  text: string;
+  json: string;
+  deltas: number;
+}
+
+const EXPECTED: Record<Phase, string> = {
+  'before-start': 'message_start',
+  'awaiting-block': 'content_block_start or message_delta',
+  'in-block': 'content_block_delta or content_block_stop',
+  finishing: 'message_stop',
+  stopped: 'end of stream',
+};
+
+function describe(ev: { type?: unknown; index?: unknown }): string {
+  const type = typeof ev.type === 'string' ? ev.type : JSON.stringify(ev.type);
+  return typeof ev.index === 'number' ? `${type} (index ${ev.index})` : type;
+}
+
+/**
+ * The stream reducer: folds message stream events, in arrival order, into the final
+ * message, enforcing Events rules 1 and 3. `push` throws a StreamProtocolError naming
+ * what was expected and what arrived at the first violation; `finish` returns the
+ * message, or throws `truncated` when the stream ended early.
+ *
+ * Frequent events (deltas) get cheap field checks instead of a schema parse, so the
+ * reducer keeps up with the decoder; rare ones and the final message are parsed with
+ * the protocol schemas.
+ */
+export class StreamAccumulator {
+  private phase: Phase = 'before-start';
+  private message: Record<string, unknown> | undefined;
+  private readonly content: Record<string, unknown>[] = [];
+  private open: OpenBlock | undefined;
+  private events = 0;
+  /** Indexes of blocks that closed without any delta (Events rule 1 asks for one or more). */
+  readonly blocksWithoutDeltas: number[] = [];
+  /** Event types outside the spec's list, ignored as the real API asks clients to. */
+  readonly unknownEvents: string[] = [];
+
+  get eventCount(): number {
+    return this.events;
+  }
+
+  get ended(): boolean {
+    return this.phase === 'stopped';
+  }
+
+  /** Push one event (the parsed `data` of a frame). */
+  push(event: unknown): void {
+    const at = this.events++;
+    if (event === null || typeof event !== 'object' || Array.isArray(event)) {
+      throw new StreamProtocolError('shape', 'a JSON object', JSON.stringify(event) ?? String(event), at);
+    }
+    const ev = event as Record<string, unknown>;
+    switch (ev.type) {
+      case 'ping':
+        return;
+      case 'error': {
+        const body = ErrorBody.safeParse(ev);
+        throw body.success
+          ? new StreamErrorEvent(body.data, at)
+          : new StreamProtocolError(
+              'shape',
+              'error event {type, error: {type, message}}',
+              JSON.stringify(ev),
+              at,
+            );
+      }
+      case 'message_start':
+        this.onMessageStart(ev, at);
+        return;
+      case 'content_block_start':
+        this.onBlockStart(ev, at);
+        return;
+      case 'content_block_delta':
+        this.onBlockDelta(ev, at);
+        return;
+      case 'content_block_stop':
+        this.onBlockStop(ev, at);
+        return;
+      case 'message_delta':
+        this.onMessageDelta(ev, at);
+        return;
+      case 'message_stop':
+        this.expectPhase('finishing', ev, at);
+        this.phase = 'stopped';
+        return;
+      default:
+        if (typeof ev.type !== 'string') {
+          throw new StreamProtocolError('shape', 'an event with a string type', JSON.stringify(ev), at);
+        }
+        this.unknownEvents.push(ev.type);
+    }
+  }
+
+  /** The final message. Throws `truncated` if message_stop has not arrived. */
+  finish(): Message {
+    if (this.phase !== 'stopped') {
+      const open = this.open ? ` with block ${this.open.index} open` : '';
+      throw new StreamProtocolError(
+        'truncated',
+        `${EXPECTED[this.phase]} before the stream ends`,
+        `end of stream${open} after ${this.events} events`,
+        this.events,
+      );
+    }
+    const parsed = Message.safeParse({ ...this.message, content: this.content });
+    if (!parsed.success) {
+      throw new StreamProtocolError(
+        'shape',
+        'a final message of the response shape',
+        parsed.error.message,
+        this.events,
+      );
+    }
+    return parsed.data;
+  }
+
+  private expectPhase(phase: Phase, ev: Record<string, unknown>, at: number): void {
+    if (this.phase !== phase) {
+      throw new StreamProtocolError('order', EXPECTED[this.phase], describe(ev), at);
+    }
+  }
+
+  private onMessageStart(ev: Record<string, unknown>, at: number): void {
+    this.expectPhase('before-start', ev, at);
+    const parsed = MessageStartEvent.safeParse(ev);
+    if (!parsed.success) {
+      throw new StreamProtocolError(
+        'shape',
+        'message_start with the message container',
+        issues(parsed.error),
+        at,
+      );
+    }
+    this.message = { ...parsed.data.message, usage: { ...parsed.data.message.usage } };
+    this.phase = 'awaiting-block';
+  }
+
+  private onBlockStart(ev: Record<string, unknown>, at: number): void {
+    this.expectPhase('awaiting-block', ev, at);
+    const index = ev.index;
+    if (index !== this.content.length) {
+      throw new StreamProtocolError(
+        'index',
+        `content_block_start at index ${this.content.length}`,
+        describe(ev),
+        at,
+      );
+    }
+    const block = ev.content_block as Record<string, unknown> | undefined;
+    const kind = block?.type;
+    if (kind === 'text' && typeof block?.text === 'string') {
+      this.open = { index, kind, block, text: block.text as string, json: '', deltas: 0 };
+    } else if (
+      kind === 'tool_use' &&
+      typeof block?.id === 'string' &&
+      typeof block.name === 'string' &&
+      block.input !== null &&
+      typeof block.input === 'object'
+    ) {
+      this.open = { index, kind, block, text: '', json: '', deltas: 0 };
+    } else {
+      throw new StreamProtocolError(
+        'shape',
+        'content_block {type: text, text} or {type: tool_use, id, name, input}',
+        JSON.stringify(block),
+        at,
+      );
+    }
+    this.phase = 'in-block';
+  }
+
+  private onBlockDelta(ev: Record<string, unknown>, at: number): void {
+    this.expectPhase('in-block', ev, at);
+    const open = this.open!;
+    if (ev.index !== open.index) {
+      throw new StreamProtocolError('index', `content_block_delta for index ${open.index}`, describe(ev), at);
+    }
+    const delta = ev.delta as Record<string, unknown> | undefined;
+    if (open.kind === 'text') {
+      if (delta?.type !== 'text_delta' || typeof delta.text !== 'string') {
+        throw new StreamProtocolError(
+          'delta-type',
+          'text_delta {text: string} for a text block',
+          JSON.stringify(delta),
+          at,
+        );
+      }
+      open.text += delta.text;
+    } else {
+      if (delta?.type !== 'input_json_delta' || typeof delta.partial_json !== 'string') {
+        throw new StreamProtocolError(
+          'delta-type',
+          'input_json_delta {partial_json: string} for a tool_use block',
+          JSON.stringify(delta),
+          at,
+        );
+      }
+      open.json += delta.partial_json;
+    }
+    open.deltas++;
+  }
+
+  private onBlockStop(ev: Record<string, unknown>, at: number): void {
+    this.expectPhase('in-block', ev, at);
+    const open = this.open!;
+    if (ev.index !== open.index) {
+      throw new StreamProtocolError('index', `content_block_stop for index ${open.index}`, describe(ev), at);
+    }
+    if (open.deltas === 0) this.blocksWithoutDeltas.push(open.index);
+    if (open.kind === 'text') {
+      this.content.push({ ...open.block, text: open.text });
+    } else {
+      this.content.push({ ...open.block, input: parseToolInput(open, at) });
+    }
+    this.open = undefined;
+    this.phase = 'awaiting-block';
+  }
+
+  private onMessageDelta(ev: Record<string, unknown>, at: number): void {
+    this.expectPhase('awaiting-block', ev, at);
+    const parsed = MessageDeltaEvent.safeParse(ev);
+    if (!parsed.success) {
+      throw new StreamProtocolError(
+        'shape',
+        `message_delta {delta: {stop_reason: ${StopReason.options.join('|')}, stop_sequence}, usage: {output_tokens}}`,
+        issues(parsed.error),
+        at,
+      );
+    }
+    const message = this.message!;
+    message.stop_reason = parsed.data.delta.stop_reason;
+    message.stop_sequence = parsed.data.delta.stop_sequence;
+    message.usage = { ...(message.usage as object), ...parsed.data.usage };
+    this.phase = 'finishing';
+  }
+}
+
+/** Events rule 3: concatenate every partial_json of the block, parse once, at its stop. */
+function parseToolInput(open: OpenBlock, at: number): unknown {
+  if (open.json === '') return open.block.input;
+  let value: unknown;
+  try {
+    value = JSON.parse(open.json);
+  } catch (e) {
+    throw new StreamProtocolError(
+      'json',
+      `the partial_json fragments of index ${open.index} to form JSON`,
+      `${(e as Error).message} in ${abbreviate(open.json)}`,
+      at,
+    );
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new StreamProtocolError(
+      'json',
+      `a JSON object as input of index ${open.index}`,
+      abbreviate(open.json),
+      at,
+    );
+  }
+  return value;
+}
+
+function abbreviate(s: string): string {
+  return s.length <= 120 ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, 120))}... (${s.length} chars)`;
+}
+
+function issues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+/** Fold a whole list of events. */
+export function accumulate(events: Iterable<unknown>): Message {
+  const acc = new StreamAccumulator();
+  for (const e of events) acc.push(e);
+  return acc.finish();
+}

@@ -1,0 +1,2 @@
+export * from './decode.js';
+export * from './encode.js';

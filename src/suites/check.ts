@@ -1,0 +1,88 @@
+import type { Level } from '../harness/results.js';
+
+/** What a check may use besides its suite's context. */
+export interface CheckEnv {
+  /** Seed for every random choice of the check (fast-check, fault offsets...). */
+  readonly seed: number;
+  /** fast-check runs per property in this tier. */
+  readonly runs: number;
+  /** `--full`: slow checks and real-time defaults run too. */
+  readonly full: boolean;
+  /** Aborted when the check's time budget runs out. */
+  readonly signal: AbortSignal;
+}
+
+/** A check's verdict on the target; thrown by a check body or a helper. */
+export class CheckFailure extends Error {
+  override readonly name = 'CheckFailure';
+  constructor(
+    message: string,
+    readonly expected?: string,
+    readonly actual?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown by a check that cannot apply to this target (it becomes a skip). */
+export class CheckSkipped extends Error {
+  override readonly name = 'CheckSkipped';
+}
+
+/**
+ * A check as data: its identity, the spec clause it enforces, and a body that returns
+ * when the target conforms and throws CheckFailure (or CheckSkipped) when it does not.
+ * A `should` check that fails is reported as a warning.
+ */
+export interface Check<Ctx> {
+  /** `<suite>.<area>.<rule>`, stable across releases: baselines and --only name it. */
+  readonly id: string;
+  /** Section and item of the specification, e.g. "Events rule 1". */
+  readonly clause: string;
+  /** One line: the rule in the spec's words. */
+  readonly description: string;
+  readonly level: Level;
+  /** `full` checks run only with --full. */
+  readonly tier?: 'quick' | 'full';
+  /** Per-check budget in ms (default 30 s). */
+  readonly timeoutMs?: number;
+  run(ctx: Ctx, env: CheckEnv): Promise<void>;
+}
+
+/** A suite: its checks and how to reach a target. */
+export interface Suite<Target, Ctx> {
+  readonly name: string;
+  /** One line for `wirecheck list`. */
+  readonly description: string;
+  readonly checks: readonly Check<Ctx>[];
+  /** Describe the target for reports ("http://127.0.0.1:8080" or the command line). */
+  describeTarget(target: Target): string;
+  /** The target options as CLI arguments, for the reproduce line. */
+  targetArgs(target: Target): string[];
+  /**
+   * Start whatever the checks share (mock servers, a probe of the target). Throws
+   * TargetUnavailable when the target cannot be reached at all (exit 2).
+   */
+  open(target: Target, env: Omit<CheckEnv, 'signal'>): Promise<Ctx & { close(): Promise<void> }>;
+}
+
+/** The target could not be started or reached: bad usage, exit status 2. */
+export class TargetUnavailable extends Error {
+  override readonly name = 'TargetUnavailable';
+}
+
+/** Assert helper: fail with expected/actual unless `ok`. */
+export function expectThat(ok: boolean, message: string, expected?: unknown, actual?: unknown): asserts ok {
+  if (!ok) throw new CheckFailure(message, show(expected), show(actual));
+}
+
+export function show(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  try {
+    const s = JSON.stringify(value);
+    return s.length > 2000 ? `${s.slice(0, 2000)}... (${s.length} chars)` : s;
+  } catch {
+    return String(value);
+  }
+}
