@@ -1,6 +1,7 @@
 export * from './accumulate.js';
 export * from './content-blocks.js';
 export * from './errors.js';
+export * from './events-of-message.js';
 export * from './request.js';
 export * from './response.js';
 export * from './stream-errors.js';

@@ -1,0 +1,76 @@
+import type { Message } from './response.js';
+import type { StreamEvent } from './stream-events.js';
+
+/**
+ * Where to cut each block's streamed payload: for block i, the character offsets at which
+ * its text (or its input's JSON text) is split into deltas. Absent: one delta per block.
+ */
+export type DeltaSplits = readonly (readonly number[] | undefined)[];
+
+/** JSON text of a tool input as streamed; keys in insertion order. */
+export function inputJsonOf(input: Record<string, unknown>): string {
+  return JSON.stringify(input);
+}
+
+/** Cut `s` at the given offsets (sorted, deduplicated, clamped); always at least one piece. */
+export function splitAt(s: string, offsets: readonly number[] | undefined): string[] {
+  if (!offsets || offsets.length === 0) return [s];
+  const cuts = [...new Set(offsets.map((o) => Math.max(0, Math.min(s.length, Math.trunc(o)))))]
+    .filter((o) => o > 0 && o < s.length)
+    .sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const c of cuts) {
+    pieces.push(s.slice(from, c));
+    from = c;
+  }
+  pieces.push(s.slice(from));
+  return pieces;
+}
+
+/**
+ * The canonical event sequence that streams `message` (Events rule 1): message_start
+ * with empty content and null stop reason, for each block start / deltas / stop, then
+ * message_delta with the stop reason and output tokens, then message_stop. Tool input
+ * JSON is split into fragments that are not valid JSON on their own (rule 3).
+ */
+export function eventsOfMessage(message: Message, splits: DeltaSplits = []): StreamEvent[] {
+  const events: StreamEvent[] = [
+    {
+      type: 'message_start',
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...message.usage, output_tokens: Math.min(1, message.usage.output_tokens) },
+      },
+    },
+  ];
+  message.content.forEach((block, index) => {
+    if (block.type === 'text') {
+      events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      for (const text of splitAt(block.text, splits[index])) {
+        events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+      }
+    } else {
+      const { input, ...rest } = block;
+      events.push({ type: 'content_block_start', index, content_block: { ...rest, input: {} } });
+      for (const partial_json of splitAt(inputJsonOf(input), splits[index])) {
+        events.push({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json },
+        });
+      }
+    }
+    events.push({ type: 'content_block_stop', index });
+  });
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: message.stop_reason ?? 'end_turn', stop_sequence: message.stop_sequence },
+    usage: { output_tokens: message.usage.output_tokens },
+  });
+  events.push({ type: 'message_stop' });
+  return events;
+}
