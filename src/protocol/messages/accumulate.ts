@@ -1,3 +1,4 @@
+import { ResponseContentBlock } from './content-blocks.js';
 import { ErrorBody } from './errors.js';
 import { Message, StopReason } from './response.js';
 import { StreamErrorEvent, StreamProtocolError } from './stream-errors.js';
@@ -60,7 +61,7 @@ export class StreamAccumulator {
   push(event: unknown): void {
     const at = this.events++;
     if (event === null || typeof event !== 'object' || Array.isArray(event)) {
-      throw new StreamProtocolError('shape', 'a JSON object', JSON.stringify(event) ?? String(event), at);
+      throw new StreamProtocolError('shape', 'a JSON object', jsonOf(event), at);
     }
     const ev = event as Record<string, unknown>;
     switch (ev.type) {
@@ -70,12 +71,7 @@ export class StreamAccumulator {
         const body = ErrorBody.safeParse(ev);
         throw body.success
           ? new StreamErrorEvent(body.data, at)
-          : new StreamProtocolError(
-              'shape',
-              'error event {type, error: {type, message}}',
-              JSON.stringify(ev),
-              at,
-            );
+          : new StreamProtocolError('shape', 'error event {type, error: {type, message}}', jsonOf(ev), at);
       }
       case 'message_start':
         this.onMessageStart(ev, at);
@@ -98,7 +94,7 @@ export class StreamAccumulator {
         return;
       default:
         if (typeof ev.type !== 'string') {
-          throw new StreamProtocolError('shape', 'an event with a string type', JSON.stringify(ev), at);
+          throw new StreamProtocolError('shape', 'an event with a string type', jsonOf(ev), at);
         }
         this.unknownEvents.push(ev.type);
     }
@@ -150,35 +146,24 @@ export class StreamAccumulator {
 
   private onBlockStart(ev: Record<string, unknown>, at: number): void {
     this.expectPhase('awaiting-block', ev, at);
-    const index = ev.index;
-    if (index !== this.content.length) {
-      throw new StreamProtocolError(
-        'index',
-        `content_block_start at index ${this.content.length}`,
-        describe(ev),
-        at,
-      );
+    const index = this.content.length;
+    if (ev.index !== index) {
+      throw new StreamProtocolError('index', `content_block_start at index ${index}`, describe(ev), at);
     }
-    const block = ev.content_block as Record<string, unknown> | undefined;
-    const kind = block?.type;
-    if (kind === 'text' && typeof block?.text === 'string') {
-      this.open = { index, kind, block, text: block.text as string, json: '', deltas: 0 };
-    } else if (
-      kind === 'tool_use' &&
-      typeof block?.id === 'string' &&
-      typeof block.name === 'string' &&
-      block.input !== null &&
-      typeof block.input === 'object'
-    ) {
-      this.open = { index, kind, block, text: '', json: '', deltas: 0 };
-    } else {
+    const parsed = ResponseContentBlock.safeParse(ev.content_block);
+    if (!parsed.success) {
       throw new StreamProtocolError(
         'shape',
-        'content_block {type: text, text} or {type: tool_use, id, name, input}',
-        JSON.stringify(block),
+        'content_block {type: text, text} or {type: tool_use, id, name, input: object}',
+        jsonOf(ev.content_block),
         at,
       );
     }
+    const block = parsed.data;
+    this.open =
+      block.type === 'text'
+        ? { index, kind: 'text', block, text: block.text, json: '', deltas: 0 }
+        : { index, kind: 'tool_use', block, text: '', json: '', deltas: 0 };
     this.phase = 'in-block';
   }
 
@@ -194,7 +179,7 @@ export class StreamAccumulator {
         throw new StreamProtocolError(
           'delta-type',
           'text_delta {text: string} for a text block',
-          JSON.stringify(delta),
+          jsonOf(delta),
           at,
         );
       }
@@ -204,7 +189,7 @@ export class StreamAccumulator {
         throw new StreamProtocolError(
           'delta-type',
           'input_json_delta {partial_json: string} for a tool_use block',
-          JSON.stringify(delta),
+          jsonOf(delta),
           at,
         );
       }
@@ -271,6 +256,15 @@ function parseToolInput(open: OpenBlock, at: number): unknown {
     );
   }
   return value;
+}
+
+/** JSON text of a value for an error message; never throws (undefined, BigInt, cycles...). */
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 function abbreviate(s: string): string {

@@ -49,7 +49,8 @@ export function eventsOfMessage(message: Message, splits: DeltaSplits = []): Str
   ];
   message.content.forEach((block, index) => {
     if (block.type === 'text') {
-      events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      // Extra fields of the block (the real API's citations...) travel in the start event.
+      events.push({ type: 'content_block_start', index, content_block: { ...block, text: '' } });
       for (const text of splitAt(block.text, splits[index])) {
         events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
       }

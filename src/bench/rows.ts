@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { median, pairedRatio } from './stats.js';
+
+/**
+ * One line of reports/bench.json. `ratio` compares `value` with `baseline` (higher is
+ * better) and `goal` is the ratio aimed for. Later parts of the project add rows of their
+ * own to the same file, so the shape is the contract.
+ */
+export const BenchRow = z.object({
+  name: z.string().min(1),
+  value: z.number(),
+  unit: z.string(),
+  baseline: z.number(),
+  ratio: z.number(),
+  goal: z.number(),
+});
+export type BenchRow = z.infer<typeof BenchRow>;
+
+export const BenchReport = z.array(BenchRow);
+
+/** Numbers as stored: large ones whole, small ones to 4 significant digits. */
+function tidy(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  return Math.abs(x) >= 1000 ? Math.round(x) : Number(x.toPrecision(4));
+}
+
+/** A row comparing two variants measured in the same rounds: medians, and the median paired ratio. */
+export function comparisonRow(
+  name: string,
+  unit: string,
+  goal: number,
+  values: readonly number[],
+  baselines: readonly number[],
+): BenchRow {
+  return {
+    name,
+    value: tidy(median(values)),
+    unit,
+    baseline: tidy(median(baselines)),
+    ratio: tidy(pairedRatio(values, baselines)),
+    goal,
+  };
+}
+
+/** A row comparing a measured value with a fixed target. */
+export function targetRow(
+  name: string,
+  unit: string,
+  goal: number,
+  values: readonly number[],
+  target: number,
+): BenchRow {
+  const value = median(values);
+  return { name, value: tidy(value), unit, baseline: target, ratio: tidy(value / target), goal };
+}
+
+export function goalMet(row: BenchRow): boolean {
+  return row.ratio >= row.goal;
+}
+
+/** `existing` with every row named in `fresh` replaced (in place) and new ones appended. */
+export function mergeRows(existing: readonly BenchRow[], fresh: readonly BenchRow[]): BenchRow[] {
+  const byName = new Map(fresh.map((r) => [r.name, r]));
+  const merged = existing.map((r) => byName.get(r.name) ?? r);
+  const kept = new Set(existing.map((r) => r.name));
+  for (const r of fresh) if (!kept.has(r.name)) merged.push(r);
+  return merged;
+}

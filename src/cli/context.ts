@@ -1,0 +1,60 @@
+import type { Readable } from 'node:stream';
+import type { RunMessagesClientCommand } from './messages-client.js';
+import type { StartMockMessagesService } from './serve-messages.js';
+
+/** Where output goes: process.stdout/stderr in production, string buffers in tests. */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+/** Aborted on SIGINT/SIGTERM; `dispose` restores the default signal behaviour. */
+export interface Shutdown {
+  readonly signal: AbortSignal;
+  dispose(): void;
+}
+
+/**
+ * Implementations the CLI serves or wraps. Commands whose implementation is absent are not
+ * registered, so the CLI compiles and runs before those modules exist.
+ */
+export interface CliDeps {
+  readonly startMockMessagesService?: StartMockMessagesService;
+  readonly runMessagesClientCommand?: RunMessagesClientCommand;
+}
+
+/** Everything a command touches outside the library. */
+export interface CliContext {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly stdin: Readable | AsyncIterable<string | Uint8Array>;
+  readonly env: NodeJS.ProcessEnv;
+  readonly deps: CliDeps;
+  /** Installed only by long-running commands (serve, messages-client): Ctrl-C elsewhere keeps its default. */
+  onShutdown(): Shutdown;
+}
+
+export function processShutdown(): Shutdown {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+export function processContext(deps: CliDeps): CliContext {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    deps,
+    onShutdown: processShutdown,
+  };
+}

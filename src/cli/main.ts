@@ -1,0 +1,63 @@
+import { Command, CommanderError } from 'commander';
+import { runMessagesClientCommand } from '../clients/messages/index.js';
+import { VERSION } from '../version.js';
+import { type CliContext, type CliDeps, processContext } from './context.js';
+import { addListCommand } from './list-command.js';
+import { addMessagesClientCommand } from './messages-client.js';
+import { asWirecheckError, reportError } from './report-error.js';
+import { addAllCommand, addTestCommand } from './run-command.js';
+import { addServeMessagesCommand } from './serve-messages.js';
+import { startMockForServe } from './serve-messages-mock.js';
+
+/**
+ * The implementations behind `serve messages` and `messages-client`. A command whose
+ * implementation is not given here is not offered.
+ */
+const DEPS: CliDeps = { startMockMessagesService: startMockForServe, runMessagesClientCommand };
+
+/** The command tree; `finish` receives the exit status of the command that ran. */
+export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void): Command {
+  const program = new Command('wirecheck')
+    .description('Conformance test harness and mock servers for LLM tool-use systems')
+    .version(VERSION, '-V, --version', 'print the version')
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+      outputError: (s, write) => write(`wirecheck: WC_USAGE: ${s.replace(/^error: /, '')}`),
+    });
+  addTestCommand(program, ctx, finish);
+  addAllCommand(program, ctx, finish);
+  addListCommand(program, ctx, finish);
+  const { startMockMessagesService, runMessagesClientCommand } = ctx.deps;
+  if (startMockMessagesService !== undefined) {
+    const serve = program.command('serve').description('run a mock server until interrupted');
+    addServeMessagesCommand(serve, ctx, startMockMessagesService, finish);
+  }
+  if (runMessagesClientCommand !== undefined) {
+    addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
+  }
+  return program;
+}
+
+/**
+ * Run the CLI on `argv` (as in process.argv: node, script, arguments...) and return the
+ * exit status: 0 clean, 1 a check failed, 2 bad usage or a target that could not start.
+ */
+export async function main(argv: string[], context: Partial<CliContext> = {}): Promise<number> {
+  const ctx: CliContext = { ...processContext(context.deps ?? DEPS), ...context };
+  let exitCode = 0;
+  try {
+    await buildProgram(ctx, (code) => {
+      exitCode = code;
+    }).parseAsync(argv, { from: 'node' });
+    return exitCode;
+  } catch (e) {
+    // Commander has already printed its message (help, version or a usage error).
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    const error = asWirecheckError(e);
+    reportError(ctx.stderr, error);
+    return error.exitCode;
+  }
+}

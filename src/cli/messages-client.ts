@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { CliContext } from './context.js';
+
+/** The reference messages client as one call (src/clients/messages), passed in by main.ts. */
+export type RunMessagesClientCommand = (input: {
+  stdin: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
+
+async function readAll(stdin: CliContext['stdin']): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of stdin as AsyncIterable<string | Uint8Array>) {
+    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/**
+ * `wirecheck messages-client`: the reference client as a messages-client target command
+ * (TARGETS.md): the request body on stdin, the final message or the error on stdout.
+ */
+export function addMessagesClientCommand(
+  program: Command,
+  ctx: CliContext,
+  run: RunMessagesClientCommand,
+  finish: (exitCode: number) => void,
+): void {
+  program
+    .command('messages-client')
+    .description(
+      'the reference messages client as a target command: request JSON on stdin, final message JSON on stdout (reads WIRECHECK_BASE_URL, WIRECHECK_API_KEY)',
+    )
+    .action(async () => {
+      const shutdown = ctx.onShutdown();
+      try {
+        const result = await run({ stdin: await readAll(ctx.stdin), env: ctx.env, signal: shutdown.signal });
+        ctx.stdout.write(result.stdout);
+        ctx.stderr.write(result.stderr);
+        finish(result.exitCode);
+      } finally {
+        shutdown.dispose();
+      }
+    });
+}

@@ -1,0 +1,135 @@
+import { Option } from 'commander';
+import { z } from 'zod';
+import { UsageError, WirecheckError } from '../harness/errors.js';
+import type { SuiteEntry } from '../suites/registry.js';
+
+const MAX_SEED = 0x7fffffff;
+
+/** A whole number given as a command-line string, within bounds. */
+export function integer(flag: string, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\s*\d+\s*$/, `${flag} takes a whole number`)
+    .transform(Number)
+    .pipe(
+      z.number().int().min(min, `${flag} must be at least ${min}`).max(max, `${flag} must be at most ${max}`),
+    );
+}
+
+/** The run options shared by `test` and `all`, as commander hands them over (strings). */
+export const RunOptionsInput = z.object({
+  reportDir: z.string().min(1, '--report-dir must not be empty').optional(),
+  seed: integer('--seed', 0, MAX_SEED).optional(),
+  runs: integer('--runs', 1, 1_000_000).optional(),
+  only: z
+    .string()
+    .transform((s) => s.split(',').map((id) => id.trim()))
+    .pipe(z.array(z.string().min(1, '--only has an empty entry')).min(1))
+    .optional(),
+  full: z.boolean().optional(),
+  strict: z.boolean().optional(),
+  verbose: z.boolean().optional(),
+});
+export type RunOptionsInput = z.infer<typeof RunOptionsInput>;
+
+/**
+ * Parse with a zod schema; a failure is a UsageError naming each bad value. `label` names
+ * the option a nested value came from (e.g. `--faults`), so the path inside it is shown.
+ */
+export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, label?: string): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const values = (raw ?? {}) as Record<string, unknown>;
+  const problems = parsed.error.issues.map((issue) => {
+    if (label !== undefined) return `${label}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`;
+    const key = issue.path[0];
+    const given = typeof key === 'string' ? values[key] : undefined;
+    return given === undefined ? issue.message : `${issue.message} (got ${JSON.stringify(given)})`;
+  });
+  throw new UsageError(problems.join('; '));
+}
+
+/** A target option as the `test` command declares it: one flag, maybe shared by several suites. */
+export interface TargetOptionOfCli {
+  readonly flags: string;
+  readonly attribute: string;
+  readonly description: string;
+  readonly suites: readonly string[];
+}
+
+/**
+ * The union of every suite's target options, one per flag, each naming the suites that
+ * take it (shown in --help). Two suites spelling one flag differently, or a target option
+ * clashing with a run option, is a programming error.
+ */
+export function targetOptionUnion(
+  entries: readonly SuiteEntry[],
+  reserved: readonly string[],
+): TargetOptionOfCli[] {
+  const byAttribute = new Map<string, { flags: string; description: string; suites: string[] }>();
+  for (const entry of entries) {
+    for (const spec of entry.targetOptions) {
+      const attribute = new Option(spec.flags).attributeName();
+      if (reserved.includes(attribute)) {
+        throw new Error(`suite ${entry.suite.name}: target option ${spec.flags} clashes with a run option`);
+      }
+      const seen = byAttribute.get(attribute);
+      if (seen === undefined) {
+        byAttribute.set(attribute, {
+          flags: spec.flags,
+          description: spec.description,
+          suites: [entry.suite.name],
+        });
+      } else if (seen.flags !== spec.flags) {
+        throw new Error(
+          `suite ${entry.suite.name} declares ${spec.flags}, but suite ${seen.suites[0]} declares ${seen.flags}`,
+        );
+      } else {
+        seen.suites.push(entry.suite.name);
+      }
+    }
+  }
+  return [...byAttribute].map(([attribute, o]) => ({
+    flags: o.flags,
+    attribute,
+    description: `${o.description} [${o.suites.join(', ')}]`,
+    suites: o.suites,
+  }));
+}
+
+/**
+ * The values of `entry`'s own target options, keyed by attribute name. A value given for
+ * another suite's option is a UsageError: it would be silently ignored otherwise.
+ */
+export function targetOptionValues(
+  entry: SuiteEntry,
+  union: readonly TargetOptionOfCli[],
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  for (const option of union) {
+    const value = values[option.attribute];
+    if (value === undefined) continue;
+    if (!option.suites.includes(entry.suite.name)) {
+      const accepted = entry.targetOptions.map((o) => o.flags).join(', ') || 'none';
+      throw new UsageError(
+        `${option.flags} is not a target option of suite ${entry.suite.name} (its target options: ${accepted})`,
+      );
+    }
+    own[option.attribute] = value;
+  }
+  return own;
+}
+
+/** `--only` entries that select nothing (a typo would otherwise run zero checks and pass). */
+export function assertOnlyMatches(entry: SuiteEntry, only: readonly string[] | undefined): void {
+  if (only === undefined) return;
+  const ids = entry.suite.checks.map((c: { id: string }) => c.id);
+  const unmatched = only.filter((o) => !ids.some((id) => id === o || (o.endsWith('.') && id.startsWith(o))));
+  if (unmatched.length > 0) {
+    throw new WirecheckError(
+      'WC_NO_CHECKS_SELECTED',
+      `--only ${unmatched.join(',')} matches no check of suite ${entry.suite.name} (ids are listed by \`wirecheck list ${entry.suite.name}\`; a prefix ends in '.')`,
+    );
+  }
+}

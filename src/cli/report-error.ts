@@ -1,0 +1,29 @@
+import { WirecheckError } from '../harness/errors.js';
+import { TargetUnavailable } from '../suites/check.js';
+import { suiteNames } from '../suites/registry.js';
+import type { OutputStream } from './context.js';
+
+/** Any error as a harness error: TargetUnavailable keeps its meaning, the unexpected is WC_INTERNAL. */
+export function asWirecheckError(e: unknown, where?: string): WirecheckError {
+  const prefix = where === undefined ? '' : `${where}: `;
+  if (e instanceof WirecheckError) {
+    return where === undefined ? e : new WirecheckError(e.code, `${prefix}${e.message}`, { cause: e });
+  }
+  if (e instanceof TargetUnavailable)
+    return new WirecheckError('WC_TARGET_UNAVAILABLE', `${prefix}${e.message}`);
+  const detail = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+  return new WirecheckError('WC_INTERNAL', `${prefix}${detail}`, { cause: e });
+}
+
+/** One line (more for WC_INTERNAL's stack) on stderr: `wirecheck: CODE: message`. */
+export function reportError(stderr: OutputStream, e: WirecheckError): void {
+  stderr.write(`wirecheck: ${e.code}: ${e.message}\n`);
+}
+
+export function unknownSuiteError(name: string): WirecheckError {
+  const known = suiteNames();
+  return new WirecheckError(
+    'WC_UNKNOWN_SUITE',
+    `no suite named "${name}"; suites: ${known.length > 0 ? known.join(', ') : '(none registered)'}`,
+  );
+}

@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { WirecheckError } from '../harness/errors.js';
+import { randomSeed } from '../harness/run-suite.js';
+import { findSuite, SUITES, type SuiteEntry, suiteNames } from '../suites/registry.js';
+import type { CliContext } from './context.js';
+import {
+  assertOnlyMatches,
+  parseOptions,
+  RunOptionsInput,
+  targetOptionUnion,
+  targetOptionValues,
+} from './options.js';
+import { asWirecheckError, unknownSuiteError } from './report-error.js';
+import { type PlannedSuite, type RunSettings, runPlannedSuites } from './run-suites.js';
+
+type Finish = (exitCode: number) => void;
+
+/** Option attributes of the run itself; no suite may use them for a target option. */
+const RUN_OPTION_ATTRIBUTES = ['reportDir', 'seed', 'runs', 'only', 'full', 'strict', 'verbose', 'help'];
+
+function pickRunOptions(opts: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(opts).filter(([key]) => RUN_OPTION_ATTRIBUTES.includes(key)));
+}
+
+function settingsOf(run: RunOptionsInput, verbose: boolean): RunSettings {
+  const full = run.full ?? false;
+  return {
+    seed: run.seed ?? randomSeed(),
+    runs: run.runs ?? (full ? 1000 : 100),
+    full,
+    strict: run.strict ?? false,
+    verbose,
+    ...(run.only === undefined ? {} : { only: run.only }),
+    ...(run.reportDir === undefined ? {} : { reportDir: run.reportDir }),
+  };
+}
+
+function addCommonRunOptions(command: Command): Command {
+  return command
+    .option('--seed <n>', 'seed for every random choice (default: random, printed in the report)')
+    .option('--runs <n>', 'fast-check runs per property (default 100, 1000 with --full)')
+    .option('--full', 'run the slow checks too, with real-time defaults')
+    .option('--strict', 'count warnings (level "should") as failures');
+}
+
+function suiteOrThrow(name: string): SuiteEntry {
+  const entry = findSuite(name);
+  if (entry === undefined) throw unknownSuiteError(name);
+  return entry;
+}
+
+/** `wirecheck test <suite> [target options] [run options]`. */
+export function addTestCommand(program: Command, ctx: CliContext, finish: Finish): void {
+  const union = targetOptionUnion(SUITES, RUN_OPTION_ATTRIBUTES);
+  const command = program
+    .command('test')
+    .description('run one suite against an implementation under test')
+    .argument('<suite>', `the suite to run (${suiteNames().join(', ') || 'none registered yet'})`);
+  for (const option of union) command.addOption(new Option(option.flags, option.description));
+  addCommonRunOptions(command)
+    .option('--report-dir <dir>', 'write results.json, junit.xml and report.html there')
+    .option('--only <ids>', "run only these checks: comma-separated ids, or prefixes ending in '.'")
+    .action(async (suiteName: string, opts: Record<string, unknown>) => {
+      const entry = suiteOrThrow(suiteName);
+      const run = parseOptions(RunOptionsInput, pickRunOptions(opts));
+      assertOnlyMatches(entry, run.only);
+      let target: unknown;
+      try {
+        target = entry.targetFromOptions(targetOptionValues(entry, union, opts));
+      } catch (e) {
+        throw e instanceof WirecheckError ? asWirecheckError(e, `suite ${suiteName}`) : e;
+      }
+      const plan: PlannedSuite = {
+        entry,
+        targetKind: 'target',
+        start: async () => ({ target, close: async () => {} }),
+      };
+      finish(await runPlannedSuites([plan], settingsOf(run, true), ctx));
+    });
+}
+
+/** `wirecheck all`: every suite with a reference implementation, against that reference. */
+export function addAllCommand(program: Command, ctx: CliContext, finish: Finish): void {
+  addCommonRunOptions(
+    program.command('all').description('run every suite against its built-in reference implementation'),
+  )
+    .option('--report-dir <dir>', 'where the reports go', 'reports/latest')
+    .option('--verbose', 'print passing checks too')
+    .action(async (opts: Record<string, unknown>) => {
+      const run = parseOptions(RunOptionsInput, pickRunOptions(opts));
+      const plan: PlannedSuite[] = [];
+      for (const entry of SUITES) {
+        const reference = entry.reference?.bind(entry);
+        if (reference !== undefined)
+          plan.push({ entry, targetKind: 'reference implementation', start: reference });
+      }
+      if (plan.length === 0) {
+        throw new WirecheckError(
+          'WC_NO_REFERENCE',
+          'no registered suite has a reference implementation to run',
+        );
+      }
+      finish(await runPlannedSuites(plan, settingsOf(run, run.verbose ?? false), ctx));
+    });
+}

@@ -1,0 +1,162 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+
+/** Chunks buffered ahead of a slow consumer before the socket is paused. */
+const HIGH_WATER_CHUNKS = 64;
+
+/**
+ * Pull-style reader of one response body that cannot hang and never leaks the socket.
+ *
+ * `read()` hands out a buffered chunk synchronously (no promise per chunk when data is
+ * ahead of the consumer); `wait()` waits for the next one. The idle watchdog only runs
+ * while the consumer waits, so a slow consumer is never blamed on the server: when no byte
+ * arrives for `idleMs` the request is destroyed and `wait()` rejects with `idleError()`.
+ * One timer serves a whole silence instead of one timer per chunk.
+ */
+export class BodyReader {
+  /** Body bytes received so far. */
+  bytes = 0;
+  /** Builds the error thrown when the watchdog fires; the consumer knows where it was. */
+  idleError: (idleMs: number) => Error = (idleMs) => new Error(`no body byte for ${idleMs} ms`);
+
+  private readonly queue: Buffer[] = [];
+  private head = 0;
+  private ended = false;
+  private failure: Error | undefined;
+  private waiter: { resolve(chunk: Buffer | null): void; reject(error: Error): void } | undefined;
+  private waitStart = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private paused = false;
+
+  constructor(
+    private readonly req: ClientRequest,
+    private readonly res: IncomingMessage,
+    private readonly idleMs: number,
+    /** Called once, when the body ended or failed: release what the exchange holds. */
+    private readonly onSettle: () => void,
+  ) {
+    res.on('data', (chunk: Buffer) => this.onData(chunk));
+    res.on('end', () => this.onEnd());
+    res.on('error', (error) => this.fail(error, false));
+    res.on('close', () => {
+      if (!this.ended) this.fail(new Error('the connection closed before the response body ended'), false);
+    });
+  }
+
+  /** The next chunk if one is buffered, null at the end of the body, undefined when none is ready. */
+  read(): Buffer | null | undefined {
+    if (this.head < this.queue.length) {
+      const chunk = this.queue[this.head++]!;
+      if (this.head === this.queue.length) {
+        this.queue.length = 0;
+        this.head = 0;
+        if (this.paused) {
+          this.paused = false;
+          this.res.resume();
+        }
+      }
+      return chunk;
+    }
+    if (this.failure) throw this.failure;
+    return this.ended ? null : undefined;
+  }
+
+  /** Wait for the next chunk (call after read() returned undefined). */
+  wait(): Promise<Buffer | null> {
+    const ready = this.read();
+    if (ready !== undefined) return Promise.resolve(ready);
+    this.waitStart = Date.now();
+    if (this.timer === undefined) this.timer = setTimeout(this.onTimer, this.idleMs);
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
+    });
+  }
+
+  /** Read the rest of the body into one buffer. */
+  async readAll(limit = Number.POSITIVE_INFINITY): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      let chunk = this.read();
+      if (chunk === undefined) chunk = await this.wait();
+      if (chunk === null) return Buffer.concat(chunks, size);
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) {
+        this.close();
+        return Buffer.concat(chunks, size);
+      }
+    }
+  }
+
+  /**
+   * Fail the body. `immediate` drops buffered chunks (abort, idle); otherwise they are still
+   * handed out first, so a consumer sees every frame that arrived before a reset.
+   */
+  fail(error: Error, immediate: boolean): void {
+    if (immediate) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+    if (this.failure || this.ended) return;
+    this.failure = error;
+    this.settle();
+    this.req.destroy();
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter.reject(error);
+    }
+  }
+
+  /** Stop reading: closes the connection unless the body already ended. */
+  close(): void {
+    this.queue.length = 0;
+    this.head = 0;
+    if (!this.ended && !this.failure) this.fail(new Error('the body reader was closed'), true);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter.resolve(chunk);
+      return;
+    }
+    this.queue.push(chunk);
+    if (!this.paused && this.queue.length - this.head >= HIGH_WATER_CHUNKS) {
+      this.paused = true;
+      this.res.pause();
+    }
+  }
+
+  private onEnd(): void {
+    if (this.failure) return;
+    this.ended = true;
+    this.settle();
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter.resolve(null);
+    }
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    if (!this.waiter || this.ended || this.failure) return;
+    const silent = Date.now() - this.waitStart;
+    if (silent < this.idleMs) {
+      this.timer = setTimeout(this.onTimer, this.idleMs - silent);
+      return;
+    }
+    this.fail(this.idleError(this.idleMs), true);
+  };
+
+  private settle(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.onSettle();
+  }
+}

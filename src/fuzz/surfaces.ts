@@ -1,0 +1,13 @@
+import { type FuzzSurface, surface } from './surface.js';
+import { sseDecoderSurface } from './surfaces/sse-decoder.js';
+import { streamReducerSurface } from './surfaces/stream-reducer.js';
+
+/** Every fuzz surface, in the order `npm run fuzz` runs them. Add a surface with one line here. */
+export const SURFACES: readonly FuzzSurface[] = [surface(sseDecoderSurface), surface(streamReducerSurface)];
+
+export function findSurface(
+  name: string,
+  surfaces: readonly FuzzSurface[] = SURFACES,
+): FuzzSurface | undefined {
+  return surfaces.find((s) => s.name === name);
+}

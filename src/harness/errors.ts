@@ -1,0 +1,55 @@
+/**
+ * The harness's own errors: one registry of string codes, each with the exit status it
+ * leads to and the sentence docs/cli.md shows for it (a test compares the two). These are
+ * errors of the run itself (usage, a target that cannot start), never a target's
+ * non-conformance: that is a failed check, exit status 1.
+ */
+export const HARNESS_ERRORS = {
+  WC_USAGE: {
+    exitCode: 2,
+    summary: 'The command line is invalid: unknown option, bad value or missing argument.',
+  },
+  WC_UNKNOWN_SUITE: {
+    exitCode: 2,
+    summary: 'No registered suite has that name; the message lists the suites.',
+  },
+  WC_NO_CHECKS_SELECTED: {
+    exitCode: 2,
+    summary: 'An `--only` entry matches no check of the suite, so nothing would run.',
+  },
+  WC_TARGET_UNAVAILABLE: {
+    exitCode: 2,
+    summary: 'The target (or a reference implementation) could not be started or reached at all.',
+  },
+  WC_NO_REFERENCE: {
+    exitCode: 2,
+    summary: '`wirecheck all` found no registered suite with a reference implementation.',
+  },
+  WC_REPORT_WRITE: { exitCode: 2, summary: 'A report file could not be written to the report directory.' },
+  WC_SERVE_FAILED: { exitCode: 2, summary: '`wirecheck serve` could not start the mock service.' },
+  WC_INTERNAL: { exitCode: 2, summary: 'An unexpected error inside wirecheck (a bug: please report it).' },
+} as const satisfies Record<string, { exitCode: number; summary: string }>;
+
+export type HarnessErrorCode = keyof typeof HARNESS_ERRORS;
+
+/** An error of the harness run, carrying its registry code and exit status. */
+export class WirecheckError extends Error {
+  override readonly name: string = 'WirecheckError';
+  readonly exitCode: number;
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.exitCode = HARNESS_ERRORS[code].exitCode;
+  }
+}
+
+/** Bad usage of the command line or of a suite's target options (exit status 2). */
+export class UsageError extends WirecheckError {
+  override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('WC_USAGE', message);
+  }
+}

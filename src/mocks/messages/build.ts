@@ -1,0 +1,161 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { errorTypeForStatus } from '../../protocol/messages/index.js';
+import { errorBodyFor, newRequestId } from './api-errors.js';
+import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
+import type { JournalEntry } from './journal.js';
+import { registerMessagesRoute, sendError } from './messages-route.js';
+import type { MockMessagesOptions } from './options.js';
+import { credentialsOf, headersOf, versionOf } from './request-headers.js';
+import { MockState } from './state.js';
+
+/** The mock's Fastify app and the state behind it (scenario, faults, journal). Never listens. */
+export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
+  app: FastifyInstance;
+  state: MockState;
+} {
+  const state = new MockState(opts);
+  const app = fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: state.bodyLimit,
+    genReqId: () => newRequestId(),
+    requestIdHeader: false,
+    // Stalled streams never end on their own: close() must cut them.
+    forceCloseConnections: true,
+    clientErrorHandler,
+  });
+
+  // Bodies are kept as text: the journal records invalid JSON as sent, and the route
+  // answers it with the real API's error body instead of a framework error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  // Callback-style hooks: no promise per request and hook.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('request-id', request.id);
+    if (request.url.startsWith(CONTROL_PREFIX)) return done();
+    const headers = headersOf(request.raw.rawHeaders);
+    const entry: JournalEntry = {
+      seq: state.takeSeq(),
+      requestId: request.id,
+      method: request.method,
+      url: request.url,
+      headers,
+      body: undefined,
+      receivedAt: Date.now(),
+      receivedAtMono: performance.now(),
+      auth: credentialsOf(headers).scheme,
+      version: versionOf(headers),
+      stream: false,
+      framesWritten: 0,
+      bytesWritten: 0,
+      outcome: 'pending',
+      clientAborted: false,
+    };
+    state.attach(request, entry);
+    state.journal.record(entry);
+    done();
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const entry = state.entryOf(request);
+    // Streams record their own end (onResponse also fires for them, on 'finish').
+    if (
+      entry?.outcome !== 'pending' ||
+      String(reply.getHeader('content-type')).startsWith('text/event-stream')
+    ) {
+      return done();
+    }
+    entry.status = reply.statusCode;
+    entry.bytesWritten = Number(reply.getHeader('content-length') ?? 0);
+    entry.outcome = 'completed';
+    entry.endedAtMono = performance.now();
+    state.journal.changed(entry);
+    done();
+  });
+
+  app.addHook('onRequestAbort', (request, done) => {
+    const entry = state.entryOf(request);
+    if (entry?.outcome !== 'pending' || entry.status !== undefined) return done();
+    entry.outcome = state.closing ? 'server-closed' : 'client-aborted';
+    entry.clientAborted = !state.closing;
+    entry.endedAtMono = performance.now();
+    state.journal.changed(entry);
+    done();
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (reply.raw.headersSent) {
+      reply.raw.destroy();
+      return;
+    }
+    const raw = error.statusCode;
+    const status = typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
+    if (status === 413) {
+      return sendError(
+        state,
+        request,
+        reply,
+        413,
+        'request_too_large',
+        `Request exceeds the maximum allowed number of bytes (${state.bodyLimit}).`,
+      );
+    }
+    if (status >= 500) {
+      request.log.error(error, 'mock messages service error');
+      return sendError(
+        state,
+        request,
+        reply,
+        status,
+        'api_error',
+        `internal error in the mock: ${error.message}`,
+      );
+    }
+    const type = status === 415 ? 'invalid_request_error' : errorTypeForStatus(status);
+    return sendError(state, request, reply, status, type, error.message);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(state, request, reply, 404, 'not_found_error', `Not found: ${request.method} ${request.url}`),
+  );
+
+  registerMessagesRoute(app, state);
+  registerControlRoutes(app, state);
+  app.addHook('onClose', async () => {
+    state.closing = true;
+  });
+  return { app, state };
+}
+
+/** The mock messages service as a Fastify app, for `inject()` or your own `listen()`. Never listens. */
+export function build(opts: MockMessagesOptions = {}): FastifyInstance {
+  return createMockMessagesApp(opts).app;
+}
+
+/**
+ * Malformed HTTP (bad request line, oversized headers) never reaches a route: answer it
+ * with the real API's error body too, then close.
+ */
+function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const id = newRequestId();
+  const body = JSON.stringify(
+    errorBodyFor(
+      status,
+      id,
+      'invalid_request_error',
+      `malformed HTTP request: ${error.code ?? error.message}`,
+    ),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nrequest-id: ${id}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}

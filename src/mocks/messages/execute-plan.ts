@@ -1,0 +1,201 @@
+import type { ServerResponse } from 'node:http';
+import type { KeepAlive, StreamStep } from './plan-stream.js';
+
+/** How serving a stream ended. */
+export type StreamEnd = 'completed' | 'client-aborted' | 'disconnected';
+
+/** Counters the executor keeps current while it writes (the journal entry reads them). */
+export interface StreamProgress {
+  framesWritten: number;
+  bytesWritten: number;
+}
+
+/**
+ * Watches a response for the client going away, and makes every pause cancellable, so
+ * that when the client leaves the executor stops at once: timers cleared, nothing more
+ * written.
+ */
+export class ConnectionWatch {
+  gone = false;
+  /** framesWritten when the client went away. */
+  goneAtFrame: number | undefined;
+  private wakers = new Set<() => void>();
+  private closingOnPurpose = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    progress: StreamProgress,
+  ) {
+    res.on('error', () => {});
+    res.once('close', () => {
+      if (res.writableFinished || this.closingOnPurpose) return;
+      this.gone = true;
+      this.goneAtFrame = progress.framesWritten;
+      for (const wake of this.wakers) wake();
+      this.wakers.clear();
+    });
+  }
+
+  /** The mock itself is about to cut the connection: not a client abort. */
+  expectClose(): void {
+    this.closingOnPurpose = true;
+  }
+
+  sleep(ms: number): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, ms));
+      this.wakers.add(wake);
+    });
+  }
+
+  /** Resolves when the client has gone. */
+  untilGone(): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    return new Promise((resolve) => this.wakers.add(resolve));
+  }
+
+  /** Resolves on 'drain' of the response, or when the client has gone. */
+  drain(): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.wakers.delete(done);
+        resolve();
+      };
+      this.res.once('drain', done);
+      this.wakers.add(done);
+    });
+  }
+
+  /** Resolves once every byte written so far has left the process (handed to the kernel). */
+  async flushed(): Promise<void> {
+    // Node corks the socket for the rest of the tick in which the response wrote.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const socket = this.res.socket;
+    while (socket && !this.gone && socket.writableLength > 0) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off('drain', done);
+          this.wakers.delete(done);
+          resolve();
+        };
+        socket.once('drain', done);
+        this.wakers.add(done);
+      });
+    }
+  }
+}
+
+/**
+ * Runs a plan on a response whose headers are set (not yet sent): writes with
+ * backpressure (awaits 'drain' whenever write() says so), pauses on cancellable timers,
+ * cuts the connection after flushing, and stops the moment the client goes away.
+ * Pauses shorter than 1 ms accumulate into one timer, so a scripted rate holds on
+ * average without a timer per frame.
+ */
+export async function executePlan(
+  res: ServerResponse,
+  steps: Iterable<StreamStep>,
+  watch: ConnectionWatch,
+  progress: StreamProgress,
+): Promise<StreamEnd> {
+  let wrote = false;
+  let due = performance.now();
+  const write = (data: string | Uint8Array): boolean => {
+    wrote = true;
+    progress.bytesWritten += byteLength(data);
+    return res.write(data);
+  };
+  // A pause must not keep the headers back: clients time out on them.
+  const headersOut = () => {
+    if (!wrote) {
+      res.flushHeaders();
+      wrote = true;
+    }
+  };
+  const pause = async (ms: number, keepAlive: KeepAlive | undefined) => {
+    let remaining = ms;
+    while (remaining > 0 && !watch.gone) {
+      const slice = keepAlive ? Math.min(remaining, keepAlive.everyMs) : remaining;
+      await watch.sleep(slice);
+      remaining -= slice;
+      if (keepAlive && remaining > 0 && !watch.gone && !write(keepAlive.data)) await watch.drain();
+    }
+  };
+
+  // The last write is held until the next step is known: before `end` it goes out with
+  // res.end(data), one chunk less for a short stream.
+  let held: Extract<StreamStep, { kind: 'write' }> | undefined;
+  for (const step of steps) {
+    if (watch.gone) return 'client-aborted';
+    if (held) {
+      if (step.kind === 'end') {
+        progress.bytesWritten += byteLength(held.data);
+        progress.framesWritten = held.framesDone;
+        res.end(held.data);
+        return 'completed';
+      }
+      const ok = write(held.data);
+      progress.framesWritten = held.framesDone;
+      held = undefined;
+      if (!ok) await watch.drain();
+      if (watch.gone) return 'client-aborted';
+    }
+    switch (step.kind) {
+      case 'write': {
+        held = step;
+        break;
+      }
+      case 'wait': {
+        const now = performance.now();
+        due = Math.max(due, now) + step.ms;
+        const left = due - now;
+        if (left >= 1 || step.keepAlive) {
+          headersOut();
+          await pause(left, step.keepAlive);
+        }
+        break;
+      }
+      case 'stall': {
+        headersOut();
+        const keepAlive = step.keepAlive;
+        if (!keepAlive) await watch.untilGone();
+        while (keepAlive && !watch.gone) {
+          await watch.sleep(keepAlive.everyMs);
+          if (!watch.gone && !write(keepAlive.data)) await watch.drain();
+        }
+        break;
+      }
+      case 'disconnect': {
+        headersOut();
+        await watch.flushed();
+        if (watch.gone) return 'client-aborted';
+        watch.expectClose();
+        res.destroy();
+        return 'disconnected';
+      }
+      case 'end': {
+        res.end();
+        return 'completed';
+      }
+    }
+  }
+  if (watch.gone) return 'client-aborted';
+  if (held) {
+    progress.bytesWritten += byteLength(held.data);
+    progress.framesWritten = held.framesDone;
+    res.end(held.data);
+  } else res.end();
+  return 'completed';
+}
+
+function byteLength(data: string | Uint8Array): number {
+  return typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+}

@@ -1,0 +1,244 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Message } from '../../protocol/messages/index.js';
+import { errorBodyFor } from './api-errors.js';
+import { turnIndexOf } from './conversation.js';
+import { ConnectionWatch, executePlan, type StreamProgress } from './execute-plan.js';
+import { type FaultPlan, mergeFaults } from './faults.js';
+import type { JournalEntry } from './journal.js';
+import {
+  EOL,
+  type PlanOptions,
+  perFrame,
+  planMessageSteps,
+  planSteps,
+  type StreamStep,
+} from './plan-stream.js';
+import { mixSeed } from './random.js';
+import type { Reply } from './reply.js';
+import { credentialsOf } from './request-headers.js';
+import { framesOfRaw } from './source-frames.js';
+import type { MockState } from './state.js';
+import { validateRequest } from './validate-request.js';
+
+/** Send the real API's error body and record it. */
+export function sendError(
+  state: MockState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  errorType?: string,
+  message?: string,
+  headers?: Record<string, string>,
+): FastifyReply {
+  const body = errorBodyFor(status, request.id, errorType, message);
+  const entry = state.entryOf(request);
+  if (entry) entry.errorType = body.error.type;
+  if (headers) reply.headers(headers);
+  return reply.code(status).type('application/json').send(body);
+}
+
+/** Why the headers alone refuse the request (the real API checks them before the body). */
+function headerRefusal(
+  state: MockState,
+  entry: JournalEntry,
+): { status: number; type: string; message: string } | undefined {
+  const credentials = credentialsOf(entry.headers);
+  if (state.requireApiKey && credentials.scheme === 'none') {
+    return { status: 401, type: 'authentication_error', message: 'x-api-key header is required' };
+  }
+  if (state.apiKey !== undefined && credentials.scheme !== 'none' && credentials.key !== state.apiKey) {
+    return { status: 401, type: 'authentication_error', message: 'invalid x-api-key' };
+  }
+  if (state.requireVersion && entry.version === null) {
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'anthropic-version: header is required (service-version or anthropic-version)',
+    };
+  }
+  const accepted = state.acceptedVersions;
+  if (accepted && entry.version && !accepted.includes(entry.version.value)) {
+    const { header, value } = entry.version;
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      message: `${header}: "${value}" is not a valid version; expected one of ${accepted.join(', ')}`,
+    };
+  }
+  return undefined;
+}
+
+/** `POST /v1/messages`: header checks before the body is read, then the scenario. */
+export function registerMessagesRoute(app: FastifyInstance, state: MockState): void {
+  app.post('/v1/messages', {
+    onRequest: (request, reply, done) => {
+      const entry = state.entryOf(request);
+      const refusal = entry && headerRefusal(state, entry);
+      if (refusal) sendError(state, request, reply, refusal.status, refusal.type, refusal.message);
+      else done();
+    },
+    handler: (request, reply) => handleMessages(state, request, reply),
+  });
+}
+
+async function handleMessages(
+  state: MockState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
+  const entry = state.entryOf(request)!;
+  const text = typeof request.body === 'string' ? request.body : '';
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (e) {
+    entry.body = text;
+    entry.bodyError = `request body is not valid JSON: ${(e as Error).message}`;
+    return sendError(state, request, reply, 400, 'invalid_request_error', entry.bodyError);
+  }
+  entry.body = body;
+  entry.stream = (body as { stream?: unknown } | null)?.stream === true;
+  const check = validateRequest(body);
+  if (!check.ok) {
+    entry.bodyError = check.message;
+    return sendError(state, request, reply, 400, 'invalid_request_error', check.message);
+  }
+  const ctx = { turnIndex: turnIndexOf(check.request), requestIndex: entry.seq, journal: state.journal };
+  let result: Reply;
+  try {
+    result = await state.scenario(check.request, ctx);
+  } catch (e) {
+    return sendError(
+      state,
+      request,
+      reply,
+      500,
+      'api_error',
+      `the mock's scenario failed: ${(e as Error).message}`,
+    );
+  }
+  const problem = replyProblem(result);
+  if (problem) {
+    return sendError(state, request, reply, 500, 'api_error', `the mock's scenario returned ${problem}`);
+  }
+  if (result.kind === 'error') {
+    return sendError(state, request, reply, result.status, result.errorType, result.message, result.headers);
+  }
+  const faults = mergeFaults(state.faults, result.faults);
+  const httpError = state.takeHttpError(faults);
+  if (httpError) {
+    const headers: Record<string, string> = { ...httpError.headers };
+    const retryAfter = httpError.retryAfterS ?? (httpError.status === 429 ? 1 : undefined);
+    if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+    if (httpError.retryAfterMs !== undefined) headers['retry-after-ms'] = String(httpError.retryAfterMs);
+    return sendError(
+      state,
+      request,
+      reply,
+      httpError.status,
+      httpError.errorType,
+      httpError.message,
+      headers,
+    );
+  }
+  if (faults?.headersDelayMs) {
+    const progress: StreamProgress = { framesWritten: 0, bytesWritten: 0 };
+    const watch = new ConnectionWatch(reply.raw, progress);
+    await watch.sleep(faults.headersDelayMs);
+    if (watch.gone) {
+      reply.hijack();
+      finish(state, entry, state.closing ? 'server-closed' : 'client-aborted', progress);
+      return reply;
+    }
+  }
+  if (result.kind === 'message' && !entry.stream) {
+    return reply.code(200).type('application/json').send(JSON.stringify(result.message));
+  }
+  reply.hijack();
+  await serveStream(state, request, reply, entry, result, faults);
+  return reply;
+}
+
+/** What is wrong with a scenario's reply (a bug in the script), or undefined. */
+function replyProblem(result: Reply): string | undefined {
+  if (result === null || typeof result !== 'object') return `no reply (${String(result)})`;
+  if (result.kind === 'message') {
+    const parsed = Message.safeParse(result.message);
+    if (parsed.success) return undefined;
+    const issue = parsed.error.issues[0];
+    return `an invalid message: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
+  }
+  if (result.kind === 'error') {
+    const ok = Number.isInteger(result.status) && result.status >= 400 && result.status <= 599;
+    return ok ? undefined : `an error reply with status ${result.status} (expected 400..599)`;
+  }
+  if (result.kind === 'raw') return Array.isArray(result.frames) ? undefined : 'a raw reply without frames';
+  return `a reply of unknown kind ${JSON.stringify((result as { kind?: unknown }).kind)}`;
+}
+
+async function serveStream(
+  state: MockState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: JournalEntry,
+  result: Exclude<Reply, { kind: 'error' }>,
+  faults: FaultPlan | undefined,
+): Promise<void> {
+  const res = reply.raw;
+  const seed = mixSeed(faults?.seed ?? state.seed, entry.seq);
+  entry.seed = seed;
+  entry.status = 200;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+    'request-id': request.id,
+  });
+  state.journal.changed(entry);
+  const progress: StreamProgress = entry;
+  const watch = new ConnectionWatch(res, progress);
+  const options: PlanOptions = {
+    requestId: request.id,
+    framesPerWrite: state.framesPerWrite,
+    ...(state.pingIntervalMs !== undefined && { keepAliveMs: state.pingIntervalMs }),
+  };
+  let steps: Iterable<StreamStep>;
+  if (result.kind === 'raw') steps = planSteps(framesOfRaw(result.frames), faults, seed, options);
+  else if (faults && perFrame(faults))
+    steps = planMessageSteps(result.message, result.splits, faults, seed, options);
+  else {
+    const eol = EOL[faults?.lineEnding ?? 'lf'];
+    steps = state.streamCache.steps(result.message, result.splits, eol, state.framesPerWrite);
+  }
+  let end: Awaited<ReturnType<typeof executePlan>>;
+  try {
+    end = await executePlan(res, steps, watch, progress);
+  } catch (e) {
+    // A broken scenario (e.g. a frame that cannot be encoded) after the headers went out:
+    // all that is left is to cut the stream.
+    request.log.error(e, 'mock messages stream failed');
+    res.destroy();
+    end = 'disconnected';
+  }
+  if (faults?.errorEvent && end === 'completed' && entry.framesWritten === faults.errorEvent.atFrame) {
+    entry.errorType = faults.errorEvent.errorType ?? 'overloaded_error';
+  }
+  if (end === 'client-aborted') {
+    entry.abortedAtFrame = watch.goneAtFrame ?? entry.framesWritten;
+  }
+  finish(state, entry, end === 'client-aborted' && state.closing ? 'server-closed' : end, progress);
+}
+
+function finish(
+  state: MockState,
+  entry: JournalEntry,
+  outcome: JournalEntry['outcome'],
+  progress: StreamProgress,
+): void {
+  entry.framesWritten = progress.framesWritten;
+  entry.bytesWritten = progress.bytesWritten;
+  entry.outcome = outcome;
+  entry.clientAborted = outcome === 'client-aborted';
+  entry.endedAtMono = performance.now();
+  state.journal.changed(entry);
+}

@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import { ContentBlock, MessageRequest, type Turn } from '../../protocol/messages/index.js';
+
+export type RequestCheck = { ok: true; request: MessageRequest } | { ok: false; message: string };
+
+/**
+ * A request body as the real API judges it: the schema, then the conversation rules.
+ * A refusal names the place (`messages.2.content.0.tool_use_id`) and what was expected,
+ * like the real API's invalid_request_error messages.
+ */
+export function validateRequest(body: unknown): RequestCheck {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { ok: false, message: `request body: expected a JSON object, got ${kindOf(body)}` };
+  }
+  const parsed = MessageRequest.safeParse(body);
+  if (!parsed.success) return { ok: false, message: describeIssues(parsed.error.issues, body) };
+  const broken = conversationError(parsed.data);
+  return broken === undefined ? { ok: true, request: parsed.data } : { ok: false, message: broken };
+}
+
+type Issue = z.core.$ZodIssue;
+type Path = PropertyKey[];
+
+function describeIssues(issues: readonly Issue[], body: unknown): string {
+  const first = issues[0];
+  if (!first) return 'request body: invalid';
+  const { path, message } = specific(first, [], body);
+  return `${path.map(String).join('.') || '(root)'}: ${message}`;
+}
+
+const INVALID_KNOWN_BLOCK = 'known block type with an invalid shape';
+
+/** The most precise place and wording for an issue (unions and known block types dug into). */
+function specific(issue: Issue, prefix: Path, body: unknown): { path: Path; message: string } {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'custom' && issue.message === INVALID_KNOWN_BLOCK && path.at(-1) === 'type') {
+    // A text/tool_use/tool_result block that is wrong in a field: parse it as that block
+    // type to say which field, instead of "not some other block type".
+    const blockPath = path.slice(0, -1);
+    const again = ContentBlock.safeParse(valueAt(body, blockPath));
+    const inner = again.success ? undefined : again.error.issues[0];
+    if (inner) return specific(inner, blockPath, body);
+  }
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const branches = issue.errors
+      .map((branch) => branch[0])
+      .filter((i): i is Issue => i !== undefined)
+      .map((i) => specific(i, path, body));
+    const depth = Math.max(...branches.map((b) => b.path.length));
+    const deepest = branches.filter((b) => b.path.length === depth);
+    if (deepest.length === 1 && depth > path.length) return deepest[0]!;
+    const expected = issue.errors.flatMap((branch) =>
+      branch[0]?.code === 'invalid_type' && branch[0].path.length === 0 ? [branch[0].expected] : [],
+    );
+    if (expected.length === issue.errors.length) {
+      return { path, message: `expected ${expected.join(' or ')}, got ${kindOf(valueAt(body, path))}` };
+    }
+    return deepest[0] ?? { path, message: issue.message };
+  }
+  return { path, message: reword(issue, valueAt(body, path)) };
+}
+
+function reword(issue: Issue, value: unknown): string {
+  if (issue.code === 'invalid_type') {
+    return value === undefined
+      ? `Field required (expected ${issue.expected})`
+      : `expected ${issue.expected}, got ${kindOf(value)}`;
+  }
+  return issue.message;
+}
+
+function valueAt(root: unknown, path: Path): unknown {
+  let v = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+function blocksOf(turn: Turn | undefined): { type: string; id?: unknown; tool_use_id?: unknown }[] {
+  return turn && Array.isArray(turn.content) ? (turn.content as { type: string }[]) : [];
+}
+
+function toolUseIds(turn: Turn | undefined): string[] {
+  if (turn?.role !== 'assistant') return [];
+  return blocksOf(turn).flatMap((b) => (b.type === 'tool_use' && typeof b.id === 'string' ? [b.id] : []));
+}
+
+function toolResultIds(turn: Turn | undefined): string[] {
+  if (turn?.role !== 'user') return [];
+  return blocksOf(turn).flatMap((b) =>
+    b.type === 'tool_result' && typeof b.tool_use_id === 'string' ? [b.tool_use_id] : [],
+  );
+}
+
+/**
+ * The real API's rules on tool blocks in a conversation (the spec's "Content blocks"
+ * directions and the follow-up turn of "Endpoints"):
+ * - tool_use blocks only in assistant turns, tool_result blocks only in user turns;
+ * - each tool_result answers a tool_use of the immediately preceding assistant turn;
+ * - every tool_use of an assistant turn is answered in the turn right after it (when
+ *   there is one: a conversation may end with the assistant turn);
+ * - a request holding tool blocks defines `tools` (sent again on every request).
+ * Returns the first violation, located, or undefined.
+ */
+export function conversationError(request: MessageRequest): string | undefined {
+  const { messages } = request;
+  for (let i = 0; i < messages.length; i++) {
+    const turn = messages[i]!;
+    const blocks = blocksOf(turn);
+    for (let j = 0; j < blocks.length; j++) {
+      const block = blocks[j]!;
+      const at = `messages.${i}.content.${j}`;
+      if (block.type === 'tool_use' && turn.role !== 'assistant') {
+        return `${at}: tool_use blocks may only appear in assistant turns; this turn's role is "${turn.role}"`;
+      }
+      if (block.type === 'tool_result' && turn.role !== 'user') {
+        return `${at}: tool_result blocks may only appear in user turns; this turn's role is "${turn.role}"`;
+      }
+      if ((block.type === 'tool_use' || block.type === 'tool_result') && !request.tools?.length) {
+        return `tools: requests which include tool_use or tool_result blocks must define tools (found a ${block.type} block at ${at})`;
+      }
+      if (block.type === 'tool_result') {
+        const id = block.tool_use_id as string;
+        if (!toolUseIds(messages[i - 1]).includes(id)) {
+          return (
+            `${at}.tool_use_id: unexpected tool_use_id found in tool_result blocks: ${id}. Each tool_result ` +
+            `block must have a corresponding tool_use block in the previous message` +
+            (i > 0 ? ` (messages.${i - 1})` : '')
+          );
+        }
+      }
+    }
+    const asked = toolUseIds(turn);
+    if (asked.length > 0 && i + 1 < messages.length) {
+      const answered = new Set(toolResultIds(messages[i + 1]));
+      const missing = asked.filter((id) => !answered.has(id));
+      if (missing.length > 0) {
+        return (
+          `messages.${i + 1}: tool_use ids were found without tool_result blocks immediately after: ` +
+          `${missing.join(', ')}. Each tool_use block of messages.${i} must have a corresponding ` +
+          `tool_result block in the next message.`
+        );
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,107 @@
+import type { CheckResult, SuiteResult } from '../harness/results.js';
+import { totalSummary, withoutInvalidXmlChars } from './text.js';
+
+const XML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/** Text content: markup characters escaped, characters XML 1.0 forbids made visible. */
+export function escapeXmlText(text: string): string {
+  return withoutInvalidXmlChars(text).replace(/[&<>]/g, (ch) => XML_ENTITIES[ch] ?? ch);
+}
+
+/**
+ * Attribute values: also quotes, and tab/LF/CR as character references, which an XML
+ * parser would otherwise normalise to spaces.
+ */
+export function escapeXmlAttribute(text: string): string {
+  return withoutInvalidXmlChars(text).replace(
+    /[&<>"'\t\n\r]/g,
+    (ch) => XML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`,
+  );
+}
+
+function attributes(attrs: Record<string, string | number>): string {
+  return Object.entries(attrs)
+    .map(([name, value]) => ` ${name}="${escapeXmlAttribute(String(value))}"`)
+    .join('');
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+/** The body of a <failure>: what was expected, what arrived, and how to run it again. */
+function failureText(c: CheckResult): string {
+  const lines = [`${c.message}`, `clause: ${c.clause}`];
+  if (c.expected !== undefined) lines.push(`expected: ${c.expected}`);
+  if (c.actual !== undefined) lines.push(`actual: ${c.actual}`);
+  if (c.reproduce !== undefined) lines.push(`reproduce: ${c.reproduce}`);
+  return lines.join('\n');
+}
+
+function testcase(c: CheckResult, strict: boolean): string {
+  const open = `    <testcase${attributes({ classname: c.suite, name: c.id, time: seconds(c.durationMs) })}`;
+  if (c.status === 'pass') return `${open}/>`;
+  let body: string;
+  if (c.status === 'skip') {
+    body = `<skipped${attributes({ message: c.message })}/>`;
+  } else if (c.status === 'fail' || strict) {
+    const type = c.status === 'fail' ? 'fail' : 'warn';
+    body = `<failure${attributes({ message: c.message, type })}>${escapeXmlText(failureText(c))}</failure>`;
+  } else {
+    body = `<system-out>${escapeXmlText(`WARNING ${failureText(c)}`)}</system-out>`;
+  }
+  return `${open}>\n      ${body}\n    </testcase>`;
+}
+
+function failuresOf(r: SuiteResult, strict: boolean): number {
+  return r.summary.failed + (strict ? r.summary.warned : 0);
+}
+
+function testsuite(r: SuiteResult, strict: boolean): string {
+  const head = `  <testsuite${attributes({
+    name: r.suite,
+    tests: r.checks.length,
+    failures: failuresOf(r, strict),
+    errors: 0,
+    skipped: r.summary.skipped,
+    time: seconds(r.durationMs),
+    timestamp: r.startedAt,
+  })}>`;
+  const properties = [
+    '    <properties>',
+    ...Object.entries({ target: r.target, seed: String(r.seed), wirecheck: r.wirecheck }).map(
+      ([name, value]) => `      <property${attributes({ name, value })}/>`,
+    ),
+    '    </properties>',
+  ];
+  return [head, ...properties, ...r.checks.map((c) => testcase(c, strict)), '  </testsuite>'].join('\n');
+}
+
+/**
+ * JUnit XML of one or more suite runs: a testsuite per suite, a testcase per check.
+ * Warnings pass (with the warning in <system-out>) unless `strict`, where they fail.
+ */
+export function formatJunit(results: readonly SuiteResult[], options: { strict: boolean }): string {
+  const total = totalSummary(results);
+  const head = `<testsuites${attributes({
+    name: 'wirecheck',
+    tests: results.reduce((n, r) => n + r.checks.length, 0),
+    failures: total.failed + (options.strict ? total.warned : 0),
+    errors: 0,
+    skipped: total.skipped,
+    time: seconds(results.reduce((t, r) => t + r.durationMs, 0)),
+  })}>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    head,
+    ...results.map((r) => testsuite(r, options.strict)),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

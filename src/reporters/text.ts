@@ -1,0 +1,42 @@
+import type { SuiteResult, Summary } from '../harness/results.js';
+
+/**
+ * Characters XML 1.0 cannot carry at all, not even as character references: C0 controls
+ * other than tab, LF and CR, lone surrogates, U+FFFE and U+FFFF. Targets put arbitrary
+ * bytes into messages, so these are shown as `\uXXXX` text instead of breaking the file.
+ */
+const INVALID_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * Characters that would move or restyle a terminal (ESC, CR, backspace, C1 controls): a
+ * target's message must not be able to rewrite the console report.
+ */
+const TERMINAL_CONTROL_CHAR = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDFFF]/gu;
+
+function codeUnitEscape(ch: string): string {
+  return `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+}
+
+export function withoutInvalidXmlChars(text: string): string {
+  return text.replace(INVALID_XML_CHAR, codeUnitEscape);
+}
+
+export function withoutTerminalControls(text: string): string {
+  return text.replace(TERMINAL_CONTROL_CHAR, codeUnitEscape);
+}
+
+/** "12 ms" below a second, "1.25 s" above. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+export function totalSummary(results: readonly Pick<SuiteResult, 'summary'>[]): Summary {
+  const total = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  for (const { summary } of results) {
+    total.passed += summary.passed;
+    total.failed += summary.failed;
+    total.warned += summary.warned;
+    total.skipped += summary.skipped;
+  }
+  return total;
+}

@@ -1,0 +1,64 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { WirecheckError } from '../harness/errors.js';
+import type { SuiteResult } from '../harness/results.js';
+import { formatHtml } from './html.js';
+import { formatResultsJson, formatSummaryJson } from './json.js';
+import { formatJunit } from './junit.js';
+
+export interface ReportOptions {
+  /** Warnings count as failures in junit.xml and report.html. */
+  readonly strict: boolean;
+}
+
+/** A suite name as one safe path segment (registered names already are; this guards the rest). */
+function directoryName(suite: string, taken: Set<string>): string {
+  // No separators, and no leading dot: neither `..` nor a hidden directory.
+  const base = suite.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_') || 'suite';
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
+}
+
+/** The files of a report as path (relative to the report directory) -> content. */
+export function reportFiles(results: readonly SuiteResult[], options: ReportOptions): Map<string, string> {
+  const files = new Map<string, string>();
+  const only = results.length === 1 ? results[0] : undefined;
+  if (only !== undefined) {
+    files.set('results.json', formatResultsJson(only));
+  } else {
+    const taken = new Set<string>();
+    for (const r of results)
+      files.set(join(directoryName(r.suite, taken), 'results.json'), formatResultsJson(r));
+    files.set('summary.json', formatSummaryJson(results));
+  }
+  files.set('junit.xml', formatJunit(results, options));
+  files.set('report.html', formatHtml(results, options));
+  return files;
+}
+
+/**
+ * Write the reports of a run into `dir` (created if needed): for one suite results.json,
+ * junit.xml and report.html; for several, <suite>/results.json each plus combined
+ * junit.xml, report.html and summary.json. Returns the paths written.
+ */
+export async function writeReports(
+  dir: string,
+  results: readonly SuiteResult[],
+  options: ReportOptions,
+): Promise<string[]> {
+  const written: string[] = [];
+  for (const [relative, content] of reportFiles(results, options)) {
+    const path = join(dir, relative);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, content, 'utf8');
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new WirecheckError('WC_REPORT_WRITE', `cannot write report ${path}: ${reason}`, { cause: e });
+    }
+    written.push(path);
+  }
+  return written;
+}

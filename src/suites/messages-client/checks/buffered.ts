@@ -1,0 +1,57 @@
+import { arbMessage } from '../../arbitraries/messages.js';
+import type { Check } from '../../check.js';
+import { checkProperty } from '../../property.js';
+import { always, type MessagesClientCtx } from '../context.js';
+import { expectFinalMessage, expectStreamFlag } from '../expect.js';
+import { MIXED_MESSAGE } from '../messages.js';
+import { plainRequest } from '../requests.js';
+import { withShrinkBudget } from '../shrink-budget.js';
+import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, SHRINK_RUNS } from './common.js';
+
+async function expectBufferedMessage(
+  ctx: MessagesClientCtx,
+  signal: AbortSignal,
+  message: typeof MIXED_MESSAGE,
+  what: string,
+): Promise<void> {
+  const result = await ctx.runCase({
+    scenario: always({ kind: 'message', message }),
+    body: plainRequest(false),
+    signal,
+  });
+  expectStreamFlag(result, false, what);
+  expectFinalMessage(result, message, what);
+}
+
+export const bufferedChecks: Check<MessagesClientCtx>[] = [
+  {
+    id: 'messages-client.buffered.final-message',
+    clause: 'What the service does 2; Message response (buffered)',
+    description: 'A buffered reply is printed as exactly the message the service sent.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectBufferedMessage(ctx, env.signal, MIXED_MESSAGE, 'buffered reply');
+    },
+  },
+  {
+    id: 'messages-client.buffered.generated-messages',
+    clause: 'What the service does 2; Message response (buffered)',
+    description: 'Generated buffered replies (multi-byte text, tool input of any JSON) are printed exactly.',
+    level: 'must',
+    timeoutMs: PROPERTY_BUDGET_MS,
+    async run(ctx, env) {
+      await checkProperty(
+        env,
+        arbMessage(),
+        withShrinkBudget(
+          (message) => expectBufferedMessage(ctx, env.signal, message, 'generated buffered reply'),
+          SHRINK_RUNS,
+        ),
+        {
+          runs: ctx.commandRuns(env),
+        },
+      );
+    },
+  },
+];

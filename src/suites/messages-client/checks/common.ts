@@ -1,0 +1,50 @@
+import type { FaultPlan } from '../../../mocks/messages/index.js';
+import type { DeltaSplits, Message } from '../../../protocol/messages/index.js';
+import type { CheckEnv } from '../../check.js';
+import { always, type CaseResult, type MessagesClientCtx } from '../context.js';
+import { expectFinalMessage, expectStreamFlag } from '../expect.js';
+import type { ReadCutPlan } from '../read-cuts.js';
+import { plainRequest } from '../requests.js';
+
+/** Budget of a property that runs the client once per run. */
+export const PROPERTY_BUDGET_MS = 600_000;
+/** Values a failed property still tries while shrinking (each one starts the client). */
+export const SHRINK_RUNS = 20;
+/** Budget of a check that runs the client a few times. */
+export const CASE_BUDGET_MS = 60_000;
+
+/** How a streamed reply is cut into deltas, shaped by the mock, and cut into reads on the way. */
+export interface Delivery {
+  readonly splits?: DeltaSplits;
+  readonly faults?: FaultPlan;
+  readonly readCuts?: ReadCutPlan;
+}
+
+/** Run the client on a streamed reply of `message`, delivered as `delivery` says. */
+export function runStreamed(
+  ctx: MessagesClientCtx,
+  env: CheckEnv,
+  message: Message,
+  delivery: Delivery = {},
+): Promise<CaseResult> {
+  const { splits, faults, readCuts } = delivery;
+  return ctx.runCase({
+    scenario: always({ kind: 'message', message, ...(splits && { splits }), ...(faults && { faults }) }),
+    body: plainRequest(true),
+    ...(readCuts && { readCuts }),
+    signal: env.signal,
+  });
+}
+
+/** A valid stream of `message`: the client must stream it and print exactly `message`. */
+export async function expectStreamedMessage(
+  ctx: MessagesClientCtx,
+  env: CheckEnv,
+  message: Message,
+  delivery: Delivery,
+  what: string,
+): Promise<void> {
+  const result = await runStreamed(ctx, env, message, delivery);
+  expectStreamFlag(result, true, what);
+  expectFinalMessage(result, message, what);
+}

@@ -1,0 +1,188 @@
+import type { FaultPlan } from '../../../mocks/messages/index.js';
+import type { Check } from '../../check.js';
+import { checkProperty } from '../../property.js';
+import { arbStreamedMessageCase } from '../arbitraries.js';
+import type { MessagesClientCtx } from '../context.js';
+import { frameCountOf, gaps, MIXED_MESSAGE, oneCodePointPerDelta } from '../messages.js';
+import type { ReadCutPlan } from '../read-cuts.js';
+import { withShrinkBudget } from '../shrink-budget.js';
+import { CASE_BUDGET_MS, expectStreamedMessage, PROPERTY_BUDGET_MS, SHRINK_RUNS } from './common.js';
+
+const MIXED_FRAMES = frameCountOf(MIXED_MESSAGE, []);
+const SMALL_WRITES: FaultPlan['chunking'] = { mode: 'random', minBytes: 1, maxBytes: 7 };
+/** Reads cut inside every character and CRLF, and at random in between. */
+function everyHardCut(seed: number): ReadCutPlan {
+  return { insideCharacters: true, random: { seed, meanGapBytes: 24 } };
+}
+
+export const streamChecks: Check<MessagesClientCtx>[] = [
+  {
+    id: 'messages-client.stream.final-message',
+    clause: 'What the service does 2; Events rules 1-3',
+    description:
+      'Generated streams (multi-byte text, tool input JSON cut anywhere, pings, any line ending, reads cut anywhere) are printed as exactly the message they carry.',
+    level: 'must',
+    timeoutMs: PROPERTY_BUDGET_MS,
+    async run(ctx, env) {
+      await checkProperty(
+        env,
+        arbStreamedMessageCase(),
+        withShrinkBudget(
+          (c) => expectStreamedMessage(ctx, env, c.message, c, 'generated stream'),
+          SHRINK_RUNS,
+        ),
+        { runs: ctx.commandRuns(env) },
+      );
+    },
+  },
+  {
+    id: 'messages-client.stream.utf8-split',
+    clause: 'Events: each frame is UTF-8 text',
+    description: 'A multi-byte UTF-8 character cut across two reads is decoded whole.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectStreamedMessage(
+        ctx,
+        env,
+        MIXED_MESSAGE,
+        { faults: { splitUtf8: true }, readCuts: { insideCharacters: true } },
+        'every multi-byte character cut across two reads',
+      );
+    },
+  },
+  {
+    id: 'messages-client.stream.line-endings',
+    clause: 'Events: frames are separated by two line breaks (SSE: CRLF, LF or CR)',
+    description: 'Streams with LF, CRLF (cut between CR and LF) and lone CR line endings are all read.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const dialects: [string, FaultPlan][] = [
+        ['LF line endings', { lineEnding: 'lf' }],
+        ['CRLF line endings cut between CR and LF', { lineEnding: 'crlf', splitCrLf: true }],
+        ['lone CR line endings', { lineEnding: 'cr' }],
+      ];
+      for (const [what, faults] of dialects) {
+        await expectStreamedMessage(
+          ctx,
+          env,
+          MIXED_MESSAGE,
+          { faults: { ...faults, chunking: SMALL_WRITES, seed: env.seed }, readCuts: everyHardCut(env.seed) },
+          what,
+        );
+      }
+    },
+  },
+  {
+    id: 'messages-client.stream.tool-input-fragments',
+    clause: 'Events rule 3',
+    description:
+      'Tool input sent one code point per input_json_delta is concatenated and parsed once, at content_block_stop.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectStreamedMessage(
+        ctx,
+        env,
+        MIXED_MESSAGE,
+        { splits: oneCodePointPerDelta(MIXED_MESSAGE) },
+        'every block streamed one code point per delta',
+      );
+    },
+  },
+  {
+    id: 'messages-client.stream.pings',
+    clause: 'Events: ping, optional keep-alive, may occur anywhere',
+    description: 'Ping frames between any two events (several in a row too) are ignored.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const splits = [
+        [5, 9],
+        [3, 17],
+      ];
+      const after = gaps(1, frameCountOf(MIXED_MESSAGE, splits) - 1);
+      await expectStreamedMessage(
+        ctx,
+        env,
+        MIXED_MESSAGE,
+        { splits, faults: { pings: { at: [...after, 1, 2, 2] } }, readCuts: everyHardCut(env.seed) },
+        'a ping before every event after message_start',
+      );
+    },
+  },
+  {
+    id: 'messages-client.stream.ping-before-message-start',
+    clause: 'Events: ping may occur anywhere (States: the first frame is message_start)',
+    description: 'A ping before message_start is ignored too.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectStreamedMessage(
+        ctx,
+        env,
+        MIXED_MESSAGE,
+        { faults: { pings: { at: [0] } } },
+        'a ping as the first frame',
+      );
+    },
+  },
+  {
+    id: 'messages-client.stream.comments',
+    clause: 'What the service does 2 (SSE: a line starting with a colon is a comment)',
+    description: 'Comment lines anywhere in the stream, before the first event too, are ignored.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectStreamedMessage(
+        ctx,
+        env,
+        MIXED_MESSAGE,
+        { faults: { comments: { at: gaps(0, MIXED_FRAMES) } }, readCuts: everyHardCut(env.seed) },
+        'a comment in every gap between frames',
+      );
+    },
+  },
+  {
+    id: 'messages-client.stream.unknown-events',
+    clause: 'Events (not in the spec; the real API may add event types, which clients are asked to ignore)',
+    description: 'Frames with an event name the spec does not list are ignored.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectStreamedMessage(
+        ctx,
+        env,
+        MIXED_MESSAGE,
+        { faults: { unknownEvents: { at: gaps(1, MIXED_FRAMES - 1) } } },
+        'an unknown event before every event after message_start',
+      );
+    },
+  },
+  {
+    id: 'messages-client.stream.sse-syntax',
+    clause: 'What the service does 2 (SSE syntax beyond the frames the spec shows)',
+    description:
+      'A byte order mark, id: lines, data split over several data: lines and unknown field lines are handled as SSE says.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectStreamedMessage(
+        ctx,
+        env,
+        MIXED_MESSAGE,
+        {
+          faults: {
+            bom: true,
+            idLines: true,
+            multiLineData: true,
+            malformed: [{ atFrame: 1, kind: 'garbage-line' }],
+          },
+          readCuts: everyHardCut(env.seed),
+        },
+        'a stream with a BOM, id: lines, multi-line data and an unknown field line',
+      );
+    },
+  },
+];

@@ -1,0 +1,212 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { type CommandRun, runCommand } from '../../harness/run-command.js';
+import {
+  type JournalEntry,
+  type MockMessagesService,
+  type Reply,
+  type Scenario,
+  startMockMessagesService,
+} from '../../mocks/messages/index.js';
+import type { Message, MessageRequest } from '../../protocol/messages/index.js';
+import { TargetUnavailable } from '../check.js';
+import { type ClientOutcome, classifyRun, describeRun } from './output.js';
+import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
+import { startReadSplittingRelay } from './relay.js';
+import { plainRequest, richRequest } from './requests.js';
+import { clientEnv, type MessagesClientTarget, runApiKey } from './target.js';
+
+/** Tuning of the suite itself (not of the target). */
+export interface MessagesClientSuiteOptions {
+  /** Cap on fast-check runs of a property that runs the client once per run, quick tier (default 15). */
+  readonly maxCommandRuns?: number;
+  /** The same cap with --full (default 100). */
+  readonly maxFullCommandRuns?: number;
+  /** Budget of one client run (default 20 s: enough for a client that retries with backoff). */
+  readonly caseTimeoutMs?: number;
+  /** Environment the client's own is built from (default process.env). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** One run of the client: what the mock serves, what goes on stdin, how the client is pointed. */
+export interface CaseSpec {
+  /** Decides the reply to every request of this case (see `always`, `script`). */
+  readonly scenario: Scenario;
+  /** The request body written to stdin. */
+  readonly body: MessageRequest;
+  /** false: both key variables are left unset (default true). */
+  readonly withKey?: boolean;
+  /** Point the client elsewhere than the mock (a refused port). */
+  readonly baseUrl?: string;
+  /** Deliver the response through a relay that cuts it into separate reads (see relay.ts). */
+  readonly readCuts?: ReadCutPlan;
+  /** Budget of this run (default: the suite's caseTimeoutMs). */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface CaseResult {
+  readonly run: CommandRun;
+  readonly outcome: ClientOutcome;
+  /** The requests the mock received during the run, in arrival order. */
+  readonly requests: readonly JournalEntry[];
+}
+
+/** Cases several checks judge, each run once per suite run (lazily). */
+export interface SharedCases {
+  /** `richRequest` buffered and streamed, each answered with a short message. */
+  richBuffered(): Promise<CaseResult>;
+  richStreamed(): Promise<CaseResult>;
+  /** Every request answered 429 with `retry-after: 1`. */
+  rateLimited(): Promise<CaseResult>;
+}
+
+export interface MessagesClientCtx {
+  readonly target: MessagesClientTarget;
+  /** The key the client gets from its environment (unique to the run). */
+  readonly apiKey: string;
+  /** fast-check runs of a command-spawning property in this tier. */
+  commandRuns(env: { runs: number; full: boolean }): number;
+  runCase(spec: CaseSpec): Promise<CaseResult>;
+  /** A base URL where nothing listens: connecting is refused. */
+  refusedBaseUrl(): Promise<string>;
+  readonly shared: SharedCases;
+}
+
+/** The same reply to every request (so a client that retries meets the same answer). */
+export function always(reply: Reply): Scenario {
+  return () => reply;
+}
+
+/** A short text reply with a known final message. */
+export function helloMessage(id = 'msg_wc_hello'): Message {
+  return {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [{ type: 'text', text: 'Hello! 👋' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 12, output_tokens: 4 },
+  };
+}
+
+export const RATE_LIMIT_RETRY_AFTER_S = 1;
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= make();
+    return promise;
+  };
+}
+
+/**
+ * Start the suite's mock messages service (it accepts only the run's key, by x-api-key
+ * or Bearer, so the auth checks judge the journal rather than a refusal) and probe the
+ * target command once: a command that cannot be started at all is TargetUnavailable.
+ */
+export async function openMessagesClient(
+  target: MessagesClientTarget,
+  seed: number,
+  options: MessagesClientSuiteOptions = {},
+): Promise<MessagesClientCtx & { close(): Promise<void> }> {
+  const apiKey = runApiKey(seed);
+  const mock: MockMessagesService = await startMockMessagesService({ apiKey, seed });
+  const baseEnv = options.baseEnv ?? process.env;
+  const caseTimeoutMs = options.caseTimeoutMs ?? 20_000;
+  // One case at a time: the journal slice and the scenario belong to the running case.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const runCase = (spec: CaseSpec): Promise<CaseResult> => {
+    const result = queue.then(async () => {
+      mock.setScenario(spec.scenario);
+      const before = mock.journal.size;
+      const relay = spec.readCuts && (await startReadSplittingRelay(mock.url, readCutsOf(spec.readCuts)));
+      try {
+        const env = clientEnv(baseEnv, {
+          baseUrl: spec.baseUrl ?? relay?.url ?? mock.url,
+          apiKey: spec.withKey === false ? undefined : apiKey,
+        });
+        const run = await runCommand(target.client, {
+          env,
+          stdin: JSON.stringify(spec.body),
+          timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+          graceMs: 1000,
+          ...(spec.signal && { signal: spec.signal }),
+        });
+        return { run, outcome: classifyRun(run), requests: mock.journal.entries().slice(before) };
+      } finally {
+        await relay?.close();
+      }
+    });
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const answer = (message: Message): Scenario => always({ kind: 'message', message });
+  const shared: SharedCases = {
+    richBuffered: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(false) })),
+    richStreamed: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(true) })),
+    rateLimited: once(() =>
+      runCase({
+        scenario: always({
+          kind: 'error',
+          status: 429,
+          errorType: 'rate_limit_error',
+          headers: { 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
+        }),
+        body: plainRequest(false),
+      }),
+    ),
+  };
+
+  const probe = await runCase({ scenario: answer(helloMessage()), body: plainRequest(false) }).catch(
+    async (e: unknown) => {
+      await mock.close();
+      throw e;
+    },
+  );
+  const problem = startProblem(probe.run);
+  if (problem !== undefined) {
+    await mock.close();
+    throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);
+  }
+
+  return {
+    target,
+    apiKey,
+    commandRuns: (env) =>
+      Math.max(
+        1,
+        Math.min(env.runs, env.full ? (options.maxFullCommandRuns ?? 100) : (options.maxCommandRuns ?? 15)),
+      ),
+    runCase,
+    refusedBaseUrl,
+    shared,
+    close: () => mock.close(),
+  };
+}
+
+/** Why a probe run shows the command cannot be started at all; undefined when it ran. */
+function startProblem(run: CommandRun): string | undefined {
+  if (run.spawnError) return `could not be started: ${run.spawnError.message}`;
+  // sh's own statuses: 126 found but not executable, 127 not found.
+  if ((run.exitCode === 126 || run.exitCode === 127) && run.stdout.trim() === '') {
+    return `could not be started by sh -c (${describeRun(run)})`;
+  }
+  return undefined;
+}
+
+/** A port that was free a moment ago and is closed now: connecting to it is refused. */
+async function refusedBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

@@ -1,0 +1,143 @@
+import type { JournalEntry } from '../../mocks/messages/index.js';
+import { Message } from '../../protocol/messages/index.js';
+import { CheckFailure, show } from '../check.js';
+import { bufferedShape, firstDifference } from './compare.js';
+import type { CaseResult } from './context.js';
+import type { ClientErrorKind } from './output.js';
+import { describeRun } from './output.js';
+
+/** What the requests of a case looked like, for failure messages. */
+export function describeRequests(requests: readonly JournalEntry[]): string {
+  if (requests.length === 0) return 'no request reached the mock';
+  return requests
+    .map((r) => {
+      const status = r.status === undefined ? 'no status' : `status ${r.status}`;
+      const error = r.errorType === undefined ? '' : ` ${r.errorType}`;
+      return `${r.method} ${r.url} (stream ${r.stream}, ${status}${error}, ${r.framesWritten} frames, ${r.outcome})`;
+    })
+    .join('; ');
+}
+
+/**
+ * The client printed `expected` in the buffered response shape and exited 0. The
+ * comparison covers the fields the spec names; the first difference is reported with
+ * its path (`$.content[1].input.city`).
+ */
+export function expectFinalMessage(result: CaseResult, expected: Message, what: string): void {
+  const { outcome, run } = result;
+  if (outcome.type !== 'printed') {
+    const got =
+      outcome.type === 'error'
+        ? `exit ${outcome.exitCode} with ${show({ error: outcome.error })}`
+        : outcome.reason;
+    throw new CheckFailure(
+      `${what}: the client did not print the final message (${describeRun(run)}; requests: ${describeRequests(result.requests)})`,
+      'exit 0 and the final message JSON on stdout',
+      got,
+    );
+  }
+  const parsed = Message.safeParse(outcome.value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new CheckFailure(
+      `${what}: stdout is not a message in the buffered response shape (${issues})`,
+      show(bufferedShape(expected)),
+      show(outcome.value),
+    );
+  }
+  const difference = firstDifference(bufferedShape(expected), bufferedShape(parsed.data));
+  if (difference !== undefined) {
+    throw new CheckFailure(
+      `${what}: the printed message differs from the message the mock served at ${difference}`,
+      show(bufferedShape(expected)),
+      show(bufferedShape(parsed.data)),
+    );
+  }
+}
+
+/**
+ * The client exited non-zero and printed `{"error":{...}}` with one of `kinds`, and,
+ * when `status` is a number, that HTTP status (null: no status, absent or null, allowed).
+ */
+export function expectClientError(
+  result: CaseResult,
+  kinds: readonly ClientErrorKind[],
+  what: string,
+  status?: number | null,
+): void {
+  const { outcome, run } = result;
+  const expected = `exit non-zero and {"error":{"kind":${kinds.map((k) => JSON.stringify(k)).join('|')}${
+    typeof status === 'number' ? `,"status":${status}` : ''
+  },"message":...}}`;
+  const context = `${describeRun(run)}; requests: ${describeRequests(result.requests)}`;
+  if (outcome.type === 'printed') {
+    throw new CheckFailure(
+      `${what}: the client exited 0 and printed a result (${context})`,
+      expected,
+      show(outcome.value),
+    );
+  }
+  if (outcome.type === 'broken') {
+    throw new CheckFailure(
+      `${what}: the client did not report the failure as the contract says (${context})`,
+      expected,
+      outcome.reason,
+    );
+  }
+  const { error } = outcome;
+  if (!(kinds as readonly string[]).includes(error.kind)) {
+    throw new CheckFailure(
+      `${what}: wrong failure kind ${JSON.stringify(error.kind)} (${context})`,
+      expected,
+      show({ error }),
+    );
+  }
+  if (typeof status === 'number' && error.status !== status) {
+    throw new CheckFailure(
+      `${what}: the failure must carry the HTTP status ${status} (${context})`,
+      expected,
+      show({ error }),
+    );
+  }
+  if (status === null && typeof error.status === 'number') {
+    throw new CheckFailure(
+      `${what}: no HTTP response arrived, yet the failure carries status ${error.status} (${context})`,
+      expected,
+      show({ error }),
+    );
+  }
+}
+
+/** At least one request reached the mock; returns them. */
+export function expectRequests(result: CaseResult, what: string): readonly JournalEntry[] {
+  if (result.requests.length === 0) {
+    throw new CheckFailure(
+      `${what}: no request reached the mock messages service (${describeRun(result.run)})`,
+      'POST {base_url}/v1/messages',
+      'no request',
+    );
+  }
+  return result.requests;
+}
+
+/**
+ * Every request of the case asked for the reply shape stdin asked for. Without this a
+ * client that ignores `stream: true` would pass every stream check without reading a
+ * single frame.
+ */
+export function expectStreamFlag(result: CaseResult, stream: boolean, what: string): void {
+  for (const request of expectRequests(result, what)) {
+    if (request.stream !== stream) {
+      throw new CheckFailure(
+        `${what}: stdin asked for ${stream ? 'a stream (stream: true)' : 'a buffered reply (no stream flag)'} but the client sent ${
+          request.stream ? 'stream: true' : 'no stream: true'
+        }`,
+        `stream ${stream}`,
+        describeRequests([request]),
+      );
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { Suite } from '../check.js';
+import { bufferedChecks } from './checks/buffered.js';
+import { errorChecks } from './checks/errors.js';
+import { requestChecks } from './checks/request.js';
+import { streamChecks } from './checks/stream.js';
+import { streamErrorChecks } from './checks/stream-errors.js';
+import { type MessagesClientCtx, type MessagesClientSuiteOptions, openMessagesClient } from './context.js';
+import { describeTarget, type MessagesClientTarget, targetArgs } from './target.js';
+
+/** The messages-client suite with its own tuning (property caps, per-run budget). */
+export function createMessagesClientSuite(
+  options: MessagesClientSuiteOptions = {},
+): Suite<MessagesClientTarget, MessagesClientCtx> {
+  return {
+    name: 'messages-client',
+    description:
+      'Runs a messages client command against a mock messages service and checks what it sent and printed.',
+    checks: [...requestChecks, ...bufferedChecks, ...streamChecks, ...streamErrorChecks, ...errorChecks],
+    describeTarget,
+    targetArgs,
+    open: (target, env) => openMessagesClient(target, env.seed, options),
+  };
+}
+
+export const messagesClientSuite = createMessagesClientSuite();

@@ -1,0 +1,69 @@
+import { UsageError } from '../../harness/errors.js';
+import type { TargetOptionSpec } from '../registry.js';
+
+/** How the harness reaches a messages client: a shell command (TARGETS.md, messages-client). */
+export interface MessagesClientTarget {
+  /** Run by `sh -c` once per case; the request body on stdin. */
+  readonly client: string;
+}
+
+/** Where a case points the client, and with which key (undefined: both key variables unset). */
+export interface ClientEndpoint {
+  readonly baseUrl: string;
+  readonly apiKey: string | undefined;
+}
+
+/**
+ * The environment of one client run: wirecheck's own, without any `ANTHROPIC_*` variable
+ * (the official SDK reads several of them, e.g. a credential chain or custom headers, and
+ * they would change what the client sends), plus the base URL and key under both the
+ * WIRECHECK_ and the ANTHROPIC_ names.
+ */
+export function clientEnv(
+  base: Readonly<Record<string, string | undefined>>,
+  endpoint: ClientEndpoint,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (name.startsWith('ANTHROPIC_') || name === 'WIRECHECK_BASE_URL' || name === 'WIRECHECK_API_KEY')
+      continue;
+    env[name] = value;
+  }
+  env.WIRECHECK_BASE_URL = endpoint.baseUrl;
+  env.ANTHROPIC_BASE_URL = endpoint.baseUrl;
+  if (endpoint.apiKey !== undefined) {
+    env.WIRECHECK_API_KEY = endpoint.apiKey;
+    env.ANTHROPIC_API_KEY = endpoint.apiKey;
+  }
+  return env;
+}
+
+/** A key that is unique to the run, so a check can tell it was read from the environment. */
+export function runApiKey(seed: number): string {
+  return `wc-test-key-${seed.toString(16).padStart(8, '0')}`;
+}
+
+export const MESSAGES_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
+  {
+    flags: '--client <cmd>',
+    description:
+      'messages client command, run by sh -c once per case: request JSON on stdin, final message (or error) JSON on stdout',
+  },
+];
+
+/** The target from commander's option values (`--client` -> `client`). */
+export function messagesClientTargetFromOptions(opts: Record<string, unknown>): MessagesClientTarget {
+  const { client } = opts;
+  if (typeof client !== 'string' || client.trim() === '') {
+    throw new UsageError('the messages-client suite needs --client "<command>"');
+  }
+  return { client };
+}
+
+export function describeTarget(target: MessagesClientTarget): string {
+  return target.client;
+}
+
+export function targetArgs(target: MessagesClientTarget): string[] {
+  return ['--client', target.client];
+}

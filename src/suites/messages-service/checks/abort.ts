@@ -1,0 +1,50 @@
+import { setTimeout } from 'node:timers/promises';
+import type { SseFrame } from '../../../protocol/sse/index.js';
+import { type Check, CheckSkipped } from '../../check.js';
+import type { MessagesServiceCtx } from '../context.js';
+import { sendBuffered, sendStreamed } from '../http.js';
+import { bufferedMessage } from '../reply-rules.js';
+import { textRequest } from '../requests.js';
+import { failOn, within } from '../violations.js';
+import { NETWORK_BUDGET_MS } from './common.js';
+
+function isDelta(frame: SseFrame): boolean {
+  if (frame.event === 'content_block_delta') return true;
+  try {
+    return (JSON.parse(frame.data) as { type?: unknown })?.type === 'content_block_delta';
+  } catch {
+    return false;
+  }
+}
+
+export const abortChecks: Check<MessagesServiceCtx>[] = [
+  {
+    id: 'messages-service.stream.abort-keeps-service-healthy',
+    clause: 'Events rule 5',
+    description:
+      'A client that aborts a stream after the first delta ends that generation; the service stays healthy and serves the next request.',
+    level: 'should',
+    timeoutMs: NETWORK_BUDGET_MS,
+    async run(ctx, env) {
+      const aborted = await sendStreamed(ctx.client, JSON.stringify(textRequest(ctx.model, true)), {
+        signal: env.signal,
+        abortAfter: isDelta,
+      });
+      if (aborted.status !== 200) {
+        throw new CheckSkipped(
+          `the stream got HTTP ${aborted.status}; see messages-service.http.stream-content-type`,
+        );
+      }
+      if (!aborted.aborted) throw new CheckSkipped('the stream ended before its first content_block_delta');
+      // A service learns of a client's disconnect a little after the client leaves: give it that moment.
+      await setTimeout(ctx.abortSettleMs, undefined, { signal: env.signal });
+      const next = await sendBuffered(ctx.client, JSON.stringify(textRequest(ctx.model, false)), {
+        signal: env.signal,
+      });
+      failOn(
+        within('the request after the abort', bufferedMessage(next).violations),
+        'the service after a client abort',
+      );
+    },
+  },
+];

@@ -1,0 +1,66 @@
+import type { Message } from '../../../protocol/messages/index.js';
+import { type CheckEnv, CheckSkipped } from '../../check.js';
+import type { MessagesServiceCtx } from '../context.js';
+import type { BufferedReply, StreamedReply } from '../replies.js';
+import { bufferedMessage, streamedMessage } from '../reply-rules.js';
+import { TOOL_PROMPT } from '../requests.js';
+
+/** Budget of a check that waits for a real model (the quick tier against a mock takes milliseconds). */
+export const NETWORK_BUDGET_MS = 180_000;
+/** Budget of a property that sends one request per run. */
+export const PROPERTY_BUDGET_MS = 600_000;
+
+export function httpRuns(ctx: MessagesServiceCtx, env: CheckEnv): number {
+  return Math.max(1, Math.min(env.runs, ctx.maxHttpRuns));
+}
+
+export interface Labeled<T> {
+  readonly label: string;
+  readonly reply: T;
+}
+
+export async function bufferedReplies(ctx: MessagesServiceCtx): Promise<Labeled<BufferedReply>[]> {
+  return [
+    { label: 'buffered text reply', reply: await ctx.shared.textBuffered() },
+    { label: 'buffered tool reply', reply: await ctx.shared.toolBuffered() },
+  ];
+}
+
+export async function streamedReplies(ctx: MessagesServiceCtx): Promise<Labeled<StreamedReply>[]> {
+  return [
+    { label: 'text stream', reply: await ctx.shared.textStreamed() },
+    { label: 'tool stream', reply: await ctx.shared.toolStreamed() },
+  ];
+}
+
+/** The streams that got HTTP 200; skip when none did (the header check reports it). */
+export async function okStreams(ctx: MessagesServiceCtx): Promise<Labeled<StreamedReply>[]> {
+  const all = await streamedReplies(ctx);
+  const ok = all.filter((s) => s.reply.status === 200);
+  if (ok.length === 0) {
+    throw new CheckSkipped(
+      `no stream request got HTTP 200 (${all.map((s) => `${s.label}: ${s.reply.status}`).join(', ')}); see messages-service.http.stream-content-type`,
+    );
+  }
+  return ok;
+}
+
+/** Every reply of the shared requests that yields a message, buffered and streamed. */
+export async function sharedMessages(ctx: MessagesServiceCtx): Promise<Labeled<Message>[]> {
+  const out: Labeled<Message>[] = [];
+  for (const { label, reply } of await bufferedReplies(ctx)) {
+    const { message } = bufferedMessage(reply);
+    if (message) out.push({ label, reply: message });
+  }
+  for (const { label, reply } of await streamedReplies(ctx)) {
+    const { message } = streamedMessage(reply);
+    if (message) out.push({ label, reply: message });
+  }
+  return out;
+}
+
+export function hasToolUse(message: Message): boolean {
+  return message.content.some((b) => b.type === 'tool_use');
+}
+
+export const NO_TOOL_USE = `the service never replied with a tool_use block to ${JSON.stringify(TOOL_PROMPT)} with the bash tool offered`;

@@ -1,0 +1,130 @@
+import { TargetUnavailable } from '../check.js';
+import { RequestFailed, type ServiceClient, sendBuffered, sendStreamed } from './http.js';
+import { type BufferedReply, describeReply, type StreamedReply } from './replies.js';
+import { followUpRequest, textRequest, toolRequest } from './requests.js';
+import { baseUrlProblem, type MessagesServiceTarget, messagesEndpoint, resolveTarget } from './target.js';
+
+/** Tuning of the suite itself (not of the target). */
+export interface MessagesServiceSuiteOptions {
+  /** Cap on fast-check runs of properties that send one request per run (default 50). */
+  readonly maxHttpRuns?: number;
+  /** Budget of one request, headers to end of body (default 60 s: a real model may be slow). */
+  readonly requestTimeoutMs?: number;
+  /** Pause between aborting a stream and the next request (default 200 ms). */
+  readonly abortSettleMs?: number;
+}
+
+/**
+ * The replies several checks judge, each requested once per run (lazily) so a run against
+ * a paid API sends as few requests as possible.
+ */
+export interface SharedReplies {
+  textBuffered(): Promise<BufferedReply>;
+  textStreamed(): Promise<StreamedReply>;
+  toolBuffered(): Promise<BufferedReply>;
+  toolStreamed(): Promise<StreamedReply>;
+  missingKey(): Promise<BufferedReply>;
+}
+
+export interface MessagesServiceCtx {
+  readonly client: ServiceClient;
+  readonly model: string;
+  readonly maxHttpRuns: number;
+  readonly abortSettleMs: number;
+  readonly shared: SharedReplies;
+  /**
+   * A buffered reply to this raw body, remembered for the run: checks that share a
+   * property (same seed, same generated bodies) send each body once.
+   */
+  sendOnce(raw: string): Promise<BufferedReply>;
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= make();
+    return promise;
+  };
+}
+
+const MAX_REMEMBERED_BODIES = 2000;
+
+export function createSharedReplies(client: ServiceClient, model: string): SharedReplies {
+  const json = (body: unknown) => JSON.stringify(body);
+  return {
+    textBuffered: once(() => sendBuffered(client, json(textRequest(model, false)))),
+    textStreamed: once(() => sendStreamed(client, json(textRequest(model, true)))),
+    toolBuffered: once(() => sendBuffered(client, json(toolRequest(model, false)))),
+    toolStreamed: once(() => sendStreamed(client, json(toolRequest(model, true)))),
+    missingKey: once(() => sendBuffered(client, json(textRequest(model, false)), { withKey: false })),
+  };
+}
+
+/** Open the suite on a target: read the key, probe the service with one small request. */
+export async function openMessagesService(
+  target: MessagesServiceTarget,
+  options: MessagesServiceSuiteOptions,
+): Promise<MessagesServiceCtx & { close(): Promise<void> }> {
+  const resolved = resolveTarget(target);
+  const problem = baseUrlProblem(resolved.baseUrl);
+  if (problem !== undefined) throw new TargetUnavailable(problem);
+  const apiKey = process.env[resolved.apiKeyEnv];
+  if (apiKey === undefined || apiKey.trim() === '') {
+    throw new TargetUnavailable(
+      `the environment variable ${resolved.apiKeyEnv} is not set: the messages-service suite sends its value as x-api-key on every request (Authentication); set it, or name another variable with --api-key-env`,
+    );
+  }
+  const lifetime = new AbortController();
+  const client: ServiceClient = {
+    baseUrl: resolved.baseUrl,
+    apiKey,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    signal: lifetime.signal,
+  };
+  const shared = createSharedReplies(client, resolved.model);
+  const close = async () => lifetime.abort();
+  try {
+    // The probe is the smallest request of the suite, kept for the checks that judge it.
+    const probe = await shared.textBuffered();
+    const url = messagesEndpoint(resolved.baseUrl);
+    if (probe.status === 401 || probe.status === 403) {
+      throw new TargetUnavailable(
+        `POST ${url} rejected the key from ${resolved.apiKeyEnv}: ${describeReply(probe)}`,
+      );
+    }
+    if (probe.status === 404 || probe.status === 405) {
+      throw new TargetUnavailable(
+        `POST ${url} is not served: ${describeReply(probe)} (is the base URL right?)`,
+      );
+    }
+  } catch (e) {
+    await close();
+    if (e instanceof RequestFailed) {
+      throw new TargetUnavailable(
+        `the messages service at ${resolved.baseUrl} cannot be reached: ${e.message}`,
+      );
+    }
+    throw e;
+  }
+  const remembered = new Map<string, Promise<BufferedReply>>();
+  return {
+    client,
+    model: resolved.model,
+    maxHttpRuns: options.maxHttpRuns ?? 50,
+    abortSettleMs: options.abortSettleMs ?? 200,
+    shared,
+    sendOnce(raw) {
+      let reply = remembered.get(raw);
+      if (reply === undefined) {
+        reply = sendBuffered(client, raw);
+        if (remembered.size < MAX_REMEMBERED_BODIES) remembered.set(raw, reply);
+      }
+      return reply;
+    },
+    close,
+  };
+}
+
+export function followUps(ctx: MessagesServiceCtx, commands: readonly string[]): Promise<BufferedReply> {
+  return sendBuffered(ctx.client, JSON.stringify(followUpRequest(ctx.model, commands)));
+}

@@ -1,0 +1,311 @@
+import {
+  type Message,
+  MessageDeltaEvent,
+  MessageStartEvent,
+  PingEvent,
+  STREAM_EVENT_TYPES,
+  StreamAccumulator,
+  StreamProtocolError,
+  type StreamViolationKind,
+} from '../../protocol/messages/index.js';
+import type { SseFrame } from '../../protocol/sse/index.js';
+import { abbreviate } from './replies.js';
+import { describeFrame, type Violation, violation } from './violations.js';
+
+/** A frame whose data is a JSON object, parsed once. */
+export interface ParsedFrame {
+  readonly frameIndex: number;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export function parseFrames(frames: readonly SseFrame[]): ParsedFrame[] {
+  const parsed: ParsedFrame[] = [];
+  frames.forEach((frame, frameIndex) => {
+    const data = jsonObject(frame.data);
+    if (data !== undefined) parsed.push({ frameIndex, data });
+  });
+  return parsed;
+}
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function typeOf(data: Readonly<Record<string, unknown>>): string | undefined {
+  return typeof data.type === 'string' ? data.type : undefined;
+}
+
+function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+/**
+ * "Events": each frame is an `event:` line and a `data:` line holding JSON whose `type`
+ * equals the event name, closed by a blank line.
+ */
+export function frameFormatViolations(frames: readonly SseFrame[], unterminated: string): Violation[] {
+  const found: Violation[] = [];
+  frames.forEach((frame, i) => {
+    const where = describeFrame(frames, i);
+    if (frame.event === undefined || frame.event === '') {
+      found.push(violation(where, 'an `event:` line naming the event', 'no event line'));
+      return;
+    }
+    const data = jsonObject(frame.data);
+    if (data === undefined) {
+      found.push(violation(where, 'a `data:` line holding a JSON object', abbreviate(frame.data)));
+      return;
+    }
+    if (data.type !== frame.event) {
+      found.push(
+        violation(
+          where,
+          `data.type equal to the event name ${JSON.stringify(frame.event)}`,
+          `type ${JSON.stringify(data.type)}`,
+        ),
+      );
+    }
+  });
+  if (unterminated !== '') {
+    found.push(
+      violation(
+        `end of stream after ${frames.length} frames`,
+        'every frame closed by a blank line',
+        `an unterminated frame ${abbreviate(unterminated)} (clients discard it)`,
+      ),
+    );
+  }
+  return found;
+}
+
+/** Where following the stream with the reducer stopped, and why. */
+export interface StreamProblem {
+  readonly kind: StreamViolationKind;
+  /** The frame that broke the rule; undefined when the stream ended too early. */
+  readonly frameIndex: number | undefined;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+export interface FollowedStream {
+  /** The final message, when the whole stream reduced without a problem. */
+  readonly message: Message | undefined;
+  readonly problem: StreamProblem | undefined;
+  /** content_block_stop frames that closed a block without any delta. */
+  readonly stopsWithoutDeltas: readonly number[];
+}
+
+/** Fold the stream's frames with the protocol's StreamAccumulator, mapping its event positions to frames. */
+export function followStream(frames: readonly SseFrame[]): FollowedStream {
+  const parsed = parseFrames(frames);
+  const acc = new StreamAccumulator();
+  let message: Message | undefined;
+  let problem: StreamProblem | undefined;
+  try {
+    for (const p of parsed) acc.push(p.data);
+    message = acc.finish();
+  } catch (e) {
+    if (!(e instanceof StreamProtocolError)) throw e;
+    const frameIndex = e.kind === 'truncated' ? undefined : parsed[e.eventIndex]?.frameIndex;
+    problem = { kind: e.kind, frameIndex, expected: e.expected, actual: e.actual };
+  }
+  const stopsWithoutDeltas = acc.blocksWithoutDeltas.map(
+    (index) =>
+      parsed.find((p) => p.data.type === 'content_block_stop' && p.data.index === index)?.frameIndex ?? -1,
+  );
+  return { message, problem, stopsWithoutDeltas };
+}
+
+/** Problems of the reducer that are about Events rule 1 (order, indexes, early end). */
+const ORDER_KINDS: ReadonlySet<StreamViolationKind> = new Set(['order', 'index', 'truncated']);
+
+export function isOrderProblem(problem: StreamProblem): boolean {
+  return ORDER_KINDS.has(problem.kind);
+}
+
+function problemWhere(frames: readonly SseFrame[], problem: StreamProblem, readError?: string): string {
+  if (problem.frameIndex !== undefined) return describeFrame(frames, problem.frameIndex);
+  const broke = readError === undefined ? '' : ` (the body broke off: ${readError})`;
+  return `end of stream after ${frames.length} frames${broke}`;
+}
+
+/** Violations of the reducer's verdict, whatever the kind, located at their frame. */
+export function problemViolations(
+  frames: readonly SseFrame[],
+  problem: StreamProblem | undefined,
+  readError?: string,
+): Violation[] {
+  return problem
+    ? [violation(problemWhere(frames, problem, readError), problem.expected, problem.actual)]
+    : [];
+}
+
+/**
+ * Events rule 1: message_start, then per block start / one or more deltas / stop, then
+ * message_delta, message_stop. `undetermined` says why the order past some frame could not
+ * be followed (a malformed frame stopped the reducer first); other checks report that frame.
+ */
+export function orderViolations(
+  frames: readonly SseFrame[],
+  followed: FollowedStream,
+  readError?: string,
+): { violations: Violation[]; undetermined: string | undefined } {
+  const violations: Violation[] = [];
+  let undetermined: string | undefined;
+  const { problem } = followed;
+  if (problem && isOrderProblem(problem)) {
+    violations.push(...problemViolations(frames, problem, readError));
+  } else if (problem) {
+    undetermined = `the order could not be followed past ${problemWhere(frames, problem)}: ${problem.kind}: expected ${problem.expected}, got ${problem.actual}`;
+  }
+  for (const stop of followed.stopsWithoutDeltas) {
+    violations.push(
+      violation(
+        describeFrame(frames, stop),
+        'one or more content_block_delta before content_block_stop',
+        'none',
+      ),
+    );
+  }
+  return { violations, undetermined };
+}
+
+/** "Events: message_start": the message container, content [], stop_reason null, usage with input_tokens. */
+export function messageStartViolations(frames: readonly SseFrame[]): Violation[] {
+  const start = parseFrames(frames).find((p) => typeOf(p.data) === 'message_start');
+  if (!start) return [violation('the whole stream', 'a message_start frame', 'none')];
+  const parsed = MessageStartEvent.safeParse(start.data);
+  if (parsed.success) return [];
+  return [
+    violation(
+      describeFrame(frames, start.frameIndex),
+      'message_start {message: {id, type: message, role: assistant, content: [], model, stop_reason: null, stop_sequence: null, usage: {input_tokens, output_tokens}}}',
+      zodIssues(parsed.error),
+    ),
+  ];
+}
+
+/** "Events: message_delta": stop_reason in the enum, final usage.output_tokens. */
+export function messageDeltaViolations(frames: readonly SseFrame[]): Violation[] {
+  const deltas = parseFrames(frames).filter((p) => typeOf(p.data) === 'message_delta');
+  if (deltas.length === 0) return [violation('the whole stream', 'a message_delta frame', 'none')];
+  const found: Violation[] = [];
+  for (const d of deltas) {
+    const parsed = MessageDeltaEvent.safeParse(d.data);
+    if (!parsed.success) {
+      found.push(
+        violation(
+          describeFrame(frames, d.frameIndex),
+          'message_delta {delta: {stop_reason: end_turn|max_tokens|stop_sequence|tool_use, stop_sequence}, usage: {output_tokens}}',
+          zodIssues(parsed.error),
+        ),
+      );
+    }
+  }
+  return found;
+}
+
+const TOKEN_KEY = /usage|tokens/i;
+
+/** Events rule 2: content_block_delta carries no token counts. */
+export function deltaUsageViolations(frames: readonly SseFrame[]): Violation[] {
+  const found: Violation[] = [];
+  for (const p of parseFrames(frames)) {
+    if (typeOf(p.data) !== 'content_block_delta') continue;
+    const delta = p.data.delta;
+    const keys = [
+      ...Object.keys(p.data),
+      ...(delta !== null && typeof delta === 'object' ? Object.keys(delta).map((k) => `delta.${k}`) : []),
+    ].filter((k) => TOKEN_KEY.test(k));
+    if (keys.length > 0) {
+      found.push(
+        violation(describeFrame(frames, p.frameIndex), 'no token counts in a delta', keys.join(', ')),
+      );
+    }
+  }
+  return found;
+}
+
+/** The stream says (in a message_delta) that it was cut by max_tokens. */
+export function cutByMaxTokens(frames: readonly SseFrame[]): boolean {
+  return parseFrames(frames).some((p) => {
+    const delta = p.data.delta as { stop_reason?: unknown } | undefined;
+    return typeOf(p.data) === 'message_delta' && delta?.stop_reason === 'max_tokens';
+  });
+}
+
+/** content_block_start frames that open a tool_use block. */
+export function toolUseStarts(frames: readonly SseFrame[]): ParsedFrame[] {
+  return parseFrames(frames).filter((p) => {
+    const block = p.data.content_block as { type?: unknown } | undefined;
+    return typeOf(p.data) === 'content_block_start' && block?.type === 'tool_use';
+  });
+}
+
+/**
+ * Events rule 3: the partial_json fragments of each tool_use block, concatenated, parse
+ * into an object at content_block_stop. A block cut by max_tokens may end mid-JSON.
+ */
+export function partialJsonViolations(
+  frames: readonly SseFrame[],
+  followed: FollowedStream,
+): { violations: Violation[]; undetermined: string | undefined } {
+  const { problem } = followed;
+  if (problem?.kind === 'json') {
+    if (cutByMaxTokens(frames)) return { violations: [], undetermined: undefined };
+    return { violations: problemViolations(frames, problem), undetermined: undefined };
+  }
+  if (problem) {
+    return {
+      violations: [],
+      undetermined: `the stream could not be followed past ${problemWhere(frames, problem)} (${problem.kind})`,
+    };
+  }
+  return { violations: [], undetermined: undefined };
+}
+
+/** "Events: ping": data `{type: ping}`. */
+export function pingViolations(frames: readonly SseFrame[]): { pings: number; violations: Violation[] } {
+  let pings = 0;
+  const found: Violation[] = [];
+  frames.forEach((frame, i) => {
+    const data = jsonObject(frame.data);
+    if (frame.event !== 'ping' && data?.type !== 'ping') return;
+    pings++;
+    if (!PingEvent.safeParse(data).success || frame.event !== 'ping') {
+      found.push(
+        violation(describeFrame(frames, i), 'event: ping with data {"type":"ping"}', abbreviate(frame.data)),
+      );
+    }
+  });
+  return { pings, violations: found };
+}
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(STREAM_EVENT_TYPES);
+
+/** Event names, data types and SSE fields outside the spec's lists (clients must ignore them). */
+export function unknownNameViolations(
+  frames: readonly SseFrame[],
+  invalidLines: readonly string[],
+): Violation[] {
+  const found: Violation[] = [];
+  frames.forEach((frame, i) => {
+    const type = jsonObject(frame.data)?.type;
+    if (frame.event !== undefined && !KNOWN_EVENTS.has(frame.event)) {
+      found.push(violation(describeFrame(frames, i), 'an event named in the spec', `event ${frame.event}`));
+    } else if (typeof type === 'string' && !KNOWN_EVENTS.has(type)) {
+      found.push(violation(describeFrame(frames, i), 'a data type named in the spec', `type ${type}`));
+    }
+  });
+  for (const line of invalidLines) {
+    found.push(violation('an SSE line', 'only event/data (or id/retry/comment) lines', abbreviate(line)));
+  }
+  return found;
+}

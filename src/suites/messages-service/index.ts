@@ -1,0 +1,10 @@
+export * from './arbitraries.js';
+export type { MessagesServiceCtx, MessagesServiceSuiteOptions, SharedReplies } from './context.js';
+export * from './entry.js';
+export * from './frame-rules.js';
+export * from './replies.js';
+export * from './reply-rules.js';
+export * from './requests.js';
+export * from './suite.js';
+export * from './target.js';
+export * from './violations.js';

@@ -1,0 +1,189 @@
+import {
+  BashToolInput,
+  ErrorBody,
+  Message,
+  type Message as MessageT,
+  STOP_REASONS,
+} from '../../protocol/messages/index.js';
+import { cutByMaxTokens, followStream, problemViolations } from './frame-rules.js';
+import { type BufferedReply, describeReply, headerOf, mediaTypeOf, type StreamedReply } from './replies.js';
+import { type Violation, violation } from './violations.js';
+
+function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+/** "Resources: Message response": HTTP 200 with the buffered message; a finished reply has a stop reason. */
+export function bufferedMessage(reply: BufferedReply): {
+  message: MessageT | undefined;
+  violations: Violation[];
+} {
+  if (reply.status !== 200) {
+    return { message: undefined, violations: [violation('status', 'HTTP 200', describeReply(reply))] };
+  }
+  if (reply.jsonError !== undefined) {
+    return {
+      message: undefined,
+      violations: [violation('body', 'a JSON body', `${reply.jsonError}: ${describeReply(reply)}`)],
+    };
+  }
+  const parsed = Message.safeParse(reply.json);
+  if (!parsed.success) {
+    return {
+      message: undefined,
+      violations: [
+        violation(
+          'body',
+          'a message {id, type: message, role: assistant, model, content: [text|tool_use], stop_reason, stop_sequence, usage: {input_tokens, output_tokens}}',
+          zodIssues(parsed.error),
+        ),
+      ],
+    };
+  }
+  if (parsed.data.stop_reason === null) {
+    return {
+      message: parsed.data,
+      violations: [
+        violation('stop_reason', `one of ${STOP_REASONS.join(', ')} (the reply is complete)`, 'null'),
+      ],
+    };
+  }
+  return { message: parsed.data, violations: [] };
+}
+
+/** A buffered JSON body: `application/json` (or a `+json` type, which the official SDK also parses). */
+export function bufferedContentTypeViolations(reply: BufferedReply): Violation[] {
+  const type = mediaTypeOf(reply.headers);
+  if (type === 'application/json' || type?.endsWith('+json')) return [];
+  return [violation('content-type', 'application/json', headerOf(reply.headers, 'content-type') ?? 'none')];
+}
+
+/** "Endpoints": a stream is HTTP 200 with content type text/event-stream. */
+export function streamHeaderViolations(reply: StreamedReply): Violation[] {
+  const found: Violation[] = [];
+  if (reply.status !== 200) found.push(violation('status', 'HTTP 200', describeReply(reply)));
+  if (mediaTypeOf(reply.headers) !== 'text/event-stream') {
+    found.push(
+      violation('content-type', 'text/event-stream', headerOf(reply.headers, 'content-type') ?? 'none'),
+    );
+  }
+  return found;
+}
+
+/**
+ * The message a stream reduces to, with what kept it from reducing (status and content
+ * type are judged elsewhere). A tool input cut mid-JSON by max_tokens is no violation: the
+ * stream then has no complete message to judge, but broke no rule.
+ */
+export function streamedMessage(reply: StreamedReply): {
+  message: MessageT | undefined;
+  violations: Violation[];
+} {
+  if (reply.status !== 200) {
+    return { message: undefined, violations: [violation('status', 'HTTP 200', describeReply(reply))] };
+  }
+  const followed = followStream(reply.frames);
+  if (followed.problem?.kind === 'json' && cutByMaxTokens(reply.frames)) {
+    return { message: undefined, violations: [] };
+  }
+  return {
+    message: followed.message,
+    violations: problemViolations(reply.frames, followed.problem, reply.readError),
+  };
+}
+
+/**
+ * "What the service does 3": a reply holding a tool_use block ends with stop reason
+ * tool_use, and only such a reply does. A reply cut by max_tokens may hold a tool_use
+ * block whose generation was cut (the real API then says max_tokens).
+ */
+export function stopReasonViolations(message: MessageT): Violation[] {
+  const toolUses = message.content.filter((b) => b.type === 'tool_use').length;
+  if (toolUses > 0 && message.stop_reason !== 'tool_use' && message.stop_reason !== 'max_tokens') {
+    return [
+      violation(
+        'stop_reason',
+        `tool_use (the reply holds ${toolUses} tool_use block(s))`,
+        `${message.stop_reason}`,
+      ),
+    ];
+  }
+  if (toolUses === 0 && message.stop_reason === 'tool_use') {
+    return [violation('stop_reason', 'not tool_use (the reply holds no tool_use block)', 'tool_use')];
+  }
+  return [];
+}
+
+/** "Built-in shell tool": the input of a bash tool_use has a string `command` (and maybe `restart`). */
+export function bashInputViolations(message: MessageT): Violation[] {
+  if (message.stop_reason === 'max_tokens') return [];
+  const found: Violation[] = [];
+  message.content.forEach((block, i) => {
+    if (block.type !== 'tool_use' || block.name !== 'bash') return;
+    const parsed = BashToolInput.safeParse(block.input);
+    if (!parsed.success) {
+      found.push(
+        violation(
+          `content[${i}] (tool_use ${block.id})`,
+          'input {command: string, restart?: boolean}',
+          zodIssues(parsed.error),
+        ),
+      );
+    }
+  });
+  return found;
+}
+
+/** The real API's error body `{"type":"error","error":{"type","message"}}`. */
+export function errorBodyViolations(reply: BufferedReply): Violation[] {
+  const parsed = ErrorBody.safeParse(reply.json);
+  if (parsed.success) return [];
+  const why = reply.jsonError !== undefined ? `not JSON: ${describeReply(reply)}` : zodIssues(parsed.error);
+  return [
+    violation(`HTTP ${reply.status} body`, '{"type":"error","error":{"type":string,"message":string}}', why),
+  ];
+}
+
+/** `error.type` of a body, read leniently: the body's shape is errorBodyViolations' business. */
+export function errorTypeOf(reply: BufferedReply): string | undefined {
+  const error = (reply.json as { error?: { type?: unknown } } | null | undefined)?.error;
+  return typeof error?.type === 'string' ? error.type : undefined;
+}
+
+/** "What the service does 2", the part a nondeterministic model cannot vary: the input token count. */
+export function inputTokenAgreement(buffered: MessageT, streamed: MessageT): Violation[] {
+  if (buffered.usage.input_tokens === streamed.usage.input_tokens) return [];
+  return [
+    violation(
+      'usage.input_tokens',
+      `the buffered reply's ${buffered.usage.input_tokens} for the same request`,
+      `${streamed.usage.input_tokens} in the stream`,
+    ),
+  ];
+}
+
+function contentOf(message: MessageT): string {
+  return JSON.stringify(
+    message.content.map((b) =>
+      b.type === 'text' ? { type: b.type, text: b.text } : { type: b.type, name: b.name, input: b.input },
+    ),
+  );
+}
+
+/** "What the service does 2", all of it: same model, content and output tokens. */
+export function contentAgreement(buffered: MessageT, streamed: MessageT): Violation[] {
+  const found: Violation[] = [];
+  if (buffered.model !== streamed.model) found.push(violation('model', buffered.model, streamed.model));
+  const a = contentOf(buffered);
+  const b = contentOf(streamed);
+  if (a !== b) found.push(violation('content', a, b));
+  if (buffered.usage.output_tokens !== streamed.usage.output_tokens) {
+    found.push(
+      violation('usage.output_tokens', `${buffered.usage.output_tokens}`, `${streamed.usage.output_tokens}`),
+    );
+  }
+  if (buffered.stop_reason !== streamed.stop_reason) {
+    found.push(violation('stop_reason', `${buffered.stop_reason}`, `${streamed.stop_reason}`));
+  }
+  return found;
+}

@@ -1,0 +1,38 @@
+import type { Suite } from '../check.js';
+import { abortChecks } from './checks/abort.js';
+import { agreementChecks } from './checks/agreement.js';
+import { authChecks } from './checks/auth.js';
+import { bodyChecks } from './checks/bodies.js';
+import { bufferedChecks } from './checks/buffered.js';
+import { httpChecks } from './checks/http.js';
+import { streamChecks } from './checks/stream.js';
+import { toolChecks } from './checks/tools.js';
+import { type MessagesServiceCtx, type MessagesServiceSuiteOptions, openMessagesService } from './context.js';
+import { describeTarget, type MessagesServiceTarget, targetArgs } from './target.js';
+
+/** The messages-service suite with its own tuning (property caps, request budget). */
+export function createMessagesServiceSuite(
+  options: MessagesServiceSuiteOptions = {},
+): Suite<MessagesServiceTarget, MessagesServiceCtx> {
+  return {
+    name: 'messages-service',
+    description:
+      'Sends real requests to a messages service (mock, gateway or the real API) and checks replies and streams.',
+    // The abort check runs last: a service it breaks must not take the other checks down with it.
+    checks: [
+      ...httpChecks,
+      ...bufferedChecks,
+      ...streamChecks,
+      ...agreementChecks,
+      ...toolChecks,
+      ...authChecks,
+      ...bodyChecks,
+      ...abortChecks,
+    ],
+    describeTarget,
+    targetArgs,
+    open: (target) => openMessagesService(target, options),
+  };
+}
+
+export const messagesServiceSuite = createMessagesServiceSuite();

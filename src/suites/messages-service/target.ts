@@ -1,0 +1,86 @@
+import { UsageError } from '../../harness/errors.js';
+import type { TargetOptionSpec } from '../registry.js';
+import { requiredStringOption, stringOption } from '../target-options.js';
+
+/** A messages service reached over HTTP (TARGETS.md, messages-service): our mock, a gateway, the real API. */
+export interface MessagesServiceTarget {
+  /** Where `POST {baseUrl}/v1/messages` is served; no trailing `/v1`. */
+  readonly baseUrl: string;
+  /** Environment variable holding the key sent as `x-api-key` (default WIRECHECK_API_KEY). */
+  readonly apiKeyEnv?: string;
+  /** Model named in every request (default DEFAULT_MODEL). */
+  readonly model?: string;
+}
+
+export const DEFAULT_API_KEY_ENV = 'WIRECHECK_API_KEY';
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+
+export interface ResolvedTarget {
+  /** Normalized: no trailing slash. */
+  readonly baseUrl: string;
+  readonly apiKeyEnv: string;
+  readonly model: string;
+}
+
+/** Apply the defaults (the base URL itself is judged by `baseUrlProblem`). */
+export function resolveTarget(target: MessagesServiceTarget): ResolvedTarget {
+  return {
+    baseUrl: target.baseUrl.replace(/\/+$/, ''),
+    apiKeyEnv: target.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
+    model: target.model ?? DEFAULT_MODEL,
+  };
+}
+
+/** Why a base URL cannot be used, or undefined when it can. */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return `the base URL ${JSON.stringify(baseUrl)} is not an absolute URL (e.g. http://127.0.0.1:8080)`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `the base URL ${JSON.stringify(baseUrl)} must use http or https`;
+  }
+  if (/\/v1\/?$/.test(url.pathname)) {
+    return `the base URL ${JSON.stringify(baseUrl)} ends in /v1: give the URL without it, the suite appends /v1/messages`;
+  }
+  return undefined;
+}
+
+export function messagesEndpoint(baseUrl: string): string {
+  return `${baseUrl}/v1/messages`;
+}
+
+export const MESSAGES_SERVICE_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
+  { flags: '--base-url <url>', description: 'base URL of the messages service under test (no /v1)' },
+  {
+    flags: '--api-key-env <var>',
+    description: `environment variable holding the API key (default ${DEFAULT_API_KEY_ENV})`,
+  },
+  { flags: '--model <model>', description: `model named in every request (default ${DEFAULT_MODEL})` },
+];
+
+/** The target from commander's option values (`--base-url` -> `baseUrl`). */
+export function messagesServiceTargetFromOptions(opts: Record<string, unknown>): MessagesServiceTarget {
+  const baseUrl = requiredStringOption(opts, 'baseUrl', '--base-url <url>');
+  const problem = baseUrlProblem(baseUrl);
+  if (problem !== undefined) throw new UsageError(problem);
+  const apiKeyEnv = stringOption(opts, 'apiKeyEnv');
+  const model = stringOption(opts, 'model');
+  return {
+    baseUrl,
+    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    ...(model ? { model } : {}),
+  };
+}
+
+export function describeTarget(target: MessagesServiceTarget): string {
+  const t = resolveTarget(target);
+  return `${t.baseUrl} (model ${t.model})`;
+}
+
+export function targetArgs(target: MessagesServiceTarget): string[] {
+  const t = resolveTarget(target);
+  return ['--base-url', t.baseUrl, '--api-key-env', t.apiKeyEnv, '--model', t.model];
+}

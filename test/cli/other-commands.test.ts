@@ -1,0 +1,296 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { RunMessagesClientCommand } from '../../src/cli/messages-client.js';
+import type { MockMessagesServeOptions, StartMockMessagesService } from '../../src/cli/serve-messages.js';
+import { VERSION } from '../../src/version.js';
+import { cli, fakeEntry, fakeSuite, lastLine, registerAll } from './fake-suites.js';
+
+let cleanup: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.reverse()) await c();
+  cleanup = [];
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wirecheck-cli-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('wirecheck all', () => {
+  test('runs every suite that has a reference against it, closes it, and writes the combined reports', async () => {
+    const events: string[] = [];
+    const a = fakeSuite('alpha', [{ id: 'alpha.ok', outcome: 'pass' }]);
+    const b = fakeSuite('beta', [
+      { id: 'beta.ok', outcome: 'pass' },
+      { id: 'beta.soft', outcome: 'fail', level: 'should' },
+    ]);
+    const noRef = fakeSuite('gamma', [{ id: 'gamma.ok', outcome: 'pass' }]);
+    cleanup.push(
+      registerAll(
+        fakeEntry(a.suite, { url: 'ref://alpha', events }),
+        fakeEntry(noRef.suite),
+        fakeEntry(b.suite, { url: 'ref://beta', events }),
+      ),
+    );
+    const dir = await tempDir();
+    const run = await cli(['all', '--report-dir', dir, '--seed', '3']);
+    expect(run.code).toBe(0);
+    expect(events).toEqual(['start alpha', 'close alpha', 'start beta', 'close beta']);
+    expect(noRef.ran).toEqual([]);
+    expect(run.stdout).toContain('alpha against ref://alpha');
+    expect(run.stdout).not.toContain('PASS  alpha.ok'); // passing checks only with --verbose
+    expect(run.stdout).toContain('! WARN  beta.soft');
+    expect(lastLine(run.stdout)).toBe('3 passed, 0 failed, 0 skipped');
+    expect((await readdir(dir)).sort()).toEqual([
+      'alpha',
+      'beta',
+      'junit.xml',
+      'report.html',
+      'summary.json',
+    ]);
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
+    expect(summary.summary).toEqual({ passed: 2, failed: 0, warned: 1, skipped: 0 });
+    expect((await cli(['all', '--report-dir', dir, '--strict'])).code).toBe(1);
+  });
+
+  test('--verbose prints passing checks too', async () => {
+    const a = fakeSuite('alpha', [{ id: 'alpha.ok', outcome: 'pass' }]);
+    cleanup.push(registerAll(fakeEntry(a.suite, { url: 'ref://alpha', events: [] })));
+    const run = await cli(['all', '--report-dir', await tempDir(), '--verbose']);
+    expect(run.stdout).toContain('✓ PASS  alpha.ok');
+  });
+
+  test('a reference that cannot start gives 2, and the other suites still run', async () => {
+    const events: string[] = [];
+    const a = fakeSuite('alpha', [{ id: 'alpha.bad', outcome: 'fail' }]);
+    const b = fakeSuite('beta', [{ id: 'beta.ok', outcome: 'pass' }]);
+    cleanup.push(
+      registerAll(
+        fakeEntry(a.suite, { url: 'ref://alpha', events, fails: true }),
+        fakeEntry(b.suite, { url: 'ref://beta', events }),
+      ),
+    );
+    const run = await cli(['all', '--report-dir', await tempDir()]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'WC_TARGET_UNAVAILABLE: suite alpha: the reference implementation could not be started: port in use',
+    );
+    expect(b.ran.map((r) => r.id)).toEqual(['beta.ok']);
+    expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 skipped');
+  });
+
+  test('2 when no suite has a reference implementation', async () => {
+    cleanup.push(registerAll(fakeEntry(fakeSuite('alpha', []).suite)));
+    const run = await cli(['all', '--report-dir', await tempDir()]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('WC_NO_REFERENCE');
+  });
+});
+
+describe('wirecheck list', () => {
+  test('--json prints the catalogue as an array', async () => {
+    const a = fakeSuite('alpha', [
+      { id: 'alpha.x', outcome: 'pass' },
+      { id: 'alpha.y', outcome: 'pass', level: 'should', tier: 'full' },
+    ]);
+    cleanup.push(
+      registerAll(
+        fakeEntry(a.suite),
+        fakeEntry(fakeSuite('beta', [{ id: 'beta.z', outcome: 'pass' }]).suite),
+      ),
+    );
+    const run = await cli(['list', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([
+      {
+        id: 'alpha.x',
+        suite: 'alpha',
+        clause: 'Events rule 1',
+        level: 'must',
+        tier: 'quick',
+        description: 'check alpha.x',
+      },
+      {
+        id: 'alpha.y',
+        suite: 'alpha',
+        clause: 'Events rule 1',
+        level: 'should',
+        tier: 'full',
+        description: 'check alpha.y',
+      },
+      {
+        id: 'beta.z',
+        suite: 'beta',
+        clause: 'Events rule 1',
+        level: 'must',
+        tier: 'quick',
+        description: 'check beta.z',
+      },
+    ]);
+    const one = await cli(['list', 'beta', '--json']);
+    expect(JSON.parse(one.stdout).map((r: { id: string }) => r.id)).toEqual(['beta.z']);
+  });
+
+  test('the table has a header and one aligned row per check', async () => {
+    cleanup.push(
+      registerAll(fakeEntry(fakeSuite('alpha', [{ id: 'alpha.longer.id', outcome: 'pass' }]).suite)),
+    );
+    const lines = (await cli(['list'])).stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ID\s+SUITE\s+CLAUSE\s+LEVEL\s+TIER\s+DESCRIPTION$/);
+    expect(lines[1]).toMatch(
+      /^alpha\.longer\.id\s+alpha\s+Events rule 1\s+must\s+quick\s+check alpha\.longer\.id$/,
+    );
+    expect(lines[1]?.indexOf('alpha ')).toBe(lines[0]?.indexOf('SUITE'));
+  });
+
+  test('an unknown suite is exit 2', async () => {
+    expect((await cli(['list', 'nope'])).code).toBe(2);
+  });
+});
+
+describe('wirecheck --version and usage', () => {
+  test('--version prints the package version', async () => {
+    const run = await cli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(VERSION);
+  });
+
+  test('an unknown command is exit 2', async () => {
+    const run = await cli(['frobnicate']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('WC_USAGE');
+  });
+
+  test('serve and messages-client are offered only when their implementation is given', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).not.toContain('messages-client');
+    expect((await cli(['serve', 'messages'])).code).toBe(2);
+  });
+});
+
+describe('wirecheck serve messages', () => {
+  function fakeStart() {
+    const calls: MockMessagesServeOptions[] = [];
+    let closed = 0;
+    const start: StartMockMessagesService = async (options) => {
+      calls.push(options);
+      return {
+        url: `http://${options.host}:4567`,
+        close: async () => {
+          closed++;
+        },
+      };
+    };
+    return { start, calls, closed: () => closed };
+  }
+
+  test('prints the URL first, serves until shutdown, then closes the service', async () => {
+    const fake = fakeStart();
+    const stop = new AbortController();
+    const pending = cli(['serve', 'messages'], {
+      deps: { startMockMessagesService: fake.start },
+      shutdown: stop.signal,
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.closed()).toBe(0);
+    stop.abort();
+    const run = await pending;
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('http://127.0.0.1:4567\n');
+    expect(fake.calls).toEqual([{ host: '127.0.0.1', port: 0, model: 'echo' }]);
+    expect(fake.closed()).toBe(1);
+  });
+
+  test('options, --faults and the --fault-* flags reach the mock as one fault plan', async () => {
+    const fake = fakeStart();
+    const stop = new AbortController();
+    stop.abort();
+    const args = [
+      'serve',
+      'messages',
+      '--port',
+      '8080',
+      '--host',
+      '0.0.0.0',
+      '--model',
+      'bash',
+      '--seed',
+      '4',
+    ];
+    args.push('--fixtures', 'fixtures/messages', '--fault-status', '529', '--fault-disconnect-after', '3');
+    args.push(
+      '--fault-line-ending',
+      'crlf',
+      '--faults',
+      '{"bom":true,"lineEnding":"cr"}',
+      '--fault-random-chunks',
+    );
+    const run = await cli(args, { deps: { startMockMessagesService: fake.start }, shutdown: stop.signal });
+    expect(run.code).toBe(0);
+    expect(fake.calls).toEqual([
+      {
+        host: '0.0.0.0',
+        port: 8080,
+        model: 'bash',
+        seed: 4,
+        fixturesDir: 'fixtures/messages',
+        faults: {
+          bom: true,
+          lineEnding: 'crlf',
+          httpError: { status: 529 },
+          disconnectAfterFrame: 3,
+          chunking: { mode: 'random' },
+        },
+      },
+    ]);
+  });
+
+  test('bad values are usage errors, a failed start is WC_SERVE_FAILED', async () => {
+    const fake = fakeStart();
+    const deps = { startMockMessagesService: fake.start };
+    expect((await cli(['serve', 'messages', '--port', '70000'], { deps })).code).toBe(2);
+    const badModel = await cli(['serve', 'messages', '--model', 'gpt'], { deps });
+    expect(badModel.stderr).toContain('--model is echo or bash');
+    expect((await cli(['serve', 'messages', '--faults', '{"bom":'], { deps })).stderr).toContain(
+      '--faults is not JSON',
+    );
+    const badPlan = await cli(['serve', 'messages', '--faults', '{"stall":{"afterFrame":-1}}'], { deps });
+    expect(badPlan.code).toBe(2);
+    expect(badPlan.stderr).toContain('WC_USAGE: --faults: stall.afterFrame: ');
+    const badRate = await cli(['serve', 'messages', '--fault-pings', '2'], { deps });
+    expect(badRate.stderr).toContain('--fault-pings is a probability between 0 and 1');
+    expect(fake.calls).toEqual([]);
+    const failing = await cli(['serve', 'messages'], {
+      deps: {
+        startMockMessagesService: async () => {
+          throw new Error('listen EADDRINUSE');
+        },
+      },
+    });
+    expect(failing.code).toBe(2);
+    expect(failing.stderr).toContain('WC_SERVE_FAILED: mock messages service: listen EADDRINUSE');
+  });
+});
+
+describe('wirecheck messages-client', () => {
+  test('hands stdin and the environment to the reference client and relays its output and exit code', async () => {
+    const seen: { stdin: string; env: NodeJS.ProcessEnv }[] = [];
+    const run: RunMessagesClientCommand = async ({ stdin, env }) => {
+      seen.push({ stdin, env });
+      return { stdout: '{"error":{"kind":"missing_api_key"}}\n', stderr: 'no key\n', exitCode: 4 };
+    };
+    const env = { WIRECHECK_BASE_URL: 'http://127.0.0.1:1' };
+    const result = await cli(['messages-client'], {
+      deps: { runMessagesClientCommand: run },
+      stdin: '{"model":"m"}',
+      env,
+    });
+    expect(result).toEqual({ code: 4, stdout: '{"error":{"kind":"missing_api_key"}}\n', stderr: 'no key\n' });
+    expect(seen).toEqual([{ stdin: '{"model":"m"}', env }]);
+  });
+});

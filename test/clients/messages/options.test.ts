@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import { MissingApiKeyError, resolveOptions } from '../../../src/clients/messages/index.js';
+
+describe('client options (Authentication: the key comes from the environment and is required)', () => {
+  test('WIRECHECK_* wins over ANTHROPIC_*, values are trimmed and an empty value counts as unset', () => {
+    const o = resolveOptions({
+      env: {
+        WIRECHECK_API_KEY: '  ',
+        ANTHROPIC_API_KEY: ' sk-anthropic \n',
+        WIRECHECK_BASE_URL: 'http://127.0.0.1:9/',
+        ANTHROPIC_BASE_URL: 'http://other',
+      },
+    });
+    expect(o.apiKey).toBe('sk-anthropic');
+    expect(o.baseUrl).toBe('http://127.0.0.1:9');
+  });
+
+  test('defaults: the real API URL and version header, 2 retries, 600 s to headers, 60 s idle', () => {
+    expect(resolveOptions({ env: { WIRECHECK_API_KEY: 'k' } })).toEqual({
+      apiKey: 'k',
+      baseUrl: 'https://api.anthropic.com',
+      version: '2023-06-01',
+      versionHeader: 'anthropic-version',
+      maxRetries: 2,
+      timeoutMs: 600_000,
+      idleTimeoutMs: 60_000,
+    });
+  });
+
+  test('a client without a key fails with MissingApiKeyError', () => {
+    expect(() => resolveOptions({ env: {} })).toThrow(MissingApiKeyError);
+    expect(() => resolveOptions({ env: { ANTHROPIC_API_KEY: '' }, apiKey: ' ' })).toThrow(MissingApiKeyError);
+  });
+
+  test('misuse is a TypeError naming the option', () => {
+    const env = { WIRECHECK_API_KEY: 'k' };
+    expect(() => resolveOptions({ env, maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(() => resolveOptions({ env, idleTimeoutMs: 0 })).toThrow(/idleTimeoutMs/);
+    expect(() => resolveOptions({ env, baseUrl: 'ftp://x' })).toThrow(/http\(s\)/);
+    expect(() => resolveOptions({ env, baseUrl: 'not a url' })).toThrow(TypeError);
+  });
+});

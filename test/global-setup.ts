@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** Files whose compiled form tests run as separate processes (target commands). */
+const REQUIRED_OUTPUTS = ['dist/clients/messages/index.js'];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when every required output exists and is newer than every file under src/. */
+export function distIsFresh(): boolean {
+  const src = newestMtime(join(ROOT, 'src'));
+  return REQUIRED_OUTPUTS.every((out) => {
+    const path = join(ROOT, out);
+    return existsSync(path) && statSync(path).mtimeMs >= src;
+  });
+}
+
+/**
+ * Compile src/ to dist/ (tsconfig.build.json) so that tests can run the built
+ * implementations as real commands, the way the harness runs any target. Type errors do
+ * not stop the emit (they are the typecheck's business); missing outputs do.
+ */
+export function buildDist(): void {
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
+  } catch {
+    // tsc exits non-zero on type errors but still emits.
+  }
+  const missing = REQUIRED_OUTPUTS.filter((out) => !existsSync(join(ROOT, out)));
+  if (missing.length > 0) throw new Error(`the build did not produce ${missing.join(', ')}`);
+}
+
+/** vitest globalSetup: build once per test run. */
+export function setup(): void {
+  buildDist();
+}

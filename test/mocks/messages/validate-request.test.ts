@@ -1,0 +1,141 @@
+import { describe, expect, test } from 'vitest';
+import { validateRequest } from '../../../src/mocks/messages/index.js';
+
+const bash = [{ type: 'bash_20250124', name: 'bash' }];
+const base = { model: 'm', max_tokens: 100 };
+const toolUse = (id: string) => ({ type: 'tool_use', id, name: 'bash', input: { command: 'ls' } });
+const toolResult = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'ok', is_error: false });
+const refusal = (body: unknown) => {
+  const r = validateRequest(body);
+  return r.ok ? undefined : r.message;
+};
+
+describe('request schema', () => {
+  test('a well-formed tool-use conversation is accepted', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'list files' },
+        { role: 'assistant', content: [{ type: 'text', text: 'ok' }, toolUse('t1'), toolUse('t2')] },
+        { role: 'user', content: [toolResult('t1'), toolResult('t2')] },
+      ],
+    };
+    expect(validateRequest(body)).toMatchObject({ ok: true });
+  });
+
+  test('a body that is not an object is refused', () => {
+    expect(refusal([1])).toBe('request body: expected a JSON object, got array');
+    expect(refusal(null)).toBe('request body: expected a JSON object, got null');
+  });
+
+  test('a missing required field is named', () => {
+    expect(refusal({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).toBe(
+      'max_tokens: Field required (expected number)',
+    );
+  });
+
+  test('a tool_result without tool_use_id is located down to the field', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1')] },
+        { role: 'user', content: [{ type: 'tool_result', content: 'ok' }] },
+      ],
+    };
+    expect(refusal(body)).toBe('messages.2.content.0.tool_use_id: Field required (expected string)');
+  });
+
+  test('a content of the wrong type says what was expected', () => {
+    expect(refusal({ ...base, messages: [{ role: 'user', content: 5 }] })).toBe(
+      'messages.0.content: expected string or array, got number',
+    );
+  });
+
+  test('a wrong role is refused with the allowed values', () => {
+    expect(refusal({ ...base, messages: [{ role: 'bot', content: 'x' }] })).toMatch(
+      /^messages\.0\.role: .*user.*assistant/,
+    );
+  });
+});
+
+describe('conversation rules', () => {
+  test('tool_use is refused in a user turn', () => {
+    const body = { ...base, tools: bash, messages: [{ role: 'user', content: [toolUse('t1')] }] };
+    expect(refusal(body)).toMatch(
+      /^messages\.0\.content\.0: tool_use blocks may only appear in assistant turns/,
+    );
+  });
+
+  test('tool_result is refused in an assistant turn', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolResult('t1')] },
+      ],
+    };
+    expect(refusal(body)).toMatch(
+      /^messages\.1\.content\.0: tool_result blocks may only appear in user turns/,
+    );
+  });
+
+  test('a tool_result must answer a tool_use of the immediately preceding assistant turn', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1')] },
+        { role: 'user', content: [toolResult('t1'), toolResult('t9')] },
+      ],
+    };
+    expect(refusal(body)).toMatch(
+      /^messages\.2\.content\.1\.tool_use_id: unexpected tool_use_id found in tool_result blocks: t9\./,
+    );
+  });
+
+  test('every tool_use must be answered in the next turn', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] },
+        { role: 'user', content: [toolResult('t1')] },
+      ],
+    };
+    expect(refusal(body)).toMatch(
+      /^messages\.2: tool_use ids were found without tool_result blocks immediately after: t2\./,
+    );
+  });
+
+  test('a conversation may end with an assistant turn holding tool_use', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1')] },
+      ],
+    };
+    expect(refusal(body)).toBeUndefined();
+  });
+
+  test('tool blocks require tools to be defined', () => {
+    const body = {
+      ...base,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1')] },
+        { role: 'user', content: [toolResult('t1')] },
+      ],
+    };
+    expect(refusal(body)).toMatch(
+      /^tools: requests which include tool_use or tool_result blocks must define tools/,
+    );
+  });
+});

@@ -1,0 +1,257 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { decodeWithCallbacks, referenceDecode } from '../../../src/fuzz/oracles/sse.js';
+import {
+  decodeFrames,
+  encodeComment,
+  encodeFrame,
+  type LineEnding,
+} from '../../../src/protocol/sse/index.js';
+import { chunkBytes, interestingCuts } from '../../../src/suites/arbitraries/messages.js';
+import { arbCodePoint } from '../../../src/suites/arbitraries/text.js';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const bytes = (...b: number[]) => new Uint8Array(b);
+const frame = (data: string, event?: string, id?: string) => ({ event, data, id });
+
+/** Every way to cut `b` in two, plus one byte per chunk. */
+function chunkings(b: Uint8Array): Uint8Array[][] {
+  const all: Uint8Array[][] = [[b], Array.from(b, (x) => bytes(x))];
+  for (let i = 1; i < b.length; i++) all.push([b.subarray(0, i), b.subarray(i)]);
+  return all;
+}
+
+describe('line terminators', () => {
+  test.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['lone CR', '\r'],
+  ] as const)('frames separated by %s decode to the same frames', (_name, eol) => {
+    const text = `event: a${eol}data: 1${eol}${eol}data: 2${eol}data: 3${eol}${eol}`;
+    expect(decodeFrames([text])).toEqual({ frames: [frame('1', 'a'), frame('2\n3')], unterminated: '' });
+  });
+
+  test('a CRLF split across chunks is one line terminator', () => {
+    // Were the CR and the LF two terminators, the LF would be a blank line ending the frame at "a".
+    const { frames } = decodeFrames(['data: a\r', '\ndata: b\r', '\n\r', '\n']);
+    expect(frames).toEqual([frame('a\nb')]);
+  });
+
+  test('a lone CR at the end of a chunk ends its line when a field follows', () => {
+    expect(decodeFrames(['data: a\r', 'data: b\r\r']).frames).toEqual([frame('a\nb')]);
+  });
+
+  test('a blank CR line ending a chunk dispatches the pending frame exactly once', () => {
+    expect(decodeFrames(['data: a\r\r', '\n', 'data: b\r\r']).frames).toEqual([frame('a'), frame('b')]);
+  });
+
+  test('mixed line endings in one stream are all terminators', () => {
+    expect(decodeFrames(['data: a\r\ndata: b\rdata: c\n\r\n']).frames).toEqual([frame('a\nb\nc')]);
+  });
+});
+
+describe('UTF-8 split across chunks', () => {
+  test.each([
+    ['2-byte (Cyrillic)', 'привет'],
+    ['3-byte (CJK, euro)', '中文€'],
+    ['4-byte (emoji)', '😀👋🦀'],
+    ['mixed with a ZWJ sequence', 'é中😀👩‍💻'],
+  ])('a %s character cut at any byte decodes whole', (_name, text) => {
+    const b = utf8(encodeFrame('e', text));
+    for (const chunks of chunkings(b)) {
+      expect(decodeFrames(chunks).frames).toEqual([frame(text, 'e')]);
+    }
+  });
+
+  test('an invalid UTF-8 byte becomes U+FFFD and does not break the frame', () => {
+    const b = new Uint8Array([...utf8('data: a'), 0xff, ...utf8('b\n\n')]);
+    expect(decodeFrames([b]).frames).toEqual([frame('a\uFFFDb')]);
+  });
+
+  test('a sequence cut off by the end of the stream becomes U+FFFD in the unterminated frame', () => {
+    expect(decodeFrames([utf8('data: x'), bytes(0xf0, 0x9f)]).unterminated).toBe('data: x\uFFFD');
+  });
+});
+
+describe('byte order mark', () => {
+  const stream = [0xef, 0xbb, 0xbf, ...utf8('data: x\n\n')];
+
+  test('a leading BOM is skipped however its three bytes are chunked', () => {
+    for (const chunks of chunkings(new Uint8Array(stream))) {
+      const decoded = decodeWithCallbacks(chunks);
+      expect(decoded.frames).toEqual([frame('x')]);
+      expect(decoded.invalidLines).toEqual([]);
+    }
+  });
+
+  test('a leading BOM given as decoded text is skipped', () => {
+    expect(decodeFrames(['\uFEFF', 'data: x\n\n']).frames).toEqual([frame('x')]);
+  });
+
+  test('only one BOM is skipped: a second one makes the first line an unknown field', () => {
+    for (const chunks of [[new Uint8Array([0xef, 0xbb, 0xbf, ...stream])], ['\uFEFF\uFEFFdata: x\n\n']]) {
+      const decoded = decodeWithCallbacks(chunks);
+      expect(decoded.frames).toEqual([]);
+      expect(decoded.invalidLines).toEqual(['\uFEFFdata: x']);
+    }
+  });
+
+  test('a BOM after the start is data', () => {
+    expect(decodeFrames(['data: \uFEFFx\n\n']).frames).toEqual([frame('\uFEFFx')]);
+  });
+});
+
+describe('fields', () => {
+  test('comments are reported through onComment and are not frames', () => {
+    const decoded = decodeWithCallbacks([': keep-alive\n\n:\n\n:  two spaces\n\n']);
+    expect(decoded.frames).toEqual([]);
+    expect(decoded.comments).toEqual(['keep-alive', '', ' two spaces']);
+  });
+
+  test('a comment between the data lines of a frame does not end it', () => {
+    expect(decodeFrames(['data: a\n: ping\ndata: b\n\n']).frames).toEqual([frame('a\nb')]);
+  });
+
+  test('multi-line data is joined with \\n, empty data lines included', () => {
+    expect(decodeFrames(['data: a\ndata:\ndata: c\ndata\n\n']).frames).toEqual([frame('a\n\nc\n')]);
+  });
+
+  test('one space after the colon is dropped, further spaces are data', () => {
+    expect(decodeFrames(['data:x\n\ndata:  y\n\n']).frames).toEqual([frame('x'), frame(' y')]);
+  });
+
+  test('a frame without an event line has an undefined event, and so has an empty event line', () => {
+    expect(decodeFrames(['data: 1\n\nevent:\ndata: 2\n\n']).frames).toEqual([frame('1'), frame('2')]);
+  });
+
+  test('the id of a frame is reported with it and not carried to the next', () => {
+    expect(decodeFrames(['id: 7\ndata: a\n\ndata: b\n\n']).frames).toEqual([
+      frame('a', undefined, '7'),
+      frame('b'),
+    ]);
+  });
+
+  test('a frame with an event line but no data line is not dispatched', () => {
+    expect(decodeFrames(['event: ping\n\ndata: x\n\n']).frames).toEqual([frame('x')]);
+  });
+
+  test('invalid lines are reported through onInvalidLine, skipped, and do not end the frame', () => {
+    const decoded = decodeWithCallbacks(['bogus\ndata: a\nData: b\nretry: soon\nretry: 100\ndata: c\n\n']);
+    expect(decoded.frames).toEqual([frame('a\nc')]);
+    expect(decoded.invalidLines).toEqual(['bogus', 'Data: b', 'retry: soon']);
+  });
+
+  test('an invalid line is reported however the stream is chunked', () => {
+    const b = utf8('data: a\n\nxyz: 1\ndata: b\n\n');
+    for (const chunks of chunkings(b)) {
+      const decoded = decodeWithCallbacks(chunks);
+      expect(decoded.invalidLines).toEqual(['xyz: 1']);
+      expect(decoded.frames).toEqual([frame('a'), frame('b')]);
+    }
+  });
+});
+
+describe('end of stream', () => {
+  test("end() returns '' when the stream ended cleanly", () => {
+    expect(decodeFrames(['data: x\n\n']).unterminated).toBe('');
+    expect(decodeFrames([]).unterminated).toBe('');
+  });
+
+  test("end() returns '' when comments and blank lines follow the last frame", () => {
+    expect(decodeFrames(['data: x\n\n: keep-alive\n\n\n\n: bye\n']).unterminated).toBe('');
+    expect(decodeFrames(['data: x\r\n\r\n:no end of line']).unterminated).toBe('');
+  });
+
+  test("end() returns '' after a trailing comment longer than any lookback window", () => {
+    expect(decodeFrames(['data: x\n\n', `: ${'a'.repeat(5000)}\n`]).unterminated).toBe('');
+  });
+
+  test('end() returns the fields of a frame not closed by a blank line, comments left out', () => {
+    expect(decodeFrames(['data: 1\n\nevent: e\n: c\ndata: {"a"\n']).unterminated).toBe(
+      'event: e\ndata: {"a"',
+    );
+    expect(decodeFrames(['data: 1\r\n\r\nevent: e\r\n']).unterminated).toBe('event: e');
+  });
+
+  test('end() returns a last line cut off without a terminator', () => {
+    expect(decodeFrames(['data: 1\n\ndata: {"typ']).unterminated).toBe('data: {"typ');
+    expect(decodeFrames(['data: 1\n', 'dat']).unterminated).toBe('data: 1\ndat');
+  });
+
+  test('an unterminated frame is not dispatched', () => {
+    expect(decodeFrames(['data: 1\n']).frames).toEqual([]);
+  });
+
+  test('a frame closed by a lone CR at the very end of the stream is complete', () => {
+    expect(decodeFrames(['data: 1\r\r'])).toEqual({ frames: [frame('1')], unterminated: '' });
+  });
+});
+
+const arbLineEnding = fc.constantFrom<LineEnding>('\n', '\r\n', '\r');
+/** Field values without line terminators (an event name or a comment is one line). */
+const arbLine = fc.string({ unit: arbCodePoint, maxLength: 12 }).map((s) => s.replace(/[\r\n]/g, ''));
+const arbItem = fc.oneof(
+  fc.record({
+    kind: fc.constant('frame' as const),
+    event: fc.option(
+      arbLine.filter((s) => s !== ''),
+      { nil: undefined },
+    ),
+    data: fc.string({ unit: arbCodePoint, maxLength: 30 }),
+  }),
+  fc.record({ kind: fc.constant('comment' as const), text: arbLine }),
+);
+
+/** Any cut points of a byte length, mixed with the likeliest troublemakers. */
+function arbCuts(b: Uint8Array): fc.Arbitrary<number[]> {
+  if (b.length < 2) return fc.constant([]);
+  const random = fc.uniqueArray(fc.integer({ min: 1, max: b.length - 1 }), { maxLength: 30 });
+  return fc.oneof(random, fc.subarray(interestingCuts(b)));
+}
+
+describe('properties', () => {
+  test('for any frames, line ending and re-chunking of the bytes, decoding yields exactly the frames', () => {
+    const arbCase = fc.tuple(fc.array(arbItem, { maxLength: 8 }), arbLineEnding).chain(([items, eol]) => {
+      const text = items
+        .map((i) => (i.kind === 'frame' ? encodeFrame(i.event, i.data, eol) : encodeComment(i.text, eol)))
+        .join('');
+      const b = utf8(text);
+      return arbCuts(b).map((cuts) => ({ items, b, chunks: chunkBytes(b, cuts) }));
+    });
+    fc.assert(
+      fc.property(arbCase, ({ items, chunks }) => {
+        const decoded = decodeWithCallbacks(chunks);
+        expect(decoded.frames).toEqual(
+          items.flatMap((i) =>
+            i.kind === 'frame' ? [frame(i.data.replace(/\r\n|\r/g, '\n'), i.event)] : [],
+          ),
+        );
+        // encodeComment writes ": text", and a decoder drops the one space after the colon.
+        expect(decoded.comments).toEqual(items.flatMap((i) => (i.kind === 'comment' ? [i.text] : [])));
+        expect(decoded.invalidLines).toEqual([]);
+        expect(decoded.unterminated).toBe('');
+      }),
+      { numRuns: 300, seed: 20261 },
+    );
+  });
+
+  test('for any bytes and any chunking, the decoder reports what the whole-stream reference parser does', () => {
+    const sseish = fc.oneof(
+      fc.uint8Array({ maxLength: 60 }),
+      fc.constantFrom(
+        ...['data: x', 'event: e', 'id: 1', ': c', 'retry: 5', 'bad', '\r', '\n', '\r\n', '\uFEFF'].map(utf8),
+      ),
+      fc.constantFrom(bytes(0xef, 0xbb, 0xbf), bytes(0xf0, 0x9f), bytes(0x80), bytes(0)),
+    );
+    const arbCase = fc
+      .array(sseish, { maxLength: 12 })
+      .map((parts) => new Uint8Array(parts.flatMap((p) => [...p])))
+      .chain((b) => arbCuts(b).map((cuts) => ({ b, chunks: chunkBytes(b, cuts) })));
+    fc.assert(
+      fc.property(arbCase, ({ b, chunks }) => {
+        expect(decodeWithCallbacks(chunks)).toEqual(referenceDecode(b));
+      }),
+      { numRuns: 400, seed: 20262 },
+    );
+  });
+});

@@ -1,0 +1,256 @@
+import { describe, expect, test } from 'vitest';
+import { eventsOfMessage, type Message } from '../../../src/protocol/messages/index.js';
+import { decodeFrames, encodeEvent, encodeFrame, type SseFrame } from '../../../src/protocol/sse/index.js';
+import {
+  deltaUsageViolations,
+  failOn,
+  followStream,
+  frameFormatViolations,
+  messageDeltaViolations,
+  messageStartViolations,
+  orderViolations,
+  partialJsonViolations,
+  pingViolations,
+  toolUseStarts,
+  unknownNameViolations,
+} from '../../../src/suites/messages-service/index.js';
+
+const MESSAGE: Message = {
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'm',
+  content: [
+    { type: 'text', text: 'Running it.' },
+    { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo wirecheck' } },
+  ],
+  stop_reason: 'tool_use',
+  stop_sequence: null,
+  usage: { input_tokens: 12, output_tokens: 30 },
+};
+
+type Ev = Record<string, unknown> & { type: string };
+
+function events(message: Message = MESSAGE): Ev[] {
+  return eventsOfMessage(message, [[4], [3, 11, 20]]).map((e) => ({ ...e }) as Ev);
+}
+
+/** Encode events as a server would and decode them as the suite does. */
+function framesOf(evs: readonly Ev[]): SseFrame[] {
+  return decodeFrames([evs.map((e) => encodeEvent(e)).join('')]).frames;
+}
+
+describe('a canonical stream', () => {
+  test('breaks no frame rule', () => {
+    const frames = framesOf([events()[0]!, { type: 'ping' }, ...events().slice(1)]);
+    const followed = followStream(frames);
+    expect(followed.message).toEqual(MESSAGE);
+    expect(frameFormatViolations(frames, '')).toEqual([]);
+    expect(orderViolations(frames, followed)).toEqual({ violations: [], undetermined: undefined });
+    expect(messageStartViolations(frames)).toEqual([]);
+    expect(messageDeltaViolations(frames)).toEqual([]);
+    expect(deltaUsageViolations(frames)).toEqual([]);
+    expect(partialJsonViolations(frames, followed)).toEqual({ violations: [], undetermined: undefined });
+    expect(pingViolations(frames)).toEqual({ pings: 1, violations: [] });
+    expect(unknownNameViolations(frames, [])).toEqual([]);
+    expect(toolUseStarts(frames).map((p) => p.frameIndex)).toEqual([6]);
+  });
+});
+
+describe('frame format (Events: each frame is an event line and a data line whose type is the event name)', () => {
+  test('a frame without an event line is named with its position', () => {
+    const frames = decodeFrames([encodeFrame(undefined, '{"type":"message_stop"}')]).frames;
+    expect(frameFormatViolations(frames, '')).toEqual([
+      {
+        where: 'frame 0 «no event line | data: {\\"type\\":\\"message_stop\\"}»',
+        expected: 'an `event:` line naming the event',
+        actual: 'no event line',
+      },
+    ]);
+  });
+
+  test('data whose type differs from the event name is a violation naming both', () => {
+    const frames = decodeFrames([encodeFrame('delta', '{"type":"content_block_delta"}')]).frames;
+    const [v] = frameFormatViolations(frames, '');
+    expect(v?.expected).toBe('data.type equal to the event name "delta"');
+    expect(v?.actual).toBe('type "content_block_delta"');
+  });
+
+  test('data that is not a JSON object is a violation', () => {
+    const frames = decodeFrames([encodeFrame('ping', 'not json'), encodeFrame('ping', '[1]')]).frames;
+    expect(frameFormatViolations(frames, '').map((v) => v.expected)).toEqual([
+      'a `data:` line holding a JSON object',
+      'a `data:` line holding a JSON object',
+    ]);
+  });
+
+  test('a last frame not closed by a blank line is a violation (clients discard it)', () => {
+    const { frames, unterminated } = decodeFrames(['event: message_stop\ndata: {"type":"message_stop"}\n']);
+    expect(frames).toEqual([]);
+    expect(frameFormatViolations(frames, unterminated)).toEqual([
+      expect.objectContaining({ expected: 'every frame closed by a blank line' }),
+    ]);
+  });
+});
+
+describe('Events rule 1: order', () => {
+  test('a frame out of order is reported with the exact frame', () => {
+    const evs = events();
+    // content_block_stop of the last block moved after message_delta
+    const stop = evs.findLastIndex((e) => e.type === 'content_block_stop');
+    const [moved] = evs.splice(stop, 1);
+    evs.splice(evs.length - 1, 0, moved!);
+    const frames = framesOf(evs);
+    const { violations } = orderViolations(frames, followStream(frames));
+    expect(violations).toHaveLength(1);
+    expect(violations[0]!.where).toBe(
+      `frame ${stop} «event: message_delta | data: ${JSON.stringify(JSON.stringify(evs[stop])).slice(1, -1)}»`,
+    );
+    expect(violations[0]!.expected).toBe('content_block_delta or content_block_stop');
+    expect(violations[0]!.actual).toBe('message_delta');
+  });
+
+  test('a stream that ends before message_stop is truncated at the end of the stream', () => {
+    const frames = framesOf(events().slice(0, -1));
+    const { violations } = orderViolations(frames, followStream(frames), 'terminated');
+    expect(violations[0]!.where).toBe(
+      `end of stream after ${frames.length} frames (the body broke off: terminated)`,
+    );
+  });
+
+  test('a block closed without any delta breaks "one or more content_block_delta"', () => {
+    const evs = events().filter((e) => !(e.type === 'content_block_delta' && e.index === 0));
+    const frames = framesOf(evs);
+    const { violations } = orderViolations(frames, followStream(frames));
+    expect(violations).toEqual([
+      expect.objectContaining({
+        where: expect.stringMatching(/^frame 2 «event: content_block_stop/),
+        actual: 'none',
+      }),
+    ]);
+  });
+
+  test('a malformed frame leaves the order after it undetermined instead of failing it', () => {
+    const evs = events();
+    evs[0] = { ...evs[0]!, message: { ...(evs[0]!.message as object), content: MESSAGE.content } };
+    const frames = framesOf(evs);
+    const verdict = orderViolations(frames, followStream(frames));
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.undetermined).toMatch(/could not be followed past frame 0 .*shape/);
+  });
+});
+
+describe('message_start and message_delta contents', () => {
+  test('message_start with content already filled is a violation', () => {
+    const evs = events();
+    evs[0] = { ...evs[0]!, message: { ...(evs[0]!.message as object), content: MESSAGE.content } };
+    const [v] = messageStartViolations(framesOf(evs));
+    expect(v?.where).toMatch(/^frame 0 «event: message_start/);
+    expect(v?.actual).toMatch(/^message\.content/);
+  });
+
+  test('message_start without input_tokens is a violation', () => {
+    const evs = events();
+    evs[0] = { ...evs[0]!, message: { ...(evs[0]!.message as object), usage: { output_tokens: 1 } } };
+    expect(messageStartViolations(framesOf(evs))[0]?.actual).toMatch(/usage\.input_tokens/);
+  });
+
+  test('a stream without message_start or message_delta says so', () => {
+    expect(messageStartViolations([])[0]?.expected).toBe('a message_start frame');
+    expect(messageDeltaViolations([])[0]?.expected).toBe('a message_delta frame');
+  });
+
+  test('a stop_reason outside the enum and a missing output_tokens are violations', () => {
+    const frames = framesOf([
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'done', stop_sequence: null },
+        usage: { output_tokens: 3 },
+      },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: {} },
+    ]);
+    const found = messageDeltaViolations(frames);
+    expect(found.map((v) => v.actual)).toEqual([
+      expect.stringMatching(/^delta\.stop_reason/),
+      expect.stringMatching(/^usage\.output_tokens/),
+    ]);
+  });
+});
+
+describe('Events rule 2: no token counts in deltas', () => {
+  test('usage on a content_block_delta, or token counts inside its delta, are violations', () => {
+    const frames = framesOf([
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: 'a' },
+        usage: { output_tokens: 1 },
+      },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'b', output_tokens: 2 } },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 2 },
+      },
+    ]);
+    expect(deltaUsageViolations(frames).map((v) => v.actual)).toEqual(['usage', 'delta.output_tokens']);
+  });
+});
+
+describe('Events rule 3: partial_json concatenation parses at content_block_stop', () => {
+  function brokenJson(stopReason: 'tool_use' | 'max_tokens'): SseFrame[] {
+    const evs = events({ ...MESSAGE, stop_reason: stopReason });
+    const last = evs.findLast((e) => e.type === 'content_block_delta')!;
+    const delta = last.delta as { partial_json: string };
+    last.delta = { ...delta, partial_json: delta.partial_json.slice(0, -1) };
+    return framesOf(evs);
+  }
+
+  test('fragments that do not form JSON are reported at the block stop frame', () => {
+    const frames = brokenJson('tool_use');
+    const { violations } = partialJsonViolations(frames, followStream(frames));
+    expect(violations[0]!.where).toMatch(
+      /^frame \d+ «event: content_block_stop \| data: \{\\"type\\":\\"content_block_stop\\",\\"index\\":1\}»/,
+    );
+    expect(violations[0]!.expected).toBe('the partial_json fragments of index 1 to form JSON');
+  });
+
+  test('a tool input cut by max_tokens is no violation', () => {
+    const frames = brokenJson('max_tokens');
+    expect(partialJsonViolations(frames, followStream(frames)).violations).toEqual([]);
+  });
+});
+
+describe('ping and unknown names', () => {
+  test('a ping whose data is not {type: ping} is a violation', () => {
+    const frames = decodeFrames([encodeFrame('ping', '{"type":"pong"}'), encodeFrame('ping', '{}')]).frames;
+    expect(pingViolations(frames)).toEqual({ pings: 2, violations: [expect.anything(), expect.anything()] });
+  });
+
+  test('event names, data types and SSE fields outside the spec are listed', () => {
+    const frames = decodeFrames([
+      encodeFrame('wirecheck_debug', '{"type":"wirecheck_debug"}'),
+      encodeEvent({ type: 'fancy' }),
+    ]).frames;
+    expect(unknownNameViolations(frames, ['bogus: 1']).map((v) => v.actual)).toEqual([
+      'event wirecheck_debug',
+      'event fancy',
+      '"bogus: 1"',
+    ]);
+  });
+});
+
+describe('failOn', () => {
+  test('fails with the first violation and counts the rest', () => {
+    expect(() =>
+      failOn(
+        [
+          { where: 'frame 1', expected: 'a', actual: 'b' },
+          { where: 'frame 2', expected: 'a', actual: 'c' },
+        ],
+        'rule',
+      ),
+    ).toThrow('rule: at frame 1: expected a, got b (and 1 more, e.g. frame 2)');
+    expect(() => failOn([], 'rule')).not.toThrow();
+  });
+});
