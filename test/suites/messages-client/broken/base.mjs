@@ -10,6 +10,7 @@
  * @property {boolean} [exitZeroOn429] report a 429 with exit status 0
  * @property {boolean} [bearerAuth] send Authorization: Bearer instead of x-api-key
  * @property {boolean} [sendWithoutKey] send the request even when no key is set
+ * @property {boolean} [omitKeyHeader] check that a key is set, then send no key header at all
  * @property {boolean} [rateLimitAsStatus] report a 429 with kind "status"
  * @property {boolean} [acceptTruncated] print whatever was accumulated when the stream ends early
  * @property {boolean} [ignoreStreamFlag] always ask for a buffered reply
@@ -136,7 +137,7 @@ async function request(flaws) {
   if (!key && !flaws.sendWithoutKey)
     throw new ClientFailure('missing_api_key', 'no API key in the environment');
   const headers = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
-  if (key) {
+  if (key && !flaws.omitKeyHeader) {
     if (flaws.bearerAuth) headers.authorization = `Bearer ${key}`;
     else headers['x-api-key'] = key;
   }

@@ -1,5 +1,5 @@
-// A messages client built on the official @anthropic-ai/sdk (1.x), the way a user would
-// adapt it to the target contract: documents where the SDK and the spec part ways.
+// A messages-client target built on the official @anthropic-ai/sdk (1.x): the adapter a user
+// writes to test an SDK-based client with `wirecheck test messages-client --client "node examples/anthropic-sdk-client.mjs"`.
 import Anthropic, { APIConnectionError, APIError, RateLimitError } from '@anthropic-ai/sdk';
 
 function fail(kind, message, status) {
