@@ -54,7 +54,7 @@ function attempt(
       method: 'POST',
       headers: {
         'x-api-key': options.apiKey,
-        [options.versionHeader]: options.version,
+        ...versionHeaders(options.versionHeader, options.version),
         'content-type': 'application/json',
         accept: stream ? 'text/event-stream' : 'application/json',
         'user-agent': `wirecheck/${VERSION}`,
@@ -230,4 +230,9 @@ export async function openMessagesResponse(
     if (delay === undefined) throw failure;
     await sleep(delay, signal);
   }
+}
+
+function versionHeaders(which: ResolvedOptions['versionHeader'], version: string): Record<string, string> {
+  if (which === 'both') return { 'anthropic-version': version, 'service-version': version };
+  return { [which]: version };
 }

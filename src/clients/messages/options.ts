@@ -1,5 +1,7 @@
 import { MissingApiKeyError } from './errors.js';
 
+export type VersionHeader = 'anthropic-version' | 'service-version' | 'both';
+
 export interface MessagesClientOptions {
   /** Default: env WIRECHECK_API_KEY, then ANTHROPIC_API_KEY (trimmed; empty counts as unset). Required. */
   apiKey?: string;
@@ -8,11 +10,11 @@ export interface MessagesClientOptions {
   /** Value of the version header, default '2023-06-01' ("Versioning"). */
   version?: string;
   /**
-   * Name of the version header. The spec calls it `service-version`; the real API reads
-   * `anthropic-version`, which is the default so the client works against both the real
-   * API and mocks that model it.
+   * Which version header to send. The spec calls it `service-version`; the real API reads
+   * `anthropic-version`. The default, `both`, sends the two with the same value, so the
+   * client meets the spec and works against the real API and mocks that model it.
    */
-  versionHeader?: 'anthropic-version' | 'service-version';
+  versionHeader?: VersionHeader;
   /**
    * Retries of 429, 5xx (529 included) and connection failures before any body byte,
    * default 2. The wait honours retry-after-ms / retry-after, else backs off 0.5 s * 2^n
@@ -35,7 +37,7 @@ export interface ResolvedOptions {
   /** Without trailing slash. */
   baseUrl: string;
   version: string;
-  versionHeader: 'anthropic-version' | 'service-version';
+  versionHeader: VersionHeader;
   maxRetries: number;
   timeoutMs: number;
   idleTimeoutMs: number;
@@ -93,7 +95,7 @@ export function resolveOptions(options: MessagesClientOptions = {}): ResolvedOpt
     apiKey,
     baseUrl,
     version: options.version ?? DEFAULT_VERSION,
-    versionHeader: options.versionHeader ?? 'anthropic-version',
+    versionHeader: options.versionHeader ?? 'both',
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
     timeoutMs: positiveMs('timeoutMs', options.timeoutMs ?? 600_000),
     idleTimeoutMs: positiveMs('idleTimeoutMs', options.idleTimeoutMs ?? 60_000),

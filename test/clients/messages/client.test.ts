@@ -61,7 +61,7 @@ const [startFrame] = streamBody().split('\n\n');
 const START = `${startFrame}\n\n`;
 
 describe('messages client: requests (Endpoints: POST {base_url}/v1/messages)', () => {
-  test('a buffered request sends x-api-key, the version header and JSON, and returns the message', async () => {
+  test('a buffered request sends x-api-key, both version headers and JSON, and returns the message', async () => {
     const service = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_1' });
       res.end(JSON.stringify(MESSAGE));
@@ -71,13 +71,14 @@ describe('messages client: requests (Endpoints: POST {base_url}/v1/messages)', (
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/v1/messages');
     expect(sent?.headers['x-api-key']).toBe('sk-test');
+    expect(sent?.headers['service-version']).toBe('2023-06-01');
     expect(sent?.headers['anthropic-version']).toBe('2023-06-01');
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(sent?.headers.accept).toBe('application/json');
     expect(JSON.parse(sent?.body ?? '')).toEqual(REQUEST);
   });
 
-  test("versionHeader 'service-version' sends the spec's header name instead", async () => {
+  test("versionHeader 'service-version' sends only the spec's header name", async () => {
     const service = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(MESSAGE));

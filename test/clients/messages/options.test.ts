@@ -15,12 +15,12 @@ describe('client options (Authentication: the key comes from the environment and
     expect(o.baseUrl).toBe('http://127.0.0.1:9');
   });
 
-  test('defaults: the real API URL and version header, 2 retries, 600 s to headers, 60 s idle', () => {
+  test('defaults: the real API URL, both version headers, 2 retries, 600 s to headers, 60 s idle', () => {
     expect(resolveOptions({ env: { WIRECHECK_API_KEY: 'k' } })).toEqual({
       apiKey: 'k',
       baseUrl: 'https://api.anthropic.com',
       version: '2023-06-01',
-      versionHeader: 'anthropic-version',
+      versionHeader: 'both',
       maxRetries: 2,
       timeoutMs: 600_000,
       idleTimeoutMs: 60_000,
