@@ -29,3 +29,5 @@ export { checkProperty } from './suites/property.js';
 export * from './suites/registry.js';
 export * from './suites/target-options.js';
 export { VERSION } from './version.js';
+export * from './clients/messages/index.js';
+export * from './mocks/messages/index.js';
