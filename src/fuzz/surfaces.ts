@@ -1,9 +1,14 @@
 import { type FuzzSurface, surface } from './surface.js';
+import { mockMessagesHttp } from './surfaces/mock-messages-http.js';
 import { sseDecoderSurface } from './surfaces/sse-decoder.js';
 import { streamReducerSurface } from './surfaces/stream-reducer.js';
 
 /** Every fuzz surface, in the order `npm run fuzz` runs them. Add a surface with one line here. */
-export const SURFACES: readonly FuzzSurface[] = [surface(sseDecoderSurface), surface(streamReducerSurface)];
+export const SURFACES: readonly FuzzSurface[] = [
+  surface(sseDecoderSurface),
+  surface(streamReducerSurface),
+  surface(mockMessagesHttp),
+];
 
 export function findSurface(
   name: string,

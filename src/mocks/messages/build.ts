@@ -27,9 +27,22 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   });
 
   // Bodies are kept as text: the journal records invalid JSON as sent, and the route
-  // answers it with the real API's error body instead of a framework error.
+  // answers it with the real API's error body instead of a framework error. JSON text is
+  // UTF-8 (RFC 8259): invalid bytes are refused, not silently replaced by U+FFFD.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, strictUtf8.decode(body as Buffer));
+    } catch {
+      const entry = state.entryOf(request);
+      const message = 'request body is not valid UTF-8';
+      if (entry) {
+        entry.body = (body as Buffer).toString();
+        entry.bodyError = message;
+      }
+      done(Object.assign(new Error(message), { statusCode: 400 }), undefined);
+    }
+  });
 
   // Callback-style hooks: no promise per request and hook.
   app.addHook('onRequest', (request, reply, done) => {
@@ -128,6 +141,9 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   });
   return { app, state };
 }
+
+// ignoreBOM keeps a leading BOM in the text, so JSON.parse refuses it as before.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The mock messages service as a Fastify app, for `inject()` or your own `listen()`. Never listens. */
 export function build(opts: MockMessagesOptions = {}): FastifyInstance {

@@ -64,5 +64,35 @@ export function estimateTokens(text: string): number {
 
 /** input_tokens of a request, estimated from its messages, system prompt and tools. */
 export function inputTokensOf(request: MessageRequest): number {
-  return estimateTokens(JSON.stringify([request.system ?? '', request.messages, request.tools ?? []]));
+  return Math.max(
+    1,
+    Math.ceil(jsonLength([request.system ?? '', request.messages, request.tools ?? []]) / 4),
+  );
+}
+
+/**
+ * `JSON.stringify(value).length` for a parsed JSON value, without recursion: a valid
+ * request may nest thousands of levels deep in free-form fields (tool input, extra keys),
+ * where JSON.stringify throws "Maximum call stack size exceeded".
+ */
+export function jsonLength(value: unknown): number {
+  let length = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (v === null || typeof v !== 'object') {
+      length += (JSON.stringify(v) ?? 'null').length;
+    } else if (Array.isArray(v)) {
+      length += 1 + Math.max(1, v.length);
+      for (const item of v) pending.push(item === undefined ? null : item);
+    } else {
+      const entries = Object.entries(v).filter(([, item]) => item !== undefined);
+      length += 1 + Math.max(1, entries.length);
+      for (const [key, item] of entries) {
+        length += JSON.stringify(key).length + 1;
+        pending.push(item);
+      }
+    }
+  }
+  return length;
 }
