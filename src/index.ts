@@ -1,5 +1,6 @@
 // The programmatic API of wirecheck.
 
+export * from './clients/messages/index.js';
 export * from './harness/errors.js';
 export {
   CHECK_STATUSES,
@@ -12,6 +13,7 @@ export {
   summarize,
 } from './harness/results.js';
 export { type RunOptions, randomSeed, reproduceLine, runSuite, selectChecks } from './harness/run-suite.js';
+export * from './mocks/messages/index.js';
 export * from './protocol/messages/index.js';
 export * from './protocol/sse/index.js';
 export * from './reporters/index.js';
@@ -29,5 +31,3 @@ export { checkProperty } from './suites/property.js';
 export * from './suites/registry.js';
 export * from './suites/target-options.js';
 export { VERSION } from './version.js';
-export * from './clients/messages/index.js';
-export * from './mocks/messages/index.js';

@@ -89,12 +89,20 @@ describe('fuzz main', () => {
   test('--list names every surface with its description', async () => {
     const { io, out } = capture();
     expect(await main(argv('--list'), io)).toBe(0);
-    expect(out.map((l) => l.split(/\s+/)[0])).toEqual(['sse-decoder', 'stream-reducer', 'mock-messages-http']);
+    expect(out.map((l) => l.split(/\s+/)[0])).toEqual([
+      'sse-decoder',
+      'stream-reducer',
+      'mock-messages-http',
+    ]);
   });
 
   test('the real surfaces pass a short run through main', async () => {
     const { io, out } = capture();
     expect(await main(argv('--runs', '30', '--seed', '11'), io)).toBe(0);
-    expect(out.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['sse-decoder', 'stream-reducer', 'mock-messages-http']);
+    expect(out.slice(1).map((l) => l.split(/\s+/)[0])).toEqual([
+      'sse-decoder',
+      'stream-reducer',
+      'mock-messages-http',
+    ]);
   });
 });
