@@ -5,7 +5,11 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Files whose compiled form tests run as separate processes (target commands). */
-const REQUIRED_OUTPUTS = ['dist/clients/messages/index.js'];
+const REQUIRED_OUTPUTS = [
+  'dist/clients/messages/index.js',
+  'dist/clients/agent/index.js',
+  'dist/cli/main.js',
+];
 
 function newestMtime(dir: string): number {
   let newest = 0;

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
+import type { RunAgentCommand } from './agent.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
+import type { RunBashService } from './run-bash.js';
 import type { StartMockMessagesService } from './serve-messages.js';
 
 /** Where output goes: process.stdout/stderr in production, string buffers in tests. */
@@ -21,6 +23,8 @@ export interface Shutdown {
 export interface CliDeps {
   readonly startMockMessagesService?: StartMockMessagesService;
   readonly runMessagesClientCommand?: RunMessagesClientCommand;
+  readonly runAgentCommand?: RunAgentCommand;
+  readonly runBashService?: RunBashService;
 }
 
 /** Everything a command touches outside the library. */

@@ -1,19 +1,28 @@
 import { Command, CommanderError } from 'commander';
+import { runAgentCommand } from '../clients/agent/index.js';
 import { runMessagesClientCommand } from '../clients/messages/index.js';
+import { runBashService } from '../runner/index.js';
 import { VERSION } from '../version.js';
+import { addAgentCommand } from './agent.js';
 import { type CliContext, type CliDeps, processContext } from './context.js';
 import { addListCommand } from './list-command.js';
 import { addMessagesClientCommand } from './messages-client.js';
 import { asWirecheckError, reportError } from './report-error.js';
+import { addRunBashCommand } from './run-bash.js';
 import { addAllCommand, addTestCommand } from './run-command.js';
 import { addServeMessagesCommand } from './serve-messages.js';
 import { startMockForServe } from './serve-messages-mock.js';
 
 /**
- * The implementations behind `serve messages` and `messages-client`. A command whose
+ * The implementations behind `serve messages`, `messages-client`, `agent` and `run-bash`. A command whose
  * implementation is not given here is not offered.
  */
-const DEPS: CliDeps = { startMockMessagesService: startMockForServe, runMessagesClientCommand };
+const DEPS: CliDeps = {
+  startMockMessagesService: startMockForServe,
+  runMessagesClientCommand,
+  runAgentCommand,
+  runBashService,
+};
 
 /** The command tree; `finish` receives the exit status of the command that ran. */
 export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void): Command {
@@ -38,6 +47,10 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
   if (runMessagesClientCommand !== undefined) {
     addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
   }
+  const { runAgentCommand: agent } = ctx.deps;
+  if (agent !== undefined) addAgentCommand(program, ctx, agent, finish);
+  const { runBashService: runBash } = ctx.deps;
+  if (runBash !== undefined) addRunBashCommand(program, ctx, runBash, finish);
   return program;
 }
 

@@ -1,3 +1,4 @@
+import { agentSuiteEntry } from './agent/entry.js';
 import type { Suite } from './check.js';
 import { messagesClientSuiteEntry } from './messages-client/entry.js';
 import { messagesServiceSuiteEntry } from './messages-service/entry.js';
@@ -33,7 +34,7 @@ export interface SuiteEntry {
 }
 
 /** Every suite the CLI knows, in the order `list` and `all` use. */
-export const SUITES: SuiteEntry[] = [messagesServiceSuiteEntry, messagesClientSuiteEntry];
+export const SUITES: SuiteEntry[] = [messagesServiceSuiteEntry, messagesClientSuiteEntry, agentSuiteEntry];
 
 export function findSuite(name: string): SuiteEntry | undefined {
   return SUITES.find((entry) => entry.suite.name === name);

@@ -24,6 +24,8 @@ describe('docs/cli.md', () => {
       deps: {
         startMockMessagesService: async () => ({ url: 'http://127.0.0.1:1', close: async () => {} }),
         runMessagesClientCommand: async () => ({ stdout: '', stderr: '', exitCode: 0 }),
+        runAgentCommand: async () => 0,
+        runBashService: async () => ({ lines: 0, aborted: false }),
       },
       onShutdown: () => ({ signal: new AbortController().signal, dispose: ignore }),
     };
@@ -31,7 +33,15 @@ describe('docs/cli.md', () => {
     const missing: string[] = [];
     const commands = allCommands(program).filter(({ command }) => command.commands.length === 0);
     expect(commands.map((c) => c.path.join(' '))).toEqual(
-      expect.arrayContaining(['test', 'all', 'list', 'serve messages', 'messages-client']),
+      expect.arrayContaining([
+        'test',
+        'all',
+        'list',
+        'serve messages',
+        'messages-client',
+        'agent',
+        'run-bash',
+      ]),
     );
     for (const { path, command } of commands) {
       if (!doc.includes(`## \`wirecheck ${path.join(' ')}`)) missing.push(`section for ${path.join(' ')}`);

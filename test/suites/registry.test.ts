@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import { SUITES } from '../../src/suites/registry.js';
 
-test('the registry offers both messages suites, each with a reference implementation', () => {
-  expect(SUITES.map((e) => e.suite.name)).toEqual(['messages-service', 'messages-client']);
+test('the registry offers every suite, each with a reference implementation', () => {
+  expect(SUITES.map((e) => e.suite.name)).toEqual(['messages-service', 'messages-client', 'agent']);
   for (const entry of SUITES) expect(entry.reference).toBeTypeOf('function');
 });
 

@@ -1,4 +1,5 @@
-import { OUTPUT_LIMIT_BYTES, STDERR_SEPARATOR } from './limits.js';
+import { MAX_UTF8_CHAR_BYTES, OUTPUT_LIMIT_BYTES, STDERR_SEPARATOR } from './limits.js';
+import { truncationNote } from './texts.js';
 
 /**
  * Runner contract 4: stdout; when stderr is non-empty it is appended, preceded by the
@@ -10,20 +11,23 @@ export function assembleOutput(stdout: string, stderr: string): string {
   return `${stdout}\n${STDERR_SEPARATOR}\n${stderr}`;
 }
 
+const isContinuationByte = (byte: number): boolean => (byte & 0xc0) === 0x80;
+
 /**
- * The longest prefix of `bytes` of at most `limit` bytes that ends on a UTF-8 character
- * boundary: a cut never splits a character (continuation bytes are 10xxxxxx).
+ * The longest prefix of `bytes` of at most `limit` bytes that does not split a UTF-8
+ * character: when the byte at the cut is a continuation byte (10xxxxxx), the cut backs off
+ * to the lead byte of that character, dropping its incomplete start. The back-off is
+ * bounded by the longest character, so invalid input (a run of stray continuation bytes)
+ * cannot shrink the prefix to nothing.
  */
 export function utf8Prefix(bytes: Uint8Array, limit: number): Uint8Array {
   if (bytes.length <= limit) return bytes;
   let end = limit;
-  // Back off over continuation bytes to the lead byte of the character being cut...
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  const floor = Math.max(0, limit - (MAX_UTF8_CHAR_BYTES - 1));
+  while (end > floor && isContinuationByte(bytes[end]!)) end--;
+  if (isContinuationByte(bytes[end]!)) end = limit;
   return bytes.subarray(0, end);
 }
-
-export const truncationNote = (limit = OUTPUT_LIMIT_BYTES): string =>
-  `\n[output truncated: the ${limit / 1024} KB limit (${limit} bytes) was exceeded]`;
 
 /**
  * Runner contract 5: output over the limit is cut to at most the limit (on a character
@@ -36,20 +40,13 @@ export function truncateOutput(
   totalBytes?: number,
 ): { text: string; truncated: boolean } {
   const bytes = Buffer.from(text, 'utf8');
-  const total = totalBytes ?? bytes.length;
+  const total = Math.max(totalBytes ?? 0, bytes.length);
   if (total <= limit) return { text, truncated: false };
-  return { text: Buffer.from(utf8Prefix(bytes, limit)).toString('utf8') + truncationNote(limit), truncated: true };
+  return {
+    text: Buffer.from(utf8Prefix(bytes, limit)).toString('utf8') + truncationNote(limit, total),
+    truncated: true,
+  };
 }
 
-/** Runner contract 6: the text for blank output. */
-export const blankOutputText = (exitCode: number): string => `(no output; exit code ${exitCode})`;
-
-/** Runner contract 1: refusal. */
-export const refusalText = (blocked: string): string =>
-  `Security violation: the command was refused because it contains the blocked pattern ${JSON.stringify(blocked)}.`;
-
-/** Runner contract 3. */
-export const timeoutText = (seconds: number): string => `Command timed out after ${seconds} seconds.`;
-
-/** Errors: a process that cannot be started. */
-export const spawnFailureText = (reason: string): string => `Process execution error: ${reason}`;
+/** Runner contract 6: output that is empty or only whitespace counts as blank. */
+export const isBlankOutput = (text: string): boolean => text.trim() === '';

@@ -1,0 +1,96 @@
+import type { ScriptedCall, ScriptStep } from './script.js';
+
+/** Commands the scripted model asks for that exit non-zero (harmless whatever runs them). */
+export const FAILING_COMMANDS: readonly string[] = ['false', 'exit 2', "sh -c 'exit 1'"];
+
+/** The marker the several-calls case writes into the working directory. */
+export const MARKER_FILE = 'wc-marker.txt';
+
+/** The turn cap the capped case sets, and the cap every other scripted case sets (room for all its steps). */
+export const CAPPED_MAX_TURNS = 4;
+export const ROOMY_MAX_TURNS = 10;
+/** Requests after which the endless model gives up: far past any reading of the cap. */
+export const CAPPED_HARD_STOP = 20;
+export const DEFAULT_CAP_HARD_STOP = 50;
+
+/** One agent run of the suite: the prompt, the scripted model and the settings. */
+export interface AgentCase {
+  readonly name: string;
+  readonly prompt: string;
+  /** Reply i of the model; undefined past the script (answered 500). */
+  step(i: number): ScriptStep | undefined;
+  /** Replies the script has (for an endless model, its hard stop). */
+  readonly steps: number;
+  /** WIRECHECK_MAX_TURNS, or undefined to leave it unset. */
+  readonly maxTurns: number | undefined;
+  /** false: WIRECHECK_WORKDIR names a folder that does not exist yet. */
+  readonly workdirExists: boolean;
+}
+
+function scripted(
+  name: string,
+  calls: readonly (readonly ScriptedCall[])[],
+  options: { workdirExists?: boolean } = {},
+): AgentCase {
+  const steps: ScriptStep[] = [...calls.map((c) => ({ calls: c })), { text: `Finished (${name}).` }];
+  return {
+    name,
+    prompt: `wirecheck case ${name}: use the bash tool as you see fit.`,
+    step: (i) => steps[i],
+    steps: steps.length,
+    maxTurns: ROOMY_MAX_TURNS,
+    workdirExists: options.workdirExists ?? true,
+  };
+}
+
+function endless(name: string, maxTurns: number | undefined, hardStop: number): AgentCase {
+  return {
+    name,
+    prompt: `wirecheck case ${name}: keep going until you are stopped.`,
+    step: (i) =>
+      i < hardStop - 1
+        ? { calls: [`echo wc-turn-${i + 1}`] }
+        : i === hardStop - 1
+          ? { text: 'Hard stop.' }
+          : undefined,
+    steps: hardStop,
+    maxTurns,
+    workdirExists: true,
+  };
+}
+
+/** The scripted models of the suite (the names are the keys of `AgentCases`). */
+export const CASES = {
+  oneCall: scripted('one-call', [['echo wc-one-call']]),
+  severalCalls: scripted('several-calls', [['echo wc-alpha', `echo wc-beta > ${MARKER_FILE}`, 'true']], {
+    workdirExists: false,
+  }),
+  restart: scripted('restart', [[{ command: 'echo wc-restart', restart: true }], ['echo wc-after-restart']]),
+  consecutiveFailures: scripted('consecutive-failures', [
+    ['false'],
+    ['exit 2'],
+    ["sh -c 'exit 1'"],
+    ['echo wc-unreachable'],
+  ]),
+  failuresInOneReply: scripted('failures-in-one-reply', [
+    ['false', 'exit 2', "sh -c 'exit 1'"],
+    ['echo wc-unreachable'],
+  ]),
+  failuresAcrossReplies: scripted('failures-across-replies', [
+    ['echo wc-first', 'false', 'exit 2'],
+    ["sh -c 'exit 1'"],
+    ['echo wc-unreachable'],
+  ]),
+  separatedFailures: scripted('separated-failures', [
+    ['false'],
+    ['exit 2'],
+    ['echo wc-recovered'],
+    ['false', 'echo wc-between', "sh -c 'exit 1'"],
+    ['false'],
+  ]),
+  capped: endless('capped', CAPPED_MAX_TURNS, CAPPED_HARD_STOP),
+  defaultCap: endless('default-cap', undefined, DEFAULT_CAP_HARD_STOP),
+} as const satisfies Record<string, AgentCase>;
+
+export type CaseKey = keyof typeof CASES;
+export const CASE_KEYS = Object.keys(CASES) as CaseKey[];

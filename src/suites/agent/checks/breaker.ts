@@ -1,0 +1,129 @@
+import { type Check, CheckFailure, CheckSkipped } from '../../check.js';
+import type { CaseKey } from '../cases.js';
+import type { AgentCtx } from '../context.js';
+import { CASE_BUDGET_MS, expectExit, expectRequestCount, operatorLineOf, runContext } from '../expect.js';
+
+const BREAKER_EXIT = 3;
+const TRIPPING_CASES: readonly CaseKey[] = [
+  'consecutiveFailures',
+  'failuresInOneReply',
+  'failuresAcrossReplies',
+];
+/** Requests a conforming agent sends in each tripping case before it halts. */
+const HALTS_AFTER: Readonly<Record<string, number>> = {
+  'consecutive-failures': 3,
+  'failures-in-one-reply': 1,
+  'failures-across-replies': 2,
+};
+
+export const breakerChecks: Check<AgentCtx>[] = [
+  {
+    id: 'agent.breaker.halts-at-third',
+    clause:
+      'Errors: 3 consecutive non-zero exits, circuit breaker; Tool-use loop: "result ready: circuit breaker trips: halted"',
+    description:
+      'Three replies each asking for one failing command: the results of the first two are sent, and after the third failure nothing more is sent (3 requests).',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('consecutiveFailures');
+      const n = result.requests.length;
+      if (n === 3) return;
+      const last = result.requests.at(-1);
+      const why =
+        n > 3
+          ? 'the agent went on after the third consecutive failure'
+          : last !== undefined && last.status !== 200
+            ? `the agent stopped before the third consecutive failure, after request ${n} was answered with status ${last.status ?? 'none'}`
+            : 'the agent halted before the third consecutive failure';
+      throw new CheckFailure(
+        `${why} (${runContext(result)})`,
+        "3 requests (the third reply's failing result is never sent)",
+        `${n} requests`,
+      );
+    },
+  },
+  {
+    id: 'agent.breaker.exit-status',
+    clause: 'Errors: circuit breaker halts the agent; TARGETS agent: exit 3 when the circuit breaker trips',
+    description: 'When the breaker trips the agent exits with status 3.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      expectExit(await ctx.result('consecutiveFailures'), BREAKER_EXIT, 'three consecutive commands failed');
+    },
+  },
+  {
+    id: 'agent.breaker.operator-line',
+    clause:
+      'Errors: "halt the agent and request human intervention"; TARGETS agent: a line on stderr asking for operator intervention',
+    description: 'When the breaker trips the agent asks for operator intervention on stderr.',
+    level: 'must',
+    timeoutMs: TRIPPING_CASES.length * CASE_BUDGET_MS,
+    async run(ctx) {
+      let halted = 0;
+      for (const result of await ctx.results(TRIPPING_CASES)) {
+        // A run halted for the breaker: exit 3, or stopped right after the third failure
+        // with every request answered (not one that gave up on a refused request).
+        const stoppedThere =
+          result.requests.length === HALTS_AFTER[result.spec.name] &&
+          result.requests.every((r) => r.status === 200);
+        if (result.run.exitCode !== BREAKER_EXIT && !stoppedThere) continue;
+        halted++;
+        if (operatorLineOf(result.run.stderr) !== undefined) continue;
+        throw new CheckFailure(
+          `case ${result.spec.name}: the agent halted after three consecutive failures but asked nobody for intervention (${runContext(result)})`,
+          'a stderr line asking for operator (human) intervention',
+          result.run.stderr === '' ? 'empty stderr' : `stderr: ${result.run.stderr.slice(-600)}`,
+        );
+      }
+      if (halted === 0) {
+        throw new CheckSkipped(
+          'the breaker never tripped (see agent.breaker.halts-at-third), so there was no line to look for',
+        );
+      }
+    },
+  },
+  {
+    id: 'agent.breaker.one-reply',
+    clause: 'Errors: 3 consecutive non-zero exits (counted per command)',
+    description: 'Three failing commands in one reply trip the breaker: no further request, exit 3.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('failuresInOneReply');
+      expectRequestCount(result, 1, 'the one reply asked for three commands that all fail');
+      expectExit(result, BREAKER_EXIT, 'three consecutive commands failed');
+    },
+  },
+  {
+    id: 'agent.breaker.across-replies',
+    clause: 'Errors: 3 consecutive non-zero exits (counted per command, across replies)',
+    description:
+      'A success, two failures (one reply), then one more failure (the next reply) trip the breaker: 2 requests, exit 3.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('failuresAcrossReplies');
+      expectRequestCount(result, 2, 'the third consecutive failing command was in the second reply');
+      expectExit(result, BREAKER_EXIT, 'three consecutive commands failed');
+    },
+  },
+  {
+    id: 'agent.breaker.reset-by-success',
+    clause: 'Errors: 3 *consecutive* non-zero exits; a failing command: "the loop continues"',
+    description:
+      'Failures separated by successes (F F S, then F S F, then F) never trip the breaker: the loop runs to the end and exits 0.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('separatedFailures');
+      expectRequestCount(
+        result,
+        result.spec.steps,
+        'no three failing commands came in a row, so every reply must be answered',
+      );
+      expectExit(result, 0, 'the loop ended without three consecutive failures');
+    },
+  },
+];

@@ -1,0 +1,198 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Check, CheckFailure, show } from '../../check.js';
+import { CASE_KEYS, type CaseKey, FAILING_COMMANDS, MARKER_FILE } from '../cases.js';
+import type { AgentCtx } from '../context.js';
+import { followUpsOf, newToolResults, type ToolUseBlock, toolUsesOfMessage } from '../conversation.js';
+import {
+  ALL_CASES_BUDGET_MS,
+  CASE_BUDGET_MS,
+  expectExit,
+  expectRequestCount,
+  runContext,
+} from '../expect.js';
+import { scriptedToolUseId } from '../script.js';
+
+/** Cases whose commands have a known outcome (the restart call's result is the runner's choice). */
+const OUTCOME_CASES: readonly CaseKey[] = [
+  'oneCall',
+  'severalCalls',
+  'consecutiveFailures',
+  'failuresAcrossReplies',
+  'separatedFailures',
+];
+
+function commandOf(use: ToolUseBlock): string {
+  const input = use.input as { command?: unknown } | undefined;
+  return typeof input?.command === 'string' ? input.command : '';
+}
+
+export const resultChecks: Check<AgentCtx>[] = [
+  {
+    id: 'agent.results.one-user-turn',
+    clause:
+      'Content blocks: "One user turn may hold several tool_result blocks"; Tool-use loop: "client sends user turn with tool_result blocks"',
+    description:
+      'All tool_result blocks answering one reply travel in one user turn, the last turn of the follow-up request.',
+    level: 'must',
+    timeoutMs: ALL_CASES_BUDGET_MS,
+    async run(ctx) {
+      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+        const results = newToolResults(f);
+        const turnIndexes = [...new Set(results.map((r) => r.turn))];
+        const last = f.turns.length - 1;
+        if (turnIndexes.length === 1 && turnIndexes[0] === last && f.turns[last]?.role === 'user') continue;
+        throw new CheckFailure(
+          `${f.label}: the tool results must be in one user turn that ends the request`,
+          `one user turn (turn ${last + 1} of ${f.turns.length}) holding every tool_result`,
+          results.length === 0
+            ? 'no tool_result block after the earlier turns'
+            : `tool_result blocks in turns ${turnIndexes.map((t) => `${t + 1} (${show(f.turns[t]?.role)})`).join(', ')} of ${f.turns.length}`,
+        );
+      }
+    },
+  },
+  {
+    id: 'agent.results.ids-match',
+    clause:
+      'Tool-use loop: "one tool_result per tool_use, same id"; Content blocks: tool_use_id equals the id of the tool_use answered',
+    description:
+      'Each tool_use of the reply is answered by exactly one tool_result with its id, and no result answers anything else.',
+    level: 'must',
+    timeoutMs: ALL_CASES_BUDGET_MS,
+    async run(ctx) {
+      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+        const asked = toolUsesOfMessage(f.reply).map((u) => u.id);
+        const answered = newToolResults(f).map((r) => r.block.tool_use_id);
+        const sorted = (ids: unknown[]) => ids.map((id) => JSON.stringify(id)).sort();
+        if (JSON.stringify(sorted(asked)) === JSON.stringify(sorted(answered))) continue;
+        throw new CheckFailure(
+          `${f.label}: the tool_result ids must be exactly the tool_use ids of the reply`,
+          show(asked),
+          show(answered),
+        );
+      }
+    },
+  },
+  {
+    id: 'agent.results.order',
+    clause: 'Tool-use loop: one tool_result per tool_use (the order is not stated)',
+    description: 'The tool_result blocks follow the order of the tool_use blocks they answer.',
+    level: 'should',
+    timeoutMs: ALL_CASES_BUDGET_MS,
+    async run(ctx) {
+      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+        const asked = toolUsesOfMessage(f.reply).map((u) => u.id);
+        const answered = newToolResults(f).map((r) => r.block.tool_use_id);
+        const inAsked = answered.filter((id) => asked.includes(id));
+        const order = asked.filter((id) => inAsked.includes(id));
+        if (JSON.stringify(order) === JSON.stringify(inAsked)) continue;
+        throw new CheckFailure(
+          `${f.label}: the results are not in the order of the tool calls`,
+          show(order),
+          show(inAsked),
+        );
+      }
+    },
+  },
+  {
+    id: 'agent.results.is-error',
+    clause:
+      'Runner contract 7: is_error is true exactly when the exit code is not 0; Errors: the loop continues',
+    description:
+      "A result of a command exiting non-zero (false, exit 2, sh -c 'exit 1') has is_error true; one of a command exiting 0 (echo, true) does not.",
+    level: 'must',
+    timeoutMs: OUTCOME_CASES.length * CASE_BUDGET_MS,
+    async run(ctx) {
+      for (const f of followUpsOf(await ctx.results(OUTCOME_CASES))) {
+        const results = newToolResults(f);
+        for (const use of toolUsesOfMessage(f.reply)) {
+          const result = results.find((r) => r.block.tool_use_id === use.id)?.block;
+          if (result === undefined) continue; // agent.results.ids-match judges this
+          const command = commandOf(use);
+          const failing = FAILING_COMMANDS.includes(command);
+          if (failing ? result.is_error === true : result.is_error !== true) continue;
+          throw new CheckFailure(
+            `${f.label}: the result of ${JSON.stringify(command)} (exit ${failing ? 'non-zero' : '0'}) has the wrong is_error`,
+            `is_error: ${failing}`,
+            show(result),
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'agent.results.output',
+    clause: 'Runner contract 4 and 8: the result text is the captured output',
+    description: 'The result of `echo wc-...` carries what the command printed.',
+    level: 'must',
+    timeoutMs: 2 * CASE_BUDGET_MS,
+    async run(ctx) {
+      for (const f of followUpsOf(await ctx.results(['oneCall', 'severalCalls']))) {
+        const results = newToolResults(f);
+        for (const use of toolUsesOfMessage(f.reply)) {
+          const printed = /^echo (wc-[a-z-]+)$/.exec(commandOf(use))?.[1];
+          const result = results.find((r) => r.block.tool_use_id === use.id)?.block;
+          if (printed === undefined || result === undefined || result.content.includes(printed)) continue;
+          throw new CheckFailure(
+            `${f.label}: the result of ${JSON.stringify(commandOf(use))} must carry its output`,
+            `content containing ${JSON.stringify(printed)}`,
+            show(result),
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'agent.loop.restart',
+    clause: 'Built-in shell tool: input `restart: true`; Tool-use loop: one tool_result per tool_use',
+    description:
+      'A bash call with `restart: true` is answered like any other (a tool_result with its id) and the loop goes on.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('restart');
+      const id = scriptedToolUseId(result.spec.name, 0, 0);
+      const second = result.requests[1];
+      const answered = second !== undefined && JSON.stringify(second.body).includes(`"tool_use_id":"${id}"`);
+      if (!answered) {
+        throw new CheckFailure(
+          `the restart call was not answered in the next request (${runContext(result)})`,
+          `a tool_result with tool_use_id ${id}`,
+          second === undefined
+            ? 'no second request'
+            : show((second.body as { messages?: unknown })?.messages),
+        );
+      }
+      expectRequestCount(
+        result,
+        result.spec.steps,
+        'after the restart the model asked for one more command, then answered',
+      );
+      expectExit(result, 0, 'the loop ended, so the agent must exit 0');
+    },
+  },
+  {
+    id: 'agent.runner.workdir',
+    clause:
+      'Runner contract 2: a dedicated working directory, created if absent; TARGETS agent: WIRECHECK_WORKDIR',
+    description: 'Commands run in WIRECHECK_WORKDIR, which the agent creates when it does not exist yet.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('severalCalls');
+      const path = join(result.workdir, MARKER_FILE);
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        throw new CheckFailure(
+          `\`echo wc-beta > ${MARKER_FILE}\` left no file in WIRECHECK_WORKDIR (${runContext(result)})`,
+          `${path} holding "wc-beta"`,
+          (error as Error).message,
+        );
+      }
+      if (text.trim() !== 'wc-beta') throw new CheckFailure(`${path} holds something else`, 'wc-beta', text);
+    },
+  },
+];

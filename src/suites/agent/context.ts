@@ -1,0 +1,123 @@
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CommandRun, runCommand } from '../../harness/run-command.js';
+import { type JournalEntry, startMockMessagesService } from '../../mocks/messages/index.js';
+import type { Message } from '../../protocol/messages/index.js';
+import { TargetUnavailable } from '../check.js';
+import { describeRun } from '../messages-client/output.js';
+import { runApiKey } from '../messages-client/target.js';
+import { type AgentCase, CASES, type CaseKey } from './cases.js';
+import { scriptedAgentModel } from './script.js';
+import { type AgentTarget, agentEnv } from './target.js';
+
+/** Tuning of the suite itself (not of the target). */
+export interface AgentSuiteOptions {
+  /** Budget of one agent run (default 30 s). */
+  readonly caseTimeoutMs?: number;
+  /** Environment the agent's own is built from (default process.env). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** One run of the agent on one scripted model. */
+export interface AgentCaseResult {
+  readonly spec: AgentCase;
+  readonly run: CommandRun;
+  /** The requests the mock received during the run, in arrival order. */
+  readonly requests: readonly JournalEntry[];
+  /** `served[i]`: the message the mock answered `requests[i]` with (undefined: it refused it). */
+  readonly served: readonly (Message | undefined)[];
+  readonly workdir: string;
+}
+
+export interface AgentCtx {
+  readonly target: AgentTarget;
+  /** The result of a case; each case runs once per suite run, when a check first asks. */
+  result(key: CaseKey): Promise<AgentCaseResult>;
+  /** Several cases' results, in the order asked. */
+  results(keys: readonly CaseKey[]): Promise<AgentCaseResult[]>;
+}
+
+/**
+ * Start the suite's mock messages service (accepting only the run's key) and probe the
+ * agent with the one-call case: a command that cannot be started at all is
+ * TargetUnavailable. Cases run one at a time, as the journal slice and the scenario
+ * belong to the running case.
+ */
+export async function openAgent(
+  target: AgentTarget,
+  seed: number,
+  options: AgentSuiteOptions = {},
+): Promise<AgentCtx & { close(): Promise<void> }> {
+  const apiKey = runApiKey(seed);
+  const mock = await startMockMessagesService({ apiKey, seed });
+  const root = await mkdtemp(join(tmpdir(), 'wirecheck-agent-suite-'));
+  // mkdtemp makes it 0700; a runner that drops to an unprivileged uid must get through it.
+  await chmod(root, 0o711);
+  const close = async () => {
+    await mock.close();
+    await rm(root, { recursive: true, force: true });
+  };
+  const baseEnv = options.baseEnv ?? process.env;
+  const timeoutMs = options.caseTimeoutMs ?? 30_000;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const runCase = (spec: AgentCase): Promise<AgentCaseResult> => {
+    const result = queue.then(async () => {
+      const model = scriptedAgentModel(spec.name, (i) => spec.step(i));
+      mock.setScenario(model.scenario);
+      const workdir = join(root, spec.name);
+      if (spec.workdirExists) await mkdir(workdir, { recursive: true });
+      const before = mock.journal.size;
+      const run = await runCommand(target.agent, {
+        env: agentEnv(baseEnv, { baseUrl: mock.url, apiKey, maxTurns: spec.maxTurns, workdir }),
+        stdin: `${spec.prompt}\n`,
+        timeoutMs,
+        graceMs: 1000,
+      });
+      const requests = mock.journal.entries().slice(before);
+      return { spec, run, requests, served: requests.map((r) => model.served.get(r.seq)), workdir };
+    });
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const memo = new Map<CaseKey, Promise<AgentCaseResult>>();
+  const result = (key: CaseKey) => {
+    let promise = memo.get(key);
+    if (promise === undefined) {
+      promise = runCase(CASES[key]);
+      memo.set(key, promise);
+    }
+    return promise;
+  };
+
+  let probe: AgentCaseResult;
+  try {
+    probe = await result('oneCall');
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  const problem = startProblem(probe);
+  if (problem !== undefined) {
+    await close();
+    throw new TargetUnavailable(`the agent command ${JSON.stringify(target.agent)} ${problem}`);
+  }
+  return {
+    target,
+    result,
+    results: (keys) => Promise.all(keys.map(result)),
+    close,
+  };
+}
+
+/** Why the probe shows the command cannot be started at all; undefined when it ran. */
+function startProblem({ run, requests }: AgentCaseResult): string | undefined {
+  if (run.spawnError) return `could not be started: ${run.spawnError.message}`;
+  // sh's own statuses: 126 found but not executable, 127 not found.
+  if ((run.exitCode === 126 || run.exitCode === 127) && requests.length === 0) {
+    return `could not be started by sh -c (${describeRun(run)})`;
+  }
+  return undefined;
+}

@@ -1,0 +1,143 @@
+import type { JournalEntry } from '../../mocks/messages/index.js';
+import type { Message } from '../../protocol/messages/index.js';
+import { firstDifference } from '../messages-client/compare.js';
+import type { AgentCaseResult } from './context.js';
+
+/** A content block reduced to the fields the spec names ("Content blocks"). */
+export type SpecBlock =
+  | { type: 'text'; text: unknown }
+  | { type: 'tool_use'; id: unknown; name: unknown; input: unknown }
+  | { type: 'tool_result'; tool_use_id: unknown; content: string; is_error?: unknown }
+  | { type: unknown };
+
+export interface SpecTurn {
+  role: unknown;
+  blocks: SpecBlock[];
+}
+
+function specBlock(block: unknown): SpecBlock {
+  if (block === null || typeof block !== 'object') return { type: typeof block };
+  const b = block as Record<string, unknown>;
+  switch (b.type) {
+    case 'text':
+      return { type: 'text', text: b.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        tool_use_id: b.tool_use_id,
+        content: flatten(b.content),
+        ...(b.is_error !== undefined && { is_error: b.is_error }),
+      };
+    default:
+      return { type: b.type };
+  }
+}
+
+/** tool_result content as text (a string, or the real API's array of text blocks). */
+function flatten(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((c) => (c && typeof c === 'object' && typeof c.text === 'string' ? (c.text as string) : ''))
+    .join('');
+}
+
+/** The turns of a request body, string content read as one text block; undefined when there are none. */
+export function turnsOf(entry: JournalEntry): SpecTurn[] | undefined {
+  const messages = (entry.body as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  return messages.map((turn: unknown) => {
+    const t = (turn ?? {}) as { role?: unknown; content?: unknown };
+    const blocks = typeof t.content === 'string' ? [{ type: 'text', text: t.content }] : t.content;
+    return { role: t.role, blocks: Array.isArray(blocks) ? blocks.map(specBlock) : [] };
+  });
+}
+
+export function textOfTurn(turn: SpecTurn | undefined): string {
+  if (!turn) return '';
+  return turn.blocks
+    .flatMap((b) => (b.type === 'text' && 'text' in b && typeof b.text === 'string' ? [b.text] : []))
+    .join('\n');
+}
+
+export type ToolUseBlock = Extract<SpecBlock, { type: 'tool_use' }>;
+export type ToolResultBlock = Extract<SpecBlock, { type: 'tool_result' }>;
+
+export function isToolResult(block: SpecBlock): block is ToolResultBlock {
+  return block.type === 'tool_result';
+}
+
+/** The served message's blocks as spec blocks. */
+export function servedBlocks(message: Message): SpecBlock[] {
+  return message.content.map(specBlock);
+}
+
+export function toolUsesOfMessage(message: Message): ToolUseBlock[] {
+  return servedBlocks(message).filter((b): b is ToolUseBlock => b.type === 'tool_use');
+}
+
+/**
+ * A follow-up: request `index` of a case, sent after the reply to the request before it
+ * asked for tools. `earlier` are the turns of that request before, `turns` this one's.
+ */
+export interface FollowUp {
+  readonly label: string;
+  readonly earlier: SpecTurn[];
+  readonly turns: SpecTurn[];
+  /** The reply to the request before (holding the tool_use blocks). */
+  readonly reply: Message;
+  readonly entry: JournalEntry;
+}
+
+/** Every follow-up of the cases whose bodies could be read. */
+export function followUpsOf(results: readonly AgentCaseResult[]): FollowUp[] {
+  const out: FollowUp[] = [];
+  for (const result of results) {
+    for (let i = 1; i < result.requests.length; i++) {
+      const reply = result.served[i - 1];
+      const earlier = turnsOf(result.requests[i - 1]!);
+      const turns = turnsOf(result.requests[i]!);
+      if (!reply || !earlier || !turns || toolUsesOfMessage(reply).length === 0) continue;
+      out.push({
+        label: `case ${result.spec.name}, request ${i + 1}`,
+        earlier,
+        turns,
+        reply,
+        entry: result.requests[i]!,
+      });
+    }
+  }
+  return out;
+}
+
+/** The first difference between the earlier turns and the start of this request, or undefined. */
+export function historyDifference(f: FollowUp): string | undefined {
+  return firstDifference(f.earlier, f.turns.slice(0, f.earlier.length));
+}
+
+/** The tool_result blocks of the turns after the earlier ones, with the index of the turn holding each. */
+export function newToolResults(f: FollowUp): { turn: number; block: ToolResultBlock }[] {
+  return f.turns
+    .slice(f.earlier.length)
+    .flatMap((turn, k) =>
+      turn.blocks.filter(isToolResult).map((block) => ({ turn: f.earlier.length + k, block })),
+    );
+}
+
+/** A request as a short line for failure messages. */
+export function describeRequest(entry: JournalEntry, index: number): string {
+  const turns = turnsOf(entry);
+  const status = entry.status === undefined ? 'no status' : `status ${entry.status}`;
+  const refused = entry.bodyError === undefined ? '' : `: ${entry.bodyError}`;
+  return `#${index + 1} (${turns === undefined ? 'no messages' : `${turns.length} turns`}, ${status}${refused})`;
+}
+
+export function describeRequests(requests: readonly JournalEntry[]): string {
+  if (requests.length === 0) return 'no request reached the mock';
+  const shown = requests.map(describeRequest);
+  // A runaway loop sends dozens: its start and its end tell the story.
+  const lines = shown.length > 6 ? [...shown.slice(0, 3), '...', ...shown.slice(-2)] : shown;
+  return `${requests.length} requests: ${lines.join('; ')}`;
+}

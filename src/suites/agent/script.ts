@@ -1,0 +1,93 @@
+import type { Scenario } from '../../mocks/messages/index.js';
+import type { Message } from '../../protocol/messages/index.js';
+
+/** A bash call the scripted model makes: a command, or a command with `restart: true`. */
+export type ScriptedCall = string | { readonly command: string; readonly restart: true };
+
+/** One reply of the scripted model: bash calls (after a short text), or a final text. */
+export type ScriptStep = { readonly calls: readonly ScriptedCall[] } | { readonly text: string };
+
+export interface ScriptedModel {
+  readonly scenario: Scenario;
+  /** The message served to each request, by the request's journal `seq`. */
+  readonly served: ReadonlyMap<number, Message>;
+}
+
+/** The command of a call. */
+export function commandOf(call: ScriptedCall): string {
+  return typeof call === 'string' ? call : call.command;
+}
+
+/** Id of the k-th tool_use of step `step` of case `tag`: unique in a suite run, so results can be matched. */
+export function scriptedToolUseId(tag: string, step: number, k: number): string {
+  return `toolu_wc_${tag.replace(/-/g, '_')}_${step}_${k}`;
+}
+
+/** The message step `i` of case `tag` stands for. */
+export function messageOfStep(tag: string, i: number, step: ScriptStep, model: string): Message {
+  const id = `msg_wc_${tag.replace(/-/g, '_')}_${i}`;
+  const usage = { input_tokens: 20 + 10 * i, output_tokens: 12 };
+  if ('text' in step) {
+    return {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: step.text }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage,
+    };
+  }
+  return {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [
+      {
+        type: 'text',
+        text:
+          step.calls.length === 1 ? 'I will run one command.' : `I will run ${step.calls.length} commands.`,
+      },
+      ...step.calls.map((call, k) => ({
+        type: 'tool_use' as const,
+        id: scriptedToolUseId(tag, i, k),
+        name: 'bash',
+        input: typeof call === 'string' ? { command: call } : { command: call.command, restart: true },
+      })),
+    ],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage,
+  };
+}
+
+/**
+ * A model that plays a script: the i-th request it accepts (the mock refuses invalid ones
+ * before asking the scenario) gets step i. Past the script's end it answers 500, so an
+ * agent that goes on asking fails loudly instead of looping.
+ */
+export function scriptedAgentModel(
+  tag: string,
+  stepAt: (i: number) => ScriptStep | undefined,
+): ScriptedModel {
+  const served = new Map<number, Message>();
+  let next = 0;
+  const scenario: Scenario = (request, { requestIndex }) => {
+    const i = next++;
+    const step = stepAt(i);
+    if (step === undefined) {
+      return {
+        kind: 'error',
+        status: 500,
+        errorType: 'api_error',
+        message: `script exhausted: the scripted model of case ${tag} has no reply ${i + 1}`,
+      };
+    }
+    const message = messageOfStep(tag, i, step, request.model);
+    served.set(requestIndex, message);
+    return { kind: 'message', message };
+  };
+  return { scenario, served };
+}

@@ -1,0 +1,207 @@
+import { describe, expect, test } from 'vitest';
+import {
+  bwrapCommandLine,
+  type CommandPlan,
+  commandLine,
+  MINIMAL_PATH,
+  noIsolationCommandLine,
+  SANDBOX_SCRIPT_PATH,
+  utilLinuxCommandLine,
+} from '../../src/runner/index.js';
+
+const TOOLS = {
+  bash: '/bin/bash',
+  sh: '/bin/sh',
+  bwrap: '/usr/bin/bwrap',
+  prlimit: '/usr/bin/prlimit',
+  unshare: '/usr/bin/unshare',
+  setpriv: '/usr/bin/setpriv',
+};
+const COMMAND_TEXT = 'echo the-secret-command';
+
+function plan(overrides: Partial<CommandPlan> = {}): CommandPlan {
+  return {
+    level: 'bwrap',
+    workdir: '/srv/work dir',
+    scriptPath: '/tmp/wirecheck-runner-x/command-1.sh',
+    env: { PATH: MINIMAL_PATH, HOME: '/srv/work dir', USER: 'runner' },
+    runAs: { uid: 65534, gid: 65534 },
+    limits: { processes: 100, openFiles: 200, fileSizeBytes: 300 },
+    tmpBytes: 4096,
+    masked: ['/run', '/root'],
+    tools: TOOLS,
+    ...overrides,
+  };
+}
+
+/** The value right after `flag` in argv. */
+const valueAfter = (argv: readonly string[], flag: string) => argv[argv.indexOf(flag) + 1];
+const argvOf = (spec: { file: string; args: readonly string[] }) => [spec.file, ...spec.args];
+
+describe('bubblewrap command line', () => {
+  const spec = bwrapCommandLine(plan());
+  const argv = argvOf(spec);
+
+  test('resource limits come first: processes, open files, file size, no core dumps', () => {
+    expect(argv.slice(0, 6)).toEqual([
+      '/usr/bin/prlimit',
+      '--nproc=100',
+      '--nofile=200',
+      '--fsize=300',
+      '--core=0',
+      '--',
+    ]);
+  });
+
+  test('a read-only root, a bounded private /tmp, the working directory bound writable', () => {
+    expect(argv.join(' ')).toContain('--ro-bind / /');
+    expect(argv.join(' ')).toContain('--size 4096 --tmpfs /tmp');
+    const bind = argv.indexOf('--bind');
+    expect(argv.slice(bind, bind + 3)).toEqual(['--bind', '/srv/work dir', '/srv/work dir']);
+    expect(valueAfter(argv, '--chdir')).toBe('/srv/work dir');
+    // The workdir is bound after /tmp and the masks, so it shows through them.
+    expect(bind).toBeGreaterThan(argv.lastIndexOf('--tmpfs'));
+  });
+
+  test('no network, own PID namespace, no nested user namespaces, no capabilities', () => {
+    for (const flag of [
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--die-with-parent',
+      '--new-session',
+    ]) {
+      expect(argv).toContain(flag);
+    }
+    expect(valueAfter(argv, '--cap-drop')).toBe('ALL');
+    expect(argv).not.toContain('--share-net');
+  });
+
+  test('host directories are hidden behind small tmpfs mounts', () => {
+    expect(argv.join(' ')).toContain('--tmpfs /run');
+    expect(argv.join(' ')).toContain('--tmpfs /root');
+  });
+
+  test('the command goes in through fd 3, never as an argument; bwrap reports its pid on fd 4', () => {
+    expect(argv.join('\0')).not.toContain(COMMAND_TEXT);
+    expect(valueAfter(argv, '--ro-bind-data')).toBe('3');
+    expect(valueAfter(argv, '--info-fd')).toBe('4');
+    expect(spec.extraFds).toEqual(['script-in', 'info-out']);
+    expect(argv.slice(-4)).toEqual(['/bin/bash', '--norc', '--noprofile', SANDBOX_SCRIPT_PATH]);
+  });
+
+  test('the environment is cleared and set to exactly the given variables', () => {
+    expect(argv).toContain('--clearenv');
+    const setenv = argv.flatMap((a, i) => (a === '--setenv' ? [`${argv[i + 1]}=${argv[i + 2]}`] : []));
+    expect(setenv).toEqual([`PATH=${MINIMAL_PATH}`, 'HOME=/srv/work dir', 'USER=runner']);
+  });
+
+  test('bwrap itself runs as the unprivileged identity', () => {
+    expect(spec.runAs).toEqual({ uid: 65534, gid: 65534 });
+  });
+
+  test('without prlimit there are no limits and bwrap comes first', () => {
+    const bare = bwrapCommandLine(plan({ limits: null }));
+    expect(bare.file).toBe('/usr/bin/bwrap');
+  });
+});
+
+describe('util-linux command line', () => {
+  const spec = utilLinuxCommandLine(plan({ level: 'util-linux' }));
+  const argv = argvOf(spec);
+
+  test('dies with the runner, then limits, then fresh PID, mount, network, IPC and UTS namespaces', () => {
+    expect(argv.slice(0, 4)).toEqual(['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--']);
+    expect(argv).toContain('/usr/bin/prlimit');
+    for (const flag of [
+      '--pid',
+      '--fork',
+      '--kill-child',
+      '--mount-proc',
+      '--net',
+      '--ipc',
+      '--uts',
+      '--mount',
+    ]) {
+      expect(argv).toContain(flag);
+    }
+  });
+
+  test('the setup script gets the script path, workdir, sizes, identity, masks and environment', () => {
+    const rest = argv.slice(argv.indexOf('wirecheck-setup') + 1);
+    expect(rest).toEqual([
+      '/tmp/wirecheck-runner-x/command-1.sh',
+      '/srv/work dir',
+      '4096',
+      '65534',
+      '65534',
+      '/usr/bin/setpriv',
+      '/bin/bash',
+      '2',
+      '/run',
+      '/root',
+      `PATH=${MINIMAL_PATH}`,
+      'HOME=/srv/work dir',
+      'USER=runner',
+    ]);
+    expect(argv.join('\0')).not.toContain(COMMAND_TEXT);
+  });
+
+  test('it starts as the runner (root) to set up mounts, and needs an identity to drop to', () => {
+    expect(spec.runAs).toBeNull();
+    expect(() => utilLinuxCommandLine(plan({ level: 'util-linux', runAs: null }))).toThrow(/uid to drop to/);
+  });
+
+  test('it needs unshare and setpriv', () => {
+    expect(() =>
+      utilLinuxCommandLine(plan({ level: 'util-linux', tools: { ...TOOLS, unshare: undefined } })),
+    ).toThrow(/needs unshare/);
+  });
+});
+
+describe('no isolation', () => {
+  test('bash runs the script file in the working directory as the unprivileged identity, with the marker fd', () => {
+    const spec = noIsolationCommandLine(plan({ level: 'none' }));
+    expect(argvOf(spec)).toEqual([
+      '/usr/bin/setpriv',
+      '--pdeathsig',
+      'KILL',
+      '--no-new-privs',
+      '--',
+      '/usr/bin/prlimit',
+      '--nproc=100',
+      '--nofile=200',
+      '--fsize=300',
+      '--core=0',
+      '--',
+      '/bin/bash',
+      '--norc',
+      '--noprofile',
+      '/tmp/wirecheck-runner-x/command-1.sh',
+    ]);
+    expect(spec).toMatchObject({
+      cwd: '/srv/work dir',
+      runAs: { uid: 65534, gid: 65534 },
+      extraFds: ['marker'],
+    });
+    expect(spec.env).toEqual({ PATH: MINIMAL_PATH, HOME: '/srv/work dir', USER: 'runner' });
+  });
+
+  test('with neither setpriv nor prlimit it is bash alone', () => {
+    const spec = noIsolationCommandLine(
+      plan({ level: 'none', limits: null, tools: { bash: '/bin/bash', sh: '/bin/sh' } }),
+    );
+    expect(argvOf(spec)).toEqual([
+      '/bin/bash',
+      '--norc',
+      '--noprofile',
+      '/tmp/wirecheck-runner-x/command-1.sh',
+    ]);
+  });
+});
+
+test('commandLine picks the builder of the plan level', () => {
+  expect(commandLine(plan({ level: 'bwrap' })).extraFds).toEqual(['script-in', 'info-out']);
+  expect(commandLine(plan({ level: 'util-linux' })).extraFds).toEqual([]);
+  expect(commandLine(plan({ level: 'none' })).extraFds).toEqual(['marker']);
+});

@@ -1,0 +1,153 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  type BashRunner,
+  createBashRunner,
+  describeIsolation,
+  type IsolationLevel,
+  RunnerStartError,
+} from '../../src/runner/index.js';
+import { availableLevels, escapeThenReport, isRoot, survivorsAfter, tempBase, use } from './helpers.js';
+
+const probeDir = await mkdtemp(join(tmpdir(), 'wirecheck-runner-probe-'));
+const LEVELS = await availableLevels(join(probeDir, 'wd'));
+await rm(probeDir, { recursive: true, force: true });
+
+const cleanup: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c();
+});
+
+const FILE_LIMIT = 1024 * 1024;
+const NAMESPACED: readonly IsolationLevel[] = ['bwrap', 'util-linux'];
+
+test('the isolation level "none" is always available, so every rule is checked somewhere', () => {
+  expect(LEVELS).toContain('none');
+});
+
+describe.each(LEVELS)('isolation %s', (level) => {
+  let runner: BashRunner;
+  let workdir: string;
+  const run = async (command: string) => (await runner.run(use(command))).result.content;
+  const namespaced = NAMESPACED.includes(level);
+
+  beforeAll(async () => {
+    workdir = join(await tempBase(cleanup), 'wd');
+    runner = await createBashRunner({
+      workdir,
+      isolation: level,
+      timeoutS: 10,
+      limits: { processes: 256, openFiles: 512, fileSizeBytes: FILE_LIMIT },
+    });
+    cleanup.push(() => runner.close());
+  });
+
+  test('the level in force is the one reported, in every result and in the description', async () => {
+    expect(runner.isolation.level).toBe(level);
+    expect((await runner.run(use('true'))).isolation).toBe(level);
+    expect(describeIsolation(runner.isolation)).toContain(`isolation ${level}`);
+  });
+
+  test('the command is not root and nothing outside the working directory is writable', async () => {
+    expect(await run('id -u')).not.toBe('0\n');
+    expect(await run('touch /etc/wirecheck-x 2>/dev/null && echo wrote || echo refused')).toBe('refused\n');
+    expect(await run('touch /usr/wirecheck-x 2>/dev/null && echo wrote || echo refused')).toBe('refused\n');
+    expect(await run('touch here && echo wrote')).toBe('wrote\n');
+  });
+
+  test('resource limits: processes, open files, file size, no core dumps', async () => {
+    expect(await run('ulimit -u; ulimit -n; ulimit -f; ulimit -c')).toBe(
+      `256\n512\n${FILE_LIMIT / 1024}\n0\n`,
+    );
+    const report = await runner.run(use('head -c 2M /dev/zero > big'));
+    expect(report.exitCode).toBe(153); // SIGXFSZ
+  });
+
+  test('no new privileges can be gained (setuid programs do not elevate)', async () => {
+    expect(await run('grep NoNewPrivs /proc/self/status')).toMatch(/NoNewPrivs:\s+1/);
+  });
+
+  test('a process that escaped with setsid does not outlive its command', async () => {
+    const report = await runner.run(use(`${escapeThenReport('296.75')}; echo started`));
+    expect(report.result.content).toBe('started\n');
+    expect(await survivorsAfter('296.75')).toEqual([]);
+  });
+
+  if (namespaced) {
+    test('the root file system is read-only, /tmp is private and bounded', async () => {
+      expect(await run('touch /wirecheck-x 2>&1 | grep -c "Read-only file system"')).toBe('1\n');
+      const name = `wirecheck-private-${level}-${process.pid}`;
+      expect(await run(`echo x > /tmp/${name} && echo written`)).toBe('written\n');
+      expect(await readdir(tmpdir())).not.toContain(name);
+      expect(await run('df -B1 --output=size /tmp | tail -n 1 | tr -d " "')).toBe(`${64 * 1024 * 1024}\n`);
+    });
+
+    test('there is no network but loopback', async () => {
+      expect(await run("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '")).toBe('lo\n');
+    });
+
+    test('the command has its own PID namespace: the runner and the host processes are invisible', async () => {
+      const count = Number(await run("ls /proc | grep -c '^[0-9]'"));
+      expect(count).toBeLessThan(10);
+      expect(await run(`kill -0 ${process.pid} 2>/dev/null && echo seen || echo unseen`)).toBe('unseen\n');
+    });
+
+    test("the host's private directories are hidden", async () => {
+      expect(await run('ls -A /root /home 2>&1 | grep -v ":$" | grep -c . || true')).toBe('0\n');
+    });
+  }
+});
+
+describe('start-up probe and fallback', () => {
+  let workdir: string;
+  beforeAll(async () => {
+    workdir = join(await tempBase(cleanup), 'wd');
+  });
+
+  test('without bubblewrap, auto falls back to the next level and says why', async () => {
+    const runner = await createBashRunner({ workdir, tools: { bwrap: null } });
+    try {
+      expect(runner.isolation.level).toBe(isRoot ? 'util-linux' : 'none');
+      expect(runner.isolation.fallbacks.join('\n')).toMatch(/^bwrap: not installed/);
+      expect((await runner.run(use('echo hi'))).result.content).toBe('hi\n');
+    } finally {
+      await runner.close();
+    }
+  });
+
+  test('a bubblewrap that cannot run is found by the probe and skipped', async () => {
+    const logs: string[] = [];
+    const runner = await createBashRunner({
+      workdir,
+      tools: { bwrap: '/bin/false' },
+      log: (l) => logs.push(l),
+    });
+    try {
+      expect(runner.isolation.level).not.toBe('bwrap');
+      expect(runner.isolation.fallbacks[0]).toMatch(/^bwrap: /);
+      expect(logs.join('\n')).toContain(`isolation ${runner.isolation.level}`);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  test('asking for bubblewrap where it cannot run is an error at start-up', async () => {
+    await expect(createBashRunner({ workdir, isolation: 'bwrap', tools: { bwrap: null } })).rejects.toThrow(
+      RunnerStartError,
+    );
+    await expect(
+      createBashRunner({ workdir, isolation: 'bwrap', tools: { bwrap: '/bin/false' } }),
+    ).rejects.toThrow(/bwrap: /);
+  });
+
+  test('util-linux isolation is refused when the runner is not root', async () => {
+    const attempt = createBashRunner({ workdir, isolation: 'util-linux', runAs: null });
+    await expect(attempt).rejects.toThrow(/needs root/);
+  });
+
+  test('a timeout that is not a positive number is refused', async () => {
+    await expect(createBashRunner({ workdir, timeoutS: 0 })).rejects.toThrow(RunnerStartError);
+  });
+});

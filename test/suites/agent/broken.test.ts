@@ -1,0 +1,122 @@
+import { describe, expect, test } from 'vitest';
+import { runSuite } from '../../../src/harness/run-suite.js';
+import { agentSuite } from '../../../src/suites/agent/index.js';
+import { TargetUnavailable } from '../../../src/suites/check.js';
+import { nodeCommand, runAgainst, statusById } from './helpers.js';
+
+const P = 'agent.';
+
+/**
+ * Each broken agent (broken/<name>.mjs: the independent agent with one flaw) runs the
+ * checks of its rule plus neighbours it must still pass, so a failure is shown to come
+ * from the flaw and not from a suite that fails everything.
+ */
+const CASES: {
+  agent: string;
+  flaw: string;
+  fails: string[];
+  passes: string[];
+  warns?: string[];
+  skips?: string[];
+}[] = [
+  {
+    agent: 'no-resend-tools',
+    flaw: 'sends tools on the first request only',
+    fails: ['loop.tools-every-request', 'loop.requests-valid'],
+    passes: ['loop.first-request', 'loop.history-kept', 'loop.assistant-turn', 'results.ids-match'],
+  },
+  {
+    agent: 'result-turn-each',
+    flaw: 'puts each tool_result in a user turn of its own',
+    fails: ['results.one-user-turn', 'loop.requests-valid'],
+    passes: ['results.ids-match', 'loop.assistant-turn', 'loop.tools-every-request', 'loop.history-kept'],
+  },
+  {
+    agent: 'mismatched-ids',
+    flaw: 'answers with tool_use ids of its own',
+    fails: ['results.ids-match', 'loop.requests-valid'],
+    passes: ['results.one-user-turn', 'loop.assistant-turn', 'loop.tools-every-request'],
+  },
+  {
+    agent: 'drop-assistant-turn',
+    flaw: 'leaves the assistant turn out of the follow-up',
+    fails: ['loop.assistant-turn', 'loop.requests-valid'],
+    passes: ['loop.history-kept', 'results.one-user-turn', 'results.ids-match', 'loop.tools-every-request'],
+  },
+  {
+    agent: 'no-cap',
+    flaw: 'has no turn cap',
+    fails: ['cap.honoured', 'cap.default'],
+    passes: ['loop.ends-without-tool-use', 'breaker.halts-at-third'],
+  },
+  {
+    agent: 'cap-plus-one',
+    flaw: 'sends one request more than the cap (a reading the spec allows)',
+    fails: [],
+    warns: ['cap.exact'],
+    passes: ['cap.honoured', 'cap.default', 'cap.default-recommended'],
+  },
+  {
+    agent: 'breaker-at-2',
+    flaw: 'trips the breaker at the second consecutive failure',
+    fails: ['breaker.halts-at-third', 'breaker.across-replies', 'breaker.reset-by-success'],
+    passes: ['breaker.one-reply', 'breaker.exit-status', 'breaker.operator-line'],
+  },
+  {
+    agent: 'breaker-never',
+    flaw: 'has no circuit breaker',
+    fails: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply', 'breaker.across-replies'],
+    skips: ['breaker.operator-line'],
+    passes: ['breaker.reset-by-success'],
+  },
+  {
+    agent: 'exit-zero-on-breaker',
+    flaw: 'exits 0 when the breaker trips',
+    fails: ['breaker.exit-status', 'breaker.one-reply', 'breaker.across-replies'],
+    passes: ['breaker.halts-at-third', 'breaker.operator-line', 'breaker.reset-by-success'],
+  },
+  {
+    agent: 'no-operator-line',
+    flaw: 'asks nobody for intervention when the breaker trips',
+    fails: ['breaker.operator-line'],
+    passes: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply'],
+  },
+];
+
+describe('the suite fails agents that break a rule', () => {
+  for (const c of CASES) {
+    const verdict = [
+      ...c.fails.map((id) => `fails ${id}`),
+      ...(c.warns ?? []).map((id) => `warns on ${id}`),
+      ...(c.skips ?? []).map((id) => `skips ${id}`),
+    ];
+    test(`an agent that ${c.flaw} ${verdict.join(', ')}`, async () => {
+      const ids = [...c.fails, ...(c.warns ?? []), ...(c.skips ?? []), ...c.passes].map((id) => P + id);
+      const result = await runAgainst(nodeCommand(`./broken/${c.agent}.mjs`), { only: ids });
+      const expected = Object.fromEntries([
+        ...c.fails.map((id) => [P + id, 'fail']),
+        ...(c.warns ?? []).map((id) => [P + id, 'warn']),
+        ...(c.skips ?? []).map((id) => [P + id, 'skip']),
+        ...c.passes.map((id) => [P + id, 'pass']),
+      ]);
+      expect(statusById(result)).toEqual(expected);
+    }, 120_000);
+  }
+});
+
+test('a failure names what was expected and what the agent did', async () => {
+  const result = await runAgainst(nodeCommand('./broken/breaker-at-2.mjs'), {
+    only: [`${P}breaker.halts-at-third`],
+  });
+  const check = result.checks[0]!;
+  expect(check.message).toContain('halted before the third consecutive failure');
+  expect(check.expected).toContain('3 requests');
+  expect(check.actual).toBe('2 requests');
+  expect(check.reproduce).toContain('--only agent.breaker.halts-at-third');
+}, 60_000);
+
+test('a command that cannot be started makes the target unavailable', async () => {
+  await expect(
+    runSuite(agentSuite, { agent: 'wirecheck-no-such-agent-4711' }, { seed: 1, runs: 1 }),
+  ).rejects.toBeInstanceOf(TargetUnavailable);
+}, 30_000);

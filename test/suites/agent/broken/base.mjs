@@ -1,0 +1,113 @@
+// A small agent written from the spec alone (plain fetch and spawnSync, no wirecheck code),
+// with switchable flaws. Without flaws it is a second, independent conforming agent: the
+// suite must pass it. It reads the breaker differently from the reference (it runs every
+// command of a reply, then halts if three failed in a row at any point), and its default
+// cap is 8. Each file next to this one turns on one flaw.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * @typedef {object} Flaws
+ * @property {boolean} [noResendTools] send `tools` on the first request only
+ * @property {boolean} [resultTurnEach] put each tool_result in a user turn of its own
+ * @property {boolean} [mismatchedIds] answer with made-up tool_use ids
+ * @property {boolean} [noCap] ignore the turn cap
+ * @property {boolean} [capPlusOne] count turns after the first request (cap + 1 requests)
+ * @property {number} [breakerAt] failures in a row that trip the breaker (default 3; 0: never)
+ * @property {boolean} [exitZeroOnBreaker] exit 0 when the breaker trips
+ * @property {boolean} [noOperatorLine] say nothing when the breaker trips
+ * @property {boolean} [dropAssistantTurn] leave the assistant turn out of the follow-up
+ */
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function runBash(command, workdir) {
+  const run = spawnSync('bash', ['--norc', '--noprofile', '-c', command], {
+    cwd: workdir,
+    encoding: 'utf8',
+    timeout: 20_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const code = run.status ?? -1;
+  let text = run.stdout ?? '';
+  if (run.stderr) text = text ? `${text}\n--- STDERR ---\n${run.stderr}` : run.stderr;
+  if (text.trim() === '') text = `exit code ${code}, no output`;
+  return { content: text, isError: code !== 0 };
+}
+
+async function send(body) {
+  const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
+  const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
+  const response = await fetch(`${base}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Run the agent with `flaws`; sets the exit status as the target contract says. */
+export async function main(flaws = {}) {
+  const prompt = (await readStdin()).trim();
+  if (!process.env.WIRECHECK_API_KEY && !process.env.ANTHROPIC_API_KEY) {
+    process.stderr.write('no API key\n');
+    process.exitCode = 1;
+    return;
+  }
+  const cap = flaws.noCap ? Number.POSITIVE_INFINITY : Number(process.env.WIRECHECK_MAX_TURNS || 8);
+  const workdir = process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
+  mkdirSync(workdir, { recursive: true });
+  const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
+  const tools = [{ type: 'bash_20250124', name: 'bash' }];
+  const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
+  let failures = 0;
+  let tripped = false;
+  for (let requests = 1; ; requests++) {
+    let reply;
+    try {
+      reply = await send({
+        model: 'independent-model',
+        max_tokens: 1024,
+        messages,
+        ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
+      });
+    } catch (error) {
+      process.stderr.write(`request failed: ${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const uses = reply.content.filter((b) => b.type === 'tool_use' && b.name === 'bash');
+    if (uses.length === 0) {
+      process.stdout.write(`${reply.content.map((b) => b.text ?? '').join('')}\n`);
+      return;
+    }
+    if (!flaws.dropAssistantTurn) messages.push({ role: 'assistant', content: reply.content });
+    const results = uses.map((use, k) => {
+      const { content, isError } = runBash(String(use.input?.command ?? ''), workdir);
+      failures = isError ? failures + 1 : 0;
+      if (failures >= threshold) tripped = true;
+      const id = flaws.mismatchedIds ? `toolu_wrong_${requests}_${k}` : use.id;
+      return { type: 'tool_result', tool_use_id: id, content, is_error: isError };
+    });
+    if (tripped) {
+      if (!flaws.noOperatorLine)
+        process.stderr.write(
+          'Circuit breaker open: 3 commands failed in a row. Human intervention needed.\n',
+        );
+      process.exitCode = flaws.exitZeroOnBreaker ? 0 : 3;
+      return;
+    }
+    if (flaws.resultTurnEach) for (const r of results) messages.push({ role: 'user', content: [r] });
+    else messages.push({ role: 'user', content: results });
+    if (requests >= (flaws.capPlusOne ? cap + 1 : cap)) return;
+  }
+}
