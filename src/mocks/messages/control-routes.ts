@@ -53,7 +53,7 @@ function issueOf(error: z.ZodError): string {
 export function registerControlRoutes(app: FastifyInstance, state: MockState): void {
   app.get(`${CONTROL_PREFIX}health`, async () => ({ ok: true }));
   app.get(`${CONTROL_PREFIX}journal`, async (_request, reply) =>
-    reply.type('application/json').send(JSON.stringify(state.journal.entries())),
+    reply.type('application/json').send(`[${state.journal.entries().map(entryJson).join(',')}]`),
   );
   app.delete(`${CONTROL_PREFIX}journal`, async (_request, reply) => {
     state.journal.clear();
@@ -90,4 +90,18 @@ export function registerControlRoutes(app: FastifyInstance, state: MockState): v
     state.setFaults(parsed.data);
     return { ok: true };
   });
+}
+
+/**
+ * One journal entry as JSON. A body nested too deeply for JSON.stringify (the mock accepts
+ * what the real API accepts, recursion depth included) is replaced by a note, so one such
+ * request cannot make the whole journal unreadable.
+ */
+function entryJson(entry: object): string {
+  try {
+    return JSON.stringify(entry);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return JSON.stringify({ ...entry, body: `[body nested too deeply to serialize: ${e.message}]` });
+  }
 }

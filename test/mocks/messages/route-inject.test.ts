@@ -303,6 +303,24 @@ describe('control API', () => {
     await app.close();
   });
 
+  test('the journal stays readable after a request whose body is nested too deeply to serialize', async () => {
+    const { app } = appWith();
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const body = `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u"},"extra":${deep}}`;
+    await app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      payload: body,
+    });
+    const res = await app.inject({ method: 'GET', url: '/__wirecheck/journal' });
+    expect(res.statusCode).toBe(200);
+    const journal = JSON.parse(res.body);
+    expect(journal).toHaveLength(1);
+    expect(journal[0].body).toMatch(/nested too deeply/);
+    await app.close();
+  });
+
   test('PUT scenario with a model or fixtures; an invalid one is refused with 400', async () => {
     const { app } = appWith();
     expect(
