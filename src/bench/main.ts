@@ -4,6 +4,7 @@ import { clearSdkEnvironment } from './consumers.js';
 import { readReport, writeReport } from './report-file.js';
 import { type BenchRow, goalMet, mergeRows } from './rows.js';
 import { runBench } from './run.js';
+import { FULL_RUNNER_SIZES, QUICK_RUNNER_SIZES, runRunnerBench } from './runner-bench.js';
 import type { StreamSizes } from './servers.js';
 import { formatTable } from './table.js';
 
@@ -18,7 +19,8 @@ export const DEFAULT_QUICK_OUT = 'reports/bench-quick.json';
 const USAGE = `usage: npm run bench -- [--rounds N] [--warmup N] [--quick] [--out PATH]
   --rounds N   measured rounds per comparison, medians taken (default ${DEFAULT_ROUNDS}, at least 1)
   --warmup N   rounds run first and discarded (default ${DEFAULT_WARMUP_ROUNDS})
-  --quick      smoke run: ${QUICK_SIZES.textDeltas} text deltas, ${QUICK_SIZES.jsonFragments} fragments, 1 round, 1 warm-up
+  --quick      smoke run: ${QUICK_SIZES.textDeltas} text deltas, ${QUICK_SIZES.jsonFragments} fragments, a few runner commands,
+               10 MiB of runner output instead of 1 GiB, 1 round, 1 warm-up
                (writes ${DEFAULT_QUICK_OUT} unless --out is given)
   --out PATH   report to merge the rows into (default ${DEFAULT_OUT})
 Exit status: 0 when the bench ran (missed goals are printed, not failed), 2 on bad usage or a crash.`;
@@ -37,6 +39,7 @@ class UsageError extends Error {}
 
 export interface BenchCommand {
   sizes: StreamSizes;
+  quick: boolean;
   rounds: number;
   warmupRounds: number;
   out: string;
@@ -78,6 +81,7 @@ export function parseBenchCommand(args: readonly string[]): BenchCommand {
   const quick = values.quick ?? false;
   return {
     sizes: quick ? QUICK_SIZES : FULL_SIZES,
+    quick,
     rounds: count(values.rounds, 'rounds', 1, quick ? 1 : DEFAULT_ROUNDS),
     warmupRounds: count(values.warmup, 'warmup', 0, quick ? 1 : DEFAULT_WARMUP_ROUNDS),
     out: values.out ?? (quick ? DEFAULT_QUICK_OUT : DEFAULT_OUT),
@@ -132,6 +136,8 @@ export async function main(
       inlineServers: options.inlineServers ?? false,
       log: io.out,
     });
+    const runnerSizes = command.quick ? QUICK_RUNNER_SIZES : FULL_RUNNER_SIZES;
+    rows.push(...(await runRunnerBench({ sizes: runnerSizes, rounds, warmupRounds, log: io.out })));
     io.out('');
     for (const line of formatTable(rows)) io.out(line);
     io.out('');
