@@ -2,6 +2,7 @@ import { agentSuiteEntry } from './agent/entry.js';
 import type { Suite } from './check.js';
 import { messagesClientSuiteEntry } from './messages-client/entry.js';
 import { messagesServiceSuiteEntry } from './messages-service/entry.js';
+import { runnerSuiteEntry } from './runner/entry.js';
 
 /** A target option of a suite, as a commander option spec. */
 export interface TargetOptionSpec {
@@ -34,7 +35,12 @@ export interface SuiteEntry {
 }
 
 /** Every suite the CLI knows, in the order `list` and `all` use. */
-export const SUITES: SuiteEntry[] = [messagesServiceSuiteEntry, messagesClientSuiteEntry, agentSuiteEntry];
+export const SUITES: SuiteEntry[] = [
+  messagesServiceSuiteEntry,
+  messagesClientSuiteEntry,
+  runnerSuiteEntry,
+  agentSuiteEntry,
+];
 
 export function findSuite(name: string): SuiteEntry | undefined {
   return SUITES.find((entry) => entry.suite.name === name);

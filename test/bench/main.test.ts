@@ -86,7 +86,7 @@ describe('bench run (quick, servers in this thread)', () => {
     }
     const json = JSON.parse(await readFile(out, 'utf8'));
     expectRows(json);
-    expect(json.map((r) => r.name).filter((n) => !n.startsWith('runner'))).toEqual(PART_1_ROWS);
+    expect(json.map((r) => r.name).filter((n) => !String(n).startsWith('runner'))).toEqual(PART_1_ROWS);
     const goals = Object.fromEntries(json.map((r) => [r.name, r.goal]));
     expect(goals[PART_1_ROWS[0]!]).toBe(0.9);
     expect(goals[PART_1_ROWS[1]!]).toBe(1);
@@ -122,7 +122,7 @@ describe('bench run (quick, servers in this thread)', () => {
     expect(
       json
         .map((r) => r.name)
-        .filter((n) => !n.startsWith('runner'))
+        .filter((n) => !String(n).startsWith('runner'))
         .sort(),
     ).toEqual([foreign.name, ...PART_1_ROWS].sort());
   });
@@ -152,6 +152,6 @@ describe('bin/bench.js (built, servers in a worker thread)', () => {
     expect(stdout).toMatch(/^wirecheck bench: 300 text deltas/);
     const json = JSON.parse(await readFile(out, 'utf8'));
     expectRows(json);
-    expect(json.map((r) => r.name).filter((n) => !n.startsWith('runner'))).toEqual(PART_1_ROWS);
+    expect(json.map((r) => r.name).filter((n) => !String(n).startsWith('runner'))).toEqual(PART_1_ROWS);
   });
 });

@@ -108,10 +108,10 @@ export async function executePlan(
 ): Promise<StreamEnd> {
   let wrote = false;
   let due = performance.now();
-  const write = (data: string | Uint8Array): boolean => {
+  const write = (data: string | Uint8Array, written?: () => void): boolean => {
     wrote = true;
     progress.bytesWritten += byteLength(data);
-    return res.write(data);
+    return written ? res.write(data, written) : res.write(data);
   };
   // A pause must not keep the headers back: clients time out on them.
   const headersOut = () => {
@@ -142,7 +142,7 @@ export async function executePlan(
         res.end(held.data);
         return 'completed';
       }
-      const ok = write(held.data);
+      const ok = write(held.data, held.written);
       progress.framesWritten = held.framesDone;
       held = undefined;
       if (!ok) await watch.drain();

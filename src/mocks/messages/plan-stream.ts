@@ -19,10 +19,13 @@ export interface KeepAlive {
 
 /**
  * One step of serving a stream. `framesDone` is the number of scripted frames whose last
- * byte has been written once this write is done.
+ * byte has been written once this write is done. `written`, when there, is for the
+ * executor to call once the data has been handed to the OS (or its write failed): from
+ * then on the data's memory may be built on again, so nothing may read it. A write never
+ * reported is simply never reused.
  */
 export type StreamStep =
-  | { kind: 'write'; data: string | Uint8Array; framesDone: number }
+  | { kind: 'write'; data: string | Uint8Array; framesDone: number; written?: () => void }
   | { kind: 'wait'; ms: number; keepAlive?: KeepAlive }
   /** Pause until the client goes away. */
   | { kind: 'stall'; keepAlive?: KeepAlive }
@@ -79,9 +82,9 @@ export function* planMessageSteps(
   }
   const eol = EOL[plan.lineEnding ?? 'lf'];
   let done = 0;
-  for (const { text, frames } of messageBatches(message, splits ?? [], eol, options.framesPerWrite ?? 64)) {
-    done += frames;
-    yield { kind: 'write', data: text, framesDone: done };
+  for (const batch of messageBatches(message, splits ?? [], eol, options.framesPerWrite ?? 64)) {
+    done += batch.frames;
+    yield { kind: 'write', data: batch.bytes, framesDone: done, written: batch.release };
   }
   yield { kind: 'end' };
 }

@@ -64,14 +64,16 @@ export class EncodedStreamCache {
     let bytes = 0;
     let collecting = keep;
     let done = 0;
-    for (const { text, frames } of messageBatches(message, splits ?? [], eol, perWrite)) {
-      done += frames;
+    for (const batch of messageBatches(message, splits ?? [], eol, perWrite)) {
+      done += batch.frames;
       if (!collecting) {
-        yield { kind: 'write', data: text, framesDone: done };
+        yield { kind: 'write', data: batch.bytes, framesDone: done, written: batch.release };
         continue;
       }
-      // Encoded once: the same bytes are written now and kept for the next time.
-      const step = { kind: 'write' as const, data: Buffer.from(text, 'utf8'), framesDone: done };
+      // A copy of its own: the batch's memory is built on again once released. The same
+      // bytes are written now and kept.
+      const step = { kind: 'write' as const, data: Buffer.from(batch.bytes), framesDone: done };
+      batch.release();
       bytes += step.data.length;
       writes.push(step);
       if (bytes > this.budgetBytes / 2) {

@@ -339,7 +339,9 @@ test('templated frames and batches equal the encoded canonical events, in every 
         expect(frames).toEqual(events.map((e) => [e.type, JSON.stringify(e)]));
         const eol = (['\n', '\r\n', '\r'] as const)[content.length % 3]!;
         const batches = [...messageBatches(message, splits, eol, 1 + (content.length % 5))];
-        expect(batches.map((b) => b.text).join('')).toBe(events.map((e) => encodeEvent(e, eol)).join(''));
+        expect(Buffer.concat(batches.map((b) => b.bytes))).toEqual(
+          Buffer.from(events.map((e) => encodeEvent(e, eol)).join('')),
+        );
         expect(batches.reduce((n, b) => n + b.frames, 0)).toBe(events.length);
       },
     ),

@@ -1,0 +1,192 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../check.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { abbreviate, expectIsError, resultAt } from '../expect.js';
+import { toolUse } from '../lines.js';
+import { canScanProcesses, type Marker, newMarker } from '../processes.js';
+import type { SessionRun } from '../session.js';
+import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const EXECUTION = 'Runner contract 2';
+const ENVIRONMENT = 'Runner contract 2 ("a reference runner also restricts the environment")';
+const WAS_HERE = 'wirecheck-was-here';
+
+/** Which line of the identity session asks what. */
+const LINE = { pwd: 0, uid: 1, home: 2, user: 3, path: 4, env: 5, group: 6 } as const;
+
+interface IdentitySession {
+  readonly run: SessionRun;
+  /** The foreground sleep whose process group the harness reads from /proc. */
+  readonly marker: Marker;
+}
+
+/**
+ * Where, as whom and with what environment commands run, asked in one session whose
+ * working directory does not exist yet.
+ */
+function identitySession(ctx: RunnerCtx, signal: AbortSignal): Promise<IdentitySession> {
+  return ctx.shared('identity', async () => {
+    const marker = newMarker(1);
+    const lines = [
+      toolUse(`pwd -P; touch ${WAS_HERE}`),
+      toolUse('id -u'),
+      toolUse(`printf '%s\\n' "$HOME"`),
+      toolUse(`printf '%s\\n' "$USER"`),
+      toolUse(`printf '%s\\n' "$PATH"`),
+      toolUse('env'),
+      toolUse(marker.command),
+    ];
+    const run = await ctx.run({
+      lines,
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: quickBudgetMs(lines.length, 1000),
+      watch: [marker],
+      signal,
+    });
+    return { run, marker };
+  });
+}
+
+/** The single line a command printed (without its line break), after checking it succeeded. */
+function printedLine(run: SessionRun, index: number, what: string): string {
+  const result = resultAt(run, index, what);
+  expectIsError(result, false, what);
+  return result.content.replace(/\n$/, '');
+}
+
+export const executionChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.execution.workdir',
+    clause: `${EXECUTION} (a dedicated working directory, created if absent); TARGETS runner (WIRECHECK_WORKDIR)`,
+    description: 'Commands run in WIRECHECK_WORKDIR, which the runner creates when it does not exist yet.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await identitySession(ctx, env.signal);
+      const pwd = printedLine(run, LINE.pwd, 'pwd -P');
+      expectThat(
+        pwd === run.workdir,
+        'the command did not run in WIRECHECK_WORKDIR',
+        run.workdir,
+        abbreviate(pwd),
+      );
+      expectThat(
+        existsSync(join(run.workdir, WAS_HERE)),
+        `a file the command created in its working directory is not in ${run.workdir}`,
+        `${WAS_HERE} in WIRECHECK_WORKDIR`,
+        'absent',
+      );
+    },
+  },
+  {
+    id: 'runner.execution.not-root',
+    clause: `${EXECUTION} (without privileges of a superuser)`,
+    description: 'Commands do not run as root: id -u is not 0.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await identitySession(ctx, env.signal);
+      const uid = printedLine(run, LINE.uid, 'id -u');
+      expectThat(/^\d+$/.test(uid), 'id -u did not print a user id', 'a number', abbreviate(uid));
+      expectThat(uid !== '0', 'the command ran as root (uid 0)', 'a uid other than 0', uid);
+    },
+  },
+  {
+    id: 'runner.execution.process-group',
+    clause: `${EXECUTION} (in its own process group)`,
+    description:
+      "A command's processes are in a process group of their own, not in the runner's (read from /proc by the harness).",
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      if (!canScanProcesses())
+        throw new CheckSkipped('this machine has no /proc to read process groups from');
+      const { run, marker } = await identitySession(ctx, env.signal);
+      resultAt(run, LINE.group, marker.command);
+      const seen = run.seen.get(marker.arg);
+      if (seen === undefined) {
+        throw new CheckSkipped(
+          `the harness never saw \`${marker.command}\` in /proc while it ran: the runner's commands are not visible from here`,
+        );
+      }
+      for (const p of seen) {
+        if (run.runnerGroups.has(p.pgid)) {
+          throw new CheckFailure(
+            `\`${marker.command}\` (pid ${p.pid}) ran in the runner's own process group ${p.pgid}`,
+            `a process group other than the runner's (${[...run.runnerGroups].join(', ')})`,
+            `pgid ${p.pgid}`,
+          );
+        }
+      }
+    },
+  },
+];
+
+export const environmentChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.environment.home',
+    clause: `${ENVIRONMENT}: HOME equal to the working directory`,
+    description: 'HOME is the working directory.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await identitySession(ctx, env.signal);
+      const home = printedLine(run, LINE.home, 'printf $HOME');
+      expectThat(home === run.workdir, 'HOME is not the working directory', run.workdir, abbreviate(home));
+    },
+  },
+  {
+    id: 'runner.environment.user',
+    clause: `${ENVIRONMENT}: a fixed USER`,
+    description: "USER is set by the runner (not empty, not inherited from the runner's own environment).",
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await identitySession(ctx, env.signal);
+      const user = printedLine(run, LINE.user, 'printf $USER');
+      expectThat(user !== '', 'USER is empty or unset', 'a fixed user name', '""');
+      expectThat(
+        user !== ctx.canaries.user,
+        "USER was inherited from the runner's own environment",
+        'a user name the runner sets',
+        user,
+      );
+    },
+  },
+  {
+    id: 'runner.environment.path',
+    clause: `${ENVIRONMENT}: a minimal PATH`,
+    description: "PATH is the runner's own minimal one, not inherited from the runner's environment.",
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await identitySession(ctx, env.signal);
+      const path = printedLine(run, LINE.path, 'printf $PATH');
+      expectThat(path !== '', 'PATH is empty or unset', 'a minimal PATH', '""');
+      expectThat(
+        !path.split(':').includes(ctx.canaries.pathEntry),
+        `PATH was inherited from the runner's own environment (it holds ${ctx.canaries.pathEntry}, which the harness put there)`,
+        'a PATH the runner sets',
+        abbreviate(path),
+      );
+    },
+  },
+  {
+    id: 'runner.environment.no-inherited-variables',
+    clause: ENVIRONMENT,
+    description: "A variable set only in the runner's own environment is not visible to commands.",
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await identitySession(ctx, env.signal);
+      const result = resultAt(run, LINE.env, 'env');
+      expectThat(
+        !result.content.includes(ctx.canaries.value),
+        `${ctx.canaries.variable}, set only for the runner, is visible to the command`,
+        `no ${ctx.canaries.variable} in env`,
+        abbreviate(result.content),
+      );
+    },
+  },
+];

@@ -1,0 +1,69 @@
+import { type Check, CheckSkipped, expectThat } from '../../check.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { abbreviate, expectIsError, resultAt } from '../expect.js';
+import { toolUse } from '../lines.js';
+import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const CLAUSE = 'Runner contract 7; Errors (shell command fails)';
+
+/** Exit codes of the quick tier: the edges, the shell's own and signal-like ones; --full runs all 256. */
+const SPREAD = [0, 1, 2, 3, 7, 42, 64, 100, 125, 126, 127, 128, 129, 130, 137, 143, 200, 254, 255];
+
+/** A shell that is pid 1 of a PID namespace cannot kill itself: the signal is ignored. */
+const UNLESS_PID_ONE = 'if [ $$ -eq 1 ]; then echo pid-one; exit 0; fi';
+const SIGNALS = ['KILL', 'TERM'] as const;
+
+export const exitStatusChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.exit-status.is-error-iff-nonzero',
+    clause: CLAUSE,
+    description:
+      'is_error is true exactly when the exit code is not 0 (a spread of codes; all 0-255 with --full).',
+    level: 'must',
+    // --full: 256 lines, each allowed a second by the session budget.
+    timeoutMs: 300_000,
+    async run(ctx, env) {
+      const codes = env.full ? Array.from({ length: 256 }, (_, i) => i) : SPREAD;
+      const run = await ctx.run({
+        lines: codes.map((code) => toolUse(`echo code ${code}; exit ${code}`)),
+        timeoutS: ORDINARY_TIMEOUT_S,
+        budgetMs: quickBudgetMs(codes.length),
+        signal: env.signal,
+      });
+      for (const [i, code] of codes.entries()) {
+        const what = `exit ${code}`;
+        const result = resultAt(run, i, what);
+        expectIsError(result, code !== 0, what);
+        expectThat(
+          result.content.includes(`code ${code}\n`),
+          `${what}: the output of the failing command is not in the result`,
+          `"code ${code}\\n" in the content`,
+          abbreviate(result.content),
+        );
+      }
+    },
+  },
+  {
+    id: 'runner.exit-status.signal-death',
+    clause: CLAUSE,
+    description: 'A command whose shell is killed by a signal (kill -9 $$, kill -TERM $$) is an error.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const run = await ctx.run({
+        lines: SIGNALS.map((s) => toolUse(`${UNLESS_PID_ONE}; echo dying; kill -${s} $$; echo survived`)),
+        timeoutS: ORDINARY_TIMEOUT_S,
+        budgetMs: quickBudgetMs(SIGNALS.length),
+        signal: env.signal,
+      });
+      for (const [i, s] of SIGNALS.entries()) {
+        const what = `kill -${s} $$`;
+        const result = resultAt(run, i, what);
+        if (result.content.startsWith('pid-one')) {
+          throw new CheckSkipped('the command shell is pid 1 of a PID namespace, which cannot signal itself');
+        }
+        expectIsError(result, true, what);
+      }
+    },
+  },
+];

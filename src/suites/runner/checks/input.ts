@@ -1,0 +1,124 @@
+import { type Check, expectThat } from '../../check.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { describeSession, expectContent, expectIsError, jsonAt, resultAt } from '../expect.js';
+import { type InputLine, rawLine, toolUse } from '../lines.js';
+import type { SessionRun } from '../session.js';
+import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const COUNT = 'TARGETS runner (exactly one JSON line per input line, in order); Runner contract 8';
+const LARGE_COMMAND_BYTES = 1 << 20;
+
+/** Lines a runner cannot run, between two it can; each bad one with why it is bad. */
+function badLines(): { lines: InputLine[]; bad: { index: number; what: string }[] } {
+  const withId = (input: unknown, id: string) =>
+    rawLine(JSON.stringify({ type: 'tool_use', id, name: 'bash', input }), id);
+  const bad: [InputLine, string][] = [
+    [rawLine('this is not json'), 'a line that is not JSON'],
+    [rawLine('{}'), 'an empty object'],
+    [withId({}, 'toolu_wc_no_command'), 'a tool_use without a command'],
+    [withId({ command: 42 }, 'toolu_wc_number_command'), 'a tool_use whose command is a number'],
+    [rawLine('[1,2,3]'), 'a JSON array'],
+    [
+      rawLine('{"type":"tool_use","id":"toolu_wc_cut","name":"bash","input":{"command":"echo hi"'),
+      'a tool_use cut short',
+    ],
+  ];
+  const lines = [
+    toolUse('echo before'),
+    ...bad.map(([line]) => line),
+    toolUse('echo a\u0000b'),
+    toolUse('echo after'),
+  ];
+  return { lines, bad: bad.map(([, what], i) => ({ index: i + 1, what })) };
+}
+
+function badLineSession(ctx: RunnerCtx, signal: AbortSignal) {
+  return ctx.shared('bad-lines', async () => {
+    const { lines, bad } = badLines();
+    const run = await ctx.run({
+      lines,
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: quickBudgetMs(lines.length),
+      signal,
+    });
+    return { run, bad };
+  });
+}
+
+function expectCount(run: SessionRun, what: string): void {
+  expectThat(
+    run.outputs.length === run.spec.lines.length,
+    `${what}: ${describeSession(run)}`,
+    `${run.spec.lines.length} result lines`,
+    `${run.outputs.length}`,
+  );
+}
+
+export const inputChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.input.bad-lines-answered',
+    clause: COUNT,
+    description:
+      'Lines that are not a valid bash tool_use (not JSON, wrong shape, no command, a NUL byte) each get one JSON line, and the lines around them are answered in place.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await badLineSession(ctx, env.signal);
+      expectCount(run, 'bad input lines');
+      for (let i = 0; i < run.spec.lines.length; i++) jsonAt(run, i, `input line ${i + 1}`);
+      expectContent(resultAt(run, 0, 'echo before'), 'before\n', 'echo before');
+      const last = run.spec.lines.length - 1;
+      expectContent(resultAt(run, last, 'echo after'), 'after\n', 'echo after, after the bad lines');
+    },
+  },
+  {
+    id: 'runner.input.bad-lines-are-errors',
+    clause: `${COUNT}; Errors`,
+    description:
+      'Each line that is not a valid bash tool_use is answered by a tool_result with is_error true (with its id where it has one).',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run, bad } = await badLineSession(ctx, env.signal);
+      for (const { index, what } of bad) expectIsError(resultAt(run, index, what), true, what);
+      resultAt(run, bad.length + 1, 'a command holding a NUL byte');
+    },
+  },
+  {
+    id: 'runner.input.large-command-answered',
+    clause: COUNT,
+    description: 'A command of 1 MB gets its own result line and the next line is answered in place.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const run = await largeCommandSession(ctx, env.signal);
+      expectCount(run, 'a 1 MB command');
+      resultAt(run, 0, 'a 1 MB command');
+      expectContent(resultAt(run, 1, 'echo after'), 'after\n', 'echo after, after a 1 MB command');
+    },
+  },
+  {
+    id: 'runner.input.large-command-runs',
+    clause: 'Runner contract 2 (no command size limit is stated)',
+    description: 'A command of 1 MB (a long comment) runs like any other.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const run = await largeCommandSession(ctx, env.signal);
+      const result = resultAt(run, 0, 'a 1 MB command');
+      expectIsError(result, false, 'a 1 MB command');
+      expectContent(result, 'big-ok\n', 'echo big-ok followed by a 1 MB comment');
+    },
+  },
+];
+
+function largeCommandSession(ctx: RunnerCtx, signal: AbortSignal): Promise<SessionRun> {
+  return ctx.shared('large-command', () =>
+    ctx.run({
+      lines: [toolUse(`echo big-ok # ${'x'.repeat(LARGE_COMMAND_BYTES)}`), toolUse('echo after')],
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: quickBudgetMs(2, 5000),
+      signal,
+    }),
+  );
+}

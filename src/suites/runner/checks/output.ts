@@ -1,0 +1,151 @@
+import { assembleOutput } from '../../../protocol/bash/index.js';
+import { type Check, expectThat } from '../../check.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import {
+  abbreviate,
+  expectContent,
+  expectIsError,
+  expectMatches,
+  numberPattern,
+  resultAt,
+} from '../expect.js';
+import { toolUse } from '../lines.js';
+import type { SessionRun } from '../session.js';
+import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const ASSEMBLY = 'Runner contract 4';
+const BLANK = 'Runner contract 6';
+/** "states ... that no output was produced", in the words a runner may choose. */
+const NO_OUTPUT = /\bno\b[^.\n]*\boutput\b|\bempty\b|\bnothing\b/i;
+
+/** Small commands whose results the output checks compare exactly, in one session. */
+const COMMANDS = {
+  both: 'echo out; echo err >&2',
+  stderrOnly: 'echo err >&2',
+  stdoutOnly: 'echo out',
+  blankSuccess: 'true',
+  blankFailure: 'exit 3',
+  whitespace: "printf '  \\n'",
+  invalidUtf8: "printf 'a\\377b\\376c\\n'",
+} as const;
+type CommandKey = keyof typeof COMMANDS;
+const KEYS = Object.keys(COMMANDS) as CommandKey[];
+
+function outputSession(ctx: RunnerCtx, signal: AbortSignal): Promise<SessionRun> {
+  return ctx.shared('output', () =>
+    ctx.run({
+      lines: KEYS.map((k) => toolUse(COMMANDS[k])),
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: quickBudgetMs(KEYS.length),
+      signal,
+    }),
+  );
+}
+
+async function resultOf(ctx: RunnerCtx, signal: AbortSignal, key: CommandKey) {
+  return resultAt(await outputSession(ctx, signal), KEYS.indexOf(key), COMMANDS[key]);
+}
+
+export const outputChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.output.stdout-and-stderr',
+    clause: ASSEMBLY,
+    description:
+      'stdout, then the separator line --- STDERR --- with a line break before and after, then stderr.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await resultOf(ctx, env.signal, 'both');
+      expectContent(result, assembleOutput('out\n', 'err\n'), COMMANDS.both);
+      expectIsError(result, false, COMMANDS.both);
+    },
+  },
+  {
+    id: 'runner.output.stderr-only',
+    clause: `${ASSEMBLY} (the separator only if stdout was non-empty)`,
+    description: 'Output on stderr only is the result text as it is, without the separator.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      expectContent(
+        await resultOf(ctx, env.signal, 'stderrOnly'),
+        assembleOutput('', 'err\n'),
+        COMMANDS.stderrOnly,
+      );
+    },
+  },
+  {
+    id: 'runner.output.stdout-only',
+    clause: ASSEMBLY,
+    description: 'Output on stdout only is the result text as it is.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await resultOf(ctx, env.signal, 'stdoutOnly');
+      expectContent(result, assembleOutput('out\n', ''), COMMANDS.stdoutOnly);
+      expectIsError(result, false, COMMANDS.stdoutOnly);
+    },
+  },
+  {
+    id: 'runner.output.blank',
+    clause: BLANK,
+    description:
+      'A command that prints nothing gets a text stating its exit code and that no output was produced.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      for (const [key, code] of [
+        ['blankSuccess', 0],
+        ['blankFailure', 3],
+      ] as const) {
+        const result = await resultOf(ctx, env.signal, key);
+        expectMatches(result, NO_OUTPUT, COMMANDS[key], 'state that no output was produced');
+        expectMatches(result, numberPattern(code), COMMANDS[key], `state the exit code ${code}`);
+        expectIsError(result, code !== 0, COMMANDS[key]);
+      }
+    },
+  },
+  {
+    id: 'runner.output.whitespace-only',
+    clause: `${BLANK} (whether whitespace-only output is blank is not stated)`,
+    description:
+      'Output of only spaces and a line break counts as blank: the no-output text with the exit code.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await resultOf(ctx, env.signal, 'whitespace');
+      expectMatches(result, NO_OUTPUT, COMMANDS.whitespace, 'state that no output was produced');
+      expectMatches(result, numberPattern(0), COMMANDS.whitespace, 'state the exit code 0');
+    },
+  },
+  {
+    id: 'runner.output.invalid-utf8',
+    clause: `${ASSEMBLY} (how bytes that are not UTF-8 reach the text is not stated)`,
+    description:
+      'Bytes that are not UTF-8 do not break the result: the text around them is kept and is_error stays false.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await resultOf(ctx, env.signal, 'invalidUtf8');
+      expectIsError(result, false, COMMANDS.invalidUtf8);
+      const c = result.content;
+      expectThat(
+        c.startsWith('a') && c.endsWith('c\n') && c.includes('b'),
+        `${COMMANDS.invalidUtf8}: the valid bytes around the invalid ones were not kept`,
+        '"a", a replacement for \\377, "b", a replacement for \\376, "c\\n"',
+        abbreviate(c),
+      );
+    },
+  },
+  {
+    id: 'runner.exit-status.stderr-not-error',
+    clause: 'Runner contract 7 (is_error exactly when the exit code is not 0)',
+    description: 'Output on stderr with exit code 0 is not an error.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      expectIsError(await resultOf(ctx, env.signal, 'stderrOnly'), false, `${COMMANDS.stderrOnly} (exit 0)`);
+      expectIsError(await resultOf(ctx, env.signal, 'both'), false, `${COMMANDS.both} (exit 0)`);
+    },
+  },
+];

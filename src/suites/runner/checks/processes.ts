@@ -1,0 +1,122 @@
+import { KILL_GRACE_MS } from '../../../protocol/bash/index.js';
+import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../check.js';
+import type { RunnerCtx } from '../context.js';
+import { abbreviate, answerDelayMs, resultAt } from '../expect.js';
+import { toolUse } from '../lines.js';
+import { canScanProcesses, type Marker, newMarker } from '../processes.js';
+import type { SessionRun } from '../session.js';
+import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const GROUP = 'Runner contract 2 (own process group), 3 (the whole process group is terminated)';
+/** Timeout of the pipe case: far longer than the answer may take, so waiting for it shows. */
+const PIPE_TIMEOUT_S = 10;
+/** A runner may wait a moment for its pipes to drain (Codex waits 2 s), plus start-up. */
+const PIPE_ANSWER_MS = KILL_GRACE_MS + 2000;
+
+interface LeftoverSession {
+  readonly run: SessionRun;
+  readonly background: Marker;
+  readonly escapee: Marker;
+  /** A second-long foreground sleep that proves the harness sees the runner's processes. */
+  readonly probe: Marker;
+}
+
+/** A background job and a setsid escapee started by one command, then a second-long command. */
+function leftoverSession(ctx: RunnerCtx, signal: AbortSignal): Promise<LeftoverSession> {
+  return ctx.shared('leftovers', async () => {
+    const background = newMarker(314);
+    const escapee = newMarker(315);
+    const probe = newMarker(1);
+    const run = await ctx.run({
+      lines: [
+        toolUse(
+          `${background.command} >/dev/null 2>&1 & setsid ${escapee.command} >/dev/null 2>&1 & echo started`,
+        ),
+        toolUse(probe.command),
+      ],
+      timeoutS: PIPE_TIMEOUT_S,
+      budgetMs: quickBudgetMs(2, 1000),
+      watch: [background, escapee, probe],
+      signal,
+    });
+    return { run, background, escapee, probe };
+  });
+}
+
+function expectGone(session: LeftoverSession, marker: Marker, what: string): void {
+  if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for leftover processes');
+  const { run } = session;
+  resultAt(run, 0, 'a command that starts background jobs');
+  resultAt(run, 1, session.probe.command);
+  if (!run.seen.has(session.probe.arg)) {
+    throw new CheckSkipped(
+      "the harness never saw the runner's commands in /proc: they are not visible from here",
+    );
+  }
+  const left = run.leftovers.get(marker.arg);
+  if (left !== undefined) {
+    throw new CheckFailure(
+      `${what} (\`${marker.command}\`) still ran after the runner exited`,
+      'no process of any command left once the runner exits',
+      left.map((p) => `pid ${p.pid} pgid ${p.pgid} sid ${p.sid}`).join('; '),
+    );
+  }
+}
+
+export const processChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.processes.background-job',
+    clause: `${GROUP}; Limits (recommended: an environment destroyed at session end)`,
+    description: 'A background job a command leaves behind does not outlive the runner.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const session = await leftoverSession(ctx, env.signal);
+      expectGone(session, session.background, 'a background job');
+    },
+  },
+  {
+    id: 'runner.processes.setsid-escapee',
+    clause: `${GROUP} (a process that leaves the group with setsid is caught only by stronger isolation, e.g. a PID namespace)`,
+    description: 'A background job that moved to its own session with setsid does not outlive the runner.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const session = await leftoverSession(ctx, env.signal);
+      expectGone(session, session.escapee, 'a setsid background job');
+    },
+  },
+  {
+    id: 'runner.processes.pipe-holder',
+    clause:
+      'Runner contract 2, 8 (captured output; one result per tool_use) — a background job holding the output pipes',
+    description: `A command that exits while its background job keeps stdout open is answered at once (within ${PIPE_ANSWER_MS} ms), not at the timeout.`,
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const holder = newMarker(316);
+      const run = await ctx.run({
+        lines: [toolUse(`${holder.command} & echo started`)],
+        timeoutS: PIPE_TIMEOUT_S,
+        budgetMs: quickBudgetMs(1, PIPE_TIMEOUT_S * 1000 + KILL_GRACE_MS),
+        watch: [holder],
+        signal: env.signal,
+      });
+      const what = `${holder.command} & echo started`;
+      const result = resultAt(run, 0, what);
+      const delay = answerDelayMs(run, 0);
+      expectThat(
+        delay <= PIPE_ANSWER_MS,
+        `${what}: answered ${Math.round(delay)} ms after the start: the runner waited for the background job's pipes`,
+        `<= ${PIPE_ANSWER_MS} ms`,
+        `${Math.round(delay)} ms`,
+      );
+      expectThat(
+        result.content.startsWith('started'),
+        `${what}: the output of the command was lost`,
+        '"started\\n"',
+        abbreviate(result.content),
+      );
+    },
+  },
+];

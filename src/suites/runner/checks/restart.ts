@@ -1,0 +1,86 @@
+import { type Check, CheckSkipped, expectThat } from '../../check.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { expectContent, resultAt } from '../expect.js';
+import { toolUse } from '../lines.js';
+import { canScanProcesses, type Marker, newMarker } from '../processes.js';
+import type { SessionRun } from '../session.js';
+import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const CLAUSE =
+  'Built-in shell tool definition (restart: the host discards the current shell session and starts a fresh one)';
+/** How long a killed process may still show in /proc after the restart was answered. */
+const KILL_LATENCY_MS = 300;
+
+interface RestartSession {
+  readonly run: SessionRun;
+  /** Started in the session before the restart. */
+  readonly background: Marker;
+  /** The foreground sleep of the line after the restart: proves the harness sees the runner's processes. */
+  readonly probe: Marker;
+}
+
+/**
+ * A variable and a background job, then `restart: true`, then a command that looks for
+ * the variable while it sleeps a second (long enough for the harness to see whether the
+ * background job is still there).
+ */
+function restartSession(ctx: RunnerCtx, signal: AbortSignal): Promise<RestartSession> {
+  return ctx.shared('restart', async () => {
+    const background = newMarker(313);
+    const probe = newMarker(1);
+    const run = await ctx.run({
+      lines: [
+        toolUse(`WC_STATE=kept; export WC_STATE; ${background.command} >/dev/null 2>&1 & echo started`),
+        toolUse('echo restarted', { restart: true }),
+        toolUse(`${probe.command}; echo "[\${WC_STATE:-}]"`),
+      ],
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: quickBudgetMs(3, 1000),
+      watch: [background, probe],
+      signal,
+    });
+    return { run, background, probe };
+  });
+}
+
+export const restartChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.restart.answered',
+    clause: `${CLAUSE}; TARGETS runner (one result line per input line)`,
+    description:
+      'A tool_use with restart: true gets its own tool_result, and the lines after it are answered as usual.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await restartSession(ctx, env.signal);
+      resultAt(run, 0, 'the command before the restart');
+      resultAt(run, 1, 'the restart');
+      resultAt(run, 2, 'the command after the restart');
+    },
+  },
+  {
+    id: 'runner.restart.fresh-session',
+    clause: CLAUSE,
+    description: 'After a restart, exported variables and background jobs of the earlier session are gone.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run, background, probe } = await restartSession(ctx, env.signal);
+      const after = resultAt(run, 2, 'echo "[$WC_STATE]" after the restart');
+      expectContent(after, '[]\n', 'a variable exported before the restart, read after it');
+      if (!canScanProcesses() || !run.seen.has(probe.arg)) {
+        throw new CheckSkipped(
+          "the variable is gone; whether the background job is cannot be told: the harness does not see the runner's processes in /proc",
+        );
+      }
+      const restartedAt = run.outputs[1]!.atMs;
+      const lastSeen = run.lastSeenMs.get(background.arg);
+      expectThat(
+        lastSeen === undefined || lastSeen <= restartedAt + KILL_LATENCY_MS,
+        `a background job started before the restart (\`${background.command}\`) still ran ${Math.round((lastSeen ?? 0) - restartedAt)} ms after the restart was answered`,
+        'no process of the earlier session after the restart',
+        `last seen ${Math.round(lastSeen ?? 0)} ms after the start; restart answered at ${Math.round(restartedAt)} ms`,
+      );
+    },
+  },
+];

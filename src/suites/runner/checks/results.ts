@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { type Check, expectThat } from '../../check.js';
+import { withShrinkBudget } from '../../messages-client/shrink-budget.js';
+import { checkProperty } from '../../property.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { describeSession, expectContent, resultAt } from '../expect.js';
+import { toolUse } from '../lines.js';
+import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const CLAUSE = 'Runner contract 8; Tool-use loop (one tool_result per tool_use, same id); TARGETS runner';
+
+/**
+ * A tool_use id: mostly the real API's shape, sometimes any non-empty string (quotes,
+ * backslashes, non-ASCII), which a runner must echo unchanged all the same.
+ */
+const arbId = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^toolu_[A-Za-z0-9]{1,30}$/) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }) },
+);
+
+export const resultChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.results.ids-in-order',
+    clause: CLAUSE,
+    description:
+      'Several tool_use lines get one tool_result line each, in order, each with tool_use_id equal to the id of the tool_use it answers.',
+    level: 'must',
+    timeoutMs: PROPERTY_BUDGET_MS,
+    async run(ctx, env) {
+      await checkProperty(
+        env,
+        fc.uniqueArray(arbId, { minLength: 2, maxLength: 6 }),
+        withShrinkBudget(async (ids) => {
+          const lines = ids.map((id, i) => toolUse(`echo line-${i + 1}`, { id }));
+          const run = await ctx.run({
+            lines,
+            timeoutS: ORDINARY_TIMEOUT_S,
+            budgetMs: quickBudgetMs(lines.length),
+            signal: env.signal,
+          });
+          expectThat(
+            run.outputs.length === lines.length,
+            `${lines.length} tool_use lines were not answered by as many result lines: ${describeSession(run)}`,
+            `${lines.length} lines`,
+            `${run.outputs.length} lines`,
+          );
+          for (const [i] of ids.entries()) {
+            expectContent(resultAt(run, i, `echo line-${i + 1}`), `line-${i + 1}\n`, `echo line-${i + 1}`);
+          }
+        }, ctx.shrinkRuns),
+        { runs: Math.min(10, ctx.commandRuns(env)) },
+      );
+    },
+  },
+  {
+    id: 'runner.results.exits-on-eof',
+    clause: 'TARGETS runner (the runner exits when stdin closes)',
+    description: 'The runner exits once its stdin is closed and every line is answered.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const run = await ctx.run({
+        lines: [toolUse('echo one'), toolUse('echo two')],
+        timeoutS: ORDINARY_TIMEOUT_S,
+        budgetMs: quickBudgetMs(2),
+        signal: env.signal,
+      });
+      resultAt(run, 1, 'echo two');
+      expectThat(
+        run.exitedOnEof,
+        `the runner was still running 3 s after answering its last line with stdin closed: ${describeSession(run)}`,
+        'exit after stdin closes',
+        'still running',
+      );
+    },
+  },
+];

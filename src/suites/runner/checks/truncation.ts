@@ -1,0 +1,170 @@
+import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
+import { type Check, expectThat } from '../../check.js';
+import { withShrinkBudget } from '../../messages-client/shrink-budget.js';
+import { checkProperty } from '../../property.js';
+import { arbCommandOutput } from '../arbitraries.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { abbreviate, expectIsError, resultAt } from '../expect.js';
+import { toolUse } from '../lines.js';
+import { expectAssembledOutput, LIMIT_NOTE } from '../output-rules.js';
+import type { SessionRun } from '../session.js';
+import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
+
+const CLAUSE = 'Runner contract 5; Limits (captured output 65536 bytes per result)';
+const LIMIT = OUTPUT_LIMIT_BYTES;
+
+/** Outputs of known shape, printed with `cat` from files in the working directory. */
+const CASES = {
+  atLimit: { stdout: `x${'a'.repeat(LIMIT - 1)}`, stderr: '' },
+  overLimit: { stdout: `x${'a'.repeat(LIMIT)}`, stderr: '' },
+  /** 2-byte characters: the limit falls inside one; cut by characters, nothing would be cut. */
+  twoByteStraddle: { stdout: `x${'é'.repeat(40_000)}`, stderr: '' },
+  /** A 4-byte character straddles the limit; cut by UTF-16 units, one emoji too many is kept. */
+  fourByteStraddle: { stdout: `${'a'.repeat(LIMIT - 2)}${'😀'.repeat(4)}`, stderr: '' },
+  /** The limit falls inside stderr, after stdout and the separator. */
+  inStderr: { stdout: `x${'a'.repeat(99)}`, stderr: `y${'€'.repeat(22_000)}` },
+  /** A megabyte: the runner must keep reading (and dropping) and still answer. */
+  megabyte: { stdout: 'z'.repeat(1 << 20), stderr: '' },
+} as const;
+type CaseKey = keyof typeof CASES;
+const KEYS = Object.keys(CASES) as CaseKey[];
+
+/** `k.out` and `k.err` as files, and the command that prints them. */
+function filesOf(key: string, output: { stdout: string; stderr: string }) {
+  return {
+    files: { [`${key}.out`]: output.stdout, [`${key}.err`]: output.stderr },
+    command: `cat ${key}.out; cat ${key}.err >&2`,
+  };
+}
+
+function edgeSession(ctx: RunnerCtx, signal: AbortSignal): Promise<SessionRun> {
+  return ctx.shared('truncation', () => {
+    const parts = KEYS.map((k) => filesOf(k, CASES[k]));
+    return ctx.run({
+      lines: parts.map((p) => toolUse(p.command)),
+      files: Object.assign({}, ...parts.map((p) => p.files)),
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: quickBudgetMs(KEYS.length, 5000),
+      signal,
+    });
+  });
+}
+
+async function expectEdge(ctx: RunnerCtx, signal: AbortSignal, key: CaseKey): Promise<void> {
+  const run = await edgeSession(ctx, signal);
+  const { stdout, stderr } = CASES[key];
+  const what = `output of ${Buffer.byteLength(stdout)} + ${Buffer.byteLength(stderr)} bytes (${key})`;
+  const result = resultAt(run, KEYS.indexOf(key), what);
+  expectIsError(result, false, what);
+  expectAssembledOutput(result.content, stdout, stderr, what);
+}
+
+export const truncationChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.truncation.at-limit',
+    clause: CLAUSE,
+    description: `Exactly ${LIMIT} bytes of output come back whole, without a note.`,
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectEdge(ctx, env.signal, 'atLimit');
+    },
+  },
+  {
+    id: 'runner.truncation.over-limit',
+    clause: CLAUSE,
+    description: `${LIMIT + 1} bytes of output are cut to ${LIMIT} bytes and a note naming the 64 KB limit is appended.`,
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectEdge(ctx, env.signal, 'overLimit');
+    },
+  },
+  {
+    id: 'runner.truncation.char-boundary',
+    clause: `${CLAUSE} (the limit is in bytes; a character is never split)`,
+    description:
+      'Output of 2- and 4-byte characters is cut by bytes, on a character boundary, with no U+FFFD; also when the limit falls in stderr.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      for (const key of ['twoByteStraddle', 'fourByteStraddle', 'inStderr'] as const) {
+        await expectEdge(ctx, env.signal, key);
+      }
+    },
+  },
+  {
+    id: 'runner.truncation.large-output',
+    clause: CLAUSE,
+    description: 'A megabyte of output is answered with the first 65536 bytes and the note.',
+    level: 'must',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      await expectEdge(ctx, env.signal, 'megabyte');
+    },
+  },
+  {
+    id: 'runner.truncation.generated',
+    clause: `${CLAUSE}; Runner contract 4`,
+    description:
+      'Generated stdout and stderr of many sizes around the limit, with 1- to 4-byte characters: exact below the limit, a byte-exact character-safe prefix and the note above it.',
+    level: 'must',
+    timeoutMs: PROPERTY_BUDGET_MS,
+    async run(ctx, env) {
+      await checkProperty(
+        env,
+        arbCommandOutput,
+        withShrinkBudget(async (output) => {
+          const { files, command } = filesOf('gen', output);
+          const run = await ctx.run({
+            lines: [toolUse(command)],
+            files,
+            timeoutS: ORDINARY_TIMEOUT_S,
+            budgetMs: quickBudgetMs(1),
+            signal: env.signal,
+          });
+          const what = `output of ${Buffer.byteLength(output.stdout)} + ${Buffer.byteLength(output.stderr)} bytes`;
+          const result = resultAt(run, 0, what);
+          expectIsError(result, false, what);
+          expectAssembledOutput(result.content, output.stdout, output.stderr, what);
+        }, ctx.shrinkRuns),
+        { runs: ctx.commandRuns(env) },
+      );
+    },
+  },
+  {
+    id: 'runner.truncation.invalid-utf8',
+    clause: `${CLAUSE} (how bytes that are not UTF-8 are counted is not stated)`,
+    description:
+      'Output over the limit with bytes that are not UTF-8 near the cut is still cut, with the note.',
+    level: 'should',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const head = 'a'.repeat(LIMIT - 6);
+      const bytes = Buffer.concat([Buffer.from(head), Buffer.alloc(10, 0xff), Buffer.from('b'.repeat(100))]);
+      const run = await ctx.run({
+        lines: [toolUse('cat bytes.out')],
+        files: { 'bytes.out': bytes },
+        timeoutS: ORDINARY_TIMEOUT_S,
+        budgetMs: quickBudgetMs(1),
+        signal: env.signal,
+      });
+      const what = `${bytes.length} bytes of output with 10 bytes 0xff after byte ${head.length}`;
+      const result = resultAt(run, 0, what);
+      expectIsError(result, false, what);
+      expectThat(
+        result.content.startsWith(head),
+        `${what}: the valid output before the invalid bytes was not kept`,
+        `${head.length} x "a" first`,
+        abbreviate(result.content.slice(0, 80)),
+      );
+      const tail = result.content.slice(head.length);
+      expectThat(
+        LIMIT_NOTE.test(tail) && Buffer.byteLength(tail) < 1000 + 4 * 10,
+        `${what}: not cut near ${LIMIT} bytes with a note naming the 64 KB limit`,
+        'a few replacement characters, then the note',
+        abbreviate(tail.slice(0, 400)),
+      );
+    },
+  },
+];

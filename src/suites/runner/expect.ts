@@ -1,0 +1,101 @@
+import { BashToolResult } from '../../protocol/bash/index.js';
+import { CheckFailure, expectThat } from '../check.js';
+import type { SessionRun } from './session.js';
+
+/** A line about the session for failure messages: answers, exit, end of stderr. */
+export function describeSession(run: SessionRun): string {
+  const parts = [`${run.outputs.length} result line(s) for ${run.spec.lines.length} input line(s)`];
+  if (run.spawnError) parts.push(`could not start: ${run.spawnError.message}`);
+  if (run.budgetExceeded) parts.push(`killed after the session budget of ${run.spec.budgetMs} ms`);
+  else if (!run.exitedOnEof) parts.push('did not exit after its stdin closed');
+  else parts.push(`runner exit ${run.exitCode ?? `signal ${run.exitSignal}`}`);
+  const stderr = run.stderr.trim();
+  if (stderr !== '') parts.push(`stderr: ${stderr.length > 600 ? `...${stderr.slice(-600)}` : stderr}`);
+  return parts.join('; ');
+}
+
+/** The stdout line answering input line `index`, parsed as JSON, or a failure saying why not. */
+export function jsonAt(run: SessionRun, index: number, what: string): unknown {
+  const line = run.outputs[index];
+  if (line === undefined) {
+    throw new CheckFailure(
+      `no result line for input line ${index + 1} (${what}): ${describeSession(run)}`,
+      'one JSON line per input line, in order',
+      `${run.outputs.length} line(s)`,
+    );
+  }
+  try {
+    return JSON.parse(line.text);
+  } catch {
+    throw new CheckFailure(
+      `stdout line ${index + 1} (${what}) is not JSON`,
+      'one JSON tool_result line per input line',
+      abbreviate(line.text),
+    );
+  }
+}
+
+/** The tool_result answering input line `index` (Runner contract 8), or a failure. */
+export function resultAt(run: SessionRun, index: number, what: string): BashToolResult {
+  const value = jsonAt(run, index, what);
+  const parsed = BashToolResult.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new CheckFailure(
+      `result line ${index + 1} (${what}) is not a tool_result block: ${issues}`,
+      '{"type":"tool_result","tool_use_id":string,"content":string,"is_error":boolean}',
+      abbreviate(run.outputs[index]!.text),
+    );
+  }
+  const id = run.spec.lines[index]?.id;
+  expectThat(
+    id === undefined || parsed.data.tool_use_id === id,
+    `result line ${index + 1} (${what}) answers another tool_use`,
+    `tool_use_id ${JSON.stringify(id)}`,
+    `tool_use_id ${JSON.stringify(parsed.data.tool_use_id)}`,
+  );
+  return parsed.data;
+}
+
+/** ms between the previous answer (or the spawn) and the answer to line `index`. */
+export function answerDelayMs(run: SessionRun, index: number): number {
+  const at = run.outputs[index]?.atMs ?? Number.POSITIVE_INFINITY;
+  const before = index === 0 ? 0 : (run.outputs[index - 1]?.atMs ?? 0);
+  return at - before;
+}
+
+export function expectIsError(result: BashToolResult, expected: boolean, what: string): void {
+  expectThat(
+    result.is_error === expected,
+    `${what}: is_error is ${result.is_error}`,
+    `is_error ${expected}`,
+    `is_error ${result.is_error}; content ${abbreviate(result.content)}`,
+  );
+}
+
+export function expectContent(result: BashToolResult, expected: string, what: string): void {
+  expectThat(
+    result.content === expected,
+    `${what}: the content differs`,
+    JSON.stringify(expected),
+    JSON.stringify(result.content),
+  );
+}
+
+export function expectMatches(result: BashToolResult, pattern: RegExp, what: string, wanted: string): void {
+  expectThat(
+    pattern.test(result.content),
+    `${what}: the content does not ${wanted}`,
+    String(pattern),
+    abbreviate(result.content),
+  );
+}
+
+/** A regex for `n` as a number of its own ("exit code 3", "3s", "(3)"), not a digit of a longer one. */
+export function numberPattern(n: number): RegExp {
+  return new RegExp(`(^|[^0-9.])${n}(\\.0+)?(?![0-9])`);
+}
+
+export function abbreviate(s: string): string {
+  return s.length <= 400 ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, 400))}... (${s.length} chars)`;
+}

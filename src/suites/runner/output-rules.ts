@@ -1,0 +1,80 @@
+import { assembleOutput, OUTPUT_LIMIT_BYTES, utf8Prefix } from '../../protocol/bash/index.js';
+import { CheckFailure } from '../check.js';
+import { abbreviate } from './expect.js';
+
+/** "a note that the 64 KB limit was exceeded": the limit named in KB (or KiB) or in bytes. */
+export const LIMIT_NOTE = /64\s?Ki?B|65[,.\s]?536/i;
+
+/**
+ * Runner contract 4 and 5 for a command that printed `stdout` and `stderr` (valid UTF-8,
+ * not blank): up to the limit the content is exactly the assembled text; over it, the
+ * content is the longest prefix of the assembled text that fits in 65536 bytes without
+ * splitting a character, followed by a note naming the 64 KB limit.
+ *
+ * Where the note happens to begin with the same whitespace as the output it replaces
+ * (a line break), that whitespace cannot be told apart from kept output and is allowed;
+ * any other character kept beyond the prefix is output over the limit (a runner that cuts
+ * by characters rather than bytes keeps such characters).
+ */
+export function expectAssembledOutput(content: string, stdout: string, stderr: string, what: string): void {
+  const assembled = assembleOutput(stdout, stderr);
+  const bytes = Buffer.from(assembled, 'utf8');
+  if (bytes.length <= OUTPUT_LIMIT_BYTES) {
+    if (content !== assembled) {
+      throw new CheckFailure(
+        `${what}: ${bytes.length} bytes of output (within the ${OUTPUT_LIMIT_BYTES}-byte limit) did not come back exactly; ${firstDifference(content, assembled)}`,
+        describeText(assembled),
+        describeText(content),
+      );
+    }
+    return;
+  }
+  const prefix = Buffer.from(utf8Prefix(bytes, OUTPUT_LIMIT_BYTES)).toString('utf8');
+  const prefixBytes = Buffer.byteLength(prefix);
+  if (!content.startsWith(prefix)) {
+    throw new CheckFailure(
+      `${what}: ${bytes.length} bytes of output were not cut to their first ${prefixBytes} bytes (the most that fit in ${OUTPUT_LIMIT_BYTES} without splitting a character); ${firstDifference(content, assembled)}`,
+      `the first ${prefixBytes} bytes of ${describeText(assembled)}, then a note`,
+      describeText(content),
+    );
+  }
+  const rest = content.slice(prefix.length);
+  const continuation = assembled.slice(prefix.length);
+  let same = 0;
+  while (same < rest.length && rest[same] === continuation[same]) same++;
+  const kept = continuation.slice(0, same);
+  if (kept.trim() !== '') {
+    throw new CheckFailure(
+      `${what}: ${Buffer.byteLength(kept)} more byte(s) of output were kept after the first ${prefixBytes}: more than ${OUTPUT_LIMIT_BYTES} bytes in all (cut by characters, not bytes?)`,
+      `at most ${OUTPUT_LIMIT_BYTES} bytes of output, then the note`,
+      `${prefixBytes + Buffer.byteLength(kept)} bytes of output, then ${abbreviate(rest.slice(same, same + 200))}`,
+    );
+  }
+  if (rest.includes('\uFFFD')) {
+    throw new CheckFailure(
+      `${what}: a replacement character U+FFFD follows the kept output: a character was split at the cut`,
+      'the cut on a character boundary',
+      abbreviate(rest.slice(0, 200)),
+    );
+  }
+  if (!LIMIT_NOTE.test(rest)) {
+    throw new CheckFailure(
+      `${what}: no note that the 64 KB limit was exceeded after the kept output`,
+      `a note matching ${LIMIT_NOTE}`,
+      abbreviate(rest.slice(0, 400)),
+    );
+  }
+}
+
+function describeText(s: string): string {
+  const head = s.length > 120 ? `${abbreviate(s.slice(0, 60))}...${abbreviate(s.slice(-60))}` : abbreviate(s);
+  return `${Buffer.byteLength(s)} bytes: ${head}`;
+}
+
+function firstDifference(actual: string, expected: string): string {
+  let i = 0;
+  while (i < actual.length && i < expected.length && actual[i] === expected[i]) i++;
+  const at = Buffer.byteLength(expected.slice(0, i));
+  if (i === actual.length && i < expected.length) return `the content ends after ${at} bytes`;
+  return `first difference at byte ${at}: ${abbreviate(actual.slice(i, i + 40))} instead of ${abbreviate(expected.slice(i, i + 40))}`;
+}

@@ -1,0 +1,275 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InputLine } from './lines.js';
+import { killAll, type Marker, type ProcInfo, readStat, scanMarkers } from './processes.js';
+
+/** One runner process fed `lines`: everything a check may judge. */
+export interface SessionSpec {
+  readonly lines: readonly InputLine[];
+  /** WIRECHECK_TIMEOUT_S; undefined leaves it unset (the runner's own 20 s default applies). */
+  readonly timeoutS: number | undefined;
+  /** Files put into the working directory first (the directory is then created by the harness). */
+  readonly files?: Readonly<Record<string, Uint8Array | string>>;
+  /** Budget of the whole session; the runner's group is killed when it runs out. */
+  readonly budgetMs: number;
+  /** Processes the harness looks for in /proc while the runner runs and after it exits. */
+  readonly watch?: readonly Marker[];
+  readonly signal?: AbortSignal;
+}
+
+/** One line the runner printed on stdout, with when it arrived (ms after the spawn). */
+export interface OutputLine {
+  readonly text: string;
+  readonly atMs: number;
+}
+
+export interface SessionRun {
+  readonly spec: SessionSpec;
+  readonly workdir: string;
+  readonly outputs: readonly OutputLine[];
+  /** The runner's process group: the harness started it as the leader of its own group. */
+  readonly runnerPgid: number | undefined;
+  /**
+   * Every group the runner's top process was seen in while it ran: the harness's group,
+   * and another one if the runner moved itself (setsid) after starting.
+   */
+  readonly runnerGroups: ReadonlySet<number>;
+  /** The runner exited by itself after its stdin closed (false: killed by the harness). */
+  readonly exitedOnEof: boolean;
+  readonly exitCode: number | null;
+  readonly exitSignal: NodeJS.Signals | null;
+  /** The session budget ran out before the runner answered every line and exited. */
+  readonly budgetExceeded: boolean;
+  readonly stderr: string;
+  readonly spawnError?: Error;
+  /** First sighting of each watched marker while the runner ran (by marker argument). */
+  readonly seen: ReadonlyMap<string, readonly ProcInfo[]>;
+  /** When each watched marker was last seen alive while the runner ran (ms after the spawn). */
+  readonly lastSeenMs: ReadonlyMap<string, number>;
+  /** Watched processes still alive (not zombies) once the runner exited and a settle time passed. */
+  readonly leftovers: ReadonlyMap<string, readonly ProcInfo[]>;
+  readonly durationMs: number;
+}
+
+export interface SessionEnv {
+  /** The environment of the runner (wirecheck's own plus canaries), without the WIRECHECK_ variables. */
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly workdir: string;
+}
+
+/** After the last answer, how long a runner gets to exit on its own. */
+const EXIT_WAIT_MS = 3000;
+/** After the exit, how long stdout may still deliver buffered lines. */
+const DRAIN_MS = 1000;
+/** After the exit, how long watched processes get to disappear (a kill is not instant). */
+const SETTLE_MS = 1000;
+const POLL_MS = 50;
+const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+const STDERR_TAIL_BYTES = 8192;
+
+/**
+ * Run the runner command once as TARGETS.md says (`sh -c`, its own process group,
+ * WIRECHECK_WORKDIR and WIRECHECK_TIMEOUT_S set), write every line to its stdin and close
+ * it, and collect the lines it prints with their arrival times. While it runs, /proc is
+ * polled for the watched processes; after it exits they get a short settle time and
+ * whatever still lives is recorded as a leftover, and only then killed, together with
+ * the runner's own group: nothing a case starts outlives the case.
+ */
+export async function runSession(target: string, spec: SessionSpec, env: SessionEnv): Promise<SessionRun> {
+  if (spec.files !== undefined) {
+    mkdirSync(env.workdir, { recursive: true, mode: 0o755 });
+    for (const [name, content] of Object.entries(spec.files)) {
+      writeFileSync(join(env.workdir, name), content, { mode: 0o644 });
+    }
+  }
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  const childEnv: Record<string, string> = { ...env.baseEnv, WIRECHECK_WORKDIR: env.workdir };
+  if (spec.timeoutS !== undefined) childEnv.WIRECHECK_TIMEOUT_S = String(spec.timeoutS);
+  const watch = spec.watch ?? [];
+  const seen = new Map<string, ProcInfo[]>();
+  const lastSeenMs = new Map<string, number>();
+  const base = {
+    spec,
+    workdir: env.workdir,
+    seen,
+    lastSeenMs,
+    runnerPgid: undefined,
+    runnerGroups: new Set<number>(),
+    exitedOnEof: false,
+    exitCode: null,
+    exitSignal: null,
+    budgetExceeded: false,
+    stderr: '',
+  };
+
+  let child: ChildProcess;
+  try {
+    child = spawn('sh', ['-c', target], { detached: true, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (e) {
+    return { ...base, outputs: [], leftovers: new Map(), durationMs: elapsed(), spawnError: e as Error };
+  }
+  const runnerPgid = child.pid;
+  const runnerGroups = new Set<number>(runnerPgid === undefined ? [] : [runnerPgid]);
+  const outputs: OutputLine[] = [];
+  const lines = lineSplitter((text) => outputs.push({ text, atMs: elapsed() }));
+  let stdoutBytes = 0;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
+    if (stdoutBytes <= MAX_STDOUT_BYTES) lines.push(chunk);
+  });
+  let stderr = Buffer.alloc(0);
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = Buffer.concat([stderr, chunk]);
+    if (stderr.length > STDERR_TAIL_BYTES * 2) stderr = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
+  });
+  const stdoutEnded = new Promise<void>((resolve) => {
+    if (!child.stdout) resolve();
+    child.stdout?.on('close', () => resolve());
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
+    (resolve) => {
+      child.on('exit', (code, signal) => resolve({ code, signal }));
+      child.on('error', (error) => resolve({ code: null, signal: null, error }));
+    },
+  );
+  let exitedYet = false;
+  void exited.then(() => {
+    exitedYet = true;
+  });
+
+  const killGroup = (sig: NodeJS.Signals) => {
+    if (runnerPgid === undefined) return;
+    try {
+      process.kill(-runnerPgid, sig);
+    } catch {
+      // the group is empty already
+    }
+  };
+  const poller =
+    watch.length > 0
+      ? setInterval(() => {
+          const group = runnerPgid === undefined ? undefined : readStat(runnerPgid)?.pgid;
+          if (group !== undefined) runnerGroups.add(group);
+          const now = elapsed();
+          for (const [arg, procs] of scanMarkers(watch)) {
+            if (!seen.has(arg)) seen.set(arg, procs);
+            lastSeenMs.set(arg, now);
+          }
+        }, POLL_MS)
+      : undefined;
+  let budgetExceeded = false;
+  const budget = setTimeout(() => {
+    budgetExceeded = true;
+    killGroup('SIGKILL');
+  }, spec.budgetMs);
+  const onAbort = () => killGroup('SIGKILL');
+  spec.signal?.addEventListener('abort', onAbort, { once: true });
+
+  child.stdin?.on('error', () => {
+    // the runner may exit before reading all of its input
+  });
+  child.stdin?.end(spec.lines.map((l) => `${l.text}\n`).join(''));
+
+  // Every line answered (or the runner gone), then a bounded wait for it to exit.
+  const answered = waitUntil(() => outputs.length >= spec.lines.length || exitedYet, spec.signal);
+  await Promise.race([answered, exited]);
+  let exitedOnEof = true;
+  if ((await raceDelay(exited, EXIT_WAIT_MS)) === LATE) {
+    exitedOnEof = false;
+    killGroup('SIGKILL');
+  }
+  const exit = await exited;
+  clearTimeout(budget);
+  spec.signal?.removeEventListener('abort', onAbort);
+  if (poller) clearInterval(poller);
+  await raceDelay(stdoutEnded, DRAIN_MS);
+  lines.end();
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+
+  const leftovers = await settle(watch);
+  killGroup('SIGKILL');
+  killAll([...leftovers.values()].flat());
+
+  const run: SessionRun = {
+    ...base,
+    outputs,
+    runnerPgid,
+    runnerGroups,
+    exitedOnEof: exitedOnEof && !budgetExceeded,
+    exitCode: exit.code,
+    exitSignal: exit.signal,
+    budgetExceeded,
+    stderr: stderr.subarray(Math.max(0, stderr.length - STDERR_TAIL_BYTES)).toString('utf8'),
+    leftovers,
+    durationMs: elapsed(),
+  };
+  return exit.error ? { ...run, spawnError: exit.error } : run;
+}
+
+/** Poll until no watched process is alive or the settle time is over; what remains. */
+async function settle(watch: readonly Marker[]): Promise<Map<string, ProcInfo[]>> {
+  if (watch.length === 0) return new Map();
+  const until = performance.now() + SETTLE_MS;
+  for (;;) {
+    const alive = scanMarkers(watch);
+    if (alive.size === 0 || performance.now() >= until) return alive;
+    await sleep(POLL_MS);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const LATE = Symbol('late');
+
+/** `promise`, or LATE once `ms` pass first; the timer never outlives the race. */
+async function raceDelay<T>(promise: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function waitUntil(done: () => boolean, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const tick = () => {
+      if (done() || signal?.aborted) resolve();
+      else setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+/** Bytes to lines: split on LF (a CR before it is dropped), decoding each line whole. */
+function lineSplitter(onLine: (text: string) => void) {
+  let pending: Buffer[] = [];
+  const emit = (buf: Buffer) => {
+    const text = buf.toString('utf8');
+    onLine(text.endsWith('\r') ? text.slice(0, -1) : text);
+  };
+  return {
+    push(chunk: Buffer) {
+      let start = 0;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
+        pending.push(chunk.subarray(start, i));
+        emit(Buffer.concat(pending));
+        pending = [];
+        start = i + 1;
+      }
+      if (start < chunk.length) pending.push(chunk.subarray(start));
+    },
+    end() {
+      if (pending.length > 0 && Buffer.concat(pending).length > 0) emit(Buffer.concat(pending));
+      pending = [];
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Suite } from '../check.js';
+import { environmentChecks, executionChecks } from './checks/execution.js';
+import { exitStatusChecks } from './checks/exit-status.js';
+import { inputChecks } from './checks/input.js';
+import { outputChecks } from './checks/output.js';
+import { processChecks } from './checks/processes.js';
+import { refusalChecks } from './checks/refusal.js';
+import { restartChecks } from './checks/restart.js';
+import { resultChecks } from './checks/results.js';
+import { timeoutChecks } from './checks/timeout.js';
+import { truncationChecks } from './checks/truncation.js';
+import { openRunner, type RunnerCtx, type RunnerSuiteOptions } from './context.js';
+import { describeTarget, type RunnerTarget, targetArgs } from './target.js';
+
+/** The runner suite with its own tuning (property caps, environment). */
+export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<RunnerTarget, RunnerCtx> {
+  return {
+    name: 'runner',
+    description:
+      'Feeds a bash runner command tool_use lines and checks its tool_result lines and the processes it leaves behind.',
+    checks: [
+      ...resultChecks,
+      ...refusalChecks,
+      ...executionChecks,
+      ...environmentChecks,
+      ...outputChecks,
+      ...exitStatusChecks,
+      ...truncationChecks,
+      ...timeoutChecks,
+      ...processChecks,
+      ...restartChecks,
+      ...inputChecks,
+    ],
+    describeTarget,
+    targetArgs,
+    open: (target) => openRunner(target, options),
+  };
+}
+
+export const runnerSuite = createRunnerSuite();

@@ -1,0 +1,74 @@
+import { describe, expect, test } from 'vitest';
+import { readStat } from '../../../src/suites/runner/index.js';
+import {
+  type BrokenCase,
+  brokenCaseTitle,
+  expectedStatuses,
+  runAgainst,
+  runBrokenCase,
+  runnerCommand,
+  statusById,
+} from './helpers.js';
+
+const isRoot = process.getuid?.() === 0;
+
+// The held-out test of the suite: it must be able to fail a runner that ignores the
+// process group, cuts by characters (broken-output.test.ts) or runs as root.
+const IGNORE_PROCESS_GROUP: BrokenCase = {
+  runner: 'ignore-process-group',
+  flaw: 'runs commands in its own process group and on timeout signals only the direct child',
+  fails: ['execution.process-group', 'timeout.kills-group', 'timeout.kills-term-ignoring-child'],
+  warns: ['processes.background-job', 'processes.setsid-escapee'],
+  passes: ['timeout.term-ignored'],
+};
+
+const CASES: BrokenCase[] = [
+  {
+    runner: 'run-as-root',
+    flaw: 'runs commands as root when started as root',
+    // Started by a user other than root, the runner cannot run anything as root.
+    fails: isRoot ? ['execution.not-root'] : [],
+    passes: isRoot ? ['execution.workdir'] : ['execution.workdir', 'execution.not-root'],
+  },
+  {
+    runner: 'ignore-workdir',
+    flaw: 'runs commands in a folder of its own instead of WIRECHECK_WORKDIR',
+    fails: ['execution.workdir'],
+    warns: ['environment.home'],
+    passes: ['environment.user', 'environment.path'],
+  },
+  {
+    runner: 'no-timeout',
+    flaw: 'never stops a command',
+    fails: ['timeout.expiry'],
+    passes: [],
+  },
+];
+
+describe('the suite fails runners that break an execution or timeout rule', () => {
+  for (const c of CASES) {
+    test(brokenCaseTitle(c), async () => {
+      expect(statusById(await runBrokenCase(c))).toEqual(expectedStatuses(c));
+    }, 60_000);
+  }
+});
+
+test('a runner that SIGKILLs at the timeout without a grace passes the timeout checks (the spec allows it)', async () => {
+  const ids = [
+    'runner.timeout.term-ignored',
+    'runner.timeout.kills-group',
+    'runner.timeout.kills-term-ignoring-child',
+  ];
+  const result = await runAgainst(runnerCommand('kill-at-once'), { only: ids });
+  expect(statusById(result)).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
+}, 60_000);
+
+test(`${brokenCaseTitle(IGNORE_PROCESS_GROUP)}; the leftovers are reported by pid and killed afterwards`, async () => {
+  const result = await runBrokenCase(IGNORE_PROCESS_GROUP);
+  expect(statusById(result)).toEqual(expectedStatuses(IGNORE_PROCESS_GROUP));
+  const check = result.checks.find((c) => c.id === 'runner.timeout.kills-group')!;
+  expect(check.actual).toMatch(/pid \d+ pgid \d+/);
+  const pid = Number(/pid (\d+)/.exec(check.actual ?? '')?.[1]);
+  // Killed by the harness once judged: gone, or a zombie until pid 1 reaps it.
+  expect(readStat(pid)?.state ?? 'gone').toMatch(/^(gone|Z)$/);
+}, 60_000);

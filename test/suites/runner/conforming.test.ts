@@ -1,0 +1,15 @@
+import { expect, test } from 'vitest';
+import { notPassed, pidNamespaceAvailable, runAgainst, runnerCommand } from './helpers.js';
+
+// A second runner written from the spec alone (runners/base.mjs without flaws): a check
+// that fails it would be a false failure, the worst bug a conformance harness can have.
+test('an independent runner that follows the spec passes every quick check', async () => {
+  const result = await runAgainst(runnerCommand('conforming'));
+  const messages = notPassed(result);
+  expect(messages.filter((m) => m.includes(': fail: '))).toEqual([]);
+  // Without a PID namespace (no usable bubblewrap) the runner has only its process groups,
+  // which a setsid escapee leaves.
+  const warned = messages.map((m) => m.replace(/: warn: .*/s, ''));
+  expect(warned).toEqual(pidNamespaceAvailable() ? [] : ['runner.processes.setsid-escapee']);
+  expect(result.checks.filter((c) => c.status === 'skip').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+}, 180_000);

@@ -1,0 +1,271 @@
+// A small bash runner written from the spec alone (Node built-ins, no wirecheck code), with
+// switchable flaws. Without flaws it is a second, independent conforming runner: the suite
+// must pass it. Each file next to this one turns on one flaw.
+//
+// Design: one sandboxed shell per command. When bubblewrap works, the command runs in
+// its own PID namespace (nothing it starts can outlive it, not even a setsid escapee);
+// otherwise in its own process group. Root drops to nobody. Timeout: SIGTERM to the
+// command's group, SIGKILL 2 s later. Output: both streams captured, assembled, cut at
+// 65536 bytes on a character boundary.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * @typedef {object} Flaws
+ * @property {boolean} [ignoreProcessGroup] no sandbox, no group of its own; the timeout signals the direct child only
+ * @property {boolean} [cutByCharacters] truncate at 65536 characters instead of bytes
+ * @property {boolean} [replacementAtCut] cut at 65536 bytes without backing off to a character boundary
+ * @property {boolean} [runAsRoot] never drop root
+ * @property {boolean} [noSeparator] join stdout and stderr without the separator
+ * @property {boolean} [alwaysSeparator] put the separator in even when stdout is empty
+ * @property {boolean} [isErrorOnStderr] is_error when stderr is non-empty
+ * @property {boolean} [emptyBlankText] blank output gives an empty text
+ * @property {boolean} [noRefusal] no blocklist
+ * @property {boolean} [twoSubstringsCaseSensitive] check only the first two substrings, case-sensitively
+ * @property {boolean} [skipBadLines] print nothing for a line that is not a valid tool_use
+ * @property {boolean} [noTimeout] never stop a command
+ * @property {boolean} [ignoreWorkdir] run in a folder of its own instead of WIRECHECK_WORKDIR
+ * @property {boolean} [killAtOnce] SIGKILL at the timeout without a grace (allowed by the spec)
+ */
+
+const LIMIT = 65536;
+const GRACE_MS = 2000;
+const DRAIN_MS = 500;
+const SEPARATOR = '\n--- STDERR ---\n';
+const BLOCKED = ['rm -rf /', ':(){ :|:& };:', 'mkfs', 'dd if=', '> /dev/sda', 'chmod -R 777 /'];
+const NOBODY = 65534;
+const isRoot = process.getuid?.() === 0;
+
+function refusedBy(command, flaws) {
+  if (flaws.noRefusal) return undefined;
+  if (flaws.twoSubstringsCaseSensitive) return BLOCKED.slice(0, 2).find((b) => command.includes(b));
+  const collapse = (s) => s.toLowerCase().replace(/\s+/g, ' ');
+  const strip = (s) => s.toLowerCase().replace(/\s+/g, '');
+  return BLOCKED.find((b) => collapse(command).includes(collapse(b)) || strip(command).includes(strip(b)));
+}
+
+function bwrapWorks(uid) {
+  const args = [
+    '--unshare-pid',
+    '--die-with-parent',
+    '--bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    'true',
+  ];
+  try {
+    const r = spawnSync('bwrap', args, { uid, gid: uid, stdio: 'ignore', timeout: 5000 });
+    return r.status === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Output cut to the limit on a character boundary (or badly, per flaw), with the note. */
+function truncate(bytes, flaws) {
+  const note = `\n[output truncated: exceeded the 64 KB limit (${LIMIT} bytes)]`;
+  if (flaws.cutByCharacters) {
+    const text = bytes.toString('utf8');
+    return text.length > LIMIT ? text.slice(0, LIMIT) + note : text;
+  }
+  if (bytes.length <= LIMIT) return bytes.toString('utf8');
+  if (flaws.replacementAtCut) return bytes.subarray(0, LIMIT).toString('utf8') + note;
+  let end = LIMIT;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8') + note;
+}
+
+function assemble(out, err, flaws) {
+  if (err.length === 0) return out;
+  if (flaws.noSeparator) return Buffer.concat([out, err]);
+  if (out.length === 0 && !flaws.alwaysSeparator) return err;
+  return Buffer.concat([out, Buffer.from(SEPARATOR), err]);
+}
+
+/** A stream kept up to `max` bytes; the rest is read and dropped so the command never blocks. */
+function capture(stream, max) {
+  const chunks = [];
+  let kept = 0;
+  stream.on('data', (chunk) => {
+    if (kept >= max) return;
+    const part = chunk.subarray(0, max - kept);
+    chunks.push(part);
+    kept += part.length;
+  });
+  return () => Buffer.concat(chunks);
+}
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Run one command; resolves to {content, isError}. */
+function execute(command, env, flaws, ctx) {
+  const workdir = flaws.ignoreWorkdir ? ctx.ownWorkdir : env.workdir;
+  mkdirSync(workdir, { recursive: true });
+  const uid = isRoot && !flaws.runAsRoot ? NOBODY : undefined;
+  if (uid !== undefined) chownSync(workdir, uid, uid);
+  const script = join(ctx.scripts, `cmd-${++ctx.count}.sh`);
+  writeFileSync(script, command, { mode: 0o644 });
+  const cmdEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workdir, USER: 'runner', LANG: 'C.UTF-8' };
+  const ids = uid === undefined ? {} : { uid, gid: uid };
+  const sandboxed = ctx.bwrap && !flaws.ignoreProcessGroup;
+  const child = sandboxed
+    ? spawn(
+        'bwrap',
+        [
+          '--unshare-pid',
+          '--die-with-parent',
+          '--new-session',
+          '--info-fd',
+          '3',
+          '--bind',
+          '/',
+          '/',
+          '--proc',
+          '/proc',
+          '--dev',
+          '/dev',
+          '--chdir',
+          workdir,
+          '--clearenv',
+          ...Object.entries(cmdEnv).flatMap(([k, v]) => ['--setenv', k, v]),
+          '--',
+          '/bin/sh',
+          script,
+        ],
+        { ...ids, detached: true, cwd: '/', env: {}, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
+      )
+    : spawn('/bin/sh', [script], {
+        ...ids,
+        detached: !flaws.ignoreProcessGroup,
+        cwd: workdir,
+        env: cmdEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+  let innerPid;
+  child.stdio[3]?.on('data', (d) => {
+    const m = /"child-pid":\s*(\d+)/.exec(d.toString());
+    if (m) innerPid = Number(m[1]);
+  });
+  const max = flaws.cutByCharacters ? 16 * LIMIT : LIMIT + 4;
+  const out = capture(child.stdout, max);
+  const err = capture(child.stderr, max);
+  const signalAll = (signal) => {
+    if (flaws.ignoreProcessGroup) {
+      child.kill(signal);
+      return;
+    }
+    if (innerPid !== undefined) killGroup(innerPid, signal);
+    // bubblewrap itself turns SIGTERM into an immediate kill of the sandbox: spare it during the grace.
+    if (signal === 'SIGKILL' || innerPid === undefined) killGroup(child.pid, signal);
+  };
+  let timedOut = false;
+  let graceTimer;
+  const timer = flaws.noTimeout
+    ? undefined
+    : setTimeout(() => {
+        timedOut = true;
+        if (flaws.killAtOnce) return signalAll('SIGKILL');
+        signalAll('SIGTERM');
+        graceTimer = setTimeout(() => signalAll('SIGKILL'), GRACE_MS);
+      }, env.timeoutS * 1000);
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  return new Promise((resolve) => {
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ content: `Process execution error: ${e.message}`, isError: true });
+    });
+    child.on('exit', async (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      if (!flaws.ignoreProcessGroup) signalAll('SIGKILL');
+      await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))]);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (timedOut) {
+        resolve({ content: `Command timed out after ${env.timeoutS} seconds`, isError: true });
+        return;
+      }
+      const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
+      const text = truncate(assemble(out(), err(), flaws), flaws);
+      const blank = text.trim() === '';
+      const content = blank ? (flaws.emptyBlankText ? '' : `(no output; exit code ${exitCode})`) : text;
+      resolve({ content, isError: exitCode !== 0 || (flaws.isErrorOnStderr === true && err().length > 0) });
+    });
+  });
+}
+
+function invalid(line) {
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { id: '', problem: 'the line is not JSON' };
+  }
+  const id = typeof value?.id === 'string' ? value.id : '';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { id, problem: 'not an object' };
+  if (value.type !== 'tool_use' || value.name !== 'bash') return { id, problem: 'not a bash tool_use' };
+  if (typeof value.input?.command !== 'string') return { id, problem: 'input.command is not a string' };
+  return { id, block: value };
+}
+
+/** @param {Flaws} flaws */
+export async function main(flaws = {}) {
+  const timeoutS = Number(process.env.WIRECHECK_TIMEOUT_S) > 0 ? Number(process.env.WIRECHECK_TIMEOUT_S) : 20;
+  const env = { workdir: process.env.WIRECHECK_WORKDIR ?? join(tmpdir(), 'runner-workdir'), timeoutS };
+  // Next to the working directory, so that whoever made that folder removes these too,
+  // even when this runner is killed before its own clean-up.
+  const parent = dirname(env.workdir);
+  mkdirSync(parent, { recursive: true });
+  const scripts = mkdtempSync(join(parent, '.runner-scripts-'));
+  chmodSync(scripts, 0o755);
+  const ownWorkdir = mkdtempSync(join(parent, '.runner-own-'));
+  if (isRoot) chmodSync(ownWorkdir, 0o777);
+  const ctx = {
+    scripts,
+    ownWorkdir,
+    count: 0,
+    bwrap: bwrapWorks(isRoot && !flaws.runAsRoot ? NOBODY : undefined),
+  };
+  const write = (result) => process.stdout.write(`${JSON.stringify({ type: 'tool_result', ...result })}\n`);
+  try {
+    for await (const line of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
+      const { id, problem, block } = invalid(line);
+      if (problem !== undefined) {
+        if (!flaws.skipBadLines)
+          write({ tool_use_id: id, content: `Invalid tool_use: ${problem}`, is_error: true });
+        continue;
+      }
+      const command = block.input.command;
+      const blocked = refusedBy(command, flaws);
+      if (blocked !== undefined) {
+        write({
+          tool_use_id: id,
+          content: `Security violation: blocked pattern ${JSON.stringify(blocked)}`,
+          is_error: true,
+        });
+        continue;
+      }
+      // One shell per command: a restart has no session to discard.
+      const { content, isError } = await execute(command, env, flaws, ctx);
+      write({ tool_use_id: id, content, is_error: isError });
+    }
+  } finally {
+    rmSync(scripts, { recursive: true, force: true });
+    rmSync(ownWorkdir, { recursive: true, force: true });
+  }
+}
