@@ -1,5 +1,6 @@
 import { type FuzzSurface, surface } from './surface.js';
 import { mockMessagesHttp } from './surfaces/mock-messages-http.js';
+import { runnerJsonLines } from './surfaces/runner-json-lines.js';
 import { sseDecoderSurface } from './surfaces/sse-decoder.js';
 import { streamReducerSurface } from './surfaces/stream-reducer.js';
 
@@ -8,6 +9,7 @@ export const SURFACES: readonly FuzzSurface[] = [
   surface(sseDecoderSurface),
   surface(streamReducerSurface),
   surface(mockMessagesHttp),
+  surface(runnerJsonLines),
 ];
 
 export function findSurface(

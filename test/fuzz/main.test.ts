@@ -93,6 +93,7 @@ describe('fuzz main', () => {
       'sse-decoder',
       'stream-reducer',
       'mock-messages-http',
+      'runner-json-lines',
     ]);
   });
 
@@ -103,6 +104,7 @@ describe('fuzz main', () => {
       'sse-decoder',
       'stream-reducer',
       'mock-messages-http',
+      'runner-json-lines',
     ]);
   });
 });
