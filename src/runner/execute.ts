@@ -7,6 +7,7 @@ import {
 } from './command-line.js';
 import { commandEnvironment } from './environment.js';
 import type { ResourceLimits } from './limits.js';
+import type { FifoPool } from './output-fifos.js';
 import type { PrivateDir } from './private-dir.js';
 import { type SpawnOutcome, spawnCommand } from './spawn-command.js';
 import { prepareWorkdir, WorkdirError } from './workdir.js';
@@ -30,6 +31,8 @@ export interface Execution {
   readonly signal?: AbortSignal | undefined;
   readonly markerFd?: number | undefined;
   readonly afterExit?: (() => Promise<void>) | undefined;
+  /** Where stdout's and stderr's FIFOs come from; absent, or none to be had: Node's pipes. */
+  readonly fifos?: FifoPool | undefined;
 }
 
 /**
@@ -63,6 +66,7 @@ export async function execute(
       env: commandEnvironment(run.workdir),
     });
     return await spawnCommand({
+      fifos: await run.fifos?.take(),
       spec,
       script: run.command,
       markerFd: run.markerFd,

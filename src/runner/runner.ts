@@ -17,6 +17,7 @@ import {
 import type { Identity, IsolationLevel } from './command-line.js';
 import { type Confinement, execute } from './execute.js';
 import { DEFAULT_LIMITS, DRAIN_MS, PRIVATE_TMP_BYTES, type ResourceLimits } from './limits.js';
+import { FifoPool } from './output-fifos.js';
 import { createPrivateDir, type PrivateDir } from './private-dir.js';
 import { candidateLevels, effectiveLimits, hostDirsToMask, probeLevel } from './probe.js';
 import { BashSession, type SessionInfo } from './session.js';
@@ -157,12 +158,13 @@ export async function createBashRunner(options: BashRunnerOptions): Promise<Bash
   const isolation: IsolationInfo = { level: chosen.level, runAs, limits, fallbacks };
   for (const line of fallbacks) log(`not used: ${line}`);
   log(describeIsolation(isolation));
-  const session = await BashSession.open(dir, chosen.level);
+  const session = await BashSession.open(dir, chosen.level, runAs?.uid ?? process.getuid?.() ?? 0);
   return new Runner(chosen, dir, session, isolation, timeoutS, workdir, log);
 }
 
 class Runner implements BashRunner {
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #fifos: FifoPool;
 
   constructor(
     readonly confinement: Confinement,
@@ -172,7 +174,9 @@ class Runner implements BashRunner {
     readonly timeoutS: number,
     readonly workdir: string,
     readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.#fifos = new FifoPool(dir.path);
+  }
 
   get session(): SessionInfo {
     return this.sessionState.info;
@@ -205,6 +209,7 @@ class Runner implements BashRunner {
   close(): Promise<void> {
     return this.#serial(async () => {
       await this.sessionState.close();
+      await this.#fifos.close();
       await this.dir.remove();
     });
   }
@@ -260,6 +265,7 @@ class Runner implements BashRunner {
       timeoutMs: this.timeoutS * 1000,
       signal,
       markerFd: this.sessionState.markerFd,
+      fifos: this.#fifos,
       afterExit: async () => {
         await this.sessionState.killLeftovers();
       },

@@ -30,10 +30,12 @@ export class BashSession {
   private constructor(
     readonly dir: PrivateDir,
     readonly level: IsolationLevel,
+    readonly runUid: number,
   ) {}
 
-  static async open(dir: PrivateDir, level: IsolationLevel): Promise<BashSession> {
-    const session = new BashSession(dir, level);
+  /** `runUid`: the uid the commands run as; only its processes can hold the marker. */
+  static async open(dir: PrivateDir, level: IsolationLevel, runUid: number): Promise<BashSession> {
+    const session = new BashSession(dir, level, runUid);
     await session.#newMarker();
     return session;
   }
@@ -56,7 +58,7 @@ export class BashSession {
 
   /** Kills what the session's commands left running (isolation `none`); the count killed. */
   async killLeftovers(): Promise<number> {
-    return this.level === 'none' ? killMarkedProcesses(this.#markerPath) : 0;
+    return this.level === 'none' ? killMarkedProcesses(this.#markerPath, this.runUid) : 0;
   }
 
   commandRan(): void {

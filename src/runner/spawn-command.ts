@@ -1,9 +1,11 @@
 import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import { Socket } from 'node:net';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { type CapturedStream, createOutputCapture } from '../protocol/bash/index.js';
+import { type CapturedStream, createOutputCapture, type OutputCapture } from '../protocol/bash/index.js';
 import type { SpawnSpec } from './command-line.js';
 import { killGroup } from './kill.js';
+import { closeFifo, type OpenFifo } from './output-fifos.js';
 
 /** One command to start and watch to its end. */
 export interface SpawnRequest {
@@ -20,6 +22,8 @@ export interface SpawnRequest {
   readonly signal?: AbortSignal | undefined;
   /** Called once the shell has exited and its group was killed, before the drain wait. */
   readonly afterExit?: (() => Promise<void>) | undefined;
+  /** Fresh FIFOs for stdout and stderr (owned from here on); absent: Node's pipes. */
+  readonly fifos?: readonly [OpenFifo, OpenFifo] | undefined;
 }
 
 export type SpawnOutcome =
@@ -52,6 +56,9 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
+/** Node's own read size for pipes. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
 const elapsed = (since: number): number => Math.round(performance.now() - since);
 
 /**
@@ -66,11 +73,21 @@ const elapsed = (since: number): number => Math.round(performance.now() - since)
 export function spawnCommand(request: SpawnRequest): Promise<SpawnOutcome> {
   const started = performance.now();
   const { spec } = request;
-  if (request.signal?.aborted) return Promise.resolve({ kind: 'aborted', durationMs: 0 });
+  const { fifos } = request;
+  const closeWriteEnds = () => {
+    for (const fifo of fifos ?? []) closeFifo({ readFd: -1, writeFd: fifo.writeFd });
+  };
+  const closeFifos = () => {
+    for (const fifo of fifos ?? []) closeFifo(fifo);
+  };
+  if (request.signal?.aborted) {
+    closeFifos();
+    return Promise.resolve({ kind: 'aborted', durationMs: 0 });
+  }
   const stdio: StdioOptions = [
     'ignore',
-    'pipe',
-    'pipe',
+    fifos?.[0].writeFd ?? 'pipe',
+    fifos?.[1].writeFd ?? 'pipe',
     ...spec.extraFds.map((kind) => (kind === 'marker' ? (request.markerFd ?? 'ignore') : 'pipe')),
   ];
   let child: ChildProcess;
@@ -83,24 +100,51 @@ export function spawnCommand(request: SpawnRequest): Promise<SpawnOutcome> {
       ...(spec.runAs === null ? {} : { uid: spec.runAs.uid, gid: spec.runAs.gid }),
     });
   } catch (error) {
+    closeFifos();
     return Promise.resolve({
       kind: 'spawn-failed',
       reason: describeError(error),
       durationMs: elapsed(started),
     });
   }
+  // The child holds its own copies now: EOF comes when the last of the command's writers closes.
+  closeWriteEnds();
   return watch(child, request, started);
 }
 
+/**
+ * Reads a FIFO's read end into one buffer reused for every read: Node's default of a fresh
+ * 64 KiB buffer per read leaves garbage that waits for the GC, ~70 MiB of RSS for 1 GiB.
+ */
+function fifoReader(fd: number, capture: OutputCapture): Socket {
+  return new Socket({
+    fd,
+    readable: true,
+    writable: false,
+    onread: {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (bytes: number, buffer: Uint8Array) => {
+        capture.push(buffer.subarray(0, bytes));
+        return true;
+      },
+    },
+  });
+}
+
 function watch(child: ChildProcess, request: SpawnRequest, started: number): Promise<SpawnOutcome> {
-  const { spec } = request;
+  const { spec, fifos } = request;
   const stdout = createOutputCapture();
   const stderr = createOutputCapture();
-  const streams = child.stdio.filter((s): s is Readable | Writable => s !== null && s !== undefined);
+  const outputs =
+    fifos === undefined
+      ? [child.stdout, child.stderr]
+      : [fifoReader(fifos[0].readFd, stdout), fifoReader(fifos[1].readFd, stderr)];
+  const streams = [...child.stdio, ...(fifos === undefined ? [] : outputs)].filter(
+    (s): s is Readable | Writable => s !== null && s !== undefined,
+  );
   // stdout, stderr and bwrap's info pipe: read to their end (or the drain window) on exit.
   const readables = [
-    child.stdout,
-    child.stderr,
+    ...outputs,
     ...spec.extraFds.map((kind, index) =>
       kind === 'info-out' ? (child.stdio[3 + index] as Readable | null) : null,
     ),

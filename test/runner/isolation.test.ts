@@ -75,6 +75,18 @@ describe.each(LEVELS)('isolation %s', (level) => {
     expect(await survivorsAfter('296.75')).toEqual([]);
   });
 
+  test('a command can write to /dev/stdout and /dev/stderr: they reopen the same streams', async () => {
+    expect(await run('echo one > /dev/stdout; echo two >> /dev/stdout; echo three > /dev/stderr')).toBe(
+      'one\ntwo\n\n--- STDERR ---\nthree\n',
+    );
+  });
+
+  test("each command's output streams are its own: a stream's path cannot be found afterwards", async () => {
+    const path = await run('readlink /proc/self/fd/1');
+    expect(path).toMatch(/\(deleted\)\n$/);
+    expect(await run('echo later')).toBe('later\n');
+  });
+
   if (namespaced) {
     test('the root file system is read-only, /tmp is private and bounded', async () => {
       expect(await run('touch /wirecheck-x 2>&1 | grep -c "Read-only file system"')).toBe('1\n');
