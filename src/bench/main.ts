@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { consoleLineIo, type LineIo } from '../harness/line-io.js';
 import { clearSdkEnvironment } from './consumers.js';
 import { readReport, writeReport } from './report-file.js';
 import { type BenchRow, goalMet, mergeRows } from './rows.js';
@@ -25,15 +26,9 @@ const USAGE = `usage: npm run bench -- [--rounds N] [--warmup N] [--quick] [--ou
   --out PATH   report to merge the rows into (default ${DEFAULT_OUT})
 Exit status: 0 when the bench ran (missed goals are printed, not failed), 2 on bad usage or a crash.`;
 
-export interface BenchIo {
-  out(line: string): void;
-  err(line: string): void;
-}
+export type BenchIo = LineIo;
 
-const consoleIo: BenchIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+const consoleIo: BenchIo = consoleLineIo;
 
 class UsageError extends Error {}
 

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { consoleLineIo, type LineIo } from '../harness/line-io.js';
 import { type FuzzRunResult, runSurface } from './run-surface.js';
 import type { FuzzSurface } from './surface.js';
 import { SURFACES } from './surfaces.js';
@@ -16,15 +17,9 @@ const USAGE = `usage: npm run fuzz -- [--surface NAME]... [--runs N] [--seed N] 
   --path P        replay the one counterexample at this path (printed with a failure)
   --list          list the surfaces and exit`;
 
-export interface FuzzIo {
-  out(line: string): void;
-  err(line: string): void;
-}
+export type FuzzIo = LineIo;
 
-const consoleIo: FuzzIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+const consoleIo: FuzzIo = consoleLineIo;
 
 /** Bad command line: exit status 2 with the usage. */
 class UsageError extends Error {}
