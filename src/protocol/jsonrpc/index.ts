@@ -1,0 +1,3 @@
+export * from './envelope.js';
+export * from './error-codes.js';
+export * from './framing.js';

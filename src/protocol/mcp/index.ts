@@ -1,0 +1,4 @@
+export * from './initialize.js';
+export * from './sse-events.js';
+export * from './tools.js';
+export * from './version.js';

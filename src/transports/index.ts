@@ -1,0 +1,3 @@
+export * from './in-memory.js';
+export * from './stream.js';
+export * from './transport.js';

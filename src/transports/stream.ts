@@ -1,0 +1,91 @@
+import type { Readable, Writable } from 'node:stream';
+import { createLineDecoder } from '../protocol/jsonrpc/framing.js';
+import { type Transport, TransportClosedError, TransportError } from './transport.js';
+
+export interface StreamTransportOptions {
+  /** Where messages arrive (a server's stdin, a child's stdout). */
+  readonly input: Readable;
+  /** Where messages go (a server's stdout, a child's stdin). */
+  readonly output: Writable;
+  /**
+   * A line that is not JSON ends the connection at once (the spec's rule for a client
+   * reading a stdio server). A server reading its stdin keeps going and answers -32700.
+   */
+  readonly closeOnParseError?: boolean;
+  /** Named in errors: "stdio server `node srv.js`". */
+  readonly label?: string;
+}
+
+/**
+ * Newline-delimited JSON over a pair of byte streams: the stdio transport of either side.
+ * Closing it stops reading and ends the output; it does not end the process.
+ */
+export class StreamTransport implements Transport {
+  onmessage?: (message: unknown) => void;
+  onerror?: (error: TransportError) => void;
+  onclose?: () => void;
+  private closed = false;
+  private readonly label: string;
+  private readonly onData = (chunk: Buffer): void => this.decoder.feed(chunk);
+  private readonly onEnd = (): void => {
+    this.decoder.end();
+    void this.close();
+  };
+  private readonly onStreamError = (e: Error): void => {
+    this.onerror?.(new TransportError('connection', `${this.label}: ${e.message}`, true));
+    void this.close();
+  };
+  private readonly decoder = createLineDecoder({
+    onLine: (line) => {
+      if (this.closed) return;
+      if (line.ok) {
+        this.onmessage?.(line.value);
+        return;
+      }
+      const fatal = this.options.closeOnParseError === true;
+      this.onerror?.(
+        new TransportError(
+          'parse',
+          `${this.label}: line ${line.lineNumber} is not JSON (${line.error}): ${preview(line.line)}`,
+          fatal,
+          line.line,
+        ),
+      );
+      if (fatal) void this.close();
+    },
+  });
+
+  constructor(private readonly options: StreamTransportOptions) {
+    this.label = options.label ?? 'stdio transport';
+  }
+
+  async start(): Promise<void> {
+    this.options.input.on('data', this.onData);
+    this.options.input.on('end', this.onEnd);
+    this.options.input.on('error', this.onStreamError);
+    this.options.output.on('error', this.onStreamError);
+  }
+
+  async send(message: unknown): Promise<void> {
+    if (this.closed) throw new TransportClosedError(this.label);
+    const line = `${JSON.stringify(message)}\n`;
+    await new Promise<void>((resolve, reject) => {
+      this.options.output.write(line, (e) => (e ? reject(e) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.options.input.off('data', this.onData);
+    this.options.input.off('end', this.onEnd);
+    this.options.input.off('error', this.onStreamError);
+    this.onclose?.();
+  }
+}
+
+/** The start of a line for an error message. */
+export function preview(line: string, max = 120): string {
+  const shown = JSON.stringify(line.length > max ? `${line.slice(0, max)}...` : line);
+  return shown;
+}
