@@ -12,6 +12,51 @@ export type CheckStatus = z.infer<typeof CheckStatus>;
 export const Level = z.enum(['must', 'should']);
 export type Level = z.infer<typeof Level>;
 
+/**
+ * A picture of what happened, attached to a failure so a report can draw it: the frames of
+ * a stream on a time axis, or the JSON-RPC messages of each session in order. `mark` is the
+ * index of the offending item, when one is to blame. Items keep their text as sent, so a
+ * report shows the bytes, not a re-serialisation.
+ */
+export const FrameItem = z.object({
+  /** Milliseconds since the stream's first byte. */
+  atMs: z.number(),
+  /** The SSE event name; absent for a comment or a frame without one. */
+  event: z.string().optional(),
+  /** The frame's data (or the comment's text). */
+  data: z.string(),
+  comment: z.boolean().optional(),
+});
+export type FrameItem = z.infer<typeof FrameItem>;
+
+export const RpcItem = z.object({
+  /** Milliseconds since the first message of the picture. */
+  atMs: z.number(),
+  /** Which session (an SSE session id, `stdio`, or a label the check chose). */
+  session: z.string(),
+  /** Seen from the harness: `sent` to the target or `received` from it. */
+  direction: z.enum(['sent', 'received']),
+  /** The message as text (JSON as it crossed the wire, or a line that was not JSON). */
+  text: z.string(),
+});
+export type RpcItem = z.infer<typeof RpcItem>;
+
+export const Evidence = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('frames'),
+    title: z.string(),
+    frames: z.array(FrameItem),
+    mark: z.number().int().nonnegative().optional(),
+  }),
+  z.object({
+    kind: z.literal('jsonrpc'),
+    title: z.string(),
+    messages: z.array(RpcItem),
+    mark: z.number().int().nonnegative().optional(),
+  }),
+]);
+export type Evidence = z.infer<typeof Evidence>;
+
 /** One check's outcome: a plain record, built by the harness, formatted by reporters. */
 export const CheckResult = z.object({
   id: z.string(),
@@ -26,6 +71,8 @@ export const CheckResult = z.object({
   actual: z.string().optional(),
   /** The command line that runs exactly this check again with the same seed. */
   reproduce: z.string().optional(),
+  /** What happened, for a failure or a warning that has a picture (see Evidence). */
+  evidence: Evidence.optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 

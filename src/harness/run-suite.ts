@@ -63,7 +63,7 @@ export async function runSuite<T, C>(
           reject(new CheckFailure(`check did not finish within ${budget} ms`));
         }, budget);
       });
-      let outcome: Pick<CheckResult, 'status' | 'message' | 'expected' | 'actual'>;
+      let outcome: Outcome;
       try {
         await Promise.race([check.run(ctx, env), timeout]);
         outcome = { status: 'pass', message: '' };
@@ -103,14 +103,13 @@ export async function runSuite<T, C>(
   };
 }
 
-function outcomeOf(
-  e: unknown,
-  level: 'must' | 'should',
-): Pick<CheckResult, 'status' | 'message' | 'expected' | 'actual'> {
+type Outcome = Pick<CheckResult, 'status' | 'message' | 'expected' | 'actual' | 'evidence'>;
+
+function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
   if (e instanceof CheckSkipped) return { status: 'skip', message: e.message };
   const status = level === 'must' ? 'fail' : 'warn';
   if (e instanceof CheckFailure) {
-    return { status, message: e.message, expected: e.expected, actual: e.actual };
+    return { status, message: e.message, expected: e.expected, actual: e.actual, evidence: e.evidence };
   }
   // Anything else thrown by a check body is a failure of the target too (a crash of the
   // harness would have surfaced as a thrown TargetUnavailable from open()).

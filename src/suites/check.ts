@@ -1,4 +1,4 @@
-import type { Level } from '../harness/results.js';
+import type { Evidence, Level } from '../harness/results.js';
 
 /** What a check may use besides its suite's context. */
 export interface CheckEnv {
@@ -19,6 +19,8 @@ export class CheckFailure extends Error {
     message: string,
     readonly expected?: string,
     readonly actual?: string,
+    /** What happened, for the report's picture (frames on a time axis, JSON-RPC sessions). */
+    readonly evidence?: Evidence,
   ) {
     super(message);
   }
