@@ -1,7 +1,28 @@
 // The programmatic API of wirecheck.
 
 export * from './clients/messages/index.js';
+export * from './clients/tools/index.js';
+export * from './fixtures/index.js';
+// runSuite by suite name and target options, or by suite object and target (see docs/ci.md).
+export {
+  type AnySuite,
+  assertOnlyMatches,
+  resolveSuite,
+  runSuite,
+  type SuiteRunOptions,
+} from './harness/api.js';
+export {
+  applyBaseline,
+  type Baseline,
+  BaselineEntry,
+  failsRun,
+  markCheck,
+  parseBaseline,
+  readBaseline,
+  verdictOf,
+} from './harness/baseline.js';
 export * from './harness/errors.js';
+export { type MergeInput, mergeResults, mergeSuite } from './harness/merge.js';
 export {
   CHECK_STATUSES,
   CheckResult,
@@ -12,11 +33,16 @@ export {
   Summary,
   summarize,
 } from './harness/results.js';
-export { type RunOptions, randomSeed, reproduceLine, runSuite, selectChecks } from './harness/run-suite.js';
+export { type RunOptions, randomSeed, reproduceLine, runCheck, selectChecks } from './harness/run-suite.js';
+export { formatShard, parseShard, type Shard, selectShard, shardOfCheck } from './harness/shard.js';
 export * from './mocks/messages/index.js';
+export * from './mocks/tools/index.js';
 export * from './protocol/messages/index.js';
 export * from './protocol/sse/index.js';
+export * from './recording/index.js';
 export * from './reporters/index.js';
+export { createProgress, type Progress, type ProgressStream } from './reporters/progress.js';
+export * from './servers/tools/index.js';
 export {
   type Check,
   type CheckEnv,
@@ -30,4 +56,25 @@ export {
 export { checkProperty } from './suites/property.js';
 export * from './suites/registry.js';
 export * from './suites/target-options.js';
+export {
+  createToolClientSuite,
+  type ToolClientSuiteOptions,
+  type ToolClientTarget,
+  toolClientSuite,
+} from './suites/tool-client/index.js';
+export {
+  arbitraryForSchema,
+  argumentsArbitrary,
+  createToolServerSuite,
+  type ToolServerSuiteOptions,
+  type ToolServerTarget as ToolServerSuiteTarget,
+  toolServerSuite,
+  toolServerTargetFromOptions,
+} from './suites/tool-server/index.js';
+export {
+  ChildProcessTransport,
+  type ChildProcessTransportOptions,
+  SseClientTransport,
+  type SseClientTransportOptions,
+} from './transports/index.js';
 export { VERSION } from './version.js';

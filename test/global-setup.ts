@@ -8,7 +8,16 @@ const ROOT = resolve(import.meta.dirname, '..');
 const REQUIRED_OUTPUTS = [
   'dist/clients/messages/index.js',
   'dist/clients/agent/index.js',
+  'dist/clients/tools/index.js',
   'dist/cli/main.js',
+  'dist/cli/serve-mock-tools.js',
+  'dist/mocks/tools/index.js',
+  'dist/servers/tools/run.js',
+  'dist/bench/peer-child.js',
+  'dist/bench/stdio-echo-child.js',
+  // The package's own entry points, imported by the examples as 'wirecheck' and 'wirecheck/vitest'.
+  'dist/index.js',
+  'dist/testing/vitest.js',
 ];
 
 function newestMtime(dir: string): number {

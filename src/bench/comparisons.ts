@@ -1,4 +1,4 @@
-import { type Consume, officialSdk, referenceClient } from './consumers.js';
+import { type Consume, officialSdk, officialSdk0, referenceClient } from './consumers.js';
 import { drainStream } from './drain.js';
 import type { Variant } from './interleave.js';
 import { parserBaseline } from './parser-baseline.js';
@@ -9,6 +9,10 @@ import { type BenchStream, contentKey, sseBatches, sseByteLength } from './strea
 /** Two things measured side by side: variants run interleaved, then turned into rows. */
 export interface Comparison {
   title: string;
+  /** At most this many measured rounds (a slow peer), never fewer than 5 unless the run asks for fewer. */
+  rounds?: number;
+  /** At most this many warm-up rounds (0 where every sample starts a fresh process). */
+  warmupRounds?: number;
   variants: Variant[];
   rows(samples: Readonly<Record<string, number[]>>): BenchRow[];
 }
@@ -117,18 +121,29 @@ function serverComparison(options: {
   };
 }
 
-/** The reference client against the parser baseline and the official SDK, on one stream. */
+/** The issue's goal for the reference client against the official SDK's MessageStream. */
+export const SDK_GOAL = 1.8;
+
+/**
+ * The reference client against the parser baseline and the official SDK (newest 1.x,
+ * and 0.x through its npm alias), on one stream from the raw server.
+ */
 function clientComparison(label: string, url: string, stream: BenchStream): Comparison {
   return {
-    title: `client vs parser baseline vs official SDK, ${label}`,
+    title: `client vs parser baseline vs official SDK 1.x and 0.x, ${label}`,
     variants: [
       consumerVariant('client', referenceClient(url), stream),
       consumerVariant('baseline', parserBaseline(url), stream),
       consumerVariant('sdk', officialSdk(url), stream),
+      consumerVariant('sdk0', officialSdk0(url), stream),
     ],
     rows: (s) => [
       comparisonRow(`client/parser baseline, ${label}`, FRAMES_PER_S, 0.8, s.client!, s.baseline!),
-      comparisonRow(`client/official SDK, ${label}`, FRAMES_PER_S, 1, s.client!, s.sdk!),
+      comparisonRow(`client/official SDK, ${label}`, FRAMES_PER_S, SDK_GOAL, s.client!, s.sdk!),
+      comparisonRow(`client/official SDK 0.x, ${label}`, FRAMES_PER_S, SDK_GOAL, s.client!, s.sdk0!),
+      // Context: the SDKs against the 30-line chain every client could be.
+      comparisonRow(`official SDK/parser baseline, ${label}`, FRAMES_PER_S, 0, s.sdk!, s.baseline!),
+      comparisonRow(`official SDK 0.x/parser baseline, ${label}`, FRAMES_PER_S, 0, s.sdk0!, s.baseline!),
     ],
   };
 }

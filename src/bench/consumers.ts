@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import Anthropic0 from 'anthropic-sdk-0';
 import { MessagesClient } from '../clients/messages/index.js';
 import { BENCH_API_KEY, BENCH_REQUEST } from './request.js';
 
@@ -17,6 +18,13 @@ export function referenceClient(baseUrl: string): Consume {
  */
 export function officialSdk(baseUrl: string): Consume {
   const sdk = new Anthropic({ apiKey: BENCH_API_KEY, baseURL: baseUrl, maxRetries: 0 });
+  const { stream: _, ...body } = BENCH_REQUEST;
+  return () => sdk.messages.stream(body).finalMessage();
+}
+
+/** The official SDK's last 0.x release (the `anthropic-sdk-0` npm alias), the same way. */
+export function officialSdk0(baseUrl: string): Consume {
+  const sdk = new Anthropic0({ apiKey: BENCH_API_KEY, baseURL: baseUrl, maxRetries: 0 });
   const { stream: _, ...body } = BENCH_REQUEST;
   return () => sdk.messages.stream(body).finalMessage();
 }

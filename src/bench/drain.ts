@@ -7,12 +7,13 @@ const BODY = JSON.stringify(BENCH_REQUEST);
  * The minimal reader: POST the bench request to `${baseUrl}/v1/messages` and throw the
  * body away, counting its bytes. It does as little per byte as a reader can, so that a
  * comparison of two servers measures the servers. Resolves with the body's byte count.
+ * `body` is the request (default: the bench request; see benchBody).
  */
-export function drainStream(baseUrl: string): Promise<number> {
+export function drainStream(baseUrl: string, body: string = BODY): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(`${baseUrl}/v1/messages`, {
       method: 'POST',
-      headers: { ...BENCH_HEADERS, 'content-length': Buffer.byteLength(BODY) },
+      headers: { ...BENCH_HEADERS, 'content-length': Buffer.byteLength(body) },
     });
     req.on('error', reject);
     req.on('response', (res) => {
@@ -28,6 +29,6 @@ export function drainStream(baseUrl: string): Promise<number> {
       res.on('end', () => resolve(bytes));
       res.on('error', reject);
     });
-    req.end(BODY);
+    req.end(body);
   });
 }

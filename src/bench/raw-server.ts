@@ -21,7 +21,10 @@ function writable(res: ServerResponse): Promise<void> {
   });
 }
 
-async function writeAll(res: ServerResponse, chunks: readonly (string | Uint8Array)[]): Promise<void> {
+/** What a route writes: the same chunks every time, or chunks made afresh per request. */
+export type RawRoute = readonly (string | Uint8Array)[] | (() => Iterable<string | Uint8Array>);
+
+async function writeAll(res: ServerResponse, chunks: Iterable<string | Uint8Array>): Promise<void> {
   for (const chunk of chunks) {
     if (res.destroyed) return;
     if (!res.write(chunk)) await writable(res);
@@ -33,11 +36,11 @@ async function writeAll(res: ServerResponse, chunks: readonly (string | Uint8Arr
  * The baseline: a plain `node:http` server that answers `POST <prefix>/v1/messages` with
  * an SSE stream written as the given chunks, one `write()` each, honouring backpressure,
  * and does nothing else (no parsing, no validation, no bookkeeping). `routes` maps a path
- * prefix (`/text-64`) to its chunks, so `${url}/text-64` serves as a client's base URL.
+ * prefix (`/text-64`) to its chunks, so `${url}/text-64` serves as a client's base URL. A
+ * route given as a function makes its chunks per request (then it keeps nothing between
+ * requests: the baseline of the memory rows).
  */
-export async function startRawSseServer(
-  routes: Readonly<Record<string, readonly (string | Uint8Array)[]>>,
-): Promise<BenchServer> {
+export async function startRawSseServer(routes: Readonly<Record<string, RawRoute>>): Promise<BenchServer> {
   const server = createServer((req, res) => {
     const path = req.url ?? '';
     const prefix = path.endsWith('/v1/messages') ? path.slice(0, -'/v1/messages'.length) : undefined;
@@ -52,7 +55,7 @@ export async function startRawSseServer(
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache',
       });
-      void writeAll(res, chunks);
+      void writeAll(res, typeof chunks === 'function' ? chunks() : chunks);
     });
   });
   await new Promise<void>((resolve, reject) => {

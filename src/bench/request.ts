@@ -15,3 +15,11 @@ export const BENCH_HEADERS = {
   'anthropic-version': '2023-06-01',
   accept: 'text/event-stream',
 };
+
+/**
+ * The bench request asking for the stream named `prompt` (the mock and aimock pick their
+ * reply by the user's text; the raw server ignores it).
+ */
+export function benchBody(prompt = 'bench'): string {
+  return JSON.stringify({ ...BENCH_REQUEST, messages: [{ role: 'user', content: prompt }] });
+}

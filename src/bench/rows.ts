@@ -3,7 +3,7 @@ import { median, pairedRatio } from './stats.js';
 
 /**
  * One line of reports/bench.json. `ratio` compares `value` with `baseline` (higher is
- * better) and `goal` is the ratio aimed for. Later parts of the project add rows of their
+ * better) and `goal` is the ratio aimed for (0 for a row that gives context only). Later parts of the project add rows of their
  * own to the same file, so the shape is the contract.
  */
 export const BenchRow = z.object({
@@ -12,7 +12,10 @@ export const BenchRow = z.object({
   unit: z.string(),
   baseline: z.number(),
   ratio: z.number(),
+  /** 0: a context row (a peer against the raw baseline, say), shown but aimed at nothing. */
   goal: z.number(),
+  /** How the row was measured when that matters for reading it (a machine under load). */
+  note: z.string().optional(),
 });
 export type BenchRow = z.infer<typeof BenchRow>;
 
@@ -56,6 +59,45 @@ export function targetRow(
 
 export function goalMet(row: BenchRow): boolean {
   return row.ratio >= row.goal;
+}
+
+/** A row aimed at something (not a context row). */
+export function hasGoal(row: BenchRow): boolean {
+  return row.goal > 0;
+}
+
+/**
+ * A row where lower is better (bytes, milliseconds): `value` and `baseline` are the
+ * medians as measured, and `ratio` the median per-round baseline/value, so that a higher
+ * ratio is still better and `goal` reads "at most 1/goal times the baseline".
+ */
+export function lowerIsBetterRow(
+  name: string,
+  unit: string,
+  goal: number,
+  values: readonly number[],
+  baselines: readonly number[],
+): BenchRow {
+  const swapped = comparisonRow(name, unit, goal, baselines, values);
+  return { ...swapped, value: swapped.baseline, baseline: swapped.value };
+}
+
+/** A lower-is-better value against a fixed budget: ratio = budget / value. */
+export function budgetRow(
+  name: string,
+  unit: string,
+  goal: number,
+  values: readonly number[],
+  budget: number,
+): BenchRow {
+  const value = median(values);
+  return { name, value: tidy(value), unit, baseline: budget, ratio: tidy(budget / value), goal };
+}
+
+/** The same row with a note (none when `note` is undefined). */
+export function withNote(row: BenchRow, note: string | undefined): BenchRow {
+  if (note === undefined) return row;
+  return { ...row, note: row.note === undefined ? note : `${row.note}; ${note}` };
 }
 
 /** `existing` with every row named in `fresh` replaced (in place) and new ones appended. */

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IsolationLevel } from '../runner/index.js';
 import { runInterleaved } from './interleave.js';
-import type { BenchRow } from './rows.js';
+import type { QuietGate } from './quiet.js';
+import { type BenchRow, withNote } from './rows.js';
 import { type MemorySizes, measureRunnerMemory } from './runner-memory.js';
 import { runnerRateBench } from './runner-rate.js';
 
@@ -33,6 +34,8 @@ export interface RunnerBenchOptions {
   readonly warmupRounds: number;
   /** Progress lines, skipped levels and the milliseconds per command. */
   readonly log?: ((line: string) => void) | undefined;
+  /** Waits for a quiet machine before each rate round; its notes go into the rows. */
+  readonly gate?: QuietGate | undefined;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface RunnerBenchOptions {
  * while a command prints a lot.
  */
 export async function runRunnerBench(options: RunnerBenchOptions): Promise<BenchRow[]> {
-  const { sizes, rounds, warmupRounds, log = () => {} } = options;
+  const { sizes, rounds, warmupRounds, gate, log = () => {} } = options;
   const base = await mkdtemp(join(tmpdir(), 'wirecheck-bench-runner-'));
   const rows: BenchRow[] = [];
   try {
@@ -55,10 +58,12 @@ export async function runRunnerBench(options: RunnerBenchOptions): Promise<Bench
       }
       try {
         const started = performance.now();
-        const samples = await runInterleaved(bench.comparison.variants, { rounds, warmupRounds });
-        rows.push(...bench.comparison.rows(samples));
+        const samples = await runInterleaved(bench.comparison.variants, { rounds, warmupRounds, gate });
+        const note = gate?.takeNote();
+        rows.push(...bench.comparison.rows(samples).map((r) => withNote(r, note)));
         const took = ((performance.now() - started) / 1000).toFixed(1);
         log(`measured ${bench.comparison.title} (${warmupRounds} + ${rounds} rounds, ${took} s)`);
+        if (note !== undefined) log(`  note: ${note}`);
         log(`  ${bench.summary(samples)}`);
       } finally {
         await bench.close();

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { hostBenchServers, type StreamSizes, type WorkerMessage } from './servers.js';
+import { hostBenchServers, type WorkerData, type WorkerMessage } from './servers.js';
 
 // The worker thread of startBenchServers: hosts the servers, reports their URLs, closes
 // them when told to.
@@ -9,7 +9,8 @@ const post = (m: WorkerMessage) => port.postMessage(m);
 const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
 
 try {
-  const hosted = await hostBenchServers(workerData as StreamSizes);
+  const { sizes, extra } = workerData as WorkerData;
+  const hosted = await hostBenchServers(sizes, extra);
   port.once('message', () => {
     hosted.close().then(
       () => post({ kind: 'closed' }),

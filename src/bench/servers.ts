@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { type MockMessagesService, type Reply, startMockMessagesService } from '../mocks/messages/index.js';
+import { hostPeerServers, type PeerSizes, type PeerUrls } from './peer-servers.js';
 import { type BenchServer, startRawSseServer } from './raw-server.js';
 import { type BenchStream, sseBatches, textStream, toolStream } from './streams.js';
+import { hostToolServers, type ToolUrls } from './tool-servers.js';
 
 /** The streams of a bench run. */
 export interface StreamSizes {
@@ -36,6 +38,17 @@ export interface BenchUrls {
   rawPerFrame: string;
   /** Raw node:http writing the tool stream as pre-encoded bytes, framesPerWrite frames per write. */
   rawTool: string;
+  /** The mock, aimock and raw node:http serving the peer rows' streams, when asked for. */
+  peers?: PeerUrls;
+  /** The SSE tool servers, when asked for. */
+  tools?: ToolUrls;
+}
+
+/** Servers beyond part 1's, hosted with them. */
+export interface ExtraServers {
+  peers?: PeerSizes;
+  /** The three SSE tool servers (reference, raw echo, MCP SDK). */
+  tools?: boolean;
 }
 
 export interface HostedServers {
@@ -48,9 +61,11 @@ function encoded(batches: readonly string[]): Buffer[] {
 }
 
 /** Start every server of a run in this thread. */
-export async function hostBenchServers(sizes: StreamSizes): Promise<HostedServers> {
+export async function hostBenchServers(sizes: StreamSizes, extra: ExtraServers = {}): Promise<HostedServers> {
   const { text, tool } = benchStreams(sizes);
   const started: (BenchServer | MockMessagesService)[] = [];
+  let peers: PeerUrls | undefined;
+  let tools: ToolUrls | undefined;
   try {
     const reply: Reply = { kind: 'message', message: text.message, splits: text.splits };
     const mock = async (framesPerWrite: number, scenario: () => Reply) => {
@@ -69,8 +84,20 @@ export async function hostBenchServers(sizes: StreamSizes): Promise<HostedServer
       '/tool-batched': encoded(sseBatches(tool, sizes.framesPerWrite)),
     });
     started.push(raw);
+    if (extra.peers) {
+      const hosted = await hostPeerServers(extra.peers);
+      started.push({ url: '', close: hosted.close });
+      peers = hosted.urls;
+    }
+    if (extra.tools) {
+      const hosted = await hostToolServers();
+      started.push({ url: '', close: hosted.close });
+      tools = hosted.urls;
+    }
     return {
       urls: {
+        ...(peers && { peers }),
+        ...(tools && { tools }),
         mockBatched,
         mockPerFrame,
         mockFresh,
@@ -86,6 +113,12 @@ export async function hostBenchServers(sizes: StreamSizes): Promise<HostedServer
     await Promise.allSettled(started.map((s) => s.close()));
     throw e;
   }
+}
+
+/** What the server worker is started with. */
+export interface WorkerData {
+  sizes: StreamSizes;
+  extra: ExtraServers;
 }
 
 /** Messages between the main thread and the server worker. */
@@ -124,10 +157,12 @@ function nextMessage(worker: Worker): Promise<WorkerMessage> {
  */
 export async function startBenchServers(
   sizes: StreamSizes,
-  options: { inline?: boolean } = {},
+  options: { inline?: boolean; extra?: ExtraServers } = {},
 ): Promise<HostedServers> {
-  if (options.inline) return hostBenchServers(sizes);
-  const worker = new Worker(new URL('./server-worker.js', import.meta.url), { workerData: sizes });
+  const extra = options.extra ?? {};
+  if (options.inline) return hostBenchServers(sizes, extra);
+  const data: WorkerData = { sizes, extra };
+  const worker = new Worker(new URL('./server-worker.js', import.meta.url), { workerData: data });
   let ready: WorkerMessage;
   try {
     ready = await nextMessage(worker);

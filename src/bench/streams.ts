@@ -1,4 +1,10 @@
-import { type DeltaSplits, eventsOfMessage, inputJsonOf, type Message } from '../protocol/messages/index.js';
+import {
+  type DeltaSplits,
+  eventsOfMessage,
+  inputJsonOf,
+  type Message,
+  type StreamEvent,
+} from '../protocol/messages/index.js';
 import { encodeEvent } from '../protocol/sse/index.js';
 
 /** A message and how it is cut into deltas: one stream every variant of a comparison serves or reads. */
@@ -64,20 +70,23 @@ export function toolStream(fragments: number): BenchStream {
  * server writes, one piece per write.
  */
 export function sseBatches(stream: BenchStream, framesPerWrite: number): string[] {
+  return [...sseBatchesOf(stream, framesPerWrite)];
+}
+
+/** sseBatches one piece at a time, built as they are asked for (nothing kept between requests). */
+export function* sseBatchesOf(stream: BenchStream, framesPerWrite: number): Generator<string> {
   const per = Math.max(1, framesPerWrite);
-  const batches: string[] = [];
   let batch = '';
   let n = 0;
   for (const event of eventsOfMessage(stream.message, stream.splits)) {
     batch += encodeEvent(event);
     if (++n === per) {
-      batches.push(batch);
+      yield batch;
       batch = '';
       n = 0;
     }
   }
-  if (batch !== '') batches.push(batch);
-  return batches;
+  if (batch !== '') yield batch;
 }
 
 /** Body bytes of the whole stream. */
@@ -98,4 +107,76 @@ export function contentKey(content: readonly unknown[]): string {
       return block.type === 'text' ? ['text', block.text] : [block.type, block.id, block.name, block.input];
     }),
   );
+}
+
+/** Pieces of exactly 5 characters; some need JSON escapes or are not ASCII. */
+const PIECES = ['alpha', 'beta ', 'gamma', 'say "', 'hi" ', 'a\\b\\c', 'ünïcö', 'delta'].map((p) =>
+  p.padEnd(5),
+);
+
+/**
+ * One text block streamed as exactly `deltas` text_delta frames of `PIECE_WIDTH`
+ * characters each: the shape a mock that cuts text every N characters (aimock's
+ * `chunkSize`) produces, so both serve the same deltas.
+ */
+export function fixedTextStream(deltas: number): BenchStream & { text: string } {
+  let text = '';
+  const offsets: number[] = [];
+  for (let i = 0; i < deltas; i++) {
+    if (i > 0) offsets.push(text.length);
+    text += PIECES[i % PIECES.length];
+  }
+  return { ...streamOf(messageOf([{ type: 'text', text }], deltas), [offsets]), text };
+}
+
+/** Characters per delta of fixedTextStream. */
+export const PIECE_WIDTH = 5;
+
+/**
+ * The SSE text of a one-text-block stream (textStream, fixedTextStream), `framesPerWrite`
+ * frames per piece, made per request frame by frame: the same bytes as sseBatches, but
+ * nothing is built ahead or kept between requests (what a minimal server holds is the
+ * text). The frames around the deltas come from eventsOfMessage of a one-delta copy.
+ */
+export function* lazyTextBatches(stream: BenchStream, framesPerWrite: number): Generator<string> {
+  const block = stream.message.content[0];
+  if (stream.message.content.length !== 1 || block?.type !== 'text') {
+    throw new RangeError('lazyTextBatches serves one text block');
+  }
+  const cuts = [0, ...(stream.splits[0] ?? []), block.text.length];
+  const one = eventsOfMessage(
+    { ...stream.message, content: [{ type: 'text', text: block.text.slice(0, cuts[1]) }] },
+    [[]],
+  );
+  const head = one.slice(0, 2);
+  const tail = one.slice(3);
+  const per = Math.max(1, framesPerWrite);
+  let batch = '';
+  let n = 0;
+  const add = (frame: string) => {
+    batch += frame;
+    if (++n < per) return undefined;
+    const out = batch;
+    batch = '';
+    n = 0;
+    return out;
+  };
+  const frames = function* () {
+    for (const e of head) yield encodeEvent(e);
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const text = block.text.slice(cuts[i], cuts[i + 1]);
+      const delta: StreamEvent = {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text },
+      };
+      yield encodeEvent(delta);
+    }
+    for (const e of tail) yield encodeEvent(e);
+  };
+  for (const frame of frames()) {
+    const out = add(frame);
+    if (out !== undefined) yield out;
+  }
+  if (batch !== '') yield batch;
 }

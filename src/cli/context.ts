@@ -1,8 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { RunAgentCommand } from './agent.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
+import type { ProbeToolServerCommand } from './probe.js';
 import type { RunBashService } from './run-bash.js';
 import type { StartMockMessagesService } from './serve-messages.js';
+import type { ServeTools } from './serve-tools.js';
+import type { RunToolClientCommand } from './tool-client.js';
 
 /** Where output goes: process.stdout/stderr in production, string buffers in tests. */
 export interface OutputStream {
@@ -25,6 +28,12 @@ export interface CliDeps {
   readonly runMessagesClientCommand?: RunMessagesClientCommand;
   readonly runAgentCommand?: RunAgentCommand;
   readonly runBashService?: RunBashService;
+  /** The reference tool client behind `tool-client`. */
+  readonly runToolClientCommand?: RunToolClientCommand;
+  /** The SSE tool-server health probe behind `probe`. */
+  readonly probeToolServer?: ProbeToolServerCommand;
+  /** The reference MCP tool server behind `serve tools`. */
+  readonly serveTools?: ServeTools;
 }
 
 /** Everything a command touches outside the library. */

@@ -1,27 +1,39 @@
 import { Command, CommanderError } from 'commander';
 import { runAgentCommand } from '../clients/agent/index.js';
 import { runMessagesClientCommand } from '../clients/messages/index.js';
+import { runProbeCommand, runToolClientCommand } from '../clients/tools/index.js';
 import { runBashService } from '../runner/index.js';
+import { runToolServer } from '../servers/tools/run.js';
 import { VERSION } from '../version.js';
 import { addAgentCommand } from './agent.js';
 import { type CliContext, type CliDeps, processContext } from './context.js';
+import { addFixturesCommand } from './fixtures.js';
 import { addListCommand } from './list-command.js';
+import { addMergeReportsCommand } from './merge-reports.js';
 import { addMessagesClientCommand } from './messages-client.js';
+import { addProbeCommand } from './probe.js';
+import { addRecordCommand } from './record.js';
 import { asWirecheckError, reportError } from './report-error.js';
 import { addRunBashCommand } from './run-bash.js';
 import { addAllCommand, addTestCommand } from './run-command.js';
 import { addServeMessagesCommand } from './serve-messages.js';
 import { startMockForServe } from './serve-messages-mock.js';
+import { addServeMockToolsCommand } from './serve-mock-tools.js';
+import { addServeToolsCommand } from './serve-tools.js';
+import { addToolClientCommand } from './tool-client.js';
 
 /**
  * The implementations behind `serve messages`, `messages-client`, `agent` and `run-bash`. A command whose
  * implementation is not given here is not offered.
  */
-const DEPS: CliDeps = {
+export const DEPS: CliDeps = {
   startMockMessagesService: startMockForServe,
   runMessagesClientCommand,
   runAgentCommand,
   runBashService,
+  runToolClientCommand,
+  probeToolServer: runProbeCommand,
+  serveTools: runToolServer,
 };
 
 /** The command tree; `finish` receives the exit status of the command that ran. */
@@ -39,11 +51,16 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
   addTestCommand(program, ctx, finish);
   addAllCommand(program, ctx, finish);
   addListCommand(program, ctx, finish);
+  addMergeReportsCommand(program, ctx, finish);
   const { startMockMessagesService, runMessagesClientCommand } = ctx.deps;
+  const serve = program.command('serve').description('run a mock server until interrupted');
   if (startMockMessagesService !== undefined) {
-    const serve = program.command('serve').description('run a mock server until interrupted');
     addServeMessagesCommand(serve, ctx, startMockMessagesService, finish);
   }
+  // The mock tool servers are part of the library itself: always offered.
+  addServeMockToolsCommand(serve, ctx, finish);
+  const { serveTools } = ctx.deps;
+  if (serveTools !== undefined) addServeToolsCommand(serve, ctx, serveTools, finish);
   if (runMessagesClientCommand !== undefined) {
     addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
   }
@@ -51,6 +68,11 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
   if (agent !== undefined) addAgentCommand(program, ctx, agent, finish);
   const { runBashService: runBash } = ctx.deps;
   if (runBash !== undefined) addRunBashCommand(program, ctx, runBash, finish);
+  addRecordCommand(program, ctx, finish);
+  addFixturesCommand(program, ctx, finish);
+  const { runToolClientCommand: toolClient, probeToolServer } = ctx.deps;
+  if (toolClient !== undefined) addToolClientCommand(program, ctx, toolClient, finish);
+  if (probeToolServer !== undefined) addProbeCommand(program, ctx, probeToolServer, finish);
   return program;
 }
 

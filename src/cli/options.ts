@@ -1,6 +1,8 @@
 import { Option } from 'commander';
 import { z } from 'zod';
-import { UsageError, WirecheckError } from '../harness/errors.js';
+import { assertOnlyMatches as assertSuiteOnlyMatches } from '../harness/api.js';
+import { UsageError } from '../harness/errors.js';
+import { parseShard } from '../harness/shard.js';
 import type { SuiteEntry } from '../suites/registry.js';
 
 const MAX_SEED = 0x7fffffff;
@@ -29,6 +31,12 @@ export const RunOptionsInput = z.object({
   full: z.boolean().optional(),
   strict: z.boolean().optional(),
   verbose: z.boolean().optional(),
+  baseline: z.string().min(1, '--baseline must not be empty').optional(),
+  shard: z
+    .string()
+    .regex(/^\s*\d+\s*\/\s*\d+\s*$/, '--shard takes i/n, e.g. 2/4')
+    .transform((text) => parseShard(text))
+    .optional(),
 });
 export type RunOptionsInput = z.infer<typeof RunOptionsInput>;
 
@@ -123,13 +131,5 @@ export function targetOptionValues(
 
 /** `--only` entries that select nothing (a typo would otherwise run zero checks and pass). */
 export function assertOnlyMatches(entry: SuiteEntry, only: readonly string[] | undefined): void {
-  if (only === undefined) return;
-  const ids = entry.suite.checks.map((c: { id: string }) => c.id);
-  const unmatched = only.filter((o) => !ids.some((id) => id === o || (o.endsWith('.') && id.startsWith(o))));
-  if (unmatched.length > 0) {
-    throw new WirecheckError(
-      'WC_NO_CHECKS_SELECTED',
-      `--only ${unmatched.join(',')} matches no check of suite ${entry.suite.name} (ids are listed by \`wirecheck list ${entry.suite.name}\`; a prefix ends in '.')`,
-    );
-  }
+  assertSuiteOnlyMatches(entry.suite, only);
 }

@@ -17,7 +17,18 @@ import { type PlannedSuite, type RunSettings, runPlannedSuites } from './run-sui
 type Finish = (exitCode: number) => void;
 
 /** Option attributes of the run itself; no suite may use them for a target option. */
-const RUN_OPTION_ATTRIBUTES = ['reportDir', 'seed', 'runs', 'only', 'full', 'strict', 'verbose', 'help'];
+const RUN_OPTION_ATTRIBUTES = [
+  'reportDir',
+  'seed',
+  'runs',
+  'only',
+  'full',
+  'strict',
+  'verbose',
+  'help',
+  'baseline',
+  'shard',
+];
 
 function pickRunOptions(opts: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(opts).filter(([key]) => RUN_OPTION_ATTRIBUTES.includes(key)));
@@ -33,6 +44,8 @@ function settingsOf(run: RunOptionsInput, verbose: boolean): RunSettings {
     verbose,
     ...(run.only === undefined ? {} : { only: run.only }),
     ...(run.reportDir === undefined ? {} : { reportDir: run.reportDir }),
+    ...(run.baseline === undefined ? {} : { baseline: run.baseline }),
+    ...(run.shard === undefined ? {} : { shard: run.shard }),
   };
 }
 
@@ -41,7 +54,9 @@ function addCommonRunOptions(command: Command): Command {
     .option('--seed <n>', 'seed for every random choice (default: random, printed in the report)')
     .option('--runs <n>', 'fast-check runs per property (default 100, 1000 with --full)')
     .option('--full', 'run the slow checks too, with real-time defaults')
-    .option('--strict', 'count warnings (level "should") as failures');
+    .option('--strict', 'count warnings (level "should") as failures')
+    .option('--baseline <file>', 'expected failures, one `suite:check-id  reason` per line (see docs/ci.md)')
+    .option('--shard <i/n>', "run only the i-th of n deterministic parts of each suite's selected checks");
 }
 
 function suiteOrThrow(name: string): SuiteEntry {

@@ -1,6 +1,15 @@
+import {
+  applyBaseline,
+  assertBaselineNamesKnownChecks,
+  type Baseline,
+  markCheck,
+  readBaseline,
+  verdictOf,
+} from '../harness/baseline.js';
 import { WirecheckError } from '../harness/errors.js';
-import { exitCodeOf, type SuiteResult } from '../harness/results.js';
+import type { SuiteResult } from '../harness/results.js';
 import { runSuite } from '../harness/run-suite.js';
+import type { Shard } from '../harness/shard.js';
 import {
   formatCheck,
   formatSuiteHeader,
@@ -8,8 +17,9 @@ import {
   formatTotals,
   shouldUseColor,
 } from '../reporters/console.js';
+import { createProgress, isLiveTerminal } from '../reporters/progress.js';
 import { writeReports } from '../reporters/write.js';
-import type { RunningReference, SuiteEntry } from '../suites/registry.js';
+import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
 import type { CliContext } from './context.js';
 import { asWirecheckError, reportError } from './report-error.js';
 
@@ -30,6 +40,30 @@ export interface RunSettings {
   readonly reportDir?: string;
   /** Print passing checks too (failures, warnings and skips are always printed). */
   readonly verbose: boolean;
+  /** Path of a baseline file of expected failures. */
+  readonly baseline?: string;
+  readonly shard?: Shard;
+}
+
+async function loadBaseline(path: string | undefined): Promise<Baseline | undefined> {
+  if (path === undefined) return undefined;
+  const baseline = await readBaseline(path);
+  assertBaselineNamesKnownChecks(
+    baseline,
+    SUITES.map((e) => e.suite),
+  );
+  return baseline;
+}
+
+/** The line asking to remove stale entries, naming each with its line in the file. */
+function staleLine(baseline: Baseline, results: readonly SuiteResult[]): string | undefined {
+  const stale = results.flatMap((r) => r.checks.filter((c) => c.baseline?.status === 'stale'));
+  if (stale.length === 0) return undefined;
+  const where = stale.map((c) => {
+    const entry = baseline.entries.find((e) => e.suite === c.suite && e.id === c.id);
+    return `${c.suite}:${c.id}${entry === undefined ? '' : ` (line ${entry.line})`}`;
+  });
+  return `baseline ${baseline.source}: remove the stale ${stale.length === 1 ? 'entry' : 'entries'} ${where.join(', ')}`;
 }
 
 /**
@@ -43,8 +77,13 @@ export async function runPlannedSuites(
   settings: RunSettings,
   ctx: CliContext,
 ): Promise<number> {
+  const baseline = await loadBaseline(settings.baseline);
   const style = { color: shouldUseColor(ctx.stdout, ctx.env) };
-  const out = (text: string) => ctx.stdout.write(`${text}\n`);
+  const progress = createProgress(ctx.stdout, {
+    live: isLiveTerminal(ctx.stdout, ctx.env),
+    color: style.color,
+  });
+  const out = (text: string) => progress.print(text);
   const results: SuiteResult[] = [];
   const errors: WirecheckError[] = [];
   for (const planned of plan) {
@@ -70,19 +109,27 @@ export async function runPlannedSuites(
     try {
       const target = planned.entry.suite.describeTarget(running.target);
       out(formatSuiteHeader({ suite: name, target, ...settings }, style));
-      const result = await runSuite(planned.entry.suite, running.target, {
+      const run = await runSuite(planned.entry.suite, running.target, {
         seed: settings.seed,
         runs: settings.runs,
         full: settings.full,
         ...(settings.only === undefined ? {} : { only: settings.only }),
+        ...(settings.shard === undefined ? {} : { shard: settings.shard }),
+        onStart: (id, index, total) => progress.status({ suite: name, done: index, total, current: id }),
         onResult: (check) => {
-          if (settings.verbose || check.status !== 'pass') out(formatCheck(check, style));
+          const marked = markCheck(check, baseline, settings.strict);
+          if (settings.verbose || marked.status !== 'pass' || marked.baseline !== undefined) {
+            out(formatCheck(marked, style));
+          }
         },
       });
+      progress.clear();
+      const result = applyBaseline(run, baseline, settings.strict);
       out(formatSuiteSummary(result, style));
       out('');
       results.push(result);
     } catch (e) {
+      progress.clear();
       const error = asWirecheckError(e, `suite ${name}`);
       errors.push(error);
       reportError(ctx.stderr, error);
@@ -95,6 +142,8 @@ export async function runPlannedSuites(
     }
   }
   if (results.length > 0) {
+    const stale = baseline === undefined ? undefined : staleLine(baseline, results);
+    if (stale !== undefined) out(stale);
     if (settings.reportDir !== undefined) {
       await writeReports(settings.reportDir, results, { strict: settings.strict });
       out(`reports written to ${settings.reportDir}`);
@@ -102,5 +151,5 @@ export async function runPlannedSuites(
     out(formatTotals(results, settings));
   }
   if (errors.length > 0) return Math.max(...errors.map((e) => e.exitCode));
-  return exitCodeOf(results, settings.strict);
+  return verdictOf(results, settings.strict);
 }

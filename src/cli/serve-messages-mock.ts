@@ -1,13 +1,23 @@
-import { fixtureScenario, scriptedModel, startMockMessagesService } from '../mocks/messages/index.js';
+import {
+  fixtureScenario,
+  loadRecordings,
+  recordingScenario,
+  scriptedModel,
+  startMockMessagesService,
+} from '../mocks/messages/index.js';
 import type { StartMockMessagesService } from './serve-messages.js';
 
-/** `serve messages` options onto the mock service: --fixtures replaces the scripted model. */
-export const startMockForServe: StartMockMessagesService = (options) =>
+/** `serve messages` options onto the mock service: --fixtures or --replay replaces the scripted model. */
+export const startMockForServe: StartMockMessagesService = async (options) =>
   startMockMessagesService({
     host: options.host,
     port: options.port,
     scenario:
-      options.fixturesDir === undefined ? scriptedModel(options.model) : fixtureScenario(options.fixturesDir),
+      options.recordings !== undefined
+        ? recordingScenario(await loadRecordings(options.recordings), { speed: options.speed ?? 1 })
+        : options.fixturesDir === undefined
+          ? scriptedModel(options.model)
+          : fixtureScenario(options.fixturesDir),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
   });

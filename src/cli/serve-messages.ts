@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { UsageError, WirecheckError } from '../harness/errors.js';
 import { FaultPlan } from '../mocks/messages/faults.js';
+import { unsupportedReplayFaults } from '../mocks/messages/replay-plan.js';
 import type { CliContext } from './context.js';
 import { integer, parseOptions } from './options.js';
 
@@ -17,6 +18,10 @@ export interface MockMessagesServeOptions {
   model: 'echo' | 'bash';
   /** Replay the fixtures of this directory instead of the scripted model. */
   fixturesDir?: string;
+  /** Serve these recorded fixtures (files or directories), in order, instead of the scripted model. */
+  recordings?: string[];
+  /** Timing factor of the recordings: 1 as recorded, 2 twice as fast, 0 as fast as possible. */
+  speed?: number;
   seed?: number;
   faults?: FaultPlan;
 }
@@ -113,6 +118,12 @@ const ServeInput = z.object({
   fixtures: z.string().min(1, '--fixtures must not be empty').optional(),
   seed: integer('--seed', 0, 0x7fffffff).optional(),
   faults: z.string().optional(),
+  replay: z.array(z.string().min(1, '--replay has an empty path')).optional(),
+  speed: z
+    .string()
+    .regex(/^(max|\d+(\.\d+)?)$/, '--speed takes a number (1 as recorded, 2 twice as fast) or max')
+    .transform((s) => (s === 'max' ? 0 : Number(s)))
+    .optional(),
 });
 
 function attributeOf(flags: string): string {
@@ -149,6 +160,17 @@ function faultPlanOf(raw: Record<string, unknown>, json: string | undefined): Fa
 export function serveOptionsOf(raw: Record<string, unknown>): MockMessagesServeOptions {
   const input = parseOptions(ServeInput, raw);
   const faults = faultPlanOf(raw, input.faults);
+  if (input.replay !== undefined && input.fixtures !== undefined) {
+    throw new UsageError('--replay and --fixtures are two different sources of replies: give one');
+  }
+  if (input.speed !== undefined && input.replay === undefined)
+    throw new UsageError('--speed applies to --replay');
+  const ignored = input.replay === undefined ? [] : unsupportedReplayFaults(faults);
+  if (ignored.length > 0) {
+    throw new UsageError(
+      `these faults have no meaning on a recording: ${ignored.join(', ')} (see docs/fixtures.md)`,
+    );
+  }
   return {
     host: input.host,
     port: input.port,
@@ -156,6 +178,8 @@ export function serveOptionsOf(raw: Record<string, unknown>): MockMessagesServeO
     ...(input.fixtures === undefined ? {} : { fixturesDir: input.fixtures }),
     ...(input.seed === undefined ? {} : { seed: input.seed }),
     ...(faults === undefined ? {} : { faults }),
+    ...(input.replay === undefined ? {} : { recordings: input.replay }),
+    ...(input.speed === undefined ? {} : { speed: input.speed }),
   };
 }
 
@@ -180,6 +204,11 @@ export function addServeMessagesCommand(
       'echo',
     )
     .option('--fixtures <dir>', 'answer from the fixture files of this directory instead')
+    .option('--replay <paths...>', 'serve these recorded fixtures (files or directories), in order, instead')
+    .option(
+      '--speed <factor>',
+      'timing of --replay: 1 as recorded (default), 2 twice as fast, max as fast as possible',
+    )
     .option('--seed <n>', 'seed for every random choice of the mock (fault offsets, chunk sizes)')
     .option(
       '--faults <json>',

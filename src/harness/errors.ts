@@ -27,6 +27,21 @@ export const HARNESS_ERRORS = {
   },
   WC_REPORT_WRITE: { exitCode: 2, summary: 'A report file could not be written to the report directory.' },
   WC_SERVE_FAILED: { exitCode: 2, summary: '`wirecheck serve` could not start the mock service.' },
+  WC_BASELINE: {
+    exitCode: 2,
+    summary:
+      'The `--baseline` file cannot be read, has a malformed line, or names a suite or check that does not exist.',
+  },
+  WC_MERGE: {
+    exitCode: 2,
+    summary:
+      '`wirecheck merge-reports` cannot combine its inputs: no or invalid results, different seeds or shard counts, a check or shard given twice, or a shard missing.',
+  },
+  WC_FIXTURE_READ: {
+    exitCode: 2,
+    summary: 'A fixture, recording or HAR file could not be read, is not JSON, or is not of its format.',
+  },
+  WC_RECORD_FAILED: { exitCode: 2, summary: '`wirecheck record` could not start the recording proxy.' },
   WC_INTERNAL: { exitCode: 2, summary: 'An unexpected error inside wirecheck (a bug: please report it).' },
 } as const satisfies Record<string, { exitCode: number; summary: string }>;
 

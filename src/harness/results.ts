@@ -73,6 +73,12 @@ export const CheckResult = z.object({
   reproduce: z.string().optional(),
   /** What happened, for a failure or a warning that has a picture (see Evidence). */
   evidence: Evidence.optional(),
+  /**
+   * Set only for a check listed in a `--baseline` file: `expected-failure` when it failed as
+   * listed (the run does not fail for it), `stale` when it passes now (the run fails until the
+   * entry is removed). `status` stays the real outcome.
+   */
+  baseline: z.object({ status: z.enum(['expected-failure', 'stale']), reason: z.string() }).optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 
@@ -94,6 +100,8 @@ export const SuiteResult = z.object({
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   wirecheck: z.string(),
+  /** The part of the suite this run covered (`--shard index/count`, 1-based); absent for the whole suite. */
+  shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
 });
 export type SuiteResult = z.infer<typeof SuiteResult>;
 

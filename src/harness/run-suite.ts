@@ -1,6 +1,7 @@
-import { type CheckEnv, CheckFailure, CheckSkipped, type Suite } from '../suites/check.js';
+import { type Check, type CheckEnv, CheckFailure, CheckSkipped, type Suite } from '../suites/check.js';
 import { VERSION } from '../version.js';
 import { type CheckResult, type SuiteResult, summarize } from './results.js';
+import { type Shard, selectShard } from './shard.js';
 
 export interface RunOptions {
   /** Seed for the whole run; each check derives its randomness from it. Random when absent. */
@@ -10,6 +11,8 @@ export interface RunOptions {
   /** Run only these check ids (exact ids or prefixes ending in '.'). */
   only?: readonly string[];
   full?: boolean;
+  /** Run only this part of the selected checks (applied after `only` and `full`). */
+  shard?: Shard;
   /** Called after every check, for progress output. */
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called before every check. */
@@ -46,45 +49,13 @@ export async function runSuite<T, C>(
   const runs = options.runs ?? (full ? 1000 : 100);
   const startedAt = new Date();
   const started = performance.now();
-  const checks = selectChecks(suite.checks, options.only, full);
+  const checks = selectShard(selectChecks(suite.checks, options.only, full), options.shard);
   const ctx = await suite.open(target, { seed, runs, full });
   const results: CheckResult[] = [];
   try {
     for (const [i, check] of checks.entries()) {
       options.onStart?.(check.id, i, checks.length);
-      const t0 = performance.now();
-      const controller = new AbortController();
-      const budget = check.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const env: CheckEnv = { seed, runs, full, signal: controller.signal };
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          controller.abort();
-          reject(new CheckFailure(`check did not finish within ${budget} ms`));
-        }, budget);
-      });
-      let outcome: Outcome;
-      try {
-        await Promise.race([check.run(ctx, env), timeout]);
-        outcome = { status: 'pass', message: '' };
-      } catch (e) {
-        outcome = outcomeOf(e, check.level);
-      } finally {
-        clearTimeout(timer);
-        controller.abort();
-      }
-      const result: CheckResult = {
-        id: check.id,
-        suite: suite.name,
-        clause: check.clause,
-        description: check.description,
-        level: check.level,
-        ...dropUndefined(outcome),
-        durationMs: Math.round(performance.now() - t0),
-      };
-      if (result.status === 'fail' || result.status === 'warn') {
-        result.reproduce = reproduceLine(suite.name, suite.targetArgs(target), seed, check.id, full);
-      }
+      const result = await runCheck(suite, target, check, ctx, { seed, runs, full });
       results.push(result);
       options.onResult?.(result, i + 1, checks.length);
     }
@@ -100,7 +71,56 @@ export async function runSuite<T, C>(
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     wirecheck: VERSION,
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
   };
+}
+
+/**
+ * Run one check of an opened suite within its budget and turn whatever happens into a
+ * result (the vitest helper runs checks one per test through this).
+ */
+export async function runCheck<T, C>(
+  suite: Suite<T, C>,
+  target: T,
+  check: Check<C>,
+  ctx: C,
+  settings: { seed: number; runs: number; full: boolean },
+): Promise<CheckResult> {
+  const { seed, full } = settings;
+  const t0 = performance.now();
+  const controller = new AbortController();
+  const budget = check.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const env: CheckEnv = { ...settings, signal: controller.signal };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new CheckFailure(`check did not finish within ${budget} ms`));
+    }, budget);
+  });
+  let outcome: Outcome;
+  try {
+    await Promise.race([check.run(ctx, env), timeout]);
+    outcome = { status: 'pass', message: '' };
+  } catch (e) {
+    outcome = outcomeOf(e, check.level);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  const result: CheckResult = {
+    id: check.id,
+    suite: suite.name,
+    clause: check.clause,
+    description: check.description,
+    level: check.level,
+    ...dropUndefined(outcome),
+    durationMs: Math.round(performance.now() - t0),
+  };
+  if (result.status === 'fail' || result.status === 'warn') {
+    result.reproduce = reproduceLine(suite.name, suite.targetArgs(target), seed, check.id, full);
+  }
+  return result;
 }
 
 type Outcome = Pick<CheckResult, 'status' | 'message' | 'expected' | 'actual' | 'evidence'>;

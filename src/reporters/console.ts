@@ -1,4 +1,6 @@
+import { baselineCounts, failsRun } from '../harness/baseline.js';
 import type { CheckResult, CheckStatus, SuiteResult } from '../harness/results.js';
+import { formatShard, type Shard } from '../harness/shard.js';
 import { formatDuration, totalSummary, withoutTerminalControls } from './text.js';
 
 export interface ConsoleStyle {
@@ -6,12 +8,19 @@ export interface ConsoleStyle {
   readonly color: boolean;
 }
 
-/** Colour follows https://no-color.org: a non-empty NO_COLOR turns it off; pipes get none. */
+/**
+ * Colour follows https://no-color.org: a non-empty NO_COLOR turns it off, whatever else is
+ * set. Otherwise a terminal gets colour and a pipe none, unless FORCE_COLOR is set (to
+ * anything but `0` or `false`), which turns it on for a pipe too (CI logs that render ANSI).
+ */
 export function shouldUseColor(
   stream: { isTTY?: boolean },
   env: Readonly<Record<string, string | undefined>>,
 ) {
-  return stream.isTTY === true && (env.NO_COLOR ?? '') === '';
+  if ((env.NO_COLOR ?? '') !== '') return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return stream.isTTY === true;
 }
 
 const ANSI = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 } as const;
@@ -27,6 +36,16 @@ const MARK: Record<CheckStatus, { symbol: string; word: string; colour: keyof ty
   skip: { symbol: '-', word: 'SKIP', colour: 'dim' },
 };
 
+const BASELINE_MARK = {
+  'expected-failure': { symbol: '~', word: 'EXPECTED FAILURE', colour: 'yellow' },
+  stale: { symbol: '✗', word: 'STALE', colour: 'red' },
+} as const;
+
+/** The status shown: a baseline mark replaces the plain status word. */
+function markOf(result: CheckResult): { symbol: string; word: string; colour: keyof typeof ANSI } {
+  return result.baseline === undefined ? MARK[result.status] : BASELINE_MARK[result.baseline.status];
+}
+
 const DETAIL_INDENT = '      ';
 
 function indented(label: string, text: string): string[] {
@@ -40,9 +59,20 @@ function indented(label: string, text: string): string[] {
  * message, expected/actual and the reproduce line, a skip by its reason, all indented.
  */
 export function formatCheck(result: CheckResult, style: ConsoleStyle): string {
-  const mark = MARK[result.status];
+  const mark = markOf(result);
   const head = `  ${paint(style, mark.colour, `${mark.symbol} ${mark.word}`)}  ${result.id}  ${paint(style, 'dim', formatDuration(result.durationMs))}`;
   const lines = [head];
+  if (result.baseline?.status === 'stale') {
+    const now = result.status === 'warn' ? 'only warns' : 'passes';
+    lines.push(
+      ...indented(
+        '',
+        `listed in the baseline as an expected failure (${result.baseline.reason}), but it ${now} now: remove the entry ${result.suite}:${result.id}`,
+      ),
+    );
+  } else if (result.baseline?.status === 'expected-failure') {
+    lines.push(...indented('baseline: ', result.baseline.reason));
+  }
   if (result.status === 'fail' || result.status === 'warn') {
     lines.push(...indented('', `${result.message || '(no message)'} [${result.clause}]`));
     if (result.expected !== undefined) lines.push(...indented('expected: ', result.expected));
@@ -60,11 +90,13 @@ export interface RunHeader {
   readonly seed: number;
   readonly runs: number;
   readonly full: boolean;
+  readonly shard?: Shard;
 }
 
 export function formatSuiteHeader(header: RunHeader, style: ConsoleStyle): string {
   const tier = header.full ? 'full tier' : 'quick tier';
-  return `${paint(style, 'bold', header.suite)} against ${withoutTerminalControls(header.target)} (seed ${header.seed}, ${header.runs} runs per property, ${tier})`;
+  const shard = header.shard === undefined ? '' : `, shard ${formatShard(header.shard)}`;
+  return `${paint(style, 'bold', header.suite)} against ${withoutTerminalControls(header.target)} (seed ${header.seed}, ${header.runs} runs per property, ${tier}${shard})`;
 }
 
 export function formatSuiteSummary(result: SuiteResult, style: ConsoleStyle): string {
@@ -72,24 +104,55 @@ export function formatSuiteSummary(result: SuiteResult, style: ConsoleStyle): st
   const counts = `${passed} passed, ${failed} failed, ${warned} warned, ${skipped} skipped`;
   const verdict =
     failed > 0 ? paint(style, 'red', counts) : warned > 0 ? paint(style, 'yellow', counts) : counts;
-  return `suite ${result.suite}: ${verdict} in ${formatDuration(result.durationMs)} (seed ${result.seed})`;
+  const { expectedFailures, stale } = baselineCounts([result]);
+  const marks = [
+    ...(expectedFailures > 0
+      ? [`${expectedFailures} expected ${expectedFailures === 1 ? 'failure' : 'failures'}`]
+      : []),
+    ...(stale > 0 ? [`${stale} stale baseline ${stale === 1 ? 'entry' : 'entries'}`] : []),
+  ];
+  const baseline = marks.length === 0 ? '' : ` (${marks.join(', ')})`;
+  const shard = result.shard === undefined ? '' : `, shard ${formatShard(result.shard)}`;
+  return `suite ${result.suite}: ${verdict}${baseline} in ${formatDuration(result.durationMs)} (seed ${result.seed}${shard})`;
 }
 
 /**
  * The closing lines over all suites. The last one is exactly `N passed, N failed, N skipped`
  * and adds up to the number of checks run: a warning counts as passed, or as failed under
- * --strict (as in junit.xml); the line before says how many warned.
+ * --strict (as in junit.xml); an expected failure of the baseline counts as skipped and a
+ * stale baseline entry as failed, so `failed` is 0 exactly when the run passes. The lines
+ * before say how many warned, were expected failures or were stale.
  */
 export function formatTotals(results: readonly SuiteResult[], options: { strict: boolean }): string {
   const t = totalSummary(results);
-  const passed = options.strict ? t.passed : t.passed + t.warned;
-  const failed = options.strict ? t.failed + t.warned : t.failed;
-  const last = `${passed} passed, ${failed} failed, ${t.skipped} skipped`;
-  if (t.warned === 0) return last;
-  const note = options.strict
-    ? `${t.warned} warned (counted as failed under --strict)`
-    : `${t.warned} warned (counted as passed; warnings fail only with --strict)`;
-  return `${note}\n${last}`;
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const c of results.flatMap((r) => r.checks)) {
+    if (failsRun(c, options.strict)) failed++;
+    else if (c.status === 'skip' || c.baseline?.status === 'expected-failure') skipped++;
+    else passed++;
+  }
+  const notes: string[] = [];
+  if (t.warned > 0) {
+    notes.push(
+      options.strict
+        ? `${t.warned} warned (counted as failed under --strict)`
+        : `${t.warned} warned (counted as passed; warnings fail only with --strict)`,
+    );
+  }
+  const { expectedFailures, stale } = baselineCounts(results);
+  if (expectedFailures > 0) {
+    notes.push(
+      `${expectedFailures} expected ${expectedFailures === 1 ? 'failure' : 'failures'} (listed in the baseline; counted as skipped)`,
+    );
+  }
+  if (stale > 0) {
+    notes.push(
+      `${stale} stale baseline ${stale === 1 ? 'entry' : 'entries'} (the check passes now; counted as failed until removed from the baseline)`,
+    );
+  }
+  return [...notes, `${passed} passed, ${failed} failed, ${skipped} skipped`].join('\n');
 }
 
 /** The whole console report of finished runs (the CLI prints the same pieces as they happen). */

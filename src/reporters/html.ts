@@ -1,94 +1,114 @@
-import type { CheckResult, SuiteResult } from '../harness/results.js';
-import { formatDuration, totalSummary, withoutInvalidXmlChars } from './text.js';
+import { createHash } from 'node:crypto';
+import { baselineCounts, failsRun } from '../harness/baseline.js';
+import type { SuiteResult, Summary } from '../harness/results.js';
+import { formatShard } from '../harness/shard.js';
+import { renderCheck } from './html/check-row.js';
+import { escapeHtml } from './html/escape.js';
+import { SCRIPT } from './html/script.js';
+import { STYLE } from './html/style.js';
+import { formatDuration, totalSummary } from './text.js';
 
-const HTML_ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+export { escapeHtml } from './html/escape.js';
 
-export function escapeHtml(text: string): string {
-  return withoutInvalidXmlChars(text).replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
+const STATUS_COUNTS: readonly [status: 'pass' | 'fail' | 'warn' | 'skip', key: keyof Summary][] = [
+  ['pass', 'passed'],
+  ['fail', 'failed'],
+  ['warn', 'warned'],
+  ['skip', 'skipped'],
+];
+
+/**
+ * Nothing may leave the page, and only our own script may run: even a `<script>` that got
+ * past escaping would be refused, and so would any URL a result names.
+ */
+function contentSecurityPolicy(): string {
+  const hash = createHash('sha256').update(SCRIPT).digest('base64');
+  return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; form-action 'none'; base-uri 'none'`;
 }
 
-// Inline only: the page must open from a CI artifact with no network.
-const STYLE = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1b1b1b; }
-h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
-.meta { color: #555; }
-table { border-collapse: collapse; width: 100%; margin-top: .5rem; }
-th, td { border: 1px solid #ddd; padding: .3rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; }
-td.num, td.id { text-align: right; white-space: nowrap; }
-td.id { text-align: left; }
-.label { color: #555; font-size: 12px; margin-top: .25rem; }
-pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.35 ui-monospace, monospace; }
-.status { font-weight: 600; text-transform: uppercase; }
-tr.fail .status { color: #b00020; } tr.warn .status { color: #8a5a00; }
-tr.pass .status { color: #176f2c; } tr.skip .status { color: #666; }
-tr.fail { background: #fff3f3; } tr.warn { background: #fffaf0; }
-`;
-
-function details(c: CheckResult): string {
-  const parts: string[] = [];
-  if (c.expected !== undefined)
-    parts.push(`<div class="label">expected:</div><pre>${escapeHtml(c.expected)}</pre>`);
-  if (c.actual !== undefined)
-    parts.push(`<div class="label">actual:</div><pre>${escapeHtml(c.actual)}</pre>`);
-  return parts.join('');
+function countsLine(s: Summary): string {
+  return `${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped`;
 }
 
-function row(c: CheckResult): string {
-  const reproduce =
-    c.reproduce === undefined
-      ? ''
-      : `<div class="label">reproduce:</div><pre>${escapeHtml(c.reproduce)}</pre>`;
-  return [
-    `<tr class="${c.status}">`,
-    `<td class="id"><code>${escapeHtml(c.id)}</code></td>`,
-    `<td>${escapeHtml(c.clause)}</td>`,
-    `<td class="status">${c.status}</td>`,
-    `<td class="num">${formatDuration(c.durationMs)}</td>`,
-    `<td><pre>${escapeHtml(c.message)}</pre>${reproduce}</td>`,
-    `<td>${details(c)}</td>`,
-    '</tr>',
-  ].join('');
-}
-
-function section(r: SuiteResult): string {
+function section(r: SuiteResult, key: number): string {
   const s = r.summary;
+  const counts = STATUS_COUNTS.map(([status, field]) => `data-${status}="${s[field]}"`).join(' ');
   return [
-    `<section id="${escapeHtml(r.suite)}">`,
+    `<section class="suite" id="suite-${key}" data-suite="${key}" ${counts}>`,
     `<h2>${escapeHtml(r.suite)}</h2>`,
-    `<p class="meta">target <code>${escapeHtml(r.target)}</code> · seed ${r.seed} · started ${escapeHtml(r.startedAt)} · ${formatDuration(r.durationMs)} · ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped</p>`,
-    '<table>',
-    '<thead><tr><th>id</th><th>clause</th><th>status</th><th>duration</th><th>message</th><th>expected / actual</th></tr></thead>',
-    `<tbody>\n${r.checks.map(row).join('\n')}\n</tbody>`,
+    `<p class="meta">target <code>${escapeHtml(r.target)}</code> · seed ${r.seed}${r.shard === undefined ? '' : ` · shard ${formatShard(r.shard)}`} · started ${escapeHtml(r.startedAt)} · ${formatDuration(r.durationMs)} · ${countsLine(s)}</p>`,
+    '<p class="empty" hidden>No check of this suite matches the filters.</p>',
+    '<table class="checks">',
+    '<thead><tr><th>status</th><th>id</th><th>clause</th><th>level</th><th>duration</th><th>message</th></tr></thead>',
+    r.checks.map(renderCheck).join('\n'),
     '</table>',
     '</section>',
   ].join('\n');
 }
 
-/** A self-contained HTML page: a table of checks per suite. */
+function filters(results: readonly SuiteResult[], total: Summary): string {
+  const statusBoxes = STATUS_COUNTS.map(
+    ([status, field]) =>
+      `<label><input type="checkbox" data-status="${status}" checked> <span class="badge ${status}">${status}</span> <span class="count" data-count-status="${status}">${total[field]}</span></label>`,
+  );
+  const suiteBoxes = results.map(
+    (r, key) =>
+      `<label><input type="checkbox" data-suite="${key}" checked> ${escapeHtml(r.suite)} <span class="count" data-count-suite="${key}">${r.checks.length}</span></label>`,
+  );
+  const all = results.reduce((n, r) => n + r.checks.length, 0);
+  return [
+    '<form id="filters">',
+    `<fieldset class="statuses"><legend>Status</legend>${statusBoxes.join('')}</fieldset>`,
+    `<fieldset class="suites"><legend>Suite</legend>${suiteBoxes.join('')}</fieldset>`,
+    '<button type="button" id="only-problems">failures and warnings only</button>',
+    '<button type="button" id="show-all">show all</button>',
+    `<output id="shown">showing ${all} of ${all} checks</output>`,
+    '</form>',
+  ].join('');
+}
+
+/**
+ * A self-contained HTML page (inline style and one inline script, no URL at all): per suite
+ * a summary and every check with clause, level, status, duration and message; for a
+ * failure or warning the expected/actual difference and the evidence drawn (frames on a
+ * time axis, JSON-RPC sessions side by side); client-side filters by status and suite.
+ * `strict`: warnings count as failures in the headline.
+ */
 export function formatHtml(results: readonly SuiteResult[], options: { strict: boolean }): string {
   const t = totalSummary(results);
-  const strictNote = options.strict ? ' (--strict: warnings count as failures)' : '';
+  // The same verdict as the exit status: the baseline and --strict taken into account.
+  const failing = results.reduce((n, r) => n + r.checks.filter((c) => failsRun(c, options.strict)).length, 0);
+  const b = baselineCounts(results);
+  const notes = [
+    ...(options.strict ? ['--strict: warnings count as failures'] : []),
+    ...(b.expectedFailures > 0 ? [`${b.expectedFailures} expected failures listed in the baseline`] : []),
+    ...(b.stale > 0 ? [`${b.stale} stale baseline entries`] : []),
+  ];
+  const strictNote = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
+  const verdict =
+    failing > 0
+      ? `<p class="verdict fail" id="verdict">FAILED: ${failing} failing check${failing === 1 ? '' : 's'}${strictNote}</p>`
+      : `<p class="verdict pass" id="verdict">PASSED${strictNote}</p>`;
   const version = results[0]?.wirecheck;
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>wirecheck report: ${escapeHtml(results.map((r) => r.suite).join(', ') || 'no suites')}</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
     `<h1>wirecheck report${version === undefined ? '' : ` <small class="meta">v${escapeHtml(version)}</small>`}</h1>`,
-    `<p>${t.passed} passed, ${t.failed} failed, ${t.warned} warned, ${t.skipped} skipped${strictNote}</p>`,
+    verdict,
+    `<p class="verdict meta" id="totals">${countsLine(t)}</p>`,
+    filters(results, t),
+    '<main>',
     ...results.map(section),
+    '</main>',
+    `<script>${SCRIPT}</script>`,
     '</body>',
     '</html>',
     '',

@@ -1,5 +1,6 @@
+import { failsRun } from '../harness/baseline.js';
 import type { CheckResult, SuiteResult } from '../harness/results.js';
-import { totalSummary, withoutInvalidXmlChars } from './text.js';
+import { withoutInvalidXmlChars } from './text.js';
 
 const XML_ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -46,6 +47,15 @@ function failureText(c: CheckResult): string {
 
 function testcase(c: CheckResult, strict: boolean): string {
   const open = `    <testcase${attributes({ classname: c.suite, name: c.id, time: seconds(c.durationMs) })}`;
+  // A --baseline expected failure is skipped (CI stays green), a stale entry fails.
+  if (c.baseline?.status === 'expected-failure') {
+    const skipped = `<skipped${attributes({ message: `expected failure (baseline): ${c.baseline.reason}` })}/>`;
+    return `${open}>\n      ${skipped}\n      <system-out>${escapeXmlText(failureText(c))}</system-out>\n    </testcase>`;
+  }
+  if (c.baseline?.status === 'stale') {
+    const message = `stale baseline entry (${c.baseline.reason}): the check passes now; remove ${c.suite}:${c.id} from the baseline`;
+    return `${open}>\n      <failure${attributes({ message, type: 'stale' })}/>\n    </testcase>`;
+  }
   if (c.status === 'pass') return `${open}/>`;
   let body: string;
   if (c.status === 'skip') {
@@ -60,7 +70,11 @@ function testcase(c: CheckResult, strict: boolean): string {
 }
 
 function failuresOf(r: SuiteResult, strict: boolean): number {
-  return r.summary.failed + (strict ? r.summary.warned : 0);
+  return r.checks.filter((c) => failsRun(c, strict)).length;
+}
+
+function skippedOf(r: SuiteResult): number {
+  return r.checks.filter((c) => c.status === 'skip' || c.baseline?.status === 'expected-failure').length;
 }
 
 function testsuite(r: SuiteResult, strict: boolean): string {
@@ -69,7 +83,7 @@ function testsuite(r: SuiteResult, strict: boolean): string {
     tests: r.checks.length,
     failures: failuresOf(r, strict),
     errors: 0,
-    skipped: r.summary.skipped,
+    skipped: skippedOf(r),
     time: seconds(r.durationMs),
     timestamp: r.startedAt,
   })}>`;
@@ -88,13 +102,12 @@ function testsuite(r: SuiteResult, strict: boolean): string {
  * Warnings pass (with the warning in <system-out>) unless `strict`, where they fail.
  */
 export function formatJunit(results: readonly SuiteResult[], options: { strict: boolean }): string {
-  const total = totalSummary(results);
   const head = `<testsuites${attributes({
     name: 'wirecheck',
     tests: results.reduce((n, r) => n + r.checks.length, 0),
-    failures: total.failed + (options.strict ? total.warned : 0),
+    failures: results.reduce((n, r) => n + failuresOf(r, options.strict), 0),
     errors: 0,
-    skipped: total.skipped,
+    skipped: results.reduce((n, r) => n + skippedOf(r), 0),
     time: seconds(results.reduce((t, r) => t + r.durationMs, 0)),
   })}>`;
   return [

@@ -3,6 +3,8 @@ import type { Suite } from './check.js';
 import { messagesClientSuiteEntry } from './messages-client/entry.js';
 import { messagesServiceSuiteEntry } from './messages-service/entry.js';
 import { runnerSuiteEntry } from './runner/entry.js';
+import { toolClientSuiteEntry } from './tool-client/entry.js';
+import { toolServerSuiteEntry } from './tool-server/entry.js';
 
 /** A target option of a suite, as a commander option spec. */
 export interface TargetOptionSpec {
@@ -40,6 +42,8 @@ export const SUITES: SuiteEntry[] = [
   messagesClientSuiteEntry,
   runnerSuiteEntry,
   agentSuiteEntry,
+  toolServerSuiteEntry,
+  toolClientSuiteEntry,
 ];
 
 export function findSuite(name: string): SuiteEntry | undefined {

@@ -1,3 +1,5 @@
+export * from './child-process.js';
 export * from './in-memory.js';
+export * from './sse-client.js';
 export * from './stream.js';
 export * from './transport.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { main, parseBenchCommand, QUICK_SIZES } from '../../src/bench/main.js';
+import { BENCH_GROUPS, main, parseBenchCommand, QUICK_SIZES } from '../../src/bench/main.js';
 import { buildDist, distIsFresh } from '../global-setup.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -17,9 +17,56 @@ const PART_1_ROWS = [
   'mock SSE vs 1,000,000 frames/s, 300 text deltas, 64 frames per write, new message per request',
   'client/parser baseline, 300 text deltas',
   'client/official SDK, 300 text deltas',
+  'client/official SDK 0.x, 300 text deltas',
+  'official SDK/parser baseline, 300 text deltas',
+  'official SDK 0.x/parser baseline, 300 text deltas',
   'client/parser baseline, 200 input_json_delta fragments',
   'client/official SDK, 200 input_json_delta fragments',
+  'client/official SDK 0.x, 200 input_json_delta fragments',
+  'official SDK/parser baseline, 200 input_json_delta fragments',
+  'official SDK 0.x/parser baseline, 200 input_json_delta fragments',
 ];
+/** Issue 6's rows at --quick sizes, with their goals (0: a context row). */
+const PEER_ROWS: [string, number][] = [
+  ['mock/aimock SSE, 300 text deltas, 1 frame per write', 2],
+  ['mock/aimock SSE, 300 text deltas, 64 frames per write', 8],
+  ['aimock/raw node:http SSE, 300 text deltas, 1 frame per write', 0],
+  ['mock/aimock SSE, 8 x 50 text deltas at once, 1 frame per write', 2],
+  ['mock/aimock SSE, 8 x 50 text deltas at once, 64 frames per write', 8],
+  ['aimock/raw node:http SSE, 8 x 50 text deltas at once, 1 frame per write', 0],
+  ['mock time to first byte/raw node:http, 300 text deltas', 0.5],
+  ['aimock time to first byte/raw node:http, 300 text deltas', 0],
+  ['mock/aimock SSE, 10-delta streams, 8 at once, 1 frame per write', 2],
+  ['mock/aimock SSE, 10-delta streams, 8 at once, 64 frames per write', 2],
+  ['aimock/raw node:http SSE, 10-delta streams, 8 at once, 1 frame per write', 0],
+];
+const PACING_ROWS: [string, number][] = [
+  ['mock pacing error vs 1 ms, 0.25 ms a frame on average for 60 ms', 1],
+  ['mock paced frames/s vs schedule, 0.25 ms a frame on average for 60 ms', 0.95],
+  ['aimock pacing error vs 1 ms, 0.25 ms a frame on average for 60 ms', 0],
+  ['aimock paced frames/s vs schedule, 0.25 ms a frame on average for 60 ms', 0],
+];
+const TOOL_ROWS: [string, number][] = [
+  ['tool server/raw JSON-RPC SSE echo, 10 sequential tools/call round trips', 0.8],
+  ['tool server/MCP SDK SSEServerTransport, 10 sequential tools/call round trips', 1.4],
+  ['MCP SDK SSEServerTransport/raw JSON-RPC SSE echo, 10 sequential tools/call round trips', 0],
+  ['tool server/raw JSON-RPC SSE echo, 40 tools/call round trips, 8 in flight', 0.8],
+  ['tool server/MCP SDK SSEServerTransport, 40 tools/call round trips, 8 in flight', 1.4],
+  ['MCP SDK SSEServerTransport/raw JSON-RPC SSE echo, 40 tools/call round trips, 8 in flight', 0],
+  ['tool server/raw JSON-RPC SSE echo, 6 sessions at once x 2 sequential tools/call round trips', 0.8],
+  ['tool server over stdio/raw child-process echo, 10 sequential tools/call round trips', 0.8],
+  ['tool server over stdio/raw child-process echo, 40 tools/call round trips, 8 in flight', 0.8],
+];
+const MEMORY_ROWS: [string, number][] = [
+  ['mock peak RSS/raw node:http, one 300-delta stream', 0.833],
+  ['aimock peak RSS/raw node:http, one 300-delta stream', 0],
+  ['mock peak RSS/raw node:http, 4 x 200-delta streams at once', 0.833],
+  ['aimock peak RSS/raw node:http, 4 x 200-delta streams at once', 0],
+  ['mock RSS growth behind a slow reader vs 16 MiB budget, one 300-delta stream', 1],
+  ['mock/raw node:http RSS growth behind a slow reader, one 300-delta stream', 0],
+  ['aimock/raw node:http RSS growth behind a slow reader, one 300-delta stream', 0],
+];
+const ISSUE_6_ROWS = [...PEER_ROWS, ...PACING_ROWS, ...TOOL_ROWS, ...MEMORY_ROWS];
 
 function capture() {
   const out: string[] = [];
@@ -31,8 +78,14 @@ const argv = (...args: string[]) => ['node', 'bin/bench.js', ...args];
 function expectRows(json: unknown): asserts json is Record<string, unknown>[] {
   expect(Array.isArray(json)).toBe(true);
   for (const row of json as unknown[]) {
-    expect(Object.keys(row as object).sort()).toEqual(ROW_KEYS);
     const r = row as Record<string, unknown>;
+    // A note is there only when the row was measured under load.
+    expect(
+      Object.keys(r)
+        .filter((k) => k !== 'note')
+        .sort(),
+    ).toEqual(ROW_KEYS);
+    if ('note' in r) expect(typeof r.note).toBe('string');
     expect(typeof r.name).toBe('string');
     expect(typeof r.unit).toBe('string');
     for (const key of ['value', 'baseline', 'ratio', 'goal']) {
@@ -63,6 +116,31 @@ describe('bench command line', () => {
     expect(command.rounds).toBeGreaterThanOrEqual(5);
     expect(command.warmupRounds).toBeGreaterThanOrEqual(1);
     expect(command.out).toBe('reports/bench.json');
+    expect([...command.groups]).toEqual([...BENCH_GROUPS]);
+    expect(command.markdown).toBe(false);
+  });
+
+  test("a full run uses the issue's sizes for the peer rows and waits for a quiet machine; --quick does not wait", () => {
+    const { peers, maxWaitMs } = parseBenchCommand([]);
+    expect(peers).toMatchObject({ oneDeltas: 100_000, manyStreams: 100, shortConcurrency: 64 });
+    expect(peers).toMatchObject({
+      memoryStreams: 100,
+      memoryDeltas: 10_000,
+      slowPauseMs: 2_000,
+      pacedMs: 1_000,
+    });
+    expect(maxWaitMs).toBeGreaterThan(0);
+    expect(parseBenchCommand(['--quick']).maxWaitMs).toBe(0);
+    expect(parseBenchCommand(['--max-wait', '30']).maxWaitMs).toBe(30_000);
+  });
+
+  test('--only picks parts of the run and refuses unknown ones', async () => {
+    expect([...parseBenchCommand(['--only', 'peers,tools']).groups]).toEqual(['peers', 'tools']);
+    const { io, err } = capture();
+    expect(await main(argv('--only', 'peers,frobs'), io)).toBe(2);
+    expect(err.join('\n')).toMatch(
+      /--only takes parts among messages, peers, memory, pacing, tools, runner, got "frobs"/,
+    );
   });
 
   test('bad usage exits 2 with the usage and measures nothing', async () => {
@@ -74,19 +152,29 @@ describe('bench command line', () => {
 });
 
 describe('bench run (quick, servers in this thread)', () => {
-  test('prints the table with every part 1 row and writes them as {name, value, unit, baseline, ratio, goal}', async () => {
+  test('prints the table with every row of every part and writes them as {name, value, unit, baseline, ratio, goal}', async () => {
     const out = join(dir, 'bench.json');
     const { io, out: lines, err } = capture();
-    expect(await main(argv('--quick', '--out', out), io, { inlineServers: true })).toBe(0);
+    expect(await main(argv('--quick', '--markdown', '--out', out), io, { inlineServers: true })).toBe(0);
     expect(err).toEqual([]);
+    expect(lines[1]).toMatch(/^machine: \d+ CPUs/);
+    expect(lines[2]).toMatch(/^software: node v\d+.*@copilotkit\/aimock \d/);
     const header = lines.findIndex((l) => /^name +value +unit +baseline +ratio +goal +met\?$/.test(l));
     expect(header).toBeGreaterThan(0);
-    for (const name of PART_1_ROWS) {
-      expect(lines.some((l) => l.startsWith(name) && /(yes|NO)$/.test(l))).toBe(true);
+    for (const name of [...PART_1_ROWS, ...ISSUE_6_ROWS.map(([n]) => n)]) {
+      expect(
+        lines.some((l) => l.startsWith(name) && /(yes|NO|-)$/.test(l)),
+        name,
+      ).toBe(true);
     }
     const json = JSON.parse(await readFile(out, 'utf8'));
     expectRows(json);
-    expect(json.map((r) => r.name).filter((n) => !String(n).startsWith('runner'))).toEqual(PART_1_ROWS);
+    const names = json.map((r) => String(r.name)).filter((n) => !n.startsWith('runner'));
+    expect(names).toEqual(
+      [...PART_1_ROWS, ...PEER_ROWS, ...PACING_ROWS, ...TOOL_ROWS, ...MEMORY_ROWS].map((r) =>
+        typeof r === 'string' ? r : r[0],
+      ),
+    );
     const goals = Object.fromEntries(json.map((r) => [r.name, r.goal]));
     expect(goals[PART_1_ROWS[0]!]).toBe(0.9);
     expect(goals[PART_1_ROWS[1]!]).toBe(1);
@@ -94,11 +182,17 @@ describe('bench run (quick, servers in this thread)', () => {
     expect(goals[PART_1_ROWS[3]!]).toBe(0.9);
     expect(goals[PART_1_ROWS[4]!]).toBe(1);
     expect(goals[PART_1_ROWS[5]!]).toBe(0.8);
-    expect(goals[PART_1_ROWS[6]!]).toBe(1);
+    expect(goals[PART_1_ROWS[6]!]).toBe(1.8);
+    expect(goals[PART_1_ROWS[7]!]).toBe(1.8);
+    for (const [name, goal] of ISSUE_6_ROWS) expect(goals[name], name).toBe(goal);
     const target = json[1]!;
     expect(target.baseline).toBe(1_000_000);
+    expect(lines).toContain('| name | value | unit | baseline | ratio | goal | met? | note |');
+    expect(lines.some((l) => l.startsWith('| mock/aimock SSE, 300 text deltas, 1 frame per write |'))).toBe(
+      true,
+    );
     expect(lines.at(-1)).toBe(`wrote ${out}`);
-  });
+  }, 120_000);
 
   test('the report keeps rows of other parts and replaces rows of the same name', async () => {
     const out = join(dir, 'bench.json');
@@ -112,7 +206,9 @@ describe('bench run (quick, servers in this thread)', () => {
     };
     const stale = { name: PART_1_ROWS[5]!, value: -1, unit: 'frames/s', baseline: -1, ratio: -1, goal: 0.8 };
     await writeFile(out, JSON.stringify([foreign, stale]));
-    expect(await main(argv('--quick', '--out', out), capture().io, { inlineServers: true })).toBe(0);
+    expect(
+      await main(argv('--quick', '--only', 'messages', '--out', out), capture().io, { inlineServers: true }),
+    ).toBe(0);
     const json = JSON.parse(await readFile(out, 'utf8'));
     expectRows(json);
     expect(json[0]).toEqual(foreign);
@@ -131,7 +227,9 @@ describe('bench run (quick, servers in this thread)', () => {
     const out = join(dir, 'bench.json');
     await writeFile(out, '{"rows": []}');
     const { io, err } = capture();
-    expect(await main(argv('--quick', '--out', out), io, { inlineServers: true })).toBe(2);
+    expect(await main(argv('--quick', '--only', 'messages', '--out', out), io, { inlineServers: true })).toBe(
+      2,
+    );
     expect(err.join('\n')).toMatch(/expected a JSON list of \{name, value, unit, baseline, ratio, goal\}/);
     expect(await readFile(out, 'utf8')).toBe('{"rows": []}');
   });
@@ -142,16 +240,19 @@ describe('bin/bench.js (built, servers in a worker thread)', () => {
     if (!distIsFresh()) buildDist();
   }, 120_000);
 
-  test('a --quick run exits 0 and writes valid rows', async () => {
+  test('a --quick run exits 0 and writes valid rows (part 1, peers, pacing and tool servers hosted in the worker)', async () => {
     const out = join(dir, 'bench.json');
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [join(ROOT, 'bin/bench.js'), '--quick', '--out', out],
-      { cwd: ROOT, timeout: 60_000 },
+      [join(ROOT, 'bin/bench.js'), '--quick', '--only', 'messages,peers,pacing,tools', '--out', out],
+      { cwd: ROOT, timeout: 90_000 },
     );
     expect(stdout).toMatch(/^wirecheck bench: 300 text deltas/);
     const json = JSON.parse(await readFile(out, 'utf8'));
     expectRows(json);
-    expect(json.map((r) => r.name).filter((n) => !String(n).startsWith('runner'))).toEqual(PART_1_ROWS);
-  });
+    expect(json.map((r) => r.name)).toEqual([
+      ...PART_1_ROWS,
+      ...[...PEER_ROWS, ...PACING_ROWS, ...TOOL_ROWS].map(([n]) => n),
+    ]);
+  }, 120_000);
 });

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
-import { buildProgram } from '../../src/cli/main.js';
+import { buildProgram, DEPS } from '../../src/cli/main.js';
 
 function allCommands(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
   return command.commands.flatMap((sub) => {
@@ -21,12 +21,8 @@ describe('docs/cli.md', () => {
       stderr: { write: ignore },
       stdin: Readable.from([]),
       env: {},
-      deps: {
-        startMockMessagesService: async () => ({ url: 'http://127.0.0.1:1', close: async () => {} }),
-        runMessagesClientCommand: async () => ({ stdout: '', stderr: '', exitCode: 0 }),
-        runAgentCommand: async () => 0,
-        runBashService: async () => ({ lines: 0, aborted: false }),
-      },
+      // The real implementations: building the program registers every command without running any.
+      deps: DEPS,
       onShutdown: () => ({ signal: new AbortController().signal, dispose: ignore }),
     };
     const program = buildProgram(ctx, ignore);
@@ -41,6 +37,14 @@ describe('docs/cli.md', () => {
         'messages-client',
         'agent',
         'run-bash',
+        'serve tools',
+        'serve mock-tools',
+        'tool-client',
+        'probe',
+        'record messages',
+        'fixtures validate',
+        'fixtures import',
+        'merge-reports',
       ]),
     );
     for (const { path, command } of commands) {

@@ -1,7 +1,9 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { SuiteResult } from '../../src/harness/results.js';
 import { cli, fakeEntry, fakeSuite, lastLine, registerAll } from './fake-suites.js';
 
@@ -173,5 +175,237 @@ describe('wirecheck test: run options', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/--fake-url <url>\s+where the fake target is \[fake\]/);
     expect(run.stdout).toContain('--only <ids>');
+  });
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wirecheck-cli-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('wirecheck test --baseline FILE', () => {
+  async function baselineFile(text: string): Promise<string> {
+    const path = join(await tempDir(), 'baseline.txt');
+    await writeFile(path, text);
+    return path;
+  }
+
+  test('a listed failure is an expected failure: printed as such, exit 0, results.json keeps the real status', async () => {
+    register(
+      fakeEntry(
+        fakeSuite('fake', [
+          { id: 'fake.a.one', outcome: 'pass' },
+          { id: 'fake.a.bad', outcome: 'fail' },
+        ]).suite,
+      ),
+    );
+    const file = await baselineFile('# known\nfake:fake.a.bad  upstream bug 12\n');
+    const dir = join(await tempDir(), 'r');
+    const run = await cli(['test', 'fake', ...URL_ARGS, '--baseline', file, '--report-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('~ EXPECTED FAILURE  fake.a.bad');
+    expect(run.stdout).toContain('      baseline: upstream bug 12');
+    expect(run.stdout).toContain('1 expected failure (listed in the baseline; counted as skipped)');
+    expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 1 skipped');
+    const results = SuiteResult.parse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')));
+    expect(results.checks.find((c) => c.id === 'fake.a.bad')).toMatchObject({
+      status: 'fail',
+      baseline: { status: 'expected-failure', reason: 'upstream bug 12' },
+    });
+  });
+
+  test('an unlisted failure still fails the run', async () => {
+    register(
+      fakeEntry(
+        fakeSuite('fake', [
+          { id: 'fake.a.bad', outcome: 'fail' },
+          { id: 'fake.b.bad', outcome: 'fail' },
+        ]).suite,
+      ),
+    );
+    const run = await cli([
+      'test',
+      'fake',
+      ...URL_ARGS,
+      '--baseline',
+      await baselineFile('fake:fake.a.bad  known'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ FAIL  fake.b.bad');
+    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 1 skipped');
+  });
+
+  test('a listed check that passes now is a stale entry: exit 1 and a message to remove it', async () => {
+    register(fakeEntry(fakeSuite('fake', [{ id: 'fake.a.one', outcome: 'pass' }]).suite));
+    const file = await baselineFile('\nfake:fake.a.one  was broken');
+    const run = await cli(['test', 'fake', ...URL_ARGS, '--baseline', file]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ STALE  fake.a.one');
+    expect(run.stdout).toContain(
+      'listed in the baseline as an expected failure (was broken), but it passes now: remove the entry fake:fake.a.one',
+    );
+    expect(run.stdout).toContain(`baseline ${file}: remove the stale entry fake:fake.a.one (line 2)`);
+    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 0 skipped');
+  });
+
+  test('an entry naming no known check, a malformed line or a missing file is exit 2 before anything runs', async () => {
+    const { suite, ran } = fakeSuite('fake', [{ id: 'fake.a.one', outcome: 'pass' }]);
+    register(fakeEntry(suite));
+    const unknown = await cli([
+      'test',
+      'fake',
+      ...URL_ARGS,
+      '--baseline',
+      await baselineFile('fake:fake.typo  x'),
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('WC_BASELINE: baseline');
+    expect(unknown.stderr).toContain(':1: suite fake has no check fake.typo: remove the entry');
+    const malformed = await cli([
+      'test',
+      'fake',
+      ...URL_ARGS,
+      '--baseline',
+      await baselineFile('fake.a.one'),
+    ]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('expected "suite:check-id  reason"');
+    const missing = await cli(['test', 'fake', ...URL_ARGS, '--baseline', '/nonexistent/baseline.txt']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('WC_BASELINE: cannot read the baseline file /nonexistent/baseline.txt');
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('wirecheck test --shard i/n', () => {
+  const IDS = ['fake.a.one', 'fake.a.two', 'fake.b.one', 'fake.c.one', 'fake.c.two', 'fake.d.one'];
+
+  test('the shards of a suite together run every selected check exactly once; results.json records the shard', async () => {
+    const { suite, ran } = fakeSuite(
+      'fake',
+      IDS.map((id) => ({ id, outcome: 'pass' as const })),
+    );
+    register(fakeEntry(suite));
+    const dir = await tempDir();
+    const perShard: string[][] = [];
+    for (const i of [1, 2, 3]) {
+      ran.length = 0;
+      const run = await cli([
+        'test',
+        'fake',
+        ...URL_ARGS,
+        '--shard',
+        `${i}/3`,
+        '--report-dir',
+        join(dir, `s${i}`),
+      ]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`quick tier, shard ${i}/3)`);
+      perShard.push(ran.map((r) => r.id));
+      const results = SuiteResult.parse(
+        JSON.parse(await readFile(join(dir, `s${i}`, 'results.json'), 'utf8')),
+      );
+      expect(results.shard).toEqual({ index: i, count: 3 });
+      expect(results.checks.map((c) => c.id)).toEqual(perShard[i - 1]);
+    }
+    expect(perShard.flat().sort()).toEqual([...IDS].sort());
+  });
+
+  test('--shard applies after --only', async () => {
+    const { suite, ran } = fakeSuite(
+      'fake',
+      IDS.map((id) => ({ id, outcome: 'pass' as const })),
+    );
+    register(fakeEntry(suite));
+    const seen: string[] = [];
+    for (const i of [1, 2]) {
+      ran.length = 0;
+      await cli(['test', 'fake', ...URL_ARGS, '--only', 'fake.c.', '--shard', `${i}/2`]);
+      seen.push(...ran.map((r) => r.id));
+    }
+    expect(seen.sort()).toEqual(['fake.c.one', 'fake.c.two']);
+  });
+
+  test('a bad --shard is a usage error', async () => {
+    register(fakeEntry(fakeSuite('fake', [{ id: 'fake.x', outcome: 'pass' }]).suite));
+    for (const bad of ['0/2', '3/2', 'half']) {
+      const run = await cli(['test', 'fake', ...URL_ARGS, '--shard', bad]);
+      expect(run.code, bad).toBe(2);
+      expect(run.stderr).toMatch(/WC_USAGE: .*--shard/);
+    }
+  });
+});
+
+describe('wirecheck test: progress and colour', () => {
+  /** Run the CLI with stdout as a fake terminal (or a pipe) that records every write. */
+  async function cliOn(
+    args: string[],
+    stdout: { isTTY: boolean; columns?: number },
+    env: NodeJS.ProcessEnv = {},
+  ) {
+    const writes: string[] = [];
+    const code = await main(['node', 'wirecheck', ...args], {
+      stdout: { write: (s: string) => writes.push(s), ...stdout },
+      stderr: { write: () => true, isTTY: false },
+      stdin: Readable.from([]),
+      env,
+      deps: {},
+      onShutdown: () => ({ signal: new AbortController().signal, dispose: () => {} }),
+    });
+    return { code, writes, text: writes.join('') };
+  }
+
+  const CHECKS = [
+    { id: 'fake.a.one', outcome: 'pass' as const },
+    { id: 'fake.a.bad', outcome: 'fail' as const },
+  ];
+
+  test('on a terminal a status line (suite, n/total, current check) is redrawn in place and cleared before the summary', async () => {
+    register(fakeEntry(fakeSuite('fake', CHECKS).suite));
+    const run = await cliOn(['test', 'fake', ...URL_ARGS, '--seed', '3'], { isTTY: true, columns: 100 });
+    expect(run.code).toBe(1);
+    expect(run.writes).toContain('\r\u001b[K\u001b[2m▸ fake 0/2 fake.a.one\u001b[0m');
+    expect(run.writes).toContain('\r\u001b[K\u001b[2m▸ fake 1/2 fake.a.bad\u001b[0m');
+    // Erased before the suite summary: what is left on screen ends with the totals line.
+    const summaryAt = run.writes.findIndex((w) => w.includes('suite fake:'));
+    expect(run.writes.slice(0, summaryAt).at(-1)).toBe('\r\u001b[K');
+    expect(run.writes.slice(summaryAt).join('')).not.toContain('▸');
+    expect(lastLine(run.text)).toBe('1 passed, 1 failed, 0 skipped');
+  });
+
+  test('the status line is cut to the terminal width so that it never wraps', async () => {
+    register(fakeEntry(fakeSuite('fake', [{ id: `fake.${'x'.repeat(200)}`, outcome: 'pass' }]).suite));
+    const run = await cliOn(['test', 'fake', ...URL_ARGS], { isTTY: true, columns: 40 }, { NO_COLOR: '1' });
+    const status = run.writes.filter((w) => w.includes('▸'));
+    expect(status.length).toBeGreaterThan(0);
+    for (const w of status) expect(w.replace('\r\u001b[K', '').length).toBeLessThanOrEqual(39);
+  });
+
+  test('when stdout is not a terminal: plain lines, no escape codes, the totals last', async () => {
+    register(fakeEntry(fakeSuite('fake', CHECKS).suite));
+    const run = await cliOn(['test', 'fake', ...URL_ARGS], { isTTY: false });
+    expect(run.text).not.toContain('\u001b');
+    expect(run.text).not.toContain('\r');
+    expect(run.text).toContain('  ✓ PASS  fake.a.one');
+    expect(lastLine(run.text)).toBe('1 passed, 1 failed, 0 skipped');
+  });
+
+  test('NO_COLOR (any non-empty value) turns colour off on a terminal; FORCE_COLOR turns it on in a pipe', async () => {
+    register(fakeEntry(fakeSuite('fake', CHECKS).suite));
+    const colour = /\u001b\[(31|32|33|1|2)m/;
+    expect((await cliOn(['test', 'fake', ...URL_ARGS], { isTTY: true })).text).toMatch(colour);
+    expect((await cliOn(['test', 'fake', ...URL_ARGS], { isTTY: true }, { NO_COLOR: '1' })).text).not.toMatch(
+      colour,
+    );
+    expect((await cliOn(['test', 'fake', ...URL_ARGS], { isTTY: false }, { FORCE_COLOR: '1' })).text).toMatch(
+      colour,
+    );
+    const both = await cliOn(
+      ['test', 'fake', ...URL_ARGS],
+      { isTTY: false },
+      { FORCE_COLOR: '1', NO_COLOR: 'x' },
+    );
+    expect(both.text).not.toMatch(colour);
   });
 });

@@ -2,7 +2,14 @@ import { expect, test } from 'vitest';
 import { SUITES } from '../../src/suites/registry.js';
 
 test('the registry offers every suite, each with a reference implementation', () => {
-  expect(SUITES.map((e) => e.suite.name)).toEqual(['messages-service', 'messages-client', 'runner', 'agent']);
+  expect(SUITES.map((e) => e.suite.name)).toEqual([
+    'messages-service',
+    'messages-client',
+    'runner',
+    'agent',
+    'tool-server',
+    'tool-client',
+  ]);
   for (const entry of SUITES) expect(entry.reference).toBeTypeOf('function');
 });
 

@@ -173,6 +173,11 @@ export async function executePlan(
         }
         break;
       }
+      case 'flush': {
+        headersOut();
+        await watch.flushed();
+        break;
+      }
       case 'disconnect': {
         headersOut();
         await watch.flushed();

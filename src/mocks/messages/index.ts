@@ -5,6 +5,7 @@ export {
   BUNDLED_FIXTURES_DIR,
   Fixture,
   FixtureError,
+  FixtureList,
   FixtureMatch,
   fixtureScenario,
   loadFixtures,
@@ -26,6 +27,14 @@ export {
   planStream,
   type StreamStep,
 } from './plan-stream.js';
+export { loadRecordings, recordingScenario } from './recording-scenario.js';
+export {
+  planReplay,
+  REPLAY_FAULTS,
+  type ReplayOptions,
+  type ReplayPlan,
+  unsupportedReplayFaults,
+} from './replay-plan.js';
 export {
   completeMessage,
   MessageDraft,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RecordedResponse } from '../../fixtures/schema.js';
 import { Message } from '../../protocol/messages/index.js';
 import { errorBodyFor } from './api-errors.js';
 import { turnIndexOf } from './conversation.js';
@@ -14,6 +15,7 @@ import {
   type StreamStep,
 } from './plan-stream.js';
 import { mixSeed } from './random.js';
+import { serveRecorded } from './replay-route.js';
 import type { Reply } from './reply.js';
 import { credentialsOf } from './request-headers.js';
 import { framesOfRaw } from './source-frames.js';
@@ -151,6 +153,11 @@ async function handleMessages(
       return reply;
     }
   }
+  if (result.kind === 'recorded') {
+    reply.hijack();
+    await serveRecorded(state, request, reply, entry, result, faults);
+    return reply;
+  }
   if (result.kind === 'message' && !entry.stream) {
     return reply.code(200).type('application/json').send(JSON.stringify(result.message));
   }
@@ -173,6 +180,12 @@ function replyProblem(result: Reply): string | undefined {
     return ok ? undefined : `an error reply with status ${result.status} (expected 400..599)`;
   }
   if (result.kind === 'raw') return Array.isArray(result.frames) ? undefined : 'a raw reply without frames';
+  if (result.kind === 'recorded') {
+    const parsed = RecordedResponse.safeParse(result.response);
+    if (parsed.success) return undefined;
+    const issue = parsed.error.issues[0];
+    return `an invalid recorded response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
+  }
   return `a reply of unknown kind ${JSON.stringify((result as { kind?: unknown }).kind)}`;
 }
 
@@ -181,7 +194,7 @@ async function serveStream(
   request: FastifyRequest,
   reply: FastifyReply,
   entry: JournalEntry,
-  result: Exclude<Reply, { kind: 'error' }>,
+  result: Extract<Reply, { kind: 'message' | 'raw' }>,
   faults: FaultPlan | undefined,
 ): Promise<void> {
   const res = reply.raw;

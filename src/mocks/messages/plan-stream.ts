@@ -31,6 +31,11 @@ export type StreamStep =
   | { kind: 'stall'; keepAlive?: KeepAlive }
   /** Destroy the connection once everything written so far has been flushed. */
   | { kind: 'disconnect' }
+  /**
+   * Wait until everything written so far has left the process, so the next write is a
+   * separate segment (replays at full speed keep their recorded chunk boundaries).
+   */
+  | { kind: 'flush' }
   /** End the response normally. */
   | { kind: 'end' };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RecordedResponse } from '../../fixtures/schema.js';
 import {
   type DeltaSplits,
   Message,
@@ -9,6 +10,7 @@ import {
 import { estimateTokens, inputTokensOf } from './conversation.js';
 import { FaultPlan } from './faults.js';
 import type { Journal } from './journal.js';
+import type { ReplayOptions } from './replay-plan.js';
 import type { RawFrame } from './source-frames.js';
 
 /**
@@ -20,7 +22,13 @@ import type { RawFrame } from './source-frames.js';
 export type Reply =
   | { kind: 'message'; message: Message; splits?: DeltaSplits; faults?: FaultPlan }
   | { kind: 'error'; status: number; errorType?: string; message?: string; headers?: Record<string, string> }
-  | { kind: 'raw'; frames: ReadonlyArray<StreamEvent | RawFrame>; faults?: FaultPlan };
+  | { kind: 'raw'; frames: ReadonlyArray<StreamEvent | RawFrame>; faults?: FaultPlan }
+  /**
+   * A recorded response (a fixture's), served as recorded: status, headers, every chunk
+   * as its own write at its recorded time (scaled by `replay.speed`), the recorded ending;
+   * the faults that apply to bytes are layered on top (see REPLAY_FAULTS).
+   */
+  | { kind: 'recorded'; response: RecordedResponse; replay?: ReplayOptions; faults?: FaultPlan };
 
 export interface ScenarioContext {
   /** 0-based count of assistant turns in request.messages. */

@@ -55,12 +55,12 @@ export function frameFormatViolations(frames: readonly SseFrame[], unterminated:
   frames.forEach((frame, i) => {
     const where = describeFrame(frames, i);
     if (frame.event === undefined || frame.event === '') {
-      found.push(violation(where, 'an `event:` line naming the event', 'no event line'));
+      found.push(violation(where, 'an `event:` line naming the event', 'no event line', i));
       return;
     }
     const data = jsonObject(frame.data);
     if (data === undefined) {
-      found.push(violation(where, 'a `data:` line holding a JSON object', abbreviate(frame.data)));
+      found.push(violation(where, 'a `data:` line holding a JSON object', abbreviate(frame.data), i));
       return;
     }
     if (data.type !== frame.event) {
@@ -69,6 +69,7 @@ export function frameFormatViolations(frames: readonly SseFrame[], unterminated:
           where,
           `data.type equal to the event name ${JSON.stringify(frame.event)}`,
           `type ${JSON.stringify(data.type)}`,
+          i,
         ),
       );
     }
@@ -143,7 +144,14 @@ export function problemViolations(
   readError?: string,
 ): Violation[] {
   return problem
-    ? [violation(problemWhere(frames, problem, readError), problem.expected, problem.actual)]
+    ? [
+        violation(
+          problemWhere(frames, problem, readError),
+          problem.expected,
+          problem.actual,
+          problem.frameIndex,
+        ),
+      ]
     : [];
 }
 
@@ -171,6 +179,7 @@ export function orderViolations(
         describeFrame(frames, stop),
         'one or more content_block_delta before content_block_stop',
         'none',
+        stop >= 0 ? stop : undefined,
       ),
     );
   }
@@ -188,6 +197,7 @@ export function messageStartViolations(frames: readonly SseFrame[]): Violation[]
       describeFrame(frames, start.frameIndex),
       'message_start {message: {id, type: message, role: assistant, content: [], model, stop_reason: null, stop_sequence: null, usage: {input_tokens, output_tokens}}}',
       zodIssues(parsed.error),
+      start.frameIndex,
     ),
   ];
 }
@@ -205,6 +215,7 @@ export function messageDeltaViolations(frames: readonly SseFrame[]): Violation[]
           describeFrame(frames, d.frameIndex),
           'message_delta {delta: {stop_reason: end_turn|max_tokens|stop_sequence|tool_use, stop_sequence}, usage: {output_tokens}}',
           zodIssues(parsed.error),
+          d.frameIndex,
         ),
       );
     }
@@ -226,7 +237,12 @@ export function deltaUsageViolations(frames: readonly SseFrame[]): Violation[] {
     ].filter((k) => TOKEN_KEY.test(k));
     if (keys.length > 0) {
       found.push(
-        violation(describeFrame(frames, p.frameIndex), 'no token counts in a delta', keys.join(', ')),
+        violation(
+          describeFrame(frames, p.frameIndex),
+          'no token counts in a delta',
+          keys.join(', '),
+          p.frameIndex,
+        ),
       );
     }
   }
@@ -281,7 +297,12 @@ export function pingViolations(frames: readonly SseFrame[]): { pings: number; vi
     pings++;
     if (!PingEvent.safeParse(data).success || frame.event !== 'ping') {
       found.push(
-        violation(describeFrame(frames, i), 'event: ping with data {"type":"ping"}', abbreviate(frame.data)),
+        violation(
+          describeFrame(frames, i),
+          'event: ping with data {"type":"ping"}',
+          abbreviate(frame.data),
+          i,
+        ),
       );
     }
   });
@@ -299,9 +320,11 @@ export function unknownNameViolations(
   frames.forEach((frame, i) => {
     const type = jsonObject(frame.data)?.type;
     if (frame.event !== undefined && !KNOWN_EVENTS.has(frame.event)) {
-      found.push(violation(describeFrame(frames, i), 'an event named in the spec', `event ${frame.event}`));
+      found.push(
+        violation(describeFrame(frames, i), 'an event named in the spec', `event ${frame.event}`, i),
+      );
     } else if (typeof type === 'string' && !KNOWN_EVENTS.has(type)) {
-      found.push(violation(describeFrame(frames, i), 'a data type named in the spec', `type ${type}`));
+      found.push(violation(describeFrame(frames, i), 'a data type named in the spec', `type ${type}`, i));
     }
   });
   for (const line of invalidLines) {

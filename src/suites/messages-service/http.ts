@@ -1,6 +1,6 @@
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
 import { CheckFailure } from '../check.js';
-import type { BufferedReply, HeaderMap, StreamedReply } from './replies.js';
+import type { BufferedReply, HeaderMap, StreamComment, StreamedReply } from './replies.js';
 import { messagesEndpoint } from './target.js';
 
 /** How the suite reaches the service: the endpoint, the key, and the suite's lifetime. */
@@ -176,18 +176,30 @@ export async function sendStreamed(
     return { ...emptyStream(response.status, headers), text: reply.text, readError: reply.readError };
   }
   const frames: SseFrame[] = [];
+  const frameTimesMs: number[] = [];
+  const comments: StreamComment[] = [];
   const invalidLines: string[] = [];
   let abortNow = false;
+  // Times are taken per chunk read: every frame completed by one read arrived together.
+  let firstByteAt: number | undefined;
+  let now = 0;
   const decoder = createFrameDecoder({
     onFrame(frame) {
       frames.push(frame);
+      frameTimesMs.push(now);
       if (!abortNow && options.abortAfter?.(frame)) abortNow = true;
+    },
+    onComment(text) {
+      comments.push({ text, atMs: now, afterFrames: frames.length });
     },
     onInvalidLine(line) {
       invalidLines.push(line);
     },
   });
   const { stopped, readError } = await readBody(response, (chunk) => {
+    const at = performance.now();
+    firstByteAt ??= at;
+    now = Math.round((at - firstByteAt) * 10) / 10;
     decoder.feed(chunk);
     return abortNow;
   });
@@ -202,6 +214,8 @@ export async function sendStreamed(
     text: '',
     aborted: stopped,
     readError,
+    frameTimesMs,
+    comments,
   };
 }
 

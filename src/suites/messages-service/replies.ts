@@ -29,6 +29,17 @@ export interface StreamedReply {
   readonly aborted: boolean;
   /** The body broke off (connection reset, size cap) before the service ended it. */
   readonly readError: string | undefined;
+  /** When each frame arrived, in ms since the body's first byte (parallel to `frames`), for reports. */
+  readonly frameTimesMs?: readonly number[];
+  /** Comment lines, with when they arrived and how many frames came before them, for reports. */
+  readonly comments?: readonly StreamComment[];
+}
+
+export interface StreamComment {
+  readonly text: string;
+  readonly atMs: number;
+  /** Frames decoded before this comment. */
+  readonly afterFrames: number;
 }
 
 export function headerOf(headers: HeaderMap, name: string): string | undefined {

@@ -1,6 +1,7 @@
 import type { SseFrame } from '../../protocol/sse/index.js';
 import { CheckFailure } from '../check.js';
-import { abbreviate } from './replies.js';
+import { streamEvidence } from './evidence.js';
+import { abbreviate, type StreamedReply } from './replies.js';
 
 /** One broken rule in what the service sent: where, what the rule expects, what arrived. */
 export interface Violation {
@@ -8,15 +9,26 @@ export interface Violation {
   readonly where: string;
   readonly expected: string;
   readonly actual: string;
+  /** The frame that broke the rule, when one did (marked in the report's picture). */
+  readonly frameIndex?: number;
+  /** The stream it happened in, with its label: the report draws its frames. */
+  readonly stream?: { readonly label: string; readonly reply: StreamedReply };
 }
 
-export function violation(where: string, expected: string, actual: string): Violation {
-  return { where, expected, actual };
+export function violation(where: string, expected: string, actual: string, frameIndex?: number): Violation {
+  return { where, expected, actual, ...(frameIndex !== undefined && { frameIndex }) };
 }
 
-/** The same violations, located in a named reply ("text stream", "buffered tool reply"). */
-export function within(label: string, violations: readonly Violation[]): Violation[] {
-  return violations.map((v) => ({ ...v, where: `${label}, ${v.where}` }));
+/**
+ * The same violations, located in a named reply ("text stream", "buffered tool reply");
+ * given the streamed reply, a failure carries its frames as evidence.
+ */
+export function within(label: string, violations: readonly Violation[], stream?: StreamedReply): Violation[] {
+  return violations.map((v) => ({
+    ...v,
+    where: `${label}, ${v.where}`,
+    ...(stream !== undefined && { stream: { label, reply: stream } }),
+  }));
 }
 
 /** A frame quoted whole (abbreviated), so a failure shows exactly what broke the rule. */
@@ -43,5 +55,6 @@ export function failOn(violations: readonly Violation[], rule: string): void {
     `${rule}: at ${first.where}: expected ${first.expected}, got ${first.actual}${more}`,
     first.expected,
     first.actual,
+    first.stream && streamEvidence(first.stream.label, first.stream.reply, first.frameIndex),
   );
 }

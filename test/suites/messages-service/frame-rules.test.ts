@@ -65,6 +65,7 @@ describe('frame format (Events: each frame is an event line and a data line whos
         where: 'frame 0 «no event line | data: {\\"type\\":\\"message_stop\\"}»',
         expected: 'an `event:` line naming the event',
         actual: 'no event line',
+        frameIndex: 0,
       },
     ]);
   });

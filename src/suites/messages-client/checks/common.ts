@@ -5,6 +5,7 @@ import { always, type CaseResult, type MessagesClientCtx } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import type { ReadCutPlan } from '../read-cuts.js';
 import { plainRequest } from '../requests.js';
+import { servedFramesEvidence, withServedFrames } from '../served-frames.js';
 
 /** Budget of a property that runs the client once per run. */
 export const PROPERTY_BUDGET_MS = 600_000;
@@ -46,5 +47,8 @@ export async function expectStreamedMessage(
 ): Promise<void> {
   const result = await runStreamed(ctx, env, message, delivery);
   expectStreamFlag(result, true, what);
-  expectFinalMessage(result, message, what);
+  withServedFrames(
+    () => expectFinalMessage(result, message, what),
+    () => servedFramesEvidence(message, delivery.splits, delivery.faults, result.requests),
+  );
 }

@@ -6,6 +6,7 @@ import { expectClientError, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';
 import { describeRun } from '../output.js';
 import { plainRequest } from '../requests.js';
+import { servedFramesEvidence, withServedFrames } from '../served-frames.js';
 import { CASE_BUDGET_MS, runStreamed } from './common.js';
 
 /** MIXED_MESSAGE's frames: 0 message_start, 1 content_block_start, 2 text delta, 3 content_block_stop... */
@@ -29,7 +30,10 @@ function streamFault(
     async run(ctx, env) {
       const result = await runStreamed(ctx, env, MIXED_MESSAGE, { faults });
       expectStreamFlag(result, true, label);
-      expectClientError(result, kinds, label);
+      withServedFrames(
+        () => expectClientError(result, kinds, label),
+        () => servedFramesEvidence(MIXED_MESSAGE, undefined, faults, result.requests),
+      );
     },
   };
 }

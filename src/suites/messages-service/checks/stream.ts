@@ -25,7 +25,9 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     async run(ctx) {
       const streams = await okStreams(ctx);
       failOn(
-        streams.flatMap((s) => within(s.label, frameFormatViolations(s.reply.frames, s.reply.unterminated))),
+        streams.flatMap((s) =>
+          within(s.label, frameFormatViolations(s.reply.frames, s.reply.unterminated), s.reply),
+        ),
         'frame format',
       );
     },
@@ -43,7 +45,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
       const found = streams.flatMap((s) => {
         const verdict = orderViolations(s.reply.frames, followStream(s.reply.frames), s.reply.readError);
         if (verdict.undetermined !== undefined) undetermined.push(`${s.label}: ${verdict.undetermined}`);
-        return within(s.label, verdict.violations);
+        return within(s.label, verdict.violations, s.reply);
       });
       failOn(found, 'frame order (Events rule 1)');
       if (undetermined.length > 0) {
@@ -61,7 +63,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     async run(ctx) {
       const streams = await okStreams(ctx);
       failOn(
-        streams.flatMap((s) => within(s.label, messageStartViolations(s.reply.frames))),
+        streams.flatMap((s) => within(s.label, messageStartViolations(s.reply.frames), s.reply)),
         'message_start contents',
       );
     },
@@ -75,7 +77,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     async run(ctx) {
       const streams = await okStreams(ctx);
       failOn(
-        streams.flatMap((s) => within(s.label, messageDeltaViolations(s.reply.frames))),
+        streams.flatMap((s) => within(s.label, messageDeltaViolations(s.reply.frames), s.reply)),
         'message_delta contents',
       );
     },
@@ -89,7 +91,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     async run(ctx) {
       const streams = await okStreams(ctx);
       failOn(
-        streams.flatMap((s) => within(s.label, deltaUsageViolations(s.reply.frames))),
+        streams.flatMap((s) => within(s.label, deltaUsageViolations(s.reply.frames), s.reply)),
         'token counts in a content_block_delta (Events rule 2)',
       );
     },
@@ -104,7 +106,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     async run(ctx) {
       const streams = await okStreams(ctx);
       failOn(
-        streams.flatMap((s) => within(s.label, streamedMessage(s.reply).violations)),
+        streams.flatMap((s) => within(s.label, streamedMessage(s.reply).violations, s.reply)),
         'the stream does not fold into a message',
       );
     },
@@ -117,9 +119,13 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
-      const verdicts = streams.map((s) => ({ label: s.label, ...pingViolations(s.reply.frames) }));
+      const verdicts = streams.map((s) => ({
+        label: s.label,
+        reply: s.reply,
+        ...pingViolations(s.reply.frames),
+      }));
       failOn(
-        verdicts.flatMap((v) => within(v.label, v.violations)),
+        verdicts.flatMap((v) => within(v.label, v.violations, v.reply)),
         'ping frame',
       );
       if (verdicts.every((v) => v.pings === 0))
@@ -135,7 +141,9 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     async run(ctx) {
       const streams = await okStreams(ctx);
       failOn(
-        streams.flatMap((s) => within(s.label, unknownNameViolations(s.reply.frames, s.reply.invalidLines))),
+        streams.flatMap((s) =>
+          within(s.label, unknownNameViolations(s.reply.frames, s.reply.invalidLines), s.reply),
+        ),
         'a name outside the spec',
       );
     },

@@ -50,7 +50,7 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
       }
       if (toolUseStarts(reply.frames).length === 0) throw new CheckSkipped(`${NO_TOOL_USE} in a stream`);
       const verdict = partialJsonViolations(reply.frames, followStream(reply.frames));
-      failOn(within('tool stream', verdict.violations), 'tool input fragments (Events rule 3)');
+      failOn(within('tool stream', verdict.violations, reply), 'tool input fragments (Events rule 3)');
       if (verdict.undetermined !== undefined) {
         throw new CheckSkipped(`${verdict.undetermined}; see messages-service.stream.reduces-to-message`);
       }

@@ -1,0 +1,144 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import {
+  BUNDLED_LIBRARY_DIR,
+  describeValidation,
+  FixtureFormatError,
+  type FixtureValidation,
+  fixtureIssues,
+  importHar,
+  parseFixture,
+  validateFixture,
+  writeFixtureFile,
+} from '../fixtures/index.js';
+import { WirecheckError } from '../harness/errors.js';
+import { Fixture as LegacyFixture, FixtureList as LegacyFixtureList } from '../mocks/messages/index.js';
+import type { CliContext } from './context.js';
+
+/** The verdict on one file, as printed (and as `--json` writes it). */
+export interface FileVerdict {
+  file: string;
+  /** ok: valid; invalid: format or spec violation; unreadable: not a file that can be read. */
+  status: 'ok' | 'invalid' | 'unreadable';
+  line: string;
+  validation?: FixtureValidation;
+}
+
+/** Files to validate: each file as given, each directory's `*.json` files (recursively), sorted. */
+async function expand(path: string): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) return [path];
+  const out: string[] = [];
+  for (const entry of (await readdir(path, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) out.push(...(await expand(child)));
+    else if (entry.name.endsWith('.json')) out.push(child);
+  }
+  return out;
+}
+
+/**
+ * The verdict on one file. Files of the mock's hand-written reply format
+ * (fixtures/messages, read by fixtureScenario) are recognised and checked against that
+ * format, so a whole fixtures/ tree can be validated at once.
+ */
+export async function verdictOf(file: string): Promise<FileVerdict> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    return { file, status: 'unreadable', line: `cannot read: ${(e as Error).message}` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { file, status: 'invalid', line: `INVALID: not JSON: ${(e as Error).message}` };
+  }
+  const object = json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+  if (!('format' in object) && ('reply' in object || 'fixtures' in object)) {
+    const legacy = ('fixtures' in object ? LegacyFixtureList : LegacyFixture).safeParse(json);
+    if (legacy.success)
+      return { file, status: 'ok', line: 'ok: a mock reply fixture (fixtures/messages format)' };
+    const issue = legacy.error.issues[0];
+    return {
+      file,
+      status: 'invalid',
+      line: `INVALID: mock reply fixture: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    };
+  }
+  const issues = fixtureIssues(json);
+  if (issues.length > 0) {
+    const shown = issues.slice(0, 5).map((i) => `${i.path || '(root)'}: ${i.message}`);
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    return { file, status: 'invalid', line: `INVALID: format: ${shown.join('; ')}${more}` };
+  }
+  const validation = validateFixture(parseFixture(json, file));
+  return { file, status: validation.ok ? 'ok' : 'invalid', line: describeValidation(validation), validation };
+}
+
+function exitCodeOf(verdicts: readonly FileVerdict[]): number {
+  if (verdicts.some((v) => v.status === 'unreadable')) return 2;
+  return verdicts.some((v) => v.status === 'invalid') ? 1 : 0;
+}
+
+export function addFixturesCommand(
+  program: Command,
+  ctx: CliContext,
+  finish: (exitCode: number) => void,
+): void {
+  const fixtures = program.command('fixtures').description('check and import recorded fixtures');
+  fixtures
+    .command('validate')
+    .description('check fixture files: the format, and whether each recorded stream obeys the spec')
+    .argument('[paths...]', 'fixture files or directories (default: the bundled library)')
+    .option('--json', 'print the verdicts as a JSON array')
+    .action(async (paths: string[], opts: { json?: boolean }) => {
+      const roots = paths.length > 0 ? paths : [BUNDLED_LIBRARY_DIR];
+      const files = (await Promise.all(roots.map(expand))).flat();
+      const verdicts: FileVerdict[] = [];
+      for (const file of files) verdicts.push(await verdictOf(file));
+      if (opts.json) ctx.stdout.write(`${JSON.stringify(verdicts, null, 2)}\n`);
+      else for (const v of verdicts) ctx.stdout.write(`${v.file}: ${v.line}\n`);
+      if (files.length === 0)
+        ctx.stderr.write(`wirecheck fixtures validate: no .json files under ${roots.join(', ')}\n`);
+      finish(exitCodeOf(verdicts));
+    });
+  fixtures
+    .command('import')
+    .description('turn each /v1/messages entry of a HAR file into a fixture (secrets redacted)')
+    .argument('<har>', 'the HAR file (as saved by a browser or a proxy)')
+    .option('--out <dir>', 'directory for the fixture files (default: the current directory)')
+    .action(async (har: string, opts: { out?: string }) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(await readFile(har, 'utf8'));
+      } catch (e) {
+        throw new WirecheckError('WC_FIXTURE_READ', `${har}: ${(e as Error).message}`, { cause: e });
+      }
+      let exchanges: ReturnType<typeof importHar>;
+      try {
+        exchanges = importHar(json, har);
+      } catch (e) {
+        if (e instanceof FixtureFormatError)
+          throw new WirecheckError('WC_FIXTURE_READ', e.message, { cause: e });
+        throw e;
+      }
+      if (exchanges.length === 0) {
+        ctx.stderr.write(`wirecheck fixtures import: no /v1/messages entries with a response in ${har}\n`);
+        finish(1);
+        return;
+      }
+      const out = resolve(opts.out ?? '.');
+      const stem = basename(har, extname(har));
+      for (const [i, exchange] of exchanges.entries()) {
+        const file = join(out, `${stem}-${String(i + 1).padStart(3, '0')}.json`);
+        await writeFixtureFile(file, exchange);
+        ctx.stdout.write(`${file}\n`);
+      }
+      finish(0);
+    });
+}

@@ -1,0 +1,101 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { verdictOf } from '../harness/baseline.js';
+import { WirecheckError } from '../harness/errors.js';
+import { type MergeInput, mergeResults } from '../harness/merge.js';
+import { SuiteResult } from '../harness/results.js';
+import { formatSuiteSummary, formatTotals, shouldUseColor } from '../reporters/console.js';
+import { writeReports } from '../reporters/write.js';
+import { findSuite } from '../suites/registry.js';
+import type { CliContext } from './context.js';
+import { parseOptions } from './options.js';
+
+type Finish = (exitCode: number) => void;
+
+const MergeOptions = z.object({
+  out: z.string().min(1, '--out must not be empty'),
+  strict: z.boolean().optional(),
+});
+
+/** How deep below a given directory results.json files are looked for (artifact/shard/suite/). */
+const MAX_DEPTH = 4;
+
+async function resultsFilesUnder(dir: string, depth: number, skip: string): Promise<string[]> {
+  if (depth > MAX_DEPTH || resolve(dir) === skip) return [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  const found: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await resultsFilesUnder(path, depth + 1, skip)));
+    else if (entry.name === 'results.json') found.push(path);
+  }
+  return found;
+}
+
+/** The results.json files named by the arguments: files as given, directories searched. */
+export async function findResultsFiles(paths: readonly string[], out: string): Promise<string[]> {
+  const skip = resolve(out);
+  const files: string[] = [];
+  for (const path of paths) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(path)).isDirectory();
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new WirecheckError('WC_MERGE', `cannot read ${path}: ${reason}`, { cause: e });
+    }
+    if (!isDirectory) files.push(path);
+    else if (!`${resolve(path)}${sep}`.startsWith(`${skip}${sep}`)) {
+      files.push(...(await resultsFilesUnder(path, 0, skip)));
+    }
+  }
+  return [...new Set(files)];
+}
+
+async function readResults(path: string): Promise<MergeInput> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'));
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new WirecheckError('WC_MERGE', `cannot read ${path} as JSON: ${reason}`, { cause: e });
+  }
+  const parsed = SuiteResult.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? '' : ` (${issue.path.join('.') || 'top level'}: ${issue.message})`;
+    throw new WirecheckError('WC_MERGE', `${path} is not a wirecheck results.json${where}`);
+  }
+  return { source: path, result: parsed.data };
+}
+
+/**
+ * `wirecheck merge-reports --out DIR <dirs or results.json...>`: the shards of a CI matrix
+ * back into one set of reports. Exits like `test`: 1 when a merged check fails the run.
+ */
+export function addMergeReportsCommand(program: Command, ctx: CliContext, finish: Finish): void {
+  program
+    .command('merge-reports')
+    .description("combine the results.json of a suite's shards into one set of reports")
+    .argument('<inputs...>', 'results.json files, or directories to search for them')
+    .requiredOption('--out <dir>', 'write the merged results.json, junit.xml and report.html there')
+    .option('--strict', 'count warnings (level "should") as failures in the verdict and junit.xml')
+    .action(async (inputs: string[], opts: Record<string, unknown>) => {
+      const options = parseOptions(MergeOptions, opts);
+      const strict = options.strict ?? false;
+      const files = await findResultsFiles(inputs, options.out);
+      const results = mergeResults(await Promise.all(files.map(readResults)), (suite) =>
+        findSuite(suite)?.suite.checks.map((c: { id: string }) => c.id),
+      );
+      await writeReports(options.out, results, { strict });
+      const style = { color: shouldUseColor(ctx.stdout, ctx.env) };
+      const out = (text: string) => ctx.stdout.write(`${text}\n`);
+      out(`merged ${files.length} ${files.length === 1 ? 'file' : 'files'}`);
+      for (const result of results) out(formatSuiteSummary(result, style));
+      out(`reports written to ${options.out}`);
+      out(formatTotals(results, { strict }));
+      finish(verdictOf(results, strict));
+    });
+}

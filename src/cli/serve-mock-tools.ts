@@ -1,0 +1,94 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { UsageError, WirecheckError } from '../harness/errors.js';
+import {
+  journalFileWriter,
+  loadToolScenario,
+  runStdioMockToolServer,
+  ScenarioFileError,
+  startMockToolServer,
+  type ToolScenario,
+  toolScenario,
+} from '../mocks/tools/index.js';
+import type { CliContext } from './context.js';
+import { integer, parseOptions } from './options.js';
+
+const ServeToolsInput = z.object({
+  transport: z.enum(['stdio', 'sse'], '--transport is stdio or sse'),
+  scenario: z.string().min(1, '--scenario must not be empty').optional(),
+  journal: z.string().min(1, '--journal must not be empty').optional(),
+  port: integer('--port', 0, 65535),
+  host: z.string().min(1, '--host must not be empty'),
+  seed: integer('--seed', 0, 0x7fffffff).optional(),
+});
+
+async function scenarioOf(file: string | undefined, seed: number | undefined): Promise<ToolScenario> {
+  let scenario: ToolScenario;
+  try {
+    scenario = file === undefined ? toolScenario() : await loadToolScenario(file);
+  } catch (e) {
+    if (e instanceof ScenarioFileError) throw new UsageError(e.message);
+    throw e;
+  }
+  return seed === undefined ? scenario : { ...scenario, seed };
+}
+
+/**
+ * `wirecheck serve mock-tools`: a scriptable mock tool server. With `--transport stdio` it
+ * speaks on its own stdin/stdout (stdout carries protocol messages only, notes go to stderr)
+ * and ends when stdin ends; with `sse` it prints the stream URL and runs until interrupted.
+ */
+export function addServeMockToolsCommand(
+  serve: Command,
+  ctx: CliContext,
+  finish: (exitCode: number) => void,
+): void {
+  serve
+    .command('mock-tools')
+    .description('run a mock tool server (stdio or SSE) from a scenario file, journaling every message')
+    .option('--transport <kind>', 'stdio (speak on stdin/stdout) or sse (listen for GET /sse)', 'sse')
+    .option('--scenario <file>', 'scenario JSON: tools, call outcomes, faults (default: one echo tool)')
+    .option('--journal <file>', 'append every message received and sent to this file, one JSON line each')
+    .option('--port <n>', 'sse: port to listen on; 0 picks a free one', '0')
+    .option('--host <host>', 'sse: address to listen on', '127.0.0.1')
+    .option('--seed <n>', "seed for the mock's random choices (overrides the scenario's)")
+    .action(async (raw: Record<string, unknown>) => {
+      const input = parseOptions(ServeToolsInput, raw);
+      const scenario = await scenarioOf(input.scenario, input.seed);
+      const onEntry = input.journal === undefined ? undefined : journalFileWriter(input.journal);
+      const shutdown = ctx.onShutdown();
+      try {
+        if (input.transport === 'stdio') {
+          await runStdioMockToolServer(scenario, {
+            input: ctx.stdin as AsyncIterable<string | Uint8Array>,
+            write: (text) => ctx.stdout.write(text),
+            signal: shutdown.signal,
+            ...(onEntry && { onEntry }),
+          });
+          finish(0);
+          return;
+        }
+        let running: Awaited<ReturnType<typeof startMockToolServer>>;
+        try {
+          running = await startMockToolServer(scenario, {
+            host: input.host,
+            port: input.port,
+            ...(onEntry && { onEntry }),
+          });
+        } catch (e) {
+          const reason = e instanceof Error ? e.message : String(e);
+          throw new WirecheckError('WC_SERVE_FAILED', `mock tool server: ${reason}`, { cause: e });
+        }
+        ctx.stdout.write(`${running.url}\n`);
+        ctx.stderr.write('mock tool server running; interrupt (Ctrl-C) to stop\n');
+        await new Promise<void>((resolve) => {
+          if (shutdown.signal.aborted) resolve();
+          else shutdown.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        await running.close();
+        finish(0);
+      } finally {
+        shutdown.dispose();
+      }
+    });
+}

@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import type { CliContext } from './context.js';
+
+/** The flags of `wirecheck tool-client`, as commander hands them over. */
+export interface ToolClientFlags {
+  stdio?: string;
+  sse?: string;
+  tool?: string;
+  arguments?: string;
+  list?: boolean;
+  timeoutMs?: string;
+}
+
+/** The reference tool client as one call (src/clients/tools runToolClientCommand), passed in by main.ts. */
+export type RunToolClientCommand = (input: {
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+  flags: ToolClientFlags;
+  signal: AbortSignal;
+}) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
+
+async function readAll(stdin: CliContext['stdin']): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of stdin as AsyncIterable<string | Uint8Array>) {
+    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/**
+ * `wirecheck tool-client`: the reference tool client as a tool-client target command
+ * (TARGETS.md): `{"tool", "arguments"}` on stdin, the tools/call result JSON on stdout.
+ */
+export function addToolClientCommand(
+  program: Command,
+  ctx: CliContext,
+  run: RunToolClientCommand,
+  finish: (exitCode: number) => void,
+): void {
+  program
+    .command('tool-client')
+    .description(
+      'the reference tool client as a target command: {"tool","arguments"} on stdin, the tools/call result JSON on stdout (reads WIRECHECK_TRANSPORT, WIRECHECK_SERVER_CMD, WIRECHECK_SERVER_URL)',
+    )
+    .option('--stdio <cmd>', 'spawn this tool server command and speak stdio (overrides the environment)')
+    .option('--sse <url>', "connect to this SSE tool server's stream URL (overrides the environment)")
+    .option('--tool <name>', 'call this tool instead of reading stdin')
+    .option('--arguments <json>', 'arguments of --tool, a JSON object (default none)')
+    .option('--list', 'print the tools/list result instead of calling a tool')
+    .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 30000)')
+    .action(async (flags: ToolClientFlags) => {
+      const shutdown = ctx.onShutdown();
+      try {
+        const result = await run({
+          readStdin: () => readAll(ctx.stdin),
+          env: ctx.env,
+          flags,
+          signal: shutdown.signal,
+        });
+        ctx.stdout.write(result.stdout);
+        ctx.stderr.write(result.stderr);
+        finish(result.exitCode);
+      } finally {
+        shutdown.dispose();
+      }
+    });
+}

@@ -1,0 +1,73 @@
+import { ChildProcessTransport, SseClientTransport, type Transport } from '../../transports/index.js';
+
+/** Where the tool server is: a command to spawn (stdio) or a stream URL (SSE). */
+export type ToolServerAddress =
+  | { readonly transport: 'stdio'; readonly command: string }
+  | { readonly transport: 'sse'; readonly url: string };
+
+export interface ToolServerAddressFlags {
+  readonly stdio?: string;
+  readonly sse?: string;
+}
+
+/**
+ * The target from flags (`--stdio CMD` / `--sse URL`), else from the environment of the
+ * tool-client contract (TARGETS.md): WIRECHECK_TRANSPORT `stdio` | `sse` with
+ * WIRECHECK_SERVER_CMD or WIRECHECK_SERVER_URL. Without WIRECHECK_TRANSPORT, the one of the
+ * two variables that is set decides. Returns a sentence for the user when neither works.
+ */
+export function resolveToolServerAddress(
+  flags: ToolServerAddressFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): ToolServerAddress | string {
+  if (flags.stdio !== undefined && flags.sse !== undefined) return '--stdio and --sse exclude each other';
+  if (flags.stdio !== undefined) return stdio(flags.stdio, '--stdio');
+  if (flags.sse !== undefined) return sse(flags.sse, '--sse');
+  const transport = env.WIRECHECK_TRANSPORT?.trim();
+  const command = env.WIRECHECK_SERVER_CMD;
+  const url = env.WIRECHECK_SERVER_URL;
+  if (transport === 'stdio') return stdio(command ?? '', 'WIRECHECK_SERVER_CMD');
+  if (transport === 'sse') return sse(url ?? '', 'WIRECHECK_SERVER_URL');
+  if (transport !== undefined && transport !== '') {
+    return `WIRECHECK_TRANSPORT must be stdio or sse, got ${JSON.stringify(transport)}`;
+  }
+  if (command && !url) return stdio(command, 'WIRECHECK_SERVER_CMD');
+  if (url && !command) return sse(url, 'WIRECHECK_SERVER_URL');
+  return 'no tool server given: pass --stdio CMD or --sse URL, or set WIRECHECK_TRANSPORT (stdio|sse) with WIRECHECK_SERVER_CMD or WIRECHECK_SERVER_URL';
+}
+
+function stdio(command: string, from: string): ToolServerAddress | string {
+  if (command.trim() === '') return `${from} must name the command that starts the server`;
+  return { transport: 'stdio', command };
+}
+
+function sse(url: string, from: string): ToolServerAddress | string {
+  if (!/^https?:\/\//i.test(url.trim()) || !URL.canParse(url.trim())) {
+    return `${from} must be the http(s) URL of the server's event stream, got ${JSON.stringify(url)}`;
+  }
+  return { transport: 'sse', url: url.trim() };
+}
+
+export interface TargetTransportOptions {
+  /** For stdio: each chunk the server writes on stderr. */
+  readonly onStderr?: (chunk: Buffer) => void;
+  /** For SSE: bound on the wait for the `endpoint` event. */
+  readonly endpointTimeoutMs?: number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export function transportForAddress(
+  target: ToolServerAddress,
+  options: TargetTransportOptions = {},
+): Transport {
+  if (target.transport === 'stdio') {
+    return new ChildProcessTransport(target.command, {
+      ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+  }
+  return new SseClientTransport(
+    target.url,
+    options.endpointTimeoutMs === undefined ? {} : { endpointTimeoutMs: options.endpointTimeoutMs },
+  );
+}

@@ -1,0 +1,161 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { WirecheckError } from './errors.js';
+import type { CheckResult, CheckStatus, SuiteResult } from './results.js';
+
+/**
+ * A baseline file lists expected failures, one per line: `suite:check-id`, whitespace, and
+ * the reason (required: a baseline entry nobody can explain is how failures rot). Blank
+ * lines and lines starting with `#` are ignored.
+ *
+ *     # runner: our sandbox has no PID namespace yet (TICKET-12)
+ *     runner:runner.process-group.leftovers  kills only the direct child
+ */
+export const BaselineEntry = z.object({
+  suite: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a suite name (letters, digits, . _ -)'),
+  id: z.string().regex(/^\S+$/, 'a check id without spaces'),
+  reason: z.string().trim().min(1, 'a reason after the check id'),
+  /** 1-based line in the file, for messages. */
+  line: z.number().int().min(1),
+});
+export type BaselineEntry = z.infer<typeof BaselineEntry>;
+
+export interface Baseline {
+  /** Where it came from (a path), for messages. */
+  readonly source: string;
+  readonly entries: readonly BaselineEntry[];
+}
+
+export type BaselineMark = NonNullable<CheckResult['baseline']>;
+
+function baselineError(source: string, line: number | undefined, message: string): WirecheckError {
+  const where = line === undefined ? source : `${source}:${line}`;
+  return new WirecheckError('WC_BASELINE', `baseline ${where}: ${message}`);
+}
+
+/** Parse the text of a baseline file; any bad line or a duplicate entry is a WC_BASELINE error. */
+export function parseBaseline(text: string, source: string): Baseline {
+  const entries: BaselineEntry[] = [];
+  const seen = new Map<string, number>();
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = i + 1;
+    const trimmed = raw.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const match = /^([^:\s]*):(\S*)(?:\s+(.*))?$/.exec(trimmed);
+    if (match === null) {
+      throw baselineError(source, line, `expected "suite:check-id  reason", got ${JSON.stringify(trimmed)}`);
+    }
+    const parsed = BaselineEntry.safeParse({ suite: match[1], id: match[2], reason: match[3] ?? '', line });
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+      throw baselineError(source, line, `expected "suite:check-id  reason": ${problems.join('; ')}`);
+    }
+    const key = `${parsed.data.suite}:${parsed.data.id}`;
+    const first = seen.get(key);
+    if (first !== undefined) throw baselineError(source, line, `${key} is already listed on line ${first}`);
+    seen.set(key, line);
+    entries.push(parsed.data);
+  }
+  return { source, entries };
+}
+
+export async function readBaseline(path: string): Promise<Baseline> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new WirecheckError('WC_BASELINE', `cannot read the baseline file ${path}: ${reason}`, { cause: e });
+  }
+  return parseBaseline(text, path);
+}
+
+/**
+ * Every entry must name a registered suite and one of its checks: a typo, or a check that
+ * wirecheck renamed or dropped, would otherwise never match and never go stale.
+ */
+export function assertBaselineNamesKnownChecks(
+  baseline: Baseline,
+  suites: readonly { name: string; checks: readonly { id: string }[] }[],
+): void {
+  for (const entry of baseline.entries) {
+    const suite = suites.find((s) => s.name === entry.suite);
+    if (suite === undefined) {
+      const names = suites.map((s) => s.name).join(', ');
+      throw baselineError(baseline.source, entry.line, `no suite named "${entry.suite}" (suites: ${names})`);
+    }
+    if (!suite.checks.some((c) => c.id === entry.id)) {
+      throw baselineError(
+        baseline.source,
+        entry.line,
+        `suite ${entry.suite} has no check ${entry.id}: remove the entry (ids are listed by \`wirecheck list ${entry.suite}\`)`,
+      );
+    }
+  }
+}
+
+/** Whether a status fails the run: a failure, or a warning under --strict. */
+export function countsAsFailure(status: CheckStatus, strict: boolean): boolean {
+  return status === 'fail' || (strict && status === 'warn');
+}
+
+/**
+ * A check's standing against the baseline: listed and failing is an expected failure;
+ * listed and passing (or warning, when warnings do not fail the run) is a stale entry; a
+ * listed check that was skipped proved nothing either way and is left unmarked.
+ */
+export function baselineMarkOf(
+  check: Pick<CheckResult, 'suite' | 'id' | 'status'>,
+  baseline: Baseline | undefined,
+  strict: boolean,
+): BaselineMark | undefined {
+  const entry = baseline?.entries.find((e) => e.suite === check.suite && e.id === check.id);
+  if (entry === undefined || check.status === 'skip') return undefined;
+  return {
+    status: countsAsFailure(check.status, strict) ? 'expected-failure' : 'stale',
+    reason: entry.reason,
+  };
+}
+
+export function markCheck(check: CheckResult, baseline: Baseline | undefined, strict: boolean): CheckResult {
+  const mark = baselineMarkOf(check, baseline, strict);
+  return mark === undefined ? check : { ...check, baseline: mark };
+}
+
+export function applyBaseline(
+  result: SuiteResult,
+  baseline: Baseline | undefined,
+  strict: boolean,
+): SuiteResult {
+  if (baseline === undefined) return result;
+  return { ...result, checks: result.checks.map((c) => markCheck(c, baseline, strict)) };
+}
+
+/** Whether a check fails the run, the baseline taken into account. */
+export function failsRun(check: Pick<CheckResult, 'status' | 'baseline'>, strict: boolean): boolean {
+  if (check.baseline?.status === 'stale') return true;
+  if (check.baseline?.status === 'expected-failure') return false;
+  return countsAsFailure(check.status, strict);
+}
+
+/** Exit status of finished runs: 1 when a check fails the run (see failsRun), else 0. */
+export function verdictOf(results: readonly SuiteResult[], strict: boolean): 0 | 1 {
+  return results.some((r) => r.checks.some((c) => failsRun(c, strict))) ? 1 : 0;
+}
+
+export interface BaselineCounts {
+  readonly expectedFailures: number;
+  readonly stale: number;
+}
+
+export function baselineCounts(results: readonly SuiteResult[]): BaselineCounts {
+  let expectedFailures = 0;
+  let stale = 0;
+  for (const r of results) {
+    for (const c of r.checks) {
+      if (c.baseline?.status === 'expected-failure') expectedFailures++;
+      else if (c.baseline?.status === 'stale') stale++;
+    }
+  }
+  return { expectedFailures, stale };
+}

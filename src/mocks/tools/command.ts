@@ -1,0 +1,90 @@
+import { appendFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { ToolJournalEntry } from './journal.js';
+
+export interface MockToolCommandOptions {
+  /** The scenario JSON file. */
+  readonly scenarioFile: string;
+  /** Where the mock appends its journal, one JSON line per entry. */
+  readonly journalFile?: string;
+  /** Default stdio. */
+  readonly transport?: 'stdio' | 'sse';
+  readonly port?: number;
+  /**
+   * `cli` (default): `node bin/wirecheck.js serve mock-tools ...`, the documented command.
+   * `direct`: `node <dist>/mocks/tools/stdio-process.js ...` (stdio only), which loads the
+   * mock alone and starts several times faster; the tool-client suite uses it.
+   */
+  readonly launcher?: 'cli' | 'direct';
+}
+
+/**
+ * The shell command that starts a mock tool server: `node <abs bin/wirecheck.js> serve
+ * mock-tools ...`, shell-quoted, for a client under test to spawn (WIRECHECK_SERVER_CMD).
+ * It runs the built code (dist/), as the bin does.
+ */
+export function mockToolServerCommand(options: MockToolCommandOptions): string {
+  const journal = options.journalFile === undefined ? [] : ['--journal', options.journalFile];
+  if (options.launcher === 'direct') {
+    // The compiled entry next to the compiled form of this file.
+    const entry = fileURLToPath(new URL('./stdio-process.js', distUrl(import.meta.url)));
+    return [process.execPath, entry, '--scenario', options.scenarioFile, ...journal]
+      .map(shellQuote)
+      .join(' ');
+  }
+  // This file sits two folders below src/ or dist/, so the bin is three folders up.
+  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+  const args = [
+    process.execPath,
+    bin,
+    'serve',
+    'mock-tools',
+    '--transport',
+    options.transport ?? 'stdio',
+    '--scenario',
+    options.scenarioFile,
+    ...journal,
+  ];
+  if (options.port !== undefined) args.push('--port', String(options.port));
+  return args.map(shellQuote).join(' ');
+}
+
+/** This module's URL under dist/ (tests import it from src/, but node runs the compiled file). */
+function distUrl(url: string): string {
+  return url.replace(/\/src\/mocks\/tools\/[^/]*$/, '/dist/mocks/tools/command.js');
+}
+
+/**
+ * An `onEntry` that appends each entry to `path` as one JSON line, synchronously, so the
+ * file is complete up to the last entry even when the mock is killed right after.
+ */
+export function journalFileWriter(path: string): (entry: ToolJournalEntry) => void {
+  return (entry) => appendFileSync(path, `${JSON.stringify(entry)}\n`);
+}
+
+/** Read a journal file back (a missing file is an empty journal; a torn last line is dropped). */
+export async function readJournalFile(path: string): Promise<ToolJournalEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  const entries: ToolJournalEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      entries.push(JSON.parse(line) as ToolJournalEntry);
+    } catch {
+      // A line cut by a kill in mid-write: everything before it is whole.
+    }
+  }
+  return entries;
+}
+
+/** POSIX shell quoting (as the harness's shellQuote; mocks do not import the harness). */
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { JsonRpcErrorObject } from '../../protocol/jsonrpc/index.js';
+import { CallToolResult, Implementation, PROTOCOL_VERSION, Tool } from '../../protocol/mcp/index.js';
+
+/** What the mock answers to one `tools/call`: a result, or a JSON-RPC error. */
+export const CallOutcome = z.union([
+  z.strictObject({ result: CallToolResult }),
+  z.strictObject({ error: JsonRpcErrorObject }),
+]);
+export type CallOutcome = z.infer<typeof CallOutcome>;
+
+/**
+ * Faults the mock injects, each one a way a conforming server (or the network between) may
+ * behave that a client must cope with, or a way a broken server misbehaves.
+ */
+export const ToolFaults = z.strictObject({
+  /** SSE: the `endpoint` event carries a path (`relative`, default) or a whole URL (`absolute`). */
+  endpoint: z.enum(['relative', 'absolute']).default('relative'),
+  /** SSE: status of an accepted POST; 202 is the spec's, 200 is what probes also accept. */
+  postStatus: z.union([z.literal(202), z.literal(200)]).default(202),
+  /**
+   * Before answering `tools/call`, send the client a JSON-RPC `ping` request and wait (at most
+   * `pingWaitMs`) for its answer (MCP: the receiver MUST respond promptly).
+   */
+  pingFirst: z.boolean().default(false),
+  pingWaitMs: z.number().int().nonnegative().max(60_000).default(3_000),
+  /** SSE: a comment frame (`: keep-alive`) every this many ms; absent: none. */
+  keepAliveMs: z.number().int().positive().max(3_600_000).optional(),
+  /** SSE: a comment frame before every event. */
+  commentFrames: z.boolean().default(false),
+  /** Unsolicited notifications with unknown method names sent before every reply. */
+  notifications: z.number().int().nonnegative().max(100).default(0),
+  /** Wait this long before every reply. */
+  replyDelayMs: z.number().int().nonnegative().max(600_000).default(0),
+  /** stdio: this line (not JSON) is written on stdout just before the `tools/call` reply. */
+  nonJsonStdout: z.string().optional(),
+  /**
+   * Close the session after this many JSON-RPC messages were sent: SSE ends the stream (a
+   * later POST gets 400), stdio exits. 0 closes before the first one.
+   */
+  closeStreamAfter: z.number().int().nonnegative().optional(),
+});
+export type ToolFaults = z.infer<typeof ToolFaults>;
+export type ToolFaultsInput = z.input<typeof ToolFaults>;
+
+const DEFAULT_TOOL: Tool = {
+  name: 'echo',
+  description: 'Returns its arguments as JSON text.',
+  inputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string', description: 'text to echo' } },
+  },
+};
+
+/**
+ * Everything a mock tool server does, as data (loadable from a JSON file): the tools it lists,
+ * what each call returns (default: an echo of the arguments as JSON text), and its faults.
+ */
+export const ToolScenario = z.strictObject({
+  tools: z.array(Tool).default([DEFAULT_TOOL]),
+  /** Outcome per tool name; a listed tool without one echoes its arguments. */
+  calls: z.record(z.string(), CallOutcome).default({}),
+  serverInfo: Implementation.default({ name: 'wirecheck-mock-tools', version: '1.0.0' }),
+  /** The version the mock answers `initialize` with (MCP: the server's own, whatever was asked). */
+  protocolVersion: z.string().default(PROTOCOL_VERSION),
+  faults: ToolFaults.default(ToolFaults.parse({})),
+  /** Seed of every random choice (session ids, notification payloads). */
+  seed: z.number().int().nonnegative().default(0),
+});
+export type ToolScenario = z.infer<typeof ToolScenario>;
+export type ToolScenarioInput = z.input<typeof ToolScenario>;
+
+/** A scenario from a partial description; throws a ZodError naming the bad field. */
+export function toolScenario(input: ToolScenarioInput = {}): ToolScenario {
+  return ToolScenario.parse(input);
+}
+
+export class ScenarioFileError extends Error {
+  override readonly name = 'ScenarioFileError';
+}
+
+/** Read and validate a scenario JSON file; errors name the file and the bad field. */
+export async function loadToolScenario(path: string): Promise<ToolScenario> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ScenarioFileError(`cannot read the scenario file ${path}: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ScenarioFileError(`the scenario file ${path} is not JSON: ${(e as Error).message}`);
+  }
+  const parsed = ToolScenario.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+    throw new ScenarioFileError(`the scenario file ${path} is invalid at ${where}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** What a call of `name` with `args` returns under `scenario`. */
+export function outcomeOfCall(
+  scenario: ToolScenario,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): CallOutcome {
+  const scripted = scenario.calls[name];
+  if (scripted !== undefined) return scripted;
+  if (!scenario.tools.some((t) => t.name === name)) {
+    // Spec "Errors": a call for an unknown tool is an error whose message names the tool.
+    return { error: { code: -32602, message: `Unknown tool: ${name}` } };
+  }
+  return { result: { content: [{ type: 'text', text: JSON.stringify(args ?? {}) }] } };
+}

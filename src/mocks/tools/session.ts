@@ -1,0 +1,234 @@
+import {
+  classifyMessage,
+  errorResponse,
+  JSONRPC_ERRORS,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  request,
+  successResponse,
+} from '../../protocol/jsonrpc/index.js';
+import { METHODS, ToolsCallParams } from '../../protocol/mcp/index.js';
+import { mixSeed, type Random, seededRandom } from '../messages/random.js';
+import type { ToolJournal } from './journal.js';
+import { outcomeOfCall, type ToolScenario } from './scenario.js';
+
+/** Where a session's output goes: one stdio process, or one SSE stream. */
+export interface SessionChannel {
+  /** The session id for the journal (`stdio` or the SSE session id). */
+  readonly session: string;
+  readonly transport: 'stdio' | 'sse';
+  /** Write one JSON-RPC message (its JSON text). */
+  write(text: string): void;
+  /** Write a line that is not JSON (stdio only; SSE ignores the fault). */
+  writeBanner?(text: string): void;
+  /** End the session from the server side (end the stream, exit). */
+  close(): void;
+}
+
+/** First id of the mock's own requests (pings): far from the small ids clients usually start at. */
+export const MOCK_REQUEST_ID_BASE = 9001;
+
+/**
+ * The protocol side of one mock session, transport-free: it answers initialize, tools/list,
+ * tools/call and ping as the scenario says and injects the scenario's faults. The transport
+ * journals what it received and hands each parsed value to `receive`; the session journals
+ * what it sends.
+ */
+export class MockToolSession {
+  private closedFlag = false;
+  private sent = 0;
+  private nextRequestId = MOCK_REQUEST_ID_BASE;
+  private readonly random: Random;
+  private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  private readonly waitingAnswers = new Map<JsonRpcId, () => void>();
+  /** Replies go out in the order requests arrived, each after its delay. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly scenario: ToolScenario,
+    private readonly journal: ToolJournal,
+    private readonly channel: SessionChannel,
+    sessionIndex = 0,
+  ) {
+    this.random = seededRandom(mixSeed(scenario.seed, sessionIndex));
+  }
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Call once the channel is open (after the SSE endpoint event). */
+  start(): void {
+    if (this.scenario.faults.closeStreamAfter === 0) this.close();
+  }
+
+  /** One parsed JSON value from the client. */
+  receive(value: unknown): void {
+    if (this.closedFlag) return;
+    const c = classifyMessage(value);
+    switch (c.kind) {
+      case 'request':
+        this.onRequest(c.message);
+        return;
+      case 'notification':
+        // notifications/initialized, cancellations and anything unknown need no answer.
+        return;
+      case 'success':
+      case 'error':
+        if (c.message.id !== null) this.waitingAnswers.get(c.message.id)?.();
+        return;
+      case 'batch':
+        // MCP 2024-11-05 lets a client send a batch; each item is answered on its own.
+        for (const item of c.items) this.receive(item);
+        return;
+      case 'invalid':
+        this.enqueue(() =>
+          errorResponse(c.id, JSONRPC_ERRORS.invalidRequest, `Invalid Request: ${c.reason}`),
+        );
+        return;
+    }
+  }
+
+  /** A line or body that was not JSON: JSON-RPC's parse error, id null. */
+  receiveUnparseable(reason: string): void {
+    if (this.closedFlag) return;
+    this.enqueue(() => errorResponse(null, JSONRPC_ERRORS.parseError, `Parse error: ${reason}`));
+  }
+
+  /** Resolves once every reply queued so far went out (or the session closed). */
+  drain(): Promise<void> {
+    return this.queue;
+  }
+
+  /** The client went away: stop every timer, send nothing more. */
+  dispose(): void {
+    this.closedFlag = true;
+    for (const t of this.timers) {
+      clearTimeout(t.timer);
+      t.resolve();
+    }
+    this.timers.clear();
+  }
+
+  /** End the session from the server side (fault closeStreamAfter). */
+  close(): void {
+    if (this.closedFlag) return;
+    this.dispose();
+    this.journal.record({
+      session: this.channel.session,
+      transport: this.channel.transport,
+      direction: 'sent',
+      kind: 'closed',
+      text: 'the mock closed the session',
+    });
+    this.channel.close();
+  }
+
+  private onRequest(req: JsonRpcRequest): void {
+    const { id, method } = req;
+    if (method === METHODS.ping) {
+      // Answered at once, outside the queue: a ping must not wait behind a slow reply.
+      this.send(successResponse(id, {}));
+      return;
+    }
+    if (method === METHODS.initialize) {
+      this.enqueue(() =>
+        successResponse(id, {
+          protocolVersion: this.scenario.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: this.scenario.serverInfo,
+        }),
+      );
+      return;
+    }
+    if (method === METHODS.toolsList) {
+      this.enqueue(() => successResponse(id, { tools: this.scenario.tools }));
+      return;
+    }
+    if (method === METHODS.toolsCall) {
+      this.enqueue(async () => {
+        const params = ToolsCallParams.safeParse(req.params);
+        if (!params.success) {
+          return errorResponse(id, JSONRPC_ERRORS.invalidParams, 'Invalid params: tools/call needs a name');
+        }
+        if (this.scenario.faults.pingFirst) await this.pingClient();
+        const outcome = outcomeOfCall(this.scenario, params.data.name, params.data.arguments);
+        const banner = this.scenario.faults.nonJsonStdout;
+        if (banner !== undefined && this.channel.writeBanner && !this.closedFlag) {
+          this.journal.record({
+            session: this.channel.session,
+            transport: this.channel.transport,
+            direction: 'sent',
+            kind: 'banner',
+            text: banner,
+          });
+          this.channel.writeBanner(banner);
+        }
+        return 'result' in outcome
+          ? successResponse(id, outcome.result)
+          : errorResponse(id, outcome.error.code, outcome.error.message, outcome.error.data);
+      });
+      return;
+    }
+    this.enqueue(() => errorResponse(id, JSONRPC_ERRORS.methodNotFound, `Method not found: ${method}`));
+  }
+
+  /** Send a ping request and wait for its answer, at most pingWaitMs. */
+  private async pingClient(): Promise<void> {
+    const id = this.nextRequestId++;
+    const answered = new Promise<void>((resolve) => this.waitingAnswers.set(id, resolve));
+    this.send(request(id, METHODS.ping));
+    await Promise.race([answered, this.wait(this.scenario.faults.pingWaitMs)]);
+    this.waitingAnswers.delete(id);
+  }
+
+  private enqueue(make: () => unknown | Promise<unknown>): void {
+    this.queue = this.queue.then(async () => {
+      if (this.closedFlag) return;
+      const { replyDelayMs, notifications } = this.scenario.faults;
+      if (replyDelayMs > 0) await this.wait(replyDelayMs);
+      const reply = await make();
+      for (let i = 0; i < notifications; i++) this.send(this.unknownNotification());
+      this.send(reply);
+    });
+  }
+
+  private unknownNotification(): unknown {
+    const word = Math.floor(this.random() * 0x100000).toString(36);
+    return {
+      jsonrpc: '2.0',
+      method: `notifications/x-wirecheck/unknown-${word}`,
+      params: { note: `unsolicited ${word}`, n: Math.floor(this.random() * 1000) },
+    };
+  }
+
+  private send(message: unknown): void {
+    if (this.closedFlag) return;
+    const text = JSON.stringify(message);
+    this.journal.record({
+      session: this.channel.session,
+      transport: this.channel.transport,
+      direction: 'sent',
+      kind: 'message',
+      text,
+      value: message,
+    });
+    this.channel.write(text);
+    this.sent++;
+    const limit = this.scenario.faults.closeStreamAfter;
+    if (limit !== undefined && this.sent >= limit) this.close();
+  }
+
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const slot = {
+        timer: setTimeout(() => {
+          this.timers.delete(slot);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      this.timers.add(slot);
+    });
+  }
+}

@@ -1,0 +1,27 @@
+// A process entry for the stdio mock that loads only the mock (not the whole CLI):
+// `node dist/mocks/tools/stdio-process.js --scenario FILE [--journal FILE]`. It behaves as
+// `wirecheck serve mock-tools --transport stdio` does; the suite starts it once per stdio
+// case, where the CLI's start-up (every command's modules) would cost most of the case.
+// Never imported: running it is its only use.
+import { journalFileWriter } from './command.js';
+import { loadToolScenario, toolScenario } from './scenario.js';
+import { runStdioMockToolServer } from './stdio.js';
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const scenarioFile = flag('--scenario');
+const journalFile = flag('--journal');
+try {
+  const scenario = scenarioFile === undefined ? toolScenario() : await loadToolScenario(scenarioFile);
+  await runStdioMockToolServer(scenario, {
+    input: process.stdin,
+    write: (text) => process.stdout.write(text),
+    ...(journalFile !== undefined && { onEntry: journalFileWriter(journalFile) }),
+  });
+} catch (e) {
+  process.stderr.write(`wirecheck mock tool server: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 2;
+}

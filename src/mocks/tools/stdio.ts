@@ -1,0 +1,103 @@
+import { createLineDecoder } from '../../protocol/jsonrpc/index.js';
+import { ToolJournal, type ToolJournalEntry } from './journal.js';
+import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
+import { MockToolSession } from './session.js';
+
+export interface StdioMockOptions {
+  /** The client's messages: the mock's stdin. */
+  readonly input: AsyncIterable<string | Uint8Array>;
+  /** The mock's stdout; must write synchronously or in order. */
+  write(text: string): void;
+  /** Called with every journal entry as it is recorded (e.g. to append it to a file). */
+  readonly onEntry?: (entry: ToolJournalEntry) => void;
+  /** Stops the mock (as if its stdin ended). */
+  readonly signal?: AbortSignal;
+}
+
+/** How a stdio mock session ended: its stdin ended (`eof`), or the mock closed it (fault). */
+export type StdioMockEnd = 'eof' | 'closed' | 'aborted';
+
+/**
+ * The stdio mock tool server: newline-delimited JSON-RPC on `input`/`write`. Every line is
+ * journaled as it arrived (a line that is not JSON too, answered with a parse error); the
+ * promise settles when stdin ends or the scenario closes the session (fault
+ * closeStreamAfter), after which the caller exits.
+ */
+export async function runStdioMockToolServer(
+  input: ToolScenario | ToolScenarioInput,
+  options: StdioMockOptions,
+): Promise<{ end: StdioMockEnd; journal: ToolJournal }> {
+  const scenario = toolScenario(input as ToolScenarioInput);
+  const journal = new ToolJournal(options.onEntry);
+  let closedByMock!: () => void;
+  const closed = new Promise<'closed'>((resolve) => {
+    closedByMock = () => resolve('closed');
+  });
+  const session = new MockToolSession(scenario, journal, {
+    session: 'stdio',
+    transport: 'stdio',
+    write: (text) => options.write(`${text}\n`),
+    writeBanner: (text) => options.write(`${text}\n`),
+    close: () => closedByMock(),
+  });
+  const decoder = createLineDecoder({
+    onLine: (line) => {
+      if (line.ok) {
+        journal.record({
+          session: 'stdio',
+          transport: 'stdio',
+          direction: 'received',
+          kind: 'message',
+          text: line.line,
+          value: line.value,
+        });
+        session.receive(line.value);
+      } else {
+        journal.record({
+          session: 'stdio',
+          transport: 'stdio',
+          direction: 'received',
+          kind: 'message',
+          text: line.line,
+          parseError: line.error,
+        });
+        session.receiveUnparseable(line.error);
+      }
+    },
+  });
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (options.signal?.aborted) resolve('aborted');
+    options.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+  session.start();
+  const iterator = options.input[Symbol.asyncIterator]();
+  let end: StdioMockEnd;
+  for (;;) {
+    const next = await Promise.race([iterator.next(), closed, aborted]);
+    if (next === 'closed' || next === 'aborted') {
+      end = next;
+      break;
+    }
+    if (next.done) {
+      decoder.end();
+      // A client may close stdin right after its last request: its replies still go out.
+      await Promise.race([session.drain(), closed, aborted]);
+      end = 'eof';
+      break;
+    }
+    decoder.feed(next.value);
+  }
+  if (end !== 'closed') {
+    journal.record({
+      session: 'stdio',
+      transport: 'stdio',
+      direction: 'received',
+      kind: 'closed',
+      text: end === 'eof' ? 'stdin ended' : 'stopped',
+    });
+  }
+  session.dispose();
+  // Stop reading: for process.stdin this releases the event loop so the process can exit.
+  void iterator.return?.();
+  return { end, journal };
+}

@@ -1,0 +1,67 @@
+import { Readable, Writable } from 'node:stream';
+import { REFERENCE_TOOLS } from './reference-tools.js';
+import { startToolServer } from './start.js';
+import { serveToolsOverStdio } from './stdio.js';
+
+export interface RunToolServerOptions {
+  readonly transport: 'stdio' | 'sse';
+  readonly host: string;
+  readonly port: number;
+  readonly keepAliveMs: number;
+}
+
+export interface RunToolServerIo {
+  readonly stdin: Readable | AsyncIterable<string | Uint8Array>;
+  readonly stdout: { write(chunk: string): unknown };
+  log(line: string): void;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Run the reference tool server until `signal` aborts or, over stdio, stdin ends (then
+ * in-flight calls are aborted). What `wirecheck serve tools` runs.
+ */
+export async function runToolServer(options: RunToolServerOptions, io: RunToolServerIo): Promise<void> {
+  const tools = REFERENCE_TOOLS.map((t) => t.name).join(', ');
+  if (options.transport === 'stdio') {
+    const input = io.stdin instanceof Readable ? io.stdin : Readable.from(io.stdin);
+    const server = await serveToolsOverStdio({ input, output: writableOf(io.stdout), log: io.log });
+    io.log(`reference tool server on stdio (MCP 2024-11-05); tools: ${tools}`);
+    const onAbort = () => void server.close();
+    io.signal.addEventListener('abort', onAbort, { once: true });
+    if (io.signal.aborted) onAbort();
+    await server.closed;
+    io.signal.removeEventListener('abort', onAbort);
+    // Stop reading so the process can exit when stdin is still open (a signal stopped us).
+    input.pause();
+    if (input === process.stdin) process.stdin.destroy();
+    io.log('stdin ended or stopped; in-flight calls aborted; bye');
+    return;
+  }
+  const server = await startToolServer({
+    host: options.host,
+    port: options.port,
+    keepAliveMs: options.keepAliveMs,
+    log: io.log,
+  });
+  io.stdout.write(`${server.url}\n`);
+  io.log(`reference tool server on SSE (MCP 2024-11-05) at ${server.url}; tools: ${tools}`);
+  io.log('interrupt (Ctrl-C) to stop');
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  io.log('stopped');
+}
+
+/** The CLI's stdout as a Writable (it is process.stdout in production, a buffer in tests). */
+function writableOf(out: { write(chunk: string): unknown }): Writable {
+  if (out instanceof Writable) return out;
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      out.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      callback();
+    },
+  });
+}

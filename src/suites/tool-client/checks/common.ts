@@ -1,0 +1,16 @@
+import type { ToolTransport } from '../target.js';
+
+/** Budget of a check that runs the client once or twice. */
+export const CASE_BUDGET_MS = 45_000;
+/** Budget of a property that runs the client once per run. */
+export const PROPERTY_BUDGET_MS = 300_000;
+
+/** `tool-client.<transport>.<rest>`. */
+export function idOf(transport: ToolTransport, rest: string): string {
+  return `tool-client.${transport}.${rest}`;
+}
+
+/** The spec's words for a transport, for clauses. */
+export function transportClause(transport: ToolTransport): string {
+  return transport === 'stdio' ? 'Tool server, stdio transport' : 'Tool server, SSE transport';
+}

@@ -1,0 +1,79 @@
+import { type Check, CheckFailure } from '../../check.js';
+import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
+import { evidenceOf, expectClientError } from '../expect.js';
+import { describeToolClientRun } from '../output.js';
+import type { ToolTransport } from '../target.js';
+import { CASE_BUDGET_MS, idOf } from './common.js';
+
+const SCRIPTED_ERROR = { code: -32603, message: 'wirecheck scripted failure of the echo tool' };
+
+/** Failures the client must report as `{"error":{"message"}}` with a non-zero exit. */
+export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
+  return [
+    {
+      id: idOf(t, 'errors.jsonrpc-error'),
+      clause:
+        'TARGETS tool-client: on a protocol failure exit non-zero with {"error":{"message":M}} on stdout',
+      description:
+        'A JSON-RPC error reply to tools/call makes the client exit non-zero with the error shape.',
+      level: 'must',
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx, env) {
+        const result = await ctx.runCase({
+          transport: t,
+          scenario: { calls: { echo: { error: SCRIPTED_ERROR } } },
+          input: ECHO_INPUT,
+          signal: env.signal,
+        });
+        expectClientError(result, 'JSON-RPC error reply');
+      },
+    },
+    {
+      id: idOf(t, 'errors.unknown-tool'),
+      clause: 'Errors: a call for an unknown tool is an error (message names the tool); TARGETS tool-client',
+      description:
+        'A call of a tool the server does not offer ends with a non-zero exit and the error shape.',
+      level: 'must',
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx, env) {
+        const result = await ctx.runCase({
+          transport: t,
+          scenario: {},
+          input: { tool: 'wirecheck-no-such-tool', arguments: {} },
+          signal: env.signal,
+        });
+        expectClientError(result, 'unknown tool');
+      },
+    },
+    {
+      id: idOf(t, 'errors.stream-closed'),
+      clause:
+        t === 'sse'
+          ? 'SSE tool-server session: the stream closes; TARGETS tool-client: on a transport failure exit non-zero with {"error":{"message":M}}'
+          : 'A stdio session ends when the server process ends; TARGETS tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
+      description:
+        t === 'sse'
+          ? 'The stream closed after the initialize reply: the client exits non-zero with the error shape, without hanging.'
+          : 'The server exits after the initialize reply: the client exits non-zero with the error shape, without hanging.',
+      level: 'must',
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx, env) {
+        const result = await ctx.runCase({
+          transport: t,
+          scenario: { faults: { closeStreamAfter: 1 } },
+          input: ECHO_INPUT,
+          signal: env.signal,
+        });
+        if (!result.journal.some((e) => e.kind === 'closed' && e.direction === 'sent')) {
+          throw new CheckFailure(
+            `the client never sent initialize, so the mock never closed the session (${describeToolClientRun(result.run)})`,
+            'initialize, then the session closed by the mock',
+            'no initialize',
+            evidenceOf(result, 'stream closed'),
+          );
+        }
+        expectClientError(result, 'session closed by the server mid-session');
+      },
+    },
+  ];
+}

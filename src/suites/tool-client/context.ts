@@ -1,0 +1,220 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CommandRun, runCommand } from '../../harness/run-command.js';
+import {
+  mockToolServerCommand,
+  readJournalFile,
+  startMockToolServer,
+  type ToolJournalEntry,
+  type ToolScenario,
+  type ToolScenarioInput,
+  toolScenario,
+} from '../../mocks/tools/index.js';
+import { TargetUnavailable } from '../check.js';
+import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
+import { type ToolClientTarget, type ToolTransport, toolClientEnv } from './target.js';
+
+/** Tuning of the suite itself (not of the target). */
+export interface ToolClientSuiteOptions {
+  /** Cap on fast-check runs of a property that runs the client once per run, quick tier (default 8). */
+  readonly maxCommandRuns?: number;
+  /** The same cap with --full (default 60). */
+  readonly maxFullCommandRuns?: number;
+  /** Budget of one client run (default 15 s). */
+  readonly caseTimeoutMs?: number;
+  /** Environment the client's own is built from (default process.env). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What goes on the client's stdin. */
+export interface ToolCallInput {
+  readonly tool: string;
+  readonly arguments?: Record<string, unknown>;
+}
+
+/** One run of the client against a fresh mock tool server. */
+export interface CaseSpec {
+  readonly transport: ToolTransport;
+  readonly scenario: ToolScenarioInput;
+  readonly input: ToolCallInput;
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface CaseResult {
+  readonly transport: ToolTransport;
+  readonly scenario: ToolScenario;
+  readonly input: ToolCallInput;
+  readonly run: CommandRun;
+  readonly outcome: ToolClientOutcome;
+  /** Everything the mock received and sent, in order. */
+  readonly journal: readonly ToolJournalEntry[];
+}
+
+/** The default tool a case calls: echo with a few arguments. */
+export const ECHO_INPUT: ToolCallInput = {
+  tool: 'echo',
+  arguments: { text: 'hello 👋', count: 3, nested: { ok: true } },
+};
+
+/** Cases several checks judge, run once per suite run (lazily), per transport. */
+export interface SharedCases {
+  /** The default scenario and input: a clean session. */
+  basic(transport: ToolTransport): Promise<CaseResult>;
+  /** The mock pings the client before answering tools/call. */
+  ping(transport: ToolTransport): Promise<CaseResult>;
+  /** stdio: the mock writes NON_JSON_BANNER on stdout just before the tools/call reply. */
+  nonJsonStdout(): Promise<CaseResult>;
+}
+
+/** The line that is not JSON, for the stdio-hygiene case. */
+export const NON_JSON_BANNER = 'wirecheck mock tool server: this banner line is not JSON';
+
+export interface ToolClientCtx {
+  readonly target: ToolClientTarget;
+  /** fast-check runs of a command-spawning property in this tier. */
+  commandRuns(env: { runs: number; full: boolean }): number;
+  runCase(spec: CaseSpec): Promise<CaseResult>;
+  readonly shared: SharedCases;
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= make();
+    return promise;
+  };
+}
+
+function memo<T>(make: (transport: ToolTransport) => Promise<T>): (transport: ToolTransport) => Promise<T> {
+  const cache = new Map<ToolTransport, Promise<T>>();
+  return (transport) => {
+    let p = cache.get(transport);
+    if (p === undefined) {
+      p = make(transport);
+      cache.set(transport, p);
+    }
+    return p;
+  };
+}
+
+/**
+ * Per case: a fresh mock (stdio: a scenario file and the command that serves it, journaling
+ * to a file the harness reads after the client exits; sse: a mock listening on 127.0.0.1),
+ * then the client command. Cases run one at a time. The first case is a probe: a command
+ * that cannot be started at all makes the target unavailable.
+ */
+export async function openToolClient(
+  target: ToolClientTarget,
+  seed: number,
+  options: ToolClientSuiteOptions = {},
+): Promise<ToolClientCtx & { close(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'wirecheck-tool-client-'));
+  const baseEnv = options.baseEnv ?? process.env;
+  const caseTimeoutMs = options.caseTimeoutMs ?? 15_000;
+  let queue: Promise<unknown> = Promise.resolve();
+  let counter = 0;
+
+  const runOne = async (spec: CaseSpec): Promise<CaseResult> => {
+    const n = counter++;
+    const scenario = toolScenario({ seed, ...spec.scenario });
+    const stdin = JSON.stringify(spec.input);
+    const common = {
+      stdin,
+      timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+      graceMs: 1000,
+      ...(spec.signal && { signal: spec.signal }),
+    };
+    if (spec.transport === 'stdio') {
+      const scenarioFile = join(dir, `case-${n}.scenario.json`);
+      const journalFile = join(dir, `case-${n}.journal.jsonl`);
+      await writeFile(scenarioFile, JSON.stringify(scenario));
+      const command = mockToolServerCommand({ scenarioFile, journalFile, launcher: 'direct' });
+      const run = await runCommand(target.client, {
+        ...common,
+        env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
+      });
+      const journal = await readJournalFile(journalFile);
+      return {
+        transport: 'stdio',
+        scenario,
+        input: spec.input,
+        run,
+        outcome: classifyToolClientRun(run),
+        journal,
+      };
+    }
+    const mock = await startMockToolServer(scenario);
+    try {
+      const run = await runCommand(target.client, {
+        ...common,
+        env: toolClientEnv(baseEnv, { transport: 'sse', url: mock.url }),
+      });
+      return {
+        transport: 'sse',
+        scenario,
+        input: spec.input,
+        run,
+        outcome: classifyToolClientRun(run),
+        journal: mock.journal(),
+      };
+    } finally {
+      await mock.close();
+    }
+  };
+
+  const runCase = (spec: CaseSpec): Promise<CaseResult> => {
+    const result = queue.then(() => runOne(spec));
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const shared: SharedCases = {
+    basic: memo((transport) => runCase({ transport, scenario: {}, input: ECHO_INPUT })),
+    ping: memo((transport) =>
+      runCase({ transport, scenario: { faults: { pingFirst: true } }, input: ECHO_INPUT }),
+    ),
+    nonJsonStdout: once(() =>
+      runCase({
+        transport: 'stdio',
+        scenario: { faults: { nonJsonStdout: NON_JSON_BANNER } },
+        input: ECHO_INPUT,
+      }),
+    ),
+  };
+
+  const close = () => rm(dir, { recursive: true, force: true });
+  try {
+    const probe = await shared.basic('stdio');
+    const problem = startProblem(probe.run);
+    if (problem !== undefined) {
+      throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+
+  return {
+    target,
+    commandRuns: (env) =>
+      Math.max(
+        1,
+        Math.min(env.runs, env.full ? (options.maxFullCommandRuns ?? 60) : (options.maxCommandRuns ?? 8)),
+      ),
+    runCase,
+    shared,
+    close,
+  };
+}
+
+/** Why a probe run shows the command cannot be started at all; undefined when it ran. */
+function startProblem(run: CommandRun): string | undefined {
+  if (run.spawnError) return `could not be started: ${run.spawnError.message}`;
+  // sh's own statuses: 126 found but not executable, 127 not found.
+  if ((run.exitCode === 126 || run.exitCode === 127) && run.stdout.trim() === '') {
+    return `could not be started by sh -c (${describeToolClientRun(run)})`;
+  }
+  return undefined;
+}

@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../../harness/run-suite.js';
+import type { SuiteEntry } from '../registry.js';
+import { toolClientSuite } from './suite.js';
+import { TOOL_CLIENT_TARGET_OPTIONS, type ToolClientTarget, toolClientTargetFromOptions } from './target.js';
+
+/**
+ * The reference tool client as a target command: `node bin/wirecheck.js tool-client`
+ * (this file sits two folders below src/ or dist/, so the bin is three folders up).
+ */
+export function referenceToolClientCommand(): string {
+  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(bin)} tool-client`;
+}
+
+/** The suite as the CLI registers it. */
+export const toolClientSuiteEntry: SuiteEntry = {
+  suite: toolClientSuite,
+  targetOptions: TOOL_CLIENT_TARGET_OPTIONS,
+  targetFromOptions: toolClientTargetFromOptions,
+  async reference() {
+    const target: ToolClientTarget = { client: referenceToolClientCommand() };
+    return { target, close: async () => {} };
+  },
+};

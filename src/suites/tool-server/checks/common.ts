@@ -1,0 +1,38 @@
+import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
+import { CheckFailure } from '../../check.js';
+import type { Channel } from '../channel.js';
+import { rpcEvidence } from '../evidence.js';
+
+/** Spec sections the checks cite. */
+export const CLAUSES = {
+  objects: 'Tool-server objects',
+  sseTransport: 'Endpoints: Tool server, SSE transport',
+  stdioTransport: 'Endpoints: Tool server, stdio transport',
+  session: 'States and transitions: SSE tool-server session',
+  sseEvents: 'Events: Tool-server SSE events',
+  errors: 'Errors',
+  limits: 'Limits',
+  versioning: 'Versioning',
+  jsonrpc: 'JSON-RPC 2.0 (spec "Tool-server objects": JSON-RPC request)',
+} as const;
+
+/** Per-check budget of the ordinary checks (several replies of replyMs each). */
+export const CHECK_MS = 30_000;
+
+/** A CheckFailure carrying the messages of the given sessions. */
+export function failWith(
+  message: string,
+  expected: string,
+  actual: string,
+  channels: readonly Channel[],
+  markText?: string,
+): CheckFailure {
+  return new CheckFailure(message, expected, actual, rpcEvidence(message.slice(0, 120), channels, markText));
+}
+
+/** The reply's text, short. */
+export function brief(reply: JsonRpcResponse | undefined): string {
+  if (reply === undefined) return 'nothing';
+  const s = JSON.stringify(reply);
+  return s.length > 600 ? `${s.slice(0, 600)}...` : s;
+}

@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { METHODS, type Tool } from '../../../protocol/mcp/index.js';
+import { type Check, type CheckEnv, CheckFailure, CheckSkipped } from '../../check.js';
+import { checkProperty } from '../../property.js';
+import type { Channel } from '../channel.js';
+import type { ToolServerCtx } from '../context.js';
+import { rpcEvidence } from '../evidence.js';
+import { exchange } from '../rpc.js';
+import { callResultProblems } from '../rules.js';
+import { argumentsArbitrary } from '../schema-arbitrary.js';
+import { callableTools } from '../tool-choice.js';
+import { brief, CLAUSES } from './common.js';
+
+/** Wall-clock budget of the property; past it the remaining runs pass without calling. */
+const PROPERTY_MS = 40_000;
+
+interface Silent {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+/** Calls with generated arguments: the must part throws, the calls that got no reply are kept for the should part. */
+function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
+  return ctx.shared('generated-calls', async () => {
+    const tools = callableTools(await ctx.tools());
+    if (tools.length === 0) {
+      return {
+        skipped: 'no callable tools are listed',
+        failure: undefined,
+        silent: [] as Silent[],
+        calls: 0,
+      };
+    }
+    const silent: Silent[] = [];
+    let calls = 0;
+    const cap = env.full ? (ctx.options.maxFullCalls ?? 400) : (ctx.options.maxCalls ?? 40);
+    const deadline = performance.now() + PROPERTY_MS;
+    // One session for the whole property; a fresh one when a call killed it, so shrinking
+    // replays each candidate against a live server.
+    let channel: Channel | undefined;
+    const live = async (): Promise<Channel> => {
+      if (channel === undefined || channel.gone() !== undefined) {
+        await channel?.close();
+        channel = await ctx.connect(`generated-${calls}`);
+      }
+      return channel;
+    };
+    const arbitrary = fc.oneof(
+      ...tools.map((tool: Tool) => argumentsArbitrary(tool).map((args) => ({ tool: tool.name, args }))),
+    );
+    let failure: unknown;
+    try {
+      await checkProperty(
+        env,
+        arbitrary,
+        async ({ tool, args }) => {
+          if (performance.now() > deadline) return;
+          const ch = await live();
+          calls += 1;
+          const ex = await exchange(ch, METHODS.toolsCall, { name: tool, arguments: args }, ctx.replyMs);
+          if (ex.reply === undefined) {
+            const ping = await exchange(ch, METHODS.ping, undefined, ctx.replyMs);
+            if (ping.reply === undefined) {
+              throw new CheckFailure(
+                `${tool} with ${JSON.stringify(args).slice(0, 300)} got no reply and the server stopped answering (${ex.why}; ping: ${ping.why})`,
+                'a result or a JSON-RPC error, and the server still serving',
+                'silence',
+                rpcEvidence(`${tool} with generated arguments`, [ch]),
+              );
+            }
+            // Alive but silent: tell the server to stop, and remember it for the should check.
+            await ch.sendText(
+              JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: ex.id } }),
+            );
+            silent.push({ tool, args });
+            return;
+          }
+          if ('result' in ex.reply) {
+            const problems = callResultProblems(ex.reply.result);
+            if (problems.length > 0) {
+              throw new CheckFailure(
+                `${tool} with ${JSON.stringify(args).slice(0, 300)} answered a malformed result: ${problems.join('; ')}`,
+                'content: [{type, text?}]',
+                brief(ex.reply),
+                rpcEvidence(`${tool} with generated arguments`, [ch], `"id":${ex.id}`),
+              );
+            }
+          }
+        },
+        { runs: Math.max(1, Math.min(env.runs, cap)) },
+      ).catch((e: unknown) => {
+        failure = e;
+      });
+      return { skipped: undefined, failure, silent, calls };
+    } finally {
+      await channel?.close();
+    }
+  });
+}
+
+export const propertyChecks: Check<ToolServerCtx>[] = [
+  {
+    id: 'tool-server.tools.generated-arguments',
+    clause: `${CLAUSES.objects} (Tool call result); ${CLAUSES.errors} (the handler raises an error)`,
+    description:
+      'Calls of each listed tool with arguments generated from its inputSchema (required and optional properties) are answered with a well-formed result or a JSON-RPC error, and the server keeps serving.',
+    level: 'must',
+    timeoutMs: 90_000,
+    async run(ctx, env) {
+      const run = await generatedCalls(ctx, env);
+      if (run.skipped !== undefined) throw new CheckSkipped(run.skipped);
+      if (run.failure !== undefined) throw run.failure;
+    },
+  },
+  {
+    id: 'tool-server.tools.generated-arguments-answered',
+    clause: `${CLAUSES.objects} (Tool call result)`,
+    description:
+      'Every call with generated arguments is answered within the reply budget (should: a tool may legitimately run long, as a tool asked to wait does).',
+    level: 'should',
+    timeoutMs: 90_000,
+    async run(ctx, env) {
+      const run = await generatedCalls(ctx, env);
+      if (run.skipped !== undefined) throw new CheckSkipped(run.skipped);
+      const first = run.silent[0];
+      if (first !== undefined) {
+        throw new CheckFailure(
+          `${run.silent.length} of ${run.calls} calls got no reply within ${ctx.replyMs} ms, e.g. ${first.tool} with ${JSON.stringify(first.args).slice(0, 300)}`,
+          'a reply to every call',
+          run.silent.map((s) => `${s.tool} ${JSON.stringify(s.args).slice(0, 200)}`).join('\n'),
+        );
+      }
+    },
+  },
+];

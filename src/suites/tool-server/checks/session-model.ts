@@ -1,0 +1,179 @@
+import fc from 'fast-check';
+import { METHODS } from '../../../protocol/mcp/index.js';
+import { type Check, CheckFailure, CheckSkipped } from '../../check.js';
+import { checkProperty } from '../../property.js';
+import type { ToolServerCtx } from '../context.js';
+import { rpcEvidence } from '../evidence.js';
+import { type Exchange, exchange } from '../rpc.js';
+import type { SseChannel } from '../sse-channel.js';
+import { echoTool } from '../tool-choice.js';
+import { CLAUSES } from './common.js';
+
+/** Sessions opened across the quick tier's runs, at least (the issue's bar). */
+export const MIN_SESSIONS = 50;
+/** Open sessions at most at any time within a run. */
+const MAX_OPEN = 40;
+/** Wall-clock budget; past it the remaining runs (and shrinking) pass without acting. */
+const MODEL_MS = 60_000;
+
+interface Model {
+  /** Labels of the sessions open now, in opening order. */
+  open: string[];
+  opened: number;
+}
+
+interface Pending {
+  readonly label: string;
+  readonly exchange: Promise<Exchange>;
+  /** Text an echo tool must give back, when the call went to one. */
+  readonly echo?: string;
+}
+
+interface Real {
+  readonly ctx: ToolServerCtx;
+  readonly sessions: Map<string, SseChannel>;
+  /** Every session of the run, closed ones too: a stray reply on any of them is a misrouting. */
+  readonly all: SseChannel[];
+  pending: Pending[];
+  readonly echo: ReturnType<typeof echoTool>;
+}
+
+/** Wait for every pending call of the sessions still open: each must be answered on its own stream. */
+async function settle(real: Real): Promise<void> {
+  const pending = real.pending;
+  real.pending = [];
+  for (const p of pending) {
+    const ex = await p.exchange;
+    if (!real.sessions.has(p.label)) continue; // closed meanwhile: its reply may be dropped
+    if (ex.reply === undefined) {
+      throw new CheckFailure(
+        `a request on session ${p.label} got no reply on its stream (${ex.why})`,
+        'every request on an open session answered on its own stream',
+        'nothing',
+        rpcEvidence('sessions of the model run', real.all),
+      );
+    }
+    if (p.echo !== undefined && !JSON.stringify(ex.reply).includes(p.echo)) {
+      throw new CheckFailure(
+        `the echo call on session ${p.label} came back without its own text ${p.echo}`,
+        p.echo,
+        JSON.stringify(ex.reply).slice(0, 300),
+        rpcEvidence('sessions of the model run', real.all, `"id":${ex.id}`),
+      );
+    }
+  }
+  const stray = real.all.find((s) => s.peer.strayReplies.length > 0);
+  if (stray !== undefined) {
+    const reply = stray.peer.strayReplies[0]!;
+    throw new CheckFailure(
+      `session ${stray.peer.label} received a reply to another session's request: ${JSON.stringify(reply).slice(0, 300)}`,
+      'each reply on the stream of the session that sent the request',
+      JSON.stringify(reply).slice(0, 300),
+      rpcEvidence('sessions of the model run', real.all, JSON.stringify(reply.id)),
+    );
+  }
+}
+
+async function openOne(m: Model, r: Real): Promise<void> {
+  m.opened += 1;
+  const label = `S${m.opened}`;
+  const channel = await r.ctx.openSession(label, true);
+  r.sessions.set(label, channel);
+  r.all.push(channel);
+  m.open.push(label);
+}
+
+class OpenSession implements fc.AsyncCommand<Model, Real> {
+  check = (m: Readonly<Model>) => m.open.length < MAX_OPEN;
+  run = (m: Model, r: Real) => openOne(m, r);
+  toString = () => 'open a session';
+}
+
+class CloseSession implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<Model>) => m.open.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const label = m.open[this.pick % m.open.length]!;
+    m.open = m.open.filter((l) => l !== label);
+    const channel = r.sessions.get(label)!;
+    r.sessions.delete(label);
+    await channel.close();
+  }
+  toString = () => `close open session #${this.pick}`;
+}
+
+class CallOn implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly pick: number,
+    readonly useTool: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.open.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const label = m.open[this.pick % m.open.length]!;
+    const channel = r.sessions.get(label)!;
+    const ms = r.ctx.replyMs;
+    if (this.useTool && r.echo !== undefined) {
+      const text = `wirecheck-${label}-${r.pending.length}`;
+      const params = { name: r.echo.tool.name, arguments: { [r.echo.property]: text } };
+      r.pending.push({ label, exchange: exchange(channel, METHODS.toolsCall, params, ms), echo: text });
+    } else {
+      // Not awaited: calls on several sessions interleave until the next settle.
+      r.pending.push({ label, exchange: exchange(channel, METHODS.ping, undefined, ms) });
+    }
+  }
+  toString = () => `call on open session #${this.pick}${this.useTool ? ' (echo)' : ''}`;
+}
+
+class Settle implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  run = (_m: Model, r: Real) => settle(r);
+  toString = () => 'wait for every reply';
+}
+
+const commands = fc.commands(
+  [
+    fc.constant(new OpenSession()),
+    fc.nat().map((k) => new CloseSession(k)),
+    fc.tuple(fc.nat(), fc.boolean()).map(([k, t]) => new CallOn(k, t)),
+    fc.tuple(fc.nat(), fc.boolean()).map(([k, t]) => new CallOn(k, t)),
+    fc.constant(new Settle()),
+  ],
+  { maxCommands: 40 },
+);
+
+export const sessionModelChecks: Check<ToolServerCtx>[] = [
+  {
+    id: 'tool-server.sse.session-model',
+    clause: `${CLAUSES.session}; ${CLAUSES.errors} ("Responses routed to wrong client")`,
+    description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier); every reply lands on the stream of the session that asked.`,
+    level: 'must',
+    timeoutMs: 120_000,
+    async run(ctx, env) {
+      if (ctx.transport !== 'sse') throw new CheckSkipped('sessions are an SSE transport matter');
+      const runs = Math.max(
+        1,
+        Math.min(env.runs, env.full ? (ctx.options.maxFullModelRuns ?? 20) : (ctx.options.modelRuns ?? 5)),
+      );
+      const perRun = Math.min(MAX_OPEN, Math.max(2, Math.ceil(MIN_SESSIONS / runs)));
+      const echo = echoTool(await ctx.tools());
+      const deadline = performance.now() + MODEL_MS;
+      await checkProperty(
+        env,
+        commands,
+        async (cmds) => {
+          if (performance.now() > deadline) return;
+          const real: Real = { ctx, sessions: new Map(), all: [], pending: [], echo };
+          const model: Model = { open: [], opened: 0 };
+          try {
+            for (let i = 0; i < perRun; i++) await openOne(model, real);
+            await fc.asyncModelRun(() => ({ model, real }), cmds);
+            await settle(real);
+          } finally {
+            await Promise.all(real.all.map((s) => s.close()));
+          }
+        },
+        { runs },
+      );
+    },
+  },
+];

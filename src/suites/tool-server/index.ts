@@ -1,0 +1,12 @@
+export type { Channel, PostOutcome } from './channel.js';
+export { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
+export { referenceToolServerCommand, toolServerSuiteEntry } from './entry.js';
+export { arbitraryForSchema, argumentsArbitrary } from './schema-arbitrary.js';
+export { createToolServerSuite, toolServerSuite } from './suite.js';
+export {
+  describeTarget,
+  TOOL_SERVER_TARGET_OPTIONS,
+  type ToolServerTarget,
+  targetArgs,
+  toolServerTargetFromOptions,
+} from './target.js';

@@ -1,0 +1,121 @@
+import {
+  classifyMessage,
+  type JsonRpcErrorResponse,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  request,
+} from '../../protocol/jsonrpc/index.js';
+import { METHODS, PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
+import { CheckFailure } from '../check.js';
+import type { Channel, PostOutcome } from './channel.js';
+import { rpcEvidence } from './evidence.js';
+import { nextId } from './peer.js';
+
+/** What one request got: its reply (or why none came) and, over SSE, the POST's response. */
+export interface Exchange {
+  readonly id: number;
+  readonly reply: JsonRpcResponse | undefined;
+  readonly why?: string;
+  readonly post: PostOutcome | undefined;
+}
+
+/** Send a request with a fresh id and wait up to `ms` for the reply on the channel. */
+export async function exchange(
+  channel: Channel,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  ms: number,
+): Promise<Exchange> {
+  const id = nextId();
+  // Register before sending: an SDK server can answer on the stream before the POST returns.
+  const waiting = channel.peer.wait(id, ms, () => channel.gone());
+  const post = await channel.sendText(JSON.stringify(request(id, method, params)));
+  if (post !== undefined && (post.status === undefined || post.status >= 300)) {
+    // A POST refused or unanswered will not be answered on the stream: stop waiting soon.
+    const shortly = await Promise.race([waiting, delay(Math.min(ms, 300)).then(() => undefined)]);
+    if (shortly?.reply !== undefined) return { id, reply: shortly.reply, post };
+    const how =
+      post.status === undefined
+        ? (post.problem ?? 'no response')
+        : `HTTP ${post.status} ${post.body.slice(0, 200)}`;
+    return { id, reply: undefined, why: `the POST was not accepted (${how})`, post };
+  }
+  const got = await waiting;
+  return got.reply === undefined
+    ? { id, reply: undefined, why: got.why, post }
+    : { id, reply: got.reply, post };
+}
+
+/** Like exchange, but no reply is a CheckFailure carrying the session's messages. */
+export async function call(
+  channel: Channel,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  ms: number,
+): Promise<JsonRpcResponse> {
+  const ex = await exchange(channel, method, params, ms);
+  if (ex.reply === undefined) {
+    throw new CheckFailure(
+      `${method} got no reply: ${ex.why}`,
+      'a JSON-RPC reply with the request id',
+      'nothing',
+      rpcEvidence(`${method} on ${channel.peer.label}`, [channel]),
+    );
+  }
+  return ex.reply;
+}
+
+/** A reply that must be a success; an error reply is a CheckFailure. */
+export async function callOk(
+  channel: Channel,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  ms: number,
+): Promise<JsonRpcSuccess> {
+  const reply = await call(channel, method, params, ms);
+  if (!('result' in reply)) {
+    throw new CheckFailure(
+      `${method} was answered with an error: ${(reply as JsonRpcErrorResponse).error.message}`,
+      'a result',
+      JSON.stringify(reply),
+      rpcEvidence(`${method} on ${channel.peer.label}`, [channel]),
+    );
+  }
+  return reply as JsonRpcSuccess;
+}
+
+export const CLIENT_INFO = { name: 'wirecheck', version: '1' } as const;
+
+/** The initialize request's params: MCP 2024-11-05, no client capabilities. */
+export function initializeParams(version: string = PROTOCOL_VERSION): Record<string, unknown> {
+  return { protocolVersion: version, capabilities: {}, clientInfo: CLIENT_INFO };
+}
+
+/** initialize, then notifications/initialized (MCP 2024-11-05 lifecycle). Returns the reply. */
+export async function initialize(channel: Channel, ms: number): Promise<Exchange> {
+  const ex = await exchange(channel, METHODS.initialize, initializeParams(), ms);
+  if (ex.reply !== undefined && 'result' in ex.reply) {
+    await channel.sendText(JSON.stringify({ jsonrpc: '2.0', method: METHODS.initialized }));
+  }
+  return ex;
+}
+
+/** Whether a received value is a well-formed JSON-RPC reply. */
+export function isReply(value: unknown): value is JsonRpcResponse {
+  const kind = classifyMessage(value).kind;
+  return kind === 'success' || kind === 'error';
+}
+
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

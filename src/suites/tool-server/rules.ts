@@ -1,0 +1,189 @@
+import { JsonRpcErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc/index.js';
+import { CallToolResult, InitializeResult, PROTOCOL_VERSION, Tool } from '../../protocol/mcp/index.js';
+
+// Pure judgments of what the server sent. Each returns the problems found (empty: conforms),
+// so the checks stay thin and these can be tested without a server.
+
+function zodProblems(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}): string[] {
+  return error.issues.map(
+    (i) => `${i.path.length > 0 ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`,
+  );
+}
+
+/** initialize result: protocolVersion string, capabilities with a `tools` object, serverInfo name+version strings. */
+export function initializeProblems(result: unknown): string[] {
+  const parsed = InitializeResult.safeParse(result);
+  if (!parsed.success) return zodProblems(parsed.error);
+  const tools = parsed.data.capabilities.tools;
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) {
+    return ['capabilities.tools: a server offering tools has a `tools` object'];
+  }
+  return [];
+}
+
+/** The protocolVersion answered to a client that asked for 2024-11-05, when it is another one. */
+export function versionProblem(result: unknown): string | undefined {
+  const v = (result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return v === PROTOCOL_VERSION ? undefined : `answered protocolVersion ${JSON.stringify(v)}`;
+}
+
+/** tools/list result: a `tools` array, each with a string name and an inputSchema of type object. */
+export function toolsListProblems(result: unknown): string[] {
+  const tools = (result as { tools?: unknown } | undefined)?.tools;
+  if (!Array.isArray(tools)) return ['tools: expected an array'];
+  return tools.flatMap((tool, i) => {
+    const parsed = Tool.safeParse(tool);
+    if (parsed.success) return [];
+    const name = (tool as { name?: unknown } | null)?.name;
+    return zodProblems(parsed.error).map(
+      (p) => `tools[${i}]${typeof name === 'string' ? ` (${name})` : ''}.${p}`,
+    );
+  });
+}
+
+type Properties = Record<string, Record<string, unknown>>;
+
+function propertiesOf(tool: Tool): Properties {
+  const props = tool.inputSchema.properties;
+  return (props ?? {}) as Properties;
+}
+
+/** Properties without a `type` or a `description` (spec "Tool-server objects"). */
+export function propertyProblems(tools: readonly Tool[]): string[] {
+  return tools.flatMap((tool) =>
+    Object.entries(propertiesOf(tool)).flatMap(([name, schema]) => {
+      const missing = [
+        schema.type === undefined ? '`type`' : undefined,
+        typeof schema.description !== 'string' ? '`description`' : undefined,
+      ].filter((m) => m !== undefined);
+      return missing.length === 0 ? [] : [`${tool.name}.${name} has no ${missing.join(' and no ')}`];
+    }),
+  );
+}
+
+/** Whether a JSON value has a JSON Schema type (or one of several). */
+export function matchesType(type: unknown, value: unknown): boolean {
+  if (Array.isArray(type)) return type.some((t) => matchesType(t, value));
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'null':
+      return value === null;
+    default:
+      // No type, or one this check does not know: nothing to hold the default against.
+      return true;
+  }
+}
+
+/** Defaults that do not have their property's type, or are not among its enum. */
+export function defaultProblems(tools: readonly Tool[]): string[] {
+  return tools.flatMap((tool) =>
+    Object.entries(propertiesOf(tool)).flatMap(([name, schema]) => {
+      if (!('default' in schema)) return [];
+      const value = schema.default;
+      if (!matchesType(schema.type, value)) {
+        return [
+          `${tool.name}.${name}: default ${JSON.stringify(value)} is not of type ${JSON.stringify(schema.type)}`,
+        ];
+      }
+      if (
+        Array.isArray(schema.enum) &&
+        !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))
+      ) {
+        return [`${tool.name}.${name}: default ${JSON.stringify(value)} is not one of its enum`];
+      }
+      return [];
+    }),
+  );
+}
+
+/** tools/call result: `content` an array of items with a string `type`; text items carry a string `text`. */
+export function callResultProblems(result: unknown): string[] {
+  const parsed = CallToolResult.safeParse(result);
+  if (!parsed.success) return zodProblems(parsed.error);
+  return parsed.data.content.flatMap((item, i) =>
+    item.type === 'text' && typeof item.text !== 'string'
+      ? [`content[${i}]: a text item needs a string text`]
+      : [],
+  );
+}
+
+/** How a server answered a call of a tool it does not offer. */
+export type UnknownToolAnswer =
+  | { readonly kind: 'error'; readonly names: boolean; readonly code: number; readonly message: string }
+  | { readonly kind: 'is-error'; readonly names: boolean; readonly text: string }
+  | { readonly kind: 'success'; readonly text: string }
+  | { readonly kind: 'malformed'; readonly problems: string[] };
+
+/** Classify the reply to tools/call of an unknown tool `name` (spec Errors: "message names the unknown tool"). */
+export function unknownToolAnswer(reply: JsonRpcResponse, name: string): UnknownToolAnswer {
+  if ('error' in reply) {
+    const e = JsonRpcErrorResponse.parse(reply).error;
+    const data = e.data === undefined ? '' : JSON.stringify(e.data);
+    return {
+      kind: 'error',
+      names: e.message.includes(name) || data.includes(name),
+      code: e.code,
+      message: e.message,
+    };
+  }
+  const parsed = CallToolResult.safeParse(reply.result);
+  if (!parsed.success) return { kind: 'malformed', problems: zodProblems(parsed.error) };
+  const text = parsed.data.content
+    .map((c) => (typeof c.text === 'string' ? c.text : JSON.stringify(c)))
+    .join('\n');
+  if (parsed.data.isError === true) return { kind: 'is-error', names: text.includes(name), text };
+  return { kind: 'success', text };
+}
+
+/** What kind of answer a call got, for comparing two calls: result, isError result, or an error code. */
+export function answerKind(reply: JsonRpcResponse): string {
+  if ('error' in reply) return `JSON-RPC error ${(reply as JsonRpcErrorResponse).error.code}`;
+  return (reply.result as { isError?: unknown }).isError === true
+    ? 'a result with isError: true'
+    : 'a result';
+}
+
+/** Whether one received frame is a keep-alive: a comment, or a JSON-RPC ping request as a message event. */
+export function isKeepAlive(frame: { comment?: boolean; event?: string | undefined; data: string }): boolean {
+  if (frame.comment) return true;
+  if ((frame.event ?? 'message') !== 'message') return false;
+  try {
+    const v = JSON.parse(frame.data) as { method?: unknown; id?: unknown };
+    return v.method === 'ping' && v.id !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Keep-alive on an idle stream (spec "Tool-server SSE events", Limits: every 15 s): within
+ * [from, to] (ms on the stream's clock) no gap without a keep-alive may exceed interval +
+ * tolerance, the first gap counted from `from`. Returns the longest gap when it does.
+ */
+export function keepAliveGap(
+  frames: readonly { atMs: number; comment?: boolean; event?: string | undefined; data: string }[],
+  window: { fromMs: number; toMs: number },
+  limit: { intervalMs: number; toleranceMs: number },
+): { gapMs: number; afterMs: number } | undefined {
+  const beats = frames.filter((f) => isKeepAlive(f) && f.atMs >= window.fromMs && f.atMs <= window.toMs);
+  let previous = window.fromMs;
+  let worst = { gapMs: 0, afterMs: previous };
+  for (const f of [...beats.map((b) => b.atMs), window.toMs]) {
+    if (f - previous > worst.gapMs) worst = { gapMs: f - previous, afterMs: previous };
+    previous = f;
+  }
+  return worst.gapMs > limit.intervalMs + limit.toleranceMs ? worst : undefined;
+}

@@ -1,0 +1,179 @@
+import type http from 'node:http';
+import type { FrameItem } from '../../harness/results.js';
+import {
+  resolveEndpoint,
+  SESSION_QUERY_PARAM,
+  sessionIdOf,
+  TOOL_SSE_EVENTS,
+} from '../../protocol/mcp/index.js';
+import { createFrameDecoder } from '../../protocol/sse/index.js';
+import type { Channel, PostOutcome } from './channel.js';
+import { openGet, post } from './http.js';
+import { RpcPeer } from './peer.js';
+
+/** One SSE frame or comment as the harness saw it, with its absolute time. */
+export interface SeenFrame {
+  readonly at: number;
+  readonly event: string | undefined;
+  readonly data: string;
+  readonly comment?: true;
+}
+
+/** An open SSE session: the raw stream (status, headers, every frame) and its POST endpoint. */
+export interface SseChannel extends Channel {
+  readonly transport: 'sse';
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  /** performance.now() when the response headers arrived. */
+  readonly openedAt: number;
+  readonly frames: SeenFrame[];
+  /** The POST endpoint of the first `endpoint` event, once it came (undefined while waiting or when none). */
+  endpoint(): URL | undefined;
+  /** Wait up to `ms` for the first event; resolves with it (undefined when none came). */
+  firstEvent(ms: number): Promise<SeenFrame | undefined>;
+  /** POST a text to the endpoint or to another URL, with extra headers. */
+  postTo(url: URL, text: string, headers?: Record<string, string>, timeoutMs?: number): Promise<PostOutcome>;
+  /** The frames as report evidence (times relative to the response headers). */
+  frameItems(): FrameItem[];
+}
+
+export interface SseOpenOptions {
+  readonly label: string;
+  /** Budget for the response headers and, separately, for the first event. */
+  readonly timeoutMs: number;
+  /** Budget for each POST. */
+  readonly postTimeoutMs: number;
+}
+
+/** Why a stream could not be opened as a session (status, content type, no endpoint event). */
+export class SseOpenError extends Error {
+  override readonly name = 'SseOpenError';
+}
+
+/**
+ * GET the stream URL with `Accept: text/event-stream` and read frames as they come. The
+ * promise resolves once the response headers arrived; the session is usable once
+ * `endpoint()` is set (await `firstEvent`). Message events feed the peer.
+ */
+export async function openSseChannel(streamUrl: string, options: SseOpenOptions): Promise<SseChannel> {
+  const url = new URL(streamUrl);
+  const opened = await openGet(url, { accept: 'text/event-stream' }, options.timeoutMs);
+  if ('problem' in opened) throw new SseOpenError(`GET ${streamUrl}: ${opened.problem}`);
+  const { req, res } = opened;
+  const openedAt = performance.now();
+  const frames: SeenFrame[] = [];
+  let endpoint: URL | undefined;
+  let events = 0;
+  let ended: string | undefined;
+  const firstEventWaiters: ((f: SeenFrame | undefined) => void)[] = [];
+  const peer: RpcPeer = new RpcPeer(options.label, (message) => {
+    void sendText(JSON.stringify(message));
+  });
+  const decoder = createFrameDecoder({
+    onFrame(frame) {
+      const seen: SeenFrame = { at: performance.now(), event: frame.event, data: frame.data };
+      frames.push(seen);
+      events += 1;
+      if (events === 1) for (const w of firstEventWaiters.splice(0)) w(seen);
+      const name = frame.event ?? 'message';
+      if (name === TOOL_SSE_EVENTS.endpoint && endpoint === undefined) {
+        try {
+          endpoint = resolveEndpoint(frame.data, streamUrl);
+        } catch {
+          // an endpoint that is not a URL: the endpoint check reports it
+        }
+      } else if (name === TOOL_SSE_EVENTS.message) {
+        let value: unknown;
+        let parsed = true;
+        try {
+          value = JSON.parse(frame.data);
+        } catch {
+          parsed = false;
+        }
+        peer.receive(frame.data, value, parsed);
+      }
+    },
+    onComment(comment) {
+      frames.push({ at: performance.now(), event: undefined, data: comment, comment: true });
+    },
+  });
+  res.on('data', (chunk: Buffer) => decoder.feed(chunk));
+  const end = (why: string) => {
+    ended ??= why;
+    for (const w of firstEventWaiters.splice(0)) w(undefined);
+  };
+  res.on('end', () => {
+    decoder.end();
+    end('the server ended the stream');
+  });
+  res.on('error', (e) => end(`the stream failed: ${e.message}`));
+  res.on('close', () => end('the stream was closed'));
+
+  const postTo = (target: URL, text: string, headers?: Record<string, string>, timeoutMs?: number) =>
+    post(target, text, { timeoutMs: timeoutMs ?? options.postTimeoutMs, ...(headers ? { headers } : {}) });
+
+  async function sendText(text: string): Promise<PostOutcome | undefined> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    peer.recordSent(text, value);
+    if (endpoint === undefined) {
+      return { status: undefined, body: '', contentType: undefined, problem: 'no endpoint event yet' };
+    }
+    return postTo(endpoint, text);
+  }
+
+  const channel: SseChannel = {
+    transport: 'sse',
+    peer,
+    status: res.statusCode ?? 0,
+    headers: res.headers,
+    openedAt,
+    frames,
+    endpoint: () => endpoint,
+    firstEvent(ms) {
+      const first = frames.find((f) => !f.comment);
+      if (first !== undefined || ended !== undefined) return Promise.resolve(first);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), ms);
+        firstEventWaiters.push((f) => {
+          clearTimeout(timer);
+          resolve(f);
+        });
+      });
+    },
+    postTo,
+    sendText,
+    gone: () => ended,
+    async close() {
+      end('the harness closed the stream');
+      req.destroy();
+      res.destroy();
+    },
+    frameItems: () =>
+      frames.map((f) => {
+        const item: FrameItem = { atMs: Math.round(f.at - openedAt), data: f.data };
+        if (f.event !== undefined) item.event = f.event;
+        if (f.comment) item.comment = true;
+        return item;
+      }),
+  };
+  return channel;
+}
+
+/** The session id an SSE channel's endpoint names, or undefined. */
+export function sessionOf(channel: SseChannel): string | undefined {
+  const e = channel.endpoint();
+  return e === undefined ? undefined : sessionIdOf(e);
+}
+
+/** The endpoint URL with its sessionId query parameter replaced (or removed when `id` is undefined). */
+export function withSession(endpoint: URL, id: string | undefined): URL {
+  const url = new URL(endpoint);
+  if (id === undefined) url.searchParams.delete(SESSION_QUERY_PARAM);
+  else url.searchParams.set(SESSION_QUERY_PARAM, id);
+  return url;
+}

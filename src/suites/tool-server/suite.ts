@@ -1,0 +1,38 @@
+import type { Suite } from '../check.js';
+import { keepAliveChecks } from './checks/keep-alive.js';
+import { lifecycleChecks } from './checks/lifecycle.js';
+import { malformedChecks } from './checks/malformed.js';
+import { propertyChecks } from './checks/properties.js';
+import { sessionModelChecks } from './checks/session-model.js';
+import { sseChecks } from './checks/sse.js';
+import { stdioChecks } from './checks/stdio.js';
+import { toolChecks } from './checks/tools.js';
+import { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
+import { describeTarget, type ToolServerTarget, targetArgs } from './target.js';
+
+/** The tool-server suite with its own tuning (budgets, property caps). */
+export function createToolServerSuite(
+  options: ToolServerSuiteOptions = {},
+): Suite<ToolServerTarget, ToolServerCtx> {
+  return {
+    name: 'tool-server',
+    description:
+      'Speaks the tool-server protocol (JSON-RPC 2.0, MCP 2024-11-05) to a server over stdio or SSE + POST and checks its replies, streams and sessions.',
+    // Checks that may break the server (generated arguments, malformed input) run last.
+    checks: [
+      ...lifecycleChecks,
+      ...toolChecks,
+      ...stdioChecks,
+      ...sseChecks,
+      ...keepAliveChecks,
+      ...sessionModelChecks,
+      ...propertyChecks,
+      ...malformedChecks,
+    ],
+    describeTarget,
+    targetArgs,
+    open: (target) => openToolServer(target, options),
+  };
+}
+
+export const toolServerSuite = createToolServerSuite();

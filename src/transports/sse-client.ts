@@ -1,0 +1,375 @@
+import { Agent as HttpAgent, request as httpRequestRaw, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
+import { resolveEndpoint, sessionIdOf, TOOL_SSE_EVENTS } from '../protocol/mcp/index.js';
+import { createFrameDecoder, type SseFrame } from '../protocol/sse/index.js';
+import { type Transport, TransportClosedError, TransportError } from './transport.js';
+
+/** How long `start` waits for the `endpoint` event when not told (the spec's probe budget). */
+export const DEFAULT_ENDPOINT_TIMEOUT_MS = 5_000;
+
+export interface SseClientTransportOptions {
+  /** Bound on the wait for the `endpoint` event after the stream opened. */
+  readonly endpointTimeoutMs?: number;
+  /** Extra headers on the GET and every POST (e.g. `Authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Named in errors; default "SSE server <url>". */
+  readonly label?: string;
+}
+
+/** What the stream's body delivered, for callers that read an event stream themselves. */
+export interface FrameSink {
+  onFrame(frame: SseFrame): void;
+  onComment?(comment: string): void;
+}
+
+/**
+ * A private keep-alive pool for one transport or probe: destroying it closes every socket
+ * it opened, so nothing lingers after `close()` (the global fetch pool keeps and even
+ * reopens sockets on its own).
+ */
+export function createAgent(url: URL): HttpAgent {
+  return url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+}
+
+export interface HttpRequestOptions {
+  readonly method: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly agent: HttpAgent;
+  readonly signal?: AbortSignal;
+}
+
+/** One HTTP request (node:http / node:https); resolves with the response once its headers arrived. */
+export function httpRequest(url: URL, options: HttpRequestOptions): Promise<IncomingMessage> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequestRaw;
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      { method: options.method, headers, agent: options.agent, signal: options.signal },
+      resolve,
+    );
+    // `on`, not `once`: an abort after the response can emit a second error.
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** GET an event stream (`Accept: text/event-stream`); the caller checks status and content type. */
+export function openEventStream(
+  url: URL,
+  agent: HttpAgent,
+  signal?: AbortSignal,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<IncomingMessage> {
+  return httpRequest(url, {
+    method: 'GET',
+    headers: { ...headers, accept: 'text/event-stream' },
+    agent,
+    signal,
+  });
+}
+
+/**
+ * Feed a response body through the SSE frame decoder until it ends, or until `stop` fires
+ * (the body is then destroyed). Resolves with the text of an unterminated last frame (''
+ * when the stream ended cleanly, or was stopped); rejects when the connection broke.
+ */
+export function pumpFrames(body: Readable, sink: FrameSink, stop?: AbortSignal): Promise<string> {
+  const decoder = createFrameDecoder({
+    onFrame: (f) => sink.onFrame(f),
+    onComment: (c) => sink.onComment?.(c),
+  });
+  return new Promise((resolve, reject) => {
+    let stopped = false;
+    const halt = () => {
+      stopped = true;
+      body.destroy();
+    };
+    let settled = false;
+    const done = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      stop?.removeEventListener('abort', halt);
+      body.off('data', feed);
+      if (error !== undefined && !stopped) reject(error);
+      else resolve(stopped ? '' : decoder.end());
+    };
+    const feed = (chunk: Buffer) => decoder.feed(chunk);
+    body.on('data', feed);
+    body.once('end', () => done());
+    body.on('error', (e) => done(e));
+    body.once('close', () =>
+      done(body.readableEnded ? undefined : new Error('the connection closed mid-stream')),
+    );
+    if (stop?.aborted) halt();
+    else stop?.addEventListener('abort', halt, { once: true });
+  });
+}
+
+export function isEventStream(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
+}
+
+/** The first `max` characters of a body (the rest is drained), for error messages. */
+export async function readBody(response: IncomingMessage, max = 500): Promise<string> {
+  let text = '';
+  try {
+    for await (const chunk of response) {
+      if (text.length <= max) text += (chunk as Buffer).toString('utf8');
+    }
+  } catch (e) {
+    return `${text}(body unreadable: ${(e as Error).message})`;
+  }
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+/**
+ * The client side of the tool server's SSE transport (MCP 2024-11-05 "HTTP with SSE"): a GET
+ * stream that announces the POST endpoint in its first `endpoint` event and then carries
+ * every server message as a `message` event; each client message is one POST to that
+ * endpoint. `start` resolves once the endpoint is known.
+ *
+ * - The endpoint: an absolute URL is used as is, a path is prefixed with the stream URL's
+ *   origin (spec "Tool server, SSE transport"). A later `endpoint` event is ignored: the
+ *   session is the one announced first.
+ * - A POST answered 200 or 202 is a success (the spec: 202, "200 also accepted"); its body is
+ *   read and dropped, as the reply travels on the stream. Any other status rejects `send`
+ *   with a TransportError of kind `http` carrying the status and the body (and is reported
+ *   to `onerror`, not fatal).
+ * - A `message` event (or a frame without an event name, which SSE calls `message`) whose
+ *   data is not JSON is reported to `onerror` (kind `parse`, not fatal) and skipped; comment
+ *   frames (keep-alive) and events of other names are ignored.
+ * - The stream ending or breaking ends the transport: `onclose`.
+ *
+ * A server's reply can arrive on the stream before the POST's 202 (the MCP SDK's does):
+ * whoever waits for a reply must register for it before calling `send`.
+ */
+export class SseClientTransport implements Transport {
+  onmessage?: (message: unknown) => void;
+  onerror?: (error: TransportError) => void;
+  onclose?: () => void;
+  private readonly streamUrl: URL;
+  private readonly label: string;
+  private readonly controller = new AbortController();
+  private readonly agent: HttpAgent;
+  private endpointUrl: URL | undefined;
+  private started = false;
+  private closed = false;
+  private pump: Promise<void> | undefined;
+  private endpointWaiter: { resolve: () => void; reject: (e: TransportError) => void } | undefined;
+
+  constructor(
+    streamUrl: string | URL,
+    private readonly options: SseClientTransportOptions = {},
+  ) {
+    this.streamUrl = new URL(streamUrl);
+    this.label = options.label ?? `SSE server ${this.streamUrl.href}`;
+    this.agent = createAgent(this.streamUrl);
+  }
+
+  /** The POST endpoint, once the `endpoint` event arrived. */
+  get endpoint(): URL | undefined {
+    return this.endpointUrl;
+  }
+
+  /** The session id of the endpoint (its `sessionId` query parameter), if any. */
+  get sessionId(): string | undefined {
+    return this.endpointUrl === undefined ? undefined : sessionIdOf(this.endpointUrl);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error(`${this.label}: start() was called twice`);
+    this.started = true;
+    let response: IncomingMessage;
+    try {
+      response = await openEventStream(
+        this.streamUrl,
+        this.agent,
+        this.controller.signal,
+        this.options.headers,
+      );
+    } catch (e) {
+      throw this.fail(new TransportError('connection', `${this.label}: GET failed: ${causeOf(e)}`, true));
+    }
+    const status = response.statusCode ?? 0;
+    if (status !== 200) {
+      const body = await readBody(response);
+      throw this.fail(
+        new TransportError(
+          'http',
+          `${this.label}: GET answered HTTP ${status}, expected 200 with an event stream: ${body}`,
+          true,
+          body,
+          status,
+        ),
+      );
+    }
+    const contentType = response.headers['content-type'];
+    if (!isEventStream(contentType)) {
+      response.destroy();
+      throw this.fail(
+        new TransportError(
+          'protocol',
+          `${this.label}: GET answered content type ${JSON.stringify(contentType)}, expected text/event-stream`,
+          true,
+        ),
+      );
+    }
+    const endpointKnown = new Promise<void>((resolve, reject) => {
+      this.endpointWaiter = { resolve, reject };
+    });
+    this.pump = this.read(response);
+    const timeoutMs = this.options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
+    const timer = setTimeout(() => {
+      this.endpointWaiter?.reject(
+        new TransportError(
+          'protocol',
+          `${this.label}: no \`endpoint\` event within ${timeoutMs} ms of the stream opening`,
+          true,
+        ),
+      );
+    }, timeoutMs);
+    try {
+      await endpointKnown;
+    } catch (e) {
+      await this.close();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      this.endpointWaiter = undefined;
+    }
+  }
+
+  async send(message: unknown): Promise<void> {
+    if (this.closed) throw new TransportClosedError(this.label);
+    const endpoint = this.endpointUrl;
+    if (endpoint === undefined) throw new Error(`${this.label}: send() before start() resolved`);
+    let response: IncomingMessage;
+    try {
+      response = await httpRequest(endpoint, {
+        method: 'POST',
+        headers: { ...this.options.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+        agent: this.agent,
+        signal: this.controller.signal,
+      });
+    } catch (e) {
+      if (this.closed) throw new TransportClosedError(this.label);
+      throw new TransportError(
+        'connection',
+        `${this.label}: POST ${endpoint.href} failed: ${causeOf(e)}`,
+        false,
+      );
+    }
+    const status = response.statusCode ?? 0;
+    // The body (202 "Accepted" or nothing) is read to free the connection, then dropped.
+    const body = await readBody(response);
+    if (status === 200 || status === 202) return;
+    const error = new TransportError(
+      'http',
+      `${this.label}: POST ${endpoint.href} answered HTTP ${status}, expected 202 or 200: ${body}`,
+      false,
+      body,
+      status,
+    );
+    this.onerror?.(error);
+    throw error;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) {
+      await this.pump;
+      return;
+    }
+    this.closed = true;
+    this.controller.abort();
+    await this.pump;
+    this.agent.destroy();
+    this.onclose?.();
+  }
+
+  private async read(body: Readable): Promise<void> {
+    let ending: TransportError;
+    try {
+      const unterminated = await pumpFrames(body, { onFrame: (f) => this.onFrame(f) });
+      if (unterminated !== '') {
+        this.onerror?.(
+          new TransportError(
+            'framing',
+            `${this.label}: the stream ended inside a frame (no blank line after it): ${unterminated.slice(0, 200)}`,
+            false,
+            unterminated,
+          ),
+        );
+      }
+      ending = new TransportError('connection', `${this.label}: the server ended the stream`, true);
+    } catch (e) {
+      ending = new TransportError('connection', `${this.label}: the stream broke: ${causeOf(e)}`, true);
+    }
+    if (this.closed) return;
+    this.endpointWaiter?.reject(
+      new TransportError('protocol', `${ending.message} before the \`endpoint\` event`, true),
+    );
+    if (this.endpointWaiter === undefined) this.onerror?.(ending);
+    this.closed = true;
+    this.agent.destroy();
+    this.onclose?.();
+  }
+
+  private onFrame(frame: SseFrame): void {
+    if (this.closed) return;
+    const event = frame.event ?? TOOL_SSE_EVENTS.message;
+    if (event === TOOL_SSE_EVENTS.endpoint) {
+      if (this.endpointUrl !== undefined) return;
+      try {
+        this.endpointUrl = resolveEndpoint(frame.data, this.streamUrl.href);
+      } catch (e) {
+        this.endpointWaiter?.reject(
+          new TransportError(
+            'protocol',
+            `${this.label}: the \`endpoint\` event's data ${JSON.stringify(frame.data)} is not a URL or path: ${causeOf(e)}`,
+            true,
+            frame.data,
+          ),
+        );
+        return;
+      }
+      this.endpointWaiter?.resolve();
+      return;
+    }
+    if (event !== TOOL_SSE_EVENTS.message) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.data);
+    } catch (e) {
+      this.onerror?.(
+        new TransportError(
+          'parse',
+          `${this.label}: a \`message\` event is not JSON (${(e as Error).message}): ${JSON.stringify(frame.data.slice(0, 120))}`,
+          false,
+          frame.data,
+        ),
+      );
+      return;
+    }
+    this.onmessage?.(value);
+  }
+
+  private fail(error: TransportError): TransportError {
+    this.closed = true;
+    this.controller.abort();
+    this.agent.destroy();
+    return error;
+  }
+}
+
+/** The useful part of a request failure (fetch hides the reason in `cause`). */
+export function causeOf(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e as { cause?: unknown }).cause;
+  if (cause instanceof Error) return `${e.message} (${cause.message})`;
+  return e.message;
+}

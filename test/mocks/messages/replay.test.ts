@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  BUNDLED_LIBRARY_DIR,
+  bodyOfChunks,
+  locateFrames,
+  type MessagesExchange,
+  parseFixtureText,
+} from '../../../src/fixtures/index.js';
+import {
+  type MockMessagesService,
+  planReplay,
+  recordingScenario,
+  type StreamStep,
+  startMockMessagesService,
+  unsupportedReplayFaults,
+} from '../../../src/mocks/messages/index.js';
+
+async function library(name: string): Promise<MessagesExchange> {
+  return parseFixtureText(
+    await readFile(join(BUNDLED_LIBRARY_DIR, `${name}.json`), 'utf8'),
+  ) as MessagesExchange;
+}
+
+const written = (steps: StreamStep[]) =>
+  Buffer.concat(steps.flatMap((s) => (s.kind === 'write' ? [Buffer.from(s.data)] : [])));
+const waits = (steps: StreamStep[]) => steps.flatMap((s) => (s.kind === 'wait' ? [s.ms] : []));
+
+describe('replay plan: a recording served as recorded', () => {
+  test('one write per recorded chunk, each after the recorded gap divided by the speed', async () => {
+    const text = await library('text');
+    const at1 = planReplay(text.response, undefined, 1);
+    const at2 = planReplay(text.response, undefined, 1, { speed: 2 });
+    expect(at1.steps.filter((s) => s.kind === 'write')).toHaveLength(text.response.chunks.length);
+    expect(written(at1.steps)).toEqual(bodyOfChunks(text.response.chunks));
+    expect(waits(at2.steps)).toEqual(waits(at1.steps).map((ms) => ms / 2));
+    expect(at2.headersDelayMs).toBe(text.response.headersAtMs / 2);
+    expect(at1.steps.at(-1)).toEqual({ kind: 'end' });
+  });
+
+  test('speed 0 waits for nothing but flushes between chunks, so boundaries stay separate writes', async () => {
+    const { steps, headersDelayMs } = planReplay((await library('text')).response, undefined, 1, {
+      speed: 0,
+    });
+    expect(headersDelayMs).toBe(0);
+    expect(waits(steps)).toEqual([]);
+    expect(steps.filter((s) => s.kind === 'flush').length).toBe(
+      steps.filter((s) => s.kind === 'write').length - 1,
+    );
+  });
+
+  test('a truncated recording ends with a cut, and its content-length (if any) is not sent', async () => {
+    const { steps } = planReplay((await library('truncated-stream')).response, undefined, 1);
+    expect(steps.at(-1)).toEqual({ kind: 'disconnect' });
+  });
+
+  test('faults layer on recorded frames: disconnect after frame N cuts at the end of recorded frame N', async () => {
+    const recording = await library('tool-use-one');
+    const { steps } = planReplay(recording.response, { disconnectAfterFrame: 4 }, 1);
+    const frameEnds = locateFrames(bodyOfChunks(recording.response.chunks)).frames.map((f) => f.end);
+    expect(written(steps).length).toBe(frameEnds[3]);
+    expect(steps.at(-1)).toEqual({ kind: 'disconnect' });
+  });
+
+  test('an error event after frame N replaces the rest of the recording', async () => {
+    const { steps } = planReplay((await library('text')).response, { errorEvent: { atFrame: 3 } }, 1, {
+      requestId: 'req_x',
+    });
+    const text = written(steps).toString();
+    expect(text).toMatch(
+      /event: error\ndata: \{"type":"error","error":\{"type":"overloaded_error","message":"Overloaded"\},"request_id":"req_x"\}\n\n$/,
+    );
+    expect(locateFrames(written(steps)).frames).toHaveLength(4);
+  });
+
+  test('re-chunking faults cut the recorded bytes without changing them', async () => {
+    const recording = await library('utf8-split-chunks');
+    const { steps } = planReplay(recording.response, { chunking: { mode: 'fixed', size: 5 } }, 1);
+    expect(written(steps)).toEqual(bodyOfChunks(recording.response.chunks));
+    expect(steps.every((s) => s.kind !== 'write' || s.data.length <= 5)).toBe(true);
+  });
+
+  test('faults that shape scripted frames are named as meaningless on a recording', () => {
+    expect(
+      unsupportedReplayFaults({ lineEnding: 'crlf', disconnectAfterFrame: 2, pings: { rate: 1 } }),
+    ).toEqual(['lineEnding', 'pings']);
+  });
+});
+
+describe('replay through the mock service', () => {
+  let service: MockMessagesService | undefined;
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+  });
+  const post = (url: string) =>
+    fetch(`${url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+      body: JSON.stringify({
+        model: 'm',
+        max_tokens: 8,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+
+  test('serves the recorded status, headers and body, recordings in turn', async () => {
+    const [text, overloaded] = [await library('text'), await library('http-529-overloaded')];
+    service = await startMockMessagesService({
+      scenario: recordingScenario([text, overloaded], { speed: 0 }),
+    });
+    const first = await post(service.url);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('request-id')).toBe(text.response.headers['request-id']);
+    expect(Buffer.from(await first.arrayBuffer())).toEqual(bodyOfChunks(text.response.chunks));
+    const second = await post(service.url);
+    expect(second.status).toBe(529);
+    expect(await second.text()).toBe(bodyOfChunks(overloaded.response.chunks).toString());
+  });
+
+  test('an HTTP error fault is served instead of the recording', async () => {
+    service = await startMockMessagesService({
+      scenario: recordingScenario([await library('text')], {
+        speed: 0,
+        faults: { httpError: { status: 429 } },
+      }),
+    });
+    expect((await post(service.url)).status).toBe(429);
+  });
+});

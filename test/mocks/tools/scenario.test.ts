@@ -1,0 +1,49 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  loadToolScenario,
+  outcomeOfCall,
+  ScenarioFileError,
+  toolScenario,
+} from '../../../src/mocks/tools/index.js';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('tool scenarios', () => {
+  test('the default scenario lists one echo tool and answers initialize with 2024-11-05', () => {
+    const s = toolScenario();
+    expect(s.tools.map((t) => t.name)).toEqual(['echo']);
+    expect(s.protocolVersion).toBe('2024-11-05');
+    expect(s.faults).toMatchObject({ endpoint: 'relative', postStatus: 202, pingFirst: false });
+  });
+
+  test('a call of an unknown tool is an error whose message names the tool (spec "Errors")', () => {
+    const outcome = outcomeOfCall(toolScenario(), 'nope', {});
+    expect('error' in outcome && outcome.error.message).toContain('nope');
+  });
+
+  test('absent arguments echo as an empty object (spec: absent arguments count as empty)', () => {
+    expect(outcomeOfCall(toolScenario(), 'echo', undefined)).toEqual({
+      result: { content: [{ type: 'text', text: '{}' }] },
+    });
+  });
+
+  test('a scenario file loads; an invalid one names the file and the field', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'wc-scenario-'));
+    const good = join(dir, 'good.json');
+    const bad = join(dir, 'bad.json');
+    await writeFile(good, JSON.stringify({ faults: { postStatus: 200 } }));
+    await writeFile(bad, JSON.stringify({ faults: { postStatus: 201 } }));
+    expect((await loadToolScenario(good)).faults.postStatus).toBe(200);
+    const error = await loadToolScenario(bad).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScenarioFileError);
+    expect((error as Error).message).toContain('faults.postStatus');
+    expect((error as Error).message).toContain(bad);
+  });
+});

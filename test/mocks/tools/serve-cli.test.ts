@@ -1,0 +1,92 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { mockToolServerCommand, readJournalFile } from '../../../src/mocks/tools/index.js';
+import { buildDist, distIsFresh } from '../../global-setup.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
+
+let dir: string;
+beforeAll(() => {
+  if (!distIsFresh()) buildDist();
+}, 120_000);
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('wirecheck serve mock-tools', () => {
+  for (const launcher of ['cli', 'direct'] as const) {
+    test(`--transport stdio (${launcher} launcher) answers on stdout only and journals to the file`, async () => {
+      dir = await mkdtemp(join(tmpdir(), 'wc-serve-tools-'));
+      const scenarioFile = join(dir, 'scenario.json');
+      const journalFile = join(dir, 'journal.jsonl');
+      await writeFile(scenarioFile, JSON.stringify({ faults: { notifications: 1 } }));
+      const command = mockToolServerCommand({ scenarioFile, journalFile, launcher });
+      const run = spawnSync('sh', ['-c', command], { input: `${INIT}\n`, encoding: 'utf8', timeout: 20_000 });
+      expect(run.status).toBe(0);
+      const lines = run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines).toHaveLength(2);
+      expect(lines[0].method).toMatch(/^notifications\/x-wirecheck\//);
+      expect(lines[1]).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+      const journal = await readJournalFile(journalFile);
+      expect(journal.map((e) => `${e.direction}:${e.kind}`)).toEqual([
+        'received:message',
+        'sent:message',
+        'sent:message',
+        'received:closed',
+      ]);
+    }, 30_000);
+  }
+
+  test('an invalid scenario file is a usage error (exit 2) naming the field', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'wc-serve-tools-'));
+    const scenarioFile = join(dir, 'bad.json');
+    await writeFile(scenarioFile, JSON.stringify({ faults: { endpoint: 'sideways' } }));
+    const run = spawnSync(
+      process.execPath,
+      [BIN, 'serve', 'mock-tools', '--transport', 'stdio', '--scenario', scenarioFile],
+      {
+        input: '',
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('faults.endpoint');
+    expect(run.stdout).toBe('');
+  }, 30_000);
+
+  test('--transport sse prints the stream URL first and stops on SIGTERM with exit 0', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', 'mock-tools', '--transport', 'sse', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sse$/);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
+});

@@ -1,0 +1,271 @@
+// A small tool client written from the spec and TARGETS.md alone (plain Node: child_process,
+// fetch, a hand-written SSE parser; no wirecheck code), with switchable flaws. Without flaws
+// it is an independent conforming client: the suite must pass it. Each file next to this one
+// turns on one flaw.
+import { spawn } from 'node:child_process';
+
+/**
+ * @typedef {object} Flaws
+ * @property {string} [protocolVersion] ask for this version instead of 2024-11-05
+ * @property {boolean} [noClientInfo] leave clientInfo out of initialize
+ * @property {boolean} [noInitialized] never send notifications/initialized
+ * @property {boolean} [callBeforeInitialized] send tools/call before notifications/initialized
+ * @property {boolean} [sameId] use id 1 for every request
+ * @property {boolean} [stringIds] use string ids
+ * @property {boolean} [ignorePing] never answer the server's requests
+ * @property {boolean} [endpointAsIs] fetch the endpoint event's data without resolving it
+ * @property {boolean} [alwaysPrefix] prefix the origin to the endpoint even when it is a URL
+ * @property {boolean} [only202] treat any POST status but 202 as a failure
+ * @property {boolean} [crashOnComment] throw on an SSE comment line
+ * @property {boolean} [failOnUnknownNotification] treat an unknown notification as a protocol failure
+ * @property {boolean} [wrongResult] print only the text of the first content item
+ * @property {boolean} [exitZeroOnError] print the error object but exit 0
+ * @property {boolean} [skipNonJson] ignore stdout lines that are not JSON
+ * @property {boolean} [nonJsonAsText] take a stdout line that is not JSON as the tool's text result
+ * @property {boolean} [hangOnClose] keep waiting when the server goes away
+ * @property {boolean} [dropArguments] always send empty arguments
+ * @property {number} [callTimeoutMs] fail a tools/call that gets no reply within this time
+ */
+
+class ClientFailure extends Error {}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** stdio: spawn the server command; newline-delimited JSON on its stdin/stdout. */
+function stdioConnection(command, flaws, events) {
+  const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffer = '';
+  let lineNumber = 0;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    for (;;) {
+      const nl = buffer.indexOf('\n');
+      if (nl < 0) break;
+      const line = buffer.slice(0, nl).replace(/\r$/, '');
+      buffer = buffer.slice(nl + 1);
+      if (line.trim() === '') continue;
+      lineNumber++;
+      let value;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        if (flaws.skipNonJson) continue;
+        if (flaws.nonJsonAsText) {
+          process.stdout.write(`${JSON.stringify({ content: [{ type: 'text', text: line }] })}\n`);
+          process.exit(0);
+        }
+        events.fail(
+          new ClientFailure(
+            `server stdout line ${lineNumber} is not JSON: ${JSON.stringify(line.slice(0, 80))}`,
+          ),
+        );
+        return;
+      }
+      events.message(value);
+    }
+  });
+  child.on('exit', () => events.closed('the server process exited'));
+  child.stdin.on('error', () => {});
+  return {
+    send: async (message) => {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+    },
+    close: () => child.kill('SIGTERM'),
+  };
+}
+
+/** SSE: GET the stream, wait for the endpoint event, POST each message there. */
+async function sseConnection(url, flaws, events) {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+  if (response.status !== 200) throw new ClientFailure(`GET ${url} answered HTTP ${response.status}`);
+  let resolveEndpoint;
+  const endpoint = new Promise((resolve) => {
+    resolveEndpoint = resolve;
+  });
+  const onFrame = (event, data) => {
+    if (event === 'endpoint') {
+      let target;
+      if (flaws.endpointAsIs) target = data;
+      else if (flaws.alwaysPrefix) target = new URL(url).origin + data;
+      else target = /^[a-z][a-z0-9+.-]*:/i.test(data) ? data : new URL(data, new URL(url).origin).href;
+      resolveEndpoint(target);
+      return;
+    }
+    if (event === 'message' || event === undefined) {
+      try {
+        events.message(JSON.parse(data));
+      } catch {
+        events.fail(
+          new ClientFailure(`an SSE message event is not JSON: ${JSON.stringify(data.slice(0, 80))}`),
+        );
+      }
+    }
+  };
+  (async () => {
+    const decoder = new TextDecoder();
+    let text = '';
+    let event;
+    let data = [];
+    try {
+      for await (const chunk of response.body) {
+        text += decoder.decode(chunk, { stream: true });
+        for (;;) {
+          const m = /\r\n|\r|\n/.exec(text);
+          if (m === null || (m[0] === '\r' && m.index === text.length - 1)) break;
+          const line = text.slice(0, m.index);
+          text = text.slice(m.index + m[0].length);
+          if (line === '') {
+            if (data.length > 0) onFrame(event, data.join('\n'));
+            event = undefined;
+            data = [];
+          } else if (line.startsWith(':')) {
+            if (flaws.crashOnComment) throw new Error(`unexpected line ${JSON.stringify(line)}`);
+          } else {
+            const colon = line.indexOf(':');
+            const field = colon < 0 ? line : line.slice(0, colon);
+            let value = colon < 0 ? '' : line.slice(colon + 1);
+            if (value.startsWith(' ')) value = value.slice(1);
+            if (field === 'event') event = value;
+            else if (field === 'data') data.push(value);
+          }
+        }
+      }
+      events.closed('the SSE stream ended');
+    } catch (e) {
+      if (controller.signal.aborted) return;
+      if (flaws.crashOnComment && String(e.message).startsWith('unexpected line')) {
+        // The flaw: an uncaught crash, as a client that does not know comments would have.
+        console.error(e.stack);
+        process.exit(70);
+      }
+      events.closed(`the SSE stream failed: ${e.message}`);
+    }
+  })();
+  const target = await endpoint;
+  return {
+    send: async (message) => {
+      const r = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+      });
+      await r.text();
+      const ok = flaws.only202 ? r.status === 202 : r.status === 202 || r.status === 200;
+      if (!ok) throw new ClientFailure(`POST ${target} answered HTTP ${r.status}`);
+    },
+    close: () => controller.abort(),
+  };
+}
+
+/** @param {Flaws} flaws */
+export async function main(flaws = {}) {
+  let connection;
+  const finish = (code, value) => {
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+    try {
+      connection?.close();
+    } catch {}
+    process.exit(code);
+  };
+  const fail = (message) => finish(flaws.exitZeroOnError ? 0 : 1, { error: { message } });
+  try {
+    const input = JSON.parse(await readStdin());
+    const pending = new Map();
+    let nextId = 1;
+    let failed;
+    const events = {
+      message(msg) {
+        if (msg === null || typeof msg !== 'object') return;
+        if ('method' in msg && 'id' in msg) {
+          if (flaws.ignorePing) return;
+          const reply =
+            msg.method === 'ping'
+              ? { jsonrpc: '2.0', id: msg.id, result: {} }
+              : {
+                  jsonrpc: '2.0',
+                  id: msg.id,
+                  error: { code: -32601, message: `Method not found: ${msg.method}` },
+                };
+          connection?.send(reply).catch(() => {});
+          return;
+        }
+        if ('method' in msg) {
+          if (flaws.failOnUnknownNotification)
+            events.fail(new ClientFailure(`unexpected notification ${msg.method}`));
+          return;
+        }
+        const waiter = pending.get(msg.id);
+        if (waiter === undefined) return;
+        pending.delete(msg.id);
+        if ('error' in msg)
+          waiter.reject(new ClientFailure(`server error ${msg.error.code}: ${msg.error.message}`));
+        else waiter.resolve(msg.result);
+      },
+      fail(error) {
+        failed = error;
+        for (const w of pending.values()) w.reject(error);
+        pending.clear();
+      },
+      closed(reason) {
+        if (flaws.hangOnClose) return;
+        events.fail(new ClientFailure(reason));
+      },
+    };
+    const request = (method, params) => {
+      if (failed) return Promise.reject(failed);
+      const id = flaws.sameId ? 1 : flaws.stringIds ? `req-${nextId++}` : nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        connection.send({ jsonrpc: '2.0', id, method, params }).catch((e) => {
+          pending.delete(id);
+          reject(e);
+        });
+        if (flaws.callTimeoutMs && method === 'tools/call') {
+          const ms = flaws.callTimeoutMs;
+          setTimeout(() => reject(new ClientFailure(`${method}: no reply within ${ms} ms`)), ms);
+        }
+      });
+    };
+    const notify = (method) => connection.send({ jsonrpc: '2.0', method });
+
+    const transport = process.env.WIRECHECK_TRANSPORT;
+    if (transport === 'stdio') connection = stdioConnection(process.env.WIRECHECK_SERVER_CMD, flaws, events);
+    else if (transport === 'sse')
+      connection = await sseConnection(process.env.WIRECHECK_SERVER_URL, flaws, events);
+    else throw new ClientFailure(`unknown WIRECHECK_TRANSPORT ${transport}`);
+
+    const params = {
+      protocolVersion: flaws.protocolVersion ?? '2024-11-05',
+      capabilities: {},
+      ...(flaws.noClientInfo ? {} : { clientInfo: { name: 'test-tool-client', version: '0.0.1' } }),
+    };
+    await request('initialize', params);
+    const callParams = {
+      name: input.tool,
+      ...(flaws.dropArguments
+        ? { arguments: {} }
+        : input.arguments === undefined
+          ? {}
+          : { arguments: input.arguments }),
+    };
+    let result;
+    if (flaws.callBeforeInitialized) {
+      const call = request('tools/call', callParams);
+      await notify('notifications/initialized');
+      result = await call;
+    } else {
+      if (!flaws.noInitialized) await notify('notifications/initialized');
+      result = await request('tools/call', callParams);
+    }
+    if (flaws.wrongResult) result = result.content?.[0]?.text ?? null;
+    finish(0, result);
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+  }
+}

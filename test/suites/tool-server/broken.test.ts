@@ -1,0 +1,236 @@
+import { describe, expect, test } from 'vitest';
+import { quickSuite, runAgainst, statusById, testServer } from './helpers.js';
+
+/** A broken test server (servers/<name>.mjs: the conforming one with one flaw), its verdicts and neighbours it still passes. */
+interface BrokenCase {
+  readonly server: string;
+  readonly transport: 'stdio' | 'sse';
+  readonly flaw: string;
+  readonly fails?: readonly string[];
+  readonly warns?: readonly string[];
+  readonly passes: readonly string[];
+}
+
+const CASES: BrokenCase[] = [
+  {
+    server: 'banner',
+    transport: 'stdio',
+    flaw: 'prints a banner on stdout',
+    fails: ['stdio.stdout-purity'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'no-tools-capability',
+    transport: 'stdio',
+    flaw: 'has no tools capability',
+    fails: ['initialize.result-shape'],
+    passes: ['initialize.protocol-version'],
+  },
+  {
+    server: 'other-version',
+    transport: 'stdio',
+    flaw: 'answers 2025-06-18 to a 2024-11-05 client',
+    warns: ['initialize.protocol-version'],
+    passes: ['initialize.result-shape'],
+  },
+  {
+    server: 'no-ping',
+    transport: 'stdio',
+    flaw: 'does not know ping',
+    fails: ['ping.answered'],
+    passes: ['jsonrpc.unknown-method'],
+  },
+  {
+    server: 'unknown-method-result',
+    transport: 'stdio',
+    flaw: 'answers unknown methods with a result',
+    fails: ['jsonrpc.unknown-method'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'bad-schema',
+    transport: 'stdio',
+    flaw: 'lists input schemas without type object',
+    fails: ['tools.list-shape'],
+    passes: ['tools.property-schema'],
+  },
+  {
+    server: 'no-description',
+    transport: 'stdio',
+    flaw: 'lists properties without descriptions',
+    warns: ['tools.property-schema'],
+    passes: ['tools.list-shape', 'tools.defaults-valid'],
+  },
+  {
+    server: 'bad-default',
+    transport: 'stdio',
+    flaw: 'gives a boolean property a string default',
+    warns: ['tools.defaults-valid'],
+    passes: ['tools.property-schema'],
+  },
+  {
+    server: 'bad-call-result',
+    transport: 'stdio',
+    flaw: 'answers a text item with a number as text',
+    fails: ['tools.call-result-shape', 'tools.generated-arguments'],
+    passes: ['tools.unknown-tool-rejected'],
+  },
+  {
+    server: 'arguments-required',
+    transport: 'stdio',
+    flaw: 'refuses a call without arguments',
+    fails: ['tools.arguments-absent'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'unknown-tool-success',
+    transport: 'stdio',
+    flaw: 'answers an unknown tool as a success',
+    fails: ['tools.unknown-tool-rejected'],
+    warns: ['tools.unknown-tool-error'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'unknown-tool-is-error',
+    transport: 'stdio',
+    flaw: 'answers an unknown tool with isError: true (as the SDK does)',
+    warns: ['tools.unknown-tool-error'],
+    passes: ['tools.unknown-tool-rejected'],
+  },
+  {
+    server: 'bad-diagnostic',
+    transport: 'stdio',
+    flaw: 'answers the diagnostic tool with several items',
+    fails: ['tools.diagnostic'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'crash-on-negative',
+    transport: 'stdio',
+    flaw: 'exits when add gets a negative number',
+    fails: ['tools.generated-arguments'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'crash-on-malformed',
+    transport: 'stdio',
+    flaw: 'exits on unparseable JSON',
+    fails: ['malformed.survives'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'silent-on-malformed',
+    transport: 'stdio',
+    flaw: 'ignores malformed input (as the SDK does on stdio)',
+    warns: ['malformed.parse-error', 'malformed.invalid-request'],
+    passes: ['malformed.survives'],
+  },
+  {
+    server: 'crash-on-malformed',
+    transport: 'sse',
+    flaw: 'exits on an unparseable POST body',
+    fails: ['malformed.survives'],
+    passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'not-event-stream',
+    transport: 'sse',
+    flaw: 'serves the stream as text/plain',
+    fails: ['sse.stream-response'],
+    passes: ['sse.endpoint-first'],
+  },
+  {
+    server: 'endpoint-late',
+    transport: 'sse',
+    flaw: 'sends a message event before the endpoint event',
+    fails: ['sse.endpoint-first'],
+    passes: ['sse.stream-response'],
+  },
+  {
+    server: 'post-200',
+    transport: 'sse',
+    flaw: 'accepts POSTs with 200',
+    warns: ['sse.post-202'],
+    passes: ['sse.post-accepted', 'sse.reply-on-stream'],
+  },
+  {
+    server: 'reply-in-body',
+    transport: 'sse',
+    flaw: 'answers in the POST body instead of on the stream',
+    fails: ['sse.reply-on-stream'],
+    passes: ['sse.endpoint-first'],
+  },
+  {
+    server: 'no-400',
+    transport: 'sse',
+    flaw: 'accepts POSTs for sessions it does not have',
+    warns: ['sse.no-session-400'],
+    passes: ['sse.no-cross-session-reply'],
+  },
+  {
+    server: 'route-unknown-to-first',
+    transport: 'sse',
+    flaw: 'routes POSTs for unknown sessions to the first stream',
+    fails: ['sse.no-cross-session-reply'],
+    warns: ['sse.no-session-400'],
+    passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'wrong-session',
+    transport: 'sse',
+    flaw: 'sends every reply to the newest stream',
+    fails: ['sse.concurrent-routing', 'sse.session-model'],
+    passes: ['sse.endpoint-first'],
+  },
+  {
+    server: 'no-session-header',
+    transport: 'sse',
+    flaw: 'ignores the Mcp-Session-Id header',
+    warns: ['sse.session-header'],
+    passes: ['sse.no-session-400'],
+  },
+  {
+    server: 'no-accel-header',
+    transport: 'sse',
+    flaw: 'sends no X-Accel-Buffering header',
+    warns: ['sse.no-buffering-header'],
+    passes: ['sse.stream-response'],
+  },
+  {
+    server: 'reuse-session-id',
+    transport: 'sse',
+    flaw: "hands a reconnecting client the closed session's id",
+    fails: ['sse.reconnect-new-session'],
+    passes: ['sse.concurrent-routing'],
+  },
+];
+
+function expected(c: BrokenCase): Record<string, string> {
+  return Object.fromEntries([
+    ...(c.fails ?? []).map((id) => [`tool-server.${id}`, 'fail']),
+    ...(c.warns ?? []).map((id) => [`tool-server.${id}`, 'warn']),
+    ...c.passes.map((id) => [`tool-server.${id}`, 'pass']),
+  ]);
+}
+
+function title(c: BrokenCase): string {
+  const verdicts = [
+    ...(c.fails ?? []).map((id) => `fails ${id}`),
+    ...(c.warns ?? []).map((id) => `warns on ${id}`),
+  ];
+  return `a ${c.transport} server that ${c.flaw} ${verdicts.join(', ')}`;
+}
+
+describe('broken tool servers', () => {
+  for (const c of CASES) {
+    test(title(c), async () => {
+      const want = expected(c);
+      const result = await runAgainst(
+        await testServer(c.server, c.transport),
+        { only: Object.keys(want) },
+        quickSuite,
+      );
+      expect(statusById(result)).toEqual(want);
+    }, 90_000);
+  }
+});

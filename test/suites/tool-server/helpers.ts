@@ -1,0 +1,81 @@
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { SuiteResult } from '../../../src/harness/results.js';
+import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
+import { createToolServerSuite, type ToolServerTarget } from '../../../src/suites/tool-server/index.js';
+
+/** Seed of every suite run in these tests, so that they are reproducible. */
+export const SEED = 20261121;
+
+/** The suite with small property caps: these tests judge the checks, not the servers' breadth. */
+export const testSuite = createToolServerSuite({ maxCalls: 12, modelRuns: 2, httpMs: 1500 });
+
+export const NODE = shellQuote(process.execPath);
+
+/** `node servers/<name>.mjs`. */
+export function serverScript(name: string): string {
+  return `${NODE} ${shellQuote(fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url)))}`;
+}
+
+export function stdioTarget(command: string): ToolServerTarget {
+  return { kind: 'stdio', command };
+}
+
+/** A free TCP port on 127.0.0.1 (released before it is returned: a tiny race the tests accept). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** An SSE target started by `--start`, on a free port. */
+export async function sseTarget(
+  startFor: (port: number) => string,
+  path = '/sse',
+): Promise<ToolServerTarget> {
+  const port = await freePort();
+  return { kind: 'sse', url: `http://127.0.0.1:${port}${path}`, start: startFor(port) };
+}
+
+/** A test server (servers/<name>.mjs) in either transport. */
+export async function testServer(name: string, transport: 'stdio' | 'sse'): Promise<ToolServerTarget> {
+  if (transport === 'stdio') return stdioTarget(`${serverScript(name)} --transport stdio`);
+  return sseTarget((port) => `${serverScript(name)} --transport sse --port ${port}`);
+}
+
+/**
+ * The same with a short reply budget, for the test servers (which answer at once): a broken
+ * server's unanswered requests then cost little. Real servers keep the default budget.
+ */
+export const quickSuite = createToolServerSuite({ maxCalls: 12, modelRuns: 2, httpMs: 1000, replyMs: 1500 });
+
+export function runAgainst(
+  target: ToolServerTarget,
+  options: RunOptions = {},
+  suite: typeof testSuite = testSuite,
+): Promise<SuiteResult> {
+  return runSuite(suite, target, { seed: SEED, runs: 10, ...options });
+}
+
+/** `id: status: message` for every check that did not pass, for readable assertion diffs. */
+export function notPassed(result: SuiteResult): string[] {
+  return result.checks
+    .filter((c) => c.status === 'fail' || c.status === 'warn')
+    .map((c) => `${c.id}: ${c.status}: ${c.message}`);
+}
+
+export function statusById(result: SuiteResult): Record<string, string> {
+  return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
+}
+
+/** `id -> status` of the checks that warned or failed. */
+export function nonPassing(result: SuiteResult): Record<string, string> {
+  return Object.fromEntries(
+    result.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => [c.id, c.status]),
+  );
+}

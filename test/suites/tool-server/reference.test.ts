@@ -1,0 +1,20 @@
+import { describe, expect, test } from 'vitest';
+import { referenceToolServerCommand } from '../../../src/suites/tool-server/index.js';
+import { notPassed, runAgainst, sseTarget, statusById, stdioTarget } from './helpers.js';
+
+// dist/ is built once by the global setup (test/global-setup.ts) before any test runs.
+describe('the reference tool server (wirecheck serve tools)', () => {
+  test('passes every quick check over stdio', async () => {
+    const result = await runAgainst(stdioTarget(referenceToolServerCommand('stdio')));
+    expect(notPassed(result)).toEqual([]);
+    expect(statusById(result)['tool-server.tools.diagnostic']).toBe('pass');
+    expect(statusById(result)['tool-server.stdio.stdout-purity']).toBe('pass');
+  }, 120_000);
+
+  test('passes every quick check over SSE', async () => {
+    const result = await runAgainst(await sseTarget((port) => referenceToolServerCommand('sse', port)));
+    expect(notPassed(result)).toEqual([]);
+    expect(statusById(result)['tool-server.sse.session-model']).toBe('pass');
+    expect(statusById(result)['tool-server.sse.no-session-400']).toBe('pass');
+  }, 120_000);
+});

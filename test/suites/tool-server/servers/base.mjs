@@ -1,0 +1,268 @@
+// A small tool server for the suite's own tests: MCP 2024-11-05 over stdio or SSE + POST
+// (raw node:http), with switches that each break one rule. `main({})` conforms; every
+// other file in this folder is `main({<flaw>: true})`.
+//
+//   node <file>.mjs --transport stdio|sse [--port N]   (sse prints "listening on <url>")
+//
+// Keep-alive comments go out every WIRECHECK_TEST_KEEPALIVE_MS (default 15000) ms.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+
+const TOOLS = [
+  {
+    name: 'echo',
+    description: 'Returns its message.',
+    inputSchema: {
+      type: 'object',
+      properties: { message: { type: 'string', description: 'text to send back' } },
+      required: ['message'],
+    },
+  },
+  {
+    name: 'add',
+    description: 'Adds two numbers.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        a: { type: 'number', description: 'first addend' },
+        b: { type: 'number', description: 'second addend', default: 0 },
+      },
+      required: ['a'],
+    },
+  },
+  {
+    name: 'diagnostics',
+    description: 'Server status and process information.',
+    inputSchema: {
+      type: 'object',
+      properties: { verbose: { type: 'boolean', description: 'more detail', default: false } },
+    },
+  },
+];
+
+function text(t, isError = false) {
+  return isError
+    ? { content: [{ type: 'text', text: t }], isError: true }
+    : { content: [{ type: 'text', text: t }] };
+}
+
+export function main(flaws = {}) {
+  const argv = process.argv.slice(2);
+  const opt = (name, fallback) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : fallback;
+  };
+  const transport = opt('--transport', 'stdio');
+  const keepAliveMs = Number(process.env.WIRECHECK_TEST_KEEPALIVE_MS ?? 15000);
+
+  const tools = () => {
+    if (flaws.badSchema)
+      return TOOLS.map((t) => ({ ...t, inputSchema: { properties: t.inputSchema.properties } }));
+    if (flaws.noDescription) {
+      return TOOLS.map((t) =>
+        t.name === 'add'
+          ? {
+              ...t,
+              inputSchema: { ...t.inputSchema, properties: { a: { type: 'number' }, b: { type: 'number' } } },
+            }
+          : t,
+      );
+    }
+    if (flaws.badDefault) {
+      return TOOLS.map((t) =>
+        t.name === 'diagnostics'
+          ? {
+              ...t,
+              inputSchema: {
+                type: 'object',
+                properties: { verbose: { type: 'boolean', description: 'x', default: 'no' } },
+              },
+            }
+          : t,
+      );
+    }
+    return TOOLS;
+  };
+
+  const callTool = (params) => {
+    const { name } = params;
+    const args = params.arguments ?? {};
+    if (flaws.argumentsRequired && params.arguments === undefined) {
+      return { error: { code: -32602, message: 'arguments are required' } };
+    }
+    if (flaws.badCallResult && TOOLS.some((t) => t.name === name)) {
+      return { result: { content: [{ type: 'text', text: 42 }] } };
+    }
+    if (name === 'echo') {
+      if (typeof args.message !== 'string') return { result: text('message must be a string', true) };
+      return { result: text(args.message) };
+    }
+    if (name === 'add') {
+      if (typeof args.a !== 'number') return { result: text('a must be a number', true) };
+      if (flaws.crashOnNegative && args.a < 0) process.exit(3);
+      const b = typeof args.b === 'number' ? args.b : 0;
+      return { result: text(String(args.a + b)) };
+    }
+    if (name === 'diagnostics') {
+      const lines = [`status: ok`, `pid: ${process.pid}`, `uptime: ${process.uptime().toFixed(1)} s`];
+      if (args.verbose === true)
+        lines.push(`memory rss: ${process.memoryUsage().rss}`, `node: ${process.version}`);
+      if (flaws.badDiagnostic) return { result: { content: lines.map((l) => ({ type: 'text', text: l })) } };
+      return { result: text(lines.join('\n')) };
+    }
+    if (flaws.unknownToolSuccess) return { result: text(`called ${name}`) };
+    if (flaws.unknownToolIsError) return { result: text(`Tool ${name} not found`, true) };
+    return { error: { code: -32602, message: `Unknown tool: ${name}` } };
+  };
+
+  /** One message -> the reply object, or undefined for none. */
+  const handle = (msg) => {
+    if (
+      typeof msg !== 'object' ||
+      msg === null ||
+      Array.isArray(msg) ||
+      msg.jsonrpc !== '2.0' ||
+      typeof msg.method !== 'string'
+    ) {
+      if (flaws.silentOnMalformed) return undefined;
+      const id = msg && (typeof msg.id === 'number' || typeof msg.id === 'string') ? msg.id : null;
+      return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request' } };
+    }
+    if (!('id' in msg)) return undefined;
+    const reply = (r) => ({ jsonrpc: '2.0', id: msg.id, ...r });
+    switch (msg.method) {
+      case 'initialize':
+        return reply({
+          result: {
+            protocolVersion: flaws.otherVersion ? '2025-06-18' : '2024-11-05',
+            capabilities: flaws.noToolsCapability ? {} : { tools: {} },
+            serverInfo: { name: 'wirecheck-test-server', version: '1.0.0' },
+          },
+        });
+      case 'ping':
+        if (flaws.noPing) break;
+        return reply({ result: {} });
+      case 'tools/list':
+        return reply({ result: { tools: tools() } });
+      case 'tools/call':
+        if (typeof msg.params !== 'object' || msg.params === null) {
+          return reply({ error: { code: -32602, message: 'params required' } });
+        }
+        return reply(callTool(msg.params));
+      default:
+        if (flaws.unknownMethodResult) return reply({ result: {} });
+    }
+    return reply({ error: { code: -32601, message: `Method not found: ${msg.method}` } });
+  };
+
+  /** One text (a line or a POST body) -> the reply, or undefined. */
+  const handleText = (t) => {
+    let msg;
+    try {
+      msg = JSON.parse(t);
+    } catch {
+      if (flaws.crashOnMalformed) process.exit(2);
+      if (flaws.silentOnMalformed) return undefined;
+      return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
+    }
+    return handle(msg);
+  };
+
+  if (transport === 'stdio') {
+    if (flaws.banner) process.stdout.write('tool server ready\n');
+    let buffer = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk) => {
+      buffer += chunk;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, nl).replace(/\r$/, '');
+        buffer = buffer.slice(nl + 1);
+        if (line.trim() === '') continue;
+        const out = handleText(line);
+        if (out !== undefined) process.stdout.write(`${JSON.stringify(out)}\n`);
+      }
+    });
+    process.stdin.on('end', () => process.exit(0));
+    return;
+  }
+
+  /** sessionId -> {res, timer} */
+  const sessions = new Map();
+  let lastClosedId;
+  let newest;
+  const frame = (res, event, data) => res.write(`event: ${event}\ndata: ${data}\n\n`);
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const id = flaws.reuseSessionId && lastClosedId !== undefined ? lastClosedId : randomUUID();
+      lastClosedId = undefined;
+      const headers = {
+        'content-type': flaws.notEventStream ? 'text/plain' : 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      };
+      if (!flaws.noAccelHeader) headers['x-accel-buffering'] = 'no';
+      res.writeHead(200, headers);
+      if (flaws.endpointLate)
+        frame(
+          res,
+          'message',
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'notifications/message',
+            params: { level: 'info', data: 'hello' },
+          }),
+        );
+      frame(res, 'endpoint', `/messages?sessionId=${id}`);
+      const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
+      const session = { id, res, timer };
+      sessions.set(id, session);
+      newest = session;
+      res.on('close', () => {
+        clearInterval(timer);
+        if (sessions.get(id) === session) sessions.delete(id);
+        if (newest === session) newest = undefined;
+        lastClosedId = id;
+      });
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/messages') {
+      const id =
+        url.searchParams.get('sessionId') ?? (flaws.noSessionHeader ? null : req.headers['mcp-session-id']);
+      let session = id === null || id === undefined ? undefined : sessions.get(id);
+      if (session === undefined && flaws.routeUnknownToFirst) session = sessions.values().next().value;
+      if (session === undefined) {
+        if (flaws.no400) {
+          res.writeHead(202).end('Accepted');
+          return;
+        }
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: `no active session ${id}` }));
+        return;
+      }
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const out = handleText(Buffer.concat(chunks).toString('utf8'));
+        if (flaws.replyInBody) {
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(out === undefined ? '' : JSON.stringify(out));
+          return;
+        }
+        res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
+        if (out === undefined) return;
+        const target = flaws.wrongSession ? (newest ?? session) : session;
+        if (!target.res.destroyed) frame(target.res, 'message', JSON.stringify(out));
+      });
+      return;
+    }
+    res.writeHead(404).end('not found');
+  });
+  server.listen(Number(opt('--port', '0')), '127.0.0.1', () => {
+    process.stdout.write(`listening on http://127.0.0.1:${server.address().port}/sse\n`);
+  });
+  process.on('SIGTERM', () => process.exit(0));
+}

@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest';
+import { UsageError } from '../../../src/harness/errors.js';
+import { runSuite } from '../../../src/harness/run-suite.js';
+import { TargetUnavailable } from '../../../src/suites/check.js';
+import { targetArgs, toolServerTargetFromOptions } from '../../../src/suites/tool-server/index.js';
+import { freePort, testSuite } from './helpers.js';
+
+describe('tool-server target options (TARGETS.md tool-server)', () => {
+  test('--stdio CMD, or --sse URL with an optional --start CMD', () => {
+    expect(toolServerTargetFromOptions({ stdio: 'node s.js' })).toEqual({
+      kind: 'stdio',
+      command: 'node s.js',
+    });
+    const sse = toolServerTargetFromOptions({ sse: 'http://127.0.0.1:8000/sse', start: 'node s.js' });
+    expect(sse).toEqual({ kind: 'sse', url: 'http://127.0.0.1:8000/sse', start: 'node s.js' });
+    expect(targetArgs(sse)).toEqual(['--sse', 'http://127.0.0.1:8000/sse', '--start', 'node s.js']);
+  });
+
+  test('no target, both transports, --start without --sse, or a URL that is not http are usage errors', () => {
+    expect(() => toolServerTargetFromOptions({})).toThrow(UsageError);
+    expect(() => toolServerTargetFromOptions({ stdio: 'a', sse: 'http://x/sse' })).toThrow(UsageError);
+    expect(() => toolServerTargetFromOptions({ stdio: 'a', start: 'b' })).toThrow(UsageError);
+    expect(() => toolServerTargetFromOptions({ sse: 'ftp://x/sse' })).toThrow(UsageError);
+  });
+
+  test('a command that cannot be started, or a URL nobody answers, makes the target unavailable', async () => {
+    await expect(
+      runSuite(testSuite, { kind: 'stdio', command: 'wirecheck-no-such-command-xyz' }),
+    ).rejects.toThrow(TargetUnavailable);
+    const port = await freePort();
+    await expect(runSuite(testSuite, { kind: 'sse', url: `http://127.0.0.1:${port}/sse` })).rejects.toThrow(
+      TargetUnavailable,
+    );
+  });
+});
