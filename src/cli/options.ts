@@ -32,6 +32,7 @@ export const RunOptionsInput = z.object({
   strict: z.boolean().optional(),
   verbose: z.boolean().optional(),
   baseline: z.string().min(1, '--baseline must not be empty').optional(),
+  replay: z.string().min(1, '--replay must not be empty').optional(),
   shard: z
     .string()
     .regex(/^\s*\d+\s*\/\s*\d+\s*$/, '--shard takes i/n, e.g. 2/4')
@@ -74,7 +75,7 @@ export function targetOptionUnion(
   entries: readonly SuiteEntry[],
   reserved: readonly string[],
 ): TargetOptionOfCli[] {
-  const byAttribute = new Map<string, { flags: string; description: string; suites: string[] }>();
+  const byAttribute = new Map<string, { flags: string; descriptions: string[]; suites: string[] }>();
   for (const entry of entries) {
     for (const spec of entry.targetOptions) {
       const attribute = new Option(spec.flags).attributeName();
@@ -85,7 +86,7 @@ export function targetOptionUnion(
       if (seen === undefined) {
         byAttribute.set(attribute, {
           flags: spec.flags,
-          description: spec.description,
+          descriptions: [spec.description],
           suites: [entry.suite.name],
         });
       } else if (seen.flags !== spec.flags) {
@@ -94,13 +95,18 @@ export function targetOptionUnion(
         );
       } else {
         seen.suites.push(entry.suite.name);
+        seen.descriptions.push(spec.description);
       }
     }
   }
   return [...byAttribute].map(([attribute, o]) => ({
     flags: o.flags,
     attribute,
-    description: `${o.description} [${o.suites.join(', ')}]`,
+    // A flag shared by several suites means something different to each: say what, per suite.
+    description:
+      o.suites.length === 1
+        ? `${o.descriptions[0]} [${o.suites[0]}]`
+        : o.suites.map((suite, i) => `[${suite}] ${o.descriptions[i]}`).join('; '),
     suites: o.suites,
   }));
 }
