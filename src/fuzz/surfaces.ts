@@ -3,6 +3,8 @@ import { mockMessagesHttp } from './surfaces/mock-messages-http.js';
 import { runnerJsonLines } from './surfaces/runner-json-lines.js';
 import { sseDecoderSurface } from './surfaces/sse-decoder.js';
 import { streamReducerSurface } from './surfaces/stream-reducer.js';
+import { toolServerSse } from './surfaces/tool-server-sse.js';
+import { toolServerStdio } from './surfaces/tool-server-stdio.js';
 
 /** Every fuzz surface, in the order `npm run fuzz` runs them. Add a surface with one line here. */
 export const SURFACES: readonly FuzzSurface[] = [
@@ -10,6 +12,8 @@ export const SURFACES: readonly FuzzSurface[] = [
   surface(streamReducerSurface),
   surface(mockMessagesHttp),
   surface(runnerJsonLines),
+  surface(toolServerStdio),
+  surface(toolServerSse),
 ];
 
 export function findSurface(

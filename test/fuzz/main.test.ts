@@ -94,6 +94,8 @@ describe('fuzz main', () => {
       'stream-reducer',
       'mock-messages-http',
       'runner-json-lines',
+      'tool-server-stdio',
+      'tool-server-sse',
     ]);
   });
 
@@ -105,6 +107,8 @@ describe('fuzz main', () => {
       'stream-reducer',
       'mock-messages-http',
       'runner-json-lines',
+      'tool-server-stdio',
+      'tool-server-sse',
     ]);
   });
 });

@@ -184,7 +184,11 @@ class Session implements ToolServerSession {
       const v = value as Record<string, unknown>;
       if (v.jsonrpc === '2.0' && typeof v.method === 'string' && isParams(v.params)) {
         const id = v.id;
-        if (typeof id === 'number' || typeof id === 'string') return this.request(id, v.method, v.params);
+        // A number literal too big for a double parses as Infinity, which is no JSON-RPC id:
+        // those go through classifyMessage and get -32600 with id null.
+        if ((typeof id === 'number' && Number.isFinite(id)) || typeof id === 'string') {
+          return this.request(id, v.method, v.params);
+        }
         if (!('id' in v)) {
           this.notification(v.method, v.params);
           return undefined;
@@ -212,6 +216,10 @@ class Session implements ToolServerSession {
   private request(id: JsonRpcId, method: string, params: Record<string, unknown> | undefined): Single {
     if (!this.initialized && method !== METHODS.initialize && method !== METHODS.ping) {
       this.warnBeforeInitialize(method);
+    }
+    // An id names one request of the session: while a call with this id runs, any request reusing it is refused.
+    if (this.inFlight.has(id)) {
+      return invalidRequest(id, `request id ${JSON.stringify(id)} is already in flight in this session`);
     }
     switch (method) {
       case METHODS.toolsCall:
@@ -266,9 +274,6 @@ class Session implements ToolServerSession {
     if (tool === undefined) return invalidParams(id, `Unknown tool: ${name}`);
     const checked = tool.check((raw as Record<string, unknown> | undefined) ?? {});
     if (!checked.ok) return invalidParams(id, `Invalid arguments for tool ${name}: ${checked.reason}`);
-    if (this.inFlight.has(id)) {
-      return invalidRequest(id, `request id ${JSON.stringify(id)} is already in flight in this session`);
-    }
     const call = new ToolCall(this.info, this.shared.stats);
     let out: CallToolResult | Promise<CallToolResult>;
     try {

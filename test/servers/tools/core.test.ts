@@ -263,6 +263,16 @@ describe('tools/call', () => {
     expect(second.error.code).toBe(-32600);
     expect(await first).toMatchObject({ id: 1, result: { content: [{ text: 'waited 50 ms' }] } });
   });
+
+  test('any request reusing the id of an in-flight call is -32600, a ping too', async () => {
+    const { session } = setup();
+    const first = session.handle(call(4, { name: 'slow', arguments: { ms: 50 } }));
+    const ping = (await answer(session, { jsonrpc: '2.0', id: 4, method: 'ping' })) as {
+      error: { code: number };
+    };
+    expect(ping.error.code).toBe(-32600);
+    expect(await first).toMatchObject({ id: 4, result: {} });
+  });
 });
 
 describe('cancellation and de-allocation (spec "SSE tool-server session": aborts in-flight tool tasks)', () => {
@@ -366,6 +376,12 @@ describe('JSON-RPC 2.0 envelope errors', () => {
       error: { code: number };
     };
     expect(badParams).toMatchObject({ id: 3, error: { code: -32600 } });
+  });
+
+  test('an id too big for a double (parsed as Infinity) is no id: -32600 with id null (found by npm run fuzz)', async () => {
+    const { session } = setup();
+    const value = JSON.parse('{"jsonrpc":"2.0","id":1e400,"method":"ping"}');
+    expect(await answer(session, value)).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   test("a client's responses get no reply", async () => {

@@ -1,0 +1,109 @@
+import { Transform } from 'node:stream';
+import { describe, expect, test } from 'vitest';
+import type { RpcMessage } from '../../src/fuzz/mutations/jsonrpc.js';
+import { runSurface } from '../../src/fuzz/run-surface.js';
+import { type StdioCase, toolServerStdioSurface } from '../../src/fuzz/surfaces/tool-server-stdio.js';
+import { findSurface } from '../../src/fuzz/surfaces.js';
+import { serveToolsOverStdio } from '../../src/servers/tools/index.js';
+
+const RUN = { seed: 424242, runs: 150, caseTimeoutMs: 5_000 };
+
+function passed(result: Awaited<ReturnType<typeof runSurface>>): void {
+  if (result.status === 'failed') {
+    throw new Error(
+      `${result.error}\ncounterexample: ${result.counterexample}\nseed ${result.seed} path ${result.path}`,
+    );
+  }
+}
+
+const message = (what: string, text: string): RpcMessage => ({ what, body: Buffer.from(text), slow: false });
+const oneCase = (...messages: RpcMessage[]): StdioCase => ({
+  messages,
+  ends: messages.map(() => '\n'),
+  feed: { how: 'whole' },
+});
+
+/** A server whose stdout loses every line matching `drop`. */
+function losing(drop: RegExp): typeof serveToolsOverStdio {
+  return (options) => {
+    const filter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        const kept = chunk
+          .toString('utf8')
+          .split(/(?<=\n)/)
+          .filter((line) => !drop.test(line))
+          .join('');
+        done(null, kept);
+      },
+    });
+    filter.pipe(options.output);
+    return serveToolsOverStdio({ ...options, output: filter });
+  };
+}
+
+async function violation(serve: typeof serveToolsOverStdio, c: StdioCase): Promise<string> {
+  const target = await toolServerStdioSurface({ serve }).open();
+  try {
+    await target.check(c);
+    return 'no violation';
+  } catch (e) {
+    return String(e);
+  } finally {
+    await target.close?.();
+  }
+}
+
+describe('tool-server-stdio fuzz surface', () => {
+  test('the reference server answers every line as the rules say, over 150 cases', async () => {
+    const surface = findSurface('tool-server-stdio');
+    expect(surface).toBeDefined();
+    const result = await runSurface(surface!, RUN);
+    passed(result);
+    expect(result).toMatchObject({ surface: 'tool-server-stdio', status: 'passed', cases: 150 });
+  }, 60_000);
+
+  test('the reference server passes a hand-made case of every kind', async () => {
+    const c = oneCase(
+      message('not JSON', '{"jsonrpc":'),
+      message('an unknown method', '{"jsonrpc":"2.0","id":1,"method":"nope"}'),
+      message('a batch', '[{"jsonrpc":"2.0","id":2,"method":"ping"},[],{"jsonrpc":"2.0","method":"n"}]'),
+      message('a notification', '{"jsonrpc":"2.0","method":"notifications/initialized"}'),
+      message(
+        'a slow call',
+        '{"jsonrpc":"2.0","id":"slow#0","method":"tools/call","params":{"name":"slow","arguments":{"ms":2}}}',
+      ),
+    );
+    c.messages[4] = { ...(c.messages[4] as RpcMessage), slow: true };
+    expect(await violation(serveToolsOverStdio, c)).toBe('no violation');
+  });
+
+  test('a server that drops its -32700 replies fails, naming the line', async () => {
+    const v = await violation(losing(/-32700/), oneCase(message('not JSON', '{"jsonrpc":')));
+    expect(v).toMatch(
+      /FuzzViolation: no reply within 2000 ms: line 0 "\{\\"jsonrpc\\":" expected error -32700 id null/,
+    );
+  });
+
+  test('a server that answers a notification with an extra line fails', async () => {
+    const chatty: typeof serveToolsOverStdio = async (options) => {
+      const server = await serveToolsOverStdio(options);
+      options.input.on('data', (chunk: Buffer) => {
+        if (chunk.includes('notifications/initialized'))
+          options.output.write('{"jsonrpc":"2.0","id":null,"result":{}}\n');
+      });
+      return server;
+    };
+    const v = await violation(
+      chatty,
+      oneCase(message('a notification', '{"jsonrpc":"2.0","method":"notifications/initialized"}')),
+    );
+    expect(v).toMatch(/a reply no line asked for: \{"jsonrpc":"2.0","id":null,"result":\{\}\}/);
+  });
+
+  test('a server that writes a log line on stdout fails', async () => {
+    const noisy: typeof serveToolsOverStdio = (options) =>
+      serveToolsOverStdio({ ...options, log: (line) => options.output.write(`${line}\n`) });
+    const v = await violation(noisy, oneCase(message('not JSON', 'x')));
+    expect(v).toMatch(/a line on stdout that is not JSON/);
+  });
+});
