@@ -2,6 +2,7 @@
 
 export * from './clients/messages/index.js';
 export * from './clients/tools/index.js';
+export { CounterexampleFixture, formatCounterexample } from './fixtures/counterexample.js';
 export * from './fixtures/index.js';
 // runSuite by suite name and target options, or by suite object and target (see docs/ci.md).
 export {
@@ -21,6 +22,18 @@ export {
   readBaseline,
   verdictOf,
 } from './harness/baseline.js';
+export {
+  COUNTEREXAMPLES_DIR,
+  type CounterexampleSource,
+  counterexampleFile,
+  counterexampleFixture,
+  readCounterexample,
+  readCounterexampleSync,
+  replayLine,
+  replayOf,
+  replaySettings,
+  writeCounterexample,
+} from './harness/counterexamples.js';
 export * from './harness/errors.js';
 export { type MergeInput, mergeResults, mergeSuite } from './harness/merge.js';
 export {
@@ -33,13 +46,21 @@ export {
   Summary,
   summarize,
 } from './harness/results.js';
-export { type RunOptions, randomSeed, reproduceLine, runCheck, selectChecks } from './harness/run-suite.js';
+export {
+  type CheckSettings,
+  type RunOptions,
+  randomSeed,
+  reproduceLine,
+  runCheck,
+  selectChecks,
+} from './harness/run-suite.js';
 export { formatShard, parseShard, type Shard, selectShard, shardOfCheck } from './harness/shard.js';
 export * from './mocks/messages/index.js';
 export * from './mocks/tools/index.js';
 export * from './protocol/messages/index.js';
 export * from './protocol/sse/index.js';
 export * from './recording/index.js';
+export * from './recording/tools/index.js';
 export * from './reporters/index.js';
 export { createProgress, type Progress, type ProgressStream } from './reporters/progress.js';
 export * from './servers/tools/index.js';
@@ -49,11 +70,12 @@ export {
   CheckFailure,
   CheckSkipped,
   expectThat,
+  type PropertyReplay,
   type Suite,
   show,
   TargetUnavailable,
 } from './suites/check.js';
-export { checkProperty } from './suites/property.js';
+export { checkProperty, type PropertyCounterexample, PropertyFailure } from './suites/property.js';
 export * from './suites/registry.js';
 export * from './suites/target-options.js';
 export {

@@ -6,6 +6,7 @@ import { procLoadProbe } from './cpu-load.js';
 import { describeMachine } from './machine.js';
 import { memoryComparisons } from './peer-memory.js';
 import type { PeerSizes } from './peer-servers.js';
+import { runProxyBench } from './proxy-bench.js';
 import { QuietGate } from './quiet.js';
 import { readReport, writeReport } from './report-file.js';
 import { type BenchRow, goalMet, hasGoal, mergeRows } from './rows.js';
@@ -61,7 +62,15 @@ export const QUICK_TOOL_SIZES: ToolSizes = {
   stdioInFlightCalls: 40,
 };
 /** The parts of a run, in the order they run (`--only` picks some). */
-export const BENCH_GROUPS = ['messages', 'peers', 'memory', 'pacing', 'tools', 'runner'] as const;
+export const BENCH_GROUPS = [
+  'messages',
+  'peers',
+  'memory',
+  'pacing',
+  'tools',
+  'runner',
+  'recording',
+] as const;
 export type BenchGroup = (typeof BENCH_GROUPS)[number];
 /** Seconds the whole run may spend waiting for a quiet machine and redoing disturbed rounds. */
 export const DEFAULT_MAX_WAIT_S = 90;
@@ -260,6 +269,11 @@ export async function main(
     if (groups.has('runner')) {
       const runnerSizes = command.quick ? QUICK_RUNNER_SIZES : FULL_RUNNER_SIZES;
       await part('runner', () => runRunnerBench({ sizes: runnerSizes, ...measure }));
+    }
+    if (groups.has('recording')) {
+      await part('recording', () =>
+        runProxyBench({ ...measure, sizes, inlineServers: options.inlineServers ?? false }),
+      );
     }
     const minutes = ((performance.now() - started) / 60_000).toFixed(1);
     io.out('');

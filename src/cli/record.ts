@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
 import { startRecordingProxy } from '../recording/index.js';
+import { recordStdioSession, startSseRecordingProxy } from '../recording/tools/index.js';
 import type { CliContext } from './context.js';
 import { integer, parseOptions } from './options.js';
 
@@ -17,6 +18,21 @@ const RecordInput = z.object({
   host: z.string().min(1, '--host must not be empty'),
   out: z.string({ error: '--out DIR is required' }).min(1, '--out must not be empty'),
 });
+
+const RecordToolsInput = z
+  .object({
+    stdio: z.string().min(1, '--stdio takes the server command').optional(),
+    sse: z
+      .string()
+      .refine((s) => /^https?:\/\/[^/]/.test(s) && URL.canParse(s), '--sse takes an http:// or https:// URL')
+      .optional(),
+    port: integer('--port', 0, 65535),
+    host: z.string().min(1, '--host must not be empty'),
+    out: z.string({ error: '--out DIR is required' }).min(1, '--out must not be empty'),
+  })
+  .refine((o) => (o.stdio === undefined) !== (o.sse === undefined), {
+    message: 'give exactly one of --stdio CMD and --sse URL',
+  });
 
 /**
  * `wirecheck record messages`: a recording proxy in front of a messages service, until
@@ -68,6 +84,83 @@ export function addRecordCommand(
         ctx.stderr.write(
           `recording ${input.upstream} into ${resolve(input.out)}; interrupt (Ctrl-C) to stop\n`,
         );
+        await new Promise<void>((done) => {
+          if (shutdown.signal.aborted) done();
+          else shutdown.signal.addEventListener('abort', () => done(), { once: true });
+        });
+        await proxy.close();
+        finish(0);
+      } finally {
+        shutdown.dispose();
+      }
+    });
+  addRecordToolsCommand(record, ctx, finish);
+}
+
+/**
+ * `wirecheck record tools`: with `--stdio CMD` it is a stdio tool server itself (a client
+ * spawns it as its server command): it runs CMD and relays both directions unchanged, stdout
+ * carrying only what the server wrote, and writes one fixture when the server exits; it
+ * exits with the server's code. With `--sse URL` it is a recording proxy printing its stream
+ * URL, one fixture per session, until SIGINT/SIGTERM.
+ */
+function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCode: number) => void): void {
+  record
+    .command('tools')
+    .description('record tool-server sessions: a stdio relay around a server command, or an SSE proxy')
+    .option('--stdio <command>', 'the stdio server command to run and record (run by sh -c)')
+    .option('--sse <url>', "the SSE server's stream URL to proxy and record, e.g. http://127.0.0.1:8000/sse")
+    .option('--port <n>', 'sse: port to listen on; 0 picks a free one', '0')
+    .option('--host <host>', 'sse: address to listen on', '127.0.0.1')
+    .option('--out <dir>', 'directory for the fixture files (created if missing)')
+    .action(async (raw: Record<string, unknown>) => {
+      const input = parseOptions(RecordToolsInput, raw);
+      const outDir = resolve(input.out);
+      const onSession = (session: { messages: unknown[]; transport: string }, file: string | undefined) =>
+        ctx.stderr.write(
+          `recorded ${session.transport} session, ${session.messages.length} message(s): ${file ?? '(not written)'}\n`,
+        );
+      const onWriteError = (error: Error, file: string) =>
+        ctx.stderr.write(`wirecheck record: cannot write ${file}: ${error.message}\n`);
+      const shutdown = ctx.onShutdown();
+      try {
+        if (input.stdio !== undefined) {
+          const text = new TextDecoder();
+          const { session } = await recordStdioSession({
+            command: input.stdio,
+            input: ctx.stdin as AsyncIterable<Uint8Array | string>,
+            // Valid UTF-8 (every JSON-RPC line) comes out byte for byte.
+            write: (bytes) => ctx.stdout.write(text.decode(bytes, { stream: true })),
+            writeError: (bytes) => ctx.stderr.write(Buffer.from(bytes).toString('utf8')),
+            env: ctx.env,
+            signal: shutdown.signal,
+            outDir,
+            onSession,
+            onWriteError,
+          });
+          finish(shutdown.signal.aborted ? 0 : (session.exit?.code ?? 1));
+          return;
+        }
+        let proxy: Awaited<ReturnType<typeof startSseRecordingProxy>>;
+        try {
+          proxy = await startSseRecordingProxy({
+            upstream: input.sse!,
+            host: input.host,
+            port: input.port,
+            outDir,
+            onSession,
+            onWriteError,
+            onUnmatchedPost: (url) =>
+              ctx.stderr.write(`wirecheck record: POST ${url} names no recorded session (relayed)\n`),
+          });
+        } catch (e) {
+          const reason = e instanceof Error ? e.message : String(e);
+          throw new WirecheckError('WC_RECORD_FAILED', `tool-server recording proxy: ${reason}`, {
+            cause: e,
+          });
+        }
+        ctx.stdout.write(`${proxy.url}\n`);
+        ctx.stderr.write(`recording ${input.sse} into ${outDir}; interrupt (Ctrl-C) to stop\n`);
         await new Promise<void>((done) => {
           if (shutdown.signal.aborted) done();
           else shutdown.signal.addEventListener('abort', () => done(), { once: true });

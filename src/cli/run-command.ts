@@ -11,6 +11,7 @@ import {
   targetOptionUnion,
   targetOptionValues,
 } from './options.js';
+import { loadReplay } from './replay-option.js';
 import { asWirecheckError, unknownSuiteError } from './report-error.js';
 import { type PlannedSuite, type RunSettings, runPlannedSuites } from './run-suites.js';
 
@@ -28,6 +29,7 @@ const RUN_OPTION_ATTRIBUTES = [
   'help',
   'baseline',
   'shard',
+  'replay',
 ];
 
 function pickRunOptions(opts: Record<string, unknown>): Record<string, unknown> {
@@ -76,9 +78,15 @@ export function addTestCommand(program: Command, ctx: CliContext, finish: Finish
   addCommonRunOptions(command)
     .option('--report-dir <dir>', 'write results.json, junit.xml and report.html there')
     .option('--only <ids>', "run only these checks: comma-separated ids, or prefixes ending in '.'")
+    .option(
+      '--replay <file>',
+      'run only the saved counterexample of a property-based check (see docs/fixtures.md)',
+    )
     .action(async (suiteName: string, opts: Record<string, unknown>) => {
       const entry = suiteOrThrow(suiteName);
-      const run = parseOptions(RunOptionsInput, pickRunOptions(opts));
+      const parsed = parseOptions(RunOptionsInput, pickRunOptions(opts));
+      const replay = parsed.replay === undefined ? undefined : await loadReplay(entry, parsed.replay, parsed);
+      const run = replay?.run ?? parsed;
       assertOnlyMatches(entry, run.only);
       let target: unknown;
       try {
@@ -91,7 +99,15 @@ export function addTestCommand(program: Command, ctx: CliContext, finish: Finish
         targetKind: 'target',
         start: async () => ({ target, close: async () => {} }),
       };
-      finish(await runPlannedSuites([plan], settingsOf(run, true), ctx));
+      const settings = settingsOf(run, true);
+      if (replay !== undefined) ctx.stdout.write(`${replay.line}\n`);
+      finish(
+        await runPlannedSuites(
+          [plan],
+          replay === undefined ? settings : { ...settings, replay: replay.case },
+          ctx,
+        ),
+      );
     });
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../reporters/console.js';
 import { createProgress, isLiveTerminal } from '../reporters/progress.js';
 import { writeReports } from '../reporters/write.js';
+import type { PropertyReplay } from '../suites/check.js';
 import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
 import type { CliContext } from './context.js';
 import { asWirecheckError, reportError } from './report-error.js';
@@ -43,6 +44,8 @@ export interface RunSettings {
   /** Path of a baseline file of expected failures. */
   readonly baseline?: string;
   readonly shard?: Shard;
+  /** `--replay FILE`: run only the saved case of the fixture's check. */
+  readonly replay?: PropertyReplay;
 }
 
 async function loadBaseline(path: string | undefined): Promise<Baseline | undefined> {
@@ -115,6 +118,8 @@ export async function runPlannedSuites(
         full: settings.full,
         ...(settings.only === undefined ? {} : { only: settings.only }),
         ...(settings.shard === undefined ? {} : { shard: settings.shard }),
+        ...(settings.reportDir === undefined ? {} : { reportDir: settings.reportDir }),
+        ...(settings.replay === undefined ? {} : { replay: settings.replay }),
         onStart: (id, index, total) => progress.status({ suite: name, done: index, total, current: id }),
         onResult: (check) => {
           const marked = markCheck(check, baseline, settings.strict);

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { FixtureFormatError } from '../fixtures/errors.js';
 import { UsageError, WirecheckError } from '../harness/errors.js';
 import {
   journalFileWriter,
+  loadToolReplay,
   loadToolScenario,
+  parseReplaySpeed,
   runStdioMockToolServer,
   ScenarioFileError,
   startMockToolServer,
@@ -20,7 +23,23 @@ const ServeToolsInput = z.object({
   port: integer('--port', 0, 65535),
   host: z.string().min(1, '--host must not be empty'),
   seed: integer('--seed', 0, 0x7fffffff).optional(),
+  replay: z.string().min(1, '--replay must not be empty').optional(),
+  speed: z
+    .string()
+    .transform((s) => parseReplaySpeed(s))
+    .pipe(z.number({ error: '--speed takes a number above 0 (1 as recorded, 2 twice as fast) or max' }))
+    .optional(),
 });
+
+async function replayOf(file: string | undefined) {
+  if (file === undefined) return undefined;
+  try {
+    return await loadToolReplay(file);
+  } catch (e) {
+    if (e instanceof FixtureFormatError) throw new UsageError(`--replay: ${e.message}`);
+    throw e;
+  }
+}
 
 async function scenarioOf(file: string | undefined, seed: number | undefined): Promise<ToolScenario> {
   let scenario: ToolScenario;
@@ -52,9 +71,18 @@ export function addServeMockToolsCommand(
     .option('--port <n>', 'sse: port to listen on; 0 picks a free one', '0')
     .option('--host <host>', 'sse: address to listen on', '127.0.0.1')
     .option('--seed <n>', "seed for the mock's random choices (overrides the scenario's)")
+    .option(
+      '--replay <file>',
+      'serve this recorded tool session (wirecheck record tools) instead of the scenario',
+    )
+    .option('--speed <factor>', 'replay: 1 as recorded (default), 2 twice as fast, max as fast as possible')
     .action(async (raw: Record<string, unknown>) => {
       const input = parseOptions(ServeToolsInput, raw);
+      if (input.speed !== undefined && input.replay === undefined)
+        throw new UsageError('--speed applies to --replay');
       const scenario = await scenarioOf(input.scenario, input.seed);
+      const replay = await replayOf(input.replay);
+      const replaying = replay === undefined ? {} : { replay, speed: input.speed ?? 1 };
       const onEntry = input.journal === undefined ? undefined : journalFileWriter(input.journal);
       const shutdown = ctx.onShutdown();
       try {
@@ -64,6 +92,7 @@ export function addServeMockToolsCommand(
             write: (text) => ctx.stdout.write(text),
             signal: shutdown.signal,
             ...(onEntry && { onEntry }),
+            ...replaying,
           });
           finish(0);
           return;
@@ -74,6 +103,7 @@ export function addServeMockToolsCommand(
             host: input.host,
             port: input.port,
             ...(onEntry && { onEntry }),
+            ...replaying,
           });
         } catch (e) {
           const reason = e instanceof Error ? e.message : String(e);

@@ -74,6 +74,11 @@ export const CheckResult = z.object({
   /** What happened, for a failure or a warning that has a picture (see Evidence). */
   evidence: Evidence.optional(),
   /**
+   * For a failed property-based check run with a report directory: the saved shrunk
+   * counterexample (a `counterexample` fixture) and the command that replays exactly that case.
+   */
+  counterexample: z.object({ file: z.string(), replay: z.string() }).optional(),
+  /**
    * Set only for a check listed in a `--baseline` file: `expected-failure` when it failed as
    * listed (the run does not fail for it), `stale` when it passes now (the run fails until the
    * entry is removed). `status` stays the real outcome.

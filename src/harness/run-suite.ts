@@ -1,5 +1,14 @@
-import { type Check, type CheckEnv, CheckFailure, CheckSkipped, type Suite } from '../suites/check.js';
+import {
+  type Check,
+  type CheckEnv,
+  CheckFailure,
+  CheckSkipped,
+  type PropertyReplay,
+  type Suite,
+} from '../suites/check.js';
+import { PropertyFailure } from '../suites/property.js';
 import { VERSION } from '../version.js';
+import { writeCounterexample } from './counterexamples.js';
 import { type CheckResult, type SuiteResult, summarize } from './results.js';
 import { type Shard, selectShard } from './shard.js';
 
@@ -17,6 +26,22 @@ export interface RunOptions {
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called before every check. */
   onStart?: (checkId: string, index: number, total: number) => void;
+  /**
+   * Save the shrunk counterexample of every failed property under
+   * `<reportDir>/counterexamples/<check-id>.json` (the result names the file and a replay line).
+   */
+  reportDir?: string;
+  /** Run only this saved case of each property (`--replay`; select its check with `only`). */
+  replay?: PropertyReplay;
+}
+
+/** What runCheck needs of the run. */
+export interface CheckSettings {
+  seed: number;
+  runs: number;
+  full: boolean;
+  reportDir?: string;
+  replay?: PropertyReplay;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -55,7 +80,13 @@ export async function runSuite<T, C>(
   try {
     for (const [i, check] of checks.entries()) {
       options.onStart?.(check.id, i, checks.length);
-      const result = await runCheck(suite, target, check, ctx, { seed, runs, full });
+      const result = await runCheck(suite, target, check, ctx, {
+        seed,
+        runs,
+        full,
+        ...(options.reportDir === undefined ? {} : { reportDir: options.reportDir }),
+        ...(options.replay === undefined ? {} : { replay: options.replay }),
+      });
       results.push(result);
       options.onResult?.(result, i + 1, checks.length);
     }
@@ -84,13 +115,19 @@ export async function runCheck<T, C>(
   target: T,
   check: Check<C>,
   ctx: C,
-  settings: { seed: number; runs: number; full: boolean },
+  settings: CheckSettings,
 ): Promise<CheckResult> {
   const { seed, full } = settings;
   const t0 = performance.now();
   const controller = new AbortController();
   const budget = check.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const env: CheckEnv = { ...settings, signal: controller.signal };
+  const env: CheckEnv = {
+    seed,
+    runs: settings.runs,
+    full,
+    signal: controller.signal,
+    ...(settings.replay === undefined ? {} : { replay: settings.replay }),
+  };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -99,10 +136,12 @@ export async function runCheck<T, C>(
     }, budget);
   });
   let outcome: Outcome;
+  let thrown: unknown;
   try {
     await Promise.race([check.run(ctx, env), timeout]);
     outcome = { status: 'pass', message: '' };
   } catch (e) {
+    thrown = e;
     outcome = outcomeOf(e, check.level);
   } finally {
     clearTimeout(timer);
@@ -119,6 +158,20 @@ export async function runCheck<T, C>(
   };
   if (result.status === 'fail' || result.status === 'warn') {
     result.reproduce = reproduceLine(suite.name, suite.targetArgs(target), seed, check.id, full);
+    if (thrown instanceof PropertyFailure && settings.reportDir !== undefined) {
+      result.counterexample = await writeCounterexample(settings.reportDir, {
+        suite: suite.name,
+        check: check.id,
+        clause: check.clause,
+        seed,
+        runs: settings.runs,
+        full,
+        target: suite.describeTarget(target),
+        targetArgs: suite.targetArgs(target),
+        message: result.message,
+        property: thrown.counterexample,
+      });
+    }
   }
   return result;
 }

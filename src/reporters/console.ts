@@ -78,6 +78,10 @@ export function formatCheck(result: CheckResult, style: ConsoleStyle): string {
     if (result.expected !== undefined) lines.push(...indented('expected: ', result.expected));
     if (result.actual !== undefined) lines.push(...indented('actual:   ', result.actual));
     if (result.reproduce !== undefined) lines.push(...indented('reproduce: ', result.reproduce));
+    if (result.counterexample !== undefined) {
+      lines.push(...indented('counterexample: ', result.counterexample.file));
+      lines.push(...indented('replay:    ', result.counterexample.replay));
+    }
   } else if (result.status === 'skip' && result.message !== '') {
     lines.push(...indented('', result.message));
   }

@@ -42,6 +42,9 @@ function failureText(c: CheckResult): string {
   if (c.expected !== undefined) lines.push(`expected: ${c.expected}`);
   if (c.actual !== undefined) lines.push(`actual: ${c.actual}`);
   if (c.reproduce !== undefined) lines.push(`reproduce: ${c.reproduce}`);
+  if (c.counterexample !== undefined) {
+    lines.push(`counterexample: ${c.counterexample.file}`, `replay: ${c.counterexample.replay}`);
+  }
   return lines.join('\n');
 }
 

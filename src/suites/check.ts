@@ -10,6 +10,19 @@ export interface CheckEnv {
   readonly full: boolean;
   /** Aborted when the check's time budget runs out. */
   readonly signal: AbortSignal;
+  /** `--replay FILE`: checkProperty runs only this saved case instead of generating. */
+  readonly replay?: PropertyReplay;
+}
+
+/** One saved case of a property-based check (a counterexample fixture), to run again. */
+export interface PropertyReplay {
+  /** fast-check's seed and path of the case. */
+  readonly seed: number;
+  readonly path: string;
+  /** Which checkProperty call of the check (0-based) the case belongs to; the others are skipped. */
+  readonly property: number;
+  /** The saved value, when it was stored as JSON: run as is if seed and path no longer generate it. */
+  readonly value?: { readonly json: unknown };
 }
 
 /** A check's verdict on the target; thrown by a check body or a helper. */

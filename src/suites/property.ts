@@ -1,10 +1,50 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
+import type { Evidence } from '../harness/results.js';
 import { type CheckEnv, CheckFailure } from './check.js';
+
+/** The shrunk case of a failed property, as the harness saves it (see src/harness/counterexamples.ts). */
+export interface PropertyCounterexample {
+  /** fast-check's seed and path of the case, and which checkProperty call of the check it belongs to. */
+  readonly fastCheck: { readonly seed: number; readonly path: string; readonly property: number };
+  /** The value exactly as JSON when JSON keeps it exactly. */
+  readonly json?: { readonly value: unknown };
+  /** fast-check's text of the value (always set; the only form of a value JSON would change). */
+  readonly text: string;
+  /** True when this was a replay of a saved case rather than a search. */
+  readonly replayed: boolean;
+}
+
+/** A property's failure: the inner failure's verdict, plus the case that produced it. */
+export class PropertyFailure extends CheckFailure {
+  constructor(
+    message: string,
+    expected: string | undefined,
+    actual: string | undefined,
+    evidence: Evidence | undefined,
+    readonly counterexample: PropertyCounterexample,
+  ) {
+    super(message, expected, actual, evidence);
+  }
+}
+
+/**
+ * checkProperty calls so far per check run (keyed by the run's signal, which every copy of
+ * its CheckEnv shares), so a replay knows which call of the check its case belongs to.
+ */
+const callsOfRun = new WeakMap<AbortSignal, number>();
+
+function nextCallIndex(env: CheckEnv): number {
+  const index = callsOfRun.get(env.signal) ?? 0;
+  callsOfRun.set(env.signal, index + 1);
+  return index;
+}
 
 /**
  * Run an async property with the run's seed and budget. A counterexample becomes a
- * CheckFailure whose message carries fast-check's seed and path, so the reproduce line
- * (same --seed) replays exactly that case.
+ * PropertyFailure whose message carries fast-check's seed and path, so the reproduce line
+ * (same --seed) replays exactly that case, and which hands the shrunk value to the harness
+ * (saved with --report-dir). With `env.replay` only the saved case runs, once.
  */
 export async function checkProperty<T>(
   env: CheckEnv,
@@ -12,30 +52,90 @@ export async function checkProperty<T>(
   predicate: (value: T) => Promise<void>,
   options: { runs?: number } = {},
 ): Promise<void> {
+  const property = nextCallIndex(env);
+  const replay = env.replay;
+  if (replay !== undefined && replay.property !== property) return;
+  let substituted = false;
+  let replayed = false;
   const details = await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
+    fc.asyncProperty(arbitrary, async (generated) => {
       if (env.signal.aborted) return;
+      if (replay !== undefined) {
+        // With a path, fast-check goes on to the case's siblings after it passes: only the case runs.
+        if (replayed) return;
+        replayed = true;
+      }
+      let value = generated;
+      if (replay?.value !== undefined && !sameAsJson(generated, replay.value.json)) {
+        // The generator changed since the case was saved: the saved value is the case.
+        value = replay.value.json as T;
+        substituted = true;
+      }
       await predicate(value);
     }),
-    { seed: env.seed, numRuns: options.runs ?? env.runs },
+    replay === undefined
+      ? { seed: env.seed, numRuns: options.runs ?? env.runs }
+      : { seed: replay.seed, path: replay.path, endOnFailure: true, numRuns: 1 },
   );
   if (!details.failed) return;
   if (!('errorInstance' in details)) {
     throw new CheckFailure('property could not run: interrupted or too many skipped values');
   }
+  const value: unknown = substituted ? replay?.value?.json : details.counterexample?.[0];
+  const text = fc.stringify(value);
+  const json = jsonOf(value);
+  const counterexample: PropertyCounterexample = {
+    fastCheck: { seed: details.seed, path: details.counterexamplePath ?? '', property },
+    ...(json === undefined ? {} : { json }),
+    text,
+    replayed: replay !== undefined,
+  };
+  const how =
+    replay === undefined
+      ? `property failed after ${details.numRuns} runs, shrunk ${details.numShrinks} times`
+      : substituted
+        ? 'replayed the saved counterexample (seed and path now generate another value)'
+        : 'replayed the saved counterexample';
+  const where = `${how}; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(text)}`;
   const error = details.errorInstance;
-  const counterexample = fc.stringify(details.counterexample);
   if (error instanceof CheckFailure) {
-    throw new CheckFailure(
-      `${error.message} (property failed after ${details.numRuns} runs, shrunk ${details.numShrinks} times; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(counterexample)})`,
+    throw new PropertyFailure(
+      `${error.message} (${where})`,
       error.expected,
       error.actual,
+      error.evidence,
+      counterexample,
     );
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  throw new CheckFailure(
-    `${message} (property failed after ${details.numRuns} runs; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(counterexample)})`,
-  );
+  throw new PropertyFailure(`${message} (${where})`, undefined, undefined, undefined, counterexample);
+}
+
+/** The value as JSON when JSON text brings back exactly that value (no undefined, -0, NaN, class instances...). */
+function jsonOf(value: unknown): { value: unknown } | undefined {
+  if (!isJsonExact(value, 0)) return undefined;
+  return { value: JSON.parse(JSON.stringify(value)) };
+}
+
+function isJsonExact(value: unknown, depth: number): boolean {
+  if (depth > 100) return false;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    if (Object.keys(value).length !== value.length) return false;
+    return value.every((v) => isJsonExact(v, depth + 1));
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  // fast-check builds some records with a null prototype; JSON brings them back as plain objects.
+  if (proto !== Object.prototype && proto !== null) return false;
+  if (Object.getOwnPropertySymbols(value).length > 0) return false;
+  return Object.entries(value).every(([, v]) => isJsonExact(v, depth + 1));
+}
+
+function sameAsJson(generated: unknown, saved: unknown): boolean {
+  const json = jsonOf(generated);
+  return json !== undefined && isDeepStrictEqual(json.value, saved);
 }
 
 function abbreviate(s: string): string {

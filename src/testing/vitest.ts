@@ -9,17 +9,24 @@ import {
   shardOption,
 } from '../harness/api.js';
 import { failsRun, markCheck } from '../harness/baseline.js';
+import { readCounterexampleSync, replaySettings } from '../harness/counterexamples.js';
 import type { CheckResult } from '../harness/results.js';
 import { randomSeed, runCheck, selectChecks } from '../harness/run-suite.js';
 import { selectShard } from '../harness/shard.js';
 import { formatCheck } from '../reporters/console.js';
-import type { Suite } from '../suites/check.js';
+import type { PropertyReplay, Suite } from '../suites/check.js';
 
-export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 'onResult'> {
+export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 'onResult' | 'replay'> {
   /** Title of the describe block; default `wirecheck <suite> against <target> (seed N)`. */
   title?: string;
   /** Budget for opening the suite's context in beforeAll (default 60 s). */
   openTimeoutMs?: number;
+  /**
+   * A counterexample fixture (`<report-dir>/counterexamples/<check-id>.json`): run only its
+   * check, with its seed, runs and tier, and of its property only the saved case (a
+   * regression test). Not combined with `only`, `seed`, `runs`, `full` or `shard`.
+   */
+  replay?: string;
 }
 
 /** Default budget of a check (as in the harness); the vitest test gets a little more. */
@@ -54,6 +61,17 @@ export function testOutcomeOf(result: CheckResult, strict: boolean): TestOutcome
   return { kind: 'pass' };
 }
 
+/** The options with a `replay` fixture's check, seed, runs and tier in place, and its case. */
+function withReplay(
+  suite: string,
+  given: DescribeSuiteOptions,
+): { options: DescribeSuiteOptions; replaying?: PropertyReplay } {
+  const { replay: file, ...rest } = given;
+  if (file === undefined) return { options: given };
+  const { replay, ...run } = replaySettings(readCounterexampleSync(file), file, suite, rest);
+  return { options: { ...rest, ...run }, replaying: replay };
+}
+
 /**
  * Register a describe block with one vitest test per selected check of a suite. The suite's
  * context is opened once in beforeAll and closed in afterAll. A passing check passes, a
@@ -72,18 +90,19 @@ export function describeSuite<T, C>(suite: Suite<T, C>, target: T, options?: Des
 export function describeSuite(
   suiteOrName: string | AnySuite,
   targetOrOptions: unknown,
-  options: DescribeSuiteOptions = {},
+  given: DescribeSuiteOptions = {},
 ): void {
   const { suite, target } =
     typeof suiteOrName === 'string'
       ? resolveSuite(suiteOrName, (targetOrOptions ?? {}) as Record<string, unknown>)
       : { suite: suiteOrName, target: targetOrOptions };
+  const { options, replaying } = withReplay(suite.name, given);
   assertOnlyMatches(suite, options.only);
   const seed = options.seed ?? randomSeed();
   const full = options.full ?? false;
   const runs = options.runs ?? (full ? 1000 : 100);
   const strict = options.strict ?? false;
-  const settings = { seed, runs, full };
+  const settings = { seed, runs, full, ...(replaying === undefined ? {} : { replay: replaying }) };
   const checks = selectShard(selectChecks(suite.checks, options.only, full), shardOption(options.shard));
   const title =
     options.title ?? `wirecheck ${suite.name} against ${suite.describeTarget(target)} (seed ${seed})`;

@@ -67,6 +67,7 @@ const MEMORY_ROWS: [string, number][] = [
   ['aimock/raw node:http RSS growth behind a slow reader, one 300-delta stream', 0],
 ];
 const ISSUE_6_ROWS = [...PEER_ROWS, ...PACING_ROWS, ...TOOL_ROWS, ...MEMORY_ROWS];
+const PROXY_ROW = 'recording proxy/direct to the mock, 300 text deltas, 64 frames per write';
 
 function capture() {
   const out: string[] = [];
@@ -139,7 +140,7 @@ describe('bench command line', () => {
     const { io, err } = capture();
     expect(await main(argv('--only', 'peers,frobs'), io)).toBe(2);
     expect(err.join('\n')).toMatch(
-      /--only takes parts among messages, peers, memory, pacing, tools, runner, got "frobs"/,
+      /--only takes parts among messages, peers, memory, pacing, tools, runner, recording, got "frobs"/,
     );
   });
 
@@ -169,7 +170,11 @@ describe('bench run (quick, servers in this thread)', () => {
     }
     const json = JSON.parse(await readFile(out, 'utf8'));
     expectRows(json);
-    const names = json.map((r) => String(r.name)).filter((n) => !n.startsWith('runner'));
+    const names = json
+      .map((r) => String(r.name))
+      .filter((n) => !n.startsWith('runner') && !n.startsWith('recording proxy'));
+    // The recording proxy's row (issue 5), after every other part.
+    expect(json.at(-1)).toMatchObject({ name: PROXY_ROW, unit: 'frames/s', goal: 0.8 });
     expect(names).toEqual(
       [...PART_1_ROWS, ...PEER_ROWS, ...PACING_ROWS, ...TOOL_ROWS, ...MEMORY_ROWS].map((r) =>
         typeof r === 'string' ? r : r[0],

@@ -42,6 +42,7 @@ describe('docs/cli.md', () => {
         'tool-client',
         'probe',
         'record messages',
+        'record tools',
         'fixtures validate',
         'fixtures import',
         'merge-reports',

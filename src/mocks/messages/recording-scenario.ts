@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FixtureFormatError } from '../../fixtures/errors.js';
 import { readFixtureFile } from '../../fixtures/format.js';
 import type { MessagesExchange } from '../../fixtures/schema.js';
 import type { FaultPlan } from './faults.js';
@@ -40,6 +41,16 @@ export async function loadRecordings(paths: readonly string[]): Promise<Messages
     } else files.push(path);
   }
   const out: MessagesExchange[] = [];
-  for (const file of files) out.push(await readFixtureFile(file));
+  for (const file of files) {
+    const fixture = await readFixtureFile(file);
+    if (fixture.kind !== 'messages-exchange') {
+      throw new FixtureFormatError(
+        file,
+        'kind',
+        `a recording is a messages-exchange fixture, not ${fixture.kind}`,
+      );
+    }
+    out.push(fixture);
+  }
   return out;
 }

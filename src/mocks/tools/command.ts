@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { ToolJournalEntry } from './journal.js';
 
 export interface MockToolCommandOptions {
-  /** The scenario JSON file. */
-  readonly scenarioFile: string;
+  /** The scenario JSON file (default: the mock's default scenario). */
+  readonly scenarioFile?: string;
   /** Where the mock appends its journal, one JSON line per entry. */
   readonly journalFile?: string;
   /** Default stdio. */
@@ -17,6 +17,10 @@ export interface MockToolCommandOptions {
    * mock alone and starts several times faster; the tool-client suite uses it.
    */
   readonly launcher?: 'cli' | 'direct';
+  /** Replay this recorded tool session (`--replay`). */
+  readonly replayFile?: string;
+  /** Of the replay: a factor, or `max`. */
+  readonly speed?: number | 'max';
 }
 
 /**
@@ -25,13 +29,16 @@ export interface MockToolCommandOptions {
  * It runs the built code (dist/), as the bin does.
  */
 export function mockToolServerCommand(options: MockToolCommandOptions): string {
-  const journal = options.journalFile === undefined ? [] : ['--journal', options.journalFile];
+  const scenario = options.scenarioFile === undefined ? [] : ['--scenario', options.scenarioFile];
+  const journal = [
+    ...(options.journalFile === undefined ? [] : ['--journal', options.journalFile]),
+    ...(options.replayFile === undefined ? [] : ['--replay', options.replayFile]),
+    ...(options.speed === undefined ? [] : ['--speed', String(options.speed)]),
+  ];
   if (options.launcher === 'direct') {
     // The compiled entry next to the compiled form of this file.
     const entry = fileURLToPath(new URL('./stdio-process.js', distUrl(import.meta.url)));
-    return [process.execPath, entry, '--scenario', options.scenarioFile, ...journal]
-      .map(shellQuote)
-      .join(' ');
+    return [process.execPath, entry, ...scenario, ...journal].map(shellQuote).join(' ');
   }
   // This file sits two folders below src/ or dist/, so the bin is three folders up.
   const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
@@ -42,8 +49,7 @@ export function mockToolServerCommand(options: MockToolCommandOptions): string {
     'mock-tools',
     '--transport',
     options.transport ?? 'stdio',
-    '--scenario',
-    options.scenarioFile,
+    ...scenario,
     ...journal,
   ];
   if (options.port !== undefined) args.push('--port', String(options.port));

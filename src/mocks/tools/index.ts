@@ -1,6 +1,9 @@
 export * from './command.js';
 export * from './journal.js';
 export * from './journal-queries.js';
+export * from './replay-file.js';
+export * from './replay-plan.js';
+export { ReplayToolSession, type ToolReplayOptions } from './replay-session.js';
 export * from './scenario.js';
 export { MOCK_REQUEST_ID_BASE, MockToolSession, type SessionChannel } from './session.js';
 export * from './sse.js';

@@ -21,6 +21,8 @@ export interface SessionChannel {
   write(text: string): void;
   /** Write a line that is not JSON (stdio only; SSE ignores the fault). */
   writeBanner?(text: string): void;
+  /** Write recorded bytes as they are (a replay: SSE chunks with comments, stdio lines with their `\n`). */
+  writeRaw?(bytes: Uint8Array): void;
   /** End the session from the server side (end the stream, exit). */
   close(): void;
 }

@@ -1,10 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fastify, { type FastifyInstance } from 'fastify';
+import type { ToolSession } from '../../fixtures/schema.js';
 import { SESSION_QUERY_PARAM, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { mixSeed } from '../messages/random.js';
 import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
+import { toolReplayPlanOf } from './replay-plan.js';
+import { ReplayToolSession } from './replay-session.js';
 import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
 import { MockToolSession } from './session.js';
 
@@ -15,7 +18,14 @@ export const MOCK_MESSAGES_PATH = '/messages';
 export interface MockToolServerOptions {
   /** Called with every journal entry as it is recorded (e.g. to append it to a file). */
   readonly onEntry?: (entry: ToolJournalEntry) => void;
+  /** Serve this recorded session (an SSE or stdio recording) to every client, instead of the scenario's answers. */
+  readonly replay?: ToolSession;
+  /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
+  readonly speed?: number;
 }
+
+/** The protocol side of one mock session: scripted by the scenario, or replaying a recording. */
+export type MockSession = MockToolSession | ReplayToolSession;
 
 /** A built (not listening) SSE mock tool server. */
 export interface BuiltMockToolServer {
@@ -23,11 +33,11 @@ export interface BuiltMockToolServer {
   readonly journal: ToolJournal;
   readonly scenario: ToolScenario;
   /** Sessions opened so far, by id. */
-  readonly sessions: ReadonlyMap<string, MockToolSession>;
+  readonly sessions: ReadonlyMap<string, MockSession>;
 }
 
 interface OpenStream {
-  readonly session: MockToolSession;
+  readonly session: MockSession;
   readonly raw: ServerResponse;
   ended: boolean;
 }
@@ -44,7 +54,8 @@ export function buildMockToolServer(
   const scenario = toolScenario(input as ToolScenarioInput);
   const journal = new ToolJournal(options.onEntry);
   const streams = new Map<string, OpenStream>();
-  const sessions = new Map<string, MockToolSession>();
+  const sessions = new Map<string, MockSession>();
+  const plan = options.replay === undefined ? undefined : toolReplayPlanOf(options.replay);
   const { faults } = scenario;
   const app = fastify({ logger: false, forceCloseConnections: true });
 
@@ -74,22 +85,25 @@ export function buildMockToolServer(
     const stream: OpenStream = {
       raw,
       ended: false,
-      session: new MockToolSession(
-        scenario,
-        journal,
-        {
-          session: id,
-          transport: 'sse',
-          write: (text) => {
-            if (stream.ended) return;
-            if (faults.commentFrames) raw.write(encodeComment('wirecheck comment'));
-            raw.write(encodeFrame(TOOL_SSE_EVENTS.message, text));
-          },
-          close: () => endStream(stream),
-        },
-        index,
-      ),
+      session: undefined as unknown as MockSession,
     };
+    const channel = {
+      session: id,
+      transport: 'sse' as const,
+      write: (text: string) => {
+        if (stream.ended) return;
+        if (faults.commentFrames) raw.write(encodeComment('wirecheck comment'));
+        raw.write(encodeFrame(TOOL_SSE_EVENTS.message, text));
+      },
+      writeRaw: (bytes: Uint8Array) => {
+        if (!stream.ended) raw.write(bytes);
+      },
+      close: () => endStream(stream),
+    };
+    (stream as { session: MockSession }).session =
+      plan === undefined
+        ? new MockToolSession(scenario, journal, channel, index)
+        : new ReplayToolSession(plan, scenario, journal, channel, { speed: options.speed ?? 1 }, index);
     sessions.set(id, stream.session);
     streams.set(id, stream);
     const path = `${MOCK_MESSAGES_PATH}?${SESSION_QUERY_PARAM}=${encodeURIComponent(id)}`;

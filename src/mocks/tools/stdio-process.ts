@@ -4,6 +4,7 @@
 // case, where the CLI's start-up (every command's modules) would cost most of the case.
 // Never imported: running it is its only use.
 import { journalFileWriter } from './command.js';
+import { loadToolReplay, parseReplaySpeed } from './replay-file.js';
 import { loadToolScenario, toolScenario } from './scenario.js';
 import { runStdioMockToolServer } from './stdio.js';
 
@@ -14,9 +15,15 @@ function flag(name: string): string | undefined {
 
 const scenarioFile = flag('--scenario');
 const journalFile = flag('--journal');
+const replayFile = flag('--replay');
+const speedText = flag('--speed');
 try {
   const scenario = scenarioFile === undefined ? toolScenario() : await loadToolScenario(scenarioFile);
+  const replay = replayFile === undefined ? undefined : await loadToolReplay(replayFile);
+  const speed = speedText === undefined ? 1 : parseReplaySpeed(speedText);
+  if (speed === undefined) throw new Error(`--speed takes a number above 0 or max, got ${speedText}`);
   await runStdioMockToolServer(scenario, {
+    ...(replay !== undefined && { replay, speed }),
     input: process.stdin,
     write: (text) => process.stdout.write(text),
     ...(journalFile !== undefined && { onEntry: journalFileWriter(journalFile) }),

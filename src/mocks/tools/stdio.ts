@@ -1,5 +1,8 @@
+import type { ToolSession } from '../../fixtures/schema.js';
 import { createLineDecoder } from '../../protocol/jsonrpc/index.js';
 import { ToolJournal, type ToolJournalEntry } from './journal.js';
+import { toolReplayPlanOf } from './replay-plan.js';
+import { ReplayToolSession } from './replay-session.js';
 import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
 import { MockToolSession } from './session.js';
 
@@ -12,6 +15,10 @@ export interface StdioMockOptions {
   readonly onEntry?: (entry: ToolJournalEntry) => void;
   /** Stops the mock (as if its stdin ended). */
   readonly signal?: AbortSignal;
+  /** Serve this recorded session instead of the scenario's answers. */
+  readonly replay?: ToolSession;
+  /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
+  readonly speed?: number;
 }
 
 /** How a stdio mock session ended: its stdin ended (`eof`), or the mock closed it (fault). */
@@ -33,13 +40,20 @@ export async function runStdioMockToolServer(
   const closed = new Promise<'closed'>((resolve) => {
     closedByMock = () => resolve('closed');
   });
-  const session = new MockToolSession(scenario, journal, {
+  const channel = {
     session: 'stdio',
-    transport: 'stdio',
-    write: (text) => options.write(`${text}\n`),
-    writeBanner: (text) => options.write(`${text}\n`),
+    transport: 'stdio' as const,
+    write: (text: string) => options.write(`${text}\n`),
+    writeBanner: (text: string) => options.write(`${text}\n`),
+    writeRaw: (bytes: Uint8Array) => options.write(Buffer.from(bytes).toString('utf8')),
     close: () => closedByMock(),
-  });
+  };
+  const session =
+    options.replay === undefined
+      ? new MockToolSession(scenario, journal, channel)
+      : new ReplayToolSession(toolReplayPlanOf(options.replay), scenario, journal, channel, {
+          speed: options.speed ?? 1,
+        });
   const decoder = createLineDecoder({
     onLine: (line) => {
       if (line.ok) {

@@ -27,6 +27,10 @@ export function renderCheck(c: CheckResult): string {
     c.reproduce === undefined
       ? ''
       : `<div class="repro">reproduce: <code>${escapeHtml(c.reproduce)}</code></div>`;
+  const counterexample =
+    c.counterexample === undefined
+      ? ''
+      : `<div class="repro">counterexample: <code>${escapeHtml(c.counterexample.file)}</code></div><div class="repro">replay: <code>${escapeHtml(c.counterexample.replay)}</code></div>`;
   const baseline =
     c.baseline === undefined
       ? ''
@@ -41,7 +45,7 @@ export function renderCheck(c: CheckResult): string {
     `<td>${escapeHtml(c.clause)}</td>`,
     `<td>${c.level}</td>`,
     `<td class="num">${formatDuration(c.durationMs)}</td>`,
-    `<td class="msg"><pre>${escapeHtml(clip(c.message, MAX_MESSAGE_CHARS))}</pre>${baseline}${reproduce}</td>`,
+    `<td class="msg"><pre>${escapeHtml(clip(c.message, MAX_MESSAGE_CHARS))}</pre>${baseline}${reproduce}${counterexample}</td>`,
     '</tr>',
     detail === '' ? '' : `<tr class="detail"><td colspan="6">${detail}</td></tr>`,
     '</tbody>',

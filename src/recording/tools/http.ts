@@ -1,0 +1,38 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RecordedHeaders } from '../../fixtures/schema.js';
+
+// The header handling of a relaying proxy (as in src/recording/proxy.ts).
+
+/** Connection-level headers: they describe one hop, never the exchange. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
+
+/** Lower-case names, repeated values joined with ", ". */
+export function flatHeaders(headers: IncomingHttpHeaders): RecordedHeaders {
+  const out: RecordedHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** rawHeaders pairs minus hop-by-hop ones (and those named in `drop`), names as sent. */
+export function forwardable(raw: readonly string[], drop: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || drop.has(name)) continue;
+    out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}

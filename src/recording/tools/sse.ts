@@ -1,0 +1,340 @@
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { chunkOf, roundMs } from '../../fixtures/chunks.js';
+import {
+  FIXTURE_FORMAT,
+  FIXTURE_VERSION,
+  type RecordedChunk,
+  type ResponseEnd,
+  type ToolMessage,
+  type ToolSession,
+} from '../../fixtures/schema.js';
+import {
+  resolveEndpoint,
+  SESSION_HEADER,
+  SESSION_QUERY_PARAM,
+  TOOL_SSE_EVENTS,
+} from '../../protocol/mcp/index.js';
+import { createFrameDecoder } from '../../protocol/sse/index.js';
+import { redactHeaders, scrubSecrets, secretsOf } from '../redact.js';
+import { rewriteFirstEndpoint } from './endpoint.js';
+import { flatHeaders, forwardable } from './http.js';
+import { redactUrl } from './redact-target.js';
+import { type SessionSink, storeSession } from './store.js';
+
+export interface SseRecordingProxyOptions extends SessionSink {
+  /** The real server's stream URL, e.g. `http://127.0.0.1:8000/sse`. */
+  readonly upstream: string;
+  readonly host?: string;
+  /** Default 0: a free port. */
+  readonly port?: number;
+  /** Largest POST body relayed (default 4 MiB, as the MCP SDK); larger gets 413. */
+  readonly bodyLimit?: number;
+  /** A POST for no session being recorded (relayed all the same). */
+  readonly onUnmatchedPost?: (url: string) => void;
+}
+
+export interface SseRecordingProxy {
+  /** The proxy's stream URL: give it to the client instead of the server's. */
+  readonly url: string;
+  /** Every session recorded so far, in the order they ended. */
+  readonly sessions: ToolSession[];
+  /** Resolves once every session begun so far has ended and been written. */
+  settled(): Promise<void>;
+  /** Stop listening, cut open sessions (recorded as client-aborted) and wait for the files. */
+  close(): Promise<void>;
+}
+
+interface LiveSession {
+  readonly messages: ToolMessage[];
+  /** Where this session's POSTs go (the origin of the endpoint the server announced). */
+  postOrigin: string;
+  readonly since: () => number;
+  readonly secrets: string[];
+}
+
+const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+const POST_BODY_KEPT = 500;
+
+/**
+ * A recording proxy in front of an SSE tool server. `GET` is relayed and, when it opens an
+ * event stream, recorded as one session: every chunk of the stream as it arrived (comments
+ * and the `endpoint` event included) with its time, and each `message` event as a
+ * server->client message. The `endpoint` event is rewritten for the client only when it
+ * names an absolute URL (a path already resolves against the proxy), keeping the session
+ * id; the recording keeps the original. `POST`s are relayed with their status and body and
+ * recorded in the session their `sessionId` names. Raw node:http (as the messages proxy):
+ * bytes are relayed as they come, one write per upstream chunk, Nagle off.
+ */
+export async function startSseRecordingProxy(options: SseRecordingProxyOptions): Promise<SseRecordingProxy> {
+  const upstream = new URL(options.upstream);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
+    throw new TypeError(`upstream must be an http: or https: URL, got ${options.upstream}`);
+  }
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const send = (target: URL, init: { method: string; path: string; headers: string[] }) => {
+    const secure = target.protocol === 'https:';
+    const out = (secure ? httpsRequest : httpRequest)({
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      method: init.method,
+      path: init.path,
+      // With headers given as raw pairs Node adds no Host of its own.
+      headers: ['host', target.host, ...init.headers],
+      agent: secure ? agents.https : agents.http,
+    });
+    out.on('socket', (socket) => socket.setNoDelay(true));
+    return out;
+  };
+  const live = new Map<string, LiveSession>();
+  const sessions: ToolSession[] = [];
+  const pending = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+    return p;
+  };
+
+  const relayStream = (req: IncomingMessage, res: ServerResponse, ended: () => void): void => {
+    const requestHeaders = flatHeaders(req.headers);
+    const secrets = secretsOf(requestHeaders);
+    const recordedAt = new Date().toISOString();
+    const t0 = performance.now();
+    const since = () => roundMs(performance.now() - t0);
+    const proxyOrigin = `http://${req.headers.host ?? `127.0.0.1:${(server.address() as AddressInfo).port}`}`;
+    const out = send(upstream, {
+      method: 'GET',
+      path: req.url ?? '/',
+      headers: forwardable(req.rawHeaders, new Set(['host'])),
+    });
+    let finished = false;
+    let clientGone = false;
+    let status = 0;
+    let headersAtMs = 0;
+    let responseHeaders = {};
+    const chunks: RecordedChunk[] = [];
+    const session: LiveSession = { messages: [], postOrigin: upstream.origin, since, secrets };
+    let sessionId: string | undefined;
+    let endpoint: string | undefined;
+    const finish = (end: ResponseEnd) => {
+      if (finished) return;
+      finished = true;
+      if (sessionId !== undefined) live.delete(sessionId);
+      if (status === 0) {
+        ended();
+        return;
+      }
+      const fixture: ToolSession = {
+        format: FIXTURE_FORMAT,
+        version: FIXTURE_VERSION,
+        kind: 'tool-session',
+        recordedAt,
+        source: 'wirecheck record tools --sse',
+        transport: 'sse',
+        server: redactUrl(upstream.href),
+        messages: session.messages,
+        stream: {
+          path: req.url ?? '/',
+          requestHeaders: redactHeaders(requestHeaders, secrets),
+          status,
+          headers: redactHeaders(responseHeaders, secrets),
+          headersAtMs,
+          ...(endpoint !== undefined && { endpoint }),
+          end: clientGone && end === 'truncated' ? 'client-aborted' : end,
+          endAtMs: since(),
+          chunks,
+        },
+        endAtMs: since(),
+      };
+      sessions.push(fixture);
+      void track(storeSession(fixture, options)).finally(ended);
+    };
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      clientGone = true;
+      out.destroy();
+      finish('client-aborted');
+    });
+    out.on('error', (e) => {
+      if (status !== 0 || clientGone) return;
+      const message = `wirecheck record: upstream ${upstream.origin} unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: message }));
+      finish('complete');
+    });
+    out.on('response', (up) => {
+      status = up.statusCode ?? 0;
+      headersAtMs = since();
+      responseHeaders = flatHeaders(up.headers);
+      res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
+      res.flushHeaders();
+      const decoder = createFrameDecoder({
+        onFrame: (frame) => {
+          if (endpoint === undefined && frame.event === TOOL_SSE_EVENTS.endpoint) {
+            endpoint = frame.data;
+            const resolved = resolveEndpoint(frame.data, upstream.href);
+            session.postOrigin = resolved.origin;
+            sessionId = resolved.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
+            if (sessionId !== undefined) live.set(sessionId, session);
+            return;
+          }
+          if (frame.event === undefined || frame.event === TOOL_SSE_EVENTS.message) {
+            session.messages.push({ atMs: since(), direction: 'server->client', text: frame.data });
+          }
+        },
+      });
+      const rewriter = rewriteFirstEndpoint((data) =>
+        /^[a-z][a-z0-9+.-]*:/i.test(data.trim())
+          ? (() => {
+              const resolved = resolveEndpoint(data, upstream.href);
+              return `${proxyOrigin}${resolved.pathname}${resolved.search}`;
+            })()
+          : data,
+      );
+      const write = (bytes: Uint8Array) => {
+        if (bytes.length > 0 && !res.write(bytes)) {
+          up.pause();
+          res.once('drain', () => up.resume());
+        }
+      };
+      up.on('data', (chunk: Buffer) => {
+        chunks.push(chunkOf(chunk, since()));
+        decoder.feed(chunk);
+        write(rewriter.feed(chunk));
+      });
+      up.on('end', () => {
+        write(rewriter.flush());
+        decoder.end();
+        res.end();
+        finish('complete');
+      });
+      up.on('error', () => {});
+      up.on('close', () => {
+        if (up.complete) return;
+        res.destroy();
+        finish('truncated');
+      });
+    });
+    out.end();
+  };
+
+  const relayPost = (req: IncomingMessage, res: ServerResponse, body: Buffer, ended: () => void): void => {
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    const headerId = req.headers[SESSION_HEADER];
+    const id =
+      url.searchParams.get(SESSION_QUERY_PARAM) ?? (typeof headerId === 'string' ? headerId : undefined);
+    const session = id === undefined ? undefined : live.get(id);
+    if (session === undefined) options.onUnmatchedPost?.(req.url ?? '/');
+    const secrets = [...(session?.secrets ?? []), ...secretsOf(flatHeaders(req.headers))];
+    const message: ToolMessage | undefined = session && {
+      atMs: session.since(),
+      direction: 'client->server',
+      text: scrubSecrets(body.toString('utf8'), secrets),
+    };
+    if (message) session?.messages.push(message);
+    const out = send(new URL(session?.postOrigin ?? upstream.origin), {
+      method: req.method ?? 'POST',
+      path: req.url ?? '/',
+      headers: forwardable(req.rawHeaders, new Set(['host', 'content-length'])).concat(
+        'content-length',
+        String(body.length),
+      ),
+    });
+    out.on('error', (e) => {
+      const text = `wirecheck record: upstream unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
+      if (message) message.post = { status: 502, body: text };
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: text }));
+      ended();
+    });
+    out.on('response', (up) => {
+      const parts: Buffer[] = [];
+      up.on('data', (b: Buffer) => parts.push(b));
+      up.on('error', () => {});
+      up.on('end', () => {
+        const reply = Buffer.concat(parts);
+        if (message) {
+          message.post = {
+            status: up.statusCode ?? 0,
+            body: scrubSecrets(reply.toString('utf8').slice(0, POST_BODY_KEPT), secrets),
+          };
+        }
+        res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardable(up.rawHeaders)).end(reply);
+        ended();
+      });
+    });
+    out.end(body);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    void track(
+      new Promise<void>((ended) => {
+        if (req.method === 'GET') {
+          req.resume();
+          relayStream(req, res, ended);
+          return;
+        }
+        const parts: Buffer[] = [];
+        let size = 0;
+        req.on('data', (b: Buffer) => {
+          size += b.length;
+          if (size <= bodyLimit) parts.push(b);
+        });
+        req.on('error', () => ended());
+        req.on('end', () => {
+          if (size > bodyLimit) {
+            res
+              .writeHead(413, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` }));
+            ended();
+            return;
+          }
+          relayPost(req, res, Buffer.concat(parts), ended);
+        });
+      }),
+    );
+  };
+
+  const server: Server = createServer(handle);
+  server.on('connection', (socket) => socket.setNoDelay(true));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown =
+    address.address === '0.0.0.0' || address.address === '::'
+      ? '127.0.0.1'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
+  const settled = async () => {
+    while (pending.size > 0) await Promise.all([...pending]);
+  };
+  return {
+    url: `http://${shown}:${address.port}${upstream.pathname}${upstream.search}`,
+    sessions,
+    settled,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await settled();
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

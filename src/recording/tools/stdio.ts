@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { roundMs } from '../../fixtures/chunks.js';
+import {
+  FIXTURE_FORMAT,
+  FIXTURE_VERSION,
+  type ToolMessage,
+  type ToolSession,
+} from '../../fixtures/schema.js';
+import { scrubSecrets } from '../redact.js';
+import { createLineRecorder } from './lines.js';
+import { redactCommand, secretsOfEnv } from './redact-target.js';
+import { type SessionSink, storeSession } from './store.js';
+
+export interface StdioRecorderOptions extends SessionSink {
+  /** The real server, run by `sh -c` in its own process group. */
+  readonly command: string;
+  /** The client's side: what it writes to "the server's" stdin. */
+  readonly input: AsyncIterable<Uint8Array | string>;
+  /** Where the server's stdout goes, unchanged (the recorder's own stdout). */
+  write(bytes: Uint8Array): void;
+  /** Where the server's stderr goes, unchanged. */
+  writeError(bytes: Uint8Array): void;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  /** Stops the session: the server's group gets SIGTERM, then SIGKILL after 2 s. */
+  readonly signal?: AbortSignal;
+}
+
+export interface StdioRecording {
+  readonly session: ToolSession;
+  /** The fixture file, when `outDir` was given and it could be written. */
+  readonly file: string | undefined;
+}
+
+/**
+ * A stdio tool server with a recorder in the middle: runs the real server and relays the
+ * client's bytes to its stdin and its stdout back, unchanged and unbuffered, while
+ * recording every line of both directions with its time (from the spawn). The server's
+ * stderr passes through. The session ends when the server exits (its stdin is closed when
+ * the client's input ends); then the fixture is written.
+ */
+export async function recordStdioSession(options: StdioRecorderOptions): Promise<StdioRecording> {
+  const env = options.env ?? process.env;
+  const secrets = secretsOfEnv(env);
+  const messages: ToolMessage[] = [];
+  const push = (m: ToolMessage) => messages.push({ ...m, text: scrubSecrets(m.text, secrets) });
+  const fromClient = createLineRecorder('client->server', push);
+  const fromServer = createLineRecorder('server->client', push);
+  const recordedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const since = () => performance.now() - t0;
+
+  const child = spawn('sh', ['-c', options.command], {
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+    env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+  });
+  const group = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  child.stdout.on('data', (b: Buffer) => {
+    fromServer.feed(b, since());
+    options.write(b);
+  });
+  child.stderr.on('data', (b: Buffer) => options.writeError(b));
+  child.stdin.on('error', () => {
+    // EPIPE once the server is gone: its exit is what the recording says.
+  });
+  const closed = new Promise<{ code: number | null; signal: string | null }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  let killTimer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    group('SIGTERM');
+    killTimer = setTimeout(() => group('SIGKILL'), 2_000);
+    killTimer.unref();
+  };
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+
+  const iterator = options.input[Symbol.asyncIterator]();
+  const pump = (async () => {
+    const gone = closed.then(() => 'gone' as const);
+    for (;;) {
+      const next = await Promise.race([iterator.next(), gone]);
+      if (next === 'gone') break;
+      if (next.done) {
+        fromClient.end(since());
+        child.stdin.end();
+        break;
+      }
+      const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      fromClient.feed(bytes, since());
+      if (!child.stdin.write(bytes)) {
+        await Promise.race([new Promise((r) => child.stdin.once('drain', r)), gone]);
+      }
+    }
+  })();
+
+  let exit: { code: number | null; signal: string | null };
+  try {
+    exit = await closed;
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    clearTimeout(killTimer);
+    // Whatever the server left in its group does not outlive the session.
+    group('SIGKILL');
+  }
+  fromServer.end(since());
+  void iterator.return?.();
+  await Promise.race([pump, new Promise((r) => setTimeout(r, 50))]);
+  messages.sort((a, b) => a.atMs - b.atMs);
+  const session: ToolSession = {
+    format: FIXTURE_FORMAT,
+    version: FIXTURE_VERSION,
+    kind: 'tool-session',
+    recordedAt,
+    source: 'wirecheck record tools --stdio',
+    transport: 'stdio',
+    server: redactCommand(options.command, secrets),
+    messages,
+    exit,
+    endAtMs: roundMs(since()),
+  };
+  return { session, file: await storeSession(session, options) };
+}

@@ -1,0 +1,138 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ToolClient } from '../../src/clients/tools/index.js';
+import {
+  bodyOfChunks,
+  readFixtureFile,
+  type ToolSession,
+  validateFixture,
+} from '../../src/fixtures/index.js';
+import { startMockToolServer } from '../../src/mocks/tools/index.js';
+import { startSseRecordingProxy } from '../../src/recording/tools/index.js';
+import { startToolServer } from '../../src/servers/tools/index.js';
+import { SseClientTransport } from '../../src/transports/index.js';
+import { cli } from '../cli/fake-suites.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wirecheck-record-sse-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('wirecheck record tools --sse (spec "Tool server, SSE transport")', () => {
+  test('relays a session with the reference server and records every frame (keep-alive comments too) and every POST', async () => {
+    const server = await startToolServer({ keepAliveMs: 40 });
+    const out = join(dir, 'reference');
+    const proxy = await startSseRecordingProxy({ upstream: server.url, outDir: out });
+    const transport = new SseClientTransport(proxy.url, {
+      headers: { authorization: 'Bearer sk-secret-123456' },
+    });
+    const client = new ToolClient(transport);
+    try {
+      await client.connect();
+      const echo = await client.callTool('echo', { text: 'through the proxy' });
+      expect(JSON.stringify(echo)).toContain('through the proxy');
+      // Long enough for keep-alive comments between messages.
+      await sleep(130);
+      await client.listTools();
+      // Relative endpoint: the client resolves it against the proxy, session id as the server's.
+      expect(transport.endpoint?.origin).toBe(new URL(proxy.url).origin);
+    } finally {
+      await client.close();
+      await proxy.settled();
+      await proxy.close();
+      await server.close();
+    }
+    const files = await readdir(out);
+    expect(files).toHaveLength(1);
+    const session = (await readFixtureFile(join(out, files[0]!))) as ToolSession;
+    expect(session.transport).toBe('sse');
+    expect(session.server).toBe(server.url);
+    const stream = session.stream!;
+    expect(stream.status).toBe(200);
+    expect(stream.endpoint).toMatch(/^\/messages\?sessionId=/);
+    expect(stream.endpoint).toContain(transport.sessionId);
+    expect(stream.end).toBe('client-aborted');
+    expect(stream.requestHeaders.authorization).toBe('[redacted]');
+    const body = bodyOfChunks(stream.chunks).toString();
+    expect(body.startsWith('event: endpoint\n')).toBe(true);
+    expect(body).toContain(': keep-alive\n\n');
+    const posts = session.messages.filter((m) => m.direction === 'client->server');
+    expect(posts.map((m) => JSON.parse(m.text).method)).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+      'tools/list',
+    ]);
+    expect(posts.every((m) => m.post?.status === 202)).toBe(true);
+    const replies = session.messages.filter((m) => m.direction === 'server->client');
+    expect(replies).toHaveLength(3);
+    for (const reply of replies) expect(body).toContain(`data: ${reply.text}\n\n`);
+    const times = session.messages.map((m) => m.atMs);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const validation = validateFixture(session);
+    expect(validation.ok).toBe(true);
+    expect(validation.recorded.join()).toMatch(/comment frame\(s\) \(keep-alive\)/);
+  }, 20_000);
+
+  test('an absolute endpoint is rewritten to the proxy, keeping the session id; the recording keeps the original', async () => {
+    const mock = await startMockToolServer({ faults: { endpoint: 'absolute' } });
+    const proxy = await startSseRecordingProxy({ upstream: mock.url });
+    const transport = new SseClientTransport(proxy.url);
+    const client = new ToolClient(transport);
+    try {
+      await client.connect();
+      await client.callTool('echo', { text: 'x' });
+      expect(transport.endpoint?.origin).toBe(new URL(proxy.url).origin);
+    } finally {
+      await client.close();
+      await proxy.settled();
+      await proxy.close();
+      await mock.close();
+    }
+    const [session] = proxy.sessions;
+    expect(session?.stream?.endpoint).toBe(
+      `${new URL(mock.url).origin}/messages?sessionId=${transport.sessionId}`,
+    );
+    // Every POST reached the mock through the proxy.
+    expect(mock.journal().filter((e) => e.http?.method === 'POST')).toHaveLength(3);
+    expect(validateFixture(session!).ok).toBe(true);
+  }, 20_000);
+
+  test('the command takes exactly one of --stdio and --sse (usage error, exit 2)', async () => {
+    const both = await cli([
+      'record',
+      'tools',
+      '--stdio',
+      'true',
+      '--sse',
+      'http://127.0.0.1:1/sse',
+      '--out',
+      dir,
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/exactly one of --stdio CMD and --sse URL/);
+    expect((await cli(['record', 'tools', '--out', dir])).code).toBe(2);
+  });
+
+  test('--sse through the CLI prints the proxy stream URL first and exits 0 on SIGINT/SIGTERM', async () => {
+    const server = await startToolServer({ keepAliveMs: 0 });
+    const stop = new AbortController();
+    const run = cli(['record', 'tools', '--sse', server.url, '--out', join(dir, 'cli')], {
+      shutdown: stop.signal,
+    });
+    await sleep(300);
+    stop.abort();
+    const done = await run;
+    await server.close();
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sse\n$/);
+    expect(done.stderr).toContain(`recording ${server.url} into `);
+  });
+});
