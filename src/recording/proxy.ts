@@ -38,12 +38,17 @@ export interface RecordingProxyOptions {
   onWriteError?: (error: Error, file: string) => void;
   /** Largest request body forwarded, in bytes (default 64 MiB); larger gets 413. */
   bodyLimit?: number;
+  /**
+   * Keep every exchange in `exchanges` (default: only when there is no `outDir`). A long
+   * recording session writing files would otherwise hold every stream in memory.
+   */
+  keepExchanges?: boolean;
 }
 
 export interface RecordingProxy {
   /** `http://HOST:PORT`: give it to the client as the service's base URL. */
   readonly url: string;
-  /** Every exchange recorded so far, in the order they ended. */
+  /** Every exchange recorded so far, in the order they ended (see `keepExchanges`). */
   readonly exchanges: MessagesExchange[];
   /** Resolves once every exchange begun so far has ended and been written. */
   settled(): Promise<void>;
@@ -128,11 +133,12 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const send = secure ? httpsRequest : httpRequest;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const exchanges: MessagesExchange[] = [];
+  const keepExchanges = options.keepExchanges ?? options.outDir === undefined;
   const pending = new Set<Promise<void>>();
   let counter = 0;
 
   const store = (exchange: MessagesExchange): void => {
-    exchanges.push(exchange);
+    if (keepExchanges) exchanges.push(exchange);
     const n = ++counter;
     const file =
       options.outDir === undefined
@@ -193,7 +199,11 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const recordedAt = new Date().toISOString();
     const t0 = performance.now();
     const since = () => roundMs(performance.now() - t0);
+    // The hot path keeps each upstream chunk as it came (no copy, no decoding) with its
+    // time; the fixture's chunks are built once the exchange has ended.
     const chunks: RecordedChunk[] = [];
+    const rawChunks: Buffer[] = [];
+    const rawTimes: number[] = [];
     let status = 0;
     let responseHeaders: RecordedHeaders = {};
     let headersAtMs = 0;
@@ -202,6 +212,9 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const finish = (end: ResponseEnd, error?: MessagesExchange['error']): void => {
       if (finished) return;
       finished = true;
+      for (let i = 0; i < rawChunks.length; i++)
+        chunks.push(chunkOf(rawChunks[i] as Buffer, rawTimes[i] as number));
+      rawChunks.length = 0;
       store({
         format: FIXTURE_FORMAT,
         version: FIXTURE_VERSION,
@@ -265,7 +278,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders, false));
       res.flushHeaders();
       up.on('data', (chunk: Buffer) => {
-        chunks.push(chunkOf(chunk, since()));
+        rawChunks.push(chunk);
+        rawTimes.push(performance.now() - t0);
         if (!res.write(chunk)) {
           up.pause();
           res.once('drain', () => up.resume());
@@ -273,7 +287,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       });
       up.on('end', () => {
         res.end();
-        finish('complete');
+        // Build and write the fixture after the last bytes are on their way to the client.
+        setImmediate(() => finish('complete'));
       });
       up.on('error', () => {});
       up.on('close', () => {

@@ -49,7 +49,7 @@ const replays: MockMessagesService[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wirecheck-record-'));
   mock = await startMockMessagesService({ scenario: () => reply });
-  proxy = await startRecordingProxy({ upstream: mock.url, outDir: dir });
+  proxy = await startRecordingProxy({ upstream: mock.url, outDir: dir, keepExchanges: true });
 });
 afterEach(async () => {
   mock.setFaults(undefined);
