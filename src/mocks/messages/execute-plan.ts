@@ -97,8 +97,8 @@ export class ConnectionWatch {
  * Runs a plan on a response whose headers are set (not yet sent): writes with
  * backpressure (awaits 'drain' whenever write() says so), pauses on cancellable timers,
  * cuts the connection after flushing, and stops the moment the client goes away.
- * Pauses shorter than 1 ms accumulate into one timer, so a scripted rate holds on
- * average without a timer per frame.
+ * Pauses shorter than 1 ms accumulate into one timer, and every pause is measured from the
+ * stream's start, so a scripted rate holds on average without a timer per frame.
  */
 export async function executePlan(
   res: ServerResponse,
@@ -154,8 +154,11 @@ export async function executePlan(
         break;
       }
       case 'wait': {
+        // Deadlines are kept on one timeline from the stream's start: a timer that fires late
+        // (they all do, by up to a millisecond or more) is made up by the frames after it, so
+        // the schedule holds on average instead of drifting later with every pause.
         const now = performance.now();
-        due = Math.max(due, now) + step.ms;
+        due += step.ms;
         const left = due - now;
         if (left >= 1 || step.keepAlive) {
           headersOut();

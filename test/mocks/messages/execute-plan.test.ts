@@ -1,6 +1,7 @@
-import { createServer, request } from 'node:http';
+import { EventEmitter } from 'node:events';
+import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
   ConnectionWatch,
   executePlan,
@@ -148,5 +149,39 @@ test('a write is reported written only once the OS has its bytes: its memory is 
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('a per-frame delay schedule holds on average: a timer that fires late is made up by the next pauses', async () => {
+  // A fake clock and a watch whose every sleep overshoots by 4 ms, as real timers do.
+  let clock = 0;
+  const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
+  try {
+    const writes: number[] = [];
+    const res = Object.assign(new EventEmitter(), {
+      write: () => {
+        writes.push(clock);
+        return true;
+      },
+      end: (data?: unknown) => {
+        if (data !== undefined) writes.push(clock);
+      },
+      flushHeaders: () => {},
+      writableFinished: false,
+    }) as unknown as ServerResponse;
+    const progress: StreamProgress = { framesWritten: 0, bytesWritten: 0 };
+    const watch = new ConnectionWatch(res, progress);
+    watch.sleep = async (ms: number) => {
+      clock += ms + 4;
+    };
+    const frame = (n: number): StreamStep => ({ kind: 'write', data: `f${n}`, framesDone: n });
+    const steps: StreamStep[] = [frame(1)];
+    for (let n = 2; n <= 6; n++) steps.push({ kind: 'wait', ms: 10 }, frame(n));
+    steps.push({ kind: 'end' });
+    await executePlan(res, steps, watch, progress);
+    // Scheduled at 0, 10, 20, ...: each frame is at most one overshoot late, never later and later.
+    expect(writes).toEqual([0, 14, 24, 34, 44, 54]);
+  } finally {
+    now.mockRestore();
   }
 });
