@@ -11,7 +11,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chunkOf, roundMs } from '../fixtures/chunks.js';
-import { writeFixtureFile } from '../fixtures/format.js';
+import { type RawChunks, writeExchangeFile } from '../fixtures/format.js';
 import {
   FIXTURE_FORMAT,
   FIXTURE_VERSION,
@@ -137,7 +137,11 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const pending = new Set<Promise<void>>();
   let counter = 0;
 
-  const store = (exchange: MessagesExchange): void => {
+  // Fixture chunks (decoded text) are built only when someone sees the exchange as an
+  // object; the file is formatted from the raw bytes (half the CPU of formatting decoded text).
+  const wantsChunks = keepExchanges || options.onExchange !== undefined;
+
+  const store = (exchange: MessagesExchange, raw: RawChunks): void => {
     if (keepExchanges) exchanges.push(exchange);
     const n = ++counter;
     const file =
@@ -150,7 +154,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const done = (async () => {
       if (file !== undefined) {
         try {
-          await writeFixtureFile(file, exchange);
+          await writeExchangeFile(file, exchange, raw);
         } catch (e) {
           options.onWriteError?.(e as Error, file);
           return;
@@ -201,7 +205,6 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const since = () => roundMs(performance.now() - t0);
     // The hot path keeps each upstream chunk as it came (no copy, no decoding) with its
     // time; the fixture's chunks are built once the exchange has ended.
-    const chunks: RecordedChunk[] = [];
     const rawChunks: Buffer[] = [];
     const rawTimes: number[] = [];
     let status = 0;
@@ -212,10 +215,11 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const finish = (end: ResponseEnd, error?: MessagesExchange['error']): void => {
       if (finished) return;
       finished = true;
-      for (let i = 0; i < rawChunks.length; i++)
-        chunks.push(chunkOf(rawChunks[i] as Buffer, rawTimes[i] as number));
-      rawChunks.length = 0;
-      store({
+      const chunks: RecordedChunk[] = [];
+      if (wantsChunks)
+        for (let i = 0; i < rawChunks.length; i++)
+          chunks.push(chunkOf(rawChunks[i] as Buffer, rawTimes[i] as number));
+      const exchange: MessagesExchange = {
         format: FIXTURE_FORMAT,
         version: FIXTURE_VERSION,
         kind: 'messages-exchange',
@@ -231,7 +235,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
           chunks,
         },
         ...(error && { error }),
-      });
+      };
+      store(exchange, { bytes: rawChunks, atMs: rawTimes });
       ended();
     };
 
@@ -266,7 +271,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       status = 502;
       responseHeaders = { 'content-type': 'application/json', 'content-length': String(bytes.length) };
       headersAtMs = since();
-      chunks.push(chunkOf(bytes, since()));
+      rawChunks.push(bytes);
+      rawTimes.push(since());
       if (!res.headersSent) res.writeHead(502, responseHeaders).end(bytes);
       finish('complete', { stage: connected ? 'request' : 'connect', message });
     });
