@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { KeepAlive, StreamStep } from './plan-stream.js';
+import type { KeepAlive, Reusable, StreamStep } from './plan-stream.js';
 
 /** How serving a stream ended. */
 export type StreamEnd = 'completed' | 'client-aborted' | 'disconnected';
@@ -108,10 +108,44 @@ export async function executePlan(
 ): Promise<StreamEnd> {
   let wrote = false;
   let due = performance.now();
-  const write = (data: string | Uint8Array, written?: () => void): boolean => {
+  const write = (data: string | Uint8Array): boolean => {
     wrote = true;
     progress.bytesWritten += byteLength(data);
-    return written ? res.write(data, written) : res.write(data);
+    return res.write(data);
+  };
+  // Writes are reported written in groups, by the callback of the last write of each:
+  // a socket completes its writes in order, so when that callback runs the bytes of the
+  // whole group have been handed to the OS. A callback per write costs more than
+  // reporting them in groups (a closure per write, kept alive by the socket until sent).
+  let unreported: Reusable[] = [];
+  let unreportedBytes = 0;
+  const reportOnce = (): (() => void) => {
+    const group = unreported;
+    unreported = [];
+    unreportedBytes = 0;
+    return () => {
+      for (const written of group) written.reuse();
+    };
+  };
+  const writeStep = (step: Extract<StreamStep, { kind: 'write' }>, lastOfRun: boolean): boolean => {
+    const data = step.data;
+    wrote = true;
+    progress.bytesWritten += byteLength(data);
+    if (step.written) {
+      unreported.push(step.written);
+      unreportedBytes += data.length;
+    }
+    // The group closes before any pause (its memory must not wait on the pause) and every
+    // REPORT_BYTES, so a long run of writes cycles through a few slabs.
+    if (unreported.length > 0 && (lastOfRun || unreportedBytes >= REPORT_BYTES))
+      return res.write(data, reportOnce());
+    return res.write(data);
+  };
+  const endWith = (data?: string | Uint8Array): void => {
+    const report = unreported.length > 0 ? reportOnce() : undefined;
+    // 'finish': every byte, this last one included, has been handed to the OS.
+    if (data === undefined) report ? res.end(report) : res.end();
+    else report ? res.end(data, report) : res.end(data);
   };
   // A pause must not keep the headers back: clients time out on them.
   const headersOut = () => {
@@ -139,10 +173,11 @@ export async function executePlan(
       if (step.kind === 'end') {
         progress.bytesWritten += byteLength(held.data);
         progress.framesWritten = held.framesDone;
-        res.end(held.data);
+        if (held.written) unreported.push(held.written);
+        endWith(held.data);
         return 'completed';
       }
-      const ok = write(held.data, held.written);
+      const ok = writeStep(held, step.kind !== 'write');
       progress.framesWritten = held.framesDone;
       held = undefined;
       if (!ok) await watch.drain();
@@ -190,7 +225,7 @@ export async function executePlan(
         return 'disconnected';
       }
       case 'end': {
-        res.end();
+        endWith();
         return 'completed';
       }
     }
@@ -199,10 +234,14 @@ export async function executePlan(
   if (held) {
     progress.bytesWritten += byteLength(held.data);
     progress.framesWritten = held.framesDone;
-    res.end(held.data);
-  } else res.end();
+    if (held.written) unreported.push(held.written);
+    endWith(held.data);
+  } else endWith();
   return 'completed';
 }
+
+/** Bytes of writes a group holds before its last write carries the report (see executePlan). */
+const REPORT_BYTES = 16 * 1024;
 
 function byteLength(data: string | Uint8Array): number {
   return typeof data === 'string' ? Buffer.byteLength(data) : data.length;

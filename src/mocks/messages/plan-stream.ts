@@ -17,15 +17,20 @@ export interface KeepAlive {
   data: string;
 }
 
+/** Memory of a write that may be built on again once the write is done (see StreamStep). */
+export interface Reusable {
+  reuse(): void;
+}
+
 /**
  * One step of serving a stream. `framesDone` is the number of scripted frames whose last
  * byte has been written once this write is done. `written`, when there, is for the
- * executor to call once the data has been handed to the OS (or its write failed): from
- * then on the data's memory may be built on again, so nothing may read it. A write never
- * reported is simply never reused.
+ * executor to call (`reuse()`) once the data has been handed to the OS (or its write
+ * failed): from then on the data's memory may be built on again, so nothing may read it.
+ * A write never reported is simply never reused.
  */
 export type StreamStep =
-  | { kind: 'write'; data: string | Uint8Array; framesDone: number; written?: () => void }
+  | { kind: 'write'; data: string | Uint8Array; framesDone: number; written?: Reusable }
   | { kind: 'wait'; ms: number; keepAlive?: KeepAlive }
   /** Pause until the client goes away. */
   | { kind: 'stall'; keepAlive?: KeepAlive }
@@ -89,7 +94,7 @@ export function* planMessageSteps(
   let done = 0;
   for (const batch of messageBatches(message, splits ?? [], eol, options.framesPerWrite ?? 64)) {
     done += batch.frames;
-    yield { kind: 'write', data: batch.bytes, framesDone: done, written: batch.release };
+    yield { kind: 'write', data: batch.bytes, framesDone: done, written: batch };
   }
   yield { kind: 'end' };
 }

@@ -56,8 +56,9 @@ export interface FrameBatch extends TakenWrite {
   frames: number;
 }
 
-function batchOf(write: TakenWrite, frames: number): FrameBatch {
-  return { bytes: write.bytes, release: write.release, frames };
+function batchOf(write: TakenWrite & { frames: number }, frames: number): FrameBatch {
+  write.frames = frames;
+  return write;
 }
 
 /**
@@ -160,83 +161,88 @@ export function* messageBatches(
   const frame = (event: string, data: string) => `event: ${event}${eol}data: ${data}${eol}${eol}`;
   // Each frame appended is followed by the same "yield when full" step.
   const out = new BatchBuffer();
-  let n = 0;
-  const start: StreamEvent = {
-    type: 'message_start',
-    message: {
-      ...message,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { ...message.usage, output_tokens: Math.min(1, message.usage.output_tokens) },
-    },
-  };
-  out.text(frame('message_start', JSON.stringify(start)));
-  if (++n === per) {
-    yield batchOf(out.take(), n);
-    n = 0;
-  }
-  for (let index = 0; index < message.content.length; index++) {
-    const block = message.content[index]!;
-    let payload: string;
-    let started: object;
-    let deltaType: string;
-    if (block.type === 'text') {
-      // Extra fields of the block (the real API's citations...) travel in the start event.
-      started = { type: 'content_block_start', index, content_block: { ...block, text: '' } };
-      payload = block.text;
-      deltaType = '"text_delta","text"';
-    } else {
-      const { input, ...rest } = block;
-      started = { type: 'content_block_start', index, content_block: { ...rest, input: {} } };
-      payload = inputJsonOf(input);
-      deltaType = '"input_json_delta","partial_json"';
-    }
-    out.text(frame('content_block_start', JSON.stringify(started)));
+  // Its slabs go back to the pool, even when the reader stops early (a client gone).
+  try {
+    let n = 0;
+    const start: StreamEvent = {
+      type: 'message_start',
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...message.usage, output_tokens: Math.min(1, message.usage.output_tokens) },
+      },
+    };
+    out.text(frame('message_start', JSON.stringify(start)));
     if (++n === per) {
       yield batchOf(out.take(), n);
       n = 0;
     }
-    const deltas = new DeltaFrames(
-      payload,
-      cutsOf(payload.length, splits[index]),
-      `event: content_block_delta${eol}data: {"type":"content_block_delta","index":${index},"delta":{"type":${deltaType}:`,
-      `}}${eol}${eol}`,
-    );
-    while (deltas.left > 0) {
-      n += deltas.write(out, per - n);
-      if (n === per) {
+    for (let index = 0; index < message.content.length; index++) {
+      const block = message.content[index]!;
+      let payload: string;
+      let started: object;
+      let deltaType: string;
+      if (block.type === 'text') {
+        // Extra fields of the block (the real API's citations...) travel in the start event.
+        started = { type: 'content_block_start', index, content_block: { ...block, text: '' } };
+        payload = block.text;
+        deltaType = '"text_delta","text"';
+      } else {
+        const { input, ...rest } = block;
+        started = { type: 'content_block_start', index, content_block: { ...rest, input: {} } };
+        payload = inputJsonOf(input);
+        deltaType = '"input_json_delta","partial_json"';
+      }
+      out.text(frame('content_block_start', JSON.stringify(started)));
+      if (++n === per) {
+        yield batchOf(out.take(), n);
+        n = 0;
+      }
+      const deltas = new DeltaFrames(
+        payload,
+        cutsOf(payload.length, splits[index]),
+        `event: content_block_delta${eol}data: {"type":"content_block_delta","index":${index},"delta":{"type":${deltaType}:`,
+        `}}${eol}${eol}`,
+      );
+      while (deltas.left > 0) {
+        n += deltas.write(out, per - n);
+        if (n === per) {
+          yield batchOf(out.take(), n);
+          n = 0;
+        }
+      }
+      out.text(frame('content_block_stop', `{"type":"content_block_stop","index":${index}}`));
+      if (++n === per) {
         yield batchOf(out.take(), n);
         n = 0;
       }
     }
-    out.text(frame('content_block_stop', `{"type":"content_block_stop","index":${index}}`));
+    const delta: StreamEvent = {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason ?? 'end_turn', stop_sequence: message.stop_sequence },
+      usage: { output_tokens: message.usage.output_tokens },
+    };
+    out.text(frame('message_delta', JSON.stringify(delta)));
     if (++n === per) {
       yield batchOf(out.take(), n);
       n = 0;
     }
+    out.text(frame('message_stop', '{"type":"message_stop"}'));
+    yield batchOf(out.take(), n + 1);
+  } finally {
+    out.close();
   }
-  const delta: StreamEvent = {
-    type: 'message_delta',
-    delta: { stop_reason: message.stop_reason ?? 'end_turn', stop_sequence: message.stop_sequence },
-    usage: { output_tokens: message.usage.output_tokens },
-  };
-  out.text(frame('message_delta', JSON.stringify(delta)));
-  if (++n === per) {
-    yield batchOf(out.take(), n);
-    n = 0;
-  }
-  out.text(frame('message_stop', '{"type":"message_stop"}'));
-  yield batchOf(out.take(), n + 1);
 }
 
 /** The frames of `eventsOfMessage(message, splits)` as event name and data, one by one, lazily. */
 export function* framesOfMessage(message: Message, splits: DeltaSplits = []): Generator<SourceFrame> {
-  for (const { bytes, release } of messageBatches(message, splits, '\n', 1)) {
+  for (const batch of messageBatches(message, splits, '\n', 1)) {
     // The bytes are valid UTF-8 (JSON.stringify escapes lone surrogates), so the text is
     // exactly the frame: `event: <event>\ndata: <data>\n\n`, and data is one line.
-    const text = bytes.toString('utf8');
-    release();
+    const text = batch.bytes.toString('utf8');
+    batch.reuse();
     const event = text.slice(7, text.indexOf('\n'));
     yield { event, data: text.slice(event.length + 14, -2), singleLine: true };
   }

@@ -67,13 +67,13 @@ export class EncodedStreamCache {
     for (const batch of messageBatches(message, splits ?? [], eol, perWrite)) {
       done += batch.frames;
       if (!collecting) {
-        yield { kind: 'write', data: batch.bytes, framesDone: done, written: batch.release };
+        yield { kind: 'write', data: batch.bytes, framesDone: done, written: batch };
         continue;
       }
       // A copy of its own: the batch's memory is built on again once released. The same
       // bytes are written now and kept.
       const step = { kind: 'write' as const, data: Buffer.from(batch.bytes), framesDone: done };
-      batch.release();
+      batch.reuse();
       bytes += step.data.length;
       writes.push(step);
       if (bytes > this.budgetBytes / 2) {

@@ -70,3 +70,40 @@ test('reserve hands back room of at least the size asked for', () => {
   }
   expect(out.take().bytes.length).toBe(1 + 100 + 16 * 1024 + 300 * 1024 + 3);
 });
+
+test('a finished buffer hands its slab to the next stream only once its writes are released', () => {
+  const first = new BatchBuffer();
+  first.text('kept by the socket');
+  const held = first.take();
+  first.close();
+  // Any number of later buffers: none builds on the held write's bytes.
+  for (let i = 0; i < 20; i++) {
+    const other = new BatchBuffer();
+    other.text('x'.repeat(100));
+    expect(other.buf.buffer).not.toBe(held.bytes.buffer);
+    other.take().release();
+    other.close();
+  }
+  expect(held.bytes.toString()).toBe('kept by the socket');
+  held.release();
+  const next = new BatchBuffer();
+  next.text('next stream');
+  // The pool is shared by every buffer and hands out the slab freed last: this one.
+  expect(next.buf.buffer).toBe(held.bytes.buffer);
+  expect(next.take().bytes.toString()).toBe('next stream');
+});
+
+test('reuse() and release() are the same report, counted once', () => {
+  const out = new BatchBuffer();
+  out.text('a');
+  const a = out.take();
+  out.text('b');
+  const b = out.take();
+  a.reuse();
+  a.release();
+  a.reuse();
+  // b is still out: the slab must not be built on from its start.
+  out.text('c');
+  const c = out.take();
+  expect([a.bytes.toString(), b.bytes.toString(), c.bytes.toString()]).toEqual(['a', 'b', 'c']);
+});

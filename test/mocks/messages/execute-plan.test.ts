@@ -125,7 +125,7 @@ function* reusingWrites(count: number, size: number): Generator<StreamStep> {
   for (let i = 0; i < count; i++) {
     const data = free.pop() ?? Buffer.allocUnsafe(size);
     data.fill(i % 251);
-    yield { kind: 'write', data, framesDone: i + 1, written: () => free.push(data) };
+    yield { kind: 'write', data, framesDone: i + 1, written: { reuse: () => free.push(data) } };
   }
   yield { kind: 'end' };
 }
