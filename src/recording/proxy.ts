@@ -2,7 +2,6 @@ import {
   createServer,
   Agent as HttpAgent,
   request as httpRequest,
-  type IncomingHttpHeaders,
   type IncomingMessage,
   type Server,
   type ServerResponse,
@@ -22,6 +21,7 @@ import {
   type ResponseEnd,
 } from '../fixtures/schema.js';
 import { errorBody } from '../protocol/messages/index.js';
+import { DROP_HOST, flatHeaders, forwardable } from './headers.js';
 import { redactBody, redactHeaders, scrubSecrets, secretsOf } from './redact.js';
 
 export interface RecordingProxyOptions {
@@ -56,42 +56,8 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-/** Connection-level headers: they describe one hop, never the exchange. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'proxy-authenticate',
-]);
-
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Lower-case names, repeated values joined with ", " (what Node's `headers` already does, set-cookie aside). */
-function flatHeaders(headers: IncomingHttpHeaders): RecordedHeaders {
-  const out: RecordedHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-/** rawHeaders pairs minus hop-by-hop ones (and `host` when asked), names as sent. */
-function forwardable(raw: readonly string[], dropHost: boolean): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || (dropHost && name === 'host')) continue;
-    out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
-}
 
 function requestBodyOf(bytes: Buffer, secrets: readonly string[]): Partial<RecordedRequest> {
   if (bytes.length === 0) return {};
@@ -247,7 +213,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       method: req.method,
       path: prefix + (req.url ?? '/'),
       // With headers given as raw pairs Node adds no Host of its own.
-      headers: ['host', upstream.host, ...forwardable(req.rawHeaders, true)],
+      headers: ['host', upstream.host, ...forwardable(req.rawHeaders, DROP_HOST)],
       agent,
     });
     out.on('socket', (socket) => socket.setNoDelay(true));
@@ -281,7 +247,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       status = up.statusCode ?? 0;
       headersAtMs = since();
       responseHeaders = flatHeaders(up.headers);
-      res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders, false));
+      res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
       up.on('data', (chunk: Buffer) => {
         rawChunks.push(chunk);

@@ -24,9 +24,9 @@ import {
   TOOL_SSE_EVENTS,
 } from '../../protocol/mcp/index.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
+import { flatHeaders, forwardable } from '../headers.js';
 import { redactHeaders, scrubSecrets, secretsOf } from '../redact.js';
 import { rewriteFirstEndpoint } from './endpoint.js';
-import { flatHeaders, forwardable } from './http.js';
 import { redactUrl } from './redact-target.js';
 import { type SessionSink, storeSession } from './store.js';
 

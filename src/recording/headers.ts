@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RecordedHeaders } from '../../fixtures/schema.js';
+import type { RecordedHeaders } from '../fixtures/schema.js';
 
-// The header handling of a relaying proxy (as in src/recording/proxy.ts).
+// The header handling of a relaying proxy: the messages proxy and the tool-session proxy.
 
 /** Connection-level headers: they describe one hop, never the exchange. */
 const HOP_BY_HOP = new Set([
@@ -36,3 +36,6 @@ export function forwardable(raw: readonly string[], drop: ReadonlySet<string> = 
   }
   return out;
 }
+
+/** For a request relayed upstream: the proxy sets its own `host`. */
+export const DROP_HOST: ReadonlySet<string> = new Set(['host']);
