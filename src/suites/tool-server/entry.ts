@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
 import type { SuiteEntry } from '../registry.js';
@@ -20,8 +21,29 @@ export const toolServerSuiteEntry: SuiteEntry = {
   suite: toolServerSuite,
   targetOptions: TOOL_SERVER_TARGET_OPTIONS,
   targetFromOptions: toolServerTargetFromOptions,
+  // The SSE transport: most of the suite's checks are about it (the stdio ones skip there).
+  // The suite starts the server itself (--start) and stops it when the run ends; the
+  // project's tests run the suite against the stdio transport of the reference too.
   async reference() {
-    const target: ToolServerTarget = { kind: 'stdio', command: referenceToolServerCommand('stdio') };
+    const port = await freePort();
+    const target: ToolServerTarget = {
+      kind: 'sse',
+      url: `http://127.0.0.1:${port}/sse`,
+      start: referenceToolServerCommand('sse', port),
+    };
     return { target, close: async () => {} };
   },
 };
+
+/** A port nobody listens on right now (the reference server is started on it moments later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
