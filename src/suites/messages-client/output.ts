@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { classifyJsonCommandRun, describeCommandRun } from '../../harness/command-output.js';
 import type { CommandRun } from '../../harness/run-command.js';
 
 /** The failure kinds a messages client prints (TARGETS.md, messages-client). */
@@ -35,48 +36,9 @@ export type ClientOutcome =
   | { type: 'broken'; reason: string };
 
 export function classifyRun(run: CommandRun): ClientOutcome {
-  if (run.spawnError)
-    return { type: 'broken', reason: `the command could not start: ${run.spawnError.message}` };
-  if (run.timedOut) {
-    return { type: 'broken', reason: `the command did not exit within ${Math.round(run.durationMs)} ms` };
-  }
-  const text = run.stdout.trim();
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return {
-      type: 'broken',
-      reason: `stdout is not one JSON value (exit ${exitOf(run)}): ${abbreviate(run.stdout)}`,
-    };
-  }
-  const asError = ClientErrorOutput.safeParse(value);
-  if (run.exitCode === 0) {
-    if (asError.success) {
-      return { type: 'broken', reason: `exit 0 but stdout is an error object: ${abbreviate(text)}` };
-    }
-    return { type: 'printed', value };
-  }
-  if (!asError.success) {
-    return {
-      type: 'broken',
-      reason: `exit ${exitOf(run)} but stdout is not {"error":{"kind","status","message"}}: ${abbreviate(text)}`,
-    };
-  }
-  return { type: 'error', error: asError.data.error, exitCode: run.exitCode };
+  const outcome = classifyJsonCommandRun(run, ClientErrorOutput, '{"error":{"kind","status","message"}}');
+  return outcome.type === 'timed-out' ? { type: 'broken', reason: outcome.reason } : outcome;
 }
 
 /** A line about the run for failure messages: exit status and the end of stderr. */
-export function describeRun(run: CommandRun): string {
-  const stderr = run.stderr.trim();
-  const tail = stderr.length > 600 ? `...${stderr.slice(-600)}` : stderr;
-  return `exit ${exitOf(run)}${run.timedOut ? ' (timed out)' : ''}${tail === '' ? '' : `; stderr: ${tail}`}`;
-}
-
-function exitOf(run: CommandRun): string {
-  return run.exitCode === null ? `signal ${run.signal ?? 'none'}` : String(run.exitCode);
-}
-
-function abbreviate(s: string): string {
-  return s.length <= 400 ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, 400))}... (${s.length} chars)`;
-}
+export const describeRun = describeCommandRun;

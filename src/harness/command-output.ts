@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import type { CommandRun } from './run-command.js';
+
+/**
+ * A target command's run under the "one JSON value on stdout" contract of TARGETS.md
+ * (messages-client, tool-client): exit 0 prints the result, a non-zero exit prints the
+ * suite's error object. Each suite names its own error schema and shape.
+ */
+export type JsonCommandOutcome<E> =
+  | { type: 'printed'; value: unknown }
+  | { type: 'error'; error: E; exitCode: number | null }
+  /** No exit within the budget. */
+  | { type: 'timed-out'; reason: string }
+  /** Anything else: could not start, unparseable stdout, an error object with exit 0, ... */
+  | { type: 'broken'; reason: string };
+
+export function classifyJsonCommandRun<S extends z.ZodType<{ error: unknown }>>(
+  run: CommandRun,
+  errorSchema: S,
+  /** The error object as TARGETS.md spells it, for messages: `{"error":{"message":...}}`. */
+  errorShape: string,
+): JsonCommandOutcome<z.infer<S>['error']> {
+  if (run.spawnError) {
+    return { type: 'broken', reason: `the command could not start: ${run.spawnError.message}` };
+  }
+  if (run.timedOut) {
+    return { type: 'timed-out', reason: `the command did not exit within ${Math.round(run.durationMs)} ms` };
+  }
+  const text = run.stdout.trim();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {
+      type: 'broken',
+      reason: `stdout is not one JSON value (exit ${exitOf(run)}): ${abbreviate(run.stdout)}`,
+    };
+  }
+  const asError = errorSchema.safeParse(value);
+  if (run.exitCode === 0) {
+    if (asError.success) {
+      return { type: 'broken', reason: `exit 0 but stdout is an error object: ${abbreviate(text)}` };
+    }
+    return { type: 'printed', value };
+  }
+  if (!asError.success) {
+    return {
+      type: 'broken',
+      reason: `exit ${exitOf(run)} but stdout is not ${errorShape}: ${abbreviate(text)}`,
+    };
+  }
+  return { type: 'error', error: asError.data.error, exitCode: run.exitCode };
+}
+
+/** A line about the run for failure messages: exit status and the end of stderr. */
+export function describeCommandRun(run: CommandRun): string {
+  const stderr = run.stderr.trim();
+  const tail = stderr.length > 600 ? `...${stderr.slice(-600)}` : stderr;
+  return `exit ${exitOf(run)}${run.timedOut ? ' (timed out)' : ''}${tail === '' ? '' : `; stderr: ${tail}`}`;
+}
+
+function exitOf(run: CommandRun): string {
+  return run.exitCode === null ? `signal ${run.signal ?? 'none'}` : String(run.exitCode);
+}
+
+function abbreviate(s: string): string {
+  return s.length <= 400 ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, 400))}... (${s.length} chars)`;
+}
