@@ -1,9 +1,5 @@
 // The programmatic API of wirecheck.
 
-export * from './clients/messages/index.js';
-export * from './clients/tools/index.js';
-export { CounterexampleFixture, formatCounterexample } from './fixtures/counterexample.js';
-export * from './fixtures/index.js';
 // runSuite by suite name and target options, or by suite object and target (see docs/ci.md).
 export {
   type AnySuite,
@@ -11,7 +7,11 @@ export {
   resolveSuite,
   runSuite,
   type SuiteRunOptions,
-} from './harness/api.js';
+} from './api.js';
+export * from './clients/messages/index.js';
+export * from './clients/tools/index.js';
+export { CounterexampleFixture, formatCounterexample } from './fixtures/counterexample.js';
+export * from './fixtures/index.js';
 export {
   applyBaseline,
   type Baseline,
@@ -22,6 +22,17 @@ export {
   readBaseline,
   verdictOf,
 } from './harness/baseline.js';
+export {
+  type Check,
+  type CheckEnv,
+  CheckFailure,
+  CheckSkipped,
+  expectThat,
+  type PropertyReplay,
+  type Suite,
+  show,
+  TargetUnavailable,
+} from './harness/check.js';
 export {
   COUNTEREXAMPLES_DIR,
   type CounterexampleSource,
@@ -36,6 +47,7 @@ export {
 } from './harness/counterexamples.js';
 export * from './harness/errors.js';
 export { type MergeInput, mergeResults, mergeSuite } from './harness/merge.js';
+export { checkProperty, type PropertyCounterexample, PropertyFailure } from './harness/property.js';
 export {
   CHECK_STATUSES,
   CheckResult,
@@ -64,18 +76,6 @@ export * from './recording/tools/index.js';
 export * from './reporters/index.js';
 export { createProgress, type Progress, type ProgressStream } from './reporters/progress.js';
 export * from './servers/tools/index.js';
-export {
-  type Check,
-  type CheckEnv,
-  CheckFailure,
-  CheckSkipped,
-  expectThat,
-  type PropertyReplay,
-  type Suite,
-  show,
-  TargetUnavailable,
-} from './suites/check.js';
-export { checkProperty, type PropertyCounterexample, PropertyFailure } from './suites/property.js';
 export * from './suites/registry.js';
 export * from './suites/target-options.js';
 export {

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { z } from 'zod';
-import { assertOnlyMatches as assertSuiteOnlyMatches } from '../harness/api.js';
+import { assertOnlyMatches as assertSuiteOnlyMatches } from '../api.js';
 import { UsageError } from '../harness/errors.js';
 import { parseShard } from '../harness/shard.js';
 import type { SuiteEntry } from '../suites/registry.js';

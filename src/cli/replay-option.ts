@@ -1,7 +1,7 @@
 import { FixtureFormatError } from '../fixtures/errors.js';
+import type { PropertyReplay } from '../harness/check.js';
 import { readCounterexample, replaySettings } from '../harness/counterexamples.js';
 import { WirecheckError } from '../harness/errors.js';
-import type { PropertyReplay } from '../suites/check.js';
 import type { SuiteEntry } from '../suites/registry.js';
 import type { RunOptionsInput } from './options.js';
 

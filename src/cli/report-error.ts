@@ -1,5 +1,5 @@
+import { TargetUnavailable } from '../harness/check.js';
 import { WirecheckError } from '../harness/errors.js';
-import { TargetUnavailable } from '../suites/check.js';
 import { suiteNames } from '../suites/registry.js';
 import type { OutputStream } from './context.js';
 

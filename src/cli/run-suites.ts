@@ -6,6 +6,7 @@ import {
   readBaseline,
   verdictOf,
 } from '../harness/baseline.js';
+import type { PropertyReplay } from '../harness/check.js';
 import { WirecheckError } from '../harness/errors.js';
 import type { SuiteResult } from '../harness/results.js';
 import { runSuite } from '../harness/run-suite.js';
@@ -19,7 +20,6 @@ import {
 } from '../reporters/console.js';
 import { createProgress, isLiveTerminal } from '../reporters/progress.js';
 import { writeReports } from '../reporters/write.js';
-import type { PropertyReplay } from '../suites/check.js';
 import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
 import type { CliContext } from './context.js';
 import { asWirecheckError, reportError } from './report-error.js';

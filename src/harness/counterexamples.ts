@@ -5,10 +5,10 @@ import { CounterexampleFixture, formatCounterexample } from '../fixtures/counter
 import { FixtureFormatError } from '../fixtures/errors.js';
 import { FIXTURE_FORMAT, FIXTURE_VERSION } from '../fixtures/fixture-format.js';
 import { parseFixtureText } from '../fixtures/format.js';
-import type { PropertyReplay } from '../suites/check.js';
-import type { PropertyCounterexample } from '../suites/property.js';
 import { VERSION } from '../version.js';
+import type { PropertyReplay } from './check.js';
 import { UsageError, WirecheckError } from './errors.js';
+import type { PropertyCounterexample } from './property.js';
 import { shellQuote } from './run-suite.js';
 
 /** The directory of a report directory where counterexamples go. */

@@ -64,7 +64,16 @@ export const CheckResult = z.object({
   clause: z.string(),
   description: z.string(),
   level: Level,
+  /** `full`: the check runs only with --full. */
+  tier: z.enum(['quick', 'full']).optional(),
   status: CheckStatus,
+  /**
+   * Why a skipped check did not judge the target: `not-applicable` (the check does not apply
+   * to this target or transport), `not-exercised` (it ran, but the target gave it nothing to
+   * judge), `not-run` (the run stopped before it: the target went away, an interrupt, the
+   * suite's time budget). Absent on other statuses.
+   */
+  skipKind: z.enum(['not-applicable', 'not-exercised', 'not-run']).optional(),
   message: z.string(),
   durationMs: z.number().nonnegative(),
   expected: z.string().optional(),
@@ -84,6 +93,8 @@ export const CheckResult = z.object({
    * entry is removed). `status` stays the real outcome.
    */
   baseline: z.object({ status: z.enum(['expected-failure', 'stale']), reason: z.string() }).optional(),
+  /** The check failed because the target went away (exited, stopped answering): the checks after it were not run. */
+  targetGone: z.boolean().optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 

@@ -1,14 +1,16 @@
+import { VERSION } from '../version.js';
 import {
   type Check,
   type CheckEnv,
   CheckFailure,
   CheckSkipped,
+  NotExercised,
   type PropertyReplay,
   type Suite,
-} from '../suites/check.js';
-import { PropertyFailure } from '../suites/property.js';
-import { VERSION } from '../version.js';
+  TargetGone,
+} from './check.js';
 import { writeCounterexample } from './counterexamples.js';
+import { PropertyFailure } from './property.js';
 import { type CheckResult, type SuiteResult, summarize } from './results.js';
 import { type Shard, selectShard } from './shard.js';
 
@@ -77,8 +79,15 @@ export async function runSuite<T, C>(
   const checks = selectShard(selectChecks(suite.checks, options.only, full), options.shard);
   const ctx = await suite.open(target, { seed, runs, full });
   const results: CheckResult[] = [];
+  let gone: string | undefined;
   try {
     for (const [i, check] of checks.entries()) {
+      if (gone !== undefined) {
+        const result = notRunResult(suite.name, check, `not run: ${gone}`);
+        results.push(result);
+        options.onResult?.(result, i + 1, checks.length);
+        continue;
+      }
       options.onStart?.(check.id, i, checks.length);
       const result = await runCheck(suite, target, check, ctx, {
         seed,
@@ -89,6 +98,7 @@ export async function runSuite<T, C>(
       });
       results.push(result);
       options.onResult?.(result, i + 1, checks.length);
+      if (result.targetGone === true) gone = `the target stopped during ${check.id}: ${result.message}`;
     }
   } finally {
     await ctx.close();
@@ -153,6 +163,7 @@ export async function runCheck<T, C>(
     clause: check.clause,
     description: check.description,
     level: check.level,
+    tier: check.tier ?? 'quick',
     ...dropUndefined(outcome),
     durationMs: Math.round(performance.now() - t0),
   };
@@ -176,10 +187,34 @@ export async function runCheck<T, C>(
   return result;
 }
 
-type Outcome = Pick<CheckResult, 'status' | 'message' | 'expected' | 'actual' | 'evidence'>;
+/** The record of a selected check that the run did not reach. */
+export function notRunResult(suite: string, check: Check<unknown>, message: string): CheckResult {
+  return {
+    id: check.id,
+    suite,
+    clause: check.clause,
+    description: check.description,
+    level: check.level,
+    tier: check.tier ?? 'quick',
+    status: 'skip',
+    skipKind: 'not-run',
+    message,
+    durationMs: 0,
+  };
+}
+
+type Outcome = Pick<
+  CheckResult,
+  'status' | 'skipKind' | 'message' | 'expected' | 'actual' | 'evidence' | 'targetGone'
+>;
 
 function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
-  if (e instanceof CheckSkipped) return { status: 'skip', message: e.message };
+  if (e instanceof NotExercised) return { status: 'skip', skipKind: 'not-exercised', message: e.message };
+  if (e instanceof CheckSkipped) return { status: 'skip', skipKind: 'not-applicable', message: e.message };
+  // A target that went away fails the check that saw it go, whatever the check's level.
+  if (e instanceof TargetGone) {
+    return { status: 'fail', message: e.message, expected: e.expected, actual: e.actual, targetGone: true };
+  }
   const status = level === 'must' ? 'fail' : 'warn';
   if (e instanceof CheckFailure) {
     return { status, message: e.message, expected: e.expected, actual: e.actual, evidence: e.evidence };

@@ -1,5 +1,5 @@
+import type { Suite } from '../harness/check.js';
 import { agentSuiteEntry } from './agent/entry.js';
-import type { Suite } from './check.js';
 import { messagesClientSuiteEntry } from './messages-client/entry.js';
 import { messagesServiceSuiteEntry } from './messages-service/entry.js';
 import { runnerSuiteEntry } from './runner/entry.js';

@@ -1,20 +1,14 @@
 // `wirecheck/vitest`: run a suite inside your own vitest files. vitest is a peer: only this
 // module imports it, so the rest of wirecheck works without it.
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import {
-  type AnySuite,
-  assertOnlyMatches,
-  resolveSuite,
-  type SuiteRunOptions,
-  shardOption,
-} from '../harness/api.js';
+import { type AnySuite, assertOnlyMatches, resolveSuite, type SuiteRunOptions, shardOption } from '../api.js';
 import { failsRun, markCheck } from '../harness/baseline.js';
+import type { PropertyReplay, Suite } from '../harness/check.js';
 import { readCounterexampleSync, replaySettings } from '../harness/counterexamples.js';
 import type { CheckResult } from '../harness/results.js';
 import { randomSeed, runCheck, selectChecks } from '../harness/run-suite.js';
 import { selectShard } from '../harness/shard.js';
 import { formatCheck } from '../reporters/console.js';
-import type { PropertyReplay, Suite } from '../suites/check.js';
 
 export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 'onResult' | 'replay'> {
   /** Title of the describe block; default `wirecheck <suite> against <target> (seed N)`. */

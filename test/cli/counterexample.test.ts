@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
+import { CheckFailure, type Suite } from '../../src/harness/check.js';
+import { checkProperty } from '../../src/harness/property.js';
 import { SuiteResult } from '../../src/harness/results.js';
-import { CheckFailure, type Suite } from '../../src/suites/check.js';
-import { checkProperty } from '../../src/suites/property.js';
 import { cli, type FakeTarget, fakeEntry, fakeSuite, registerAll } from './fake-suites.js';
 
 let cleanup: (() => void | Promise<void>)[] = [];

@@ -1,15 +1,15 @@
 import { Readable } from 'node:stream';
 import type { CliContext, CliDeps } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
-import { UsageError } from '../../src/harness/errors.js';
-import type { Level } from '../../src/harness/results.js';
 import {
   type Check,
   CheckFailure,
   CheckSkipped,
   type Suite,
   TargetUnavailable,
-} from '../../src/suites/check.js';
+} from '../../src/harness/check.js';
+import { UsageError } from '../../src/harness/errors.js';
+import type { Level } from '../../src/harness/results.js';
 import { registerSuite, SUITES, type SuiteEntry } from '../../src/suites/registry.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import { CHECKS_DOC_PATH, formatChecksMarkdown } from '../../src/docs/checks.js';
-import type { Check, Suite } from '../../src/suites/check.js';
+import type { Check, Suite } from '../../src/harness/check.js';
 import { SUITES, type SuiteEntry } from '../../src/suites/registry.js';
 
 function entry(name: string, checks: Partial<Check<unknown>>[]): SuiteEntry {

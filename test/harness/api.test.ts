@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { resolveSuite, runSuite } from '../../src/harness/api.js';
+import { resolveSuite, runSuite } from '../../src/api.js';
 import { parseBaseline } from '../../src/harness/baseline.js';
 import { WirecheckError } from '../../src/harness/errors.js';
 import { fakeEntry, fakeSuite, registerAll } from '../cli/fake-suites.js';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { formatCounterexample } from '../../src/fixtures/counterexample.js';
+import { type Check, CheckFailure, type Suite } from '../../src/harness/check.js';
 import { counterexampleFixture } from '../../src/harness/counterexamples.js';
-import { type Check, CheckFailure, type Suite } from '../../src/suites/check.js';
-import { checkProperty } from '../../src/suites/property.js';
+import { checkProperty } from '../../src/harness/property.js';
 import { describeSuite } from '../../src/testing/vitest.js';
 
 // describeSuite chooses its tests while this file loads, so the fixture is written first.

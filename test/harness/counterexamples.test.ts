@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { formatFixture, parseFixtureText, validateFixture } from '../../src/fixtures/index.js';
+import { CheckFailure, type Suite } from '../../src/harness/check.js';
 import {
   counterexampleFile,
   readCounterexample,
   replayLine,
   replayOf,
 } from '../../src/harness/counterexamples.js';
+import { checkProperty } from '../../src/harness/property.js';
 import { runSuite } from '../../src/harness/run-suite.js';
-import { CheckFailure, type Suite } from '../../src/suites/check.js';
-import { checkProperty } from '../../src/suites/property.js';
 
 let dirs: string[] = [];
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { type CheckEnv, CheckFailure, type PropertyReplay } from '../../src/harness/check.js';
+import { checkProperty, PropertyFailure } from '../../src/harness/property.js';
 import type { Evidence } from '../../src/harness/results.js';
-import { type CheckEnv, CheckFailure, type PropertyReplay } from '../../src/suites/check.js';
-import { checkProperty, PropertyFailure } from '../../src/suites/property.js';
 
 function envOf(replay?: PropertyReplay): CheckEnv {
   return {

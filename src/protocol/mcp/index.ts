@@ -1,3 +1,4 @@
+export * from './defaults.js';
 export * from './initialize.js';
 export * from './sse-events.js';
 export * from './tools.js';

@@ -1,10 +1,10 @@
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TargetUnavailable } from '../../harness/check.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { type JournalEntry, startMockMessagesService } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
-import { TargetUnavailable } from '../check.js';
 import { describeRun } from '../messages-client/output.js';
 import { runApiKey } from '../messages-client/target.js';
 import { type AgentCase, CASES, type CaseKey } from './cases.js';

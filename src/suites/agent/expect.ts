@@ -1,4 +1,4 @@
-import { CheckFailure } from '../check.js';
+import { CheckFailure } from '../../harness/check.js';
 import { describeRun } from '../messages-client/output.js';
 import type { AgentCaseResult } from './context.js';
 import { describeRequests } from './conversation.js';

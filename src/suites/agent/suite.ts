@@ -1,4 +1,4 @@
-import type { Suite } from '../check.js';
+import type { Suite } from '../../harness/check.js';
 import { breakerChecks } from './checks/breaker.js';
 import { capChecks } from './checks/cap.js';
 import { loopChecks } from './checks/loop.js';

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import { TargetUnavailable } from '../../harness/check.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   type JournalEntry,
@@ -9,7 +10,6 @@ import {
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
-import { TargetUnavailable } from '../check.js';
 import { type ClientOutcome, classifyRun, describeRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';

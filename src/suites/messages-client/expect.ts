@@ -1,6 +1,6 @@
+import { CheckFailure, show } from '../../harness/check.js';
 import type { JournalEntry } from '../../mocks/messages/index.js';
 import { Message } from '../../protocol/messages/index.js';
-import { CheckFailure, show } from '../check.js';
 import { bufferedShape, firstDifference } from './compare.js';
 import type { CaseResult } from './context.js';
 import type { ClientErrorKind } from './output.js';

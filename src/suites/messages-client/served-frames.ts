@@ -1,8 +1,8 @@
+import { CheckFailure } from '../../harness/check.js';
 import type { Evidence, FrameItem } from '../../harness/results.js';
 import { type FaultPlan, type JournalEntry, planMessageSteps } from '../../mocks/messages/index.js';
 import { type DeltaSplits, type Message, STREAM_EVENT_TYPES } from '../../protocol/messages/index.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
-import { CheckFailure } from '../check.js';
 
 /** Frames and comments kept (a generated stream may be long). */
 const MAX_ITEMS = 1_000;

@@ -1,4 +1,4 @@
-import type { Suite } from '../check.js';
+import type { Suite } from '../../harness/check.js';
 import { bufferedChecks } from './checks/buffered.js';
 import { errorChecks } from './checks/errors.js';
 import { requestChecks } from './checks/request.js';

@@ -1,4 +1,4 @@
-import { TargetUnavailable } from '../check.js';
+import { TargetUnavailable } from '../../harness/check.js';
 import { RequestFailed, type ServiceClient, sendBuffered, sendStreamed } from './http.js';
 import { type BufferedReply, describeReply, type StreamedReply } from './replies.js';
 import { followUpRequest, textRequest, toolRequest } from './requests.js';

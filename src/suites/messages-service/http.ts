@@ -1,5 +1,5 @@
+import { CheckFailure } from '../../harness/check.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
-import { CheckFailure } from '../check.js';
 import type { BufferedReply, HeaderMap, StreamComment, StreamedReply } from './replies.js';
 import { messagesEndpoint } from './target.js';
 

@@ -1,4 +1,4 @@
-import type { Suite } from '../check.js';
+import type { Suite } from '../../harness/check.js';
 import { abortChecks } from './checks/abort.js';
 import { agreementChecks } from './checks/agreement.js';
 import { authChecks } from './checks/auth.js';

@@ -1,5 +1,5 @@
+import { CheckFailure } from '../../harness/check.js';
 import type { SseFrame } from '../../protocol/sse/index.js';
-import { CheckFailure } from '../check.js';
 import { streamEvidence } from './evidence.js';
 import { abbreviate, type StreamedReply } from './replies.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TargetUnavailable } from '../check.js';
+import { TargetUnavailable } from '../../harness/check.js';
 import { toolUse } from './lines.js';
 import { runSession, type SessionRun, type SessionSpec } from './session.js';
 import type { RunnerTarget } from './target.js';

@@ -1,5 +1,5 @@
+import { CheckFailure, expectThat } from '../../harness/check.js';
 import { BashToolResult } from '../../protocol/bash/index.js';
-import { CheckFailure, expectThat } from '../check.js';
 import type { SessionRun } from './session.js';
 
 /** A line about the session for failure messages: answers, exit, end of stderr. */

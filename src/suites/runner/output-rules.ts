@@ -1,5 +1,5 @@
+import { CheckFailure } from '../../harness/check.js';
 import { assembleOutput, OUTPUT_LIMIT_BYTES, utf8Prefix } from '../../protocol/bash/index.js';
-import { CheckFailure } from '../check.js';
 import { abbreviate } from './expect.js';
 
 /** "a note that the 64 KB limit was exceeded": the limit named in KB (or KiB) or in bytes. */

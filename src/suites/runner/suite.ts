@@ -1,4 +1,4 @@
-import type { Suite } from '../check.js';
+import type { Suite } from '../../harness/check.js';
 import { environmentChecks, executionChecks } from './checks/execution.js';
 import { exitStatusChecks } from './checks/exit-status.js';
 import { inputChecks } from './checks/input.js';

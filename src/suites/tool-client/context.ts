@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TargetUnavailable } from '../../harness/check.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   mockToolServerCommand,
@@ -11,7 +12,6 @@ import {
   type ToolScenarioInput,
   toolScenario,
 } from '../../mocks/tools/index.js';
-import { TargetUnavailable } from '../check.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
 import { type ToolClientTarget, type ToolTransport, toolClientEnv } from './target.js';
 

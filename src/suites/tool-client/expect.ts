@@ -1,3 +1,4 @@
+import { CheckFailure, show } from '../../harness/check.js';
 import type { Evidence } from '../../harness/results.js';
 import {
   clientRequests,
@@ -6,7 +7,6 @@ import {
   type ReceivedRequest,
 } from '../../mocks/tools/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
-import { CheckFailure, show } from '../check.js';
 import { firstDifference } from '../messages-client/compare.js';
 import type { CaseResult } from './context.js';
 import { describeToolClientRun } from './output.js';

@@ -1,4 +1,4 @@
-import type { Check, Suite } from '../check.js';
+import type { Check, Suite } from '../../harness/check.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
 import { lifecycleChecks } from './checks/lifecycle.js';

@@ -1,5 +1,5 @@
+import { CheckFailure, CheckSkipped, TargetUnavailable } from '../../harness/check.js';
 import { type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
-import { CheckFailure, CheckSkipped, TargetUnavailable } from '../check.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';

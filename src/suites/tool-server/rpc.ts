@@ -1,3 +1,4 @@
+import { CheckFailure } from '../../harness/check.js';
 import {
   classifyMessage,
   type JsonRpcErrorResponse,
@@ -6,7 +7,6 @@ import {
   request,
 } from '../../protocol/jsonrpc/index.js';
 import { METHODS, PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
-import { CheckFailure } from '../check.js';
 import type { Channel, PostOutcome } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { nextId } from './peer.js';

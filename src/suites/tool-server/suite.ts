@@ -1,4 +1,4 @@
-import type { Suite } from '../check.js';
+import type { Suite } from '../../harness/check.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { malformedChecks } from './checks/malformed.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import { agentSuite } from '../../../src/suites/agent/index.js';
-import { TargetUnavailable } from '../../../src/suites/check.js';
 import { nodeCommand, runAgainst, statusById } from './helpers.js';
 
 const P = 'agent.';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../../src/harness/check.js';
 import type { CheckStatus, SuiteResult } from '../../../src/harness/results.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
-import { TargetUnavailable } from '../../../src/suites/check.js';
 import {
   createMessagesServiceSuite,
   messagesServiceSuite,

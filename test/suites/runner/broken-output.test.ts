@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
-import { TargetUnavailable } from '../../../src/suites/check.js';
 import { runnerSuite } from '../../../src/suites/runner/index.js';
 import {
   type BrokenCase,

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
+import { CheckFailure } from '../../../src/harness/check.js';
 import { assembleOutput, OUTPUT_LIMIT_BYTES, truncateOutput } from '../../../src/protocol/bash/index.js';
-import { CheckFailure } from '../../../src/suites/check.js';
 import { expectAssembledOutput } from '../../../src/suites/runner/index.js';
 
 const LIMIT = OUTPUT_LIMIT_BYTES;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
-import { TargetUnavailable } from '../../../src/suites/check.js';
 import { ensureBuilt, nodeCommand, runAgainst, statusById, suite } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../../src/harness/check.js';
 import { UsageError } from '../../../src/harness/errors.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
-import { TargetUnavailable } from '../../../src/suites/check.js';
 import { targetArgs, toolServerTargetFromOptions } from '../../../src/suites/tool-server/index.js';
 import { freePort, testSuite } from './helpers.js';
 

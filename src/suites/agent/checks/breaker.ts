@@ -1,4 +1,4 @@
-import { type Check, CheckFailure, CheckSkipped } from '../../check.js';
+import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import type { CaseKey } from '../cases.js';
 import type { AgentCtx } from '../context.js';
 import { CASE_BUDGET_MS, expectExit, expectRequestCount, operatorLineOf, runContext } from '../expect.js';

@@ -1,4 +1,4 @@
-import { type Check, CheckFailure } from '../../check.js';
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { CAPPED_MAX_TURNS, DEFAULT_CAP_HARD_STOP } from '../cases.js';
 import type { AgentCtx } from '../context.js';
 import { CASE_BUDGET_MS, expectExit, runContext } from '../expect.js';

@@ -1,5 +1,5 @@
+import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import { BASH_TOOL_TYPES } from '../../../protocol/messages/index.js';
-import { type Check, CheckFailure, show } from '../../check.js';
 import { firstDifference } from '../../messages-client/compare.js';
 import { CASE_KEYS, type CaseKey } from '../cases.js';
 import type { AgentCtx } from '../context.js';

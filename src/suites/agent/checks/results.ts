@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Check, CheckFailure, show } from '../../check.js';
+import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import { CASE_KEYS, type CaseKey, FAILING_COMMANDS, MARKER_FILE } from '../cases.js';
 import type { AgentCtx } from '../context.js';
 import { followUpsOf, newToolResults, type ToolUseBlock, toolUsesOfMessage } from '../conversation.js';

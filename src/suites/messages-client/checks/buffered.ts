@@ -1,6 +1,6 @@
+import type { Check } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import { arbMessage } from '../../arbitraries/messages.js';
-import type { Check } from '../../check.js';
-import { checkProperty } from '../../property.js';
 import { always, type MessagesClientCtx } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';

@@ -1,6 +1,6 @@
+import type { CheckEnv } from '../../../harness/check.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
 import type { DeltaSplits, Message } from '../../../protocol/messages/index.js';
-import type { CheckEnv } from '../../check.js';
 import { always, type CaseResult, type MessagesClientCtx } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import type { ReadCutPlan } from '../read-cuts.js';

@@ -1,5 +1,5 @@
+import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import { errorTypeForStatus } from '../../../protocol/messages/index.js';
-import { type Check, CheckFailure, CheckSkipped } from '../../check.js';
 import { always, type MessagesClientCtx, RATE_LIMIT_RETRY_AFTER_S } from '../context.js';
 import { expectClientError, expectRequests } from '../expect.js';
 import { plainRequest } from '../requests.js';

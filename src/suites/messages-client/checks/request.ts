@@ -1,5 +1,5 @@
+import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import type { JournalEntry } from '../../../mocks/messages/index.js';
-import { type Check, CheckFailure, show } from '../../check.js';
 import { firstDifference } from '../compare.js';
 import { always, type CaseResult, helloMessage, type MessagesClientCtx } from '../context.js';
 import { describeRequests, expectClientError, expectRequests } from '../expect.js';

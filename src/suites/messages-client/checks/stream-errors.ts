@@ -1,6 +1,6 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
 import { eventsOfMessage } from '../../../protocol/messages/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import { always, type MessagesClientCtx } from '../context.js';
 import { expectClientError, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';

@@ -1,6 +1,6 @@
+import type { Check } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
-import type { Check } from '../../check.js';
-import { checkProperty } from '../../property.js';
 import { arbStreamedMessageCase } from '../arbitraries.js';
 import type { MessagesClientCtx } from '../context.js';
 import { frameCountOf, gaps, MIXED_MESSAGE, oneCodePointPerDelta } from '../messages.js';

@@ -1,6 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
+import { type Check, CheckSkipped } from '../../../harness/check.js';
 import type { SseFrame } from '../../../protocol/sse/index.js';
-import { type Check, CheckSkipped } from '../../check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import { sendBuffered, sendStreamed } from '../http.js';
 import { bufferedMessage } from '../reply-rules.js';

@@ -1,5 +1,5 @@
+import { type Check, CheckSkipped } from '../../../harness/check.js';
 import type { Message } from '../../../protocol/messages/index.js';
-import { type Check, CheckSkipped } from '../../check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import type { BufferedReply, StreamedReply } from '../replies.js';
 import { bufferedMessage, contentAgreement, inputTokenAgreement, streamedMessage } from '../reply-rules.js';

@@ -1,4 +1,4 @@
-import { type Check, CheckFailure, CheckSkipped } from '../../check.js';
+import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import { describeReply } from '../replies.js';
 import { errorBodyViolations, errorTypeOf } from '../reply-rules.js';

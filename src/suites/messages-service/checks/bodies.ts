@@ -1,5 +1,5 @@
-import { type Check, type CheckEnv, CheckFailure } from '../../check.js';
-import { checkProperty } from '../../property.js';
+import { type Check, type CheckEnv, CheckFailure } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import { invalidRequestBody, validRequestBody } from '../arbitraries.js';
 import type { MessagesServiceCtx } from '../context.js';
 import { sendBuffered, sendStreamed } from '../http.js';

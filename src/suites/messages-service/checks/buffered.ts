@@ -1,4 +1,4 @@
-import type { Check } from '../../check.js';
+import type { Check } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import { bufferedMessage } from '../reply-rules.js';
 import { failOn, within } from '../violations.js';

@@ -1,5 +1,5 @@
+import { type CheckEnv, CheckSkipped } from '../../../harness/check.js';
 import type { Message } from '../../../protocol/messages/index.js';
-import { type CheckEnv, CheckSkipped } from '../../check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import type { BufferedReply, StreamedReply } from '../replies.js';
 import { bufferedMessage, streamedMessage } from '../reply-rules.js';

@@ -1,4 +1,4 @@
-import { type Check, CheckSkipped } from '../../check.js';
+import { type Check, CheckSkipped } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import {
   deltaUsageViolations,

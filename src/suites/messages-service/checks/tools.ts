@@ -1,4 +1,4 @@
-import { type Check, CheckSkipped } from '../../check.js';
+import { type Check, CheckSkipped } from '../../../harness/check.js';
 import { followUps, type MessagesServiceCtx } from '../context.js';
 import { followStream, partialJsonViolations, toolUseStarts } from '../frame-rules.js';
 import { bashInputViolations, bufferedMessage, stopReasonViolations } from '../reply-rules.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../check.js';
+import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';

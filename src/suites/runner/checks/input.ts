@@ -1,4 +1,4 @@
-import { type Check, expectThat } from '../../check.js';
+import { type Check, expectThat } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { describeSession, expectContent, expectIsError, jsonAt, resultAt } from '../expect.js';
 import { type InputLine, rawLine, toolUse } from '../lines.js';

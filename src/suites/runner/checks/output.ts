@@ -1,5 +1,5 @@
+import { type Check, expectThat } from '../../../harness/check.js';
 import { assembleOutput } from '../../../protocol/bash/index.js';
-import { type Check, expectThat } from '../../check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import {
   abbreviate,

@@ -1,5 +1,5 @@
+import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../../harness/check.js';
 import { KILL_GRACE_MS } from '../../../protocol/bash/index.js';
-import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../check.js';
 import type { RunnerCtx } from '../context.js';
 import { abbreviate, answerDelayMs, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Check, CheckFailure, expectThat } from '../../../harness/check.js';
 import { BLOCKED_SUBSTRINGS } from '../../../protocol/bash/index.js';
-import { type Check, CheckFailure, expectThat } from '../../check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { expectIsError, expectMatches, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';

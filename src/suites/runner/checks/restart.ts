@@ -1,4 +1,4 @@
-import { type Check, CheckSkipped, expectThat } from '../../check.js';
+import { type Check, CheckSkipped, expectThat } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { expectContent, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';

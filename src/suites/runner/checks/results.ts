@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { type Check, expectThat } from '../../check.js';
+import { type Check, expectThat } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import { withShrinkBudget } from '../../messages-client/shrink-budget.js';
-import { checkProperty } from '../../property.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { describeSession, expectContent, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';

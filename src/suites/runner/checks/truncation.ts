@@ -1,7 +1,7 @@
+import { type Check, expectThat } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
-import { type Check, expectThat } from '../../check.js';
 import { withShrinkBudget } from '../../messages-client/shrink-budget.js';
-import { checkProperty } from '../../property.js';
 import { arbCommandOutput } from '../arbitraries.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';

@@ -1,4 +1,4 @@
-import { type Check, CheckFailure } from '../../check.js';
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectClientError } from '../expect.js';
 import { describeToolClientRun } from '../output.js';

@@ -1,5 +1,5 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import type { ToolClientCtx } from '../context.js';
 import { evidenceOf, initializeParamsOf } from '../expect.js';
 import type { ToolTransport } from '../target.js';

@@ -1,3 +1,4 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import {
   answerTo,
   clientRequests,
@@ -6,7 +7,6 @@ import {
   MOCK_REQUEST_ID_BASE,
 } from '../../../mocks/tools/index.js';
 import { classifyMessage } from '../../../protocol/jsonrpc/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
 import { evidenceOf, expectPrintedResult } from '../expect.js';
 import { describeToolClientRun } from '../output.js';

@@ -1,7 +1,7 @@
+import { type Check, CheckFailure, show } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import { METHODS, ToolsCallParams } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure, show } from '../../check.js';
 import { firstDifference } from '../../messages-client/compare.js';
-import { checkProperty } from '../../property.js';
 import { arbRoundTrip } from '../arbitraries.js';
 import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectPrintedResult, expectRequest } from '../expect.js';

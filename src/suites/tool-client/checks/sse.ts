@@ -1,5 +1,5 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { clientMessages } from '../../../mocks/tools/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectPrintedResult } from '../expect.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';

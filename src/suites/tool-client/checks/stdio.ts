@@ -1,4 +1,4 @@
-import { type Check, CheckFailure, show } from '../../check.js';
+import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import { firstDifference } from '../../messages-client/compare.js';
 import { NON_JSON_BANNER as BANNER, type ToolClientCtx } from '../context.js';
 import { evidenceOf, mockResultOf } from '../expect.js';

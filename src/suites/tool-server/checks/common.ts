@@ -1,5 +1,5 @@
+import { CheckFailure } from '../../../harness/check.js';
 import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
-import { CheckFailure } from '../../check.js';
 import type { Channel } from '../channel.js';
 import { rpcEvidence } from '../evidence.js';
 

@@ -1,5 +1,5 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { KEEP_ALIVE_MS } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import type { ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
 import { delay } from '../rpc.js';

@@ -1,6 +1,6 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
 import { METHODS, PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import type { ToolServerCtx } from '../context.js';
 import { call, type Exchange, initialize } from '../rpc.js';
 import { initializeProblems, versionProblem } from '../rules.js';

@@ -1,6 +1,6 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { JSONRPC_ERRORS } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import type { Channel, PostOutcome } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';

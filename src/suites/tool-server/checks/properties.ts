@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { type Check, type CheckEnv, CheckFailure, CheckSkipped } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import { METHODS, type Tool } from '../../../protocol/mcp/index.js';
-import { type Check, type CheckEnv, CheckFailure, CheckSkipped } from '../../check.js';
-import { checkProperty } from '../../property.js';
 import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';

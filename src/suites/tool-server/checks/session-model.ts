@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
+import { checkProperty } from '../../../harness/property.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure, CheckSkipped } from '../../check.js';
-import { checkProperty } from '../../property.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { type Exchange, exchange } from '../rpc.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { request } from '../../../protocol/jsonrpc/index.js';
 import { METHODS, SESSION_HEADER } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import type { PostOutcome } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';

@@ -1,5 +1,5 @@
+import { type Check, CheckFailure } from '../../../harness/check.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure } from '../../check.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { exchange, initialize } from '../rpc.js';

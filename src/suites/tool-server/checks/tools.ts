@@ -1,6 +1,6 @@
+import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import { JSONRPC_ERRORS } from '../../../protocol/jsonrpc/index.js';
 import { CallToolResult, METHODS, resultText } from '../../../protocol/mcp/index.js';
-import { type Check, CheckFailure, CheckSkipped } from '../../check.js';
 import type { ToolServerCtx } from '../context.js';
 import { call, callOk } from '../rpc.js';
 import {

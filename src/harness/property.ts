@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import type { Evidence } from '../harness/results.js';
 import { type CheckEnv, CheckFailure } from './check.js';
+import type { Evidence } from './results.js';
 
 /** The shrunk case of a failed property, as the harness saves it (see src/harness/counterexamples.ts). */
 export interface PropertyCounterexample {

@@ -1,10 +1,10 @@
-import type { Suite } from '../suites/check.js';
-import { findSuite, suiteNames } from '../suites/registry.js';
-import { applyBaseline, type Baseline } from './baseline.js';
-import { UsageError, WirecheckError } from './errors.js';
-import type { SuiteResult } from './results.js';
-import { type RunOptions, runSuite as runSuiteCore } from './run-suite.js';
-import { parseShard, type Shard } from './shard.js';
+import { applyBaseline, type Baseline } from './harness/baseline.js';
+import type { Suite } from './harness/check.js';
+import { UsageError, WirecheckError } from './harness/errors.js';
+import type { SuiteResult } from './harness/results.js';
+import { type RunOptions, runSuite as runSuiteCore } from './harness/run-suite.js';
+import { parseShard, type Shard } from './harness/shard.js';
+import { findSuite, suiteNames } from './suites/registry.js';
 
 /**
  * Options of the programmatic API: those of the core run plus what the command line adds.

@@ -1,4 +1,4 @@
-import type { Evidence, Level } from '../harness/results.js';
+import type { Evidence, Level } from './results.js';
 
 /** What a check may use besides its suite's context. */
 export interface CheckEnv {
@@ -27,7 +27,7 @@ export interface PropertyReplay {
 
 /** A check's verdict on the target; thrown by a check body or a helper. */
 export class CheckFailure extends Error {
-  override readonly name = 'CheckFailure';
+  override readonly name: string = 'CheckFailure';
   constructor(
     message: string,
     readonly expected?: string,
@@ -41,7 +41,24 @@ export class CheckFailure extends Error {
 
 /** Thrown by a check that cannot apply to this target (it becomes a skip). */
 export class CheckSkipped extends Error {
-  override readonly name = 'CheckSkipped';
+  override readonly name: string = 'CheckSkipped';
+}
+
+/**
+ * Thrown by a check that ran but was given nothing to judge (no request reached the mock,
+ * no frame of the kind it checks arrived): it is reported as "not exercised", never as a pass.
+ */
+export class NotExercised extends CheckSkipped {
+  override readonly name = 'NotExercised';
+}
+
+/**
+ * Thrown when the target stopped being testable during the run (its process exited for
+ * good, its URL stopped answering): the check that saw it fails with this message, and the
+ * checks after it are reported as not run, with the reason printed once.
+ */
+export class TargetGone extends CheckFailure {
+  override readonly name = 'TargetGone';
 }
 
 /**
