@@ -1,5 +1,19 @@
 import type { Evidence, Level } from './results.js';
 
+/** Where a check's rule is written (docs/levels.md). */
+export const BASES = [
+  'spec',
+  'protocol-must',
+  'contract',
+  'spec-reference',
+  'protocol-should',
+  'real-api',
+] as const;
+export type Basis = (typeof BASES)[number];
+
+/** The bases that allow a check to fail a target (level `must`); every other basis warns. */
+export const MUST_BASES: readonly Basis[] = ['spec', 'protocol-must', 'contract'];
+
 /** What a check may use besides its suite's context. */
 export interface CheckEnv {
   /** Seed for every random choice of the check (fast-check, fault offsets...). */
@@ -74,6 +88,17 @@ export interface Check<Ctx> {
   /** One line: the rule in the spec's words. */
   readonly description: string;
   readonly level: Level;
+  /**
+   * Where the rule comes from, which decides the level (docs/levels.md): `spec`,
+   * `protocol-must` and `contract` allow `must`; the others make a check `should`.
+   */
+  readonly basis?: Basis;
+  /**
+   * The rule the check rests on, stated in the catalogue's own words so a reader needs no
+   * document outside the repository: what the text says, and for whom (every server, a
+   * reference server...). docs/checks.md shows it beside the clause.
+   */
+  readonly rule?: string;
   /** `full` checks run only with --full. */
   readonly tier?: 'quick' | 'full';
   /** Per-check budget in ms (default 30 s). */

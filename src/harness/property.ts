@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { type CheckEnv, CheckFailure } from './check.js';
+import { type CheckEnv, CheckFailure, CheckSkipped, TargetGone } from './check.js';
 import type { Evidence } from './results.js';
 
 /** The shrunk case of a failed property, as the harness saves it (see src/harness/counterexamples.ts). */
@@ -23,6 +23,8 @@ export class PropertyFailure extends CheckFailure {
     actual: string | undefined,
     evidence: Evidence | undefined,
     readonly counterexample: PropertyCounterexample,
+    /** For a labelled property: every failing label with its own message (the counterexample is the first's). */
+    readonly labels?: ReadonlyArray<{ readonly label: string; readonly message: string }>,
   ) {
     super(message, expected, actual, evidence);
   }
@@ -50,9 +52,66 @@ export async function checkProperty<T>(
   env: CheckEnv,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  options: { runs?: number } = {},
+  options: PropertyOptions<T> = {},
 ): Promise<void> {
   const property = nextCallIndex(env);
+  const { labelOf } = options;
+  if (labelOf === undefined || env.replay !== undefined) {
+    return searchOnce(env, property, arbitrary, predicate, options.runs);
+  }
+  // A labelled property: after a failure, search again without the failing label's cases,
+  // so one failing label cannot hide another (each label is its own rule of a set).
+  const failures: Array<{ label: string; failure: PropertyFailure }> = [];
+  for (let round = 0; round < MAX_FAILING_LABELS && !env.signal.aborted; round++) {
+    const excluded = new Set(failures.map((f) => f.label));
+    const narrowed = excluded.size === 0 ? arbitrary : arbitrary.filter((v) => !excluded.has(labelOf(v)));
+    try {
+      await searchOnce(env, property, narrowed, predicate, options.runs);
+      break;
+    } catch (e) {
+      if (!(e instanceof PropertyFailure) || e.counterexample.json === undefined) {
+        if (failures.length === 0) throw e;
+        break;
+      }
+      const label = labelOf(e.counterexample.json.value as T);
+      if (excluded.has(label)) break;
+      failures.push({ label, failure: e });
+    }
+  }
+  const first = failures[0];
+  if (first === undefined) return;
+  if (failures.length === 1) throw first.failure;
+  const lines = failures.map((f) => `[${f.label}] ${f.failure.message}`);
+  throw new PropertyFailure(
+    `${failures.length} labels fail: ${lines.join('; ')}`,
+    first.failure.expected,
+    first.failure.actual,
+    first.failure.evidence,
+    first.failure.counterexample,
+    failures.map((f) => ({ label: f.label, message: f.failure.message })),
+  );
+}
+
+/** How many failing labels of one labelled property are searched for before the report is cut. */
+const MAX_FAILING_LABELS = 20;
+
+export interface PropertyOptions<T> {
+  /** fast-check runs (default: the tier's). */
+  runs?: number;
+  /**
+   * For a property over labelled cases (a set of rules, one label each): the label of a
+   * generated value. Every failing label is then reported, not only the first.
+   */
+  labelOf?: (value: T) => string;
+}
+
+async function searchOnce<T>(
+  env: CheckEnv,
+  property: number,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  runs: number | undefined,
+): Promise<void> {
   const replay = env.replay;
   if (replay !== undefined && replay.property !== property) return;
   let substituted = false;
@@ -74,7 +133,7 @@ export async function checkProperty<T>(
       await predicate(value);
     }),
     replay === undefined
-      ? { seed: env.seed, numRuns: options.runs ?? env.runs }
+      ? { seed: env.seed, numRuns: runs ?? env.runs }
       : { seed: replay.seed, path: replay.path, endOnFailure: true, numRuns: 1 },
   );
   if (!details.failed) return;
@@ -98,6 +157,8 @@ export async function checkProperty<T>(
         : 'replayed the saved counterexample';
   const where = `${how}; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(text)}`;
   const error = details.errorInstance;
+  // The target went away, or the case could not be judged: that is the outcome, not a counterexample.
+  if (error instanceof TargetGone || error instanceof CheckSkipped) throw error;
   if (error instanceof CheckFailure) {
     throw new PropertyFailure(
       `${error.message} (${where})`,

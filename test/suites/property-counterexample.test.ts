@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type CheckEnv, CheckFailure, type PropertyReplay } from '../../src/harness/check.js';
+import {
+  type CheckEnv,
+  CheckFailure,
+  NotExercised,
+  type PropertyReplay,
+  TargetGone,
+} from '../../src/harness/check.js';
 import { checkProperty, PropertyFailure } from '../../src/harness/property.js';
 import type { Evidence } from '../../src/harness/results.js';
 
@@ -139,5 +145,75 @@ describe('checkProperty with a replay runs exactly the saved case', () => {
     const replayed = await failureOf(checkProperty(replayEnv, arbPair, brokenRule));
     expect(firstRuns).toBe(0);
     expect(replayed.counterexample.json).toEqual(counterexample.json);
+  });
+});
+
+describe('checkProperty with labels: every failing label is reported', () => {
+  const cases = fc.oneof(
+    fc.record({ label: fc.constant('a'), n: fc.integer({ min: 0, max: 100 }) }),
+    fc.record({ label: fc.constant('b'), n: fc.integer({ min: 0, max: 100 }) }),
+    fc.record({ label: fc.constant('c'), n: fc.integer({ min: 0, max: 100 }) }),
+  );
+
+  test('two failing labels of three are both named, each with its own counterexample', async () => {
+    const failure = await failureOf(
+      checkProperty(
+        envOf(),
+        cases,
+        async ({ label, n }) => {
+          if (label !== 'b' && n > 10) throw new CheckFailure(`${label} broke at ${n}`);
+        },
+        { labelOf: (v) => v.label },
+      ),
+    );
+    expect(failure.labels?.map((l) => l.label).sort()).toEqual(['a', 'c']);
+    expect(failure.message).toMatch(
+      /^2 labels fail: \[(a|c)\] (a|c) broke at 11 .*; \[(a|c)\] (a|c) broke at 11 /,
+    );
+    expect(failure.counterexample.json?.value).toMatchObject({ n: 11 });
+  });
+
+  test('one failing label is reported as a plain property failure', async () => {
+    const failure = await failureOf(
+      checkProperty(
+        envOf(),
+        cases,
+        async ({ label }) => {
+          if (label === 'c') throw new CheckFailure('c is refused');
+        },
+        { labelOf: (v) => v.label },
+      ),
+    );
+    expect(failure.labels).toBeUndefined();
+    expect(failure.message).toMatch(/^c is refused \(property failed/);
+  });
+
+  test('no failing label passes', async () => {
+    await expect(checkProperty(envOf(), cases, async () => {}, { labelOf: (v) => v.label })).resolves.toBe(
+      undefined,
+    );
+  });
+});
+
+describe('checkProperty: outcomes that are not counterexamples pass through as they are', () => {
+  test('a target that went away is reported as such, not shrunk into a counterexample', async () => {
+    const error = await checkProperty(envOf(), arbPair, async () => {
+      throw new TargetGone('the server exited (code 1)');
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TargetGone);
+    expect(error).not.toBeInstanceOf(PropertyFailure);
+  });
+
+  test('a case that could not be judged stays a skip', async () => {
+    const error = await checkProperty(envOf(), arbPair, async () => {
+      throw new NotExercised('no request reached the mock');
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NotExercised);
   });
 });
