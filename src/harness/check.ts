@@ -48,9 +48,21 @@ export class CheckFailure extends Error {
     readonly actual?: string,
     /** What happened, for the report's picture (frames on a time axis, JSON-RPC sessions). */
     readonly evidence?: Evidence,
+    options: CheckFailureOptions = {},
   ) {
     super(message);
+    if (options.sharedCause !== undefined) this.sharedCause = options.sharedCause;
   }
+  /**
+   * A fault of the target that explains this failure and may explain others (the client
+   * exited before sending anything, the server never answered): reports print failures
+   * with the same shared cause once, as one line, with the target's first stderr lines.
+   */
+  readonly sharedCause?: string;
+}
+
+export interface CheckFailureOptions {
+  readonly sharedCause?: string;
 }
 
 /** Thrown by a check that cannot apply to this target (it becomes a skip). */

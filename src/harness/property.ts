@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { type CheckEnv, CheckFailure, CheckSkipped, TargetGone } from './check.js';
+import { type CheckEnv, CheckFailure, type CheckFailureOptions, CheckSkipped, TargetGone } from './check.js';
 import type { Evidence } from './results.js';
 
 /** The shrunk case of a failed property, as the harness saves it (see src/harness/counterexamples.ts). */
@@ -25,8 +25,9 @@ export class PropertyFailure extends CheckFailure {
     readonly counterexample: PropertyCounterexample,
     /** For a labelled property: every failing label with its own message (the counterexample is the first's). */
     readonly labels?: ReadonlyArray<{ readonly label: string; readonly message: string }>,
+    options: CheckFailureOptions = {},
   ) {
-    super(message, expected, actual, evidence);
+    super(message, expected, actual, evidence, options);
   }
 }
 
@@ -166,6 +167,8 @@ async function searchOnce<T>(
       error.actual,
       error.evidence,
       counterexample,
+      undefined,
+      error.sharedCause === undefined ? {} : { sharedCause: error.sharedCause },
     );
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -93,6 +93,8 @@ export const CheckResult = z.object({
    * entry is removed). `status` stays the real outcome.
    */
   baseline: z.object({ status: z.enum(['expected-failure', 'stale']), reason: z.string() }).optional(),
+  /** A fault of the target shared by several failures (see CheckFailure.sharedCause): reports group by it. */
+  sharedCause: z.string().optional(),
   /** The check failed because the target went away (exited, stopped answering): the checks after it were not run. */
   targetGone: z.boolean().optional(),
 });

@@ -205,7 +205,7 @@ export function notRunResult(suite: string, check: Check<unknown>, message: stri
 
 type Outcome = Pick<
   CheckResult,
-  'status' | 'skipKind' | 'message' | 'expected' | 'actual' | 'evidence' | 'targetGone'
+  'status' | 'skipKind' | 'message' | 'expected' | 'actual' | 'evidence' | 'targetGone' | 'sharedCause'
 >;
 
 function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
@@ -213,11 +213,25 @@ function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
   if (e instanceof CheckSkipped) return { status: 'skip', skipKind: 'not-applicable', message: e.message };
   // A target that went away fails the check that saw it go, whatever the check's level.
   if (e instanceof TargetGone) {
-    return { status: 'fail', message: e.message, expected: e.expected, actual: e.actual, targetGone: true };
+    return {
+      status: 'fail',
+      message: e.message,
+      expected: e.expected,
+      actual: e.actual,
+      targetGone: true,
+      sharedCause: e.sharedCause ?? e.message,
+    };
   }
   const status = level === 'must' ? 'fail' : 'warn';
   if (e instanceof CheckFailure) {
-    return { status, message: e.message, expected: e.expected, actual: e.actual, evidence: e.evidence };
+    return {
+      status,
+      message: e.message,
+      expected: e.expected,
+      actual: e.actual,
+      evidence: e.evidence,
+      sharedCause: e.sharedCause,
+    };
   }
   // Anything else thrown by a check body is a failure of the target too (a crash of the
   // harness would have surfaced as a thrown TargetUnavailable from open()).
