@@ -1,4 +1,5 @@
 import { type FuzzSurface, surface } from './surface.js';
+import { lineLimitsSurface } from './surfaces/line-limits.js';
 import { mockMessagesHttp } from './surfaces/mock-messages-http.js';
 import { runnerJsonLines } from './surfaces/runner-json-lines.js';
 import { sseDecoderSurface } from './surfaces/sse-decoder.js';
@@ -11,6 +12,7 @@ import { toolServerStdio } from './surfaces/tool-server-stdio.js';
 export const SURFACES: readonly FuzzSurface[] = [
   surface(sseDecoderSurface),
   surface(sseLimitsSurface),
+  surface(lineLimitsSurface),
   surface(streamReducerSurface),
   surface(mockMessagesHttp),
   surface(runnerJsonLines),
