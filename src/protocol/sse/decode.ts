@@ -198,6 +198,7 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
     clearOpenFrame();
   }
 
+  /** Called last, once the decoder's state is consistent: the callback may throw out of feed. */
   function report(limit: keyof SseLimits, seen: number, offset: number, head: string): void {
     const value = limit === 'maxLineLength' ? maxLine : maxFrame;
     callbacks.onLimit?.(new SseLimitError(limit, value, seen, offset, frames, head.slice(0, HEAD_LENGTH)));
@@ -214,9 +215,9 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
     const seen = partialLength + s.length;
     partialLine.length = 0;
     partialLength = 0;
-    report('maxLineLength', seen, streamLength - seen, head);
     discardFrame();
     mode = 'skip-line';
+    report('maxLineLength', seen, streamLength - seen, head);
     return '';
   }
 
@@ -259,18 +260,20 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
       if (end === -1) return holdPartial(all.slice(at));
       const length = end - at;
       if (length > maxLine) {
-        report('maxLineLength', length, base + at, all.slice(at, at + HEAD_LENGTH));
         discardFrame();
         mode = 'skip-frame';
         skipPrev = NOT_TERMINATOR;
+        report('maxLineLength', length, base + at, all.slice(at, at + HEAD_LENGTH));
         return all.slice(end);
       }
       if (length > 0 && all.charCodeAt(at) !== COLON && frameLength + length + 1 > maxFrame) {
         const head = frameLength > 0 ? openFrame.join('\n') : all.slice(at, at + HEAD_LENGTH);
-        report('maxFrameLength', frameLength + length + 1, frameLength > 0 ? frameStart : base + at, head);
+        const seen = frameLength + length + 1;
+        const offset = frameLength > 0 ? frameStart : base + at;
         discardFrame();
         mode = 'skip-frame';
         skipPrev = at > 0 ? all.charCodeAt(at - 1) : lastFed;
+        report('maxFrameLength', seen, offset, head);
         return all.slice(at);
       }
       let next = end + 1;
