@@ -1,4 +1,5 @@
 import type { Agent, IncomingMessage } from 'node:http';
+import { clip } from '../../protocol/clip.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { classifyMessage, request } from '../../protocol/jsonrpc/index.js';
 import {
@@ -59,11 +60,6 @@ const MAX_FRAMES = 50;
 /** Characters of a frame's data (and of the endpoint event's) kept in the report. */
 const MAX_DATA_KEPT = 4096;
 
-function clip(data: string): string {
-  return data.length > MAX_DATA_KEPT
-    ? `${data.slice(0, MAX_DATA_KEPT)}... (${data.length} characters)`
-    : data;
-}
 const INITIALIZE_ID = 1;
 
 /**
@@ -149,9 +145,10 @@ async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<v
 
   const onFrame = (frame: SseFrame) => {
     const event = frame.event ?? TOOL_SSE_EVENTS.message;
-    if (report.frames.length < MAX_FRAMES) report.frames.push({ atMs: now(), event, data: clip(frame.data) });
+    if (report.frames.length < MAX_FRAMES)
+      report.frames.push({ atMs: now(), event, data: clip(frame.data, MAX_DATA_KEPT) });
     if (event === TOOL_SSE_EVENTS.endpoint && report.endpoint === undefined) {
-      report.endpoint = { data: clip(frame.data), atMs: now() };
+      report.endpoint = { data: clip(frame.data, MAX_DATA_KEPT), atMs: now() };
       try {
         const resolved = resolveEndpoint(frame.data, url);
         report.endpoint.url = resolved.href;

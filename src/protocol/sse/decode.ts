@@ -1,4 +1,5 @@
 import { createParser, type ParseError } from 'eventsource-parser';
+import { detach } from '../clip.js';
 
 /** One decoded SSE frame. `event` is undefined when the frame had no `event:` line. */
 export interface SseFrame {
@@ -201,7 +202,9 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
   /** Called last, once the decoder's state is consistent: the callback may throw out of feed. */
   function report(limit: keyof SseLimits, seen: number, offset: number, head: string): void {
     const value = limit === 'maxLineLength' ? maxLine : maxFrame;
-    callbacks.onLimit?.(new SseLimitError(limit, value, seen, offset, frames, head.slice(0, HEAD_LENGTH)));
+    callbacks.onLimit?.(
+      new SseLimitError(limit, value, seen, offset, frames, detach(head.slice(0, HEAD_LENGTH))),
+    );
   }
 
   /** The open line plus `s` (no terminator in it) passed maxLineLength: skip the rest of it. */

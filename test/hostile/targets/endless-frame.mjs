@@ -3,11 +3,12 @@
 import { forever, serve } from './lib.mjs';
 
 const line = `data: ${'x'.repeat(1024)}\n`;
-let started = false;
+/** Sessions already answered (one endless answer each). */
+const started = new WeakSet();
 serve({
   async onRequest(_request, out) {
-    if (started) return;
-    started = true;
+    if (started.has(out)) return;
+    started.add(out);
     await out.write('event: message\n');
     await forever(out, line.repeat(64));
   },

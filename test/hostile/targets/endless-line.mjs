@@ -4,11 +4,12 @@ import { forever, opt, serve } from './lib.mjs';
 
 const start = opt('--transport', 'stdio') === 'stdio' ? '' : 'event: message\ndata: ';
 const chunk = 'x'.repeat(64 * 1024);
-let started = false;
+/** Sessions already answered (one endless answer each). */
+const started = new WeakSet();
 serve({
   async onRequest(request, out) {
-    if (started) return;
-    started = true;
+    if (started.has(out)) return;
+    started.add(out);
     await out.write(`${start}{"jsonrpc":"2.0","id":${JSON.stringify(request.id ?? null)},"result":{"text":"`);
     await forever(out, chunk);
   },
