@@ -289,7 +289,9 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
 
   /** Inside a line over the limit: drop characters up to its terminator. */
   function skipLine(s: string): string {
-    const end = firstLineTerminator(s, 0);
+    const cr = s.indexOf('\r');
+    const lf = s.indexOf('\n');
+    const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
     if (end === -1) return '';
     mode = 'skip-frame';
     skipPrev = NOT_TERMINATOR;
