@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../src/harness/run-suite.js';
 
@@ -44,6 +45,18 @@ export function startSseTarget(name: string, ...args: string[]): Promise<Running
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${name} exited with ${code} before listening: ${err}`));
+    });
+  });
+}
+
+/** A free TCP port on 127.0.0.1 (released before it is returned: a tiny race the tests accept). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
     });
   });
 }
