@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort, type RunningTarget, startSseTarget, targetCommand } from './targets.js';
+import { freePort, type RunningTarget, startSseTarget, targetCommand, writeForever } from './targets.js';
 
 /*
  * Hostile targets against the real CLI (issue 12, item 3; issue 13, item 5): each run is
@@ -217,14 +217,7 @@ describe('probe and the reference messages client stay bounded', () => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(start);
-      let open = true;
-      res.on('close', () => {
-        open = false;
-      });
-      const pump = () => {
-        while (open) if (!res.write(piece)) return void res.once('drain', pump);
-      };
-      pump();
+      void writeForever(res, piece);
     });
     services.push(service);
     await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));

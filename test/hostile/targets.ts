@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../src/harness/run-suite.js';
+
+export { freePort } from '../suites/tool-server/helpers.js';
 
 /** `node test/hostile/targets/<name>.mjs`, quoted for `sh -c`. */
 export function targetCommand(name: string, ...args: string[]): string {
@@ -49,14 +51,27 @@ export function startSseTarget(name: string, ...args: string[]): Promise<Running
   });
 }
 
-/** A free TCP port on 127.0.0.1 (released before it is returned: a tiny race the tests accept). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+/**
+ * Write `piece` to a response again and again until the client goes away, respecting
+ * back-pressure (the writer holds nothing). Resolves with the characters written.
+ */
+export function writeForever(res: ServerResponse, piece: string): Promise<number> {
+  return new Promise((resolve) => {
+    let written = 0;
+    let open = true;
+    res.on('close', () => {
+      open = false;
+      resolve(written);
     });
+    const pump = () => {
+      while (open) {
+        written += piece.length;
+        if (!res.write(piece)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
   });
 }

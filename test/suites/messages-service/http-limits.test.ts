@@ -7,6 +7,7 @@ import {
   sendBuffered,
   sendStreamed,
 } from '../../../src/suites/messages-service/http.js';
+import { writeForever } from '../../hostile/targets.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -36,18 +37,6 @@ async function service(
   };
 }
 
-/** Write `piece` until the client goes away, respecting back-pressure. */
-function forever(res: ServerResponse, piece: string): void {
-  let open = true;
-  res.on('close', () => {
-    open = false;
-  });
-  const pump = () => {
-    while (open) if (!res.write(piece)) return void res.once('drain', pump);
-  };
-  pump();
-}
-
 const SSE = { 'content-type': 'text/event-stream' };
 const BODY = JSON.stringify({ model: 'm', max_tokens: 8, messages: [], stream: true });
 
@@ -71,7 +60,7 @@ describe('messages-service suite: one reply is bounded in time, bytes, lines, fr
     const client = await service((res) => {
       res.writeHead(200, SSE);
       res.write('event: message_start\ndata: ');
-      forever(res, 'x'.repeat(64 * 1024));
+      void writeForever(res, 'x'.repeat(64 * 1024));
     });
     const reply = await sendStreamed(client, BODY);
     expect(reply.readError).toMatch(
@@ -83,7 +72,7 @@ describe('messages-service suite: one reply is bounded in time, bytes, lines, fr
   test('a stream of tiny frames stops at MAX_STREAM_ITEMS frames kept', async () => {
     const client = await service((res) => {
       res.writeHead(200, SSE);
-      forever(res, 'data: x\n\n'.repeat(1000));
+      void writeForever(res, 'data: x\n\n'.repeat(1000));
     });
     const reply = await sendStreamed(client, BODY);
     expect(reply.frames).toHaveLength(MAX_STREAM_ITEMS);
@@ -93,7 +82,7 @@ describe('messages-service suite: one reply is bounded in time, bytes, lines, fr
   test('a body past 32 MiB is cut off, naming the limit', async () => {
     const client = await service((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      forever(res, ' '.repeat(64 * 1024));
+      void writeForever(res, ' '.repeat(64 * 1024));
     });
     const failure = await sendBuffered(client, BODY).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(RequestFailed);
