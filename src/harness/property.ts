@@ -44,6 +44,27 @@ function nextCallIndex(env: CheckEnv): number {
 }
 
 /**
+ * fast-check runs each checkProperty call of a check run was given (keyed by the run's
+ * signal, as callsOfRun), so the result can say when a check capped them below `--runs`.
+ */
+const runsOfRun = new WeakMap<AbortSignal, number[]>();
+
+function recordRuns(env: CheckEnv, runs: number): void {
+  const seen = runsOfRun.get(env.signal);
+  if (seen === undefined) runsOfRun.set(env.signal, [runs]);
+  else seen.push(runs);
+}
+
+/**
+ * The fast-check runs the properties of one check run were given: the smallest, when it
+ * ran several; undefined when it ran none. Replays run one saved case and count as none.
+ */
+export function propertyRunsOf(signal: AbortSignal): number | undefined {
+  const seen = runsOfRun.get(signal);
+  return seen === undefined || seen.length === 0 ? undefined : Math.min(...seen);
+}
+
+/**
  * Run an async property with the run's seed and budget. A counterexample becomes a
  * PropertyFailure whose message carries fast-check's seed and path, so the reproduce line
  * (same --seed) replays exactly that case, and which hands the shrunk value to the harness
@@ -56,6 +77,7 @@ export async function checkProperty<T>(
   options: PropertyOptions<T> = {},
 ): Promise<void> {
   const property = nextCallIndex(env);
+  if (env.replay === undefined) recordRuns(env, options.runs ?? env.runs);
   const { labelOf } = options;
   if (labelOf === undefined || env.replay !== undefined) {
     return searchOnce(env, property, arbitrary, predicate, options.runs);

@@ -31,12 +31,14 @@ export function formatDuration(ms: number): string {
 }
 
 export function totalSummary(results: readonly Pick<SuiteResult, 'summary'>[]): Summary {
-  const total = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  const total = { passed: 0, failed: 0, warned: 0, skipped: 0, notExercised: 0, notRun: 0 };
   for (const { summary } of results) {
     total.passed += summary.passed;
     total.failed += summary.failed;
     total.warned += summary.warned;
     total.skipped += summary.skipped;
+    total.notExercised += summary.notExercised ?? 0;
+    total.notRun += summary.notRun ?? 0;
   }
   return total;
 }

@@ -54,7 +54,7 @@ describe('wirecheck merge-reports', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('merged 3 files');
     expect(run.stdout).toContain(`reports written to ${merged}`);
-    expect(lastLine(run.stdout)).toBe('5 passed, 1 failed, 0 skipped');
+    expect(lastLine(run.stdout)).toBe('5 passed, 1 failed, 0 warned, 0 skipped');
     expect((await readdir(merged)).sort()).toEqual(['junit.xml', 'report.html', 'results.json']);
     const read = async (d: string) =>
       SuiteResult.parse(JSON.parse(await readFile(join(d, 'results.json'), 'utf8')));
@@ -78,7 +78,7 @@ describe('wirecheck merge-reports', () => {
     }
     const run = await cli(['merge-reports', '--out', join(dir, 'm'), ...files]);
     expect(run.code).toBe(0);
-    expect(lastLine(run.stdout)).toBe('6 passed, 0 failed, 0 skipped');
+    expect(lastLine(run.stdout)).toBe('6 passed, 0 failed, 0 warned, 0 skipped');
   });
 
   test('shards run with different seeds, a missing shard or a shard given twice: exit 2 with a clear error', async () => {

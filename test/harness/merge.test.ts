@@ -39,7 +39,14 @@ describe('merging shard results', () => {
       ['demo.a', 'demo.b', 'demo.c', 'demo.d.bad'],
     );
     expect(merged.checks.map((c) => c.id)).toEqual(['demo.a', 'demo.b', 'demo.c', 'demo.d.bad']);
-    expect(merged.summary).toEqual({ passed: 3, failed: 1, warned: 0, skipped: 0 });
+    expect(merged.summary).toEqual({
+      passed: 3,
+      failed: 1,
+      warned: 0,
+      skipped: 0,
+      notExercised: 0,
+      notRun: 0,
+    });
     expect(merged).toMatchObject({
       suite: 'demo',
       seed: 42,
