@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { type CheckEnv, CheckFailure, type CheckFailureOptions, CheckSkipped, TargetGone } from './check.js';
+import { jsonText } from './json-text.js';
 import type { Evidence } from './results.js';
 
 /** The shrunk case of a failed property, as the harness saves it (see src/harness/counterexamples.ts). */
@@ -105,6 +106,8 @@ export async function checkProperty<T>(
   if (first === undefined) return;
   if (failures.length === 1) throw first.failure;
   const lines = failures.map((f) => `[${f.label}] ${f.failure.message}`);
+  const causes = new Set(failures.map((f) => f.failure.sharedCause));
+  const [cause] = causes;
   throw new PropertyFailure(
     `${failures.length} labels fail: ${lines.join('; ')}`,
     first.failure.expected,
@@ -112,6 +115,8 @@ export async function checkProperty<T>(
     first.failure.evidence,
     first.failure.counterexample,
     failures.map((f) => ({ label: f.label, message: f.failure.message })),
+    // One fault of the target behind every label is still one fault.
+    causes.size === 1 && cause !== undefined ? { sharedCause: cause } : {},
   );
 }
 
@@ -178,7 +183,7 @@ async function searchOnce<T>(
       : substituted
         ? 'replayed the saved counterexample (seed and path now generate another value)'
         : 'replayed the saved counterexample';
-  const where = `${how}; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(text)}`;
+  const where = `${how}; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(jsonText(json === undefined ? value : json.value))}`;
   const error = details.errorInstance;
   // The target went away, or the case could not be judged: that is the outcome, not a counterexample.
   if (error instanceof TargetGone || error instanceof CheckSkipped) throw error;
