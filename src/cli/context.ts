@@ -12,6 +12,8 @@ import type { RunToolClientCommand } from './tool-client.js';
 export interface OutputStream {
   write(chunk: string): unknown;
   readonly isTTY?: boolean;
+  /** Width of the terminal, when it is one. */
+  readonly columns?: number;
 }
 
 /** Aborted on SIGINT/SIGTERM; `dispose` restores the default signal behaviour. */

@@ -223,3 +223,13 @@ describe('--report-dir checked before the run', () => {
     expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 warned, 0 skipped');
   });
 });
+
+describe('wirecheck fixtures validate: a path that cannot be read', () => {
+  test('is an error on stderr with its code, not a verdict on stdout; exit 2', async () => {
+    const missing = join(await tempDir(), 'nope.json');
+    const run = await cli(['fixtures', 'validate', missing]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(new RegExp(`^wirecheck: WC_FIXTURE_READ: ${missing}: cannot read: ENOENT`));
+  });
+});

@@ -110,7 +110,10 @@ describe('wirecheck test: exit status', () => {
     expect(unknown.stderr).toContain("WC_USAGE: unknown option '--bogus'");
     const seed = await cli(['test', 'fake', ...URL_ARGS, '--seed', 'abc']);
     expect(seed.code).toBe(2);
-    expect(seed.stderr).toContain('--seed takes a whole number (got "abc")');
+    expect(seed.stderr).toContain('--seed takes a whole number from 0 to 2147483647 (got "abc")');
+    const negative = await cli(['test', 'fake', ...URL_ARGS, '--runs', '-5']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--runs takes a whole number from 1 to 1000000 (got "-5")');
     const runs = await cli(['test', 'fake', ...URL_ARGS, '--runs', '0']);
     expect(runs.code).toBe(2);
     expect(runs.stderr).toContain('--runs must be at least 1');
