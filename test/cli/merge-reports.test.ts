@@ -115,6 +115,20 @@ describe('wirecheck merge-reports', () => {
     expect((await cli(['merge-reports', dir])).code).toBe(2);
   });
 
+  test('a shard whose target could not run makes the merge exit 2, naming it', async () => {
+    const dir = await setup();
+    await runShards(dir, 2);
+    const second = join(dir, 'shards', 'wirecheck-shard-2', 'results.json');
+    const result = SuiteResult.parse(JSON.parse(await readFile(second, 'utf8')));
+    const error = { code: 'WC_TARGET_UNAVAILABLE', message: 'the client command exited 127' };
+    await writeFile(second, JSON.stringify({ ...result, checks: [], error }));
+    const run = await cli(['merge-reports', '--out', join(dir, 'merged'), join(dir, 'shards')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('wirecheck: WC_TARGET_UNAVAILABLE: suite fake: the client command exited 127\n');
+    const merged = SuiteResult.parse(JSON.parse(await readFile(join(dir, 'merged', 'results.json'), 'utf8')));
+    expect(merged.error).toEqual(error);
+  });
+
   test('the output directory is not read back as an input', async () => {
     const dir = await setup();
     await runShards(dir, 2);

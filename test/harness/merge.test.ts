@@ -30,6 +30,23 @@ function mergeError(run: () => unknown): string {
 }
 
 describe('merging shard results', () => {
+  test('the asked runs, and a shard that stopped early or could not run, carry into the merged result', () => {
+    const stopped = {
+      kind: 'interrupted' as const,
+      signal: 'SIGTERM' as const,
+      message: 'interrupted by SIGTERM',
+    };
+    const merged = mergeSuite([
+      shard(1, 2, ['demo.a'], { runs: 25 }),
+      shard(2, 2, ['demo.b'], { runs: 25, stopped }),
+    ]);
+    expect(merged.runs).toBe(25);
+    expect(merged.stopped).toEqual(stopped);
+    expect(merged.error).toBeUndefined();
+    const error = { code: 'WC_TARGET_UNAVAILABLE', message: 'no answer' };
+    expect(mergeSuite([shard(1, 2, []), shard(2, 2, [], { error })]).error).toEqual(error);
+  });
+
   test('the shards of a suite become one result: every check, summary recounted, catalogue order', () => {
     const merged = mergeSuite(
       [
