@@ -161,19 +161,35 @@ export const SuiteResult = z.object({
 });
 export type SuiteResult = z.infer<typeof SuiteResult>;
 
+/**
+ * The counts of TARGETS.md (passed, failed, warned, skipped), plus `notExercised` and
+ * `notRun` when there are any (the part of `skipped` that judged nothing); left out at 0, so
+ * a clean run's summary keeps exactly the four counts.
+ */
 export function summarize(checks: readonly Pick<CheckResult, 'status' | 'skipKind'>[]): Summary {
-  const summary = { passed: 0, failed: 0, warned: 0, skipped: 0, notExercised: 0, notRun: 0 };
+  const summary = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  let notExercised = 0;
+  let notRun = 0;
   for (const c of checks) {
     if (c.status === 'pass') summary.passed++;
     else if (c.status === 'fail') summary.failed++;
     else if (c.status === 'warn') summary.warned++;
     else {
       summary.skipped++;
-      if (c.skipKind === 'not-exercised') summary.notExercised++;
-      else if (c.skipKind === 'not-run') summary.notRun++;
+      if (c.skipKind === 'not-exercised') notExercised++;
+      else if (c.skipKind === 'not-run') notRun++;
     }
   }
-  return summary;
+  return withSkipKinds(summary, notExercised, notRun);
+}
+
+/** A summary with the skip-kind counts that are not 0. */
+export function withSkipKinds(summary: Summary, notExercised: number, notRun: number): Summary {
+  return {
+    ...summary,
+    ...(notExercised > 0 ? { notExercised } : {}),
+    ...(notRun > 0 ? { notRun } : {}),
+  };
 }
 
 /** Exit status of `wirecheck test` for finished runs: 0 clean, 1 a failure (or a warning under --strict). */

@@ -175,8 +175,6 @@ describe('wirecheck test: run options', () => {
       failed: 1,
       warned: 0,
       skipped: 0,
-      notExercised: 0,
-      notRun: 0,
     });
     expect(run.stdout).toContain(`reports written to ${join(dir, 'r')}`);
     expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 0 warned, 0 skipped');

@@ -61,8 +61,6 @@ describe('merging shard results', () => {
       failed: 1,
       warned: 0,
       skipped: 0,
-      notExercised: 0,
-      notRun: 0,
     });
     expect(merged).toMatchObject({
       suite: 'demo',

@@ -87,7 +87,6 @@ describe('runSuite: what each check really did', () => {
       warned: 0,
       skipped: 2,
       notExercised: 1,
-      notRun: 0,
     });
   });
 });

@@ -62,6 +62,13 @@ describe('results.json and summary.json', () => {
     expect(parsed.checks.find((c: CheckResult) => c.id === 'demo.labels').labels).toHaveLength(2);
   });
 
+  test('a clean summary keeps exactly the four counts of the contract', () => {
+    const parsed = JSON.parse(
+      formatResultsJson(suiteResult('demo', [check({ id: 'demo.ok', status: 'pass' })])),
+    );
+    expect(parsed.summary).toEqual({ passed: 1, failed: 0, warned: 0, skipped: 0 });
+  });
+
   test('a target that could not run: an error and no check', () => {
     const parsed = JSON.parse(formatResultsJson(unavailable()));
     expect(parsed.checks).toEqual([]);
