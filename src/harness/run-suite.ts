@@ -244,7 +244,7 @@ async function openWithin<T, C>(
   budgetMs: number,
 ): Promise<Opened<C>> {
   if (signal?.aborted) return { stop: stopOf(signal) };
-  const opening = suite.open(target, env);
+  const opening = suite.open(target, signal === undefined ? env : { ...env, signal });
   const cut = cutter(signal, deadline - performance.now());
   try {
     const first = await Promise.race([opening.then((ctx) => ({ ctx }) as const), cut.promise]);

@@ -159,6 +159,27 @@ describe('runSuite: a run that stops early', () => {
     expect(events).toEqual(['open', 'close']);
   });
 
+  test("the suite's open gets the run's stop signal, so a probe of the target can end when the run is stopped", async () => {
+    let seen: AbortSignal | undefined;
+    const suite: Suite<object, object> = {
+      name: 'probe',
+      description: 'a suite whose open waits on its probe',
+      checks: [{ id: 'probe.a', clause: 'c', description: 'd', level: 'must', run: async () => {} }],
+      describeTarget: () => 'x',
+      targetArgs: () => [],
+      async open(_target, env) {
+        seen = env.signal;
+        await new Promise((resolve) => env.signal?.addEventListener('abort', resolve));
+        return { close: async () => {} };
+      },
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(interruptStop('SIGINT')), 20);
+    const result = await runSuite(suite, {}, { seed: 1, signal: controller.signal });
+    expect(seen?.aborted).toBe(true);
+    expect(result.stopped?.kind).toBe('interrupted');
+  });
+
   test('a check that ignores its abort signal is cut at its own budget and fails; the run goes on', async () => {
     const { suite } = fakeSuite('fake', [
       { id: 'fake.hang', outcome: 'hang', timeoutMs: 100 },
