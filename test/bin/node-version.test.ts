@@ -10,7 +10,8 @@ interface Manifest {
   engines?: { node?: string };
   dependencies?: Record<string, string>;
 }
-const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+const manifest = (dir: string): Manifest =>
+  JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 
 /** Makes the program it preloads into believe it runs on Node.js 20.20.2. */
 const PRETEND_NODE_20 =
@@ -32,10 +33,13 @@ describe('the Node.js version check', () => {
   });
 
   test('passes the supported versions and names the found and the needed one otherwise', () => {
-    for (const ok of ['22.12.0', '22.20.1', '24.21.0', '26.0.0']) expect(nodeVersionProblem(ok)).toBeUndefined();
+    for (const ok of ['22.12.0', '22.20.1', '24.21.0', '26.0.0'])
+      expect(nodeVersionProblem(ok)).toBeUndefined();
     for (const old of ['22.11.0', '20.20.2', '18.0.0']) {
       const problem = nodeVersionProblem(old, '/usr/bin/node');
-      expect(problem).toContain(`wirecheck needs Node.js >= 22.12, but this is Node.js ${old} (/usr/bin/node).`);
+      expect(problem).toContain(
+        `wirecheck needs Node.js >= 22.12, but this is Node.js ${old} (/usr/bin/node).`,
+      );
       expect(problem).toContain('nvm install 24');
       expect(problem).toContain('actions/setup-node');
     }
@@ -45,17 +49,20 @@ describe('the Node.js version check', () => {
     expect(nodeVersionProblem('20.20.2')).toContain(join(ROOT, 'node_modules/.bin/node'));
   });
 
-  test.each([
-    'wirecheck.js',
-    'fuzz.js',
-    'bench.js',
-  ])('bin/%s on an old Node.js exits 2 with the message before loading anything of dist/', (bin) => {
-    const run = spawnSync(process.execPath, ['--import', PRETEND_NODE_20, join(ROOT, 'bin', bin), '--help'], {
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(run.status).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^wirecheck needs Node\.js >= 22\.12, but this is Node\.js 20\.20\.2 \(/);
-  });
+  test.each(['wirecheck.js', 'fuzz.js', 'bench.js'])(
+    'bin/%s on an old Node.js exits 2 with the message before loading anything of dist/',
+    (bin) => {
+      const run = spawnSync(
+        process.execPath,
+        ['--import', PRETEND_NODE_20, join(ROOT, 'bin', bin), '--help'],
+        {
+          encoding: 'utf8',
+          timeout: 20_000,
+        },
+      );
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^wirecheck needs Node\.js >= 22\.12, but this is Node\.js 20\.20\.2 \(/);
+    },
+  );
 });
