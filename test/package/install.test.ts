@@ -21,6 +21,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SOURCES = [
   'package.json',
   'package-lock.json',
+  'LICENSE',
   'tsconfig.json',
   'tsconfig.build.json',
   'README.md',
@@ -141,6 +142,7 @@ describe('the packed package', () => {
     for (const file of [
       'package.json',
       'README.md',
+      'LICENSE',
       'bin/wirecheck.js',
       'bin/node-version.js',
       'dist/cli/main.js',
@@ -200,16 +202,10 @@ describe('the packed package', () => {
     expect(missing).toEqual([]);
   });
 
-  test('`npx wirecheck list` there lists the checks of every suite', async () => {
-    const list = await run('npx', ['wirecheck', 'list'], project, 60_000);
-    expect(list.code, explain('npx wirecheck list', list)).toBe(0);
-    const suites = new Set(
-      list.stdout
-        .split('\n')
-        .slice(1)
-        .map((line) => line.split(/\s+/)[1])
-        .filter(Boolean),
-    );
+  test('`npx wirecheck list --json` there lists the checks of every suite', async () => {
+    const list = await run('npx', ['wirecheck', 'list', '--json'], project, 60_000);
+    expect(list.code, explain('npx wirecheck list --json', list)).toBe(0);
+    const suites = new Set((JSON.parse(list.stdout) as { suite: string }[]).map((check) => check.suite));
     expect([...suites].sort()).toEqual([
       'agent',
       'messages-client',
