@@ -59,7 +59,7 @@ describe('wirecheck record tools --sse (spec "Tool server, SSE transport")', () 
     expect(stream.endpoint).toMatch(/^\/messages\?sessionId=/);
     expect(stream.endpoint).toContain(transport.sessionId);
     expect(stream.end).toBe('client-aborted');
-    expect(stream.requestHeaders.authorization).toBe('[redacted]');
+    expect(stream.requestHeaders.authorization).toBe('Bearer [redacted]');
     const body = bodyOfChunks(stream.chunks).toString();
     expect(body.startsWith('event: endpoint\n')).toBe(true);
     expect(body).toContain(': keep-alive\n\n');
