@@ -1,6 +1,7 @@
 import type { ToolSession } from '../../fixtures/schema.js';
 import { createLineDecoder } from '../../protocol/jsonrpc/index.js';
-import { ToolJournal, type ToolJournalEntry } from './journal.js';
+import type { JournalLimits } from '../limits.js';
+import { depthProblem, ToolJournal, type ToolJournalEntry } from './journal.js';
 import { toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
 import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
@@ -19,6 +20,8 @@ export interface StdioMockOptions {
   readonly replay?: ToolSession;
   /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
   readonly speed?: number;
+  /** Bounds of the journal (default DEFAULT_JOURNAL_LIMITS). */
+  readonly journalLimits?: Partial<JournalLimits>;
 }
 
 /** How a stdio mock session ended: its stdin ended (`eof`), or the mock closed it (fault). */
@@ -35,7 +38,7 @@ export async function runStdioMockToolServer(
   options: StdioMockOptions,
 ): Promise<{ end: StdioMockEnd; journal: ToolJournal }> {
   const scenario = toolScenario(input as ToolScenarioInput);
-  const journal = new ToolJournal(options.onEntry);
+  const journal = new ToolJournal(options.onEntry, options.journalLimits);
   let closedByMock!: () => void;
   const closed = new Promise<'closed'>((resolve) => {
     closedByMock = () => resolve('closed');
@@ -55,7 +58,13 @@ export async function runStdioMockToolServer(
           speed: options.speed ?? 1,
         });
   const decoder = createLineDecoder({
-    onLine: (line) => {
+    onLine: (parsed) => {
+      // A line nested deeper than MAX_BODY_DEPTH is answered as unparseable and kept as text only.
+      const deep = parsed.ok ? depthProblem(parsed.line) : undefined;
+      const line =
+        deep === undefined
+          ? parsed
+          : { ok: false as const, line: parsed.line, error: deep, lineNumber: parsed.lineNumber };
       if (line.ok) {
         journal.record({
           session: 'stdio',
