@@ -18,6 +18,8 @@ export const startMockForServe: StartMockMessagesService = async (options) =>
         : options.fixturesDir === undefined
           ? scriptedModel(options.model)
           : fixtureScenario(options.fixturesDir),
+    // The control route may load fixtures from the --fixtures directory only (and the bundled ones).
+    ...(options.fixturesDir === undefined ? {} : { fixtureDirs: [options.fixturesDir] }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
   });

@@ -1,3 +1,5 @@
+import { jsonDepth } from '../protocol/json/bounded.js';
+
 /**
  * What a mock's journal keeps. A journal records what clients sent so that tests can
  * judge it afterwards, but a client (or a flood) must not be able to fill the mock's
@@ -110,3 +112,22 @@ export class BoundedLog<T> {
  * the text before it is parsed (src/protocol/json/bounded.ts).
  */
 export const MAX_BODY_DEPTH = 1_000;
+
+/** The longest prefix of `text` of at most `limit` bytes of UTF-8, never cutting a character. */
+export function utf8Prefix(text: string, limit: number): string {
+  const bytes = Buffer.from(text);
+  let end = Math.min(limit, bytes.length);
+  // Back off over continuation bytes (10xxxxxx) to the start of the character cut.
+  while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+/** Why a JSON text is refused before it is parsed (nested deeper than MAX_BODY_DEPTH), or undefined. */
+export function depthProblem(text: string): string | undefined {
+  // A text cannot nest deeper than half its length: short ones need no scan.
+  if (text.length <= MAX_BODY_DEPTH * 2) return undefined;
+  const { exceededAt } = jsonDepth(text, MAX_BODY_DEPTH);
+  return exceededAt < 0
+    ? undefined
+    : `JSON nested more than ${MAX_BODY_DEPTH} levels deep (at offset ${exceededAt}): refused before parsing`;
+}

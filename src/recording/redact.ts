@@ -44,10 +44,19 @@ function partsOf(name: string): string[] {
     .filter((p) => p !== '');
 }
 
+/** Names seen before and their verdict: header names repeat on every request. */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 4096;
+
 /** Whether a header, parameter, field, variable or flag of this name holds a credential. */
 export function isSecretName(name: string): boolean {
-  for (const part of partsOf(name)) if (SECRET_WORDS.has(part) || SECRET_COMPOUND.test(part)) return true;
-  return false;
+  const known = verdicts.get(name);
+  if (known !== undefined) return known;
+  let secret = false;
+  for (const part of partsOf(name)) if (SECRET_WORDS.has(part) || SECRET_COMPOUND.test(part)) secret = true;
+  if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+  verdicts.set(name, secret);
+  return secret;
 }
 
 /** Shorter values are not scrubbed from free text: they would hit ordinary words. */

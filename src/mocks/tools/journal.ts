@@ -1,10 +1,10 @@
-import { jsonDepth } from '../../protocol/json/bounded.js';
 import {
   BoundedLog,
+  depthProblem,
   ENTRY_OVERHEAD_BYTES,
   type JournalLimits,
   journalLimits,
-  MAX_BODY_DEPTH,
+  utf8Prefix,
 } from '../limits.js';
 
 /**
@@ -138,29 +138,10 @@ function keptText(text: string, limit: number): { text: string; bytes: number } 
   return { text: utf8Prefix(text, limit), bytes };
 }
 
-/** The longest prefix of `text` of at most `limit` bytes of UTF-8, never cutting a character. */
-export function utf8Prefix(text: string, limit: number): string {
-  const bytes = Buffer.from(text);
-  let end = Math.min(limit, bytes.length);
-  // Back off over continuation bytes (10xxxxxx) to the start of the character cut.
-  while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
-  return bytes.subarray(0, end).toString('utf8');
-}
-
 function headerBytes(headers: Readonly<Record<string, string>> | undefined): number {
   let n = 0;
   if (headers) for (const [k, v] of Object.entries(headers)) n += k.length + v.length;
   return n;
-}
-
-/** Why a JSON text is refused before it is parsed (nested deeper than MAX_BODY_DEPTH), or undefined. */
-export function depthProblem(text: string): string | undefined {
-  // A text cannot nest deeper than half its length: short ones need no scan.
-  if (text.length <= MAX_BODY_DEPTH * 2) return undefined;
-  const { exceededAt } = jsonDepth(text, MAX_BODY_DEPTH);
-  return exceededAt < 0
-    ? undefined
-    : `JSON nested more than ${MAX_BODY_DEPTH} levels deep (at offset ${exceededAt}): refused before parsing`;
 }
 
 /** A journal entry for one line or body of text: parsed when it is JSON (and not nested too deep). */

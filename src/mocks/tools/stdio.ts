@@ -1,7 +1,8 @@
 import type { ToolSession } from '../../fixtures/schema.js';
 import { createLineDecoder } from '../../protocol/jsonrpc/index.js';
 import type { JournalLimits } from '../limits.js';
-import { depthProblem, ToolJournal, type ToolJournalEntry } from './journal.js';
+import { depthProblem } from '../limits.js';
+import { ToolJournal, type ToolJournalEntry } from './journal.js';
 import { toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
 import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
