@@ -27,7 +27,7 @@ export {
   planStream,
   type StreamStep,
 } from './plan-stream.js';
-export { loadRecordings, recordingScenario } from './recording-scenario.js';
+export { loadRecordings, recordingScenario, type SkippedFile } from './recording-scenario.js';
 export {
   planReplay,
   REPLAY_FAULTS,

@@ -44,7 +44,7 @@ export interface MockToolServerOptions extends HostPolicyOptions {
   /** Where the mock says why it dropped a session (default: nowhere). */
   readonly log?: (line: string) => void;
   /** Serve this recorded session (an SSE or stdio recording) to every client, instead of the scenario's answers. */
-  readonly replay?: ToolSession;
+  readonly replay?: ToolSession | readonly ToolSession[];
   /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
   readonly speed?: number;
 }
@@ -81,7 +81,13 @@ export function buildMockToolServer(
   const streams = new Map<string, OpenStream>();
   const sessions = new Map<string, MockSession>();
   const closedIds = new Set<string>();
-  const plan = options.replay === undefined ? undefined : toolReplayPlanOf(options.replay);
+  // Several recordings: each new session replays the next one, in turn.
+  const plans =
+    options.replay === undefined
+      ? []
+      : (Array.isArray(options.replay) ? options.replay : [options.replay as ToolSession]).map(
+          toolReplayPlanOf,
+        );
   const { faults } = scenario;
   const hosts = hostPolicy(options);
   const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
@@ -145,9 +151,16 @@ export function buildMockToolServer(
       close: () => endStream(stream),
     };
     (stream as { session: MockSession }).session =
-      plan === undefined
+      plans.length === 0
         ? new MockToolSession(scenario, journal, channel, index)
-        : new ReplayToolSession(plan, scenario, journal, channel, { speed: options.speed ?? 1 }, index);
+        : new ReplayToolSession(
+            plans[index % plans.length]!,
+            scenario,
+            journal,
+            channel,
+            { speed: options.speed ?? 1 },
+            index,
+          );
     sessions.set(id, stream.session);
     streams.set(id, stream);
     const path = `${MOCK_MESSAGES_PATH}?${SESSION_QUERY_PARAM}=${encodeURIComponent(id)}`;

@@ -18,7 +18,8 @@ export interface StdioMockOptions {
   /** Stops the mock (as if its stdin ended). */
   readonly signal?: AbortSignal;
   /** Serve this recorded session instead of the scenario's answers. */
-  readonly replay?: ToolSession;
+  /** (Of several, the first: a stdio session is one session.) */
+  readonly replay?: ToolSession | readonly ToolSession[];
   /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
   readonly speed?: number;
   /** Bounds of the journal (default DEFAULT_JOURNAL_LIMITS). */
@@ -40,6 +41,9 @@ export async function runStdioMockToolServer(
 ): Promise<{ end: StdioMockEnd; journal: ToolJournal }> {
   const scenario = toolScenario(input as ToolScenarioInput);
   const journal = new ToolJournal(options.onEntry, options.journalLimits);
+  const recording = Array.isArray(options.replay)
+    ? options.replay[0]
+    : (options.replay as ToolSession | undefined);
   let closedByMock!: () => void;
   const closed = new Promise<'closed'>((resolve) => {
     closedByMock = () => resolve('closed');
@@ -53,9 +57,9 @@ export async function runStdioMockToolServer(
     close: () => closedByMock(),
   };
   const session =
-    options.replay === undefined
+    recording === undefined
       ? new MockToolSession(scenario, journal, channel)
-      : new ReplayToolSession(toolReplayPlanOf(options.replay), scenario, journal, channel, {
+      : new ReplayToolSession(toolReplayPlanOf(recording), scenario, journal, channel, {
           speed: options.speed ?? 1,
         });
   const decoder = createLineDecoder({
