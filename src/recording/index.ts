@@ -4,6 +4,7 @@ export {
   createChunkScrubber,
   isSecretName,
   MIN_SECRET_LENGTH,
+  maskSecrets,
   mergeSecrets,
   REDACTED,
   redactBody,

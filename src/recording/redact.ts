@@ -107,6 +107,20 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * `text` with every occurrence of each secret replaced by a mask of the same length in
+ * bytes (`[redacted****]`): what createChunkScrubber makes of the same bytes, for text
+ * that must stay equal to a scrubbed stream (the messages of a recorded event stream).
+ */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (Buffer.byteLength(s) >= MIN_SECRET_LENGTH && out.includes(s))
+      out = out.split(s).join(maskOf(Buffer.byteLength(s)).toString('latin1'));
+  }
+  return out;
+}
+
 /** Headers with credential ones redacted by name (the scheme of Authorization kept) and known secrets scrubbed from the rest. */
 export function redactHeaders(
   headers: Readonly<Record<string, string>>,

@@ -27,6 +27,7 @@ import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
 import {
   createChunkScrubber,
+  maskSecrets,
   mergeSecrets,
   redactHeaders,
   redactTarget,
@@ -204,7 +205,8 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
             session.messages.push({
               atMs: since(),
               direction: 'server->client',
-              text: scrubSecrets(frame.data, secrets),
+              // Masked as the stream's bytes are, so the message is still the frame's data.
+              text: maskSecrets(frame.data, secrets),
             });
           }
         },
