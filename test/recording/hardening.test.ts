@@ -121,6 +121,23 @@ describe('record messages: no secret reaches a fixture', () => {
     expect(proxy.exchanges[0]).toEqual(exchange);
   });
 
+  test('a request body nested deeper than 512 levels is recorded as text, secrets scrubbed, and the file is written', async () => {
+    const upstream = await listen((res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+    );
+    const dir = await tempDir();
+    const proxy = await startRecordingProxy({ upstream, outDir: dir, keepExchanges: true });
+    cleanup.push(() => proxy.close());
+    const deep = `{"model":"m","key_note":"${KEY}","x":${'['.repeat(3_000)}${']'.repeat(3_000)}}`;
+    const seen = await postRaw(proxy.url, JSON.parse(deep), { 'x-api-key': KEY });
+    expect(seen.status).toBe(200);
+    await proxy.settled();
+    const [file] = await readdir(dir);
+    const exchange = (await readFixtureFile(join(dir, file!))) as MessagesExchange;
+    expect(exchange.request.body).toBeUndefined();
+    expect(exchange.request.bodyText).toBe(deep.replace(KEY, '[redacted]'));
+  });
+
   test('HAR import redacts the same way: query keys, credential headers and fields, the key echoed in the response', () => {
     const har = {
       log: {
