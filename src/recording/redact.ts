@@ -75,22 +75,28 @@ function redactedValue(value: string): string {
  */
 export function secretsOf(entries: Readonly<Record<string, string | string[] | undefined>>): string[] {
   const out = new Set<string>();
-  for (const [name, raw] of Object.entries(entries)) {
+  for (const name in entries) {
+    const raw = entries[name];
     if (raw === undefined || !isSecretName(name)) continue;
-    for (const value of Array.isArray(raw) ? raw : [raw]) addSecret(out, value);
+    if (typeof raw === 'string') addSecret(out, raw);
+    else for (const value of raw) addSecret(out, value);
   }
   return sortSecrets(out);
 }
 
 function addSecret(out: Set<string>, value: string): void {
   const v = value.trim();
-  if (v.length >= MIN_SECRET_LENGTH) out.add(v);
+  if (v.length < MIN_SECRET_LENGTH) return;
+  out.add(v);
+  // `Bearer X`: X alone too.
+  if (v.indexOf(' ') < 0 && v.indexOf('\t') < 0) return;
   const credential = /^\S+\s+(\S+)$/.exec(v)?.[1];
   if (credential !== undefined && credential.length >= MIN_SECRET_LENGTH) out.add(credential);
 }
 
-function sortSecrets(secrets: Iterable<string>): string[] {
-  return [...new Set(secrets)].sort((a, b) => b.length - a.length);
+function sortSecrets(secrets: Set<string>): string[] {
+  const list = [...secrets];
+  return list.length < 2 ? list : list.sort((a, b) => b.length - a.length);
 }
 
 /** Several secret lists as one, longest first, short values dropped. */
@@ -98,6 +104,13 @@ export function mergeSecrets(...lists: readonly (readonly (string | undefined)[]
   const out = new Set<string>();
   for (const list of lists) for (const v of list) if (v !== undefined) addSecret(out, v);
   return sortSecrets(out);
+}
+
+/** The length of the shortest secret (text shorter than it holds none). */
+function shortest(secrets: readonly string[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const s of secrets) if (s.length < min) min = s.length;
+  return min;
 }
 
 /** `text` with every occurrence of each secret replaced by REDACTED. */
@@ -127,8 +140,14 @@ export function redactHeaders(
   secrets: readonly string[] = [],
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = isSecretName(name) ? redactedValue(value) : scrubSecrets(value, secrets);
+  const min = shortest(secrets);
+  for (const name in headers) {
+    const value = headers[name]!;
+    out[name] = isSecretName(name)
+      ? redactedValue(value)
+      : value.length < min
+        ? value
+        : scrubSecrets(value, secrets);
   }
   return out;
 }

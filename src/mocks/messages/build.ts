@@ -12,7 +12,7 @@ import {
 import { hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
-import type { JournalEntry } from './journal.js';
+import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
 import type { MockMessagesOptions } from './options.js';
 import { configuredKeyIn, credentialsOf, headersOf, versionOf } from './request-headers.js';
@@ -74,13 +74,12 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     // The journal keeps no credential: headers named like one are redacted, and the key the
     // request presented is scrubbed wherever else it appears (other headers, the URL, the body).
     const secrets = mergeSecrets([credentials.key], secretsOf(raw), secretsOfTarget(request.url));
-    const entry: JournalEntry = {
+    const entry = journalEntry({
       seq: state.takeSeq(),
       requestId: request.id,
       method: request.method,
       url: redactTarget(request.url, secrets),
       headers: redactHeaders(raw, secrets),
-      body: undefined,
       receivedAt: Date.now(),
       receivedAtMono: performance.now(),
       auth: credentials.scheme,
@@ -91,7 +90,7 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
       bytesWritten: 0,
       outcome: 'pending',
       clientAborted: false,
-    };
+    });
     state.attach(request, entry, { credentials, secrets });
     state.journal.record(entry);
     done();

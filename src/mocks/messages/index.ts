@@ -15,6 +15,8 @@ export {
   Journal,
   type JournalEntry,
   JournalTimeoutError,
+  journalEntry,
+  type KeyHeader,
   type Outcome,
 } from './journal.js';
 export type { MockMessagesOptions, MockMessagesService } from './options.js';

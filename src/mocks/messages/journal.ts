@@ -93,10 +93,40 @@ interface Waiter {
   resolve: (entry: JournalEntry) => void;
 }
 
-/** A kept body: its text and whether that text is the JSON the request sent. */
-interface KeptBody {
-  readonly text: string;
-  readonly json: boolean;
+/** A kept body: its text and whether that text is the JSON the request sent; or a value a caller set. */
+type KeptBody = { readonly text: string; readonly json: boolean } | { readonly value: unknown };
+
+/** The body of each entry made by journalEntry, read by its `body` accessor. */
+const keptBodies = new WeakMap<object, KeptBody>();
+
+function bodyOf(entry: object): unknown {
+  const kept = keptBodies.get(entry);
+  if (kept === undefined) return undefined;
+  if ('value' in kept) return kept.value;
+  return kept.json ? JSON.parse(kept.text) : kept.text;
+}
+
+/**
+ * The `body` accessor of every entry: the same two functions for all, so defining it keeps
+ * an entry's fast shape (an accessor written in an object literal would turn each entry
+ * into a slow dictionary object). Assigning `body` keeps the value given.
+ */
+const BODY_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: object): unknown {
+    return bodyOf(this);
+  },
+  set(this: object, value: unknown) {
+    keptBodies.set(this, { value });
+  },
+};
+
+/** A journal entry whose `body` is read from what the journal keeps (Journal.setBody). */
+export function journalEntry(fields: Omit<JournalEntry, 'body'>): JournalEntry {
+  const entry = { ...fields } as JournalEntry;
+  Object.defineProperty(entry, 'body', BODY_ACCESSOR);
+  return entry;
 }
 
 /**
@@ -111,7 +141,6 @@ export class Journal {
   readonly limits: JournalLimits;
   private list: BoundedLog<JournalEntry>;
   private waiters = new Set<Waiter>();
-  private readonly bodies = new WeakMap<JournalEntry, KeptBody>();
 
   /** @param limits the entry count alone (as before), or any of JournalLimits; the rest default. */
   constructor(limits: number | Partial<JournalLimits> = {}) {
@@ -156,24 +185,19 @@ export class Journal {
     const kept: KeptBody = truncated
       ? { text: utf8Prefix(text, this.limits.bodyBytes), json: false }
       : { text, json };
-    this.bodies.set(entry, kept);
     if (truncated) entry.bodyTruncated = { bytes: cut };
-    Object.defineProperty(entry, 'body', {
-      enumerable: true,
-      configurable: true,
-      get: () => (kept.json ? JSON.parse(kept.text) : kept.text),
-      set: (value: unknown) => {
-        // A caller replacing the body: keep what it gives, as a plain value again.
-        Object.defineProperty(entry, 'body', { value, enumerable: true, writable: true, configurable: true });
-      },
-    });
+    // An entry made elsewhere (a plain object with a `body` value) gets the same accessor.
+    if (Object.getOwnPropertyDescriptor(entry, 'body')?.get !== BODY_ACCESSOR.get)
+      Object.defineProperty(entry, 'body', BODY_ACCESSOR);
+    keptBodies.set(entry, kept);
     // Text in V8 is one or two bytes a character: count two.
     this.list.grow(entry, kept.text.length * 2);
   }
 
   /** The kept body text of an entry and whether it is JSON (for writing the journal out without parsing it). */
-  bodyTextOf(entry: JournalEntry): KeptBody | undefined {
-    return this.bodies.get(entry);
+  bodyTextOf(entry: JournalEntry): { readonly text: string; readonly json: boolean } | undefined {
+    const kept = keptBodies.get(entry);
+    return kept === undefined || 'value' in kept ? undefined : kept;
   }
 
   /** Tell waiters that `entry` was updated. */

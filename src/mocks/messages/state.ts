@@ -49,9 +49,8 @@ export class MockState {
   /** The mock is shutting down: streams cut now are not client aborts. */
   closing = false;
   private nextSeq = 0;
-  private readonly entries = new WeakMap<FastifyRequest, JournalEntry>();
-  /** The credentials a request presented, as sent: the journal keeps them redacted. */
-  private readonly presented = new WeakMap<FastifyRequest, Presented>();
+  /** Each request's journal entry, and the credentials it presented as sent (the journal keeps them redacted). */
+  private readonly entries = new WeakMap<FastifyRequest, { entry: JournalEntry; presented: Presented }>();
   /** How often each httpError fault (by identity) has been served, for its `times`. */
   private readonly httpErrorsServed = new WeakMap<HttpError, number>();
 
@@ -94,8 +93,7 @@ export class MockState {
   }
 
   attach(request: FastifyRequest, entry: JournalEntry, presented: Presented): void {
-    this.entries.set(request, entry);
-    this.presented.set(request, presented);
+    this.entries.set(request, { entry, presented });
   }
 
   /** Keep a request's body text in the journal, with the secrets it presented scrubbed. */
@@ -108,11 +106,11 @@ export class MockState {
 
   /** The request's credentials as sent, and the secret values to scrub from what the journal keeps. */
   presentedBy(request: FastifyRequest): Presented {
-    return this.presented.get(request) ?? NOTHING_PRESENTED;
+    return this.entries.get(request)?.presented ?? NOTHING_PRESENTED;
   }
 
   entryOf(request: FastifyRequest): JournalEntry | undefined {
-    return this.entries.get(request);
+    return this.entries.get(request)?.entry;
   }
 
   /** The plan's HTTP error if it still applies (counts it as served). */
