@@ -212,7 +212,6 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     let clientGone = false;
     let finished = false;
     let writer: ExchangeFileWriter | undefined;
-    let writeFailed: Error | undefined;
     // Chunks go through the scrubber (held back one chunk, to see a secret across a
     // boundary) with their arrival times, then to the file and, if wanted, to memory.
     const scrubber = createChunkScrubber(secrets);
@@ -244,8 +243,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       try {
         writer = new ExchangeFileWriter(file, head());
       } catch (e) {
-        writeFailed = e as Error;
-        options.onWriteError?.(writeFailed, file);
+        options.onWriteError?.(e as Error, file);
       }
     };
 
