@@ -14,6 +14,7 @@ import {
 } from '../fixtures/index.js';
 import { WirecheckError } from '../harness/errors.js';
 import { Fixture as LegacyFixture, FixtureList as LegacyFixtureList } from '../mocks/messages/index.js';
+import { secretsOfEnv } from '../recording/tools/redact-target.js';
 import type { CliContext } from './context.js';
 import { reportError } from './report-error.js';
 
@@ -129,7 +130,8 @@ export function addFixturesCommand(
       }
       let exchanges: ReturnType<typeof importHar>;
       try {
-        exchanges = importHar(json, har);
+        // Keys of the environment are scrubbed too, wherever the HAR holds them.
+        exchanges = importHar(json, har, secretsOfEnv(ctx.env));
       } catch (e) {
         if (e instanceof FixtureFormatError)
           throw new WirecheckError('WC_FIXTURE_READ', e.message, { cause: e });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
 import { startRecordingProxy } from '../recording/index.js';
-import { recordStdioSession, startSseRecordingProxy } from '../recording/tools/index.js';
+import { recordStdioSession, secretsOfEnv, startSseRecordingProxy } from '../recording/tools/index.js';
 import type { CliContext } from './context.js';
 import { integer, parseOptions } from './options.js';
 
@@ -65,12 +65,14 @@ export function addRecordCommand(
             host: input.host,
             port: input.port,
             outDir: resolve(input.out),
-            onExchange: (exchange, file) => {
-              const { request: rq, response: rs } = exchange;
-              const end = rs.end === 'complete' ? '' : `, ${rs.end}`;
-              const error = exchange.error ? `, ${exchange.error.message}` : '';
+            // Keys of the environment are scrubbed too, wherever the upstream echoes them.
+            secrets: secretsOfEnv(ctx.env),
+            onRecorded: (rec, file) => {
+              const end = rec.end === 'complete' ? '' : `, ${rec.end}`;
+              const error = rec.error === undefined ? '' : `, ${rec.error}`;
+              const cut = rec.truncated ? ', recording stopped mid-stream (marked truncated)' : '';
               ctx.stderr.write(
-                `recorded ${rq.method} ${rq.path} -> ${rs.status}, ${rs.chunks.length} chunk(s)${end}${error}: ${file}\n`,
+                `recorded ${rec.method} ${rec.path} -> ${rec.status}, ${rec.chunks} chunk(s)${end}${error}${cut}: ${file ?? '(no response: not written)'}\n`,
               );
             },
             onWriteError: (error, file) =>

@@ -14,10 +14,18 @@ export const startMockForServe: StartMockMessagesService = async (options) =>
     port: options.port,
     scenario:
       options.recordings !== undefined
-        ? recordingScenario(await loadRecordings(options.recordings), { speed: options.speed ?? 1 })
+        ? recordingScenario(
+            // A bad file of a directory is named and left out; the others are served.
+            await loadRecordings(options.recordings, ({ file, problem }) =>
+              process.stderr.write(`wirecheck serve messages: skipping ${file}: ${problem}\n`),
+            ),
+            { speed: options.speed ?? 1 },
+          )
         : options.fixturesDir === undefined
           ? scriptedModel(options.model)
           : fixtureScenario(options.fixturesDir),
+    // The control route may load fixtures from the --fixtures directory only (and the bundled ones).
+    ...(options.fixturesDir === undefined ? {} : { fixtureDirs: [options.fixturesDir] }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
   });

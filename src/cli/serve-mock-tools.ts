@@ -4,7 +4,7 @@ import { FixtureFormatError } from '../fixtures/errors.js';
 import { UsageError, WirecheckError } from '../harness/errors.js';
 import {
   journalFileWriter,
-  loadToolReplay,
+  loadToolReplays,
   loadToolScenario,
   parseReplaySpeed,
   runStdioMockToolServer,
@@ -31,10 +31,13 @@ const ServeToolsInput = z.object({
     .optional(),
 });
 
-async function replayOf(file: string | undefined) {
+async function replayOf(file: string | undefined, ctx: CliContext) {
   if (file === undefined) return undefined;
   try {
-    return await loadToolReplay(file);
+    // A directory: every valid recording, in turn per session; a bad file is named and left out.
+    return await loadToolReplays(file, ({ file: bad, problem }) =>
+      ctx.stderr.write(`wirecheck serve mock-tools: skipping ${bad}: ${problem}\n`),
+    );
   } catch (e) {
     if (e instanceof FixtureFormatError) throw new UsageError(`--replay: ${e.message}`);
     throw e;
@@ -72,8 +75,8 @@ export function addServeMockToolsCommand(
     .option('--host <host>', 'sse: address to listen on', '127.0.0.1')
     .option('--seed <n>', "seed for the mock's random choices (overrides the scenario's)")
     .option(
-      '--replay <file>',
-      'serve this recorded tool session (wirecheck record tools) instead of the scenario',
+      '--replay <path>',
+      'serve this recorded tool session (wirecheck record tools), or those of a directory in turn, instead of the scenario',
     )
     .option('--speed <factor>', 'replay: 1 as recorded (default), 2 twice as fast, max as fast as possible')
     .action(async (raw: Record<string, unknown>) => {
@@ -81,7 +84,7 @@ export function addServeMockToolsCommand(
       if (input.speed !== undefined && input.replay === undefined)
         throw new UsageError('--speed applies to --replay');
       const scenario = await scenarioOf(input.scenario, input.seed);
-      const replay = await replayOf(input.replay);
+      const replay = await replayOf(input.replay, ctx);
       const replaying = replay === undefined ? {} : { replay, speed: input.speed ?? 1 };
       const onEntry = input.journal === undefined ? undefined : journalFileWriter(input.journal);
       const shutdown = ctx.onShutdown();

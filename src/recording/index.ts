@@ -1,10 +1,16 @@
 export { type RecordingProxy, type RecordingProxyOptions, startRecordingProxy } from './proxy.js';
 export {
+  type ChunkScrubber,
+  createChunkScrubber,
+  isSecretName,
+  MIN_SECRET_LENGTH,
+  maskSecrets,
+  mergeSecrets,
   REDACTED,
   redactBody,
   redactHeaders,
-  SECRET_BODY_FIELD,
-  SECRET_HEADER,
+  redactTarget,
   scrubSecrets,
   secretsOf,
+  secretsOfTarget,
 } from './redact.js';

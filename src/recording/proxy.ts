@@ -10,7 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chunkOf, roundMs } from '../fixtures/chunks.js';
-import { type RawChunks, writeExchangeFile } from '../fixtures/format.js';
+import { type ExchangeEnd, ExchangeFileWriter, type ExchangeHead } from '../fixtures/exchange-file.js';
 import {
   FIXTURE_FORMAT,
   FIXTURE_VERSION,
@@ -20,9 +20,19 @@ import {
   type RecordedRequest,
   type ResponseEnd,
 } from '../fixtures/schema.js';
+import { parseJsonBounded } from '../protocol/json/bounded.js';
 import { errorBody } from '../protocol/messages/index.js';
 import { DROP_HOST, flatHeaders, forwardable } from './headers.js';
-import { redactBody, redactHeaders, scrubSecrets, secretsOf } from './redact.js';
+import {
+  createChunkScrubber,
+  mergeSecrets,
+  redactBody,
+  redactHeaders,
+  redactTarget,
+  scrubSecrets,
+  secretsOf,
+  secretsOfTarget,
+} from './redact.js';
 
 export interface RecordingProxyOptions {
   /** Base URL of the real service, e.g. `https://api.anthropic.com` (a path prefix is kept). */
@@ -30,11 +40,20 @@ export interface RecordingProxyOptions {
   host?: string;
   /** Default 0: a free port. */
   port?: number;
-  /** Write each exchange there as `<time>-<counter>.json` (created if missing). */
+  /**
+   * Write each exchange there as `<time>-<counter>.json` (created if missing), streamed
+   * while it happens: `<name>.json.partial` until it ends, then renamed.
+   */
   outDir?: string;
-  /** Called once per exchange, after its file (if any) is written. */
+  /**
+   * Called once per exchange with the whole exchange, chunks included, after its file (if
+   * any) is written. It makes the proxy keep each exchange's chunks in memory until the
+   * exchange ends; `onRecorded` does not.
+   */
   onExchange?: (exchange: MessagesExchange, file: string | undefined) => void;
-  /** Called when a file cannot be written (the exchange is still kept in memory). */
+  /** Called once per exchange with what it was (no chunks: nothing is kept), after its file is written. */
+  onRecorded?: (summary: RecordedSummary, file: string | undefined) => void;
+  /** Called when a file cannot be written. */
   onWriteError?: (error: Error, file: string) => void;
   /** Largest request body forwarded, in bytes (default 64 MiB); larger gets 413. */
   bodyLimit?: number;
@@ -43,6 +62,27 @@ export interface RecordingProxyOptions {
    * recording session writing files would otherwise hold every stream in memory.
    */
   keepExchanges?: boolean;
+  /**
+   * Secret values to scrub wherever they appear, besides the credentials each request
+   * presents (its credential headers and query parameters): e.g. the API key of the
+   * environment, which an upstream may echo back.
+   */
+  secrets?: readonly (string | undefined)[];
+}
+
+/** One exchange as recorded, without its body. */
+export interface RecordedSummary {
+  readonly method: string;
+  /** The request target, credentials redacted. */
+  readonly path: string;
+  /** 0 when no response came at all (nothing was written). */
+  readonly status: number;
+  readonly end: ResponseEnd;
+  readonly chunks: number;
+  readonly bytes: number;
+  readonly error?: string;
+  /** The recording stopped mid-exchange (the proxy was closed). */
+  readonly truncated: boolean;
 }
 
 export interface RecordingProxy {
@@ -52,11 +92,18 @@ export interface RecordingProxy {
   readonly exchanges: MessagesExchange[];
   /** Resolves once every exchange begun so far has ended and been written. */
   settled(): Promise<void>;
-  /** Stop listening, cut open exchanges (they are recorded as client-aborted) and wait for the files. */
+  /**
+   * Stop listening and cut open exchanges: one cut mid-stream is written with the chunks
+   * so far and marked `truncated`; then wait for the files.
+   */
   close(): Promise<void>;
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+/** Bytes a fixture file may have waiting for the disk before the upstream is paused. */
+const FILE_QUEUE_LIMIT = 8 * 1024 * 1024;
+/** Request bodies nested deeper are recorded as text (secrets scrubbed), not parsed. */
+const RECORDED_BODY_DEPTH = 512;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function requestBodyOf(bytes: Buffer, secrets: readonly string[]): Partial<RecordedRequest> {
@@ -67,12 +114,13 @@ function requestBodyOf(bytes: Buffer, secrets: readonly string[]): Partial<Recor
   } catch {
     return { bodyBase64: bytes.toString('base64') };
   }
-  try {
-    return { body: redactBody(JSON.parse(text), secrets) };
-  } catch {
-    // Not JSON, or nested too deep to walk: kept as text, secrets still scrubbed.
-    return { bodyText: scrubSecrets(text, secrets) };
-  }
+  const parsed = parseJsonBounded(text, {
+    maxDepth: RECORDED_BODY_DEPTH,
+    maxLength: Number.POSITIVE_INFINITY,
+  });
+  // Not JSON, or nested too deep to write out: kept as text, secrets still scrubbed.
+  if (!parsed.ok) return { bodyText: scrubSecrets(text, secrets) };
+  return { body: redactBody(parsed.value, secrets) };
 }
 
 function stampOf(iso: string): string {
@@ -84,9 +132,16 @@ function stampOf(iso: string): string {
  * forwards each request upstream unchanged and streams the reply back unchanged (one
  * write per upstream chunk, Nagle off on both sockets, backpressure from the client
  * paces the upstream), while recording the exchange losslessly: the request with its
- * secrets redacted, status, headers, every body chunk as it arrived with its time.
- * HTTP errors, `error` events and cut streams are recorded like any other reply. An
- * unreachable upstream is answered 502 with the API's error body, and recorded too.
+ * secrets redacted, status, headers, every body chunk as it arrived with its time. The
+ * fixture is streamed to disk as the exchange happens (memory holds no body), so a kill
+ * mid-stream leaves the exchange so far. HTTP errors, `error` events and cut streams are
+ * recorded like any other reply. An unreachable upstream is answered 502 with the API's
+ * error body, and recorded too.
+ *
+ * Secrets never reach a file: credential headers, query parameters and JSON fields are
+ * redacted by name, and the values the client presented (and `options.secrets`) are
+ * scrubbed from everything else, the upstream's headers and body included, where a chunk
+ * keeps its length (a same-length mask) so its boundaries and timing stay true.
  */
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
   const upstream = new URL(options.upstream);
@@ -100,37 +155,18 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const exchanges: MessagesExchange[] = [];
   const keepExchanges = options.keepExchanges ?? options.outDir === undefined;
+  const given = mergeSecrets(options.secrets ?? []);
   const pending = new Set<Promise<void>>();
   let counter = 0;
+  let closing = false;
+  if (options.outDir !== undefined) await ExchangeFileWriter.prepare(options.outDir);
 
-  // Fixture chunks (decoded text) are built only when someone sees the exchange as an
-  // object; the file is formatted from the raw bytes (half the CPU of formatting decoded text).
+  // Fixture chunks (decoded text) are built only when someone sees the exchange as an object.
   const wantsChunks = keepExchanges || options.onExchange !== undefined;
-
-  const store = (exchange: MessagesExchange, raw: RawChunks): void => {
-    if (keepExchanges) exchanges.push(exchange);
-    const n = ++counter;
-    const file =
-      options.outDir === undefined
-        ? undefined
-        : join(
-            options.outDir,
-            `${stampOf(exchange.recordedAt ?? new Date().toISOString())}-${String(n).padStart(4, '0')}.json`,
-          );
-    const done = (async () => {
-      if (file !== undefined) {
-        try {
-          await writeExchangeFile(file, exchange, raw);
-        } catch (e) {
-          options.onWriteError?.(e as Error, file);
-          return;
-        }
-      }
-      options.onExchange?.(exchange, file);
-    })();
-    pending.add(done);
-    void done.finally(() => pending.delete(done));
-  };
+  const fileFor = (recordedAt: string): string | undefined =>
+    options.outDir === undefined
+      ? undefined
+      : join(options.outDir, `${stampOf(recordedAt)}-${String(++counter).padStart(4, '0')}.json`);
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const inFlight = new Promise<void>((resolveExchange) => {
@@ -159,51 +195,105 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, ended: () => void): void => {
     const requestHeaders = flatHeaders(req.headers);
-    const secrets = secretsOf(requestHeaders);
+    const target = req.url ?? '/';
+    const secrets = mergeSecrets(given, secretsOf(requestHeaders), secretsOfTarget(target));
     const recordedRequest: RecordedRequest = {
       method: req.method ?? 'GET',
-      path: req.url ?? '/',
+      path: redactTarget(target, secrets),
       headers: redactHeaders(requestHeaders, secrets),
       ...requestBodyOf(body, secrets),
     };
     const recordedAt = new Date().toISOString();
     const t0 = performance.now();
     const since = () => roundMs(performance.now() - t0);
-    // The hot path keeps each upstream chunk as it came (no copy, no decoding) with its
-    // time; the fixture's chunks are built once the exchange has ended.
-    const rawChunks: Buffer[] = [];
-    const rawTimes: number[] = [];
     let status = 0;
     let responseHeaders: RecordedHeaders = {};
     let headersAtMs = 0;
     let clientGone = false;
     let finished = false;
-    const finish = (end: ResponseEnd, error?: MessagesExchange['error']): void => {
+    let writer: ExchangeFileWriter | undefined;
+    // Chunks go through the scrubber (held back one chunk, to see a secret across a
+    // boundary) with their arrival times, then to the file and, if wanted, to memory.
+    const scrubber = createChunkScrubber(secrets);
+    const times: number[] = [];
+    const memory: RecordedChunk[] = [];
+    let chunkCount = 0;
+    let byteCount = 0;
+    const keep = (bytes: Buffer, atMs: number): void => {
+      chunkCount++;
+      byteCount += bytes.length;
+      writer?.chunk(bytes, atMs);
+      if (wantsChunks) memory.push(chunkOf(bytes, atMs));
+    };
+    const take = (released: Buffer[]): void => {
+      for (const bytes of released) keep(bytes, times.shift() ?? since());
+    };
+    const head = (): ExchangeHead => ({
+      format: FIXTURE_FORMAT,
+      version: FIXTURE_VERSION,
+      kind: 'messages-exchange',
+      recordedAt,
+      source: `proxy of ${upstream.origin}${prefix}`,
+      request: recordedRequest,
+      response: { status, headers: redactHeaders(responseHeaders, secrets), headersAtMs },
+    });
+    const open = (): void => {
+      const file = fileFor(recordedAt);
+      if (file === undefined) return;
+      try {
+        writer = new ExchangeFileWriter(file, head());
+      } catch (e) {
+        options.onWriteError?.(e as Error, file);
+      }
+    };
+
+    const finish = (reported: ResponseEnd, error?: MessagesExchange['error']): void => {
       if (finished) return;
       finished = true;
-      const chunks: RecordedChunk[] = [];
-      if (wantsChunks)
-        for (let i = 0; i < rawChunks.length; i++)
-          chunks.push(chunkOf(rawChunks[i] as Buffer, rawTimes[i] as number));
-      const exchange: MessagesExchange = {
-        format: FIXTURE_FORMAT,
-        version: FIXTURE_VERSION,
-        kind: 'messages-exchange',
-        recordedAt,
-        source: `proxy of ${upstream.origin}${prefix}`,
-        request: recordedRequest,
-        response: {
-          status,
-          headers: redactHeaders(responseHeaders, secrets),
-          headersAtMs,
-          end: clientGone && end === 'truncated' ? 'client-aborted' : end,
-          endAtMs: since(),
-          chunks,
-        },
+      take(scrubber.end());
+      // Stopped by close() mid-exchange: the chunks so far, marked as a cut recording.
+      const truncated = closing && status !== 0 && reported !== 'complete';
+      const end: ExchangeEnd = {
+        end: truncated ? 'truncated' : clientGone && reported === 'truncated' ? 'client-aborted' : reported,
+        endAtMs: since(),
         ...(error && { error }),
+        ...(truncated && { truncated: true as const }),
       };
-      store(exchange, { bytes: rawChunks, atMs: rawTimes });
-      ended();
+      void (async () => {
+        let file: string | undefined;
+        if (writer !== undefined) {
+          try {
+            await writer.finish(end);
+            file = writer.file;
+          } catch (e) {
+            options.onWriteError?.(e as Error, writer.file);
+          }
+        }
+        // No response at all (the client left first, or the proxy closed): nothing to replay.
+        if (status !== 0) {
+          const exchange: MessagesExchange = {
+            ...head(),
+            response: { ...head().response, chunks: memory, end: end.end, endAtMs: end.endAtMs },
+            ...(end.error && { error: end.error }),
+            ...(end.truncated && { truncated: end.truncated }),
+          };
+          if (keepExchanges) exchanges.push(exchange);
+          options.onExchange?.(exchange, file);
+        }
+        options.onRecorded?.(
+          {
+            method: recordedRequest.method,
+            path: recordedRequest.path,
+            status,
+            end: end.end,
+            chunks: chunkCount,
+            bytes: byteCount,
+            truncated: end.truncated === true,
+            ...(end.error && { error: end.error.message }),
+          },
+          file,
+        );
+      })().finally(ended);
     };
 
     const out = send({
@@ -211,7 +301,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       hostname: upstream.hostname,
       port: upstream.port,
       method: req.method,
-      path: prefix + (req.url ?? '/'),
+      path: prefix + target,
       // With headers given as raw pairs Node adds no Host of its own.
       headers: ['host', upstream.host, ...forwardable(req.rawHeaders, DROP_HOST)],
       agent,
@@ -237,9 +327,10 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       status = 502;
       responseHeaders = { 'content-type': 'application/json', 'content-length': String(bytes.length) };
       headersAtMs = since();
-      rawChunks.push(bytes);
-      rawTimes.push(since());
+      open();
       if (!res.headersSent) res.writeHead(502, responseHeaders).end(bytes);
+      times.push(since());
+      take(scrubber.push(bytes));
       finish('complete', { stage: connected ? 'request' : 'connect', message });
     });
 
@@ -247,19 +338,33 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       status = up.statusCode ?? 0;
       headersAtMs = since();
       responseHeaders = flatHeaders(up.headers);
+      // The file opens now: from here on a kill leaves the exchange so far.
+      open();
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
+      // The upstream is paused while the client or the disk is behind, resumed when neither is.
+      const behind = new Set<'client' | 'disk'>();
+      const hold = (who: 'client' | 'disk', until: Promise<void>) => {
+        if (behind.size === 0) up.pause();
+        behind.add(who);
+        void until.then(() => {
+          behind.delete(who);
+          if (behind.size === 0) up.resume();
+        });
+      };
       up.on('data', (chunk: Buffer) => {
-        rawChunks.push(chunk);
-        rawTimes.push(performance.now() - t0);
-        if (!res.write(chunk)) {
-          up.pause();
-          res.once('drain', () => up.resume());
-        }
+        // The client gets the bytes first; recording them costs it nothing.
+        const clientReady = res.write(chunk);
+        times.push(performance.now() - t0);
+        take(scrubber.push(chunk));
+        if (!clientReady && !behind.has('client'))
+          hold('client', new Promise((r) => res.once('drain', () => r())));
+        if (writer !== undefined && writer.queuedBytes > FILE_QUEUE_LIMIT && !behind.has('disk'))
+          hold('disk', writer.drained());
       });
       up.on('end', () => {
         res.end();
-        // Build and write the fixture after the last bytes are on their way to the client.
+        // Close the fixture after the last bytes are on their way to the client.
         setImmediate(() => finish('complete'));
       });
       up.on('error', () => {});
@@ -292,6 +397,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     exchanges,
     settled,
     async close() {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -1,37 +1,116 @@
+/**
+ * Redaction of credentials, the one module for everything wirecheck writes down: the
+ * messages recording proxy, the tool-session recorders, HAR import and the journals of the
+ * mocks. Two rules:
+ *
+ * - by name: a header, query parameter, JSON field, environment variable or flag whose
+ *   name holds a credential word as one of its parts (`x-api-key`, `access_token`,
+ *   `clientSecret`, `Authorization`, `Set-Cookie`, `API_KEY`, `--token`) has its value
+ *   replaced. Parts, not substrings: `max_tokens`, `input_tokens` and `keyword` are content.
+ * - by value: a known secret (the key the client presented, a key given in the
+ *   environment) is replaced wherever it appears, in any header, body or text, including
+ *   where an upstream echoed it back.
+ */
+
 /** What a redacted value is replaced with. */
 export const REDACTED = '[redacted]';
 
-/** Header names whose values are secrets (x-api-key, Authorization, Cookie, *-token...). */
-export const SECRET_HEADER = /key|token|secret|authorization|cookie|password/i;
+/** Name parts that mark a credential. Plurals are left out on purpose: `tokens` counts tokens. */
+const SECRET_WORDS = new Set([
+  'key',
+  'apikey',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'passphrase',
+  'credential',
+  'credentials',
+  'authorization',
+  'auth',
+  'cookie',
+]);
 
-/**
- * Body field names whose values are secrets. Narrower than SECRET_HEADER on purpose: a
- * messages body is full of `max_tokens`, `input_tokens` and tool inputs with fields such
- * as `keyword`, which are content, not credentials.
- */
-export const SECRET_BODY_FIELD =
-  /^(api[-_]?key|x-api-key|authorization|password|passwd|secret|client[-_]secret|token|(access|refresh|auth|bearer|id|session)[-_]?token|cookie|set-cookie)$/i;
+/** One-word compounds: `apikey`, `accesstoken`, `clientsecret`, `privatekey`... */
+const SECRET_COMPOUND =
+  /^(api|access|refresh|auth|id|session|client|private|secret|bearer|csrf|xsrf|app|master|signing|security)(key|token|secret|password)$/;
+
+/** The parts of a name: split at `-`, `_`, `.`, spaces and lower-to-upper case changes. */
+function partsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((p) => p !== '');
+}
+
+/** Names seen before and their verdict: header names repeat on every request. */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 4096;
+
+/** Whether a header, parameter, field, variable or flag of this name holds a credential. */
+export function isSecretName(name: string): boolean {
+  const known = verdicts.get(name);
+  if (known !== undefined) return known;
+  let secret = false;
+  for (const part of partsOf(name)) if (SECRET_WORDS.has(part) || SECRET_COMPOUND.test(part)) secret = true;
+  if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+  verdicts.set(name, secret);
+  return secret;
+}
 
 /** Shorter values are not scrubbed from free text: they would hit ordinary words. */
-const MIN_SECRET_LENGTH = 8;
+export const MIN_SECRET_LENGTH = 8;
+
+/** The value of a credential header as written down: the scheme of `Authorization` is kept (`Bearer [redacted]`). */
+function redactedValue(value: string): string {
+  const scheme = /^(Bearer|Basic|Digest|Token|Negotiate|ApiKey)\s+\S/i.exec(value.trim())?.[1];
+  return scheme === undefined ? REDACTED : `${scheme} ${REDACTED}`;
+}
 
 /**
- * The secret values of these headers (and the credential after `Bearer `/`Basic `), for
- * scrubbing wherever else they appear: a key pasted into a prompt must not reach a file.
+ * The secret values of credential-named entries (headers, query parameters, environment
+ * variables), and the credential after a scheme (`Bearer X`: X too), longest first so a
+ * whole value is replaced before a part of it.
  */
-export function secretsOf(headers: Readonly<Record<string, string | string[] | undefined>>): string[] {
+export function secretsOf(entries: Readonly<Record<string, string | string[] | undefined>>): string[] {
   const out = new Set<string>();
-  for (const [name, raw] of Object.entries(headers)) {
-    if (!SECRET_HEADER.test(name) || raw === undefined) continue;
-    for (const value of Array.isArray(raw) ? raw : [raw]) {
-      const v = value.trim();
-      if (v.length >= MIN_SECRET_LENGTH) out.add(v);
-      const credential = /^\S+\s+(\S+)$/.exec(v)?.[1];
-      if (credential !== undefined && credential.length >= MIN_SECRET_LENGTH) out.add(credential);
-    }
+  for (const name in entries) {
+    const raw = entries[name];
+    if (raw === undefined || !isSecretName(name)) continue;
+    if (typeof raw === 'string') addSecret(out, raw);
+    else for (const value of raw) addSecret(out, value);
   }
-  // Longest first, so a whole header value is replaced before its credential part.
-  return [...out].sort((a, b) => b.length - a.length);
+  return sortSecrets(out);
+}
+
+function addSecret(out: Set<string>, value: string): void {
+  const v = value.trim();
+  if (v.length < MIN_SECRET_LENGTH) return;
+  out.add(v);
+  // `Bearer X`: X alone too.
+  if (v.indexOf(' ') < 0 && v.indexOf('\t') < 0) return;
+  const credential = /^\S+\s+(\S+)$/.exec(v)?.[1];
+  if (credential !== undefined && credential.length >= MIN_SECRET_LENGTH) out.add(credential);
+}
+
+function sortSecrets(secrets: Set<string>): string[] {
+  const list = [...secrets];
+  return list.length < 2 ? list : list.sort((a, b) => b.length - a.length);
+}
+
+/** Several secret lists as one, longest first, short values dropped. */
+export function mergeSecrets(...lists: readonly (readonly (string | undefined)[])[]): string[] {
+  const out = new Set<string>();
+  for (const list of lists) for (const v of list) if (v !== undefined) addSecret(out, v);
+  return sortSecrets(out);
+}
+
+/** The length of the shortest secret (text shorter than it holds none). */
+function shortest(secrets: readonly string[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const s of secrets) if (s.length < min) min = s.length;
+  return min;
 }
 
 /** `text` with every occurrence of each secret replaced by REDACTED. */
@@ -41,30 +120,224 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** Headers with secret ones redacted by name, and known secret values scrubbed from the rest. */
+/**
+ * `text` with every occurrence of each secret replaced by a mask of the same length in
+ * bytes (`[redacted****]`): what createChunkScrubber makes of the same bytes, for text
+ * that must stay equal to a scrubbed stream (the messages of a recorded event stream).
+ */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (Buffer.byteLength(s) >= MIN_SECRET_LENGTH && out.includes(s))
+      out = out.split(s).join(maskOf(Buffer.byteLength(s)).toString('latin1'));
+  }
+  return out;
+}
+
+/** Headers with credential ones redacted by name (the scheme of Authorization kept) and known secrets scrubbed from the rest. */
 export function redactHeaders(
   headers: Readonly<Record<string, string>>,
   secrets: readonly string[] = [],
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = SECRET_HEADER.test(name) ? REDACTED : scrubSecrets(value, secrets);
+  const min = shortest(secrets);
+  for (const name in headers) {
+    const value = headers[name]!;
+    out[name] = isSecretName(name)
+      ? redactedValue(value)
+      : value.length < min
+        ? value
+        : scrubSecrets(value, secrets);
   }
   return out;
 }
 
-/** A JSON value with secret fields (by SECRET_BODY_FIELD) redacted and known secrets scrubbed from strings. */
+/**
+ * A request target (`/v1/messages?key=X&beta=true`) with the values of credential-named
+ * query parameters redacted and known secrets scrubbed; everything else, encoding
+ * included, as it was.
+ */
+export function redactTarget(target: string, secrets: readonly string[] = []): string {
+  const q = target.indexOf('?');
+  if (q < 0) return scrubSecrets(target, secrets);
+  const hash = target.indexOf('#', q);
+  const query = target.slice(q + 1, hash < 0 ? undefined : hash);
+  const params = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return pair;
+    return isSecretName(safeDecode(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+  });
+  const rest = hash < 0 ? '' : target.slice(hash);
+  return scrubSecrets(`${target.slice(0, q)}?${params.join('&')}${rest}`, secrets);
+}
+
+/** The values of credential-named query parameters of a request target, decoded. */
+export function secretsOfTarget(target: string): string[] {
+  const q = target.indexOf('?');
+  if (q < 0) return [];
+  const values: string[] = [];
+  for (const pair of target
+    .slice(q + 1)
+    .split('#')[0]!
+    .split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && isSecretName(safeDecode(pair.slice(0, eq)))) {
+      const raw = pair.slice(eq + 1);
+      values.push(raw, safeDecode(raw.replace(/\+/g, ' ')));
+    }
+  }
+  return mergeSecrets(values);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A JSON value with the string values of credential-named fields redacted and known
+ * secrets scrubbed from every string (keys included). Iterative: a request may nest
+ * thousands of levels deep. Numbers and booleans stay (`token_count: 3` is no secret).
+ */
 export function redactBody(value: unknown, secrets: readonly string[] = []): unknown {
-  if (typeof value === 'string') return scrubSecrets(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => redactBody(v, secrets));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const name = scrubSecrets(k, secrets);
-      out[name] =
-        SECRET_BODY_FIELD.test(k) && v !== null && typeof v !== 'object' ? REDACTED : redactBody(v, secrets);
+  const root: { v: unknown } = { v: undefined };
+  const work: { from: unknown; into: Record<string, unknown> | unknown[]; at: string | number }[] = [
+    { from: value, into: root as unknown as Record<string, unknown>, at: 'v' },
+  ];
+  while (work.length > 0) {
+    const { from, into, at } = work.pop()!;
+    const put = (v: unknown) => {
+      (into as Record<string | number, unknown>)[at] = v;
+    };
+    if (typeof from === 'string') put(scrubSecrets(from, secrets));
+    else if (Array.isArray(from)) {
+      const out: unknown[] = new Array(from.length);
+      put(out);
+      for (let i = 0; i < from.length; i++) work.push({ from: from[i], into: out, at: i });
+    } else if (from !== null && typeof from === 'object') {
+      const out: Record<string, unknown> = {};
+      put(out);
+      for (const [k, v] of Object.entries(from)) {
+        const name = scrubSecrets(k, secrets);
+        if (typeof v === 'string' && isSecretName(k)) out[name] = REDACTED;
+        else work.push({ from: v, into: out, at: name });
+      }
+    } else put(from);
+  }
+  return root.v;
+}
+
+/**
+ * A scrubber of known secrets for a stream of byte chunks (an upstream response body),
+ * keeping every byte offset and chunk boundary: a secret is overwritten by a mask of the
+ * same length (`[redacted*****]`). A secret split across chunks is found because chunks are
+ * held back until the bytes after them could complete any secret starting in them (one
+ * chunk, as a rule: chunks are far longer than keys). Each chunk is searched where it lies
+ * (Buffer.indexOf, no decoding) and copied only when a secret is in it; only the few bytes
+ * around a boundary are joined to look across it.
+ */
+export interface ChunkScrubber {
+  /** Take `chunk`; returns the chunks before it that are now safe to keep, scrubbed, in order. */
+  push(chunk: Buffer): Buffer[];
+  /** The stream ended: the chunks still held, scrubbed. */
+  end(): Buffer[];
+}
+
+export function createChunkScrubber(secrets: readonly string[]): ChunkScrubber {
+  const needles = secrets.map((s) => Buffer.from(s, 'utf8')).filter((b) => b.length >= MIN_SECRET_LENGTH);
+  if (needles.length === 0) return { push: (chunk) => [chunk], end: () => [] };
+  const overlap = Math.max(...needles.map((n) => n.length)) - 1;
+  const held: Buffer[] = [];
+  let heldLength = 0;
+
+  /** `buf` with every whole secret in it masked (a copy only when one is found). */
+  const maskWithin = (buf: Buffer): Buffer => {
+    let out = buf;
+    for (const needle of needles) {
+      for (let at = out.indexOf(needle); at !== -1; at = out.indexOf(needle, at + needle.length)) {
+        if (out === buf) out = Buffer.from(buf);
+        maskOf(needle.length).copy(out, at);
+      }
     }
     return out;
-  }
-  return value;
+  };
+
+  /** Mask the secrets that cross the boundary between the held chunks and `next` (held chunks are copied before a write). */
+  const maskAcross = (next: Buffer): Buffer => {
+    const tailLength = Math.min(overlap, heldLength);
+    const headLength = Math.min(overlap, next.length);
+    // Where each byte of the joined window lives: [chunk index in held (or -1 for next), offset].
+    const places: [number, number][] = [];
+    let need = tailLength;
+    const tailParts: Buffer[] = [];
+    for (let i = held.length - 1; i >= 0 && need > 0; i--) {
+      const chunk = held[i]!;
+      const take = Math.min(need, chunk.length);
+      tailParts.unshift(chunk.subarray(chunk.length - take));
+      const first: [number, number][] = [];
+      for (let k = chunk.length - take; k < chunk.length; k++) first.push([i, k]);
+      places.unshift(...first);
+      need -= take;
+    }
+    for (let k = 0; k < headLength; k++) places.push([-1, k]);
+    const window = Buffer.concat([...tailParts, next.subarray(0, headLength)]);
+    let out = next;
+    for (const needle of needles) {
+      for (let at = window.indexOf(needle); at !== -1; at = window.indexOf(needle, at + 1)) {
+        // Secrets wholly on one side were masked already.
+        if (at >= tailLength || at + needle.length <= tailLength) continue;
+        const mask = maskOf(needle.length);
+        const copied = new Set<number>();
+        for (let j = 0; j < needle.length; j++) {
+          const [where, offset] = places[at + j]!;
+          if (where === -1) {
+            if (out === next) out = Buffer.from(next);
+            out[offset] = mask[j]!;
+          } else {
+            if (!copied.has(where)) {
+              held[where] = Buffer.from(held[where]!);
+              copied.add(where);
+            }
+            held[where]![offset] = mask[j]!;
+          }
+        }
+        window.set(mask, at);
+      }
+    }
+    return out;
+  };
+
+  return {
+    push(chunk) {
+      let next = maskWithin(chunk);
+      if (heldLength > 0 && next.length > 0) next = maskAcross(next);
+      held.push(next);
+      heldLength += next.length;
+      const ready: Buffer[] = [];
+      // A chunk is safe once the bytes after it are enough to hold the rest of any secret begun in it.
+      while (held.length > 1 && heldLength - held[0]!.length >= overlap) {
+        const first = held.shift()!;
+        heldLength -= first.length;
+        ready.push(first);
+      }
+      return ready;
+    },
+    end() {
+      const rest = held.splice(0);
+      heldLength = 0;
+      return rest;
+    },
+  };
+}
+
+/** A same-length stand-in for a secret of `length` bytes. */
+function maskOf(length: number): Buffer {
+  const text =
+    length >= REDACTED.length
+      ? `${REDACTED.slice(0, -1)}${'*'.repeat(length - REDACTED.length)}]`
+      : '*'.repeat(length);
+  return Buffer.from(text);
 }

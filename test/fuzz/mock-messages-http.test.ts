@@ -97,9 +97,9 @@ describe('mock-messages-http fuzz surface', () => {
 describe('mock messages service regressions', () => {
   const KEY = { 'x-api-key': 'k', 'content-type': 'application/json' };
 
-  test('a valid request nesting 10,000 levels deep in a tool input gets 200, not a stack overflow', async () => {
+  test('a valid request nesting 990 levels deep in a tool input gets 200, not a stack overflow', async () => {
     const app = build();
-    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const deep = `${'['.repeat(990)}${']'.repeat(990)}`;
     const payload =
       '{"model":"m","max_tokens":5,"tools":[{"type":"bash_20250124","name":"bash"}],"messages":[' +
       '{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t",' +
@@ -107,7 +107,17 @@ describe('mock messages service regressions', () => {
     const res = await app.inject({ method: 'POST', url: '/v1/messages', headers: KEY, payload });
     await app.close();
     expect(res.statusCode).toBe(200);
-    expect(JSON.parse(res.body).usage.input_tokens).toBeGreaterThan(20_000 / 4);
+    expect(JSON.parse(res.body).usage.input_tokens).toBeGreaterThan(1_980 / 4);
+  });
+
+  test('a request nesting 10,000 levels deep is refused with 400 before parsing (MAX_BODY_DEPTH)', async () => {
+    const app = build();
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const payload = `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"extra":${deep}}`;
+    const res = await app.inject({ method: 'POST', url: '/v1/messages', headers: KEY, payload });
+    await app.close();
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).error.message).toMatch(/nested more than 1000 levels deep/);
   });
 
   test('a body with bytes that are not UTF-8 gets 400 invalid_request_error', async () => {

@@ -200,7 +200,7 @@ describe('record messages: secrets are never written', () => {
     expect(bytes.includes('TOPSECRET')).toBe(false);
     const exchange = (await readFixtureFile(join(dir, written[0]!))) as MessagesExchange;
     expect(exchange.request.headers['x-api-key']).toBe('[redacted]');
-    expect(exchange.request.headers.authorization).toBe('[redacted]');
+    expect(exchange.request.headers.authorization).toBe('Bearer [redacted]');
     expect(exchange.request.body).toMatchObject({
       max_tokens: 64,
       messages: [{ content: 'my key is [redacted]' }],

@@ -75,7 +75,7 @@ describe('the official SDK through the recording proxy', () => {
     expect(proxied).toEqual(direct);
     await proxy.settled();
     const exchange = proxy.exchanges[proxy.exchanges.length - 1]!;
-    expect(exchange.request.headers.authorization).toBe('[redacted]');
+    expect(exchange.request.headers.authorization).toBe('Bearer [redacted]');
     expect(Buffer.concat(exchange.response.chunks.map(bytesOfChunk)).includes(KEY)).toBe(false);
     expect(validateFixture(exchange)).toMatchObject({ ok: true, recorded: [] });
     replayService = await startMockMessagesService({ scenario: recordingScenario([exchange], { speed: 0 }) });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -59,7 +59,7 @@ describe('wirecheck record tools --sse (spec "Tool server, SSE transport")', () 
     expect(stream.endpoint).toMatch(/^\/messages\?sessionId=/);
     expect(stream.endpoint).toContain(transport.sessionId);
     expect(stream.end).toBe('client-aborted');
-    expect(stream.requestHeaders.authorization).toBe('[redacted]');
+    expect(stream.requestHeaders.authorization).toBe('Bearer [redacted]');
     const body = bodyOfChunks(stream.chunks).toString();
     expect(body.startsWith('event: endpoint\n')).toBe(true);
     expect(body).toContain(': keep-alive\n\n');
@@ -134,5 +134,41 @@ describe('wirecheck record tools --sse (spec "Tool server, SSE transport")', () 
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sse\n$/);
     expect(done.stderr).toContain(`recording ${server.url} into `);
+  });
+});
+
+describe('wirecheck record tools --sse: no secret reaches the fixture', () => {
+  test('a token the client presents (header and query) and the server echoes back is redacted everywhere', async () => {
+    const token = 'tok-SECRET-ECHOED-0123456789';
+    // A server that echoes the token in its result, as a careless one may.
+    const server = await startMockToolServer({
+      calls: { echo: { result: { content: [{ type: 'text', text: `your token is ${token}` }] } } },
+    });
+    const out = join(dir, 'echo');
+    const proxy = await startSseRecordingProxy({
+      upstream: `${server.url}?access_token=${token}`,
+      outDir: out,
+    });
+    const transport = new SseClientTransport(proxy.url, { headers: { authorization: `Bearer ${token}` } });
+    const client = new ToolClient(transport);
+    try {
+      await client.connect();
+      const result = await client.callTool('echo', { text: 'x' });
+      // The client sees what the server sent: redaction is of the recording only.
+      expect(JSON.stringify(result)).toContain(token);
+    } finally {
+      await client.close();
+      await proxy.settled();
+      await proxy.close();
+      await server.close();
+    }
+    const [file] = await readdir(out);
+    const text = await readFile(join(out, file!), 'utf8');
+    expect(text).not.toContain(token);
+    const session = (await readFixtureFile(join(out, file!))) as ToolSession;
+    expect(session.stream?.path).toBe('/sse?access_token=[redacted]');
+    expect(session.stream?.requestHeaders.authorization).toBe('Bearer [redacted]');
+    expect(session.messages.some((m) => /your token is \[redacted\**\]/.test(m.text))).toBe(true);
+    expect(validateFixture(session).ok).toBe(true);
   });
 });

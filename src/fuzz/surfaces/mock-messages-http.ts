@@ -3,8 +3,10 @@ import { METHODS } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
+import { MAX_BODY_DEPTH } from '../../mocks/limits.js';
 import { build as buildMock } from '../../mocks/messages/index.js';
 import type { MockMessagesOptions } from '../../mocks/messages/options.js';
+import { jsonDepth } from '../../protocol/json/bounded.js';
 import { ErrorBody, Message, StreamAccumulator } from '../../protocol/messages/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
@@ -75,6 +77,9 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const at = (path: string) => new RegExp(`^${escapeRe(path)}[.:]`);
 const NOT_JSON = /^request body is not valid JSON: /;
 const NOT_OBJECT = /^request body: expected a JSON object, got /;
+const TOO_DEEP = new RegExp(
+  `^request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep \\(at offset \\d+\\)`,
+);
 
 function pick<T>(items: readonly T[], n: number): T {
   return items[n % items.length] as T;
@@ -711,7 +716,6 @@ const arbDeep: fc.Arbitrary<BodyCase> = fc
       : { kind: 'refused', message: at(site) };
     return { what, bytes: utf8(withRawValue(req, site, raw)), verdict };
   });
-
 /** A valid request padded to exactly `size` bytes (when it is not already longer). */
 function padded(req: Obj, site: 'extra' | 'text', size: number, char: string): Uint8Array {
   const base = Buffer.byteLength(withRawValue(req, site, '""'));
@@ -1027,6 +1031,9 @@ function expectedOutcome(
       ? { outcome: 'no body', status: 404 }
       : error(404, 'not_found_error', `Not found: ${method} ${url}`);
   }
+  // The mock measures the depth before it parses: deeper than MAX_BODY_DEPTH is refused first.
+  if (bytes && jsonDepth(Buffer.from(bytes).toString()).depth > MAX_BODY_DEPTH)
+    return error(400, 'invalid_request_error', TOO_DEEP);
   const v = body.verdict;
   return v.kind === 'valid'
     ? { outcome: 'message', stream: v.stream, model: v.model }

@@ -2,12 +2,20 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { errorTypeForStatus } from '../../protocol/messages/index.js';
+import {
+  mergeSecrets,
+  redactHeaders,
+  redactTarget,
+  secretsOf,
+  secretsOfTarget,
+} from '../../recording/redact.js';
+import { hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
-import type { JournalEntry } from './journal.js';
+import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
 import type { MockMessagesOptions } from './options.js';
-import { credentialsOf, headersOf, versionOf } from './request-headers.js';
+import { configuredKeyIn, credentialsOf, headersOf, versionOf } from './request-headers.js';
 import { MockState } from './state.js';
 
 /** The mock's Fastify app and the state behind it (scenario, faults, journal). Never listens. */
@@ -37,7 +45,7 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
       const entry = state.entryOf(request);
       const message = 'request body is not valid UTF-8';
       if (entry) {
-        entry.body = (body as Buffer).toString();
+        state.keepBody(request, entry, (body as Buffer).toString(), false);
         entry.bodyError = message;
       }
       done(Object.assign(new Error(message), { statusCode: 400 }), undefined);
@@ -47,26 +55,43 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   // Callback-style hooks: no promise per request and hook.
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('request-id', request.id);
-    if (request.url.startsWith(CONTROL_PREFIX)) return done();
-    const headers = headersOf(request.raw.rawHeaders);
-    const entry: JournalEntry = {
+    // DNS rebinding: a page of another site reaches 127.0.0.1 under its own name. And the
+    // control routes are for tests and tools, never for pages of other sites.
+    const control = request.url.startsWith(CONTROL_PREFIX);
+    const refusal =
+      hostRefusal(state.hosts, request.headers.host) ??
+      (control ? originRefusal(state.hosts, request.headers.origin) : undefined);
+    if (refusal !== undefined) {
+      void reply
+        .code(403)
+        .type('application/json')
+        .send(errorBodyFor(403, request.id, 'permission_error', refusal));
+      return;
+    }
+    if (control) return done();
+    const raw = headersOf(request.raw.rawHeaders);
+    const credentials = credentialsOf(raw);
+    // The journal keeps no credential: headers named like one are redacted, and the key the
+    // request presented is scrubbed wherever else it appears (other headers, the URL, the body).
+    const secrets = mergeSecrets([credentials.key], secretsOf(raw), secretsOfTarget(request.url));
+    const entry = journalEntry({
       seq: state.takeSeq(),
       requestId: request.id,
       method: request.method,
-      url: request.url,
-      headers,
-      body: undefined,
+      url: redactTarget(request.url, secrets),
+      headers: redactHeaders(raw, secrets),
       receivedAt: Date.now(),
       receivedAtMono: performance.now(),
-      auth: credentialsOf(headers).scheme,
-      version: versionOf(headers),
+      auth: credentials.scheme,
+      configuredKeyIn: configuredKeyIn(raw, state.apiKey),
+      version: versionOf(raw),
       stream: false,
       framesWritten: 0,
       bytesWritten: 0,
       outcome: 'pending',
       clientAborted: false,
-    };
-    state.attach(request, entry);
+    });
+    state.attach(request, entry, { credentials, secrets });
     state.journal.record(entry);
     done();
   });

@@ -41,9 +41,12 @@ export class FixtureError extends Error {
   override readonly name = 'FixtureError';
   constructor(
     readonly file: string,
+    /** What is wrong, in wirecheck's words (never the file's content). */
     readonly problem: string,
+    /** The parser's or the system's own words, which may quote the file: shown locally, never over HTTP. */
+    readonly detail?: string,
   ) {
-    super(`fixture ${file}: ${problem}`);
+    super(`fixture ${file}: ${problem}${detail === undefined ? '' : `: ${detail}`}`);
   }
 }
 
@@ -80,7 +83,7 @@ export function loadFixtures(dir: string): LoadedFixture[] {
       .filter((f) => f.endsWith('.json'))
       .sort();
   } catch (e) {
-    throw new FixtureError(dir, `cannot read the directory: ${(e as Error).message}`);
+    throw new FixtureError(dir, 'cannot read the directory', (e as Error).message);
   }
   const loaded: LoadedFixture[] = [];
   for (const file of files) {
@@ -88,13 +91,17 @@ export function loadFixtures(dir: string): LoadedFixture[] {
     try {
       json = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     } catch (e) {
-      throw new FixtureError(file, `not valid JSON: ${(e as Error).message}`);
+      throw new FixtureError(file, 'not valid JSON', (e as Error).message);
     }
     const isList = json !== null && typeof json === 'object' && 'fixtures' in json;
     const parsed = isList ? FixtureList.safeParse(json) : Fixture.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new FixtureError(file, `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+      throw new FixtureError(
+        file,
+        `invalid at ${issue?.path.join('.') || '(root)'}`,
+        issue?.message ?? 'invalid',
+      );
     }
     const fixtures = 'fixtures' in parsed.data ? parsed.data.fixtures : [parsed.data];
     fixtures.forEach((fixture, k) => {
@@ -110,7 +117,11 @@ function compile(label: string, match: FixtureMatch | undefined): RegExp | undef
   try {
     return new RegExp(match.lastUserTextRegex, match.regexFlags);
   } catch (e) {
-    throw new FixtureError(label, `lastUserTextRegex: ${(e as Error).message}`);
+    throw new FixtureError(
+      label,
+      'lastUserTextRegex is not a valid regular expression',
+      (e as Error).message,
+    );
   }
 }
 

@@ -15,6 +15,8 @@ export {
   Journal,
   type JournalEntry,
   JournalTimeoutError,
+  journalEntry,
+  type KeyHeader,
   type Outcome,
 } from './journal.js';
 export type { MockMessagesOptions, MockMessagesService } from './options.js';
@@ -27,7 +29,7 @@ export {
   planStream,
   type StreamStep,
 } from './plan-stream.js';
-export { loadRecordings, recordingScenario } from './recording-scenario.js';
+export { loadRecordings, recordingScenario, type SkippedFile } from './recording-scenario.js';
 export {
   planReplay,
   REPLAY_FAULTS,

@@ -1,5 +1,16 @@
+import {
+  BoundedLog,
+  ENTRY_OVERHEAD_BYTES,
+  type JournalLimits,
+  journalLimits,
+  utf8Prefix,
+} from '../limits.js';
+
 /** How the request authenticated: `x-api-key` (the spec), `Authorization: Bearer` (SDK 1.x), or neither. */
 export type AuthScheme = 'x-api-key' | 'bearer' | 'none';
+
+/** A header that can carry the key: `x-api-key`, or `Authorization` with the Bearer scheme. */
+export type KeyHeader = 'x-api-key' | 'bearer';
 
 /**
  * How a request ended on the server side: still being served, answered completely,
@@ -15,10 +26,23 @@ export interface JournalEntry {
   requestId: string;
   method: string;
   url: string;
-  /** Header names lower-cased, values as sent (a repeated header joined with ", "). */
+  /**
+   * Header names lower-cased, values as sent (a repeated header joined with ", "), except
+   * credentials: `x-api-key`, `Authorization` (its scheme kept: `Bearer [redacted]`),
+   * `Cookie` and every header named like a credential are `[redacted]`, and the key the
+   * request presented is scrubbed from the others. `auth` and `configuredKeyIn` say what
+   * the credentials were.
+   */
   headers: Record<string, string>;
-  /** Parsed JSON body; the raw text when it was not JSON; undefined when none was read. */
+  /**
+   * Parsed JSON body (parsed again from the kept text at each read: the journal keeps text,
+   * whose size it can count); the raw text when it was not JSON or was cut (see
+   * `bodyTruncated`); undefined when none was read. The key the request presented is
+   * scrubbed from it.
+   */
   body: unknown;
+  /** The body was longer than the journal keeps (JournalLimits.bodyBytes): `body` is its first bytes, as text. */
+  bodyTruncated?: { bytes: number };
   /** Why the body was refused (400 message), if it was. */
   bodyError?: string;
   /** Arrival time, epoch ms. */
@@ -26,6 +50,12 @@ export interface JournalEntry {
   /** Arrival time on the monotonic clock (performance.now()), ms. */
   receivedAtMono: number;
   auth: AuthScheme;
+  /**
+   * The headers that carried the key the mock was started with (its `apiKey` option):
+   * how a test asks "did the client send the right key" now that the journal keeps no key.
+   * Empty when the mock has no `apiKey` or no header carried it.
+   */
+  configuredKeyIn: KeyHeader[];
   /** The version header that was sent (`service-version` or `anthropic-version`), if any. */
   version: { header: string; value: string } | null;
   /** The body's `stream` flag (true selects SSE). */
@@ -63,45 +93,111 @@ interface Waiter {
   resolve: (entry: JournalEntry) => void;
 }
 
+/** A kept body: its text and whether that text is the JSON the request sent; or a value a caller set. */
+type KeptBody = { readonly text: string; readonly json: boolean } | { readonly value: unknown };
+
+/** The body of each entry made by journalEntry, read by its `body` accessor. */
+const keptBodies = new WeakMap<object, KeptBody>();
+
+function bodyOf(entry: object): unknown {
+  const kept = keptBodies.get(entry);
+  if (kept === undefined) return undefined;
+  if ('value' in kept) return kept.value;
+  return kept.json ? JSON.parse(kept.text) : kept.text;
+}
+
 /**
- * The requests a mock received, in arrival order. Entries are live: the route updates
- * an entry as its response progresses and calls `changed(entry)`, which wakes waiters.
+ * The `body` accessor of every entry: the same two functions for all, so defining it keeps
+ * an entry's fast shape (an accessor written in an object literal would turn each entry
+ * into a slow dictionary object). Assigning `body` keeps the value given.
+ */
+const BODY_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: object): unknown {
+    return bodyOf(this);
+  },
+  set(this: object, value: unknown) {
+    keptBodies.set(this, { value });
+  },
+};
+
+/** A journal entry whose `body` is read from what the journal keeps (Journal.setBody). */
+export function journalEntry(fields: Omit<JournalEntry, 'body'>): JournalEntry {
+  const entry = { ...fields } as JournalEntry;
+  Object.defineProperty(entry, 'body', BODY_ACCESSOR);
+  return entry;
+}
+
+/**
+ * The requests a mock received, in arrival order, within JournalLimits: at most `entries`
+ * entries and `totalBytes` of bodies and headers (the oldest are forgotten first), each
+ * body cut after `bodyBytes` with a note of its size. So neither a benchmark of a million
+ * requests nor a flood of 30 MB bodies can fill the mock's memory through its journal.
+ * Entries are live: the route updates an entry as its response progresses and calls
+ * `changed(entry)`, which wakes waiters.
  */
 export class Journal {
-  private list: JournalEntry[] = [];
+  readonly limits: JournalLimits;
+  private list: BoundedLog<JournalEntry>;
   private waiters = new Set<Waiter>();
-  private forgotten = 0;
 
-  /**
-   * @param limit how many entries to keep (the oldest are forgotten first), so a
-   *   benchmark of a million requests does not keep a million requests in memory.
-   */
-  constructor(readonly limit = 10_000) {}
+  /** @param limits the entry count alone (as before), or any of JournalLimits; the rest default. */
+  constructor(limits: number | Partial<JournalLimits> = {}) {
+    this.limits = journalLimits(typeof limits === 'number' ? { entries: limits } : limits);
+    this.list = new BoundedLog(this.limits);
+  }
+
+  /** How many entries are kept at most. */
+  get limit(): number {
+    return this.limits.entries;
+  }
 
   /** The recorded entries, oldest first (a copy of the list; the entries are live). */
   entries(): JournalEntry[] {
-    return this.list.length > this.limit ? this.list.slice(this.list.length - this.limit) : [...this.list];
+    return this.list.list();
   }
 
   get size(): number {
-    return Math.min(this.list.length, this.limit);
+    return this.list.size;
   }
 
-  /** Entries forgotten because of the limit since the journal was created or cleared. */
+  /** Entries forgotten because of the limits since the journal was created or cleared. */
   get dropped(): number {
-    return this.forgotten + Math.max(0, this.list.length - this.limit);
+    return this.list.dropped;
   }
 
   record(entry: JournalEntry): JournalEntry {
-    this.list.push(entry);
-    // Trimmed in steps, so recording stays O(1) amortized.
-    const excess = this.list.length - this.limit;
-    if (excess > Math.max(1, this.limit / 4) || (this.limit === 0 && excess > 0)) {
-      this.list.splice(0, excess);
-      this.forgotten += excess;
-    }
+    let bytes = ENTRY_OVERHEAD_BYTES + entry.url.length;
+    for (const [k, v] of Object.entries(entry.headers)) bytes += k.length + v.length;
+    this.list.push(entry, bytes);
     this.changed(entry);
     return entry;
+  }
+
+  /**
+   * Keep the request's body with `entry`: its text (cut after `bodyBytes`, with a note of
+   * the size), read back as `entry.body`, parsed at each read when it is whole JSON.
+   */
+  setBody(entry: JournalEntry, text: string, json: boolean): void {
+    const cut = text.length * 3 <= this.limits.bodyBytes ? undefined : Buffer.byteLength(text);
+    const truncated = cut !== undefined && cut > this.limits.bodyBytes;
+    const kept: KeptBody = truncated
+      ? { text: utf8Prefix(text, this.limits.bodyBytes), json: false }
+      : { text, json };
+    if (truncated) entry.bodyTruncated = { bytes: cut };
+    // An entry made elsewhere (a plain object with a `body` value) gets the same accessor.
+    if (Object.getOwnPropertyDescriptor(entry, 'body')?.get !== BODY_ACCESSOR.get)
+      Object.defineProperty(entry, 'body', BODY_ACCESSOR);
+    keptBodies.set(entry, kept);
+    // Text in V8 is one or two bytes a character: count two.
+    this.list.grow(entry, kept.text.length * 2);
+  }
+
+  /** The kept body text of an entry and whether it is JSON (for writing the journal out without parsing it). */
+  bodyTextOf(entry: JournalEntry): { readonly text: string; readonly json: boolean } | undefined {
+    const kept = keptBodies.get(entry);
+    return kept === undefined || 'value' in kept ? undefined : kept;
   }
 
   /** Tell waiters that `entry` was updated. */
@@ -115,8 +211,7 @@ export class Journal {
   }
 
   clear(): void {
-    this.list = [];
-    this.forgotten = 0;
+    this.list.clear();
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RecordedResponse } from '../../fixtures/schema.js';
 import { Message } from '../../protocol/messages/index.js';
+import { depthProblem } from '../limits.js';
 import { errorBodyFor } from './api-errors.js';
 import { turnIndexOf } from './conversation.js';
 import { ConnectionWatch, executePlan, type StreamProgress } from './execute-plan.js';
@@ -17,7 +18,6 @@ import {
 import { mixSeed } from './random.js';
 import { serveRecorded } from './replay-route.js';
 import type { Reply } from './reply.js';
-import { credentialsOf } from './request-headers.js';
 import { framesOfRaw } from './source-frames.js';
 import type { MockState } from './state.js';
 import { validateRequest } from './validate-request.js';
@@ -42,9 +42,10 @@ export function sendError(
 /** Why the headers alone refuse the request (the real API checks them before the body). */
 function headerRefusal(
   state: MockState,
+  request: FastifyRequest,
   entry: JournalEntry,
 ): { status: number; type: string; message: string } | undefined {
-  const credentials = credentialsOf(entry.headers);
+  const { credentials } = state.presentedBy(request);
   if (state.requireApiKey && credentials.scheme === 'none') {
     return { status: 401, type: 'authentication_error', message: 'x-api-key header is required' };
   }
@@ -75,7 +76,7 @@ export function registerMessagesRoute(app: FastifyInstance, state: MockState): v
   app.post('/v1/messages', {
     onRequest: (request, reply, done) => {
       const entry = state.entryOf(request);
-      const refusal = entry && headerRefusal(state, entry);
+      const refusal = entry && headerRefusal(state, request, entry);
       if (refusal) sendError(state, request, reply, refusal.status, refusal.type, refusal.message);
       else done();
     },
@@ -90,17 +91,26 @@ async function handleMessages(
 ): Promise<unknown> {
   const entry = state.entryOf(request)!;
   const text = typeof request.body === 'string' ? request.body : '';
+  // Depth is measured by a linear scan before anything parses or walks the body.
+  const deep = depthProblem(text);
+  if (deep !== undefined) {
+    state.keepBody(request, entry, text, false);
+    entry.bodyError = `request body: ${deep}`;
+    return sendError(state, request, reply, 400, 'invalid_request_error', entry.bodyError);
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (e) {
-    entry.body = text;
+    state.keepBody(request, entry, text, false);
     entry.bodyError = `request body is not valid JSON: ${(e as Error).message}`;
     return sendError(state, request, reply, 400, 'invalid_request_error', entry.bodyError);
   }
-  entry.body = body;
+  // The journal keeps the text (its size is known), not the parsed value.
+  state.keepBody(request, entry, text, true);
   entry.stream = (body as { stream?: unknown } | null)?.stream === true;
   const check = validateRequest(body);
+  body = undefined;
   if (!check.ok) {
     entry.bodyError = check.message;
     return sendError(state, request, reply, 400, 'invalid_request_error', check.message);

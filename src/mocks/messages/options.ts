@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { JournalLimits } from '../limits.js';
 import type { FaultPlan } from './faults.js';
 import type { Journal } from './journal.js';
 import type { Scenario } from './reply.js';
@@ -30,6 +31,22 @@ export interface MockMessagesOptions {
   journal?: Journal;
   /** Entries the default journal keeps, oldest forgotten first (default 10,000; 0 keeps none). */
   journalLimit?: number;
+  /**
+   * Bounds of the default journal: entries, total bytes (default 64 MiB) and bytes of one
+   * body (default 1 MiB; a longer body is kept cut, with its size). `journalLimit` wins for
+   * the entry count.
+   */
+  journalLimits?: Partial<JournalLimits>;
+  /** The address the service listens on: requests whose Host is not it or a loopback name get 403 (DNS rebinding). Default 127.0.0.1. */
+  host?: string;
+  /** More Host names to answer to (e.g. the name a container network gives the mock). */
+  allowedHosts?: readonly string[];
+  /**
+   * Directories `PUT /__wirecheck/scenario` may load `{"fixtures": dir}` from (the
+   * directory itself or one below it); none by default, besides the bundled fixtures. The
+   * CLI passes the `--fixtures` directory.
+   */
+  fixtureDirs?: readonly string[];
   /**
    * Bytes of encoded streams kept for message replies served more than once (default
    * 64 MiB; 0 turns the cache off). See EncodedStreamCache.

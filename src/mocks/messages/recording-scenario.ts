@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FixtureFormatError } from '../../fixtures/errors.js';
+import { isFixtureFileName } from '../../fixtures/exchange-file.js';
 import { readFixtureFile } from '../../fixtures/format.js';
 import type { MessagesExchange } from '../../fixtures/schema.js';
 import type { FaultPlan } from './faults.js';
@@ -27,30 +28,63 @@ export function recordingScenario(
   };
 }
 
+/** A file of a directory that was left out, and why. */
+export interface SkippedFile {
+  readonly file: string;
+  readonly problem: string;
+}
+
 /**
- * The recordings of these files and directories (a directory: its `*.json` files, in
- * name order). Throws FixtureFormatError naming the file and JSON path of a bad one.
+ * The recordings of these files and directories (a directory: its `*.json` files and the
+ * `*.json.partial` files a recorder stopped mid-stream left, read as the exchange so far
+ * marked truncated; in name order). A file named on its own must be a valid recording
+ * (FixtureFormatError otherwise); a bad file of a directory is left out and named to
+ * `onSkipped`, so one cut or foreign file does not stop the replay of the rest. A
+ * directory without one valid recording is an error.
  */
-export async function loadRecordings(paths: readonly string[]): Promise<MessagesExchange[]> {
-  const files: string[] = [];
+export async function loadRecordings(
+  paths: readonly string[],
+  onSkipped: (skipped: SkippedFile) => void = () => {},
+): Promise<MessagesExchange[]> {
+  const out: MessagesExchange[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
-    if (info?.isDirectory()) {
-      const names = (await readdir(path)).filter((n) => n.endsWith('.json')).sort();
-      files.push(...names.map((n) => join(path, n)));
-    } else files.push(path);
-  }
-  const out: MessagesExchange[] = [];
-  for (const file of files) {
-    const fixture = await readFixtureFile(file);
-    if (fixture.kind !== 'messages-exchange') {
-      throw new FixtureFormatError(
-        file,
-        'kind',
-        `a recording is a messages-exchange fixture, not ${fixture.kind}`,
-      );
+    if (!info?.isDirectory()) {
+      out.push(await readRecording(path));
+      continue;
     }
-    out.push(fixture);
+    const names = (await readdir(path)).filter(isFixtureFileName).sort();
+    const skipped: SkippedFile[] = [];
+    let loaded = 0;
+    for (const name of names) {
+      const file = join(path, name);
+      try {
+        out.push(await readRecording(file));
+        loaded++;
+      } catch (e) {
+        if (!(e instanceof FixtureFormatError)) throw e;
+        const problem = e.path === '' ? e.problem : `${e.path}: ${e.problem}`;
+        skipped.push({ file, problem });
+        onSkipped({ file, problem });
+      }
+    }
+    if (loaded === 0) {
+      const why =
+        skipped.length === 0 ? 'no *.json files' : `none of its ${skipped.length} files is a valid recording`;
+      throw new FixtureFormatError(path, '', `nothing to replay: ${why}`);
+    }
   }
   return out;
+}
+
+async function readRecording(file: string): Promise<MessagesExchange> {
+  const fixture = await readFixtureFile(file);
+  if (fixture.kind !== 'messages-exchange') {
+    throw new FixtureFormatError(
+      file,
+      'kind',
+      `a recording is a messages-exchange fixture, not ${fixture.kind}`,
+    );
+  }
+  return fixture;
 }

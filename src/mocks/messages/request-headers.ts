@@ -1,4 +1,4 @@
-import type { AuthScheme } from './journal.js';
+import type { AuthScheme, KeyHeader } from './journal.js';
 
 /** Header names lower-cased, values as sent; a repeated header joined with ", " (from Node's rawHeaders). */
 export function headersOf(rawHeaders: readonly string[]): Record<string, string> {
@@ -27,6 +27,16 @@ export function credentialsOf(headers: Record<string, string>): Credentials {
   const bearer = /^bearer\s+(\S.*)$/i.exec(headers.authorization?.trim() ?? '');
   if (bearer?.[1]) return { scheme: 'bearer', key: bearer[1].trim() };
   return { scheme: 'none', key: undefined };
+}
+
+/** Which headers carried `key` (the mock's configured key): none when there is no key. */
+export function configuredKeyIn(headers: Record<string, string>, key: string | undefined): KeyHeader[] {
+  if (key === undefined) return [];
+  const out: KeyHeader[] = [];
+  if (headers['x-api-key']?.trim() === key) out.push('x-api-key');
+  const bearer = /^bearer\s+(\S.*)$/i.exec(headers.authorization?.trim() ?? '');
+  if (bearer?.[1]?.trim() === key) out.push('bearer');
+  return out;
 }
 
 /** Version headers accepted, the spec's name first. */

@@ -7,7 +7,7 @@ export async function startMockMessagesService(
   opts: MockMessagesOptions & { host?: string; port?: number } = {},
 ): Promise<MockMessagesService> {
   const { host = '127.0.0.1', port = 0, ...rest } = opts;
-  const { app, state } = createMockMessagesApp(rest);
+  const { app, state } = createMockMessagesApp({ host, ...rest });
   await app.listen({ host, port, backlog: 4096 });
   const address = app.server.address() as AddressInfo;
   const shown =

@@ -1,12 +1,32 @@
 import type { FastifyRequest } from 'fastify';
+import { scrubSecrets } from '../../recording/redact.js';
+import { type HostPolicy, hostPolicy } from '../../servers/http/host-guard.js';
 import { FaultPlan } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_STREAM_CACHE_BYTES, type MockMessagesOptions } from './options.js';
 import type { Scenario } from './reply.js';
+import type { Credentials } from './request-headers.js';
 import { scriptedModel } from './scripted-model.js';
 import { EncodedStreamCache } from './stream-cache.js';
 
 type HttpError = NonNullable<FaultPlan['httpError']>;
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What a request presented: the key the mock reads, and every secret value to keep out of the journal. */
+export interface Presented {
+  readonly credentials: Credentials;
+  readonly secrets: readonly string[];
+}
+
+const NOTHING_PRESENTED: Presented = { credentials: { scheme: 'none', key: undefined }, secrets: [] };
 
 /** Everything one mock service instance knows and can be told at run time. */
 export class MockState {
@@ -22,17 +42,27 @@ export class MockState {
   readonly pingIntervalMs: number | undefined;
   readonly framesPerWrite: number;
   readonly streamCache: EncodedStreamCache;
+  /** Which Host and Origin names the mock answers. */
+  readonly hosts: HostPolicy;
+  /** Where `PUT /__wirecheck/scenario` may load fixtures from. */
+  readonly fixtureDirs: readonly string[];
   /** The mock is shutting down: streams cut now are not client aborts. */
   closing = false;
   private nextSeq = 0;
-  private readonly entries = new WeakMap<FastifyRequest, JournalEntry>();
+  /** Each request's journal entry, and the credentials it presented as sent (the journal keeps them redacted). */
+  private readonly entries = new WeakMap<FastifyRequest, { entry: JournalEntry; presented: Presented }>();
   /** How often each httpError fault (by identity) has been served, for its `times`. */
   private readonly httpErrorsServed = new WeakMap<HttpError, number>();
 
   constructor(opts: MockMessagesOptions) {
     this.scenario = opts.scenario ?? scriptedModel('echo');
     this.faults = opts.faults === undefined ? undefined : FaultPlan.parse(opts.faults);
-    this.journal = opts.journal ?? new Journal(opts.journalLimit);
+    this.journal =
+      opts.journal ??
+      new Journal({
+        ...opts.journalLimits,
+        ...(opts.journalLimit !== undefined && { entries: opts.journalLimit }),
+      });
     this.seed = opts.seed ?? 1;
     this.bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.requireApiKey = opts.requireApiKey ?? true;
@@ -42,6 +72,11 @@ export class MockState {
     this.pingIntervalMs = opts.pingIntervalMs;
     this.framesPerWrite = opts.framesPerWrite ?? 64;
     this.streamCache = new EncodedStreamCache(opts.streamCacheBytes ?? DEFAULT_STREAM_CACHE_BYTES);
+    this.hosts = hostPolicy({
+      ...(opts.host !== undefined && { host: opts.host }),
+      ...(opts.allowedHosts !== undefined && { allowedHosts: opts.allowedHosts }),
+    });
+    this.fixtureDirs = opts.fixtureDirs ?? [];
   }
 
   setScenario(scenario: Scenario): void {
@@ -57,12 +92,25 @@ export class MockState {
     return this.nextSeq++;
   }
 
-  attach(request: FastifyRequest, entry: JournalEntry): void {
-    this.entries.set(request, entry);
+  attach(request: FastifyRequest, entry: JournalEntry, presented: Presented): void {
+    this.entries.set(request, { entry, presented });
+  }
+
+  /** Keep a request's body text in the journal, with the secrets it presented scrubbed. */
+  keepBody(request: FastifyRequest, entry: JournalEntry, text: string, json: boolean): void {
+    const scrubbed = scrubSecrets(text, this.presentedBy(request).secrets);
+    // A secret cut out of JSON in an odd place (inside an escape) could leave text that no
+    // longer parses: then the journal keeps it as text.
+    this.journal.setBody(entry, scrubbed, json && (scrubbed === text || parses(scrubbed)));
+  }
+
+  /** The request's credentials as sent, and the secret values to scrub from what the journal keeps. */
+  presentedBy(request: FastifyRequest): Presented {
+    return this.entries.get(request)?.presented ?? NOTHING_PRESENTED;
   }
 
   entryOf(request: FastifyRequest): JournalEntry | undefined {
-    return this.entries.get(request);
+    return this.entries.get(request)?.entry;
   }
 
   /** The plan's HTTP error if it still applies (counts it as served). */

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, chmodSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ToolJournalEntry } from './journal.js';
@@ -63,10 +63,24 @@ function distUrl(url: string): string {
 
 /**
  * An `onEntry` that appends each entry to `path` as one JSON line, synchronously, so the
- * file is complete up to the last entry even when the mock is killed right after.
+ * file is complete up to the last entry even when the mock is killed right after. The file
+ * is readable by its owner only (0600): it holds what clients sent, and its entries carry
+ * their HTTP headers with credentials redacted, but message contents as they were.
  */
 export function journalFileWriter(path: string): (entry: ToolJournalEntry) => void {
-  return (entry) => appendFileSync(path, `${JSON.stringify(entry)}\n`);
+  let first = true;
+  return (entry) => {
+    appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    if (first) {
+      first = false;
+      // A file that existed before keeps its mode through an append: make it private too.
+      try {
+        chmodSync(path, 0o600);
+      } catch {
+        // Not ours to change (another user's file we may append to): leave it.
+      }
+    }
+  };
 }
 
 /** Read a journal file back (a missing file is an empty journal; a torn last line is dropped). */

@@ -1,3 +1,12 @@
+import {
+  BoundedLog,
+  depthProblem,
+  ENTRY_OVERHEAD_BYTES,
+  type JournalLimits,
+  journalLimits,
+  utf8Prefix,
+} from '../limits.js';
+
 /**
  * What crossed a mock tool server, in order: every message received (recorded before any
  * validation, as raw text) and every message sent, so checks judge the journal afterwards
@@ -21,13 +30,15 @@ export interface ToolJournalEntry {
    * `banner`: a non-JSON line the mock wrote on stdout (fault).
    */
   readonly kind: 'message' | 'endpoint' | 'stream-open' | 'closed' | 'banner';
-  /** The text as it crossed the wire. */
+  /** The text as it crossed the wire (cut after the journal's bodyBytes, see `truncated`). */
   readonly text: string;
+  /** `text` was cut: the journal keeps at most JournalLimits.bodyBytes of one message. */
+  readonly truncated?: { readonly bytes: number };
   /** The parsed JSON, when `text` was JSON. */
   readonly value?: unknown;
   /** Why `text` is not JSON, when it is not. */
   readonly parseError?: string;
-  /** The HTTP request that carried a received message or opened a stream. */
+  /** The HTTP request that carried a received message or opened a stream (credential headers redacted). */
   readonly http?: {
     readonly method: string;
     readonly url: string;
@@ -38,35 +49,56 @@ export interface ToolJournalEntry {
 
 export type ToolJournalInput = Omit<ToolJournalEntry, 'seq' | 'at' | 'atMs'>;
 
-/** An append-only journal; `onEntry` sees each entry as it is recorded (e.g. to append it to a file). */
+/**
+ * An append-only journal, bounded (JournalLimits: the oldest entries are forgotten first,
+ * a long message is cut with a note of its size); `onEntry` sees each entry as it is
+ * recorded (e.g. to append it to a file).
+ */
 export class ToolJournal {
-  private readonly list: ToolJournalEntry[] = [];
+  private readonly list: BoundedLog<ToolJournalEntry>;
+  private readonly limits: JournalLimits;
   private readonly started = performance.now();
   private readonly listeners = new Set<(entry: ToolJournalEntry) => void>();
+  private nextSeq = 0;
 
-  constructor(onEntry?: (entry: ToolJournalEntry) => void) {
+  constructor(onEntry?: (entry: ToolJournalEntry) => void, limits: Partial<JournalLimits> = {}) {
     if (onEntry) this.listeners.add(onEntry);
+    this.limits = journalLimits(limits);
+    this.list = new BoundedLog(this.limits);
   }
 
   record(input: ToolJournalInput): ToolJournalEntry {
-    const entry: ToolJournalEntry = {
-      seq: this.list.length,
+    const kept = keptText(input.text, this.limits.bodyBytes);
+    const stamp = {
+      seq: this.nextSeq++,
       at: Date.now(),
       atMs: Math.round((performance.now() - this.started) * 1000) / 1000,
-      ...input,
     };
-    this.list.push(entry);
+    // A cut message keeps no parsed value: its text is what the journal says it was.
+    const { value: _value, ...withoutValue } = input;
+    const entry: ToolJournalEntry =
+      kept === undefined
+        ? { ...stamp, ...input }
+        : { ...stamp, ...withoutValue, text: kept.text, truncated: { bytes: kept.bytes } };
+    // The parsed value costs about as much as its text again.
+    this.list.push(entry, ENTRY_OVERHEAD_BYTES + entry.text.length * 2 + headerBytes(entry.http?.headers));
     for (const l of this.listeners) l(entry);
     return entry;
   }
 
-  /** Every entry so far, oldest first (a copy). */
+  /** Every entry kept, oldest first (a copy). */
   entries(): ToolJournalEntry[] {
-    return [...this.list];
+    return this.list.list();
   }
 
+  /** Entries kept. */
   get size(): number {
-    return this.list.length;
+    return this.list.size;
+  }
+
+  /** Entries forgotten because of the limits. */
+  get dropped(): number {
+    return this.list.dropped;
   }
 
   /** Call `listener` on every later entry; returns the function that stops it. */
@@ -80,7 +112,7 @@ export class ToolJournal {
     predicate: (entry: ToolJournalEntry) => boolean,
     timeoutMs: number,
   ): Promise<ToolJournalEntry | undefined> {
-    const found = this.list.find(predicate);
+    const found = this.list.list().find(predicate);
     if (found) return Promise.resolve(found);
     return new Promise((resolve) => {
       const stop = this.subscribe((entry) => {
@@ -97,11 +129,28 @@ export class ToolJournal {
   }
 }
 
-/** A journal entry for one line or body of text: parsed when it is JSON. */
+/** `text` cut to `limit` bytes with its size, or undefined when it fits. */
+function keptText(text: string, limit: number): { text: string; bytes: number } | undefined {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most texts need no count at all.
+  if (text.length * 3 <= limit) return undefined;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= limit) return undefined;
+  return { text: utf8Prefix(text, limit), bytes };
+}
+
+function headerBytes(headers: Readonly<Record<string, string>> | undefined): number {
+  let n = 0;
+  if (headers) for (const [k, v] of Object.entries(headers)) n += k.length + v.length;
+  return n;
+}
+
+/** A journal entry for one line or body of text: parsed when it is JSON (and not nested too deep). */
 export function messageEntry(
   text: string,
   rest: Omit<ToolJournalInput, 'text' | 'value' | 'parseError' | 'kind'>,
 ): ToolJournalInput {
+  const deep = depthProblem(text);
+  if (deep !== undefined) return { ...rest, kind: 'message', text, parseError: deep };
   try {
     return { ...rest, kind: 'message', text, value: JSON.parse(text) as unknown };
   } catch (e) {

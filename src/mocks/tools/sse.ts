@@ -1,25 +1,50 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fastify, { type FastifyInstance } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
 import { SESSION_QUERY_PARAM, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
-import { mixSeed } from '../messages/random.js';
+import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
+import {
+  type HostPolicyOptions,
+  hostPolicy,
+  hostRefusal,
+  originRefusal,
+} from '../../servers/http/host-guard.js';
+import {
+  checkOutboundQueue,
+  describeOverflow,
+  SESSION_QUEUE_LIMIT_BYTES,
+} from '../../servers/http/outbound-queue.js';
+import type { JournalLimits } from '../limits.js';
 import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
 import { toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
 import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
 import { MockToolSession } from './session.js';
 
+/** How many closed session ids are remembered, to tell "closed" from "unknown" in a 400. */
+const CLOSED_IDS_KEPT = 10_000;
+
 /** Paths of the mock's SSE transport (spec "Tool server, SSE transport"). */
 export const MOCK_SSE_PATH = '/sse';
 export const MOCK_MESSAGES_PATH = '/messages';
 
-export interface MockToolServerOptions {
+export interface MockToolServerOptions extends HostPolicyOptions {
   /** Called with every journal entry as it is recorded (e.g. to append it to a file). */
   readonly onEntry?: (entry: ToolJournalEntry) => void;
+  /** Bounds of the journal (default DEFAULT_JOURNAL_LIMITS: 10,000 entries, 64 MiB, 1 MiB per message). */
+  readonly journalLimits?: Partial<JournalLimits>;
+  /**
+   * Bytes a session's stream may hold for a client that stopped reading; past it the
+   * stream is cut and the session forgotten (default SESSION_QUEUE_LIMIT_BYTES, 16 MiB).
+   */
+  readonly sessionQueueLimit?: number;
+  /** Where the mock says why it dropped a session (default: nowhere). */
+  readonly log?: (line: string) => void;
   /** Serve this recorded session (an SSE or stdio recording) to every client, instead of the scenario's answers. */
-  readonly replay?: ToolSession;
+  readonly replay?: ToolSession | readonly ToolSession[];
   /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
   readonly speed?: number;
 }
@@ -32,7 +57,7 @@ export interface BuiltMockToolServer {
   readonly app: FastifyInstance;
   readonly journal: ToolJournal;
   readonly scenario: ToolScenario;
-  /** Sessions opened so far, by id. */
+  /** Sessions open now, by id (a closed session is forgotten: its memory is released). */
   readonly sessions: ReadonlyMap<string, MockSession>;
 }
 
@@ -52,27 +77,47 @@ export function buildMockToolServer(
   options: MockToolServerOptions = {},
 ): BuiltMockToolServer {
   const scenario = toolScenario(input as ToolScenarioInput);
-  const journal = new ToolJournal(options.onEntry);
+  const journal = new ToolJournal(options.onEntry, options.journalLimits);
   const streams = new Map<string, OpenStream>();
   const sessions = new Map<string, MockSession>();
-  const plan = options.replay === undefined ? undefined : toolReplayPlanOf(options.replay);
+  const closedIds = new Set<string>();
+  // Several recordings: each new session replays the next one, in turn.
+  const plans =
+    options.replay === undefined
+      ? []
+      : (Array.isArray(options.replay) ? options.replay : [options.replay as ToolSession]).map(
+          toolReplayPlanOf,
+        );
   const { faults } = scenario;
+  const hosts = hostPolicy(options);
+  const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
+  const log = options.log ?? (() => {});
+  let opened = 0;
   const app = fastify({ logger: false, forceCloseConnections: true });
+
+  // DNS rebinding and pages of other sites (MCP: servers validate Origin): refused before any route.
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
+    if (refusal === undefined) return done();
+    void reply.code(403).send({ error: refusal });
+  });
 
   // Bodies stay text: the journal records what arrived before anything validates it.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   app.get(MOCK_SSE_PATH, (request, reply) => {
-    const index = sessions.size;
-    const id = `wc-${mixSeed(scenario.seed, index).toString(16).padStart(8, '0')}-${index}`;
+    // The index seeds the session's own random choices; the id is random (crypto): a
+    // client cannot guess another session's id and POST into its stream.
+    const index = opened++;
+    const id = randomUUID();
     journal.record({
       session: id,
       transport: 'sse',
       direction: 'received',
       kind: 'stream-open',
-      text: `${request.method} ${request.url}`,
-      http: { method: request.method, url: request.url, status: 200, headers: flatHeaders(request.headers) },
+      text: `${request.method} ${redactTarget(request.url)}`,
+      http: httpOf(request.method, request.url, 200, request.headers),
     });
     reply.hijack();
     const raw = reply.raw;
@@ -87,23 +132,35 @@ export function buildMockToolServer(
       ended: false,
       session: undefined as unknown as MockSession,
     };
+    // Every write is followed by a look at what waits for the client: a client that
+    // stopped reading is cut off once SESSION_QUEUE_LIMIT_BYTES wait.
+    const bounded = (write: () => void) => {
+      if (stream.ended) return;
+      write();
+      checkOutboundQueue(raw, queueLimit, (overflow) => log(describeOverflow(id, overflow)));
+    };
     const channel = {
       session: id,
       transport: 'sse' as const,
-      write: (text: string) => {
-        if (stream.ended) return;
-        if (faults.commentFrames) raw.write(encodeComment('wirecheck comment'));
-        raw.write(encodeFrame(TOOL_SSE_EVENTS.message, text));
-      },
-      writeRaw: (bytes: Uint8Array) => {
-        if (!stream.ended) raw.write(bytes);
-      },
+      write: (text: string) =>
+        bounded(() => {
+          if (faults.commentFrames) raw.write(encodeComment('wirecheck comment'));
+          raw.write(encodeFrame(TOOL_SSE_EVENTS.message, text));
+        }),
+      writeRaw: (bytes: Uint8Array) => bounded(() => raw.write(bytes)),
       close: () => endStream(stream),
     };
     (stream as { session: MockSession }).session =
-      plan === undefined
+      plans.length === 0
         ? new MockToolSession(scenario, journal, channel, index)
-        : new ReplayToolSession(plan, scenario, journal, channel, { speed: options.speed ?? 1 }, index);
+        : new ReplayToolSession(
+            plans[index % plans.length]!,
+            scenario,
+            journal,
+            channel,
+            { speed: options.speed ?? 1 },
+            index,
+          );
     sessions.set(id, stream.session);
     streams.set(id, stream);
     const path = `${MOCK_MESSAGES_PATH}?${SESSION_QUERY_PARAM}=${encodeURIComponent(id)}`;
@@ -114,11 +171,15 @@ export function buildMockToolServer(
     const keepAlive =
       faults.keepAliveMs === undefined
         ? undefined
-        : setInterval(() => {
-            if (!stream.ended) raw.write(encodeComment('keep-alive'));
-          }, faults.keepAliveMs);
+        : setInterval(() => bounded(() => raw.write(encodeComment('keep-alive'))), faults.keepAliveMs);
+    // A write racing the client's disconnect must not crash the mock; 'close' follows.
+    raw.on('error', () => {});
     raw.on('close', () => {
       clearInterval(keepAlive);
+      // Forgotten at once: the session, its stream and everything they hold are released.
+      streams.delete(id);
+      sessions.delete(id);
+      rememberClosed(id);
       if (!stream.ended) {
         stream.ended = true;
         journal.record({
@@ -145,12 +206,14 @@ export function buildMockToolServer(
       session: stream === undefined ? id || '(none)' : id,
       transport: 'sse',
       direction: 'received',
-      http: { method: 'POST', url: request.url, status, headers: flatHeaders(request.headers) },
+      http: httpOf('POST', request.url, status, request.headers),
     });
     journal.record(entry);
     if (stream === undefined || stream.ended) {
       const why =
-        stream === undefined ? `no session ${JSON.stringify(id)}` : `the stream of session ${id} is closed`;
+        stream !== undefined || closedIds.has(id)
+          ? `the stream of session ${id} is closed`
+          : `no session ${JSON.stringify(id)}`;
       reply.code(400).send({ error: `no active SSE stream: ${why}` });
       return;
     }
@@ -162,6 +225,14 @@ export function buildMockToolServer(
     });
   });
 
+  function rememberClosed(id: string): void {
+    closedIds.add(id);
+    if (closedIds.size > CLOSED_IDS_KEPT) {
+      const oldest = closedIds.values().next().value;
+      if (oldest !== undefined) closedIds.delete(oldest);
+    }
+  }
+
   function endStream(stream: OpenStream): void {
     if (stream.ended) return;
     stream.ended = true;
@@ -169,7 +240,7 @@ export function buildMockToolServer(
   }
 
   app.addHook('preClose', (done) => {
-    for (const s of streams.values()) {
+    for (const s of [...streams.values()]) {
       s.session.dispose();
       endStream(s);
     }
@@ -195,7 +266,7 @@ export async function startMockToolServer(
   options: MockToolServerOptions & { host?: string; port?: number } = {},
 ): Promise<RunningMockToolServer> {
   const { host = '127.0.0.1', port = 0, ...rest } = options;
-  const built = buildMockToolServer(scenario, rest);
+  const built = buildMockToolServer(scenario, { host, ...rest });
   await built.app.listen({ host, port });
   const address = built.app.server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -213,9 +284,16 @@ function originOf(hostHeader: string | undefined, app: FastifyInstance): string 
   return `http://127.0.0.1:${address.port}`;
 }
 
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The journal's view of an HTTP request: credentials redacted (headers by name, query parameters, known values). */
+function httpOf(
+  method: string,
+  url: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+): NonNullable<ToolJournalEntry['http']> {
+  const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers))
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
+    if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+  const secrets = secretsOf(flat);
+  return { method, url: redactTarget(url, secrets), status, headers: redactHeaders(flat, secrets) };
 }

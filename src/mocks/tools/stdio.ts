@@ -1,5 +1,7 @@
 import type { ToolSession } from '../../fixtures/schema.js';
 import { createLineDecoder } from '../../protocol/jsonrpc/index.js';
+import type { JournalLimits } from '../limits.js';
+import { depthProblem } from '../limits.js';
 import { ToolJournal, type ToolJournalEntry } from './journal.js';
 import { toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
@@ -16,9 +18,12 @@ export interface StdioMockOptions {
   /** Stops the mock (as if its stdin ended). */
   readonly signal?: AbortSignal;
   /** Serve this recorded session instead of the scenario's answers. */
-  readonly replay?: ToolSession;
+  /** (Of several, the first: a stdio session is one session.) */
+  readonly replay?: ToolSession | readonly ToolSession[];
   /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
   readonly speed?: number;
+  /** Bounds of the journal (default DEFAULT_JOURNAL_LIMITS). */
+  readonly journalLimits?: Partial<JournalLimits>;
 }
 
 /** How a stdio mock session ended: its stdin ended (`eof`), or the mock closed it (fault). */
@@ -35,7 +40,10 @@ export async function runStdioMockToolServer(
   options: StdioMockOptions,
 ): Promise<{ end: StdioMockEnd; journal: ToolJournal }> {
   const scenario = toolScenario(input as ToolScenarioInput);
-  const journal = new ToolJournal(options.onEntry);
+  const journal = new ToolJournal(options.onEntry, options.journalLimits);
+  const recording = Array.isArray(options.replay)
+    ? options.replay[0]
+    : (options.replay as ToolSession | undefined);
   let closedByMock!: () => void;
   const closed = new Promise<'closed'>((resolve) => {
     closedByMock = () => resolve('closed');
@@ -49,13 +57,19 @@ export async function runStdioMockToolServer(
     close: () => closedByMock(),
   };
   const session =
-    options.replay === undefined
+    recording === undefined
       ? new MockToolSession(scenario, journal, channel)
-      : new ReplayToolSession(toolReplayPlanOf(options.replay), scenario, journal, channel, {
+      : new ReplayToolSession(toolReplayPlanOf(recording), scenario, journal, channel, {
           speed: options.speed ?? 1,
         });
   const decoder = createLineDecoder({
-    onLine: (line) => {
+    onLine: (parsed) => {
+      // A line nested deeper than MAX_BODY_DEPTH is answered as unparseable and kept as text only.
+      const deep = parsed.ok ? depthProblem(parsed.line) : undefined;
+      const line =
+        deep === undefined
+          ? parsed
+          : { ok: false as const, line: parsed.line, error: deep, lineNumber: parsed.lineNumber };
       if (line.ok) {
         journal.record({
           session: 'stdio',

@@ -1,4 +1,4 @@
-import { REDACTED, SECRET_HEADER, scrubSecrets, secretsOf } from '../redact.js';
+import { isSecretName, REDACTED, scrubSecrets, secretsOf } from '../redact.js';
 
 /**
  * A server command with its secrets redacted: values of environment assignments and of
@@ -8,12 +8,12 @@ import { REDACTED, SECRET_HEADER, scrubSecrets, secretsOf } from '../redact.js';
 export function redactCommand(command: string, secrets: readonly string[] = []): string {
   const assignments = command.replace(
     /(^|\s)([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\S+)/g,
-    (whole, lead: string, name: string) => (SECRET_HEADER.test(name) ? `${lead}${name}=${REDACTED}` : whole),
+    (whole, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : whole),
   );
   const flags = assignments.replace(
     /(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)([= ])("[^"]*"|'[^']*'|[^\s-]\S*)/g,
     (whole, lead: string, flag: string, sep: string) =>
-      SECRET_HEADER.test(flag) ? `${lead}${flag}${sep}${REDACTED}` : whole,
+      isSecretName(flag) ? `${lead}${flag}${sep}${REDACTED}` : whole,
   );
   return scrubSecrets(flags, secrets);
 }
@@ -31,7 +31,7 @@ export function redactUrl(url: string): string {
     parsed.password = '';
   }
   for (const name of [...parsed.searchParams.keys()]) {
-    if (SECRET_HEADER.test(name)) parsed.searchParams.set(name, REDACTED);
+    if (isSecretName(name)) parsed.searchParams.set(name, REDACTED);
   }
   return parsed.href;
 }

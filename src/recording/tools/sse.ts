@@ -25,7 +25,16 @@ import {
 } from '../../protocol/mcp/index.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
-import { redactHeaders, scrubSecrets, secretsOf } from '../redact.js';
+import {
+  createChunkScrubber,
+  maskSecrets,
+  mergeSecrets,
+  redactHeaders,
+  redactTarget,
+  scrubSecrets,
+  secretsOf,
+  secretsOfTarget,
+} from '../redact.js';
 import { rewriteFirstEndpoint } from './endpoint.js';
 import { redactUrl } from './redact-target.js';
 import { type SessionSink, storeSession } from './store.js';
@@ -107,7 +116,10 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
 
   const relayStream = (req: IncomingMessage, res: ServerResponse, ended: () => void): void => {
     const requestHeaders = flatHeaders(req.headers);
-    const secrets = secretsOf(requestHeaders);
+    const secrets = mergeSecrets(secretsOf(requestHeaders), secretsOfTarget(req.url ?? '/'));
+    // What the server sends is scrubbed of the client's secrets too (same length: chunk boundaries stay).
+    const scrubber = createChunkScrubber(secrets);
+    const chunkTimes: number[] = [];
     const recordedAt = new Date().toISOString();
     const t0 = performance.now();
     const since = () => roundMs(performance.now() - t0);
@@ -134,6 +146,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
         ended();
         return;
       }
+      for (const bytes of scrubber.end()) chunks.push(chunkOf(bytes, chunkTimes.shift() ?? since()));
       const fixture: ToolSession = {
         format: FIXTURE_FORMAT,
         version: FIXTURE_VERSION,
@@ -144,7 +157,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
         server: redactUrl(upstream.href),
         messages: session.messages,
         stream: {
-          path: req.url ?? '/',
+          path: redactTarget(req.url ?? '/', secrets),
           requestHeaders: redactHeaders(requestHeaders, secrets),
           status,
           headers: redactHeaders(responseHeaders, secrets),
@@ -189,7 +202,12 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
             return;
           }
           if (frame.event === undefined || frame.event === TOOL_SSE_EVENTS.message) {
-            session.messages.push({ atMs: since(), direction: 'server->client', text: frame.data });
+            session.messages.push({
+              atMs: since(),
+              direction: 'server->client',
+              // Masked as the stream's bytes are, so the message is still the frame's data.
+              text: maskSecrets(frame.data, secrets),
+            });
           }
         },
       });
@@ -208,7 +226,8 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
         }
       };
       up.on('data', (chunk: Buffer) => {
-        chunks.push(chunkOf(chunk, since()));
+        chunkTimes.push(since());
+        for (const bytes of scrubber.push(chunk)) chunks.push(chunkOf(bytes, chunkTimes.shift() ?? since()));
         decoder.feed(chunk);
         write(rewriter.feed(chunk));
       });

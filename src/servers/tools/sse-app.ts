@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -7,6 +9,9 @@ import fastify, {
 import type { Implementation } from '../../protocol/mcp/index.js';
 import { KEEP_ALIVE_MS, SESSION_HEADER, SESSION_QUERY_PARAM } from '../../protocol/mcp/index.js';
 import { SseServerTransport } from '../../transports/sse-server.js';
+import { TransportClosedError } from '../../transports/transport.js';
+import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from '../http/host-guard.js';
+import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from '../http/outbound-queue.js';
 import { createToolServerCore, type ToolServerCore } from './core.js';
 import { REFERENCE_TOOLS } from './reference-tools.js';
 import { serveSession } from './serve-session.js';
@@ -19,7 +24,7 @@ export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** How many closed session ids are remembered, to tell "closed" from "unknown" in a 400. */
 const CLOSED_IDS_KEPT = 10_000;
 
-export interface ToolServerOptions {
+export interface ToolServerOptions extends HostPolicyOptions {
   /** Default REFERENCE_TOOLS. */
   readonly tools?: readonly McpToolDefinition[];
   readonly serverInfo?: Implementation;
@@ -29,6 +34,11 @@ export interface ToolServerOptions {
   readonly bodyLimit?: number;
   /** Log lines (stderr in the CLI). */
   readonly log?: (line: string) => void;
+  /**
+   * Bytes a session's stream may hold for a client that stopped reading; past it the
+   * session is dropped (default SESSION_QUEUE_LIMIT_BYTES, 16 MiB).
+   */
+  readonly sessionQueueLimit?: number;
 }
 
 export interface ToolServerApp {
@@ -48,6 +58,8 @@ export interface ToolServerApp {
 export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp {
   const log = options.log ?? (() => {});
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+  const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
+  const hosts = hostPolicy(options);
   const core = createToolServerCore({
     tools: options.tools ?? REFERENCE_TOOLS,
     log,
@@ -77,6 +89,13 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
+  // DNS rebinding and pages of other sites (MCP: servers validate Origin): refused before any route.
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
+    if (refusal === undefined) return done();
+    void reply.code(403).send({ error: refusal });
+  });
+
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode ?? 500;
     // 415 (no parser) is the route's "not JSON" case, which answers 400.
@@ -91,7 +110,7 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
 
   app.get(STREAM_PATH, (_request, reply) => {
     reply.hijack();
-    const transport = new SseServerTransport({ response: reply.raw, messagePath: MESSAGE_PATH, keepAliveMs });
+    const transport = new BoundedSseTransport(reply.raw, queueLimit, log, MESSAGE_PATH, keepAliveMs);
     const id = transport.sessionId;
     streams.set(id, transport);
     serveSession(core, transport, {
@@ -148,6 +167,36 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
   });
 
   return { app, core, sessionCount: () => streams.size };
+}
+
+/**
+ * The SSE transport of one session, dropped when its client stops reading: a reply that
+ * leaves more than `limit` bytes waiting for the client destroys the stream, which closes
+ * the session (its in-flight calls are aborted) and frees what was queued.
+ */
+class BoundedSseTransport extends SseServerTransport {
+  private dropped = false;
+
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly limit: number,
+    private readonly log: (line: string) => void,
+    messagePath: string,
+    keepAliveMs: number,
+  ) {
+    // Session ids are random UUIDs (crypto): a client cannot guess another's and inject into its stream.
+    super({ response: raw, messagePath, keepAliveMs, sessionId: randomUUID() });
+  }
+
+  override send(message: unknown): Promise<void> {
+    if (this.dropped) return Promise.reject(new TransportClosedError(`SSE session ${this.sessionId}`));
+    const sent = super.send(message);
+    checkOutboundQueue(this.raw, this.limit, (overflow) => {
+      this.dropped = true;
+      this.log(describeOverflow(this.sessionId, overflow));
+    });
+    return sent;
+  }
 }
 
 /** The session id from the query (`sessionId`) or else the `Mcp-Session-Id` header. */

@@ -27,7 +27,7 @@ export interface RunningToolServer {
 /** The SSE tool server, listening (backlog 4096: bursts of connects stall the default 511). */
 export async function startToolServer(options: StartToolServerOptions = {}): Promise<RunningToolServer> {
   const { host = '127.0.0.1', port = 0, ...rest } = options;
-  const built = buildToolServer(rest);
+  const built = buildToolServer({ host, ...rest });
   await built.app.listen({ host, port, backlog: 4096 });
   const address = built.app.server.address() as AddressInfo;
   const shown =

@@ -12,6 +12,7 @@ function entry(seq: number, patch: Partial<JournalEntry> = {}): JournalEntry {
     receivedAt: 0,
     receivedAtMono: 0,
     auth: 'x-api-key',
+    configuredKeyIn: [],
     version: null,
     stream: false,
     framesWritten: 0,

@@ -76,7 +76,8 @@ describe('authentication and version headers', () => {
     );
     expect(res.statusCode).toBe(200);
     expect(entry.auth).toBe('bearer');
-    expect(entry.headers.authorization).toBe('Bearer k1');
+    // The journal keeps the scheme, never the key.
+    expect(entry.headers.authorization).toBe('Bearer [redacted]');
   });
 
   test('with apiKey set, another key gets 401 invalid x-api-key and the right one passes by either header', async () => {
@@ -303,21 +304,42 @@ describe('control API', () => {
     await app.close();
   });
 
-  test('the journal stays readable after a request whose body is nested too deeply to serialize', async () => {
+  test('a body nested deeper than 1,000 levels is refused with 400 before parsing, and the journal stays readable', async () => {
     const { app } = appWith();
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const body = `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u"},"extra":${deep}}`;
-    await app.inject({
+    const posted = await app.inject({
       method: 'POST',
       url: '/v1/messages',
       headers: { ...KEY, 'content-type': 'application/json' },
       payload: body,
     });
+    expect(expectErrorBody(posted, 400, 'invalid_request_error')).toMatch(
+      /^request body: JSON nested more than 1000 levels deep \(at offset \d+\): refused before parsing$/,
+    );
     const res = await app.inject({ method: 'GET', url: '/__wirecheck/journal' });
     expect(res.statusCode).toBe(200);
     const journal = JSON.parse(res.body);
     expect(journal).toHaveLength(1);
-    expect(journal[0].body).toMatch(/nested too deeply/);
+    // Kept as the text it was (a string), never parsed.
+    expect(journal[0].body).toBe(body);
+    await app.close();
+  });
+
+  test('a body nested 1,000 levels deep is accepted, journaled and served back by the journal route', async () => {
+    const { app, state } = appWith();
+    const inner = `${'['.repeat(990)}${']'.repeat(990)}`;
+    const body = `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u"},"extra":${inner}}`;
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(posted.statusCode).toBe(200);
+    expect(state.journal.entries()[0]!.body).toEqual(JSON.parse(body));
+    const journal = JSON.parse((await app.inject({ method: 'GET', url: '/__wirecheck/journal' })).body);
+    expect(journal[0].body).toEqual(JSON.parse(body));
     await app.close();
   });
 
@@ -342,12 +364,14 @@ describe('control API', () => {
     expect(JSON.parse(res.body).content[0].text).toBe('Hello! How can I help you today?');
     const bad = await app.inject({ method: 'PUT', url: '/__wirecheck/scenario', payload: { model: 'gpt' } });
     expectErrorBody(bad, 400, 'invalid_request_error');
-    const missing = await app.inject({
+    const outside = await app.inject({
       method: 'PUT',
       url: '/__wirecheck/scenario',
       payload: { fixtures: '/no/such/dir' },
     });
-    expect(expectErrorBody(missing, 400, 'invalid_request_error')).toMatch(/cannot read the directory/);
+    expect(expectErrorBody(outside, 403, 'permission_error')).toMatch(
+      /^fixtures are loaded only from the directories given when the mock started/,
+    );
     await app.close();
   });
 

@@ -199,3 +199,27 @@ describe('mock tool servers replay a recorded session', () => {
     }
   }, 20_000);
 });
+
+describe('serve mock-tools --replay DIR', () => {
+  test('loads every valid tool session of a directory in name order and names the bad files', async () => {
+    const { loadToolReplays } = await import('../../../src/mocks/tools/index.js');
+    const { mkdtemp, rm, writeFile, readFile: read } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { BUNDLED_LIBRARY_DIR } = await import('../../../src/fixtures/index.js');
+    const dir = await mkdtemp(join(tmpdir(), 'wc-tool-replays-'));
+    try {
+      const good = await read(join(BUNDLED_LIBRARY_DIR, 'tool-sessions', 'stdio.json'), 'utf8');
+      await writeFile(join(dir, 'a.json'), good);
+      await writeFile(join(dir, 'b.json'), good.slice(0, 100));
+      await writeFile(join(dir, 'c.json'), good);
+      const skipped: string[] = [];
+      const sessions = await loadToolReplays(dir, ({ file, problem }) => skipped.push(`${file}: ${problem}`));
+      expect(sessions).toHaveLength(2);
+      expect(skipped).toEqual([expect.stringMatching(/b\.json: not valid JSON/)]);
+      await expect(loadToolReplays(join(dir, 'b.json'))).rejects.toThrow(/b\.json/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

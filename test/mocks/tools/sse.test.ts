@@ -30,7 +30,9 @@ describe('SSE mock tool server (spec "Tool server, SSE transport")', () => {
   test('the first event is endpoint, a path with the sessionId query parameter', async () => {
     const { endpoint, stream } = await session();
     expect(stream.frames[0]?.event).toBe('endpoint');
-    expect(endpoint).toMatch(/^\/messages\?sessionId=wc-[0-9a-f]{8}-0$/);
+    expect(endpoint).toMatch(
+      /^\/messages\?sessionId=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
   });
 
   test('an absolute endpoint is the whole URL of the same server', async () => {

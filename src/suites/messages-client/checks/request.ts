@@ -91,7 +91,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
         const bearer = request.headers.authorization;
-        if (request.headers['x-api-key'] === ctx.apiKey || bearer === `Bearer ${ctx.apiKey}`) continue;
+        // The journal keeps no key; it says which headers carried the run's key (the mock's apiKey).
+        if (request.configuredKeyIn.length > 0) continue;
         throw new CheckFailure(
           `${label}: the request must carry the key from WIRECHECK_API_KEY / ANTHROPIC_API_KEY`,
           `x-api-key: ${ctx.apiKey}`,
@@ -110,7 +111,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
         const sent = request.headers['x-api-key'];
-        if (sent === ctx.apiKey) continue;
+        if (request.configuredKeyIn.includes('x-api-key')) continue;
         const note =
           request.auth === 'bearer'
             ? ' (it sent Authorization: Bearer instead, as @anthropic-ai/sdk 1.x does; the spec names x-api-key)'

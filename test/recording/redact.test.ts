@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  createChunkScrubber,
+  isSecretName,
+  mergeSecrets,
+  REDACTED,
+  redactBody,
+  redactHeaders,
+  redactTarget,
+  secretsOf,
+  secretsOfTarget,
+} from '../../src/recording/redact.js';
+
+const KEY = 'sk-ant-api03-THIS-IS-THE-KEY-0123456789abcdef';
+
+describe('redaction by name: credential words as parts of names', () => {
+  test.each([
+    'x-api-key',
+    'Authorization',
+    'proxy-authorization',
+    'Cookie',
+    'set-cookie',
+    'access_token',
+    'refresh_token',
+    'client_secret',
+    'clientSecret',
+    'apiKey',
+    'api_key',
+    'apikey',
+    'accesstoken',
+    'key',
+    'token',
+    'password',
+    'passwd',
+    'credentials',
+    'X-Amz-Security-Token',
+    'GITHUB_TOKEN',
+    'AWS_SECRET_ACCESS_KEY',
+    '--api-key',
+    'x-goog-api-key',
+  ])('%s is a credential name', (name) => {
+    expect(isSecretName(name)).toBe(true);
+  });
+
+  test.each([
+    'max_tokens',
+    'input_tokens',
+    'output_tokens',
+    'cache_creation_input_tokens',
+    'keyword',
+    'monkey',
+    'content-type',
+    'anthropic-version',
+    'stop_sequences',
+    'tool_use_id',
+    'keep-alive',
+    'x-stainless-retry-count',
+  ])('%s is not', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
+
+  test('headers: credential ones redacted, the scheme of Authorization kept; known secrets scrubbed from the others', () => {
+    expect(
+      redactHeaders(
+        {
+          'x-api-key': KEY,
+          authorization: `Bearer ${KEY}`,
+          cookie: 'session=abc123456789',
+          'x-echo': `you sent ${KEY}`,
+          'content-type': 'application/json',
+        },
+        [KEY],
+      ),
+    ).toEqual({
+      'x-api-key': REDACTED,
+      authorization: `Bearer ${REDACTED}`,
+      cookie: REDACTED,
+      'x-echo': `you sent ${REDACTED}`,
+      'content-type': 'application/json',
+    });
+  });
+
+  test('query strings: credential parameters redacted, the rest and its encoding kept; their values become secrets', () => {
+    expect(redactTarget(`/v1/messages?api_key=${KEY}&beta=a%20b&key=k123456789#x`)).toBe(
+      `/v1/messages?api_key=${REDACTED}&beta=a%20b&key=${REDACTED}#x`,
+    );
+    expect(redactTarget('/v1/messages')).toBe('/v1/messages');
+    expect(secretsOfTarget(`/p?key=${encodeURIComponent(`${KEY}/+`)}`)).toContain(`${KEY}/+`);
+  });
+
+  test('JSON bodies: string values of credential fields redacted at any depth, counts kept, secrets scrubbed everywhere', () => {
+    const body = {
+      model: 'm',
+      max_tokens: 100,
+      metadata: { user_id: 'u1', api_key: KEY, token_count: 3 },
+      messages: [{ role: 'user', content: `my key is ${KEY}` }],
+      tools: [{ name: 't', input_schema: { properties: { password: { type: 'string' } } } }],
+    };
+    expect(redactBody(body, [KEY])).toEqual({
+      model: 'm',
+      max_tokens: 100,
+      metadata: { user_id: 'u1', api_key: REDACTED, token_count: 3 },
+      messages: [{ role: 'user', content: `my key is ${REDACTED}` }],
+      tools: [{ name: 't', input_schema: { properties: { password: { type: 'string' } } } }],
+    });
+  });
+
+  test('a body nested 50,000 levels deep is walked without recursion', () => {
+    const deep = JSON.parse(`${'{"a":'.repeat(50_000)}{"secret":"hunter2hunter2"}${'}'.repeat(50_000)}`);
+    let v = redactBody(deep) as Record<string, unknown>;
+    for (let i = 0; i < 50_000; i++) v = v.a as Record<string, unknown>;
+    expect(v).toEqual({ secret: REDACTED });
+  });
+
+  test('secretsOf takes credential values and the credential after a scheme; short values are left alone', () => {
+    expect(
+      secretsOf({ authorization: `Bearer ${KEY}`, 'x-api-key': 'short', accept: 'x'.repeat(20) }),
+    ).toEqual([`Bearer ${KEY}`, KEY]);
+    expect(mergeSecrets([KEY, undefined, 'tiny'], [KEY])).toEqual([KEY]);
+  });
+});
+
+describe('scrubbing a stream of chunks for known secrets', () => {
+  const run = (chunks: Buffer[], secrets: string[]) => {
+    const scrubber = createChunkScrubber(secrets);
+    const out: Buffer[] = [];
+    for (const c of chunks) out.push(...scrubber.push(c));
+    out.push(...scrubber.end());
+    return out;
+  };
+
+  test('without secrets every chunk passes at once, unchanged and uncopied', () => {
+    const a = Buffer.from('hello');
+    const scrubber = createChunkScrubber([]);
+    expect(scrubber.push(a)[0]).toBe(a);
+  });
+
+  test('a chunk without a secret is passed on as the same buffer (no copy)', () => {
+    const a = Buffer.from('x'.repeat(1000));
+    const b = Buffer.from('y'.repeat(1000));
+    const out = run([a, b], [KEY]);
+    expect(out[0]).toBe(a);
+    expect(out[1]).toBe(b);
+  });
+
+  test('a secret at any split, over any number of chunks, is masked with the same length; boundaries and other bytes stay', () => {
+    const text = `data: {"echo":"${KEY}","more":"${KEY}"}\n\n`;
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 30 }), (cuts) => {
+        const at = [0, ...cuts.sort((x, y) => x - y), text.length];
+        const chunks = at.slice(1).map((end, i) => Buffer.from(text.slice(at[i], end)));
+        const out = run(chunks, [KEY]);
+        expect(out.map((b) => b.length)).toEqual(chunks.map((b) => b.length));
+        const joined = Buffer.concat(out).toString();
+        expect(joined).not.toContain(KEY);
+        expect(joined).toHaveLength(text.length);
+        expect(joined.replace(/\[redacted\**\]/g, 'K')).toBe(text.split(KEY).join('K'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('the input buffers are never written to (they were already sent to the client)', () => {
+    const a = Buffer.from(`abc ${KEY.slice(0, 10)}`);
+    const b = Buffer.from(`${KEY.slice(10)} def`);
+    const copyA = Buffer.from(a);
+    const copyB = Buffer.from(b);
+    run([a, b], [KEY]);
+    expect(a).toEqual(copyA);
+    expect(b).toEqual(copyB);
+  });
+});
