@@ -1,11 +1,11 @@
 import { expect, test } from 'vitest';
 import { runSuite } from '../../src/harness/run-suite.js';
-import { agentSuite } from '../../src/suites/agent/index.js';
 import { referenceAgentCommand } from '../../src/suites/agent/entry.js';
-import { messagesClientSuite } from '../../src/suites/messages-client/index.js';
+import { agentSuite } from '../../src/suites/agent/index.js';
 import { referenceClientCommand } from '../../src/suites/messages-client/entry.js';
-import { createToolServerSuite } from '../../src/suites/tool-server/index.js';
+import { messagesClientSuite } from '../../src/suites/messages-client/index.js';
 import { referenceToolServerCommand } from '../../src/suites/tool-server/entry.js';
+import { createToolServerSuite } from '../../src/suites/tool-server/index.js';
 import { liveWith } from './process-helpers.js';
 
 // dist/ is built once by the global setup (test/global-setup.ts) before any test runs.

@@ -7,30 +7,57 @@ import type { Enclosure, EnclosureFactory } from './enclosure.js';
 import { environmentHolds, isAlive, killPid, listPids, pidNamespaceOf } from './procfs.js';
 
 /**
- * Run by `unshare --pid` (no fork): this sh stays in the harness's PID namespace, but
- * every process it forks lands in a new one. Its first fork becomes that namespace's
- * init: in a session of its own (a kill of the target's group does not reach it), with no
- * stdio of the target (so the target's pipes close when the target's processes do), it
- * waits on the lifeline FIFO, whose only writer is the harness. Its pid goes to the
- * harness on fd 3; then the sh becomes the target, `sh -c CMD`, still in the harness's
- * namespace (its pid, its /proc and its exit status are what they would be without
- * containment), while everything it starts is in the new namespace. When init dies (the
- * harness kills it, or the harness dies and the lifeline reads end-of-file), the kernel
- * kills every process of the namespace, setsid escapees and double-fork daemons included.
- * init is PID 1 of the namespace: no process inside it can signal it.
+ * Run by `unshare --pid --mount` (no fork) as `sh -c OUTER wirecheck-containment CMD`. This
+ * sh stays in the harness's PID namespace (it is the process the harness started, pid =
+ * pgid); every process it forks lands in a new PID namespace:
+ *
+ * - its first fork becomes the namespace's init: in a session of its own (a kill of the
+ *   target's group does not reach it), holding none of the target's stdio, it waits on
+ *   the lifeline FIFO, whose only writer is the harness. Its pid goes to the harness on
+ *   fd 3. When init dies (the harness kills it, or the harness dies and the lifeline
+ *   reads end-of-file), the kernel kills every process of the namespace: setsid escapees
+ *   and double-fork daemons included. No process inside can signal it.
+ * - its second fork mounts a /proc of the new namespace (so that pids, /proc and programs
+ *   such as bubblewrap inside agree) and becomes the target, `sh -c CMD`, with the real
+ *   stdin. As non-root (a user namespace, capabilities kept for that mount) it drops
+ *   every capability first: the target runs with the caps it would have had.
+ *
+ * This sh then lets go of the target's stdio (so its pipes close when the target's
+ * processes do), survives the terminate signals meant for the target, and exits with the
+ * target's status: a death by signal N shows as exit 128+N.
  */
-export function outerScript(setsid: string, sh: string): string {
+export function outerScript(setup: {
+  setsid: string;
+  sh: string;
+  setpriv: string;
+  userNamespace: boolean;
+}): string {
+  const exec = setup.userNamespace
+    ? `exec '${setup.setpriv}' --inh-caps=-all --ambient-caps=-all -- sh -c "$1"`
+    : 'exec sh -c "$1"';
   return [
-    `(exec 3>&- 0<&4 4<&- >/dev/null 2>&1; exec '${setsid}' '${sh}' -c 'read _line; exit 0' wirecheck-containment-init) &`,
+    'exec 5<&0',
+    `(exec 3>&- 5<&- 0<&4 4<&- >/dev/null 2>&1; exec '${setup.setsid}' '${setup.sh}' -c 'read _line; exit 0' wirecheck-containment-init) &`,
     'echo $! >&3',
     'exec 3>&- 4<&-',
-    'exec sh -c "$1"',
+    '(',
+    '  exec 0<&5 5<&-',
+    `  mount -t proc proc /proc || { echo "wirecheck: cannot mount /proc for the target's PID namespace" >&2; exit 125; }`,
+    `  ${exec}`,
+    ') &',
+    't=$!',
+    'exec 5<&- 0</dev/null >/dev/null 2>&1',
+    'trap : TERM INT HUP',
+    's=0',
+    'while kill -0 $t 2>/dev/null; do wait $t; s=$?; done',
+    'exit $s',
   ].join('\n');
 }
 
 export interface PidNamespaceSetup {
   readonly unshare: string;
   readonly setsid: string;
+  readonly setpriv: string;
   readonly sh: string;
   /** Not root: the namespace needs a user namespace, mapped to the same uid. */
   readonly userNamespace: boolean;
@@ -76,31 +103,35 @@ function openLifeline(): number | string {
 function unshareArgs(setup: Omit<PidNamespaceSetup, 'lifelineFd' | 'unshare'>, command: string): string[] {
   return [
     '--pid',
-    ...(setup.userNamespace ? ['--user', '--map-current-user'] : []),
+    '--mount',
+    '--propagation',
+    'private',
+    ...(setup.userNamespace ? ['--user', '--map-current-user', '--keep-caps'] : []),
     '--',
     'sh',
     '-c',
-    outerScript(setup.setsid, setup.sh),
+    outerScript(setup),
     'wirecheck-containment',
     command,
   ];
 }
 
 /**
- * Whether util-linux can put a target's descendants in a PID namespace here: unshare and
- * setsid installed, namespaces allowed (as root, or through a user namespace), and the
- * command's first child really is PID 2 of a new namespace.
+ * Whether util-linux can put a target in a PID namespace here: unshare, setsid and setpriv
+ * installed, namespaces allowed (as root, or through a user namespace), and the target
+ * really is PID 2 of a new namespace with its own /proc.
  */
 export function probePidNamespace(): PidNamespaceSetup | string {
   const unshare = find('unshare');
   const setsid = find('setsid');
+  const setpriv = find('setpriv');
   const sh = find('sh');
-  if (unshare === undefined || setsid === undefined || sh === undefined) {
-    return 'util-linux unshare or setsid is not installed';
+  if (unshare === undefined || setsid === undefined || setpriv === undefined || sh === undefined) {
+    return 'util-linux unshare, setsid or setpriv is not installed';
   }
   const lifelineFd = openLifeline();
   if (typeof lifelineFd === 'string') return lifelineFd;
-  const base = { unshare, setsid, sh, lifelineFd };
+  const base = { unshare, setsid, setpriv, sh, lifelineFd };
   const root = process.getuid?.() === 0;
   const tries = root ? [false] : [true];
   let reason = '';
@@ -109,7 +140,7 @@ export function probePidNamespace(): PidNamespaceSetup | string {
     let readFd: number | undefined;
     try {
       readFd = openSync(`/proc/self/fd/${lifelineFd}`, 'r');
-      const probe = spawnSync(unshare, unshareArgs(setup, `sh -c 'echo $$'; :`), {
+      const probe = spawnSync(unshare, unshareArgs(setup, 'echo $$'), {
         stdio: ['ignore', 'pipe', 'pipe', 'pipe', readFd],
         timeout: 5000,
       });
@@ -117,7 +148,7 @@ export function probePidNamespace(): PidNamespaceSetup | string {
       if (Number.isInteger(initPid) && initPid > 0) killPid(initPid);
       const said = probe.stdout?.toString().trim();
       if (probe.status === 0 && said === '2') return setup;
-      reason = `unshare --pid${userNamespace ? ' --user' : ''} does not work here: ${
+      reason = `unshare --pid --mount${userNamespace ? ' --user' : ''} does not work here: ${
         probe.stderr?.toString().trim() || probe.error?.message || `printed ${JSON.stringify(said)}`
       }`;
     } catch (error) {
@@ -130,10 +161,7 @@ export function probePidNamespace(): PidNamespaceSetup | string {
   return reason;
 }
 
-/**
- * Each target's descendants in a fresh PID namespace whose init the harness holds; the
- * target's own process stays in the harness's namespace (outerScript).
- */
+/** Each target in a fresh PID namespace whose init the harness holds (outerScript). */
 export function pidNamespaceEnclosures(setup: PidNamespaceSetup): EnclosureFactory {
   return (tag, command): Enclosure => {
     const tagEntry = `WIRECHECK_CONTAINMENT_TAG=${tag}`;
