@@ -192,12 +192,29 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
   return specOf(argv, { cwd: '/', env: { PATH: HELPER_PATH }, runAs: null, extraFds: [] });
 }
 
+/**
+ * Isolation `none`: bash is not the runner's child but the child of a small `sh` started
+ * with the command's own minimal environment, so that `/proc/$PPID/environ` shows that
+ * environment and not the runner's (an agent's API key). The sh survives the terminate
+ * signal meant for the command (a handler, which bash does not inherit: the command's
+ * own trap still runs within the grace) and exits with bash's status.
+ */
+export const NO_ISOLATION_PARENT = 'trap : TERM INT HUP; "$0" --norc --noprofile "$1"; exit $?';
+
 export function noIsolationCommandLine(plan: CommandPlan): SpawnSpec {
   const setpriv =
     plan.tools.setpriv === undefined
       ? []
       : [plan.tools.setpriv, '--pdeathsig', 'KILL', '--no-new-privs', '--'];
-  const argv = [...setpriv, ...limitArgs(plan), plan.tools.bash, ...BASH_FLAGS, plan.scriptPath];
+  const argv = [
+    ...setpriv,
+    ...limitArgs(plan),
+    plan.tools.sh,
+    '-c',
+    NO_ISOLATION_PARENT,
+    plan.tools.bash,
+    plan.scriptPath,
+  ];
   return specOf(argv, { cwd: plan.workdir, env: plan.env, runAs: plan.runAs, extraFds: ['marker'] });
 }
 

@@ -4,6 +4,7 @@ import {
   type CommandPlan,
   commandLine,
   MINIMAL_PATH,
+  NO_ISOLATION_PARENT,
   noIsolationCommandLine,
   SANDBOX_SCRIPT_PATH,
   utilLinuxCommandLine,
@@ -160,7 +161,7 @@ describe('util-linux command line', () => {
 });
 
 describe('no isolation', () => {
-  test('bash runs the script file in the working directory as the unprivileged identity, with the marker fd', () => {
+  test('bash runs the script file in the working directory as the unprivileged identity, with the marker fd, under a parent sh holding only the minimal environment', () => {
     const spec = noIsolationCommandLine(plan({ level: 'none' }));
     expect(argvOf(spec)).toEqual([
       '/usr/bin/setpriv',
@@ -174,9 +175,10 @@ describe('no isolation', () => {
       '--fsize=300',
       '--core=0',
       '--',
+      '/bin/sh',
+      '-c',
+      NO_ISOLATION_PARENT,
       '/bin/bash',
-      '--norc',
-      '--noprofile',
       '/tmp/wirecheck-runner-x/command-1.sh',
     ]);
     expect(spec).toMatchObject({
@@ -187,14 +189,15 @@ describe('no isolation', () => {
     expect(spec.env).toEqual({ PATH: MINIMAL_PATH, HOME: '/srv/work dir', USER: 'runner' });
   });
 
-  test('with neither setpriv nor prlimit it is bash alone', () => {
+  test('with neither setpriv nor prlimit it is bash under its parent sh alone', () => {
     const spec = noIsolationCommandLine(
       plan({ level: 'none', limits: null, tools: { bash: '/bin/bash', sh: '/bin/sh' } }),
     );
     expect(argvOf(spec)).toEqual([
+      '/bin/sh',
+      '-c',
+      NO_ISOLATION_PARENT,
       '/bin/bash',
-      '--norc',
-      '--noprofile',
       '/tmp/wirecheck-runner-x/command-1.sh',
     ]);
   });
