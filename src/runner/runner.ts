@@ -20,6 +20,7 @@ import { DEFAULT_LIMITS, DRAIN_MS, PRIVATE_TMP_BYTES, type ResourceLimits } from
 import { FifoPool } from './output-fifos.js';
 import { createPrivateDir, type PrivateDir } from './private-dir.js';
 import { candidateLevels, effectiveLimits, hostDirsToMask, probeLevel } from './probe.js';
+import { unixSocketFilterBytes } from './seccomp.js';
 import { BashSession, type SessionInfo } from './session.js';
 import { findTools, type ToolOverrides } from './tools.js';
 import { unsafeWorkdir } from './workdir.js';
@@ -142,6 +143,7 @@ export async function createBashRunner(options: BashRunnerOptions): Promise<Bash
     limits,
     tmpBytes: options.tmpBytes ?? PRIVATE_TMP_BYTES,
     masked: await hostDirsToMask(),
+    seccomp: unixSocketFilterBytes() ?? null,
     graceMs: options.graceMs ?? KILL_GRACE_MS,
     drainMs: options.drainMs ?? DRAIN_MS,
   };

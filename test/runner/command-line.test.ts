@@ -3,9 +3,11 @@ import {
   bwrapCommandLine,
   type CommandPlan,
   commandLine,
+  DEV_SHM_BYTES,
   MINIMAL_PATH,
   NO_ISOLATION_PARENT,
   noIsolationCommandLine,
+  SANDBOX_ROOT_BYTES,
   SANDBOX_SCRIPT_PATH,
   utilLinuxCommandLine,
 } from '../../src/runner/index.js';
@@ -30,6 +32,7 @@ function plan(overrides: Partial<CommandPlan> = {}): CommandPlan {
     limits: { processes: 100, openFiles: 200, fileSizeBytes: 300 },
     tmpBytes: 4096,
     masked: ['/run', '/root'],
+    seccomp: null,
     tools: TOOLS,
     ...overrides,
   };
@@ -78,9 +81,30 @@ describe('bubblewrap command line', () => {
     expect(argv).not.toContain('--share-net');
   });
 
-  test('host directories are hidden behind small tmpfs mounts', () => {
+  test('host directories are hidden behind small tmpfs mounts, /run once', () => {
     expect(argv.join(' ')).toContain('--tmpfs /run');
     expect(argv.join(' ')).toContain('--tmpfs /root');
+    expect(argv.filter((a, i) => a === '/run' && argv[i - 1] === '--tmpfs')).toHaveLength(1);
+  });
+
+  test('every tmpfs has a size, and /dev (whose own tmpfs bubblewrap cannot size) is read-only with a sized /dev/shm', () => {
+    argv.forEach((a, i) => {
+      if (a === '--tmpfs') expect(argv[i - 2]).toBe('--size');
+    });
+    const shm = argv.indexOf('/dev/shm');
+    expect(argv.slice(shm - 3, shm + 1)).toEqual(['--size', String(DEV_SHM_BYTES), '--tmpfs', '/dev/shm']);
+    expect(argv.indexOf('--remount-ro')).toBeGreaterThan(shm);
+    expect(valueAfter(argv, '--remount-ro')).toBe('/dev');
+  });
+
+  test('with a seccomp filter, bwrap loads it from fd 5', () => {
+    const filter = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
+    const withFilter = bwrapCommandLine(plan({ seccomp: filter }));
+    const args = argvOf(withFilter);
+    expect(valueAfter(args, '--seccomp')).toBe('5');
+    expect(withFilter.extraFds).toEqual(['script-in', 'info-out', 'seccomp-in']);
+    expect(withFilter.seccomp).toBe(filter);
+    expect(argv).not.toContain('--seccomp');
   });
 
   test('the command goes in through fd 3, never as an argument; bwrap reports its pid on fd 4', () => {
@@ -134,6 +158,8 @@ describe('util-linux command line', () => {
       '/tmp/wirecheck-runner-x/command-1.sh',
       '/srv/work dir',
       '4096',
+      String(DEV_SHM_BYTES),
+      String(SANDBOX_ROOT_BYTES),
       '65534',
       '65534',
       '/usr/bin/setpriv',
