@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
@@ -124,4 +125,19 @@ describe.each(CONTAINMENT_METHODS)('containment by %s', (method) => {
     await target.close();
     expect(readCommandLine(target.child.pid as number)).toBe('');
   });
+});
+
+test('in a PID namespace, a target dies with the harness even when the harness is killed by SIGKILL', async () => {
+  const arg = marker();
+  const module = new URL('../../dist/harness/containment/index.js', import.meta.url).href;
+  const script = `import { spawnContained } from ${JSON.stringify(module)};
+spawnContained('setsid sleep ${arg} </dev/null >/dev/null 2>&1 & sleep ${arg}', { env: process.env, stdio: ['ignore', 'ignore', 'ignore'] });
+setInterval(() => {}, 1000);`;
+  const harness = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, [METHOD_VARIABLE]: 'pid-namespace' },
+    stdio: 'ignore',
+  });
+  await waitForLive(arg, 2);
+  harness.kill('SIGKILL');
+  expect(await liveWith(arg, 2000)).toEqual([]);
 });
