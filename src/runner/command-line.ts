@@ -1,7 +1,7 @@
 import { HELPER_PATH } from './environment.js';
 import type { ResourceLimits } from './limits.js';
 import { DEV_SHM_BYTES, MASK_TMPFS_BYTES, SANDBOX_ROOT_BYTES } from './limits.js';
-import { UTIL_LINUX_SETUP } from './util-linux-setup.js';
+import { SANDBOX_SYSTEM_DIRS, UTIL_LINUX_SETUP } from './util-linux-setup.js';
 
 /**
  * How strongly a command is confined, strongest first:
@@ -169,6 +169,11 @@ export function bwrapCommandLine(plan: CommandPlan): SpawnSpec {
   });
 }
 
+/** Whether an absolute path lies in a directory the util-linux sandbox's root shows. */
+function inSandboxRoot(path: string): boolean {
+  return SANDBOX_SYSTEM_DIRS.some((dir) => path.startsWith(`/${dir}/`));
+}
+
 export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
   const unshare = required('unshare', plan.tools, 'util-linux');
   const setpriv = required('setpriv', plan.tools, 'util-linux');
@@ -176,6 +181,16 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
     throw new CommandLineError(
       'isolation util-linux runs as root to set up mounts and needs a uid to drop to',
     );
+  }
+  for (const [name, path] of [
+    ['bash', plan.tools.bash],
+    ['setpriv', setpriv],
+  ] as const) {
+    if (!inSandboxRoot(path)) {
+      throw new CommandLineError(
+        `isolation util-linux runs ${name} inside a root of the system directories only (/${SANDBOX_SYSTEM_DIRS.join(', /')}), and ${path} is not in one`,
+      );
+    }
   }
   const argv = [
     // The namespaces die with unshare (--kill-child), and unshare with the runner.

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, realpath } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { Tools } from './command-line.js';
 
@@ -28,7 +28,8 @@ async function find(name: string, searchPath: string): Promise<string | undefine
   const dirs = [...searchPath.split(delimiter).filter((d) => d.startsWith('/')), ...extra];
   for (const dir of new Set(dirs)) {
     const path = join(dir, name);
-    if (await executable(path)) return path;
+    // The real file: a link on PATH (a shim directory) may not exist inside a sandbox.
+    if (await executable(path)) return realpath(path).catch(() => path);
   }
   return undefined;
 }

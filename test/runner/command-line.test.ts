@@ -179,6 +179,17 @@ describe('util-linux command line', () => {
     expect(() => utilLinuxCommandLine(plan({ level: 'util-linux', runAs: null }))).toThrow(/uid to drop to/);
   });
 
+  test('its bash and setpriv must lie in the system directories its root is built from', () => {
+    expect(() =>
+      utilLinuxCommandLine(
+        plan({ level: 'util-linux', tools: { ...TOOLS, setpriv: '/home/me/bin/setpriv' } }),
+      ),
+    ).toThrow(/setpriv inside a root of the system directories only/);
+    expect(() =>
+      utilLinuxCommandLine(plan({ level: 'util-linux', tools: { ...TOOLS, bash: '/srv/tools/bash' } })),
+    ).toThrow(/\/srv\/tools\/bash is not in one/);
+  });
+
   test('it needs unshare and setpriv', () => {
     expect(() =>
       utilLinuxCommandLine(plan({ level: 'util-linux', tools: { ...TOOLS, unshare: undefined } })),
