@@ -180,6 +180,7 @@ export function cgroupEnclosures(setup: CgroupSetup): EnclosureFactory {
       started() {},
       ready: Promise.resolve(),
       members: () => cgroupMembers(dir).filter(isAlive),
+      empty: () => cgroupMembers(dir).length === 0,
       killAll() {
         try {
           writeFileSync(join(dir, 'cgroup.kill'), '1');

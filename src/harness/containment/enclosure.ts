@@ -25,8 +25,10 @@ export interface Enclosure {
   readonly ready: Promise<void>;
   /** Live (non-zombie) processes in the enclosure now, the target's own top process included, the enclosure's own helpers (a namespace init) not. */
   members(): number[];
-  /** Kills every process in the enclosure (one pass; call again until `members()` is empty). */
+  /** Kills every process in the enclosure (one pass; call again until `empty()`). */
   killAll(): void;
+  /** Whether no process is left in the enclosure (cheaper than `members()` where it can be). */
+  empty(): boolean;
   /** Gives back what the enclosure holds (a cgroup directory, a pipe); safe to call twice. */
   release(): void;
 }

@@ -215,6 +215,9 @@ export function pidNamespaceEnclosures(setup: PidNamespaceSetup): EnclosureFacto
         report.once('close', () => announced());
       },
       members,
+      // The namespace's init dies last (the kernel kills and reaps the rest first).
+      empty: () =>
+        (initPid === undefined || !isAlive(initPid)) && (child?.pid === undefined || !isAlive(child.pid)),
       killAll() {
         if (initPid !== undefined) killPid(initPid);
         if (child?.pid !== undefined) killPid(child.pid);

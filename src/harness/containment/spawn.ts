@@ -105,10 +105,15 @@ function track(child: ChildProcess, enclosure: Enclosure, tag: string, settleMs:
           left = escapees();
         }
         const survivors = left.filter((s) => readProcStat(s.pid)?.state !== 'Z');
-        for (let waited = 0; waited <= EMPTY_WAIT_MS; waited += POLL_MS) {
+        // Kill, then look again soon (the kernel takes a moment), then less often.
+        for (
+          let waited = 0, pause = 1;
+          waited <= EMPTY_WAIT_MS;
+          waited += pause, pause = Math.min(pause * 2, POLL_MS)
+        ) {
           killNow();
-          if (enclosure.members().length === 0) break;
-          await sleep(POLL_MS);
+          if (enclosure.empty()) break;
+          await sleep(pause);
         }
         enclosure.release();
         unregister(target);

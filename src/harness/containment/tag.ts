@@ -26,6 +26,7 @@ export function tagEnclosures(): EnclosureFactory {
         child = spawned;
       },
       members,
+      empty: () => members().length === 0,
       killAll() {
         for (const pid of members()) killPid(pid);
       },
