@@ -1,6 +1,7 @@
 import { type CgroupSetup, cgroupEnclosures, probeCgroup, releaseRunCgroup } from './cgroup.js';
 import { CONTAINMENT_METHODS, type ContainmentMethod, type EnclosureFactory } from './enclosure.js';
 import { type PidNamespaceSetup, pidNamespaceEnclosures, probePidNamespace } from './pid-namespace.js';
+import { killAllContainedTargets } from './registry.js';
 import { tagEnclosures } from './tag.js';
 
 /** The variable that forces a method (for tests, and for machines where a probe misleads). */
@@ -26,6 +27,17 @@ interface Chosen {
 }
 
 let chosen: Chosen | undefined;
+let hooked = false;
+
+/** Whatever way the process ends normally, no target outlives it, and the run's cgroup goes. */
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => {
+    killAllContainedTargets();
+    chosen?.release();
+  });
+}
 
 function tryMethod(method: ContainmentMethod): Chosen | string {
   switch (method) {
@@ -76,6 +88,7 @@ export function chooseContainment(env: Readonly<Record<string, string | undefine
       throw new ContainmentUnavailable(`${METHOD_VARIABLE}=${forced}, but it does not work here: ${result}`);
     }
     chosen = result;
+    hookExit();
     return result;
   }
   const fallbacks: string[] = [];
@@ -86,6 +99,7 @@ export function chooseContainment(env: Readonly<Record<string, string | undefine
       continue;
     }
     chosen = { ...result, info: { ...result.info, fallbacks } };
+    hookExit();
     return chosen;
   }
   throw new ContainmentUnavailable(`no containment method works here: ${fallbacks.join('; ')}`);
@@ -94,11 +108,6 @@ export function chooseContainment(env: Readonly<Record<string, string | undefine
 /** What `chooseContainment` decided (probing now if it has not yet). */
 export function containmentInfo(): ContainmentInfo {
   return chooseContainment().info;
-}
-
-/** Gives back the run's resources (the run's cgroup); called at exit. */
-export function releaseContainment(): void {
-  chosen?.release();
 }
 
 /** Forgets the decision, so that the next spawn probes again (tests switch methods with it). */

@@ -1,12 +1,9 @@
-import { releaseContainment } from './choose.js';
-
 /** What the registry needs of a live target. */
 interface Killable {
   killNow(): void;
 }
 
 const live = new Set<Killable>();
-let hooked = false;
 
 /**
  * Kills every contained target that has not been closed yet, with its whole enclosure,
@@ -29,13 +26,6 @@ export function liveContainedTargets(): number {
 
 export function register(target: Killable): void {
   live.add(target);
-  if (hooked) return;
-  hooked = true;
-  // Whatever way the process ends normally, no target outlives it.
-  process.once('exit', () => {
-    killAllContainedTargets();
-    releaseContainment();
-  });
 }
 
 export function unregister(target: Killable): void {
