@@ -237,9 +237,12 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
  * with the command's own minimal environment, so that `/proc/$PPID/environ` shows that
  * environment and not the runner's (an agent's API key). The sh survives the terminate
  * signal meant for the command (a handler, which bash does not inherit: the command's
- * own trap still runs within the grace) and exits with bash's status.
+ * own trap still runs within the grace) and exits with bash's status. Its own stderr is
+ * /dev/null (the command's is kept on fd 9 and given back in a subshell that becomes
+ * bash), so its job reports ("Killed") are not taken for the command's output.
  */
-export const NO_ISOLATION_PARENT = 'trap : TERM INT HUP; "$0" --norc --noprofile "$1"; exit $?';
+export const NO_ISOLATION_PARENT =
+  'trap : TERM INT HUP; exec 9>&2 2>/dev/null; (exec 2>&9 9>&-; exec "$0" --norc --noprofile "$1"); exit $?';
 
 export function noIsolationCommandLine(plan: CommandPlan): SpawnSpec {
   const setpriv =

@@ -91,6 +91,12 @@ describe.each(LEVELS)('isolation %s', (level) => {
     expect(await run('grep NoNewPrivs /proc/self/status')).toMatch(/NoNewPrivs:\s+1/);
   });
 
+  test("a command killed by a signal shows no shell's job report (Killed) as its output", async () => {
+    const report = await runner.run(use('kill -9 $$'));
+    expect(report.exitCode).toBe(137);
+    expect(report.result.content).toBe('(no output was produced; exit code 137)');
+  });
+
   test('a process that escaped with setsid does not outlive its command', async () => {
     const report = await runner.run(use(`${escapeThenReport('296.75')}; echo started`));
     expect(report.result.content).toBe('started\n');
