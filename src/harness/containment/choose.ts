@@ -53,7 +53,7 @@ function tryMethod(method: ContainmentMethod): Chosen | string {
     case 'pid-namespace': {
       const setup: PidNamespaceSetup | string = probePidNamespace();
       if (typeof setup === 'string') return setup;
-      const how = `${setup.unshare} --pid${setup.userNamespace ? ' --user --map-current-user' : ''}`;
+      const how = `${setup.unshare} --pid --mount${setup.userNamespace ? ' --user --map-current-user --keep-caps' : ''}`;
       return {
         info: { method, fallbacks: [], detail: how },
         enclosures: pidNamespaceEnclosures(setup),
