@@ -10,6 +10,7 @@ import {
 } from '../runner/index.js';
 import { createPrivateDir, type PrivateDir } from '../runner/private-dir.js';
 import { hostDirsToMask } from '../runner/probe.js';
+import { unixSocketFilterBytes } from '../runner/seccomp.js';
 import { findTools } from '../runner/tools.js';
 import { prepareWorkdir } from '../runner/workdir.js';
 import { BenchMismatchError, type Comparison } from './comparisons.js';
@@ -96,6 +97,7 @@ async function bareCommandLine(
     limits,
     tmpBytes: PRIVATE_TMP_BYTES,
     masked: await hostDirsToMask(),
+    seccomp: unixSocketFilterBytes() ?? null,
     tools: await findTools(),
   });
   return async () => exitedZero('its command line spawned bare', await spawnCommandLine(spec, COMMAND));

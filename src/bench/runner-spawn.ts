@@ -8,7 +8,7 @@ const BARE_TIMEOUT_MS = 30_000;
 
 /**
  * Starts a program, reads and discards whatever it prints, writes `script` into its
- * `script-in` fds and resolves with its exit code (128+n for signal n) once it exited and
+ * `script-in` fds (and the seccomp filter into `seccomp-in`) and resolves with its exit code (128+n for signal n) once it exited and
  * its pipes closed. This is the least a caller can do to run a command and wait for it.
  */
 function spawnToClose(
@@ -17,6 +17,7 @@ function spawnToClose(
   options: SpawnOptions,
   extraFds: SpawnSpec['extraFds'] = [],
   script = '',
+  seccomp?: Uint8Array,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, [...args], {
@@ -30,6 +31,7 @@ function spawnToClose(
       if (stream === null || stream === undefined) return;
       stream.on('error', () => {});
       if (fd >= 3 && extraFds[fd - 3] === 'script-in') (stream as Writable).end(script);
+      else if (fd >= 3 && extraFds[fd - 3] === 'seccomp-in') (stream as Writable).end(seccomp);
       // A pipe with unread data never closes, and neither does the child.
       else (stream as Readable).resume();
     });
@@ -54,5 +56,6 @@ export function spawnCommandLine(spec: SpawnSpec, script: string): Promise<numbe
     },
     spec.extraFds,
     script,
+    spec.seccomp,
   );
 }

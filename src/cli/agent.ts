@@ -10,6 +10,7 @@ export interface AgentCommandFlags {
   maxTokens?: string;
   stream?: boolean;
   commandTimeout?: string;
+  isolation?: string;
 }
 
 /**
@@ -59,6 +60,10 @@ export function addAgentCommand(
     .option('--max-tokens <n>', 'max_tokens of every request (env WIRECHECK_MAX_TOKENS, default 4096)')
     .option('--stream', 'ask for streamed replies (default buffered)')
     .option('--command-timeout <s>', 'per-command timeout in seconds (env WIRECHECK_TIMEOUT_S, default 20)')
+    .option(
+      '--isolation <level>',
+      'how model-chosen commands are confined: auto (bwrap or util-linux; refuses to run without one), bwrap, util-linux, or none (env WIRECHECK_ISOLATION, default auto)',
+    )
     .action(async (flags: AgentCommandFlags) => {
       const shutdown = ctx.onShutdown();
       try {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { headAndTail } from './head-tail.js';
 import type { CommandRun } from './run-command.js';
 
 /**
@@ -52,11 +53,13 @@ export function classifyJsonCommandRun<S extends z.ZodType<{ error: unknown }>>(
   return { type: 'error', error: asError.data.error, exitCode: run.exitCode };
 }
 
-/** A line about the run for failure messages: exit status and the end of stderr. */
+/**
+ * A line about the run for failure messages: exit status and stderr, its first and last
+ * 400 characters when longer (the cause is often at the start, the last words at the end).
+ */
 export function describeCommandRun(run: CommandRun): string {
-  const stderr = run.stderr.trim();
-  const tail = stderr.length > 600 ? `...${stderr.slice(-600)}` : stderr;
-  return `exit ${exitOf(run)}${run.timedOut ? ' (timed out)' : ''}${tail === '' ? '' : `; stderr: ${tail}`}`;
+  const stderr = headAndTail(run.stderr.trim(), 400, 400);
+  return `exit ${exitOf(run)}${run.timedOut ? ' (timed out)' : ''}${stderr === '' ? '' : `; stderr: ${stderr}`}`;
 }
 
 function exitOf(run: CommandRun): string {

@@ -1,14 +1,22 @@
-import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { type ContainedTarget, type Survivor, spawnContained } from './containment/index.js';
+import { createHeadTailCapture } from './head-tail.js';
 
 export interface CommandRun {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
+  /** The first and the last 8 KiB of stderr, with a note of what was left out between them. */
   stderr: string;
   timedOut: boolean;
   durationMs: number;
   /** Set when the command could not be started at all. */
   spawnError?: Error;
+  /**
+   * Processes the command left running outside its process group when it ended (setsid
+   * escapees, daemons): wirecheck killed them. Report them with TargetLeftProcesses.
+   */
+  survivors?: Survivor[];
 }
 
 export interface CommandOptions {
@@ -18,93 +26,96 @@ export interface CommandOptions {
   timeoutMs: number;
   /** Between the terminate and the kill signal on timeout. */
   graceMs?: number;
-  /** Bytes kept of each output stream; the rest is drained and dropped. */
+  /** Bytes kept of stdout; the rest is drained and dropped. */
   maxOutputBytes?: number;
   cwd?: string;
+  /** Aborting kills the command and everything it started at once. */
   signal?: AbortSignal;
 }
 
+/** After the command exits, how long its output may still arrive (a holder of the pipes is dead by then). */
+const DRAIN_MS = 500;
+
 /**
- * Run a target command as TARGETS.md says: `sh -c CMD`, in its own process group, stdin
- * written then closed, stdout/stderr captured. On timeout (or abort) the whole group gets
- * SIGTERM, then SIGKILL after the grace; whatever the command left behind in its group is
- * killed once it exits, so no check leaks processes.
+ * Run a target command as TARGETS.md says: `sh -c CMD`, in its own process group, inside
+ * the containment this machine offers (src/harness/containment), stdin written then
+ * closed, stdout/stderr captured. On timeout the whole group gets SIGTERM, then SIGKILL
+ * after the grace; an abort kills at once. When the command exits, what it left in its
+ * group is killed, and whatever escaped the group (setsid, daemons) is killed and
+ * returned as `survivors`: no check leaks processes.
  */
 export function runCommand(command: string, options: CommandOptions): Promise<CommandRun> {
   const started = performance.now();
   const max = options.maxOutputBytes ?? 16 * 1024 * 1024;
+  const failedToStart = (error: Error): CommandRun => ({
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    durationMs: performance.now() - started,
+    spawnError: error,
+    survivors: [],
+  });
+  let target: ContainedTarget;
+  try {
+    target = spawnContained(command, {
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd !== undefined && { cwd: options.cwd }),
+    });
+  } catch (error) {
+    return Promise.resolve(failedToStart(error as Error));
+  }
+  const { child } = target;
   return new Promise((resolve) => {
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn('sh', ['-c', command], {
-        detached: true,
-        env: Object.fromEntries(
-          Object.entries(options.env).filter(([, v]) => v !== undefined),
-        ) as NodeJS.ProcessEnv,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        cwd: options.cwd,
-      });
-    } catch (e) {
-      resolve({
-        exitCode: null,
-        signal: null,
-        stdout: '',
-        stderr: '',
-        timedOut: false,
-        durationMs: performance.now() - started,
-        spawnError: e as Error,
-      });
-      return;
-    }
-    const out = collector(max);
-    const err = collector(max);
+    const out = headCollector(max);
+    const err = createHeadTailCapture();
     child.stdout?.on('data', out.push);
-    child.stderr?.on('data', err.push);
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     let timedOut = false;
     let settled = false;
-    const killGroup = (sig: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, sig);
-      } catch {
-        // group already gone
-      }
-    };
     let graceTimer: NodeJS.Timeout | undefined;
-    const stop = () => {
-      killGroup('SIGTERM');
-      graceTimer = setTimeout(() => killGroup('SIGKILL'), options.graceMs ?? 2000);
-    };
     const timer = setTimeout(() => {
       timedOut = true;
-      stop();
+      target.signalGroup('SIGTERM');
+      graceTimer = setTimeout(() => target.signalGroup('SIGKILL'), options.graceMs ?? 2000);
     }, options.timeoutMs);
-    const onAbort = () => stop();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
-      if (settled) return;
-      settled = true;
+    const onAbort = () => target.killNow();
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    const closed = new Promise<void>((r) => child.once('close', () => r()));
+    const stopTimers = () => {
       clearTimeout(timer);
       clearTimeout(graceTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      killGroup('SIGKILL');
-      const run: CommandRun = {
+    };
+    child.once('error', (error) => {
+      // Before the process started (program not found, cwd missing); after, a failed kill changes nothing.
+      if (settled || child.pid !== undefined) return;
+      settled = true;
+      stopTimers();
+      void target.close();
+      resolve(failedToStart(error));
+    });
+    child.once('exit', async (exitCode, signal) => {
+      if (settled) return;
+      settled = true;
+      stopTimers();
+      // Whatever the command left in its group goes; what escaped the group is a survivor.
+      const survivors = await target.close();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))]);
+      for (const stream of [child.stdout, child.stderr] as (Readable | null)[]) stream?.destroy();
+      resolve({
         exitCode,
         signal,
         stdout: out.text(),
         stderr: err.text(),
         timedOut,
         durationMs: performance.now() - started,
-      };
-      if (spawnError) run.spawnError = spawnError;
-      resolve(run);
-    };
-    child.on('error', (e) => finish(null, null, e));
-    // 'close' waits for the pipes; a grandchild holding them open is killed with the group on exit.
-    child.on('exit', () => {
-      killGroup('SIGKILL');
+        survivors,
+      });
     });
-    child.on('close', (code, signal) => finish(code, signal));
     child.stdin?.on('error', () => {
       // the command may exit without reading its stdin
     });
@@ -112,7 +123,8 @@ export function runCommand(command: string, options: CommandOptions): Promise<Co
   });
 }
 
-function collector(max: number) {
+/** Keeps the first `max` bytes of a stream and drops the rest. */
+function headCollector(max: number) {
   const chunks: Buffer[] = [];
   let kept = 0;
   return {

@@ -1,7 +1,7 @@
 import { HELPER_PATH } from './environment.js';
 import type { ResourceLimits } from './limits.js';
-import { MASK_TMPFS_BYTES } from './limits.js';
-import { UTIL_LINUX_SETUP } from './util-linux-setup.js';
+import { DEV_SHM_BYTES, MASK_TMPFS_BYTES, SANDBOX_ROOT_BYTES } from './limits.js';
+import { SANDBOX_SYSTEM_DIRS, UTIL_LINUX_SETUP } from './util-linux-setup.js';
 
 /**
  * How strongly a command is confined, strongest first:
@@ -42,14 +42,20 @@ export interface CommandPlan {
   readonly tmpBytes: number;
   /** Existing host directories to hide behind an empty tmpfs (bwrap, util-linux). */
   readonly masked: readonly string[];
+  /**
+   * The seccomp filter that refuses `socket(AF_UNIX)` (seccomp.ts), handed to bwrap through
+   * fd 5; null where there is none for this architecture.
+   */
+  readonly seccomp: Uint8Array | null;
   readonly tools: Tools;
 }
 
 /**
  * What the spawner gets: a program with its arguments and the meaning of each extra fd
  * (fd 3 onwards, in order): `script-in` is a pipe the runner writes the script into,
- * `info-out` a pipe bwrap writes its JSON info (the sandbox's pid) to, `marker` the
- * session's marker file, inherited by every process the command starts.
+ * `info-out` a pipe bwrap writes its JSON info (the sandbox's pid) to, `seccomp-in` a pipe
+ * the runner writes `seccomp` into, `marker` the session's marker file, inherited by every
+ * process the command starts.
  */
 export interface SpawnSpec {
   readonly file: string;
@@ -57,7 +63,9 @@ export interface SpawnSpec {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly runAs: Identity | null;
-  readonly extraFds: readonly ('script-in' | 'info-out' | 'marker')[];
+  readonly extraFds: readonly ('script-in' | 'info-out' | 'seccomp-in' | 'marker')[];
+  /** What `seccomp-in` carries. */
+  readonly seccomp?: Uint8Array | undefined;
 }
 
 /** Where bwrap puts the script inside the sandbox (on its private /run). */
@@ -114,11 +122,24 @@ export function bwrapCommandLine(plan: CommandPlan): SpawnSpec {
     '--ro-bind',
     '/',
     '/',
+    // /dev's own tmpfs cannot be sized here (bubblewrap's --size is for --tmpfs only): it is
+    // made read-only, and /dev/shm, the one place a command writes in it, is a sized tmpfs.
     '--dev',
+    '/dev',
+    '--size',
+    String(DEV_SHM_BYTES),
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
     '/dev',
     '--proc',
     '/proc',
-    ...['/run', ...plan.masked].flatMap((dir) => ['--size', String(MASK_TMPFS_BYTES), '--tmpfs', dir]),
+    ...[...new Set(['/run', ...plan.masked])].flatMap((dir) => [
+      '--size',
+      String(MASK_TMPFS_BYTES),
+      '--tmpfs',
+      dir,
+    ]),
     '--size',
     String(plan.tmpBytes),
     '--tmpfs',
@@ -131,6 +152,7 @@ export function bwrapCommandLine(plan: CommandPlan): SpawnSpec {
     '--ro-bind-data',
     '3',
     SANDBOX_SCRIPT_PATH,
+    ...(plan.seccomp === null ? [] : ['--seccomp', '5']),
     '--clearenv',
     ...Object.entries(plan.env).flatMap(([name, value]) => ['--setenv', name, value]),
     '--',
@@ -142,8 +164,14 @@ export function bwrapCommandLine(plan: CommandPlan): SpawnSpec {
     cwd: '/',
     env: { PATH: HELPER_PATH },
     runAs: plan.runAs,
-    extraFds: ['script-in', 'info-out'],
+    extraFds: plan.seccomp === null ? ['script-in', 'info-out'] : ['script-in', 'info-out', 'seccomp-in'],
+    seccomp: plan.seccomp ?? undefined,
   });
+}
+
+/** Whether an absolute path lies in a directory the util-linux sandbox's root shows. */
+function inSandboxRoot(path: string): boolean {
+  return SANDBOX_SYSTEM_DIRS.some((dir) => path.startsWith(`/${dir}/`));
 }
 
 export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
@@ -153,6 +181,16 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
     throw new CommandLineError(
       'isolation util-linux runs as root to set up mounts and needs a uid to drop to',
     );
+  }
+  for (const [name, path] of [
+    ['bash', plan.tools.bash],
+    ['setpriv', setpriv],
+  ] as const) {
+    if (!inSandboxRoot(path)) {
+      throw new CommandLineError(
+        `isolation util-linux runs ${name} inside a root of the system directories only (/${SANDBOX_SYSTEM_DIRS.join(', /')}), and ${path} is not in one`,
+      );
+    }
   }
   const argv = [
     // The namespaces die with unshare (--kill-child), and unshare with the runner.
@@ -180,6 +218,8 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
     plan.scriptPath,
     plan.workdir,
     String(plan.tmpBytes),
+    String(DEV_SHM_BYTES),
+    String(SANDBOX_ROOT_BYTES),
     String(plan.runAs.uid),
     String(plan.runAs.gid),
     setpriv,
@@ -192,12 +232,32 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
   return specOf(argv, { cwd: '/', env: { PATH: HELPER_PATH }, runAs: null, extraFds: [] });
 }
 
+/**
+ * Isolation `none`: bash is not the runner's child but the child of a small `sh` started
+ * with the command's own minimal environment, so that `/proc/$PPID/environ` shows that
+ * environment and not the runner's (an agent's API key). The sh survives the terminate
+ * signal meant for the command (a handler, which bash does not inherit: the command's
+ * own trap still runs within the grace) and exits with bash's status. Its own stderr is
+ * /dev/null (the command's is kept on fd 9 and given back in a subshell that becomes
+ * bash), so its job reports ("Killed") are not taken for the command's output.
+ */
+export const NO_ISOLATION_PARENT =
+  'trap : TERM INT HUP; exec 9>&2 2>/dev/null; (exec 2>&9 9>&-; exec "$0" --norc --noprofile "$1"); exit $?';
+
 export function noIsolationCommandLine(plan: CommandPlan): SpawnSpec {
   const setpriv =
     plan.tools.setpriv === undefined
       ? []
       : [plan.tools.setpriv, '--pdeathsig', 'KILL', '--no-new-privs', '--'];
-  const argv = [...setpriv, ...limitArgs(plan), plan.tools.bash, ...BASH_FLAGS, plan.scriptPath];
+  const argv = [
+    ...setpriv,
+    ...limitArgs(plan),
+    plan.tools.sh,
+    '-c',
+    NO_ISOLATION_PARENT,
+    plan.tools.bash,
+    plan.scriptPath,
+  ];
   return specOf(argv, { cwd: plan.workdir, env: plan.env, runAs: plan.runAs, extraFds: ['marker'] });
 }
 

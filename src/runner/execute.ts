@@ -20,6 +20,8 @@ export interface Confinement {
   readonly limits: ResourceLimits | null;
   readonly tmpBytes: number;
   readonly masked: readonly string[];
+  /** The seccomp filter against host Unix sockets (bwrap), or null where there is none. */
+  readonly seccomp: Uint8Array | null;
   readonly graceMs: number;
   readonly drainMs: number;
 }

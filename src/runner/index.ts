@@ -6,6 +6,7 @@ export {
   type BashRunnerOptions,
   createBashRunner,
   describeIsolation,
+  HOW_TO_ISOLATE,
   type IsolationInfo,
   RunAbortedError,
   RunnerStartError,

@@ -19,6 +19,10 @@ export const DEFAULT_LIMITS: ResourceLimits = {
 export const PRIVATE_TMP_BYTES = 64 * 1024 * 1024;
 /** Size of the empty tmpfs put over hidden host directories. */
 export const MASK_TMPFS_BYTES = 1024 * 1024;
+/** Size of the command's /dev/shm (a tmpfs, like /tmp). */
+export const DEV_SHM_BYTES = 16 * 1024 * 1024;
+/** util-linux: the tmpfs the sandbox's root is built on (directories and mount points only) and its /dev. */
+export const SANDBOX_ROOT_BYTES = 1024 * 1024;
 
 /** How long output may keep arriving after the shell exits before the pipes are cut. */
 export const DRAIN_MS = 500;

@@ -33,7 +33,11 @@ export async function probeLevel(confinement: Confinement, dir: PrivateDir): Pro
   }
 }
 
-/** Which levels can be tried at all, strongest first, and why the others cannot. */
+/**
+ * Which levels can be tried at all, strongest first, and why the others cannot. `auto`
+ * tries only the levels that isolate (bwrap, util-linux): running a model's commands
+ * without isolation is never a fallback, only a choice (`none` asked for by name).
+ */
 export function candidateLevels(
   requested: IsolationLevel | 'auto',
   have: { bwrap: boolean; unshare: boolean; setpriv: boolean; root: boolean },
@@ -47,7 +51,7 @@ export function candidateLevels(
         : undefined,
     none: undefined,
   };
-  const wanted: IsolationLevel[] = requested === 'auto' ? ['bwrap', 'util-linux', 'none'] : [requested];
+  const wanted: IsolationLevel[] = requested === 'auto' ? ['bwrap', 'util-linux'] : [requested];
   return {
     levels: wanted.filter((level) => why[level] === undefined),
     skipped: wanted.flatMap((level) => (why[level] === undefined ? [] : [why[level]])),

@@ -20,9 +20,18 @@ import { DEFAULT_LIMITS, DRAIN_MS, PRIVATE_TMP_BYTES, type ResourceLimits } from
 import { FifoPool } from './output-fifos.js';
 import { createPrivateDir, type PrivateDir } from './private-dir.js';
 import { candidateLevels, effectiveLimits, hostDirsToMask, probeLevel } from './probe.js';
+import { unixSocketFilterBytes } from './seccomp.js';
 import { BashSession, type SessionInfo } from './session.js';
 import { findTools, type ToolOverrides } from './tools.js';
 import { unsafeWorkdir } from './workdir.js';
+
+/** What a user can do when no isolating level works: said when the runner refuses to start. */
+export const HOW_TO_ISOLATE =
+  'To isolate commands, install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) ' +
+  'where unprivileged user namespaces are allowed (Ubuntu 24.04 restricts them: sysctl kernel.apparmor_restrict_unprivileged_userns=0), ' +
+  'or run as root so that util-linux (unshare, setpriv) can build the sandbox. ' +
+  'To run commands without isolation, pass --isolation none: a command can then read and change whatever this user can, ' +
+  'and reach the network (docs/runner.md, "Isolation none").';
 
 /** The uid and gid `nobody`: where the runner drops to when started as root. */
 export const UNPRIVILEGED: Identity = { uid: 65534, gid: 65534 };
@@ -32,7 +41,11 @@ export interface BashRunnerOptions {
   readonly workdir: string;
   /** Per-command timeout in seconds (default 20). */
   readonly timeoutS?: number | undefined;
-  /** `auto` (default): the strongest level that works here. */
+  /**
+   * `auto` (default): the strongest isolating level that works here (bwrap, util-linux);
+   * the runner refuses to start when neither does. `none` runs commands without
+   * namespaces and must be asked for by name.
+   */
   readonly isolation?: IsolationLevel | 'auto' | undefined;
   /** Who commands run as. Default: `nobody` (65534:65534) when the runner is root, else the runner's own uid. */
   readonly runAs?: Identity | null | undefined;
@@ -130,6 +143,7 @@ export async function createBashRunner(options: BashRunnerOptions): Promise<Bash
     limits,
     tmpBytes: options.tmpBytes ?? PRIVATE_TMP_BYTES,
     masked: await hostDirsToMask(),
+    seccomp: unixSocketFilterBytes() ?? null,
     graceMs: options.graceMs ?? KILL_GRACE_MS,
     drainMs: options.drainMs ?? DRAIN_MS,
   };
@@ -153,7 +167,10 @@ export async function createBashRunner(options: BashRunnerOptions): Promise<Bash
   }
   if (chosen === undefined) {
     await dir.remove();
-    throw new RunnerStartError(`no isolation level works here: ${fallbacks.join('; ')}`);
+    const requested = options.isolation ?? 'auto';
+    throw new RunnerStartError(
+      `no isolation level works here: ${fallbacks.join('; ')}.${requested === 'auto' || requested === 'bwrap' || requested === 'util-linux' ? ` ${HOW_TO_ISOLATE}` : ''}`,
+    );
   }
   const isolation: IsolationInfo = { level: chosen.level, runAs, limits, fallbacks };
   for (const line of fallbacks) log(`not used: ${line}`);

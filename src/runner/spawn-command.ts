@@ -157,6 +157,7 @@ function watch(child: ChildProcess, request: SpawnRequest, started: number): Pro
   spec.extraFds.forEach((kind, index) => {
     const stream = child.stdio[3 + index];
     if (kind === 'script-in') (stream as Writable | null)?.end(request.script);
+    if (kind === 'seccomp-in') (stream as Writable | null)?.end(spec.seccomp);
     if (kind === 'info-out') {
       let info = '';
       (stream as Readable | null)?.on('data', (chunk: Buffer) => {

@@ -1,10 +1,14 @@
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, realpath } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { Tools } from './command-line.js';
 
-/** Where to look besides PATH: the sbin directories are often missing from a user's PATH. */
-const STANDARD_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+/**
+ * Where to look besides PATH: the sbin directories are often missing from a user's PATH.
+ * Only those: a program that is not on PATH (or in sbin) counts as not installed, so a
+ * PATH without bubblewrap means no bubblewrap.
+ */
+const STANDARD_DIRS = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
 
 /** A path to use, or null to treat the tool as not installed (e.g. to try a fallback). */
 export type ToolOverrides = { readonly [K in keyof Tools]?: string | null };
@@ -16,11 +20,16 @@ async function executable(path: string): Promise<boolean> {
   );
 }
 
+/** The shells the runner cannot work without are also looked for where every system has them. */
+const SHELL_DIRS = ['/usr/bin', '/bin'];
+
 async function find(name: string, searchPath: string): Promise<string | undefined> {
-  const dirs = [...searchPath.split(delimiter).filter((d) => d.startsWith('/')), ...STANDARD_DIRS];
+  const extra = name === 'bash' || name === 'sh' ? [...STANDARD_DIRS, ...SHELL_DIRS] : STANDARD_DIRS;
+  const dirs = [...searchPath.split(delimiter).filter((d) => d.startsWith('/')), ...extra];
   for (const dir of new Set(dirs)) {
     const path = join(dir, name);
-    if (await executable(path)) return path;
+    // The real file: a link on PATH (a shim directory) may not exist inside a sandbox.
+    if (await executable(path)) return realpath(path).catch(() => path);
   }
   return undefined;
 }

@@ -50,3 +50,12 @@ describe('a target command prints one JSON value: the result on exit 0, the erro
     );
   });
 });
+
+test('describeCommandRun keeps the first and the last words of a long stderr', () => {
+  const stderr = `Error: Cannot find module '/nonexistent.js'\n${'    at frame\n'.repeat(200)}Node.js v24\n`;
+  const line = describeCommandRun(run({ exitCode: 1, stderr }));
+  expect(line).toContain("Error: Cannot find module '/nonexistent.js'");
+  expect(line).toContain('Node.js v24');
+  expect(line).toMatch(/\[\.\.\. \d+ characters \.\.\.\]/);
+  expect(line.length).toBeLessThan(900);
+});

@@ -3,8 +3,11 @@ import {
   bwrapCommandLine,
   type CommandPlan,
   commandLine,
+  DEV_SHM_BYTES,
   MINIMAL_PATH,
+  NO_ISOLATION_PARENT,
   noIsolationCommandLine,
+  SANDBOX_ROOT_BYTES,
   SANDBOX_SCRIPT_PATH,
   utilLinuxCommandLine,
 } from '../../src/runner/index.js';
@@ -29,6 +32,7 @@ function plan(overrides: Partial<CommandPlan> = {}): CommandPlan {
     limits: { processes: 100, openFiles: 200, fileSizeBytes: 300 },
     tmpBytes: 4096,
     masked: ['/run', '/root'],
+    seccomp: null,
     tools: TOOLS,
     ...overrides,
   };
@@ -77,9 +81,30 @@ describe('bubblewrap command line', () => {
     expect(argv).not.toContain('--share-net');
   });
 
-  test('host directories are hidden behind small tmpfs mounts', () => {
+  test('host directories are hidden behind small tmpfs mounts, /run once', () => {
     expect(argv.join(' ')).toContain('--tmpfs /run');
     expect(argv.join(' ')).toContain('--tmpfs /root');
+    expect(argv.filter((a, i) => a === '/run' && argv[i - 1] === '--tmpfs')).toHaveLength(1);
+  });
+
+  test('every tmpfs has a size, and /dev (whose own tmpfs bubblewrap cannot size) is read-only with a sized /dev/shm', () => {
+    argv.forEach((a, i) => {
+      if (a === '--tmpfs') expect(argv[i - 2]).toBe('--size');
+    });
+    const shm = argv.indexOf('/dev/shm');
+    expect(argv.slice(shm - 3, shm + 1)).toEqual(['--size', String(DEV_SHM_BYTES), '--tmpfs', '/dev/shm']);
+    expect(argv.indexOf('--remount-ro')).toBeGreaterThan(shm);
+    expect(valueAfter(argv, '--remount-ro')).toBe('/dev');
+  });
+
+  test('with a seccomp filter, bwrap loads it from fd 5', () => {
+    const filter = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
+    const withFilter = bwrapCommandLine(plan({ seccomp: filter }));
+    const args = argvOf(withFilter);
+    expect(valueAfter(args, '--seccomp')).toBe('5');
+    expect(withFilter.extraFds).toEqual(['script-in', 'info-out', 'seccomp-in']);
+    expect(withFilter.seccomp).toBe(filter);
+    expect(argv).not.toContain('--seccomp');
   });
 
   test('the command goes in through fd 3, never as an argument; bwrap reports its pid on fd 4', () => {
@@ -133,6 +158,8 @@ describe('util-linux command line', () => {
       '/tmp/wirecheck-runner-x/command-1.sh',
       '/srv/work dir',
       '4096',
+      String(DEV_SHM_BYTES),
+      String(SANDBOX_ROOT_BYTES),
       '65534',
       '65534',
       '/usr/bin/setpriv',
@@ -152,6 +179,17 @@ describe('util-linux command line', () => {
     expect(() => utilLinuxCommandLine(plan({ level: 'util-linux', runAs: null }))).toThrow(/uid to drop to/);
   });
 
+  test('its bash and setpriv must lie in the system directories its root is built from', () => {
+    expect(() =>
+      utilLinuxCommandLine(
+        plan({ level: 'util-linux', tools: { ...TOOLS, setpriv: '/home/me/bin/setpriv' } }),
+      ),
+    ).toThrow(/setpriv inside a root of the system directories only/);
+    expect(() =>
+      utilLinuxCommandLine(plan({ level: 'util-linux', tools: { ...TOOLS, bash: '/srv/tools/bash' } })),
+    ).toThrow(/\/srv\/tools\/bash is not in one/);
+  });
+
   test('it needs unshare and setpriv', () => {
     expect(() =>
       utilLinuxCommandLine(plan({ level: 'util-linux', tools: { ...TOOLS, unshare: undefined } })),
@@ -160,7 +198,7 @@ describe('util-linux command line', () => {
 });
 
 describe('no isolation', () => {
-  test('bash runs the script file in the working directory as the unprivileged identity, with the marker fd', () => {
+  test('bash runs the script file in the working directory as the unprivileged identity, with the marker fd, under a parent sh holding only the minimal environment', () => {
     const spec = noIsolationCommandLine(plan({ level: 'none' }));
     expect(argvOf(spec)).toEqual([
       '/usr/bin/setpriv',
@@ -174,9 +212,10 @@ describe('no isolation', () => {
       '--fsize=300',
       '--core=0',
       '--',
+      '/bin/sh',
+      '-c',
+      NO_ISOLATION_PARENT,
       '/bin/bash',
-      '--norc',
-      '--noprofile',
       '/tmp/wirecheck-runner-x/command-1.sh',
     ]);
     expect(spec).toMatchObject({
@@ -187,14 +226,15 @@ describe('no isolation', () => {
     expect(spec.env).toEqual({ PATH: MINIMAL_PATH, HOME: '/srv/work dir', USER: 'runner' });
   });
 
-  test('with neither setpriv nor prlimit it is bash alone', () => {
+  test('with neither setpriv nor prlimit it is bash under its parent sh alone', () => {
     const spec = noIsolationCommandLine(
       plan({ level: 'none', limits: null, tools: { bash: '/bin/bash', sh: '/bin/sh' } }),
     );
     expect(argvOf(spec)).toEqual([
+      '/bin/sh',
+      '-c',
+      NO_ISOLATION_PARENT,
       '/bin/bash',
-      '--norc',
-      '--noprofile',
       '/tmp/wirecheck-runner-x/command-1.sh',
     ]);
   });

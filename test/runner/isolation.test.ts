@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type BashRunner,
   createBashRunner,
+  DEV_SHM_BYTES,
   describeIsolation,
   type IsolationLevel,
   RunnerStartError,
@@ -21,6 +23,26 @@ afterAll(async () => {
 });
 
 const FILE_LIMIT = 1024 * 1024;
+
+/** Unix socket servers on the host, in the places sockets live, that anyone may connect to. */
+const hostSockets: string[] = [];
+for (const parent of ['/run', '/tmp', '/var/tmp']) {
+  const dir = await mkdtemp(join(parent, 'wirecheck-socket-'));
+  await chmod(dir, 0o755);
+  const path = join(dir, 'listening.sock');
+  const server = createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  await chmod(path, 0o777);
+  hostSockets.push(path);
+  cleanup.push(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await rm(dir, { recursive: true, force: true });
+  });
+}
+// Reachable from the host itself: a socket the sandbox cannot reach is not a broken one.
+for (const path of hostSockets) {
+  await new Promise<void>((resolve, reject) => connect(path, resolve).on('error', reject).end());
+}
 const NAMESPACED: readonly IsolationLevel[] = ['bwrap', 'util-linux'];
 
 test('the isolation level "none" is always available, so every rule is checked somewhere', () => {
@@ -69,6 +91,12 @@ describe.each(LEVELS)('isolation %s', (level) => {
     expect(await run('grep NoNewPrivs /proc/self/status')).toMatch(/NoNewPrivs:\s+1/);
   });
 
+  test("a command killed by a signal shows no shell's job report (Killed) as its output", async () => {
+    const report = await runner.run(use('kill -9 $$'));
+    expect(report.exitCode).toBe(137);
+    expect(report.result.content).toBe('(no output was produced; exit code 137)');
+  });
+
   test('a process that escaped with setsid does not outlive its command', async () => {
     const report = await runner.run(use(`${escapeThenReport('296.75')}; echo started`));
     expect(report.result.content).toBe('started\n');
@@ -106,8 +134,41 @@ describe.each(LEVELS)('isolation %s', (level) => {
       expect(await run(`kill -0 ${process.pid} 2>/dev/null && echo seen || echo unseen`)).toBe('unseen\n');
     });
 
+    test('no Unix socket of the host is reachable: servers under /run, /tmp and /var/tmp are out of reach', async () => {
+      const node = join(workdir, 'wirecheck-node');
+      try {
+        await link(process.execPath, node);
+      } catch {
+        await copyFile(process.execPath, node);
+      }
+      await chmod(node, 0o755);
+      try {
+        for (const socket of hostSockets) {
+          const said = await run(
+            `./wirecheck-node -e "require('net').connect(process.argv[1]).on('connect', () => { console.log('connected'); process.exit(0) }).on('error', (e) => { console.log(e.code); process.exit(0) })" ${socket}`,
+          );
+          expect(said, socket).not.toBe('connected\n');
+          expect(said, socket).toMatch(/^(EPERM|EACCES|ENOENT)\n$/);
+        }
+        // The same client reaches the same sockets from outside: the test itself proves something.
+        expect(hostSockets.length).toBe(3);
+      } finally {
+        await rm(node, { force: true });
+      }
+    });
+
+    test('every tmpfs the command can write is bounded: /dev is read-only and /dev/shm has a size', async () => {
+      expect(await run('touch /dev/wirecheck-x 2>/dev/null && echo wrote || echo refused')).toBe('refused\n');
+      expect(await run('df -B1 --output=size /dev/shm | tail -n 1 | tr -d " "')).toBe(`${DEV_SHM_BYTES}\n`);
+      expect(await run('head -c 20M /dev/zero > /dev/shm/fill 2>/dev/null; echo $?')).not.toBe('0\n');
+      expect(await run('echo x > /dev/null && head -c 4 /dev/urandom | wc -c')).toBe('4\n');
+    });
+
     test("the host's private directories are hidden", async () => {
-      expect(await run('ls -A /root /home 2>&1 | grep -v ":$" | grep -c . || true')).toBe('0\n');
+      // Empty, or not there at all (util-linux builds its root from the system directories only).
+      expect(await run('for d in /root /home; do [ -d $d ] && ls -A $d; done | grep -c . || true')).toBe(
+        '0\n',
+      );
     });
   }
 });
@@ -118,10 +179,16 @@ describe('start-up probe and fallback', () => {
     workdir = join(await tempBase(cleanup), 'wd');
   });
 
-  test('without bubblewrap, auto falls back to the next level and says why', async () => {
+  test('without bubblewrap, auto falls back to util-linux as root, and refuses to start otherwise', async () => {
+    if (!isRoot) {
+      await expect(createBashRunner({ workdir, tools: { bwrap: null } })).rejects.toThrow(
+        /bwrap: not installed.*--isolation none/s,
+      );
+      return;
+    }
     const runner = await createBashRunner({ workdir, tools: { bwrap: null } });
     try {
-      expect(runner.isolation.level).toBe(isRoot ? 'util-linux' : 'none');
+      expect(runner.isolation.level).toBe('util-linux');
       expect(runner.isolation.fallbacks.join('\n')).toMatch(/^bwrap: not installed/);
       expect((await runner.run(use('echo hi'))).result.content).toBe('hi\n');
     } finally {
@@ -129,7 +196,21 @@ describe('start-up probe and fallback', () => {
     }
   });
 
+  test('auto never falls back to none: with no isolating level it refuses to start and says what to do', async () => {
+    const attempt = createBashRunner({ workdir, tools: { bwrap: null, unshare: null } });
+    await expect(attempt).rejects.toThrow(RunnerStartError);
+    await expect(createBashRunner({ workdir, tools: { bwrap: null, unshare: null } })).rejects.toThrow(
+      /apt-get install bubblewrap.*--isolation none/s,
+    );
+  });
+
   test('a bubblewrap that cannot run is found by the probe and skipped', async () => {
+    if (!isRoot) {
+      await expect(createBashRunner({ workdir, tools: { bwrap: '/bin/false' } })).rejects.toThrow(
+        /^.*bwrap: /,
+      );
+      return;
+    }
     const logs: string[] = [];
     const runner = await createBashRunner({
       workdir,

@@ -25,13 +25,18 @@ describe('resource limits', () => {
 
 describe('isolation candidates', () => {
   const all = { bwrap: true, unshare: true, setpriv: true, root: true };
-  test('auto tries bwrap, then util-linux, then none', () => {
-    expect(candidateLevels('auto', all)).toEqual({ levels: ['bwrap', 'util-linux', 'none'], skipped: [] });
+  test('auto tries bwrap, then util-linux, and never falls back to none', () => {
+    expect(candidateLevels('auto', all)).toEqual({ levels: ['bwrap', 'util-linux'], skipped: [] });
   });
   test('without root, util-linux is skipped with the reason', () => {
     const { levels, skipped } = candidateLevels('auto', { ...all, root: false });
-    expect(levels).toEqual(['bwrap', 'none']);
+    expect(levels).toEqual(['bwrap']);
     expect(skipped[0]).toMatch(/^util-linux: needs root/);
+  });
+  test('without bwrap and without root, auto has nothing to try', () => {
+    const { levels, skipped } = candidateLevels('auto', { ...all, bwrap: false, root: false });
+    expect(levels).toEqual([]);
+    expect(skipped).toEqual(['bwrap: not installed', expect.stringMatching(/^util-linux: needs root/)]);
   });
   test('a level asked for is the only one tried', () => {
     expect(candidateLevels('none', all).levels).toEqual(['none']);

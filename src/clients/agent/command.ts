@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IsolationLevel } from '../../runner/command-line.js';
+import { RunnerStartError } from '../../runner/runner.js';
 import { MessagesClient } from '../messages/client.js';
 import { AbortError, MessagesClientError } from '../messages/errors.js';
 import { textOfMessage } from './conversation.js';
@@ -17,7 +19,7 @@ export const AGENT_EXIT = {
   done: 0,
   /** A request failed (no key, connection, HTTP status, broken stream). */
   failure: 1,
-  /** Bad stdin or settings; nothing was sent. */
+  /** Bad stdin or settings, or no isolation for the bash runner; nothing was sent. */
   usage: 2,
   /** The circuit breaker tripped. */
   breaker: 3,
@@ -36,6 +38,8 @@ export type BashRunnerFactory = (settings: {
   workdir: string;
   /** Per-command timeout; absent: the runner's default. */
   timeoutS: number | undefined;
+  /** How commands are confined (`auto`: an isolating level or none at all). */
+  isolation: IsolationLevel | 'auto';
 }) => BashRunnerSession | Promise<BashRunnerSession>;
 
 export interface AgentCommandIo {
@@ -107,11 +111,16 @@ export async function runAgentCommand(io: AgentCommandIo): Promise<number> {
 
   let runner: BashRunnerSession;
   try {
-    runner = await (io.bashRunner ?? referenceBashRunner)({ workdir, timeoutS: settings.commandTimeoutS });
+    runner = await (io.bashRunner ?? referenceBashRunner)({
+      workdir,
+      timeoutS: settings.commandTimeoutS,
+      isolation: settings.isolation,
+    });
   } catch (error) {
     transcript?.close();
     say(`the bash runner could not start: ${(error as Error).message}`);
-    return AGENT_EXIT.failure;
+    // No isolation that works, and none not chosen: the agent refuses, as a usage problem.
+    return error instanceof RunnerStartError ? AGENT_EXIT.usage : AGENT_EXIT.failure;
   }
   if (runner.description !== undefined) say(`runner: ${runner.description}`);
   try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ISOLATION_LEVELS, type IsolationLevel } from '../../runner/command-line.js';
 import { DEFAULT_MAX_TURNS } from './loop.js';
 
 /** Default model name of the reference agent (any name works against the mock). */
@@ -14,6 +15,7 @@ export interface AgentFlags {
   maxTokens?: string | number;
   stream?: boolean;
   commandTimeout?: string | number;
+  isolation?: string;
 }
 
 export interface AgentSettings {
@@ -26,6 +28,8 @@ export interface AgentSettings {
   stream: boolean;
   /** Per-command timeout in seconds for the runner; absent: the runner's default (20 s). */
   commandTimeoutS: number | undefined;
+  /** How the runner confines commands: `auto` (isolating levels only) unless named. */
+  isolation: IsolationLevel | 'auto';
   maxRetries: number | undefined;
   idleTimeoutMs: number | undefined;
 }
@@ -73,9 +77,17 @@ function parsed<T>(
  * (turn cap, default 10), WIRECHECK_WORKDIR (the runner's working directory),
  * WIRECHECK_TRANSCRIPT (JSON Lines transcript), WIRECHECK_MODEL, WIRECHECK_MAX_TOKENS,
  * WIRECHECK_TIMEOUT_S (per-command timeout), WIRECHECK_MAX_RETRIES and
- * WIRECHECK_IDLE_TIMEOUT_MS (as for the messages client). Throws AgentSettingError.
+ * WIRECHECK_IDLE_TIMEOUT_MS (as for the messages client), WIRECHECK_ISOLATION (how commands
+ * are confined). Throws AgentSettingError.
  */
 export function resolveAgentSettings(flags: AgentFlags, env: Env): AgentSettings {
+  const isolation = pick(flags.isolation, env, 'WIRECHECK_ISOLATION');
+  const levels: readonly string[] = ['auto', ...ISOLATION_LEVELS];
+  if (isolation.value !== undefined && !levels.includes(isolation.value)) {
+    throw new AgentSettingError(
+      `${isolation.from} must be one of ${levels.join(', ')}, got ${JSON.stringify(isolation.value)}`,
+    );
+  }
   const maxTurns = parsed(positiveInt, pick(flags.maxTurns, env, 'WIRECHECK_MAX_TURNS'), 'an integer >= 1');
   const maxTokens = parsed(
     positiveInt,
@@ -97,6 +109,7 @@ export function resolveAgentSettings(flags: AgentFlags, env: Env): AgentSettings
     maxTokens: maxTokens ?? DEFAULT_AGENT_MAX_TOKENS,
     stream: flags.stream === true,
     commandTimeoutS: timeout,
+    isolation: (isolation.value ?? 'auto') as IsolationLevel | 'auto',
     maxRetries: retries,
     idleTimeoutMs: idle,
   };

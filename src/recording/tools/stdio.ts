@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { roundMs } from '../../fixtures/chunks.js';
 import {
   FIXTURE_FORMAT,
@@ -6,6 +6,7 @@ import {
   type ToolMessage,
   type ToolSession,
 } from '../../fixtures/schema.js';
+import { spawnContained } from '../../harness/containment/index.js';
 import { scrubSecrets } from '../redact.js';
 import { createLineRecorder } from './lines.js';
 import { redactCommand, secretsOfEnv } from './redact-target.js';
@@ -50,20 +51,17 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   const t0 = performance.now();
   const since = () => performance.now() - t0;
 
-  const child = spawn('sh', ['-c', options.command], {
-    detached: true,
+  // Contained like a target (src/harness/containment): what the server starts, setsid
+  // escapees included, is killed when the session ends.
+  const contained = spawnContained(options.command, {
     stdio: ['pipe', 'pipe', 'pipe'],
     ...(options.cwd !== undefined && { cwd: options.cwd }),
-    env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+    env,
   });
-  const group = (signal: NodeJS.Signals) => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // Already gone.
-    }
-  };
+  const child = contained.child as ChildProcessWithoutNullStreams;
+  const group = (signal: NodeJS.Signals) => contained.signalGroup(signal);
+  // Once the server is gone, so is what it left (which could hold its pipes open).
+  child.once('exit', () => void contained.close());
   child.stdout.on('data', (b: Buffer) => {
     fromServer.feed(b, since());
     options.write(b);
@@ -110,8 +108,8 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   } finally {
     options.signal?.removeEventListener('abort', stop);
     clearTimeout(killTimer);
-    // Whatever the server left in its group does not outlive the session.
-    group('SIGKILL');
+    // Whatever the server left, in its group or not, does not outlive the session.
+    await contained.close();
   }
   fromServer.end(since());
   void iterator.return?.();

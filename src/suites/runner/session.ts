@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type ContainedTarget, type Survivor, spawnContained } from '../../harness/containment/index.js';
+import { createHeadTailCapture } from '../../harness/head-tail.js';
 import type { InputLine } from './lines.js';
 import { killAll, type Marker, type ProcInfo, readStat, scanMarkers } from './processes.js';
 
@@ -41,6 +42,7 @@ export interface SessionRun {
   readonly exitSignal: NodeJS.Signals | null;
   /** The session budget ran out before the runner answered every line and exited. */
   readonly budgetExceeded: boolean;
+  /** The first and the last 8 KiB of the runner's stderr, with a note of what was left out. */
   readonly stderr: string;
   readonly spawnError?: Error;
   /** First sighting of each watched marker while the runner ran (by marker argument). */
@@ -49,6 +51,11 @@ export interface SessionRun {
   readonly lastSeenMs: ReadonlyMap<string, number>;
   /** Watched processes still alive (not zombies) once the runner exited and a settle time passed. */
   readonly leftovers: ReadonlyMap<string, readonly ProcInfo[]>;
+  /**
+   * Every process of the runner's tree still alive outside the runner's process group once
+   * the case ended (watched or not), killed by the harness: see TargetLeftProcesses.
+   */
+  readonly survivors: readonly Survivor[];
   readonly durationMs: number;
 }
 
@@ -66,15 +73,15 @@ const DRAIN_MS = 1000;
 const SETTLE_MS = 1000;
 const POLL_MS = 50;
 const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
-const STDERR_TAIL_BYTES = 8192;
 
 /**
  * Run the runner command once as TARGETS.md says (`sh -c`, its own process group,
- * WIRECHECK_WORKDIR and WIRECHECK_TIMEOUT_S set), write every line to its stdin and close
- * it, and collect the lines it prints with their arrival times. While it runs, /proc is
- * polled for the watched processes; after it exits they get a short settle time and
- * whatever still lives is recorded as a leftover, and only then killed, together with
- * the runner's own group: nothing a case starts outlives the case.
+ * WIRECHECK_WORKDIR and WIRECHECK_TIMEOUT_S set), inside the harness's containment, write
+ * every line to its stdin and close it, and collect the lines it prints with their
+ * arrival times. While it runs, /proc is polled for the watched processes; after it exits
+ * they get a short settle time and whatever still lives is recorded as a leftover, and
+ * only then is everything of the runner's tree killed (its group, then the containment,
+ * which catches setsid escapees): nothing a case starts outlives the case.
  */
 export async function runSession(target: string, spec: SessionSpec, env: SessionEnv): Promise<SessionRun> {
   if (spec.files !== undefined) {
@@ -102,14 +109,16 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     exitSignal: null,
     budgetExceeded: false,
     stderr: '',
+    survivors: [],
   };
 
-  let child: ChildProcess;
+  let contained: ContainedTarget;
   try {
-    child = spawn('sh', ['-c', target], { detached: true, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    contained = spawnContained(target, { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (e) {
     return { ...base, outputs: [], leftovers: new Map(), durationMs: elapsed(), spawnError: e as Error };
   }
+  const { child } = contained;
   const runnerPgid = child.pid;
   const runnerGroups = new Set<number>(runnerPgid === undefined ? [] : [runnerPgid]);
   const outputs: OutputLine[] = [];
@@ -119,11 +128,8 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     stdoutBytes += chunk.length;
     if (stdoutBytes <= MAX_STDOUT_BYTES) lines.push(chunk);
   });
-  let stderr = Buffer.alloc(0);
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = Buffer.concat([stderr, chunk]);
-    if (stderr.length > STDERR_TAIL_BYTES * 2) stderr = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
-  });
+  const stderr = createHeadTailCapture();
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   const stdoutEnded = new Promise<void>((resolve) => {
     if (!child.stdout) resolve();
     child.stdout?.on('close', () => resolve());
@@ -139,14 +145,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     exitedYet = true;
   });
 
-  const killGroup = (sig: NodeJS.Signals) => {
-    if (runnerPgid === undefined) return;
-    try {
-      process.kill(-runnerPgid, sig);
-    } catch {
-      // the group is empty already
-    }
-  };
+  const killGroup = (sig: NodeJS.Signals) => contained.signalGroup(sig);
   const poller =
     watch.length > 0
       ? setInterval(() => {
@@ -164,7 +163,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     budgetExceeded = true;
     killGroup('SIGKILL');
   }, spec.budgetMs);
-  const onAbort = () => killGroup('SIGKILL');
+  const onAbort = () => contained.killNow();
   spec.signal?.addEventListener('abort', onAbort, { once: true });
 
   child.stdin?.on('error', () => {
@@ -190,7 +189,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   child.stderr?.destroy();
 
   const leftovers = await settle(watch);
-  killGroup('SIGKILL');
+  const survivors = await contained.close();
   killAll([...leftovers.values()].flat());
 
   const run: SessionRun = {
@@ -202,8 +201,9 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     exitCode: exit.code,
     exitSignal: exit.signal,
     budgetExceeded,
-    stderr: stderr.subarray(Math.max(0, stderr.length - STDERR_TAIL_BYTES)).toString('utf8'),
+    stderr: stderr.text(),
     leftovers,
+    survivors,
     durationMs: elapsed(),
   };
   return exit.error ? { ...run, spawnError: exit.error } : run;

@@ -1,32 +1,38 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type Survivor, spawnContained } from '../../harness/containment/index.js';
+import { createHeadTailCapture, headAndTail } from '../../harness/head-tail.js';
 
-/** A server process the suite started: `sh -c CMD` in its own process group. */
+/** A server process the suite started: `sh -c CMD` in its own process group, contained. */
 export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
-  /** The last few KiB of stderr, for messages. */
+  /** The first and the last 4 KiB of stderr (a note marks what was left out), for messages. */
   stderrTail(): string;
   /** Undefined while the process runs; how it ended once it has. */
   exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
   /** Resolves when the process has exited. */
   readonly exited: Promise<void>;
-  /** SIGTERM to the group, SIGKILL after a short grace; resolves once the process is gone. */
+  /**
+   * SIGTERM to the group, SIGKILL after a short grace, then everything the server started
+   * is killed (setsid escapees too); resolves once the process is gone.
+   */
   kill(): Promise<void>;
+  /** After kill(): the processes the server left running outside its group (killed by the harness). */
+  survivors(): readonly Survivor[];
 }
 
-const STDERR_TAIL = 4096;
+const STDERR_END_BYTES = 4096;
 const KILL_GRACE_MS = 1000;
 
 /**
- * Spawn a target command as TARGETS.md says (sh -c, own process group) with every pipe
- * open. The caller owns the process and must kill() it; kill() is idempotent.
+ * Spawn a target command as TARGETS.md says (sh -c, own process group) inside the
+ * harness's containment, with every pipe open. The caller owns the process and must
+ * kill() it; kill() is idempotent.
  */
 export function spawnServer(command: string, env: NodeJS.ProcessEnv = process.env): ServerProcess {
-  const child = spawn('sh', ['-c', command], { detached: true, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-STDERR_TAIL);
-  });
+  const contained = spawnContained(command, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = contained.child as ChildProcessWithoutNullStreams;
+  const stderr = createHeadTailCapture(STDERR_END_BYTES, STDERR_END_BYTES);
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdin.on('error', () => {
     // the server may exit without reading its stdin; the exit is reported elsewhere
   });
@@ -41,28 +47,23 @@ export function spawnServer(command: string, env: NodeJS.ProcessEnv = process.en
       resolve();
     });
   });
-  const signalGroup = (sig: NodeJS.Signals) => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, sig);
-    } catch {
-      // the group is already gone
-    }
-  };
   let killing: Promise<void> | undefined;
+  let survivors: readonly Survivor[] = [];
   return {
     child,
-    stderrTail: () => stderr,
+    stderrTail: () => stderr.text(),
     exit: () => ended,
     exited,
+    survivors: () => survivors,
     kill() {
       killing ??= (async () => {
-        signalGroup('SIGTERM');
+        contained.signalGroup('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, KILL_GRACE_MS)))]);
         clearTimeout(timer);
-        // Whatever the command left in its group goes too, even when sh itself has exited.
-        signalGroup('SIGKILL');
+        // Whatever the command left in its group goes too, even when sh itself has exited,
+        // and so does what escaped the group.
+        survivors = await contained.close();
         await Promise.race([exited, new Promise((r) => setTimeout(r, KILL_GRACE_MS))]);
         child.stdout.destroy();
         child.stderr.destroy();
@@ -78,6 +79,6 @@ export function describeExit(proc: ServerProcess): string {
   const e = proc.exit();
   if (e === undefined) return 'is still running';
   const how = e.signal !== null ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
-  const tail = proc.stderrTail().trim();
-  return tail === '' ? how : `${how} (stderr: ${tail.slice(-600)})`;
+  const stderr = headAndTail(proc.stderrTail().trim(), 400, 400);
+  return stderr === '' ? how : `${how} (stderr: ${stderr})`;
 }

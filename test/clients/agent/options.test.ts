@@ -36,4 +36,16 @@ describe('agent settings (TARGETS.md, agent: env as messages-client plus WIRECHE
   test.each(['0', '-1', '2.5', '0x10', '1e3', 'ten'])('WIRECHECK_MAX_TURNS=%s is refused', (value) => {
     expect(() => resolveAgentSettings({}, { WIRECHECK_MAX_TURNS: value })).toThrow(AgentSettingError);
   });
+
+  test('isolation is auto unless --isolation or WIRECHECK_ISOLATION names a level (the flag wins)', () => {
+    expect(resolveAgentSettings({}, {}).isolation).toBe('auto');
+    expect(resolveAgentSettings({}, { WIRECHECK_ISOLATION: 'none' }).isolation).toBe('none');
+    expect(resolveAgentSettings({ isolation: 'bwrap' }, { WIRECHECK_ISOLATION: 'none' }).isolation).toBe(
+      'bwrap',
+    );
+  });
+
+  test('an unknown isolation level is refused, naming the levels', () => {
+    expect(() => resolveAgentSettings({ isolation: 'chroot' }, {})).toThrow(/auto, bwrap, util-linux, none/);
+  });
 });

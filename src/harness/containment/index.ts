@@ -1,0 +1,18 @@
+export {
+  type ContainmentInfo,
+  ContainmentUnavailable,
+  chooseContainment,
+  containmentInfo,
+  METHOD_VARIABLE,
+  resetContainment,
+} from './choose.js';
+export { CONTAINMENT_METHODS, type ContainmentMethod, TAG_VARIABLE } from './enclosure.js';
+export type { Survivor } from './procfs.js';
+export { killAllContainedTargets, liveContainedTargets } from './registry.js';
+export {
+  type ContainedSpawnOptions,
+  type ContainedTarget,
+  describeSurvivors,
+  spawnContained,
+} from './spawn.js';
+export { expectNoSurvivors, TargetLeftProcesses } from './survivors.js';
