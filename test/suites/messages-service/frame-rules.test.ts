@@ -161,12 +161,17 @@ describe('message_start and message_delta contents', () => {
     expect(messageDeltaViolations([])[0]?.expected).toBe('a message_delta frame');
   });
 
-  test('a stop_reason outside the enum and a missing output_tokens are violations', () => {
+  test('a stop_reason that is not a string and a missing output_tokens are violations; a new stop reason is not', () => {
     const frames = framesOf([
       {
         type: 'message_delta',
-        delta: { stop_reason: 'done', stop_sequence: null },
+        delta: { stop_reason: 7, stop_sequence: null },
         usage: { output_tokens: 3 },
+      },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'refusal', stop_sequence: null },
+        usage: { output_tokens: 3, cache_read_input_tokens: 2 },
       },
       { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: {} },
     ]);

@@ -65,21 +65,25 @@ describe('Resources: Message response (buffered)', () => {
     );
   });
 
-  test('a finished reply needs a stop reason, and one of the enum', () => {
+  test("a finished reply needs a stop reason: a string, the spec's or one the real API added since", () => {
     expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: null })).violations[0]?.actual).toBe(
       'null',
     );
-    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 'done' })).violations[0]?.actual).toMatch(
+    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 7 })).violations[0]?.actual).toMatch(
       /^stop_reason/,
     );
+    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 'refusal' })).violations).toEqual([]);
+    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 'pause_turn' })).violations).toEqual([]);
   });
 
-  test('content blocks other than text and tool_use are not part of a reply', () => {
+  test('content blocks of types the spec does not describe are skipped, broken known ones are not', () => {
     const reply = buffered(200, {
       ...MESSAGE,
-      content: [{ type: 'tool_result', tool_use_id: 'x', content: '' }],
+      content: [{ type: 'thinking', thinking: 'hm', signature: 's' }, ...MESSAGE.content],
     });
-    expect(bufferedMessage(reply).violations).toHaveLength(1);
+    expect(bufferedMessage(reply)).toEqual({ message: MESSAGE, violations: [] });
+    const broken = buffered(200, { ...MESSAGE, content: [{ type: 'text', text: 7 }] });
+    expect(bufferedMessage(broken).violations).toHaveLength(1);
   });
 });
 
