@@ -145,9 +145,11 @@ describe('error bodies (the real API shape)', () => {
 
   test('a body without the top-level type, or not JSON, is a violation', () => {
     const noType = buffered(400, { error: { type: 'invalid_request_error', message: 'm' } });
-    expect(errorBodyViolations(noType)[0]?.actual).toMatch(/^type/);
+    // The failure says what is wrong and shows the body received.
+    expect(errorBodyViolations(noType)[0]?.where).toMatch(/^HTTP 400 body \(type: /);
+    expect(errorBodyViolations(noType)[0]?.actual).toMatch(/^HTTP 400 \(application\/json\) "\{\\"error\\":/);
     expect(errorTypeOf(noType)).toBe('invalid_request_error');
-    expect(errorBodyViolations(buffered(400, 'Bad Request'))[0]?.actual).toMatch(/^not JSON/);
+    expect(errorBodyViolations(buffered(400, 'Bad Request'))[0]?.where).toMatch(/\(not JSON\)$/);
   });
 });
 
