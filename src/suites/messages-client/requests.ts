@@ -61,13 +61,3 @@ export function richRequest(stream: boolean): MessageRequest {
     ...(stream && { stream: true }),
   };
 }
-
-/** The turn content of a request with every plain-string content written as one text block. */
-export function normalizedTurns(messages: unknown): unknown {
-  if (!Array.isArray(messages)) return messages;
-  return messages.map((turn: unknown) => {
-    if (turn === null || typeof turn !== 'object') return turn;
-    const t = turn as Record<string, unknown>;
-    return typeof t.content === 'string' ? { ...t, content: [{ type: 'text', text: t.content }] } : t;
-  });
-}

@@ -29,6 +29,8 @@ export const bufferedChecks: Check<MessagesClientCtx>[] = [
     clause: 'What the service does 2; Message response (buffered)',
     description: 'A buffered reply is printed as exactly the message the service sent.',
     level: 'must',
+    basis: 'contract',
+    rule: 'The target contract: on success the client prints the final message in the buffered response shape; the spec (What the service does 2) says that is the message the service sent. Every messages client; fields it adds are tolerated, blocks of types the spec does not describe may be kept or dropped.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectBufferedMessage(ctx, env.signal, MIXED_MESSAGE, 'buffered reply');
@@ -39,6 +41,8 @@ export const bufferedChecks: Check<MessagesClientCtx>[] = [
     clause: 'What the service does 2; Message response (buffered)',
     description: 'Generated buffered replies (multi-byte text, tool input of any JSON) are printed exactly.',
     level: 'must',
+    basis: 'contract',
+    rule: 'The target contract: on success the client prints the final message in the buffered response shape, which is the message the service sent (What the service does 2), whatever text and tool input it holds. Every messages client.',
     timeoutMs: PROPERTY_BUDGET_MS,
     async run(ctx, env) {
       await checkProperty(
