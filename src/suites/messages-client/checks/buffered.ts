@@ -4,7 +4,7 @@ import { arbMessage } from '../../arbitraries/messages.js';
 import { always, type MessagesClientCtx } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';
-import { plainRequest } from '../requests.js';
+import { requestFor } from '../requests.js';
 import { withShrinkBudget } from '../shrink-budget.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, SHRINK_RUNS } from './common.js';
 
@@ -16,7 +16,7 @@ async function expectBufferedMessage(
 ): Promise<void> {
   const result = await ctx.runCase({
     scenario: always({ kind: 'message', message }),
-    body: plainRequest(false),
+    body: requestFor(message, false),
     signal,
   });
   expectStreamFlag(result, false, what);

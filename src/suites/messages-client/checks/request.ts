@@ -33,12 +33,8 @@ function specFields(body: unknown): unknown {
   return { model: b.model, max_tokens: b.max_tokens, messages: b.messages, tools: b.tools, stream: b.stream };
 }
 
-/**
- * Which keys the client may add: any at the top level (parameters the spec leaves "not
- * shown"), none inside the turns, blocks and tool definitions given on stdin (they are
- * sent unchanged; a documented default is normalized away before this is asked).
- */
-function extraReported(objectPath: string): boolean {
+/** Keys added inside what stdin gave (turns, blocks, tool definitions); the top level is free. */
+function addedInside(objectPath: string): boolean {
   return objectPath !== '$';
 }
 
@@ -69,19 +65,43 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     clause:
       'Resources: Message request body; Endpoints: follow-up turn (TARGETS messages-client: stdin is the request body)',
     description:
-      'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, unchanged.',
+      'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, with their values; every difference is reported.',
     level: 'must',
     basis: 'contract',
-    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends those fields with the values given; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request, and parameters added at the top level are tolerated, but nothing may be dropped, changed or added inside the turns, blocks and tools given.",
+    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, stream, request } of await sharedRequests(ctx)) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
-        const found = differences(stdin, sent, { extra: extraReported });
+        const found = differences(stdin, sent, { extra: 'tolerate' });
         if (found.length > 0) {
           throw new CheckFailure(
             `${label}: the body sent differs from stdin: ${describeDifferences(found)}`,
+            show(stdin),
+            show(request.body),
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'messages-client.request.body-additions',
+    clause: 'Resources: Message request body (TARGETS messages-client: stdin is the request body)',
+    description:
+      'The turns, blocks and tool definitions given on stdin are sent without fields added to them (added top-level parameters are not judged).',
+    level: 'should',
+    basis: 'real-api',
+    rule: 'The target contract makes stdin the request body. A field the client adds inside a turn, block or tool definition (cache_control, eager_input_streaming) is one the real API accepts, so the request still works, but it changes what was asked (billing, how tool input streams): a warning that names every added field.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      for (const { label, stream, request } of await sharedRequests(ctx)) {
+        const stdin = specFields(richRequest(stream));
+        const sent = specFields(request.body);
+        const found = differences(stdin, sent, { extra: addedInside }).filter((d) => d.kind === 'extra');
+        if (found.length > 0) {
+          throw new CheckFailure(
+            `${label}: the client added fields to what stdin gave: ${describeDifferences(found)}`,
             show(stdin),
             show(request.body),
           );

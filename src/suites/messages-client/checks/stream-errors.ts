@@ -5,7 +5,7 @@ import { always, type MessagesClientCtx } from '../context.js';
 import { describeRequests, expectClientError, expectFinalMessage, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';
 import { describeRun } from '../output.js';
-import { plainRequest } from '../requests.js';
+import { requestFor } from '../requests.js';
 import { servedFramesEvidence, withServedFrames } from '../served-frames.js';
 import { CASE_BUDGET_MS, runStreamed } from './common.js';
 
@@ -146,7 +146,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
       const frames = eventsOfMessage(MIXED_MESSAGE).slice(0, FIRST_DELTA + 1);
       const result = await ctx.runCase({
         scenario: always({ kind: 'raw', frames }),
-        body: plainRequest(true),
+        body: requestFor(MIXED_MESSAGE, true),
         signal: env.signal,
       });
       expectClientError(result, ['stream'], 'a stream that ends after the first text delta');
@@ -174,7 +174,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     async run(ctx, env) {
       const result = await ctx.runCase({
         scenario: always({ kind: 'message', message: MIXED_MESSAGE, faults: { stall: { afterFrame: 1 } } }),
-        body: plainRequest(true),
+        body: requestFor(MIXED_MESSAGE, true),
         timeoutMs: STALL_ALLOWANCE_MS,
         signal: env.signal,
       });
@@ -220,7 +220,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
       for (const [what, fragments] of cases) {
         const result = await ctx.runCase({
           scenario: always({ kind: 'raw', frames: toolStream(fragments) }),
-          body: plainRequest(true),
+          body: requestFor(TOOL_MESSAGE, true),
           signal: env.signal,
         });
         if (result.outcome.type === 'printed') {
