@@ -10,7 +10,7 @@ import {
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
-import { type ClientOutcome, classifyRun, describeRun } from './output.js';
+import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';
 import { plainRequest, richRequest } from './requests.js';
@@ -161,7 +161,7 @@ export async function openMessagesClient(
     if (!shouldReach || result.requests.length > 0) return result;
     const again = await runOnce({ ...probeSpec(), ...(spec.signal && { signal: spec.signal }) });
     if (again.requests.length > 0) return result;
-    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${describeRun(again.run)}${firstLines(again.run.stderr)})`;
+    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${exitOf(again.run)}${firstLines(again.run.stderr)})`;
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
@@ -221,7 +221,13 @@ function startProblem(probe: CaseResult): string | undefined {
       : run.timedOut
         ? 'never sent a request to the mock before its time ran out'
         : 'never sent a request to the mock';
-  return `${how} (${describeRun(run)}${firstLines(run.stderr)})`;
+  return `${how} (${exitOf(run)}${firstLines(run.stderr)})`;
+}
+
+/** How a run ended, without its stderr (firstLines shows that). */
+function exitOf(run: CommandRun): string {
+  const how = run.exitCode === null ? `killed by ${run.signal ?? 'a signal'}` : `exit ${run.exitCode}`;
+  return run.timedOut ? `${how}, timed out` : how;
 }
 
 /** The first lines of a target's stderr, where the cause of a crash usually is. */
