@@ -21,8 +21,8 @@ function abbreviate(s: string): string {
  * StreamAccumulator). Throws StreamProtocolError at the first violation; `frames` is then
  * the 1-based number of the frame at fault.
  *
- * Frames are filtered as the official SDK does: no `event:` line -> skipped (counted);
- * `ping` -> skipped; an unknown event name -> ignored (counted), so neither is parsed.
+ * Frames are filtered: no `event:` line -> a shape violation (the official SDK skips it,
+ * losing its data silently); `ping` -> skipped; an unknown event name -> ignored (counted).
  */
 export class MessageFrameReducer {
   /** Frames decoded so far, every kind included. */
@@ -95,8 +95,15 @@ export class MessageFrameReducer {
       case 'error':
         break;
       case undefined:
+        // The spec gives every frame an event line. Skipping the frame (as the official SDK
+        // does) would drop its data silently, a delta's text with it: report it instead.
         this.framesWithoutEvent++;
-        return;
+        throw new StreamProtocolError(
+          'shape',
+          `an event: line in frame ${number} (every frame names its event)`,
+          `a frame without one, data ${abbreviate(frame.data)}`,
+          this.accumulator.eventCount,
+        );
       case 'ping':
         return;
       default:

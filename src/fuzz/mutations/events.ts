@@ -43,7 +43,7 @@ const JUNK_DELTAS: unknown[] = [
   {},
   { type: 'text_delta', text: 1 },
   { type: 'input_json_delta', partial_json: null },
-  { type: 'thinking_delta', thinking: 'x' },
+  { type: 7, text: 'x' },
 ];
 /** Values of `type` that are not strings (undefined: the field is removed). */
 const JUNK_TYPES: unknown[] = [undefined, null, 5, true, {}, ['message_start']];
@@ -341,7 +341,7 @@ function breakShape(e: Ev, how: number): Ev {
   }
   if (e.type === 'content_block_start') {
     const variants: Ev[] = [
-      { ...e, content_block: { type: 'image' } },
+      { ...e, content_block: { type: 42 } },
       { ...e, content_block: { type: 'tool_use', id: 'toolu_x', name: 'bash', input: [] } },
       { ...e, content_block: { type: 'text' } },
       { ...e, content_block: 'text' },
@@ -349,7 +349,7 @@ function breakShape(e: Ev, how: number): Ev {
     return variants[how % variants.length] as Ev;
   }
   const variants: Ev[] = [
-    { ...e, delta: { stop_reason: 'paused', stop_sequence: null } },
+    { ...e, delta: { stop_reason: 42, stop_sequence: null } },
     { ...e, delta: null },
     { type: e.type, delta: e.delta },
     { ...e, usage: { output_tokens: 1.5 } },

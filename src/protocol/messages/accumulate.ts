@@ -1,6 +1,6 @@
-import { ResponseContentBlock } from './content-blocks.js';
+import { TextBlock, ToolUseBlock } from './content-blocks.js';
 import { ErrorBody } from './errors.js';
-import { Message, StopReason } from './response.js';
+import { Message, STOP_REASONS } from './response.js';
 import { StreamErrorEvent, StreamProtocolError } from './stream-errors.js';
 import { MessageDeltaEvent, MessageStartEvent } from './stream-events.js';
 
@@ -8,7 +8,8 @@ type Phase = 'before-start' | 'awaiting-block' | 'in-block' | 'finishing' | 'sto
 
 interface OpenBlock {
   index: number;
-  kind: 'text' | 'tool_use';
+  /** `other`: a block type the spec does not describe; it and its deltas are skipped. */
+  kind: 'text' | 'tool_use' | 'other';
   block: Record<string, unknown>;
   text: string;
   json: string;
@@ -48,6 +49,12 @@ export class StreamAccumulator {
   readonly blocksWithoutDeltas: number[] = [];
   /** Event types outside the spec's list, ignored as the real API asks clients to. */
   readonly unknownEvents: string[] = [];
+  /** Block types outside the spec's list (`thinking`...), skipped with their deltas (distinct, at most 32). */
+  readonly unknownBlocks: string[] = [];
+  /** Delta types outside the spec's list on a known block (`citations_delta`...), skipped (distinct, at most 32). */
+  readonly unknownDeltas: string[] = [];
+  /** Blocks started so far, skipped ones included: the index the next block must carry. */
+  private blocks = 0;
 
   get eventCount(): number {
     return this.events;
@@ -146,12 +153,12 @@ export class StreamAccumulator {
 
   private onBlockStart(ev: Record<string, unknown>, at: number): void {
     this.expectPhase('awaiting-block', ev, at);
-    const index = this.content.length;
+    const index = this.blocks;
     if (ev.index !== index) {
       throw new StreamProtocolError('index', `content_block_start at index ${index}`, describe(ev), at);
     }
-    const parsed = ResponseContentBlock.safeParse(ev.content_block);
-    if (!parsed.success) {
+    const block = blockOfStart(ev.content_block);
+    if (block === undefined) {
       throw new StreamProtocolError(
         'shape',
         'content_block {type: text, text} or {type: tool_use, id, name, input: object}',
@@ -159,11 +166,9 @@ export class StreamAccumulator {
         at,
       );
     }
-    const block = parsed.data;
-    this.open =
-      block.type === 'text'
-        ? { index, kind: 'text', block, text: block.text, json: '', deltas: 0 }
-        : { index, kind: 'tool_use', block, text: '', json: '', deltas: 0 };
+    if (block.kind === 'other') remember(this.unknownBlocks, String(block.block.type));
+    this.open = { index, kind: block.kind, block: block.block, text: block.text, json: '', deltas: 0 };
+    this.blocks++;
     this.phase = 'in-block';
   }
 
@@ -173,9 +178,18 @@ export class StreamAccumulator {
     if (ev.index !== open.index) {
       throw new StreamProtocolError('index', `content_block_delta for index ${open.index}`, describe(ev), at);
     }
+    open.deltas++;
+    if (open.kind === 'other') return;
     const delta = ev.delta as Record<string, unknown> | undefined;
+    const want = open.kind === 'text' ? 'text_delta' : 'input_json_delta';
+    const type = delta !== null && typeof delta === 'object' ? delta.type : undefined;
+    if (typeof type === 'string' && type !== want && !KNOWN_DELTA_TYPES.has(type)) {
+      // A delta type the spec does not list (citations_delta, signature_delta...): skipped.
+      remember(this.unknownDeltas, type);
+      return;
+    }
     if (open.kind === 'text') {
-      if (delta?.type !== 'text_delta' || typeof delta.text !== 'string') {
+      if (type !== 'text_delta' || typeof delta?.text !== 'string') {
         throw new StreamProtocolError(
           'delta-type',
           'text_delta {text: string} for a text block',
@@ -185,7 +199,7 @@ export class StreamAccumulator {
       }
       open.text += delta.text;
     } else {
-      if (delta?.type !== 'input_json_delta' || typeof delta.partial_json !== 'string') {
+      if (type !== 'input_json_delta' || typeof delta?.partial_json !== 'string') {
         throw new StreamProtocolError(
           'delta-type',
           'input_json_delta {partial_json: string} for a tool_use block',
@@ -195,7 +209,6 @@ export class StreamAccumulator {
       }
       open.json += delta.partial_json;
     }
-    open.deltas++;
   }
 
   private onBlockStop(ev: Record<string, unknown>, at: number): void {
@@ -204,10 +217,11 @@ export class StreamAccumulator {
     if (ev.index !== open.index) {
       throw new StreamProtocolError('index', `content_block_stop for index ${open.index}`, describe(ev), at);
     }
-    if (open.deltas === 0) this.blocksWithoutDeltas.push(open.index);
+    // A block of a type the reader does not know is skipped whole, as the real API advises.
+    if (open.kind !== 'other' && open.deltas === 0) this.blocksWithoutDeltas.push(open.index);
     if (open.kind === 'text') {
       this.content.push({ ...open.block, text: open.text });
-    } else {
+    } else if (open.kind === 'tool_use') {
       this.content.push({ ...open.block, input: parseToolInput(open, at) });
     }
     this.open = undefined;
@@ -220,7 +234,7 @@ export class StreamAccumulator {
     if (!parsed.success) {
       throw new StreamProtocolError(
         'shape',
-        `message_delta {delta: {stop_reason: ${StopReason.options.join('|')}, stop_sequence}, usage: {output_tokens}}`,
+        `message_delta {delta: {stop_reason: ${STOP_REASONS.join('|')} or another string, stop_sequence}, usage: {output_tokens}}`,
         issues(parsed.error),
         at,
       );
@@ -231,6 +245,37 @@ export class StreamAccumulator {
     message.usage = { ...(message.usage as object), ...parsed.data.usage };
     this.phase = 'finishing';
   }
+}
+
+/** Add `name` to a list of distinct names kept small (a stream may repeat it a million times). */
+function remember(list: string[], name: string): void {
+  if (list.length < 32 && !list.includes(name)) list.push(name);
+}
+
+/** The delta types the spec lists; another type on a block is skipped, these must fit their block. */
+const KNOWN_DELTA_TYPES: ReadonlySet<string> = new Set(['text_delta', 'input_json_delta']);
+
+/**
+ * The block a content_block_start opens: text, tool_use (the spec lists only `id` and
+ * `name` for its start, so a missing `input` is an empty object), or a type the spec does
+ * not describe (kept aside, skipped); undefined when a known type has a broken shape.
+ */
+function blockOfStart(
+  value: unknown,
+): { kind: OpenBlock['kind']; block: Record<string, unknown>; text: string } | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const type = (value as { type?: unknown }).type;
+  if (type === 'text') {
+    const parsed = TextBlock.safeParse(value);
+    return parsed.success ? { kind: 'text', block: parsed.data, text: parsed.data.text } : undefined;
+  }
+  if (type === 'tool_use') {
+    const withInput = { input: {}, ...(value as Record<string, unknown>) };
+    const parsed = ToolUseBlock.safeParse(withInput);
+    return parsed.success ? { kind: 'tool_use', block: parsed.data, text: '' } : undefined;
+  }
+  if (typeof type !== 'string' || type === '') return undefined;
+  return { kind: 'other', block: value as Record<string, unknown>, text: '' };
 }
 
 /** Events rule 3: concatenate every partial_json of the block, parse once, at its stop. */

@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { ResponseContentBlock } from './content-blocks.js';
 
+/** The stop reasons the spec lists. The real API adds others over time (`refusal`, `pause_turn`). */
 export const STOP_REASONS = ['end_turn', 'max_tokens', 'stop_sequence', 'tool_use'] as const;
 export const StopReason = z.enum(STOP_REASONS);
 export type StopReason = z.infer<typeof StopReason>;
+
+/**
+ * A stop reason as a peer sends it: one of the spec's, or a value the real API added
+ * since (docs/levels.md: a new enum member is never a failure). Any non-empty string.
+ */
+export const ReceivedStopReason = z.string().min(1);
+
+export function isKnownStopReason(value: unknown): value is StopReason {
+  return (STOP_REASONS as readonly unknown[]).includes(value);
+}
 
 export const Usage = z.looseObject({
   input_tokens: z.number().int().nonnegative(),
@@ -11,14 +22,42 @@ export const Usage = z.looseObject({
 });
 export type Usage = z.infer<typeof Usage>;
 
-/** Buffered message response ("Message response (buffered)"). */
+/** The block types of a reply the spec describes. */
+const KNOWN_RESPONSE_BLOCK_TYPES: ReadonlySet<unknown> = new Set(['text', 'tool_use']);
+
+/**
+ * A block of a reply whose type the spec does not describe (`thinking`, `server_tool_use`,
+ * `redacted_thinking`...): the real API adds block types over time and a reader skips them.
+ */
+export const UnknownResponseBlock = z.looseObject({
+  type: z.string().refine((t) => !KNOWN_RESPONSE_BLOCK_TYPES.has(t), { message: 'a known block type' }),
+});
+
+export function isKnownResponseBlockType(type: unknown): boolean {
+  return KNOWN_RESPONSE_BLOCK_TYPES.has(type);
+}
+
+/**
+ * The content of a reply as read: text and tool_use blocks with their shape checked, and
+ * blocks of other types skipped (dropped from the parsed value), as the real API asks
+ * readers to do with block types they do not know.
+ */
+const ReceivedContent = z
+  .array(z.union([ResponseContentBlock, UnknownResponseBlock]))
+  .transform((blocks) => blocks.filter((b): b is ResponseContentBlock => isKnownResponseBlockType(b.type)));
+
+/**
+ * Buffered message response ("Message response (buffered)"). Read tolerantly: a stop
+ * reason the spec does not list is kept, a content block of a type it does not describe
+ * is skipped (see ReceivedContent).
+ */
 export const Message = z.looseObject({
   id: z.string().min(1),
   type: z.literal('message'),
   role: z.literal('assistant'),
   model: z.string(),
-  content: z.array(ResponseContentBlock),
-  stop_reason: StopReason.nullable(),
+  content: ReceivedContent,
+  stop_reason: ReceivedStopReason.nullable(),
   stop_sequence: z.string().nullable(),
   usage: Usage,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TextBlock, ToolUseBlock } from './content-blocks.js';
 import { ErrorBody } from './errors.js';
-import { Message, StopReason } from './response.js';
+import { Message, ReceivedStopReason } from './response.js';
 
 /** message_start carries the container: no content yet, no stop reason. */
 export const MessageStartEvent = z.looseObject({
@@ -36,9 +36,10 @@ export const ContentBlockStopEvent = z.looseObject({
   index: z.number().int().nonnegative(),
 });
 
+/** The stop reason may be one the spec does not list (see ReceivedStopReason). */
 export const MessageDeltaEvent = z.looseObject({
   type: z.literal('message_delta'),
-  delta: z.looseObject({ stop_reason: StopReason, stop_sequence: z.string().nullable() }),
+  delta: z.looseObject({ stop_reason: ReceivedStopReason, stop_sequence: z.string().nullable() }),
   usage: z.looseObject({ output_tokens: z.number().int().nonnegative() }),
 });
 

@@ -1,11 +1,12 @@
+import { type CompareOptions, describeDifference, differences } from '../../protocol/compare.js';
 import type { Message } from '../../protocol/messages/index.js';
 
 /**
  * The fields of the buffered response shape that the spec names ("Message response
- * (buffered)", "Content blocks"): the comparison looks at these only, as the real API
- * adds fields that a client may pass through or drop.
+ * (buffered)", "Content blocks"), for the expected side of a comparison: the real API adds
+ * fields that a client may pass through or drop, so only these are asked of the client.
  */
-export function bufferedShape(message: Message): unknown {
+export function bufferedShape(message: Message): Message {
   return {
     id: message.id,
     type: message.type,
@@ -24,44 +25,15 @@ export function bufferedShape(message: Message): unknown {
 
 /**
  * The first place where two JSON values differ, as `path: expected X, got Y`; undefined
- * when they are equal. Object key order does not matter, array order does.
+ * when they are equal. Every key counts (extra ones too); object key order does not, array
+ * order does. A thin use of src/protocol/compare.ts kept for the suites that ask for one
+ * difference (agent, tool-client); new code uses `differences` and reports them all.
  */
-export function firstDifference(expected: unknown, actual: unknown, path = '$'): string | undefined {
-  if (expected === actual) return undefined;
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${path}: expected an array, got ${brief(actual)}`;
-    if (expected.length !== actual.length) {
-      return `${path}: expected ${expected.length} elements, got ${actual.length}`;
-    }
-    for (let i = 0; i < expected.length; i++) {
-      const d = firstDifference(expected[i], actual[i], `${path}[${i}]`);
-      if (d !== undefined) return d;
-    }
-    return undefined;
-  }
-  if (isObject(expected)) {
-    if (!isObject(actual)) return `${path}: expected an object, got ${brief(actual)}`;
-    const expectedKeys = Object.keys(expected);
-    for (const key of expectedKeys) {
-      if (!Object.hasOwn(actual, key)) return `${path}: missing key ${JSON.stringify(key)}`;
-      const d = firstDifference(expected[key], actual[key], `${path}${member(key)}`);
-      if (d !== undefined) return d;
-    }
-    const extra = Object.keys(actual).find((k) => !Object.hasOwn(expected, k));
-    return extra === undefined ? undefined : `${path}: unexpected key ${JSON.stringify(extra)}`;
-  }
-  return `${path}: expected ${brief(expected)}, got ${brief(actual)}`;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function member(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-}
-
-function brief(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length <= 200 ? s : `${s.slice(0, 200)}... (${s.length} chars)`;
+export function firstDifference(
+  expected: unknown,
+  actual: unknown,
+  options: Pick<CompareOptions, 'extra'> = {},
+): string | undefined {
+  const [first] = differences(expected, actual, { extra: options.extra ?? 'report', limit: 1 });
+  return first === undefined ? undefined : describeDifference(first);
 }

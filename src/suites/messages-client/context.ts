@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { TargetUnavailable } from '../../harness/check.js';
+import { TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   type JournalEntry,
@@ -10,7 +10,7 @@ import {
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
-import { type ClientOutcome, classifyRun, describeRun } from './output.js';
+import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';
 import { plainRequest, richRequest } from './requests.js';
@@ -119,7 +119,7 @@ export async function openMessagesClient(
   // One case at a time: the journal slice and the scenario belong to the running case.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const runCase = (spec: CaseSpec): Promise<CaseResult> => {
+  const runOnce = (spec: CaseSpec): Promise<CaseResult> => {
     const result = queue.then(async () => {
       mock.setScenario(spec.scenario);
       const before = mock.journal.size;
@@ -146,6 +146,25 @@ export async function openMessagesClient(
   };
 
   const answer = (message: Message): Scenario => always({ kind: 'message', message });
+  const probeSpec = (): CaseSpec => ({ scenario: answer(helloMessage()), body: plainRequest(false) });
+  let gone: TargetGone | undefined;
+
+  /**
+   * Run a case; when a case that should reach the mock reached nothing, run the probe
+   * again: if that reaches nothing either, the client stopped working for good and the run
+   * stops (TargetGone, with the cause printed once), instead of failing every later check.
+   */
+  const runCase = async (spec: CaseSpec): Promise<CaseResult> => {
+    if (gone) throw gone;
+    const result = await runOnce(spec);
+    const shouldReach = spec.withKey !== false && spec.baseUrl === undefined;
+    if (!shouldReach || result.requests.length > 0) return result;
+    const again = await runOnce({ ...probeSpec(), ...(spec.signal && { signal: spec.signal }) });
+    if (again.requests.length > 0) return result;
+    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${exitOf(again.run)}${firstLines(again.run.stderr)})`;
+    gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
+    throw gone;
+  };
   const shared: SharedCases = {
     richBuffered: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(false) })),
     richStreamed: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(true) })),
@@ -162,16 +181,17 @@ export async function openMessagesClient(
     ),
   };
 
-  const probe = await runCase({ scenario: answer(helloMessage()), body: plainRequest(false) }).catch(
-    async (e: unknown) => {
-      await mock.close();
-      throw e;
-    },
-  );
-  const problem = startProblem(probe.run);
+  // Preflight: the client must reach the mock on the plainest request, or nothing can be judged.
+  const probe = await runOnce(probeSpec()).catch(async (e: unknown) => {
+    await mock.close();
+    throw e;
+  });
+  const problem = startProblem(probe);
   if (problem !== undefined) {
     await mock.close();
-    throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);
+    throw new TargetUnavailable(
+      `the client command ${JSON.stringify(target.client)} ${problem}; it was run once (sh -c, the plain request ${JSON.stringify(plainRequest(false))} on stdin, WIRECHECK_BASE_URL pointing at the suite's mock) and no check was run`,
+    );
   }
 
   return {
@@ -189,14 +209,32 @@ export async function openMessagesClient(
   };
 }
 
-/** Why a probe run shows the command cannot be started at all; undefined when it ran. */
-function startProblem(run: CommandRun): string | undefined {
+/** Why the probe shows the client cannot be tested at all; undefined when it reached the mock. */
+function startProblem(probe: CaseResult): string | undefined {
+  const { run } = probe;
   if (run.spawnError) return `could not be started: ${run.spawnError.message}`;
+  if (probe.requests.length > 0) return undefined;
   // sh's own statuses: 126 found but not executable, 127 not found.
-  if ((run.exitCode === 126 || run.exitCode === 127) && run.stdout.trim() === '') {
-    return `could not be started by sh -c (${describeRun(run)})`;
-  }
-  return undefined;
+  const how =
+    run.exitCode === 126 || run.exitCode === 127
+      ? 'could not be started by sh -c'
+      : run.timedOut
+        ? 'never sent a request to the mock before its time ran out'
+        : 'never sent a request to the mock';
+  return `${how} (${exitOf(run)}${firstLines(run.stderr)})`;
+}
+
+/** How a run ended, without its stderr (firstLines shows that). */
+function exitOf(run: CommandRun): string {
+  const how = run.exitCode === null ? `killed by ${run.signal ?? 'a signal'}` : `exit ${run.exitCode}`;
+  return run.timedOut ? `${how}, timed out` : how;
+}
+
+/** The first lines of a target's stderr, where the cause of a crash usually is. */
+export function firstLines(stderr: string, lines = 8): string {
+  const head = stderr.trim().split('\n').slice(0, lines).join('\n');
+  if (head === '') return '';
+  return `; first lines of stderr:\n${head.length > 1200 ? `${head.slice(0, 1200)}...` : head}`;
 }
 
 /** A port that was free a moment ago and is closed now: connecting to it is refused. */

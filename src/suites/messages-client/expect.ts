@@ -1,7 +1,8 @@
 import { CheckFailure, show } from '../../harness/check.js';
 import type { JournalEntry } from '../../mocks/messages/index.js';
-import { Message } from '../../protocol/messages/index.js';
-import { bufferedShape, firstDifference } from './compare.js';
+import { describeDifferences, differences } from '../../protocol/compare.js';
+import { Message, normalizeMessageResponse } from '../../protocol/messages/index.js';
+import { bufferedShape } from './compare.js';
 import type { CaseResult } from './context.js';
 import type { ClientErrorKind } from './output.js';
 import { describeRun } from './output.js';
@@ -19,9 +20,10 @@ export function describeRequests(requests: readonly JournalEntry[]): string {
 }
 
 /**
- * The client printed `expected` in the buffered response shape and exited 0. The
- * comparison covers the fields the spec names; the first difference is reported with
- * its path (`$.content[1].input.city`).
+ * The client printed `expected` in the buffered response shape and exited 0. The fields
+ * the spec names are compared after both sides are brought to one form (a default left
+ * out equals one written out); fields the client adds are tolerated, blocks of types the
+ * spec does not describe are skipped, and every difference is reported with its path.
  */
 export function expectFinalMessage(result: CaseResult, expected: Message, what: string): void {
   const { outcome, run } = result;
@@ -48,12 +50,13 @@ export function expectFinalMessage(result: CaseResult, expected: Message, what: 
       show(outcome.value),
     );
   }
-  const difference = firstDifference(bufferedShape(expected), bufferedShape(parsed.data));
-  if (difference !== undefined) {
+  const want = normalizeMessageResponse(bufferedShape(expected));
+  const found = differences(want, normalizeMessageResponse(parsed.data), { extra: 'tolerate' });
+  if (found.length > 0) {
     throw new CheckFailure(
-      `${what}: the printed message differs from the message the mock served at ${difference}`,
-      show(bufferedShape(expected)),
-      show(bufferedShape(parsed.data)),
+      `${what}: the printed message differs from the message the mock served: ${describeDifferences(found)}`,
+      show(want),
+      show(parsed.data),
     );
   }
 }

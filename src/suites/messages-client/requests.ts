@@ -1,4 +1,4 @@
-import type { MessageRequest } from '../../protocol/messages/index.js';
+import type { Message, MessageRequest, ToolDefinition } from '../../protocol/messages/index.js';
 
 export const MODEL = 'claude-sonnet-4-5';
 
@@ -62,12 +62,18 @@ export function richRequest(stream: boolean): MessageRequest {
   };
 }
 
-/** The turn content of a request with every plain-string content written as one text block. */
-export function normalizedTurns(messages: unknown): unknown {
-  if (!Array.isArray(messages)) return messages;
-  return messages.map((turn: unknown) => {
-    if (turn === null || typeof turn !== 'object') return turn;
-    const t = turn as Record<string, unknown>;
-    return typeof t.content === 'string' ? { ...t, content: [{ type: 'text', text: t.content }] } : t;
-  });
+/**
+ * The plain request, offering every tool the reply will call: a reply that calls a tool
+ * the request did not offer is the service's fault, and a client may refuse it (the
+ * Vercel AI SDK does), so a case whose reply holds tool_use blocks offers their tools.
+ */
+export function requestFor(message: Message, stream: boolean): MessageRequest {
+  const names = [...new Set(message.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))];
+  const tools = names.map(
+    (name): ToolDefinition =>
+      name === 'bash'
+        ? { type: 'bash_20250124', name }
+        : { name, description: `The ${name} tool`, input_schema: { type: 'object' } },
+  );
+  return { ...plainRequest(stream), ...(tools.length > 0 && { tools }) };
 }

@@ -1,6 +1,7 @@
 import type { Suite } from '../../harness/check.js';
 import { bufferedChecks } from './checks/buffered.js';
 import { errorChecks } from './checks/errors.js';
+import { forwardCompatChecks } from './checks/forward-compat.js';
 import { requestChecks } from './checks/request.js';
 import { streamChecks } from './checks/stream.js';
 import { streamErrorChecks } from './checks/stream-errors.js';
@@ -15,7 +16,14 @@ export function createMessagesClientSuite(
     name: 'messages-client',
     description:
       'Runs a messages client command against a mock messages service and checks what it sent and printed.',
-    checks: [...requestChecks, ...bufferedChecks, ...streamChecks, ...streamErrorChecks, ...errorChecks],
+    checks: [
+      ...requestChecks,
+      ...bufferedChecks,
+      ...streamChecks,
+      ...streamErrorChecks,
+      ...errorChecks,
+      ...forwardCompatChecks,
+    ],
     describeTarget,
     targetArgs,
     open: (target, env) => openMessagesClient(target, env.seed, options),

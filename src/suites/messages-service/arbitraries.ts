@@ -9,7 +9,10 @@ export interface ValidCase {
 
 /** A request body the service must reject, as sent (it may not be JSON), and what is wrong with it. */
 export interface InvalidCase {
+  /** The rule it breaks, stable across generated values (`max_tokens not an integer`). */
   readonly label: string;
+  /** The rule and the value that breaks it, for messages. */
+  readonly detail: string;
   readonly raw: string;
 }
 
@@ -124,46 +127,96 @@ function isJson(raw: string): boolean {
 
 type Body = Record<string, unknown>;
 
+/** One rule of an invalid-request set: a stable label, and how to break a valid body that way. */
+interface InvalidRule {
+  readonly label: string;
+  /** Values to break the body with; the first is the rule's example. */
+  readonly values: readonly unknown[];
+  /** The raw body (it may not be JSON) for a valid base body and one of `values`. */
+  make(base: Body, value: unknown): string;
+}
+
+const json = (body: unknown) => JSON.stringify(body);
+const without = (body: Body, key: string) =>
+  Object.fromEntries(Object.entries(body).filter(([k]) => k !== key));
+
 /**
- * Invalid requests, each wrong in one way the real API rejects with 400: a required field
- * missing or of the wrong type, a bad role or content, a malformed block, a tool_result in
- * an assistant turn, bad `stream` or `tools`, a body that is not a JSON object. Values a
- * lax validator might coerce (numeric strings, booleans for integers) are left out.
+ * Requests the spec's field table makes invalid (Resources: Message request body, Turn,
+ * Content blocks, the shell tool definition): a required field missing or of the wrong
+ * type, a role or block outside the table, a body that is not a JSON object. Every
+ * service refuses these. Values a lax validator might coerce (numeric strings, booleans
+ * for integers) are left out.
  */
-export function invalidRequestBody(model: string): fc.Arbitrary<InvalidCase> {
-  const base = fc.record({ prompt: text, stream: fc.boolean() }).map(
-    ({ prompt, stream }): Body => ({
-      model,
-      max_tokens: 16,
-      messages: [{ role: 'user', content: prompt }],
-      ...(stream ? { stream: true } : {}),
-    }),
-  );
-  const json = (label: string, body: unknown): InvalidCase => ({ label, raw: JSON.stringify(body) });
-  const withValue = (values: unknown[], make: (b: Body, v: unknown) => InvalidCase) =>
-    fc.tuple(base, fc.constantFrom(...values)).map(([b, v]) => make(b, v));
-  return fc.oneof(
-    fc
-      .tuple(base, fc.constantFrom('model', 'max_tokens', 'messages'))
-      .map(([b, key]) =>
-        json(`missing ${key}`, Object.fromEntries(Object.entries(b).filter(([k]) => k !== key))),
-      ),
-    withValue([42, null, true, [], {}], (b, v) => json(`model is ${show(v)}`, { ...b, model: v })),
-    withValue(['ten', 1.5, 0, -1, null, [], {}], (b, v) =>
-      json(`max_tokens is ${show(v)}`, { ...b, max_tokens: v }),
-    ),
-    withValue(['hello', {}, 42, null, []], (b, v) => json(`messages is ${show(v)}`, { ...b, messages: v })),
-    withValue(['system', 'tool', 'model', 'bot', '', 'USER', 42, null], (b, v) =>
-      json(`a turn with role ${show(v)}`, { ...b, messages: [{ role: v, content: 'hello' }] }),
-    ),
-    withValue([42, null, true, {}], (b, v) =>
-      json(`a turn with content ${show(v)}`, { ...b, messages: [{ role: 'user', content: v }] }),
-    ),
-    withValue([[{ type: 'text' }], [{ type: 'text', text: 42 }], [{ text: 'hello' }]], (b, v) =>
-      json(`a malformed content block ${show(v)}`, { ...b, messages: [{ role: 'user', content: v }] }),
-    ),
-    base.map((b) =>
-      json('a tool_result block in an assistant turn', {
+export const MALFORMED_RULES: readonly InvalidRule[] = [
+  { label: 'model missing', values: [null], make: (b) => json(without(b, 'model')) },
+  { label: 'max_tokens missing', values: [null], make: (b) => json(without(b, 'max_tokens')) },
+  { label: 'messages missing', values: [null], make: (b) => json(without(b, 'messages')) },
+  { label: 'model not a string', values: [42, null, true, [], {}], make: (b, v) => json({ ...b, model: v }) },
+  {
+    label: 'max_tokens not an integer',
+    values: ['ten', 1.5, null, [], {}],
+    make: (b, v) => json({ ...b, max_tokens: v }),
+  },
+  {
+    label: 'messages not an array',
+    values: ['hello', {}, 42, null],
+    make: (b, v) => json({ ...b, messages: v }),
+  },
+  {
+    label: 'role not user or assistant',
+    values: ['system', 'tool', 'model', 'bot', '', 'USER', 42, null],
+    make: (b, v) => json({ ...b, messages: [{ role: v, content: 'hello' }] }),
+  },
+  {
+    label: 'content not a string or an array of blocks',
+    values: [42, null, true, {}],
+    make: (b, v) => json({ ...b, messages: [{ role: 'user', content: v }] }),
+  },
+  {
+    label: 'content block malformed',
+    values: [[{ type: 'text' }], [{ type: 'text', text: 42 }], [{ text: 'hello' }]],
+    make: (b, v) => json({ ...b, messages: [{ role: 'user', content: v }] }),
+  },
+  {
+    label: 'stream not a boolean',
+    values: ['wirecheck', 42, {}, []],
+    make: (b, v) => json({ ...b, stream: v }),
+  },
+  { label: 'tools not an array', values: ['bash', 42, {}], make: (b, v) => json({ ...b, tools: v }) },
+  {
+    label: 'tool definition malformed',
+    values: [[{ type: 'bash_20250124' }], [42]],
+    make: (b, v) => json({ ...b, tools: v }),
+  },
+  {
+    label: 'body not JSON',
+    values: ['not json', '{"model":', "{'model': 'x'}", '{"model": "m",}'],
+    make: (_b, v) => String(v),
+  },
+  {
+    label: 'body not a JSON object',
+    values: [[], 42, 'a string', null, true],
+    make: (_b, v) => json(v),
+  },
+];
+
+const ASSISTANT_TOOL_USE = {
+  role: 'assistant',
+  content: [{ type: 'tool_use', id: 'toolu_wc_1', name: 'bash', input: { command: 'echo hi' } }],
+};
+
+/**
+ * Requests whose every field has the right type but that the real API refuses as
+ * meaningless: blocks in the wrong direction (Content blocks: tool_use assistant only,
+ * tool_result user only), a tool_result answering no tool_use, no turn at all, and a
+ * max_tokens below 1. The spec states no rejection for these (statuses are "not shown").
+ */
+export const SEMANTIC_RULES: readonly InvalidRule[] = [
+  {
+    label: 'tool_result in an assistant turn',
+    values: [null],
+    make: (b) =>
+      json({
         ...b,
         tools: [BASH_TOOL],
         messages: [
@@ -175,19 +228,79 @@ export function invalidRequestBody(model: string): fc.Arbitrary<InvalidCase> {
           { role: 'user', content: 'go on' },
         ],
       }),
-    ),
-    withValue(['wirecheck', 42, {}, []], (b, v) => json(`stream is ${show(v)}`, { ...b, stream: v })),
-    withValue(['bash', 42, {}, [{ type: 'bash_20250124' }], [42]], (b, v) =>
-      json(`tools is ${show(v)}`, { ...b, tools: v }),
-    ),
-    fc
-      .oneof(
-        fc.constantFrom('not json', '{"model":', "{'model': 'x'}", '{"model": "m",}'),
-        fc.string({ maxLength: 40 }).filter((s) => s.trim() !== '' && !isJson(s)),
-      )
-      .map((raw) => ({ label: `a body that is not JSON: ${show(raw)}`, raw })),
-    fc
-      .constantFrom<unknown>([], 42, 'a string', null, true)
-      .map((v) => json(`a body that is JSON ${show(v)}`, v)),
+  },
+  {
+    label: 'tool_use in a user turn',
+    values: [null],
+    make: (b) =>
+      json({
+        ...b,
+        tools: [BASH_TOOL],
+        messages: [{ role: 'user', content: ASSISTANT_TOOL_USE.content }],
+      }),
+  },
+  {
+    label: 'tool_result answering no tool_use',
+    values: ['toolu_wc_nowhere', 'toolu_wc_2'],
+    make: (b, v) =>
+      json({
+        ...b,
+        tools: [BASH_TOOL],
+        messages: [
+          { role: 'user', content: 'Run a command.' },
+          ASSISTANT_TOOL_USE,
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: v, content: 'hi', is_error: false }],
+          },
+        ],
+      }),
+  },
+  { label: 'messages empty', values: [[]], make: (b, v) => json({ ...b, messages: v }) },
+  { label: 'max_tokens below 1', values: [0, -1], make: (b, v) => json({ ...b, max_tokens: v }) },
+];
+
+/** The valid body every invalid case breaks, with a generated prompt. */
+function baseBody(model: string, prompt: string, stream: boolean): Body {
+  return {
+    model,
+    max_tokens: 16,
+    messages: [{ role: 'user', content: prompt }],
+    ...(stream ? { stream: true } : {}),
+  };
+}
+
+function caseOf(rule: InvalidRule, base: Body, value: unknown): InvalidCase {
+  const raw = rule.make(base, value);
+  if (rule.values.length === 1) return { label: rule.label, detail: rule.label, raw };
+  const shown = rule.label.startsWith('body not') ? show(raw) : show(value);
+  return { label: rule.label, detail: `${rule.label} (${shown})`, raw };
+}
+
+/** One case per rule, each with the rule's first value: every label is tried at least once. */
+export function invalidExamples(model: string, rules: readonly InvalidRule[]): InvalidCase[] {
+  return rules.map((rule) => caseOf(rule, baseBody(model, 'hello', false), rule.values[0]));
+}
+
+/**
+ * Generated invalid requests of one set: a rule, one of its values, and a valid base body
+ * (unicode prompt, buffered or streamed). `label` is the rule's (stable, for labelled
+ * properties); `detail` names the value too. Bodies that are not JSON get generated text.
+ */
+export function invalidRequestBody(model: string, rules: readonly InvalidRule[]): fc.Arbitrary<InvalidCase> {
+  const base = fc
+    .record({ prompt: text, stream: fc.boolean() })
+    .map(({ prompt, stream }) => baseBody(model, prompt, stream));
+  return fc.oneof(
+    ...rules.map((rule) => {
+      const values =
+        rule.label === 'body not JSON'
+          ? fc.oneof(
+              fc.constantFrom(...rule.values),
+              fc.string({ maxLength: 40 }).filter((v) => v.trim() !== '' && !isJson(v)),
+            )
+          : fc.constantFrom(...rule.values);
+      return fc.tuple(base, values).map(([b, v]) => caseOf(rule, b, v));
+    }),
   );
 }

@@ -1,7 +1,8 @@
 import { TargetUnavailable } from '../../harness/check.js';
-import { RequestFailed, type ServiceClient, sendBuffered, sendStreamed } from './http.js';
+import { UsageError } from '../../harness/errors.js';
+import { RequestFailed, RunawayGuard, type ServiceClient, sendBuffered, sendStreamed } from './http.js';
 import { type BufferedReply, describeReply, type StreamedReply } from './replies.js';
-import { followUpRequest, textRequest, toolRequest } from './requests.js';
+import { followUpRequest, stopSequenceRequest, textRequest, toolRequest } from './requests.js';
 import { baseUrlProblem, type MessagesServiceTarget, messagesEndpoint, resolveTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
@@ -10,6 +11,13 @@ export interface MessagesServiceSuiteOptions {
   readonly maxHttpRuns?: number;
   /** Budget of one request, headers to end of body (default 60 s: a real model may be slow). */
   readonly requestTimeoutMs?: number;
+  /** Most bytes read of one reply (default 32 MiB). */
+  readonly maxBodyBytes?: number;
+  /**
+   * Replies that may run past their budget before the run stops (default 2): a service
+   * that streams forever costs the suite at most this many request budgets.
+   */
+  readonly maxRunawayReplies?: number;
   /** Pause between aborting a stream and the next request (default 200 ms). */
   readonly abortSettleMs?: number;
 }
@@ -24,6 +32,12 @@ export interface SharedReplies {
   toolBuffered(): Promise<BufferedReply>;
   toolStreamed(): Promise<StreamedReply>;
   missingKey(): Promise<BufferedReply>;
+  /** The text request with `stream: true` and no key. */
+  missingKeyStreamed(): Promise<StreamedReply>;
+  /** The text request with `"stream": false` written out. */
+  explicitFalse(): Promise<BufferedReply>;
+  /** The text request with `stop_sequences: ["wirecheck"]`. */
+  stopSequence(): Promise<BufferedReply>;
 }
 
 export interface MessagesServiceCtx {
@@ -57,20 +71,27 @@ export function createSharedReplies(client: ServiceClient, model: string): Share
     toolBuffered: once(() => sendBuffered(client, json(toolRequest(model, false)))),
     toolStreamed: once(() => sendStreamed(client, json(toolRequest(model, true)))),
     missingKey: once(() => sendBuffered(client, json(textRequest(model, false)), { withKey: false })),
+    missingKeyStreamed: once(() => sendStreamed(client, json(textRequest(model, true)), { withKey: false })),
+    explicitFalse: once(() => sendBuffered(client, json(textRequest(model, 'explicit-false')))),
+    stopSequence: once(() => sendBuffered(client, json(stopSequenceRequest(model)))),
   };
 }
 
-/** Open the suite on a target: read the key, probe the service with one small request. */
+/**
+ * Open the suite on a target (the preflight): a missing key is a usage error; one small
+ * request must reach a service that serves the messages path, or the target is
+ * unavailable (exit 2, no check counted). The probe's reply is kept for the checks.
+ */
 export async function openMessagesService(
   target: MessagesServiceTarget,
   options: MessagesServiceSuiteOptions,
 ): Promise<MessagesServiceCtx & { close(): Promise<void> }> {
   const resolved = resolveTarget(target);
   const problem = baseUrlProblem(resolved.baseUrl);
-  if (problem !== undefined) throw new TargetUnavailable(problem);
+  if (problem !== undefined) throw new UsageError(problem);
   const apiKey = process.env[resolved.apiKeyEnv];
   if (apiKey === undefined || apiKey.trim() === '') {
-    throw new TargetUnavailable(
+    throw new UsageError(
       `the environment variable ${resolved.apiKeyEnv} is not set: the messages-service suite sends its value as x-api-key on every request (Authentication); set it, or name another variable with --api-key-env`,
     );
   }
@@ -79,14 +100,16 @@ export async function openMessagesService(
     baseUrl: resolved.baseUrl,
     apiKey,
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     signal: lifetime.signal,
+    runaway: new RunawayGuard(options.maxRunawayReplies ?? 2),
   };
   const shared = createSharedReplies(client, resolved.model);
   const close = async () => lifetime.abort();
+  const url = messagesEndpoint(resolved.baseUrl);
   try {
     // The probe is the smallest request of the suite, kept for the checks that judge it.
     const probe = await shared.textBuffered();
-    const url = messagesEndpoint(resolved.baseUrl);
     if (probe.status === 401 || probe.status === 403) {
       throw new TargetUnavailable(
         `POST ${url} rejected the key from ${resolved.apiKeyEnv}: ${describeReply(probe)}`,
@@ -94,14 +117,14 @@ export async function openMessagesService(
     }
     if (probe.status === 404 || probe.status === 405) {
       throw new TargetUnavailable(
-        `POST ${url} is not served: ${describeReply(probe)} (is the base URL right?)`,
+        `POST ${url} is not served: ${describeReply(probe)} (is the base URL right? it is the URL without /v1)`,
       );
     }
   } catch (e) {
     await close();
     if (e instanceof RequestFailed) {
       throw new TargetUnavailable(
-        `the messages service at ${resolved.baseUrl} cannot be reached: ${e.message}`,
+        `the messages service at ${resolved.baseUrl} cannot be reached: one request was sent (POST ${url} with a one-line text prompt) and it failed: ${e.message}`,
       );
     }
     throw e;

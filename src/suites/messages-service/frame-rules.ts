@@ -311,11 +311,8 @@ export function pingViolations(frames: readonly SseFrame[]): { pings: number; vi
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(STREAM_EVENT_TYPES);
 
-/** Event names, data types and SSE fields outside the spec's lists (clients must ignore them). */
-export function unknownNameViolations(
-  frames: readonly SseFrame[],
-  invalidLines: readonly string[],
-): Violation[] {
+/** Event names and data types outside the spec's list (clients of the real API ignore them). */
+export function unknownNameViolations(frames: readonly SseFrame[]): Violation[] {
   const found: Violation[] = [];
   frames.forEach((frame, i) => {
     const type = jsonObject(frame.data)?.type;
@@ -327,8 +324,48 @@ export function unknownNameViolations(
       found.push(violation(describeFrame(frames, i), 'a data type named in the spec', `type ${type}`, i));
     }
   });
-  for (const line of invalidLines) {
-    found.push(violation('an SSE line', 'only event/data (or id/retry/comment) lines', abbreviate(line)));
-  }
   return found;
+}
+
+/** SSE lines other than event, data, id, retry and comments (the SSE format says readers ignore them). */
+export function unknownFieldViolations(invalidLines: readonly string[]): Violation[] {
+  return invalidLines.map((line) =>
+    violation('an SSE line', 'only event/data (or id/retry/comment) lines', abbreviate(line)),
+  );
+}
+
+/**
+ * "Events: content_block_start": a text block starts as `{type: text, text: ""}`; the
+ * deltas that follow carry its text.
+ */
+export function textStartViolations(frames: readonly SseFrame[]): {
+  starts: number;
+  violations: Violation[];
+} {
+  let starts = 0;
+  const found: Violation[] = [];
+  for (const p of parseFrames(frames)) {
+    if (typeOf(p.data) !== 'content_block_start') continue;
+    const block = p.data.content_block as { type?: unknown; text?: unknown } | undefined;
+    if (block?.type !== 'text') continue;
+    starts++;
+    if (block.text !== '') {
+      found.push(
+        violation(
+          describeFrame(frames, p.frameIndex),
+          'content_block {type: text, text: ""} (the deltas carry the text)',
+          `text ${JSON.stringify(block.text)}`,
+          p.frameIndex,
+        ),
+      );
+    }
+  }
+  return { starts, violations: found };
+}
+
+/** message_start's usage.input_tokens, when the frame is there and holds a number. */
+export function startInputTokens(frames: readonly SseFrame[]): number | undefined {
+  const start = parseFrames(frames).find((p) => typeOf(p.data) === 'message_start');
+  const usage = (start?.data.message as { usage?: { input_tokens?: unknown } } | undefined)?.usage;
+  return typeof usage?.input_tokens === 'number' ? usage.input_tokens : undefined;
 }

@@ -1,4 +1,5 @@
-import { CheckFailure } from '../../harness/check.js';
+import { CheckFailure, TargetGone } from '../../harness/check.js';
+import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
@@ -11,13 +12,51 @@ export interface ServiceClient {
   readonly apiKey: string;
   /** Budget of one request, headers to the end of the body. */
   readonly requestTimeoutMs: number;
+  /** Most bytes read of one reply body (a stream that never ends stops here). */
+  readonly maxBodyBytes?: number;
   /** Aborted when the suite closes. */
   readonly signal: AbortSignal;
+  /** Counts replies that ran past their budget, and ends the run when a service keeps doing it. */
+  readonly runaway?: RunawayGuard;
+}
+
+/**
+ * Replies that do not end within the request's budget (time or bytes) cost the suite the
+ * whole budget each: after `limit` of them the service is treated as gone (TargetGone),
+ * so a service that streams forever costs the suite at most `limit` budgets, not one per
+ * request (issue: 14 requests x 60 s).
+ */
+export class RunawayGuard {
+  private readonly seen: string[] = [];
+  constructor(readonly limit: number) {}
+
+  /** Throws TargetGone once `limit` replies ran past their budget. */
+  check(): void {
+    if (this.seen.length < this.limit) return;
+    const cause = `the service did not end ${this.seen.length} replies within their budget (${this.seen.join('; ')}): the rest of the suite is not run, each request would cost the whole budget`;
+    throw new TargetGone(
+      cause,
+      'replies that end within the request budget',
+      this.seen.join('; '),
+      undefined,
+      {
+        sharedCause: cause,
+      },
+    );
+  }
+
+  strike(what: string): void {
+    this.seen.push(what);
+  }
 }
 
 export interface SendOptions {
   /** false: send no key at all (the missing-key rule). Default true. */
   readonly withKey?: boolean;
+  /** Send this value as x-api-key instead of the run's key (the wrong-key rule). */
+  readonly apiKey?: string;
+  /** `spec`: only the spec's `service-version` header, no `anthropic-version`. Default both. */
+  readonly versionHeaders?: 'both' | 'spec';
   /** Aborts this request too (a check's budget). */
   readonly signal?: AbortSignal;
 }
@@ -46,15 +85,15 @@ const RETRY_STATUSES = new Set([429, 529]);
 const MAX_RETRIES = 2;
 const MAX_RETRY_WAIT_MS = 10_000;
 
-function requestHeaders(client: ServiceClient, withKey: boolean): Record<string, string> {
+function requestHeaders(client: ServiceClient, options: SendOptions): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     // The spec names the version header `service-version`; the real API names it
     // `anthropic-version` and requires it. Both carry the spec's value.
     'service-version': '2023-06-01',
-    'anthropic-version': '2023-06-01',
   };
-  if (withKey) headers['x-api-key'] = client.apiKey;
+  if (options.versionHeaders !== 'spec') headers['anthropic-version'] = '2023-06-01';
+  if (options.withKey ?? true) headers['x-api-key'] = options.apiKey ?? client.apiKey;
   return headers;
 }
 
@@ -87,14 +126,26 @@ function retryWaitMs(headers: Headers, attempt: number): number {
   return Math.min(wait, MAX_RETRY_WAIT_MS);
 }
 
+/** Node's fetch refuses some ports outright (its "bad port" list): a usage error, not a target fault. */
+function badPort(e: unknown, url: string): UsageError | undefined {
+  const cause = (e as { cause?: unknown })?.cause;
+  if (!(cause instanceof Error) || cause.message !== 'bad port') return undefined;
+  const port = new URL(url).port;
+  return new UsageError(
+    `port ${port} of ${url} is on the list of ports Node's fetch refuses to connect to (fetch failed: bad port); serve the messages service on another port`,
+  );
+}
+
 async function post(
   client: ServiceClient,
   body: string,
   options: SendOptions,
   controller: AbortController,
+  budget: AbortSignal,
 ): Promise<Response> {
+  client.runaway?.check();
   const url = messagesEndpoint(client.baseUrl);
-  const signals = [client.signal, controller.signal, AbortSignal.timeout(client.requestTimeoutMs)];
+  const signals = [client.signal, controller.signal, budget];
   if (options.signal) signals.push(options.signal);
   const signal = AbortSignal.any(signals);
   for (let attempt = 0; ; attempt++) {
@@ -102,11 +153,13 @@ async function post(
     try {
       response = await fetch(url, {
         method: 'POST',
-        headers: requestHeaders(client, options.withKey ?? true),
+        headers: requestHeaders(client, options),
         body,
         signal,
       });
     } catch (e) {
+      const usage = badPort(e, url);
+      if (usage) throw usage;
       throw new RequestFailed(`POST ${url} failed: ${describeError(e, client.requestTimeoutMs)}`);
     }
     if (!RETRY_STATUSES.has(response.status) || attempt >= MAX_RETRIES) return response;
@@ -133,8 +186,9 @@ async function post(
 async function readBody(
   response: Response,
   onChunk: (chunk: Uint8Array) => boolean | string,
-  budgetMs?: number,
-): Promise<{ stopped: boolean; readError: string | undefined }> {
+  limits: { budgetMs?: number; maxBytes?: number } = {},
+): Promise<BodyRead> {
+  const maxBytes = limits.maxBytes ?? MAX_BODY_BYTES;
   if (!response.body) return { stopped: false, readError: undefined };
   const reader = response.body.getReader();
   let bytes = 0;
@@ -143,11 +197,12 @@ async function readBody(
       const { done, value } = await reader.read();
       if (done) return { stopped: false, readError: undefined };
       bytes += value.byteLength;
-      if (bytes > MAX_BODY_BYTES) {
+      if (bytes > maxBytes) {
         await reader.cancel();
         return {
           stopped: false,
-          readError: `the body went past the ${MAX_BODY_BYTES}-byte limit of one reply (MAX_BODY_BYTES) and was cut off`,
+          readError: `the body went past the ${maxBytes}-byte limit of one reply (maxBodyBytes) and was cut off`,
+          overBytes: true,
         };
       }
       const verdict = onChunk(value);
@@ -162,8 +217,15 @@ async function readBody(
       }
     }
   } catch (e) {
-    return { stopped: false, readError: describeError(e, budgetMs) };
+    return { stopped: false, readError: describeError(e, limits.budgetMs) };
   }
+}
+
+interface BodyRead {
+  readonly stopped: boolean;
+  readonly readError: string | undefined;
+  /** The body went past the byte cap. */
+  readonly overBytes?: boolean;
 }
 
 /** POST a body (any text, JSON or not) and read the whole reply. */
@@ -173,20 +235,28 @@ export async function sendBuffered(
   options: SendOptions = {},
 ): Promise<BufferedReply> {
   const controller = new AbortController();
-  const response = await post(client, body, options, controller);
+  const budget = AbortSignal.timeout(client.requestTimeoutMs);
+  const response = await post(client, body, options, controller, budget).catch((e: unknown) => {
+    if (budget.aborted)
+      client.runaway?.strike(`a buffered reply sent no headers within ${client.requestTimeoutMs} ms`);
+    throw e;
+  });
   const chunks: Uint8Array[] = [];
-  const { readError } = await readBody(
+  const read = await readBody(
     response,
     (chunk) => {
       chunks.push(chunk);
       return false;
     },
-    client.requestTimeoutMs,
+    bodyLimits(client),
   );
-  if (readError !== undefined) throw new RequestFailed(`reading the reply body failed: ${readError}`);
+  if (read.readError !== undefined) {
+    noteRunaway(client, budget, read, 'a buffered reply');
+    throw new RequestFailed(`reading the reply body failed: ${read.readError}`);
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   // Nesting is bounded before anything walks the value (schemas, comparisons, reports).
-  const parsed = parseJsonBounded(text, { maxLength: MAX_BODY_BYTES });
+  const parsed = parseJsonBounded(text, { maxLength: client.maxBodyBytes ?? MAX_BODY_BYTES });
   const json = parsed.ok ? parsed.value : undefined;
   const jsonError = parsed.ok ? undefined : parsed.message;
   return { status: response.status, headers: headerMap(response.headers), text, json, jsonError };
@@ -199,10 +269,15 @@ export async function sendStreamed(
   options: StreamOptions = {},
 ): Promise<StreamedReply> {
   const controller = new AbortController();
-  const response = await post(client, body, options, controller);
+  const budget = AbortSignal.timeout(client.requestTimeoutMs);
+  const response = await post(client, body, options, controller, budget).catch((e: unknown) => {
+    if (budget.aborted)
+      client.runaway?.strike(`a stream sent no headers within ${client.requestTimeoutMs} ms`);
+    throw e;
+  });
   const headers = headerMap(response.headers);
   if (response.status !== 200) {
-    const reply = await sendTextOf(response, client.requestTimeoutMs);
+    const reply = await sendTextOf(response, bodyLimits(client));
     return { ...emptyStream(response.status, headers), text: reply.text, readError: reply.readError };
   }
   const frames: SseFrame[] = [];
@@ -237,7 +312,7 @@ export async function sendStreamed(
       overLimit ??= `wirecheck stopped reading: ${error.message}`;
     },
   });
-  const { stopped, readError } = await readBody(
+  const read = await readBody(
     response,
     (chunk) => {
       const at = performance.now();
@@ -246,8 +321,10 @@ export async function sendStreamed(
       decoder.feed(chunk);
       return overLimit ?? abortNow;
     },
-    client.requestTimeoutMs,
+    bodyLimits(client),
   );
+  const { stopped, readError } = read;
+  if (readError !== undefined) noteRunaway(client, budget, read, `a stream (${frames.length} frames read)`);
   if (stopped) controller.abort();
   const unterminated = stopped || overLimit !== undefined ? '' : decoder.end();
   return {
@@ -264,9 +341,19 @@ export async function sendStreamed(
   };
 }
 
+function bodyLimits(client: ServiceClient): { budgetMs: number; maxBytes: number } {
+  return { budgetMs: client.requestTimeoutMs, maxBytes: client.maxBodyBytes ?? MAX_BODY_BYTES };
+}
+
+/** A reply that broke off because it ran past its budget (time or bytes) is a runaway. */
+function noteRunaway(client: ServiceClient, budget: AbortSignal, read: BodyRead, what: string): void {
+  if (budget.aborted) client.runaway?.strike(`${what} did not end within ${client.requestTimeoutMs} ms`);
+  else if (read.overBytes === true) client.runaway?.strike(`${what}: ${read.readError}`);
+}
+
 async function sendTextOf(
   response: Response,
-  budgetMs?: number,
+  limits: { budgetMs?: number; maxBytes?: number },
 ): Promise<{ text: string; readError: string | undefined }> {
   const chunks: Uint8Array[] = [];
   const { readError } = await readBody(
@@ -275,7 +362,7 @@ async function sendTextOf(
       chunks.push(chunk);
       return false;
     },
-    budgetMs,
+    limits,
   );
   return { text: Buffer.concat(chunks).toString('utf8'), readError };
 }

@@ -95,11 +95,13 @@ export function streamedMessage(reply: StreamedReply): {
 /**
  * "What the service does 3": a reply holding a tool_use block ends with stop reason
  * tool_use, and only such a reply does. A reply cut by max_tokens may hold a tool_use
- * block whose generation was cut (the real API then says max_tokens).
+ * block whose generation was cut (the real API then says max_tokens); a stop reason the
+ * spec does not list is tolerated.
  */
 export function stopReasonViolations(message: MessageT): Violation[] {
   const toolUses = message.content.filter((b) => b.type === 'tool_use').length;
-  if (toolUses > 0 && message.stop_reason !== 'tool_use' && message.stop_reason !== 'max_tokens') {
+  // A stop reason the spec does not list (pause_turn, refusal...) is not judged.
+  if (toolUses > 0 && (message.stop_reason === 'end_turn' || message.stop_reason === 'stop_sequence')) {
     return [
       violation(
         'stop_reason',
@@ -110,6 +112,26 @@ export function stopReasonViolations(message: MessageT): Violation[] {
   }
   if (toolUses === 0 && message.stop_reason === 'tool_use') {
     return [violation('stop_reason', 'not tool_use (the reply holds no tool_use block)', 'tool_use')];
+  }
+  return [];
+}
+
+/** The real API: stop_sequence holds the sequence exactly when stop_reason is stop_sequence. */
+export function stopSequenceViolations(message: MessageT): Violation[] {
+  const sequence = message.stop_sequence;
+  if (message.stop_reason === 'stop_sequence' && (typeof sequence !== 'string' || sequence === '')) {
+    return [
+      violation(
+        'stop_sequence',
+        'the sequence that stopped the reply (stop_reason stop_sequence)',
+        String(sequence),
+      ),
+    ];
+  }
+  if (message.stop_reason !== 'stop_sequence' && sequence !== null) {
+    return [
+      violation('stop_sequence', `null (stop_reason ${message.stop_reason})`, JSON.stringify(sequence)),
+    ];
   }
   return [];
 }
@@ -134,13 +156,17 @@ export function bashInputViolations(message: MessageT): Violation[] {
   return found;
 }
 
-/** The real API's error body `{"type":"error","error":{"type","message"}}`. */
+/** The real API's error body `{"type":"error","error":{"type","message"}}`; `actual` is the body received. */
 export function errorBodyViolations(reply: BufferedReply): Violation[] {
   const parsed = ErrorBody.safeParse(reply.json);
   if (parsed.success) return [];
-  const why = reply.jsonError !== undefined ? `not JSON: ${describeReply(reply)}` : zodIssues(parsed.error);
+  const why = reply.jsonError !== undefined ? 'not JSON' : zodIssues(parsed.error);
   return [
-    violation(`HTTP ${reply.status} body`, '{"type":"error","error":{"type":string,"message":string}}', why),
+    violation(
+      `HTTP ${reply.status} body (${why})`,
+      '{"type":"error","error":{"type":string,"message":string}}',
+      describeReply(reply),
+    ),
   ];
 }
 

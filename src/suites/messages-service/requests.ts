@@ -8,22 +8,39 @@ export const TEXT_PROMPT = 'Reply with the single word: wirecheck';
 /** A prompt that makes a model offered the bash tool call it. */
 export const TOOL_PROMPT = 'Use the bash tool to run: echo wirecheck';
 
-export function textRequest(model: string, stream: boolean): MessageRequest {
+/** `stream`: true, absent (false) or written out as `false` (the spec: "absent or false is buffered"). */
+export type StreamFlag = boolean | 'explicit-false';
+
+function streamField(stream: StreamFlag): { stream?: boolean } {
+  if (stream === 'explicit-false') return { stream: false };
+  return stream ? { stream: true } : {};
+}
+
+export function textRequest(model: string, stream: StreamFlag): MessageRequest {
   return {
     model,
     max_tokens: 64,
     messages: [{ role: 'user', content: TEXT_PROMPT }],
-    ...(stream ? { stream: true } : {}),
+    ...streamField(stream),
   };
 }
 
-export function toolRequest(model: string, stream: boolean): MessageRequest {
+/** The text request with a stop sequence the reply is asked to contain: a reply may stop on it. */
+export function stopSequenceRequest(model: string): MessageRequest {
+  return { ...textRequest(model, false), stop_sequences: ['wirecheck'] };
+}
+
+export function toolRequest(
+  model: string,
+  stream: StreamFlag,
+  tool: BashToolDefinition = BASH_TOOL,
+): MessageRequest {
   return {
     model,
     max_tokens: 512,
-    tools: [BASH_TOOL],
+    tools: [tool],
     messages: [{ role: 'user', content: TOOL_PROMPT }],
-    ...(stream ? { stream: true } : {}),
+    ...streamField(stream),
   };
 }
 

@@ -55,12 +55,12 @@ describe('message frame reducer (Events: stream frames of the messages service)'
     expect(error.expected).toBe('JSON data in frame 2 (event content_block_start)');
   });
 
-  test('frames without an event line are skipped, as the official SDK does, and counted', () => {
+  test('a frame without an event line is a shape violation naming the frame (the SDK would drop its data)', () => {
     const [first, ...rest] = streamBody().split('\n\n');
     const stray = encodeFrame(undefined, JSON.stringify({ type: 'message_stop' }));
-    const reducer = reduce([first, stray.trimEnd(), ...rest].join('\n\n'));
-    expect(reducer.message).toEqual(MESSAGE);
-    expect(reducer.framesWithoutEvent).toBe(1);
+    const error = violation([first, stray.trimEnd(), ...rest].join('\n\n'));
+    expect(error.kind).toBe('shape');
+    expect(error.expected).toBe('an event: line in frame 2 (every frame names its event)');
   });
 
   test('pings, comments and unknown event names are ignored; unknown names are counted', () => {

@@ -394,7 +394,7 @@ describe('control API', () => {
 
 test('a scenario that returns an invalid message gets 500 api_error naming the field', async () => {
   const { app } = appWith({
-    scenario: () => ({ kind: 'message', message: { ...SAMPLE, stop_reason: 'done' as never } }),
+    scenario: () => ({ kind: 'message', message: { ...SAMPLE, stop_reason: 42 as never } }),
   });
   const res = await app.inject({
     method: 'POST',

@@ -1,6 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
-import { runSuite } from '../../../src/harness/run-suite.js';
+import { runSuite, shellQuote } from '../../../src/harness/run-suite.js';
 import { messagesClientSuite } from '../../../src/suites/messages-client/index.js';
 import { nodeCommand, runAgainst, statusById } from './helpers.js';
 
@@ -68,6 +71,79 @@ const CASES: { client: string; flaw: string; fails: string[]; passes: string[]; 
     passes: ['stream-errors.error-event-mid-stream'],
   },
   {
+    client: 'omit-defaults',
+    flaw: 'leaves out is_error: false (the documented default), an equivalent request,',
+    fails: [],
+    passes: ['request.body', 'buffered.final-message'],
+  },
+  {
+    client: 'extra-tool-field',
+    flaw: 'adds a field to every tool definition',
+    fails: [],
+    warns: ['request.body-additions'],
+    passes: ['request.body', 'request.endpoint'],
+  },
+  {
+    client: 'lenient-tool-json',
+    flaw: 'completes tool input JSON that was cut short',
+    fails: [],
+    warns: ['stream-errors.invalid-tool-json'],
+    passes: ['stream.tool-input-fragments'],
+  },
+  {
+    client: 'drop-frames-without-event',
+    flaw: 'drops frames without an event: line',
+    fails: [],
+    warns: ['stream-errors.no-event-line'],
+    passes: ['stream-errors.type-mismatch'],
+  },
+  {
+    client: 'skip-type-mismatch',
+    flaw: 'skips frames whose data type is not the event name',
+    fails: [],
+    warns: ['stream-errors.type-mismatch'],
+    passes: ['stream.pings'],
+  },
+  {
+    client: 'stream-errors-as-stream',
+    flaw: 'reports an HTTP error to a streamed request as kind stream',
+    fails: ['errors.rate-limit-streamed', 'errors.status-529-streamed'],
+    passes: ['errors.rate-limit', 'errors.status-529'],
+  },
+  {
+    client: 'client-errors-as-connection',
+    flaw: 'reports 403, 404 and 413 as kind connection',
+    fails: ['errors.status-403', 'errors.status-404', 'errors.status-413'],
+    passes: ['errors.status-400'],
+  },
+  {
+    client: 'retry-after-as-rate-limit',
+    flaw: 'reports any status sent with retry-after as kind rate_limit',
+    fails: ['errors.status-529-retry-after'],
+    passes: ['errors.status-529', 'errors.rate-limit'],
+  },
+  {
+    client: 'strict-blocks',
+    flaw: 'crashes on block and delta types the spec does not list',
+    fails: [],
+    warns: ['compat.unknown-block-streamed', 'compat.unknown-block-buffered', 'compat.unknown-deltas'],
+    passes: ['compat.new-stop-reason', 'stream.final-message'],
+  },
+  {
+    client: 'strict-stop-reason',
+    flaw: 'crashes on a stop reason the spec does not list',
+    fails: [],
+    warns: ['compat.new-stop-reason'],
+    passes: ['compat.unknown-deltas'],
+  },
+  {
+    client: 'sum-usage',
+    flaw: 'adds every usage counter of message_delta into output_tokens',
+    fails: [],
+    warns: ['compat.usage-counters'],
+    passes: ['stream.tool-input-fragments'],
+  },
+  {
     client: 'ignore-stream-flag',
     flaw: 'asks for a buffered reply although stdin says stream: true',
     fails: ['request.body', 'stream.line-endings'],
@@ -102,8 +178,65 @@ test('a failure names what was expected and what the client did', async () => {
   expect(check.reproduce).toContain('--only messages-client.errors.rate-limit');
 }, 60_000);
 
+test('every difference of the body sent is reported, a default left out is none of them', async () => {
+  const result = await runAgainst(nodeCommand('./broken/extra-tool-field-and-model.mjs'), {
+    only: [`${P}request.body`, `${P}request.body-additions`],
+  });
+  const [body, additions] = result.checks;
+  expect(body!.status).toBe('fail');
+  expect(body!.message).toContain('$.model: expected "claude-sonnet-4-5", got "claude-sonnet-4-5-latest"');
+  expect(body!.message).not.toContain('is_error');
+  expect(additions!.status).toBe('warn');
+  expect(additions!.message).toContain('$.tools[0].cache_control: not expected');
+  expect(additions!.message).toContain('$.tools[1].cache_control: not expected');
+  expect(additions!.message).not.toContain('is_error');
+}, 60_000);
+
 test('a command that cannot be started makes the target unavailable', async () => {
   await expect(
     runSuite(messagesClientSuite, { client: 'wirecheck-no-such-command-4711' }, { seed: 1, runs: 1 }),
   ).rejects.toBeInstanceOf(TargetUnavailable);
 }, 30_000);
+
+test('a client that never reaches the mock is unavailable: one message with what was run and its first stderr lines', async () => {
+  const error = await runSuite(
+    messagesClientSuite,
+    { client: `${shellQuote(process.execPath)} /nonexistent-wirecheck-client.js` },
+    { seed: 1, runs: 1 },
+  ).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(TargetUnavailable);
+  const message = (error as Error).message;
+  expect(message).toMatch(/never sent a request to the mock \(exit 1/);
+  expect(message).toMatch(
+    /first lines of stderr:\n.*Cannot find module '\/nonexistent-wirecheck-client\.js'/s,
+  );
+  expect(message).toContain('no check was run');
+  // `cat` runs, prints the request back and never connects: nothing to judge either.
+  await expect(runSuite(messagesClientSuite, { client: 'cat' }, { seed: 1, runs: 1 })).rejects.toBeInstanceOf(
+    TargetUnavailable,
+  );
+}, 30_000);
+
+test('a client that stops working mid-run fails the check that saw it, and the rest are not run', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wc-gone-'));
+  try {
+    // Works for the probe and two cases, then exits 1 before sending anything, for good.
+    const script = join(dir, 'client.sh');
+    const counter = join(dir, 'runs');
+    const conforming = nodeCommand('./broken/conforming.mjs');
+    await writeFile(
+      script,
+      `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}\nif [ "$n" -ge 3 ]; then echo 'the client broke' >&2; exit 1; fi\nexec ${conforming}\n`,
+    );
+    const result = await runAgainst(`sh ${shellQuote(script)}`, {
+      only: [`${P}request.`, `${P}buffered.final-message`, `${P}stream.utf8-split`, `${P}errors.`],
+    });
+    const gone = result.checks.filter((c) => c.targetGone === true);
+    expect(gone).toHaveLength(1);
+    expect(gone[0]!.message).toMatch(/no longer reaches the mock .*the client broke/s);
+    expect(result.checks.filter((c) => c.skipKind === 'not-run').length).toBeGreaterThan(5);
+    expect(result.checks.filter((c) => c.status === 'fail')).toHaveLength(1);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);

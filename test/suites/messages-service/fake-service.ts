@@ -36,6 +36,20 @@ export const BREAKS = [
   'stream-input-tokens-differ', // streams count one more input token
   'rejects-tool-results', // any conversation with a tool_result gets 400
   'dies-after-abort', // streams stall after the first delta; the fake then answers 500 to everything
+  'rejects-stream-false', // a body with "stream": false written out gets 400
+  'stop-sequence-on-end-turn', // every reply says stop_sequence "###" whatever its stop reason
+  'text-start-with-text', // a text block's content_block_start carries its first character
+  'input-tokens-late', // message_start says input_tokens 0; message_delta carries the count
+  'rejects-bash-20241022', // the older shell tool type gets 400
+  'accepts-any-key', // any key is accepted (a missing one is still refused)
+  'streams-without-key', // a stream: true request without a key is streamed anyway
+  'requires-anthropic-version', // a request without anthropic-version gets 400
+  'accepts-meaningless', // tool blocks in the wrong direction and unanswered tool_results are served
+  'crashes-on-role-and-serves-missing-max-tokens', // 500 for a bad role, 200 for a missing max_tokens
+  'x-request-id', // the request id header is named X-Request-Id (equivalent: must pass)
+  'forward-compatible', // thinking blocks, citations_delta, new stop reasons, usage counters (equivalent)
+  'tool-start-without-input', // a tool_use content_block_start without `input` (equivalent: must pass)
+  'streams-forever', // a stream: true request gets message_start, then a ping every 20 ms, forever
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -66,16 +80,25 @@ function textOf(turn: Turn | undefined): string {
     .join(' ');
 }
 
-/** Blocks that may appear in the other direction only ("Content blocks": direction). */
+/** Blocks that may appear in the other direction only ("Content blocks": direction), and unanswered results. */
 function directionProblem(request: MessageRequest): string | undefined {
+  let asked = new Set<string>();
   for (const [i, turn] of request.messages.entries()) {
-    if (typeof turn.content === 'string') continue;
+    if (typeof turn.content === 'string') {
+      asked = new Set();
+      continue;
+    }
+    const uses = new Set<string>();
     for (const block of turn.content) {
       if (block.type === 'tool_result' && turn.role !== 'user')
         return `messages.${i}: tool_result in an assistant turn`;
       if (block.type === 'tool_use' && turn.role !== 'assistant')
         return `messages.${i}: tool_use in a user turn`;
+      if (block.type === 'tool_result' && !asked.has(block.tool_use_id as string))
+        return `messages.${i}: tool_result for ${block.tool_use_id}, which no tool_use asked for`;
+      if (block.type === 'tool_use') uses.add(block.id as string);
     }
+    asked = uses;
   }
   return undefined;
 }
@@ -103,18 +126,19 @@ function reply(request: MessageRequest, n: number, breaks: ReadonlySet<Break>, s
         { type: 'tool_use', id: `toolu_fake_${n}`, name: 'bash', input: { command: ask[1]!.trim() } },
       ],
       stop_reason: breaks.has('end-turn-with-tool-use') ? 'end_turn' : 'tool_use',
-      stop_sequence: null,
+      stop_sequence: breaks.has('stop-sequence-on-end-turn') ? '###' : null,
       usage: { input_tokens: inputTokens, output_tokens: 12 },
     };
   }
   const chars = Array.from(`You said: ${lastText}`);
   const cut = chars.length > request.max_tokens * 4;
   const text = chars.slice(0, request.max_tokens * 4).join('');
+  const done = breaks.has('forward-compatible') ? 'refusal' : 'end_turn';
   return {
     ...base,
     content: [{ type: 'text', text }],
-    stop_reason: cut ? 'max_tokens' : 'end_turn',
-    stop_sequence: null,
+    stop_reason: cut ? 'max_tokens' : done,
+    stop_sequence: breaks.has('stop-sequence-on-end-turn') ? '###' : null,
     usage: { input_tokens: inputTokens, output_tokens: Math.ceil(Array.from(text).length / 4) },
   };
 }
@@ -132,6 +156,74 @@ function streamOf(message: Message, breaks: ReadonlySet<Break>): string[] {
   );
   const events: Record<string, unknown>[] = eventsOfMessage(message, splits).map((e) => ({ ...e }));
   events.splice(1, 0, { type: 'ping' });
+  if (breaks.has('text-start-with-text')) {
+    for (const [i, e] of events.entries()) {
+      const block = e.content_block as { type?: string } | undefined;
+      const next = events[i + 1] as { delta?: { type?: string; text?: string } } | undefined;
+      if (e.type !== 'content_block_start' || block?.type !== 'text' || next?.delta?.type !== 'text_delta')
+        continue;
+      const first = Array.from(next.delta.text ?? '')[0] ?? '';
+      e.content_block = { ...block, text: first };
+      next.delta = { ...next.delta, text: (next.delta.text ?? '').slice(first.length) };
+    }
+  }
+  if (breaks.has('input-tokens-late')) {
+    const start = events[0] as { message: { usage: Record<string, unknown> } };
+    const input = start.message.usage.input_tokens;
+    events[0] = {
+      ...start,
+      message: { ...start.message, usage: { ...start.message.usage, input_tokens: 0 } },
+    };
+    const delta = events.find((e) => e.type === 'message_delta') as { usage: Record<string, unknown> };
+    delta.usage = { ...delta.usage, input_tokens: input };
+  }
+  if (breaks.has('tool-start-without-input')) {
+    for (const e of events) {
+      const block = e.content_block as { type?: string; input?: unknown } | undefined;
+      if (e.type === 'content_block_start' && block?.type === 'tool_use') {
+        const { input: _, ...rest } = block;
+        e.content_block = rest;
+      }
+    }
+  }
+  if (breaks.has('forward-compatible')) {
+    // A thinking block first (its own deltas), citations on text, more usage counters.
+    for (const e of events) {
+      if (typeof e.index === 'number') e.index += 1;
+      if (e.type === 'message_delta')
+        e.usage = {
+          ...(e.usage as object),
+          cache_read_input_tokens: 3,
+          server_tool_use: { web_search_requests: 0 },
+        };
+    }
+    const textDelta = events.findIndex(
+      (e) => (e.delta as { type?: string } | undefined)?.type === 'text_delta',
+    );
+    if (textDelta >= 0) {
+      events.splice(textDelta, 0, {
+        type: 'content_block_delta',
+        index: events[textDelta]!.index,
+        delta: { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'x' } },
+      });
+    }
+    events.splice(
+      2,
+      0,
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Let me see.' } },
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'signature_delta', signature: 'c2lnbmF0dXJl' },
+      },
+      { type: 'content_block_stop', index: 0 },
+    );
+  }
   if (breaks.has('unknown-event')) events.splice(2, 0, { type: 'wirecheck_debug' });
   if (breaks.has('message-start-with-content')) {
     const start = events[0] as StreamEvent & { message: Record<string, unknown> };
@@ -178,9 +270,10 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
   let dead = false;
 
   function headers(n: number, contentType: string): Record<string, string> {
+    const idHeader = breaks.has('x-request-id') ? 'X-Request-Id' : 'request-id';
     return {
       'content-type': contentType,
-      ...(breaks.has('no-request-id') ? {} : { 'request-id': `req_fake_${n}` }),
+      ...(breaks.has('no-request-id') ? {} : { [idHeader]: `req_fake_${n}` }),
     };
   }
 
@@ -198,7 +291,17 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
   }
 
   function sendMessage(res: ServerResponse, n: number, message: Message): void {
-    const body = breaks.has('buffered-shape') ? { ...message, role: 'bot' } : message;
+    let body: Record<string, unknown> = breaks.has('buffered-shape') ? { ...message, role: 'bot' } : message;
+    if (breaks.has('forward-compatible')) {
+      body = {
+        ...body,
+        content: [
+          { type: 'thinking', thinking: 'Let me see.', signature: 'c2lnbmF0dXJl' },
+          ...message.content,
+        ],
+        usage: { ...message.usage, cache_read_input_tokens: 3 },
+      };
+    }
     const type = breaks.has('buffered-content-type') ? 'text/plain' : 'application/json';
     res.writeHead(200, headers(n, type));
     res.end(JSON.stringify(body));
@@ -213,13 +316,24 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
     if (req.method !== 'POST' || req.url !== '/v1/messages') {
       return sendError(res, n, 404, 'not_found_error', `${req.method} ${req.url} is not served`);
     }
-    if (key !== options.apiKey && !(key === undefined && breaks.has('accepts-missing-key'))) {
+    const streamedAnyway =
+      key === undefined && breaks.has('streams-without-key') && raw.includes('"stream":true');
+    const anyKey = key !== undefined && breaks.has('accepts-any-key');
+    if (
+      key !== options.apiKey &&
+      !(key === undefined && breaks.has('accepts-missing-key')) &&
+      !streamedAnyway &&
+      !anyKey
+    ) {
       return breaks.has('missing-key-403')
         ? sendError(res, n, 403, 'permission_error', 'no key')
         : sendError(res, n, 401, 'authentication_error', 'x-api-key header is required');
     }
     const canned = (): Message =>
       reply({ model: 'fake', max_tokens: 16, messages: [{ role: 'user', content: 'ok' }] }, n, breaks, false);
+    if (breaks.has('requires-anthropic-version') && req.headers['anthropic-version'] === undefined) {
+      return sendError(res, n, 400, 'invalid_request_error', 'anthropic-version: header is required');
+    }
     let json: unknown;
     try {
       json = JSON.parse(raw);
@@ -227,11 +341,43 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
       if (breaks.has('accepts-invalid-body')) return sendMessage(res, n, canned());
       return sendError(res, n, 400, 'invalid_request_error', 'the body is not JSON');
     }
+    const loose = json as {
+      max_tokens?: unknown;
+      messages?: { role?: unknown }[];
+      stream?: unknown;
+      tools?: { type?: unknown }[];
+    };
+    if (breaks.has('crashes-on-role-and-serves-missing-max-tokens')) {
+      const role = Array.isArray(loose?.messages) ? loose.messages[0]?.role : undefined;
+      if (role !== undefined && role !== 'user' && role !== 'assistant') {
+        return sendError(res, n, 500, 'api_error', 'internal error');
+      }
+      if (loose !== null && typeof loose === 'object' && !Array.isArray(loose) && !('max_tokens' in loose)) {
+        return sendMessage(res, n, canned());
+      }
+    }
+    if (breaks.has('rejects-stream-false') && loose?.stream === false) {
+      return sendError(res, n, 400, 'invalid_request_error', 'stream: false is not supported');
+    }
+    if (
+      breaks.has('rejects-bash-20241022') &&
+      Array.isArray(loose?.tools) &&
+      loose.tools.some((t) => t?.type === 'bash_20241022')
+    ) {
+      return sendError(res, n, 400, 'invalid_request_error', 'unknown tool type bash_20241022');
+    }
     const parsed = MessageRequest.safeParse(json);
-    const problem = parsed.success ? directionProblem(parsed.data) : parsed.error.message;
+    const problem =
+      parsed.success && !breaks.has('accepts-meaningless') ? directionProblem(parsed.data) : undefined;
     if (!parsed.success || problem !== undefined) {
       if (breaks.has('accepts-invalid-body')) return sendMessage(res, n, canned());
-      return sendError(res, n, 400, 'invalid_request_error', problem ?? 'invalid request');
+      return sendError(
+        res,
+        n,
+        400,
+        'invalid_request_error',
+        problem ?? parsed.error?.message ?? 'invalid request',
+      );
     }
     const request = parsed.data;
     const hasResults = request.messages.some(
@@ -247,6 +393,12 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
       headers(n, breaks.has('stream-content-type') ? 'application/json' : 'text/event-stream'),
     );
     const frames = streamOf(message, breaks);
+    if (breaks.has('streams-forever')) {
+      res.write(frames[0]);
+      const timer = setInterval(() => res.write(encodeEvent({ type: 'ping' })), 20);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (!breaks.has('dies-after-abort')) {
       res.end(frames.join(''));
       return;

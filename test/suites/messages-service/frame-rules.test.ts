@@ -11,7 +11,10 @@ import {
   orderViolations,
   partialJsonViolations,
   pingViolations,
+  startInputTokens,
+  textStartViolations,
   toolUseStarts,
+  unknownFieldViolations,
   unknownNameViolations,
 } from '../../../src/suites/messages-service/index.js';
 
@@ -52,7 +55,9 @@ describe('a canonical stream', () => {
     expect(deltaUsageViolations(frames)).toEqual([]);
     expect(partialJsonViolations(frames, followed)).toEqual({ violations: [], undetermined: undefined });
     expect(pingViolations(frames)).toEqual({ pings: 1, violations: [] });
-    expect(unknownNameViolations(frames, [])).toEqual([]);
+    expect(unknownNameViolations(frames)).toEqual([]);
+    expect(textStartViolations(frames)).toEqual({ starts: 1, violations: [] });
+    expect(startInputTokens(frames)).toBe(MESSAGE.usage.input_tokens);
     expect(toolUseStarts(frames).map((p) => p.frameIndex)).toEqual([6]);
   });
 });
@@ -161,12 +166,17 @@ describe('message_start and message_delta contents', () => {
     expect(messageDeltaViolations([])[0]?.expected).toBe('a message_delta frame');
   });
 
-  test('a stop_reason outside the enum and a missing output_tokens are violations', () => {
+  test('a stop_reason that is not a string and a missing output_tokens are violations; a new stop reason is not', () => {
     const frames = framesOf([
       {
         type: 'message_delta',
-        delta: { stop_reason: 'done', stop_sequence: null },
+        delta: { stop_reason: 7, stop_sequence: null },
         usage: { output_tokens: 3 },
+      },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'refusal', stop_sequence: null },
+        usage: { output_tokens: 3, cache_read_input_tokens: 2 },
       },
       { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: {} },
     ]);
@@ -228,16 +238,27 @@ describe('ping and unknown names', () => {
     expect(pingViolations(frames)).toEqual({ pings: 2, violations: [expect.anything(), expect.anything()] });
   });
 
-  test('event names, data types and SSE fields outside the spec are listed', () => {
+  test('event names and data types outside the spec are listed, SSE fields outside it apart', () => {
     const frames = decodeFrames([
       encodeFrame('wirecheck_debug', '{"type":"wirecheck_debug"}'),
       encodeEvent({ type: 'fancy' }),
     ]).frames;
-    expect(unknownNameViolations(frames, ['bogus: 1']).map((v) => v.actual)).toEqual([
+    expect(unknownNameViolations(frames).map((v) => v.actual)).toEqual([
       'event wirecheck_debug',
       'event fancy',
-      '"bogus: 1"',
     ]);
+    expect(unknownFieldViolations(['bogus: 1']).map((v) => v.actual)).toEqual(['"bogus: 1"']);
+  });
+
+  test('a text block that starts with text is a violation; one that starts empty is not', () => {
+    const frames = framesOf([
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'Hi' } },
+      { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_start', index: 2, content_block: { type: 'thinking', thinking: '' } },
+    ]);
+    const verdict = textStartViolations(frames);
+    expect(verdict.starts).toBe(2);
+    expect(verdict.violations.map((v) => v.actual)).toEqual(['text "Hi"']);
   });
 });
 

@@ -65,21 +65,25 @@ describe('Resources: Message response (buffered)', () => {
     );
   });
 
-  test('a finished reply needs a stop reason, and one of the enum', () => {
+  test("a finished reply needs a stop reason: a string, the spec's or one the real API added since", () => {
     expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: null })).violations[0]?.actual).toBe(
       'null',
     );
-    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 'done' })).violations[0]?.actual).toMatch(
+    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 7 })).violations[0]?.actual).toMatch(
       /^stop_reason/,
     );
+    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 'refusal' })).violations).toEqual([]);
+    expect(bufferedMessage(buffered(200, { ...MESSAGE, stop_reason: 'pause_turn' })).violations).toEqual([]);
   });
 
-  test('content blocks other than text and tool_use are not part of a reply', () => {
+  test('content blocks of types the spec does not describe are skipped, broken known ones are not', () => {
     const reply = buffered(200, {
       ...MESSAGE,
-      content: [{ type: 'tool_result', tool_use_id: 'x', content: '' }],
+      content: [{ type: 'thinking', thinking: 'hm', signature: 's' }, ...MESSAGE.content],
     });
-    expect(bufferedMessage(reply).violations).toHaveLength(1);
+    expect(bufferedMessage(reply)).toEqual({ message: MESSAGE, violations: [] });
+    const broken = buffered(200, { ...MESSAGE, content: [{ type: 'text', text: 7 }] });
+    expect(bufferedMessage(broken).violations).toHaveLength(1);
   });
 });
 
@@ -141,9 +145,11 @@ describe('error bodies (the real API shape)', () => {
 
   test('a body without the top-level type, or not JSON, is a violation', () => {
     const noType = buffered(400, { error: { type: 'invalid_request_error', message: 'm' } });
-    expect(errorBodyViolations(noType)[0]?.actual).toMatch(/^type/);
+    // The failure says what is wrong and shows the body received.
+    expect(errorBodyViolations(noType)[0]?.where).toMatch(/^HTTP 400 body \(type: /);
+    expect(errorBodyViolations(noType)[0]?.actual).toMatch(/^HTTP 400 \(application\/json\) "\{\\"error\\":/);
     expect(errorTypeOf(noType)).toBe('invalid_request_error');
-    expect(errorBodyViolations(buffered(400, 'Bad Request'))[0]?.actual).toMatch(/^not JSON/);
+    expect(errorBodyViolations(buffered(400, 'Bad Request'))[0]?.where).toMatch(/\(not JSON\)$/);
   });
 });
 

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TargetUnavailable } from '../../../src/harness/check.js';
+import { MUST_BASES, TargetUnavailable } from '../../../src/harness/check.js';
+import { UsageError } from '../../../src/harness/errors.js';
 import type { CheckStatus, SuiteResult } from '../../../src/harness/results.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import {
   createMessagesServiceSuite,
+  MALFORMED_RULES,
   messagesServiceSuite,
+  SEMANTIC_RULES,
 } from '../../../src/suites/messages-service/index.js';
 import { type Break, type FakeService, startFakeService } from './fake-service.js';
 
@@ -65,38 +68,47 @@ describe('the check catalogue', () => {
       [
         'agreement.content',
         'auth.missing-key-401',
+        'buffered.stop-sequence',
+        'errors.error-body',
         'errors.invalid-400',
+        'errors.semantic-rejected',
         'http.request-id',
         'stream.abort-keeps-service-healthy',
         'stream.unknown-events',
+        'stream.unknown-fields',
       ].sort(),
     );
+  });
+
+  test('every check states its rule and basis, and its level follows from the basis (docs/levels.md)', () => {
+    for (const check of messagesServiceSuite.checks) {
+      expect(check.rule?.length ?? 0, check.id).toBeGreaterThan(40);
+      expect(check.basis, check.id).toBeDefined();
+      expect(check.level, check.id).toBe(MUST_BASES.includes(check.basis!) ? 'must' : 'should');
+    }
   });
 });
 
 describe('opening a target', () => {
-  test('a key variable that is not set makes the target unavailable, naming the variable', async () => {
+  test('a key variable that is not set is a usage error naming the variable, and sends nothing', async () => {
     const fake = await startFakeService({ apiKey: KEY });
     try {
-      await expect(
-        messagesServiceSuite.open(
+      const error = await messagesServiceSuite
+        .open(
           { baseUrl: fake.baseUrl, apiKeyEnv: 'WIRECHECK_TEST_UNSET_KEY_VARIABLE' },
           { seed: 1, runs: 1, full: false },
-        ),
-      ).rejects.toBeInstanceOf(TargetUnavailable);
-      await expect(
-        messagesServiceSuite.open(
-          { baseUrl: fake.baseUrl, apiKeyEnv: 'WIRECHECK_TEST_UNSET_KEY_VARIABLE' },
-          { seed: 1, runs: 1, full: false },
-        ),
-      ).rejects.toThrow(/WIRECHECK_TEST_UNSET_KEY_VARIABLE is not set/);
+        )
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).code).toBe('WC_USAGE');
+      expect((error as Error).message).toMatch(/WIRECHECK_TEST_UNSET_KEY_VARIABLE is not set/);
       expect(fake.requests).toHaveLength(0);
     } finally {
       await fake.close();
     }
   });
 
-  test('a service that cannot be reached makes the target unavailable', async () => {
+  test('a service that cannot be reached makes the target unavailable, saying what was sent and seen', async () => {
     const fake = await startFakeService({ apiKey: KEY });
     const { baseUrl } = fake;
     await fake.close();
@@ -104,7 +116,31 @@ describe('opening a target', () => {
       .open({ baseUrl, apiKeyEnv: KEY_ENV }, { seed: 1, runs: 1, full: false })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TargetUnavailable);
-    expect((error as Error).message).toMatch(/cannot be reached: POST .*\/v1\/messages failed/);
+    expect((error as Error).message).toMatch(
+      /cannot be reached: one request was sent .* failed: POST .*\/v1\/messages failed: .*ECONNREFUSED/,
+    );
+  });
+
+  test('a base URL that does not serve the messages path (404) makes the target unavailable', async () => {
+    const fake = await startFakeService({ apiKey: KEY });
+    try {
+      const error = await messagesServiceSuite
+        .open({ baseUrl: `${fake.baseUrl}/elsewhere`, apiKeyEnv: KEY_ENV }, { seed: 1, runs: 1, full: false })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TargetUnavailable);
+      expect((error as Error).message).toMatch(/is not served: HTTP 404/);
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test("a port Node's fetch refuses (bad port) is a usage error naming the port", async () => {
+    const error = await messagesServiceSuite
+      .open({ baseUrl: 'http://127.0.0.1:6000', apiKeyEnv: KEY_ENV }, { seed: 1, runs: 1, full: false })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(/port 6000 .*bad port/);
   });
 
   test('a service that rejects the key makes the target unavailable after one probe', async () => {
@@ -133,8 +169,8 @@ describe('opening a target', () => {
           only: ['messages-service.http.', 'messages-service.buffered.', 'messages-service.stream.order'],
         },
       );
-      // probe (= buffered text), buffered tool, text stream, tool stream
-      expect(fake.requests).toHaveLength(4);
+      // probe (= buffered text), buffered tool, text stream, tool stream, "stream": false, stop_sequences
+      expect(fake.requests).toHaveLength(6);
     } finally {
       await fake.close();
     }
@@ -142,7 +178,7 @@ describe('opening a target', () => {
 });
 
 describe('requests sent', () => {
-  test('the three checks that judge invalid bodies send each generated body once', async () => {
+  test('the four checks that judge invalid bodies send each body once', async () => {
     const fake = await startFakeService({ apiKey: KEY });
     try {
       const result = await runSuite(
@@ -150,10 +186,11 @@ describe('requests sent', () => {
         { baseUrl: fake.baseUrl, apiKeyEnv: KEY_ENV },
         { seed: 5, runs: 10, only: ['messages-service.errors.'] },
       );
-      expect(result.checks.map((c) => c.status)).toEqual(['pass', 'pass', 'pass']);
-      // the probe, then at most one request per generated body (equal bodies are sent once)
-      expect(fake.requests.length).toBeGreaterThan(1);
-      expect(fake.requests.length).toBeLessThanOrEqual(1 + 10);
+      expect(result.checks.map((c) => c.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+      // the probe, one example per rule of both sets, then at most one request per generated body
+      const examples = MALFORMED_RULES.length + SEMANTIC_RULES.length;
+      expect(fake.requests.length).toBeGreaterThan(1 + examples);
+      expect(fake.requests.length).toBeLessThanOrEqual(1 + examples + 2 * 10);
     } finally {
       await fake.close();
     }
@@ -188,7 +225,10 @@ describe('a compliant service', () => {
  * other checks need). `maybe`: property checks whose verdict depends on the generated cases.
  */
 const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: string[] }[] = [
-  { breaks: 'buffered-content-type', expected: { 'http.buffered-content-type': 'fail' } },
+  {
+    breaks: 'buffered-content-type',
+    expected: { 'http.buffered-content-type': 'fail', 'buffered.explicit-stream-false': 'fail' },
+  },
   { breaks: 'stream-content-type', expected: { 'http.stream-content-type': 'fail' } },
   {
     breaks: 'event-name-mismatch',
@@ -210,29 +250,40 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
     breaks: 'invalid-partial-json',
     expected: { 'tools.partial-json': 'fail', 'stream.reduces-to-message': 'fail', 'stream.order': 'skip' },
   },
-  { breaks: 'end-turn-with-tool-use', expected: { 'tools.stop-reason': 'fail' } },
+  {
+    breaks: 'end-turn-with-tool-use',
+    expected: { 'tools.stop-reason': 'fail', 'tools.bash-20241022': 'fail' },
+  },
   {
     breaks: 'buffered-shape',
     expected: {
       'buffered.message-shape': 'fail',
+      'buffered.explicit-stream-false': 'fail',
+      'headers.service-version': 'fail',
       'agreement.input-tokens': 'skip',
       'agreement.content': 'skip',
+      'agreement.start-input-tokens': 'skip',
       'tools.follow-up': 'fail',
       'tools.two-results': 'fail',
+      'tools.bash-20241022': 'fail',
       'stream.abort-keeps-service-healthy': 'warn',
     },
     maybe: ['requests.valid-accepted'],
   },
   {
     breaks: 'accepts-missing-key',
-    expected: { 'auth.missing-key-rejected': 'fail', 'auth.missing-key-401': 'skip' },
+    expected: {
+      'auth.missing-key-rejected': 'fail',
+      'auth.stream-missing-key-rejected': 'fail',
+      'auth.missing-key-401': 'skip',
+    },
   },
   { breaks: 'missing-key-403', expected: { 'auth.missing-key-401': 'warn' } },
-  { breaks: 'accepts-invalid-body', expected: { 'errors.invalid-rejected': 'fail' } },
   {
-    breaks: 'error-body-without-type',
-    expected: { 'errors.error-body': 'fail', 'auth.missing-key-401': 'warn' },
+    breaks: 'accepts-invalid-body',
+    expected: { 'errors.invalid-rejected': 'fail', 'errors.semantic-rejected': 'warn' },
   },
+  { breaks: 'error-body-without-type', expected: { 'errors.error-body': 'warn' } },
   {
     breaks: 'message-start-with-content',
     expected: {
@@ -255,12 +306,32 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
     expected: { 'stream.ping-shape': 'fail', 'stream.frame-format': 'fail', 'stream.unknown-events': 'warn' },
   },
   { breaks: 'no-request-id', expected: { 'http.request-id': 'warn' } },
-  { breaks: 'stream-input-tokens-differ', expected: { 'agreement.input-tokens': 'fail' } },
+  {
+    breaks: 'stream-input-tokens-differ',
+    expected: { 'agreement.input-tokens': 'fail', 'agreement.start-input-tokens': 'fail' },
+  },
   {
     breaks: 'rejects-tool-results',
     expected: { 'tools.follow-up': 'fail', 'tools.two-results': 'fail' },
     maybe: ['requests.valid-accepted'],
   },
+  { breaks: 'rejects-stream-false', expected: { 'buffered.explicit-stream-false': 'fail' } },
+  { breaks: 'stop-sequence-on-end-turn', expected: { 'buffered.stop-sequence': 'warn' } },
+  { breaks: 'text-start-with-text', expected: { 'stream.text-start-empty': 'fail' } },
+  { breaks: 'input-tokens-late', expected: { 'agreement.start-input-tokens': 'fail' } },
+  { breaks: 'rejects-bash-20241022', expected: { 'tools.bash-20241022': 'fail' } },
+  { breaks: 'accepts-any-key', expected: { 'auth.wrong-key-rejected': 'fail' } },
+  { breaks: 'streams-without-key', expected: { 'auth.stream-missing-key-rejected': 'fail' } },
+  { breaks: 'requires-anthropic-version', expected: { 'headers.service-version': 'fail' } },
+  { breaks: 'accepts-meaningless', expected: { 'errors.semantic-rejected': 'warn' } },
+  {
+    breaks: 'crashes-on-role-and-serves-missing-max-tokens',
+    expected: { 'errors.invalid-rejected': 'fail' },
+  },
+  // Equivalent services: what the real API does today, or another spelling of the same thing.
+  { breaks: 'x-request-id', expected: {} },
+  { breaks: 'forward-compatible', expected: {} },
+  { breaks: 'tool-start-without-input', expected: {} },
 ];
 
 describe('a broken service fails the check of the rule it breaks', () => {
@@ -277,6 +348,41 @@ describe('a broken service fails the check of the rule it breaks', () => {
     expect(result.checks).toHaveLength(1);
     expect(result.checks[0]).toMatchObject({ id, status: 'warn' });
     expect(result.checks[0]!.message).toMatch(/after the abort.*HTTP 500/);
+  });
+
+  test('every failing rule of the invalid-request set is reported, each with the reply received', async () => {
+    const id = `${P}errors.invalid-rejected`;
+    const { result } = await runAgainst(['crashes-on-role-and-serves-missing-max-tokens'], { only: [id] });
+    const check = result.checks[0]!;
+    expect(check.status).toBe('fail');
+    expect(check.message).toMatch(/^2 rules fail: /);
+    expect(check.message).toContain('[max_tokens missing]');
+    expect(check.message).toContain('[role not user or assistant]');
+    expect(check.actual).toMatch(/HTTP 200 .*HTTP 500|HTTP 500 .*HTTP 200/);
+  });
+
+  test('the error-body check shows the body received, not a schema issue', async () => {
+    const id = `${P}errors.error-body`;
+    const { result } = await runAgainst(['error-body-without-type'], { only: [id] });
+    const check = result.checks[0]!;
+    expect(check.message).toMatch(
+      /^\d+ rules fail: \[model missing\] error body: at model missing, HTTP 400 body \(type: /,
+    );
+    expect(check.actual).toMatch(/^\[model missing\] HTTP 400 \(application\/json\) "\{\\"error\\":/);
+  });
+
+  test('a service that streams forever costs the suite two request budgets, then the run stops once', async () => {
+    const started = performance.now();
+    const { result } = await runAgainst(['streams-forever'], {
+      suite: createMessagesServiceSuite({ abortSettleMs: 0, requestTimeoutMs: 500 }),
+    });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const gone = result.checks.filter((c) => c.targetGone === true);
+    expect(gone).toHaveLength(1);
+    expect(gone[0]!.message).toMatch(/did not end 2 replies within their budget/);
+    const notRun = result.checks.filter((c) => c.skipKind === 'not-run');
+    expect(notRun.length).toBeGreaterThan(20);
+    expect(result.checks.filter((c) => c.status === 'pass').length).toBeLessThan(5);
   });
 
   test('a skip says why: a service that never calls the tool', async () => {

@@ -4,7 +4,7 @@ import type { DeltaSplits, Message } from '../../../protocol/messages/index.js';
 import { always, type CaseResult, type MessagesClientCtx } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import type { ReadCutPlan } from '../read-cuts.js';
-import { plainRequest } from '../requests.js';
+import { requestFor } from '../requests.js';
 import { servedFramesEvidence, withServedFrames } from '../served-frames.js';
 
 /** Budget of a property that runs the client once per run. */
@@ -31,7 +31,7 @@ export function runStreamed(
   const { splits, faults, readCuts } = delivery;
   return ctx.runCase({
     scenario: always({ kind: 'message', message, ...(splits && { splits }), ...(faults && { faults }) }),
-    body: plainRequest(true),
+    body: requestFor(message, true),
     ...(readCuts && { readCuts }),
     signal: env.signal,
   });

@@ -8,19 +8,34 @@ import { CASE_BUDGET_MS } from './common.js';
 const DISTINCT_FAILURES =
   'Errors: client libraries raise distinct failures for rate limiting, connection problems and non-success HTTP statuses';
 
+const STATUS_RULE =
+  'The spec (Errors): client libraries raise distinct failures for non-success HTTP statuses; the target contract reports them as kind status with the status. Every messages client, streamed requests included (the status arrives before any frame).';
+
 /** A non-success status other than 429: kind `status` with that status. */
-function statusCheck(status: number, name: string, streamed: boolean): Check<MessagesClientCtx> {
-  const label = `HTTP ${status} ${errorTypeForStatus(status)}${streamed ? ' to a streaming request' : ''}`;
+function statusCheck(
+  status: number,
+  name: string,
+  streamed: boolean,
+  headers?: Record<string, string>,
+): Check<MessagesClientCtx> {
+  const label = `HTTP ${status} ${errorTypeForStatus(status)}${headers ? ' with retry-after' : ''}${streamed ? ' to a streaming request' : ''}`;
   return {
-    id: `messages-client.errors.status-${status}${streamed ? '-streamed' : ''}`,
+    id: `messages-client.errors.status-${status}${headers ? '-retry-after' : ''}${streamed ? '-streamed' : ''}`,
     clause: `${DISTINCT_FAILURES} (TARGETS messages-client: kind status)`,
-    description: `${label} (${name}) makes the client fail with kind status and status ${status}.`,
+    description: `${label} (${name}) makes the client fail with kind status and status ${status}${headers ? ' (retries allowed, after the wait)' : ''}.`,
     level: 'must',
+    basis: 'spec',
+    rule: STATUS_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       // The same answer to every attempt, so retries (allowed) cannot change the outcome.
       const result = await ctx.runCase({
-        scenario: always({ kind: 'error', status, errorType: errorTypeForStatus(status) }),
+        scenario: always({
+          kind: 'error',
+          status,
+          errorType: errorTypeForStatus(status),
+          ...(headers && { headers }),
+        }),
         body: plainRequest(streamed),
         signal: env.signal,
       });
@@ -36,6 +51,8 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     clause: `${DISTINCT_FAILURES}; the rate-limit case exists for the messages service (TARGETS messages-client: kind rate_limit)`,
     description: 'HTTP 429 with retry-after makes the client fail with kind rate_limit and status 429.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Errors): client libraries raise distinct failures for rate limiting, connection problems and non-success statuses, and the rate-limit case exists for the messages service. Every messages client reports a 429 as kind rate_limit with status 429.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.rateLimited();
@@ -48,6 +65,8 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     clause: 'Errors (not in the spec; the real API sends retry-after with 429 and its SDKs wait that long)',
     description: `A client that retries a 429 waits at least the retry-after time (${RATE_LIMIT_RETRY_AFTER_S} s) first.`,
     level: 'should',
+    basis: 'real-api',
+    rule: 'Not in the spec: the real API sends retry-after with a 429 and its SDKs wait that long before a retry. A client that retries sooner gets a warning; one that does not retry is not judged.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const requests = (await ctx.shared.rateLimited()).requests;
@@ -67,10 +86,37 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
       }
     },
   },
+  {
+    id: 'messages-client.errors.rate-limit-streamed',
+    clause: `${DISTINCT_FAILURES} (TARGETS messages-client: kind rate_limit)`,
+    description: 'HTTP 429 to a streaming request makes the client fail with kind rate_limit and status 429.',
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Errors): rate limiting is a distinct failure, and a streamed request meets it before any frame (the 429 is the HTTP status). Every messages client reports kind rate_limit with status 429 for a streamed request too.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await ctx.runCase({
+        scenario: always({
+          kind: 'error',
+          status: 429,
+          errorType: 'rate_limit_error',
+          headers: { 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
+        }),
+        body: plainRequest(true),
+        signal: env.signal,
+      });
+      expectRequests(result, 'HTTP 429 to a streaming request');
+      expectClientError(result, ['rate_limit'], 'HTTP 429 rate_limit_error to a streaming request', 429);
+    },
+  },
   statusCheck(529, 'overloaded', false),
   statusCheck(529, 'overloaded', true),
+  statusCheck(529, 'overloaded', false, { 'retry-after': '1' }),
   statusCheck(500, 'server error', false),
   statusCheck(401, 'authentication refused', false),
+  statusCheck(403, 'permission refused', false),
+  statusCheck(404, 'not found', false),
+  statusCheck(413, 'request too large', false),
   statusCheck(400, 'invalid request', false),
   {
     id: 'messages-client.errors.connection-refused',
@@ -78,6 +124,8 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     description:
       'A base URL where the connection is refused makes the client fail with kind connection and no status.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Errors): connection problems are a distinct failure. Every messages client reports a refused connection as kind connection, with no HTTP status.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({

@@ -1,10 +1,11 @@
 import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import type { JournalEntry } from '../../../mocks/messages/index.js';
-import { firstDifference } from '../compare.js';
+import { describeDifferences, differences } from '../../../protocol/compare.js';
+import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
 import { always, type CaseResult, helloMessage, type MessagesClientCtx } from '../context.js';
 import { describeRequests, expectClientError, expectRequests } from '../expect.js';
 import { describeRun } from '../output.js';
-import { normalizedTurns, plainRequest, richRequest } from '../requests.js';
+import { plainRequest, richRequest } from '../requests.js';
 import { CASE_BUDGET_MS } from './common.js';
 
 const SPEC_VERSION = '2023-06-01';
@@ -26,16 +27,15 @@ async function sharedRequests(
   );
 }
 
-/** The body fields the spec lists, with `stream` absent read as false and string turns as text blocks. */
+/** The body fields the spec lists, in one form: string turns as text blocks, defaults written out. */
 function specFields(body: unknown): unknown {
-  const b = (body ?? {}) as Record<string, unknown>;
-  return {
-    model: b.model,
-    max_tokens: b.max_tokens,
-    messages: normalizedTurns(b.messages),
-    tools: b.tools ?? null,
-    stream: b.stream === true,
-  };
+  const b = (normalizeMessageRequest(body ?? {}) ?? {}) as Record<string, unknown>;
+  return { model: b.model, max_tokens: b.max_tokens, messages: b.messages, tools: b.tools, stream: b.stream };
+}
+
+/** Keys added inside what stdin gave (turns, blocks, tool definitions); the top level is free. */
+function addedInside(objectPath: string): boolean {
+  return objectPath !== '$';
 }
 
 export const requestChecks: Check<MessagesClientCtx>[] = [
@@ -44,6 +44,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     clause: 'Endpoints: POST {base_url}/v1/messages',
     description: 'Every request is a POST to {base_url}/v1/messages.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Endpoints): the messages operation is POST {base_url}/v1/messages. Every messages client sends its requests there.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
@@ -63,17 +65,43 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     clause:
       'Resources: Message request body; Endpoints: follow-up turn (TARGETS messages-client: stdin is the request body)',
     description:
-      'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, unchanged.',
+      'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, with their values; every difference is reported.',
     level: 'must',
+    basis: 'contract',
+    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, stream, request } of await sharedRequests(ctx)) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
-        const difference = firstDifference(stdin, sent);
-        if (difference !== undefined) {
+        const found = differences(stdin, sent, { extra: 'tolerate' });
+        if (found.length > 0) {
           throw new CheckFailure(
-            `${label}: the body sent differs from stdin at ${difference}`,
+            `${label}: the body sent differs from stdin: ${describeDifferences(found)}`,
+            show(stdin),
+            show(request.body),
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'messages-client.request.body-additions',
+    clause: 'Resources: Message request body (TARGETS messages-client: stdin is the request body)',
+    description:
+      'The turns, blocks and tool definitions given on stdin are sent without fields added to them (added top-level parameters are not judged).',
+    level: 'should',
+    basis: 'real-api',
+    rule: 'The target contract makes stdin the request body. A field the client adds inside a turn, block or tool definition (cache_control, eager_input_streaming) is one the real API accepts, so the request still works, but it changes what was asked (billing, how tool input streams): a warning that names every added field.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      for (const { label, stream, request } of await sharedRequests(ctx)) {
+        const stdin = specFields(richRequest(stream));
+        const sent = specFields(request.body);
+        const found = differences(stdin, sent, { extra: addedInside }).filter((d) => d.kind === 'extra');
+        if (found.length > 0) {
+          throw new CheckFailure(
+            `${label}: the client added fields to what stdin gave: ${describeDifferences(found)}`,
             show(stdin),
             show(request.body),
           );
@@ -87,6 +115,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     description:
       'Every request carries the key from the environment, in x-api-key or as Authorization: Bearer (which the real API also accepts).',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Authentication): the key, read from the environment, goes with every request. Every messages client sends it, in x-api-key or as Authorization: Bearer (which the real API accepts as well).',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
@@ -107,6 +137,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     description:
       'The key travels in the x-api-key header the spec names (a warning only: @anthropic-ai/sdk 1.x sends Authorization: Bearer, which the real API accepts).',
     level: 'should',
+    basis: 'real-api',
+    rule: 'The spec names the x-api-key header; the real API also accepts Authorization: Bearer, which @anthropic-ai/sdk 1.x sends. A client using Bearer works against the real API, so x-api-key itself is only a warning.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
@@ -130,6 +162,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     description:
       'With both key variables unset the client sends nothing and fails with kind missing_api_key.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Authentication): the key is required; a client without it exits with an error before sending anything. Every messages client (the contract: kind missing_api_key).',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
@@ -154,6 +188,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     description:
       'Every request carries the version header (service-version, or anthropic-version as the real API names it).',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Endpoints: request headers): every request carries a service-version header. Every messages client sends one (service-version, or anthropic-version as the real API names it).',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
@@ -173,6 +209,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     // should: the value selects an API version; @anthropic-ai/sdk 1.x deliberately sends 2026-10-21.
     description: `The version header carries ${SPEC_VERSION}.`,
     level: 'should',
+    basis: 'real-api',
+    rule: "The spec's version value is 2023-06-01; the value selects an API version and the real API accepts newer ones (@anthropic-ai/sdk 1.x sends 2026-10-21). Another value is a warning.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
@@ -191,6 +229,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     clause: 'Endpoints: request headers, content-type: application/json',
     description: 'Every request says content-type: application/json.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Endpoints: request headers): content-type: application/json. Every messages client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {

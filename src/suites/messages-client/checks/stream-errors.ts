@@ -1,31 +1,34 @@
-import { type Check, CheckFailure } from '../../../harness/check.js';
+import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
-import { eventsOfMessage } from '../../../protocol/messages/index.js';
+import { eventsOfMessage, type Message, type StreamEvent } from '../../../protocol/messages/index.js';
 import { always, type MessagesClientCtx } from '../context.js';
-import { expectClientError, expectStreamFlag } from '../expect.js';
+import { describeRequests, expectClientError, expectFinalMessage, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';
 import { describeRun } from '../output.js';
-import { plainRequest } from '../requests.js';
+import { requestFor } from '../requests.js';
 import { servedFramesEvidence, withServedFrames } from '../served-frames.js';
 import { CASE_BUDGET_MS, runStreamed } from './common.js';
 
 /** MIXED_MESSAGE's frames: 0 message_start, 1 content_block_start, 2 text delta, 3 content_block_stop... */
 const FIRST_DELTA = 2;
 
-/** A stream fault that the client must report as a failure of one of `kinds`. */
+/** A stream fault that the client must report as a failure of one of `kinds` (a must rule). */
 function streamFault(
   id: string,
   clause: string,
   label: string,
   faults: FaultPlan,
   kinds: readonly ('stream' | 'connection')[],
-  level: 'must' | 'should' = 'must',
+  basis: 'spec' | 'contract',
+  rule: string,
 ): Check<MessagesClientCtx> {
   return {
     id,
     clause,
     description: `${label[0]!.toUpperCase()}${label.slice(1)} makes the client fail with kind ${kinds.join(' or ')}.`,
-    level,
+    level: 'must',
+    basis,
+    rule,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await runStreamed(ctx, env, MIXED_MESSAGE, { faults });
@@ -38,6 +41,58 @@ function streamFault(
   };
 }
 
+/**
+ * A stream the real API never sends: the client may either report it (kind stream) or
+ * print exactly the message it carries; a different message, or a crash, is what warns.
+ */
+function reportOrRecover(
+  id: string,
+  clause: string,
+  label: string,
+  faults: FaultPlan,
+  rule: string,
+): Check<MessagesClientCtx> {
+  return {
+    id,
+    clause,
+    description: `${label[0]!.toUpperCase()}${label.slice(1)}: the client either fails with kind stream or prints the message the stream carries, never another one.`,
+    level: 'should',
+    basis: 'real-api',
+    rule,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await runStreamed(ctx, env, MIXED_MESSAGE, { faults });
+      expectStreamFlag(result, true, label);
+      if (result.outcome.type === 'error' && result.outcome.error.kind === 'stream') return;
+      withServedFrames(
+        () => {
+          if (result.outcome.type === 'printed') expectFinalMessage(result, MIXED_MESSAGE, label);
+          else expectClientError(result, ['stream'], `${label} (or the message it carries)`);
+        },
+        () => servedFramesEvidence(MIXED_MESSAGE, undefined, faults, result.requests),
+      );
+    },
+  };
+}
+
+/** A message whose one tool_use block's input is sent as `fragments` (not a JSON object once joined). */
+const TOOL_MESSAGE: Message = {
+  ...MIXED_MESSAGE,
+  id: 'msg_wc_tool_json',
+  content: [{ type: 'tool_use', id: 'toolu_wc_json', name: 'bash', input: { command: 'ls' } }],
+};
+
+function toolStream(fragments: readonly string[]): StreamEvent[] {
+  const events = eventsOfMessage(TOOL_MESSAGE);
+  const delta = events.findIndex((e) => e.type === 'content_block_delta');
+  const deltas: StreamEvent[] = fragments.map((partial_json) => ({
+    type: 'content_block_delta',
+    index: 0,
+    delta: { type: 'input_json_delta', partial_json },
+  }));
+  return [...events.slice(0, delta), ...deltas, ...events.slice(delta + 1)];
+}
+
 /** How long a stalled stream may keep the client waiting (the spec's longest idle closure, 60 s, plus half). */
 export const STALL_ALLOWANCE_MS = 90_000;
 
@@ -48,6 +103,8 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     'an error event as the first frame',
     { errorEvent: { atFrame: 0 } },
     ['stream'],
+    'contract',
+    'The target contract: a malformed stream or an error event in it makes the client fail with kind stream. The real API sends `event: error` after the 200 (its body "not shown" in the spec). Every messages client.',
   ),
   streamFault(
     'messages-client.stream-errors.error-event-mid-stream',
@@ -55,6 +112,8 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     'an error event in the middle of a text block',
     { errorEvent: { atFrame: FIRST_DELTA + 1 } },
     ['stream'],
+    'contract',
+    'The target contract: an error event in the stream makes the client fail with kind stream, also after part of the message arrived. Every messages client.',
   ),
   streamFault(
     'messages-client.stream-errors.malformed-json',
@@ -62,14 +121,8 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     'a content_block_delta frame whose data is not JSON',
     { malformed: [{ atFrame: FIRST_DELTA, kind: 'invalid-json' }] },
     ['stream'],
-  ),
-  streamFault(
-    'messages-client.stream-errors.type-mismatch',
-    'Events: the JSON type equals the event name (a rule for the service; clients that dispatch on data.type cannot notice)',
-    'a content_block_delta frame sent under event: content_block_stop',
-    { malformed: [{ atFrame: FIRST_DELTA, kind: 'type-mismatch', eventName: 'content_block_stop' }] },
-    ['stream'],
-    'should',
+    'contract',
+    'The spec: frame data is JSON; the target contract: a malformed stream makes the client fail with kind stream rather than print a message. Every messages client.',
   ),
   streamFault(
     'messages-client.stream-errors.no-message-stop',
@@ -77,6 +130,8 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     'a stream that ends cleanly after message_delta without message_stop',
     { omitMessageStop: true },
     ['stream'],
+    'spec',
+    'The spec (Events rule 1; States): message_stop is terminal and the stream closes cleanly after it; a stream that ends without it is cut short. Every messages client reports it (kind stream) instead of printing a message.',
   ),
   {
     id: 'messages-client.stream-errors.ends-mid-block',
@@ -84,12 +139,14 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     description:
       'A stream that ends cleanly in the middle of a block (no message_delta, no message_stop) is a failure.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Events rule 1): a stream ends with message_delta and message_stop; one that ends inside a block is cut short. Every messages client reports it (kind stream) instead of printing a message.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const frames = eventsOfMessage(MIXED_MESSAGE).slice(0, FIRST_DELTA + 1);
       const result = await ctx.runCase({
         scenario: always({ kind: 'raw', frames }),
-        body: plainRequest(true),
+        body: requestFor(MIXED_MESSAGE, true),
         signal: env.signal,
       });
       expectClientError(result, ['stream'], 'a stream that ends after the first text delta');
@@ -101,6 +158,8 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     'the connection cut after the first text delta',
     { disconnectAfterFrame: FIRST_DELTA + 1 },
     ['stream', 'connection'],
+    'spec',
+    'The spec (Errors): a connection cut mid-stream is a truncated stream. Every messages client reports it (kind stream or connection) instead of printing what it had.',
   ),
   {
     id: 'messages-client.stream-errors.stall',
@@ -108,12 +167,14 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
       'Limits: idle connections are closed by intermediaries after 30 to 60 seconds (the spec states no client idle timeout)',
     description: `A stream that goes silent after message_start ends in a failure (kind stream or connection) within ${STALL_ALLOWANCE_MS / 1000} s instead of hanging.`,
     level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec states no client idle timeout; it says intermediaries close idle connections after 30 to 60 seconds. A client that waits forever on a stream that went silent gets a warning.',
     tier: 'full',
     timeoutMs: STALL_ALLOWANCE_MS + 30_000,
     async run(ctx, env) {
       const result = await ctx.runCase({
         scenario: always({ kind: 'message', message: MIXED_MESSAGE, faults: { stall: { afterFrame: 1 } } }),
-        body: plainRequest(true),
+        body: requestFor(MIXED_MESSAGE, true),
         timeoutMs: STALL_ALLOWANCE_MS,
         signal: env.signal,
       });
@@ -125,6 +186,52 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
         );
       }
       expectClientError(result, ['stream', 'connection'], 'a stream that stalls after message_start');
+    },
+  },
+
+  reportOrRecover(
+    'messages-client.stream-errors.type-mismatch',
+    'Events: the JSON type equals the event name (a rule for the service)',
+    'a content_block_delta frame sent under event: content_block_stop',
+    { malformed: [{ atFrame: FIRST_DELTA, kind: 'type-mismatch', eventName: 'content_block_stop' }] },
+    'The spec makes the service send a data type equal to the event name; it says nothing of what a client does when they disagree, and the real API never sends that. A client that either reports kind stream or prints the message the stream carries is fine; one that prints a different message or crashes gets a warning.',
+  ),
+  reportOrRecover(
+    'messages-client.stream-errors.no-event-line',
+    'Events: each frame is an event: line and a data: line (a rule for the service)',
+    'a content_block_delta frame without an event: line',
+    { malformed: [{ atFrame: FIRST_DELTA, kind: 'no-event-line' }] },
+    'The spec makes the service send an event: line with every frame; the real API always does, and SSE readers give such a frame the name "message". A client that reports kind stream or folds the frame by its data type is fine; one that drops the frame silently (printing a message without its text) or crashes gets a warning.',
+  ),
+  {
+    id: 'messages-client.stream-errors.invalid-tool-json',
+    clause: 'Events rule 3 (the concatenated partial_json is parsed once, at content_block_stop)',
+    description:
+      'Tool input fragments that do not join into a JSON object (cut short, or not JSON) make the client fail with kind stream instead of inventing an input.',
+    level: 'should',
+    basis: 'real-api',
+    rule: 'The spec (Events rule 3): a consumer joins the partial_json fragments of a block and parses the result once, at content_block_stop; it does not say what a consumer does when that is not JSON. The real API never sends it, and the official SDK completes cut JSON silently; a client that reports kind stream instead of running a tool with an input it made up is the safe one, so any other outcome is a warning.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const cases: [string, string[]][] = [
+        ['tool input cut short at content_block_stop', ['{"command": "l', 's"']],
+        ['tool input that is not JSON', ['{"command" ', '"ls"}']],
+      ];
+      for (const [what, fragments] of cases) {
+        const result = await ctx.runCase({
+          scenario: always({ kind: 'raw', frames: toolStream(fragments) }),
+          body: requestFor(TOOL_MESSAGE, true),
+          signal: env.signal,
+        });
+        if (result.outcome.type === 'printed') {
+          throw new CheckFailure(
+            `${what}: the client printed a message with an input it made up (fragments ${JSON.stringify(fragments.join(''))}; requests: ${describeRequests(result.requests)})`,
+            'exit non-zero with {"error":{"kind":"stream",...}}',
+            show(result.outcome.value),
+          );
+        }
+        expectClientError(result, ['stream'], what);
+      }
     },
   },
 ];

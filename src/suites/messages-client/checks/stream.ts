@@ -22,6 +22,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     description:
       'Generated streams (multi-byte text, tool input JSON cut anywhere, pings, any line ending, reads cut anywhere) are printed as exactly the message they carry.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (What the service does 2; Events rules 1-3): a stream carries the same final message as the buffered reply; a client folds the frames into it, whatever the chunking, line endings and pings. Every messages client prints exactly that message.',
     timeoutMs: PROPERTY_BUDGET_MS,
     async run(ctx, env) {
       await checkProperty(
@@ -40,6 +42,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     clause: 'Events: each frame is UTF-8 text',
     description: 'A multi-byte UTF-8 character cut across two reads is decoded whole.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Events): frames are UTF-8 text. Every messages client decodes a character whose bytes arrive in two reads as one character.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectStreamedMessage(
@@ -56,6 +60,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     clause: 'Events: frames are separated by two line breaks (SSE: CRLF, LF or CR)',
     description: 'Streams with LF, CRLF (cut between CR and LF) and lone CR line endings are all read.',
     level: 'must',
+    basis: 'protocol-must',
+    rule: 'The spec says frames are separated by two line breaks and defers to SSE, whose format makes CRLF, LF and CR all line breaks (a CRLF may be cut between its CR and LF). Every messages client reads all three.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const dialects: [string, FaultPlan][] = [
@@ -80,6 +86,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     description:
       'Tool input sent one code point per input_json_delta is concatenated and parsed once, at content_block_stop.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Events rule 3): tool input arrives as partial_json fragments that are not JSON on their own; a consumer concatenates them and parses once, at content_block_stop. Every messages client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectStreamedMessage(
@@ -96,6 +104,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     clause: 'Events: ping, optional keep-alive, may occur anywhere',
     description: 'Ping frames between any two events (several in a row too) are ignored.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Events: ping): pings are optional keep-alives that may occur anywhere. Every messages client ignores them.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const splits = [
@@ -117,6 +127,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     clause: 'Events: ping may occur anywhere (States: the first frame is message_start)',
     description: 'A ping before message_start is ignored too.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec says both that a ping may occur anywhere and that the first frame is message_start; a ping before message_start is the one place the two disagree, so a client that refuses it only gets a warning.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectStreamedMessage(
@@ -133,6 +145,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     clause: 'What the service does 2 (SSE: a line starting with a colon is a comment)',
     description: 'Comment lines anywhere in the stream, before the first event too, are ignored.',
     level: 'must',
+    basis: 'protocol-must',
+    rule: "The spec defers to SSE for the frame syntax, and SSE makes a line starting with a colon a comment that readers ignore (the spec's tool-server keep-alives are such lines). Every messages client ignores comments.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectStreamedMessage(
@@ -149,6 +163,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     clause: 'Events (not in the spec; the real API may add event types, which clients are asked to ignore)',
     description: 'Frames with an event name the spec does not list are ignored.',
     level: 'should',
+    basis: 'real-api',
+    rule: "Not in the spec's event list: the real API adds event types over time and asks clients to ignore the ones they do not know. A client that fails on one gets a warning.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectStreamedMessage(
@@ -166,6 +182,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     description:
       'A byte order mark, id: lines, data split over several data: lines and unknown field lines are handled as SSE says.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'SSE syntax beyond the frames the spec shows (a byte order mark, id: lines, data over several data: lines, unknown field lines): the SSE format tells readers how to handle each; the real API sends none of them, so a client that trips on one gets a warning.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectStreamedMessage(

@@ -1,4 +1,4 @@
-import { type CheckEnv, CheckSkipped } from '../../../harness/check.js';
+import { type CheckEnv, NotExercised } from '../../../harness/check.js';
 import type { Message } from '../../../protocol/messages/index.js';
 import type { MessagesServiceCtx } from '../context.js';
 import type { BufferedReply, StreamedReply } from '../replies.js';
@@ -38,7 +38,7 @@ export async function okStreams(ctx: MessagesServiceCtx): Promise<Labeled<Stream
   const all = await streamedReplies(ctx);
   const ok = all.filter((s) => s.reply.status === 200);
   if (ok.length === 0) {
-    throw new CheckSkipped(
+    throw new NotExercised(
       `no stream request got HTTP 200 (${all.map((s) => `${s.label}: ${s.reply.status}`).join(', ')}); see messages-service.http.stream-content-type`,
     );
   }

@@ -1,9 +1,16 @@
-import { type Check, CheckSkipped } from '../../../harness/check.js';
+import { type Check, NotExercised } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
-import { headerOf } from '../replies.js';
-import { bufferedContentTypeViolations, streamHeaderViolations } from '../reply-rules.js';
+import { sendBuffered } from '../http.js';
+import { type HeaderMap, headerOf } from '../replies.js';
+import { bufferedContentTypeViolations, bufferedMessage, streamHeaderViolations } from '../reply-rules.js';
+import { textRequest } from '../requests.js';
 import { failOn, violation, within } from '../violations.js';
 import { bufferedReplies, NETWORK_BUDGET_MS, streamedReplies } from './common.js';
+
+/** The reply's request id: `request-id` (the real API) or `x-request-id`; header maps are lower-cased. */
+function requestIdOf(headers: HeaderMap): string | undefined {
+  return headerOf(headers, 'request-id') ?? headerOf(headers, 'x-request-id');
+}
 
 export const httpChecks: Check<MessagesServiceCtx>[] = [
   {
@@ -11,11 +18,13 @@ export const httpChecks: Check<MessagesServiceCtx>[] = [
     clause: 'Endpoints: POST /v1/messages',
     description: 'A buffered reply is an HTTP JSON body: content type application/json.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a request with `stream` absent or false is answered with an HTTP JSON body (the message). Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const ok = (await bufferedReplies(ctx)).filter((r) => r.reply.status === 200);
       if (ok.length === 0)
-        throw new CheckSkipped(
+        throw new NotExercised(
           'no buffered request got HTTP 200; see messages-service.buffered.message-shape',
         );
       failOn(
@@ -29,6 +38,8 @@ export const httpChecks: Check<MessagesServiceCtx>[] = [
     clause: 'Endpoints: POST /v1/messages',
     description: 'A `stream: true` request is answered with HTTP 200 and content type text/event-stream.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a `stream: true` request is answered with HTTP 200 and content type text/event-stream. Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await streamedReplies(ctx);
@@ -41,16 +52,46 @@ export const httpChecks: Check<MessagesServiceCtx>[] = [
   {
     id: 'messages-service.http.request-id',
     clause: 'Endpoints: POST /v1/messages (not in the spec; the real API sends a request-id header)',
-    description: 'Every reply carries a request-id header, as the real API does.',
+    description:
+      'Every reply carries a request-id header (or x-request-id, names compared case-insensitively), as the real API does.',
     level: 'should',
+    basis: 'real-api',
+    rule: 'Not in the spec: the real API names every reply in a `request-id` header (header names are case-insensitive; `x-request-id`, the name many gateways and mocks use, is accepted as the same thing). A habit worth keeping for support and logs, so a warning.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const replies = [...(await bufferedReplies(ctx)), ...(await streamedReplies(ctx))];
       failOn(
         replies
-          .filter((r) => !headerOf(r.reply.headers, 'request-id'))
-          .map((r) => violation(r.label, 'a request-id header', 'none')),
+          .filter((r) => requestIdOf(r.reply.headers) === undefined)
+          .map((r) =>
+            violation(
+              r.label,
+              'a request-id header (or x-request-id)',
+              `none; headers received: ${Object.keys(r.reply.headers).join(', ') || '(none)'}`,
+            ),
+          ),
         'replies should name their request',
+      );
+    },
+  },
+
+  {
+    id: 'messages-service.headers.service-version',
+    clause: 'Endpoints: request headers (service-version: 2023-06-01); Versioning',
+    description:
+      "A request that names the version only in the spec's service-version header (no anthropic-version) is served.",
+    level: 'must',
+    basis: 'spec',
+    rule: "The spec names the version header `service-version` (value 2023-06-01). Every messages service serves a request that carries it, even without the real API's `anthropic-version`.",
+    timeoutMs: NETWORK_BUDGET_MS,
+    async run(ctx, env) {
+      const reply = await sendBuffered(ctx.client, JSON.stringify(textRequest(ctx.model, false)), {
+        versionHeaders: 'spec',
+        signal: env.signal,
+      });
+      failOn(
+        within('reply to a request with service-version only', bufferedMessage(reply).violations),
+        "a request with the spec's version header must be served",
       );
     },
   },

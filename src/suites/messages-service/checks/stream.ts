@@ -1,4 +1,4 @@
-import { type Check, CheckSkipped } from '../../../harness/check.js';
+import { type Check, NotExercised } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import {
   deltaUsageViolations,
@@ -8,6 +8,8 @@ import {
   messageStartViolations,
   orderViolations,
   pingViolations,
+  textStartViolations,
+  unknownFieldViolations,
   unknownNameViolations,
 } from '../frame-rules.js';
 import { streamedMessage } from '../reply-rules.js';
@@ -21,6 +23,8 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     description:
       'Each frame is an `event:` line and a `data:` line with JSON whose `type` equals the event name, closed by a blank line.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: each stream frame is an `event:` line and a `data:` line holding JSON whose `type` equals the event name, closed by a blank line. Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
@@ -38,6 +42,8 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     description:
       'message_start, then per block content_block_start, one or more content_block_delta, content_block_stop, then message_delta, then message_stop.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Events rule 1): message_start, then for each block content_block_start, one or more content_block_delta and content_block_stop, then message_delta, then message_stop. Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
@@ -49,7 +55,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
       });
       failOn(found, 'frame order (Events rule 1)');
       if (undetermined.length > 0) {
-        throw new CheckSkipped(`${undetermined.join('; ')}; see messages-service.stream.reduces-to-message`);
+        throw new NotExercised(`${undetermined.join('; ')}; see messages-service.stream.reduces-to-message`);
       }
     },
   },
@@ -59,6 +65,8 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     description:
       'message_start carries the message container: content [], stop_reason null, stop_sequence null, usage with input_tokens.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: message_start carries the message container with empty content, stop_reason null, stop_sequence null and usage holding the input count. Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
@@ -73,6 +81,8 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     clause: 'Events: message_delta',
     description: 'message_delta carries a stop_reason of the enum and the final usage.output_tokens.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: message_delta carries the stop reason and stop_sequence in `delta` and the final output_tokens in `usage`. Every messages service. A stop reason the spec does not list (`refusal`, `pause_turn`) is tolerated.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
@@ -87,6 +97,8 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     clause: 'Events rule 2',
     description: 'Content block deltas contain no token counts.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (Events rule 2): content block deltas contain no token counts; usage travels in message_start and message_delta. Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
@@ -102,6 +114,8 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     description:
       'The stream runs from message_start to message_stop through well-formed frames and folds into one complete message.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec (States: stream of one message): a stream runs from message_start to message_stop through well-formed frames and carries one complete message. Every messages service. Blocks and deltas of types the spec does not describe are skipped, as a reader of the real API skips them.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
@@ -116,6 +130,8 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     clause: 'Events: ping',
     description: 'A ping frame (optional keep-alive) is `event: ping` with data {"type":"ping"}.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a ping frame (optional) is `event: ping` with data {"type": "ping"}. Every messages service that sends pings.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
@@ -129,23 +145,60 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
         'ping frame',
       );
       if (verdicts.every((v) => v.pings === 0))
-        throw new CheckSkipped('the streams held no ping frame (pings are optional)');
+        throw new NotExercised('the streams held no ping frame (pings are optional)');
     },
   },
   {
     id: 'messages-service.stream.unknown-events',
     clause: 'Events: stream frames (event names outside the spec list)',
-    description: 'Streams use only the event names of the spec (clients ignore others, so this only warns).',
+    description:
+      'Streams use only the event names of the spec (clients of the real API ignore others, so this only warns).',
     level: 'should',
+    basis: 'real-api',
+    rule: 'The spec lists seven event names. The real API adds event types over time and asks clients to ignore the ones they do not know, so another name is no fault; it is pointed out with a warning, since clients built to the spec alone may trip on it.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
       failOn(
-        streams.flatMap((s) =>
-          within(s.label, unknownNameViolations(s.reply.frames, s.reply.invalidLines), s.reply),
-        ),
+        streams.flatMap((s) => within(s.label, unknownNameViolations(s.reply.frames), s.reply)),
         'a name outside the spec',
       );
+    },
+  },
+
+  {
+    id: 'messages-service.stream.unknown-fields',
+    clause: 'Events: stream frames (each frame an event: line and a data: line)',
+    description:
+      'Streams hold no SSE lines other than event:, data:, id:, retry: and comments (readers ignore others, so this only warns).',
+    level: 'should',
+    basis: 'real-api',
+    rule: 'The spec shows frames made of `event:` and `data:` lines, and the real API sends nothing else; the SSE format tells readers to ignore lines of other fields, so such a line breaks no reader. It is pointed out with a warning.',
+    timeoutMs: NETWORK_BUDGET_MS,
+    async run(ctx) {
+      const streams = await okStreams(ctx);
+      failOn(
+        streams.flatMap((s) => within(s.label, unknownFieldViolations(s.reply.invalidLines), s.reply)),
+        'a line of a field the spec does not use',
+      );
+    },
+  },
+  {
+    id: 'messages-service.stream.text-start-empty',
+    clause: 'Events: content_block_start ({type: text, text: ""})',
+    description: 'A text content_block_start carries empty text; the deltas that follow carry the text.',
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec: content_block_start opens a text block as {type: text, text: ""}, and content_block_delta frames fill it. Every messages service; a client that builds the text from the deltas alone would lose text sent in the start.',
+    timeoutMs: NETWORK_BUDGET_MS,
+    async run(ctx) {
+      const streams = await okStreams(ctx);
+      const verdicts = streams.map((s) => ({ s, ...textStartViolations(s.reply.frames) }));
+      failOn(
+        verdicts.flatMap((v) => within(v.s.label, v.violations, v.s.reply)),
+        'a text block must start empty',
+      );
+      if (verdicts.every((v) => v.starts === 0)) throw new NotExercised('the streams held no text block');
     },
   },
 ];

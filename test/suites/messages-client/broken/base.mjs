@@ -14,6 +14,18 @@
  * @property {boolean} [rateLimitAsStatus] report a 429 with kind "status"
  * @property {boolean} [acceptTruncated] print whatever was accumulated when the stream ends early
  * @property {boolean} [ignoreStreamFlag] always ask for a buffered reply
+ * @property {boolean} [omitDefaults] leave out is_error: false and stream: false (equivalent: must pass)
+ * @property {boolean} [extraToolField] add a field to every tool definition
+ * @property {boolean} [renameModel] send another model than stdin's
+ * @property {boolean} [lenientToolJson] complete tool input JSON cut short, or use {} when it is not JSON
+ * @property {boolean} [dropFramesWithoutEvent] skip frames that have no event: line, as the official SDK does
+ * @property {boolean} [skipTypeMismatch] skip frames whose data type is not the event name
+ * @property {boolean} [streamErrorsAsStream] report a non-200 answer to a streamed request as kind stream
+ * @property {boolean} [otherClientErrorsAsConnection] report 403, 404 and 413 as kind connection
+ * @property {boolean} [retryAfterAsRateLimit] report any status that came with retry-after as kind rate_limit
+ * @property {boolean} [strictBlocks] fail on a content block or delta type the spec does not list
+ * @property {boolean} [strictStopReason] fail on a stop reason the spec does not list
+ * @property {boolean} [sumUsage] add every number of message_delta's usage into output_tokens
  */
 
 class ClientFailure extends Error {
@@ -72,6 +84,29 @@ async function readBody(response, flaws) {
   return { text: text + decoder.decode(), broken: undefined };
 }
 
+const KNOWN_STOP_REASONS = ['end_turn', 'max_tokens', 'stop_sequence', 'tool_use'];
+
+/** A flawed client's idea of JSON cut short: close what is open. */
+function completeJson(text) {
+  let open = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') open += '}';
+    else if (c === '[') open += ']';
+    else if (c === '}' || c === ']') open = open.slice(0, -1);
+  }
+  try {
+    return JSON.parse(text + (inString ? '"' : '') + [...open].reverse().join(''));
+  } catch {
+    return {};
+  }
+}
+
 function accumulate(frames, flaws) {
   let message;
   let stopped = false;
@@ -83,8 +118,28 @@ function accumulate(frames, flaws) {
     } catch (error) {
       throw new ClientFailure('stream', `frame data is not JSON: ${error.message}`);
     }
+    if (event === undefined && flaws.dropFramesWithoutEvent) continue;
+    if (event !== ev.type && flaws.skipTypeMismatch) continue;
     if (event !== ev.type)
       throw new ClientFailure('stream', `event ${event} carries data of type ${ev.type}`);
+    if (
+      flaws.strictBlocks &&
+      ev.type === 'content_block_start' &&
+      !['text', 'tool_use'].includes(ev.content_block.type)
+    )
+      throw new TypeError(`unknown block type ${ev.content_block.type}`);
+    if (
+      flaws.strictBlocks &&
+      ev.type === 'content_block_delta' &&
+      !['text_delta', 'input_json_delta'].includes(ev.delta.type)
+    )
+      throw new TypeError(`unknown delta type ${ev.delta.type}`);
+    if (
+      flaws.strictStopReason &&
+      ev.type === 'message_delta' &&
+      !KNOWN_STOP_REASONS.includes(ev.delta.stop_reason)
+    )
+      throw new TypeError(`unknown stop reason ${ev.delta.stop_reason}`);
     switch (ev.type) {
       case 'ping':
         if (flaws.crashOnPing) throw new TypeError('unexpected ping');
@@ -101,6 +156,8 @@ function accumulate(frames, flaws) {
       case 'content_block_delta': {
         const block = message.content[ev.index];
         if (ev.delta.type === 'text_delta') block.text += ev.delta.text;
+        else if (ev.delta.type !== 'input_json_delta')
+          break; // a delta type it does not know
         else if (flaws.parseEachFragment)
           block.input = { ...block.input, ...JSON.parse(ev.delta.partial_json) };
         else json.set(ev.index, json.get(ev.index) + ev.delta.partial_json);
@@ -108,14 +165,28 @@ function accumulate(frames, flaws) {
       }
       case 'content_block_stop': {
         const text = json.get(ev.index);
-        if (text !== undefined && !flaws.parseEachFragment)
-          message.content[ev.index].input = text === '' ? {} : JSON.parse(text);
+        if (text !== undefined && !flaws.parseEachFragment) {
+          try {
+            message.content[ev.index].input = text === '' ? {} : JSON.parse(text);
+          } catch (error) {
+            if (flaws.lenientToolJson) message.content[ev.index].input = completeJson(text);
+            else
+              throw new ClientFailure(
+                'stream',
+                `tool input of block ${ev.index} is not JSON: ${error.message}`,
+              );
+          }
+        }
         break;
       }
       case 'message_delta':
         message.stop_reason = ev.delta.stop_reason;
         message.stop_sequence = ev.delta.stop_sequence;
         message.usage = { ...message.usage, ...ev.usage };
+        if (flaws.sumUsage) {
+          const numbers = Object.values(ev.usage).filter((v) => typeof v === 'number');
+          message.usage.output_tokens = numbers.reduce((a, b) => a + b, 0);
+        }
         break;
       case 'message_stop':
         stopped = true;
@@ -133,6 +204,15 @@ function accumulate(frames, flaws) {
 async function request(flaws) {
   const body = JSON.parse(await readStdin());
   if (flaws.ignoreStreamFlag) delete body.stream;
+  if (flaws.omitDefaults) {
+    if (body.stream === false) delete body.stream;
+    for (const turn of body.messages)
+      if (Array.isArray(turn.content))
+        for (const block of turn.content) if (block.is_error === false) delete block.is_error;
+  }
+  if (flaws.extraToolField)
+    body.tools = body.tools?.map((t) => ({ ...t, cache_control: { type: 'ephemeral' } }));
+  if (flaws.renameModel) body.model = `${body.model}-latest`;
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   if (!key && !flaws.sendWithoutKey)
     throw new ClientFailure('missing_api_key', 'no API key in the environment');
@@ -150,13 +230,21 @@ async function request(flaws) {
   }
   if (!response.ok) {
     const text = await response.text();
-    const kind = response.status === 429 && !flaws.rateLimitAsStatus ? 'rate_limit' : 'status';
+    let kind = response.status === 429 && !flaws.rateLimitAsStatus ? 'rate_limit' : 'status';
+    if (flaws.streamErrorsAsStream && body.stream === true) kind = 'stream';
+    if (flaws.otherClientErrorsAsConnection && [403, 404, 413].includes(response.status)) kind = 'connection';
+    if (flaws.retryAfterAsRateLimit && response.headers.has('retry-after')) kind = 'rate_limit';
     throw new ClientFailure(kind, text, response.status);
   }
   const { text, broken } = await readBody(response, flaws);
   if (body.stream !== true) {
     if (broken) throw new ClientFailure('connection', `body broke off: ${broken.message}`);
-    return JSON.parse(text);
+    const message = JSON.parse(text);
+    if (flaws.strictBlocks && message.content.some((b) => !['text', 'tool_use'].includes(b.type)))
+      throw new TypeError('unknown block type');
+    if (flaws.strictStopReason && !KNOWN_STOP_REASONS.includes(message.stop_reason))
+      throw new TypeError(`unknown stop reason ${message.stop_reason}`);
+    return message;
   }
   const message = accumulate(parseSse(text), flaws);
   if (broken && !flaws.acceptTruncated)

@@ -1,0 +1,37 @@
+import { expect, test } from 'vitest';
+import { MUST_BASES } from '../../../src/harness/check.js';
+import { messagesClientSuite } from '../../../src/suites/messages-client/index.js';
+
+test('every check states its rule and basis, and its level follows from the basis (docs/levels.md)', () => {
+  for (const check of messagesClientSuite.checks) {
+    expect(check.rule?.length ?? 0, check.id).toBeGreaterThan(40);
+    expect(check.basis, check.id).toBeDefined();
+    expect(check.level, check.id).toBe(MUST_BASES.includes(check.basis!) ? 'must' : 'should');
+  }
+});
+
+test('the checks the spec does not state for every client only warn', () => {
+  const should = messagesClientSuite.checks.filter((c) => c.level === 'should').map((c) => c.id);
+  expect(should.sort()).toEqual(
+    [
+      'auth.x-api-key',
+      'compat.new-stop-reason',
+      'compat.unknown-block-buffered',
+      'compat.unknown-block-streamed',
+      'compat.unknown-deltas',
+      'compat.usage-counters',
+      'errors.retry-after',
+      'headers.version-value',
+      'request.body-additions',
+      'stream-errors.invalid-tool-json',
+      'stream-errors.no-event-line',
+      'stream-errors.stall',
+      'stream-errors.type-mismatch',
+      'stream.ping-before-message-start',
+      'stream.sse-syntax',
+      'stream.unknown-events',
+    ]
+      .map((id) => `messages-client.${id}`)
+      .sort(),
+  );
+});
