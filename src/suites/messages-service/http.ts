@@ -201,7 +201,7 @@ async function readBody(
         await reader.cancel();
         return {
           stopped: false,
-          readError: `the body went past the ${maxBytes}-byte limit of one reply (maxBodyBytes) and was cut off`,
+          readError: `the body went past the ${maxBytes}-byte limit of one reply (maxBodyBytes, default MAX_BODY_BYTES) and was cut off`,
           overBytes: true,
         };
       }
