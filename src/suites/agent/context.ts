@@ -49,6 +49,8 @@ export async function openAgent(
   target: AgentTarget,
   seed: number,
   options: AgentSuiteOptions = {},
+  /** The run's stop signal (an interrupt): a case running when it fires is ended. */
+  stop?: AbortSignal,
 ): Promise<AgentCtx & { close(): Promise<void> }> {
   const apiKey = runApiKey(seed);
   const mock = await startMockMessagesService({ apiKey, seed });
@@ -75,6 +77,7 @@ export async function openAgent(
         stdin: `${spec.prompt}\n`,
         timeoutMs,
         graceMs: 1000,
+        ...(stop === undefined ? {} : { signal: stop }),
       });
       const requests = mock.journal.entries().slice(before);
       const problem = requests.length === 0 ? cannotStart(run) : undefined;
@@ -105,6 +108,10 @@ export async function openAgent(
     await close();
     if (e instanceof TargetGone) throw new TargetUnavailable(e.message);
     throw e;
+  }
+  if (stop?.aborted) {
+    await close();
+    throw new Error('the run was stopped while the agent suite opened');
   }
   if (probe.requests.length === 0) {
     await close();

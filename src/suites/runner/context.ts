@@ -91,6 +91,8 @@ const PREFLIGHT_BUDGET_MS = 20_000;
 export async function openRunner(
   target: RunnerTarget,
   options: RunnerSuiteOptions = {},
+  /** The run's stop signal (an interrupt): the preflight and the background sessions end with it. */
+  stop?: AbortSignal,
 ): Promise<RunnerCtx & { close(): Promise<void> }> {
   // realpath: a runner that reports `pwd -P` must be comparable (macOS /tmp is a symlink).
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'wirecheck-runner-suite-')));
@@ -106,6 +108,8 @@ export async function openRunner(
   let cases = 0;
   const memo = new Map<string, Promise<unknown>>();
   const closing = new AbortController();
+  const onStop = () => closing.abort();
+  stop?.addEventListener('abort', onStop, { once: true });
   const workdirOf = (spec: CaseSpec): string => {
     const dir = join(root, `case-${++cases}`);
     if (spec.workdirBelowFile !== true) return dir;
@@ -146,6 +150,7 @@ export async function openRunner(
   };
 
   const close = async () => {
+    stop?.removeEventListener('abort', onStop);
     closing.abort();
     // Every session ends (its processes killed) once aborted; wait so nothing outlives close.
     await Promise.allSettled(memo.values());
@@ -155,8 +160,9 @@ export async function openRunner(
     lines: [toolUse('echo wirecheck-probe')],
     timeoutS: ORDINARY_TIMEOUT_S,
     budgetMs: PREFLIGHT_BUDGET_MS,
+    signal: closing.signal,
   });
-  const problem = preflightProblem(probe);
+  const problem = closing.signal.aborted ? undefined : preflightProblem(probe);
   if (problem !== undefined) {
     await close();
     throw new TargetUnavailable(`the runner command ${JSON.stringify(target.runner)} ${problem}`);
@@ -175,7 +181,8 @@ export async function openRunner(
     shared,
     closing: closing.signal,
   };
-  startDefaultTimeoutSession(ctx);
+  // Stopped while opening: the harness closes what it gets; start nothing more.
+  if (!closing.signal.aborted) startDefaultTimeoutSession(ctx);
   return { ...ctx, close };
 }
 

@@ -39,7 +39,7 @@ export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<Runne
     ],
     describeTarget,
     targetArgs,
-    open: (target) => openRunner(target, options),
+    open: (target, env) => openRunner(target, options, env.signal),
   };
 }
 

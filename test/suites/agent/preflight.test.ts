@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { shellQuote } from '../../../src/harness/run-suite.js';
+import { openAgent } from '../../../src/suites/agent/context.js';
 import { nodeCommand, runAgainst } from './helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'wirecheck-agent-preflight-'));
@@ -61,3 +62,11 @@ test('an agent that sends nothing after the preflight fails each check with one 
     ]),
   );
 }, 60_000);
+
+test('a stop (an interrupt) during the preflight ends the running agent at once', async () => {
+  const stop = new AbortController();
+  const started = performance.now();
+  setTimeout(() => stop.abort(), 300);
+  await expect(openAgent({ agent: 'sleep 30' }, 1, {}, stop.signal)).rejects.toThrow(/stopped/);
+  expect(performance.now() - started).toBeLessThan(5000);
+}, 30_000);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { shellQuote } from '../../../src/harness/run-suite.js';
+import { openRunner } from '../../../src/suites/runner/context.js';
 import { runAgainst, runnerCommand } from './helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'wirecheck-runner-preflight-'));
@@ -67,3 +68,12 @@ test('a runner that goes silent after the preflight fails each check with one sh
     new Set(['the runner printed no line at all and exited 0; nothing on stderr']),
   );
 }, 60_000);
+
+test('a stop (an interrupt) during the preflight ends it at once, and nothing is left to wait for', async () => {
+  const stop = new AbortController();
+  const started = performance.now();
+  setTimeout(() => stop.abort(), 300);
+  const ctx = await openRunner({ runner: 'sleep 30' }, {}, stop.signal);
+  await ctx.close();
+  expect(performance.now() - started).toBeLessThan(5000);
+}, 30_000);
