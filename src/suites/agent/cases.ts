@@ -6,6 +6,16 @@ export const FAILING_COMMANDS: readonly string[] = ['false', 'exit 2', "sh -c 'e
 /** The marker the several-calls case writes into the working directory. */
 export const MARKER_FILE = 'wc-marker.txt';
 
+/**
+ * The tool the other-tool case's model calls: never offered by an agent of the bash tool.
+ * Its input holds a `command`, so an agent that runs every tool_use as bash leaves the
+ * marker file behind.
+ */
+export const OTHER_TOOL = 'wirecheck_lookup';
+export const OTHER_TOOL_MARKER = 'wc-other-tool-ran.txt';
+/** Replies asking for the other tool before the model gives up with a text. */
+export const OTHER_TOOL_REPEATS = 4;
+
 /** The turn cap the capped case sets, and the cap every other scripted case sets (room for all its steps). */
 export const CAPPED_MAX_TURNS = 4;
 export const ROOMY_MAX_TURNS = 10;
@@ -88,6 +98,12 @@ export const CASES = {
     ['false', 'echo wc-between', "sh -c 'exit 1'"],
     ['false'],
   ]),
+  otherTool: scripted(
+    'other-tool',
+    Array.from({ length: OTHER_TOOL_REPEATS }, () => [
+      { tool: OTHER_TOOL, input: { command: `touch ${OTHER_TOOL_MARKER}`, query: 'weather in Paris' } },
+    ]),
+  ),
   capped: endless('capped', CAPPED_MAX_TURNS, CAPPED_HARD_STOP),
   defaultCap: endless('default-cap', undefined, DEFAULT_CAP_HARD_STOP),
 } as const satisfies Record<string, AgentCase>;

@@ -1,13 +1,13 @@
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TargetUnavailable } from '../../harness/check.js';
+import { TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { type JournalEntry, startMockMessagesService } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
-import { describeRun } from '../messages-client/output.js';
 import { runApiKey } from '../messages-client/target.js';
 import { type AgentCase, CASES, type CaseKey } from './cases.js';
+import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
 import { type AgentTarget, agentEnv } from './target.js';
 
@@ -40,14 +40,17 @@ export interface AgentCtx {
 
 /**
  * Start the suite's mock messages service (accepting only the run's key) and probe the
- * agent with the one-call case: a command that cannot be started at all is
- * TargetUnavailable. Cases run one at a time, as the journal slice and the scenario
- * belong to the running case.
+ * agent with the one-call case: a command that cannot be started, or that never sends a
+ * request to the mock (`cat`, a script that dies at start), is TargetUnavailable (exit 2,
+ * no check counted). A later case whose command cannot be started any more is TargetGone.
+ * Cases run one at a time, as the journal slice and the scenario belong to the running case.
  */
 export async function openAgent(
   target: AgentTarget,
   seed: number,
   options: AgentSuiteOptions = {},
+  /** The run's stop signal (an interrupt): a case running when it fires is ended. */
+  stop?: AbortSignal,
 ): Promise<AgentCtx & { close(): Promise<void> }> {
   const apiKey = runApiKey(seed);
   const mock = await startMockMessagesService({ apiKey, seed });
@@ -74,8 +77,14 @@ export async function openAgent(
         stdin: `${spec.prompt}\n`,
         timeoutMs,
         graceMs: 1000,
+        ...(stop === undefined ? {} : { signal: stop }),
       });
       const requests = mock.journal.entries().slice(before);
+      const problem = requests.length === 0 ? cannotStart(run) : undefined;
+      if (problem !== undefined) {
+        const cause = `the agent command ${JSON.stringify(target.agent)} ${problem}`;
+        throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
+      }
       return { spec, run, requests, served: requests.map((r) => model.served.get(r.seq)), workdir };
     });
     queue = result.catch(() => undefined);
@@ -97,12 +106,18 @@ export async function openAgent(
     probe = await result('oneCall');
   } catch (e) {
     await close();
+    if (e instanceof TargetGone) throw new TargetUnavailable(e.message);
     throw e;
   }
-  const problem = startProblem(probe);
-  if (problem !== undefined) {
+  if (stop?.aborted) {
     await close();
-    throw new TargetUnavailable(`the agent command ${JSON.stringify(target.agent)} ${problem}`);
+    throw new Error('the run was stopped while the agent suite opened');
+  }
+  if (probe.requests.length === 0) {
+    await close();
+    throw new TargetUnavailable(
+      `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin): ${describeOutput(probe.run)}`,
+    );
   }
   return {
     target,
@@ -110,14 +125,4 @@ export async function openAgent(
     results: (keys) => Promise.all(keys.map(result)),
     close,
   };
-}
-
-/** Why the probe shows the command cannot be started at all; undefined when it ran. */
-function startProblem({ run, requests }: AgentCaseResult): string | undefined {
-  if (run.spawnError) return `could not be started: ${run.spawnError.message}`;
-  // sh's own statuses: 126 found but not executable, 127 not found.
-  if ((run.exitCode === 126 || run.exitCode === 127) && requests.length === 0) {
-    return `could not be started by sh -c (${describeRun(run)})`;
-  }
-  return undefined;
 }

@@ -1,13 +1,19 @@
 import type { JournalEntry } from '../../mocks/messages/index.js';
+import { type Difference, differences } from '../../protocol/compare.js';
+import { normalizeBlock, normalizeTurn } from '../../protocol/messages/defaults.js';
 import type { Message } from '../../protocol/messages/index.js';
-import { firstDifference } from '../messages-client/compare.js';
 import type { AgentCaseResult } from './context.js';
 
-/** A content block reduced to the fields the spec names ("Content blocks"). */
+/**
+ * A content block reduced to the fields the spec names ("Content blocks") and brought to
+ * one form (src/protocol/messages/defaults.ts): `is_error` left out is false, a string
+ * tool_result content is one text block. Two agents that write the same turn differently
+ * but equivalently (a default written out or left out) give the same reduced blocks.
+ */
 export type SpecBlock =
   | { type: 'text'; text: unknown }
   | { type: 'tool_use'; id: unknown; name: unknown; input: unknown }
-  | { type: 'tool_result'; tool_use_id: unknown; content: string; is_error?: unknown }
+  | { type: 'tool_result'; tool_use_id: unknown; content: unknown; is_error: unknown }
   | { type: unknown };
 
 export interface SpecTurn {
@@ -15,7 +21,8 @@ export interface SpecTurn {
   blocks: SpecBlock[];
 }
 
-function specBlock(block: unknown): SpecBlock {
+function specBlock(raw: unknown): SpecBlock {
+  const block = normalizeBlock(raw);
   if (block === null || typeof block !== 'object') return { type: typeof block };
   const b = block as Record<string, unknown>;
   switch (b.type) {
@@ -27,32 +34,40 @@ function specBlock(block: unknown): SpecBlock {
       return {
         type: 'tool_result',
         tool_use_id: b.tool_use_id,
-        content: flatten(b.content),
-        ...(b.is_error !== undefined && { is_error: b.is_error }),
+        content: Array.isArray(b.content) ? b.content.map(specBlock) : b.content,
+        is_error: b.is_error,
       };
     default:
       return { type: b.type };
   }
 }
 
-/** tool_result content as text (a string, or the real API's array of text blocks). */
-function flatten(content: unknown): string {
+/** The text a tool_result carries (its text blocks joined; the content as it is when it is a string). */
+export function textOfResult(block: ToolResultBlock): string {
+  const { content } = block;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((c) => (c && typeof c === 'object' && typeof c.text === 'string' ? (c.text as string) : ''))
+    .map((c: unknown) => {
+      const t = (c ?? {}) as { type?: unknown; text?: unknown };
+      return t.type === 'text' && typeof t.text === 'string' ? t.text : '';
+    })
     .join('');
 }
 
-/** The turns of a request body, string content read as one text block; undefined when there are none. */
+/** The turns of a request body in reduced form; undefined when there are none. */
 export function turnsOf(entry: JournalEntry): SpecTurn[] | undefined {
   const messages = (entry.body as { messages?: unknown } | undefined)?.messages;
   if (!Array.isArray(messages)) return undefined;
-  return messages.map((turn: unknown) => {
-    const t = (turn ?? {}) as { role?: unknown; content?: unknown };
-    const blocks = typeof t.content === 'string' ? [{ type: 'text', text: t.content }] : t.content;
-    return { role: t.role, blocks: Array.isArray(blocks) ? blocks.map(specBlock) : [] };
+  return messages.map((raw: unknown) => {
+    const t = (normalizeTurn(raw) ?? {}) as { role?: unknown; content?: unknown };
+    return { role: t.role, blocks: Array.isArray(t.content) ? t.content.map(specBlock) : [] };
   });
+}
+
+/** Every difference between two reduced values (both sides hold only fields the spec names). */
+export function specDifferences(expected: unknown, actual: unknown): Difference[] {
+  return differences(expected, actual, { extra: 'report' });
 }
 
 export function textOfTurn(turn: SpecTurn | undefined): string {
@@ -112,9 +127,9 @@ export function followUpsOf(results: readonly AgentCaseResult[]): FollowUp[] {
   return out;
 }
 
-/** The first difference between the earlier turns and the start of this request, or undefined. */
-export function historyDifference(f: FollowUp): string | undefined {
-  return firstDifference(f.earlier, f.turns.slice(0, f.earlier.length));
+/** Every difference between the earlier turns and the start of this request. */
+export function historyDifferences(f: FollowUp): Difference[] {
+  return specDifferences(f.earlier, f.turns.slice(0, f.earlier.length));
 }
 
 /** The tool_result blocks of the turns after the earlier ones, with the index of the turn holding each. */

@@ -1,15 +1,40 @@
 import { CheckFailure } from '../../harness/check.js';
-import { describeRun } from '../messages-client/output.js';
+import { describeCommandRun } from '../../harness/command-output.js';
 import type { AgentCaseResult } from './context.js';
 import { describeRequests } from './conversation.js';
+import { describeOutput } from './preflight.js';
 
 /** Budget of a check that reads one case, and of one that reads every case (each runs at most 30 s). */
 export const CASE_BUDGET_MS = 60_000;
-export const ALL_CASES_BUDGET_MS = 330_000;
+export const ALL_CASES_BUDGET_MS = 360_000;
 
 /** How the run went, for failure messages: exit status, end of stderr, the requests. */
 export function runContext(result: AgentCaseResult): string {
-  return `case ${result.spec.name}: ${describeRun(result.run)}; ${describeRequests(result.requests)}`;
+  return `case ${result.spec.name}: ${describeCommandRun(result.run)}; ${describeRequests(result.requests)}`;
+}
+
+/**
+ * A failure of a case. When the agent sent nothing at all in the case, that one fault (with
+ * how the agent ended and what it printed) explains it, and reports print it once for every
+ * check it fails.
+ */
+export function caseFailure(
+  result: AgentCaseResult,
+  message: string,
+  expected?: string,
+  actual?: string,
+): CheckFailure {
+  const cause =
+    result.requests.length === 0
+      ? `the agent sent no request in a case: ${describeOutput(result.run)}`
+      : undefined;
+  return new CheckFailure(
+    message,
+    expected,
+    actual,
+    undefined,
+    cause === undefined ? {} : { sharedCause: cause },
+  );
 }
 
 export function exitOf(result: AgentCaseResult): string {
@@ -20,12 +45,13 @@ export function exitOf(result: AgentCaseResult): string {
 
 export function expectExit(result: AgentCaseResult, code: number, what: string): void {
   if (result.run.exitCode === code && !result.run.timedOut) return;
-  throw new CheckFailure(`${what} (${runContext(result)})`, `exit ${code}`, exitOf(result));
+  throw caseFailure(result, `${what} (${runContext(result)})`, `exit ${code}`, exitOf(result));
 }
 
 export function expectRequestCount(result: AgentCaseResult, count: number, what: string): void {
   if (result.requests.length === count) return;
-  throw new CheckFailure(
+  throw caseFailure(
+    result,
     `${what} (${runContext(result)})`,
     `${count} requests`,
     `${result.requests.length} requests`,

@@ -1,8 +1,14 @@
 import type { Scenario } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
 
-/** A bash call the scripted model makes: a command, or a command with `restart: true`. */
-export type ScriptedCall = string | { readonly command: string; readonly restart: true };
+/**
+ * A tool call the scripted model makes: a bash command, a bash command with `restart:
+ * true`, or a call of another tool (never offered by the agent) with its input.
+ */
+export type ScriptedCall =
+  | string
+  | { readonly command: string; readonly restart: true }
+  | { readonly tool: string; readonly input: Readonly<Record<string, unknown>> };
 
 /** One reply of the scripted model: bash calls (after a short text), or a final text. */
 export type ScriptStep = { readonly calls: readonly ScriptedCall[] } | { readonly text: string };
@@ -13,9 +19,19 @@ export interface ScriptedModel {
   readonly served: ReadonlyMap<number, Message>;
 }
 
-/** The command of a call. */
+/** The bash command of a call ('' for a call of another tool). */
 export function commandOf(call: ScriptedCall): string {
-  return typeof call === 'string' ? call : call.command;
+  if (typeof call === 'string') return call;
+  return 'command' in call ? call.command : '';
+}
+
+/** The tool_use block of call `k` of step `step`. */
+function toolUseOf(tag: string, step: number, k: number, call: ScriptedCall) {
+  const id = scriptedToolUseId(tag, step, k);
+  if (typeof call === 'string')
+    return { type: 'tool_use' as const, id, name: 'bash', input: { command: call } };
+  if ('tool' in call) return { type: 'tool_use' as const, id, name: call.tool, input: { ...call.input } };
+  return { type: 'tool_use' as const, id, name: 'bash', input: { command: call.command, restart: true } };
 }
 
 /** Id of the k-th tool_use of step `step` of case `tag`: unique in a suite run, so results can be matched. */
@@ -50,12 +66,7 @@ export function messageOfStep(tag: string, i: number, step: ScriptStep, model: s
         text:
           step.calls.length === 1 ? 'I will run one command.' : `I will run ${step.calls.length} commands.`,
       },
-      ...step.calls.map((call, k) => ({
-        type: 'tool_use' as const,
-        id: scriptedToolUseId(tag, i, k),
-        name: 'bash',
-        input: typeof call === 'string' ? { command: call } : { command: call.command, restart: true },
-      })),
+      ...step.calls.map((call, k) => toolUseOf(tag, i, k, call)),
     ],
     stop_reason: 'tool_use',
     stop_sequence: null,

@@ -15,7 +15,7 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     checks: [...loopChecks, ...resultChecks, ...capChecks, ...breakerChecks],
     describeTarget,
     targetArgs,
-    open: (target, env) => openAgent(target, env.seed, options),
+    open: (target, env) => openAgent(target, env.seed, options, env.signal),
   };
 }
 

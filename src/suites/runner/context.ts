@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TargetUnavailable } from '../../harness/check.js';
+import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
+import { type MemoryReport, sampleRunnerMemory } from './memory.js';
+import { cannotStart, preflightProblem } from './preflight.js';
+import { canScanProcesses } from './processes.js';
 import { runSession, type SessionRun, type SessionSpec } from './session.js';
 import type { RunnerTarget } from './target.js';
 
@@ -36,27 +40,59 @@ export interface Canaries {
 /** WIRECHECK_TIMEOUT_S of ordinary cases: far above what their commands need. */
 export const ORDINARY_TIMEOUT_S = 10;
 
+/** A session as a check asks for it. */
+export interface CaseSpec extends SessionSpec {
+  /**
+   * WIRECHECK_WORKDIR names a path below a regular file, which no runner can create: every
+   * command of the session fails to start (Errors: process cannot be started).
+   */
+  readonly workdirBelowFile?: boolean;
+}
+
+export interface MeasuredRun {
+  readonly run: SessionRun;
+  readonly memory: MemoryReport | undefined;
+}
+
 export interface RunnerCtx {
   readonly target: RunnerTarget;
   readonly canaries: Canaries;
-  /** Run one session in a fresh working directory (not created unless the spec has files). */
-  run(spec: SessionSpec): Promise<SessionRun>;
+  /**
+   * Run one session in a fresh working directory (not created unless the spec has files).
+   * Rejects with TargetGone when the runner command can no longer be started at all.
+   */
+  run(spec: CaseSpec): Promise<SessionRun>;
+  /**
+   * Like `run`, while sampling the memory of the runner's process group from /proc
+   * (`memory` is undefined where there is no /proc to read).
+   */
+  measure(spec: CaseSpec): Promise<MeasuredRun>;
   /** fast-check runs of a runner-starting property in this tier. */
   commandRuns(env: { runs: number; full: boolean }): number;
   /** Values a failed runner-starting property still tries while shrinking. */
   readonly shrinkRuns: number;
   /** A session run once per suite run and shared by the checks that judge it. */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /** Aborted when the suite closes: sessions started in the background end with it. */
+  readonly closing: AbortSignal;
 }
+
+/** Budget of the preflight session: an interpreter or a container may take a while to start. */
+const PREFLIGHT_BUDGET_MS = 20_000;
 
 /**
  * Open the suite: a folder for the cases' working directories (readable by any user, since
- * a runner may run its commands as an unprivileged one), the canaries, and one probe: a
- * runner command that cannot be started at all makes the target unavailable.
+ * a runner may run its commands as an unprivileged one), the canaries, and a preflight: a
+ * runner command that cannot be started, or that answers a plain tool_use with nothing
+ * (or with something that is not a tool_result line), makes the target unavailable (exit
+ * 2, no check counted). Then the one slow case, the runner's real default timeout of 20 s,
+ * starts in the background so that it runs while the other checks do.
  */
 export async function openRunner(
   target: RunnerTarget,
   options: RunnerSuiteOptions = {},
+  /** The run's stop signal (an interrupt): the preflight and the background sessions end with it. */
+  stop?: AbortSignal,
 ): Promise<RunnerCtx & { close(): Promise<void> }> {
   // realpath: a runner that reports `pwd -P` must be comparable (macOS /tmp is a symlink).
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'wirecheck-runner-suite-')));
@@ -71,42 +107,83 @@ export async function openRunner(
   const baseEnv = runnerBaseEnv(options.baseEnv ?? process.env, canaries);
   let cases = 0;
   const memo = new Map<string, Promise<unknown>>();
-  const run = (spec: SessionSpec) =>
-    runSession(target.runner, spec, { baseEnv, workdir: join(root, `case-${++cases}`) });
+  const closing = new AbortController();
+  const onStop = () => closing.abort();
+  stop?.addEventListener('abort', onStop, { once: true });
+  const workdirOf = (spec: CaseSpec): string => {
+    const dir = join(root, `case-${++cases}`);
+    if (spec.workdirBelowFile !== true) return dir;
+    writeFileSync(dir, 'a regular file: nothing can be created below it\n', { mode: 0o644 });
+    return join(dir, 'workdir');
+  };
+  const session = (spec: CaseSpec, workdir = workdirOf(spec)) =>
+    runSession(target.runner, spec, { baseEnv, workdir });
+  const gone = (result: SessionRun): void => {
+    const problem = cannotStart(result);
+    if (problem !== undefined) {
+      const cause = `the runner command ${JSON.stringify(target.runner)} ${problem}`;
+      throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
+    }
+  };
+  const run = async (spec: CaseSpec): Promise<SessionRun> => {
+    const result = await session(spec);
+    gone(result);
+    return result;
+  };
+  const measure = async (spec: CaseSpec): Promise<MeasuredRun> => {
+    const workdir = workdirOf(spec);
+    const sampler = canScanProcesses() ? sampleRunnerMemory(workdir) : undefined;
+    const result = await session(spec, workdir).finally(() => sampler?.stop());
+    const memory = sampler?.stop();
+    gone(result);
+    return { run: result, memory };
+  };
+  const shared = <T>(key: string, make: () => Promise<T>): Promise<T> => {
+    let promise = memo.get(key) as Promise<T> | undefined;
+    if (promise === undefined) {
+      promise = make();
+      // A background session may fail before any check asks for it; the check reports it.
+      promise.catch(() => {});
+      memo.set(key, promise);
+    }
+    return promise;
+  };
 
   const close = async () => {
+    stop?.removeEventListener('abort', onStop);
+    closing.abort();
+    // Every session ends (its processes killed) once aborted; wait so nothing outlives close.
+    await Promise.allSettled(memo.values());
     rmSync(root, { recursive: true, force: true, maxRetries: 2 });
   };
-  const probe = await run({
+  const probe = await session({
     lines: [toolUse('echo wirecheck-probe')],
     timeoutS: ORDINARY_TIMEOUT_S,
-    budgetMs: 20_000,
+    budgetMs: PREFLIGHT_BUDGET_MS,
+    signal: closing.signal,
   });
-  const problem = startProblem(probe);
+  const problem = closing.signal.aborted ? undefined : preflightProblem(probe);
   if (problem !== undefined) {
     await close();
     throw new TargetUnavailable(`the runner command ${JSON.stringify(target.runner)} ${problem}`);
   }
-  return {
+  const ctx: RunnerCtx = {
     target,
     canaries,
     run,
+    measure,
     commandRuns: (env) =>
       Math.max(
         1,
         Math.min(env.runs, env.full ? (options.maxFullCommandRuns ?? 200) : (options.maxCommandRuns ?? 25)),
       ),
     shrinkRuns: options.maxShrinkRuns ?? 20,
-    shared<T>(key: string, make: () => Promise<T>): Promise<T> {
-      let promise = memo.get(key) as Promise<T> | undefined;
-      if (promise === undefined) {
-        promise = make();
-        memo.set(key, promise);
-      }
-      return promise;
-    },
-    close,
+    shared,
+    closing: closing.signal,
   };
+  // Stopped while opening: the harness closes what it gets; start nothing more.
+  if (!closing.signal.aborted) startDefaultTimeoutSession(ctx);
+  return { ...ctx, close };
 }
 
 /** wirecheck's environment without its own WIRECHECK_ variables, plus the canaries. */
@@ -123,15 +200,4 @@ export function runnerBaseEnv(
   env.PATH = env.PATH ? `${canaries.pathEntry}:${env.PATH}` : `${canaries.pathEntry}:/usr/bin:/bin`;
   env.USER = canaries.user;
   return env;
-}
-
-/** Why a probe shows the command cannot be started at all; undefined when it answered or at least ran. */
-function startProblem(run: SessionRun): string | undefined {
-  if (run.spawnError) return `could not be started: ${run.spawnError.message}`;
-  // sh's own statuses: 126 found but not executable, 127 not found.
-  if ((run.exitCode === 126 || run.exitCode === 127) && run.outputs.length === 0) {
-    const stderr = run.stderr.trim();
-    return `could not be started by sh -c (exit ${run.exitCode}${stderr === '' ? '' : `; stderr: ${stderr.slice(-400)}`})`;
-  }
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import { CheckFailure, expectThat } from '../../harness/check.js';
 import { BashToolResult } from '../../protocol/bash/index.js';
+import { stderrPart } from './preflight.js';
 import type { SessionRun } from './session.js';
 
 /** A line about the session for failure messages: answers, exit, end of stderr. */
@@ -14,6 +15,20 @@ export function describeSession(run: SessionRun): string {
   return parts.join('; ');
 }
 
+/**
+ * A session in which the runner printed nothing at all: the same fault explains every
+ * check that reads it, so reports print it once (with the runner's exit and stderr).
+ */
+function silentCause(run: SessionRun): { sharedCause?: string } {
+  if (run.outputs.length > 0) return {};
+  const how = run.budgetExceeded
+    ? 'was killed at the session budget'
+    : !run.exitedOnEof
+      ? 'did not exit after its stdin closed'
+      : `exited ${run.exitCode ?? `on signal ${run.exitSignal}`}`;
+  return { sharedCause: `the runner printed no line at all and ${how}${stderrPart(run)}` };
+}
+
 /** The stdout line answering input line `index`, parsed as JSON, or a failure saying why not. */
 export function jsonAt(run: SessionRun, index: number, what: string): unknown {
   const line = run.outputs[index];
@@ -22,6 +37,8 @@ export function jsonAt(run: SessionRun, index: number, what: string): unknown {
       `no result line for input line ${index + 1} (${what}): ${describeSession(run)}`,
       'one JSON line per input line, in order',
       `${run.outputs.length} line(s)`,
+      undefined,
+      silentCause(run),
     );
   }
   try {

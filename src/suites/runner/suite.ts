@@ -1,13 +1,15 @@
 import type { Suite } from '../../harness/check.js';
 import { environmentChecks, executionChecks } from './checks/execution.js';
 import { exitStatusChecks } from './checks/exit-status.js';
+import { floodChecks } from './checks/flood.js';
 import { inputChecks } from './checks/input.js';
 import { outputChecks } from './checks/output.js';
 import { processChecks } from './checks/processes.js';
 import { refusalChecks } from './checks/refusal.js';
 import { restartChecks } from './checks/restart.js';
 import { resultChecks } from './checks/results.js';
-import { timeoutChecks } from './checks/timeout.js';
+import { spawnFailureChecks } from './checks/spawn-failure.js';
+import { defaultTimeoutChecks, timeoutChecks } from './checks/timeout.js';
 import { truncationChecks } from './checks/truncation.js';
 import { openRunner, type RunnerCtx, type RunnerSuiteOptions } from './context.js';
 import { describeTarget, type RunnerTarget, targetArgs } from './target.js';
@@ -30,10 +32,14 @@ export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<Runne
       ...processChecks,
       ...restartChecks,
       ...inputChecks,
+      ...spawnFailureChecks,
+      ...floodChecks,
+      // Last: its session started with the suite, so by now it has (nearly) finished.
+      ...defaultTimeoutChecks,
     ],
     describeTarget,
     targetArgs,
-    open: (target) => openRunner(target, options),
+    open: (target, env) => openRunner(target, options, env.signal),
   };
 }
 

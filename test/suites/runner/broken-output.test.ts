@@ -1,7 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { TargetUnavailable } from '../../../src/harness/check.js';
-import { runSuite } from '../../../src/harness/run-suite.js';
-import { runnerSuite } from '../../../src/suites/runner/index.js';
 import {
   type BrokenCase,
   brokenCaseTitle,
@@ -19,32 +16,40 @@ const CASES: BrokenCase[] = [
   {
     runner: 'cut-by-characters',
     flaw: 'truncates at 65536 characters instead of bytes',
-    fails: ['truncation.char-boundary', 'truncation.generated'],
+    fails: ['truncation.by-bytes', 'truncation.generated'],
+    warns: ['truncation.char-boundary'],
     passes: ['truncation.at-limit', 'truncation.over-limit', 'truncation.large-output'],
   },
   {
     runner: 'replacement-at-cut',
-    flaw: 'cuts at 65536 bytes through the middle of a character',
-    fails: ['truncation.char-boundary'],
-    passes: ['truncation.over-limit'],
+    flaw: 'cuts at 65536 bytes through the middle of a character (a reading the spec allows)',
+    fails: [],
+    warns: ['truncation.char-boundary'],
+    passes: ['truncation.over-limit', 'truncation.by-bytes'],
   },
   {
     runner: 'no-separator',
     flaw: 'joins stdout and stderr without the separator',
-    fails: ['output.stdout-and-stderr'],
+    fails: ['output.stdout-and-stderr', 'output.failure-with-stderr'],
     passes: ['output.stderr-only', 'output.stdout-only'],
   },
   {
     runner: 'always-separator',
     flaw: 'puts the separator in when stdout is empty',
-    fails: ['output.stderr-only'],
+    fails: ['output.stderr-only', 'output.failure-with-stderr'],
     passes: ['output.stdout-and-stderr'],
+  },
+  {
+    runner: 'failure-stderr-only',
+    flaw: "answers a failing command with its stderr alone, dropping stdout (the reference demo's habit)",
+    fails: ['output.failure-with-stderr', 'exit-status.is-error-iff-nonzero'],
+    passes: ['output.stdout-and-stderr', 'output.stderr-only', 'exit-status.stderr-not-error'],
   },
   {
     runner: 'is-error-on-stderr',
     flaw: 'sets is_error when stderr is non-empty',
     fails: ['exit-status.stderr-not-error', 'output.stdout-and-stderr'],
-    passes: ['exit-status.is-error-iff-nonzero', 'exit-status.signal-death'],
+    passes: ['exit-status.is-error-iff-nonzero', 'exit-status.signal-death', 'output.failure-with-stderr'],
   },
   {
     runner: 'empty-blank-text',
@@ -56,24 +61,30 @@ const CASES: BrokenCase[] = [
   {
     runner: 'no-refusal',
     flaw: 'has no blocklist',
-    fails: [
-      'refusal.rm-rf-root',
-      'refusal.fork-bomb',
+    fails: ['refusal.rm-rf-root', 'refusal.fork-bomb', 'refusal.embedded'],
+    warns: [
       'refusal.mkfs',
       'refusal.dd-if',
       'refusal.dev-sda',
       'refusal.chmod-777-root',
-      'refusal.embedded',
+      'refusal.embedded-other',
+      'refusal.variants',
     ],
-    warns: ['refusal.variants'],
     passes: ['refusal.harmless-runs', 'refusal.no-false-positive'],
   },
   {
     runner: 'two-substrings-case-sensitive',
     flaw: 'checks only the first two substrings, case-sensitively (like one reference runner)',
-    fails: ['refusal.mkfs', 'refusal.dd-if', 'refusal.dev-sda', 'refusal.chmod-777-root', 'refusal.embedded'],
-    warns: ['refusal.variants'],
-    passes: ['refusal.rm-rf-root', 'refusal.fork-bomb', 'refusal.harmless-runs'],
+    fails: [],
+    warns: [
+      'refusal.mkfs',
+      'refusal.dd-if',
+      'refusal.dev-sda',
+      'refusal.chmod-777-root',
+      'refusal.embedded-other',
+      'refusal.variants',
+    ],
+    passes: ['refusal.rm-rf-root', 'refusal.fork-bomb', 'refusal.embedded', 'refusal.harmless-runs'],
   },
   {
     runner: 'skip-bad-lines',
@@ -81,6 +92,19 @@ const CASES: BrokenCase[] = [
     fails: ['input.bad-lines-answered'],
     warns: ['input.bad-lines-are-errors'],
     passes: ['input.large-command-answered'],
+  },
+  {
+    runner: 'crash-on-bad-workdir',
+    flaw: 'crashes when WIRECHECK_WORKDIR cannot be created',
+    fails: ['spawn-failure.error-result'],
+    passes: ['output.stdout-only'],
+  },
+  {
+    runner: 'keep-output',
+    flaw: 'holds up to 384 MiB of output in memory while keeping 64 KB of it',
+    fails: [],
+    warns: ['flood.memory-bounded'],
+    passes: ['flood.timeout-result', 'flood.output-kept'],
   },
 ];
 
@@ -100,9 +124,3 @@ test('a failure names what was expected and what the runner did', async () => {
   expect(check.actual).toBe(JSON.stringify('\n--- STDERR ---\nerr\n'));
   expect(check.reproduce).toContain('--only runner.output.stderr-only');
 }, 60_000);
-
-test('a command that cannot be started makes the target unavailable', async () => {
-  await expect(
-    runSuite(runnerSuite, { runner: 'wirecheck-no-such-command-4711' }, { seed: 1, runs: 1 }),
-  ).rejects.toBeInstanceOf(TargetUnavailable);
-}, 30_000);

@@ -40,8 +40,21 @@ const CASES: BrokenCase[] = [
   {
     runner: 'no-timeout',
     flaw: 'never stops a command',
-    fails: ['timeout.expiry'],
+    fails: ['timeout.expiry', 'flood.timeout-result'],
     passes: [],
+  },
+  {
+    runner: 'default-10s',
+    flaw: 'stops commands after 10 s when WIRECHECK_TIMEOUT_S is unset',
+    fails: ['timeout.default-20s'],
+    passes: ['timeout.expiry'],
+  },
+  {
+    runner: 'keep-jobs',
+    flaw: 'leaves what a command starts running, across a restart too',
+    fails: ['restart.jobs-gone'],
+    warns: ['processes.background-job', 'processes.setsid-escapee'],
+    passes: ['restart.answered', 'restart.fresh-session', 'timeout.kills-group'],
   },
 ];
 
@@ -53,14 +66,22 @@ describe('the suite fails runners that break an execution or timeout rule', () =
   }
 });
 
-test('a runner that SIGKILLs at the timeout without a grace passes the timeout checks (the spec allows it)', async () => {
-  const ids = [
+test('a runner that SIGKILLs at the timeout without a grace passes the timeout rules and warns on the grace (another reference runner kills at once)', async () => {
+  const passes = [
+    'runner.timeout.expiry',
     'runner.timeout.term-ignored',
     'runner.timeout.kills-group',
     'runner.timeout.kills-term-ignoring-child',
   ];
-  const result = await runAgainst(runnerCommand('kill-at-once'), { only: ids });
-  expect(statusById(result)).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  const result = await runAgainst(runnerCommand('kill-at-once'), {
+    only: [...passes, 'runner.timeout.term-grace'],
+  });
+  expect(statusById(result)).toEqual({
+    ...Object.fromEntries(passes.map((id) => [id, 'pass'])),
+    'runner.timeout.term-grace': 'warn',
+  });
+  const grace = result.checks.find((c) => c.id === 'runner.timeout.term-grace')!;
+  expect(grace.actual).toBe('no term-seen.txt');
 }, 60_000);
 
 test(`${brokenCaseTitle(IGNORE_PROCESS_GROUP)}; the leftovers are reported by pid and killed afterwards`, async () => {

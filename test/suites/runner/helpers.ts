@@ -84,3 +84,16 @@ export function pidNamespaceAvailable(): boolean {
     return false;
   }
 }
+
+/** Runs of one target with one seed whose verdicts must agree. */
+export const DETERMINISM_RUNS = 5;
+
+/** The verdict set (check id -> status) of each of DETERMINISM_RUNS runs in a row. */
+export async function verdictSets(
+  runner: string,
+  only: readonly string[],
+): Promise<Record<string, string>[]> {
+  const sets: Record<string, string>[] = [];
+  for (let i = 0; i < DETERMINISM_RUNS; i++) sets.push(statusById(await runAgainst(runner, { only })));
+  return sets;
+}

@@ -1,7 +1,20 @@
-import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
+import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
 import type { CaseKey } from '../cases.js';
 import type { AgentCtx } from '../context.js';
-import { CASE_BUDGET_MS, expectExit, expectRequestCount, operatorLineOf, runContext } from '../expect.js';
+import {
+  CASE_BUDGET_MS,
+  caseFailure,
+  expectExit,
+  expectRequestCount,
+  operatorLineOf,
+  runContext,
+} from '../expect.js';
+
+const BREAKER =
+  'Errors ("3 consecutive non-zero exits: circuit breaker: halt the agent and request human intervention"); Limits (consecutive failing commands: 3, then halt)';
+const LOOP = 'Tool-use loop (client side: "result ready: circuit breaker trips: halted")';
+const BREAKER_RULE =
+  'The spec, for every client of the loop: after 3 consecutive non-zero exits the circuit breaker trips: the agent halts (sends nothing more) and requests human intervention.';
 
 const BREAKER_EXIT = 3;
 const TRIPPING_CASES: readonly CaseKey[] = [
@@ -19,11 +32,12 @@ const HALTS_AFTER: Readonly<Record<string, number>> = {
 export const breakerChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.breaker.halts-at-third',
-    clause:
-      'Errors: 3 consecutive non-zero exits, circuit breaker; Tool-use loop: "result ready: circuit breaker trips: halted"',
+    clause: `${BREAKER}; ${LOOP}`,
     description:
       'Three replies each asking for one failing command: the results of the first two are sent, and after the third failure nothing more is sent (3 requests).',
     level: 'must',
+    basis: 'spec',
+    rule: BREAKER_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('consecutiveFailures');
@@ -36,7 +50,8 @@ export const breakerChecks: Check<AgentCtx>[] = [
           : last !== undefined && last.status !== 200
             ? `the agent stopped before the third consecutive failure, after request ${n} was answered with status ${last.status ?? 'none'}`
             : 'the agent halted before the third consecutive failure';
-      throw new CheckFailure(
+      throw caseFailure(
+        result,
         `${why} (${runContext(result)})`,
         "3 requests (the third reply's failing result is never sent)",
         `${n} requests`,
@@ -45,9 +60,11 @@ export const breakerChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.breaker.exit-status',
-    clause: 'Errors: circuit breaker halts the agent; TARGETS agent: exit 3 when the circuit breaker trips',
+    clause: `${BREAKER}; target contract, agent ("exit 3 when the circuit breaker trips")`,
     description: 'When the breaker trips the agent exits with status 3.',
     level: 'must',
+    basis: 'contract',
+    rule: 'The target contract, for every agent: when the circuit breaker trips (3 consecutive failing commands) the agent exits with status 3, so a driver can tell a halt from a finished loop.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       expectExit(await ctx.result('consecutiveFailures'), BREAKER_EXIT, 'three consecutive commands failed');
@@ -55,10 +72,11 @@ export const breakerChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.breaker.operator-line',
-    clause:
-      'Errors: "halt the agent and request human intervention"; TARGETS agent: a line on stderr asking for operator intervention',
+    clause: `${BREAKER}; target contract, agent ("a line on stderr asking for operator intervention")`,
     description: 'When the breaker trips the agent asks for operator intervention on stderr.',
     level: 'must',
+    basis: 'spec',
+    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention.`,
     timeoutMs: TRIPPING_CASES.length * CASE_BUDGET_MS,
     async run(ctx) {
       let halted = 0;
@@ -78,7 +96,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
         );
       }
       if (halted === 0) {
-        throw new CheckSkipped(
+        throw new NotExercised(
           'the breaker never tripped (see agent.breaker.halts-at-third), so there was no line to look for',
         );
       }
@@ -86,9 +104,11 @@ export const breakerChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.breaker.one-reply',
-    clause: 'Errors: 3 consecutive non-zero exits (counted per command)',
+    clause: `${BREAKER} (counted per command)`,
     description: 'Three failing commands in one reply trip the breaker: no further request, exit 3.',
     level: 'must',
+    basis: 'spec',
+    rule: `${BREAKER_RULE} Exits are counted per command, so three failing commands of one reply are three consecutive non-zero exits.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('failuresInOneReply');
@@ -98,10 +118,12 @@ export const breakerChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.breaker.across-replies',
-    clause: 'Errors: 3 consecutive non-zero exits (counted per command, across replies)',
+    clause: `${BREAKER} (counted per command, across replies)`,
     description:
       'A success, two failures (one reply), then one more failure (the next reply) trip the breaker: 2 requests, exit 3.',
     level: 'must',
+    basis: 'spec',
+    rule: `${BREAKER_RULE} Exits are counted per command, across replies: two failures ending one reply and one starting the next are three in a row.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('failuresAcrossReplies');
@@ -111,10 +133,12 @@ export const breakerChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.breaker.reset-by-success',
-    clause: 'Errors: 3 *consecutive* non-zero exits; a failing command: "the loop continues"',
+    clause: `${BREAKER}; Errors ("shell command fails: ... the loop continues")`,
     description:
       'Failures separated by successes (F F S, then F S F, then F) never trip the breaker: the loop runs to the end and exits 0.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the loop: a failing command does not stop the loop ("the loop continues"); only 3 *consecutive* non-zero exits trip the breaker, so a success in between starts the count again.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('separatedFailures');

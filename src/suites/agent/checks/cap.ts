@@ -1,7 +1,11 @@
-import { type Check, CheckFailure } from '../../../harness/check.js';
+import { type Check, NotExercised } from '../../../harness/check.js';
 import { CAPPED_MAX_TURNS, DEFAULT_CAP_HARD_STOP } from '../cases.js';
 import type { AgentCtx } from '../context.js';
-import { CASE_BUDGET_MS, expectExit, runContext } from '../expect.js';
+import { CASE_BUDGET_MS, caseFailure, expectExit, runContext } from '../expect.js';
+
+const CAP =
+  'Tool-use loop (client side: "turn count reached cap: halted"); Errors ("loop reaches the turn cap: loop stops")';
+const LIMITS = 'Limits (turns per user prompt: "example loops use 5; recommended cap 10 to 15")';
 
 /** Limits: "recommended cap 10 to 15"; one more request for an agent that counts turns after the first. */
 const RECOMMENDED_MAX_REQUESTS = 16;
@@ -9,16 +13,18 @@ const RECOMMENDED_MAX_REQUESTS = 16;
 export const capChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.cap.honoured',
-    clause:
-      'Tool-use loop: "turn count reached cap: halted"; Errors: loop reaches the turn cap, loop stops; TARGETS agent: WIRECHECK_MAX_TURNS, exit 0',
+    clause: `${CAP}; target contract, agent (WIRECHECK_MAX_TURNS is the turn cap; exit 0 when the cap is reached)`,
     description: `With WIRECHECK_MAX_TURNS=${CAPPED_MAX_TURNS} and a model that never stops calling tools, the agent sends ${CAPPED_MAX_TURNS} requests (${CAPPED_MAX_TURNS + 1} tolerated: the spec does not say whether the first request is a turn) and exits 0.`,
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the loop: the loop stops when the turn count reaches the cap; the target contract: WIRECHECK_MAX_TURNS sets the cap and the agent exits 0. Whether the first request counts as a turn is not stated, so cap or cap + 1 requests both pass.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');
       const n = result.requests.length;
       if (n < CAPPED_MAX_TURNS || n > CAPPED_MAX_TURNS + 1) {
-        throw new CheckFailure(
+        throw caseFailure(
+          result,
           `the turn cap was not honoured (${runContext(result)})`,
           `${CAPPED_MAX_TURNS} requests (or ${CAPPED_MAX_TURNS + 1})`,
           `${n} requests`,
@@ -29,14 +35,17 @@ export const capChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.cap.exact',
-    clause: 'Tool-use loop: "turn count reached cap"; Limits: turns per user prompt',
+    clause: `${CAP}; ${LIMITS} (what a turn is is not stated)`,
     description: `A turn is a request: with WIRECHECK_MAX_TURNS=${CAPPED_MAX_TURNS} the agent sends exactly ${CAPPED_MAX_TURNS} requests.`,
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec caps turns per user prompt without saying whether the first request is a turn. Counting each request sent as a turn makes WIRECHECK_MAX_TURNS the number of requests, which is what a user setting the cap expects to pay for.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');
       if (result.requests.length === CAPPED_MAX_TURNS) return;
-      throw new CheckFailure(
+      throw caseFailure(
+        result,
         `the agent sent ${result.requests.length} requests under a cap of ${CAPPED_MAX_TURNS} (${runContext(result)})`,
         `${CAPPED_MAX_TURNS} requests`,
         `${result.requests.length} requests`,
@@ -45,14 +54,17 @@ export const capChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.cap.default',
-    clause: 'Errors: "Loop reaches the turn cap: loop stops"; Limits: turns per user prompt',
+    clause: `${CAP}; ${LIMITS}`,
     description: `Without WIRECHECK_MAX_TURNS the agent still has a cap: a model that never stops is stopped before ${DEFAULT_CAP_HARD_STOP} requests, and the agent exits 0.`,
     level: 'must',
+    basis: 'spec',
+    rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions).`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
       if (result.requests.length >= DEFAULT_CAP_HARD_STOP) {
-        throw new CheckFailure(
+        throw caseFailure(
+          result,
           `the agent never stopped by itself: the scripted model stopped it after ${DEFAULT_CAP_HARD_STOP} requests (${runContext(result)})`,
           `fewer than ${DEFAULT_CAP_HARD_STOP} requests`,
           `${result.requests.length} requests`,
@@ -63,14 +75,20 @@ export const capChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.cap.default-recommended',
-    clause: 'Limits: turns per user prompt ("example loops use 5; recommended cap 10 to 15")',
+    clause: LIMITS,
     description: `The default cap is within the recommendation: at most ${RECOMMENDED_MAX_REQUESTS - 1} turns, so at most ${RECOMMENDED_MAX_REQUESTS} requests.`,
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec recommends (does not require) a turn cap of 10 to 15 per user prompt; example loops use 5. The default cap should be at most 15 turns.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
+      if (result.requests.length === 0) {
+        throw new NotExercised(`the agent sent no request in case ${result.spec.name}: no cap to measure`);
+      }
       if (result.requests.length <= RECOMMENDED_MAX_REQUESTS) return;
-      throw new CheckFailure(
+      throw caseFailure(
+        result,
         `the default cap let ${result.requests.length} requests through (${runContext(result)})`,
         `at most ${RECOMMENDED_MAX_REQUESTS} requests`,
         `${result.requests.length} requests`,

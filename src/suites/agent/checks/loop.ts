@@ -1,13 +1,17 @@
-import { type Check, CheckFailure, show } from '../../../harness/check.js';
-import { BASH_TOOL_TYPES } from '../../../protocol/messages/index.js';
-import { firstDifference } from '../../messages-client/compare.js';
-import { CASE_KEYS, type CaseKey } from '../cases.js';
-import type { AgentCtx } from '../context.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
+import { conversationError } from '../../../mocks/messages/validate-request.js';
+import { describeDifferences } from '../../../protocol/compare.js';
+import { BASH_TOOL_TYPES, type MessageRequest } from '../../../protocol/messages/index.js';
+import { CASE_KEYS, type CaseKey, OTHER_TOOL, OTHER_TOOL_MARKER } from '../cases.js';
+import type { AgentCaseResult, AgentCtx } from '../context.js';
 import {
   describeRequest,
   followUpsOf,
-  historyDifference,
+  historyDifferences,
   servedBlocks,
+  specDifferences,
   textOfTurn,
   toolUsesOfMessage,
   turnsOf,
@@ -15,6 +19,7 @@ import {
 import {
   ALL_CASES_BUDGET_MS,
   CASE_BUDGET_MS,
+  caseFailure,
   expectExit,
   expectRequestCount,
   runContext,
@@ -23,23 +28,68 @@ import {
 /** Cases whose scripted model ends with a text reply inside the cap: the loop must end there. */
 const ENDING_CASES: readonly CaseKey[] = ['oneCall', 'severalCalls', 'restart'];
 
+const LOOP = 'Tool-use loop (client side)';
+const FOLLOW_UP =
+  'Endpoints, POST /v1/messages ("follow-up turn: the earlier turns plus the assistant turn containing the tool_use block plus a user turn holding the matching tool_result block(s); tools is sent again on every request")';
+const FOLLOW_UP_RULE =
+  'The spec, for every client of the tool-use loop: a follow-up request carries the earlier turns, then the assistant turn holding the tool_use blocks, then a user turn holding the matching tool_result blocks.';
+
 function isBashTool(tool: unknown): boolean {
   const t = (tool ?? {}) as { type?: unknown; name?: unknown };
   return t.name === 'bash' && (BASH_TOOL_TYPES as readonly unknown[]).includes(t.type);
 }
 
+/**
+ * Why a request body breaks a rule the spec states for every client, or undefined: the
+ * fields it marks required, turns of `user`/`assistant` with string or block content, and
+ * the conversation rules of "Content blocks" (tool_use only in assistant turns,
+ * tool_result only in user turns) and of the follow-up turn (each tool_result answers a
+ * tool_use of the turn right before; every tool_use is answered in the next turn).
+ */
+export function specRequestError(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return 'the body is not a JSON object';
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== 'string') return `model: expected a string, got ${show(b.model)}`;
+  if (typeof b.max_tokens !== 'number' || !Number.isInteger(b.max_tokens)) {
+    return `max_tokens: expected an integer, got ${show(b.max_tokens)}`;
+  }
+  if (!Array.isArray(b.messages)) return `messages: expected an array, got ${show(b.messages)}`;
+  for (const [i, turn] of b.messages.entries()) {
+    const t = (turn ?? {}) as { role?: unknown; content?: unknown };
+    if (t.role !== 'user' && t.role !== 'assistant')
+      return `messages.${i}.role: expected "user" or "assistant", got ${show(t.role)}`;
+    if (typeof t.content !== 'string' && !Array.isArray(t.content)) {
+      return `messages.${i}.content: expected a string or an array of blocks, got ${show(t.content)}`;
+    }
+    if (Array.isArray(t.content)) {
+      for (const [j, block] of t.content.entries()) {
+        const type = (block as { type?: unknown } | null)?.type;
+        if (typeof type !== 'string')
+          return `messages.${i}.content.${j}.type: expected a string, got ${show(type)}`;
+      }
+    }
+  }
+  if (b.tools !== undefined && !Array.isArray(b.tools))
+    return `tools: expected an array, got ${show(b.tools)}`;
+  return conversationError(b as unknown as MessageRequest);
+}
+
 export const loopChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.loop.first-request',
-    clause: 'Tool-use loop; Turn; TARGETS agent: stdin is the user prompt',
+    clause: `${LOOP}; Turn ("a plain string is a single text turn"); target contract, agent (stdin is the user's prompt)`,
     description: 'The first request ends with a user turn carrying the prompt given on stdin.',
     level: 'must',
+    basis: 'contract',
+    rule: "The target contract, for every agent: standard input holds the user's prompt, and the loop starts with it: the first request ends with a user turn whose text holds the prompt (as a string or as text blocks).",
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
       for (const result of await ctx.results(CASE_KEYS)) {
         const first = result.requests[0];
         if (first === undefined) {
-          throw new CheckFailure(
+          throw caseFailure(
+            result,
             `the agent sent no request (${runContext(result)})`,
             'POST /v1/messages',
             'none',
@@ -50,7 +100,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           throw new CheckFailure(
             `case ${result.spec.name}: the first request must end with the user's prompt as a user turn`,
             `a user turn with the text ${JSON.stringify(result.spec.prompt)}`,
-            show(last),
+            last === undefined ? 'no turn' : show(last),
           );
         }
       }
@@ -58,11 +108,12 @@ export const loopChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.loop.tools-every-request',
-    clause:
-      'Endpoints: follow-up turn ("tools is sent again on every request"); Built-in shell tool definition',
+    clause: `${FOLLOW_UP}; Built-in shell tool definition (type bash_20250124 or bash_20241022, name bash)`,
     description:
       'Every request offers the bash tool in `tools` ({"type":"bash_20250124"|"bash_20241022","name":"bash"}).',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the loop: `tools` is sent again on every request, and the built-in shell tool is declared as {"type": "bash_20250124" or "bash_20241022", "name": "bash"}.',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
       for (const result of await ctx.results(CASE_KEYS)) {
@@ -80,18 +131,43 @@ export const loopChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.loop.requests-valid',
-    clause: 'Content blocks; Endpoints: follow-up turn (the conversation rules the real API enforces)',
+    clause: `Resources: message request body, Turn, Content blocks (directions; "a tool_result block appears in a user turn"); ${FOLLOW_UP}`,
     description:
-      'Every request is a valid body the service accepts: each tool_result answers a tool_use of the turn right before it, none left unanswered.',
+      'Every request has the fields the spec requires, and its conversation follows the spec: tool_use only in assistant turns, each tool_result answering a tool_use of the turn right before it, none left unanswered.',
     level: 'must',
+    basis: 'spec',
+    rule: `The spec, for every client: a request has model (string), max_tokens (integer) and messages (turns of role user or assistant, content a string or blocks); tool_use blocks come from the assistant, tool_result blocks from the user. ${FOLLOW_UP_RULE}`,
+    timeoutMs: ALL_CASES_BUDGET_MS,
+    async run(ctx) {
+      for (const result of await ctx.results(CASE_KEYS)) {
+        for (const [i, entry] of result.requests.entries()) {
+          const error = specRequestError(entry.body);
+          if (error === undefined) continue;
+          throw new CheckFailure(
+            `case ${result.spec.name}, request ${i + 1}: the request breaks a rule of the spec: ${error}`,
+            'a request body the spec allows',
+            describeRequest(entry, i),
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'agent.loop.requests-accepted',
+    clause:
+      'Resources: message request body (the real API judges more than the spec states: a positive max_tokens, a non-empty conversation...)',
+    description: 'Every request is accepted by the mock, which judges bodies as the real Messages API does.',
+    level: 'should',
+    basis: 'real-api',
+    rule: 'The real Messages API refuses bodies the spec does not rule on (max_tokens 0, an empty messages array, an empty model name, a malformed known block). A client should send what the real service accepts.',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
       for (const result of await ctx.results(CASE_KEYS)) {
         const refused = result.requests.findIndex((entry) => entry.bodyError !== undefined);
         if (refused === -1) continue;
         throw new CheckFailure(
-          `case ${result.spec.name}: the mock refused request ${refused + 1} as the real API would`,
-          'a valid request body',
+          `case ${result.spec.name}: the mock refused request ${refused + 1} as the real API would: ${result.requests[refused]!.bodyError}`,
+          'a request body the real API accepts',
           describeRequest(result.requests[refused]!, refused),
         );
       }
@@ -99,16 +175,21 @@ export const loopChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.loop.history-kept',
-    clause: 'Endpoints: follow-up turn ("the earlier turns plus the assistant turn ... plus a user turn")',
-    description: 'Each follow-up request starts with every turn of the request before it, unchanged.',
+    clause: FOLLOW_UP,
+    description:
+      'Each follow-up request starts with every turn of the request before it, unchanged (a default written out or left out, a string turn or its one text block, are the same).',
     level: 'must',
+    basis: 'spec',
+    rule: `${FOLLOW_UP_RULE} The earlier turns are sent again unchanged (compared on the fields the spec names, a documented default written out or left out being the same).`,
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
-      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
-        const difference = historyDifference(f);
-        if (difference === undefined) continue;
+      const followUps = followUpsOf(await ctx.results(CASE_KEYS));
+      if (followUps.length === 0) throw noFollowUp();
+      for (const f of followUps) {
+        const found = historyDifferences(f);
+        if (found.length === 0) continue;
         throw new CheckFailure(
-          `${f.label}: the earlier turns must be sent again unchanged; first difference at ${difference}`,
+          `${f.label}: the earlier turns must be sent again unchanged; ${found.length} difference(s): ${describeDifferences(found)}`,
           show(f.earlier),
           show(f.turns.slice(0, f.earlier.length)),
         );
@@ -117,19 +198,26 @@ export const loopChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.loop.assistant-turn',
-    clause: 'Tool-use loop: "append assistant turn to messages"; Endpoints: follow-up turn',
+    clause: `${LOOP} ("append assistant turn to messages"); ${FOLLOW_UP}`,
     description:
       'After the earlier turns comes the assistant turn of the reply, holding its tool_use blocks unchanged (id, name, input, in order).',
     level: 'must',
+    basis: 'spec',
+    rule: `${FOLLOW_UP_RULE} The assistant turn is the reply's: its tool_use blocks come back with the same id, name and input, in order.`,
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
-      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+      const followUps = followUpsOf(await ctx.results(CASE_KEYS));
+      if (followUps.length === 0) throw noFollowUp();
+      for (const f of followUps) {
         const turn = f.turns[f.earlier.length];
         const expected = toolUsesOfMessage(f.reply);
-        const sent = turn?.blocks.filter((b) => b.type === 'tool_use');
-        if (turn?.role === 'assistant' && firstDifference(expected, sent) === undefined) continue;
+        const sent = turn?.blocks.filter((b) => b.type === 'tool_use') ?? [];
+        const found = specDifferences(expected, sent);
+        if (turn?.role === 'assistant' && found.length === 0) continue;
         throw new CheckFailure(
-          `${f.label}: turn ${f.earlier.length + 1} must be the assistant turn of the reply with its tool_use blocks`,
+          turn?.role !== 'assistant'
+            ? `${f.label}: turn ${f.earlier.length + 1} must be the assistant turn of the reply, but ${turn === undefined ? 'there is no such turn' : `its role is ${JSON.stringify(turn.role)}`}`
+            : `${f.label}: the assistant turn must hold the reply's tool_use blocks unchanged; ${found.length} difference(s): ${describeDifferences(found)}`,
           show({ role: 'assistant', tool_use: expected }),
           show(turn ?? 'no such turn'),
         );
@@ -138,30 +226,37 @@ export const loopChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.loop.assistant-turn-verbatim',
-    clause: 'Tool-use loop: "append assistant turn to messages"',
+    clause: `${LOOP} ("append assistant turn to messages")`,
     description: 'The appended assistant turn is the whole reply content, text blocks included.',
     level: 'should',
+    basis: 'real-api',
+    rule: 'The spec names only the tool_use blocks of the appended assistant turn. The real API expects the reply content back as it came (its text blocks, and blocks such as thinking that must be returned), so the whole content should be appended.',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
+      let judged = 0;
       for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
         const turn = f.turns[f.earlier.length];
         if (turn?.role !== 'assistant') continue; // agent.loop.assistant-turn judges this
-        const difference = firstDifference(servedBlocks(f.reply), turn.blocks);
-        if (difference === undefined) continue;
+        judged++;
+        const found = specDifferences(servedBlocks(f.reply), turn.blocks);
+        if (found.length === 0) continue;
         throw new CheckFailure(
-          `${f.label}: the assistant turn differs from the reply's content at ${difference}`,
+          `${f.label}: the assistant turn differs from the reply's content; ${found.length} difference(s): ${describeDifferences(found)}`,
           show(servedBlocks(f.reply)),
           show(turn.blocks),
         );
       }
+      if (judged === 0) throw new NotExercised('no follow-up request carried an assistant turn to compare');
     },
   },
   {
     id: 'agent.loop.ends-without-tool-use',
-    clause: 'Tool-use loop: "reply has no tool_use block for bash: done, loop ends"; TARGETS agent: exit 0',
+    clause: `${LOOP} ("reply has no tool_use block for bash: done, loop ends"); target contract, agent (exit 0 when the loop ends)`,
     description:
       'A reply without a bash tool_use ends the loop: no further request, exit status 0 (one call; several calls; a restart request).',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the loop: a reply with no tool_use block for bash ends the loop (no further request); the target contract: the agent then exits 0.',
     timeoutMs: ENDING_CASES.length * CASE_BUDGET_MS,
     async run(ctx) {
       for (const result of await ctx.results(ENDING_CASES)) {
@@ -174,4 +269,57 @@ export const loopChecks: Check<AgentCtx>[] = [
       }
     },
   },
+  {
+    id: 'agent.loop.other-tool-ends',
+    clause: `${LOOP} ("reply has no tool_use block for bash: done, loop ends"); target contract, agent (exit 0 when the loop ends)`,
+    description: `A reply whose only tool_use is for another tool (${OTHER_TOOL}, never offered) ends the loop: the agent neither crashes, nor runs it as a command, nor goes on asking; what it sent back is reported.`,
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the loop: the loop goes on only while a reply holds a tool_use block for bash; a reply whose only tool_use is for another tool ends it (no further request, nothing run), and the target contract has the agent exit 0.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('otherTool');
+      const ran = existsSync(join(result.workdir, OTHER_TOOL_MARKER));
+      const n = result.requests.length;
+      if (n === 1 && !ran && result.run.exitCode === 0 && !result.run.timedOut) return;
+      throw caseFailure(
+        result,
+        `the reply's only tool_use was for ${OTHER_TOOL}, not bash: ${otherToolVerdict(result, ran)} (${runContext(result)})`,
+        '1 request (the loop ends), nothing run, exit 0',
+        `${n} request(s), ${ran ? `ran the input as a command (${OTHER_TOOL_MARKER} was created)` : 'nothing run'}, ${result.run.timedOut ? 'no exit in time' : `exit ${result.run.exitCode ?? `signal ${result.run.signal}`}`}${n > 1 ? `; sent back: ${sentBack(result)}` : ''}`,
+      );
+    },
+  },
 ];
+
+function noFollowUp(): NotExercised {
+  return new NotExercised(
+    'no follow-up request reached the mock (in no case did the agent answer a reply with tool calls)',
+  );
+}
+
+/** What the agent did wrong with the other tool, in words. */
+function otherToolVerdict(result: AgentCaseResult, ran: boolean): string {
+  const n = result.requests.length;
+  const parts: string[] = [];
+  if (ran) parts.push('the agent ran its input as a bash command');
+  if (n > 1) {
+    parts.push(
+      n >= result.spec.steps
+        ? `the agent went on for ${n} requests, answering the tool every time the model asked (it would spin for as long as a model asks)`
+        : `the agent went on and sent ${n} requests`,
+    );
+  }
+  if (result.run.timedOut) parts.push('the agent did not exit within the case budget');
+  else if (result.run.exitCode !== 0)
+    parts.push(`the agent exited ${result.run.exitCode ?? `on signal ${result.run.signal}`} (crashed?)`);
+  return parts.join('; ');
+}
+
+/** The new turns of the second request: what the agent answered the other tool with. */
+function sentBack(result: AgentCaseResult): string {
+  const earlier = result.requests[0] === undefined ? undefined : turnsOf(result.requests[0]);
+  const second = result.requests[1] === undefined ? undefined : turnsOf(result.requests[1]);
+  if (earlier === undefined || second === undefined) return 'a request without readable messages';
+  return show(second.slice(earlier.length)) ?? 'nothing';
+}

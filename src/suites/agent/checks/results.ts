@@ -1,16 +1,40 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Check, CheckFailure, show } from '../../../harness/check.js';
+import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
 import { CASE_KEYS, type CaseKey, FAILING_COMMANDS, MARKER_FILE } from '../cases.js';
 import type { AgentCtx } from '../context.js';
-import { followUpsOf, newToolResults, type ToolUseBlock, toolUsesOfMessage } from '../conversation.js';
+import {
+  type FollowUp,
+  followUpsOf,
+  newToolResults,
+  type ToolUseBlock,
+  textOfResult,
+  toolUsesOfMessage,
+} from '../conversation.js';
 import {
   ALL_CASES_BUDGET_MS,
   CASE_BUDGET_MS,
+  caseFailure,
   expectExit,
   expectRequestCount,
   runContext,
 } from '../expect.js';
+
+const LOOP = 'Tool-use loop (client side)';
+const ONE_PER_USE =
+  'The spec, for every client of the loop: each tool_use is answered by one tool_result with the same id ("one tool_result per tool_use, same id"), and the results travel in the user turn that follows the assistant turn.';
+
+/** The follow-ups of `keys`, or NotExercised when the agent answered no reply with tool calls. */
+async function followUps(ctx: AgentCtx, keys: readonly CaseKey[]): Promise<FollowUp[]> {
+  const found = followUpsOf(await ctx.results(keys));
+  if (found.length === 0) {
+    throw new NotExercised(
+      'no follow-up request reached the mock (in no case did the agent answer a reply with tool calls)',
+    );
+  }
+  return found;
+}
+
 import { scriptedToolUseId } from '../script.js';
 
 /** Cases whose commands have a known outcome (the restart call's result is the runner's choice). */
@@ -30,14 +54,15 @@ function commandOf(use: ToolUseBlock): string {
 export const resultChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.results.one-user-turn',
-    clause:
-      'Content blocks: "One user turn may hold several tool_result blocks"; Tool-use loop: "client sends user turn with tool_result blocks"',
+    clause: `Content blocks ("one user turn may hold several tool_result blocks, one per tool_use block answered"); ${LOOP} ("client sends user turn with tool_result blocks"); Endpoints, follow-up turn`,
     description:
       'All tool_result blocks answering one reply travel in one user turn, the last turn of the follow-up request.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the loop: the results of one reply are sent as one user turn holding the tool_result blocks, after the assistant turn, ending the follow-up request.',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
-      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+      for (const f of await followUps(ctx, CASE_KEYS)) {
         const results = newToolResults(f);
         const turnIndexes = [...new Set(results.map((r) => r.turn))];
         const last = f.turns.length - 1;
@@ -54,14 +79,15 @@ export const resultChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.results.ids-match',
-    clause:
-      'Tool-use loop: "one tool_result per tool_use, same id"; Content blocks: tool_use_id equals the id of the tool_use answered',
+    clause: `${LOOP} ("one tool_result per tool_use, same id"); Content blocks (tool_use_id equals the id of the tool_use answered)`,
     description:
       'Each tool_use of the reply is answered by exactly one tool_result with its id, and no result answers anything else.',
     level: 'must',
+    basis: 'spec',
+    rule: ONE_PER_USE,
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
-      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+      for (const f of await followUps(ctx, CASE_KEYS)) {
         const asked = toolUsesOfMessage(f.reply).map((u) => u.id);
         const answered = newToolResults(f).map((r) => r.block.tool_use_id);
         const sorted = (ids: unknown[]) => ids.map((id) => JSON.stringify(id)).sort();
@@ -76,12 +102,17 @@ export const resultChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.results.order',
-    clause: 'Tool-use loop: one tool_result per tool_use (the order is not stated)',
+    clause: `${LOOP} ("one tool_result per tool_use"; the order is not stated)`,
     description: 'The tool_result blocks follow the order of the tool_use blocks they answer.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec does not state the order of the tool_result blocks in the user turn. Results in the order of the tool calls they answer are what the real API documents and what a reader of the conversation expects.',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
-      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+      const several = (await followUps(ctx, CASE_KEYS)).filter((f) => toolUsesOfMessage(f.reply).length > 1);
+      if (several.length === 0)
+        throw new NotExercised('no follow-up answered a reply with several tool calls');
+      for (const f of several) {
         const asked = toolUsesOfMessage(f.reply).map((u) => u.id);
         const answered = newToolResults(f).map((r) => r.block.tool_use_id);
         const inAsked = answered.filter((id) => asked.includes(id));
@@ -98,19 +129,23 @@ export const resultChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.results.is-error',
     clause:
-      'Runner contract 7: is_error is true exactly when the exit code is not 0; Errors: the loop continues',
+      'Runner contract for the shell tool, item 7 (is_error true exactly when the exit code is not 0); Errors (shell command fails: the loop continues)',
     description:
-      "A result of a command exiting non-zero (false, exit 2, sh -c 'exit 1') has is_error true; one of a command exiting 0 (echo, true) does not.",
+      "A result of a command exiting non-zero (false, exit 2, sh -c 'exit 1') has is_error true; one of a command exiting 0 (echo, true) does not (is_error false or left out).",
     level: 'must',
+    basis: 'spec',
+    rule: "The spec, for every runner, the agent's included: is_error is true exactly when the command's exit code is not 0 (false when left out, the real API's default).",
     timeoutMs: OUTCOME_CASES.length * CASE_BUDGET_MS,
     async run(ctx) {
-      for (const f of followUpsOf(await ctx.results(OUTCOME_CASES))) {
+      let judged = 0;
+      for (const f of await followUps(ctx, OUTCOME_CASES)) {
         const results = newToolResults(f);
         for (const use of toolUsesOfMessage(f.reply)) {
           const result = results.find((r) => r.block.tool_use_id === use.id)?.block;
           if (result === undefined) continue; // agent.results.ids-match judges this
           const command = commandOf(use);
           const failing = FAILING_COMMANDS.includes(command);
+          judged++;
           if (failing ? result.is_error === true : result.is_error !== true) continue;
           throw new CheckFailure(
             `${f.label}: the result of ${JSON.stringify(command)} (exit ${failing ? 'non-zero' : '0'}) has the wrong is_error`,
@@ -119,21 +154,28 @@ export const resultChecks: Check<AgentCtx>[] = [
           );
         }
       }
+      if (judged === 0) throw new NotExercised('no tool_result answered a command of known outcome');
     },
   },
   {
     id: 'agent.results.output',
-    clause: 'Runner contract 4 and 8: the result text is the captured output',
+    clause:
+      'Runner contract for the shell tool, items 4 (the result text is stdout) and 8 (the result block carries the text as content)',
     description: 'The result of `echo wc-...` carries what the command printed.',
     level: 'must',
+    basis: 'spec',
+    rule: "The spec, for every runner, the agent's included: the tool_result content is the command's captured output (stdout, then stderr).",
     timeoutMs: 2 * CASE_BUDGET_MS,
     async run(ctx) {
-      for (const f of followUpsOf(await ctx.results(['oneCall', 'severalCalls']))) {
+      let judged = 0;
+      for (const f of await followUps(ctx, ['oneCall', 'severalCalls'])) {
         const results = newToolResults(f);
         for (const use of toolUsesOfMessage(f.reply)) {
           const printed = /^echo (wc-[a-z-]+)$/.exec(commandOf(use))?.[1];
           const result = results.find((r) => r.block.tool_use_id === use.id)?.block;
-          if (printed === undefined || result === undefined || result.content.includes(printed)) continue;
+          if (printed === undefined || result === undefined) continue;
+          judged++;
+          if (textOfResult(result).includes(printed)) continue;
           throw new CheckFailure(
             `${f.label}: the result of ${JSON.stringify(commandOf(use))} must carry its output`,
             `content containing ${JSON.stringify(printed)}`,
@@ -141,14 +183,17 @@ export const resultChecks: Check<AgentCtx>[] = [
           );
         }
       }
+      if (judged === 0) throw new NotExercised('no tool_result answered an `echo wc-...` command');
     },
   },
   {
     id: 'agent.loop.restart',
-    clause: 'Built-in shell tool: input `restart: true`; Tool-use loop: one tool_result per tool_use',
+    clause: `Built-in shell tool definition, input \`restart\`; ${LOOP} ("one tool_result per tool_use, same id")`,
     description:
       'A bash call with `restart: true` is answered like any other (a tool_result with its id) and the loop goes on.',
     level: 'must',
+    basis: 'spec',
+    rule: `${ONE_PER_USE} A bash call with \`restart: true\` is a tool_use like any other: it is answered, and the loop goes on.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('restart');
@@ -156,7 +201,8 @@ export const resultChecks: Check<AgentCtx>[] = [
       const second = result.requests[1];
       const answered = second !== undefined && JSON.stringify(second.body).includes(`"tool_use_id":"${id}"`);
       if (!answered) {
-        throw new CheckFailure(
+        throw caseFailure(
+          result,
           `the restart call was not answered in the next request (${runContext(result)})`,
           `a tool_result with tool_use_id ${id}`,
           second === undefined
@@ -175,9 +221,11 @@ export const resultChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.runner.workdir',
     clause:
-      'Runner contract 2: a dedicated working directory, created if absent; TARGETS agent: WIRECHECK_WORKDIR',
+      'Runner contract for the shell tool, item 2 ("in a dedicated working directory (created if absent)"); target contract, agent (WIRECHECK_WORKDIR: its bash runner\'s working directory)',
     description: 'Commands run in WIRECHECK_WORKDIR, which the agent creates when it does not exist yet.',
-    level: 'should',
+    level: 'must',
+    basis: 'contract',
+    rule: "The target contract, for every agent: WIRECHECK_WORKDIR is its bash runner's working directory; the spec, for every runner: that directory is created when absent. A file a command writes there is found there.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('severalCalls');
@@ -186,13 +234,16 @@ export const resultChecks: Check<AgentCtx>[] = [
       try {
         text = await readFile(path, 'utf8');
       } catch (error) {
-        throw new CheckFailure(
+        throw caseFailure(
+          result,
           `\`echo wc-beta > ${MARKER_FILE}\` left no file in WIRECHECK_WORKDIR (${runContext(result)})`,
           `${path} holding "wc-beta"`,
           (error as Error).message,
         );
       }
-      if (text.trim() !== 'wc-beta') throw new CheckFailure(`${path} holds something else`, 'wc-beta', text);
+      if (text.trim() !== 'wc-beta') {
+        throw new CheckFailure(`${path} holds something else`, 'wc-beta', JSON.stringify(text.slice(0, 400)));
+      }
     },
   },
 ];

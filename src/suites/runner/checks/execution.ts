@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../../harness/check.js';
+import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
@@ -8,8 +8,11 @@ import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
-const EXECUTION = 'Runner contract 2';
-const ENVIRONMENT = 'Runner contract 2 ("a reference runner also restricts the environment")';
+const EXECUTION = 'Runner contract for the shell tool, item 2 (Execution)';
+const ENVIRONMENT =
+  'Runner contract for the shell tool, item 2 ("a reference runner also restricts the environment")';
+const REFERENCE_ENV =
+  'The spec describes a restricted environment only for a reference runner ("a reference runner also restricts the environment to a minimal PATH, a HOME equal to the working directory and a fixed USER"), not for every runner.';
 const WAS_HERE = 'wirecheck-was-here';
 
 /** Which line of the identity session asks what. */
@@ -58,9 +61,11 @@ function printedLine(run: SessionRun, index: number, what: string): string {
 export const executionChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.execution.workdir',
-    clause: `${EXECUTION} (a dedicated working directory, created if absent); TARGETS runner (WIRECHECK_WORKDIR)`,
+    clause: `${EXECUTION}: "in a dedicated working directory (created if absent)"; target contract, runner (WIRECHECK_WORKDIR)`,
     description: 'Commands run in WIRECHECK_WORKDIR, which the runner creates when it does not exist yet.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec and the target contract, for every runner: commands run in the dedicated working directory WIRECHECK_WORKDIR names, created by the runner when it does not exist; a file a command creates there is in that directory.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
@@ -81,9 +86,11 @@ export const executionChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.execution.not-root',
-    clause: `${EXECUTION} (without privileges of a superuser)`,
+    clause: `${EXECUTION}: "without privileges of a superuser"`,
     description: 'Commands do not run as root: id -u is not 0.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: commands run without the privileges of a superuser, so `id -u` inside a command is not 0.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
@@ -94,10 +101,12 @@ export const executionChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.execution.process-group',
-    clause: `${EXECUTION} (in its own process group)`,
+    clause: `${EXECUTION}: "in its own process group"`,
     description:
       "A command's processes are in a process group of their own, not in the runner's (read from /proc by the harness).",
     level: 'must',
+    basis: 'spec',
+    rule: "The spec, for every runner: each command runs in its own process group (so that the whole group can be terminated), not in the runner's group.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       if (!canScanProcesses())
@@ -106,8 +115,8 @@ export const executionChecks: Check<RunnerCtx>[] = [
       resultAt(run, LINE.group, marker.command);
       const seen = run.seen.get(marker.arg);
       if (seen === undefined) {
-        throw new CheckSkipped(
-          `the harness never saw \`${marker.command}\` in /proc while it ran: the runner's commands are not visible from here`,
+        throw new NotExercised(
+          `the harness never saw \`${marker.command}\` in /proc while it ran: the runner's commands are not visible from here (another machine or PID namespace)`,
         );
       }
       for (const p of seen) {
@@ -129,6 +138,8 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     clause: `${ENVIRONMENT}: HOME equal to the working directory`,
     description: 'HOME is the working directory.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: `${REFERENCE_ENV} Following it, HOME is the working directory.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
@@ -141,6 +152,8 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     clause: `${ENVIRONMENT}: a fixed USER`,
     description: "USER is set by the runner (not empty, not inherited from the runner's own environment).",
     level: 'should',
+    basis: 'spec-reference',
+    rule: `${REFERENCE_ENV} Following it, USER is a fixed name the runner sets, not the runner's own.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
@@ -159,6 +172,8 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     clause: `${ENVIRONMENT}: a minimal PATH`,
     description: "PATH is the runner's own minimal one, not inherited from the runner's environment.",
     level: 'should',
+    basis: 'spec-reference',
+    rule: `${REFERENCE_ENV} Following it, PATH is a minimal one the runner sets, not the runner's own.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
@@ -177,6 +192,8 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     clause: ENVIRONMENT,
     description: "A variable set only in the runner's own environment is not visible to commands.",
     level: 'should',
+    basis: 'spec-reference',
+    rule: `${REFERENCE_ENV} Following it, a variable of the runner's own environment (a secret, say) is not visible to commands.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);

@@ -4,7 +4,8 @@ import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
-const CLAUSE = 'Runner contract 7; Errors (shell command fails)';
+const CLAUSE =
+  'Runner contract for the shell tool, item 7 (is_error exactly when the exit code is not 0); Errors (shell command fails)';
 
 /** Exit codes of the quick tier: the edges, the shell's own and signal-like ones; --full runs all 256. */
 const SPREAD = [0, 1, 2, 3, 7, 42, 64, 100, 125, 126, 127, 128, 129, 130, 137, 143, 200, 254, 255];
@@ -18,8 +19,10 @@ export const exitStatusChecks: Check<RunnerCtx>[] = [
     id: 'runner.exit-status.is-error-iff-nonzero',
     clause: CLAUSE,
     description:
-      'is_error is true exactly when the exit code is not 0 (a spread of codes; all 0-255 with --full).',
+      'is_error is true exactly when the exit code is not 0 (a spread of codes; all 0-255 with --full), and the output of a failing command is in its result.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: is_error is true exactly when the exit code is not 0, and a failing command still gets its captured output as content (the loop continues with it).',
     // --full: 256 lines, each allowed a second by the session budget.
     timeoutMs: 300_000,
     async run(ctx, env) {
@@ -48,6 +51,8 @@ export const exitStatusChecks: Check<RunnerCtx>[] = [
     clause: CLAUSE,
     description: 'A command whose shell is killed by a signal (kill -9 $$, kill -TERM $$) is an error.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: is_error is true exactly when the exit code is not 0; a shell killed by a signal has not exited 0 (its status is 128 plus the signal), so its result is an error.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const run = await ctx.run({

@@ -5,7 +5,10 @@ import { type InputLine, rawLine, toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
-const COUNT = 'TARGETS runner (exactly one JSON line per input line, in order); Runner contract 8';
+const COUNT =
+  'Target contract, runner ("exactly one JSON line per input line, in order"); Runner contract for the shell tool, item 8 (result block)';
+const COUNT_RULE =
+  'The target contract, for every runner: stdout carries exactly one JSON line per input line, in order, whatever the line holds, so a driver never waits for an answer that will not come.';
 const LARGE_COMMAND_BYTES = 1 << 20;
 
 /** Lines a runner cannot run, between two it can; each bad one with why it is bad. */
@@ -61,6 +64,8 @@ export const inputChecks: Check<RunnerCtx>[] = [
     description:
       'Lines that are not a valid bash tool_use (not JSON, wrong shape, no command, a NUL byte) each get one JSON line, and the lines around them are answered in place.',
     level: 'must',
+    basis: 'contract',
+    rule: COUNT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await badLineSession(ctx, env.signal);
@@ -73,10 +78,12 @@ export const inputChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.input.bad-lines-are-errors',
-    clause: `${COUNT}; Errors`,
+    clause: `${COUNT}; Runner contract for the shell tool, item 7 (is_error); not stated: input that is not a tool_use`,
     description:
       'Each line that is not a valid bash tool_use is answered by a tool_result with is_error true (with its id where it has one).',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec does not say how a runner answers input that is not a bash tool_use. Since nothing could run, the answer should be a tool_result with is_error true, carrying the id where the line has one.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run, bad } = await badLineSession(ctx, env.signal);
@@ -89,6 +96,8 @@ export const inputChecks: Check<RunnerCtx>[] = [
     clause: COUNT,
     description: 'A command of 1 MB gets its own result line and the next line is answered in place.',
     level: 'must',
+    basis: 'contract',
+    rule: COUNT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const run = await largeCommandSession(ctx, env.signal);
@@ -99,9 +108,12 @@ export const inputChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.input.large-command-runs',
-    clause: 'Runner contract 2 (no command size limit is stated)',
+    clause:
+      'Runner contract for the shell tool, item 2 (Execution); not stated: a limit on the size of a command',
     description: 'A command of 1 MB (a long comment) runs like any other.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec sets no limit on the size of a command. A long command (1 MB, more than one argv string may hold) should run like any other, e.g. passed to the shell through a file or a pipe.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const run = await largeCommandSession(ctx, env.signal);

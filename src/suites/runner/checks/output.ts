@@ -13,8 +13,12 @@ import { toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
-const ASSEMBLY = 'Runner contract 4';
-const BLANK = 'Runner contract 6';
+const ASSEMBLY = 'Runner contract for the shell tool, item 4 (Output assembly)';
+const BLANK = 'Runner contract for the shell tool, item 6 (Empty output)';
+const IS_ERROR = 'Runner contract for the shell tool, item 7 (is_error)';
+const FAILS = 'Errors (shell command fails: is_error true, captured output, stderr included, as content)';
+const ASSEMBLY_RULE =
+  'The spec, for every runner: the result text is stdout; when stderr is non-empty it is appended, preceded by the separator line `--- STDERR ---` with a line break before and after, but only if stdout was non-empty.';
 /** "states ... that no output was produced", in the words a runner may choose. */
 const NO_OUTPUT = /\bno\b[^.\n]*\boutput\b|\bempty\b|\bnothing\b/i;
 
@@ -27,6 +31,8 @@ const COMMANDS = {
   blankFailure: 'exit 3',
   whitespace: "printf '  \\n'",
   invalidUtf8: "printf 'a\\377b\\376c\\n'",
+  failBoth: 'echo out; echo err >&2; exit 3',
+  failStderr: 'echo err >&2; exit 4',
 } as const;
 type CommandKey = keyof typeof COMMANDS;
 const KEYS = Object.keys(COMMANDS) as CommandKey[];
@@ -53,6 +59,8 @@ export const outputChecks: Check<RunnerCtx>[] = [
     description:
       'stdout, then the separator line --- STDERR --- with a line break before and after, then stderr.',
     level: 'must',
+    basis: 'spec',
+    rule: ASSEMBLY_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await resultOf(ctx, env.signal, 'both');
@@ -65,6 +73,8 @@ export const outputChecks: Check<RunnerCtx>[] = [
     clause: `${ASSEMBLY} (the separator only if stdout was non-empty)`,
     description: 'Output on stderr only is the result text as it is, without the separator.',
     level: 'must',
+    basis: 'spec',
+    rule: ASSEMBLY_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       expectContent(
@@ -79,6 +89,8 @@ export const outputChecks: Check<RunnerCtx>[] = [
     clause: ASSEMBLY,
     description: 'Output on stdout only is the result text as it is.',
     level: 'must',
+    basis: 'spec',
+    rule: ASSEMBLY_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await resultOf(ctx, env.signal, 'stdoutOnly');
@@ -92,6 +104,8 @@ export const outputChecks: Check<RunnerCtx>[] = [
     description:
       'A command that prints nothing gets a text stating its exit code and that no output was produced.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: when the output is blank, the result text states the exit code and that no output was produced (and is_error follows the exit code).',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       for (const [key, code] of [
@@ -111,6 +125,8 @@ export const outputChecks: Check<RunnerCtx>[] = [
     description:
       'Output of only spaces and a line break counts as blank: the no-output text with the exit code.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec gives blank output its own text but does not define blank; read as "nothing but whitespace" (as the reference runner does), output of only spaces and a line break gets the no-output text with the exit code.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await resultOf(ctx, env.signal, 'whitespace');
@@ -124,6 +140,8 @@ export const outputChecks: Check<RunnerCtx>[] = [
     description:
       'Bytes that are not UTF-8 do not break the result: the text around them is kept and is_error stays false.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec does not say how output bytes that are not UTF-8 become the result text (a JSON string); a runner should keep the valid text around them (replacing the invalid bytes) rather than lose the output or fail the command.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await resultOf(ctx, env.signal, 'invalidUtf8');
@@ -139,13 +157,35 @@ export const outputChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.exit-status.stderr-not-error',
-    clause: 'Runner contract 7 (is_error exactly when the exit code is not 0)',
+    clause: `${IS_ERROR}: "true exactly when the exit code is not 0"`,
     description: 'Output on stderr with exit code 0 is not an error.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: is_error is true exactly when the exit code is not 0 (or on timeout, refusal or spawn failure), so a command that writes to stderr and exits 0 is not an error.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       expectIsError(await resultOf(ctx, env.signal, 'stderrOnly'), false, `${COMMANDS.stderrOnly} (exit 0)`);
       expectIsError(await resultOf(ctx, env.signal, 'both'), false, `${COMMANDS.both} (exit 0)`);
+    },
+  },
+  {
+    id: 'runner.output.failure-with-stderr',
+    clause: `${FAILS}; ${ASSEMBLY}; ${IS_ERROR}`,
+    description:
+      'A failing command that writes to stderr: is_error true, and the content holds its stderr (after stdout and the separator when stdout is non-empty).',
+    level: 'must',
+    basis: 'spec',
+    rule: `The spec, for every runner: a command that fails (exit code not 0) gets is_error true and its captured output, stderr included, as content, assembled as for any command. ${ASSEMBLY_RULE}`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      for (const [key, stdout, stderr] of [
+        ['failBoth', 'out\n', 'err\n'],
+        ['failStderr', '', 'err\n'],
+      ] as const) {
+        const result = await resultOf(ctx, env.signal, key);
+        expectIsError(result, true, COMMANDS[key]);
+        expectContent(result, assembleOutput(stdout, stderr), COMMANDS[key]);
+      }
     },
   },
 ];

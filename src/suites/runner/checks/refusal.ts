@@ -3,12 +3,17 @@ import { join } from 'node:path';
 import { type Check, CheckFailure, expectThat } from '../../../harness/check.js';
 import { BLOCKED_SUBSTRINGS } from '../../../protocol/bash/index.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
-import { expectIsError, expectMatches, resultAt } from '../expect.js';
+import { abbreviate, expectContent, expectIsError, expectMatches, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
-const CLAUSE = 'Runner contract 1; Errors (shell command refused by validation)';
+const ITEM_1 = 'Runner contract for the shell tool, item 1 (Validation)';
+const ERRORS = 'Errors (shell command refused by validation)';
+const CLAUSE = `${ITEM_1}; ${ERRORS}`;
+/** What a refusal is, for every runner. */
+const REFUSED =
+  'refused: a tool_result with is_error true and a text naming a security violation, and nothing of the command executed';
 
 /**
  * A refusal probe: `touch <marker>` followed by a harmless command whose text holds a
@@ -38,10 +43,15 @@ const BLOCKED: Probe[] = BLOCKED_SUBSTRINGS.map((s) => ({
   tail: PAYLOADS[s].tail,
 }));
 
-/** The substring anywhere in the command: after `&&`, on a later line. */
+/** One of the first two substrings anywhere in the command: after `&&`, on a later line. */
 const EMBEDDED: Probe[] = [
   { key: 'after-and', label: 'rm -rf / after &&', tail: 'true && echo "rm -rf /"' },
-  { key: 'second-line', label: 'mkfs on a second line', tail: "echo ok\necho 'mkfs'" },
+  { key: 'second-line', label: 'the fork bomb on a second line', tail: "echo ok\necho ':(){ :|:& };:'" },
+];
+
+/** One of the other four anywhere in the command. */
+const EMBEDDED_OTHER: Probe[] = [
+  { key: 'mkfs-second-line', label: 'mkfs on a second line', tail: "echo ok\necho 'mkfs'" },
 ];
 
 /** Case and whitespace variants: one reference runner catches them, the other does not. */
@@ -54,7 +64,10 @@ const VARIANTS: Probe[] = [
   { key: 'upper-mkfs', label: 'MKFS', tail: 'echo MKFS' },
 ];
 
-const ALL = [...BLOCKED, ...EMBEDDED, ...VARIANTS];
+const ALL = [...BLOCKED, ...EMBEDDED, ...EMBEDDED_OTHER, ...VARIANTS];
+
+/** The substrings both reference runners refuse: the first two, as written. */
+const EVERY_RUNNER = new Set<string>(BLOCKED_SUBSTRINGS.slice(0, 2));
 
 interface RefusalSession {
   readonly run: SessionRun;
@@ -102,11 +115,29 @@ function expectRefused(session: RefusalSession, probe: Probe): void {
 }
 
 function blockedCheck(probe: Probe): Check<RunnerCtx> {
+  const always = EVERY_RUNNER.has(probe.label);
+  const description = `A command containing the blocked substring ${JSON.stringify(probe.label)} is refused: is_error true, a security violation text, nothing executed.`;
+  if (always) {
+    return {
+      id: `runner.refusal.${probe.key}`,
+      clause: CLAUSE,
+      description,
+      level: 'must',
+      basis: 'spec',
+      rule: `The spec lists six blocked substrings; both of its reference runners refuse the first two (${[...EVERY_RUNNER].map((b) => JSON.stringify(b)).join(' and ')}) as written. So every runner: a command containing ${JSON.stringify(probe.label)} is ${REFUSED}.`,
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx, env) {
+        expectRefused(await refusalSession(ctx, env.signal), probe);
+      },
+    };
+  }
   return {
     id: `runner.refusal.${probe.key}`,
-    clause: CLAUSE,
-    description: `A command containing the blocked substring ${JSON.stringify(probe.label)} is refused: is_error true, a security violation text, nothing executed.`,
-    level: 'must',
+    clause: `${CLAUSE} ("one reference runner ... checks all six; another checks only the first two")`,
+    description,
+    level: 'should',
+    basis: 'spec-reference',
+    rule: `One reference runner checks all six blocked substrings; the other only the first two. So ${JSON.stringify(probe.label)}, the ${ordinal(BLOCKED_SUBSTRINGS.indexOf(probe.label as (typeof BLOCKED_SUBSTRINGS)[number]))} substring, is refused by one reference runner: a command containing it is ${REFUSED}.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       expectRefused(await refusalSession(ctx, env.signal), probe);
@@ -114,73 +145,93 @@ function blockedCheck(probe: Probe): Check<RunnerCtx> {
   };
 }
 
+function ordinal(index: number): string {
+  return ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'][index] ?? `#${index + 1}`;
+}
+
+/** Every probe refused; the ones let through listed together (a missing answer fails on its own). */
+function expectAllRefused(session: RefusalSession, probes: readonly Probe[]): void {
+  const missed: string[] = [];
+  for (const probe of probes) {
+    resultAt(session.run, session.lines.get(probe.key)!.index, JSON.stringify(probe.label));
+    try {
+      expectRefused(session, probe);
+    } catch (e) {
+      if (!(e instanceof CheckFailure)) throw e;
+      missed.push(`${probe.label}: ${e.message}`);
+    }
+  }
+  if (missed.length > 0) {
+    throw new CheckFailure(
+      `${missed.length} of ${probes.length} commands were not refused: ${missed.join('; ')}`,
+      'every one refused',
+      missed.join('; '),
+    );
+  }
+}
+
 export const refusalChecks: Check<RunnerCtx>[] = [
   ...BLOCKED.map(blockedCheck),
   {
     id: 'runner.refusal.embedded',
     clause: CLAUSE,
-    description: 'A blocked substring is found anywhere in the command: after && and on a later line.',
+    description:
+      'One of the first two blocked substrings is found anywhere in the command: after && and on a later line.',
     level: 'must',
+    basis: 'spec',
+    rule: `The spec, for every runner: a command is refused when it *contains* a blocked substring, wherever it stands; both reference runners refuse the first two. A command holding one after && or on a later line is ${REFUSED}.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await refusalSession(ctx, env.signal);
-      for (const probe of EMBEDDED) expectRefused(session, probe);
+      expectAllRefused(await refusalSession(ctx, env.signal), EMBEDDED);
+    },
+  },
+  {
+    id: 'runner.refusal.embedded-other',
+    clause: `${CLAUSE} ("one reference runner ... checks all six")`,
+    description: 'One of the other four blocked substrings (mkfs) is found on a later line of the command.',
+    level: 'should',
+    basis: 'spec-reference',
+    rule: `One reference runner checks all six blocked substrings anywhere in the command (the other only the first two): a command with mkfs on its second line is ${REFUSED}.`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      expectAllRefused(await refusalSession(ctx, env.signal), EMBEDDED_OTHER);
     },
   },
   {
     id: 'runner.refusal.variants',
-    clause: `${CLAUSE} (one reference runner compares the stripped, lower-cased command; another only two substrings, case-sensitively)`,
+    clause: `${CLAUSE} ("one reference runner compares against the stripped, lower-cased command"; another "case-sensitively")`,
     description:
       'Case and whitespace variants of blocked substrings (RM -RF /, a tab, >/dev/sda, :(){:|:&};:) are refused too.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: `One reference runner compares the blocked substrings against the stripped, lower-cased command; the other compares case-sensitively. Following the first, a case or whitespace variant of a blocked substring is ${REFUSED}.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await refusalSession(ctx, env.signal);
-      const missed: string[] = [];
-      for (const probe of VARIANTS) {
-        // A missing or malformed answer is a failure of its own, not a variant let through.
-        resultAt(session.run, session.lines.get(probe.key)!.index, JSON.stringify(probe.label));
-        try {
-          expectRefused(session, probe);
-        } catch (e) {
-          if (!(e instanceof CheckFailure)) throw e;
-          missed.push(probe.label);
-        }
-      }
-      if (missed.length > 0) {
-        throw new CheckFailure(
-          `${missed.length} of ${VARIANTS.length} variants were not refused: ${missed.join(', ')}`,
-          'every variant refused',
-          missed.join(', '),
-        );
-      }
+      expectAllRefused(await refusalSession(ctx, env.signal), VARIANTS);
     },
   },
   {
     id: 'runner.refusal.harmless-runs',
-    clause:
-      'Runner contract 1, 2 (only commands with a blocked substring are refused; the rest run through a shell)',
+    clause: `${ITEM_1}; Runner contract for the shell tool, item 2 (Execution: the command runs through a shell)`,
     description: 'A harmless command (echo hello) is not refused: it runs and prints hello.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: a command runs through a shell with its output captured; refusal is for commands holding a blocked substring, and `echo hello` holds none.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await refusalSession(ctx, env.signal);
       const result = resultAt(session.run, session.harmlessIndex, 'echo hello');
       expectIsError(result, false, 'echo hello');
-      if (result.content !== 'hello\n') {
-        throw new CheckFailure(
-          'echo hello did not print hello',
-          '"hello\\n"',
-          JSON.stringify(result.content),
-        );
-      }
+      expectContent(result, 'hello\n', 'echo hello');
     },
   },
   {
     id: 'runner.refusal.no-false-positive',
-    clause: 'Runner contract 1 (rm -rf ./build holds no blocked substring)',
+    clause: `${ITEM_1} (rm -rf ./build holds no blocked substring)`,
     description: 'A command that only resembles a blocked one (rm -rf ./build) is not refused.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec refuses commands that contain a blocked substring; neither reference runner refuses `rm -rf ./build`, which contains none (not even with whitespace stripped). A runner that refuses it blocks ordinary work.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await refusalSession(ctx, env.signal);
@@ -190,7 +241,7 @@ export const refusalChecks: Check<RunnerCtx>[] = [
         !(result.is_error && /security/i.test(result.content)),
         `${what} was refused although it holds none of the blocked substrings`,
         'executed',
-        result.content,
+        abbreviate(result.content),
       );
       expectIsError(result, false, what);
     },

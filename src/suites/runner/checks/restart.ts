@@ -1,4 +1,4 @@
-import { type Check, CheckSkipped, expectThat } from '../../../harness/check.js';
+import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { expectContent, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
@@ -7,7 +7,9 @@ import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
 const CLAUSE =
-  'Built-in shell tool definition (restart: the host discards the current shell session and starts a fresh one)';
+  'Built-in shell tool definition, input `restart` ("true signals that the host discards the current shell session and starts a fresh one")';
+const FRESH =
+  'The spec, for every host of the shell tool: `restart: true` "signals that the host discards the current shell session and starts a fresh one".';
 /** How long a killed process may still show in /proc after the restart was answered. */
 const KILL_LATENCY_MS = 300;
 
@@ -46,10 +48,12 @@ function restartSession(ctx: RunnerCtx, signal: AbortSignal): Promise<RestartSes
 export const restartChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.restart.answered',
-    clause: `${CLAUSE}; TARGETS runner (one result line per input line)`,
+    clause: `${CLAUSE}; target contract, runner (one result line per input line)`,
     description:
       'A tool_use with restart: true gets its own tool_result, and the lines after it are answered as usual.',
     level: 'must',
+    basis: 'contract',
+    rule: 'The target contract, for every runner: every input line gets one result line in order, a line with `restart: true` included, and the session goes on after it.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await restartSession(ctx, env.signal);
@@ -61,24 +65,43 @@ export const restartChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.restart.fresh-session',
     clause: CLAUSE,
-    description: 'After a restart, exported variables and background jobs of the earlier session are gone.',
-    level: 'should',
+    description: 'After a restart, a variable exported in the earlier session is gone.',
+    level: 'must',
+    basis: 'spec',
+    rule: `${FRESH} So nothing of the old session's shell state (an exported variable) is seen after it.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run, background, probe } = await restartSession(ctx, env.signal);
+      const { run } = await restartSession(ctx, env.signal);
       const after = resultAt(run, 2, 'echo "[$WC_STATE]" after the restart');
       expectContent(after, '[]\n', 'a variable exported before the restart, read after it');
-      if (!canScanProcesses() || !run.seen.has(probe.arg)) {
-        throw new CheckSkipped(
-          "the variable is gone; whether the background job is cannot be told: the harness does not see the runner's processes in /proc",
+    },
+  },
+  {
+    id: 'runner.restart.jobs-gone',
+    clause: CLAUSE,
+    description:
+      'After a restart, no background job started in the earlier session is still running (read from /proc by the harness).',
+    level: 'must',
+    basis: 'spec',
+    rule: `${FRESH} A discarded session takes its processes with it: a background job started before the restart is not running once the restart is answered.`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for processes');
+      const { run, background, probe } = await restartSession(ctx, env.signal);
+      resultAt(run, 1, 'the restart');
+      resultAt(run, 2, 'the command after the restart');
+      if (!run.seen.has(probe.arg)) {
+        throw new NotExercised(
+          "the harness does not see the runner's processes in /proc (another machine or PID namespace), so whether the old session's job survived cannot be told",
         );
       }
       const restartedAt = run.outputs[1]!.atMs;
       const lastSeen = run.lastSeenMs.get(background.arg);
+      const procs = run.seen.get(background.arg);
       expectThat(
         lastSeen === undefined || lastSeen <= restartedAt + KILL_LATENCY_MS,
-        `a background job started before the restart (\`${background.command}\`) still ran ${Math.round((lastSeen ?? 0) - restartedAt)} ms after the restart was answered`,
-        'no process of the earlier session after the restart',
+        `a background job started before the restart (\`${background.command}\`${procs === undefined ? '' : `, pid ${procs.map((p) => p.pid).join(', ')}`}) still ran ${Math.round((lastSeen ?? 0) - restartedAt)} ms after the restart was answered`,
+        `no process of the earlier session later than ${KILL_LATENCY_MS} ms after the restart`,
         `last seen ${Math.round(lastSeen ?? 0)} ms after the start; restart answered at ${Math.round(restartedAt)} ms`,
       );
     },

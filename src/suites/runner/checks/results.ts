@@ -7,7 +7,8 @@ import { describeSession, expectContent, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
 
-const CLAUSE = 'Runner contract 8; Tool-use loop (one tool_result per tool_use, same id); TARGETS runner';
+const CLAUSE =
+  'Runner contract for the shell tool, item 8 (result block); Tool-use loop (one tool_result per tool_use, same id); target contract, runner (one line per input line, in order)';
 
 /**
  * A tool_use id: mostly the real API's shape, sometimes any non-empty string (quotes,
@@ -25,6 +26,8 @@ export const resultChecks: Check<RunnerCtx>[] = [
     description:
       'Several tool_use lines get one tool_result line each, in order, each with tool_use_id equal to the id of the tool_use it answers.',
     level: 'must',
+    basis: 'contract',
+    rule: 'The target contract and the spec, for every runner: each tool_use line is answered by exactly one tool_result line, in input order, whose tool_use_id equals the id of the tool_use it answers, whatever characters the id holds.',
     timeoutMs: PROPERTY_BUDGET_MS,
     async run(ctx, env) {
       await checkProperty(
@@ -54,9 +57,11 @@ export const resultChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.results.exits-on-eof',
-    clause: 'TARGETS runner (the runner exits when stdin closes)',
+    clause: 'Target contract, runner ("the runner exits when stdin closes")',
     description: 'The runner exits once its stdin is closed and every line is answered.',
     level: 'must',
+    basis: 'contract',
+    rule: 'The target contract, for every runner: the runner exits when its stdin closes (after answering every line), so a driver knows the session is over.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const run = await ctx.run({
@@ -69,8 +74,10 @@ export const resultChecks: Check<RunnerCtx>[] = [
       expectThat(
         run.exitedOnEof,
         `the runner was still running 3 s after answering its last line with stdin closed: ${describeSession(run)}`,
-        'exit after stdin closes',
-        'still running',
+        'exit within 3 s after stdin closes',
+        run.budgetExceeded
+          ? `still running at the session budget of ${run.spec.budgetMs} ms`
+          : 'still running 3 s later',
       );
     },
   },

@@ -1,43 +1,59 @@
-import { type Check, CheckFailure, CheckSkipped, expectThat } from '../../../harness/check.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../../../protocol/bash/index.js';
 import type { RunnerCtx } from '../context.js';
-import { answerDelayMs, expectIsError, expectMatches, numberPattern, resultAt } from '../expect.js';
+import { defaultTimeoutSession } from '../default-timeout.js';
+import {
+  abbreviate,
+  answerDelayMs,
+  describeSession,
+  expectIsError,
+  expectMatches,
+  numberPattern,
+  resultAt,
+} from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
-import { CASE_BUDGET_MS, TIMEOUT_SLACK_MS } from './common.js';
+import {
+  ANSWER_BUDGET_MARGIN_MS,
+  CASE_BUDGET_MS,
+  latestAnswerMs,
+  quickBudgetMs,
+  TIMEOUT_SLACK_MS,
+} from './common.js';
 
-const CLAUSE = 'Runner contract 3; Errors (shell command times out); Limits (timeout, grace)';
-const TIMED_OUT = /timed?[\s_-]*out/i;
+const ITEM_3 = 'Runner contract for the shell tool, item 3 (Timeout)';
+const ERRORS = 'Errors (shell command times out)';
+const LIMITS = 'Limits (shell command timeout 20 seconds default; grace 2 seconds for one reference runner)';
+export const TIMED_OUT = /timed?[\s_-]*out/i;
 
 /** Timeout of the case that checks the timeout text: 2, so the number cannot be the -1 of an exit code. */
 const TEXT_TIMEOUT_S = 2;
-/** Timeout of the process-group case. */
+/** Timeout of the process-group case and of the grace case. */
 const GROUP_TIMEOUT_S = 1;
-
-/**
- * A timed-out answer later than latestAnswerMs fails anyway (start-up is part of the
- * slack), so the session needs only a little more: enough to see the runner exit.
- */
-const ANSWER_BUDGET_MARGIN_MS = 1000;
-
-/** Upper bound on the answer to a command that outlives a timeout of `seconds`. */
-function latestAnswerMs(seconds: number): number {
-  return seconds * 1000 + KILL_GRACE_MS + TIMEOUT_SLACK_MS;
-}
+/** The file a command's terminate handler writes (the grace case). */
+const TERM_SEEN = 'term-seen.txt';
 
 /** A timed-out result: is_error, a "timed out" text, within the timeout, grace and slack. */
-function expectTimedOut(run: SessionRun, seconds: number, what: string, checkNumber: boolean): void {
-  const result = resultAt(run, 0, what);
+export function expectTimedOut(
+  run: SessionRun,
+  index: number,
+  seconds: number,
+  what: string,
+  checkNumber: boolean,
+): void {
+  const result = resultAt(run, index, what);
   expectIsError(result, true, what);
   expectMatches(result, TIMED_OUT, what, 'state that the command timed out');
   if (checkNumber) {
     expectMatches(result, numberPattern(seconds), what, `state the timeout in seconds (${seconds})`);
   }
-  const delay = answerDelayMs(run, 0);
+  const delay = answerDelayMs(run, index);
   expectThat(
     delay <= latestAnswerMs(seconds),
-    `${what}: the answer came ${Math.round(delay)} ms after the start, later than the timeout of ${seconds} s plus the ${KILL_GRACE_MS} ms grace`,
+    `${what}: the answer came ${Math.round(delay)} ms after the command started, later than the timeout of ${seconds} s plus the ${KILL_GRACE_MS} ms grace`,
     `<= ${latestAnswerMs(seconds)} ms (including ${TIMEOUT_SLACK_MS} ms of slack)`,
     `${Math.round(delay)} ms`,
   );
@@ -84,15 +100,15 @@ function groupSession(ctx: RunnerCtx, signal: AbortSignal): Promise<GroupSession
   });
 }
 
-/** The marked process is gone after the timeout; skipped when the harness never saw any of the case's processes. */
+/** The marked process is gone after the timeout; not exercised when the harness never saw any of the case's processes. */
 function expectKilled(session: GroupSession, marker: Marker, what: string): void {
   if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for leftover processes');
   const { run } = session;
   resultAt(run, 0, 'a command that outlives its timeout');
   const visible = [session.background, session.stubborn, session.foreground].some((m) => run.seen.has(m.arg));
   if (!visible) {
-    throw new CheckSkipped(
-      "the harness never saw the command's processes in /proc: they are not visible from here",
+    throw new NotExercised(
+      "the harness never saw the command's processes in /proc: they are not visible from here (another machine or PID namespace)",
     );
   }
   const left = run.leftovers.get(marker.arg);
@@ -108,9 +124,11 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
 export const timeoutChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.timeout.expiry',
-    clause: CLAUSE,
+    clause: `${ITEM_3}; ${ERRORS}`,
     description: `\`sleep 30\` with WIRECHECK_TIMEOUT_S=${TEXT_TIMEOUT_S} is stopped at the timeout: is_error true and a text stating it timed out after ${TEXT_TIMEOUT_S} seconds.`,
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: a command still running when its timeout expires is stopped, and its tool_result has is_error true and a text stating that the command timed out after the timeout in seconds.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const sleeper = newMarker(30);
@@ -121,26 +139,30 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
         watch: [sleeper],
         signal: env.signal,
       });
-      expectTimedOut(run, TEXT_TIMEOUT_S, 'sleep 30', true);
+      expectTimedOut(run, 0, TEXT_TIMEOUT_S, 'sleep 30', true);
     },
   },
   {
     id: 'runner.timeout.term-ignored',
-    clause: `${CLAUSE} (terminate signal, up to 2 s, then the kill signal)`,
+    clause: `${ITEM_3} (terminate signal, then the kill signal; another reference runner kills at once)`,
     description:
-      'A command that ignores SIGTERM is killed after the grace: the timeout result still arrives.',
+      'A command that ignores SIGTERM is still ended at the timeout (by the kill signal): the timeout result arrives.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: at the timeout the whole process group is terminated, ending with the kill signal (after a grace of up to 2 s, or at once). A command that ignores the terminate signal still ends, and its timeout result arrives.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await groupSession(ctx, env.signal);
-      expectTimedOut(run, GROUP_TIMEOUT_S, "trap '' TERM; sleep 30", false);
+      expectTimedOut(run, 0, GROUP_TIMEOUT_S, "trap '' TERM; sleep 30", false);
     },
   },
   {
     id: 'runner.timeout.kills-group',
-    clause: `${CLAUSE} (the whole process group is terminated)`,
+    clause: `${ITEM_3} (the whole process group is terminated)`,
     description: 'A background job of a timed-out command is terminated with it.',
     level: 'must',
+    basis: 'spec',
+    rule: "The spec, for every runner: on expiry of the timeout the command's whole process group is terminated, not only the shell it started.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await groupSession(ctx, env.signal);
@@ -149,9 +171,11 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.timeout.kills-term-ignoring-child',
-    clause: `${CLAUSE} (terminate signal, then the kill signal, to the whole group)`,
-    description: 'A background job that ignores SIGTERM is killed too.',
+    clause: `${ITEM_3} (terminate signal, then the kill signal, to the whole group)`,
+    description: 'A background job that ignores SIGTERM is killed too, and so is the foreground command.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: the whole process group of a timed-out command ends with the kill signal, so processes of the group that ignore the terminate signal are gone too.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await groupSession(ctx, env.signal);
@@ -160,22 +184,58 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     },
   },
   {
-    id: 'runner.timeout.default-20s',
-    clause: `${CLAUSE}; Limits (shell command timeout 20 seconds default)`,
-    description: `Without WIRECHECK_TIMEOUT_S the timeout is the default ${DEFAULT_TIMEOUT_S} s.`,
-    level: 'must',
-    tier: 'full',
-    timeoutMs: 120_000,
+    id: 'runner.timeout.term-grace',
+    clause: `${ITEM_3} ("terminate signal, wait up to 2 seconds, then kill signal; another reference runner kills at once"); ${LIMITS}`,
+    description:
+      'At the timeout the command first gets the terminate signal: a command that handles it (writes a file and exits) gets to run its handler.',
+    level: 'should',
+    basis: 'spec-reference',
+    rule: 'One reference runner sends the terminate signal at the timeout and the kill signal only after waiting up to 2 s; another reference runner kills at once. Sending the terminate signal first lets a command clean up.',
+    timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const sleeper = newMarker(40);
+      const command = `trap 'echo cleaned-up > ${TERM_SEEN}; exit 0' TERM; sleep 30 & wait $!`;
       const run = await ctx.run({
-        lines: [toolUse(sleeper.command)],
-        timeoutS: undefined,
-        budgetMs: ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(DEFAULT_TIMEOUT_S),
-        watch: [sleeper],
+        lines: [toolUse(command)],
+        timeoutS: GROUP_TIMEOUT_S,
+        budgetMs: ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(GROUP_TIMEOUT_S),
         signal: env.signal,
       });
-      expectTimedOut(run, DEFAULT_TIMEOUT_S, 'sleep 40 with the default timeout', true);
+      const what = 'a command whose TERM handler writes a file';
+      const result = resultAt(run, 0, what);
+      if (!TIMED_OUT.test(result.content)) {
+        throw new NotExercised(
+          `the command was not answered as timed out (${abbreviate(result.content)}): runner.timeout.expiry judges that`,
+        );
+      }
+      const path = join(run.workdir, TERM_SEEN);
+      const written = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+      expectThat(
+        written?.trim() === 'cleaned-up',
+        `${what}: its handler never ran: the command was killed at the timeout without the terminate signal first (${describeSession(run)})`,
+        `the terminate signal first, then up to ${KILL_GRACE_MS} ms: ${TERM_SEEN} holding "cleaned-up" in the working directory`,
+        written === undefined ? `no ${TERM_SEEN}` : `${TERM_SEEN} holding ${abbreviate(written)}`,
+      );
+    },
+  },
+];
+
+/**
+ * The real default. Its session starts when the suite opens (see default-timeout.ts), so
+ * by the time this check runs most of the 20 s have passed.
+ */
+export const defaultTimeoutChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.timeout.default-20s',
+    clause: `${ITEM_3} ("default 20 seconds"); ${LIMITS}`,
+    description: `Without WIRECHECK_TIMEOUT_S a command is stopped at the default of ${DEFAULT_TIMEOUT_S} s (run in the background while the other checks run).`,
+    level: 'must',
+    basis: 'spec',
+    rule: `The spec, for every runner: the per-command timeout is ${DEFAULT_TIMEOUT_S} seconds by default (the target contract: when WIRECHECK_TIMEOUT_S is unset). A command outliving it gets the timeout result, neither earlier nor much later.`,
+    // The session started with the suite; waiting for it takes at most its own budget.
+    timeoutMs: quickBudgetMs(1, latestAnswerMs(DEFAULT_TIMEOUT_S) + 10_000),
+    async run(ctx) {
+      const { run, sleeper } = await defaultTimeoutSession(ctx);
+      expectTimedOut(run, 0, DEFAULT_TIMEOUT_S, `${sleeper.command} with the default timeout`, true);
     },
   },
 ];

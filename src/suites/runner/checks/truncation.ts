@@ -10,7 +10,10 @@ import { expectAssembledOutput, LIMIT_NOTE } from '../output-rules.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
 
-const CLAUSE = 'Runner contract 5; Limits (captured output 65536 bytes per result)';
+const CLAUSE =
+  'Runner contract for the shell tool, item 5 (Truncation); Limits (captured output 65536 bytes, runner, per result)';
+const CUT_RULE =
+  'The spec, for every runner: when the output (stdout, the separator and stderr, as assembled) exceeds 65536 bytes it is cut to that length and a note that the 64 KB limit was exceeded is appended; output within the limit comes back whole.';
 const LIMIT = OUTPUT_LIMIT_BYTES;
 
 /** Outputs of known shape, printed with `cat` from files in the working directory. */
@@ -50,14 +53,22 @@ function edgeSession(ctx: RunnerCtx, signal: AbortSignal): Promise<SessionRun> {
   });
 }
 
-async function expectEdge(ctx: RunnerCtx, signal: AbortSignal, key: CaseKey): Promise<void> {
+async function expectEdge(
+  ctx: RunnerCtx,
+  signal: AbortSignal,
+  key: CaseKey,
+  splitCharacter: 'tolerate' | 'forbid' = 'tolerate',
+): Promise<void> {
   const run = await edgeSession(ctx, signal);
   const { stdout, stderr } = CASES[key];
   const what = `output of ${Buffer.byteLength(stdout)} + ${Buffer.byteLength(stderr)} bytes (${key})`;
   const result = resultAt(run, KEYS.indexOf(key), what);
   expectIsError(result, false, what);
-  expectAssembledOutput(result.content, stdout, stderr, what);
+  expectAssembledOutput(result.content, stdout, stderr, what, splitCharacter);
 }
+
+/** Cases whose limit falls inside a multi-byte character, or inside stderr. */
+const STRADDLING = ['twoByteStraddle', 'fourByteStraddle', 'inStderr'] as const;
 
 export const truncationChecks: Check<RunnerCtx>[] = [
   {
@@ -65,6 +76,8 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     clause: CLAUSE,
     description: `Exactly ${LIMIT} bytes of output come back whole, without a note.`,
     level: 'must',
+    basis: 'spec',
+    rule: CUT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectEdge(ctx, env.signal, 'atLimit');
@@ -75,22 +88,37 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     clause: CLAUSE,
     description: `${LIMIT + 1} bytes of output are cut to ${LIMIT} bytes and a note naming the 64 KB limit is appended.`,
     level: 'must',
+    basis: 'spec',
+    rule: CUT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectEdge(ctx, env.signal, 'overLimit');
     },
   },
   {
-    id: 'runner.truncation.char-boundary',
-    clause: `${CLAUSE} (the limit is in bytes; a character is never split)`,
+    id: 'runner.truncation.by-bytes',
+    clause: `${CLAUSE} (the limit is in bytes, per result)`,
     description:
-      'Output of 2- and 4-byte characters is cut by bytes, on a character boundary, with no U+FFFD; also when the limit falls in stderr.',
+      'Output of 2- and 4-byte characters is cut at 65536 bytes, not characters; also when the limit falls in stderr after the separator.',
     level: 'must',
+    basis: 'spec',
+    rule: `${CUT_RULE} The limit counts bytes, so text of multi-byte characters keeps at most 65536 bytes of output, not 65536 characters. (How a character the cut falls inside is handled is runner.truncation.char-boundary.)`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      for (const key of ['twoByteStraddle', 'fourByteStraddle', 'inStderr'] as const) {
-        await expectEdge(ctx, env.signal, key);
-      }
+      for (const key of STRADDLING) await expectEdge(ctx, env.signal, key, 'tolerate');
+    },
+  },
+  {
+    id: 'runner.truncation.char-boundary',
+    clause: `${CLAUSE} (what happens to a character the cut falls inside is not stated)`,
+    description:
+      'When the limit falls inside a character, the cut backs off to the character boundary: no U+FFFD replaces the partial bytes.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec cuts output at 65536 bytes but does not say what happens to a multi-byte character the cut falls inside. A runner should cut before that character, so the text holds no replacement character (U+FFFD) that the command never printed.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      for (const key of STRADDLING) await expectEdge(ctx, env.signal, key, 'forbid');
     },
   },
   {
@@ -98,6 +126,8 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     clause: CLAUSE,
     description: 'A megabyte of output is answered with the first 65536 bytes and the note.',
     level: 'must',
+    basis: 'spec',
+    rule: `${CUT_RULE} However much a command prints, the runner keeps reading and answers with the first 65536 bytes.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectEdge(ctx, env.signal, 'megabyte');
@@ -105,10 +135,12 @@ export const truncationChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.truncation.generated',
-    clause: `${CLAUSE}; Runner contract 4`,
+    clause: `${CLAUSE}; Runner contract for the shell tool, item 4 (Output assembly)`,
     description:
-      'Generated stdout and stderr of many sizes around the limit, with 1- to 4-byte characters: exact below the limit, a byte-exact character-safe prefix and the note above it.',
+      'Generated stdout and stderr of many sizes around the limit, with 1- to 4-byte characters: exact below the limit, the first 65536 bytes and the note above it.',
     level: 'must',
+    basis: 'spec',
+    rule: `${CUT_RULE} Output assembly (stdout, then the separator and stderr when both are non-empty) comes first, then the cut.`,
     timeoutMs: PROPERTY_BUDGET_MS,
     async run(ctx, env) {
       await checkProperty(
@@ -126,7 +158,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
           const what = `output of ${Buffer.byteLength(output.stdout)} + ${Buffer.byteLength(output.stderr)} bytes`;
           const result = resultAt(run, 0, what);
           expectIsError(result, false, what);
-          expectAssembledOutput(result.content, output.stdout, output.stderr, what);
+          expectAssembledOutput(result.content, output.stdout, output.stderr, what, 'tolerate');
         }, ctx.shrinkRuns),
         { runs: ctx.commandRuns(env) },
       );
@@ -138,6 +170,8 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     description:
       'Output over the limit with bytes that are not UTF-8 near the cut is still cut, with the note.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec does not say how output bytes that are not UTF-8 count toward the 65536-byte limit; whatever the reading, output over the limit with such bytes near the cut should still be cut near the limit, with the note.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const head = 'a'.repeat(LIMIT - 6);

@@ -20,6 +20,10 @@ import { join } from 'node:path';
  * @property {boolean} [exitZeroOnBreaker] exit 0 when the breaker trips
  * @property {boolean} [noOperatorLine] say nothing when the breaker trips
  * @property {boolean} [dropAssistantTurn] leave the assistant turn out of the follow-up
+ * @property {boolean} [anyTool] run every tool_use as a bash command, whatever tool it names
+ * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
+ * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
+ *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
  */
 
 async function readStdin() {
@@ -40,6 +44,28 @@ function runBash(command, workdir) {
   if (run.stderr) text = text ? `${text}\n--- STDERR ---\n${run.stderr}` : run.stderr;
   if (text.trim() === '') text = `exit code ${code}, no output`;
   return { content: text, isError: code !== 0 };
+}
+
+/** The same conversation in other, equivalent forms (the real API reads both alike). */
+function equivalentForms(messages) {
+  return messages.map((turn) => {
+    if (!Array.isArray(turn.content)) return turn;
+    if (turn.role === 'user' && turn.content.every((b) => b.type === 'text')) {
+      return { role: 'user', content: turn.content.map((b) => b.text).join('') };
+    }
+    return {
+      ...turn,
+      content: turn.content.map((b) => {
+        if (b.type !== 'tool_result') return b;
+        const { is_error, content, ...rest } = b;
+        return {
+          ...rest,
+          content: typeof content === 'string' ? [{ type: 'text', text: content }] : content,
+          ...(is_error ? { is_error } : {}),
+        };
+      }),
+    };
+  });
 }
 
 async function send(body) {
@@ -76,8 +102,8 @@ export async function main(flaws = {}) {
     try {
       reply = await send({
         model: 'independent-model',
-        max_tokens: 1024,
-        messages,
+        max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
+        messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(messages) : messages,
         ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
       });
     } catch (error) {
@@ -85,7 +111,7 @@ export async function main(flaws = {}) {
       process.exitCode = 1;
       return;
     }
-    const uses = reply.content.filter((b) => b.type === 'tool_use' && b.name === 'bash');
+    const uses = reply.content.filter((b) => b.type === 'tool_use' && (flaws.anyTool || b.name === 'bash'));
     if (uses.length === 0) {
       process.stdout.write(`${reply.content.map((b) => b.text ?? '').join('')}\n`);
       return;

@@ -30,6 +30,11 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [noTimeout] never stop a command
  * @property {boolean} [ignoreWorkdir] run in a folder of its own instead of WIRECHECK_WORKDIR
  * @property {boolean} [killAtOnce] SIGKILL at the timeout without a grace (allowed by the spec)
+ * @property {boolean} [failureStderrOnly] a failing command's content is its stderr alone (stdout dropped)
+ * @property {boolean} [crashOnBadWorkdir] prepare the working directory's parent at start-up and crash when it cannot
+ * @property {boolean} [keepOutput] hold up to 384 MiB of each stream in memory, not just what the result keeps
+ * @property {number} [defaultTimeoutS] the timeout when WIRECHECK_TIMEOUT_S is unset (the spec: 20)
+ * @property {boolean} [keepJobs] no sandbox, and never kill what a command leaves in its group (restart does nothing)
  */
 
 const LIMIT = 65536;
@@ -38,6 +43,7 @@ const DRAIN_MS = 500;
 const SEPARATOR = '\n--- STDERR ---\n';
 const BLOCKED = ['rm -rf /', ':(){ :|:& };:', 'mkfs', 'dd if=', '> /dev/sda', 'chmod -R 777 /'];
 const NOBODY = 65534;
+const KEEP_OUTPUT_BYTES = 384 * 1024 * 1024;
 const isRoot = process.getuid?.() === 0;
 
 function refusedBy(command, flaws) {
@@ -114,14 +120,21 @@ function killGroup(pid, signal) {
 /** Run one command; resolves to {content, isError}. */
 function execute(command, env, flaws, ctx) {
   const workdir = flaws.ignoreWorkdir ? ctx.ownWorkdir : env.workdir;
-  mkdirSync(workdir, { recursive: true });
+  try {
+    mkdirSync(workdir, { recursive: true });
+  } catch (e) {
+    return Promise.resolve({
+      content: `Process execution error: cannot create the working directory: ${e.message}`,
+      isError: true,
+    });
+  }
   const uid = isRoot && !flaws.runAsRoot ? NOBODY : undefined;
   if (uid !== undefined) chownSync(workdir, uid, uid);
   const script = join(ctx.scripts, `cmd-${++ctx.count}.sh`);
   writeFileSync(script, command, { mode: 0o644 });
   const cmdEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workdir, USER: 'runner', LANG: 'C.UTF-8' };
   const ids = uid === undefined ? {} : { uid, gid: uid };
-  const sandboxed = ctx.bwrap && !flaws.ignoreProcessGroup;
+  const sandboxed = ctx.bwrap && !flaws.ignoreProcessGroup && !flaws.keepJobs;
   const child = sandboxed
     ? spawn(
         'bwrap',
@@ -160,7 +173,7 @@ function execute(command, env, flaws, ctx) {
     const m = /"child-pid":\s*(\d+)/.exec(d.toString());
     if (m) innerPid = Number(m[1]);
   });
-  const max = flaws.cutByCharacters ? 16 * LIMIT : LIMIT + 4;
+  const max = flaws.keepOutput ? KEEP_OUTPUT_BYTES : flaws.cutByCharacters ? 16 * LIMIT : LIMIT + 4;
   const out = capture(child.stdout, max);
   const err = capture(child.stderr, max);
   const signalAll = (signal) => {
@@ -191,17 +204,21 @@ function execute(command, env, flaws, ctx) {
     child.on('exit', async (code, signal) => {
       clearTimeout(timer);
       clearTimeout(graceTimer);
-      if (!flaws.ignoreProcessGroup) signalAll('SIGKILL');
+      if (!flaws.ignoreProcessGroup && !flaws.keepJobs) signalAll('SIGKILL');
       await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))]);
       child.stdout.destroy();
       child.stderr.destroy();
+      const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
+      const stdout = flaws.failureStderrOnly && exitCode !== 0 ? Buffer.alloc(0) : out();
+      // Held in memory or not, a result keeps no more than the limit.
+      const clip = (bytes) => (flaws.keepOutput ? bytes.subarray(0, LIMIT + 4) : bytes);
+      const text = truncate(assemble(clip(stdout), clip(err()), flaws), flaws);
+      const blank = text.trim() === '';
       if (timedOut) {
-        resolve({ content: `Command timed out after ${env.timeoutS} seconds`, isError: true });
+        const note = `Command timed out after ${env.timeoutS} seconds`;
+        resolve({ content: blank ? note : `${note}\n${text}`, isError: true });
         return;
       }
-      const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
-      const text = truncate(assemble(out(), err(), flaws), flaws);
-      const blank = text.trim() === '';
       const content = blank ? (flaws.emptyBlankText ? '' : `(no output; exit code ${exitCode})`) : text;
       resolve({ content, isError: exitCode !== 0 || (flaws.isErrorOnStderr === true && err().length > 0) });
     });
@@ -225,12 +242,21 @@ function invalid(line) {
 
 /** @param {Flaws} flaws */
 export async function main(flaws = {}) {
-  const timeoutS = Number(process.env.WIRECHECK_TIMEOUT_S) > 0 ? Number(process.env.WIRECHECK_TIMEOUT_S) : 20;
+  const timeoutS =
+    Number(process.env.WIRECHECK_TIMEOUT_S) > 0
+      ? Number(process.env.WIRECHECK_TIMEOUT_S)
+      : (flaws.defaultTimeoutS ?? 20);
   const env = { workdir: process.env.WIRECHECK_WORKDIR ?? join(tmpdir(), 'runner-workdir'), timeoutS };
   // Next to the working directory, so that whoever made that folder removes these too,
   // even when this runner is killed before its own clean-up.
-  const parent = dirname(env.workdir);
-  mkdirSync(parent, { recursive: true });
+  let parent = dirname(env.workdir);
+  try {
+    mkdirSync(parent, { recursive: true });
+  } catch (e) {
+    if (flaws.crashOnBadWorkdir) throw e;
+    // The working directory cannot be created: each command will say so. Keep our files elsewhere.
+    parent = tmpdir();
+  }
   const scripts = mkdtempSync(join(parent, '.runner-scripts-'));
   chmodSync(scripts, 0o755);
   const ownWorkdir = mkdtempSync(join(parent, '.runner-own-'));

@@ -1,0 +1,109 @@
+import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
+import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
+import type { MeasuredRun, RunnerCtx } from '../context.js';
+import { abbreviate, describeSession, resultAt } from '../expect.js';
+import { toolUse } from '../lines.js';
+import { describePeaks, finalPeak, mib, peakAt } from '../memory.js';
+import { LIMIT_NOTE } from '../output-rules.js';
+import { canScanProcesses } from '../processes.js';
+import { ANSWER_BUDGET_MARGIN_MS, CASE_BUDGET_MS, latestAnswerMs, quickBudgetMs } from './common.js';
+import { expectTimedOut } from './timeout.js';
+
+const TRUNCATION =
+  'Runner contract for the shell tool, item 5 (Truncation: output cut to 65536 bytes per result)';
+const TIMEOUT = 'Runner contract for the shell tool, item 3 (Timeout)';
+/** `yes` prints without end; 2 s of it are gigabytes. */
+const FLOOD_TIMEOUT_S = 2;
+/** Room for the note and the timeout text on top of the kept output. */
+const TEXT_ALLOWANCE_BYTES = 4096;
+/**
+ * How much the runner's process group may grow while `yes` floods it for 2 s (gigabytes):
+ * enough for a garbage-collected runtime's churn, far below what keeping the output costs.
+ */
+export const FLOOD_GROWTH_LIMIT_KIB = 128 * 1024;
+const FLOOD_LINE = 1;
+
+/** A quiet command (the runner's footprint once started), then `yes` until the timeout. */
+function floodSession(ctx: RunnerCtx, signal: AbortSignal): Promise<MeasuredRun> {
+  return ctx.shared('flood', () =>
+    ctx.measure({
+      lines: [toolUse('echo ready'), toolUse('yes')],
+      timeoutS: FLOOD_TIMEOUT_S,
+      budgetMs: quickBudgetMs(1, ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(FLOOD_TIMEOUT_S)),
+      signal,
+    }),
+  );
+}
+
+export const floodChecks: Check<RunnerCtx>[] = [
+  {
+    id: 'runner.flood.timeout-result',
+    clause: `${TIMEOUT}; ${TRUNCATION}; Errors (shell command times out)`,
+    description: `\`yes\` (output without end) with WIRECHECK_TIMEOUT_S=${FLOOD_TIMEOUT_S}: the timeout result arrives in time, and its text stays within the ${OUTPUT_LIMIT_BYTES}-byte limit (plus the note and the timeout text).`,
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every runner: a command still running at its timeout is stopped and answered with is_error true and a text stating the timeout; output over 65536 bytes is cut to that length. A command that prints without end is no exception: the runner keeps reading, stops it at the timeout and answers with a bounded text.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await floodSession(ctx, env.signal);
+      expectTimedOut(run, FLOOD_LINE, FLOOD_TIMEOUT_S, '`yes` until the timeout', false);
+      const bytes = Buffer.byteLength(resultAt(run, FLOOD_LINE, '`yes`').content);
+      expectThat(
+        bytes <= OUTPUT_LIMIT_BYTES + TEXT_ALLOWANCE_BYTES,
+        `\`yes\` until the timeout: the result text is ${bytes} bytes, more than the ${OUTPUT_LIMIT_BYTES}-byte limit allows`,
+        `at most ${OUTPUT_LIMIT_BYTES} bytes of output plus ${TEXT_ALLOWANCE_BYTES} for the note and the timeout text`,
+        `${bytes} bytes`,
+      );
+    },
+  },
+  {
+    id: 'runner.flood.output-kept',
+    clause: `${TIMEOUT} (what a timed-out result holds besides the timeout text is not stated); ${TRUNCATION}`,
+    description:
+      'The timeout result of `yes` keeps the output printed before the timeout, cut at the limit with the note.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec says a timed-out result states the timeout; it does not say whether the output printed before it is kept. It should be (cut at 65536 bytes with the note like any output): it is what tells a model why the command did not finish.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await floodSession(ctx, env.signal);
+      const result = resultAt(run, FLOOD_LINE, '`yes`');
+      expectThat(
+        result.content.includes('y\ny\ny\ny\n') && LIMIT_NOTE.test(result.content),
+        '`yes` until the timeout: the output printed before the timeout is not in the result, cut with the note',
+        `"y\\ny\\n..." and a note matching ${LIMIT_NOTE}`,
+        abbreviate(result.content.slice(0, 300)),
+      );
+    },
+  },
+  {
+    id: 'runner.flood.memory-bounded',
+    clause: `${TRUNCATION}; Limits (captured output 65536 bytes, runner, per result); not stated: the runner's memory`,
+    description: `While \`yes\` floods it for ${FLOOD_TIMEOUT_S} s, the runner's process group (read from /proc, on this machine) grows by less than ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB: it drops what it does not keep.`,
+    level: 'should',
+    basis: 'protocol-should',
+    rule: `The spec keeps 65536 bytes of output per result but does not speak of the runner's memory. A runner should drop what it will not keep instead of holding all output until the command ends: a command that prints without end must not exhaust the host. Measured as the growth of the peak resident set (VmHWM) summed over the runner's process group (its commands run in groups of their own and are not counted), bounded at ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB.`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      if (!canScanProcesses())
+        throw new CheckSkipped("this machine has no /proc to read the runner's memory from");
+      const { run, memory } = await floodSession(ctx, env.signal);
+      resultAt(run, FLOOD_LINE, '`yes`');
+      const ready = run.outputs[0]?.atMs;
+      const before = memory === undefined || ready === undefined ? undefined : peakAt(memory, ready);
+      const after = memory === undefined ? undefined : finalPeak(memory);
+      if (memory === undefined || before === undefined || after === undefined) {
+        throw new NotExercised(
+          `the runner's process group was not seen in /proc before and during the flood (${memory?.samples.length ?? 0} samples; ${describeSession(run)})`,
+        );
+      }
+      const growth = after - before;
+      expectThat(
+        growth < FLOOD_GROWTH_LIMIT_KIB,
+        `while \`yes\` ran for ${FLOOD_TIMEOUT_S} s the runner's process group grew by ${mib(growth)} (peak resident set ${mib(before)} after its first answer, ${mib(after)} at the end): it holds output it does not keep`,
+        `growth below ${mib(FLOOD_GROWTH_LIMIT_KIB)}`,
+        `${mib(growth)}; by process: ${describePeaks(memory)}`,
+      );
+    },
+  },
+];

@@ -1,0 +1,38 @@
+import { DEFAULT_TIMEOUT_S } from '../../protocol/bash/index.js';
+import { ANSWER_BUDGET_MARGIN_MS, latestAnswerMs } from './checks/common.js';
+import type { RunnerCtx } from './context.js';
+import { toolUse } from './lines.js';
+import { type Marker, newMarker } from './processes.js';
+import type { SessionRun } from './session.js';
+
+/** The case of the real default timeout: a long sleep, WIRECHECK_TIMEOUT_S left unset. */
+export interface DefaultTimeoutSession {
+  readonly run: SessionRun;
+  readonly sleeper: Marker;
+}
+
+const KEY = 'default-timeout';
+
+/**
+ * The one case that takes 20 s. It is started when the suite opens and runs in the
+ * background while the other checks run (it only sleeps), so the suite is not 20 s
+ * slower; its checks await it. It ends when the suite closes, whatever happened.
+ */
+export function defaultTimeoutSession(ctx: RunnerCtx): Promise<DefaultTimeoutSession> {
+  return ctx.shared(KEY, async () => {
+    const sleeper = newMarker(40);
+    const run = await ctx.run({
+      lines: [toolUse(sleeper.command)],
+      timeoutS: undefined,
+      budgetMs: ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(DEFAULT_TIMEOUT_S),
+      watch: [sleeper],
+      signal: ctx.closing,
+    });
+    return { run, sleeper };
+  });
+}
+
+/** Start the default-timeout case now, in the background. */
+export function startDefaultTimeoutSession(ctx: RunnerCtx): void {
+  void defaultTimeoutSession(ctx);
+}

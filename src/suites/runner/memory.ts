@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { readStat } from './processes.js';
+
+/** One look at the runner's process group. */
+export interface MemorySample {
+  /** ms after sampling started. */
+  readonly atMs: number;
+  /** Processes of the group seen in this look. */
+  readonly processes: number;
+  /** Sum over the group of each process's peak resident set so far (VmHWM), KiB: an upper bound of the group's peak. */
+  readonly peakKiB: number;
+}
+
+/** What the sampler saw of the runner's process group while a session ran. */
+export interface MemoryReport {
+  /** The group's leader: the `sh -c` the harness started (or what it exec'd); undefined if never found. */
+  readonly leader: number | undefined;
+  readonly samples: readonly MemorySample[];
+  /** Every process seen in the group, with its largest VmHWM (KiB). */
+  readonly peaks: ReadonlyMap<number, { readonly name: string; readonly hwmKiB: number }>;
+}
+
+const INTERVAL_MS = 50;
+
+/**
+ * Samples the memory of the runner the harness is about to start in `workdir`: the process
+ * it spawns is found by its parent (this process) and its environment (WIRECHECK_WORKDIR),
+ * and the group it leads is summed (VmHWM, the peak resident set of each process, from
+ * /proc/<pid>/status). The commands a runner starts sit in process groups of their own
+ * (Runner contract 2) and are not counted: this is the runner's own memory. Stop it once
+ * the session has ended.
+ */
+export function sampleRunnerMemory(workdir: string): { stop(): MemoryReport } {
+  const started = performance.now();
+  const needle = `\0WIRECHECK_WORKDIR=${workdir}\0`;
+  const peaks = new Map<number, { name: string; hwmKiB: number }>();
+  const samples: MemorySample[] = [];
+  let leader: number | undefined;
+  const look = () => {
+    leader ??= findLeader(needle);
+    if (leader === undefined) return;
+    let processes = 0;
+    for (const pid of groupMembers(leader)) {
+      const status = readStatus(pid);
+      if (status === undefined) continue;
+      processes++;
+      const before = peaks.get(pid);
+      if (before === undefined || status.hwmKiB > before.hwmKiB) peaks.set(pid, status);
+    }
+    if (processes === 0) return;
+    let peakKiB = 0;
+    for (const p of peaks.values()) peakKiB += p.hwmKiB;
+    samples.push({ atMs: performance.now() - started, processes, peakKiB });
+  };
+  const timer = setInterval(look, INTERVAL_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { leader, samples, peaks };
+    },
+  };
+}
+
+/** The child of this process started with this WIRECHECK_WORKDIR. */
+function findLeader(needle: string): number | undefined {
+  for (const pid of pids()) {
+    if (readStat(pid)?.ppid !== process.pid) continue;
+    try {
+      // Entries are NUL-separated; a NUL first lets the needle match the first entry too.
+      if (`\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) return pid;
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return undefined;
+}
+
+function* groupMembers(pgid: number): Generator<number> {
+  for (const pid of pids()) {
+    const stat = readStat(pid);
+    if (stat !== undefined && stat.pgid === pgid && stat.state !== 'Z') yield pid;
+  }
+}
+
+function pids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((e) => /^\d+$/.test(e))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Name and VmHWM (KiB) of a process; undefined when gone or unreadable (a kernel thread has no VmHWM). */
+function readStatus(pid: number): { name: string; hwmKiB: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const hwm = /^VmHWM:\s+(\d+)\s+kB$/m.exec(text);
+  if (hwm === null) return undefined;
+  const name = /^Name:\s+(.*)$/m.exec(text)?.[1] ?? '?';
+  return { name, hwmKiB: Number(hwm[1]) };
+}
+
+/** The group's peak (KiB) as of `atMs`: the last sample at or before it. */
+export function peakAt(report: MemoryReport, atMs: number): number | undefined {
+  let found: number | undefined;
+  for (const s of report.samples) {
+    if (s.atMs > atMs) break;
+    found = s.peakKiB;
+  }
+  return found;
+}
+
+/** The group's peak over the whole session (KiB). */
+export function finalPeak(report: MemoryReport): number | undefined {
+  return report.samples.at(-1)?.peakKiB;
+}
+
+/** `node 61.2 MiB, sh 1.0 MiB` */
+export function describePeaks(report: MemoryReport): string {
+  return [...report.peaks.entries()].map(([pid, p]) => `${p.name} (pid ${pid}) ${mib(p.hwmKiB)}`).join(', ');
+}
+
+export function mib(kib: number): string {
+  return `${(kib / 1024).toFixed(1)} MiB`;
+}
