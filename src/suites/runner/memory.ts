@@ -21,6 +21,12 @@ export interface MemoryReport {
 }
 
 const INTERVAL_MS = 50;
+/**
+ * Until the first sample, look this often: the baseline is the group's peak before the
+ * runner's first answer, which a runner gives within a few tens of ms of starting. A 50 ms
+ * interval (late under load) often missed that moment, and the check then had no baseline.
+ */
+const FIRST_SAMPLE_INTERVAL_MS = 2;
 
 /**
  * Samples the memory of the runner the harness is about to start in `workdir`: the process
@@ -52,7 +58,12 @@ export function sampleRunnerMemory(workdir: string): { stop(): MemoryReport } {
     for (const p of peaks.values()) peakKiB += p.hwmKiB;
     samples.push({ atMs: performance.now() - started, processes, peakKiB });
   };
-  const timer = setInterval(look, INTERVAL_MS);
+  let timer = setInterval(() => {
+    look();
+    if (samples.length === 0) return;
+    clearInterval(timer);
+    timer = setInterval(look, INTERVAL_MS);
+  }, FIRST_SAMPLE_INTERVAL_MS);
   return {
     stop() {
       clearInterval(timer);
