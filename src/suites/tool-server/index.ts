@@ -4,7 +4,16 @@ export { referenceToolServerCommand, toolServerSuiteEntry } from './entry.js';
 export { arbitraryForSchema, argumentsArbitrary } from './schema-arbitrary.js';
 export { createToolServerSuite, toolServerSuite } from './suite.js';
 export {
+  type CallPolicy,
+  callPolicy,
+  MOCK_SERVER_NAME,
+  REFERENCE_SERVER_NAME,
+  REFERENCE_TOOL_PROPERTIES,
+} from './call-policy.js';
+export {
+  type CallToolsOption,
   describeTarget,
+  parseCallTools,
   TOOL_SERVER_TARGET_OPTIONS,
   type ToolServerTarget,
   targetArgs,

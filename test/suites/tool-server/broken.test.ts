@@ -11,7 +11,7 @@ interface BrokenCase {
   readonly passes: readonly string[];
 }
 
-const CASES: BrokenCase[] = [
+export const CASES: BrokenCase[] = [
   {
     server: 'banner',
     transport: 'stdio',
@@ -30,8 +30,22 @@ const CASES: BrokenCase[] = [
     server: 'other-version',
     transport: 'stdio',
     flaw: 'answers 2025-06-18 to a 2024-11-05 client',
-    warns: ['initialize.protocol-version'],
+    fails: ['initialize.protocol-version'],
     passes: ['initialize.result-shape'],
+  },
+  {
+    server: 'echo-version',
+    transport: 'stdio',
+    flaw: 'answers whatever version the client asks for, even one it cannot support',
+    fails: ['initialize.unsupported-version'],
+    passes: ['initialize.protocol-version'],
+  },
+  {
+    server: 'silent-before-initialize',
+    transport: 'stdio',
+    flaw: 'leaves requests before initialize unanswered',
+    fails: ['lifecycle.before-initialize'],
+    passes: ['ping.answered'],
   },
   {
     server: 'no-ping',
@@ -48,11 +62,32 @@ const CASES: BrokenCase[] = [
     passes: ['ping.answered'],
   },
   {
+    server: 'reply-to-notifications',
+    transport: 'stdio',
+    flaw: 'answers notifications with an error',
+    fails: ['jsonrpc.notification-no-reply'],
+    passes: ['jsonrpc.unknown-method'],
+  },
+  {
+    server: 'string-ids-as-numbers',
+    transport: 'stdio',
+    flaw: 'answers a digits-only string id with a number',
+    fails: ['jsonrpc.string-id'],
+    passes: ['ping.answered'],
+  },
+  {
     server: 'bad-schema',
     transport: 'stdio',
     flaw: 'lists input schemas without type object',
     fails: ['tools.list-shape'],
     passes: ['tools.property-schema'],
+  },
+  {
+    server: 'bad-cursor',
+    transport: 'stdio',
+    flaw: 'refuses the nextCursor it gave',
+    warns: ['tools.list-pages'],
+    passes: ['tools.list-shape'],
   },
   {
     server: 'no-description',
@@ -83,12 +118,26 @@ const CASES: BrokenCase[] = [
     passes: ['tools.call-result-shape'],
   },
   {
+    server: 'invalid-args-as-result',
+    transport: 'stdio',
+    flaw: 'answers invalid arguments with an isError result',
+    warns: ['tools.invalid-params'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
     server: 'unknown-tool-success',
     transport: 'stdio',
     flaw: 'answers an unknown tool as a success',
     fails: ['tools.unknown-tool-rejected'],
     warns: ['tools.unknown-tool-error'],
     passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'unknown-tool-unnamed',
+    transport: 'stdio',
+    flaw: 'refuses an unknown tool without naming it',
+    fails: ['tools.unknown-tool-rejected'],
+    passes: ['tools.unknown-tool-error'],
   },
   {
     server: 'unknown-tool-is-error',
@@ -114,8 +163,8 @@ const CASES: BrokenCase[] = [
   {
     server: 'crash-on-malformed',
     transport: 'stdio',
-    flaw: 'exits on unparseable JSON',
-    fails: ['malformed.survives'],
+    flaw: 'exits on unparseable JSON (no rule forbids it)',
+    warns: ['malformed.survives'],
     passes: ['ping.answered'],
   },
   {
@@ -126,18 +175,18 @@ const CASES: BrokenCase[] = [
     passes: ['malformed.survives'],
   },
   {
+    server: 'no-exit-on-eof',
+    transport: 'stdio',
+    flaw: 'keeps running after its stdin closed',
+    warns: ['stdio.exit-on-eof'],
+    passes: ['stdio.stdout-purity'],
+  },
+  {
     server: 'crash-on-malformed',
     transport: 'sse',
     flaw: 'exits on an unparseable POST body',
-    fails: ['malformed.survives'],
+    warns: ['malformed.survives'],
     passes: ['sse.reply-on-stream'],
-  },
-  {
-    server: 'not-event-stream',
-    transport: 'sse',
-    flaw: 'serves the stream as text/plain',
-    fails: ['sse.stream-response'],
-    passes: ['sse.endpoint-first'],
   },
   {
     server: 'endpoint-late',
@@ -154,25 +203,33 @@ const CASES: BrokenCase[] = [
     passes: ['sse.post-accepted', 'sse.reply-on-stream'],
   },
   {
-    server: 'reply-in-body',
-    transport: 'sse',
-    flaw: 'answers in the POST body instead of on the stream',
-    fails: ['sse.reply-on-stream'],
-    passes: ['sse.endpoint-first'],
-  },
-  {
     server: 'no-400',
     transport: 'sse',
-    flaw: 'accepts POSTs for sessions it does not have',
+    flaw: 'accepts POSTs for sessions it does not have, and drops them',
+    fails: ['sse.unknown-session-refused', 'sse.closed-session'],
     warns: ['sse.no-session-400'],
     passes: ['sse.no-cross-session-reply'],
+  },
+  {
+    server: 'keep-closed-session',
+    transport: 'sse',
+    flaw: 'accepts POSTs for a closed session, and drops them',
+    fails: ['sse.closed-session'],
+    passes: ['sse.unknown-session-refused'],
   },
   {
     server: 'route-unknown-to-first',
     transport: 'sse',
     flaw: 'routes POSTs for unknown sessions to the first stream',
-    fails: ['sse.no-cross-session-reply'],
+    fails: ['sse.no-cross-session-reply', 'sse.unknown-session-refused'],
     warns: ['sse.no-session-400'],
+    passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'broadcast',
+    transport: 'sse',
+    flaw: 'sends every reply to every open stream',
+    fails: ['sse.no-cross-session-reply', 'sse.concurrent-routing'],
     passes: ['sse.reply-on-stream'],
   },
   {
@@ -185,9 +242,15 @@ const CASES: BrokenCase[] = [
   {
     server: 'no-session-header',
     transport: 'sse',
-    flaw: 'ignores the Mcp-Session-Id header',
-    warns: ['sse.session-header'],
-    passes: ['sse.no-session-400'],
+    flaw: 'ignores the Mcp-Session-Id header (allowed: the query parameter carries the session)',
+    passes: ['sse.session-header', 'sse.unknown-session-refused'],
+  },
+  {
+    server: 'lose-header-only',
+    transport: 'sse',
+    flaw: 'accepts a POST naming its session only in Mcp-Session-Id, and drops it',
+    fails: ['sse.session-header'],
+    passes: ['sse.unknown-session-refused'],
   },
   {
     server: 'no-accel-header',
@@ -203,9 +266,16 @@ const CASES: BrokenCase[] = [
     fails: ['sse.reconnect-new-session'],
     passes: ['sse.concurrent-routing'],
   },
+  {
+    server: 'no-keep-alive',
+    transport: 'sse',
+    flaw: 'sends no keep-alive on an idle stream',
+    fails: ['sse.keep-alive'],
+    passes: ['sse.stream-response'],
+  },
 ];
 
-function expected(c: BrokenCase): Record<string, string> {
+export function expected(c: BrokenCase): Record<string, string> {
   return Object.fromEntries([
     ...(c.fails ?? []).map((id) => [`tool-server.${id}`, 'fail']),
     ...(c.warns ?? []).map((id) => [`tool-server.${id}`, 'warn']),
@@ -218,7 +288,7 @@ function title(c: BrokenCase): string {
     ...(c.fails ?? []).map((id) => `fails ${id}`),
     ...(c.warns ?? []).map((id) => `warns on ${id}`),
   ];
-  return `a ${c.transport} server that ${c.flaw} ${verdicts.join(', ')}`;
+  return `a ${c.transport} server that ${c.flaw} ${verdicts.length === 0 ? 'passes' : verdicts.join(', ')}`;
 }
 
 describe('broken tool servers', () => {
