@@ -59,7 +59,11 @@ function readOnly(tool: Tool): boolean {
   );
 }
 
-function why(tool: Tool, serverName: string | undefined, option: CallToolsOption | undefined): AllowedBecause | undefined {
+function why(
+  tool: Tool,
+  serverName: string | undefined,
+  option: CallToolsOption | undefined,
+): AllowedBecause | undefined {
   if (option === 'all') return 'all';
   if (option === 'none') return undefined;
   if (option !== undefined) return option.includes(tool.name) ? 'named' : undefined;
@@ -94,10 +98,11 @@ const SHOWN = 12;
 function refusedNote(refused: readonly Tool[], option: CallToolsOption | undefined): string | undefined {
   if (refused.length === 0) return undefined;
   const names = refused.map((t) => t.name);
-  const shown = names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? `, ... (${names.length} tools)` : '');
+  const shown =
+    names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? `, ... (${names.length} tools)` : '');
   const why =
     option === undefined
-      ? 'not annotated readOnlyHint: true, and not a tool of wirecheck\'s reference or mock servers'
+      ? "not annotated readOnlyHint: true, and not a tool of wirecheck's reference or mock servers"
       : option === 'none'
         ? '--call-tools none'
         : 'not named in --call-tools';

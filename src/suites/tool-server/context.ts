@@ -4,8 +4,8 @@ import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
-import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { firstLines, whyNoInitialize } from './preflight.js';
+import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
@@ -198,7 +198,9 @@ export async function openToolServer(
       httpMs,
       open: async () => {
         if (target.kind === 'stdio') return spawnStdio('main');
-        return track(await openSseChannel(target.url, { label: 'main', timeoutMs: httpMs, postTimeoutMs: httpMs }));
+        return track(
+          await openSseChannel(target.url, { label: 'main', timeoutMs: httpMs, postTimeoutMs: httpMs }),
+        );
       },
       started,
     });
@@ -250,14 +252,29 @@ export async function openToolServer(
         const params = cursor === undefined ? {} : { cursor };
         const reply = await call(channel, 'tools/list', params, replyMs);
         if (!('result' in reply)) {
-          if (page === 0) return { results, channel, problem: `tools/list was answered with an error: ${JSON.stringify(reply).slice(0, 300)}` };
-          return { results, channel, problem: `tools/list with cursor ${JSON.stringify(cursor)} (a nextCursor the server gave) was answered with an error: ${JSON.stringify(reply).slice(0, 300)}` };
+          if (page === 0)
+            return {
+              results,
+              channel,
+              problem: `tools/list was answered with an error: ${JSON.stringify(reply).slice(0, 300)}`,
+            };
+          return {
+            results,
+            channel,
+            problem: `tools/list with cursor ${JSON.stringify(cursor)} (a nextCursor the server gave) was answered with an error: ${JSON.stringify(reply).slice(0, 300)}`,
+          };
         }
         results.push(reply.result);
         const next = (reply.result as { nextCursor?: unknown } | null)?.nextCursor;
         if (next === undefined || next === null) return { results, channel };
-        if (typeof next !== 'string') return { results, channel, problem: `nextCursor is not a string: ${JSON.stringify(next)}` };
-        if (cursors.has(next)) return { results, channel, problem: `nextCursor ${JSON.stringify(next)} came a second time (the pages loop)` };
+        if (typeof next !== 'string')
+          return { results, channel, problem: `nextCursor is not a string: ${JSON.stringify(next)}` };
+        if (cursors.has(next))
+          return {
+            results,
+            channel,
+            problem: `nextCursor ${JSON.stringify(next)} came a second time (the pages loop)`,
+          };
         cursors.add(next);
         cursor = next;
       }
@@ -275,7 +292,10 @@ export async function openToolServer(
         return Array.isArray(raw)
           ? raw.filter(
               (t): t is Tool =>
-                typeof t === 'object' && t !== null && typeof t.name === 'string' && typeof t.inputSchema === 'object',
+                typeof t === 'object' &&
+                t !== null &&
+                typeof t.name === 'string' &&
+                typeof t.inputSchema === 'object',
             )
           : [];
       });
@@ -325,7 +345,9 @@ async function preflight(
   if (target.kind === 'sse') {
     const got = await openGet(new URL(target.url), { accept: 'text/event-stream' }, how.httpMs);
     if ('problem' in got) {
-      throw new TargetUnavailable(`the stream URL ${target.url} does not answer: ${got.problem}${stderr(how.started)}`);
+      throw new TargetUnavailable(
+        `the stream URL ${target.url} does not answer: ${got.problem}${stderr(how.started)}`,
+      );
     }
     const type = String(got.res.headers['content-type'] ?? '');
     if (got.res.statusCode !== 200 || !type.toLowerCase().startsWith('text/event-stream')) {
@@ -341,12 +363,15 @@ async function preflight(
   try {
     channel = await how.open();
   } catch (e) {
-    throw new TargetUnavailable(`${what}: ${e instanceof Error ? e.message : String(e)}${stderr(how.started)}`);
+    throw new TargetUnavailable(
+      `${what}: ${e instanceof Error ? e.message : String(e)}${stderr(how.started)}`,
+    );
   }
   if (channel.transport === 'sse') {
     const sse = channel as SseChannel;
     const deadline = performance.now() + how.httpMs;
-    while (sse.endpoint() === undefined && sse.gone() === undefined && performance.now() < deadline) await delay(20);
+    while (sse.endpoint() === undefined && sse.gone() === undefined && performance.now() < deadline)
+      await delay(20);
     if (sse.endpoint() === undefined) {
       const frames = JSON.stringify(sse.frameItems().slice(0, 3));
       await sse.close();
@@ -364,7 +389,10 @@ async function preflight(
     ? `it answered initialize in the POST response body (${JSON.stringify(ex.post?.body.slice(0, 200))}), not on the event stream as the SSE transport does: is this a Streamable HTTP server?`
     : whyNoInitialize(channel, ex, how.replyMs);
   await channel.close();
-  const ran = target.kind === 'stdio' ? `the server command ${JSON.stringify(target.command)}` : `the server at ${target.url}`;
+  const ran =
+    target.kind === 'stdio'
+      ? `the server command ${JSON.stringify(target.command)}`
+      : `the server at ${target.url}`;
   throw new TargetUnavailable(`${ran} cannot be tested: ${why}${stderr(proc)}`);
 }
 

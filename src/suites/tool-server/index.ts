@@ -1,8 +1,3 @@
-export type { Channel, PostOutcome } from './channel.js';
-export { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
-export { referenceToolServerCommand, toolServerSuiteEntry } from './entry.js';
-export { arbitraryForSchema, argumentsArbitrary } from './schema-arbitrary.js';
-export { createToolServerSuite, toolServerSuite } from './suite.js';
 export {
   type CallPolicy,
   callPolicy,
@@ -10,6 +5,11 @@ export {
   REFERENCE_SERVER_NAME,
   REFERENCE_TOOL_PROPERTIES,
 } from './call-policy.js';
+export type { Channel, PostOutcome } from './channel.js';
+export { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
+export { referenceToolServerCommand, toolServerSuiteEntry } from './entry.js';
+export { arbitraryForSchema, argumentsArbitrary } from './schema-arbitrary.js';
+export { createToolServerSuite, toolServerSuite } from './suite.js';
 export {
   type CallToolsOption,
   describeTarget,

@@ -32,7 +32,7 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
   {
     flags: '--call-tools <which>',
     description:
-      'which tools of the server the checks may call: all, none, or NAME,NAME... (default: the tools of wirecheck\'s reference and mock servers and tools annotated readOnlyHint: true; never any other tool)',
+      "which tools of the server the checks may call: all, none, or NAME,NAME... (default: the tools of wirecheck's reference and mock servers and tools annotated readOnlyHint: true; never any other tool)",
   },
 ];
 
@@ -45,7 +45,8 @@ export function parseCallTools(value: unknown): CallToolsOption | undefined {
   const text = value.trim();
   if (text === 'all' || text === 'none') return text;
   const names = text.split(',').map((n) => n.trim());
-  if (names.some((n) => n === '')) throw new UsageError(`--call-tools has an empty name: ${JSON.stringify(value)}`);
+  if (names.some((n) => n === ''))
+    throw new UsageError(`--call-tools has an empty name: ${JSON.stringify(value)}`);
   return names;
 }
 
@@ -95,6 +96,7 @@ export function targetArgs(target: ToolServerTarget): string[] {
   const c = target.callTools;
   const policy = c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')];
   if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
-  const base = target.start === undefined ? ['--sse', target.url] : ['--sse', target.url, '--start', target.start];
+  const base =
+    target.start === undefined ? ['--sse', target.url] : ['--sse', target.url, '--start', target.start];
   return [...base, ...policy];
 }

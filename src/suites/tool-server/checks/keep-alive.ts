@@ -29,7 +29,11 @@ export const keepAliveChecks: Check<ToolServerCtx>[] = [
       const endpointFrame = channel.frames.find((f) => f.event === 'endpoint');
       const fromMs = Math.round((endpointFrame?.at ?? channel.openedAt) - channel.openedAt);
       const toMs = fromMs + KEEP_ALIVE_WATCH_MS;
-      while (channel.gone() === undefined && performance.now() < channel.openedAt + toMs + 50 && !env.signal.aborted) {
+      while (
+        channel.gone() === undefined &&
+        performance.now() < channel.openedAt + toMs + 50 &&
+        !env.signal.aborted
+      ) {
         await delay(Math.min(250, Math.max(0, channel.openedAt + toMs + 50 - performance.now())), env.signal);
       }
       const endedAt = channel.gone() === undefined ? toMs : Math.round(performance.now() - channel.openedAt);

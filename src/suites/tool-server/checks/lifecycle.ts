@@ -3,7 +3,15 @@ import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jso
 import { METHODS, PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { nextId } from '../peer.js';
-import { call, delay, type Exchange, exchange, exchangeWithId, initialize, initializeParams } from '../rpc.js';
+import {
+  call,
+  delay,
+  type Exchange,
+  exchange,
+  exchangeWithId,
+  initialize,
+  initializeParams,
+} from '../rpc.js';
 import { initializeProblems, versionProblem } from '../rules.js';
 import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
 
@@ -68,9 +76,12 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       const { ex, channel } = await initializeResult(ctx);
       const problem = versionProblem((ex.reply as { result: unknown }).result);
       if (problem !== undefined) {
-        throw failWith(`asked for ${PROTOCOL_VERSION}, the server ${problem}`, PROTOCOL_VERSION, brief(ex.reply), [
-          channel,
-        ]);
+        throw failWith(
+          `asked for ${PROTOCOL_VERSION}, the server ${problem}`,
+          PROTOCOL_VERSION,
+          brief(ex.reply),
+          [channel],
+        );
       }
     },
   },
@@ -85,7 +96,12 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     async run(ctx) {
       const channel = await ctx.connectRaw('unsupported-version');
       try {
-        const ex = await exchange(channel, METHODS.initialize, initializeParams(UNSUPPORTED_VERSION), ctx.replyMs);
+        const ex = await exchange(
+          channel,
+          METHODS.initialize,
+          initializeParams(UNSUPPORTED_VERSION),
+          ctx.replyMs,
+        );
         if (ex.reply === undefined || !('result' in ex.reply)) {
           throw failWith(
             `initialize asking for ${UNSUPPORTED_VERSION} was answered ${ex.reply === undefined ? `with nothing (${ex.why})` : `with an error: ${brief(ex.reply)}`}`,
@@ -110,7 +126,8 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
   },
   {
     id: 'tool-server.lifecycle.before-initialize',
-    clause: 'MCP 2024-11-05 lifecycle: initialization is the first interaction (not shown in the spec); JSON-RPC 2.0: every request gets a response',
+    clause:
+      'MCP 2024-11-05 lifecycle: initialization is the first interaction (not shown in the spec); JSON-RPC 2.0: every request gets a response',
     description:
       'A tools/list sent before initialize still gets a response (an error or, leniently, the result), and initialize on the same session succeeds afterwards.',
     level: 'must',
@@ -155,7 +172,9 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       const channel = await ctx.main();
       const reply = await call(channel, METHODS.ping, undefined, ctx.replyMs);
       if (!('result' in reply)) {
-        throw failWith(`ping was answered with an error: ${brief(reply)}`, 'a result {}', brief(reply), [channel]);
+        throw failWith(`ping was answered with an error: ${brief(reply)}`, 'a result {}', brief(reply), [
+          channel,
+        ]);
       }
     },
   },
@@ -165,12 +184,15 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     description: 'A request for a method the server does not have is answered with JSON-RPC error -32601.',
     level: 'must',
     basis: 'protocol-must',
-    rule: 'JSON-RPC 2.0: every request gets a response, and -32601 Method not found is the error for a method the server does not have (the spec leaves the tool server\'s codes to JSON-RPC). Every tool server.',
+    rule: "JSON-RPC 2.0: every request gets a response, and -32601 Method not found is the error for a method the server does not have (the spec leaves the tool server's codes to JSON-RPC). Every tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const channel = await ctx.main();
       const reply = await call(channel, 'wirecheck/no-such-method', {}, ctx.replyMs);
-      if (!('error' in reply) || (reply as JsonRpcErrorResponse).error.code !== JSONRPC_ERRORS.methodNotFound) {
+      if (
+        !('error' in reply) ||
+        (reply as JsonRpcErrorResponse).error.code !== JSONRPC_ERRORS.methodNotFound
+      ) {
         throw failWith(
           `an unknown method was answered ${brief(reply)}, not with Method not found`,
           'error code -32601',
@@ -196,7 +218,11 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
         JSON.stringify({ jsonrpc: '2.0', method: 'notifications/wirecheck-unknown', params: { n: 1 } }),
       );
       await channel.sendText(
-        JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: 987654321, reason: 'wirecheck' } }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: METHODS.cancelled,
+          params: { requestId: 987654321, reason: 'wirecheck' },
+        }),
       );
       // A ping after them: on an ordered channel any reply to the notifications comes first.
       const ping = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
@@ -221,13 +247,17 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
           replies[0]!.text,
         );
       }
-      if (ping.reply === undefined) throw new NotExercised(`the ping after the notifications got no reply (${ping.why}): nothing to judge by`);
+      if (ping.reply === undefined)
+        throw new NotExercised(
+          `the ping after the notifications got no reply (${ping.why}): nothing to judge by`,
+        );
     },
   },
   {
     id: 'tool-server.jsonrpc.string-id',
     clause: `${CLAUSES.jsonrpc}: id (the spec's table shows integers; JSON-RPC and MCP allow strings)`,
-    description: 'Requests with string ids (one of them made of digits) are answered with the very same string id.',
+    description:
+      'Requests with string ids (one of them made of digits) are answered with the very same string id.',
     level: 'must',
     basis: 'protocol-must',
     rule: 'JSON-RPC 2.0 (and MCP 2024-11-05): a request id is a string or a number, and the response MUST carry the same id, of the same type. Every tool server.',

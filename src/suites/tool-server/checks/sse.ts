@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Check, CheckFailure } from '../../../harness/check.js';
+import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
 import { request } from '../../../protocol/jsonrpc/index.js';
 import { CallToolResult, METHODS, resultText, SESSION_HEADER } from '../../../protocol/mcp/index.js';
-import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
 import type { Channel, PostOutcome } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
@@ -414,14 +414,18 @@ export const sseChecks: Check<ToolServerCtx>[] = [
       );
       const first = leaks[0];
       if (first !== undefined) {
-        const what = (r: JsonRpcResponse) => named.get(String(r.id)) ?? `request id ${JSON.stringify(r.id)} of another session`;
+        const what = (r: JsonRpcResponse) =>
+          named.get(String(r.id)) ?? `request id ${JSON.stringify(r.id)} of another session`;
         throw failWith(
           `${leaks.length} reply(ies) on a stream that did not ask for them: ${leaks
             .slice(0, 6)
             .map((l) => `the reply to ${what(l.reply)} on ${l.on}`)
             .join('; ')}`,
-          "each reply only on the stream of the session that asked",
-          leaks.slice(0, 10).map((l) => `${l.on}: ${JSON.stringify(l.reply).slice(0, 200)}`).join('\n'),
+          'each reply only on the stream of the session that asked',
+          leaks
+            .slice(0, 10)
+            .map((l) => `${l.on}: ${JSON.stringify(l.reply).slice(0, 200)}`)
+            .join('\n'),
           [...watched, closed, inFlight],
           `"id":${JSON.stringify(first.reply.id)}`,
         );
@@ -553,7 +557,9 @@ async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
   let during: number | undefined;
   try {
     await session.sendText(
-      JSON.stringify(request(nextId(), METHODS.toolsCall, { name: slow.name, arguments: { ms: SLOW_CALL_MS } })),
+      JSON.stringify(
+        request(nextId(), METHODS.toolsCall, { name: slow.name, arguments: { ms: SLOW_CALL_MS } }),
+      ),
     );
     for (let i = 0; i < 20 && (during === undefined || during <= before); i++) {
       await delay(50);

@@ -70,7 +70,9 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
       try {
         const init = await initialize(channel, ctx.replyMs);
         if (init.reply === undefined) {
-          throw failWith(`initialize got no reply (${init.why})`, 'an initialize result', 'nothing', [channel]);
+          throw failWith(`initialize got no reply (${init.why})`, 'an initialize result', 'nothing', [
+            channel,
+          ]);
         }
         const exited = await channel.endInput(EXIT_AFTER_EOF_MS);
         if (!exited) {

@@ -243,8 +243,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
   {
     id: 'tool-server.tools.unknown-tool-error',
     clause: `${CLAUSES.errors} (unknown tool: "error raised by the handler"); MCP 2024-11-05 tools: unknown tools are protocol errors`,
-    description:
-      'The unknown tool is refused with a JSON-RPC error rather than a result with isError: true.',
+    description: 'The unknown tool is refused with a JSON-RPC error rather than a result with isError: true.',
     level: 'should',
     basis: 'protocol-should',
     rule: 'MCP 2024-11-05 lists an unknown tool among the protocol errors (a JSON-RPC error such as -32602), and isError results among tool execution errors; it states no MUST, and the official SDK answers a result with isError: true.',
@@ -262,7 +261,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
   },
   {
     id: 'tool-server.tools.invalid-params',
-    clause: 'MCP 2024-11-05 tools, error handling: invalid arguments are a protocol error (the spec leaves codes "not shown")',
+    clause:
+      'MCP 2024-11-05 tools, error handling: invalid arguments are a protocol error (the spec leaves codes "not shown")',
     description:
       'tools/call of a listed tool without one of its required arguments is answered with JSON-RPC error -32602 Invalid params.',
     level: 'should',
@@ -271,7 +271,9 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const tools = await callable(ctx, 'tools/call with invalid arguments');
-      const found = tools.map((t) => ({ tool: t, args: invalidArguments(t) })).find((c) => c.args !== undefined);
+      const found = tools
+        .map((t) => ({ tool: t, args: invalidArguments(t) }))
+        .find((c) => c.args !== undefined);
       if (found === undefined) {
         throw new NotExercised('no tool that may be called has a required argument to leave out');
       }
@@ -282,7 +284,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
         { name: found.tool.name, arguments: found.args },
         ctx.replyMs,
       );
-      if ('error' in reply && (reply as JsonRpcErrorResponse).error.code === JSONRPC_ERRORS.invalidParams) return;
+      if ('error' in reply && (reply as JsonRpcErrorResponse).error.code === JSONRPC_ERRORS.invalidParams)
+        return;
       throw failWith(
         `${found.tool.name} with ${JSON.stringify(found.args)} (a required argument missing) was answered ${brief(reply)}`,
         'JSON-RPC error -32602',
@@ -305,7 +308,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       if (tool === undefined)
         throw new CheckSkipped('no diagnostic tool (by name, or a status tool with a verbose/detailed flag)');
       const policy = await ctx.policy();
-      if (!policy.allowed.includes(tool)) throw new CheckSkipped(noToolMessage({ ...policy, allowed: [] }, `the diagnostic tool ${tool.name}`));
+      if (!policy.allowed.includes(tool))
+        throw new CheckSkipped(noToolMessage({ ...policy, allowed: [] }, `the diagnostic tool ${tool.name}`));
       const channel = await ctx.main();
       const flag = verbosityArgument(tool);
       const variants: (Record<string, unknown> | undefined)[] = [
@@ -348,7 +352,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       const tool = findDiagnosticTool(await ctx.tools());
       if (tool === undefined) throw new CheckSkipped('no diagnostic tool');
       const policy = await ctx.policy();
-      if (!policy.allowed.includes(tool)) throw new CheckSkipped(noToolMessage({ ...policy, allowed: [] }, `the diagnostic tool ${tool.name}`));
+      if (!policy.allowed.includes(tool))
+        throw new CheckSkipped(noToolMessage({ ...policy, allowed: [] }, `the diagnostic tool ${tool.name}`));
       const channel = await ctx.main();
       const reply = await callOk(channel, METHODS.toolsCall, { name: tool.name, arguments: {} }, ctx.replyMs);
       const parsed = CallToolResult.safeParse(reply.result);

@@ -6,6 +6,7 @@
 //
 // Keep-alive comments go out every WIRECHECK_TEST_KEEPALIVE_MS (default 15000) ms.
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 
 const TOOLS = [
@@ -86,6 +87,10 @@ export function main(flaws = {}) {
 
   const callTool = (params) => {
     const { name } = params;
+    // Tests of --call-tools: every call of a listed tool is written down.
+    if (process.env.WIRECHECK_TEST_CALL_LOG && TOOLS.some((t) => t.name === name)) {
+      appendFileSync(process.env.WIRECHECK_TEST_CALL_LOG, `${name}\n`);
+    }
     const args = params.arguments ?? {};
     if (flaws.argumentsRequired && params.arguments === undefined) {
       return { error: { code: -32602, message: 'arguments are required' } };
@@ -135,13 +140,25 @@ export function main(flaws = {}) {
     }
     if (!('id' in msg)) {
       if (flaws.replyToNotifications) {
-        return { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Method not found: ${msg.method}` } };
+        return {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32601, message: `Method not found: ${msg.method}` },
+        };
       }
       return undefined;
     }
-    const id = flaws.stringIdsAsNumbers && typeof msg.id === 'string' && /^\d+$/.test(msg.id) ? Number(msg.id) : msg.id;
+    const id =
+      flaws.stringIdsAsNumbers && typeof msg.id === 'string' && /^\d+$/.test(msg.id)
+        ? Number(msg.id)
+        : msg.id;
     const reply = (r) => ({ jsonrpc: '2.0', id, ...r });
-    if (msg.method !== 'initialize' && msg.method !== 'ping' && !state.initialized && flaws.silentBeforeInitialize) {
+    if (
+      msg.method !== 'initialize' &&
+      msg.method !== 'ping' &&
+      !state.initialized &&
+      flaws.silentBeforeInitialize
+    ) {
       return undefined;
     }
     switch (msg.method) {
@@ -269,7 +286,11 @@ export function main(flaws = {}) {
       return;
     }
     if (req.method === 'POST' && url.pathname === '/messages') {
-      if (flaws.loseHeaderOnly && url.searchParams.get('sessionId') === null && req.headers['mcp-session-id']) {
+      if (
+        flaws.loseHeaderOnly &&
+        url.searchParams.get('sessionId') === null &&
+        req.headers['mcp-session-id']
+      ) {
         res.writeHead(202).end('Accepted');
         return;
       }
@@ -300,7 +321,8 @@ export function main(flaws = {}) {
         res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
         if (out === undefined) return;
         if (flaws.broadcast) {
-          for (const s of sessions.values()) if (!s.res.destroyed) frame(s.res, 'message', JSON.stringify(out));
+          for (const s of sessions.values())
+            if (!s.res.destroyed) frame(s.res, 'message', JSON.stringify(out));
           return;
         }
         const target = flaws.wrongSession ? (newest ?? session) : session;
