@@ -124,6 +124,48 @@ const CASES: { client: string; flaw: string; fails?: string[]; warns?: string[];
     passes: ['stdio.non-json-stdout.no-wrong-result'],
   },
   {
+    client: 'kill-first',
+    flaw: 'signals the stdio server before closing its stdin',
+    warns: ['stdio.shutdown-order'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'no-accept',
+    flaw: 'opens the stream without Accept: text/event-stream',
+    fails: ['sse.http.accept'],
+    passes: ['sse.http.content-type'],
+  },
+  {
+    client: 'text-plain-post',
+    flaw: 'POSTs with Content-Type: text/plain',
+    fails: ['sse.http.content-type'],
+    passes: ['sse.http.accept'],
+  },
+  {
+    client: 'same-origin-only',
+    flaw: 'refuses an endpoint on another origin (as the official SDK does)',
+    fails: ['sse.endpoint.other-origin'],
+    passes: ['sse.endpoint.absolute'],
+  },
+  {
+    client: 'ignore-version',
+    flaw: 'carries on whatever protocol version the server answers',
+    warns: ['stdio.initialize.version-checked', 'sse.initialize.version-checked'],
+    passes: ['stdio.initialize.protocol-version'],
+  },
+  {
+    client: 'no-await',
+    flaw: 'sends initialized and tools/call before the initialize result',
+    fails: ['stdio.lifecycle.initialize-awaited', 'sse.lifecycle.initialize-awaited'],
+    passes: ['stdio.lifecycle.initialized-first'],
+  },
+  {
+    client: 'fail-on-cancel',
+    flaw: 'fails its call on a stray notifications/cancelled',
+    warns: ['stdio.notifications.cancel-progress-tolerated', 'sse.notifications.cancel-progress-tolerated'],
+    passes: ['stdio.notifications.unknown-tolerated'],
+  },
+  {
     client: 'impatient',
     flaw: 'gives up on a reply after 500 ms',
     warns: ['stdio.result.slow-reply'],
@@ -160,6 +202,56 @@ test('a failure names what was expected, what the client did, and shows the sess
   const evidence = check.evidence as { messages: { direction: string; text: string }[]; mark?: number };
   expect(evidence.messages[evidence.mark ?? -1]?.text).toContain('"initialize"');
   expect(check.reproduce).toContain('--only tool-client.sse.initialize.protocol-version');
+}, 60_000);
+
+/**
+ * Equivalent payloads (issue "Semantic comparison"): a client that writes out the default
+ * isError: false, or leaves one out, prints the same result and passes every check that
+ * compares results.
+ */
+for (const client of ['add-is-error-default', 'drop-false-is-error']) {
+  test(`a client that prints an equivalent result (${client}) passes the result checks`, async () => {
+    const ids = [
+      'stdio.result.printed',
+      'sse.result.round-trip',
+      'stdio.ping.answered',
+      'sse.stream.comments',
+    ].map((id) => P + id);
+    const result = await runAgainst(nodeCommand(`./clients/${client}.mjs`), { only: ids });
+    expect(statusById(result)).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  }, 120_000);
+}
+
+test('a client that prints a wrong result fails the result checks only, with every difference', async () => {
+  const ids = [
+    'stdio.result.printed',
+    'stdio.ping.answered',
+    'sse.stream.comments',
+    'sse.endpoint.relative',
+  ].map((id) => P + id);
+  const result = await runAgainst(nodeCommand('./clients/wrong-result.mjs'), { only: ids });
+  expect(statusById(result)).toEqual({
+    [`${P}stdio.result.printed`]: 'fail',
+    [`${P}stdio.ping.answered`]: 'pass',
+    [`${P}sse.stream.comments`]: 'pass',
+    [`${P}sse.endpoint.relative`]: 'pass',
+  });
+  const printed = result.checks.find((c) => c.id === `${P}stdio.result.printed`)!;
+  expect(printed.message).toMatch(/differs from the one the mock returned: \$: expected \{"content"/);
+}, 120_000);
+
+test('a client that never reaches the mock (a missing script) is unavailable, with its stderr', async () => {
+  const error = await runSuite(
+    suite,
+    { client: `${nodeCommand('./clients/does-not-exist.mjs')}` },
+    { seed: 1, runs: 1 },
+  ).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TargetUnavailable);
+  expect((error as Error).message).toMatch(/never reached the mock tool server/);
+  expect((error as Error).message).toMatch(/Cannot find module/);
 }, 60_000);
 
 test('a command that cannot be started makes the target unavailable', async () => {

@@ -1,4 +1,4 @@
-import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
+import { type Check, NotExercised } from '../../../harness/check.js';
 import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
 import { METHODS, PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
