@@ -183,7 +183,11 @@ export class MockToolSession {
       typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
         ? meta.progressToken
         : `wirecheck-progress-${String(id)}`;
-    this.send({ jsonrpc: '2.0', method: METHODS.progress, params: { progressToken: token, progress: 1, total: 2 } });
+    this.send({
+      jsonrpc: '2.0',
+      method: METHODS.progress,
+      params: { progressToken: token, progress: 1, total: 2 },
+    });
     this.send({
       jsonrpc: '2.0',
       method: METHODS.cancelled,

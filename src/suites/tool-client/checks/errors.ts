@@ -1,6 +1,6 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
 import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectClientError, expectReached, expectTraffic } from '../expect.js';
+import { evidenceOf, expectClientError, expectReached } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';

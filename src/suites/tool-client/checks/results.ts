@@ -174,7 +174,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       basis: 'protocol-should',
       rule: 'The spec sets no client timeout, and its 15 s keep-alive implies replies may take seconds; a client that gives up after a second fails real servers. A warning.',
       timeoutMs: CASE_BUDGET_MS,
-      async run(ctx, env) {
+      async run(ctx) {
         const result = await ctx.shared.slow(t);
         expectReached(result, 'slow replies');
         expectFinished(result, 'slow replies');
