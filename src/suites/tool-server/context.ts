@@ -15,6 +15,12 @@ import { describeTarget, type ToolServerTarget } from './target.js';
 export interface ToolServerSuiteOptions {
   /** Budget for one reply (default 5000 ms). */
   readonly replyMs?: number;
+  /**
+   * stdio: how long a new server process may take to start, on top of replyMs for its first
+   * reply (default 5000 ms). Starting a process is not answering: a loaded CI machine can take
+   * seconds to start one, and that must not read as a server that does not answer.
+   */
+  readonly startupMs?: number;
   /** Budget for a POST's response, and for a stream's headers and first event (default 3000 ms, the probe's capture). */
   readonly httpMs?: number;
   /** Budget for `--start` until the stream URL answers (default 15000 ms). */
@@ -43,6 +49,8 @@ export interface ToolServerCtx {
   readonly target: ToolServerTarget;
   readonly transport: 'stdio' | 'sse';
   readonly replyMs: number;
+  /** Budget for the first reply of a session just opened: replyMs, plus startupMs on stdio (a new process). */
+  readonly firstReplyMs: number;
   readonly httpMs: number;
   readonly options: ToolServerSuiteOptions;
   /** serverInfo of the first initialize (the preflight's). */
@@ -85,6 +93,7 @@ export async function openToolServer(
   options: ToolServerSuiteOptions = {},
 ): Promise<ToolServerCtx & { close(): Promise<void> }> {
   const replyMs = options.replyMs ?? 5000;
+  const firstReplyMs = replyMs + (target.kind === 'stdio' ? (options.startupMs ?? 5000) : 0);
   const httpMs = options.httpMs ?? 3000;
   const channels = new Set<Channel>();
   let started: ServerProcess | undefined;
@@ -156,11 +165,12 @@ export async function openToolServer(
     return channel;
   };
 
+  /** initialize on a session just opened (a new process on stdio: its budget includes the start). */
   const mustInitialize = async (channel: Channel): Promise<Exchange> => {
-    const ex = await initialize(channel, replyMs);
+    const ex = await initialize(channel, firstReplyMs);
     if (ex.reply === undefined || !('result' in ex.reply)) {
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
-        throw gone(`a new server process ${whyNoInitialize(channel, ex, replyMs)}`);
+        throw gone(`a new server process ${whyNoInitialize(channel, ex, firstReplyMs)}`);
       }
       throw new CheckFailure(
         `initialize on ${channel.peer.label} was not answered with a result: ${ex.why ?? JSON.stringify(ex.reply)}`,
@@ -194,7 +204,7 @@ export async function openToolServer(
   let first: { channel: Channel; ex: Exchange };
   try {
     first = await preflight(target, {
-      replyMs,
+      replyMs: firstReplyMs,
       httpMs,
       open: async () => {
         if (target.kind === 'stdio') return spawnStdio('main');
@@ -305,6 +315,7 @@ export async function openToolServer(
     target,
     transport: target.kind,
     replyMs,
+    firstReplyMs,
     httpMs,
     options,
     serverInfo,

@@ -8,7 +8,7 @@ import { shellQuote } from '../../../src/harness/run-suite.js';
 import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
 import { NODE, runAgainst, serverScript, sseTarget, stdioTarget } from './helpers.js';
 
-// The suite against third-party servers (the official SDK, its reference servers, a bridge
+// The suite against third-party servers (the official SDK, its reference servers, two bridges
 // and a framework), with the default --call-tools (no tool that is not annotated read-only
 // is called), and the comparison of what it measures with docs/tool-server-compatibility.md.
 
@@ -18,6 +18,7 @@ const EVERYTHING = bin('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = bin('@modelcontextprotocol/server-filesystem/dist/index.js');
 const MEMORY = bin('@modelcontextprotocol/server-memory/dist/index.js');
 const SUPERGATEWAY = bin('supergateway/dist/index.js');
+const MCP_PROXY = bin('mcp-proxy/dist/bin/mcp-proxy.mjs');
 
 /** Filesystem and memory servers work in a temporary folder (nothing is written there: no check calls a writing tool). */
 let dir = '';
@@ -38,6 +39,8 @@ const TARGETS: Record<string, () => Promise<ToolServerTarget>> = {
   'memory stdio': async () => stdioTarget(memory()),
   'supergateway sse': () =>
     sseTarget((port) => `${SUPERGATEWAY} --stdio ${shellQuote(memory())} --port ${port}`),
+  'mcp-proxy sse': () =>
+    sseTarget((port) => `${MCP_PROXY} --port ${port} --server sse -- sh -c ${shellQuote(memory())}`),
   'fastmcp sse': () => sseTarget((port) => `${serverScript('fastmcp')} --port ${port}`),
 };
 

@@ -24,7 +24,7 @@ function firstInitialize(
 ): Promise<{ ex: Exchange; channel: Awaited<ReturnType<ToolServerCtx['connectRaw']>> }> {
   return ctx.shared('initialize', async () => {
     const channel = await ctx.connectRaw('initialize');
-    return { ex: await initialize(channel, ctx.replyMs), channel };
+    return { ex: await initialize(channel, ctx.firstReplyMs), channel };
   });
 }
 
@@ -100,7 +100,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
           channel,
           METHODS.initialize,
           initializeParams(UNSUPPORTED_VERSION),
-          ctx.replyMs,
+          ctx.firstReplyMs,
         );
         if (ex.reply === undefined || !('result' in ex.reply)) {
           throw failWith(
@@ -137,7 +137,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     async run(ctx) {
       const channel = await ctx.connectRaw('before-initialize');
       try {
-        const early = await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
+        const early = await exchange(channel, METHODS.toolsList, {}, ctx.firstReplyMs);
         const init = await initialize(channel, ctx.replyMs);
         if (early.reply === undefined) {
           throw failWith(

@@ -26,7 +26,7 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
       // A process of its own, watched from its first byte to its exit on end of input.
       const channel = ctx.spawnStdio('stdout-purity');
       try {
-        await initialize(channel, ctx.replyMs);
+        await initialize(channel, ctx.firstReplyMs);
         await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
         const tool = probeTool((await ctx.policy()).allowed);
         if (tool !== undefined) {
@@ -68,7 +68,7 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
     async run(ctx) {
       const channel = ctx.spawnStdio('exit-on-eof');
       try {
-        const init = await initialize(channel, ctx.replyMs);
+        const init = await initialize(channel, ctx.firstReplyMs);
         if (init.reply === undefined) {
           throw failWith(`initialize got no reply (${init.why})`, 'an initialize result', 'nothing', [
             channel,
