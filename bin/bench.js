@@ -1,4 +1,7 @@
 #!/usr/bin/env node
-import { main } from '../dist/bench/main.js';
+import { exitUnlessSupportedNode } from './node-version.js';
 
+// Checked before dist/ is loaded: an older Node fails there in ways that do not name the cause.
+exitUnlessSupportedNode();
+const { main } = await import('../dist/bench/main.js');
 process.exitCode = await main(process.argv);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { nodeVersionProblem } from '../bin/node-version.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -57,7 +58,12 @@ export function buildDist(): void {
   if (missing.length > 0) throw new Error(`the build did not produce ${missing.join(', ')}`);
 }
 
-/** vitest globalSetup: build once per test run. */
+/**
+ * vitest globalSetup: check the Node.js version (vitest and wirecheck fail on an older one, late
+ * and without naming the cause), then build once per test run.
+ */
 export function setup(): void {
+  const problem = nodeVersionProblem();
+  if (problem !== undefined) throw new Error(problem);
   buildDist();
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { guardRun, type RunGuard } from '../harness/run-guard.js';
 import type { RunAgentCommand } from './agent.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
 import type { ProbeToolServerCommand } from './probe.js';
@@ -11,6 +12,8 @@ import type { RunToolClientCommand } from './tool-client.js';
 export interface OutputStream {
   write(chunk: string): unknown;
   readonly isTTY?: boolean;
+  /** Width of the terminal, when it is one. */
+  readonly columns?: number;
 }
 
 /** Aborted on SIGINT/SIGTERM; `dispose` restores the default signal behaviour. */
@@ -45,6 +48,49 @@ export interface CliContext {
   readonly deps: CliDeps;
   /** Installed only by long-running commands (serve, messages-client): Ctrl-C elsewhere keeps its default. */
   onShutdown(): Shutdown;
+  /**
+   * Watch a suite run (`test`, `all`): SIGINT/SIGTERM and uncaught errors stop it through
+   * the guard's signal. Absent: the process's own (processRunGuard).
+   */
+  guardRun?(): CliRunGuard;
+}
+
+/** A RunGuard the CLI hands back with the run's exit status when the run is over. */
+export interface CliRunGuard extends RunGuard {
+  release(exitCode: number): void;
+}
+
+/** How long a stopped run waits for its abandoned work before the process ends anyway. */
+const EXIT_GRACE_MS = 250;
+
+/**
+ * The guard of a real run: on the process's signals and uncaught errors. Once a stopped
+ * run has written its reports, the process ends with the run's status even if an abandoned
+ * check (one that ignored its abort signal) still holds a timer or a socket: an unref'd
+ * timer ends it, so a process with nothing left ends sooner by itself.
+ */
+export function processRunGuard(): CliRunGuard {
+  const guard = guardRun(process, { exitNow: (code) => process.exit(code) });
+  return {
+    get signal() {
+      return guard.signal;
+    },
+    get stop() {
+      return guard.stop;
+    },
+    get harnessErrors() {
+      return guard.harnessErrors;
+    },
+    dispose: () => guard.dispose(),
+    release(exitCode) {
+      if (guard.stop === undefined) {
+        guard.dispose();
+        return;
+      }
+      // Stay guarded (late errors of abandoned work are not news; a signal now exits at once).
+      setTimeout(() => process.exit(exitCode), EXIT_GRACE_MS).unref();
+    },
+  };
 }
 
 export function processShutdown(): Shutdown {
@@ -69,5 +115,6 @@ export function processContext(deps: CliDeps): CliContext {
     env: process.env,
     deps,
     onShutdown: processShutdown,
+    guardRun: processRunGuard,
   };
 }

@@ -15,6 +15,7 @@ import {
 import { WirecheckError } from '../harness/errors.js';
 import { Fixture as LegacyFixture, FixtureList as LegacyFixtureList } from '../mocks/messages/index.js';
 import type { CliContext } from './context.js';
+import { reportError } from './report-error.js';
 
 /** The verdict on one file, as printed (and as `--json` writes it). */
 export interface FileVerdict {
@@ -102,7 +103,14 @@ export function addFixturesCommand(
       const verdicts: FileVerdict[] = [];
       for (const file of files) verdicts.push(await verdictOf(file));
       if (opts.json) ctx.stdout.write(`${JSON.stringify(verdicts, null, 2)}\n`);
-      else for (const v of verdicts) ctx.stdout.write(`${v.file}: ${v.line}\n`);
+      else
+        for (const v of verdicts) if (v.status !== 'unreadable') ctx.stdout.write(`${v.file}: ${v.line}\n`);
+      // A file that cannot be read is an error of the run, not a verdict on a fixture: stderr, with its code.
+      for (const v of verdicts) {
+        if (v.status === 'unreadable') {
+          reportError(ctx.stderr, new WirecheckError('WC_FIXTURE_READ', `${v.file}: ${v.line}`));
+        }
+      }
       if (files.length === 0)
         ctx.stderr.write(`wirecheck fixtures validate: no .json files under ${roots.join(', ')}\n`);
       finish(exitCodeOf(verdicts));

@@ -7,6 +7,7 @@ import { WirecheckError } from '../harness/errors.js';
 import { type MergeInput, mergeResults } from '../harness/merge.js';
 import { SuiteResult } from '../harness/results.js';
 import { formatSuiteSummary, formatTotals, shouldUseColor } from '../reporters/console.js';
+import { prepareReportDir } from '../reporters/report-dir.js';
 import { writeReports } from '../reporters/write.js';
 import { findSuite } from '../suites/registry.js';
 import type { CliContext } from './context.js';
@@ -89,6 +90,7 @@ export function addMergeReportsCommand(program: Command, ctx: CliContext, finish
       const results = mergeResults(await Promise.all(files.map(readResults)), (suite) =>
         findSuite(suite)?.suite.checks.map((c: { id: string }) => c.id),
       );
+      await prepareReportDir(options.out);
       await writeReports(options.out, results, { strict });
       const style = { color: shouldUseColor(ctx.stdout, ctx.env) };
       const out = (text: string) => ctx.stdout.write(`${text}\n`);
@@ -96,6 +98,10 @@ export function addMergeReportsCommand(program: Command, ctx: CliContext, finish
       for (const result of results) out(formatSuiteSummary(result, style));
       out(`reports written to ${options.out}`);
       out(formatTotals(results, { strict }));
-      finish(verdictOf(results, strict));
+      // A shard whose target could not run judged nothing: the merged run cannot pass.
+      const unavailable = results.filter((r) => r.error !== undefined);
+      for (const r of unavailable)
+        ctx.stderr.write(`wirecheck: ${r.error?.code}: suite ${r.suite}: ${r.error?.message}\n`);
+      finish(unavailable.length > 0 ? 2 : verdictOf(results, strict));
     });
 }

@@ -11,7 +11,7 @@ const MAX_SEED = 0x7fffffff;
 export function integer(flag: string, min: number, max: number) {
   return z
     .string()
-    .regex(/^\s*\d+\s*$/, `${flag} takes a whole number`)
+    .regex(/^\s*\d+\s*$/, `${flag} takes a whole number from ${min} to ${max}`)
     .transform(Number)
     .pipe(
       z.number().int().min(min, `${flag} must be at least ${min}`).max(max, `${flag} must be at most ${max}`),

@@ -7,21 +7,25 @@ import {
   verdictOf,
 } from '../harness/baseline.js';
 import type { PropertyReplay } from '../harness/check.js';
-import { WirecheckError } from '../harness/errors.js';
-import type { SuiteResult } from '../harness/results.js';
+import { HARNESS_ERRORS, WirecheckError } from '../harness/errors.js';
+import type { RunStop, SuiteResult } from '../harness/results.js';
+import { describeUncaught } from '../harness/run-guard.js';
 import { runSuite } from '../harness/run-suite.js';
 import type { Shard } from '../harness/shard.js';
+import { exitCodeOfSignal, stopOf } from '../harness/stop.js';
+import { unavailableRun, unreachedRun } from '../harness/unrun.js';
 import {
-  formatCheck,
+  createSuitePrinter,
   formatSuiteHeader,
   formatSuiteSummary,
   formatTotals,
   shouldUseColor,
 } from '../reporters/console.js';
 import { createProgress, isLiveTerminal } from '../reporters/progress.js';
+import { prepareReportDir } from '../reporters/report-dir.js';
 import { writeReports } from '../reporters/write.js';
 import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
-import type { CliContext } from './context.js';
+import type { CliContext, CliRunGuard } from './context.js';
 import { asWirecheckError, reportError } from './report-error.js';
 
 /** A suite to run and how to get its target (built from options, or a started reference). */
@@ -69,11 +73,31 @@ function staleLine(baseline: Baseline, results: readonly SuiteResult[]): string 
   return `baseline ${baseline.source}: remove the stale ${stale.length === 1 ? 'entry' : 'entries'} ${where.join(', ')}`;
 }
 
+/** The guard of a run given no process to watch (the programmatic default): never stops. */
+function inertGuard(): CliRunGuard {
+  return {
+    signal: new AbortController().signal,
+    stop: undefined,
+    harnessErrors: [],
+    dispose: () => {},
+    release: () => {},
+  };
+}
+
+/** The exit status of a run stopped from outside, if it was: 130/143 for a signal, 2 for a harness error. */
+function stopExitCode(stop: RunStop | undefined): number | undefined {
+  if (stop === undefined) return undefined;
+  if (stop.kind === 'harness-error') return HARNESS_ERRORS.WC_INTERNAL.exitCode;
+  return stop.kind === 'interrupted' && stop.signal !== undefined ? exitCodeOfSignal(stop.signal) : undefined;
+}
+
 /**
  * Run the planned suites one after another, printing as checks finish, then write the
- * reports and the totals. A suite whose target cannot start is reported and the others
- * still run; the exit status is then 2, else 1 for a failed check (or a warning under
- * --strict), else 0.
+ * reports and the totals. A suite whose target cannot start is reported (its results carry
+ * the error and no check) and the others still run; the exit status is then 2. An interrupt
+ * (SIGINT/SIGTERM) or an uncaught error stops the run: the running check is abandoned, the
+ * suite closed, the reports written with the rest marked not run, and the status is 130/143
+ * or 2. Else 1 for a failed check (or a warning under --strict), else 0.
  */
 export async function runPlannedSuites(
   plan: readonly PlannedSuite[],
@@ -81,6 +105,24 @@ export async function runPlannedSuites(
   ctx: CliContext,
 ): Promise<number> {
   const baseline = await loadBaseline(settings.baseline);
+  if (settings.reportDir !== undefined) await prepareReportDir(settings.reportDir);
+  const guard = (ctx.guardRun ?? inertGuard)();
+  let exitCode: number = HARNESS_ERRORS.WC_INTERNAL.exitCode;
+  try {
+    exitCode = await runGuarded(plan, settings, ctx, baseline, guard);
+    return exitCode;
+  } finally {
+    guard.release(exitCode);
+  }
+}
+
+async function runGuarded(
+  plan: readonly PlannedSuite[],
+  settings: RunSettings,
+  ctx: CliContext,
+  baseline: Baseline | undefined,
+  guard: CliRunGuard,
+): Promise<number> {
   const style = { color: shouldUseColor(ctx.stdout, ctx.env) };
   const progress = createProgress(ctx.stdout, {
     live: isLiveTerminal(ctx.stdout, ctx.env),
@@ -89,8 +131,19 @@ export async function runPlannedSuites(
   const out = (text: string) => progress.print(text);
   const results: SuiteResult[] = [];
   const errors: WirecheckError[] = [];
+  const runSettings = {
+    seed: settings.seed,
+    runs: settings.runs,
+    full: settings.full,
+    ...(settings.only === undefined ? {} : { only: settings.only }),
+    ...(settings.shard === undefined ? {} : { shard: settings.shard }),
+  };
   for (const planned of plan) {
-    const name = planned.entry.suite.name;
+    const suite = planned.entry.suite;
+    if (guard.signal.aborted) {
+      results.push(unreachedRun(suite, '(not started)', runSettings, stopOf(guard.signal)));
+      continue;
+    }
     let running: RunningReference;
     try {
       running = await planned.start();
@@ -102,59 +155,97 @@ export async function runPlannedSuites(
           ? e
           : new WirecheckError(
               'WC_TARGET_UNAVAILABLE',
-              `suite ${name}: the ${planned.targetKind} could not be started: ${reason}`,
+              `suite ${suite.name}: the ${planned.targetKind} could not be started: ${reason}`,
               { cause: e },
             );
       errors.push(error);
       reportError(ctx.stderr, error);
+      results.push(unavailableRun(suite, '(not started)', runSettings, error));
       continue;
     }
+    const target = suite.describeTarget(running.target);
+    const printer = createSuitePrinter(style, { verbose: settings.verbose, askedRuns: settings.runs });
     try {
-      const target = planned.entry.suite.describeTarget(running.target);
-      out(formatSuiteHeader({ suite: name, target, ...settings }, style));
-      const run = await runSuite(planned.entry.suite, running.target, {
-        seed: settings.seed,
-        runs: settings.runs,
-        full: settings.full,
-        ...(settings.only === undefined ? {} : { only: settings.only }),
-        ...(settings.shard === undefined ? {} : { shard: settings.shard }),
+      const run = await runSuite(suite, running.target, {
+        ...runSettings,
         ...(settings.reportDir === undefined ? {} : { reportDir: settings.reportDir }),
         ...(settings.replay === undefined ? {} : { replay: settings.replay }),
-        onStart: (id, index, total) => progress.status({ suite: name, done: index, total, current: id }),
+        signal: guard.signal,
+        onBegin: (p) => out(formatSuiteHeader(p, style)),
+        onStart: (id, index, total) =>
+          progress.status({ suite: suite.name, done: index, total, current: id }),
         onResult: (check) => {
-          const marked = markCheck(check, baseline, settings.strict);
-          if (settings.verbose || marked.status !== 'pass' || marked.baseline !== undefined) {
-            out(formatCheck(marked, style));
-          }
+          const text = printer.add(markCheck(check, baseline, settings.strict));
+          if (text !== undefined) out(text);
         },
       });
       progress.clear();
       const result = applyBaseline(run, baseline, settings.strict);
+      for (const text of printer.end(result)) out(text);
       out(formatSuiteSummary(result, style));
       out('');
       results.push(result);
     } catch (e) {
       progress.clear();
-      const error = asWirecheckError(e, `suite ${name}`);
+      const error = asWirecheckError(e, `suite ${suite.name}`);
       errors.push(error);
       reportError(ctx.stderr, error);
+      if (error.code === 'WC_TARGET_UNAVAILABLE')
+        results.push(unavailableRun(suite, target, runSettings, error));
     } finally {
       await running.close().catch((e: unknown) => {
         ctx.stderr.write(
-          `wirecheck: warning: closing the ${planned.targetKind} of suite ${name} failed: ${e}\n`,
+          `wirecheck: warning: closing the ${planned.targetKind} of suite ${suite.name} failed: ${e}\n`,
         );
       });
     }
   }
-  if (results.length > 0) {
-    const stale = baseline === undefined ? undefined : staleLine(baseline, results);
+  const stop = guard.stop;
+  if (stop !== undefined) reportStop(stop, guard, results, ctx, out);
+  const ran = results.filter((r) => r.error === undefined);
+  if (ran.length > 0) {
+    const stale = baseline === undefined ? undefined : staleLine(baseline, ran);
     if (stale !== undefined) out(stale);
-    if (settings.reportDir !== undefined) {
+  }
+  if (settings.reportDir !== undefined && results.length > 0) {
+    try {
       await writeReports(settings.reportDir, results, { strict: settings.strict });
       out(`reports written to ${settings.reportDir}`);
+    } catch (e) {
+      // The results are on the console all the same; the status says the reports are not.
+      const error = asWirecheckError(e, 'reports');
+      errors.push(error);
+      reportError(ctx.stderr, error);
     }
-    out(formatTotals(results, settings));
   }
+  if (ran.length > 0) out(formatTotals(ran, settings));
+  const stopped = stopExitCode(stop);
+  if (stopped !== undefined) return stopped;
   if (errors.length > 0) return Math.max(...errors.map((e) => e.exitCode));
   return verdictOf(results, settings.strict);
+}
+
+/** Say once why the run stopped: "interrupted" with how far it got, or the harness error in full. */
+function reportStop(
+  stop: RunStop,
+  guard: CliRunGuard,
+  results: readonly SuiteResult[],
+  ctx: CliContext,
+  out: (text: string) => void,
+): void {
+  const checks = results.flatMap((r) => r.checks);
+  const finished = checks.filter((c) => c.skipKind !== 'not-run').length;
+  const progress = `${finished} of ${checks.length} checks finished; the rest are marked not run`;
+  if (stop.kind === 'harness-error') {
+    const detail = guard.harnessErrors.map(describeUncaught).join('\n');
+    reportError(
+      ctx.stderr,
+      new WirecheckError(
+        'WC_INTERNAL',
+        `an uncaught error stopped the run: this is a bug of wirecheck (or of a suite), please report it with the lines below. ${progress}.\n${detail}`,
+      ),
+    );
+    return;
+  }
+  out(`${stop.message}: ${progress}`);
 }

@@ -18,7 +18,8 @@ function byName(a: string, b: string): number {
 
 /**
  * The check catalogue as Markdown: per suite (sorted by name) a table of every check
- * (sorted by id) with its level, tier, spec clause and description. Pure: the same
+ * (sorted by id) with its level, basis, tier, spec clause, rule and description (basis and
+ * rule left empty for a check that does not state them). Pure: the same
  * registry gives the same bytes, so a test can tell when docs/checks.md is stale.
  */
 export function formatChecksMarkdown(entries: readonly SuiteEntry[]): string {
@@ -31,6 +32,8 @@ export function formatChecksMarkdown(entries: readonly SuiteEntry[]): string {
     '',
     `${total} checks in ${suites.length} suites. **must**: a rule the spec states (or the real protocol's MUST); a failure fails the run. **should**: the spec is silent and implementations reasonably differ; a failure is a warning (a failure under \`--strict\`). **full**: runs only with \`--full\`.`,
     '',
+    "**basis** says where a check's rule is written, which decides its level ([levels.md](levels.md)): `spec`, `protocol-must` and `contract` fail; `spec-reference`, `protocol-should` and `real-api` warn. **rule** states the rule in the catalogue's own words, so that no document outside this repository is needed to read it.",
+    '',
   ];
   for (const s of suites) out.push(`- [${s.suite.name}](#${s.suite.name}) (${s.suite.checks.length})`);
   for (const { suite } of suites) {
@@ -41,12 +44,12 @@ export function formatChecksMarkdown(entries: readonly SuiteEntry[]): string {
       '',
       cell(suite.description),
       '',
-      '| id | level | tier | clause | description |',
-      '| --- | --- | --- | --- | --- |',
+      '| id | level | basis | tier | clause | rule | description |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
     );
     for (const c of checks) {
       out.push(
-        `| \`${cell(c.id)}\` | ${c.level} | ${c.tier ?? 'quick'} | ${cell(c.clause)} | ${cell(c.description)} |`,
+        `| \`${cell(c.id)}\` | ${c.level} | ${c.basis ?? ''} | ${c.tier ?? 'quick'} | ${cell(c.clause)} | ${cell(c.rule ?? '')} | ${cell(c.description)} |`,
       );
     }
   }

@@ -1,7 +1,9 @@
 import { type FuzzSurface, surface } from './surface.js';
+import { lineLimitsSurface } from './surfaces/line-limits.js';
 import { mockMessagesHttp } from './surfaces/mock-messages-http.js';
 import { runnerJsonLines } from './surfaces/runner-json-lines.js';
 import { sseDecoderSurface } from './surfaces/sse-decoder.js';
+import { sseLimitsSurface } from './surfaces/sse-limits.js';
 import { streamReducerSurface } from './surfaces/stream-reducer.js';
 import { toolServerSse } from './surfaces/tool-server-sse.js';
 import { toolServerStdio } from './surfaces/tool-server-stdio.js';
@@ -9,6 +11,8 @@ import { toolServerStdio } from './surfaces/tool-server-stdio.js';
 /** Every fuzz surface, in the order `npm run fuzz` runs them. Add a surface with one line here. */
 export const SURFACES: readonly FuzzSurface[] = [
   surface(sseDecoderSurface),
+  surface(sseLimitsSurface),
+  surface(lineLimitsSurface),
   surface(streamReducerSurface),
   surface(mockMessagesHttp),
   surface(runnerJsonLines),

@@ -130,10 +130,15 @@ export interface Suite<Target, Ctx> {
   targetArgs(target: Target): string[];
   /**
    * Start whatever the checks share (mock servers, a probe of the target). Throws
-   * TargetUnavailable when the target cannot be reached at all (exit 2).
+   * TargetUnavailable when the target cannot be reached at all (exit 2). `env.signal`, when
+   * given, aborts when the run is stopped (an interrupt) while the suite opens: a probe of
+   * the target should end its processes then.
    */
-  open(target: Target, env: Omit<CheckEnv, 'signal'>): Promise<Ctx & { close(): Promise<void> }>;
+  open(target: Target, env: OpenEnv): Promise<Ctx & { close(): Promise<void> }>;
 }
+
+/** What a suite's `open` gets: the run's settings and, in a run, its stop signal. */
+export type OpenEnv = Omit<CheckEnv, 'signal'> & { readonly signal?: AbortSignal };
 
 /** The target could not be started or reached: bad usage, exit status 2. */
 export class TargetUnavailable extends Error {

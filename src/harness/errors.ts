@@ -25,7 +25,16 @@ export const HARNESS_ERRORS = {
     exitCode: 2,
     summary: '`wirecheck all` found no registered suite with a reference implementation.',
   },
-  WC_REPORT_WRITE: { exitCode: 2, summary: 'A report file could not be written to the report directory.' },
+  WC_REPORT_DIR: {
+    exitCode: 2,
+    summary:
+      'The report directory cannot be used, found before the run: it cannot be created, is not a directory, is not writable, or is on a pseudo file system (/proc, /sys, /dev).',
+  },
+  WC_REPORT_WRITE: {
+    exitCode: 2,
+    summary:
+      'A report file could not be written to the report directory during the run; the results are still printed on the console.',
+  },
   WC_SERVE_FAILED: { exitCode: 2, summary: '`wirecheck serve` could not start the mock service.' },
   WC_BASELINE: {
     exitCode: 2,
@@ -42,7 +51,11 @@ export const HARNESS_ERRORS = {
     summary: 'A fixture, recording or HAR file could not be read, is not JSON, or is not of its format.',
   },
   WC_RECORD_FAILED: { exitCode: 2, summary: '`wirecheck record` could not start the recording proxy.' },
-  WC_INTERNAL: { exitCode: 2, summary: 'An unexpected error inside wirecheck (a bug: please report it).' },
+  WC_INTERNAL: {
+    exitCode: 2,
+    summary:
+      'An unexpected error inside wirecheck or a suite (a bug: please report it), also an uncaught error during a run; the reports are still written with the checks that finished.',
+  },
 } as const satisfies Record<string, { exitCode: number; summary: string }>;
 
 export type HarnessErrorCode = keyof typeof HARNESS_ERRORS;

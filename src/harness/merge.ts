@@ -61,7 +61,20 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
     // Shards run side by side: the wall-clock time of the whole is that of the slowest.
     durationMs: Math.max(...inputs.map((i) => i.result.durationMs)),
     wirecheck: first.result.wirecheck,
+    ...(first.result.runs === undefined ? {} : { runs: first.result.runs }),
+    // A shard that stopped early or could not run at all leaves the whole incomplete: say so.
+    ...firstOf(inputs, 'stopped'),
+    ...firstOf(inputs, 'error'),
   };
+}
+
+/** `{ [key]: value }` of the first input that has `key`, else nothing. */
+function firstOf<K extends 'stopped' | 'error'>(
+  inputs: readonly MergeInput[],
+  key: K,
+): Partial<Pick<SuiteResult, K>> {
+  const value = inputs.find((i) => i.result[key] !== undefined)?.result[key];
+  return value === undefined ? {} : ({ [key]: value } as Partial<Pick<SuiteResult, K>>);
 }
 
 function assertShardsComplete(suite: string, inputs: readonly MergeInput[]): void {

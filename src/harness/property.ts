@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { type CheckEnv, CheckFailure, type CheckFailureOptions, CheckSkipped, TargetGone } from './check.js';
+import { jsonText } from './json-text.js';
 import type { Evidence } from './results.js';
 
 /** The shrunk case of a failed property, as the harness saves it (see src/harness/counterexamples.ts). */
@@ -44,6 +45,27 @@ function nextCallIndex(env: CheckEnv): number {
 }
 
 /**
+ * fast-check runs each checkProperty call of a check run was given (keyed by the run's
+ * signal, as callsOfRun), so the result can say when a check capped them below `--runs`.
+ */
+const runsOfRun = new WeakMap<AbortSignal, number[]>();
+
+function recordRuns(env: CheckEnv, runs: number): void {
+  const seen = runsOfRun.get(env.signal);
+  if (seen === undefined) runsOfRun.set(env.signal, [runs]);
+  else seen.push(runs);
+}
+
+/**
+ * The fast-check runs the properties of one check run were given: the smallest, when it
+ * ran several; undefined when it ran none. Replays run one saved case and count as none.
+ */
+export function propertyRunsOf(signal: AbortSignal): number | undefined {
+  const seen = runsOfRun.get(signal);
+  return seen === undefined || seen.length === 0 ? undefined : Math.min(...seen);
+}
+
+/**
  * Run an async property with the run's seed and budget. A counterexample becomes a
  * PropertyFailure whose message carries fast-check's seed and path, so the reproduce line
  * (same --seed) replays exactly that case, and which hands the shrunk value to the harness
@@ -56,6 +78,7 @@ export async function checkProperty<T>(
   options: PropertyOptions<T> = {},
 ): Promise<void> {
   const property = nextCallIndex(env);
+  if (env.replay === undefined) recordRuns(env, options.runs ?? env.runs);
   const { labelOf } = options;
   if (labelOf === undefined || env.replay !== undefined) {
     return searchOnce(env, property, arbitrary, predicate, options.runs);
@@ -83,6 +106,8 @@ export async function checkProperty<T>(
   if (first === undefined) return;
   if (failures.length === 1) throw first.failure;
   const lines = failures.map((f) => `[${f.label}] ${f.failure.message}`);
+  const causes = new Set(failures.map((f) => f.failure.sharedCause));
+  const [cause] = causes;
   throw new PropertyFailure(
     `${failures.length} labels fail: ${lines.join('; ')}`,
     first.failure.expected,
@@ -90,6 +115,8 @@ export async function checkProperty<T>(
     first.failure.evidence,
     first.failure.counterexample,
     failures.map((f) => ({ label: f.label, message: f.failure.message })),
+    // One fault of the target behind every label is still one fault.
+    causes.size === 1 && cause !== undefined ? { sharedCause: cause } : {},
   );
 }
 
@@ -156,7 +183,7 @@ async function searchOnce<T>(
       : substituted
         ? 'replayed the saved counterexample (seed and path now generate another value)'
         : 'replayed the saved counterexample';
-  const where = `${how}; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(text)}`;
+  const where = `${how}; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(jsonText(json === undefined ? value : json.value))}`;
   const error = details.errorInstance;
   // The target went away, or the case could not be judged: that is the outcome, not a counterexample.
   if (error instanceof TargetGone || error instanceof CheckSkipped) throw error;

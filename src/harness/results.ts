@@ -57,6 +57,16 @@ export const Evidence = z.discriminatedUnion('kind', [
 ]);
 export type Evidence = z.infer<typeof Evidence>;
 
+/** Why a run stopped early (see SuiteResult.stopped). */
+export const RunStop = z.object({
+  kind: z.enum(['target-gone', 'interrupted', 'budget', 'harness-error']),
+  /** One sentence, printed once: "the target stopped during runner.output.x: ...". */
+  message: z.string(),
+  /** For `interrupted`: the signal that stopped the run. */
+  signal: z.enum(['SIGINT', 'SIGTERM']).optional(),
+});
+export type RunStop = z.infer<typeof RunStop>;
+
 /** One check's outcome: a plain record, built by the harness, formatted by reporters. */
 export const CheckResult = z.object({
   id: z.string(),
@@ -97,6 +107,14 @@ export const CheckResult = z.object({
   sharedCause: z.string().optional(),
   /** The check failed because the target went away (exited, stopped answering): the checks after it were not run. */
   targetGone: z.boolean().optional(),
+  /**
+   * fast-check runs each property of the check was really given (the smallest, when it has
+   * several): lower than the run's `runs` when the check caps them (a property that starts a
+   * process per case). Absent for a check without a property.
+   */
+  runs: z.number().int().nonnegative().optional(),
+  /** For a labelled property (a set of rules, one label each): every failing label with its own message. */
+  labels: z.array(z.object({ label: z.string(), message: z.string() })).optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 
@@ -104,7 +122,12 @@ export const Summary = z.object({
   passed: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   warned: z.number().int().nonnegative(),
+  /** Every skip, whatever its kind; the two counts below are the part of it that judged nothing. */
   skipped: z.number().int().nonnegative(),
+  /** Skips of kind `not-exercised`: the check ran, but the target gave it nothing to judge. */
+  notExercised: z.number().int().nonnegative().optional(),
+  /** Skips of kind `not-run`: the run stopped before the check (the target went away, an interrupt, the budget). */
+  notRun: z.number().int().nonnegative().optional(),
 });
 export type Summary = z.infer<typeof Summary>;
 
@@ -120,18 +143,53 @@ export const SuiteResult = z.object({
   wirecheck: z.string(),
   /** The part of the suite this run covered (`--shard index/count`, 1-based); absent for the whole suite. */
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
+  /** fast-check runs per property the run asked for (`--runs`); a check's own `runs` may be lower. */
+  runs: z.number().int().positive().optional(),
+  /** The suite's total time budget (see suiteBudgetMs). */
+  budgetMs: z.number().nonnegative().optional(),
+  /**
+   * Why the run stopped before its last check, said once for every check marked not run:
+   * the target went away, the run was interrupted, the suite's time budget was used up, or
+   * wirecheck itself failed (a harness error).
+   */
+  stopped: RunStop.optional(),
+  /**
+   * The run could not start at all (the target could not be started or reached): no check
+   * ran and none is counted; the code is the harness error's (WC_TARGET_UNAVAILABLE).
+   */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type SuiteResult = z.infer<typeof SuiteResult>;
 
-export function summarize(checks: readonly Pick<CheckResult, 'status'>[]): Summary {
+/**
+ * The counts of TARGETS.md (passed, failed, warned, skipped), plus `notExercised` and
+ * `notRun` when there are any (the part of `skipped` that judged nothing); left out at 0, so
+ * a clean run's summary keeps exactly the four counts.
+ */
+export function summarize(checks: readonly Pick<CheckResult, 'status' | 'skipKind'>[]): Summary {
   const summary = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  let notExercised = 0;
+  let notRun = 0;
   for (const c of checks) {
     if (c.status === 'pass') summary.passed++;
     else if (c.status === 'fail') summary.failed++;
     else if (c.status === 'warn') summary.warned++;
-    else summary.skipped++;
+    else {
+      summary.skipped++;
+      if (c.skipKind === 'not-exercised') notExercised++;
+      else if (c.skipKind === 'not-run') notRun++;
+    }
   }
-  return summary;
+  return withSkipKinds(summary, notExercised, notRun);
+}
+
+/** A summary with the skip-kind counts that are not 0. */
+export function withSkipKinds(summary: Summary, notExercised: number, notRun: number): Summary {
+  return {
+    ...summary,
+    ...(notExercised > 0 ? { notExercised } : {}),
+    ...(notRun > 0 ? { notRun } : {}),
+  };
 }
 
 /** Exit status of `wirecheck test` for finished runs: 0 clean, 1 a failure (or a warning under --strict). */

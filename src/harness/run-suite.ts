@@ -1,4 +1,5 @@
 import { VERSION } from '../version.js';
+import { DEFAULT_CHECK_TIMEOUT_MS, formatBudget, suiteBudgetMs } from './budget.js';
 import {
   type Check,
   type CheckEnv,
@@ -8,11 +9,13 @@ import {
   type PropertyReplay,
   type Suite,
   TargetGone,
+  TargetUnavailable,
 } from './check.js';
 import { writeCounterexample } from './counterexamples.js';
-import { PropertyFailure } from './property.js';
-import { type CheckResult, type SuiteResult, summarize } from './results.js';
+import { PropertyFailure, propertyRunsOf } from './property.js';
+import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
 import { type Shard, selectShard } from './shard.js';
+import { notRunMessage, stopOf } from './stop.js';
 
 export interface RunOptions {
   /** Seed for the whole run; each check derives its randomness from it. Random when absent. */
@@ -24,6 +27,8 @@ export interface RunOptions {
   full?: boolean;
   /** Run only this part of the selected checks (applied after `only` and `full`). */
   shard?: Shard;
+  /** Called once the checks are selected, before the suite opens (for a header). */
+  onBegin?: (plan: RunPlan) => void;
   /** Called after every check, for progress output. */
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called before every check. */
@@ -35,6 +40,28 @@ export interface RunOptions {
   reportDir?: string;
   /** Run only this saved case of each property (`--replay`; select its check with `only`). */
   replay?: PropertyReplay;
+  /**
+   * Stops the run early (an interrupt, a harness error): the running check is abandoned (its
+   * own signal aborted) and reported not run, so are the checks after it, the suite is
+   * closed and the result returned. Abort it with a RunStop as the reason to name why.
+   */
+  signal?: AbortSignal;
+  /** The suite's total time budget in ms (default: suiteBudgetMs of the selected checks). */
+  budgetMs?: number;
+}
+
+/** What a run is about to do, known before the suite opens. */
+export interface RunPlan {
+  readonly suite: string;
+  readonly target: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly full: boolean;
+  readonly shard?: Shard;
+  readonly checks: readonly { readonly id: string; readonly tier: 'quick' | 'full' }[];
+  /** The tiers of the selected checks, quick first (a full-tier check picked with --only makes it full). */
+  readonly tiers: readonly ('quick' | 'full')[];
+  readonly budgetMs: number;
 }
 
 /** What runCheck needs of the run. */
@@ -44,9 +71,18 @@ export interface CheckSettings {
   full: boolean;
   reportDir?: string;
   replay?: PropertyReplay;
+  /** The run's stop signal: when it aborts, the check is abandoned and reported not run. */
+  stop?: AbortSignal;
+  /** performance.now() at which the suite's time budget runs out: the check is cut there. */
+  deadline?: number;
+  /** The suite's whole budget, for the message of a check cut by it. */
+  suiteBudgetMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long closing a suite may take (its mock servers, its target's processes). */
+const CLOSE_BUDGET_MS = 30_000;
+/** ...when the run was stopped: the user is waiting for the program to end. */
+const CLOSE_BUDGET_STOPPED_MS = 1_000;
 
 export function randomSeed(): number {
   return Math.floor(Math.random() * 0x7fffffff);
@@ -65,7 +101,40 @@ export function selectChecks<C extends { id: string; tier?: 'quick' | 'full' }>(
   });
 }
 
-/** Run a suite against a target: every selected check, in catalogue order, each with its budget. */
+/** The tiers present among checks, quick first. */
+export function tiersOf(checks: readonly { tier?: 'quick' | 'full' }[]): ('quick' | 'full')[] {
+  const tiers = new Set(checks.map((c) => c.tier ?? 'quick'));
+  return (['quick', 'full'] as const).filter((t) => tiers.has(t));
+}
+
+/** The selected checks of a run (only, tier, shard) and what it will look like. */
+export function planRun<T, C>(
+  suite: Suite<T, C>,
+  target: string,
+  options: RunOptions & { seed: number; runs: number; full: boolean },
+): { plan: RunPlan; checks: Check<C>[] } {
+  const checks = selectShard(selectChecks(suite.checks, options.only, options.full), options.shard);
+  const plan: RunPlan = {
+    suite: suite.name,
+    target,
+    seed: options.seed,
+    runs: options.runs,
+    full: options.full,
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    checks: checks.map((c) => ({ id: c.id, tier: c.tier ?? 'quick' })),
+    tiers: tiersOf(checks),
+    budgetMs: options.budgetMs ?? suiteBudgetMs(checks),
+  };
+  return { plan, checks };
+}
+
+/**
+ * Run a suite against a target: every selected check, in catalogue order, each within its
+ * budget and all within the suite's. A check that sees the target go (TargetGone), the
+ * suite's budget running out, or `options.signal` stop the run: the checks not reached are
+ * reported not run and `stopped` says why, once. Throws TargetUnavailable when the suite
+ * cannot open (the target cannot be started or reached at all).
+ */
 export async function runSuite<T, C>(
   suite: Suite<T, C>,
   target: T,
@@ -76,36 +145,13 @@ export async function runSuite<T, C>(
   const runs = options.runs ?? (full ? 1000 : 100);
   const startedAt = new Date();
   const started = performance.now();
-  const checks = selectShard(selectChecks(suite.checks, options.only, full), options.shard);
-  const ctx = await suite.open(target, { seed, runs, full });
+  const { plan, checks } = planRun(suite, suite.describeTarget(target), { ...options, seed, runs, full });
+  options.onBegin?.(plan);
+  const deadline = started + plan.budgetMs;
   const results: CheckResult[] = [];
-  let gone: string | undefined;
-  try {
-    for (const [i, check] of checks.entries()) {
-      if (gone !== undefined) {
-        const result = notRunResult(suite.name, check, `not run: ${gone}`);
-        results.push(result);
-        options.onResult?.(result, i + 1, checks.length);
-        continue;
-      }
-      options.onStart?.(check.id, i, checks.length);
-      const result = await runCheck(suite, target, check, ctx, {
-        seed,
-        runs,
-        full,
-        ...(options.reportDir === undefined ? {} : { reportDir: options.reportDir }),
-        ...(options.replay === undefined ? {} : { replay: options.replay }),
-      });
-      results.push(result);
-      options.onResult?.(result, i + 1, checks.length);
-      if (result.targetGone === true) gone = `the target stopped during ${check.id}: ${result.message}`;
-    }
-  } finally {
-    await ctx.close();
-  }
-  return {
+  const finish = (stop: RunStop | undefined): SuiteResult => ({
     suite: suite.name,
-    target: suite.describeTarget(target),
+    target: plan.target,
     seed,
     summary: summarize(results),
     checks: results,
@@ -113,12 +159,152 @@ export async function runSuite<T, C>(
     durationMs: Math.round(performance.now() - started),
     wirecheck: VERSION,
     ...(options.shard === undefined ? {} : { shard: options.shard }),
+    runs,
+    budgetMs: plan.budgetMs,
+    ...(stop === undefined ? {} : { stopped: stop }),
+  });
+  const notRunFrom = (index: number, stop: RunStop) => {
+    for (const [i, check] of checks.entries()) {
+      if (i < index) continue;
+      const result = notRunResult(suite.name, check, notRunMessage(stop));
+      results.push(result);
+      options.onResult?.(result, i + 1, checks.length);
+    }
+  };
+
+  const opened = await openWithin(
+    suite,
+    target,
+    { seed, runs, full },
+    options.signal,
+    deadline,
+    plan.budgetMs,
+  );
+  if (opened.stop !== undefined) {
+    notRunFrom(0, opened.stop);
+    return finish(opened.stop);
+  }
+  const ctx = opened.ctx;
+  let stop: RunStop | undefined;
+  try {
+    for (const [i, check] of checks.entries()) {
+      stop ??= options.signal?.aborted ? stopOf(options.signal) : undefined;
+      if (stop === undefined && performance.now() >= deadline) stop = budgetStop(plan.budgetMs, undefined);
+      if (stop !== undefined) {
+        notRunFrom(i, stop);
+        break;
+      }
+      options.onStart?.(check.id, i, checks.length);
+      const { result, cut } = await runCheckCut(suite, target, check, ctx, {
+        seed,
+        runs,
+        full,
+        deadline,
+        suiteBudgetMs: plan.budgetMs,
+        ...(options.reportDir === undefined ? {} : { reportDir: options.reportDir }),
+        ...(options.replay === undefined ? {} : { replay: options.replay }),
+        ...(options.signal === undefined ? {} : { stop: options.signal }),
+      });
+      results.push(result);
+      options.onResult?.(result, i + 1, checks.length);
+      if (result.skipKind === 'not-run' && options.signal?.aborted) stop = stopOf(options.signal);
+      else if (result.targetGone === true) {
+        stop = { kind: 'target-gone', message: `the target stopped during ${check.id}: ${result.message}` };
+      } else if (cut === 'suite-budget' || performance.now() >= deadline) {
+        stop = budgetStop(plan.budgetMs, check.id);
+      }
+    }
+  } finally {
+    await closeWithin(ctx, stop === undefined ? CLOSE_BUDGET_MS : CLOSE_BUDGET_STOPPED_MS);
+  }
+  return finish(stop);
+}
+
+function budgetStop(budgetMs: number, during: string | undefined): RunStop {
+  const where = during === undefined ? '' : ` (during ${during})`;
+  return {
+    kind: 'budget',
+    message: `the suite's time budget of ${formatBudget(budgetMs)} was used up${where}`,
   };
 }
 
+type Opened<C> = { ctx: C & { close(): Promise<void> }; stop?: undefined } | { stop: RunStop };
+
+/**
+ * Open the suite unless the run is stopped first; a context that opens after the stop is
+ * closed as soon as it arrives. Opening past the suite's whole budget is a target that
+ * cannot be reached.
+ */
+async function openWithin<T, C>(
+  suite: Suite<T, C>,
+  target: T,
+  env: { seed: number; runs: number; full: boolean },
+  signal: AbortSignal | undefined,
+  deadline: number,
+  budgetMs: number,
+): Promise<Opened<C>> {
+  if (signal?.aborted) return { stop: stopOf(signal) };
+  const opening = suite.open(target, signal === undefined ? env : { ...env, signal });
+  const cut = cutter(signal, deadline - performance.now());
+  try {
+    const first = await Promise.race([opening.then((ctx) => ({ ctx }) as const), cut.promise]);
+    if ('ctx' in first) return { ctx: first.ctx };
+    // Whatever opens late is closed; its errors belong to nobody now.
+    opening.then((ctx) => ctx.close()).catch(() => {});
+    if (first.cut === 'stop' && signal !== undefined) return { stop: stopOf(signal) };
+    throw new TargetUnavailable(
+      `suite ${suite.name} did not finish opening (starting its servers, reaching the target) within its time budget of ${formatBudget(budgetMs)}`,
+    );
+  } finally {
+    cut.dispose();
+  }
+}
+
+/** Close a suite's context, waiting at most `ms` (a close that hangs must not hold the run). */
+async function closeWithin(ctx: { close(): Promise<void> }, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([ctx.close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A promise that settles when the run is stopped or `ms` pass, whichever is first. */
+function cutter(
+  signal: AbortSignal | undefined,
+  ms: number,
+): { promise: Promise<{ cut: 'stop' | 'time' }>; dispose(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const promise = new Promise<{ cut: 'stop' | 'time' }>((resolve) => {
+    timer = setTimeout(() => resolve({ cut: 'time' }), Math.max(0, ms));
+    onAbort = () => resolve({ cut: 'stop' });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  return {
+    promise,
+    dispose() {
+      clearTimeout(timer);
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** Why runCheck stopped waiting for a check body. */
+type Cut =
+  | { readonly kind: 'timeout'; readonly budget: number }
+  | { readonly kind: 'suite-budget' }
+  | { readonly kind: 'stop' };
+
 /**
  * Run one check of an opened suite within its budget and turn whatever happens into a
- * result (the vitest helper runs checks one per test through this).
+ * result (the vitest helper runs checks one per test through this). The body is raced
+ * against its budget, the suite's deadline and the run's stop signal: a body that ignores
+ * its abort signal cannot hold the run.
  */
 export async function runCheck<T, C>(
   suite: Suite<T, C>,
@@ -127,10 +313,21 @@ export async function runCheck<T, C>(
   ctx: C,
   settings: CheckSettings,
 ): Promise<CheckResult> {
+  return (await runCheckCut(suite, target, check, ctx, settings)).result;
+}
+
+/** runCheck, also saying what cut the body short, if anything did. */
+async function runCheckCut<T, C>(
+  suite: Suite<T, C>,
+  target: T,
+  check: Check<C>,
+  ctx: C,
+  settings: CheckSettings,
+): Promise<{ result: CheckResult; cut?: Cut['kind'] }> {
   const { seed, full } = settings;
   const t0 = performance.now();
   const controller = new AbortController();
-  const budget = check.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const budget = check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const env: CheckEnv = {
     seed,
     runs: settings.runs,
@@ -138,25 +335,60 @@ export async function runCheck<T, C>(
     signal: controller.signal,
     ...(settings.replay === undefined ? {} : { replay: settings.replay }),
   };
+  const left = settings.deadline === undefined ? Number.POSITIVE_INFINITY : settings.deadline - t0;
+  const cutBySuite = left < budget;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new CheckFailure(`check did not finish within ${budget} ms`));
-    }, budget);
+  let onStop: (() => void) | undefined;
+  const cut = new Promise<Cut>((resolve) => {
+    timer = setTimeout(
+      () => resolve(cutBySuite ? { kind: 'suite-budget' } : { kind: 'timeout', budget }),
+      Math.max(0, Math.min(budget, left)),
+    );
+    onStop = () => resolve({ kind: 'stop' });
+    if (settings.stop?.aborted) onStop();
+    else settings.stop?.addEventListener('abort', onStop, { once: true });
   });
   let outcome: Outcome;
   let thrown: unknown;
+  let cutBy: Cut['kind'] | undefined;
   try {
-    await Promise.race([check.run(ctx, env), timeout]);
-    outcome = { status: 'pass', message: '' };
+    const body = check.run(ctx, env).then(() => undefined);
+    const first = await Promise.race([body, cut]);
+    if (first === undefined) outcome = { status: 'pass', message: '' };
+    else {
+      // The body may still settle later: nobody waits for it, and its rejection is expected.
+      body.catch(() => {});
+      controller.abort();
+      cutBy = first.kind;
+      if (first.kind === 'stop') {
+        outcome = { status: 'skip', skipKind: 'not-run', message: '' };
+      } else if (first.kind === 'suite-budget') {
+        // Like a target that went away: the run cannot go on, whatever the check's level.
+        outcome = {
+          status: 'fail',
+          message: `the suite's time budget of ${formatBudget(settings.suiteBudgetMs ?? 0)} was used up while this check ran (${formatBudget(performance.now() - t0)}); the checks after it are not run`,
+        };
+      } else {
+        thrown = new CheckFailure(`check did not finish within ${first.budget} ms`);
+        outcome = outcomeOf(thrown, check.level);
+      }
+    }
   } catch (e) {
     thrown = e;
     outcome = outcomeOf(e, check.level);
   } finally {
     clearTimeout(timer);
+    if (onStop !== undefined) settings.stop?.removeEventListener('abort', onStop);
     controller.abort();
   }
+  if (cutBy === 'stop' && settings.stop !== undefined) {
+    const message = `${notRunMessage(stopOf(settings.stop))} while it ran`;
+    return {
+      result: { ...notRunResult(suite.name, check, message), durationMs: Math.round(performance.now() - t0) },
+      cut: cutBy,
+    };
+  }
+  const runs = propertyRunsOf(controller.signal);
   const result: CheckResult = {
     id: check.id,
     suite: suite.name,
@@ -166,29 +398,39 @@ export async function runCheck<T, C>(
     tier: check.tier ?? 'quick',
     ...dropUndefined(outcome),
     durationMs: Math.round(performance.now() - t0),
+    ...(runs === undefined ? {} : { runs }),
   };
   if (result.status === 'fail' || result.status === 'warn') {
     result.reproduce = reproduceLine(suite.name, suite.targetArgs(target), seed, check.id, full);
     if (thrown instanceof PropertyFailure && settings.reportDir !== undefined) {
-      result.counterexample = await writeCounterexample(settings.reportDir, {
-        suite: suite.name,
-        check: check.id,
-        clause: check.clause,
-        seed,
-        runs: settings.runs,
-        full,
-        target: suite.describeTarget(target),
-        targetArgs: suite.targetArgs(target),
-        message: result.message,
-        property: thrown.counterexample,
-      });
+      try {
+        result.counterexample = await writeCounterexample(settings.reportDir, {
+          suite: suite.name,
+          check: check.id,
+          clause: check.clause,
+          seed,
+          runs: settings.runs,
+          full,
+          target: suite.describeTarget(target),
+          targetArgs: suite.targetArgs(target),
+          message: result.message,
+          property: thrown.counterexample,
+        });
+      } catch (e) {
+        // The verdict stands without its file; the reports' own write says what is wrong with the directory.
+        result.message += ` (the counterexample could not be saved: ${e instanceof Error ? e.message : String(e)})`;
+      }
     }
   }
-  return result;
+  return cutBy === undefined ? { result } : { result, cut: cutBy };
 }
 
 /** The record of a selected check that the run did not reach. */
-export function notRunResult(suite: string, check: Check<unknown>, message: string): CheckResult {
+export function notRunResult(
+  suite: string,
+  check: Pick<Check<unknown>, 'id' | 'clause' | 'description' | 'level' | 'tier'>,
+  message: string,
+): CheckResult {
   return {
     id: check.id,
     suite,
@@ -205,7 +447,15 @@ export function notRunResult(suite: string, check: Check<unknown>, message: stri
 
 type Outcome = Pick<
   CheckResult,
-  'status' | 'skipKind' | 'message' | 'expected' | 'actual' | 'evidence' | 'targetGone' | 'sharedCause'
+  | 'status'
+  | 'skipKind'
+  | 'message'
+  | 'expected'
+  | 'actual'
+  | 'evidence'
+  | 'targetGone'
+  | 'sharedCause'
+  | 'labels'
 >;
 
 function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
@@ -231,6 +481,7 @@ function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
       actual: e.actual,
       evidence: e.evidence,
       sharedCause: e.sharedCause,
+      labels: e instanceof PropertyFailure && e.labels !== undefined ? [...e.labels] : undefined,
     };
   }
   // Anything else thrown by a check body is a failure of the target too (a crash of the

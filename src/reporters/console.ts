@@ -1,7 +1,16 @@
 import { baselineCounts, failsRun } from '../harness/baseline.js';
-import type { CheckResult, CheckStatus, SuiteResult } from '../harness/results.js';
+import type { CheckResult, SuiteResult, Summary } from '../harness/results.js';
 import { formatShard, type Shard } from '../harness/shard.js';
+import {
+  cappedRuns,
+  causeGroups,
+  groupHeadline,
+  isGroupable,
+  notRunChecks,
+  notRunReason,
+} from './grouping.js';
 import { formatDuration, totalSummary, withoutTerminalControls } from './text.js';
+import { wrapWords } from './wrap.js';
 
 export interface ConsoleStyle {
   /** ANSI colours: only for a terminal, and never when NO_COLOR is set. */
@@ -24,26 +33,42 @@ export function shouldUseColor(
 }
 
 const ANSI = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 } as const;
+type Colour = keyof typeof ANSI;
+interface Mark {
+  readonly symbol: string;
+  readonly word: string;
+  readonly colour: Colour;
+}
 
-function paint(style: ConsoleStyle, colour: keyof typeof ANSI, text: string): string {
+function paint(style: ConsoleStyle, colour: Colour, text: string): string {
   return style.color ? `\u001b[${ANSI[colour]}m${text}\u001b[0m` : text;
 }
 
-const MARK: Record<CheckStatus, { symbol: string; word: string; colour: keyof typeof ANSI }> = {
+const MARK = {
   pass: { symbol: '✓', word: 'PASS', colour: 'green' },
   fail: { symbol: '✗', word: 'FAIL', colour: 'red' },
   warn: { symbol: '!', word: 'WARN', colour: 'yellow' },
   skip: { symbol: '-', word: 'SKIP', colour: 'dim' },
-};
+  'not-exercised': { symbol: '?', word: 'NOT EXERCISED', colour: 'yellow' },
+  'not-run': { symbol: '·', word: 'NOT RUN', colour: 'dim' },
+} as const satisfies Record<string, Mark>;
 
 const BASELINE_MARK = {
   'expected-failure': { symbol: '~', word: 'EXPECTED FAILURE', colour: 'yellow' },
   stale: { symbol: '✗', word: 'STALE', colour: 'red' },
-} as const;
+} as const satisfies Record<string, Mark>;
 
-/** The status shown: a baseline mark replaces the plain status word. */
-function markOf(result: CheckResult): { symbol: string; word: string; colour: keyof typeof ANSI } {
-  return result.baseline === undefined ? MARK[result.status] : BASELINE_MARK[result.baseline.status];
+/** The status shown: a baseline mark replaces the plain status word; a skip says its kind. */
+function markOf(result: CheckResult): Mark {
+  if (result.baseline !== undefined) return BASELINE_MARK[result.baseline.status];
+  if (result.status === 'skip' && (result.skipKind === 'not-exercised' || result.skipKind === 'not-run')) {
+    return MARK[result.skipKind];
+  }
+  return MARK[result.status];
+}
+
+function markText(style: ConsoleStyle, mark: Mark): string {
+  return paint(style, mark.colour, `${mark.symbol} ${mark.word}`);
 }
 
 const DETAIL_INDENT = '      ';
@@ -54,13 +79,29 @@ function indented(label: string, text: string): string[] {
   return lines.map((line, i) => `${DETAIL_INDENT}${i === 0 ? label : pad}${line}`);
 }
 
+/** What formatCheck knows of the run beyond the result. */
+export interface CheckContext {
+  /** `--runs` of the run: a check that ran fewer says so on its line. */
+  readonly askedRuns?: number;
+}
+
+/** ` [full]` and the runs note of the check's line. */
+function lineNotes(result: CheckResult, context: CheckContext): string {
+  const notes: string[] = [];
+  if (result.tier === 'full') notes.push('[full]');
+  if (result.runs !== undefined && context.askedRuns !== undefined && result.runs < context.askedRuns) {
+    notes.push(`[${result.runs} runs per property, capped from ${context.askedRuns}]`);
+  }
+  return notes.length === 0 ? '' : `  ${notes.join(' ')}`;
+}
+
 /**
- * One check: a line with status, id and duration; a failure or warning is followed by its
- * message, expected/actual and the reproduce line, a skip by its reason, all indented.
+ * One check: a line with status, id, duration and notes ([full], capped runs); a failure or
+ * warning is followed by its message, every failing label, expected/actual and the reproduce
+ * line, a skip by its reason, all indented.
  */
-export function formatCheck(result: CheckResult, style: ConsoleStyle): string {
-  const mark = markOf(result);
-  const head = `  ${paint(style, mark.colour, `${mark.symbol} ${mark.word}`)}  ${result.id}  ${paint(style, 'dim', formatDuration(result.durationMs))}`;
+export function formatCheck(result: CheckResult, style: ConsoleStyle, context: CheckContext = {}): string {
+  const head = `  ${markText(style, markOf(result))}  ${result.id}  ${paint(style, 'dim', formatDuration(result.durationMs))}${lineNotes(result, context)}`;
   const lines = [head];
   if (result.baseline?.status === 'stale') {
     const now = result.status === 'warn' ? 'only warns' : 'passes';
@@ -74,7 +115,11 @@ export function formatCheck(result: CheckResult, style: ConsoleStyle): string {
     lines.push(...indented('baseline: ', result.baseline.reason));
   }
   if (result.status === 'fail' || result.status === 'warn') {
-    lines.push(...indented('', `${result.message || '(no message)'} [${result.clause}]`));
+    const labels = result.labels ?? [];
+    // A labelled property's message repeats every label; each gets its own line instead.
+    const message = labels.length > 1 ? `${labels.length} labels fail` : result.message || '(no message)';
+    lines.push(...indented('', `${message} [${result.clause}]`));
+    if (labels.length > 1) for (const l of labels) lines.push(...indented(`[${l.label}] `, l.message));
     if (result.expected !== undefined) lines.push(...indented('expected: ', result.expected));
     if (result.actual !== undefined) lines.push(...indented('actual:   ', result.actual));
     if (result.reproduce !== undefined) lines.push(...indented('reproduce: ', result.reproduce));
@@ -94,18 +139,137 @@ export interface RunHeader {
   readonly seed: number;
   readonly runs: number;
   readonly full: boolean;
+  /** The tiers of the checks that run (from the run's plan); without it, `full` decides. */
+  readonly tiers?: readonly ('quick' | 'full')[];
   readonly shard?: Shard;
 }
 
+function tierText(header: RunHeader): string {
+  const tiers = header.tiers ?? [header.full ? 'full' : 'quick'];
+  if (tiers.length === 0) return 'no checks';
+  return tiers.length === 1 ? `${tiers[0]} tier` : `${tiers.join(' and ')} tiers`;
+}
+
 export function formatSuiteHeader(header: RunHeader, style: ConsoleStyle): string {
-  const tier = header.full ? 'full tier' : 'quick tier';
   const shard = header.shard === undefined ? '' : `, shard ${formatShard(header.shard)}`;
-  return `${paint(style, 'bold', header.suite)} against ${withoutTerminalControls(header.target)} (seed ${header.seed}, ${header.runs} runs per property, ${tier}${shard})`;
+  return `${paint(style, 'bold', header.suite)} against ${withoutTerminalControls(header.target)} (seed ${header.seed}, ${header.runs} runs per property, ${tierText(header)}${shard})`;
+}
+
+/** `a, b, c` wrapped under a label, indented as details are. */
+function listLines(label: string, ids: readonly string[]): string[] {
+  const pad = DETAIL_INDENT + ' '.repeat(label.length);
+  return wrapWords(ids.join(', '), 100 - pad.length).map(
+    (line, i) => `${i === 0 ? DETAIL_INDENT + label : pad}${line}`,
+  );
+}
+
+/** Failures sharing one cause, as one entry: the cause once, then the checks it explains. */
+export function formatCauseGroup(
+  group: { cause: string; checks: readonly CheckResult[] },
+  style: ConsoleStyle,
+): string {
+  const fails = group.checks.some((c) => c.status === 'fail');
+  const [first = '', ...rest] = withoutTerminalControls(group.cause).split('\n');
+  const head = `  ${markText(style, fails ? MARK.fail : MARK.warn)}  ${groupHeadline(group)}: ${first}`;
+  const reproduce = group.checks.find((c) => c.reproduce !== undefined)?.reproduce;
+  return [
+    head,
+    ...rest.map((line) => `${DETAIL_INDENT}${line}`),
+    ...listLines(
+      'checks: ',
+      group.checks.map((c) => c.id),
+    ),
+    ...(reproduce === undefined ? [] : indented('reproduce one: ', reproduce)),
+  ].join('\n');
+}
+
+/** The checks a run did not reach, as one entry with the reason said once. */
+export function formatNotRun(checks: readonly CheckResult[], reason: string, style: ConsoleStyle): string {
+  const head = `  ${markText(style, MARK['not-run'])}  ${checks.length === 1 ? `${checks[0]?.id}: ` : `${checks.length} checks: `}${withoutTerminalControls(reason)}`;
+  return checks.length === 1
+    ? head
+    : [
+        head,
+        ...listLines(
+          'checks: ',
+          checks.map((c) => c.id),
+        ),
+      ].join('\n');
+}
+
+/** The line naming the checks that ran fewer property runs than asked. */
+export function formatCappedRuns(result: Pick<SuiteResult, 'runs' | 'checks'>): string | undefined {
+  const capped = cappedRuns(result);
+  if (capped === undefined) return undefined;
+  const range =
+    capped.lowest === capped.highest ? `${capped.lowest}` : `${capped.lowest} to ${capped.highest}`;
+  const n = capped.checks.length;
+  return [
+    `  property runs: ${n} ${n === 1 ? 'check caps its' : 'checks cap their'} runs below the ${result.runs} asked (${range} per property; each run starts the target)`,
+    ...listLines(
+      'checks: ',
+      capped.checks.map((c) => c.id),
+    ),
+  ].join('\n');
+}
+
+export interface SuitePrinterOptions extends CheckContext {
+  /** Print passing checks too (failures, warnings and skips are always printed). */
+  readonly verbose: boolean;
+}
+
+/**
+ * Prints one suite's checks as they finish, except what is better said once at the end:
+ * failures that share a cause (one entry per cause) and the checks not run (one entry, the
+ * reason once). `add` returns the text to print now, if any; `end` the rest, before the
+ * suite's summary line.
+ */
+export interface SuitePrinter {
+  add(result: CheckResult): string | undefined;
+  end(result: SuiteResult): string[];
+}
+
+export function createSuitePrinter(style: ConsoleStyle, options: SuitePrinterOptions): SuitePrinter {
+  const held: CheckResult[] = [];
+  return {
+    add(result) {
+      if (isGroupable(result) || (result.status === 'skip' && result.skipKind === 'not-run')) {
+        held.push(result);
+        return undefined;
+      }
+      if (!options.verbose && result.status === 'pass' && result.baseline === undefined) return undefined;
+      return formatCheck(result, style, options);
+    },
+    end(result) {
+      const out: string[] = [];
+      const groups = causeGroups(held);
+      const inGroup = new Set(groups.flatMap((g) => g.checks));
+      // A cause that explains one check only: that check is shown as any other.
+      for (const c of held) {
+        if (isGroupable(c) && !inGroup.has(c)) out.push(formatCheck(c, style, options));
+      }
+      for (const g of groups) out.push(formatCauseGroup(g, style));
+      const notRun = notRunChecks(held);
+      if (notRun.length > 0) out.push(formatNotRun(notRun, notRunReason(result) ?? 'the run stopped', style));
+      const capped = formatCappedRuns(result);
+      if (capped !== undefined) out.push(capped);
+      return out;
+    },
+  };
+}
+
+/** `3 skipped` with its kinds when some judged nothing: `3 skipped (1 not exercised, 1 not run)`. */
+function skippedText(s: Summary): string {
+  const kinds = [
+    ...((s.notExercised ?? 0) > 0 ? [`${s.notExercised} not exercised`] : []),
+    ...((s.notRun ?? 0) > 0 ? [`${s.notRun} not run`] : []),
+  ];
+  return `${s.skipped} skipped${kinds.length === 0 ? '' : ` (${kinds.join(', ')})`}`;
 }
 
 export function formatSuiteSummary(result: SuiteResult, style: ConsoleStyle): string {
-  const { passed, failed, warned, skipped } = result.summary;
-  const counts = `${passed} passed, ${failed} failed, ${warned} warned, ${skipped} skipped`;
+  const { passed, failed, warned } = result.summary;
+  const counts = `${passed} passed, ${failed} failed, ${warned} warned, ${skippedText(result.summary)}`;
   const verdict =
     failed > 0 ? paint(style, 'red', counts) : warned > 0 ? paint(style, 'yellow', counts) : counts;
   const { expectedFailures, stale } = baselineCounts([result]);
@@ -121,30 +285,34 @@ export function formatSuiteSummary(result: SuiteResult, style: ConsoleStyle): st
 }
 
 /**
- * The closing lines over all suites. The last one is exactly `N passed, N failed, N skipped`
- * and adds up to the number of checks run: a warning counts as passed, or as failed under
- * --strict (as in junit.xml); an expected failure of the baseline counts as skipped and a
- * stale baseline entry as failed, so `failed` is 0 exactly when the run passes. The lines
- * before say how many warned, were expected failures or were stale.
+ * The closing lines over all suites. The last one is exactly `N passed, N failed, N warned,
+ * N skipped` and adds up to the number of checks: `warned` counts the warnings that do not
+ * fail the run (under --strict they are counted as failed, as in junit.xml); an expected
+ * failure of the baseline counts as skipped and a stale baseline entry as failed, so
+ * `failed` is 0 exactly when the run passes. The lines before say what else to know: warnings
+ * under --strict, skips that judged nothing, baseline marks.
  */
 export function formatTotals(results: readonly SuiteResult[], options: { strict: boolean }): string {
   const t = totalSummary(results);
   let passed = 0;
+  let warned = 0;
   let failed = 0;
   let skipped = 0;
   for (const c of results.flatMap((r) => r.checks)) {
     if (failsRun(c, options.strict)) failed++;
     else if (c.status === 'skip' || c.baseline?.status === 'expected-failure') skipped++;
+    else if (c.status === 'warn') warned++;
     else passed++;
   }
   const notes: string[] = [];
-  if (t.warned > 0) {
-    notes.push(
-      options.strict
-        ? `${t.warned} warned (counted as failed under --strict)`
-        : `${t.warned} warned (counted as passed; warnings fail only with --strict)`,
-    );
-  }
+  if (options.strict && t.warned > 0) notes.push(`${t.warned} warned (counted as failed under --strict)`);
+  const meanings = [
+    ...((t.notExercised ?? 0) > 0
+      ? ['not exercised: the check ran, but the target gave it nothing to judge']
+      : []),
+    ...((t.notRun ?? 0) > 0 ? ['not run: the run stopped before the check'] : []),
+  ];
+  if (meanings.length > 0) notes.push(`${skippedText(t)}; ${meanings.join('; ')}`);
   const { expectedFailures, stale } = baselineCounts(results);
   if (expectedFailures > 0) {
     notes.push(
@@ -156,20 +324,29 @@ export function formatTotals(results: readonly SuiteResult[], options: { strict:
       `${stale} stale baseline ${stale === 1 ? 'entry' : 'entries'} (the check passes now; counted as failed until removed from the baseline)`,
     );
   }
-  return [...notes, `${passed} passed, ${failed} failed, ${skipped} skipped`].join('\n');
+  return [...notes, `${passed} passed, ${failed} failed, ${warned} warned, ${skipped} skipped`].join('\n');
 }
 
 /** The whole console report of finished runs (the CLI prints the same pieces as they happen). */
 export function formatConsoleReport(
   results: readonly SuiteResult[],
-  options: ConsoleStyle & { strict: boolean },
+  options: ConsoleStyle & { strict: boolean; verbose?: boolean },
 ): string {
-  const blocks = results.map((r) =>
-    [
+  const blocks = results.map((r) => {
+    const printer = createSuitePrinter(options, {
+      verbose: options.verbose ?? true,
+      ...(r.runs === undefined ? {} : { askedRuns: r.runs }),
+    });
+    const lines = r.checks.map((c) => printer.add(c)).filter((l) => l !== undefined);
+    return [
       `${paint(options, 'bold', r.suite)} against ${withoutTerminalControls(r.target)}`,
-      ...r.checks.map((c) => formatCheck(c, options)),
+      ...(r.error === undefined
+        ? []
+        : [`  the target could not be run: ${withoutTerminalControls(r.error.message)}`]),
+      ...lines,
+      ...printer.end(r),
       formatSuiteSummary(r, options),
-    ].join('\n'),
-  );
+    ].join('\n');
+  });
   return `${[...blocks, formatTotals(results, options)].join('\n\n')}\n`;
 }

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { baselineCounts, failsRun } from '../harness/baseline.js';
 import type { SuiteResult, Summary } from '../harness/results.js';
 import { formatShard } from '../harness/shard.js';
+import { cappedRuns, causeGroups, groupHeadline, notRunChecks, notRunReason } from './grouping.js';
 import { renderCheck } from './html/check-row.js';
-import { escapeHtml } from './html/escape.js';
+import { clip, escapeHtml } from './html/escape.js';
 import { SCRIPT } from './html/script.js';
 import { STYLE } from './html/style.js';
 import { formatDuration, totalSummary } from './text.js';
@@ -27,20 +28,70 @@ function contentSecurityPolicy(): string {
 }
 
 function countsLine(s: Summary): string {
-  return `${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped`;
+  const kinds = [
+    ...((s.notExercised ?? 0) > 0 ? [`${s.notExercised} not exercised`] : []),
+    ...((s.notRun ?? 0) > 0 ? [`${s.notRun} not run`] : []),
+  ];
+  const skipped = `${s.skipped} skipped${kinds.length === 0 ? '' : ` (${kinds.join(', ')})`}`;
+  return `${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${skipped}`;
+}
+
+/** `a, b, c` as code, for a banner's list of checks. */
+function idList(ids: readonly string[]): string {
+  return ids.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ');
+}
+
+/**
+ * What is said once for a suite, above its table: the target that could not be run, the
+ * failures that share one cause (one banner per cause, with the checks it explains), why the
+ * checks not run were not run, and the checks that capped their property runs.
+ */
+function banners(r: SuiteResult): string {
+  const out: string[] = [];
+  if (r.error !== undefined) {
+    out.push(
+      `<div class="banner fail"><strong>The target could not be run</strong> (${escapeHtml(r.error.code)}); no check ran.<pre>${escapeHtml(clip(r.error.message, 20_000))}</pre></div>`,
+    );
+  }
+  for (const g of causeGroups(r.checks)) {
+    const kind = g.checks.some((c) => c.status === 'fail') ? 'fail' : 'warn';
+    out.push(
+      `<div class="banner ${kind} cause"><strong>${escapeHtml(groupHeadline(g))}:</strong><pre>${escapeHtml(clip(g.cause, 20_000))}</pre><div class="note">${idList(g.checks.map((c) => c.id))}</div></div>`,
+    );
+  }
+  const notRun = notRunChecks(r.checks);
+  const reason = notRunReason(r);
+  if (notRun.length > 0 && reason !== undefined) {
+    out.push(
+      `<div class="banner skip stopped"><strong>${notRun.length} ${notRun.length === 1 ? 'check' : 'checks'} not run:</strong> ${escapeHtml(reason)}</div>`,
+    );
+  }
+  const capped = cappedRuns(r);
+  if (capped !== undefined) {
+    out.push(
+      `<div class="banner note-banner">${capped.checks.length} ${capped.checks.length === 1 ? 'check ran' : 'checks ran'} fewer property runs than the ${r.runs} asked (${capped.lowest === capped.highest ? capped.lowest : `${capped.lowest} to ${capped.highest}`} per property; each run starts the target): ${idList(capped.checks.map((c) => c.id))}</div>`,
+    );
+  }
+  return out.join('\n');
 }
 
 function section(r: SuiteResult, key: number): string {
   const s = r.summary;
+  const context = {
+    ...(r.runs === undefined ? {} : { askedRuns: r.runs }),
+    stopped: notRunReason(r) !== undefined,
+    bannerCauses: new Set(causeGroups(r.checks).map((g) => g.cause)),
+  };
   const counts = STATUS_COUNTS.map(([status, field]) => `data-${status}="${s[field]}"`).join(' ');
   return [
     `<section class="suite" id="suite-${key}" data-suite="${key}" ${counts}>`,
     `<h2>${escapeHtml(r.suite)}</h2>`,
-    `<p class="meta">target <code>${escapeHtml(r.target)}</code> · seed ${r.seed}${r.shard === undefined ? '' : ` · shard ${formatShard(r.shard)}`} · started ${escapeHtml(r.startedAt)} · ${formatDuration(r.durationMs)} · ${countsLine(s)}</p>`,
+    `<p class="meta">target <code>${escapeHtml(r.target)}</code> · seed ${r.seed}${r.runs === undefined ? '' : ` · ${r.runs} runs per property`}${r.shard === undefined ? '' : ` · shard ${formatShard(r.shard)}`} · started ${escapeHtml(r.startedAt)} · ${formatDuration(r.durationMs)} · ${countsLine(s)}</p>`,
+    banners(r),
     '<p class="empty" hidden>No check of this suite matches the filters.</p>',
     '<table class="checks">',
     '<thead><tr><th>status</th><th>id</th><th>clause</th><th>level</th><th>duration</th><th>message</th></tr></thead>',
-    r.checks.map(renderCheck).join('\n'),
+    r.checks.map((c) => renderCheck(c, context)).join('\n'),
     '</table>',
     '</section>',
   ].join('\n');
@@ -84,11 +135,18 @@ export function formatHtml(results: readonly SuiteResult[], options: { strict: b
     ...(b.expectedFailures > 0 ? [`${b.expectedFailures} expected failures listed in the baseline`] : []),
     ...(b.stale > 0 ? [`${b.stale} stale baseline entries`] : []),
   ];
+  const stops = [...new Set(results.flatMap((r) => (r.stopped === undefined ? [] : [r.stopped.message])))];
+  notes.push(...stops.map((m) => `stopped early: ${m}`));
   const strictNote = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
+  const unavailable = results.filter((r) => r.error !== undefined).length;
   const verdict =
-    failing > 0
-      ? `<p class="verdict fail" id="verdict">FAILED: ${failing} failing check${failing === 1 ? '' : 's'}${strictNote}</p>`
-      : `<p class="verdict pass" id="verdict">PASSED${strictNote}</p>`;
+    unavailable > 0
+      ? `<p class="verdict fail" id="verdict">NOT RUN: the target of ${unavailable === 1 ? 'a suite' : `${unavailable} suites`} could not be run${failing > 0 ? `; ${failing} failing check${failing === 1 ? '' : 's'}` : ''}${strictNote}</p>`
+      : failing > 0
+        ? `<p class="verdict fail" id="verdict">FAILED: ${failing} failing check${failing === 1 ? '' : 's'}${strictNote}</p>`
+        : stops.length > 0
+          ? `<p class="verdict fail" id="verdict">INCOMPLETE: no check failed, but not every check ran${strictNote}</p>`
+          : `<p class="verdict pass" id="verdict">PASSED${strictNote}</p>`;
   const version = results[0]?.wirecheck;
   return [
     '<!DOCTYPE html>',

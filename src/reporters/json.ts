@@ -4,7 +4,15 @@ import { totalSummary } from './text.js';
 
 /** `summary.json` of a run over several suites. */
 export const RunSummary = z.object({
-  suites: z.array(z.object({ suite: z.string(), target: z.string(), summary: Summary })),
+  suites: z.array(
+    z.object({
+      suite: z.string(),
+      target: z.string(),
+      summary: Summary,
+      stopped: SuiteResult.shape.stopped,
+      error: SuiteResult.shape.error,
+    }),
+  ),
   summary: Summary,
 });
 export type RunSummary = z.infer<typeof RunSummary>;
@@ -16,7 +24,13 @@ export function formatResultsJson(result: SuiteResult): string {
 
 export function runSummaryOf(results: readonly SuiteResult[]): RunSummary {
   return {
-    suites: results.map(({ suite, target, summary }) => ({ suite, target, summary })),
+    suites: results.map(({ suite, target, summary, stopped, error }) => ({
+      suite,
+      target,
+      summary,
+      ...(stopped === undefined ? {} : { stopped }),
+      ...(error === undefined ? {} : { error }),
+    })),
     summary: totalSummary(results),
   };
 }

@@ -39,6 +39,8 @@ function seconds(ms: number): string {
 /** The body of a <failure>: what was expected, what arrived, and how to run it again. */
 function failureText(c: CheckResult): string {
   const lines = [`${c.message}`, `clause: ${c.clause}`];
+  if (c.sharedCause !== undefined && c.sharedCause !== c.message) lines.push(`cause: ${c.sharedCause}`);
+  for (const l of c.labels ?? []) lines.push(`[${l.label}] ${l.message}`);
   if (c.expected !== undefined) lines.push(`expected: ${c.expected}`);
   if (c.actual !== undefined) lines.push(`actual: ${c.actual}`);
   if (c.reproduce !== undefined) lines.push(`reproduce: ${c.reproduce}`);
@@ -62,7 +64,9 @@ function testcase(c: CheckResult, strict: boolean): string {
   if (c.status === 'pass') return `${open}/>`;
   let body: string;
   if (c.status === 'skip') {
-    body = `<skipped${attributes({ message: c.message })}/>`;
+    // Not exercised judged nothing; say so where a CI page shows only the message.
+    const message = c.skipKind === 'not-exercised' ? `not exercised: ${c.message}` : c.message;
+    body = `<skipped${attributes({ message })}/>`;
   } else if (c.status === 'fail' || strict) {
     const type = c.status === 'fail' ? 'fail' : 'warn';
     body = `<failure${attributes({ message: c.message, type })}>${escapeXmlText(failureText(c))}</failure>`;
@@ -80,24 +84,43 @@ function skippedOf(r: SuiteResult): number {
   return r.checks.filter((c) => c.status === 'skip' || c.baseline?.status === 'expected-failure').length;
 }
 
+/** A run whose target could not be run: one <error> testcase in place of the checks, none counted as run. */
+function unavailableCase(r: SuiteResult): string[] {
+  if (r.error === undefined) return [];
+  const open = `    <testcase${attributes({ classname: r.suite, name: `${r.suite} (target unavailable)`, time: '0.000' })}>`;
+  const error = `      <error${attributes({ message: r.error.message, type: r.error.code })}>${escapeXmlText(r.error.message)}</error>`;
+  return [open, error, '    </testcase>'];
+}
+
 function testsuite(r: SuiteResult, strict: boolean): string {
+  const errors = r.error === undefined ? 0 : 1;
   const head = `  <testsuite${attributes({
     name: r.suite,
-    tests: r.checks.length,
+    tests: r.checks.length + errors,
     failures: failuresOf(r, strict),
-    errors: 0,
+    errors,
     skipped: skippedOf(r),
     time: seconds(r.durationMs),
     timestamp: r.startedAt,
   })}>`;
   const properties = [
     '    <properties>',
-    ...Object.entries({ target: r.target, seed: String(r.seed), wirecheck: r.wirecheck }).map(
-      ([name, value]) => `      <property${attributes({ name, value })}/>`,
-    ),
+    ...Object.entries({
+      target: r.target,
+      seed: String(r.seed),
+      wirecheck: r.wirecheck,
+      ...(r.runs === undefined ? {} : { runs: String(r.runs) }),
+      ...(r.stopped === undefined ? {} : { stopped: r.stopped.message }),
+    }).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
     '    </properties>',
   ];
-  return [head, ...properties, ...r.checks.map((c) => testcase(c, strict)), '  </testsuite>'].join('\n');
+  return [
+    head,
+    ...properties,
+    ...unavailableCase(r),
+    ...r.checks.map((c) => testcase(c, strict)),
+    '  </testsuite>',
+  ].join('\n');
 }
 
 /**
@@ -105,11 +128,12 @@ function testsuite(r: SuiteResult, strict: boolean): string {
  * Warnings pass (with the warning in <system-out>) unless `strict`, where they fail.
  */
 export function formatJunit(results: readonly SuiteResult[], options: { strict: boolean }): string {
+  const errors = results.filter((r) => r.error !== undefined).length;
   const head = `<testsuites${attributes({
     name: 'wirecheck',
-    tests: results.reduce((n, r) => n + r.checks.length, 0),
+    tests: results.reduce((n, r) => n + r.checks.length, 0) + errors,
     failures: results.reduce((n, r) => n + failuresOf(r, options.strict), 0),
-    errors: 0,
+    errors,
     skipped: results.reduce((n, r) => n + skippedOf(r), 0),
     time: seconds(results.reduce((t, r) => t + r.durationMs, 0)),
   })}>`;

@@ -1,4 +1,4 @@
-import type { SuiteResult, Summary } from '../harness/results.js';
+import { type SuiteResult, type Summary, withSkipKinds } from '../harness/results.js';
 
 /**
  * Characters XML 1.0 cannot carry at all, not even as character references: C0 controls
@@ -32,11 +32,15 @@ export function formatDuration(ms: number): string {
 
 export function totalSummary(results: readonly Pick<SuiteResult, 'summary'>[]): Summary {
   const total = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  let notExercised = 0;
+  let notRun = 0;
   for (const { summary } of results) {
     total.passed += summary.passed;
     total.failed += summary.failed;
     total.warned += summary.warned;
     total.skipped += summary.skipped;
+    notExercised += summary.notExercised ?? 0;
+    notRun += summary.notRun ?? 0;
   }
-  return total;
+  return withSkipKinds(total, notExercised, notRun);
 }

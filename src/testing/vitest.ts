@@ -49,7 +49,11 @@ export function testOutcomeOf(result: CheckResult, strict: boolean): TestOutcome
   if (result.baseline?.status === 'expected-failure') {
     return { kind: 'skip', note: `expected failure (baseline): ${result.baseline.reason}` };
   }
-  if (result.status === 'skip') return { kind: 'skip', note: result.message || 'skipped by the check' };
+  if (result.status === 'skip') {
+    const note = result.message || 'skipped by the check';
+    // Judged nothing: a reader of the test report must not take it for a skip by design.
+    return { kind: 'skip', note: result.skipKind === 'not-exercised' ? `not exercised: ${note}` : note };
+  }
   if (result.status === 'warn')
     return { kind: 'warn', note: `warning: ${result.message} [${result.clause}]` };
   return { kind: 'pass' };

@@ -1,8 +1,9 @@
 import { Agent as HttpAgent, request as httpRequestRaw, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
+import { parseJsonBounded } from '../protocol/json/index.js';
 import { resolveEndpoint, sessionIdOf, TOOL_SSE_EVENTS } from '../protocol/mcp/index.js';
-import { createFrameDecoder, type SseFrame } from '../protocol/sse/index.js';
+import { createFrameDecoder, type SseFrame, SseLimitError, type SseLimits } from '../protocol/sse/index.js';
 import { type Transport, TransportClosedError, TransportError } from './transport.js';
 
 /** How long `start` waits for the `endpoint` event when not told (the spec's probe budget). */
@@ -22,6 +23,9 @@ export interface FrameSink {
   onFrame(frame: SseFrame): void;
   onComment?(comment: string): void;
 }
+
+/** Bytes of a response body read for an error message before the rest is dropped with the connection. */
+export const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * A private keep-alive pool for one transport or probe: destroying it closes every socket
@@ -75,12 +79,27 @@ export function openEventStream(
 /**
  * Feed a response body through the SSE frame decoder until it ends, or until `stop` fires
  * (the body is then destroyed). Resolves with the text of an unterminated last frame (''
- * when the stream ended cleanly, or was stopped); rejects when the connection broke.
+ * when the stream ended cleanly, or was stopped); rejects when the connection broke, and
+ * with the SseLimitError when a line or frame passed the decoder's limits (the body is
+ * then destroyed: the server broke the protocol, and nothing more of it is read).
  */
-export function pumpFrames(body: Readable, sink: FrameSink, stop?: AbortSignal): Promise<string> {
+export function pumpFrames(
+  body: Readable,
+  sink: FrameSink,
+  stop?: AbortSignal,
+  limits?: SseLimits,
+): Promise<string> {
+  let overLimit: SseLimitError | undefined;
   const decoder = createFrameDecoder({
-    onFrame: (f) => sink.onFrame(f),
+    onFrame: (f) => {
+      if (overLimit === undefined) sink.onFrame(f);
+    },
     onComment: (c) => sink.onComment?.(c),
+    onLimit: (e) => {
+      overLimit ??= e;
+      body.destroy();
+    },
+    ...(limits === undefined ? {} : { limits }),
   });
   return new Promise((resolve, reject) => {
     let stopped = false;
@@ -94,10 +113,14 @@ export function pumpFrames(body: Readable, sink: FrameSink, stop?: AbortSignal):
       settled = true;
       stop?.removeEventListener('abort', halt);
       body.off('data', feed);
-      if (error !== undefined && !stopped) reject(error);
+      if (overLimit !== undefined) reject(overLimit);
+      else if (error !== undefined && !stopped) reject(error);
       else resolve(stopped ? '' : decoder.end());
     };
-    const feed = (chunk: Buffer) => decoder.feed(chunk);
+    const feed = (chunk: Buffer) => {
+      if (overLimit === undefined) decoder.feed(chunk);
+      if (overLimit !== undefined) done();
+    };
     body.on('data', feed);
     body.once('end', () => done());
     body.on('error', (e) => done(e));
@@ -113,12 +136,21 @@ export function isEventStream(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
 }
 
-/** The first `max` characters of a body (the rest is drained), for error messages. */
+/**
+ * The first `max` characters of a body, for error messages. The rest is drained, up to
+ * DRAIN_LIMIT_BYTES in all: a body that goes on past that is cut off with its connection.
+ */
 export async function readBody(response: IncomingMessage, max = 500): Promise<string> {
   let text = '';
+  let bytes = 0;
   try {
     for await (const chunk of response) {
       if (text.length <= max) text += (chunk as Buffer).toString('utf8');
+      bytes += (chunk as Buffer).length;
+      if (bytes > DRAIN_LIMIT_BYTES) {
+        response.destroy();
+        return `${text.slice(0, max)}... (cut off after ${bytes} bytes: the body went on past the ${DRAIN_LIMIT_BYTES}-byte limit of a body read for a message)`;
+      }
     }
   } catch (e) {
     return `${text}(body unreadable: ${(e as Error).message})`;
@@ -140,8 +172,12 @@ export async function readBody(response: IncomingMessage, max = 500): Promise<st
  *   with a TransportError of kind `http` carrying the status and the body (and is reported
  *   to `onerror`, not fatal).
  * - A `message` event (or a frame without an event name, which SSE calls `message`) whose
- *   data is not JSON is reported to `onerror` (kind `parse`, not fatal) and skipped; comment
- *   frames (keep-alive) and events of other names are ignored.
+ *   data is not JSON, or is nested deeper than 512 levels (parseJsonBounded), is reported to
+ *   `onerror` (kind `parse`, not fatal) and skipped; comment frames (keep-alive) and events
+ *   of other names are ignored.
+ * - A line or frame past the decoder's limits (16 MiB each, DEFAULT_SSE_LIMITS) ends the
+ *   transport: `onerror` (kind `framing`, fatal, naming the limit), then `onclose`. No more
+ *   than the limit is ever held.
  * - The stream ending or breaking ends the transport: `onclose`.
  *
  * A server's reply can arrive on the stream before the POST's 202 (the MCP SDK's does):
@@ -307,7 +343,10 @@ export class SseClientTransport implements Transport {
       }
       ending = new TransportError('connection', `${this.label}: the server ended the stream`, true);
     } catch (e) {
-      ending = new TransportError('connection', `${this.label}: the stream broke: ${causeOf(e)}`, true);
+      ending =
+        e instanceof SseLimitError
+          ? new TransportError('framing', `${this.label}: the stream was closed: ${e.message}`, true, e.head)
+          : new TransportError('connection', `${this.label}: the stream broke: ${causeOf(e)}`, true);
     }
     if (this.closed) return;
     this.endpointWaiter?.reject(
@@ -341,21 +380,19 @@ export class SseClientTransport implements Transport {
       return;
     }
     if (event !== TOOL_SSE_EVENTS.message) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(frame.data);
-    } catch (e) {
+    const parsed = parseJsonBounded(frame.data);
+    if (!parsed.ok) {
       this.onerror?.(
         new TransportError(
           'parse',
-          `${this.label}: a \`message\` event is not JSON (${(e as Error).message}): ${JSON.stringify(frame.data.slice(0, 120))}`,
+          `${this.label}: a \`message\` event is not JSON that can be read (${parsed.message}): ${JSON.stringify(frame.data.slice(0, 120))}`,
           false,
           frame.data,
         ),
       );
       return;
     }
-    this.onmessage?.(value);
+    this.onmessage?.(parsed.value);
   }
 
   private fail(error: TransportError): TransportError {

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLineDecoder } from '../protocol/jsonrpc/framing.js';
+import { createLineDecoder, type LineProblem } from '../protocol/jsonrpc/framing.js';
 import { type Transport, TransportClosedError, TransportError } from './transport.js';
 
 export interface StreamTransportOptions {
@@ -16,9 +16,18 @@ export interface StreamTransportOptions {
   readonly label?: string;
 }
 
+const PROBLEMS: Record<LineProblem, string> = {
+  syntax: 'is not JSON',
+  'too-deep': 'is JSON nested too deep to read',
+  'too-long': 'is too long to read',
+  unterminated: 'has no newline at the end of the stream',
+};
+
 /**
  * Newline-delimited JSON over a pair of byte streams: the stdio transport of either side.
- * Closing it stops reading and ends the output; it does not end the process.
+ * Closing it stops reading and ends the output; it does not end the process. Lines are
+ * read within the framing's limits (16 MiB, nesting 512): a line past one is a `parse`
+ * error naming the limit, and no more of it is held.
  */
 export class StreamTransport implements Transport {
   onmessage?: (message: unknown) => void;
@@ -46,7 +55,7 @@ export class StreamTransport implements Transport {
       this.onerror?.(
         new TransportError(
           'parse',
-          `${this.label}: line ${line.lineNumber} is not JSON (${line.error}): ${preview(line.line)}`,
+          `${this.label}: line ${line.lineNumber} ${PROBLEMS[line.reason]} (${line.error}): ${preview(line.line)}`,
           fatal,
           line.line,
         ),

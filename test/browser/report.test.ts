@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -6,9 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatHtml } from '../../src/reporters/html.js';
+import { BROWSER_ARGS, findBrowser } from './find-browser.js';
 import { syntheticResults } from './synthetic-results.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, '../../reports/test-artifacts');
 
 let browser: Browser | undefined;
@@ -16,16 +15,12 @@ let dir: string;
 let fileUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the report.html browser test needs Debian's chromium (apt-get install -y chromium)`,
-    );
-  }
+  const { executablePath } = await findBrowser({ choice: process.env.WIRECHECK_TEST_BROWSER });
   dir = await mkdtemp(join(tmpdir(), 'wirecheck-report-'));
   const file = join(dir, 'report.html');
   await writeFile(file, formatHtml(syntheticResults(), { strict: false }), 'utf8');
   fileUrl = pathToFileURL(file).href;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath, args: BROWSER_ARGS });
 }, 60_000);
 
 afterAll(async () => {

@@ -117,7 +117,7 @@ describe('wirecheck test --report-dir: a failed property saves its counterexampl
     const fixed = await cli(fixedArgs);
     expect(fixed.code).toBe(0);
     expect(seen).toEqual([saved]);
-    expect(fixed.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 0 skipped');
+    expect(fixed.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 0 warned, 0 skipped');
   });
 
   test('wirecheck fixtures validate accepts a counterexample fixture', async () => {

@@ -1,33 +1,54 @@
 import { Readable } from 'node:stream';
-import type { CliContext, CliDeps } from '../../src/cli/context.js';
+import fc from 'fast-check';
+import type { CliContext, CliDeps, CliRunGuard } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
 import {
   type Check,
   CheckFailure,
   CheckSkipped,
+  NotExercised,
   type Suite,
+  TargetGone,
   TargetUnavailable,
 } from '../../src/harness/check.js';
 import { UsageError } from '../../src/harness/errors.js';
+import { checkProperty } from '../../src/harness/property.js';
 import type { Level } from '../../src/harness/results.js';
+import { stopOf } from '../../src/harness/stop.js';
 import { registerSuite, SUITES, type SuiteEntry } from '../../src/suites/registry.js';
 
-export type Outcome = 'pass' | 'fail' | 'skip';
+/**
+ * How a fake check ends: as told; `not-exercised` ran but judged nothing; `gone` saw the
+ * target go (TargetGone); `hang` never settles and ignores its abort signal.
+ */
+export type Outcome = 'pass' | 'fail' | 'skip' | 'not-exercised' | 'gone' | 'hang';
 
 export interface FakeCheck {
   id: string;
   outcome: Outcome;
   level?: Level;
   tier?: 'quick' | 'full';
+  timeoutMs?: number;
+  /** Its failure carries this shared cause. */
+  cause?: string;
+  /** Run one checkProperty with this many runs (a cap) before ending as told. */
+  propertyRuns?: number;
 }
 
 export interface FakeTarget {
   url: string;
 }
 
-/** A suite whose checks end as told and that records what ran and with which seed. */
-export function fakeSuite(name: string, checks: FakeCheck[], options: { unreachable?: boolean } = {}) {
+export interface FakeSuiteOptions {
+  unreachable?: boolean;
+  /** open() takes this long. */
+  openMs?: number;
+}
+
+/** A suite whose checks end as told and that records what ran, with which seed, and whether it closed. */
+export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteOptions = {}) {
   const ran: { id: string; seed: number; runs: number }[] = [];
+  const events: string[] = [];
   const suite: Suite<FakeTarget, object> = {
     name,
     description: `fake suite ${name}`,
@@ -38,21 +59,42 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: { unreacha
         description: `check ${c.id}`,
         level: c.level ?? 'must',
         ...(c.tier === undefined ? {} : { tier: c.tier }),
+        ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
         async run(_ctx, env) {
           ran.push({ id: c.id, seed: env.seed, runs: env.runs });
-          if (c.outcome === 'fail') throw new CheckFailure(`${c.id} broke the rule`, 'good', 'bad');
+          if (c.propertyRuns !== undefined) {
+            await checkProperty(env, fc.integer(), async () => {}, { runs: c.propertyRuns });
+          }
+          const options = c.cause === undefined ? {} : { sharedCause: c.cause };
+          if (c.outcome === 'fail') {
+            throw new CheckFailure(`${c.id} broke the rule`, 'good', 'bad', undefined, options);
+          }
           if (c.outcome === 'skip') throw new CheckSkipped('not applicable');
+          if (c.outcome === 'not-exercised') throw new NotExercised('no request reached the mock');
+          if (c.outcome === 'gone')
+            throw new TargetGone('the target exited with status 1', 'running', 'exited');
+          if (c.outcome === 'hang') await new Promise(() => {});
         },
       }),
     ),
     describeTarget: (t) => t.url,
     targetArgs: (t) => ['--fake-url', t.url],
     async open(target) {
-      if (options.unreachable) throw new TargetUnavailable(`nothing answers at ${target.url}`);
-      return { close: async () => {} };
+      events.push('open');
+      if (options.openMs !== undefined) await new Promise((r) => setTimeout(r, options.openMs));
+      if (options.unreachable) {
+        throw new TargetUnavailable(
+          `the client command "node /nonexistent.js" exited 1 before sending a request; stderr:\nError: Cannot find module '/nonexistent.js' (at ${target.url})`,
+        );
+      }
+      return {
+        close: async () => {
+          events.push('close');
+        },
+      };
     },
   };
-  return { suite, ran };
+  return { suite, ran, events };
 }
 
 /** A registry entry with the target option `--fake-url <url>` (required). */
@@ -104,9 +146,32 @@ export interface CliRun {
 }
 
 /** Run the CLI in-process with captured output. */
+/**
+ * A run guard driven by the test instead of the process: aborting `stop` (with a RunStop as
+ * the reason, e.g. interruptStop('SIGINT')) stops the run as a signal would.
+ */
+export function testGuard(stop: AbortSignal = new AbortController().signal): CliRunGuard {
+  return {
+    signal: stop,
+    get stop() {
+      return stop.aborted ? stopOf(stop) : undefined;
+    },
+    harnessErrors: [],
+    dispose: () => {},
+    release: () => {},
+  };
+}
+
 export async function cli(
   args: string[],
-  extra: { deps?: CliDeps; stdin?: string; env?: NodeJS.ProcessEnv; shutdown?: AbortSignal } = {},
+  extra: {
+    deps?: CliDeps;
+    stdin?: string;
+    env?: NodeJS.ProcessEnv;
+    shutdown?: AbortSignal;
+    /** Stops a `test`/`all` run as SIGINT, SIGTERM or an uncaught error would. */
+    stop?: AbortSignal;
+  } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -117,6 +182,7 @@ export async function cli(
     env: extra.env ?? {},
     deps: extra.deps ?? {},
     onShutdown: () => ({ signal: extra.shutdown ?? new AbortController().signal, dispose: () => {} }),
+    guardRun: () => testGuard(extra.stop),
   };
   const code = await main(['node', 'wirecheck', ...args], context);
   return { code, stdout, stderr };

@@ -54,7 +54,7 @@ describe('wirecheck merge-reports', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('merged 3 files');
     expect(run.stdout).toContain(`reports written to ${merged}`);
-    expect(lastLine(run.stdout)).toBe('5 passed, 1 failed, 0 skipped');
+    expect(lastLine(run.stdout)).toBe('5 passed, 1 failed, 0 warned, 0 skipped');
     expect((await readdir(merged)).sort()).toEqual(['junit.xml', 'report.html', 'results.json']);
     const read = async (d: string) =>
       SuiteResult.parse(JSON.parse(await readFile(join(d, 'results.json'), 'utf8')));
@@ -78,7 +78,7 @@ describe('wirecheck merge-reports', () => {
     }
     const run = await cli(['merge-reports', '--out', join(dir, 'm'), ...files]);
     expect(run.code).toBe(0);
-    expect(lastLine(run.stdout)).toBe('6 passed, 0 failed, 0 skipped');
+    expect(lastLine(run.stdout)).toBe('6 passed, 0 failed, 0 warned, 0 skipped');
   });
 
   test('shards run with different seeds, a missing shard or a shard given twice: exit 2 with a clear error', async () => {
@@ -113,6 +113,20 @@ describe('wirecheck merge-reports', () => {
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain('WC_MERGE: cannot read');
     expect((await cli(['merge-reports', dir])).code).toBe(2);
+  });
+
+  test('a shard whose target could not run makes the merge exit 2, naming it', async () => {
+    const dir = await setup();
+    await runShards(dir, 2);
+    const second = join(dir, 'shards', 'wirecheck-shard-2', 'results.json');
+    const result = SuiteResult.parse(JSON.parse(await readFile(second, 'utf8')));
+    const error = { code: 'WC_TARGET_UNAVAILABLE', message: 'the client command exited 127' };
+    await writeFile(second, JSON.stringify({ ...result, checks: [], error }));
+    const run = await cli(['merge-reports', '--out', join(dir, 'merged'), join(dir, 'shards')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('wirecheck: WC_TARGET_UNAVAILABLE: suite fake: the client command exited 127\n');
+    const merged = SuiteResult.parse(JSON.parse(await readFile(join(dir, 'merged', 'results.json'), 'utf8')));
+    expect(merged.error).toEqual(error);
   });
 
   test('the output directory is not read back as an input', async () => {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SuiteResult } from '../../src/harness/results.js';
-import { cli, fakeEntry, fakeSuite, lastLine, registerAll } from './fake-suites.js';
+import { cli, fakeEntry, fakeSuite, lastLine, registerAll, testGuard } from './fake-suites.js';
 
 let cleanup: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -31,7 +31,7 @@ describe('wirecheck test: exit status', () => {
     expect(run.stdout).toContain('✓ PASS  fake.a.one');
     expect(run.stdout).toContain('- SKIP  fake.a.two');
     expect(run.stdout).toContain('fake against http://127.0.0.1:9');
-    expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 1 skipped');
+    expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 warned, 1 skipped');
     expect(run.stderr).toBe('');
   });
 
@@ -49,7 +49,7 @@ describe('wirecheck test: exit status', () => {
     expect(run.stdout).toContain(
       'reproduce: npx wirecheck test fake --fake-url http://127.0.0.1:9 --seed 7 --only fake.a.bad',
     );
-    expect(lastLine(run.stdout)).toBe('1 passed, 1 failed, 0 skipped');
+    expect(lastLine(run.stdout)).toBe('1 passed, 1 failed, 0 warned, 0 skipped');
   });
 
   test('a warning passes, and fails the run only under --strict', async () => {
@@ -58,12 +58,13 @@ describe('wirecheck test: exit status', () => {
     const lenient = await cli(['test', 'fake', ...URL_ARGS]);
     expect(lenient.code).toBe(0);
     expect(lenient.stdout).toContain('! WARN  fake.a.soft');
-    expect(lenient.stdout).toContain(
-      '1 warned (counted as passed; warnings fail only with --strict)\n1 passed',
-    );
+    // The last line names the warning apart from the passes.
+    expect(lastLine(lenient.stdout)).toBe('0 passed, 0 failed, 1 warned, 0 skipped');
     const strict = await cli(['test', 'fake', ...URL_ARGS, '--strict']);
     expect(strict.code).toBe(1);
-    expect(lastLine(strict.stdout)).toBe('0 passed, 1 failed, 0 skipped');
+    expect(strict.stdout).toContain(
+      '1 warned (counted as failed under --strict)\n0 passed, 1 failed, 0 warned',
+    );
   });
 
   test('2 with the list of suites when the suite is unknown', async () => {
@@ -96,7 +97,9 @@ describe('wirecheck test: exit status', () => {
     register(fakeEntry(fakeSuite('fake', [{ id: 'fake.x', outcome: 'pass' }], { unreachable: true }).suite));
     const run = await cli(['test', 'fake', ...URL_ARGS]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('WC_TARGET_UNAVAILABLE: suite fake: nothing answers at http://127.0.0.1:9');
+    expect(run.stderr).toContain(
+      'WC_TARGET_UNAVAILABLE: suite fake: the client command "node /nonexistent.js" exited 1',
+    );
     expect(run.stdout).not.toMatch(/passed, \d+ failed/);
   });
 
@@ -107,7 +110,10 @@ describe('wirecheck test: exit status', () => {
     expect(unknown.stderr).toContain("WC_USAGE: unknown option '--bogus'");
     const seed = await cli(['test', 'fake', ...URL_ARGS, '--seed', 'abc']);
     expect(seed.code).toBe(2);
-    expect(seed.stderr).toContain('--seed takes a whole number (got "abc")');
+    expect(seed.stderr).toContain('--seed takes a whole number from 0 to 2147483647 (got "abc")');
+    const negative = await cli(['test', 'fake', ...URL_ARGS, '--runs', '-5']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--runs takes a whole number from 1 to 1000000 (got "-5")');
     const runs = await cli(['test', 'fake', ...URL_ARGS, '--runs', '0']);
     expect(runs.code).toBe(2);
     expect(runs.stderr).toContain('--runs must be at least 1');
@@ -164,9 +170,14 @@ describe('wirecheck test: run options', () => {
     expect((await readdir(join(dir, 'r'))).sort()).toEqual(['junit.xml', 'report.html', 'results.json']);
     const results = SuiteResult.parse(JSON.parse(await readFile(join(dir, 'r', 'results.json'), 'utf8')));
     expect(results).toMatchObject({ suite: 'fake', target: 'http://127.0.0.1:9', seed: 5 });
-    expect(results.summary).toEqual({ passed: 0, failed: 1, warned: 0, skipped: 0 });
+    expect(results.summary).toEqual({
+      passed: 0,
+      failed: 1,
+      warned: 0,
+      skipped: 0,
+    });
     expect(run.stdout).toContain(`reports written to ${join(dir, 'r')}`);
-    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 0 skipped');
+    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 0 warned, 0 skipped');
   });
 
   test('--help shows the target options of every registered suite', async () => {
@@ -207,7 +218,7 @@ describe('wirecheck test --baseline FILE', () => {
     expect(run.stdout).toContain('~ EXPECTED FAILURE  fake.a.bad');
     expect(run.stdout).toContain('      baseline: upstream bug 12');
     expect(run.stdout).toContain('1 expected failure (listed in the baseline; counted as skipped)');
-    expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 1 skipped');
+    expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 warned, 1 skipped');
     const results = SuiteResult.parse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')));
     expect(results.checks.find((c) => c.id === 'fake.a.bad')).toMatchObject({
       status: 'fail',
@@ -233,7 +244,7 @@ describe('wirecheck test --baseline FILE', () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('✗ FAIL  fake.b.bad');
-    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 1 skipped');
+    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 0 warned, 1 skipped');
   });
 
   test('a listed check that passes now is a stale entry: exit 1 and a message to remove it', async () => {
@@ -246,7 +257,7 @@ describe('wirecheck test --baseline FILE', () => {
       'listed in the baseline as an expected failure (was broken), but it passes now: remove the entry fake:fake.a.one',
     );
     expect(run.stdout).toContain(`baseline ${file}: remove the stale entry fake:fake.a.one (line 2)`);
-    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 0 skipped');
+    expect(lastLine(run.stdout)).toBe('0 passed, 1 failed, 0 warned, 0 skipped');
   });
 
   test('an entry naming no known check, a malformed line or a missing file is exit 2 before anything runs', async () => {
@@ -352,6 +363,7 @@ describe('wirecheck test: progress and colour', () => {
       env,
       deps: {},
       onShutdown: () => ({ signal: new AbortController().signal, dispose: () => {} }),
+      guardRun: () => testGuard(),
     });
     return { code, writes, text: writes.join('') };
   }
@@ -371,7 +383,7 @@ describe('wirecheck test: progress and colour', () => {
     const summaryAt = run.writes.findIndex((w) => w.includes('suite fake:'));
     expect(run.writes.slice(0, summaryAt).at(-1)).toBe('\r\u001b[K');
     expect(run.writes.slice(summaryAt).join('')).not.toContain('▸');
-    expect(lastLine(run.text)).toBe('1 passed, 1 failed, 0 skipped');
+    expect(lastLine(run.text)).toBe('1 passed, 1 failed, 0 warned, 0 skipped');
   });
 
   test('the status line is cut to the terminal width so that it never wraps', async () => {
@@ -388,7 +400,7 @@ describe('wirecheck test: progress and colour', () => {
     expect(run.text).not.toContain('\u001b');
     expect(run.text).not.toContain('\r');
     expect(run.text).toContain('  ✓ PASS  fake.a.one');
-    expect(lastLine(run.text)).toBe('1 passed, 1 failed, 0 skipped');
+    expect(lastLine(run.text)).toBe('1 passed, 1 failed, 0 warned, 0 skipped');
   });
 
   test('NO_COLOR (any non-empty value) turns colour off on a terminal; FORCE_COLOR turns it on in a pipe', async () => {

@@ -36,12 +36,31 @@ describe('docs/checks.md', () => {
     expect(doc).toBe(formatChecksMarkdown([b, a]));
     expect(doc.indexOf('## a-suite')).toBeLessThan(doc.indexOf('## b-suite'));
     expect(doc.indexOf('`b.a`')).toBeLessThan(doc.indexOf('`b.z`'));
-    expect(doc).toContain('| `b.a` | should | full | c | d |');
-    expect(doc).toContain('| `b.z` | must | quick | c | d |');
+    expect(doc).toContain('| `b.a` | should |  | full | c |  | d |');
+    expect(doc).toContain('| `b.z` | must |  | quick | c |  | d |');
+  });
+
+  test("each check's basis and rule stand beside its clause", () => {
+    const doc = formatChecksMarkdown([
+      entry('s', [
+        {
+          id: 's.stdout',
+          level: 'must',
+          basis: 'spec',
+          clause: 'Tool server, stdio transport',
+          rule: 'The spec: standard output carries nothing but protocol messages | every stdio server.',
+        },
+      ]),
+    ]);
+    expect(doc).toContain('| id | level | basis | tier | clause | rule | description |');
+    expect(doc).toContain(
+      '| `s.stdout` | must | spec | quick | Tool server, stdio transport | The spec: standard output carries nothing but protocol messages \\| every stdio server. | d |',
+    );
+    expect(doc).toContain('[levels.md](levels.md)');
   });
 
   test('a pipe or a line break in a clause cannot break the table', () => {
     const doc = formatChecksMarkdown([entry('s', [{ id: 's.x', clause: 'a | b\nc', description: 'x\\|y' }])]);
-    expect(doc).toContain('| `s.x` | must | quick | a \\| b c | x\\\\\\|y |');
+    expect(doc).toContain('| `s.x` | must |  | quick | a \\| b c |  | x\\\\\\|y |');
   });
 });

@@ -91,6 +91,8 @@ describe('fuzz main', () => {
     expect(await main(argv('--list'), io)).toBe(0);
     expect(out.map((l) => l.split(/\s+/)[0])).toEqual([
       'sse-decoder',
+      'sse-limits',
+      'line-limits',
       'stream-reducer',
       'mock-messages-http',
       'runner-json-lines',
@@ -104,6 +106,8 @@ describe('fuzz main', () => {
     expect(await main(argv('--runs', '30', '--seed', '11'), io)).toBe(0);
     expect(out.slice(1).map((l) => l.split(/\s+/)[0])).toEqual([
       'sse-decoder',
+      'sse-limits',
+      'line-limits',
       'stream-reducer',
       'mock-messages-http',
       'runner-json-lines',

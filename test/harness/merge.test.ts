@@ -30,6 +30,23 @@ function mergeError(run: () => unknown): string {
 }
 
 describe('merging shard results', () => {
+  test('the asked runs, and a shard that stopped early or could not run, carry into the merged result', () => {
+    const stopped = {
+      kind: 'interrupted' as const,
+      signal: 'SIGTERM' as const,
+      message: 'interrupted by SIGTERM',
+    };
+    const merged = mergeSuite([
+      shard(1, 2, ['demo.a'], { runs: 25 }),
+      shard(2, 2, ['demo.b'], { runs: 25, stopped }),
+    ]);
+    expect(merged.runs).toBe(25);
+    expect(merged.stopped).toEqual(stopped);
+    expect(merged.error).toBeUndefined();
+    const error = { code: 'WC_TARGET_UNAVAILABLE', message: 'no answer' };
+    expect(mergeSuite([shard(1, 2, []), shard(2, 2, [], { error })]).error).toEqual(error);
+  });
+
   test('the shards of a suite become one result: every check, summary recounted, catalogue order', () => {
     const merged = mergeSuite(
       [
@@ -39,7 +56,12 @@ describe('merging shard results', () => {
       ['demo.a', 'demo.b', 'demo.c', 'demo.d.bad'],
     );
     expect(merged.checks.map((c) => c.id)).toEqual(['demo.a', 'demo.b', 'demo.c', 'demo.d.bad']);
-    expect(merged.summary).toEqual({ passed: 3, failed: 1, warned: 0, skipped: 0 });
+    expect(merged.summary).toEqual({
+      passed: 3,
+      failed: 1,
+      warned: 0,
+      skipped: 0,
+    });
     expect(merged).toMatchObject({
       suite: 'demo',
       seed: 42,

@@ -41,7 +41,7 @@ describe('console reporter: baseline marks', () => {
     expect(formatTotals([result], { strict: false }).split('\n')).toEqual([
       '1 expected failure (listed in the baseline; counted as skipped)',
       '1 stale baseline entry (the check passes now; counted as failed until removed from the baseline)',
-      '1 passed, 1 failed, 1 skipped',
+      '1 passed, 1 failed, 0 warned, 1 skipped',
     ]);
     expect(formatSuiteSummary(result, plain)).toBe(
       'suite demo: 2 passed, 1 failed, 0 warned, 0 skipped (1 expected failure, 1 stale baseline entry) in 1.23 s (seed 42)',

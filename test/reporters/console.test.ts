@@ -68,27 +68,27 @@ describe('console reporter', () => {
     );
   });
 
-  test('the last line is exactly the totals over all suites; warnings count as passed by default', () => {
+  test('the last line is exactly the totals over all suites; warnings are named apart from passes', () => {
     const out = formatTotals([mixedResult('a'), mixedResult('b')], { strict: false });
-    expect(out.split('\n')).toEqual([
-      '2 warned (counted as passed; warnings fail only with --strict)',
-      '4 passed, 2 failed, 2 skipped',
-    ]);
+    expect(out.split('\n')).toEqual(['2 passed, 2 failed, 2 warned, 2 skipped']);
   });
 
   test('under --strict the warnings count as failed', () => {
     const out = formatTotals([mixedResult()], { strict: true });
-    expect(out.split('\n').at(-1)).toBe('1 passed, 2 failed, 1 skipped');
+    expect(out.split('\n')).toEqual([
+      '1 warned (counted as failed under --strict)',
+      '1 passed, 2 failed, 0 warned, 1 skipped',
+    ]);
   });
 
   test('without warnings the totals are one line', () => {
     const clean = suiteResult('demo', [check({ id: 'demo.ok', status: 'pass' })]);
-    expect(formatTotals([clean], { strict: false })).toBe('1 passed, 0 failed, 0 skipped');
+    expect(formatTotals([clean], { strict: false })).toBe('1 passed, 0 failed, 0 warned, 0 skipped');
   });
 
   test('the whole report ends with the totals line', () => {
     const lines = formatConsoleReport([mixedResult()], { color: false, strict: false }).trimEnd().split('\n');
-    expect(lines.at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
+    expect(lines.at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ warned, \d+ skipped$/);
     expect(lines.filter((l) => l.includes('demo.a.'))).toHaveLength(6); // 4 checks + 2 reproduce lines
   });
 });

@@ -48,6 +48,12 @@ describe('what a check result makes of its vitest test', () => {
     });
     const stale = check({ id: 'demo.p', status: 'pass', baseline: { status: 'stale', reason: 'bug 12' } });
     expect(testOutcomeOf(stale, false).kind).toBe('fail');
+    expect(
+      testOutcomeOf(
+        check({ id: 'demo.ne', status: 'skip', skipKind: 'not-exercised', message: 'no frame' }),
+        false,
+      ),
+    ).toEqual({ kind: 'skip', note: 'not exercised: no frame' });
     expect(testOutcomeOf(check({ id: 'demo.ok', status: 'pass' }), false)).toEqual({ kind: 'pass' });
   });
 });

@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { BodyLimitError } from './errors.js';
 
 /** Chunks buffered ahead of a slow consumer before the socket is paused. */
 const HIGH_WATER_CHUNKS = 64;
@@ -10,7 +11,8 @@ const HIGH_WATER_CHUNKS = 64;
  * ahead of the consumer); `wait()` waits for the next one. The idle watchdog only runs
  * while the consumer waits, so a slow consumer is never blamed on the server: when no byte
  * arrives for `idleMs` the request is destroyed and `wait()` rejects with `idleError()`.
- * One timer serves a whole silence instead of one timer per chunk.
+ * One timer serves a whole silence instead of one timer per chunk. A body that goes past
+ * `maxBytes` fails at once with a BodyLimitError, whatever is buffered.
  */
 export class BodyReader {
   /** Body bytes received so far. */
@@ -33,6 +35,7 @@ export class BodyReader {
     private readonly idleMs: number,
     /** Called once, when the body ended or failed: release what the exchange holds. */
     private readonly onSettle: () => void,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {
     res.on('data', (chunk: Buffer) => this.onData(chunk));
     res.on('end', () => this.onEnd());
@@ -116,7 +119,12 @@ export class BodyReader {
   }
 
   private onData(chunk: Buffer): void {
+    if (this.failure) return;
     this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) {
+      this.fail(new BodyLimitError(this.maxBytes, this.bytes), true);
+      return;
+    }
     const waiter = this.waiter;
     if (waiter) {
       this.waiter = undefined;

@@ -1,5 +1,13 @@
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import { Message, type MessageRequest, StreamProtocolError } from '../../protocol/messages/index.js';
-import { AbortError, ConnectionError, IdleTimeoutError, StreamError } from './errors.js';
+import {
+  AbortError,
+  BodyLimitError,
+  bodyTooLarge,
+  ConnectionError,
+  IdleTimeoutError,
+  StreamError,
+} from './errors.js';
 import { openMessagesResponse } from './exchange.js';
 import { type MessagesClientOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { MessageStream } from './stream.js';
@@ -42,6 +50,7 @@ export class MessagesClient {
       body = first === null ? Buffer.alloc(0) : Buffer.concat([first, await reader.readAll()]);
     } catch (error) {
       if (error instanceof AbortError) throw error;
+      if (error instanceof BodyLimitError) throw bodyTooLarge(error, { status, requestId });
       // No stream here: a body that stalls or breaks off is a connection problem.
       const reason =
         error instanceof IdleTimeoutError
@@ -49,14 +58,9 @@ export class MessagesClient {
           : `the response body broke off after ${reader.bytes} bytes: ${(error as Error).message}`;
       throw new ConnectionError(reason, error, requestId);
     }
-    const text = body.toString('utf8');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw malformedBody(`not JSON (${(error as Error).message})`, status, requestId);
-    }
-    const parsed = Message.safeParse(json);
+    const json = parseJsonBounded(body.toString('utf8'), { maxLength: this.options.maxBodyBytes });
+    if (!json.ok) throw malformedBody(`not JSON that can be read (${json.message})`, status, requestId);
+    const parsed = Message.safeParse(json.value);
     if (!parsed.success) throw malformedBody(issues(parsed.error), status, requestId);
     return parsed.data;
   }

@@ -1,4 +1,4 @@
-import { StreamErrorEvent, type StreamProtocolError } from '../../protocol/messages/index.js';
+import { StreamErrorEvent, StreamProtocolError } from '../../protocol/messages/index.js';
 
 /**
  * The failure kinds of the messages-client target contract (TARGETS.md): the spec asks
@@ -95,6 +95,19 @@ export class IdleTimeoutError extends Error {
   }
 }
 
+/** A response body went past the client's size limit; the connection was closed. */
+export class BodyLimitError extends Error {
+  override readonly name = 'BodyLimitError';
+  constructor(
+    /** The limit, in bytes (`maxBodyBytes`). */
+    readonly limit: number,
+    /** Bytes received when it was passed. */
+    readonly bytes: number,
+  ) {
+    super(`the response body went past the ${limit}-byte limit (maxBodyBytes): ${bytes} bytes received`);
+  }
+}
+
 /**
  * A 2xx response whose body broke the protocol: a stream that violates the Events rules,
  * carries an `error` event, ends before message_stop or goes silent (idle watchdog), or a
@@ -122,4 +135,19 @@ export class AbortError extends Error {
   constructor(message = 'the request was aborted', reason?: unknown) {
     super(message, reason === undefined ? undefined : { cause: reason });
   }
+}
+
+/** A body past `maxBodyBytes` as the client reports it: a StreamError (the payload, not the connection, is wrong). */
+export function bodyTooLarge(
+  error: BodyLimitError,
+  context: { status?: number | undefined; requestId?: string | undefined },
+  eventIndex = 0,
+): StreamError {
+  const cause = new StreamProtocolError(
+    'shape',
+    `a response body within the ${error.limit}-byte limit (maxBodyBytes)`,
+    `${error.bytes} bytes and more`,
+    eventIndex,
+  );
+  return new StreamError(error.message, cause, context);
 }

@@ -1,10 +1,13 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import { ErrorBody } from '../../protocol/messages/index.js';
 import { VERSION } from '../../version.js';
 import { BodyReader } from './body-reader.js';
 import {
   AbortError,
+  BodyLimitError,
+  bodyTooLarge,
   ConnectionError,
   IdleTimeoutError,
   type MessagesClientError,
@@ -93,7 +96,7 @@ function attempt(
     req.on('response', (res) => {
       headersArrived = true;
       clearTimeout(timer);
-      reader = new BodyReader(req, res, options.idleTimeoutMs, release);
+      reader = new BodyReader(req, res, options.idleTimeoutMs, release, options.maxBodyBytes);
       resolve({ status: res.statusCode ?? 0, headers: res.headers, reader });
     });
     req.end(body);
@@ -119,11 +122,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  const parsed = parseJsonBounded(text);
+  return parsed.ok ? parsed.value : text;
 }
 
 function abbreviate(text: string): string {
@@ -192,6 +192,7 @@ export async function openMessagesResponse(
           return { status, headers, requestId, reader, first };
         } catch (error) {
           if (error instanceof AbortError) throw error;
+          if (error instanceof BodyLimitError) throw bodyTooLarge(error, { status, requestId });
           if (error instanceof IdleTimeoutError) {
             throw stream
               ? new StreamError(error.message, error, { status, requestId })

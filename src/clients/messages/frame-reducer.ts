@@ -1,3 +1,4 @@
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import {
   type Message,
   StreamAccumulator,
@@ -15,7 +16,8 @@ function abbreviate(s: string): string {
 
 /**
  * The pure core of stream consumption: response body bytes -> SSE frames (the shared
- * decoder) -> events (JSON.parse, type = event name) -> the final message (the shared
+ * decoder, 16 MiB lines and frames) -> events (JSON within 512 levels, type = event name) ->
+ * the final message (the shared
  * StreamAccumulator). Throws StreamProtocolError at the first violation; `frames` is then
  * the 1-based number of the frame at fault.
  *
@@ -39,7 +41,18 @@ export class MessageFrameReducer {
   private sink: StreamEvent[] | undefined;
 
   constructor() {
-    this.decoder = createFrameDecoder({ onFrame: (frame) => this.onFrame(frame) });
+    this.decoder = createFrameDecoder({
+      onFrame: (frame) => this.onFrame(frame),
+      // A line or frame past the decoder's limits (16 MiB) fails the stream where it is.
+      onLimit: (error) => {
+        throw new StreamProtocolError(
+          'shape',
+          `SSE lines and frames within the ${error.limit} limit of ${error.value} characters`,
+          error.message,
+          this.accumulator.eventCount,
+        );
+      },
+    });
   }
 
   /** Feed body bytes; events that were accepted are appended to `sink` when given. */
@@ -93,17 +106,16 @@ export class MessageFrameReducer {
         }
         return;
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(frame.data);
-    } catch (error) {
+    const parsed = parseJsonBounded(frame.data);
+    if (!parsed.ok) {
       throw new StreamProtocolError(
         'shape',
         `JSON data in frame ${number} (event ${name})`,
-        `${(error as Error).message} in ${abbreviate(frame.data)}`,
+        `${parsed.message} in ${abbreviate(frame.data)}`,
         this.accumulator.eventCount,
       );
     }
+    const data = parsed.value;
     const type = data !== null && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
     if (type !== name) {
       throw new StreamProtocolError(

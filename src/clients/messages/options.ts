@@ -28,6 +28,13 @@ export interface MessagesClientOptions {
    * The official SDK has no such limit and hangs forever on a stalled stream.
    */
   idleTimeoutMs?: number;
+  /**
+   * Largest response body read, buffered or streamed, default 64 MiB (four times the stream
+   * of a 128k-token reply): past it the connection is closed and the request fails with a
+   * StreamError naming the limit. Lines and frames of a stream are bounded apart (16 MiB,
+   * DEFAULT_SSE_LIMITS), JSON nesting too (512).
+   */
+  maxBodyBytes?: number;
   /** Environment to read defaults from; process.env when absent. */
   env?: Record<string, string | undefined>;
 }
@@ -41,7 +48,10 @@ export interface ResolvedOptions {
   maxRetries: number;
   timeoutMs: number;
   idleTimeoutMs: number;
+  maxBodyBytes: number;
 }
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_VERSION = '2023-06-01';
@@ -57,6 +67,13 @@ function fromEnv(env: Record<string, string | undefined>, ...names: string[]): s
 function nonNegativeInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new TypeError(`${name} must be a non-negative integer, got ${value}`);
+  }
+  return value;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(`${name} must be a positive integer, got ${value}`);
   }
   return value;
 }
@@ -99,5 +116,6 @@ export function resolveOptions(options: MessagesClientOptions = {}): ResolvedOpt
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
     timeoutMs: positiveMs('timeoutMs', options.timeoutMs ?? 600_000),
     idleTimeoutMs: positiveMs('idleTimeoutMs', options.idleTimeoutMs ?? 60_000),
+    maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
   };
 }

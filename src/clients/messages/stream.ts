@@ -4,7 +4,14 @@ import {
   type StreamEvent,
   StreamProtocolError,
 } from '../../protocol/messages/index.js';
-import { AbortError, IdleTimeoutError, MessagesClientError, StreamError } from './errors.js';
+import {
+  AbortError,
+  BodyLimitError,
+  bodyTooLarge,
+  IdleTimeoutError,
+  MessagesClientError,
+  StreamError,
+} from './errors.js';
 import { abortErrorOf, type OpenResponse } from './exchange.js';
 import { MessageFrameReducer } from './frame-reducer.js';
 
@@ -193,6 +200,9 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
       return new StreamError(`${where}: ${error.message}`, error, context);
     }
     if (error instanceof IdleTimeoutError) return new StreamError(error.message, error, context);
+    if (error instanceof BodyLimitError) {
+      return bodyTooLarge(error, context, r.eventCount);
+    }
     // The connection failed mid-body: the stream is cut short.
     const reason = error instanceof Error ? error.message : String(error);
     const cause = new StreamProtocolError(

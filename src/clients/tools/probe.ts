@@ -1,4 +1,6 @@
 import type { Agent, IncomingMessage } from 'node:http';
+import { clip } from '../../protocol/clip.js';
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import { classifyMessage, request } from '../../protocol/jsonrpc/index.js';
 import {
   METHODS,
@@ -9,7 +11,7 @@ import {
   sessionIdOf,
   TOOL_SSE_EVENTS,
 } from '../../protocol/mcp/index.js';
-import type { SseFrame } from '../../protocol/sse/index.js';
+import { type SseFrame, SseLimitError } from '../../protocol/sse/index.js';
 import {
   causeOf,
   createAgent,
@@ -55,6 +57,9 @@ export interface ProbeReport {
 }
 
 const MAX_FRAMES = 50;
+/** Characters of a frame's data (and of the endpoint event's) kept in the report. */
+const MAX_DATA_KEPT = 4096;
+
 const INITIALIZE_ID = 1;
 
 /**
@@ -140,9 +145,10 @@ async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<v
 
   const onFrame = (frame: SseFrame) => {
     const event = frame.event ?? TOOL_SSE_EVENTS.message;
-    if (report.frames.length < MAX_FRAMES) report.frames.push({ atMs: now(), event, data: frame.data });
+    if (report.frames.length < MAX_FRAMES)
+      report.frames.push({ atMs: now(), event, data: clip(frame.data, MAX_DATA_KEPT) });
     if (event === TOOL_SSE_EVENTS.endpoint && report.endpoint === undefined) {
-      report.endpoint = { data: frame.data, atMs: now() };
+      report.endpoint = { data: clip(frame.data, MAX_DATA_KEPT), atMs: now() };
       try {
         const resolved = resolveEndpoint(frame.data, url);
         report.endpoint.url = resolved.href;
@@ -156,12 +162,9 @@ async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<v
       return;
     }
     if (event !== TOOL_SSE_EVENTS.message || report.reply !== undefined) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(frame.data);
-    } catch {
-      return;
-    }
+    const parsed = parseJsonBounded(frame.data);
+    if (!parsed.ok) return;
+    const value = parsed.value;
     const kind = classifyMessage(value);
     if ((kind.kind === 'success' || kind.kind === 'error') && kind.message.id === INITIALIZE_ID) {
       report.reply = { message: value, atMs: now() };
@@ -169,13 +172,19 @@ async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<v
     }
   };
 
-  // Reading stops at the end of the capture window, or the budget's end, or the stream's.
+  // Reading stops at the end of the capture window, or the budget's end, or the stream's, or
+  // at a line or frame past the decoder's limits (a protocol failure, named in the report).
   const body = response;
   const reading = (async () => {
     try {
       await pumpFrames(body, { onFrame, onComment: () => report.comments++ }, capture.signal);
-    } catch {
+    } catch (e) {
       // The stream broke: what was seen is in the report.
+      if (e instanceof SseLimitError) {
+        report.stream.error = e.message;
+        stopCapture(`the stream was closed: ${e.message}`);
+        unhealthy(`the stream broke the protocol: ${e.message}`);
+      }
     }
     endpointSeen(undefined);
     replySeen();

@@ -67,7 +67,7 @@ const arbValidStream = arbStreamCase({ maxBlocks: 3, text: { maxUnits: 20, maxLo
   return { bytes, events, message: c.message };
 });
 
-const arbDecoderCase: fc.Arbitrary<DecoderCase> = fc
+export const arbDecoderCase: fc.Arbitrary<DecoderCase> = fc
   .oneof(
     {
       arbitrary: fc
@@ -91,8 +91,8 @@ const arbDecoderCase: fc.Arbitrary<DecoderCase> = fc
   .chain((c) => arbCuts(c.bytes).map((cuts) => printable({ mutations: [], ...c, cuts })));
 
 /** Where two decodings first differ, for the failure message. */
-function firstDifference(actual: DecodedStream, expected: DecodedStream): string {
-  for (const key of ['frames', 'comments', 'invalidLines', 'unterminated'] as const) {
+export function firstDifference(actual: DecodedStream, expected: DecodedStream): string {
+  for (const key of ['frames', 'comments', 'invalidLines', 'unterminated', 'limitHits'] as const) {
     if (!isDeepStrictEqual(actual[key], expected[key])) {
       return `${key}: expected ${fc.stringify(expected[key]).slice(0, 500)}, got ${fc.stringify(actual[key]).slice(0, 500)}`;
     }
@@ -129,6 +129,7 @@ export const sseDecoderSurface: FuzzSurface<DecoderCase> = {
         isDeepStrictEqual(actual.frames, expected.frames) &&
         isDeepStrictEqual(actual.comments, expected.comments) &&
         isDeepStrictEqual(actual.invalidLines, expected.invalidLines) &&
+        isDeepStrictEqual(actual.limitHits, expected.limitHits) &&
         sameUnterminated(actual.unterminated, expected.unterminated);
       if (!same) {
         throw new FuzzViolation(

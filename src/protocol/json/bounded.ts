@@ -21,7 +21,7 @@ export type BoundedJson =
       readonly ok: false;
       /** `too-deep` and `too-long` name the limit that was hit; `syntax` is JSON.parse's verdict. */
       readonly reason: 'too-deep' | 'too-long' | 'syntax';
-      /** What was expected and what arrived, for a message: "nesting depth at most 512, got more at offset 513". */
+      /** The limit with its name, or JSON.parse's message: "JSON nested deeper than the 512-level limit (maxDepth): level 513 at offset 512". */
       readonly message: string;
     };
 
@@ -56,7 +56,30 @@ export function jsonDepth(
   return { depth: max, exceededAt: -1 };
 }
 
-/** Parse `text` as JSON unless it is longer or deeper than the limits; never throws. */
+/** Characters JSON allows before a value (JSON.parse skips them too). */
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/** Whether a JSON value can start with this character: `{ [ " - 0-9 t f n`. */
+function canStartValue(c: number): boolean {
+  return (
+    c === 0x7b ||
+    c === 0x5b ||
+    c === 0x22 ||
+    c === 0x2d ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x74 ||
+    c === 0x66 ||
+    c === 0x6e
+  );
+}
+
+/**
+ * Parse `text` as JSON unless it is longer or deeper than the limits; never throws. Text
+ * that cannot start a JSON value is refused without calling JSON.parse, so a flood of log
+ * lines costs no exception each.
+ */
 export function parseJsonBounded(text: string, limits: JsonLimits = {}): BoundedJson {
   const maxLength = limits.maxLength ?? DEFAULT_JSON_LIMITS.maxLength;
   const maxDepth = limits.maxDepth ?? DEFAULT_JSON_LIMITS.maxDepth;
@@ -64,7 +87,16 @@ export function parseJsonBounded(text: string, limits: JsonLimits = {}): Bounded
     return {
       ok: false,
       reason: 'too-long',
-      message: `JSON text of at most ${maxLength} characters expected, got ${text.length}`,
+      message: `JSON text longer than the ${maxLength}-character limit (maxLength): ${text.length} characters`,
+    };
+  }
+  let first = 0;
+  while (first < text.length && isJsonSpace(text.charCodeAt(first))) first++;
+  if (first < text.length && !canStartValue(text.charCodeAt(first))) {
+    return {
+      ok: false,
+      reason: 'syntax',
+      message: `Unexpected token ${JSON.stringify(text.charAt(first))} at position ${first}: not JSON`,
     };
   }
   const { exceededAt } = jsonDepth(text, maxDepth);
@@ -72,7 +104,7 @@ export function parseJsonBounded(text: string, limits: JsonLimits = {}): Bounded
     return {
       ok: false,
       reason: 'too-deep',
-      message: `JSON nested at most ${maxDepth} levels deep expected, got deeper at offset ${exceededAt}`,
+      message: `JSON nested deeper than the ${maxDepth}-level limit (maxDepth): level ${maxDepth + 1} at offset ${exceededAt}`,
     };
   }
   try {

@@ -1,3 +1,4 @@
+import { DEFAULT_JSON_LIMITS, parseJsonBounded } from '../json/index.js';
 import type { JsonRpcMessage } from './envelope.js';
 
 /**
@@ -8,66 +9,91 @@ export function encodeLine(message: JsonRpcMessage | unknown): string {
   return `${JSON.stringify(message)}\n`;
 }
 
+/**
+ * Why a line is not a value: `syntax` (not JSON), `too-deep` (nested past maxDepth, refused
+ * before parsing), `too-long` (past maxLineBytes: reported as soon as it passes, the rest
+ * of it skipped), `unterminated` (the stream ended inside it).
+ */
+export type LineProblem = 'syntax' | 'too-deep' | 'too-long' | 'unterminated';
+
 /** One line read from the stream, parsed or not. */
 export type DecodedLine =
   | { readonly ok: true; readonly value: unknown; readonly line: string; readonly lineNumber: number }
-  | { readonly ok: false; readonly error: string; readonly line: string; readonly lineNumber: number };
+  | {
+      readonly ok: false;
+      readonly reason: LineProblem;
+      /** What is wrong, naming the limit where one was passed. */
+      readonly error: string;
+      /** The line's text; for `too-long`, its first 200 bytes. */
+      readonly line: string;
+      readonly lineNumber: number;
+      /** Bytes of the line (for `too-long`, those seen when it passed the limit). */
+      readonly bytes: number;
+    };
+
+/**
+ * 16 MiB: the largest JSON text parsed (`DEFAULT_JSON_LIMITS.maxLength`), above any honest
+ * message (the MCP SDKs send tool results of a few MB at most).
+ */
+export const DEFAULT_MAX_LINE_BYTES = DEFAULT_JSON_LIMITS.maxLength;
 
 export interface LineDecoderOptions {
   /** Called once per complete line, blank lines excepted, in order. */
   onLine(line: DecodedLine): void;
   /**
-   * A line longer than this many bytes is reported as an error and skipped (the MCP SDK
-   * closes at 10 MiB). Default 64 MiB.
+   * A line longer than this many bytes is reported (`too-long`) as soon as it passes the
+   * limit; the rest of it is skipped, counted but not kept. Default DEFAULT_MAX_LINE_BYTES.
    */
   readonly maxLineBytes?: number;
+  /** Deepest nesting parsed (default DEFAULT_JSON_LIMITS.maxDepth, 512). */
+  readonly maxDepth?: number;
 }
 
 export interface LineDecoder {
-  /** Feed bytes (split anywhere, also inside a UTF-8 sequence) or text. */
+  /** Feed bytes (split anywhere, also inside a UTF-8 sequence) or text. Never throws by itself. */
   feed(chunk: Uint8Array | string): void;
   /** The stream ended: a last line without a newline is reported as an error and returned. */
   end(): string | undefined;
 }
 
 const NEWLINE = 0x0a;
+/** Bytes of an overlong line kept to quote it. */
+const HEAD_BYTES = 200;
 
 /**
  * Split a byte stream into lines on `\n`, drop one trailing `\r` (as the MCP SDK does), decode
  * UTF-8 per whole line so a character split across chunks survives, and parse each line as
- * JSON. Invalid UTF-8 becomes U+FFFD, as JSON.parse of a decoded string would see it.
+ * JSON within limits (parseJsonBounded: nothing that walks a value recurses on a target's
+ * nesting). Invalid UTF-8 becomes U+FFFD, as JSON.parse of a decoded string would see it.
+ * At most `maxLineBytes` of a line are ever held.
  */
 export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
-  const maxLineBytes = options.maxLineBytes ?? 64 * 1024 * 1024;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_JSON_LIMITS.maxDepth;
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
-  let overflow = false;
+  /** Inside a line over the limit, already reported: its bytes are counted and dropped. */
+  let skipping = false;
   let lineNumber = 0;
 
   const emit = (bytes: Uint8Array): void => {
-    lineNumber += 1;
-    if (overflow) {
-      overflow = false;
-      options.onLine({
-        ok: false,
-        error: `line longer than ${maxLineBytes} bytes`,
-        line: decoder.decode(bytes.subarray(0, 200)),
-        lineNumber,
-      });
-      return;
-    }
     let text = decoder.decode(bytes);
     if (text.endsWith('\r')) text = text.slice(0, -1);
-    if (text.trim() === '') {
-      lineNumber -= 1;
-      return;
-    }
-    try {
-      options.onLine({ ok: true, value: JSON.parse(text), line: text, lineNumber });
-    } catch (e) {
-      options.onLine({ ok: false, error: (e as Error).message, line: text, lineNumber });
+    if (text.trim() === '') return;
+    lineNumber += 1;
+    const parsed = parseJsonBounded(text, { maxDepth, maxLength: maxLineBytes });
+    if (parsed.ok) options.onLine({ ok: true, value: parsed.value, line: text, lineNumber });
+    else {
+      options.onLine({
+        ok: false,
+        reason: parsed.reason,
+        error: parsed.message,
+        line: text,
+        lineNumber,
+        bytes: bytes.length,
+      });
     }
   };
 
@@ -78,17 +104,34 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
     return joined;
   };
 
+  /** Part of the current line: kept, or, once the line passes the limit, reported and dropped. */
   const keep = (bytes: Uint8Array): void => {
-    if (bytes.length === 0) return;
-    if (overflow) return;
-    if (pendingBytes + bytes.length > maxLineBytes) {
-      // Keep only the start, for the error message.
-      overflow = true;
-      if (pendingBytes === 0) pending.push(bytes.subarray(0, 200));
+    if (bytes.length === 0 || skipping) return;
+    if (pendingBytes + bytes.length <= maxLineBytes) {
+      pending.push(bytes);
+      pendingBytes += bytes.length;
       return;
     }
-    pending.push(bytes);
-    pendingBytes += bytes.length;
+    const seen = pendingBytes + bytes.length;
+    const quoted = concat([...pending, bytes], Math.min(seen, HEAD_BYTES));
+    pending = [];
+    pendingBytes = 0;
+    skipping = true;
+    lineNumber += 1;
+    options.onLine({
+      ok: false,
+      reason: 'too-long',
+      error: `line longer than the ${maxLineBytes}-byte limit (maxLineBytes): ${seen} bytes and no newline yet; the rest of it is skipped`,
+      line: decoder.decode(quoted),
+      lineNumber,
+      bytes: seen,
+    });
+  };
+
+  /** A newline arrived: the line so far is complete. */
+  const lineEnd = (): void => {
+    if (skipping) skipping = false;
+    else emit(take());
   };
 
   return {
@@ -99,35 +142,44 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
         const nl = bytes.indexOf(NEWLINE, start);
         if (nl < 0) break;
         keep(bytes.subarray(start, nl));
-        emit(take());
+        lineEnd();
         start = nl + 1;
       }
-      if (start < bytes.length) keep(bytes.slice(start));
+      // Copied: the caller may reuse its buffer.
+      if (start < bytes.length && !skipping) keep(bytes.slice(start));
     },
     end() {
-      if (pendingBytes === 0 && !overflow) return undefined;
+      if (skipping) {
+        skipping = false;
+        return undefined;
+      }
+      if (pendingBytes === 0) return undefined;
       const rest = take();
-      overflow = false;
       const text = decoder.decode(rest);
       if (text.trim() === '') return undefined;
       lineNumber += 1;
       options.onLine({
         ok: false,
+        reason: 'unterminated',
         error: 'the stream ended inside a line (no newline after it)',
         line: text,
         lineNumber,
+        bytes: rest.length,
       });
       return text;
     },
   };
 }
 
+/** The first `total` bytes of `chunks`, in one array. */
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
+    const part = c.subarray(0, total - at);
+    out.set(part, at);
+    at += part.length;
+    if (at >= total) break;
   }
   return out;
 }

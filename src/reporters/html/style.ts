@@ -40,6 +40,11 @@ body.hide-pass tbody.check.pass, body.hide-fail tbody.check.fail,
 body.hide-warn tbody.check.warn, body.hide-skip tbody.check.skip { display: none; }
 section.suite[hidden], .empty[hidden] { display: none; }
 .empty { color: #555; font-style: italic; margin: .5rem 0; }
+.banner { margin: .5rem 0; padding: .4rem .6rem; border-left: 4px solid var(--skip); background: #f6f6f6; }
+.banner.fail { border-color: var(--fail); background: #fff3f3; } .banner.warn { border-color: var(--warn); background: #fffaf0; }
+.banner pre { margin-top: .3rem; }
+.kind, .tier { font-size: 11px; color: #555; margin-top: .2rem; } .kind.not-exercised { color: var(--warn); font-weight: 600; }
+ul.labels { margin: .3rem 0 0; padding-left: 1.2rem; font-size: 12px; }
 .diff { margin: .3rem 0; content-visibility: auto; contain-intrinsic-size: auto 160px; } .diff pre { background: #fff; border: 1px solid var(--line); padding: .3rem; max-height: 24rem; overflow: auto; }
 .diff .del { background: #ffe6e6; } .diff .add { background: #e6ffea; } .diff .fold { color: #777; font-style: italic; }
 .diff .sign { display: inline-block; width: 1.2em; color: #777; user-select: none; }

@@ -1,4 +1,6 @@
 import { CheckFailure } from '../../harness/check.js';
+import { clip } from '../../protocol/clip.js';
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
 import type { BufferedReply, HeaderMap, StreamComment, StreamedReply } from './replies.js';
 import { messagesEndpoint } from './target.js';
@@ -28,7 +30,17 @@ export interface StreamOptions extends SendOptions {
 /** The request could not be completed at all: no connection, timeout, reset before the headers. */
 export class RequestFailed extends CheckFailure {}
 
+/**
+ * Bounds on one reply, whatever the service sends: its bytes (MAX_BODY_BYTES, 32 MiB), its
+ * time (the client's requestTimeoutMs, headers to the end of the body), the frames,
+ * comments and invalid lines kept of a stream (MAX_STREAM_ITEMS each: a reply of
+ * max_tokens 64 has a few dozen), and an SSE line or frame (the decoder's 16 MiB). Past
+ * one, reading stops and `readError` names the limit.
+ */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const MAX_STREAM_ITEMS = 100_000;
+/** Characters of a comment or an invalid line kept. */
+const MAX_LINE_KEPT = 4096;
 /** 429 and 529 (overloaded) are transient on the real API: wait and send again, as its SDKs do. */
 const RETRY_STATUSES = new Set([429, 529]);
 const MAX_RETRIES = 2;
@@ -54,9 +66,13 @@ function headerMap(headers: Headers): HeaderMap {
   return out;
 }
 
-function describeError(e: unknown): string {
+function describeError(e: unknown, budgetMs?: number): string {
   if (!(e instanceof Error)) return String(e);
-  if (e.name === 'TimeoutError') return 'no reply within the request budget';
+  if (e.name === 'TimeoutError') {
+    return budgetMs === undefined
+      ? 'no reply within the request budget'
+      : `the reply did not end within the ${budgetMs} ms budget of one request (requestTimeoutMs)`;
+  }
   const cause = (e as { cause?: unknown }).cause;
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
@@ -91,7 +107,7 @@ async function post(
         signal,
       });
     } catch (e) {
-      throw new RequestFailed(`POST ${url} failed: ${describeError(e)}`);
+      throw new RequestFailed(`POST ${url} failed: ${describeError(e, client.requestTimeoutMs)}`);
     }
     if (!RETRY_STATUSES.has(response.status) || attempt >= MAX_RETRIES) return response;
     await response.body?.cancel();
@@ -109,10 +125,15 @@ async function post(
   }
 }
 
-/** Read a body to the end, within the size cap. `onChunk` may stop the reading by returning true. */
+/**
+ * Read a body to the end, within the size cap and the request's time budget (the fetch
+ * signal). `onChunk` may stop the reading by returning true, or by returning a string: why
+ * the reply broke a reading limit (the body is then cancelled and that is the readError).
+ */
 async function readBody(
   response: Response,
-  onChunk: (chunk: Uint8Array) => boolean,
+  onChunk: (chunk: Uint8Array) => boolean | string,
+  budgetMs?: number,
 ): Promise<{ stopped: boolean; readError: string | undefined }> {
   if (!response.body) return { stopped: false, readError: undefined };
   const reader = response.body.getReader();
@@ -124,16 +145,24 @@ async function readBody(
       bytes += value.byteLength;
       if (bytes > MAX_BODY_BYTES) {
         await reader.cancel();
-        return { stopped: false, readError: `body exceeded ${MAX_BODY_BYTES} bytes and was cut` };
+        return {
+          stopped: false,
+          readError: `the body went past the ${MAX_BODY_BYTES}-byte limit of one reply (MAX_BODY_BYTES) and was cut off`,
+        };
       }
-      if (onChunk(value)) {
+      const verdict = onChunk(value);
+      if (typeof verdict === 'string') {
+        await reader.cancel();
+        return { stopped: false, readError: verdict };
+      }
+      if (verdict) {
         // Cancelling the body closes the connection at once, as a client that stops reading does.
         await reader.cancel();
         return { stopped: true, readError: undefined };
       }
     }
   } catch (e) {
-    return { stopped: false, readError: describeError(e) };
+    return { stopped: false, readError: describeError(e, budgetMs) };
   }
 }
 
@@ -146,19 +175,20 @@ export async function sendBuffered(
   const controller = new AbortController();
   const response = await post(client, body, options, controller);
   const chunks: Uint8Array[] = [];
-  const { readError } = await readBody(response, (chunk) => {
-    chunks.push(chunk);
-    return false;
-  });
+  const { readError } = await readBody(
+    response,
+    (chunk) => {
+      chunks.push(chunk);
+      return false;
+    },
+    client.requestTimeoutMs,
+  );
   if (readError !== undefined) throw new RequestFailed(`reading the reply body failed: ${readError}`);
   const text = Buffer.concat(chunks).toString('utf8');
-  let json: unknown;
-  let jsonError: string | undefined;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    jsonError = (e as Error).message;
-  }
+  // Nesting is bounded before anything walks the value (schemas, comparisons, reports).
+  const parsed = parseJsonBounded(text, { maxLength: MAX_BODY_BYTES });
+  const json = parsed.ok ? parsed.value : undefined;
+  const jsonError = parsed.ok ? undefined : parsed.message;
   return { status: response.status, headers: headerMap(response.headers), text, json, jsonError };
 }
 
@@ -172,7 +202,7 @@ export async function sendStreamed(
   const response = await post(client, body, options, controller);
   const headers = headerMap(response.headers);
   if (response.status !== 200) {
-    const reply = await sendTextOf(response);
+    const reply = await sendTextOf(response, client.requestTimeoutMs);
     return { ...emptyStream(response.status, headers), text: reply.text, readError: reply.readError };
   }
   const frames: SseFrame[] = [];
@@ -180,31 +210,46 @@ export async function sendStreamed(
   const comments: StreamComment[] = [];
   const invalidLines: string[] = [];
   let abortNow = false;
+  /** Why reading stopped at a limit of the stream (a line, a frame, too many items). */
+  let overLimit: string | undefined;
+  const tooMany = (what: string) => {
+    overLimit ??= `wirecheck stopped reading: the stream went past ${MAX_STREAM_ITEMS} ${what} (MAX_STREAM_ITEMS)`;
+  };
   // Times are taken per chunk read: every frame completed by one read arrived together.
   let firstByteAt: number | undefined;
   let now = 0;
   const decoder = createFrameDecoder({
     onFrame(frame) {
+      if (frames.length >= MAX_STREAM_ITEMS) return tooMany('frames');
       frames.push(frame);
       frameTimesMs.push(now);
       if (!abortNow && options.abortAfter?.(frame)) abortNow = true;
     },
     onComment(text) {
-      comments.push({ text, atMs: now, afterFrames: frames.length });
+      if (comments.length >= MAX_STREAM_ITEMS) return tooMany('comments');
+      comments.push({ text: clip(text, MAX_LINE_KEPT), atMs: now, afterFrames: frames.length });
     },
     onInvalidLine(line) {
-      invalidLines.push(line);
+      if (invalidLines.length >= MAX_STREAM_ITEMS) return tooMany('invalid lines');
+      invalidLines.push(clip(line, MAX_LINE_KEPT));
+    },
+    onLimit(error) {
+      overLimit ??= `wirecheck stopped reading: ${error.message}`;
     },
   });
-  const { stopped, readError } = await readBody(response, (chunk) => {
-    const at = performance.now();
-    firstByteAt ??= at;
-    now = Math.round((at - firstByteAt) * 10) / 10;
-    decoder.feed(chunk);
-    return abortNow;
-  });
+  const { stopped, readError } = await readBody(
+    response,
+    (chunk) => {
+      const at = performance.now();
+      firstByteAt ??= at;
+      now = Math.round((at - firstByteAt) * 10) / 10;
+      decoder.feed(chunk);
+      return overLimit ?? abortNow;
+    },
+    client.requestTimeoutMs,
+  );
   if (stopped) controller.abort();
-  const unterminated = stopped ? '' : decoder.end();
+  const unterminated = stopped || overLimit !== undefined ? '' : decoder.end();
   return {
     status: response.status,
     headers,
@@ -219,12 +264,19 @@ export async function sendStreamed(
   };
 }
 
-async function sendTextOf(response: Response): Promise<{ text: string; readError: string | undefined }> {
+async function sendTextOf(
+  response: Response,
+  budgetMs?: number,
+): Promise<{ text: string; readError: string | undefined }> {
   const chunks: Uint8Array[] = [];
-  const { readError } = await readBody(response, (chunk) => {
-    chunks.push(chunk);
-    return false;
-  });
+  const { readError } = await readBody(
+    response,
+    (chunk) => {
+      chunks.push(chunk);
+      return false;
+    },
+    budgetMs,
+  );
   return { text: Buffer.concat(chunks).toString('utf8'), readError };
 }
 

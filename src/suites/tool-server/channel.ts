@@ -1,3 +1,4 @@
+import type { WireDiagnosis } from './diagnosis.js';
 import type { RpcPeer } from './peer.js';
 
 /** What a POST got back (SSE transport); stdio sends have no such outcome. */
@@ -6,20 +7,33 @@ export interface PostOutcome {
   readonly status: number | undefined;
   readonly body: string;
   readonly contentType: string | undefined;
-  /** Set when no response came: "no response within 2000 ms", "ECONNREFUSED ...". */
+  /** Set when no (whole) response came: "no response within 2000 ms", "ECONNREFUSED ...", a body cut off at its limit. */
   readonly problem?: string;
 }
 
 /**
  * One session with the server under test: a stdio process or an SSE stream plus its POST
- * endpoint. Everything received goes to `peer`, which records it.
+ * endpoint. Everything received goes to `peer`, which records it. Reading is bounded: a
+ * line or frame past the reader's limits (16 MiB, nesting 512) ends the session, and a
+ * flood costs counts, not memory.
  */
 export interface Channel {
   readonly transport: 'stdio' | 'sse';
   readonly peer: RpcPeer;
   /** Send one text (normally a JSON-RPC message, unchanged). */
   sendText(text: string): Promise<PostOutcome | undefined>;
-  /** Why the session is over (process exited, stream ended), undefined while it lives. */
+  /**
+   * Why the session is over, undefined while it lives: the process exited, the stream
+   * ended, or the target sent a line or frame past a limit and the harness stopped reading
+   * (the sentence then names the limit, its value and what arrived).
+   */
   gone(): string | undefined;
+  /**
+   * What the target sent on this session, summed up: totals, first bytes, and what was not
+   * JSON, not JSON-RPC, too deep, over a limit or the harness's own message echoed back.
+   * `summary` is one sentence for a "no reply" failure; `cannotSpeakProtocol(diagnosis)`
+   * (diagnosis.ts) says when the target has shown it cannot speak the protocol at all.
+   */
+  diagnosis(): WireDiagnosis;
   close(): Promise<void>;
 }

@@ -8,6 +8,9 @@ const postAgents = {
   https: new https.Agent({ keepAlive: true }),
 };
 
+/** Bytes of a POST's response body read; a body that goes on past it is cut off with its connection. */
+export const MAX_POST_BODY_BYTES = 1024 * 1024;
+
 function moduleFor(url: URL) {
   return url.protocol === 'https:' ? https : http;
 }
@@ -15,7 +18,9 @@ function moduleFor(url: URL) {
 /**
  * POST a body and wait (bounded) for the whole response. A server that never answers
  * (server-everything for an unknown session) yields `status: undefined` after `timeoutMs`,
- * and the request is destroyed so nothing stays open.
+ * and the request is destroyed so nothing stays open. A response body past
+ * MAX_POST_BODY_BYTES is cut off there (`problem` says so); one that is still coming when
+ * `timeoutMs` ends is cut off too, with what arrived.
  */
 export function post(
   url: URL,
@@ -39,8 +44,20 @@ export function post(
         ...options.headers,
       },
     });
+    let partial:
+      | { status: number | undefined; chunks: Buffer[]; contentType: string | undefined }
+      | undefined;
     const timer = setTimeout(() => {
       req.destroy();
+      if (partial !== undefined) {
+        finish({
+          status: partial.status,
+          body: Buffer.concat(partial.chunks).toString('utf8'),
+          contentType: partial.contentType,
+          problem: `the response body was still coming after ${options.timeoutMs} ms and was cut off`,
+        });
+        return;
+      }
       finish({
         status: undefined,
         body: '',
@@ -50,7 +67,22 @@ export function post(
     }, options.timeoutMs);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let bytes = 0;
+      partial = { status: res.statusCode, chunks, contentType: res.headers['content-type'] };
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (bytes <= MAX_POST_BODY_BYTES) {
+          chunks.push(c);
+          return;
+        }
+        req.destroy();
+        finish({
+          status: res.statusCode,
+          body: Buffer.concat(chunks).toString('utf8'),
+          contentType: res.headers['content-type'],
+          problem: `the response body went past the ${MAX_POST_BODY_BYTES}-byte limit of a POST's response and was cut off`,
+        });
+      });
       res.on('end', () =>
         finish({
           status: res.statusCode,

@@ -1,3 +1,4 @@
+import { clip, detach } from '../../protocol/clip.js';
 import {
   type ClassifiedMessage,
   classifyMessage,
@@ -8,6 +9,7 @@ import {
   successResponse,
 } from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
+import { STDIO_WORDS, WireLog, type WireProblemKind, type WireVocabulary } from './diagnosis.js';
 
 /** One message that crossed the wire, seen from the harness, with its absolute time. */
 export interface WireItem {
@@ -26,56 +28,132 @@ export type Awaited =
 
 interface Waiter {
   resolve(reply: JsonRpcResponse): void;
+  /** The request came back unchanged (a `cat`): no reply will come. */
+  echoed(why: string): void;
 }
+
+/** Why a received text could not be read as JSON: `not-json` (syntax) or `too-deep` (nesting limit). */
+export interface Unreadable {
+  readonly kind: Extract<WireProblemKind, 'not-json' | 'too-deep'>;
+  /** The reader's message, naming the limit where one was passed. */
+  readonly detail: string;
+}
+
+/**
+ * Bounds of what one peer keeps, so that a target flooding its output costs counts, not
+ * memory: received items past `maxKeptItems` are read (replies still match) but not kept;
+ * past `maxKeptText` characters of kept text, and for text that is not JSON-RPC, an item
+ * keeps only its first `previewChars`. Measured: a server printing 64 KiB lines that are
+ * not JSON for 20 s (1.7 GB) holds a reader at 270 MB RSS, its heap under 100 MB.
+ */
+export const PEER_LIMITS = {
+  maxKeptItems: 10_000,
+  maxKeptText: 64 * 1024 * 1024,
+  previewChars: 1024,
+  maxStrayReplies: 1000,
+  /** Texts sent, remembered to tell an echo (only texts up to 64 KiB). */
+  maxRemembered: 1000,
+  maxRememberedChars: 64 * 1024,
+} as const;
 
 /**
  * The harness's side of one JSON-RPC session, without I/O: it records every message in
  * order, matches replies to waiters by id, keeps replies nobody waited for (a reply routed
  * to the wrong session shows up there) and answers the server's own requests (ping with an
  * empty result, anything else with Method not found) through `respond`.
+ *
+ * What arrives is also summed up in `wire` (a WireLog): what was not JSON, not JSON-RPC, or
+ * the harness's own message echoed back. An echoed request is not answered (a `cat` would
+ * otherwise get "method not found" and send that back as the reply) and ends the wait for
+ * its reply at once. Memory stays bounded whatever the target sends (PEER_LIMITS).
  */
 export class RpcPeer {
   readonly items: WireItem[] = [];
-  /** Replies that arrived for an id this peer never sent or stopped waiting for. */
+  /** Replies that arrived for an id this peer never sent or stopped waiting for (the first 1,000). */
   readonly strayReplies: JsonRpcResponse[] = [];
   /** Every reply received, by id (the first one when an id is answered twice). */
   readonly replies = new Map<JsonRpcId, JsonRpcResponse>();
   /** Ids this peer sent requests with. */
   readonly sentIds = new Set<JsonRpcId>();
+  /** What arrived, summed up: see Channel.diagnosis(). */
+  readonly wire: WireLog;
   private readonly waiters = new Map<JsonRpcId, Waiter>();
+  private receivedKept = 0;
+  private textKept = 0;
+  /** Texts this peer sent, to tell an echo from a message. */
+  private readonly sentTexts = new Set<string>();
 
   constructor(
     readonly label: string,
     private readonly respond: (message: unknown) => void,
-  ) {}
+    words: WireVocabulary = STDIO_WORDS,
+  ) {
+    this.wire = new WireLog(words);
+  }
 
   recordSent(text: string, value?: unknown): void {
     this.items.push({ at: performance.now(), direction: 'sent', text });
+    if (text.length <= PEER_LIMITS.maxRememberedChars) {
+      this.sentTexts.add(text);
+      if (this.sentTexts.size > PEER_LIMITS.maxRemembered) {
+        this.sentTexts.delete(this.sentTexts.values().next().value as string);
+      }
+    }
     const c = value === undefined ? undefined : classifyMessage(value);
     if (c?.kind === 'request') this.sentIds.add(c.message.id);
   }
 
-  /** A line or frame data arrived: `value` is its parse, undefined when it was not JSON. */
-  receive(text: string, value: unknown, parsed: boolean): void {
+  /** Keep a received item, within the bounds; the text is cut to a preview when `whole` is false. */
+  private keep(text: string, kind: WireItem['kind'], whole: boolean): void {
+    if (this.receivedKept >= PEER_LIMITS.maxKeptItems) {
+      this.wire.drop();
+      return;
+    }
+    this.receivedKept++;
+    const keepWhole = whole && this.textKept + text.length <= PEER_LIMITS.maxKeptText;
+    // Copies: a slice would keep the whole chunk or line it came from alive.
+    const kept = keepWhole ? detach(text) : clip(text, PEER_LIMITS.previewChars);
+    this.textKept += kept.length;
+    this.items.push({ at: performance.now(), direction: 'received', text: kept, ...(kind ? { kind } : {}) });
+  }
+
+  /**
+   * A line or frame data arrived: `value` is its parse, undefined when it was not JSON
+   * (`unreadable` says why: not JSON, or nested past the reader's limit).
+   */
+  receive(text: string, value: unknown, parsed: boolean, unreadable?: Unreadable): void {
+    this.wire.unit();
     if (!parsed) {
-      this.items.push({ at: performance.now(), direction: 'received', text, kind: 'not-json' });
+      this.wire.problem(unreadable?.kind ?? 'not-json', text, unreadable?.detail ?? 'not JSON');
+      this.keep(text, 'not-json', false);
       return;
     }
     const c = classifyMessage(value);
-    this.items.push({ at: performance.now(), direction: 'received', text, kind: c.kind });
+    if (c.kind !== 'invalid' && this.sentTexts.has(text)) {
+      this.echoed(text, c);
+      return;
+    }
+    if (c.kind === 'invalid') this.wire.problem('not-jsonrpc', text, 'JSON, but not a JSON-RPC message');
+    else this.wire.message();
+    this.keep(text, c.kind, c.kind !== 'invalid');
     if (c.kind === 'success' || c.kind === 'error') {
       const reply = c.message;
       if (reply.id === null) {
-        this.strayReplies.push(reply);
+        this.stray(reply);
         return;
       }
-      if (!this.replies.has(reply.id)) this.replies.set(reply.id, reply);
       const waiter = this.waiters.get(reply.id);
+      if (
+        !this.replies.has(reply.id) &&
+        (waiter !== undefined || this.sentIds.has(reply.id) || this.replies.size < PEER_LIMITS.maxKeptItems)
+      ) {
+        this.replies.set(reply.id, reply);
+      }
       if (waiter !== undefined) {
         this.waiters.delete(reply.id);
         waiter.resolve(reply);
       } else if (!this.sentIds.has(reply.id)) {
-        this.strayReplies.push(reply);
+        this.stray(reply);
       }
     } else if (c.kind === 'request') {
       // A server may ping its client (spec "Tool-server SSE events": keep-alive).
@@ -90,6 +168,23 @@ export class RpcPeer {
             ),
       );
     }
+  }
+
+  private stray(reply: JsonRpcResponse): void {
+    if (this.strayReplies.length < PEER_LIMITS.maxStrayReplies) this.strayReplies.push(reply);
+  }
+
+  /** One of this peer's own messages came back unchanged: recorded, never answered. */
+  private echoed(text: string, c: ClassifiedMessage): void {
+    this.wire.problem('echo', text, 'sent by wirecheck, then received back unchanged');
+    this.keep(text, c.kind, true);
+    if (c.kind !== 'request') return;
+    const waiter = this.waiters.get(c.message.id);
+    if (waiter === undefined) return;
+    this.waiters.delete(c.message.id);
+    waiter.echoed(
+      `the server echoed the request back instead of answering it: it looks like \`cat\`, not a tool server`,
+    );
   }
 
   /** Replies received with a null id (parse errors, invalid requests), in order. */
@@ -108,13 +203,21 @@ export class RpcPeer {
         this.waiters.delete(id);
         resolve(value);
       };
-      const timer = setTimeout(() => finish({ reply: undefined, why: `no reply within ${ms} ms` }), ms);
-      // A server that died will never answer: stop waiting early and say why.
+      // What arrived meanwhile is part of why nothing came (a banner, a `yes`, nothing at all).
+      const explain = (why: string) => (this.wire.stopped ? why : `${why}; ${this.wire.diagnosis().summary}`);
+      const timer = setTimeout(
+        () => finish({ reply: undefined, why: explain(`no reply within ${ms} ms`) }),
+        ms,
+      );
+      // A server that died, or that the channel stopped reading, will never answer: stop waiting early and say why.
       const poll = setInterval(() => {
         const why = gone();
-        if (why !== undefined) finish({ reply: undefined, why });
+        if (why !== undefined) finish({ reply: undefined, why: explain(why) });
       }, 50);
-      this.waiters.set(id, { resolve: (reply) => finish({ reply }) });
+      this.waiters.set(id, {
+        resolve: (reply) => finish({ reply }),
+        echoed: (why) => finish({ reply: undefined, why }),
+      });
     });
   }
 }

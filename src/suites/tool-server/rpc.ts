@@ -68,7 +68,7 @@ export async function call(
     throw new CheckFailure(
       `${method} got no reply: ${ex.why}`,
       'a JSON-RPC reply with the request id',
-      'nothing',
+      `no reply; ${channel.diagnosis().summary}`,
       rpcEvidence(`${method} on ${channel.peer.label}`, [channel]),
     );
   }

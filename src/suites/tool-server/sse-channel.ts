@@ -1,15 +1,26 @@
 import type http from 'node:http';
 import type { FrameItem } from '../../harness/results.js';
+import { clip } from '../../protocol/clip.js';
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import {
   resolveEndpoint,
   SESSION_QUERY_PARAM,
   sessionIdOf,
   TOOL_SSE_EVENTS,
 } from '../../protocol/mcp/index.js';
-import { createFrameDecoder } from '../../protocol/sse/index.js';
+import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js';
 import type { Channel, PostOutcome } from './channel.js';
+import { SSE_WORDS } from './diagnosis.js';
 import { openGet, post } from './http.js';
 import { RpcPeer } from './peer.js';
+
+/**
+ * What an SSE channel keeps of the frames it saw, as evidence: the first MAX_KEPT_FRAMES
+ * frames and comments, each with at most MAX_FRAME_DATA characters of data (the peer still
+ * gets every message whole). Later frames are counted in the diagnosis, not kept.
+ */
+export const MAX_KEPT_FRAMES = 10_000;
+export const MAX_FRAME_DATA = 64 * 1024;
 
 /** One SSE frame or comment as the harness saw it, with its absolute time. */
 export interface SeenFrame {
@@ -43,6 +54,8 @@ export interface SseOpenOptions {
   readonly timeoutMs: number;
   /** Budget for each POST. */
   readonly postTimeoutMs: number;
+  /** Line and frame limits of the stream (default DEFAULT_SSE_LIMITS, 16 MiB each). */
+  readonly limits?: SseLimits;
 }
 
 /** Why a stream could not be opened as a session (status, content type, no endpoint event). */
@@ -53,7 +66,9 @@ export class SseOpenError extends Error {
 /**
  * GET the stream URL with `Accept: text/event-stream` and read frames as they come. The
  * promise resolves once the response headers arrived; the session is usable once
- * `endpoint()` is set (await `firstEvent`). Message events feed the peer.
+ * `endpoint()` is set (await `firstEvent`). Message events feed the peer, their data parsed
+ * within 512 levels of nesting. A line or frame past the decoder's limits is a protocol
+ * failure that ends the session: the stream is closed and `gone()` names the limit.
  */
 export async function openSseChannel(streamUrl: string, options: SseOpenOptions): Promise<SseChannel> {
   const url = new URL(streamUrl);
@@ -66,13 +81,22 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
   let events = 0;
   let ended: string | undefined;
   const firstEventWaiters: ((f: SeenFrame | undefined) => void)[] = [];
-  const peer: RpcPeer = new RpcPeer(options.label, (message) => {
-    void sendText(JSON.stringify(message));
-  });
+  const peer: RpcPeer = new RpcPeer(
+    options.label,
+    (message) => {
+      void sendText(JSON.stringify(message));
+    },
+    SSE_WORDS,
+  );
+  const keepFrame = (frame: SeenFrame) => {
+    if (frames.length < MAX_KEPT_FRAMES) frames.push(frame);
+  };
+  const clipped = (data: string) => clip(data, MAX_FRAME_DATA);
   const decoder = createFrameDecoder({
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
     onFrame(frame) {
-      const seen: SeenFrame = { at: performance.now(), event: frame.event, data: frame.data };
-      frames.push(seen);
+      const seen: SeenFrame = { at: performance.now(), event: frame.event, data: clipped(frame.data) };
+      keepFrame(seen);
       events += 1;
       if (events === 1) for (const w of firstEventWaiters.splice(0)) w(seen);
       const name = frame.event ?? 'message';
@@ -83,21 +107,31 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
           // an endpoint that is not a URL: the endpoint check reports it
         }
       } else if (name === TOOL_SSE_EVENTS.message) {
-        let value: unknown;
-        let parsed = true;
-        try {
-          value = JSON.parse(frame.data);
-        } catch {
-          parsed = false;
+        const parsed = parseJsonBounded(frame.data);
+        if (parsed.ok) peer.receive(frame.data, parsed.value, true);
+        else {
+          peer.receive(frame.data, undefined, false, {
+            kind: parsed.reason === 'too-deep' ? 'too-deep' : 'not-json',
+            detail: parsed.message,
+          });
         }
-        peer.receive(frame.data, value, parsed);
       }
     },
     onComment(comment) {
-      frames.push({ at: performance.now(), event: undefined, data: comment, comment: true });
+      keepFrame({ at: performance.now(), event: undefined, data: clipped(comment), comment: true });
+    },
+    onLimit(error) {
+      peer.wire.fatal('over-limit', error.head, error.message);
+      end(`wirecheck closed the stream: ${error.message}`);
+      req.destroy();
+      res.destroy();
     },
   });
-  res.on('data', (chunk: Buffer) => decoder.feed(chunk));
+  res.on('data', (chunk: Buffer) => {
+    if (peer.wire.stopped) return;
+    peer.wire.bytesIn(chunk);
+    decoder.feed(chunk);
+  });
   const end = (why: string) => {
     ended ??= why;
     for (const w of firstEventWaiters.splice(0)) w(undefined);
@@ -148,6 +182,7 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
     postTo,
     sendText,
     gone: () => ended,
+    diagnosis: () => peer.wire.diagnosis(),
     async close() {
       end('the harness closed the stream');
       req.destroy();

@@ -1,5 +1,6 @@
-import { createLineDecoder } from '../../protocol/jsonrpc/index.js';
+import { createLineDecoder, DEFAULT_MAX_LINE_BYTES } from '../../protocol/jsonrpc/index.js';
 import type { Channel, PostOutcome } from './channel.js';
+import { STDIO_WORDS } from './diagnosis.js';
 import { RpcPeer } from './peer.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 
@@ -11,19 +12,58 @@ export interface StdioChannel extends Channel {
   endInput(ms: number): Promise<boolean>;
 }
 
-/** Spawn CMD and speak newline-delimited JSON-RPC on its stdin/stdout (spec "Tool server, stdio transport"). */
-export function openStdioChannel(command: string, label: string): StdioChannel {
+export interface StdioReadLimits {
+  /** Longest stdout line read (default 16 MiB, DEFAULT_MAX_LINE_BYTES). */
+  readonly maxLineBytes?: number;
+  /** Deepest JSON nesting parsed (default 512). */
+  readonly maxDepth?: number;
+}
+
+/**
+ * Spawn CMD and speak newline-delimited JSON-RPC on its stdin/stdout (spec "Tool server,
+ * stdio transport"). Every stdout line goes to the peer, which classifies it (JSON-RPC, not
+ * JSON, too deep, not JSON-RPC, an echo of the harness's own line). A line longer than
+ * maxLineBytes is a protocol failure that ends the session: the harness stops reading and
+ * stops the process, and `gone()` names the limit, what arrived and where.
+ */
+export function openStdioChannel(command: string, label: string, limits: StdioReadLimits = {}): StdioChannel {
+  const maxLineBytes = limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const proc = spawnServer(command);
-  const peer: RpcPeer = new RpcPeer(label, (message) => {
-    void send(JSON.stringify(message));
-  });
+  const peer: RpcPeer = new RpcPeer(
+    label,
+    (message) => {
+      void send(JSON.stringify(message));
+    },
+    STDIO_WORDS,
+  );
+  let stopped: string | undefined;
+  const onData = (chunk: Buffer) => {
+    peer.wire.bytesIn(chunk);
+    decoder.feed(chunk);
+  };
   const decoder = createLineDecoder({
+    maxLineBytes,
+    ...(limits.maxDepth === undefined ? {} : { maxDepth: limits.maxDepth }),
     onLine(line) {
-      if (line.ok) peer.receive(line.line, line.value, true);
-      else peer.receive(line.line, undefined, false);
+      if (line.ok) {
+        peer.receive(line.line, line.value, true);
+        return;
+      }
+      if (line.reason === 'too-long') {
+        const detail = `line ${line.lineNumber} of stdout is longer than the ${maxLineBytes}-byte limit (maxLineBytes): ${line.bytes} bytes and no newline yet, starting ${JSON.stringify(line.line.slice(0, 120))}`;
+        peer.wire.fatal('over-limit', line.line, detail);
+        stopped = `wirecheck stopped reading and ended the session: ${detail}`;
+        proc.child.stdout.off('data', onData);
+        void proc.kill();
+        return;
+      }
+      peer.receive(line.line, undefined, false, {
+        kind: line.reason === 'too-deep' ? 'too-deep' : 'not-json',
+        detail: line.error,
+      });
     },
   });
-  proc.child.stdout.on('data', (chunk: Buffer) => decoder.feed(chunk));
+  proc.child.stdout.on('data', onData);
   proc.child.stdout.on('end', () => decoder.end());
   const send = async (text: string): Promise<PostOutcome | undefined> => {
     let value: unknown;
@@ -33,7 +73,7 @@ export function openStdioChannel(command: string, label: string): StdioChannel {
       value = undefined;
     }
     peer.recordSent(text, value);
-    if (proc.exit() !== undefined || !proc.child.stdin.writable) return undefined;
+    if (stopped !== undefined || proc.exit() !== undefined || !proc.child.stdin.writable) return undefined;
     await new Promise<void>((resolve) => proc.child.stdin.write(`${text}\n`, () => resolve()));
     return undefined;
   };
@@ -42,7 +82,9 @@ export function openStdioChannel(command: string, label: string): StdioChannel {
     peer,
     process: proc,
     sendText: send,
-    gone: () => (proc.exit() === undefined ? undefined : `the server process ${describeExit(proc)}`),
+    gone: () =>
+      stopped ?? (proc.exit() === undefined ? undefined : `the server process ${describeExit(proc)}`),
+    diagnosis: () => peer.wire.diagnosis(),
     close: () => proc.kill(),
     async endInput(ms) {
       proc.child.stdin.end();

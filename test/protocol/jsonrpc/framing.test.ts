@@ -1,12 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createLineDecoder, type DecodedLine, encodeLine } from '../../../src/protocol/jsonrpc/index.js';
+import {
+  createLineDecoder,
+  DEFAULT_MAX_LINE_BYTES,
+  type DecodedLine,
+  encodeLine,
+} from '../../../src/protocol/jsonrpc/index.js';
 
-function decodeChunks(chunks: readonly (Uint8Array | string)[], maxLineBytes?: number) {
+function decodeChunks(chunks: readonly (Uint8Array | string)[], maxLineBytes?: number, maxDepth?: number) {
   const lines: DecodedLine[] = [];
   const decoder = createLineDecoder({
     onLine: (l) => lines.push(l),
     ...(maxLineBytes ? { maxLineBytes } : {}),
+    ...(maxDepth ? { maxDepth } : {}),
   });
   for (const c of chunks) decoder.feed(c);
   const rest = decoder.end();
@@ -67,9 +73,56 @@ describe('stdio framing: one JSON-RPC message per line', () => {
     expect(lines[1]).toMatchObject({ ok: false, line: '{"b":' });
   });
 
-  test('a line over the size limit is reported once and the next line decodes', () => {
+  test('a line over the size limit is reported once, as soon as it passes it, and the next line decodes', () => {
     const { lines } = decodeChunks([`{"big":"${'x'.repeat(100)}`, `${'y'.repeat(100)}"}\n{"a":1}\n`], 64);
-    expect(lines[0]).toMatchObject({ ok: false, error: 'line longer than 64 bytes' });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      ok: false,
+      reason: 'too-long',
+      error:
+        'line longer than the 64-byte limit (maxLineBytes): 108 bytes and no newline yet; the rest of it is skipped',
+      line: `{"big":"${'x'.repeat(100)}`,
+      lineNumber: 1,
+      bytes: 108,
+    });
+    expect(lines[1]).toMatchObject({ ok: true, value: { a: 1 }, lineNumber: 2 });
+  });
+
+  test('a line that never ends is reported while it grows, and no more than the limit is ever held', () => {
+    const lines: DecodedLine[] = [];
+    const decoder = createLineDecoder({ onLine: (l) => lines.push(l), maxLineBytes: 1024 });
+    const chunk = new Uint8Array(100).fill(0x78);
+    for (let i = 0; i < 10_000; i++) {
+      decoder.feed(chunk);
+      expect(lines).toHaveLength(i >= 10 ? 1 : 0);
+    }
+    expect(lines[0]).toMatchObject({ reason: 'too-long', bytes: 1100, line: 'x'.repeat(200) });
+    expect(decoder.end()).toBeUndefined();
+    expect(lines).toHaveLength(1);
+  });
+
+  test('the default line limit is 16 MiB, the JSON length limit', () => {
+    expect(DEFAULT_MAX_LINE_BYTES).toBe(16 * 1024 * 1024);
+    const lines: DecodedLine[] = [];
+    const decoder = createLineDecoder({ onLine: (l) => lines.push(l) });
+    const mib = new Uint8Array(1024 * 1024).fill(0x20);
+    for (let i = 0; i < 17; i++) decoder.feed(mib);
+    decoder.feed('{"after":1}\n{"next":2}\n');
+    expect(lines.map((l) => (l.ok ? l.value : l.reason))).toEqual(['too-long', { next: 2 }]);
+  });
+
+  test('a line nested deeper than maxDepth is refused before it is parsed, naming the limit', () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"result":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const { lines } = decodeChunks([`${deep}\n{"a":1}\n`]);
+    expect(lines[0]).toMatchObject({ ok: false, reason: 'too-deep', lineNumber: 1 });
+    expect(lines[0]?.ok === false && lines[0].error).toContain('512-level limit (maxDepth)');
     expect(lines[1]).toMatchObject({ ok: true, value: { a: 1 } });
+    const shallow = decodeChunks(['[[[1]]]\n'], undefined, 2).lines[0];
+    expect(shallow).toMatchObject({ ok: false, reason: 'too-deep' });
+  });
+
+  test('a line that is not JSON says so with its first characters', () => {
+    const { lines } = decodeChunks(['y\n']);
+    expect(lines[0]).toMatchObject({ ok: false, reason: 'syntax', line: 'y', bytes: 1 });
   });
 });

@@ -2,10 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { decodeWithCallbacks, referenceDecode } from '../../../src/fuzz/oracles/sse.js';
 import {
+  createFrameDecoder,
+  DEFAULT_SSE_LIMITS,
   decodeFrames,
   encodeComment,
   encodeFrame,
   type LineEnding,
+  type SseLimitError,
+  type SseLimits,
 } from '../../../src/protocol/sse/index.js';
 import { chunkBytes, interestingCuts } from '../../../src/suites/arbitraries/messages.js';
 import { arbCodePoint } from '../../../src/suites/arbitraries/text.js';
@@ -252,6 +256,144 @@ describe('properties', () => {
         expect(decodeWithCallbacks(chunks)).toEqual(referenceDecode(b));
       }),
       { numRuns: 400, seed: 20262 },
+    );
+  });
+});
+
+describe('limits', () => {
+  function decodeLimited(chunks: (Uint8Array | string)[], limits: SseLimits) {
+    const errors: SseLimitError[] = [];
+    const frames: ReturnType<typeof frame>[] = [];
+    const decoder = createFrameDecoder({
+      onFrame: (f) => frames.push(f),
+      onLimit: (e) => errors.push(e),
+      limits,
+    });
+    for (const c of chunks) decoder.feed(c);
+    return { frames, errors, unterminated: decoder.end() };
+  }
+
+  test('a line of exactly maxLineLength characters is decoded; one more is a limit error', () => {
+    expect(decodeLimited(['data: 1234\n\n'], { maxLineLength: 10 })).toMatchObject({
+      frames: [frame('1234')],
+      errors: [],
+    });
+    const { frames, errors } = decodeLimited(['data: 12345\n\n'], { maxLineLength: 10 });
+    expect(frames).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ limit: 'maxLineLength', value: 10, offset: 0, afterFrames: 0 });
+  });
+
+  test('a line over the limit is reported once, as soon as it passes it, and its frame is dropped up to the blank line', () => {
+    const errors: SseLimitError[] = [];
+    const frames: unknown[] = [];
+    const decoder = createFrameDecoder({
+      onFrame: (f) => frames.push(f),
+      onLimit: (e) => errors.push(e),
+      limits: { maxLineLength: 100 },
+    });
+    decoder.feed('data: 1\n\nevent: message\ndata: ');
+    for (let i = 0; i < 50; i++) {
+      decoder.feed('x'.repeat(10));
+      // Reported while the line is still growing: a reader can stop before it ends.
+      expect(errors).toHaveLength(i >= 9 ? 1 : 0);
+    }
+    decoder.feed('\ndata: still the same frame\n\ndata: 2\n\n');
+    expect(decoder.end()).toBe('');
+    expect(frames).toEqual([frame('1'), frame('2')]);
+    expect(errors[0]).toMatchObject({ limit: 'maxLineLength', offset: 24, afterFrames: 1 });
+    // What had arrived of the line when it passed the limit: "data: " and ten chunks of 10 x.
+    expect(errors[0]).toMatchObject({ seen: 106, head: `data: ${'x'.repeat(100)}` });
+    expect(errors[0]!.message).toContain('maxLineLength');
+    expect(errors[0]!.message).toContain('100-character limit');
+  });
+
+  test('a frame whose lines never end with a blank line is reported once, and decoding resumes after it', () => {
+    const { frames, errors, unterminated } = decodeLimited(
+      [
+        'data: 0\n\n',
+        'event: message\n',
+        ...Array.from({ length: 40 }, () => 'data: 0123456789\n'),
+        '\n',
+        'data: 1\n\n',
+      ],
+      { maxFrameLength: 200 },
+    );
+    expect(frames).toEqual([frame('0'), frame('1')]);
+    expect(unterminated).toBe('');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ limit: 'maxFrameLength', value: 200, offset: 9, afterFrames: 1 });
+    expect(errors[0]!.head.startsWith('event: message\ndata: 0123456789')).toBe(true);
+  });
+
+  test('a comment line counts against maxLineLength, not against the frame', () => {
+    const long = `: ${'k'.repeat(50)}\n`;
+    expect(decodeLimited([`data: a\n${long}data: b\n\n`], { maxFrameLength: 20 }).frames).toEqual([
+      frame('a\nb'),
+    ]);
+    const { frames, errors } = decodeLimited([`data: a\n${long}data: b\n\ndata: c\n\n`], {
+      maxLineLength: 20,
+    });
+    expect(errors.map((e) => e.limit)).toEqual(['maxLineLength']);
+    expect(frames).toEqual([frame('c')]);
+  });
+
+  test('the blank line ending a dropped frame is found across chunks and line endings', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const text = `data: ${'x'.repeat(30)}${eol}data: y${eol}${eol}data: z${eol}${eol}`;
+      for (const chunks of chunkings(utf8(text))) {
+        const { frames, errors } = decodeLimited(chunks, { maxLineLength: 20 });
+        expect(frames).toEqual([frame('z')]);
+        expect(errors).toHaveLength(1);
+      }
+    }
+  });
+
+  test('a stream that ends inside a dropped frame has no unterminated frame to report', () => {
+    expect(decodeLimited([`data: ${'x'.repeat(30)}`], { maxLineLength: 20 })).toMatchObject({
+      unterminated: '',
+      frames: [],
+    });
+    expect(decodeLimited([`data: ${'x'.repeat(30)}\ndata: y\n`], { maxLineLength: 20 }).unterminated).toBe(
+      '',
+    );
+  });
+
+  test('the defaults are 16 MiB, and a longer line is dropped without being held', () => {
+    expect(DEFAULT_SSE_LIMITS).toEqual({ maxLineLength: 16 * 1024 * 1024, maxFrameLength: 16 * 1024 * 1024 });
+    const errors: SseLimitError[] = [];
+    const decoder = createFrameDecoder({ onFrame: () => {}, onLimit: (e) => errors.push(e) });
+    const mib = new Uint8Array(1024 * 1024).fill(0x78);
+    decoder.feed('data: ');
+    for (let i = 0; i < 40; i++) decoder.feed(mib);
+    decoder.feed('\n\n');
+    expect(errors.map((e) => [e.limit, e.value])).toEqual([['maxLineLength', 16 * 1024 * 1024]]);
+    expect(decoder.end()).toBe('');
+  });
+
+  test('for any bytes, limits and chunking, the decoder reports what the whole-stream reference does', () => {
+    const arbCase = fc
+      .record({
+        parts: fc.array(
+          fc.constantFrom(
+            ...['data: xxxxxx', 'data: y', 'event: e', ': ccccccc', 'bad', '\r', '\n', '\r\n', '\n\n'].map(
+              utf8,
+            ),
+          ),
+          { maxLength: 30 },
+        ),
+        maxLineLength: fc.integer({ min: 1, max: 20 }),
+        maxFrameLength: fc.integer({ min: 1, max: 60 }),
+      })
+      .chain(({ parts, ...limits }) => {
+        const b = new Uint8Array(parts.flatMap((p) => [...p]));
+        return arbCuts(b).map((cuts) => ({ b, limits, chunks: chunkBytes(b, cuts) }));
+      });
+    fc.assert(
+      fc.property(arbCase, ({ b, limits, chunks }) => {
+        expect(decodeWithCallbacks(chunks, limits)).toEqual(referenceDecode(b, limits));
+      }),
+      { numRuns: 400, seed: 20263 },
     );
   });
 });

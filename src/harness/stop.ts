@@ -1,0 +1,39 @@
+import type { RunStop } from './results.js';
+
+/**
+ * The reason a run's stop signal carries (`controller.abort(stop)`): a RunStop when the
+ * harness stopped it; anything else (a plain `abort()` of a library user) reads as an
+ * interrupt.
+ */
+export function stopOf(signal: AbortSignal): RunStop {
+  const reason: unknown = signal.reason;
+  if (isRunStop(reason)) return reason;
+  return { kind: 'interrupted', message: 'the run was stopped' };
+}
+
+function isRunStop(value: unknown): value is RunStop {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.message === 'string' &&
+    (v.kind === 'target-gone' ||
+      v.kind === 'interrupted' ||
+      v.kind === 'budget' ||
+      v.kind === 'harness-error')
+  );
+}
+
+/** The message of a check the run did not reach. */
+export function notRunMessage(stop: RunStop): string {
+  return `not run: ${stop.message}`;
+}
+
+/** The stop of a run interrupted by a signal. */
+export function interruptStop(signal: 'SIGINT' | 'SIGTERM'): RunStop {
+  return { kind: 'interrupted', signal, message: `interrupted by ${signal}` };
+}
+
+/** Exit status of a run stopped by a signal: 128 + the signal's number, as a shell reports it. */
+export function exitCodeOfSignal(signal: 'SIGINT' | 'SIGTERM'): 130 | 143 {
+  return signal === 'SIGINT' ? 130 : 143;
+}

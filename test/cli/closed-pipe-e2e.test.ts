@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test } from 'vitest';
+
+const BIN = resolve(import.meta.dirname, '../../bin/wirecheck.js');
+
+/**
+ * `wirecheck ARGS | true`: the reader is gone before wirecheck writes a byte, so every write
+ * fails with EPIPE. Returns wirecheck's own exit status and stderr.
+ */
+async function pipedToGoneReader(args: string): Promise<{ status: string; stderr: string }> {
+  const err = join(tmpdir(), `wirecheck-epipe-${process.pid}-${Date.now()}.err`);
+  try {
+    const out = await new Promise<string>((done, fail) => {
+      const child = spawn(
+        'bash',
+        ['-c', `"$NODE" "$BIN" ${args} 2>"$ERR" | true; echo "\${PIPESTATUS[0]}"; cat "$ERR"`],
+        {
+          env: { ...process.env, NODE: process.execPath, BIN, ERR: err },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => {
+        text += d.toString();
+      });
+      child.on('error', fail);
+      child.on('close', () => done(text));
+    });
+    const [status = '', ...stderr] = out.split('\n');
+    return { status, stderr: stderr.join('\n') };
+  } finally {
+    await rm(err, { force: true });
+  }
+}
+
+test('a reader that is gone (`wirecheck list | true`) ends wirecheck quietly with status 0, not an unhandled EPIPE', async () => {
+  const { status, stderr } = await pipedToGoneReader('list');
+  expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+  expect(status).toBe('0');
+}, 60_000);

@@ -1,0 +1,239 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { OPEN_ALLOWANCE_MS, suiteBudgetMs } from '../../src/harness/budget.js';
+import { type Check, type Suite, TargetUnavailable } from '../../src/harness/check.js';
+import { checkProperty } from '../../src/harness/property.js';
+import { runSuite } from '../../src/harness/run-suite.js';
+import { interruptStop } from '../../src/harness/stop.js';
+import { type FakeCheck, fakeSuite } from '../cli/fake-suites.js';
+
+const TARGET = { url: 'http://127.0.0.1:9' };
+
+function statuses(result: Awaited<ReturnType<typeof runSuite>>) {
+  return result.checks.map((c) => [c.id, c.status, c.skipKind ?? ''] as const);
+}
+
+describe('runSuite: what each check really did', () => {
+  test('a check that caps its property runs records the runs it used; a check without a property records none', async () => {
+    const { suite } = fakeSuite('fake', [
+      { id: 'fake.capped', outcome: 'pass', propertyRuns: 15 },
+      { id: 'fake.full-runs', outcome: 'pass', propertyRuns: 100 },
+      { id: 'fake.plain', outcome: 'pass' },
+    ]);
+    const result = await runSuite(suite, TARGET, { seed: 1, runs: 100 });
+    expect(result.runs).toBe(100);
+    expect(result.checks.map((c) => [c.id, c.runs])).toEqual([
+      ['fake.capped', 15],
+      ['fake.full-runs', 100],
+      ['fake.plain', undefined],
+    ]);
+  });
+
+  test('with several properties the smallest run count is the one recorded', async () => {
+    const check: Check<object> = {
+      id: 'two.props',
+      clause: 'c',
+      description: 'd',
+      level: 'must',
+      async run(_ctx, env) {
+        await checkProperty(env, fc.nat(), async () => {});
+        await checkProperty(env, fc.nat(), async () => {}, { runs: 7 });
+      },
+    };
+    const suite: Suite<object, object> = {
+      name: 'two',
+      description: 'two properties',
+      checks: [check],
+      describeTarget: () => 'x',
+      targetArgs: () => [],
+      open: async () => ({ close: async () => {} }),
+    };
+    const result = await runSuite(suite, {}, { seed: 1, runs: 20 });
+    expect(result.checks[0]?.runs).toBe(7);
+  });
+
+  test('every result carries its tier, and the plan names the tiers that run', async () => {
+    const { suite } = fakeSuite('fake', [
+      { id: 'fake.quick', outcome: 'pass' },
+      { id: 'fake.slow', outcome: 'pass', tier: 'full' },
+    ]);
+    const plans: unknown[] = [];
+    const only = await runSuite(suite, TARGET, {
+      seed: 1,
+      only: ['fake.slow'],
+      onBegin: (p) => plans.push(p),
+    });
+    expect(only.checks.map((c) => c.tier)).toEqual(['full']);
+    expect(plans[0]).toMatchObject({ tiers: ['full'], checks: [{ id: 'fake.slow', tier: 'full' }] });
+    await runSuite(suite, TARGET, { seed: 1, full: true, onBegin: (p) => plans.push(p) });
+    expect(plans[1]).toMatchObject({ tiers: ['quick', 'full'] });
+    await runSuite(suite, TARGET, { seed: 1, onBegin: (p) => plans.push(p) });
+    expect(plans[2]).toMatchObject({ tiers: ['quick'] });
+  });
+
+  test('skip kinds: not applicable, not exercised', async () => {
+    const { suite } = fakeSuite('fake', [
+      { id: 'fake.na', outcome: 'skip' },
+      { id: 'fake.ne', outcome: 'not-exercised' },
+    ]);
+    const result = await runSuite(suite, TARGET, { seed: 1 });
+    expect(statuses(result)).toEqual([
+      ['fake.na', 'skip', 'not-applicable'],
+      ['fake.ne', 'skip', 'not-exercised'],
+    ]);
+    expect(result.summary).toEqual({
+      passed: 0,
+      failed: 0,
+      warned: 0,
+      skipped: 2,
+      notExercised: 1,
+    });
+  });
+});
+
+describe('runSuite: a run that stops early', () => {
+  test('after a TargetGone the rest are not run and the run says why once', async () => {
+    const { suite, ran } = fakeSuite('fake', [
+      { id: 'fake.a', outcome: 'pass' },
+      { id: 'fake.b', outcome: 'gone', level: 'should' },
+      { id: 'fake.c', outcome: 'pass' },
+      { id: 'fake.d', outcome: 'pass' },
+    ]);
+    const result = await runSuite(suite, TARGET, { seed: 1 });
+    expect(ran.map((r) => r.id)).toEqual(['fake.a', 'fake.b']);
+    expect(statuses(result)).toEqual([
+      ['fake.a', 'pass', ''],
+      ['fake.b', 'fail', ''],
+      ['fake.c', 'skip', 'not-run'],
+      ['fake.d', 'skip', 'not-run'],
+    ]);
+    expect(result.stopped).toEqual({
+      kind: 'target-gone',
+      message: 'the target stopped during fake.b: the target exited with status 1',
+    });
+    expect(result.summary.notRun).toBe(2);
+  });
+
+  test('the stop signal abandons the running check even if it ignores its own signal, closes the suite and marks the rest not run', async () => {
+    const { suite, events } = fakeSuite('fake', [
+      { id: 'fake.a', outcome: 'pass' },
+      { id: 'fake.hang', outcome: 'hang', timeoutMs: 60_000 },
+      { id: 'fake.c', outcome: 'pass' },
+    ]);
+    const controller = new AbortController();
+    const started = performance.now();
+    const result = await runSuite(suite, TARGET, {
+      seed: 1,
+      signal: controller.signal,
+      onStart: (id) => {
+        if (id === 'fake.hang') setTimeout(() => controller.abort(interruptStop('SIGINT')), 50);
+      },
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(statuses(result)).toEqual([
+      ['fake.a', 'pass', ''],
+      ['fake.hang', 'skip', 'not-run'],
+      ['fake.c', 'skip', 'not-run'],
+    ]);
+    expect(result.checks[1]?.message).toBe('not run: interrupted by SIGINT while it ran');
+    expect(result.checks[2]?.message).toBe('not run: interrupted by SIGINT');
+    expect(result.stopped).toEqual({
+      kind: 'interrupted',
+      signal: 'SIGINT',
+      message: 'interrupted by SIGINT',
+    });
+    expect(events).toEqual(['open', 'close']);
+  });
+
+  test('a stop while the suite opens: nothing runs, and the context is closed once it arrives', async () => {
+    const { suite, ran, events } = fakeSuite('fake', [{ id: 'fake.a', outcome: 'pass' }], { openMs: 300 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(interruptStop('SIGTERM')), 20);
+    const started = performance.now();
+    const result = await runSuite(suite, TARGET, { seed: 1, signal: controller.signal });
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(ran).toEqual([]);
+    expect(statuses(result)).toEqual([['fake.a', 'skip', 'not-run']]);
+    expect(result.stopped?.signal).toBe('SIGTERM');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(events).toEqual(['open', 'close']);
+  });
+
+  test("the suite's open gets the run's stop signal, so a probe of the target can end when the run is stopped", async () => {
+    let seen: AbortSignal | undefined;
+    const suite: Suite<object, object> = {
+      name: 'probe',
+      description: 'a suite whose open waits on its probe',
+      checks: [{ id: 'probe.a', clause: 'c', description: 'd', level: 'must', run: async () => {} }],
+      describeTarget: () => 'x',
+      targetArgs: () => [],
+      async open(_target, env) {
+        seen = env.signal;
+        await new Promise((resolve) => env.signal?.addEventListener('abort', resolve));
+        return { close: async () => {} };
+      },
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(interruptStop('SIGINT')), 20);
+    const result = await runSuite(suite, {}, { seed: 1, signal: controller.signal });
+    expect(seen?.aborted).toBe(true);
+    expect(result.stopped?.kind).toBe('interrupted');
+  });
+
+  test('a check that ignores its abort signal is cut at its own budget and fails; the run goes on', async () => {
+    const { suite } = fakeSuite('fake', [
+      { id: 'fake.hang', outcome: 'hang', timeoutMs: 100 },
+      { id: 'fake.next', outcome: 'pass' },
+    ]);
+    const started = performance.now();
+    const result = await runSuite(suite, TARGET, { seed: 1 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(statuses(result)).toEqual([
+      ['fake.hang', 'fail', ''],
+      ['fake.next', 'pass', ''],
+    ]);
+    expect(result.checks[0]?.message).toBe('check did not finish within 100 ms');
+  });
+
+  test("the suite's time budget cuts the running check (a failure whatever its level) and the rest are not run", async () => {
+    const { suite, events } = fakeSuite('fake', [
+      { id: 'fake.a', outcome: 'pass' },
+      { id: 'fake.hang', outcome: 'hang', level: 'should', timeoutMs: 60_000 },
+      { id: 'fake.c', outcome: 'pass' },
+    ]);
+    const started = performance.now();
+    const result = await runSuite(suite, TARGET, { seed: 1, budgetMs: 200 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.budgetMs).toBe(200);
+    expect(statuses(result)).toEqual([
+      ['fake.a', 'pass', ''],
+      ['fake.hang', 'fail', ''],
+      ['fake.c', 'skip', 'not-run'],
+    ]);
+    expect(result.checks[1]?.message).toMatch(
+      /^the suite's time budget of 200 ms was used up while this check ran/,
+    );
+    expect(result.checks[2]?.message).toBe(
+      "not run: the suite's time budget of 200 ms was used up (during fake.hang)",
+    );
+    expect(result.stopped?.kind).toBe('budget');
+    expect(events).toEqual(['open', 'close']);
+  });
+
+  test('a suite that does not open within its whole budget is a target that cannot be reached', async () => {
+    const { suite } = fakeSuite('fake', [{ id: 'fake.a', outcome: 'pass' }], { openMs: 500 });
+    await expect(runSuite(suite, TARGET, { seed: 1, budgetMs: 50 })).rejects.toThrow(TargetUnavailable);
+  });
+
+  test('the default budget adds up the selected checks and an allowance for opening', async () => {
+    expect(suiteBudgetMs([{ timeoutMs: 1_000 }, {}, { timeoutMs: 500 }])).toBe(
+      1_000 + 30_000 + 500 + OPEN_ALLOWANCE_MS,
+    );
+    const checks: FakeCheck[] = [
+      { id: 'fake.a', outcome: 'pass', timeoutMs: 1_000 },
+      { id: 'fake.b', outcome: 'pass', tier: 'full', timeoutMs: 9_000 },
+    ];
+    const result = await runSuite(fakeSuite('fake', checks).suite, TARGET, { seed: 1 });
+    expect(result.budgetMs).toBe(1_000 + OPEN_ALLOWANCE_MS);
+  });
+});

@@ -1,0 +1,299 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort, type RunningTarget, startSseTarget, targetCommand, writeForever } from './targets.js';
+
+/*
+ * Hostile targets against the real CLI (issue 12, item 3; issue 13, item 5): each run is
+ * `wirecheck ...` in a child process whose peak memory is measured (measure.mjs writes
+ * process.resourceUsage().maxRSS). wirecheck must end with a documented exit status (1: the
+ * target broke the protocol; never 134 or an uncaught error), write its report, name the
+ * limit that was hit, and stay far below MAX_RSS_MIB while the target sends without end.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MEASURE = fileURLToPath(new URL('./measure.mjs', import.meta.url));
+const READ_MORE_THAN = fileURLToPath(new URL('./read-more-than.mjs', import.meta.url));
+/** The bound every hostile run is held to: generous, and far below what the targets send. */
+const MAX_RSS_MIB = 400;
+const ONE_GB = 1_000_000_000;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  maxRssMiB: number;
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wirecheck-hostile-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+let runs = 0;
+
+/** Run a node script with arguments; kill it (by pid) past `timeoutMs`. Output kept up to 1 MiB each. */
+function runNode(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
+): Promise<Omit<Run, 'maxRssMiB'>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      if (stdout.length < 1 << 20) stdout += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      if (stderr.length < 1 << 20) stderr += c.toString('utf8');
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.stdin ?? '');
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`node ${args.join(' ')} did not end within ${options.timeoutMs} ms:\n${stdout}\n${stderr}`),
+      );
+    }, options.timeoutMs ?? 60_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** `wirecheck ARGS` with its peak memory. */
+async function wirecheck(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<Run> {
+  const rssFile = join(dir, `maxrss-${++runs}`);
+  const run = await runNode([MEASURE, ...args], {
+    ...options,
+    env: { ...options.env, WIRECHECK_MAXRSS_FILE: rssFile },
+  });
+  const maxRssMiB = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) / 1024 : Number.NaN;
+  return { ...run, maxRssMiB };
+}
+
+interface CheckResult {
+  id: string;
+  status: string;
+  message: string;
+}
+
+/** `test tool-server` of one check against a target; returns the run and the check's result from results.json. */
+async function toolServer(target: string[]): Promise<{ run: Run; check: CheckResult | undefined }> {
+  const reportDir = join(dir, `report-${runs + 1}`);
+  const run = await wirecheck([
+    'test',
+    'tool-server',
+    ...target,
+    '--only',
+    'tool-server.ping.answered',
+    '--seed',
+    '1',
+    '--report-dir',
+    reportDir,
+  ]);
+  const resultsFile = join(reportDir, 'results.json');
+  expect(existsSync(resultsFile), `results.json written (stderr: ${run.stderr.slice(-2000)})`).toBe(true);
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { checks: CheckResult[] };
+  return { run, check: results.checks.find((c) => c.id === 'tool-server.ping.answered') };
+}
+
+async function sseTarget(name: string): Promise<string[]> {
+  const port = await freePort();
+  return [
+    '--sse',
+    `http://127.0.0.1:${port}/sse`,
+    '--start',
+    targetCommand(name, '--transport', 'sse', '--port', String(port)),
+  ];
+}
+
+function expectProtocolFailure(run: Run, check: CheckResult | undefined, limit: string): void {
+  expect(run.signal).toBeNull();
+  expect(run.code, run.stderr.slice(-2000)).toBe(1);
+  expect(check?.status).toBe('fail');
+  expect(check?.message).toContain(limit);
+  expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
+}
+
+describe('test tool-server against hostile servers: exit 1, a report naming the limit, bounded memory', () => {
+  test('stdio: a reply line that never ends (maxLineBytes)', async () => {
+    const { run, check } = await toolServer([
+      '--stdio',
+      targetCommand('endless-line', '--transport', 'stdio'),
+    ]);
+    expectProtocolFailure(run, check, '16777216-byte limit (maxLineBytes)');
+  });
+
+  test('stdio: a 60 MB reply line of nested brackets (maxLineBytes), as in issue 12 (was exit 134, no report)', async () => {
+    const { run, check } = await toolServer([
+      '--stdio',
+      targetCommand('deep-nesting', '--transport', 'stdio', '--depth', '30000000'),
+    ]);
+    expectProtocolFailure(run, check, 'maxLineBytes');
+  });
+
+  test('stdio: a reply nested a million levels deep (maxDepth), not "Maximum call stack size exceeded"', async () => {
+    const { run, check } = await toolServer([
+      '--stdio',
+      targetCommand('deep-nesting', '--transport', 'stdio'),
+    ]);
+    expectProtocolFailure(run, check, '512-level limit (maxDepth)');
+    expect(check?.message).not.toContain('call stack');
+  });
+
+  test('stdio: a flood of lines that are not JSON is quoted, not reported as "nothing"', async () => {
+    const { run, check } = await toolServer(['--stdio', targetCommand('flood', '--transport', 'stdio')]);
+    expectProtocolFailure(run, check, 'not JSON (the first: "not json not json');
+  });
+
+  test('stdio: `cat` is told apart from a tool server', async () => {
+    const { run, check } = await toolServer(['--stdio', 'cat']);
+    expectProtocolFailure(run, check, 'it looks like `cat`, not a tool server');
+  });
+
+  test('SSE: a message line that never ends (maxLineLength; was heap exhaustion)', async () => {
+    const { run, check } = await toolServer(await sseTarget('endless-line'));
+    expectProtocolFailure(run, check, '16777216-character limit (maxLineLength)');
+  });
+
+  test('SSE: a frame that never ends (maxFrameLength; was an uncaught RangeError)', async () => {
+    const { run, check } = await toolServer(await sseTarget('endless-frame'));
+    expectProtocolFailure(run, check, '16777216-character limit (maxFrameLength)');
+  });
+
+  test('SSE: a message event nested a million levels deep (maxDepth)', async () => {
+    const { run, check } = await toolServer(await sseTarget('deep-nesting'));
+    expectProtocolFailure(run, check, '512-level limit (maxDepth)');
+  });
+});
+
+describe('probe and the reference messages client stay bounded', () => {
+  let target: RunningTarget | undefined;
+  const services: Server[] = [];
+  afterAll(async () => {
+    await target?.stop();
+    for (const s of services) {
+      s.closeAllConnections();
+      await new Promise((r) => s.close(r));
+    }
+  });
+
+  test.each([
+    ['endless-line', 'maxLineLength'],
+    ['endless-frame', 'maxFrameLength'],
+  ])(
+    '`wirecheck probe` of a server whose reply is an %s: unhealthy (exit 1), naming %s',
+    async (name, limit) => {
+      target = await startSseTarget(name);
+      const run = await wirecheck(['probe', target.url]);
+      await target.stop();
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(limit);
+      expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
+    },
+  );
+
+  /** A messages service that answers every request with `start`, then `piece` until the client goes away. */
+  async function endlessService(start: string, piece: string): Promise<string> {
+    const service = createServer((req, res: ServerResponse) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(start);
+      void writeForever(res, piece);
+    });
+    services.push(service);
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(service.address() as { port: number }).port}`;
+  }
+
+  const START =
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":0}}}\n\n';
+
+  test.each([
+    ['a line that never ends', 'event: content_block_start\ndata: ', 'x'.repeat(64 * 1024), 'maxLineLength'],
+    [
+      'a frame that never ends',
+      'event: content_block_start\n',
+      `data: ${'x'.repeat(1000)}\n`.repeat(64),
+      'maxFrameLength',
+    ],
+  ])(
+    '`wirecheck messages-client` on a stream with %s: a stream error (exit 1) naming the limit',
+    async (_what, first, piece, limit) => {
+      const url = await endlessService(START + first, piece);
+      const run = await wirecheck(['messages-client'], {
+        env: { WIRECHECK_BASE_URL: url, WIRECHECK_API_KEY: 'k', WIRECHECK_MAX_RETRIES: '0' },
+        stdin: JSON.stringify({
+          model: 'x',
+          max_tokens: 16,
+          stream: true,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      });
+      expect(run.code).toBe(1);
+      const printed = JSON.parse(run.stdout) as { error: { kind: string; message: string } };
+      expect(printed.error.kind).toBe('stream');
+      expect(printed.error.message).toContain(limit);
+      expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
+    },
+  );
+});
+
+describe('the readers stay bounded while more than 1 GB goes through them', () => {
+  test.each(['sse-line', 'sse-frame', 'jsonl-line'])(
+    '%s: one limit error, peak memory far below the bytes fed',
+    async (reader) => {
+      const run = await runNode([READ_MORE_THAN, '--reader', reader, '--bytes', String(ONE_GB)], {
+        timeoutMs: 60_000,
+      });
+      const result = JSON.parse(run.stdout) as { bytes: number; reported: string[]; maxRssKiB: number };
+      expect(result.bytes).toBeGreaterThan(ONE_GB);
+      expect(result.reported).toHaveLength(1);
+      expect(result.reported[0]).toMatch(/limit \((maxLineLength|maxFrameLength|maxLineBytes)\)/);
+      expect(result.maxRssKiB / 1024).toBeLessThan(MAX_RSS_MIB);
+    },
+  );
+
+  test('a stdio channel reading a flood of lines that are not JSON', async () => {
+    const run = await runNode(
+      [
+        READ_MORE_THAN,
+        '--reader',
+        'stdio-channel',
+        '--command',
+        targetCommand('flood'),
+        '--bytes',
+        String(ONE_GB),
+      ],
+      { timeoutMs: 120_000 },
+    );
+    const result = JSON.parse(run.stdout) as {
+      bytes: number;
+      kept: number;
+      summary: string;
+      maxRssKiB: number;
+    };
+    expect(result.bytes, result.summary).toBeGreaterThan(ONE_GB);
+    expect(result.kept).toBeLessThanOrEqual(10_000);
+    expect(result.summary).toContain('not JSON');
+    expect(result.maxRssKiB / 1024).toBeLessThan(MAX_RSS_MIB);
+  }, 150_000);
+});

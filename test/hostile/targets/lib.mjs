@@ -1,0 +1,140 @@
+// Hostile tool servers for wirecheck's own tests: each one breaks the harness's reading in
+// one way (a line or frame that never ends, nesting too deep to walk, a flood of output).
+// `serve(onRequest)` speaks enough of stdio or SSE + POST to get a request from the
+// harness, then hands it to `onRequest(message, out)`; `out.write` respects back-pressure,
+// so a target that writes forever costs itself no memory. With `--count-file PATH` the
+// bytes written so far are kept in PATH (the tests read how much the harness was sent).
+//
+//   node <file>.mjs --transport stdio|sse [--port N] [--count-file PATH]
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+
+const argv = process.argv.slice(2);
+export function opt(name, fallback) {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+}
+
+const countFile = opt('--count-file');
+let written = 0;
+let lastSaved = 0;
+function counted(bytes) {
+  written += bytes;
+  if (countFile !== undefined && written - lastSaved >= 8 * 1024 * 1024) {
+    lastSaved = written;
+    writeFileSync(countFile, String(written));
+  }
+}
+
+/** A writer over a Node stream: `write` resolves once the stream can take more; false once it is gone. */
+function writerOf(stream) {
+  let gone = false;
+  stream.on('close', () => {
+    gone = true;
+  });
+  stream.on('error', () => {
+    gone = true;
+  });
+  return {
+    get gone() {
+      return gone;
+    },
+    async write(text) {
+      if (gone) return false;
+      counted(Buffer.byteLength(text));
+      if (!stream.write(text)) {
+        await new Promise((resolve) => {
+          const done = () => {
+            stream.off('drain', done);
+            stream.off('close', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('close', done);
+        });
+      }
+      return !gone;
+    },
+  };
+}
+
+/** Write `piece` again and again until the reader goes away. */
+export async function forever(out, piece) {
+  while (await out.write(piece)) {}
+}
+
+/**
+ * Serve the transport named by --transport. `onRequest(message, out)`: over stdio `out`
+ * is stdout (write whole lines); over SSE it is the session's stream (write frames).
+ * `onStart(out)` runs once when the session opens (stdio: at start; SSE: after the
+ * endpoint event).
+ */
+export function serve({ onRequest = () => {}, onStart = () => {} }) {
+  const transport = opt('--transport', 'stdio');
+  if (transport === 'stdio') {
+    const out = writerOf(process.stdout);
+    void onStart(out);
+    let buffered = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk) => {
+      buffered += chunk;
+      let nl = buffered.indexOf('\n');
+      while (nl >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        try {
+          void onRequest(JSON.parse(line), out);
+        } catch {
+          // not JSON: ignored
+        }
+        nl = buffered.indexOf('\n');
+      }
+    });
+    process.stdin.on('end', () => process.exit(0));
+    return;
+  }
+  const sessions = new Map();
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const id = `s${++next}`;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const out = writerOf(res);
+      sessions.set(id, out);
+      res.on('close', () => sessions.delete(id));
+      void out.write(`event: endpoint\ndata: /messages?sessionId=${id}\n\n`).then(() => onStart(out));
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/messages') {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        const out = sessions.get(url.searchParams.get('sessionId') ?? '');
+        if (out === undefined) {
+          res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"no such session"}');
+          return;
+        }
+        res.writeHead(202).end('Accepted');
+        try {
+          void onRequest(JSON.parse(body), out);
+        } catch {
+          // not JSON: ignored
+        }
+      });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  server.listen(Number(opt('--port', '0')), '127.0.0.1', () => {
+    process.stderr.write(`listening on http://127.0.0.1:${server.address().port}/sse\n`);
+  });
+}
+
+/** `event: message` frame (SSE) or a line (stdio) holding `json`. */
+export function message(json) {
+  return opt('--transport', 'stdio') === 'stdio' ? `${json}\n` : `event: message\ndata: ${json}\n\n`;
+}

@@ -1,0 +1,101 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  MAX_STREAM_ITEMS,
+  RequestFailed,
+  type ServiceClient,
+  sendBuffered,
+  sendStreamed,
+} from '../../../src/suites/messages-service/http.js';
+import { writeForever } from '../../hostile/targets.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+/** A service on 127.0.0.1:0 answering every request with `answer`. */
+async function service(
+  answer: (res: ServerResponse) => void,
+  requestTimeoutMs = 10_000,
+): Promise<ServiceClient> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => answer(res));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiKey: 'k',
+    requestTimeoutMs,
+    signal: new AbortController().signal,
+  };
+}
+
+const SSE = { 'content-type': 'text/event-stream' };
+const BODY = JSON.stringify({ model: 'm', max_tokens: 8, messages: [], stream: true });
+
+describe('messages-service suite: one reply is bounded in time, bytes, lines, frames and nesting', () => {
+  test('a stream that never ends is cut at the request budget, which the read error names', async () => {
+    const client = await service((res) => {
+      res.writeHead(200, SSE);
+      const timer = setInterval(() => res.write('event: ping\ndata: {"type":"ping"}\n\n'), 20);
+      res.on('close', () => clearInterval(timer));
+    }, 600);
+    const started = performance.now();
+    const reply = await sendStreamed(client, BODY);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(reply.readError).toBe(
+      'the reply did not end within the 600 ms budget of one request (requestTimeoutMs)',
+    );
+    expect(reply.frames.length).toBeGreaterThan(0);
+  });
+
+  test('a stream line that never ends stops the reading at the line limit', async () => {
+    const client = await service((res) => {
+      res.writeHead(200, SSE);
+      res.write('event: message_start\ndata: ');
+      void writeForever(res, 'x'.repeat(64 * 1024));
+    });
+    const reply = await sendStreamed(client, BODY);
+    expect(reply.readError).toMatch(
+      /^wirecheck stopped reading: an SSE line longer than the 16777216-character limit \(maxLineLength\)/,
+    );
+    expect(reply.unterminated).toBe('');
+  });
+
+  test('a stream of tiny frames stops at MAX_STREAM_ITEMS frames kept', async () => {
+    const client = await service((res) => {
+      res.writeHead(200, SSE);
+      void writeForever(res, 'data: x\n\n'.repeat(1000));
+    });
+    const reply = await sendStreamed(client, BODY);
+    expect(reply.frames).toHaveLength(MAX_STREAM_ITEMS);
+    expect(reply.readError).toContain(`went past ${MAX_STREAM_ITEMS} frames (MAX_STREAM_ITEMS)`);
+  });
+
+  test('a body past 32 MiB is cut off, naming the limit', async () => {
+    const client = await service((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      void writeForever(res, ' '.repeat(64 * 1024));
+    });
+    const failure = await sendBuffered(client, BODY).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(RequestFailed);
+    expect((failure as Error).message).toContain('33554432-byte limit of one reply (MAX_BODY_BYTES)');
+  });
+
+  test('a buffered body nested deeper than 512 levels is not parsed; the JSON error names the limit', async () => {
+    const client = await service((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"content":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`);
+    });
+    const reply = await sendBuffered(client, BODY);
+    expect(reply.json).toBeUndefined();
+    expect(reply.jsonError).toContain('512-level limit (maxDepth)');
+  });
+});

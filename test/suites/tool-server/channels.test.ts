@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Channel } from '../../../src/suites/tool-server/channel.js';
+import { cannotSpeakProtocol } from '../../../src/suites/tool-server/diagnosis.js';
+import { exchange } from '../../../src/suites/tool-server/rpc.js';
+import { MAX_KEPT_FRAMES, openSseChannel } from '../../../src/suites/tool-server/sse-channel.js';
+import { openStdioChannel } from '../../../src/suites/tool-server/stdio-channel.js';
+import { type RunningTarget, startSseTarget, targetCommand } from '../../hostile/targets.js';
+
+const open: Channel[] = [];
+const targets: RunningTarget[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close();
+  for (const t of targets.splice(0)) await t.stop();
+});
+
+function stdio(command: string, limits = {}): Channel {
+  const c = openStdioChannel(command, 'test', limits);
+  open.push(c);
+  return c;
+}
+
+async function until(what: string, done: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('stdio channel: what arrived, when it is not the protocol', () => {
+  test('`cat` echoes the request back: the wait ends at once and says so', async () => {
+    const c = stdio('cat');
+    const started = Date.now();
+    const ex = await exchange(c, 'initialize', {}, 5000);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(ex.reply).toBeUndefined();
+    expect(ex.why).toContain(
+      'the server echoed the request back instead of answering it: it looks like `cat`',
+    );
+    expect(cannotSpeakProtocol(c.diagnosis())).toContain('the server echoed the request back');
+  });
+
+  test('`yes` floods stdout with lines that are not JSON: the no-reply message quotes the first', async () => {
+    const c = stdio('yes');
+    const ex = await exchange(c, 'initialize', {}, 300);
+    expect(ex.why).toMatch(
+      /^no reply within 300 ms; stdout carried [\d,]+ lines \([\d,]+ bytes\): no JSON-RPC message, [\d,]+ not JSON \(the first: "y"/,
+    );
+    expect(cannotSpeakProtocol(c.diagnosis())).toBeDefined();
+  });
+
+  test('a server that prints a line and exits: the exit and the line are both named', async () => {
+    const c = stdio("printf 'Listening on :8000\\n'");
+    const ex = await exchange(c, 'initialize', {}, 5000);
+    expect(ex.why).toMatch(
+      /^the server process exited with code 0; stdout carried 1 line .* not JSON \(the first: "Listening on :8000"/,
+    );
+  });
+
+  test('JSON that is not JSON-RPC is told apart from text that is not JSON', async () => {
+    const c = stdio(`printf '{"hello":1}\\n'; sleep 5`);
+    await until('the line', () => c.diagnosis().units === 1);
+    expect(c.diagnosis().problems).toEqual([
+      expect.objectContaining({ kind: 'not-jsonrpc', first: '{"hello":1}' }),
+    ]);
+  });
+
+  test('a line past maxLineBytes ends the session: the process is stopped and gone() names the limit', async () => {
+    const c = stdio(targetCommand('endless-line', '--transport', 'stdio'), { maxLineBytes: 1024 * 1024 });
+    const ex = await exchange(c, 'initialize', {}, 10_000);
+    expect(ex.why).toContain(
+      'wirecheck stopped reading and ended the session: line 1 of stdout is longer than the 1048576-byte limit (maxLineBytes)',
+    );
+    expect(c.gone()).toBe(ex.why);
+    expect(c.diagnosis().fatal).toMatchObject({ kind: 'over-limit' });
+    await until(
+      'the process to be stopped',
+      () => (c as ReturnType<typeof openStdioChannel>).process.exit() !== undefined,
+    );
+  });
+
+  test('a reply nested past maxDepth is not parsed, and the no-reply message names the limit', async () => {
+    const c = stdio(targetCommand('deep-nesting', '--transport', 'stdio', '--depth', '600'));
+    const ex = await exchange(c, 'initialize', {}, 1000);
+    expect(ex.why).toContain('JSON nested too deep to read');
+    expect(ex.why).toContain('512-level limit (maxDepth)');
+  });
+});
+
+describe('SSE channel: bounded', () => {
+  test('a frame past maxFrameLength closes the stream, and gone() names the limit', async () => {
+    const t = await startSseTarget('endless-frame');
+    targets.push(t);
+    const c = await openSseChannel(t.url, {
+      label: 'test',
+      timeoutMs: 2000,
+      postTimeoutMs: 2000,
+      limits: { maxFrameLength: 1024 * 1024 },
+    });
+    open.push(c);
+    await c.firstEvent(2000);
+    const ex = await exchange(c, 'initialize', {}, 10_000);
+    expect(ex.why).toContain(
+      'wirecheck closed the stream: an SSE frame longer than the 1048576-character limit (maxFrameLength)',
+    );
+    expect(c.diagnosis().fatal?.kind).toBe('over-limit');
+  });
+
+  test('a flood of comments is counted, and no more than MAX_KEPT_FRAMES are kept', async () => {
+    const { createServer } = await import('node:http');
+    const body = `event: endpoint\ndata: /messages?sessionId=1\n\n${': keep-alive\n\n'.repeat(MAX_KEPT_FRAMES * 2)}`;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const c = await openSseChannel(`http://127.0.0.1:${port}/sse`, {
+        label: 'test',
+        timeoutMs: 2000,
+        postTimeoutMs: 2000,
+      });
+      open.push(c);
+      await until('the flood', () => c.diagnosis().bytes === body.length);
+      expect(c.frames).toHaveLength(MAX_KEPT_FRAMES);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
