@@ -96,7 +96,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
       'An endpoint event carrying an absolute URL on another origin (another port of the same host) is used as is: the POSTs go there.',
     level: 'must',
     basis: 'spec',
-    rule: `${RESOLVE_RULE} The spec makes no exception for another origin (the official SDK client refuses one).`,
+    rule: `${RESOLVE_RULE} The spec makes no exception for another origin; the official SDK client and @ai-sdk/mcp refuse one on purpose, as a security choice (docs/tool-client-compatibility.md).`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
