@@ -12,8 +12,9 @@ import { freePort, type RunningTarget, startSseTarget, targetCommand, writeForev
  * Hostile targets against the real CLI (issue 12, item 3; issue 13, item 5): each run is
  * `wirecheck ...` in a child process whose peak memory is measured (measure.mjs writes
  * process.resourceUsage().maxRSS). wirecheck must end with a documented exit status (1: the
- * target broke the protocol; never 134 or an uncaught error), write its report, name the
- * limit that was hit, and stay far below MAX_RSS_MIB while the target sends without end.
+ * target broke the protocol; 2: it could not be tested at all; never 134 or an uncaught
+ * error), write its report, name the limit that was hit, and stay far below MAX_RSS_MIB
+ * while the target sends without end.
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -115,14 +116,41 @@ async function toolServer(target: string[]): Promise<{ run: Run; check: CheckRes
   return { run, check: results.checks.find((c) => c.id === 'tool-server.ping.answered') };
 }
 
+/**
+ * The hostile targets of `test tool-server` answer initialize first (`--after-initialize`):
+ * the suite needs one initialized session before any check, and a server hostile from its
+ * first reply is unavailable (exit 2; tested below).
+ */
+function stdioTarget(name: string, ...args: string[]): string[] {
+  return ['--stdio', targetCommand(name, '--transport', 'stdio', '--after-initialize', ...args)];
+}
+
 async function sseTarget(name: string): Promise<string[]> {
   const port = await freePort();
   return [
     '--sse',
     `http://127.0.0.1:${port}/sse`,
     '--start',
-    targetCommand(name, '--transport', 'sse', '--port', String(port)),
+    targetCommand(name, '--transport', 'sse', '--port', String(port), '--after-initialize'),
   ];
+}
+
+/** `test tool-server` against a target the preflight refuses: the run and results.json. */
+async function unavailableToolServer(target: string[]): Promise<{ run: Run; results: unknown }> {
+  const reportDir = join(dir, `report-${runs + 1}`);
+  const run = await wirecheck(['test', 'tool-server', ...target, '--seed', '1', '--report-dir', reportDir]);
+  const resultsFile = join(reportDir, 'results.json');
+  expect(existsSync(resultsFile), `results.json written (stderr: ${run.stderr.slice(-2000)})`).toBe(true);
+  return { run, results: JSON.parse(readFileSync(resultsFile, 'utf8')) };
+}
+
+function expectUnavailable(run: Run, results: unknown, why: string): void {
+  expect(run.signal).toBeNull();
+  expect(run.code, run.stderr.slice(-2000)).toBe(2);
+  expect(run.stderr).toContain(why);
+  expect(JSON.stringify(results)).toContain(JSON.stringify(why).slice(1, -1));
+  expect((results as { checks: unknown[] }).checks).toEqual([]);
+  expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
 }
 
 function expectProtocolFailure(run: Run, check: CheckResult | undefined, limit: string): void {
@@ -135,38 +163,24 @@ function expectProtocolFailure(run: Run, check: CheckResult | undefined, limit: 
 
 describe('test tool-server against hostile servers: exit 1, a report naming the limit, bounded memory', () => {
   test('stdio: a reply line that never ends (maxLineBytes)', async () => {
-    const { run, check } = await toolServer([
-      '--stdio',
-      targetCommand('endless-line', '--transport', 'stdio'),
-    ]);
+    const { run, check } = await toolServer(stdioTarget('endless-line'));
     expectProtocolFailure(run, check, '16777216-byte limit (maxLineBytes)');
   });
 
   test('stdio: a 60 MB reply line of nested brackets (maxLineBytes), as in issue 12 (was exit 134, no report)', async () => {
-    const { run, check } = await toolServer([
-      '--stdio',
-      targetCommand('deep-nesting', '--transport', 'stdio', '--depth', '30000000'),
-    ]);
+    const { run, check } = await toolServer(stdioTarget('deep-nesting', '--depth', '30000000'));
     expectProtocolFailure(run, check, 'maxLineBytes');
   });
 
   test('stdio: a reply nested a million levels deep (maxDepth), not "Maximum call stack size exceeded"', async () => {
-    const { run, check } = await toolServer([
-      '--stdio',
-      targetCommand('deep-nesting', '--transport', 'stdio'),
-    ]);
+    const { run, check } = await toolServer(stdioTarget('deep-nesting'));
     expectProtocolFailure(run, check, '512-level limit (maxDepth)');
     expect(check?.message).not.toContain('call stack');
   });
 
   test('stdio: a flood of lines that are not JSON is quoted, not reported as "nothing"', async () => {
-    const { run, check } = await toolServer(['--stdio', targetCommand('flood', '--transport', 'stdio')]);
+    const { run, check } = await toolServer(stdioTarget('flood'));
     expectProtocolFailure(run, check, 'not JSON (the first: "not json not json');
-  });
-
-  test('stdio: `cat` is told apart from a tool server', async () => {
-    const { run, check } = await toolServer(['--stdio', 'cat']);
-    expectProtocolFailure(run, check, 'it looks like `cat`, not a tool server');
   });
 
   test('SSE: a message line that never ends (maxLineLength; was heap exhaustion)', async () => {
@@ -182,6 +196,21 @@ describe('test tool-server against hostile servers: exit 1, a report naming the 
   test('SSE: a message event nested a million levels deep (maxDepth)', async () => {
     const { run, check } = await toolServer(await sseTarget('deep-nesting'));
     expectProtocolFailure(run, check, '512-level limit (maxDepth)');
+  });
+});
+
+describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {
+  test('stdio: `cat` is told apart from a tool server (unavailable: exit 2, the report says why)', async () => {
+    const { run, results } = await unavailableToolServer(['--stdio', 'cat']);
+    expectUnavailable(run, results, 'it sent our initialize request back unchanged');
+  });
+
+  test('stdio: a reply to initialize that never ends: unavailable (exit 2), naming maxLineBytes, bounded', async () => {
+    const { run, results } = await unavailableToolServer([
+      '--stdio',
+      targetCommand('endless-line', '--transport', 'stdio'),
+    ]);
+    expectUnavailable(run, results, '16777216-byte limit (maxLineBytes)');
   });
 });
 

@@ -15,8 +15,12 @@ export type CallOutcome = z.infer<typeof CallOutcome>;
  * behave that a client must cope with, or a way a broken server misbehaves.
  */
 export const ToolFaults = z.strictObject({
-  /** SSE: the `endpoint` event carries a path (`relative`, default) or a whole URL (`absolute`). */
-  endpoint: z.enum(['relative', 'absolute']).default('relative'),
+  /**
+   * SSE: the `endpoint` event carries a path (`relative`, default), a whole URL (`absolute`),
+   * or a whole URL on another origin (`other-origin`: a second port of the same host, which
+   * the listening mock opens for POSTs; spec: a client uses an absolute endpoint as is).
+   */
+  endpoint: z.enum(['relative', 'absolute', 'other-origin']).default('relative'),
   /** SSE: status of an accepted POST; 202 is the spec's, 200 is what probes also accept. */
   postStatus: z.union([z.literal(202), z.literal(200)]).default(202),
   /**
@@ -31,6 +35,12 @@ export const ToolFaults = z.strictObject({
   commentFrames: z.boolean().default(false),
   /** Unsolicited notifications with unknown method names sent before every reply. */
   notifications: z.number().int().nonnegative().max(100).default(0),
+  /**
+   * Before the `tools/call` reply, send `notifications/progress` (for the call's
+   * progressToken, or a made-up one) and `notifications/cancelled` naming the call's id: a
+   * client must not break on either (MCP: unknown or stray ones are ignored).
+   */
+  lifecycleNotifications: z.boolean().default(false),
   /** Wait this long before every reply. */
   replyDelayMs: z.number().int().nonnegative().max(600_000).default(0),
   /** stdio: this line (not JSON) is written on stdout just before the `tools/call` reply. */

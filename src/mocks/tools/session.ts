@@ -154,6 +154,7 @@ export class MockToolSession {
           return errorResponse(id, JSONRPC_ERRORS.invalidParams, 'Invalid params: tools/call needs a name');
         }
         if (this.scenario.faults.pingFirst) await this.pingClient();
+        if (this.scenario.faults.lifecycleNotifications) this.sendLifecycleNotifications(id, req.params);
         const outcome = outcomeOfCall(this.scenario, params.data.name, params.data.arguments);
         const banner = this.scenario.faults.nonJsonStdout;
         if (banner !== undefined && this.channel.writeBanner && !this.closedFlag) {
@@ -173,6 +174,25 @@ export class MockToolSession {
       return;
     }
     this.enqueue(() => errorResponse(id, JSONRPC_ERRORS.methodNotFound, `Method not found: ${method}`));
+  }
+
+  /** Fault lifecycleNotifications: progress and a cancellation about the call `id`. */
+  private sendLifecycleNotifications(id: JsonRpcId, params: Record<string, unknown> | undefined): void {
+    const meta = params?._meta as { progressToken?: unknown } | undefined;
+    const token =
+      typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
+        ? meta.progressToken
+        : `wirecheck-progress-${String(id)}`;
+    this.send({
+      jsonrpc: '2.0',
+      method: METHODS.progress,
+      params: { progressToken: token, progress: 1, total: 2 },
+    });
+    this.send({
+      jsonrpc: '2.0',
+      method: METHODS.cancelled,
+      params: { requestId: id, reason: 'wirecheck mock: a stray cancellation the client must ignore' },
+    });
   }
 
   /** Send a ping request and wait for its answer, at most pingWaitMs. */

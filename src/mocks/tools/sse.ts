@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fastify, { type FastifyInstance } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
@@ -47,6 +47,8 @@ export interface MockToolServerOptions extends HostPolicyOptions {
   readonly replay?: ToolSession | readonly ToolSession[];
   /** Of the replay: 1 as recorded (default), 2 twice as fast, 0 as fast as possible. */
   readonly speed?: number;
+  /** Fault `endpoint: other-origin`: the origin of the second listener POSTs go to. */
+  readonly otherOrigin?: () => string | undefined;
 }
 
 /** The protocol side of one mock session: scripted by the scenario, or replaying a recording. */
@@ -164,7 +166,13 @@ export function buildMockToolServer(
     sessions.set(id, stream.session);
     streams.set(id, stream);
     const path = `${MOCK_MESSAGES_PATH}?${SESSION_QUERY_PARAM}=${encodeURIComponent(id)}`;
-    const endpoint = faults.endpoint === 'absolute' ? `${originOf(request.headers.host, app)}${path}` : path;
+    const other = faults.endpoint === 'other-origin' ? options.otherOrigin?.() : undefined;
+    const endpoint =
+      other !== undefined
+        ? `${other}${path}`
+        : faults.endpoint === 'relative'
+          ? path
+          : `${originOf(request.headers.host, app)}${path}`;
     journal.record({ session: id, transport: 'sse', direction: 'sent', kind: 'endpoint', text: endpoint });
     if (faults.commentFrames) raw.write(encodeComment('wirecheck comment'));
     raw.write(encodeFrame(TOOL_SSE_EVENTS.endpoint, endpoint));
@@ -266,15 +274,28 @@ export async function startMockToolServer(
   options: MockToolServerOptions & { host?: string; port?: number } = {},
 ): Promise<RunningMockToolServer> {
   const { host = '127.0.0.1', port = 0, ...rest } = options;
-  const built = buildMockToolServer(scenario, { host, ...rest });
+  let otherOrigin: string | undefined;
+  const built = buildMockToolServer(scenario, { host, ...rest, otherOrigin: () => otherOrigin });
   await built.app.listen({ host, port });
   const address = built.app.server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Fault endpoint other-origin: a second port serving the same routes, announced for POSTs.
+  let second: Server | undefined;
+  if (built.scenario.faults.endpoint === 'other-origin') {
+    const server = createServer((req, res) => built.app.server.emit('request', req, res));
+    second = server;
+    await new Promise<void>((resolve) => server.listen({ host: address.address, port: 0 }, resolve));
+    otherOrigin = `http://${shown}:${(server.address() as AddressInfo).port}`;
+  }
   return {
     url: `http://${shown}:${address.port}${MOCK_SSE_PATH}`,
     journal: () => built.journal.entries(),
     live: built.journal,
-    close: () => built.app.close(),
+    close: async () => {
+      second?.closeAllConnections();
+      second?.close();
+      await built.app.close();
+    },
   };
 }
 

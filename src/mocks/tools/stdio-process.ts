@@ -17,6 +17,27 @@ const scenarioFile = flag('--scenario');
 const journalFile = flag('--journal');
 const replayFile = flag('--replay');
 const speedText = flag('--speed');
+// Shutdown order (MCP 2024-11-05: close stdin, wait, then SIGTERM): a SIGTERM is written to
+// the journal, saying whether the client that started this mock still ran (the mock's parent
+// is the client, or the client's `sh -c`; once the client exits it is re-parented).
+const parentAtStart = process.ppid;
+if (journalFile !== undefined) {
+  const write = journalFileWriter(journalFile);
+  process.once('SIGTERM', () => {
+    const running = process.ppid === parentAtStart;
+    write({
+      seq: -1,
+      at: Date.now(),
+      atMs: Math.round(performance.now() * 1000) / 1000,
+      session: 'stdio',
+      transport: 'stdio',
+      direction: 'received',
+      kind: 'closed',
+      text: running ? 'SIGTERM while the client was running' : 'SIGTERM after the client exited',
+    });
+    process.exit(143);
+  });
+}
 try {
   const scenario = scenarioFile === undefined ? toolScenario() : await loadToolScenario(scenarioFile);
   const replay = replayFile === undefined ? undefined : await loadToolReplay(replayFile);

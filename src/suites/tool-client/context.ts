@@ -64,6 +64,8 @@ export interface SharedCases {
   basic(transport: ToolTransport): Promise<CaseResult>;
   /** The mock pings the client before answering tools/call. */
   ping(transport: ToolTransport): Promise<CaseResult>;
+  /** Every reply takes a second (replyDelayMs 1000). */
+  slow(transport: ToolTransport): Promise<CaseResult>;
   /** stdio: the mock writes NON_JSON_BANNER on stdout just before the tools/call reply. */
   nonJsonStdout(): Promise<CaseResult>;
 }
@@ -130,7 +132,9 @@ export async function openToolClient(
       const scenarioFile = join(dir, `case-${n}.scenario.json`);
       const journalFile = join(dir, `case-${n}.journal.jsonl`);
       await writeFile(scenarioFile, JSON.stringify(scenario));
-      const command = mockToolServerCommand({ scenarioFile, journalFile, launcher: 'direct' });
+      // `exec`: sh -c becomes the mock itself, so a client's signal reaches the mock (the
+      // shutdown-order check reads it from the journal).
+      const command = `exec ${mockToolServerCommand({ scenarioFile, journalFile, launcher: 'direct' })}`;
       const run = await runCommand(target.client, {
         ...common,
         env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
@@ -175,6 +179,9 @@ export async function openToolClient(
     ping: memo((transport) =>
       runCase({ transport, scenario: { faults: { pingFirst: true } }, input: ECHO_INPUT }),
     ),
+    slow: memo((transport) =>
+      runCase({ transport, scenario: { faults: { replyDelayMs: 1000 } }, input: ECHO_INPUT }),
+    ),
     nonJsonStdout: once(() =>
       runCase({
         transport: 'stdio',
@@ -186,8 +193,10 @@ export async function openToolClient(
 
   const close = () => rm(dir, { recursive: true, force: true });
   try {
-    const probe = await shared.basic('stdio');
-    const problem = startProblem(probe.run);
+    // Preflight: the client must reach the mock over at least one transport (a command
+    // that cannot start, or never connects, is unavailable: nothing can be judged).
+    const probes = [await shared.basic('stdio'), await shared.basic('sse')];
+    const problem = startProblem(probes[0]!.run) ?? (probes.some(reached) ? undefined : neverReached(probes));
     if (problem !== undefined) {
       throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);
     }
@@ -207,6 +216,30 @@ export async function openToolClient(
     shared,
     close,
   };
+}
+
+/** The case's client reached the mock: a message, or (SSE) a stream opened. */
+function reached(result: CaseResult): boolean {
+  return result.journal.some((e) => e.direction === 'received');
+}
+
+/** What the probes saw of a client that reached neither mock. */
+function neverReached(probes: readonly CaseResult[]): string {
+  const lines = probes.map((p) => {
+    const out = p.run.stdout.trim();
+    const err = firstLines(p.run.stderr);
+    return `over ${p.transport}: ${describeToolClientRun(p.run).split('; stderr')[0] ?? ''}${out === '' ? ', nothing on stdout' : `, stdout ${JSON.stringify(out.slice(0, 200))}`}${err === '' ? '' : `\n  first lines of its stderr:\n  ${err.split('\n').join('\n  ')}`}`;
+  });
+  return `never reached the mock tool server (no message on stdio, no stream opened over SSE), so nothing can be judged:\n${lines.join('\n')}`;
+}
+
+function firstLines(text: string, max = 6): string {
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, max)
+    .map((l) => (l.length > 200 ? `${l.slice(0, 200)}...` : l))
+    .join('\n');
 }
 
 /** Why a probe run shows the command cannot be started at all; undefined when it ran. */

@@ -1,4 +1,4 @@
-import { CheckFailure, show } from '../../harness/check.js';
+import { CheckFailure, NotExercised, show } from '../../harness/check.js';
 import type { Evidence } from '../../harness/results.js';
 import {
   clientRequests,
@@ -6,8 +6,8 @@ import {
   outcomeOfCall,
   type ReceivedRequest,
 } from '../../mocks/tools/index.js';
-import { METHODS } from '../../protocol/mcp/index.js';
-import { firstDifference } from '../messages-client/compare.js';
+import { describeDifferences, differences } from '../../protocol/compare.js';
+import { METHODS, normalizeCallToolResult } from '../../protocol/mcp/index.js';
 import type { CaseResult } from './context.js';
 import { describeToolClientRun } from './output.js';
 
@@ -22,31 +22,76 @@ export function mockResultOf(result: CaseResult): unknown {
   return 'result' in outcome ? outcome.result : undefined;
 }
 
-/** The client exited 0 and printed exactly the result the mock returned (key order aside). */
+/**
+ * Every difference between the result the mock returned and what the client printed,
+ * after bringing both to one form (MCP defaults: `isError` absent is false). Fields the
+ * client adds are tolerated; fields it drops or changes are differences.
+ */
+export function resultDifferences(expected: unknown, printed: unknown) {
+  return differences(normalizeCallToolResult(expected), normalizeCallToolResult(printed));
+}
+
+/** What a run that did not print a result did instead, for messages. */
+function notPrinted(result: CaseResult): string {
+  const { outcome } = result;
+  if (outcome.type === 'error')
+    return `exit ${outcome.exitCode} with {"error":{"message":${JSON.stringify(outcome.message)}}}`;
+  if (outcome.type === 'printed') return `exit 0 with ${show(outcome.value)}`;
+  return outcome.reason;
+}
+
+/** The client exited 0 and printed the result the mock returned (semantically: defaults and key order aside). */
 export function expectPrintedResult(result: CaseResult, what: string): void {
   const expected = mockResultOf(result);
   const { outcome, run } = result;
   if (outcome.type !== 'printed') {
-    const got =
-      outcome.type === 'error'
-        ? `exit ${outcome.exitCode} with {"error":{"message":${JSON.stringify(outcome.message)}}}`
-        : outcome.reason;
     throw new CheckFailure(
-      `${what}: the client did not print the tools/call result (${describeToolClientRun(run)})`,
+      `${what}: the client did not print the tools/call result (${describeToolClientRun(run)}): ${notPrinted(result)}`,
       'exit 0 and the tools/call result JSON on stdout',
-      got,
+      notPrinted(result),
       evidenceOf(result, what),
     );
   }
-  const difference = firstDifference(expected, outcome.value);
-  if (difference !== undefined) {
+  const found = resultDifferences(expected, outcome.value);
+  if (found.length > 0) {
     throw new CheckFailure(
-      `${what}: the printed result differs from the one the mock returned at ${difference}`,
+      `${what}: the printed result differs from the one the mock returned: ${describeDifferences(found)}`,
       show(expected),
       show(outcome.value),
       evidenceOf(result, what),
     );
   }
+}
+
+/**
+ * The client finished the call: exit 0 with a JSON value on stdout. Checks named for
+ * another behaviour use this as evidence that the behaviour did not break the call; the
+ * printed value itself is the result checks' business.
+ */
+export function expectFinished(result: CaseResult, what: string): void {
+  if (result.outcome.type === 'printed') return;
+  throw new CheckFailure(
+    `${what}: the client did not finish the call (${describeToolClientRun(result.run)}): ${notPrinted(result)}`,
+    'exit 0 with the tools/call result on stdout',
+    notPrinted(result),
+    evidenceOf(result, what),
+  );
+}
+
+/** The client reached the mock at all (a message, or an SSE stream opened); else nothing to judge. */
+export function expectReached(result: CaseResult, what: string): void {
+  if (result.journal.some((e) => e.direction === 'received')) return;
+  throw new NotExercised(
+    `${what}: the client never reached the ${result.transport} mock (${describeToolClientRun(result.run)})`,
+  );
+}
+
+/** The case's session carried at least one client message; else there is nothing to judge. */
+export function expectTraffic(result: CaseResult, what: string): void {
+  if (result.journal.some((e) => e.direction === 'received' && e.kind === 'message')) return;
+  throw new NotExercised(
+    `${what}: the client sent the ${result.transport} mock nothing (${describeToolClientRun(result.run)})`,
+  );
 }
 
 /** The client exited non-zero with `{"error":{"message"}}` on stdout (TARGETS tool-client). */

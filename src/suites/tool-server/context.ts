@@ -1,18 +1,26 @@
-import { CheckFailure, CheckSkipped, TargetUnavailable } from '../../harness/check.js';
-import { type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
+import { CheckFailure, CheckSkipped, TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { InitializeResult, type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
+import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
+import { firstLines, whyNoInitialize } from './preflight.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
-import { callOk, delay, initialize } from './rpc.js';
+import { call, delay, type Exchange, initialize } from './rpc.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
-import type { ToolServerTarget } from './target.js';
+import { describeTarget, type ToolServerTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface ToolServerSuiteOptions {
   /** Budget for one reply (default 5000 ms). */
   readonly replyMs?: number;
+  /**
+   * stdio: how long a new server process may take to start, on top of replyMs for its first
+   * reply (default 5000 ms). Starting a process is not answering: a loaded CI machine can take
+   * seconds to start one, and that must not read as a server that does not answer.
+   */
+  readonly startupMs?: number;
   /** Budget for a POST's response, and for a stream's headers and first event (default 3000 ms, the probe's capture). */
   readonly httpMs?: number;
   /** Budget for `--start` until the stream URL answers (default 15000 ms). */
@@ -25,12 +33,30 @@ export interface ToolServerSuiteOptions {
   readonly maxFullModelRuns?: number;
 }
 
+/** The pages of tools/list, following nextCursor (at most MAX_PAGES). */
+export interface ToolPages {
+  /** Every page's raw result, in order. */
+  readonly results: readonly unknown[];
+  /** Why paging stopped early: an error reply, no reply, a repeated cursor, too many pages. */
+  readonly problem?: string;
+  /** The channel the pages were asked on. */
+  readonly channel: Channel;
+}
+
+export const MAX_PAGES = 50;
+
 export interface ToolServerCtx {
   readonly target: ToolServerTarget;
   readonly transport: 'stdio' | 'sse';
   readonly replyMs: number;
+  /** Budget for the first reply of a session just opened: replyMs, plus startupMs on stdio (a new process). */
+  readonly firstReplyMs: number;
   readonly httpMs: number;
   readonly options: ToolServerSuiteOptions;
+  /** serverInfo of the first initialize (the preflight's). */
+  readonly serverInfo: { readonly name: string; readonly version: string } | undefined;
+  /** SSE: the idle stream opened with the suite, watched for keep-alives until the end. */
+  readonly idle: SseChannel | undefined;
   /** The shared initialized session; replaced by a new one when a check left it dead. */
   main(): Promise<Channel>;
   /** A new initialized session (stdio: a new process; sse: a new stream). Closed with the ctx at the latest. */
@@ -45,27 +71,36 @@ export interface ToolServerCtx {
   spawnStdio(label: string): StdioChannel;
   /** Every session the suite holds open now (a reply misrouted to any of them shows as a stray there). */
   openChannels(): Channel[];
-  /** tools/list of the main session, asked once per run. */
+  /** Every tool of tools/list (all pages), asked once per run. */
   tools(): Promise<Tool[]>;
+  /** The raw pages of tools/list, for the checks that judge them. */
+  toolPages(): Promise<ToolPages>;
+  /** Which listed tools the checks may call (--call-tools; call-policy.ts). */
+  policy(): Promise<CallPolicy>;
   /** A value computed once per run and shared by the checks that judge it. */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
 }
 
 /**
- * Open the suite: start the server when `--start` asks, and probe the target once. A
- * command that cannot start or a URL that does not answer makes the target unavailable
- * (exit 2); a server that answers but breaks the protocol is left to the checks.
+ * Open the suite: start the server when `--start` asks, then the preflight: one session
+ * must get an initialize result (stdio: the process answers on stdout; sse: GET gives 200
+ * text/event-stream with an endpoint event, and initialize is answered on the stream). A
+ * target that cannot get that far is unavailable (exit 2) with one message saying what
+ * was run and what was seen; it is never reported as a list of failed checks.
  */
 export async function openToolServer(
   target: ToolServerTarget,
   options: ToolServerSuiteOptions = {},
 ): Promise<ToolServerCtx & { close(): Promise<void> }> {
   const replyMs = options.replyMs ?? 5000;
+  const firstReplyMs = replyMs + (target.kind === 'stdio' ? (options.startupMs ?? 5000) : 0);
   const httpMs = options.httpMs ?? 3000;
   const channels = new Set<Channel>();
   let started: ServerProcess | undefined;
   const memo = new Map<string, Promise<unknown>>();
   let sessions = 0;
+  /** Set once the preflight passed: from then on a server that stops answering is gone. */
+  let live = false;
 
   const close = async () => {
     await Promise.all([...channels].map((c) => c.close()));
@@ -89,14 +124,21 @@ export async function openToolServer(
     return track(openStdioChannel(target.command, label));
   };
 
+  /** The server stopped answering during the run: every check after this one is not run. */
+  const gone = (what: string): TargetGone => {
+    const exit = started?.exit() === undefined ? '' : `; the --start command ${describeExit(started)}`;
+    const message = `${what}${exit}`;
+    return new TargetGone(message, undefined, undefined, undefined, { sharedCause: message });
+  };
+
   const openStream = async (label: string): Promise<SseChannel> => {
     if (target.kind !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
     try {
       return track(await openSseChannel(target.url, { label, timeoutMs: httpMs, postTimeoutMs: httpMs }));
     } catch (e) {
-      if (e instanceof SseOpenError)
-        throw new CheckFailure(e.message, 'HTTP 200 and an event stream', 'no stream');
-      throw e;
+      if (!(e instanceof SseOpenError)) throw e;
+      if (live) throw gone(`the server stopped answering at ${target.url} (${e.message})`);
+      throw new CheckFailure(e.message, 'HTTP 200 and an event stream', 'no stream');
     }
   };
 
@@ -104,27 +146,41 @@ export async function openToolServer(
     const channel = await openStream(label);
     await channel.firstEvent(httpMs);
     if (channel.endpoint() === undefined) {
+      // The first event may be something else (the endpoint check's business): give it the budget.
+      const deadline = performance.now() + httpMs;
+      while (channel.endpoint() === undefined && channel.gone() === undefined && performance.now() < deadline)
+        await delay(20);
+    }
+    if (channel.endpoint() === undefined) {
       await channel.close();
       throw new CheckFailure(
-        `GET ${target.kind === 'sse' ? target.url : ''} gave no usable endpoint event within ${httpMs} ms (HTTP ${channel.status})`,
-        'a first event `endpoint` whose data is the POST path with a sessionId',
+        `GET ${target.kind === 'sse' ? target.url : ''} gave no usable endpoint event within ${httpMs} ms (HTTP ${channel.status}; received ${JSON.stringify(channel.frameItems().slice(0, 3))})`,
+        'an event `endpoint` whose data is the POST path with a sessionId',
         JSON.stringify(channel.frameItems().slice(0, 5)),
+        undefined,
+        { sharedCause: `the server gave a new stream no endpoint event within ${httpMs} ms` },
       );
     }
     if (init) await mustInitialize(channel);
     return channel;
   };
 
-  const mustInitialize = async (channel: Channel) => {
-    const ex = await initialize(channel, replyMs);
+  /** initialize on a session just opened (a new process on stdio: its budget includes the start). */
+  const mustInitialize = async (channel: Channel): Promise<Exchange> => {
+    const ex = await initialize(channel, firstReplyMs);
     if (ex.reply === undefined || !('result' in ex.reply)) {
+      if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
+        throw gone(`a new server process ${whyNoInitialize(channel, ex, firstReplyMs)}`);
+      }
       throw new CheckFailure(
         `initialize on ${channel.peer.label} was not answered with a result: ${ex.why ?? JSON.stringify(ex.reply)}`,
         'an initialize result',
         ex.reply === undefined ? 'nothing' : JSON.stringify(ex.reply),
         rpcEvidence(`initialize on ${channel.peer.label}`, [channel]),
+        { sharedCause: 'initialize on a new session was not answered with a result' },
       );
     }
+    return ex;
   };
 
   const connectRaw = async (label: string): Promise<Channel> =>
@@ -136,18 +192,7 @@ export async function openToolServer(
     return channel;
   };
 
-  let mainChannel: Promise<Channel> | undefined;
-  const main = async (): Promise<Channel> => {
-    if (mainChannel !== undefined) {
-      const current = await mainChannel.catch(() => undefined);
-      if (current !== undefined && current.gone() === undefined) return current;
-      await current?.close();
-    }
-    sessions += 1;
-    mainChannel = connect(sessions === 1 ? 'main' : `main-${sessions}`);
-    return mainChannel;
-  };
-
+  // --- preflight ---
   if (target.kind === 'sse' && target.start !== undefined) {
     started = spawnServer(target.start);
     const problem = await waitUntilAnswers(target.url, started, options.startMs ?? 15_000);
@@ -155,21 +200,46 @@ export async function openToolServer(
       await close();
       throw new TargetUnavailable(problem);
     }
-  } else if (target.kind === 'sse') {
-    const got = await openGet(new URL(target.url), { accept: 'text/event-stream' }, httpMs);
-    if ('problem' in got)
-      throw new TargetUnavailable(`the stream URL ${target.url} does not answer: ${got.problem}`);
-    got.req.destroy();
-  } else {
-    // A command that cannot be started at all (sh: not found) exits at once with 126/127.
-    const probe = spawnStdio('probe');
-    await Promise.race([probe.process.exited, delay(300)]);
-    const exit = probe.process.exit();
-    await probe.close();
-    if (exit !== undefined && (exit.code === 126 || exit.code === 127)) {
-      throw new TargetUnavailable(
-        `the server command ${JSON.stringify(target.command)} ${describeExit(probe.process)}`,
-      );
+  }
+  let first: { channel: Channel; ex: Exchange };
+  try {
+    first = await preflight(target, {
+      replyMs: firstReplyMs,
+      httpMs,
+      open: async () => {
+        if (target.kind === 'stdio') return spawnStdio('main');
+        return track(
+          await openSseChannel(target.url, { label: 'main', timeoutMs: httpMs, postTimeoutMs: httpMs }),
+        );
+      },
+      started,
+    });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  live = true;
+  const info = InitializeResult.safeParse((first.ex.reply as { result?: unknown }).result);
+  const serverInfo = info.success ? info.data.serverInfo : undefined;
+  sessions = 1;
+  let mainChannel: Promise<Channel> = Promise.resolve(first.channel);
+  const main = async (): Promise<Channel> => {
+    const current = await mainChannel.catch(() => undefined);
+    if (current !== undefined && current.gone() === undefined) return current;
+    await current?.close();
+    sessions += 1;
+    mainChannel = connect(`main-${sessions}`);
+    return mainChannel;
+  };
+
+  // SSE: the keep-alive watch starts now and is judged by the last check, so its 20 s
+  // overlap the rest of the suite instead of adding to it.
+  let idle: SseChannel | undefined;
+  if (target.kind === 'sse') {
+    try {
+      idle = await openSession('idle', true);
+    } catch {
+      idle = undefined; // the keep-alive check says why it has nothing to watch
     }
   }
 
@@ -182,12 +252,74 @@ export async function openToolServer(
     return promise;
   };
 
+  const toolPages = () =>
+    shared('tool-pages', async (): Promise<ToolPages> => {
+      const channel = await main();
+      const results: unknown[] = [];
+      const cursors = new Set<string>();
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const params = cursor === undefined ? {} : { cursor };
+        const reply = await call(channel, 'tools/list', params, replyMs);
+        if (!('result' in reply)) {
+          if (page === 0)
+            return {
+              results,
+              channel,
+              problem: `tools/list was answered with an error: ${JSON.stringify(reply).slice(0, 300)}`,
+            };
+          return {
+            results,
+            channel,
+            problem: `tools/list with cursor ${JSON.stringify(cursor)} (a nextCursor the server gave) was answered with an error: ${JSON.stringify(reply).slice(0, 300)}`,
+          };
+        }
+        results.push(reply.result);
+        const next = (reply.result as { nextCursor?: unknown } | null)?.nextCursor;
+        if (next === undefined || next === null) return { results, channel };
+        if (typeof next !== 'string')
+          return { results, channel, problem: `nextCursor is not a string: ${JSON.stringify(next)}` };
+        if (cursors.has(next))
+          return {
+            results,
+            channel,
+            problem: `nextCursor ${JSON.stringify(next)} came a second time (the pages loop)`,
+          };
+        cursors.add(next);
+        cursor = next;
+      }
+      return { results, channel, problem: `tools/list still gave a nextCursor after ${MAX_PAGES} pages` };
+    });
+
+  const tools = () =>
+    shared('tools', async () => {
+      const { results } = await toolPages();
+      return results.flatMap((result) => {
+        const parsed = ToolsListResult.safeParse(result);
+        // The shape is the list check's business; other checks use whatever tools parse.
+        if (parsed.success) return parsed.data.tools;
+        const raw = (result as { tools?: unknown } | null)?.tools;
+        return Array.isArray(raw)
+          ? raw.filter(
+              (t): t is Tool =>
+                typeof t === 'object' &&
+                t !== null &&
+                typeof t.name === 'string' &&
+                typeof t.inputSchema === 'object',
+            )
+          : [];
+      });
+    });
+
   return {
     target,
     transport: target.kind,
     replyMs,
+    firstReplyMs,
     httpMs,
     options,
+    serverInfo,
+    idle,
     main,
     connect,
     connectRaw,
@@ -195,21 +327,151 @@ export async function openToolServer(
     openSession,
     spawnStdio,
     openChannels: () => [...channels].filter((c) => c.gone() === undefined),
-    tools: () =>
-      shared('tools', async () => {
-        const channel = await main();
-        const reply = await callOk(channel, 'tools/list', {}, replyMs);
-        const parsed = ToolsListResult.safeParse(reply.result);
-        // The shape is the list check's business; other checks use whatever tools parse.
-        if (parsed.success) return parsed.data.tools;
-        const raw = (reply.result as { tools?: unknown }).tools;
-        return Array.isArray(raw)
-          ? raw.filter((t): t is Tool => typeof t === 'object' && t !== null && typeof t.name === 'string')
-          : [];
-      }),
+    tools,
+    toolPages,
+    policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
     shared,
     close,
   };
+}
+
+/**
+ * The first session: it must be opened and initialized, else the target is unavailable.
+ * Returns it initialized (it becomes the main session).
+ */
+async function preflight(
+  target: ToolServerTarget,
+  how: {
+    replyMs: number;
+    httpMs: number;
+    open: () => Promise<Channel>;
+    started: ServerProcess | undefined;
+  },
+): Promise<{ channel: Channel; ex: Exchange }> {
+  const what = describeTarget(target);
+  const stderr = (proc: ServerProcess | undefined) => {
+    const lines = proc === undefined ? '' : firstLines(proc.stderrTail());
+    return lines === '' ? '' : `\nfirst lines of its stderr:\n${lines}`;
+  };
+  if (target.kind === 'sse') {
+    const got = await openGet(new URL(target.url), { accept: 'text/event-stream' }, how.httpMs);
+    if ('problem' in got) {
+      throw new TargetUnavailable(
+        `the stream URL ${target.url} does not answer: ${got.problem}${stderr(how.started)}`,
+      );
+    }
+    const type = String(got.res.headers['content-type'] ?? '');
+    if (got.res.statusCode !== 200 || !type.toLowerCase().startsWith('text/event-stream')) {
+      const body = await firstBytes(got.res, 300, 500);
+      got.req.destroy();
+      throw new TargetUnavailable(
+        `GET ${target.url} (Accept: text/event-stream) answered HTTP ${got.res.statusCode} ${type === '' ? '(no content type)' : type}, not 200 text/event-stream: no SSE session can be opened there${body === '' ? '' : `; body: ${JSON.stringify(body)}`}${stderr(how.started)}`,
+      );
+    }
+    got.req.destroy();
+  }
+  let channel: Channel;
+  try {
+    channel = await how.open();
+  } catch (e) {
+    throw new TargetUnavailable(
+      `${what}: ${e instanceof Error ? e.message : String(e)}${stderr(how.started)}`,
+    );
+  }
+  if (channel.transport === 'sse') {
+    const sse = channel as SseChannel;
+    const deadline = performance.now() + how.httpMs;
+    while (sse.endpoint() === undefined && sse.gone() === undefined && performance.now() < deadline)
+      await delay(20);
+    if (sse.endpoint() === undefined) {
+      const frames = JSON.stringify(sse.frameItems().slice(0, 3));
+      await sse.close();
+      throw new TargetUnavailable(
+        `GET ${(target as { url: string }).url} opened an event stream but sent no endpoint event within ${how.httpMs} ms (frames: ${frames}): no POST endpoint to talk to${stderr(how.started)}`,
+      );
+    }
+  }
+  const ex = await initializeOrGiveUp(channel, how.replyMs);
+  if (ex.reply !== undefined && 'result' in ex.reply) return { channel, ex };
+  const proc = channel.transport === 'stdio' ? (channel as StdioChannel).process : how.started;
+  // Let a dying process finish so its exit status and stderr are complete.
+  if (proc !== undefined) await Promise.race([proc.exited, delay(300)]);
+  const why = bodyIsReply(ex.post?.body)
+    ? `it answered initialize in the POST response body (${JSON.stringify(ex.post?.body.slice(0, 200))}), not on the event stream as the SSE transport does: is this a Streamable HTTP server?`
+    : whyNoInitialize(channel, ex, how.replyMs);
+  await channel.close();
+  const ran =
+    target.kind === 'stdio'
+      ? `the server command ${JSON.stringify(target.command)}`
+      : `the server at ${target.url}`;
+  throw new TargetUnavailable(`${ran} cannot be tested: ${why}${stderr(proc)}`);
+}
+
+/**
+ * initialize, but stop waiting as soon as the server has shown it does not speak the
+ * protocol (our request echoed back, a run of lines that are not JSON-RPC): a flood or an
+ * echo would otherwise cost the whole reply budget and memory.
+ */
+async function initializeOrGiveUp(channel: Channel, ms: number): Promise<Exchange> {
+  let stop = false;
+  const watch = (async (): Promise<Exchange | undefined> => {
+    while (!stop) {
+      await delay(10);
+      if (speaksNoProtocol(channel)) {
+        return { id: 0, reply: undefined, why: 'the server does not speak the protocol', post: undefined };
+      }
+    }
+    return undefined;
+  })();
+  const answer = initialize(channel, ms);
+  const first = await Promise.race([answer, watch]);
+  stop = true;
+  return first ?? (await answer);
+}
+
+/** Lines that are not JSON-RPC, before any reply, enough to tell; or our initialize echoed back. */
+const NOT_PROTOCOL_LINES = 20;
+
+function speaksNoProtocol(channel: Channel): boolean {
+  let bad = 0;
+  for (const item of channel.peer.items) {
+    if (item.direction !== 'received') continue;
+    if (item.kind === 'success' || item.kind === 'error') return false;
+    if (item.kind === 'not-json' || item.kind === 'invalid') bad += 1;
+    if (item.kind === 'request' && item.text.includes('"initialize"')) return true;
+    if (bad >= NOT_PROTOCOL_LINES) return true;
+  }
+  return false;
+}
+
+/** Whether a POST response body is itself a JSON-RPC reply (a Streamable HTTP server answers so). */
+function bodyIsReply(body: string | undefined): boolean {
+  if (body === undefined) return false;
+  try {
+    const v = JSON.parse(body) as { jsonrpc?: unknown; result?: unknown; error?: unknown };
+    return v.jsonrpc === '2.0' && ('result' in v || 'error' in v);
+  } catch {
+    return false;
+  }
+}
+
+/** Up to `max` bytes of a response body, waiting at most `ms`. */
+function firstBytes(res: import('node:http').IncomingMessage, max: number, ms: number): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = () => {
+      clearTimeout(timer);
+      res.removeAllListeners('data');
+      resolve(text.slice(0, max));
+    };
+    const timer = setTimeout(done, ms);
+    res.on('data', (c: Buffer) => {
+      text += c.toString('utf8');
+      if (text.length >= max) done();
+    });
+    res.on('end', done);
+    res.on('error', done);
+  });
 }
 
 /** Poll the stream URL until it answers (any HTTP status), the process exits, or the budget ends. */
@@ -217,7 +479,11 @@ async function waitUntilAnswers(url: string, proc: ServerProcess, ms: number): P
   const deadline = performance.now() + ms;
   let last = '';
   while (performance.now() < deadline) {
-    if (proc.exit() !== undefined) return `the --start command ${describeExit(proc)} before ${url} answered`;
+    if (proc.exit() !== undefined) {
+      await delay(50);
+      const lines = firstLines(proc.stderrTail());
+      return `the --start command exited (${describeExit(proc).split(' (stderr')[0]}) before ${url} answered${lines === '' ? '' : `\nfirst lines of its stderr:\n${lines}`}`;
+    }
     const got = await openGet(new URL(url), { accept: 'text/event-stream' }, 1000);
     if (!('problem' in got)) {
       got.req.destroy();
@@ -227,5 +493,6 @@ async function waitUntilAnswers(url: string, proc: ServerProcess, ms: number): P
     await delay(100);
   }
   await proc.kill();
-  return `${url} did not answer within ${ms} ms of the --start command (last: ${last}; the command ${describeExit(proc)})`;
+  const lines = firstLines(proc.stderrTail());
+  return `${url} did not answer within ${ms} ms of the --start command (last: ${last})${lines === '' ? '' : `\nfirst lines of its stderr:\n${lines}`}`;
 }

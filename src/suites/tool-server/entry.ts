@@ -7,14 +7,26 @@ import { TOOL_SERVER_TARGET_OPTIONS, type ToolServerTarget, toolServerTargetFrom
 
 /**
  * The reference tool server as a stdio target command: `node bin/wirecheck.js serve tools
- * --transport stdio` (or `--transport sse --port N`, for `--start`; this file sits two folders
- * below src/ or dist/).
+ * --transport stdio` (or `--transport sse --port N`, for `--start`, with `--keep-alive-ms`
+ * when given; this file sits two folders below src/ or dist/).
  */
-export function referenceToolServerCommand(transport: 'stdio' | 'sse' = 'stdio', port = 0): string {
+export function referenceToolServerCommand(
+  transport: 'stdio' | 'sse' = 'stdio',
+  port = 0,
+  keepAliveMs?: number,
+): string {
   const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
-  const args = transport === 'stdio' ? '--transport stdio' : `--transport sse --port ${port}`;
+  const keepAlive = keepAliveMs === undefined ? '' : ` --keep-alive-ms ${keepAliveMs}`;
+  const args = transport === 'stdio' ? '--transport stdio' : `--transport sse --port ${port}${keepAlive}`;
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} serve tools ${args}`;
 }
+
+/**
+ * Keep-alive interval of the reference in `wirecheck all`. Any interval up to 15 s conforms;
+ * with the default 15 s the keep-alive check waits for the first beat, and the suite, which
+ * otherwise takes 3 to 6 s, takes 16 s. The tests run the reference with its default 15 s too.
+ */
+export const REFERENCE_RUN_KEEP_ALIVE_MS = 2_000;
 
 /** The suite as the CLI registers it. */
 export const toolServerSuiteEntry: SuiteEntry = {
@@ -29,7 +41,7 @@ export const toolServerSuiteEntry: SuiteEntry = {
     const target: ToolServerTarget = {
       kind: 'sse',
       url: `http://127.0.0.1:${port}/sse`,
-      start: referenceToolServerCommand('sse', port),
+      start: referenceToolServerCommand('sse', port, REFERENCE_RUN_KEEP_ALIVE_MS),
     };
     return { target, close: async () => {} };
   },

@@ -12,8 +12,8 @@ import { rpcEvidence } from './evidence.js';
 import { nextId } from './peer.js';
 
 /** What one request got: its reply (or why none came) and, over SSE, the POST's response. */
-export interface Exchange {
-  readonly id: number;
+export interface Exchange<Id extends number | string = number> {
+  readonly id: Id;
   readonly reply: JsonRpcResponse | undefined;
   readonly why?: string;
   readonly post: PostOutcome | undefined;
@@ -26,7 +26,17 @@ export async function exchange(
   params: Record<string, unknown> | undefined,
   ms: number,
 ): Promise<Exchange> {
-  const id = nextId();
+  return exchangeWithId(channel, nextId(), method, params, ms);
+}
+
+/** exchange with a request id of the caller's choosing (a string id, say). */
+export async function exchangeWithId<Id extends number | string>(
+  channel: Channel,
+  id: Id,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  ms: number,
+): Promise<Exchange<Id>> {
   // Register before sending: an SDK server can answer on the stream before the POST returns.
   const waiting = channel.peer.wait(id, ms, () => channel.gone());
   const post = await channel.sendText(JSON.stringify(request(id, method, params)));

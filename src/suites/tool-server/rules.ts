@@ -187,3 +187,20 @@ export function keepAliveGap(
   }
   return worst.gapMs > limit.intervalMs + limit.toleranceMs ? worst : undefined;
 }
+
+/**
+ * When the keep-alive verdict on [from, to] is settled before `to`: at the first keep-alive
+ * at or after `to - (interval + tolerance)`, the rest of the window can no longer hold a
+ * gap over the limit, so judging [from, that beat] gives the verdict the whole window would.
+ * A server beating every 15 s is judged at its first beat instead of after the whole watch.
+ */
+export function keepAliveSettledAt(
+  frames: readonly { atMs: number; comment?: boolean; event?: string | undefined; data: string }[],
+  window: { fromMs: number; toMs: number },
+  limit: { intervalMs: number; toleranceMs: number },
+): number | undefined {
+  const earliest = window.toMs - (limit.intervalMs + limit.toleranceMs);
+  return frames.find(
+    (f) => f.atMs >= Math.max(earliest, window.fromMs) && f.atMs <= window.toMs && isKeepAlive(f),
+  )?.atMs;
+}

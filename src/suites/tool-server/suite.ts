@@ -18,16 +18,17 @@ export function createToolServerSuite(
     name: 'tool-server',
     description:
       'Speaks the tool-server protocol (JSON-RPC 2.0, MCP 2024-11-05) to a server over stdio or SSE + POST and checks its replies, streams and sessions.',
-    // Checks that may break the server (generated arguments, malformed input) run last.
+    // Checks that may break the server (generated arguments, malformed input) run late; the
+    // keep-alive check runs last: it judges a stream watched since the suite opened.
     checks: [
       ...lifecycleChecks,
       ...toolChecks,
       ...stdioChecks,
       ...sseChecks,
-      ...keepAliveChecks,
       ...sessionModelChecks,
       ...propertyChecks,
       ...malformedChecks,
+      ...keepAliveChecks,
     ],
     describeTarget,
     targetArgs,

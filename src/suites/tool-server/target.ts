@@ -1,10 +1,18 @@
 import { UsageError } from '../../harness/errors.js';
 import type { TargetOptionSpec } from '../registry.js';
 
+/**
+ * Which tools of the server the suite may call (`--call-tools`): `all`, `none`, or the
+ * names given. Absent: the default policy of call-policy.ts (the reference and mock
+ * servers' own tools, and tools annotated read-only).
+ */
+export type CallToolsOption = 'all' | 'none' | readonly string[];
+
 /** How the harness reaches a tool server (TARGETS.md, tool-server). */
-export type ToolServerTarget =
+export type ToolServerTarget = (
   | { readonly kind: 'stdio'; readonly command: string }
-  | { readonly kind: 'sse'; readonly url: string; readonly start?: string };
+  | { readonly kind: 'sse'; readonly url: string; readonly start?: string }
+) & { readonly callTools?: CallToolsOption };
 
 export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
   {
@@ -21,16 +29,37 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'with --sse: command that starts the server first; the harness waits (bounded) until it answers',
   },
+  {
+    flags: '--call-tools <which>',
+    description:
+      "which tools of the server the checks may call: all, none, or NAME,NAME... (default: the tools of wirecheck's reference and mock servers and tools annotated readOnlyHint: true; never any other tool)",
+  },
 ];
 
-/** The target from commander's option values (`--stdio`, `--sse`, `--start`). */
+/** `--call-tools` as given: `all`, `none`, or a comma-separated list of tool names. */
+export function parseCallTools(value: unknown): CallToolsOption | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new UsageError('--call-tools takes all, none, or a comma-separated list of tool names');
+  }
+  const text = value.trim();
+  if (text === 'all' || text === 'none') return text;
+  const names = text.split(',').map((n) => n.trim());
+  if (names.some((n) => n === ''))
+    throw new UsageError(`--call-tools has an empty name: ${JSON.stringify(value)}`);
+  return names;
+}
+
+/** The target from commander's option values (`--stdio`, `--sse`, `--start`, `--call-tools`). */
 export function toolServerTargetFromOptions(opts: Record<string, unknown>): ToolServerTarget {
   const { stdio, sse, start } = opts;
+  const callTools = parseCallTools(opts.callTools);
+  const policy = callTools === undefined ? {} : { callTools };
   const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   if (given(stdio) && given(sse)) throw new UsageError('give either --stdio or --sse, not both');
   if (given(stdio)) {
     if (start !== undefined) throw new UsageError('--start goes with --sse only');
-    return { kind: 'stdio', command: stdio };
+    return { kind: 'stdio', command: stdio, ...policy };
   }
   if (given(sse)) {
     let url: URL;
@@ -43,21 +72,31 @@ export function toolServerTargetFromOptions(opts: Record<string, unknown>): Tool
       throw new UsageError(`--sse needs an http(s) URL, got ${JSON.stringify(sse)}`);
     }
     if (start !== undefined && !given(start)) throw new UsageError('--start needs a command');
-    return given(start) ? { kind: 'sse', url: sse, start } : { kind: 'sse', url: sse };
+    return given(start) ? { kind: 'sse', url: sse, start, ...policy } : { kind: 'sse', url: sse, ...policy };
   }
   throw new UsageError(
     'the tool-server suite needs --stdio "<command>" or --sse <url> [--start "<command>"]',
   );
 }
 
+function describeCallTools(c: CallToolsOption | undefined): string {
+  if (c === undefined) return '';
+  return ` (--call-tools ${typeof c === 'string' ? c : c.join(',')})`;
+}
+
 export function describeTarget(target: ToolServerTarget): string {
-  if (target.kind === 'stdio') return `stdio: ${target.command}`;
+  const policy = describeCallTools(target.callTools);
+  if (target.kind === 'stdio') return `stdio: ${target.command}${policy}`;
   return target.start === undefined
-    ? `sse: ${target.url}`
-    : `sse: ${target.url} (started by ${target.start})`;
+    ? `sse: ${target.url}${policy}`
+    : `sse: ${target.url} (started by ${target.start})${policy}`;
 }
 
 export function targetArgs(target: ToolServerTarget): string[] {
-  if (target.kind === 'stdio') return ['--stdio', target.command];
-  return target.start === undefined ? ['--sse', target.url] : ['--sse', target.url, '--start', target.start];
+  const c = target.callTools;
+  const policy = c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')];
+  if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
+  const base =
+    target.start === undefined ? ['--sse', target.url] : ['--sse', target.url, '--start', target.start];
+  return [...base, ...policy];
 }

@@ -103,3 +103,12 @@ export function echoTool(tools: readonly Tool[]): { tool: Tool; property: string
   }
   return undefined;
 }
+
+/** Minimal arguments with the first required property left out (undefined when nothing is required). */
+export function invalidArguments(tool: Tool): Record<string, unknown> | undefined {
+  const [missing] = required(tool);
+  if (missing === undefined) return undefined;
+  const args = minimalArguments(tool);
+  delete args[missing];
+  return args;
+}

@@ -4,8 +4,11 @@
 // harness, then hands it to `onRequest(message, out)`; `out.write` respects back-pressure,
 // so a target that writes forever costs itself no memory. With `--count-file PATH` the
 // bytes written so far are kept in PATH (the tests read how much the harness was sent).
+// With `--after-initialize` a session first answers `initialize` as a tool server would and
+// turns hostile at the next message (wirecheck's test tool-server needs an initialized session
+// before any check: a server hostile from the start is unavailable, exit 2).
 //
-//   node <file>.mjs --transport stdio|sse [--port N] [--count-file PATH]
+//   node <file>.mjs --transport stdio|sse [--port N] [--count-file PATH] [--after-initialize]
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 
@@ -67,13 +70,36 @@ export async function forever(out, piece) {
  * Serve the transport named by --transport. `onRequest(message, out)`: over stdio `out`
  * is stdout (write whole lines); over SSE it is the session's stream (write frames).
  * `onStart(out)` runs once when the session opens (stdio: at start; SSE: after the
- * endpoint event).
+ * endpoint event), with `--after-initialize` at the first message after initialize.
  */
 export function serve({ onRequest = () => {}, onStart = () => {} }) {
   const transport = opt('--transport', 'stdio');
+  const afterInitialize = argv.includes('--after-initialize');
+  /** Sessions that answered initialize (--after-initialize), and those turned hostile. */
+  const initialized = new WeakSet();
+  const hostile = new WeakSet();
+  const turnHostile = (out) => {
+    if (hostile.has(out)) return;
+    hostile.add(out);
+    void onStart(out);
+  };
+  const start = (out) => {
+    if (!afterInitialize) turnHostile(out);
+  };
+  const handle = (request, out) => {
+    if (afterInitialize && !initialized.has(out)) {
+      if (request.method !== 'initialize') return;
+      initialized.add(out);
+      void out.write(message(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: INITIALIZE_RESULT })));
+      return;
+    }
+    turnHostile(out);
+    if (afterInitialize && request.id === undefined) return;
+    void onRequest(request, out);
+  };
   if (transport === 'stdio') {
     const out = writerOf(process.stdout);
-    void onStart(out);
+    start(out);
     let buffered = '';
     process.stdin.setEncoding('utf8');
     process.stdin.on('data', (chunk) => {
@@ -83,7 +109,7 @@ export function serve({ onRequest = () => {}, onStart = () => {} }) {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
         try {
-          void onRequest(JSON.parse(line), out);
+          handle(JSON.parse(line), out);
         } catch {
           // not JSON: ignored
         }
@@ -103,7 +129,7 @@ export function serve({ onRequest = () => {}, onStart = () => {} }) {
       const out = writerOf(res);
       sessions.set(id, out);
       res.on('close', () => sessions.delete(id));
-      void out.write(`event: endpoint\ndata: /messages?sessionId=${id}\n\n`).then(() => onStart(out));
+      void out.write(`event: endpoint\ndata: /messages?sessionId=${id}\n\n`).then(() => start(out));
       return;
     }
     if (req.method === 'POST' && url.pathname === '/messages') {
@@ -120,7 +146,7 @@ export function serve({ onRequest = () => {}, onStart = () => {} }) {
         }
         res.writeHead(202).end('Accepted');
         try {
-          void onRequest(JSON.parse(body), out);
+          handle(JSON.parse(body), out);
         } catch {
           // not JSON: ignored
         }
@@ -133,6 +159,12 @@ export function serve({ onRequest = () => {}, onStart = () => {} }) {
     process.stderr.write(`listening on http://127.0.0.1:${server.address().port}/sse\n`);
   });
 }
+
+const INITIALIZE_RESULT = {
+  protocolVersion: '2024-11-05',
+  capabilities: { tools: {} },
+  serverInfo: { name: 'wirecheck-hostile-target', version: '1.0.0' },
+};
 
 /** `event: message` frame (SSE) or a line (stdio) holding `json`. */
 export function message(json) {

@@ -86,7 +86,9 @@ describe('messages-service suite: one reply is bounded in time, bytes, lines, fr
     });
     const failure = await sendBuffered(client, BODY).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(RequestFailed);
-    expect((failure as Error).message).toContain('33554432-byte limit of one reply (maxBodyBytes, default MAX_BODY_BYTES)');
+    expect((failure as Error).message).toContain(
+      '33554432-byte limit of one reply (maxBodyBytes, default MAX_BODY_BYTES)',
+    );
   });
 
   test('a buffered body nested deeper than 512 levels is not parsed; the JSON error names the limit', async () => {

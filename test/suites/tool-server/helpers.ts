@@ -2,7 +2,11 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
-import { createToolServerSuite, type ToolServerTarget } from '../../../src/suites/tool-server/index.js';
+import {
+  type CallToolsOption,
+  createToolServerSuite,
+  type ToolServerTarget,
+} from '../../../src/suites/tool-server/index.js';
 
 /** Seed of every suite run in these tests, so that they are reproducible. */
 export const SEED = 20261121;
@@ -17,8 +21,8 @@ export function serverScript(name: string): string {
   return `${NODE} ${shellQuote(fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url)))}`;
 }
 
-export function stdioTarget(command: string): ToolServerTarget {
-  return { kind: 'stdio', command };
+export function stdioTarget(command: string, callTools?: CallToolsOption): ToolServerTarget {
+  return callTools === undefined ? { kind: 'stdio', command } : { kind: 'stdio', command, callTools };
 }
 
 /** A free TCP port on 127.0.0.1 (released before it is returned: a tiny race the tests accept). */
@@ -37,15 +41,20 @@ export function freePort(): Promise<number> {
 export async function sseTarget(
   startFor: (port: number) => string,
   path = '/sse',
+  callTools?: CallToolsOption,
 ): Promise<ToolServerTarget> {
   const port = await freePort();
-  return { kind: 'sse', url: `http://127.0.0.1:${port}${path}`, start: startFor(port) };
+  const target = { kind: 'sse' as const, url: `http://127.0.0.1:${port}${path}`, start: startFor(port) };
+  return callTools === undefined ? target : { ...target, callTools };
 }
 
-/** A test server (servers/<name>.mjs) in either transport. */
+/**
+ * A test server (servers/<name>.mjs) in either transport. Its tools are harmless, so the
+ * checks may call them all (`--call-tools all`, as a user would opt in).
+ */
 export async function testServer(name: string, transport: 'stdio' | 'sse'): Promise<ToolServerTarget> {
-  if (transport === 'stdio') return stdioTarget(`${serverScript(name)} --transport stdio`);
-  return sseTarget((port) => `${serverScript(name)} --transport sse --port ${port}`);
+  if (transport === 'stdio') return stdioTarget(`${serverScript(name)} --transport stdio`, 'all');
+  return sseTarget((port) => `${serverScript(name)} --transport sse --port ${port}`, '/sse', 'all');
 }
 
 /**

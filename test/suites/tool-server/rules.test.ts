@@ -8,6 +8,7 @@ import {
   initializeProblems,
   isKeepAlive,
   keepAliveGap,
+  keepAliveSettledAt,
   propertyProblems,
   toolsListProblems,
   unknownToolAnswer,
@@ -131,5 +132,35 @@ describe('keep-alive every 15 seconds (Tool-server SSE events), judged with an i
       { atMs: 1000, event: 'message', data: '{}' },
     ];
     expect(keepAliveGap(frames, { fromMs: 0, toMs: 2500 }, limit)).toEqual({ gapMs: 1600, afterMs: 900 });
+  });
+  test('the watch is settled by the first keep-alive after which no gap over the limit fits in the window', () => {
+    // window 0..1300, limit 1200: a beat at or after 100 settles it.
+    const window = { fromMs: 0, toMs: 1300 };
+    const beat = (atMs: number) => ({ atMs, comment: true, data: '' });
+    expect(keepAliveSettledAt([beat(50), beat(1000)], window, limit)).toBe(1000);
+    expect(keepAliveSettledAt([beat(150)], window, limit)).toBe(150);
+    expect(keepAliveSettledAt([beat(50)], window, limit)).toBeUndefined();
+    expect(keepAliveSettledAt([{ atMs: 500, event: 'message', data: '{}' }], window, limit)).toBeUndefined();
+    expect(keepAliveSettledAt([], window, limit)).toBeUndefined();
+  });
+  test('judging up to the settling beat gives the verdict of the whole window', () => {
+    const limit2 = { intervalMs: 1000, toleranceMs: 200 };
+    const window = { fromMs: 0, toMs: 1300 };
+    for (const beats of [[150], [1000], [1250], [50, 1100], [1210]]) {
+      const frames = beats.map((atMs) => ({ atMs, comment: true, data: '' }));
+      const at = keepAliveSettledAt(frames, window, limit2);
+      if (at === undefined) continue;
+      expect(keepAliveGap(frames, { fromMs: 0, toMs: at }, limit2)).toEqual(
+        keepAliveGap(frames, window, limit2),
+      );
+    }
+    // A first beat later than the limit fails either way.
+    const late = [{ atMs: 1250, comment: true, data: '' }];
+    expect(
+      keepAliveGap(late, { fromMs: 0, toMs: keepAliveSettledAt(late, window, limit2)! }, limit2),
+    ).toEqual({
+      gapMs: 1250,
+      afterMs: 0,
+    });
   });
 });

@@ -1,11 +1,13 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
 import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectClientError } from '../expect.js';
+import { evidenceOf, expectClientError, expectReached } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
 const SCRIPTED_ERROR = { code: -32603, message: 'wirecheck scripted failure of the echo tool' };
+const CONTRACT =
+  'The target contract: on a protocol or transport failure the client exits non-zero and prints {"error":{"message":M}} on stdout, so a caller can tell a failure from a result. Every tool client.';
 
 /** Failures the client must report as `{"error":{"message"}}` with a non-zero exit. */
 export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
@@ -17,6 +19,8 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description:
         'A JSON-RPC error reply to tools/call makes the client exit non-zero with the error shape.',
       level: 'must',
+      basis: 'contract',
+      rule: CONTRACT,
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.runCase({
@@ -25,6 +29,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           input: ECHO_INPUT,
           signal: env.signal,
         });
+        expectReached(result, 'JSON-RPC error reply');
         expectClientError(result, 'JSON-RPC error reply');
       },
     },
@@ -34,6 +39,8 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description:
         'A call of a tool the server does not offer ends with a non-zero exit and the error shape.',
       level: 'must',
+      basis: 'contract',
+      rule: `The spec: calling a tool the server does not offer is an error. ${CONTRACT}`,
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.runCase({
@@ -42,6 +49,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           input: { tool: 'wirecheck-no-such-tool', arguments: {} },
           signal: env.signal,
         });
+        expectReached(result, 'unknown tool');
         expectClientError(result, 'unknown tool');
       },
     },
@@ -56,6 +64,8 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           ? 'The stream closed after the initialize reply: the client exits non-zero with the error shape, without hanging.'
           : 'The server exits after the initialize reply: the client exits non-zero with the error shape, without hanging.',
       level: 'must',
+      basis: 'contract',
+      rule: `A session ends when the server closes the stream or exits. ${CONTRACT}`,
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.runCase({
@@ -64,6 +74,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           input: ECHO_INPUT,
           signal: env.signal,
         });
+        expectReached(result, 'stream closed');
         if (!result.journal.some((e) => e.kind === 'closed' && e.direction === 'sent')) {
           throw new CheckFailure(
             `the client never sent initialize, so the mock never closed the session (${describeToolClientRun(result.run)})`,

@@ -1,7 +1,8 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
-import { PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
-import type { ToolClientCtx } from '../context.js';
-import { evidenceOf, initializeParamsOf } from '../expect.js';
+import { clientRequests } from '../../../mocks/tools/index.js';
+import { METHODS, PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
+import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
+import { evidenceOf, expectClientError, expectTraffic, initializeParamsOf } from '../expect.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
@@ -9,17 +10,23 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A version no client speaks, answered by the mock in the version-checked case. */
+export const UNSUPPORTED_SERVER_VERSION = '1999-01-01';
+
 /** What the client's `initialize` carries (spec "Tool-server objects", "Versioning"). */
 export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
   return [
     {
       id: idOf(t, 'initialize.protocol-version'),
       clause: 'Versioning: tool-server protocol version sent in initialize is 2024-11-05',
-      description: `The client's initialize asks for protocolVersion ${PROTOCOL_VERSION} (a newer version fails: the spec fixes the one to send).`,
+      description: `The client's initialize asks for protocolVersion ${PROTOCOL_VERSION}.`,
       level: 'must',
+      basis: 'spec',
+      rule: 'The spec: the tool-server protocol version a client sends in initialize is 2024-11-05. Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
         const result = await ctx.shared.basic(t);
+        expectTraffic(result, 'initialize');
         const { params, seq } = initializeParamsOf(result, 'initialize');
         if (params.protocolVersion !== PROTOCOL_VERSION) {
           throw new CheckFailure(
@@ -36,14 +43,17 @@ export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause: 'Tool-server objects: initialize params clientInfo {name: string, version: string}; Versioning',
       description: "The client's initialize carries clientInfo with string name and version.",
       level: 'must',
+      basis: 'spec',
+      rule: 'The spec: initialize params carry clientInfo {name: string, version: string} (MCP 2024-11-05 requires it). Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
         const result = await ctx.shared.basic(t);
+        expectTraffic(result, 'initialize');
         const { params, seq } = initializeParamsOf(result, 'initialize');
         const info = params.clientInfo;
         if (!isPlainObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
           throw new CheckFailure(
-            'initialize has no clientInfo with string name and version',
+            `initialize has no clientInfo with string name and version (got ${JSON.stringify(info) ?? 'nothing'})`,
             '"clientInfo": {"name": string, "version": string}',
             JSON.stringify(info) ?? 'absent',
             evidenceOf(result, 'initialize', seq),
@@ -56,18 +66,50 @@ export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause: 'Tool-server objects: initialize params capabilities: object',
       description: "The client's initialize carries a capabilities object.",
       level: 'must',
+      basis: 'spec',
+      rule: 'The spec: initialize params carry a capabilities object (MCP 2024-11-05 requires it, empty or not). Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
         const result = await ctx.shared.basic(t);
+        expectTraffic(result, 'initialize');
         const { params, seq } = initializeParamsOf(result, 'initialize');
         if (!isPlainObject(params.capabilities)) {
           throw new CheckFailure(
-            'initialize has no capabilities object',
+            `initialize has no capabilities object (got ${JSON.stringify(params.capabilities) ?? 'nothing'})`,
             '"capabilities": {...}',
             JSON.stringify(params.capabilities) ?? 'absent',
             evidenceOf(result, 'initialize', seq),
           );
         }
+      },
+    },
+    {
+      id: idOf(t, 'initialize.version-checked'),
+      clause:
+        'MCP 2024-11-05 lifecycle, version negotiation: a client that does not support the version the server answers SHOULD disconnect (not shown in the spec)',
+      description: `A server answering initialize with a version the client cannot speak (${UNSUPPORTED_SERVER_VERSION}) makes the client fail with the error shape, without calling the tool.`,
+      level: 'should',
+      basis: 'protocol-should',
+      rule: "MCP 2024-11-05: if the client does not support the protocol version in the server's initialize answer, it SHOULD disconnect; a client that carries on talks a protocol neither side agreed to.",
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx, env) {
+        const result = await ctx.runCase({
+          transport: t,
+          scenario: { protocolVersion: UNSUPPORTED_SERVER_VERSION },
+          input: ECHO_INPUT,
+          signal: env.signal,
+        });
+        expectTraffic(result, 'unsupported version answered');
+        const call = clientRequests(result.journal, METHODS.toolsCall)[0];
+        if (call !== undefined) {
+          throw new CheckFailure(
+            `the server answered protocolVersion ${UNSUPPORTED_SERVER_VERSION} and the client went on to call the tool`,
+            'the client stops with an error after the initialize answer',
+            call.entry.text,
+            evidenceOf(result, 'unsupported version answered', call.entry.seq),
+          );
+        }
+        expectClientError(result, 'unsupported version answered');
       },
     },
   ];

@@ -1,14 +1,16 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
 import {
   answerTo,
+  clientMessages,
   clientRequests,
   duplicateIds,
   lifecycleViolation,
   MOCK_REQUEST_ID_BASE,
 } from '../../../mocks/tools/index.js';
 import { classifyMessage } from '../../../protocol/jsonrpc/index.js';
+import { METHODS } from '../../../protocol/mcp/index.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
-import { evidenceOf, expectPrintedResult } from '../expect.js';
+import { evidenceOf, expectFinished, expectTraffic } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
@@ -24,6 +26,32 @@ function expectUniqueIds(result: CaseResult): void {
   );
 }
 
+/**
+ * The first client message sent before the mock's initialize result went out (the
+ * initialized notification or a request other than ping), or undefined.
+ */
+export function earlyMessage(result: CaseResult) {
+  const answer = result.journal.find((e) => {
+    if (e.direction !== 'sent' || e.kind !== 'message') return false;
+    const c = classifyMessage(e.value);
+    const init = clientRequests(result.journal, METHODS.initialize)[0];
+    return c.kind === 'success' && init !== undefined && c.message.id === init.request.id;
+  });
+  for (const entry of clientMessages(result.journal)) {
+    if (answer !== undefined && entry.seq > answer.seq) return undefined;
+    const c = classifyMessage(entry.value);
+    if (c.kind === 'notification' && c.message.method === METHODS.initialized) return entry;
+    if (
+      c.kind === 'request' &&
+      c.message.method !== METHODS.initialize &&
+      c.message.method !== METHODS.ping
+    ) {
+      return entry;
+    }
+  }
+  return undefined;
+}
+
 /** The session's order, its ids and the answer to the server's ping. */
 export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
   return [
@@ -34,9 +62,12 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description:
         'initialize is the first request and notifications/initialized precedes every other request but ping.',
       level: 'must',
+      basis: 'protocol-must',
+      rule: 'MCP 2024-11-05: initialization is the first interaction, and after it succeeds the client MUST send the initialized notification before normal operation. Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
         const result = await ctx.shared.basic(t);
+        expectTraffic(result, 'lifecycle');
         const violation = lifecycleViolation(result.journal);
         if (violation !== undefined) {
           throw new CheckFailure(
@@ -57,14 +88,50 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       },
     },
     {
+      id: idOf(t, 'lifecycle.initialize-awaited'),
+      clause:
+        'MCP 2024-11-05 lifecycle (not shown in the spec): the initialized notification is sent after successful initialization',
+      description:
+        'With replies taking a second, the client sends notifications/initialized and every request but ping only after the initialize result arrived.',
+      level: 'must',
+      basis: 'protocol-must',
+      rule: 'MCP 2024-11-05: the client MUST send the initialized notification after initialization succeeded, that is after the initialize result, and SHOULD NOT send other requests before it; a client that does not wait talks to a server that has not agreed on a version yet. Every tool client.',
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx) {
+        const result = await ctx.shared.slow(t);
+        expectTraffic(result, 'initialize awaited');
+        const early = earlyMessage(result);
+        if (early !== undefined) {
+          throw new CheckFailure(
+            `the client sent ${early.text.slice(0, 200)} before the initialize result arrived`,
+            'notifications/initialized and requests only after the initialize result',
+            early.text,
+            evidenceOf(result, 'initialize awaited', early.seq),
+          );
+        }
+        if (clientRequests(result.journal, METHODS.initialize).length === 0) {
+          throw new CheckFailure(
+            `the client sent no initialize (${describeToolClientRun(result.run)})`,
+            'an initialize request',
+            'none',
+            evidenceOf(result, 'initialize awaited'),
+          );
+        }
+      },
+    },
+    {
       id: idOf(t, 'ids.unique'),
       clause:
         'Tool-server objects: JSON-RPC request id (JSON-RPC 2.0: an id identifies one request of a session)',
       description: 'The client never reuses a request id within a session.',
       level: 'must',
+      basis: 'protocol-must',
+      rule: 'MCP 2024-11-05: a request id MUST NOT have been used before by the requestor in the same session (JSON-RPC matches replies by id). Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
-        expectUniqueIds(await ctx.shared.basic(t));
+        const basic = await ctx.shared.basic(t);
+        expectTraffic(basic, 'request ids');
+        expectUniqueIds(basic);
         expectUniqueIds(await ctx.shared.ping(t));
       },
     },
@@ -74,9 +141,12 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         'Tool-server objects: JSON-RPC request id: integer (JSON-RPC 2.0 and MCP also allow strings, hence should)',
       description: "The client uses integer request ids, as the spec's table shows.",
       level: 'should',
+      basis: 'spec-reference',
+      rule: "The spec's table shows integer request ids, as the reference client sends them; JSON-RPC 2.0 and MCP allow strings too, so a string id is a warning.",
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
         const result = await ctx.shared.basic(t);
+        expectTraffic(result, 'request ids');
         for (const { request, entry } of clientRequests(result.journal)) {
           if (!Number.isInteger(request.id)) {
             throw new CheckFailure(
@@ -94,11 +164,14 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause:
         'Tool-server SSE events: keep-alive may be a JSON-RPC ping request (MCP 2024-11-05 ping: the receiver MUST respond promptly with an empty result)',
       description:
-        'A ping request from the server is answered with an empty result and the same id, and the call still succeeds.',
+        'A ping request from the server is answered with an empty result and the same id, and the client still finishes the call.',
       level: 'must',
+      basis: 'protocol-must',
+      rule: 'MCP 2024-11-05: the receiver of a ping request MUST answer promptly with an empty result; the spec names a JSON-RPC ping among the keep-alives a server sends. Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
         const result = await ctx.shared.ping(t);
+        expectTraffic(result, 'ping');
         const pingId = MOCK_REQUEST_ID_BASE;
         const pinged = result.journal.some(
           (e) => e.direction === 'sent' && classifyMessage(e.value).kind === 'request',
@@ -123,13 +196,13 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         const c = classifyMessage(answer.value);
         if (c.kind !== 'success' || Object.keys(c.message.result).length !== 0) {
           throw new CheckFailure(
-            'the answer to the ping is not an empty result',
+            `the answer to the ping is not an empty result: ${answer.text}`,
             `{"jsonrpc":"2.0","id":${pingId},"result":{}}`,
             answer.text,
             evidenceOf(result, 'ping', answer.seq),
           );
         }
-        expectPrintedResult(result, 'after a ping');
+        expectFinished(result, 'after a ping');
       },
     },
   ];

@@ -1,10 +1,17 @@
 import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
-import { METHODS, ToolsCallParams } from '../../../protocol/mcp/index.js';
-import { firstDifference } from '../../messages-client/compare.js';
+import { describeDifferences, differences } from '../../../protocol/compare.js';
+import { METHODS, normalizeCallToolParams, ToolsCallParams } from '../../../protocol/mcp/index.js';
 import { arbRoundTrip } from '../arbitraries.js';
 import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectPrintedResult, expectRequest } from '../expect.js';
+import {
+  evidenceOf,
+  expectFinished,
+  expectPrintedResult,
+  expectReached,
+  expectRequest,
+  expectTraffic,
+} from '../expect.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf, PROPERTY_BUDGET_MS } from './common.js';
 
@@ -22,11 +29,11 @@ function expectCallAsGiven(result: CaseResult, what: string): void {
     );
   }
   // Spec: absent arguments count as empty, so a client may send {} or leave them out.
-  const actual = { name: params.data.name, arguments: params.data.arguments ?? {} };
-  const difference = firstDifference(expected, actual);
-  if (difference !== undefined) {
+  const actual = normalizeCallToolParams({ name: params.data.name, arguments: params.data.arguments });
+  const found = differences(normalizeCallToolParams(expected), actual);
+  if (found.length > 0) {
     throw new CheckFailure(
-      `${what}: tools/call does not carry the tool and arguments given on stdin (${difference})`,
+      `${what}: tools/call does not carry the tool and arguments given on stdin: ${describeDifferences(found)}`,
       show(expected),
       show(actual),
       evidenceOf(result, what, entry.seq),
@@ -42,9 +49,12 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause: 'TARGETS tool-client: the client prints the tools/call result JSON on stdout, exit 0',
       description: 'The client prints exactly the result the mock returned for the call and exits 0.',
       level: 'must',
+      basis: 'contract',
+      rule: 'The target contract: the client prints the tools/call result JSON on stdout and exits 0. Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
-        expectPrintedResult(await ctx.shared.basic(t), 'echo call');
+        const result = await ctx.shared.basic(t);
+        expectPrintedResult(result, 'echo call');
       },
     },
     {
@@ -52,9 +62,13 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause: 'Tool server, SSE transport: call a tool by name with an arguments object',
       description: 'tools/call carries the tool name and the arguments from stdin, unchanged.',
       level: 'must',
+      basis: 'spec',
+      rule: 'The spec: a tool is called by name with an arguments object; the client sends the tool and arguments it was given, unchanged (the target contract gives them on stdin). Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
-        expectCallAsGiven(await ctx.shared.basic(t), 'echo call');
+        const result = await ctx.shared.basic(t);
+        expectTraffic(result, 'echo call');
+        expectCallAsGiven(result, 'echo call');
       },
     },
     {
@@ -63,6 +77,8 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description:
         'With no arguments on stdin the client calls the tool (arguments absent or {}) and prints the result.',
       level: 'must',
+      basis: 'spec',
+      rule: "The spec: a tool's arguments may be absent and then count as empty; a client given none sends none or {} and still calls the tool. Every tool client.",
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.runCase({
@@ -71,8 +87,9 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           input: { tool: 'echo' },
           signal: env.signal,
         });
+        expectTraffic(result, 'call without arguments');
         expectCallAsGiven(result, 'call without arguments');
-        expectPrintedResult(result, 'call without arguments');
+        expectFinished(result, 'call without arguments');
       },
     },
     {
@@ -82,6 +99,8 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description:
         'Random tool names, arguments and results (Unicode, nesting, isError, extra fields) round-trip exactly through the client.',
       level: 'must',
+      basis: 'contract',
+      rule: 'The target contract: the printed result is the tools/call result, for any tool name, arguments and result (Unicode, nesting, isError, fields the spec does not show). Every tool client.',
       timeoutMs: PROPERTY_BUDGET_MS,
       async run(ctx, env) {
         await checkProperty(
@@ -111,6 +130,8 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description:
         'Unsolicited notifications with unknown methods before every reply do not disturb the call.',
       level: 'should',
+      basis: 'protocol-should',
+      rule: 'MCP 2024-11-05 lets a server send notifications; one a client does not know is ignored (JSON-RPC gives notifications no reply). Not stated as a MUST, hence a warning.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.runCase({
@@ -119,7 +140,29 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           input: ECHO_INPUT,
           signal: env.signal,
         });
-        expectPrintedResult(result, 'unknown notifications before every reply');
+        expectReached(result, 'unknown notifications');
+        expectFinished(result, 'unknown notifications before every reply');
+      },
+    },
+    {
+      id: idOf(t, 'notifications.cancel-progress-tolerated'),
+      clause:
+        'MCP 2024-11-05 utilities (not shown in the spec): notifications/progress and notifications/cancelled; stray ones are ignored',
+      description:
+        'notifications/progress and notifications/cancelled about the in-flight call, sent before its reply, do not break the client.',
+      level: 'should',
+      basis: 'protocol-should',
+      rule: 'MCP 2024-11-05: a receiver SHOULD ignore a cancellation it cannot act on, and progress notifications only inform; a client that breaks on either fails servers that send them. A warning.',
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx, env) {
+        const result = await ctx.runCase({
+          transport: t,
+          scenario: { faults: { lifecycleNotifications: true } },
+          input: ECHO_INPUT,
+          signal: env.signal,
+        });
+        expectReached(result, 'progress and cancellation');
+        expectFinished(result, 'progress and cancellation before the reply');
       },
     },
     {
@@ -128,15 +171,13 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         'Spec silent on client timeouts; Limits: keep-alive 15 s implies replies may take seconds (should)',
       description: 'Replies that each take a second still lead to the right result.',
       level: 'should',
+      basis: 'protocol-should',
+      rule: 'The spec sets no client timeout, and its 15 s keep-alive implies replies may take seconds; a client that gives up after a second fails real servers. A warning.',
       timeoutMs: CASE_BUDGET_MS,
-      async run(ctx, env) {
-        const result = await ctx.runCase({
-          transport: t,
-          scenario: { faults: { replyDelayMs: 1000 } },
-          input: ECHO_INPUT,
-          signal: env.signal,
-        });
-        expectPrintedResult(result, 'slow replies');
+      async run(ctx) {
+        const result = await ctx.shared.slow(t);
+        expectReached(result, 'slow replies');
+        expectFinished(result, 'slow replies');
       },
     },
   ];

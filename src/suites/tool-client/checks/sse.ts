@@ -1,14 +1,15 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
 import { clientMessages } from '../../../mocks/tools/index.js';
 import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectPrintedResult } from '../expect.js';
+import { evidenceOf, expectFinished, expectReached, expectTraffic } from '../expect.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
 /**
  * Every message the client POSTed went to the path and query the endpoint event announced
- * (the mock answers other paths 404, so a wrong URL would also show as a failed call).
+ * (the mock answers other paths 404, so a wrong URL would also show as a failed call), and
+ * with `host`, to that host and port.
  */
-function expectPostsToEndpoint(result: CaseResult, what: string): void {
+function expectPostsToEndpoint(result: CaseResult, what: string, host?: string): void {
   const endpoint = result.journal.find((e) => e.kind === 'endpoint');
   if (endpoint === undefined) {
     throw new CheckFailure(
@@ -24,23 +25,33 @@ function expectPostsToEndpoint(result: CaseResult, what: string): void {
   if (posts.length === 0) {
     throw new CheckFailure(
       `${what}: no POST reached the announced endpoint ${endpoint.text}`,
-      `POST ${wanted}`,
+      `POST ${endpoint.text}`,
       'no POST',
       evidenceOf(result, what),
     );
   }
-  const stray = posts.find((p) => p.http?.url !== wanted);
+  const stray = posts.find(
+    (p) => p.http?.url !== wanted || (host !== undefined && p.http?.headers?.host !== host),
+  );
   if (stray !== undefined) {
     throw new CheckFailure(
-      `${what}: a POST went to ${stray.http?.url}, not to the announced endpoint`,
-      `POST ${wanted}`,
-      `POST ${stray.http?.url}`,
+      `${what}: a POST went to ${stray.http?.headers?.host ?? '?'}${stray.http?.url}, not to the announced endpoint ${endpoint.text}`,
+      `POST ${endpoint.text}`,
+      `POST http://${stray.http?.headers?.host ?? '?'}${stray.http?.url}`,
       evidenceOf(result, what, stray.seq),
     );
   }
 }
 
-/** Checks of the SSE transport only: the endpoint event, POST statuses, comment frames. */
+/** The client opened the stream (else the endpoint checks have nothing to judge). */
+function expectStreamOpened(result: CaseResult, what: string): void {
+  expectReached(result, what);
+}
+
+const RESOLVE_RULE =
+  "The spec: if the announced endpoint is an absolute URL a client uses it as is; if it is a path, the client prefixes the server's base address. Every tool client.";
+
+/** Checks of the SSE transport only: the endpoint event, POST statuses, comment frames, headers. */
 export const sseChecks: Check<ToolClientCtx>[] = [
   {
     id: idOf('sse', 'endpoint.relative'),
@@ -48,11 +59,14 @@ export const sseChecks: Check<ToolClientCtx>[] = [
       "Tool server, SSE transport: if the announced endpoint is a path, the client prefixes the server's base address",
     description: "An endpoint event carrying a path is resolved against the stream URL's origin.",
     level: 'must',
+    basis: 'spec',
+    rule: RESOLVE_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.basic('sse');
+      expectStreamOpened(result, 'relative endpoint');
       expectPostsToEndpoint(result, 'relative endpoint');
-      expectPrintedResult(result, 'relative endpoint');
+      expectFinished(result, 'relative endpoint');
     },
   },
   {
@@ -60,6 +74,8 @@ export const sseChecks: Check<ToolClientCtx>[] = [
     clause: 'Tool server, SSE transport: if the announced endpoint is an absolute URL a client uses it as is',
     description: 'An endpoint event carrying an absolute URL (same origin) is used as is.',
     level: 'must',
+    basis: 'spec',
+    rule: RESOLVE_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
@@ -68,16 +84,42 @@ export const sseChecks: Check<ToolClientCtx>[] = [
         input: ECHO_INPUT,
         signal: env.signal,
       });
+      expectStreamOpened(result, 'absolute endpoint');
       expectPostsToEndpoint(result, 'absolute endpoint');
-      expectPrintedResult(result, 'absolute endpoint');
+      expectFinished(result, 'absolute endpoint');
+    },
+  },
+  {
+    id: idOf('sse', 'endpoint.other-origin'),
+    clause: 'Tool server, SSE transport: if the announced endpoint is an absolute URL a client uses it as is',
+    description:
+      'An endpoint event carrying an absolute URL on another origin (another port of the same host) is used as is: the POSTs go there.',
+    level: 'must',
+    basis: 'spec',
+    rule: `${RESOLVE_RULE} The spec makes no exception for another origin; the official SDK client and @ai-sdk/mcp refuse one on purpose, as a security choice (docs/tool-client-compatibility.md).`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await ctx.runCase({
+        transport: 'sse',
+        scenario: { faults: { endpoint: 'other-origin' } },
+        input: ECHO_INPUT,
+        signal: env.signal,
+      });
+      const endpoint = result.journal.find((e) => e.kind === 'endpoint');
+      expectStreamOpened(result, 'endpoint on another origin');
+      const host = endpoint === undefined ? undefined : new URL(endpoint.text).host;
+      expectPostsToEndpoint(result, 'endpoint on another origin', host);
+      expectFinished(result, 'endpoint on another origin');
     },
   },
   {
     id: idOf('sse', 'post.status-200'),
     clause:
-      'Tool server, SSE transport: POST answered HTTP 202 (a client probe treats 200 or 202 as success; the spec says it for probes, hence should)',
+      'Tool server, SSE transport: POST answered HTTP 202 (a client probe treats 200 or 202 as success)',
     description: 'A POST answered 200 instead of 202 is accepted like 202.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec says a *probe* treats 200 or 202 as success; servers answer 202, so a client that takes only 202 works with them, and this is a warning.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
@@ -86,7 +128,8 @@ export const sseChecks: Check<ToolClientCtx>[] = [
         input: ECHO_INPUT,
         signal: env.signal,
       });
-      expectPrintedResult(result, 'POSTs answered 200');
+      expectReached(result, 'POSTs answered 200');
+      expectFinished(result, 'POSTs answered 200');
     },
   },
   {
@@ -96,6 +139,8 @@ export const sseChecks: Check<ToolClientCtx>[] = [
     description:
       'Comment frames before every event and keep-alive comments in between do not disturb the call.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: servers send keep-alive comment frames (a line starting with a colon) on the stream, and the SSE format makes a client ignore comments. Every tool client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
@@ -104,7 +149,64 @@ export const sseChecks: Check<ToolClientCtx>[] = [
         input: ECHO_INPUT,
         signal: env.signal,
       });
-      expectPrintedResult(result, 'comment frames on the stream');
+      expectReached(result, 'comment frames');
+      expectFinished(result, 'comment frames on the stream');
+    },
+  },
+  {
+    id: idOf('sse', 'http.accept'),
+    clause: 'SSE tool-server session and Endpoints: GET /sse with header Accept: text/event-stream',
+    description: 'The GET that opens the stream carries Accept: text/event-stream.',
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a client opens the session with GET /sse carrying the header Accept: text/event-stream. Every tool client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('sse');
+      const open = result.journal.find((e) => e.kind === 'stream-open');
+      if (open === undefined) {
+        expectTraffic(result, 'Accept header');
+        throw new CheckFailure(
+          'the client never opened the stream',
+          'GET /sse',
+          'none',
+          evidenceOf(result, 'Accept header'),
+        );
+      }
+      const accept = open.http?.headers?.accept ?? '';
+      if (!accept.toLowerCase().includes('text/event-stream')) {
+        throw new CheckFailure(
+          `the stream was opened with Accept: ${JSON.stringify(accept === '' ? 'absent' : accept)}`,
+          'Accept: text/event-stream',
+          accept === '' ? 'absent' : accept,
+          evidenceOf(result, 'Accept header'),
+        );
+      }
+    },
+  },
+  {
+    id: idOf('sse', 'http.content-type'),
+    clause: 'Endpoints: Tool server, SSE transport: POST with header Content-Type: application/json',
+    description: 'Every POST carries Content-Type: application/json.',
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a client POSTs each JSON-RPC message with the header Content-Type: application/json. Every tool client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('sse');
+      expectTraffic(result, 'Content-Type header');
+      const wrong = clientMessages(result.journal).find(
+        (e) => !(e.http?.headers?.['content-type'] ?? '').toLowerCase().startsWith('application/json'),
+      );
+      if (wrong !== undefined) {
+        const type = wrong.http?.headers?.['content-type'] ?? 'absent';
+        throw new CheckFailure(
+          `a POST carried Content-Type: ${JSON.stringify(type)}`,
+          'Content-Type: application/json',
+          type,
+          evidenceOf(result, 'Content-Type header', wrong.seq),
+        );
+      }
     },
   },
 ];

@@ -1,14 +1,14 @@
-import { type Check, CheckFailure, show } from '../../../harness/check.js';
-import { firstDifference } from '../../messages-client/compare.js';
+import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
+import { describeDifferences } from '../../../protocol/compare.js';
 import { NON_JSON_BANNER as BANNER, type ToolClientCtx } from '../context.js';
-import { evidenceOf, mockResultOf } from '../expect.js';
+import { evidenceOf, expectTraffic, mockResultOf, resultDifferences } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
 const NON_JSON_CLAUSE =
   'Tool server, stdio transport: stdout carries nothing but protocol messages; Errors: non-JSON text on stdout in stdio mode: client parser fails and the connection is terminated at once';
 
-/** Checks of the stdio transport only: a server that breaks the stdout rule. */
+/** Checks of the stdio transport only: a server that breaks the stdout rule, and shutdown. */
 export const stdioChecks: Check<ToolClientCtx>[] = [
   {
     id: idOf('stdio', 'non-json-stdout.no-wrong-result'),
@@ -16,9 +16,12 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
     description:
       "A non-JSON line on the server's stdout never makes the client print a wrong result or hang (it fails, or at worst prints the true result).",
     level: 'must',
+    basis: 'spec',
+    rule: "The spec: a non-JSON line on a stdio server's stdout makes the client's parser fail and the connection end at once; whatever the client does then, it must not present that line (or anything else) as the tool's result, nor hang. Every tool client.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.nonJsonStdout();
+      expectTraffic(result, 'non-JSON stdout');
       const { outcome } = result;
       if (outcome.type === 'hung') {
         throw new CheckFailure(
@@ -29,10 +32,10 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
         );
       }
       if (outcome.type === 'printed') {
-        const difference = firstDifference(mockResultOf(result), outcome.value);
-        if (difference !== undefined) {
+        const found = resultDifferences(mockResultOf(result), outcome.value);
+        if (found.length > 0) {
           throw new CheckFailure(
-            `after a non-JSON line the client printed a wrong result (${difference})`,
+            `after a non-JSON line the client printed a wrong result: ${describeDifferences(found)}`,
             'an error (or the true result)',
             show(outcome.value),
             evidenceOf(result, 'non-JSON stdout'),
@@ -47,9 +50,12 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
     description:
       'A non-JSON line on the server\'s stdout ends the client with exit non-zero and {"error":{"message"}} naming the line.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: "The spec describes the client's parser failing and the connection terminated at once on a non-JSON line; how a client reports it is not shown, and the official SDK reads on, so ending with an error naming the line is a warning.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.nonJsonStdout();
+      expectTraffic(result, 'non-JSON stdout');
       const { outcome } = result;
       if (outcome.type !== 'error') {
         throw new CheckFailure(
@@ -65,10 +71,36 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
         /\bline\b|not (valid )?json|parse/i.test(outcome.message);
       if (!named) {
         throw new CheckFailure(
-          'the error does not name the offending line',
+          `the error does not name the offending line: ${JSON.stringify(outcome.message)}`,
           `a message quoting ${JSON.stringify(BANNER)} or saying which line is not JSON`,
           outcome.message,
           evidenceOf(result, 'non-JSON stdout'),
+        );
+      }
+    },
+  },
+  {
+    id: idOf('stdio', 'shutdown-order'),
+    clause:
+      'MCP 2024-11-05 lifecycle, shutdown over stdio (not shown in the spec): close the input stream first, then wait, then SIGTERM',
+    description:
+      "The client ends the stdio session by closing the server's stdin first; it does not send SIGTERM while the server may still exit on its own.",
+    level: 'should',
+    basis: 'protocol-should',
+    rule: "MCP 2024-11-05: to shut down a stdio server the client SHOULD close the server's input stream, wait for it to exit, and send SIGTERM only if it does not exit in reasonable time; a server killed first loses what it was writing.",
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('stdio');
+      expectTraffic(result, 'shutdown');
+      const end = result.journal.find((e) => e.kind === 'closed' && e.direction === 'received');
+      if (end === undefined)
+        throw new NotExercised('the mock recorded neither the end of its stdin nor a signal');
+      if (end.text === 'SIGTERM while the client was running') {
+        throw new CheckFailure(
+          'the client sent the server SIGTERM before closing its stdin',
+          "close the server's stdin, wait for its exit, then signal",
+          end.text,
+          evidenceOf(result, 'shutdown'),
         );
       }
     },

@@ -86,7 +86,9 @@ export const malformedChecks: Check<ToolServerCtx>[] = [
     clause: `${CLAUSES.jsonrpc}; ${CLAUSES.errors}`,
     description:
       'After an unparseable message and a message that is not JSON-RPC 2.0, the server still answers a ping on the same session.',
-    level: 'must',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'No rule says a server must keep a session alive after input that is not JSON-RPC (the spec lets a peer end a stdio connection on a non-JSON line); a server that goes on serving is more robust, so this warns.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const run = await malformedRun(ctx);
@@ -111,13 +113,15 @@ export const malformedChecks: Check<ToolServerCtx>[] = [
     description:
       'Unparseable JSON is answered with JSON-RPC error -32700 (id null), or on SSE refused with an HTTP 4xx (should: the official SDK answers nothing on stdio).',
     level: 'should',
+    basis: 'protocol-should',
+    rule: "JSON-RPC 2.0 describes the answer to unparseable input as error -32700 with id null, but the spec leaves the tool server's error codes unshown and the official SDK answers nothing on stdio; a warning.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, invalidJson } = await malformedRun(ctx);
       if (invalidJson.answers.some((a) => a.code === JSONRPC_ERRORS.parseError) || refusedByHttp(invalidJson))
         return;
       throw new CheckFailure(
-        'unparseable JSON was not answered with a parse error',
+        `unparseable JSON was not answered with a parse error (${describeProbe(invalidJson)})`,
         '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,...}}',
         describeProbe(invalidJson),
         rpcEvidence('unparseable JSON', [channel]),
@@ -130,6 +134,8 @@ export const malformedChecks: Check<ToolServerCtx>[] = [
     description:
       'A JSON object that is not a JSON-RPC 2.0 message is answered with error -32600, or on SSE refused with an HTTP 4xx.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: "JSON-RPC 2.0 describes the answer to a message that is not a valid request as error -32600; the spec leaves the tool server's error codes unshown, so a warning.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, wrongEnvelope } = await malformedRun(ctx);
@@ -139,7 +145,7 @@ export const malformedChecks: Check<ToolServerCtx>[] = [
       )
         return;
       throw new CheckFailure(
-        'a message without "jsonrpc": "2.0" was not answered with Invalid Request',
+        `a message without "jsonrpc": "2.0" was not answered with Invalid Request (${describeProbe(wrongEnvelope)})`,
         'error code -32600',
         describeProbe(wrongEnvelope),
         rpcEvidence('wrong envelope', [channel]),

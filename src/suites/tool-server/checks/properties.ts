@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { type Check, type CheckEnv, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { METHODS, type Tool } from '../../../protocol/mcp/index.js';
+import { noToolMessage } from '../call-policy.js';
 import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
@@ -22,10 +23,14 @@ interface Silent {
 /** Calls with generated arguments: the must part throws, the calls that got no reply are kept for the should part. */
 function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
   return ctx.shared('generated-calls', async () => {
-    const tools = callableTools(await ctx.tools());
+    const policy = await ctx.policy();
+    const tools = callableTools(policy.allowed);
     if (tools.length === 0) {
       return {
-        skipped: 'no callable tools are listed',
+        skipped:
+          policy.allowed.length === 0
+            ? noToolMessage(policy, 'calls with generated arguments')
+            : 'every tool that may be called looks slow or networked',
         failure: undefined,
         silent: [] as Silent[],
         calls: 0,
@@ -105,6 +110,8 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
     description:
       'Calls of each listed tool with arguments generated from its inputSchema (required and optional properties) are answered with a well-formed result or a JSON-RPC error, and the server keeps serving.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a tool call is answered with a call result (content items) or an error, and JSON-RPC 2.0 gives every request a response; a server that dies on some arguments leaves the call unanswered. Every tool server (only tools --call-tools allows are called).',
     timeoutMs: 90_000,
     async run(ctx, env) {
       const run = await generatedCalls(ctx, env);
@@ -118,6 +125,8 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
     description:
       'Every call with generated arguments is answered within the reply budget (should: a tool may legitimately run long, as a tool asked to wait does).',
     level: 'should',
+    basis: 'protocol-should',
+    rule: "JSON-RPC 2.0 gives every request a response but sets no time; a tool may legitimately run longer than the suite's reply budget (one asked to wait does), so a slow answer is a warning.",
     timeoutMs: 90_000,
     async run(ctx, env) {
       const run = await generatedCalls(ctx, env);

@@ -147,6 +147,8 @@ export const sessionModelChecks: Check<ToolServerCtx>[] = [
     clause: `${CLAUSES.session}; ${CLAUSES.errors} ("Responses routed to wrong client")`,
     description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier); every reply lands on the stream of the session that asked.`,
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: each session has its own stream, and a server keeps a registry mapping each session id to it, so every reply lands on the stream of the session that asked, however sessions open, close and interleave. Every SSE tool server.',
     timeoutMs: 120_000,
     async run(ctx, env) {
       if (ctx.transport !== 'sse') throw new CheckSkipped('sessions are an SSE transport matter');
@@ -155,7 +157,7 @@ export const sessionModelChecks: Check<ToolServerCtx>[] = [
         Math.min(env.runs, env.full ? (ctx.options.maxFullModelRuns ?? 20) : (ctx.options.modelRuns ?? 5)),
       );
       const perRun = Math.min(MAX_OPEN, Math.max(2, Math.ceil(MIN_SESSIONS / runs)));
-      const echo = echoTool(await ctx.tools());
+      const echo = echoTool((await ctx.policy()).allowed);
       const deadline = performance.now() + MODEL_MS;
       await checkProperty(
         env,

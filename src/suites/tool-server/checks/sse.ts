@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type Check, CheckFailure } from '../../../harness/check.js';
+import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
 import { request } from '../../../protocol/jsonrpc/index.js';
-import { METHODS, SESSION_HEADER } from '../../../protocol/mcp/index.js';
-import type { PostOutcome } from '../channel.js';
+import { CallToolResult, METHODS, resultText, SESSION_HEADER } from '../../../protocol/mcp/index.js';
+import type { Channel, PostOutcome } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
 import { nextId } from '../peer.js';
 import { delay, exchange, initializeParams } from '../rpc.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
-import { minimalArguments, probeTool } from '../tool-choice.js';
+import { findDiagnosticTool, minimalArguments, probeTool } from '../tool-choice.js';
 import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
 
 /** How long a reply that should not come is waited for. */
@@ -49,32 +50,45 @@ interface ForeignPost {
 }
 
 /**
- * POSTs that no open stream should answer, with an observer session open meanwhile: no
+ * POSTs that no open stream should answer, with two observer sessions listening: no
  * sessionId, an unknown one, a closed session's, and a call in flight when its stream
- * closes. Shared by the 400 rule and the routing check.
+ * closes; and before them, requests of other sessions answered while the observers listen
+ * (a server that broadcasts replies shows them on the observers every run). Shared by the
+ * refusal rules and the routing check.
  */
 function foreignPosts(ctx: ToolServerCtx) {
   return ctx.shared('foreign-posts', async () => {
     const observer = await ctx.openSession('observer', true);
+    const second = await ctx.openSession('observer-2', true);
     const endpoint = observer.endpoint()!;
+    // Each observer's own request, answered while the other listens.
+    await exchange(second, METHODS.ping, undefined, ctx.replyMs);
+    await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
     const posts: ForeignPost[] = [];
-    const ping = async (what: string, url: URL) => {
+    const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
       const id = nextId();
-      const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)));
+      const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
       posts.push({ what, id, outcome });
     };
     await ping('a POST without a sessionId', withSession(endpoint, undefined));
     await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
     const closed = await ctx.openSession('closed', true);
+    await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
     const closedEndpoint = closed.endpoint()!;
     await closed.close();
     await delay(CLOSE_SETTLE_MS);
-    await ping('a POST for a closed session', closedEndpoint);
-    // A call in flight when its stream closes: its reply must not surface elsewhere.
+    const closedId = nextId();
+    const closedPost: ForeignPost = {
+      what: 'a POST for a closed session',
+      id: closedId,
+      outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
+    };
+    // A call in flight when its stream closes: its reply must not surface elsewhere. The
+    // POST is answered before the stream closes, so the call reaches the server every run.
     const inFlight = await ctx.openSession('in-flight', true);
-    const tool = probeTool(await ctx.tools());
+    const tool = probeTool((await ctx.policy()).allowed);
     const id = nextId();
-    const sending = inFlight.sendText(
+    await inFlight.sendText(
       JSON.stringify(
         tool === undefined
           ? request(id, METHODS.ping)
@@ -82,10 +96,20 @@ function foreignPosts(ctx: ToolServerCtx) {
       ),
     );
     await inFlight.close();
-    await sending;
     await delay(QUIET_MS);
-    return { observer, posts, inFlightId: id, closed, inFlight };
+    return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
   });
+}
+
+/**
+ * Replies on a channel that no request of that channel asked for: ids of other sessions'
+ * requests (every id the suite sends is unique in the run), or any reply at all on an
+ * observer, which sends nothing but its own requests.
+ */
+export function foreignReplies(channel: Channel, observer: boolean): JsonRpcResponse[] {
+  // A numeric reply to a digits-only string id is the channel's own reply, mangled (jsonrpc.string-id judges it).
+  const own = new Set([...channel.peer.sentIds].map(String));
+  return channel.peer.strayReplies.filter((r) => (r.id === null ? observer : !own.has(String(r.id))));
 }
 
 function isErrorBody(p: PostOutcome): boolean {
@@ -104,6 +128,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     description:
       'GET on the stream URL with Accept: text/event-stream answers HTTP 200 with content type text/event-stream.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: GET on the stream URL with Accept: text/event-stream answers HTTP 200 with an event stream. Every SSE tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const channel = await ctx.openStream('stream');
@@ -127,6 +153,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     description:
       'The first event of the stream is `endpoint`, whose data is the POST path (or URL) carrying a sessionId query parameter.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: the first event of a new stream is `endpoint`, whose data is the path (or URL) of the POST endpoint with the sessionId query parameter. Every SSE tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const channel = await ctx.openStream('endpoint');
@@ -173,6 +201,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     description:
       'A JSON-RPC POST to the announced endpoint of an open session is accepted with HTTP 202 (or 200).',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a JSON-RPC POST to the announced endpoint of an open session is answered HTTP 202 Accepted, and clients treat 200 or 202 as success. Every SSE tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, ex } = await firstPost(ctx);
@@ -191,6 +221,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     clause: `${CLAUSES.sseTransport} (POST response: HTTP 202 Accepted)`,
     description: 'The POST is answered with 202 exactly (200 is accepted by probes, hence a warning).',
     level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec answers the POST with 202 Accepted, and says a probe treats 200 as success too; 200 works with every client the spec describes, so 202 exactly is a warning.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, ex } = await firstPost(ctx);
@@ -206,6 +238,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     clause: `${CLAUSES.sseTransport} ("the JSON-RPC result is not in this response but on the stream"); ${CLAUSES.session}`,
     description: "The JSON-RPC reply to a POSTed request arrives on the session's stream as event `message`.",
     level: 'must',
+    basis: 'spec',
+    rule: "The spec: the JSON-RPC reply to a POSTed request is not in the POST's response but arrives on the session's stream as event `message`. Every SSE tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, ex } = await firstPost(ctx);
@@ -238,6 +272,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     description:
       'The stream response carries `X-Accel-Buffering: no`, so a reverse proxy does not buffer events.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec gives `X-Accel-Buffering: no` as the fix for a reverse proxy that buffers the stream: advice for deployments behind such a proxy, not a rule for every server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel } = await firstPost(ctx);
@@ -255,8 +291,10 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.sse.session-header',
     clause: `${CLAUSES.objects} (Session: "carried in the query parameter sessionId ... or in the header Mcp-Session-Id")`,
     description:
-      "A POST naming its session in the Mcp-Session-Id header instead of the query is accepted and answered on that session's stream.",
-    level: 'should',
+      "A POST naming its session only in the Mcp-Session-Id header is either refused or answered on that session's stream; it is never accepted and then lost.",
+    level: 'must',
+    basis: 'spec',
+    rule: "The spec: a session is carried in the sessionId query parameter or in the Mcp-Session-Id header, so a server may read either; but a POST it accepts (2xx) must be answered on its session's stream, or the message is silently lost. Every SSE tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const mine = await ctx.openSession('header', true);
@@ -267,18 +305,15 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         const outcome = await mine.postTo(
           withSession(mine.endpoint()!, undefined),
           JSON.stringify(request(id, METHODS.ping)),
-          {
-            [SESSION_HEADER]: sessionOf(mine)!,
-          },
+          { [SESSION_HEADER]: sessionOf(mine)! },
         );
-        const accepted = outcome.status === 202 || outcome.status === 200;
-        const got = accepted
-          ? await waiting
-          : await Promise.race([waiting, delay(QUIET_MS).then(() => undefined)]);
-        if (got?.reply === undefined) {
+        const accepted = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+        if (!accepted) return; // the server reads the session from the query only: allowed
+        const got = await waiting;
+        if (got.reply === undefined) {
           throw failWith(
-            `a POST with the session in the ${SESSION_HEADER} header only was answered ${describePost(outcome)} and no reply came on the session's stream`,
-            'HTTP 202 and the reply on the stream',
+            `a POST with the session in the ${SESSION_HEADER} header only was answered ${describePost(outcome)}, but no reply came on the session's stream (${got.why})`,
+            "the reply on the session's stream (or the POST refused)",
             describePost(outcome),
             [mine, other],
           );
@@ -290,15 +325,39 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.sse.no-session-400',
-    clause: `${CLAUSES.sseTransport} ("no SSE stream is active, a reference server answers HTTP 400 with a JSON object holding a string field error"); ${CLAUSES.errors}`,
+    id: 'tool-server.sse.unknown-session-refused',
+    clause: `${CLAUSES.session} (POST on an open session: 202); ${CLAUSES.sseTransport}; ${CLAUSES.errors}`,
     description:
-      'A POST without a sessionId, for an unknown one or for a closed session is answered HTTP 400 with a JSON body {"error": "<string>"} (should: the spec states it for the reference server; the SDK answers 500 or never).',
-    level: 'should',
+      'A POST without a sessionId, or for a sessionId the server never issued, is not accepted (no 2xx status).',
+    level: 'must',
+    basis: 'spec',
+    rule: "The spec's session table accepts a POST (202) only for an open session; a server that answers 2xx to a POST for no session or an unknown one tells the client its message was taken while it is silently lost. Every SSE tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { posts, observer } = await foreignPosts(ctx);
-      const wrong = posts.filter((p) => p.outcome.status !== 400 || !isErrorBody(p.outcome));
+      const accepted = posts.filter((p) => p.outcome.status !== undefined && p.outcome.status < 300);
+      if (accepted.length > 0) {
+        throw failWith(
+          accepted.map((p) => `${p.what} was answered ${describePost(p.outcome)}`).join('; '),
+          'no 2xx (e.g. HTTP 400 {"error": "..."})',
+          accepted.map((p) => `${p.what}: ${describePost(p.outcome)}`).join('\n'),
+          [observer],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.sse.no-session-400',
+    clause: `${CLAUSES.sseTransport} ("no SSE stream is active, a reference server answers HTTP 400 with a JSON object holding a string field error"); ${CLAUSES.errors}`,
+    description:
+      'A POST without a sessionId, for an unknown one or for a closed session is answered HTTP 400 with a JSON body {"error": "<string>"}.',
+    level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec: when a POST arrives and no SSE stream is active, a *reference* server answers HTTP 400 with a JSON object holding a string field `error`; other servers may refuse otherwise.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { posts, closedPost, observer } = await foreignPosts(ctx);
+      const wrong = [...posts, closedPost].filter((p) => p.outcome.status !== 400 || !isErrorBody(p.outcome));
       if (wrong.length > 0) {
         throw failWith(
           wrong.map((p) => `${p.what} was answered ${describePost(p.outcome)}`).join('; '),
@@ -310,31 +369,65 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
+    id: 'tool-server.sse.closed-session',
+    clause: `${CLAUSES.session} (open -> closed: "server de-allocates: unregisters subscriptions, aborts in-flight tool tasks, frees connections")`,
+    description:
+      "After a client closes its stream, a POST for that session is not accepted (no 2xx); where the server reports its in-flight calls (the reference's diagnostic), a slow call in flight on the closed session is aborted.",
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec: when the client closes its stream the session is closed and the server de-allocates it: unregisters subscriptions, aborts in-flight tool tasks, frees connections. A POST it still accepts for that session is lost. Every SSE tool server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { closedPost, observer, closed } = await foreignPosts(ctx);
+      const status = closedPost.outcome.status;
+      if (status !== undefined && status < 300) {
+        throw failWith(
+          `${closedPost.what} was answered ${describePost(closedPost.outcome)}`,
+          'no 2xx: the session is gone',
+          describePost(closedPost.outcome),
+          [observer, closed],
+        );
+      }
+      await expectInFlightAborted(ctx);
+    },
+  },
+  {
     id: 'tool-server.sse.no-cross-session-reply',
     clause: `${CLAUSES.errors} ("Responses routed to wrong client"); ${CLAUSES.session} (closed: the server de-allocates, aborts in-flight tool tasks)`,
     description:
-      "Requests POSTed without a session, for an unknown or a closed session, and a call in flight when its stream closes are never answered on another session's stream.",
+      "No stream ever carries a reply it did not ask for: with two observer sessions open, replies to the other sessions' requests, to POSTs without a session, for an unknown or a closed session, and to a call in flight when its stream closes never appear on another session's stream.",
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: responses routed to the wrong client are a server fault; a server keeps a registry mapping each session id to its own stream, so a reply goes to the stream of the session that asked, or nowhere. Every SSE tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const { observer, posts, inFlightId, closed, inFlight } = await foreignPosts(ctx);
-      const foreign = new Map<number, string>(posts.map((p) => [p.id, p.what]));
-      foreign.set(inFlightId, 'a call in flight when its stream closed');
-      // Every stream the suite holds open is watched, not only the observer's.
-      const watched = [observer, ...ctx.openChannels().filter((c) => c !== observer)];
+      const { observer, second, posts, closedPost, inFlightId, closed, inFlight } = await foreignPosts(ctx);
+      const named = new Map<string, string>(
+        [...posts, closedPost].map((p) => [String(p.id), p.what] as [string, string]),
+      );
+      named.set(String(inFlightId), 'a call in flight when its stream closed');
+      const observers = new Set<Channel>([observer, second]);
+      // Every stream the suite holds open is watched, not only the observers.
+      const watched = [...observers, ...ctx.openChannels().filter((c) => !observers.has(c))];
       const leaks = watched.flatMap((c) =>
-        c.peer.strayReplies
-          .filter((r) => r.id !== null && foreign.has(r.id as number))
-          .map((r) => ({ on: c.peer.label, reply: r })),
+        foreignReplies(c, observers.has(c)).map((reply) => ({ on: c.peer.label, reply })),
       );
       const first = leaks[0];
       if (first !== undefined) {
+        const what = (r: JsonRpcResponse) =>
+          named.get(String(r.id)) ?? `request id ${JSON.stringify(r.id)} of another session`;
         throw failWith(
-          `replies leaked onto another session's stream: ${leaks.map((l) => `${foreign.get(l.reply.id as number)} (on ${l.on})`).join('; ')}`,
-          "no reply on any other session's stream",
-          leaks.map((l) => JSON.stringify(l.reply)).join('\n'),
+          `${leaks.length} reply(ies) on a stream that did not ask for them: ${leaks
+            .slice(0, 6)
+            .map((l) => `the reply to ${what(l.reply)} on ${l.on}`)
+            .join('; ')}`,
+          'each reply only on the stream of the session that asked',
+          leaks
+            .slice(0, 10)
+            .map((l) => `${l.on}: ${JSON.stringify(l.reply).slice(0, 200)}`)
+            .join('\n'),
           [...watched, closed, inFlight],
-          `"id":${first.reply.id}`,
+          `"id":${JSON.stringify(first.reply.id)}`,
         );
       }
     },
@@ -345,6 +438,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     description:
       'After a client closes its stream, a new GET opens a new session (a new sessionId) that works.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: after a client closed its stream, GET /sse again opens a new session (resuming the old one only if the server supports that). Every SSE tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const first = await ctx.openSession('before-reconnect', true);
@@ -381,6 +476,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     description:
       'With several sessions open, concurrent requests on each are all answered, each on its own stream.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: replies go to the client that asked; a server keeps a registry mapping each session id to its own stream (else responses are routed to the wrong client). Every SSE tool server.',
     timeoutMs: 60_000,
     async run(ctx) {
       const SESSIONS = 8;
@@ -389,7 +486,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         Array.from({ length: SESSIONS }, (_, i) => ctx.openSession(`s${i + 1}`, true)),
       );
       try {
-        const tool = probeTool(await ctx.tools());
+        const tool = probeTool((await ctx.policy()).allowed);
         const sends = sessions.flatMap((s) =>
           Array.from({ length: PER_SESSION }, (_, n) =>
             n % 2 === 1 && tool !== undefined
@@ -430,3 +527,59 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
 ];
+
+/** The reference's diagnostic line counting in-flight calls (any server printing it is read the same way). */
+const IN_FLIGHT = /in_flight_calls:\s*(\d+)/;
+const SLOW_CALL_MS = 20_000;
+
+/**
+ * Where it can be seen: a slow call in flight on a session whose stream closes is aborted.
+ * Needs a `slow` tool with an `ms` argument and a diagnostic tool that reports
+ * `in_flight_calls: N` (the reference server has both), both allowed by --call-tools;
+ * otherwise there is nothing more to observe than the refused POST.
+ */
+async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
+  const policy = await ctx.policy();
+  const slow = policy.allowed.find((t) => t.name === 'slow' && t.inputSchema.properties?.ms !== undefined);
+  const diagnostic = findDiagnosticTool(policy.allowed);
+  if (slow === undefined || diagnostic === undefined) return;
+  const main = await ctx.main();
+  const count = async (): Promise<number | undefined> => {
+    const ex = await exchange(main, METHODS.toolsCall, { name: diagnostic.name, arguments: {} }, ctx.replyMs);
+    if (ex.reply === undefined || !('result' in ex.reply)) return undefined;
+    const parsed = CallToolResult.safeParse(ex.reply.result);
+    const m = parsed.success ? IN_FLIGHT.exec(resultText(parsed.data)) : null;
+    return m === null ? undefined : Number(m[1]);
+  };
+  const before = await count();
+  if (before === undefined) return;
+  const session = await ctx.openSession('deallocate', true);
+  let during: number | undefined;
+  try {
+    await session.sendText(
+      JSON.stringify(
+        request(nextId(), METHODS.toolsCall, { name: slow.name, arguments: { ms: SLOW_CALL_MS } }),
+      ),
+    );
+    for (let i = 0; i < 20 && (during === undefined || during <= before); i++) {
+      await delay(50);
+      during = await count();
+    }
+  } finally {
+    await session.close();
+  }
+  if (during === undefined || during <= before) return; // the call never showed as in flight
+  let after = during;
+  for (let i = 0; i < 40 && after > before; i++) {
+    await delay(50);
+    after = (await count()) ?? after;
+  }
+  if (after > before) {
+    throw failWith(
+      `a ${slow.name} call in flight when its stream closed was not aborted: ${diagnostic.name} reports in_flight_calls ${after} two seconds after the close (${before} before the call, ${during} during it)`,
+      `in_flight_calls back to ${before} once the stream closed`,
+      `in_flight_calls: ${after}`,
+      [main, session],
+    );
+  }
+}

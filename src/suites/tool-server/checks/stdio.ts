@@ -2,12 +2,15 @@ import { type Check, CheckFailure } from '../../../harness/check.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
+import { describeExit } from '../process.js';
 import { exchange, initialize } from '../rpc.js';
 import { minimalArguments, probeTool } from '../tool-choice.js';
-import { CHECK_MS, CLAUSES } from './common.js';
+import { CHECK_MS, CLAUSES, failWith } from './common.js';
 
 /** After the last reply, how long stdout is still watched for late output (a banner on exit, say). */
 const TAIL_MS = 300;
+/** How long a stdio server may take to exit once its stdin closed. */
+export const EXIT_AFTER_EOF_MS = 3_000;
 
 export const stdioChecks: Check<ToolServerCtx>[] = [
   {
@@ -16,14 +19,16 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
     description:
       'Every line a stdio server prints on stdout, from start to exit, is a JSON-RPC message; logs and banners go to stderr.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: standard output of a stdio tool server carries nothing but protocol messages; logs, banners and debug text go to standard error (a client terminates the connection on a non-JSON line). Every stdio server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       // A process of its own, watched from its first byte to its exit on end of input.
       const channel = ctx.spawnStdio('stdout-purity');
       try {
-        await initialize(channel, ctx.replyMs);
+        await initialize(channel, ctx.firstReplyMs);
         await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
-        const tool = probeTool(await ctx.tools());
+        const tool = probeTool((await ctx.policy()).allowed);
         if (tool !== undefined) {
           await exchange(
             channel,
@@ -45,6 +50,37 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
             'only JSON-RPC messages on stdout',
             bad.map((b) => b.text.slice(0, 200)).join('\n'),
             rpcEvidence('stdout of a stdio session', [channel], first.text),
+          );
+        }
+      } finally {
+        await channel.close();
+      }
+    },
+  },
+  {
+    id: 'tool-server.stdio.exit-on-eof',
+    clause: `${CLAUSES.stdioTransport}; "A stdio session ... ends when that process ends"; MCP 2024-11-05 lifecycle, shutdown over stdio`,
+    description: `A stdio server exits within ${EXIT_AFTER_EOF_MS} ms once its stdin is closed.`,
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2024-11-05: to shut a stdio server down the client SHOULD close its input and wait for it to exit, signalling it only if it does not exit in reasonable time; a server that ignores the end of its input is killed instead of ending cleanly.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const channel = ctx.spawnStdio('exit-on-eof');
+      try {
+        const init = await initialize(channel, ctx.firstReplyMs);
+        if (init.reply === undefined) {
+          throw failWith(`initialize got no reply (${init.why})`, 'an initialize result', 'nothing', [
+            channel,
+          ]);
+        }
+        const exited = await channel.endInput(EXIT_AFTER_EOF_MS);
+        if (!exited) {
+          throw failWith(
+            `the server ${describeExit(channel.process)} ${EXIT_AFTER_EOF_MS} ms after its stdin was closed`,
+            `exit within ${EXIT_AFTER_EOF_MS} ms of end of input`,
+            'still running',
+            [channel],
           );
         }
       } finally {

@@ -1,6 +1,7 @@
-import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
-import { JSONRPC_ERRORS } from '../../../protocol/jsonrpc/index.js';
+import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
 import { CallToolResult, METHODS, resultText } from '../../../protocol/mcp/index.js';
+import { noToolMessage } from '../call-policy.js';
 import type { ToolServerCtx } from '../context.js';
 import { call, callOk } from '../rpc.js';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../rules.js';
 import {
   findDiagnosticTool,
+  invalidArguments,
   minimalArguments,
   noArgumentTool,
   probeTool,
@@ -24,8 +26,16 @@ const UNKNOWN_TOOL = 'wirecheck-no-such-tool-7f3a';
 
 async function listed(ctx: ToolServerCtx) {
   const tools = await ctx.tools();
-  if (tools.length === 0) throw new CheckSkipped('the server lists no tools');
+  if (tools.length === 0) throw new NotExercised('the server lists no tools');
   return tools;
+}
+
+/** The tools the checks may call (--call-tools); a skip saying how to opt in when there are none. */
+export async function callable(ctx: ToolServerCtx, what: string) {
+  await listed(ctx);
+  const policy = await ctx.policy();
+  if (policy.allowed.length === 0) throw new CheckSkipped(noToolMessage(policy, what));
+  return policy.allowed;
 }
 
 /** One call of the unknown tool, shared by the two checks that judge its answer. */
@@ -42,19 +52,61 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.tools.list-shape',
     clause: `${CLAUSES.objects} (Tool: name, inputSchema with type object)`,
     description:
-      'tools/list answers a `tools` array; each tool has a string name and an inputSchema of type "object".',
+      'tools/list answers a `tools` array (on every page); each tool has a string name and an inputSchema of type "object".',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a tool as a server lists it has a string name and an inputSchema that is a JSON Schema object of type "object" (MCP 2024-11-05 requires both). Every tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const channel = await ctx.main();
-      const reply = await callOk(channel, METHODS.toolsList, {}, ctx.replyMs);
-      const problems = toolsListProblems(reply.result);
+      const pages = await ctx.toolPages();
+      if (pages.results.length === 0) {
+        throw failWith(
+          pages.problem ?? 'tools/list gave no result',
+          'a tools/list result',
+          pages.problem ?? 'nothing',
+          [pages.channel],
+        );
+      }
+      const problems = pages.results.flatMap((result, page) =>
+        toolsListProblems(result).map((p) => (pages.results.length > 1 ? `page ${page + 1}: ${p}` : p)),
+      );
       if (problems.length > 0) {
         throw failWith(
           `the tools/list result is malformed: ${problems.slice(0, 10).join('; ')}`,
           'tools[] with name and inputSchema.type "object"',
-          brief(reply),
-          [channel],
+          JSON.stringify(pages.results[0]).slice(0, 600),
+          [pages.channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.tools.list-pages',
+    clause: 'MCP 2024-11-05 pagination: tools/list nextCursor (not shown in the spec)',
+    description:
+      'When tools/list gives a nextCursor, asking again with that cursor is answered with the next page, and the pages end (at most 50, no cursor repeated, no tool listed twice).',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2024-11-05 pagination: a nextCursor means more results, and the client continues by sending that cursor back; the protocol does not make a server honour it with a MUST, but a list a client cannot page through hides its tools.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const pages = await ctx.toolPages();
+      if (pages.problem !== undefined && pages.results.length > 0) {
+        throw failWith(pages.problem, 'every page answered, the last without a nextCursor', pages.problem, [
+          pages.channel,
+        ]);
+      }
+      if (pages.results.length < 2) {
+        throw new NotExercised('tools/list gave no nextCursor: the server lists its tools on one page');
+      }
+      const names = (await ctx.tools()).map((t) => t.name);
+      const twice = names.filter((n, i) => names.indexOf(n) !== i);
+      if (twice.length > 0) {
+        throw failWith(
+          `tools listed on more than one page: ${twice.join(', ')}`,
+          'each tool on one page',
+          names.join(', '),
+          [pages.channel],
         );
       }
     },
@@ -62,9 +114,10 @@ export const toolChecks: Check<ToolServerCtx>[] = [
   {
     id: 'tool-server.tools.property-schema',
     clause: `${CLAUSES.objects} (inputSchema: each property with type, description)`,
-    description:
-      'Each property of an inputSchema has a `type` and a `description` (should: JSON Schema also allows $ref and anyOf properties).',
+    description: 'Each property of an inputSchema has a `type` and a `description`.',
     level: 'should',
+    basis: 'spec-reference',
+    rule: "The spec's tool table shows each property with a type and a description, as the reference server lists them; MCP 2024-11-05 and JSON Schema require neither ($ref, anyOf and untyped properties are valid), so a server without them still works.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const problems = propertyProblems(await listed(ctx));
@@ -82,6 +135,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     clause: `${CLAUSES.objects} (inputSchema: optional default)`,
     description: "A property's default has the property's type (and is among its enum).",
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'JSON Schema: it is RECOMMENDED that a default be valid against its schema; a client that fills in an invalid default sends the server arguments it refuses.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const problems = defaultProblems(await listed(ctx));
@@ -100,11 +155,12 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     description:
       'tools/call of a listed tool with valid arguments is answered with a result whose content is an array of items with a type; text items carry a string text.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: a tool call result is `content`, an array of items such as {type: "text", text: string} (MCP 2024-11-05 adds image and resource items, which are accepted). Every tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const tool = probeTool(await listed(ctx));
-      if (tool === undefined)
-        throw new CheckSkipped('every listed tool looks slow or networked; none was called');
+      const tool = probeTool(await callable(ctx, 'tools/call of a listed tool'));
+      if (tool === undefined) throw new CheckSkipped('every tool that may be called looks slow or networked');
       const channel = await ctx.main();
       const reply = await call(
         channel,
@@ -114,7 +170,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       );
       if (!('result' in reply)) {
         throw failWith(
-          `tools/call of ${tool.name} with valid arguments was answered with an error`,
+          `tools/call of ${tool.name} with valid arguments was answered with an error: ${brief(reply)}`,
           'a call result',
           brief(reply),
           [channel],
@@ -136,17 +192,18 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     clause: `${CLAUSES.sseTransport} ("a tool's arguments may be absent and then count as empty")`,
     description: 'tools/call without `arguments` is answered as the same call with `arguments: {}` is.',
     level: 'must',
+    basis: 'spec',
+    rule: "The spec: a tool's arguments may be absent, and then count as empty. Every tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const tool = noArgumentTool(await listed(ctx));
-      if (tool === undefined)
-        throw new CheckSkipped('every listed tool looks slow or networked; none was called');
+      const tool = noArgumentTool(await callable(ctx, 'tools/call without arguments'));
+      if (tool === undefined) throw new CheckSkipped('every tool that may be called looks slow or networked');
       const channel = await ctx.main();
       const absent = await call(channel, METHODS.toolsCall, { name: tool.name }, ctx.replyMs);
       const empty = await call(channel, METHODS.toolsCall, { name: tool.name, arguments: {} }, ctx.replyMs);
       if (answerKind(absent) !== answerKind(empty)) {
         throw failWith(
-          `${tool.name} without arguments got ${answerKind(absent)}, with arguments {} ${answerKind(empty)}`,
+          `${tool.name} without arguments got ${answerKind(absent)} (${brief(absent)}), with arguments {} ${answerKind(empty)}`,
           `the same kind of answer as with {} (${answerKind(empty)})`,
           brief(absent),
           [channel],
@@ -156,17 +213,27 @@ export const toolChecks: Check<ToolServerCtx>[] = [
   },
   {
     id: 'tool-server.tools.unknown-tool-rejected',
-    clause: `${CLAUSES.errors} (unknown tool: error raised by the handler); ${CLAUSES.sseTransport} ("Calling a tool name that the server does not offer is an error")`,
+    clause: `${CLAUSES.errors} (unknown tool: "error raised by the handler (message names the unknown tool)"); ${CLAUSES.sseTransport} ("Calling a tool name that the server does not offer is an error")`,
     description:
-      'tools/call of a tool the server does not offer is an error: a JSON-RPC error, or at least a result with isError: true; never a plain success.',
+      'tools/call of a tool the server does not offer is refused (a JSON-RPC error, or a result with isError: true), and the message names the tool.',
     level: 'must',
+    basis: 'spec',
+    rule: 'The spec: calling a tool name the server does not offer is an error, and its message names the unknown tool. Every tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, reply, answer } = await unknownToolCall(ctx);
       if (answer.kind === 'success' || answer.kind === 'malformed') {
         throw failWith(
-          `calling the unknown tool ${UNKNOWN_TOOL} was answered as a success`,
+          `calling the unknown tool ${UNKNOWN_TOOL} was answered as a success: ${brief(reply)}`,
           'a JSON-RPC error (or a result with isError: true) naming the tool',
+          brief(reply),
+          [channel],
+        );
+      }
+      if (!answer.names) {
+        throw failWith(
+          `the refusal of the unknown tool ${UNKNOWN_TOOL} does not name it: ${brief(reply)}`,
+          `an error message containing ${UNKNOWN_TOOL}`,
           brief(reply),
           [channel],
         );
@@ -175,23 +242,53 @@ export const toolChecks: Check<ToolServerCtx>[] = [
   },
   {
     id: 'tool-server.tools.unknown-tool-error',
-    clause: `${CLAUSES.errors} (unknown tool: "error raised by the handler (message names the unknown tool)")`,
-    description:
-      'The unknown tool is answered with a JSON-RPC error naming it (MCP 2024-11-05 lists it as a protocol error, -32602); the official SDK answers a result with isError: true instead (a warning).',
+    clause: `${CLAUSES.errors} (unknown tool: "error raised by the handler"); MCP 2024-11-05 tools: unknown tools are protocol errors`,
+    description: 'The unknown tool is refused with a JSON-RPC error rather than a result with isError: true.',
     level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2024-11-05 lists an unknown tool among the protocol errors (a JSON-RPC error such as -32602), and isError results among tool execution errors; it states no MUST, and the official SDK answers a result with isError: true.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, reply, answer } = await unknownToolCall(ctx);
-      if (answer.kind === 'error' && answer.names) return;
-      const what =
-        answer.kind === 'error'
-          ? `a JSON-RPC error ${answer.code} whose message does not name the tool`
-          : answer.kind === 'is-error'
-            ? `a result with isError: true${answer.names ? ' naming the tool' : ' not naming the tool'} instead of a JSON-RPC error`
-            : 'a success';
+      if (answer.kind === 'error') return;
       throw failWith(
-        `the unknown tool ${UNKNOWN_TOOL} got ${what}`,
-        `a JSON-RPC error (e.g. ${JSONRPC_ERRORS.invalidParams}) whose message names ${UNKNOWN_TOOL}`,
+        `the unknown tool ${UNKNOWN_TOOL} got ${answer.kind === 'is-error' ? 'a result with isError: true' : 'a success'} instead of a JSON-RPC error: ${brief(reply)}`,
+        `a JSON-RPC error (e.g. ${JSONRPC_ERRORS.invalidParams})`,
+        brief(reply),
+        [channel],
+      );
+    },
+  },
+  {
+    id: 'tool-server.tools.invalid-params',
+    clause:
+      'MCP 2024-11-05 tools, error handling: invalid arguments are a protocol error (the spec leaves codes "not shown")',
+    description:
+      'tools/call of a listed tool without one of its required arguments is answered with JSON-RPC error -32602 Invalid params.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2024-11-05 lists invalid arguments among the protocol errors, and JSON-RPC 2.0 names -32602 Invalid params for them; neither makes it a MUST (many servers answer a result with isError: true).',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const tools = await callable(ctx, 'tools/call with invalid arguments');
+      const found = tools
+        .map((t) => ({ tool: t, args: invalidArguments(t) }))
+        .find((c) => c.args !== undefined);
+      if (found === undefined) {
+        throw new NotExercised('no tool that may be called has a required argument to leave out');
+      }
+      const channel = await ctx.main();
+      const reply = await call(
+        channel,
+        METHODS.toolsCall,
+        { name: found.tool.name, arguments: found.args },
+        ctx.replyMs,
+      );
+      if ('error' in reply && (reply as JsonRpcErrorResponse).error.code === JSONRPC_ERRORS.invalidParams)
+        return;
+      throw failWith(
+        `${found.tool.name} with ${JSON.stringify(found.args)} (a required argument missing) was answered ${brief(reply)}`,
+        'JSON-RPC error -32602',
         brief(reply),
         [channel],
       );
@@ -202,14 +299,17 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     clause: 'Endpoints: Tool server, SSE transport ("Reference tool behaviours": a diagnostic tool)',
     description:
       'The diagnostic tool (when the server has one) answers one text content item, with its optional boolean verbose/detailed argument absent, false and true.',
-    // The spec describes this tool among the *reference* server's behaviours and the suite finds it
-    // by name, so a server whose own health tool answers differently is not wrong: a warning.
     level: 'should',
+    basis: 'spec-reference',
+    rule: "The spec describes a diagnostic tool with an optional boolean verbose/detailed argument (default false) returning one text item among the *reference* server's behaviours; the suite finds it by name, so another server's health tool may answer otherwise.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const tool = findDiagnosticTool(await ctx.tools());
       if (tool === undefined)
         throw new CheckSkipped('no diagnostic tool (by name, or a status tool with a verbose/detailed flag)');
+      const policy = await ctx.policy();
+      if (!policy.allowed.includes(tool))
+        throw new CheckSkipped(noToolMessage({ ...policy, allowed: [] }, `the diagnostic tool ${tool.name}`));
       const channel = await ctx.main();
       const flag = verbosityArgument(tool);
       const variants: (Record<string, unknown> | undefined)[] = [
@@ -229,7 +329,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
           only.text.trim() === ''
         ) {
           throw failWith(
-            `${tool.name} ${args === undefined ? 'without arguments' : `with ${JSON.stringify(args)}`} did not answer one non-empty text item`,
+            `${tool.name} ${args === undefined ? 'without arguments' : `with ${JSON.stringify(args)}`} did not answer one non-empty text item: ${brief(reply)}`,
             'content: [{type: "text", text: "<status and process information>"}]',
             brief(reply),
             [channel],
@@ -245,10 +345,15 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     description:
       "The diagnostic tool's text tells a status and something about the process (pid, uptime, memory, runtime).",
     level: 'should',
+    basis: 'spec-reference',
+    rule: "The spec's reference diagnostic tool returns status and process information; a reference behaviour, so a warning.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const tool = findDiagnosticTool(await ctx.tools());
       if (tool === undefined) throw new CheckSkipped('no diagnostic tool');
+      const policy = await ctx.policy();
+      if (!policy.allowed.includes(tool))
+        throw new CheckSkipped(noToolMessage({ ...policy, allowed: [] }, `the diagnostic tool ${tool.name}`));
       const channel = await ctx.main();
       const reply = await callOk(channel, METHODS.toolsCall, { name: tool.name, arguments: {} }, ctx.replyMs);
       const parsed = CallToolResult.safeParse(reply.result);
@@ -257,7 +362,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       const proc = /pid|process|uptime|memory|rss|node|python|platform|version/i.test(text);
       if (!status || !proc) {
         throw failWith(
-          `the diagnostic text tells ${status ? '' : 'no status'}${!status && !proc ? ' and ' : ''}${proc ? '' : 'nothing about the process'}`,
+          `the diagnostic text tells ${status ? '' : 'no status'}${!status && !proc ? ' and ' : ''}${proc ? '' : 'nothing about the process'}: ${JSON.stringify(text.slice(0, 300))}`,
           'a status word (ok, running, healthy...) and process facts (pid, uptime, memory...)',
           text.slice(0, 600),
           [channel],

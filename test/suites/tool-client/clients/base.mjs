@@ -25,6 +25,15 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [hangOnClose] keep waiting when the server goes away
  * @property {boolean} [dropArguments] always send empty arguments
  * @property {number} [callTimeoutMs] fail a tools/call that gets no reply within this time
+ * @property {boolean} [killFirst] end a stdio session with SIGTERM before closing the server's stdin
+ * @property {boolean} [noAccept] open the SSE stream without Accept: text/event-stream
+ * @property {boolean} [textPlainPost] POST with Content-Type: text/plain
+ * @property {boolean} [sameOriginOnly] refuse an endpoint on another origin (as the official SDK does)
+ * @property {boolean} [ignoreVersion] carry on whatever protocol version the server answers
+ * @property {boolean} [noAwait] send initialize, initialized and tools/call without waiting for replies
+ * @property {boolean} [failOnCancel] take a notifications/cancelled naming its call as the call's failure
+ * @property {boolean} [addIsErrorDefault] print the result with the default isError: false written out
+ * @property {boolean} [dropFalseIsError] print the result without an isError: false the server sent
  */
 
 class ClientFailure extends Error {}
@@ -69,20 +78,39 @@ function stdioConnection(command, flaws, events) {
       events.message(value);
     }
   });
-  child.on('exit', () => events.closed('the server process exited'));
+  let exited = false;
+  const exit = new Promise((resolve) => child.on('exit', resolve));
+  child.on('exit', () => {
+    exited = true;
+    events.closed('the server process exited');
+  });
   child.stdin.on('error', () => {});
   return {
     send: async (message) => {
       child.stdin.write(`${JSON.stringify(message)}\n`);
     },
-    close: () => child.kill('SIGTERM'),
+    // MCP shutdown over stdio: close the server's stdin, wait, signal only if it stays.
+    close: async () => {
+      if (exited) return;
+      if (flaws.killFirst) {
+        child.kill('SIGTERM');
+        await Promise.race([exit, new Promise((r) => setTimeout(r, 1000))]);
+        return;
+      }
+      child.stdin.end();
+      await Promise.race([exit, new Promise((r) => setTimeout(r, 1000))]);
+      if (!exited) child.kill('SIGTERM');
+    },
   };
 }
 
 /** SSE: GET the stream, wait for the endpoint event, POST each message there. */
 async function sseConnection(url, flaws, events) {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: flaws.noAccept ? {} : { accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   if (response.status !== 200) throw new ClientFailure(`GET ${url} answered HTTP ${response.status}`);
   let resolveEndpoint;
   const endpoint = new Promise((resolve) => {
@@ -94,6 +122,15 @@ async function sseConnection(url, flaws, events) {
       if (flaws.endpointAsIs) target = data;
       else if (flaws.alwaysPrefix) target = new URL(url).origin + data;
       else target = /^[a-z][a-z0-9+.-]*:/i.test(data) ? data : new URL(data, new URL(url).origin).href;
+      if (flaws.sameOriginOnly && new URL(target, url).origin !== new URL(url).origin) {
+        events.fail(
+          new ClientFailure(
+            `endpoint origin ${new URL(target).origin} does not match ${new URL(url).origin}`,
+          ),
+        );
+        resolveEndpoint(undefined);
+        return;
+      }
       resolveEndpoint(target);
       return;
     }
@@ -148,11 +185,12 @@ async function sseConnection(url, flaws, events) {
     }
   })();
   const target = await endpoint;
+  if (target === undefined) throw new ClientFailure('the endpoint was refused');
   return {
     send: async (message) => {
       const r = await fetch(target, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': flaws.textPlainPost ? 'text/plain' : 'application/json' },
         body: JSON.stringify(message),
       });
       await r.text();
@@ -166,10 +204,10 @@ async function sseConnection(url, flaws, events) {
 /** @param {Flaws} flaws */
 export async function main(flaws = {}) {
   let connection;
-  const finish = (code, value) => {
+  const finish = async (code, value) => {
     process.stdout.write(`${JSON.stringify(value)}\n`);
     try {
-      connection?.close();
+      await connection?.close();
     } catch {}
     process.exit(code);
   };
@@ -196,6 +234,11 @@ export async function main(flaws = {}) {
           return;
         }
         if ('method' in msg) {
+          if (flaws.failOnCancel && msg.method === 'notifications/cancelled') {
+            events.fail(new ClientFailure(`the server cancelled request ${msg.params?.requestId}`));
+            return;
+          }
+          if (msg.method === 'notifications/progress' || msg.method === 'notifications/cancelled') return;
           if (flaws.failOnUnknownNotification)
             events.fail(new ClientFailure(`unexpected notification ${msg.method}`));
           return;
@@ -245,7 +288,6 @@ export async function main(flaws = {}) {
       capabilities: {},
       ...(flaws.noClientInfo ? {} : { clientInfo: { name: 'test-tool-client', version: '0.0.1' } }),
     };
-    await request('initialize', params);
     const callParams = {
       name: input.tool,
       ...(flaws.dropArguments
@@ -255,7 +297,23 @@ export async function main(flaws = {}) {
           : { arguments: input.arguments }),
     };
     let result;
-    if (flaws.callBeforeInitialized) {
+    if (flaws.noAwait) {
+      const init = request('initialize', params);
+      await notify('notifications/initialized');
+      const call = request('tools/call', callParams);
+      await init;
+      result = await call;
+    } else {
+      const init = await request('initialize', params);
+      if (!flaws.ignoreVersion && init?.protocolVersion !== '2024-11-05') {
+        throw new ClientFailure(
+          `the server answered protocol version ${JSON.stringify(init?.protocolVersion)}, this client speaks 2024-11-05`,
+        );
+      }
+    }
+    if (flaws.noAwait) {
+      // done above
+    } else if (flaws.callBeforeInitialized) {
       const call = request('tools/call', callParams);
       await notify('notifications/initialized');
       result = await call;
@@ -264,8 +322,14 @@ export async function main(flaws = {}) {
       result = await request('tools/call', callParams);
     }
     if (flaws.wrongResult) result = result.content?.[0]?.text ?? null;
-    finish(0, result);
+    if (flaws.addIsErrorDefault && result && result.isError === undefined)
+      result = { ...result, isError: false };
+    if (flaws.dropFalseIsError && result && result.isError === false) {
+      const { isError: _dropped, ...rest } = result;
+      result = rest;
+    }
+    await finish(0, result);
   } catch (e) {
-    fail(e instanceof Error ? e.message : String(e));
+    await fail(e instanceof Error ? e.message : String(e));
   }
 }

@@ -6,6 +6,7 @@
 //
 // Keep-alive comments go out every WIRECHECK_TEST_KEEPALIVE_MS (default 15000) ms.
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 
 const TOOLS = [
@@ -86,6 +87,10 @@ export function main(flaws = {}) {
 
   const callTool = (params) => {
     const { name } = params;
+    // Tests of --call-tools: every call of a listed tool is written down.
+    if (process.env.WIRECHECK_TEST_CALL_LOG && TOOLS.some((t) => t.name === name)) {
+      appendFileSync(process.env.WIRECHECK_TEST_CALL_LOG, `${name}\n`);
+    }
     const args = params.arguments ?? {};
     if (flaws.argumentsRequired && params.arguments === undefined) {
       return { error: { code: -32602, message: 'arguments are required' } };
@@ -94,7 +99,11 @@ export function main(flaws = {}) {
       return { result: { content: [{ type: 'text', text: 42 }] } };
     }
     if (name === 'echo') {
-      if (typeof args.message !== 'string') return { result: text('message must be a string', true) };
+      if (typeof args.message !== 'string') {
+        return flaws.invalidArgsAsResult
+          ? { result: text('message must be a string', true) }
+          : { error: { code: -32602, message: 'Invalid params: message must be a string' } };
+      }
       return { result: text(args.message) };
     }
     if (name === 'add') {
@@ -112,11 +121,12 @@ export function main(flaws = {}) {
     }
     if (flaws.unknownToolSuccess) return { result: text(`called ${name}`) };
     if (flaws.unknownToolIsError) return { result: text(`Tool ${name} not found`, true) };
+    if (flaws.unknownToolUnnamed) return { error: { code: -32602, message: 'Unknown tool' } };
     return { error: { code: -32602, message: `Unknown tool: ${name}` } };
   };
 
-  /** One message -> the reply object, or undefined for none. */
-  const handle = (msg) => {
+  /** One message -> the reply object, or undefined for none. `state` is the session's. */
+  const handle = (msg, state) => {
     if (
       typeof msg !== 'object' ||
       msg === null ||
@@ -128,22 +138,61 @@ export function main(flaws = {}) {
       const id = msg && (typeof msg.id === 'number' || typeof msg.id === 'string') ? msg.id : null;
       return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request' } };
     }
-    if (!('id' in msg)) return undefined;
-    const reply = (r) => ({ jsonrpc: '2.0', id: msg.id, ...r });
+    if (!('id' in msg)) {
+      if (flaws.replyToNotifications) {
+        return {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32601, message: `Method not found: ${msg.method}` },
+        };
+      }
+      return undefined;
+    }
+    const id =
+      flaws.stringIdsAsNumbers && typeof msg.id === 'string' && /^\d+$/.test(msg.id)
+        ? Number(msg.id)
+        : msg.id;
+    const reply = (r) => ({ jsonrpc: '2.0', id, ...r });
+    if (
+      msg.method !== 'initialize' &&
+      msg.method !== 'ping' &&
+      !state.initialized &&
+      flaws.silentBeforeInitialize
+    ) {
+      return undefined;
+    }
     switch (msg.method) {
-      case 'initialize':
+      case 'initialize': {
+        state.initialized = true;
+        const asked = msg.params?.protocolVersion;
+        const version = flaws.otherVersion
+          ? '2025-06-18'
+          : flaws.echoVersion && typeof asked === 'string'
+            ? asked
+            : '2024-11-05';
         return reply({
           result: {
-            protocolVersion: flaws.otherVersion ? '2025-06-18' : '2024-11-05',
+            protocolVersion: version,
             capabilities: flaws.noToolsCapability ? {} : { tools: {} },
             serverInfo: { name: 'wirecheck-test-server', version: '1.0.0' },
           },
         });
+      }
       case 'ping':
         if (flaws.noPing) break;
         return reply({ result: {} });
-      case 'tools/list':
-        return reply({ result: { tools: tools() } });
+      case 'tools/list': {
+        // Two tools a page: the suite must follow nextCursor to see them all.
+        const all = tools();
+        const cursor = msg.params?.cursor;
+        if (cursor !== undefined && flaws.badCursor) {
+          return reply({ error: { code: -32602, message: `Invalid cursor ${cursor}` } });
+        }
+        const start = typeof cursor === 'string' ? Number(cursor.replace('page-', '')) : 0;
+        const page = all.slice(start, start + 2);
+        const next = start + 2 < all.length ? { nextCursor: `page-${start + 2}` } : {};
+        return reply({ result: { tools: page, ...next } });
+      }
       case 'tools/call':
         if (typeof msg.params !== 'object' || msg.params === null) {
           return reply({ error: { code: -32602, message: 'params required' } });
@@ -156,7 +205,7 @@ export function main(flaws = {}) {
   };
 
   /** One text (a line or a POST body) -> the reply, or undefined. */
-  const handleText = (t) => {
+  const handleText = (t, state) => {
     let msg;
     try {
       msg = JSON.parse(t);
@@ -165,12 +214,13 @@ export function main(flaws = {}) {
       if (flaws.silentOnMalformed) return undefined;
       return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
     }
-    return handle(msg);
+    return handle(msg, state);
   };
 
   if (transport === 'stdio') {
     if (flaws.banner) process.stdout.write('tool server ready\n');
     let buffer = '';
+    const state = { initialized: false };
     process.stdin.setEncoding('utf8');
     process.stdin.on('data', (chunk) => {
       buffer += chunk;
@@ -178,23 +228,29 @@ export function main(flaws = {}) {
         const line = buffer.slice(0, nl).replace(/\r$/, '');
         buffer = buffer.slice(nl + 1);
         if (line.trim() === '') continue;
-        const out = handleText(line);
+        const out = handleText(line, state);
         if (out !== undefined) process.stdout.write(`${JSON.stringify(out)}\n`);
       }
     });
-    process.stdin.on('end', () => process.exit(0));
+    process.stdin.on('end', () => {
+      if (!flaws.noExitOnEof) process.exit(0);
+      setInterval(() => {}, 1000); // the flaw: something keeps the process alive
+    });
     return;
   }
 
   /** sessionId -> {res, timer} */
   const sessions = new Map();
   let lastClosedId;
+  let streamsOpened = 0;
   let newest;
   const frame = (res, event, data) => res.write(`event: ${event}\ndata: ${data}\n\n`);
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/sse') {
+      streamsOpened += 1;
+      if (flaws.exitAfterStreams !== undefined && streamsOpened > flaws.exitAfterStreams) process.exit(4);
       const id = flaws.reuseSessionId && lastClosedId !== undefined ? lastClosedId : randomUUID();
       lastClosedId = undefined;
       const headers = {
@@ -215,19 +271,29 @@ export function main(flaws = {}) {
           }),
         );
       frame(res, 'endpoint', `/messages?sessionId=${id}`);
-      const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
-      const session = { id, res, timer };
+      const timer = setInterval(() => {
+        if (!flaws.noKeepAlive) res.write(': keep-alive\n\n');
+      }, keepAliveMs);
+      const session = { id, res, timer, state: { initialized: false } };
       sessions.set(id, session);
       newest = session;
       res.on('close', () => {
         clearInterval(timer);
-        if (sessions.get(id) === session) sessions.delete(id);
+        if (sessions.get(id) === session && !flaws.keepClosedSession) sessions.delete(id);
         if (newest === session) newest = undefined;
         lastClosedId = id;
       });
       return;
     }
     if (req.method === 'POST' && url.pathname === '/messages') {
+      if (
+        flaws.loseHeaderOnly &&
+        url.searchParams.get('sessionId') === null &&
+        req.headers['mcp-session-id']
+      ) {
+        res.writeHead(202).end('Accepted');
+        return;
+      }
       const id =
         url.searchParams.get('sessionId') ?? (flaws.noSessionHeader ? null : req.headers['mcp-session-id']);
       let session = id === null || id === undefined ? undefined : sessions.get(id);
@@ -245,7 +311,7 @@ export function main(flaws = {}) {
       const chunks = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
-        const out = handleText(Buffer.concat(chunks).toString('utf8'));
+        const out = handleText(Buffer.concat(chunks).toString('utf8'), session.state);
         if (flaws.replyInBody) {
           res
             .writeHead(200, { 'content-type': 'application/json' })
@@ -254,6 +320,11 @@ export function main(flaws = {}) {
         }
         res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
         if (out === undefined) return;
+        if (flaws.broadcast) {
+          for (const s of sessions.values())
+            if (!s.res.destroyed) frame(s.res, 'message', JSON.stringify(out));
+          return;
+        }
         const target = flaws.wrongSession ? (newest ?? session) : session;
         if (!target.res.destroyed) frame(target.res, 'message', JSON.stringify(out));
       });

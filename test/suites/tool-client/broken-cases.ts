@@ -1,0 +1,188 @@
+// The broken clients of the tool-client suite and the verdicts each must get; shared by
+// broken.test.ts (one run each) and determinism.test.ts (five runs with one seed).
+
+export const P = 'tool-client.';
+
+/** A broken client (clients/<name>.mjs) and the checks of its rule, plus a neighbour it must still pass. */
+export interface BrokenClientCase {
+  readonly client: string;
+  readonly flaw: string;
+  readonly fails?: readonly string[];
+  readonly warns?: readonly string[];
+  readonly passes: readonly string[];
+}
+
+export const CASES: readonly BrokenClientCase[] = [
+  {
+    client: 'newer-protocol-version',
+    flaw: 'asks for protocol version 2025-06-18 in initialize',
+    fails: ['stdio.initialize.protocol-version', 'sse.initialize.protocol-version'],
+    passes: ['stdio.initialize.client-info'],
+  },
+  {
+    client: 'no-client-info',
+    flaw: 'sends no clientInfo',
+    fails: ['stdio.initialize.client-info'],
+    passes: ['stdio.initialize.capabilities'],
+  },
+  {
+    client: 'no-initialized',
+    flaw: 'never sends notifications/initialized',
+    fails: ['stdio.lifecycle.initialized-first', 'sse.lifecycle.initialized-first'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'call-before-initialized',
+    flaw: 'sends tools/call before notifications/initialized',
+    fails: ['sse.lifecycle.initialized-first'],
+    passes: ['sse.result.printed'],
+  },
+  {
+    client: 'same-id',
+    flaw: 'uses id 1 for every request',
+    fails: ['stdio.ids.unique', 'sse.ids.unique'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'string-ids',
+    flaw: 'uses string ids',
+    warns: ['stdio.ids.integer'],
+    passes: ['stdio.ids.unique'],
+  },
+  {
+    client: 'ignore-ping',
+    flaw: "ignores the server's ping",
+    fails: ['stdio.ping.answered', 'sse.ping.answered'],
+    passes: ['sse.result.printed'],
+  },
+  {
+    client: 'endpoint-as-is',
+    flaw: 'does not resolve a relative endpoint',
+    fails: ['sse.endpoint.relative'],
+    passes: ['sse.endpoint.absolute'],
+  },
+  {
+    client: 'always-prefix',
+    flaw: 'prefixes the origin to an absolute endpoint',
+    fails: ['sse.endpoint.absolute'],
+    passes: ['sse.endpoint.relative'],
+  },
+  {
+    client: 'only-202',
+    flaw: 'takes a POST answered 200 as a failure',
+    warns: ['sse.post.status-200'],
+    passes: ['sse.result.printed'],
+  },
+  {
+    client: 'crash-on-comment',
+    flaw: 'crashes on an SSE comment',
+    fails: ['sse.stream.comments'],
+    passes: ['sse.result.printed'],
+  },
+  {
+    client: 'fail-on-unknown-notification',
+    flaw: 'fails on an unknown notification',
+    warns: ['stdio.notifications.unknown-tolerated', 'sse.notifications.unknown-tolerated'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'wrong-result',
+    flaw: 'prints the text instead of the result object',
+    fails: ['stdio.result.printed', 'sse.result.round-trip'],
+    passes: ['stdio.arguments.as-given'],
+  },
+  {
+    client: 'drop-arguments',
+    flaw: 'sends empty arguments',
+    fails: ['stdio.arguments.as-given', 'sse.result.round-trip'],
+    passes: ['stdio.arguments.absent'],
+  },
+  {
+    client: 'exit-zero-on-error',
+    flaw: 'exits 0 after a failure',
+    fails: ['stdio.errors.jsonrpc-error', 'sse.errors.unknown-tool', 'sse.errors.stream-closed'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'hang-on-close',
+    // Over SSE the next POST is answered 400 (no active stream), which it does report.
+    flaw: 'keeps waiting when the server process goes away',
+    fails: ['stdio.errors.stream-closed'],
+    passes: ['stdio.errors.jsonrpc-error'],
+  },
+  {
+    client: 'non-json-as-text',
+    flaw: 'takes a non-JSON stdout line as the result',
+    fails: ['stdio.non-json-stdout.no-wrong-result'],
+    warns: ['stdio.non-json-stdout.error'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'skip-non-json',
+    flaw: 'skips non-JSON stdout lines',
+    warns: ['stdio.non-json-stdout.error'],
+    passes: ['stdio.non-json-stdout.no-wrong-result'],
+  },
+  {
+    client: 'kill-first',
+    flaw: 'signals the stdio server before closing its stdin',
+    warns: ['stdio.shutdown-order'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'no-accept',
+    flaw: 'opens the stream without Accept: text/event-stream',
+    fails: ['sse.http.accept'],
+    passes: ['sse.http.content-type'],
+  },
+  {
+    client: 'text-plain-post',
+    flaw: 'POSTs with Content-Type: text/plain',
+    fails: ['sse.http.content-type'],
+    passes: ['sse.http.accept'],
+  },
+  {
+    client: 'same-origin-only',
+    flaw: 'refuses an endpoint on another origin (as the official SDK does)',
+    fails: ['sse.endpoint.other-origin'],
+    passes: ['sse.endpoint.absolute'],
+  },
+  {
+    client: 'ignore-version',
+    flaw: 'carries on whatever protocol version the server answers',
+    warns: ['stdio.initialize.version-checked', 'sse.initialize.version-checked'],
+    passes: ['stdio.initialize.protocol-version'],
+  },
+  {
+    client: 'no-await',
+    flaw: 'sends initialized and tools/call before the initialize result',
+    fails: ['stdio.lifecycle.initialize-awaited', 'sse.lifecycle.initialize-awaited'],
+    passes: ['stdio.lifecycle.initialized-first'],
+  },
+  {
+    client: 'fail-on-cancel',
+    flaw: 'fails its call on a stray notifications/cancelled',
+    warns: ['stdio.notifications.cancel-progress-tolerated', 'sse.notifications.cancel-progress-tolerated'],
+    passes: ['stdio.notifications.unknown-tolerated'],
+  },
+  {
+    client: 'impatient',
+    flaw: 'gives up on a reply after 500 ms',
+    warns: ['stdio.result.slow-reply'],
+    passes: ['stdio.result.printed'],
+  },
+];
+
+/** The checks a case runs (`--only`). */
+export function idsOf(c: BrokenClientCase): string[] {
+  return [...(c.fails ?? []), ...(c.warns ?? []), ...c.passes].map((id) => P + id);
+}
+
+/** id -> the status the case must get. */
+export function expected(c: BrokenClientCase): Record<string, string> {
+  return Object.fromEntries([
+    ...(c.fails ?? []).map((id) => [P + id, 'fail']),
+    ...(c.warns ?? []).map((id) => [P + id, 'warn']),
+    ...c.passes.map((id) => [P + id, 'pass']),
+  ]);
+}

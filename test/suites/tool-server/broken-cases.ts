@@ -1,0 +1,284 @@
+// The broken test servers (servers/<name>.mjs) and their expected verdicts, shared by
+// broken.test.ts and determinism.test.ts.
+
+/** A broken test server (servers/<name>.mjs: the conforming one with one flaw), its verdicts and neighbours it still passes. */
+export interface BrokenCase {
+  readonly server: string;
+  readonly transport: 'stdio' | 'sse';
+  readonly flaw: string;
+  readonly fails?: readonly string[];
+  readonly warns?: readonly string[];
+  readonly passes: readonly string[];
+}
+
+export const CASES: BrokenCase[] = [
+  {
+    server: 'banner',
+    transport: 'stdio',
+    flaw: 'prints a banner on stdout',
+    fails: ['stdio.stdout-purity'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'no-tools-capability',
+    transport: 'stdio',
+    flaw: 'has no tools capability',
+    fails: ['initialize.result-shape'],
+    passes: ['initialize.protocol-version'],
+  },
+  {
+    server: 'other-version',
+    transport: 'stdio',
+    flaw: 'answers 2025-06-18 to a 2024-11-05 client',
+    fails: ['initialize.protocol-version'],
+    passes: ['initialize.result-shape'],
+  },
+  {
+    server: 'echo-version',
+    transport: 'stdio',
+    flaw: 'answers whatever version the client asks for, even one it cannot support',
+    fails: ['initialize.unsupported-version'],
+    passes: ['initialize.protocol-version'],
+  },
+  {
+    server: 'silent-before-initialize',
+    transport: 'stdio',
+    flaw: 'leaves requests before initialize unanswered',
+    fails: ['lifecycle.before-initialize'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'no-ping',
+    transport: 'stdio',
+    flaw: 'does not know ping',
+    fails: ['ping.answered'],
+    passes: ['jsonrpc.unknown-method'],
+  },
+  {
+    server: 'unknown-method-result',
+    transport: 'stdio',
+    flaw: 'answers unknown methods with a result',
+    fails: ['jsonrpc.unknown-method'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'reply-to-notifications',
+    transport: 'stdio',
+    flaw: 'answers notifications with an error',
+    fails: ['jsonrpc.notification-no-reply'],
+    passes: ['jsonrpc.unknown-method'],
+  },
+  {
+    server: 'string-ids-as-numbers',
+    transport: 'stdio',
+    flaw: 'answers a digits-only string id with a number',
+    fails: ['jsonrpc.string-id'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'bad-schema',
+    transport: 'stdio',
+    flaw: 'lists input schemas without type object',
+    fails: ['tools.list-shape'],
+    passes: ['tools.property-schema'],
+  },
+  {
+    server: 'bad-cursor',
+    transport: 'stdio',
+    flaw: 'refuses the nextCursor it gave',
+    warns: ['tools.list-pages'],
+    passes: ['tools.list-shape'],
+  },
+  {
+    server: 'no-description',
+    transport: 'stdio',
+    flaw: 'lists properties without descriptions',
+    warns: ['tools.property-schema'],
+    passes: ['tools.list-shape', 'tools.defaults-valid'],
+  },
+  {
+    server: 'bad-default',
+    transport: 'stdio',
+    flaw: 'gives a boolean property a string default',
+    warns: ['tools.defaults-valid'],
+    passes: ['tools.property-schema'],
+  },
+  {
+    server: 'bad-call-result',
+    transport: 'stdio',
+    flaw: 'answers a text item with a number as text',
+    fails: ['tools.call-result-shape', 'tools.generated-arguments'],
+    passes: ['tools.unknown-tool-rejected'],
+  },
+  {
+    server: 'arguments-required',
+    transport: 'stdio',
+    flaw: 'refuses a call without arguments',
+    fails: ['tools.arguments-absent'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'invalid-args-as-result',
+    transport: 'stdio',
+    flaw: 'answers invalid arguments with an isError result',
+    warns: ['tools.invalid-params'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'unknown-tool-success',
+    transport: 'stdio',
+    flaw: 'answers an unknown tool as a success',
+    fails: ['tools.unknown-tool-rejected'],
+    warns: ['tools.unknown-tool-error'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'unknown-tool-unnamed',
+    transport: 'stdio',
+    flaw: 'refuses an unknown tool without naming it',
+    fails: ['tools.unknown-tool-rejected'],
+    passes: ['tools.unknown-tool-error'],
+  },
+  {
+    server: 'unknown-tool-is-error',
+    transport: 'stdio',
+    flaw: 'answers an unknown tool with isError: true (as the SDK does)',
+    warns: ['tools.unknown-tool-error'],
+    passes: ['tools.unknown-tool-rejected'],
+  },
+  {
+    server: 'bad-diagnostic',
+    transport: 'stdio',
+    flaw: 'answers the diagnostic tool with several items',
+    warns: ['tools.diagnostic'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'crash-on-negative',
+    transport: 'stdio',
+    flaw: 'exits when add gets a negative number',
+    fails: ['tools.generated-arguments'],
+    passes: ['tools.call-result-shape'],
+  },
+  {
+    server: 'crash-on-malformed',
+    transport: 'stdio',
+    flaw: 'exits on unparseable JSON (no rule forbids it)',
+    warns: ['malformed.survives'],
+    passes: ['ping.answered'],
+  },
+  {
+    server: 'silent-on-malformed',
+    transport: 'stdio',
+    flaw: 'ignores malformed input (as the SDK does on stdio)',
+    warns: ['malformed.parse-error', 'malformed.invalid-request'],
+    passes: ['malformed.survives'],
+  },
+  {
+    server: 'no-exit-on-eof',
+    transport: 'stdio',
+    flaw: 'keeps running after its stdin closed',
+    warns: ['stdio.exit-on-eof'],
+    passes: ['stdio.stdout-purity'],
+  },
+  {
+    server: 'crash-on-malformed',
+    transport: 'sse',
+    flaw: 'exits on an unparseable POST body',
+    warns: ['malformed.survives'],
+    passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'endpoint-late',
+    transport: 'sse',
+    flaw: 'sends a message event before the endpoint event',
+    fails: ['sse.endpoint-first'],
+    passes: ['sse.stream-response'],
+  },
+  {
+    server: 'post-200',
+    transport: 'sse',
+    flaw: 'accepts POSTs with 200',
+    warns: ['sse.post-202'],
+    passes: ['sse.post-accepted', 'sse.reply-on-stream'],
+  },
+  {
+    server: 'no-400',
+    transport: 'sse',
+    flaw: 'accepts POSTs for sessions it does not have, and drops them',
+    fails: ['sse.unknown-session-refused', 'sse.closed-session'],
+    warns: ['sse.no-session-400'],
+    passes: ['sse.no-cross-session-reply'],
+  },
+  {
+    server: 'keep-closed-session',
+    transport: 'sse',
+    flaw: 'accepts POSTs for a closed session, and drops them',
+    fails: ['sse.closed-session'],
+    passes: ['sse.unknown-session-refused'],
+  },
+  {
+    server: 'route-unknown-to-first',
+    transport: 'sse',
+    flaw: 'routes POSTs for unknown sessions to the first stream',
+    fails: ['sse.no-cross-session-reply', 'sse.unknown-session-refused'],
+    warns: ['sse.no-session-400'],
+    passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'broadcast',
+    transport: 'sse',
+    flaw: 'sends every reply to every open stream',
+    fails: ['sse.no-cross-session-reply', 'sse.concurrent-routing'],
+    passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'wrong-session',
+    transport: 'sse',
+    flaw: 'sends every reply to the newest stream',
+    fails: ['sse.concurrent-routing', 'sse.session-model'],
+    passes: ['sse.endpoint-first'],
+  },
+  {
+    server: 'no-session-header',
+    transport: 'sse',
+    flaw: 'ignores the Mcp-Session-Id header (allowed: the query parameter carries the session)',
+    passes: ['sse.session-header', 'sse.unknown-session-refused'],
+  },
+  {
+    server: 'lose-header-only',
+    transport: 'sse',
+    flaw: 'accepts a POST naming its session only in Mcp-Session-Id, and drops it',
+    fails: ['sse.session-header'],
+    passes: ['sse.unknown-session-refused'],
+  },
+  {
+    server: 'no-accel-header',
+    transport: 'sse',
+    flaw: 'sends no X-Accel-Buffering header',
+    warns: ['sse.no-buffering-header'],
+    passes: ['sse.stream-response'],
+  },
+  {
+    server: 'reuse-session-id',
+    transport: 'sse',
+    flaw: "hands a reconnecting client the closed session's id",
+    fails: ['sse.reconnect-new-session'],
+    passes: ['sse.concurrent-routing'],
+  },
+  {
+    server: 'no-keep-alive',
+    transport: 'sse',
+    flaw: 'sends no keep-alive on an idle stream',
+    fails: ['sse.keep-alive'],
+    passes: ['sse.stream-response'],
+  },
+];
+
+export function expected(c: BrokenCase): Record<string, string> {
+  return Object.fromEntries([
+    ...(c.fails ?? []).map((id) => [`tool-server.${id}`, 'fail']),
+    ...(c.warns ?? []).map((id) => [`tool-server.${id}`, 'warn']),
+    ...c.passes.map((id) => [`tool-server.${id}`, 'pass']),
+  ]);
+}

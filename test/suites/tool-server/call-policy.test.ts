@@ -1,0 +1,83 @@
+import { describe, expect, test } from 'vitest';
+import { targetOptionUnion, targetOptionValues } from '../../../src/cli/options.js';
+import { UsageError } from '../../../src/harness/errors.js';
+import type { Tool } from '../../../src/protocol/mcp/index.js';
+import { REFERENCE_SERVER_NAME as SERVER_NAME } from '../../../src/servers/tools/core.js';
+import { REFERENCE_TOOLS } from '../../../src/servers/tools/reference-tools.js';
+import { SUITES } from '../../../src/suites/registry.js';
+import {
+  callPolicy,
+  MOCK_SERVER_NAME,
+  parseCallTools,
+  REFERENCE_SERVER_NAME,
+  REFERENCE_TOOL_PROPERTIES,
+  targetArgs,
+  toolServerSuiteEntry,
+  toolServerTargetFromOptions,
+} from '../../../src/suites/tool-server/index.js';
+
+const tool = (name: string, props: string[] = [], annotations?: Record<string, unknown>): Tool => ({
+  name,
+  inputSchema: { type: 'object', properties: Object.fromEntries(props.map((p) => [p, { type: 'string' }])) },
+  ...(annotations === undefined ? {} : { annotations }),
+});
+
+describe('which tools the suite may call (--call-tools)', () => {
+  test("the reference server's own tools, recognised by server name, tool name and properties", () => {
+    const listed = [tool('echo', ['text']), tool('write_file', ['path']), tool('add', ['a', 'b', 'c'])];
+    const policy = callPolicy(listed, REFERENCE_SERVER_NAME, undefined);
+    expect(policy.allowed.map((t) => t.name)).toEqual(['echo']);
+    expect(policy.refusedNote).toContain('write_file, add');
+    expect(policy.refusedNote).toContain('--call-tools all');
+    // The same names under another server name are not the reference's.
+    expect(callPolicy(listed, 'my-server', undefined).allowed).toEqual([]);
+  });
+
+  test('what the suite takes for the reference is what src/servers/tools defines', () => {
+    expect(REFERENCE_SERVER_NAME).toBe(SERVER_NAME);
+    expect(
+      Object.fromEntries(REFERENCE_TOOLS.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})])),
+    ).toEqual(REFERENCE_TOOL_PROPERTIES);
+  });
+
+  test('every tool of a mock server, and tools annotated readOnlyHint: true of any server', () => {
+    expect(callPolicy([tool('anything')], MOCK_SERVER_NAME, undefined).allowed).toHaveLength(1);
+    const listed = [
+      tool('read_file', ['path'], { readOnlyHint: true }),
+      tool('write_file', ['path'], { readOnlyHint: false, destructiveHint: true }),
+      tool('move_file', ['a', 'b']),
+    ];
+    const policy = callPolicy(listed, 'secure-filesystem-server', undefined);
+    expect(policy.allowed.map((t) => t.name)).toEqual(['read_file']);
+    expect(policy.refused.map((t) => t.name)).toEqual(['write_file', 'move_file']);
+  });
+
+  test('all, none, or the names given', () => {
+    const listed = [tool('a'), tool('b', [], { readOnlyHint: true })];
+    expect(callPolicy(listed, MOCK_SERVER_NAME, 'none').allowed).toEqual([]);
+    expect(callPolicy(listed, 'x', 'all').allowed).toHaveLength(2);
+    expect(callPolicy(listed, 'x', ['a']).allowed.map((t) => t.name)).toEqual(['a']);
+    expect(callPolicy(listed, 'x', ['a']).refusedNote).toContain('not named in --call-tools');
+  });
+
+  test('parsing --call-tools, and the reproduce line carries it', () => {
+    expect(parseCallTools('all')).toBe('all');
+    expect(parseCallTools(' none ')).toBe('none');
+    expect(parseCallTools('read_file, list_directory')).toEqual(['read_file', 'list_directory']);
+    expect(() => parseCallTools('a,,b')).toThrow(UsageError);
+    expect(() => parseCallTools('')).toThrow(UsageError);
+    const target = toolServerTargetFromOptions({ stdio: 'node s.js', callTools: 'read_file' });
+    expect(targetArgs(target)).toEqual(['--stdio', 'node s.js', '--call-tools', 'read_file']);
+  });
+
+  test("the CLI takes --call-tools from the suite's target options, with no CLI code of its own", () => {
+    const union = targetOptionUnion(SUITES, ['seed', 'runs', 'only', 'full', 'strict', 'reportDir']);
+    expect(union.find((o) => o.flags === '--call-tools <which>')?.suites).toEqual(['tool-server']);
+    const values = targetOptionValues(toolServerSuiteEntry, union, { stdio: 'x', callTools: 'none' });
+    expect(toolServerSuiteEntry.targetFromOptions(values)).toEqual({
+      kind: 'stdio',
+      command: 'x',
+      callTools: 'none',
+    });
+  });
+});

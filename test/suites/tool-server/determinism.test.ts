@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest';
+import { referenceToolServerCommand } from '../../../src/suites/tool-server/index.js';
+import { CASES, expected } from './broken-cases.js';
+import { quickSuite, runAgainst, statusById, stdioTarget, testServer } from './helpers.js';
+
+// Same seed, same target, same verdicts (issue "Determinism"): each target runs 5 times
+// with one seed and every run must give the same status for every check.
+const RUNS = 5;
+
+async function verdictsOf(make: () => Promise<Parameters<typeof runAgainst>[0]>, only?: readonly string[]) {
+  const sets: Record<string, string>[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = await runAgainst(await make(), only === undefined ? {} : { only }, quickSuite);
+    sets.push(statusById(result));
+  }
+  return sets;
+}
+
+describe(`five runs with one seed give one set of verdicts`, () => {
+  test('the reference server over stdio (every quick check)', async () => {
+    const sets = await verdictsOf(async () => stdioTarget(referenceToolServerCommand('stdio')));
+    for (const set of sets.slice(1)) expect(set).toEqual(sets[0]);
+    expect(Object.values(sets[0]!)).not.toContain('fail');
+  }, 240_000);
+
+  test('the conforming test server over SSE (the SSE checks; keep-alive has its own 20 s test)', async () => {
+    const ids = quickSuite.checks
+      .map((c) => c.id)
+      .filter((id) => /^tool-server\.(sse|tools)\./.test(id) && id !== 'tool-server.sse.keep-alive');
+    const sets = await verdictsOf(() => testServer('conforming', 'sse'), ids);
+    for (const set of sets.slice(1)) expect(set).toEqual(sets[0]);
+    expect(Object.values(sets[0]!)).not.toContain('fail');
+  }, 240_000);
+
+  for (const name of [
+    'broadcast',
+    'route-unknown-to-first',
+    'wrong-session',
+    'no-400',
+    'keep-closed-session',
+  ]) {
+    const c = CASES.find((k) => k.server === name && k.transport === 'sse')!;
+    test(`the broken server that ${c.flaw}: the same failures every run`, async () => {
+      const want = expected(c);
+      const sets = await verdictsOf(() => testServer(c.server, c.transport), Object.keys(want));
+      for (const set of sets) expect(set).toEqual(want);
+    }, 120_000);
+  }
+});

@@ -1,0 +1,133 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../../src/harness/check.js';
+import { runSuite } from '../../../src/harness/run-suite.js';
+import {
+  NODE,
+  quickSuite,
+  runAgainst,
+  serverScript,
+  sseTarget,
+  statusById,
+  stdioTarget,
+  testServer,
+} from './helpers.js';
+
+async function unavailable(
+  target: Parameters<
+    typeof runSuite<typeof quickSuite extends never ? never : Parameters<typeof quickSuite.open>[0], unknown>
+  >[1],
+): Promise<string> {
+  try {
+    await runSuite(quickSuite, target, { seed: 1, runs: 1 });
+  } catch (e) {
+    if (e instanceof TargetUnavailable) return e.message;
+    throw e;
+  }
+  throw new Error('the target was not reported unavailable');
+}
+
+// Preflight (issue "Target preflight"): a target that cannot be tested at all is one
+// TargetUnavailable (exit 2) saying what was run and what was seen, never failed checks.
+describe('a tool server that cannot be tested is unavailable, with what was seen', () => {
+  test('a command that echoes its input (cat) is named as such', async () => {
+    const message = await unavailable(stdioTarget('cat'));
+    expect(message).toContain('"cat"');
+    expect(message).toMatch(/sent our initialize request back/);
+  }, 30_000);
+
+  test('a command that floods stdout with lines that are not JSON (yes) is stopped early', async () => {
+    const t0 = performance.now();
+    const message = await unavailable(stdioTarget('yes wirecheck'));
+    expect(message).toMatch(/not JSON-RPC messages/);
+    expect(message).toContain('"wirecheck"');
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  }, 30_000);
+
+  test('a command that exits at once shows its exit status and the first lines of its stderr', async () => {
+    const message = await unavailable(
+      stdioTarget(`${NODE} -e "console.error('boom: no config'); process.exit(3)"`),
+    );
+    expect(message).toMatch(/exited with code 3/);
+    expect(message).toContain('boom: no config');
+  }, 30_000);
+
+  test('a command that never answers is unavailable after the reply budget', async () => {
+    const message = await unavailable(stdioTarget('sleep 30'));
+    expect(message).toMatch(/did not answer initialize within 6500 ms \(received: nothing\)/);
+  }, 30_000);
+
+  test('an SSE URL answering 404 gives its status, content type and body', async () => {
+    const target = await sseTarget(
+      (port) => `${serverScript('conforming')} --transport sse --port ${port}`,
+      '/nope',
+    );
+    const message = await unavailable(target);
+    expect(message).toMatch(/answered HTTP 404/);
+    expect(message).toContain('not found');
+  }, 30_000);
+
+  test('an SSE stream served as text/plain is not an event stream', async () => {
+    const message = await unavailable(await testServer('not-event-stream', 'sse'));
+    expect(message).toMatch(/answered HTTP 200 text\/plain, not 200 text\/event-stream/);
+  }, 30_000);
+
+  test('a server answering in the POST body is told to look like Streamable HTTP', async () => {
+    const message = await unavailable(await testServer('reply-in-body', 'sse'));
+    expect(message).toMatch(/in the POST response body/);
+  }, 30_000);
+});
+
+describe('a server that goes away mid-run', () => {
+  test('fails the check that saw it go, and the checks after it are not run, with the cause once', async () => {
+    const result = await runAgainst(await testServer('exit-mid-run', 'sse'), {}, quickSuite);
+    const gone = result.checks.filter((c) => c.targetGone === true);
+    expect(gone).toHaveLength(1);
+    expect(gone[0]!.message).toMatch(/stopped answering/);
+    const after = result.checks.slice(result.checks.indexOf(gone[0]!) + 1);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((c) => c.status === 'skip' && c.skipKind === 'not-run')).toBe(true);
+  }, 120_000);
+});
+
+describe('--call-tools: no tool is called unless allowed', () => {
+  async function calledTools(transport: 'stdio' | 'sse', callTools?: 'none' | readonly string[]) {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-call-log-'));
+    const log = join(dir, 'calls.txt');
+    process.env.WIRECHECK_TEST_CALL_LOG = log;
+    try {
+      const base = await testServer('conforming', transport);
+      const { callTools: _all, ...rest } = base;
+      const target = callTools === undefined ? rest : { ...rest, callTools };
+      const result = await runAgainst(target, {}, quickSuite);
+      const calls = await readFile(log, 'utf8').catch(() => '');
+      return { result, calls: calls.split('\n').filter((l) => l !== '') };
+    } finally {
+      delete process.env.WIRECHECK_TEST_CALL_LOG;
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('by default a server that is neither the reference nor a mock, with no read-only tools, gets no call', async () => {
+    const { result, calls } = await calledTools('stdio');
+    expect(calls).toEqual([]);
+    const status = statusById(result);
+    expect(status['tool-server.tools.call-result-shape']).toBe('skip');
+    const skip = result.checks.find((c) => c.id === 'tool-server.tools.generated-arguments')!;
+    expect(skip.message).toMatch(/tools not called .*echo, add, diagnostics.*--call-tools all/);
+    expect(result.checks.filter((c) => c.status === 'fail')).toEqual([]);
+  }, 120_000);
+
+  test('over SSE too (the session model, routing and in-flight checks call ping instead)', async () => {
+    const { calls } = await calledTools('sse', 'none');
+    expect(calls).toEqual([]);
+  }, 180_000);
+
+  test('--call-tools NAME calls that tool only', async () => {
+    const { calls } = await calledTools('stdio', ['echo']);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(new Set(calls)).toEqual(new Set(['echo']));
+  }, 120_000);
+});
