@@ -8,7 +8,7 @@ import { toolUse } from './lines.js';
 import { type MemoryReport, sampleRunnerMemory } from './memory.js';
 import { cannotStart, preflightProblem } from './preflight.js';
 import { canScanProcesses } from './processes.js';
-import { runSession, type SessionRun, type SessionSpec } from './session.js';
+import { type OutputLine, runSession, type SessionRun, type SessionSpec } from './session.js';
 import type { RunnerTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
@@ -116,8 +116,8 @@ export async function openRunner(
     writeFileSync(dir, 'a regular file: nothing can be created below it\n', { mode: 0o644 });
     return join(dir, 'workdir');
   };
-  const session = (spec: CaseSpec, workdir = workdirOf(spec)) =>
-    runSession(target.runner, spec, { baseEnv, workdir });
+  const session = (spec: CaseSpec, workdir = workdirOf(spec), onOutput?: (line: OutputLine) => void) =>
+    runSession(target.runner, spec, { baseEnv, workdir, ...(onOutput === undefined ? {} : { onOutput }) });
   const gone = (result: SessionRun): void => {
     const problem = cannotStart(result);
     if (problem !== undefined) {
@@ -133,7 +133,7 @@ export async function openRunner(
   const measure = async (spec: CaseSpec): Promise<MeasuredRun> => {
     const workdir = workdirOf(spec);
     const sampler = canScanProcesses() ? sampleRunnerMemory(workdir) : undefined;
-    const result = await session(spec, workdir).finally(() => sampler?.stop());
+    const result = await session(spec, workdir, () => sampler?.firstOutput()).finally(() => sampler?.stop());
     const memory = sampler?.stop();
     gone(result);
     return { run: result, memory };

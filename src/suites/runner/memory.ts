@@ -11,6 +11,16 @@ export interface MemorySample {
   readonly peakKiB: number;
 }
 
+export interface MemorySampler {
+  /**
+   * The runner printed its first line: look now (synchronously, so no timer can be late
+   * under load) and keep the group's peak at this moment as the baseline: the runner's
+   * footprint once started, before what the session's later commands cost it.
+   */
+  firstOutput(): void;
+  stop(): MemoryReport;
+}
+
 /** What the sampler saw of the runner's process group while a session ran. */
 export interface MemoryReport {
   /** The group's leader: the `sh -c` the harness started (or what it exec'd); undefined if never found. */
@@ -18,15 +28,11 @@ export interface MemoryReport {
   readonly samples: readonly MemorySample[];
   /** Every process seen in the group, with its largest VmHWM (KiB). */
   readonly peaks: ReadonlyMap<number, { readonly name: string; readonly hwmKiB: number }>;
+  /** The group's peak (KiB) when the runner printed its first line; undefined if it was not seen then. */
+  readonly atFirstOutputKiB?: number;
 }
 
 const INTERVAL_MS = 50;
-/**
- * Until the first sample, look this often: the baseline is the group's peak before the
- * runner's first answer, which a runner gives within a few tens of ms of starting. A 50 ms
- * interval (late under load) often missed that moment, and the check then had no baseline.
- */
-const FIRST_SAMPLE_INTERVAL_MS = 2;
 
 /**
  * Samples the memory of the runner the harness is about to start in `workdir`: the process
@@ -36,7 +42,7 @@ const FIRST_SAMPLE_INTERVAL_MS = 2;
  * (Runner contract 2) and are not counted: this is the runner's own memory. Stop it once
  * the session has ended.
  */
-export function sampleRunnerMemory(workdir: string): { stop(): MemoryReport } {
+export function sampleRunnerMemory(workdir: string): MemorySampler {
   const started = performance.now();
   const needle = `\0WIRECHECK_WORKDIR=${workdir}\0`;
   const peaks = new Map<number, { name: string; hwmKiB: number }>();
@@ -58,16 +64,22 @@ export function sampleRunnerMemory(workdir: string): { stop(): MemoryReport } {
     for (const p of peaks.values()) peakKiB += p.hwmKiB;
     samples.push({ atMs: performance.now() - started, processes, peakKiB });
   };
-  let timer = setInterval(() => {
-    look();
-    if (samples.length === 0) return;
-    clearInterval(timer);
-    timer = setInterval(look, INTERVAL_MS);
-  }, FIRST_SAMPLE_INTERVAL_MS);
+  let atFirstOutputKiB: number | undefined;
+  const timer = setInterval(look, INTERVAL_MS);
   return {
+    firstOutput() {
+      if (atFirstOutputKiB !== undefined) return;
+      look();
+      atFirstOutputKiB = samples.at(-1)?.peakKiB;
+    },
     stop() {
       clearInterval(timer);
-      return { leader, samples, peaks };
+      return {
+        leader,
+        samples,
+        peaks,
+        ...(atFirstOutputKiB === undefined ? {} : { atFirstOutputKiB }),
+      };
     },
   };
 }
@@ -115,16 +127,6 @@ function readStatus(pid: number): { name: string; hwmKiB: number } | undefined {
   if (hwm === null) return undefined;
   const name = /^Name:\s+(.*)$/m.exec(text)?.[1] ?? '?';
   return { name, hwmKiB: Number(hwm[1]) };
-}
-
-/** The group's peak (KiB) as of `atMs`: the last sample at or before it. */
-export function peakAt(report: MemoryReport, atMs: number): number | undefined {
-  let found: number | undefined;
-  for (const s of report.samples) {
-    if (s.atMs > atMs) break;
-    found = s.peakKiB;
-  }
-  return found;
 }
 
 /** The group's peak over the whole session (KiB). */

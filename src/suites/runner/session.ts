@@ -63,6 +63,8 @@ export interface SessionEnv {
   /** The environment of the runner (wirecheck's own plus canaries), without the WIRECHECK_ variables. */
   readonly baseEnv: Readonly<Record<string, string>>;
   readonly workdir: string;
+  /** Called as each line of the runner's stdout arrives (the memory sampler's baseline). */
+  readonly onOutput?: (line: OutputLine) => void;
 }
 
 /** After the last answer, how long a runner gets to exit on its own. */
@@ -122,7 +124,11 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   const runnerPgid = child.pid;
   const runnerGroups = new Set<number>(runnerPgid === undefined ? [] : [runnerPgid]);
   const outputs: OutputLine[] = [];
-  const lines = lineSplitter((text) => outputs.push({ text, atMs: elapsed() }));
+  const lines = lineSplitter((text) => {
+    const line = { text, atMs: elapsed() };
+    outputs.push(line);
+    env.onOutput?.(line);
+  });
   let stdoutBytes = 0;
   child.stdout?.on('data', (chunk: Buffer) => {
     stdoutBytes += chunk.length;

@@ -3,7 +3,7 @@ import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
 import type { MeasuredRun, RunnerCtx } from '../context.js';
 import { abbreviate, describeSession, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
-import { describePeaks, finalPeak, mib, peakAt } from '../memory.js';
+import { describePeaks, finalPeak, mib } from '../memory.js';
 import { LIMIT_NOTE } from '../output-rules.js';
 import { canScanProcesses } from '../processes.js';
 import { ANSWER_BUDGET_MARGIN_MS, CASE_BUDGET_MS, latestAnswerMs, quickBudgetMs } from './common.js';
@@ -89,8 +89,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
         throw new CheckSkipped("this machine has no /proc to read the runner's memory from");
       const { run, memory } = await floodSession(ctx, env.signal);
       resultAt(run, FLOOD_LINE, '`yes`');
-      const ready = run.outputs[0]?.atMs;
-      const before = memory === undefined || ready === undefined ? undefined : peakAt(memory, ready);
+      const before = memory?.atFirstOutputKiB;
       const after = memory === undefined ? undefined : finalPeak(memory);
       if (memory === undefined || before === undefined || after === undefined) {
         throw new NotExercised(
