@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * The Streamable HTTP transport of MCP (revisions 2025-03-26 and later): one endpoint that takes POST
+ * (a JSON-RPC message, answered with `application/json` or a `text/event-stream`), an optional GET
+ * stream and DELETE to end a session. The spec (shared/seed) fixes 2024-11-05 over stdio and HTTP+SSE;
+ * everything here is the later revisions' text.
+ */
+export const STREAMABLE_HTTP_HEADERS = {
+  /** Issued by the server in the response to `initialize`; the client sends it on every later request. */
+  sessionId: 'mcp-session-id',
+  /** Sent by the client on every request after `initialize` (2025-06-18 and later). */
+  protocolVersion: 'mcp-protocol-version',
+  /** Sent by a client resuming a GET stream: the id of the last SSE event it received. */
+  lastEventId: 'last-event-id',
+} as const;
+
+export const STREAMABLE_HTTP_CONTENT_TYPES = {
+  json: 'application/json',
+  eventStream: 'text/event-stream',
+} as const;
+
+/** The path the reference server and the mocks serve the endpoint on. Any path is allowed by the protocol. */
+export const STREAMABLE_HTTP_DEFAULT_PATH = '/mcp';
+
+/**
+ * "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)." It SHOULD be
+ * globally unique and cryptographically secure; that part cannot be seen on the wire.
+ */
+export const mcpSessionIdSchema = z
+  .string()
+  .min(1)
+  .regex(/^[\x21-\x7e]+$/, 'visible ASCII (0x21 to 0x7E) only');
+
+function mediaTypesOf(header: string | undefined): string[] {
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((part) => (part.split(';')[0] ?? '').trim().toLowerCase())
+    .filter((type) => type !== '');
+}
+
+/** Whether an `Accept` header lists a media type, directly or through a wildcard that covers it. */
+export function acceptsMediaType(accept: string | undefined, mediaType: string): boolean {
+  const [kind] = mediaType.split('/');
+  return mediaTypesOf(accept).some((type) => type === mediaType || type === '*/*' || type === `${kind}/*`);
+}
+
+/**
+ * "The client MUST include an Accept header, listing both application/json and text/event-stream as
+ * supported content types" (on every POST).
+ */
+export function acceptsBothPostAnswers(accept: string | undefined): boolean {
+  return (
+    acceptsMediaType(accept, STREAMABLE_HTTP_CONTENT_TYPES.json) &&
+    acceptsMediaType(accept, STREAMABLE_HTTP_CONTENT_TYPES.eventStream)
+  );
+}
+
+/** The media type of a `Content-Type` header, lower-cased, without parameters. */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return mediaTypesOf(contentType)[0];
+}
