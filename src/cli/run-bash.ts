@@ -12,7 +12,7 @@ export type RunBashService = (options: RunBashServiceOptions) => Promise<{ lines
 
 const MAX_TIMEOUT_S = 86_400;
 
-/** `--workdir` or WIRECHECK_WORKDIR, `--timeout` or WIRECHECK_TIMEOUT_S (TARGETS.md, runner). */
+/** `--workdir` or WIRECHECK_WORKDIR, `--timeout` or WIRECHECK_TIMEOUT_S (the target contract in the README, runner). */
 const RunBashOptions = z.object({
   workdir: z
     .string({ error: 'the working directory is not set: pass --workdir DIR or set WIRECHECK_WORKDIR' })

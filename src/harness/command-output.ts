@@ -3,7 +3,7 @@ import { headAndTail } from './head-tail.js';
 import type { CommandRun } from './run-command.js';
 
 /**
- * A target command's run under the "one JSON value on stdout" contract of TARGETS.md
+ * A target command's run under the "one JSON value on stdout" contract of the target contract (README)
  * (messages-client, tool-client): exit 0 prints the result, a non-zero exit prints the
  * suite's error object. Each suite names its own error schema and shape.
  */
@@ -18,7 +18,7 @@ export type JsonCommandOutcome<E> =
 export function classifyJsonCommandRun<S extends z.ZodType<{ error: unknown }>>(
   run: CommandRun,
   errorSchema: S,
-  /** The error object as TARGETS.md spells it, for messages: `{"error":{"message":...}}`. */
+  /** The error object as the target contract (README) spells it, for messages: `{"error":{"message":...}}`. */
   errorShape: string,
 ): JsonCommandOutcome<z.infer<S>['error']> {
   if (run.spawnError) {

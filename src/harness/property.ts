@@ -88,9 +88,12 @@ export async function checkProperty<T>(
   const failures: Array<{ label: string; failure: PropertyFailure }> = [];
   for (let round = 0; round < MAX_FAILING_LABELS && !env.signal.aborted; round++) {
     const excluded = new Set(failures.map((f) => f.label));
-    const narrowed = excluded.size === 0 ? arbitrary : arbitrary.filter((v) => !excluded.has(labelOf(v)));
+    // Cases of found labels are skipped (fc.pre), not filtered out of the arbitrary: a filter that
+    // rejects every value (each label of the set has failed) spins synchronously forever, while
+    // skips are counted and end the search with "too many skipped values".
+    const skip = (v: T): boolean => excluded.has(labelOf(v));
     try {
-      await searchOnce(env, property, narrowed, predicate, options.runs);
+      await searchOnce(env, property, arbitrary, predicate, options.runs, skip);
       break;
     } catch (e) {
       if (!(e instanceof PropertyFailure) || e.counterexample.json === undefined) {
@@ -139,6 +142,7 @@ async function searchOnce<T>(
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
   runs: number | undefined,
+  skip: (value: T) => boolean = () => false,
 ): Promise<void> {
   const replay = env.replay;
   if (replay !== undefined && replay.property !== property) return;
@@ -147,6 +151,7 @@ async function searchOnce<T>(
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (generated) => {
       if (env.signal.aborted) return;
+      fc.pre(!skip(generated));
       if (replay !== undefined) {
         // With a path, fast-check goes on to the case's siblings after it passes: only the case runs.
         if (replayed) return;

@@ -131,7 +131,7 @@ export const Summary = z.object({
 });
 export type Summary = z.infer<typeof Summary>;
 
-/** The `results.json` shape of TARGETS.md (one suite run). */
+/** The `results.json` shape of the target contract (README) (one suite run). */
 export const SuiteResult = z.object({
   suite: z.string(),
   target: z.string(),
@@ -162,7 +162,7 @@ export const SuiteResult = z.object({
 export type SuiteResult = z.infer<typeof SuiteResult>;
 
 /**
- * The counts of TARGETS.md (passed, failed, warned, skipped), plus `notExercised` and
+ * The counts of the target contract (README) (passed, failed, warned, skipped), plus `notExercised` and
  * `notRun` when there are any (the part of `skipped` that judged nothing); left out at 0, so
  * a clean run's summary keeps exactly the four counts.
  */

@@ -37,7 +37,7 @@ export interface CommandOptions {
 const DRAIN_MS = 500;
 
 /**
- * Run a target command as TARGETS.md says: `sh -c CMD`, in its own process group, inside
+ * Run a target command as the target contract in the README says: `sh -c CMD`, in its own process group, inside
  * the containment this machine offers (src/harness/containment), stdin written then
  * closed, stdout/stderr captured. On timeout the whole group gets SIGTERM, then SIGKILL
  * after the grace; an abort kills at once. When the command exits, what it left in its

@@ -11,7 +11,7 @@ export interface ServeLinesOptions {
 }
 
 /**
- * The runner contract of TARGETS.md: exactly one tool_result line per input line, in
+ * The runner contract of the target contract (README): exactly one tool_result line per input line, in
  * order, each line run to completion before the next is read; malformed lines get an
  * error result. Resolves when the input ends (or the signal stops it), with the count.
  */

@@ -112,4 +112,29 @@ describe('a labelled property: every failing label reaches the result', () => {
     );
     expect(result.checks[0]?.message).toMatch(/^2 labels fail: /);
   });
+
+  test('when every label fails, the search ends and reports them all (it once spun forever)', async () => {
+    const base = suite();
+    const all: Suite<object, object> = {
+      ...base,
+      checks: [
+        {
+          ...base.checks[0]!,
+          async run(_ctx: object, e: CheckEnv) {
+            await checkProperty(
+              e,
+              fc.record({ rule: fc.constantFrom('a', 'b'), noise: fc.nat() }),
+              async (v) => {
+                throw new CheckFailure(`answered 200 to ${v.rule}`, '400', '200');
+              },
+              { labelOf: (v) => v.rule },
+            );
+          },
+        },
+      ],
+    };
+    const result = await runSuite(all, {}, { seed: 5, runs: 50 });
+    expect(result.checks[0]?.status).toBe('fail');
+    expect((result.checks[0]?.labels ?? []).map((l) => l.label).sort()).toEqual(['a', 'b']);
+  });
 });

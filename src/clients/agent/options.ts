@@ -73,7 +73,7 @@ function parsed<T>(
 }
 
 /**
- * The agent's settings from its flags and environment (TARGETS.md, agent): WIRECHECK_MAX_TURNS
+ * The agent's settings from its flags and environment (the target contract in the README, agent): WIRECHECK_MAX_TURNS
  * (turn cap, default 10), WIRECHECK_WORKDIR (the runner's working directory),
  * WIRECHECK_TRANSCRIPT (JSON Lines transcript), WIRECHECK_MODEL, WIRECHECK_MAX_TOKENS,
  * WIRECHECK_TIMEOUT_S (per-command timeout), WIRECHECK_MAX_RETRIES and

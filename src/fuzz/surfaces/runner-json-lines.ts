@@ -19,7 +19,7 @@ import { chunkBytes, interestingCuts } from '../../suites/arbitraries/messages.j
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
 
 /*
- * The reference bash runner's JSON Lines input (TARGETS.md, runner; docs/runner.md). A case
+ * The reference bash runner's JSON Lines input (the target contract in the README, runner; docs/runner.md). A case
  * is a batch of input lines fed to `serveJsonLines` on one runner made in open() (a few
  * cases go to a real `wirecheck run-bash` process instead). Every line states the result
  * it must get; every result must come back as exactly one output line, in input order;

@@ -48,7 +48,7 @@ const EMPTY_WAIT_MS = 2000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Starts `sh -c command` as TARGETS.md says (its own process group, the given environment)
+ * Starts `sh -c command` as the target contract in the README says (its own process group, the given environment)
  * inside the containment this machine offers (chooseContainment), and registers it so
  * that `killAllContainedTargets` reaches it until it is closed. Throws like `spawn` does
  * (E2BIG, a NUL byte), and ContainmentUnavailable when no method works.

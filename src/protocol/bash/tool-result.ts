@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BashToolInput } from '../messages/tools.js';
 
-/** A bash tool_use block as the runner contract feeds it, one per JSON line (TARGETS.md, runner). */
+/** A bash tool_use block as the runner contract feeds it, one per JSON line (the target contract in the README, runner). */
 export const BashToolUse = z.looseObject({
   type: z.literal('tool_use'),
   id: z.string().min(1),

@@ -40,7 +40,7 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
 }
 
 /**
- * One JSON line as the runner contract feeds it (TARGETS.md, runner). Anything that is not
+ * One JSON line as the runner contract feeds it (the target contract in the README, runner). Anything that is not
  * a bash tool_use with a usable input is reported with what was wrong and, when the line
  * has a string `id`, that id, so the error result still answers the right block.
  */

@@ -2,7 +2,7 @@ import { UsageError } from '../../harness/errors.js';
 import { clientEnv } from '../messages-client/target.js';
 import type { TargetOptionSpec } from '../registry.js';
 
-/** How the harness reaches an agent: a shell command (TARGETS.md, agent). */
+/** How the harness reaches an agent: a shell command (the target contract in the README, agent). */
 export interface AgentTarget {
   /** Run by `sh -c` once per case; the prompt on stdin. */
   readonly agent: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { classifyJsonCommandRun, describeCommandRun } from '../../harness/command-output.js';
 import type { CommandRun } from '../../harness/run-command.js';
 
-/** The failure kinds a messages client prints (TARGETS.md, messages-client). */
+/** The failure kinds a messages client prints (the target contract in the README, messages-client). */
 export const CLIENT_ERROR_KINDS = [
   'missing_api_key',
   'rate_limit',

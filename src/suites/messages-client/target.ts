@@ -1,7 +1,7 @@
 import { UsageError } from '../../harness/errors.js';
 import type { TargetOptionSpec } from '../registry.js';
 
-/** How the harness reaches a messages client: a shell command (TARGETS.md, messages-client). */
+/** How the harness reaches a messages client: a shell command (the target contract in the README, messages-client). */
 export interface MessagesClientTarget {
   /** Run by `sh -c` once per case; the request body on stdin. */
   readonly client: string;

@@ -1,7 +1,7 @@
 import { TargetUnavailable } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import { RequestFailed, RunawayGuard, type ServiceClient, sendBuffered, sendStreamed } from './http.js';
-import { type BufferedReply, describeReply, type StreamedReply } from './replies.js';
+import { type BufferedReply, describeReply, mediaTypeOf, type StreamedReply } from './replies.js';
 import { followUpRequest, stopSequenceRequest, textRequest, toolRequest } from './requests.js';
 import { baseUrlProblem, type MessagesServiceTarget, messagesEndpoint, resolveTarget } from './target.js';
 
@@ -115,6 +115,11 @@ export async function openMessagesService(
         `POST ${url} rejected the key from ${resolved.apiKeyEnv}: ${describeReply(probe)}`,
       );
     }
+    if (probe.json === undefined && looksLikeWebPage(probe)) {
+      throw new TargetUnavailable(
+        `POST ${url} answered with a web page, not the messages API: ${describeReply(probe)} (is the base URL right? it is the URL without /v1)`,
+      );
+    }
     if (probe.status === 404 || probe.status === 405) {
       throw new TargetUnavailable(
         `POST ${url} is not served: ${describeReply(probe)} (is the base URL right? it is the URL without /v1)`,
@@ -150,4 +155,9 @@ export async function openMessagesService(
 
 export function followUps(ctx: MessagesServiceCtx, commands: readonly string[]): Promise<BufferedReply> {
   return sendBuffered(ctx.client, JSON.stringify(followUpRequest(ctx.model, commands)));
+}
+
+/** An HTML answer (a proxy's or a web server's page) to the probe: nothing at that URL speaks the API. */
+function looksLikeWebPage(reply: BufferedReply): boolean {
+  return mediaTypeOf(reply.headers) === 'text/html' || /^\s*<(!doctype|html)/i.test(reply.text);
 }

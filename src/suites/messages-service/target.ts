@@ -2,7 +2,7 @@ import { UsageError } from '../../harness/errors.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { requiredStringOption, stringOption } from '../target-options.js';
 
-/** A messages service reached over HTTP (TARGETS.md, messages-service): our mock, a gateway, the real API. */
+/** A messages service reached over HTTP (the target contract in the README, messages-service): our mock, a gateway, the real API. */
 export interface MessagesServiceTarget {
   /** Where `POST {baseUrl}/v1/messages` is served; no trailing `/v1`. */
   readonly baseUrl: string;

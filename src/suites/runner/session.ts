@@ -77,7 +77,7 @@ const POLL_MS = 50;
 const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Run the runner command once as TARGETS.md says (`sh -c`, its own process group,
+ * Run the runner command once as the target contract in the README says (`sh -c`, its own process group,
  * WIRECHECK_WORKDIR and WIRECHECK_TIMEOUT_S set), inside the harness's containment, write
  * every line to its stdin and close it, and collect the lines it prints with their
  * arrival times. While it runs, /proc is polled for the watched processes; after it exits

@@ -1,7 +1,7 @@
 import { UsageError } from '../../harness/errors.js';
 import type { TargetOptionSpec } from '../registry.js';
 
-/** How the harness reaches a bash runner: a shell command (TARGETS.md, runner). */
+/** How the harness reaches a bash runner: a shell command (the target contract in the README, runner). */
 export interface RunnerTarget {
   /** Run by `sh -c` once per case: tool_use JSON lines on stdin, tool_result JSON lines on stdout. */
   readonly runner: string;

@@ -94,7 +94,7 @@ export function expectTraffic(result: CaseResult, what: string): void {
   );
 }
 
-/** The client exited non-zero with `{"error":{"message"}}` on stdout (TARGETS tool-client). */
+/** The client exited non-zero with `{"error":{"message"}}` on stdout (target contract in the README, tool-client). */
 export function expectClientError(result: CaseResult, what: string): string {
   const { outcome, run } = result;
   const expected = 'exit non-zero and {"error":{"message":...}} on stdout';

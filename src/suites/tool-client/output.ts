@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { classifyJsonCommandRun, describeCommandRun } from '../../harness/command-output.js';
 import type { CommandRun } from '../../harness/run-command.js';
 
-/** What a tool client prints on a protocol or transport failure (TARGETS.md, tool-client). */
+/** What a tool client prints on a protocol or transport failure (the target contract in the README, tool-client). */
 export const ToolClientErrorOutput = z.looseObject({
   error: z.looseObject({ message: z.string() }),
 });

@@ -1,7 +1,7 @@
 import { UsageError } from '../../harness/errors.js';
 import type { TargetOptionSpec } from '../registry.js';
 
-/** How the harness reaches a tool client: a shell command (TARGETS.md, tool-client). */
+/** How the harness reaches a tool client: a shell command (the target contract in the README, tool-client). */
 export interface ToolClientTarget {
   /** Run by `sh -c` once per case; `{"tool","arguments"}` on stdin. */
   readonly client: string;

@@ -24,7 +24,7 @@ const STDERR_END_BYTES = 4096;
 const KILL_GRACE_MS = 1000;
 
 /**
- * Spawn a target command as TARGETS.md says (sh -c, own process group) inside the
+ * Spawn a target command as the target contract in the README says (sh -c, own process group) inside the
  * harness's containment, with every pipe open. The caller owns the process and must
  * kill() it; kill() is idempotent.
  */

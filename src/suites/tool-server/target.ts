@@ -8,7 +8,7 @@ import type { TargetOptionSpec } from '../registry.js';
  */
 export type CallToolsOption = 'all' | 'none' | readonly string[];
 
-/** How the harness reaches a tool server (TARGETS.md, tool-server). */
+/** How the harness reaches a tool server (the target contract in the README, tool-server). */
 export type ToolServerTarget = (
   | { readonly kind: 'stdio'; readonly command: string }
   | { readonly kind: 'sse'; readonly url: string; readonly start?: string }

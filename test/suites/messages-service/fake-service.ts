@@ -50,6 +50,8 @@ export const BREAKS = [
   'forward-compatible', // thinking blocks, citations_delta, new stop reasons, usage counters (equivalent)
   'tool-start-without-input', // a tool_use content_block_start without `input` (equivalent: must pass)
   'streams-forever', // a stream: true request gets message_start, then a ping every 20 ms, forever
+  'html-everything', // every request gets 200 text/html (a web page at the service's URL)
+  'empty-streams', // a stream: true request gets 200 text/event-stream and no frame at all
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -313,6 +315,11 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
     requests.push({ method: req.method ?? '', path: req.url ?? '', keyed: key !== undefined });
     const raw = await readBody(req);
     if (dead) return sendError(res, n, 500, 'api_error', 'the fake died after an aborted stream');
+    if (breaks.has('html-everything')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Welcome</title><p>It works.</p>');
+      return;
+    }
     if (req.method !== 'POST' || req.url !== '/v1/messages') {
       return sendError(res, n, 404, 'not_found_error', `${req.method} ${req.url} is not served`);
     }
@@ -392,6 +399,10 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
       200,
       headers(n, breaks.has('stream-content-type') ? 'application/json' : 'text/event-stream'),
     );
+    if (breaks.has('empty-streams')) {
+      res.end();
+      return;
+    }
     const frames = streamOf(message, breaks);
     if (breaks.has('streams-forever')) {
       res.write(frames[0]);

@@ -135,6 +135,20 @@ describe('opening a target', () => {
     }
   });
 
+  test('a base URL that answers with a web page makes the target unavailable', async () => {
+    const fake = await startFakeService({ apiKey: KEY, breaks: ['html-everything'] });
+    try {
+      const error = await messagesServiceSuite
+        .open({ baseUrl: fake.baseUrl, apiKeyEnv: KEY_ENV }, { seed: 1, runs: 1, full: false })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TargetUnavailable);
+      expect((error as Error).message).toMatch(/answered with a web page.*text\/html/);
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
   test("a port Node's fetch refuses (bad port) is a usage error naming the port", async () => {
     const error = await messagesServiceSuite
       .open({ baseUrl: 'http://127.0.0.1:6000', apiKeyEnv: KEY_ENV }, { seed: 1, runs: 1, full: false })
@@ -281,7 +295,13 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
   { breaks: 'missing-key-403', expected: { 'auth.missing-key-401': 'warn' } },
   {
     breaks: 'accepts-invalid-body',
-    expected: { 'errors.invalid-rejected': 'fail', 'errors.semantic-rejected': 'warn' },
+    expected: {
+      'errors.invalid-rejected': 'fail',
+      'errors.semantic-rejected': 'warn',
+      // nothing was refused, so there is no error reply to judge: not a pass
+      'errors.error-body': 'skip',
+      'errors.invalid-400': 'skip',
+    },
   },
   { breaks: 'error-body-without-type', expected: { 'errors.error-body': 'warn' } },
   {
@@ -332,6 +352,28 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
   { breaks: 'x-request-id', expected: {} },
   { breaks: 'forward-compatible', expected: {} },
   { breaks: 'tool-start-without-input', expected: {} },
+  {
+    // An empty 200 stream fails the rules that need frames; the rules over each frame saw none and skip.
+    breaks: 'empty-streams',
+    expected: {
+      'stream.order': 'fail',
+      'stream.message-start': 'fail',
+      'stream.message-delta': 'fail',
+      'stream.reduces-to-message': 'fail',
+      'requests.valid-accepted': 'fail',
+      'stream.frame-format': 'skip',
+      'stream.no-usage-in-deltas': 'skip',
+      'stream.unknown-events': 'skip',
+      'stream.unknown-fields': 'skip',
+      'stream.ping-shape': 'skip',
+      'stream.text-start-empty': 'skip',
+      'stream.abort-keeps-service-healthy': 'skip',
+      'agreement.content': 'skip',
+      'agreement.input-tokens': 'skip',
+      'agreement.start-input-tokens': 'skip',
+      'tools.partial-json': 'skip',
+    },
+  },
 ];
 
 describe('a broken service fails the check of the rule it breaks', () => {

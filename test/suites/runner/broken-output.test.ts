@@ -14,6 +14,19 @@ import {
 // come from the flaw and not from a suite that fails everything.
 const CASES: BrokenCase[] = [
   {
+    runner: 'answers-ok',
+    flaw: 'answers every command "ok" without running it, and so gives the value checks nothing to judge:',
+    fails: [],
+    skips: [
+      'environment.home',
+      'environment.user',
+      'environment.path',
+      'environment.no-inherited-variables',
+      'flood.memory-bounded',
+    ],
+    passes: [],
+  },
+  {
     runner: 'cut-by-characters',
     flaw: 'truncates at 65536 characters instead of bytes',
     fails: ['truncation.by-bytes', 'truncation.generated'],

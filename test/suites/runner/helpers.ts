@@ -37,6 +37,8 @@ export interface BrokenCase {
   readonly flaw: string;
   readonly fails: readonly string[];
   readonly warns?: readonly string[];
+  /** Checks that must see nothing to judge (skip not-exercised): a pass would be a pass on nothing. */
+  readonly skips?: readonly string[];
   readonly passes: readonly string[];
 }
 
@@ -45,13 +47,18 @@ export function expectedStatuses(c: BrokenCase): Record<string, string> {
   return Object.fromEntries([
     ...c.fails.map((id) => [`runner.${id}`, 'fail']),
     ...(c.warns ?? []).map((id) => [`runner.${id}`, 'warn']),
+    ...(c.skips ?? []).map((id) => [`runner.${id}`, 'skip']),
     ...c.passes.map((id) => [`runner.${id}`, 'pass']),
   ]);
 }
 
 /** The test name of a broken case: the flaw and its verdicts. */
 export function brokenCaseTitle(c: BrokenCase): string {
-  const verdict = [...c.fails.map((id) => `fails ${id}`), ...(c.warns ?? []).map((id) => `warns on ${id}`)];
+  const verdict = [
+    ...c.fails.map((id) => `fails ${id}`),
+    ...(c.warns ?? []).map((id) => `warns on ${id}`),
+    ...(c.skips ?? []).map((id) => `skips ${id}`),
+  ];
   return `a runner that ${c.flaw} ${verdict.join(', ')}`;
 }
 

@@ -21,7 +21,7 @@ function statusCheck(
   const label = `HTTP ${status} ${errorTypeForStatus(status)}${headers ? ' with retry-after' : ''}${streamed ? ' to a streaming request' : ''}`;
   return {
     id: `messages-client.errors.status-${status}${headers ? '-retry-after' : ''}${streamed ? '-streamed' : ''}`,
-    clause: `${DISTINCT_FAILURES} (TARGETS messages-client: kind status)`,
+    clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind status)`,
     description: `${label} (${name}) makes the client fail with kind status and status ${status}${headers ? ' (retries allowed, after the wait)' : ''}.`,
     level: 'must',
     basis: 'spec',
@@ -48,7 +48,7 @@ function statusCheck(
 export const errorChecks: Check<MessagesClientCtx>[] = [
   {
     id: 'messages-client.errors.rate-limit',
-    clause: `${DISTINCT_FAILURES}; the rate-limit case exists for the messages service (TARGETS messages-client: kind rate_limit)`,
+    clause: `${DISTINCT_FAILURES}; the rate-limit case exists for the messages service (target contract (README), messages-client: kind rate_limit)`,
     description: 'HTTP 429 with retry-after makes the client fail with kind rate_limit and status 429.',
     level: 'must',
     basis: 'spec',
@@ -88,7 +88,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   },
   {
     id: 'messages-client.errors.rate-limit-streamed',
-    clause: `${DISTINCT_FAILURES} (TARGETS messages-client: kind rate_limit)`,
+    clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind rate_limit)`,
     description: 'HTTP 429 to a streaming request makes the client fail with kind rate_limit and status 429.',
     level: 'must',
     basis: 'spec',
@@ -120,7 +120,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   statusCheck(400, 'invalid request', false),
   {
     id: 'messages-client.errors.connection-refused',
-    clause: `${DISTINCT_FAILURES} (TARGETS messages-client: kind connection, no status)`,
+    clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind connection, no status)`,
     description:
       'A base URL where the connection is refused makes the client fail with kind connection and no status.',
     level: 'must',

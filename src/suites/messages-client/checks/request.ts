@@ -63,7 +63,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
   {
     id: 'messages-client.request.body',
     clause:
-      'Resources: Message request body; Endpoints: follow-up turn (TARGETS messages-client: stdin is the request body)',
+      'Resources: Message request body; Endpoints: follow-up turn (target contract (README), messages-client: stdin is the request body)',
     description:
       'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, with their values; every difference is reported.',
     level: 'must',
@@ -87,7 +87,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
   },
   {
     id: 'messages-client.request.body-additions',
-    clause: 'Resources: Message request body (TARGETS messages-client: stdin is the request body)',
+    clause:
+      'Resources: Message request body (target contract (README), messages-client: stdin is the request body)',
     description:
       'The turns, blocks and tool definitions given on stdin are sent without fields added to them (added top-level parameters are not judged).',
     level: 'should',

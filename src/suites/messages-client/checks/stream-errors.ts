@@ -99,7 +99,7 @@ export const STALL_ALLOWANCE_MS = 90_000;
 export const streamErrorChecks: Check<MessagesClientCtx>[] = [
   streamFault(
     'messages-client.stream-errors.error-event-first',
-    'TARGETS messages-client: kind stream (an error event in the stream); the real API sends event: error after the 200',
+    'target contract (README), messages-client: kind stream (an error event in the stream); the real API sends event: error after the 200',
     'an error event as the first frame',
     { errorEvent: { atFrame: 0 } },
     ['stream'],
@@ -108,7 +108,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
   ),
   streamFault(
     'messages-client.stream-errors.error-event-mid-stream',
-    'TARGETS messages-client: kind stream (an error event in the stream); the real API sends event: error after the 200',
+    'target contract (README), messages-client: kind stream (an error event in the stream); the real API sends event: error after the 200',
     'an error event in the middle of a text block',
     { errorEvent: { atFrame: FIRST_DELTA + 1 } },
     ['stream'],
@@ -117,7 +117,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
   ),
   streamFault(
     'messages-client.stream-errors.malformed-json',
-    'Events: data is JSON; TARGETS messages-client: kind stream (malformed stream)',
+    'Events: data is JSON; target contract (README), messages-client: kind stream (malformed stream)',
     'a content_block_delta frame whose data is not JSON',
     { malformed: [{ atFrame: FIRST_DELTA, kind: 'invalid-json' }] },
     ['stream'],
@@ -135,7 +135,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
   ),
   {
     id: 'messages-client.stream-errors.ends-mid-block',
-    clause: 'Events rule 1; TARGETS messages-client: kind stream (malformed stream)',
+    clause: 'Events rule 1; target contract (README), messages-client: kind stream (malformed stream)',
     description:
       'A stream that ends cleanly in the middle of a block (no message_delta, no message_stop) is a failure.',
     level: 'must',
@@ -154,7 +154,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
   },
   streamFault(
     'messages-client.stream-errors.disconnect',
-    'Errors: a truncated stream is a failure (TARGETS messages-client: kind stream, or connection)',
+    'Errors: a truncated stream is a failure (target contract (README), messages-client: kind stream, or connection)',
     'the connection cut after the first text delta',
     { disconnectAfterFrame: FIRST_DELTA + 1 },
     ['stream', 'connection'],

@@ -1,4 +1,4 @@
-import { type Check, type CheckEnv, CheckFailure, TargetGone } from '../../../harness/check.js';
+import { type Check, type CheckEnv, CheckFailure, NotExercised, TargetGone } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import {
   type InvalidCase,
@@ -38,8 +38,14 @@ async function forEveryInvalidBody(
   ctx: MessagesServiceCtx,
   env: CheckEnv,
   sets: readonly InvalidSet[],
-  judge: Judge,
+  judgeReply: Judge,
+  { judgesRefusalsOnly = false }: { judgesRefusalsOnly?: boolean } = {},
 ): Promise<void> {
+  let refusals = 0;
+  const judge: Judge = (c, reply) => {
+    if (isClientError(reply)) refusals += 1;
+    judgeReply(c, reply);
+  };
   const failures: Array<{ label: string; error: CheckFailure }> = [];
   for (const example of sets.flatMap((set) => invalidExamples(ctx.model, set))) {
     try {
@@ -65,7 +71,15 @@ async function forEveryInvalidBody(
     }
   }
   const [first, ...more] = found;
-  if (first === undefined) return;
+  if (first === undefined) {
+    // A judge of refusals that saw none judged nothing: the service served every invalid body.
+    if (judgesRefusalsOnly && refusals === 0) {
+      throw new NotExercised(
+        'the service refused none of the invalid bodies, so no refusal could be judged (see messages-service.requests.invalid-rejected)',
+      );
+    }
+    return;
+  }
   // One failing set keeps its counterexample (saved with --report-dir); two are joined.
   if (more.length === 0) throw first;
   throw new CheckFailure(found.map((f) => f.message).join('; '), first.expected, first.actual);
@@ -170,7 +184,9 @@ export const bodyChecks: Check<MessagesServiceCtx>[] = [
     rule: 'Not in the spec (the error body is "not shown"): the real API\'s error body is {"type": "error", "error": {"type", "message"}}, which its SDKs parse. A warning.',
     timeoutMs: PROPERTY_BUDGET_MS,
     async run(ctx, env) {
-      await forEveryInvalidBody(ctx, env, [MALFORMED_RULES, SEMANTIC_RULES], errorBody);
+      await forEveryInvalidBody(ctx, env, [MALFORMED_RULES, SEMANTIC_RULES], errorBody, {
+        judgesRefusalsOnly: true,
+      });
     },
   },
   {
@@ -184,7 +200,9 @@ export const bodyChecks: Check<MessagesServiceCtx>[] = [
     rule: 'Not in the spec (statuses are "not shown"): the real API refuses an invalid request with 400 and error type invalid_request_error. A warning.',
     timeoutMs: PROPERTY_BUDGET_MS,
     async run(ctx, env) {
-      await forEveryInvalidBody(ctx, env, [MALFORMED_RULES, SEMANTIC_RULES], realApiStatus);
+      await forEveryInvalidBody(ctx, env, [MALFORMED_RULES, SEMANTIC_RULES], realApiStatus, {
+        judgesRefusalsOnly: true,
+      });
     },
   },
 ];

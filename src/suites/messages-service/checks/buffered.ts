@@ -1,4 +1,4 @@
-import type { Check } from '../../../harness/check.js';
+import { type Check, NotExercised } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import { bufferedContentTypeViolations, bufferedMessage, stopSequenceViolations } from '../reply-rules.js';
 import { failOn, within } from '../violations.js';
@@ -54,6 +54,11 @@ export const bufferedChecks: Check<MessagesServiceCtx>[] = [
       const messages = await sharedMessages(ctx);
       const stopped = bufferedMessage(await ctx.shared.stopSequence()).message;
       if (stopped) messages.push({ label: 'reply to a request with stop_sequences', reply: stopped });
+      if (messages.length === 0) {
+        throw new NotExercised(
+          'no request got a message to judge (see the buffered and stream shape checks)',
+        );
+      }
       failOn(
         messages.flatMap((m) => within(m.label, stopSequenceViolations(m.reply))),
         'stop_sequence and stop_reason disagree',

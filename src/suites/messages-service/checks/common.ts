@@ -1,7 +1,7 @@
 import { type CheckEnv, NotExercised } from '../../../harness/check.js';
 import type { Message } from '../../../protocol/messages/index.js';
 import type { MessagesServiceCtx } from '../context.js';
-import type { BufferedReply, StreamedReply } from '../replies.js';
+import { type BufferedReply, describeReply, type StreamedReply } from '../replies.js';
 import { bufferedMessage, streamedMessage } from '../reply-rules.js';
 import { TOOL_PROMPT } from '../requests.js';
 
@@ -43,6 +43,22 @@ export async function okStreams(ctx: MessagesServiceCtx): Promise<Labeled<Stream
     );
   }
   return ok;
+}
+
+/**
+ * The 200 streams that carried at least one frame, for checks that judge frames one by one: over a
+ * stream without frames they would pass with nothing observed. The order and fold checks take every
+ * 200 stream, and fail an empty one.
+ */
+export async function framedStreams(ctx: MessagesServiceCtx): Promise<Labeled<StreamedReply>[]> {
+  const ok = await okStreams(ctx);
+  const framed = ok.filter((s) => s.reply.frames.length > 0);
+  if (framed.length === 0) {
+    throw new NotExercised(
+      `no stream held a frame (${ok.map((s) => `${s.label}: ${describeReply(s.reply)}`).join('; ')}); see messages-service.stream.order`,
+    );
+  }
+  return framed;
 }
 
 /** Every reply of the shared requests that yields a message, buffered and streamed. */

@@ -14,7 +14,7 @@ import {
 } from '../frame-rules.js';
 import { streamedMessage } from '../reply-rules.js';
 import { failOn, within } from '../violations.js';
-import { NETWORK_BUDGET_MS, okStreams } from './common.js';
+import { framedStreams, NETWORK_BUDGET_MS, okStreams } from './common.js';
 
 export const streamChecks: Check<MessagesServiceCtx>[] = [
   {
@@ -27,7 +27,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     rule: 'The spec: each stream frame is an `event:` line and a `data:` line holding JSON whose `type` equals the event name, closed by a blank line. Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
-      const streams = await okStreams(ctx);
+      const streams = await framedStreams(ctx);
       failOn(
         streams.flatMap((s) =>
           within(s.label, frameFormatViolations(s.reply.frames, s.reply.unterminated), s.reply),
@@ -101,11 +101,20 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     rule: 'The spec (Events rule 2): content block deltas contain no token counts; usage travels in message_start and message_delta. Every messages service.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
-      const streams = await okStreams(ctx);
+      const streams = await framedStreams(ctx);
       failOn(
         streams.flatMap((s) => within(s.label, deltaUsageViolations(s.reply.frames), s.reply)),
         'token counts in a content_block_delta (Events rule 2)',
       );
+      if (
+        !streams.some((s) =>
+          s.reply.frames.some(
+            (f) => f.event === 'content_block_delta' || f.data.includes('"content_block_delta"'),
+          ),
+        )
+      ) {
+        throw new NotExercised('the streams held no content_block_delta frame');
+      }
     },
   },
   {
@@ -158,7 +167,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     rule: 'The spec lists seven event names. The real API adds event types over time and asks clients to ignore the ones they do not know, so another name is no fault; it is pointed out with a warning, since clients built to the spec alone may trip on it.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
-      const streams = await okStreams(ctx);
+      const streams = await framedStreams(ctx);
       failOn(
         streams.flatMap((s) => within(s.label, unknownNameViolations(s.reply.frames), s.reply)),
         'a name outside the spec',
@@ -176,7 +185,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     rule: 'The spec shows frames made of `event:` and `data:` lines, and the real API sends nothing else; the SSE format tells readers to ignore lines of other fields, so such a line breaks no reader. It is pointed out with a warning.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
-      const streams = await okStreams(ctx);
+      const streams = await framedStreams(ctx);
       failOn(
         streams.flatMap((s) => within(s.label, unknownFieldViolations(s.reply.invalidLines), s.reply)),
         'a line of a field the spec does not use',

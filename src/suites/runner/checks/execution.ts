@@ -34,9 +34,9 @@ function identitySession(ctx: RunnerCtx, signal: AbortSignal): Promise<IdentityS
     const lines = [
       toolUse(`pwd -P; touch ${WAS_HERE}`),
       toolUse('id -u'),
-      toolUse(`printf '%s\\n' "$HOME"`),
-      toolUse(`printf '%s\\n' "$USER"`),
-      toolUse(`printf '%s\\n' "$PATH"`),
+      toolUse(`printf '${TAG}HOME=%s\\n' "$HOME"`),
+      toolUse(`printf '${TAG}USER=%s\\n' "$USER"`),
+      toolUse(`printf '${TAG}PATH=%s\\n' "$PATH"`),
       toolUse('env'),
       toolUse(marker.command),
     ];
@@ -49,6 +49,26 @@ function identitySession(ctx: RunnerCtx, signal: AbortSignal): Promise<IdentityS
     });
     return { run, marker };
   });
+}
+
+/** Printed before each value, so a runner that answers without running the command is not read as a value. */
+const TAG = 'wirecheck:';
+
+/**
+ * The value a tagged `printf` printed (without its line break), after checking it succeeded. A result
+ * without the tag means the command did not run as sent: nothing to judge.
+ */
+function printedValue(run: SessionRun, index: number, name: string): string {
+  const what = `printf $${name}`;
+  const result = resultAt(run, index, what);
+  expectIsError(result, false, what);
+  const prefix = `${TAG}${name}=`;
+  if (!result.content.startsWith(prefix)) {
+    throw new NotExercised(
+      `\`${what}\` did not print its tagged line (${abbreviate(result.content)}): the command did not run as sent`,
+    );
+  }
+  return result.content.slice(prefix.length).replace(/\n$/, '');
 }
 
 /** The single line a command printed (without its line break), after checking it succeeded. */
@@ -143,7 +163,7 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
-      const home = printedLine(run, LINE.home, 'printf $HOME');
+      const home = printedValue(run, LINE.home, 'HOME');
       expectThat(home === run.workdir, 'HOME is not the working directory', run.workdir, abbreviate(home));
     },
   },
@@ -157,7 +177,7 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
-      const user = printedLine(run, LINE.user, 'printf $USER');
+      const user = printedValue(run, LINE.user, 'USER');
       expectThat(user !== '', 'USER is empty or unset', 'a fixed user name', '""');
       expectThat(
         user !== ctx.canaries.user,
@@ -177,7 +197,7 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
-      const path = printedLine(run, LINE.path, 'printf $PATH');
+      const path = printedValue(run, LINE.path, 'PATH');
       expectThat(path !== '', 'PATH is empty or unset', 'a minimal PATH', '""');
       expectThat(
         !path.split(':').includes(ctx.canaries.pathEntry),
@@ -198,6 +218,11 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env.signal);
       const result = resultAt(run, LINE.env, 'env');
+      if (!/^[A-Za-z_][A-Za-z0-9_]*=/m.test(result.content)) {
+        throw new NotExercised(
+          `\`env\` printed no variable (${abbreviate(result.content)}): the command did not run as sent`,
+        );
+      }
       expectThat(
         !result.content.includes(ctx.canaries.value),
         `${ctx.canaries.variable}, set only for the runner, is visible to the command`,

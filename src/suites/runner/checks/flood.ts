@@ -88,7 +88,12 @@ export const floodChecks: Check<RunnerCtx>[] = [
       if (!canScanProcesses())
         throw new CheckSkipped("this machine has no /proc to read the runner's memory from");
       const { run, memory } = await floodSession(ctx, env.signal);
-      resultAt(run, FLOOD_LINE, '`yes`');
+      const flood = resultAt(run, FLOOD_LINE, '`yes`');
+      if (!flood.content.includes('y\ny\n')) {
+        throw new NotExercised(
+          `the result of \`yes\` holds none of its output (${abbreviate(flood.content.slice(0, 120))}): there was no flood to measure`,
+        );
+      }
       const before = memory?.atFirstOutputKiB;
       const after = memory === undefined ? undefined : finalPeak(memory);
       if (memory === undefined || before === undefined || after === undefined) {

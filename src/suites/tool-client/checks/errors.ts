@@ -15,7 +15,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     {
       id: idOf(t, 'errors.jsonrpc-error'),
       clause:
-        'TARGETS tool-client: on a protocol failure exit non-zero with {"error":{"message":M}} on stdout',
+        'target contract (README), tool-client: on a protocol failure exit non-zero with {"error":{"message":M}} on stdout',
       description:
         'A JSON-RPC error reply to tools/call makes the client exit non-zero with the error shape.',
       level: 'must',
@@ -35,7 +35,8 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     },
     {
       id: idOf(t, 'errors.unknown-tool'),
-      clause: 'Errors: a call for an unknown tool is an error (message names the tool); TARGETS tool-client',
+      clause:
+        'Errors: a call for an unknown tool is an error (message names the tool); target contract (README), tool-client',
       description:
         'A call of a tool the server does not offer ends with a non-zero exit and the error shape.',
       level: 'must',
@@ -57,8 +58,8 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       id: idOf(t, 'errors.stream-closed'),
       clause:
         t === 'sse'
-          ? 'SSE tool-server session: the stream closes; TARGETS tool-client: on a transport failure exit non-zero with {"error":{"message":M}}'
-          : 'A stdio session ends when the server process ends; TARGETS tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
+          ? 'SSE tool-server session: the stream closes; target contract (README), tool-client: on a transport failure exit non-zero with {"error":{"message":M}}'
+          : 'A stdio session ends when the server process ends; target contract (README), tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
       description:
         t === 'sse'
           ? 'The stream closed after the initialize reply: the client exits non-zero with the error shape, without hanging.'

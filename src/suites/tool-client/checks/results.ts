@@ -46,7 +46,8 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
   return [
     {
       id: idOf(t, 'result.printed'),
-      clause: 'TARGETS tool-client: the client prints the tools/call result JSON on stdout, exit 0',
+      clause:
+        'target contract (README), tool-client: the client prints the tools/call result JSON on stdout, exit 0',
       description: 'The client prints exactly the result the mock returned for the call and exits 0.',
       level: 'must',
       basis: 'contract',
@@ -95,7 +96,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     {
       id: idOf(t, 'result.round-trip'),
       clause:
-        'TARGETS tool-client: the printed result is the tools/call result; Tool-server objects: Tool call result',
+        'target contract (README), tool-client: the printed result is the tools/call result; Tool-server objects: Tool call result',
       description:
         'Random tool names, arguments and results (Unicode, nesting, isError, extra fields) round-trip exactly through the client.',
       level: 'must',
