@@ -46,6 +46,28 @@ export const toolServerSuiteEntry: SuiteEntry = {
     };
     return { target, close: async () => {} };
   },
+  // `wirecheck all` runs the reference over the other two transports too.
+  otherReferences: [
+    {
+      label: 'stdio',
+      start: async () => ({
+        target: { kind: 'stdio', command: referenceToolServerCommand('stdio') } satisfies ToolServerTarget,
+        close: async () => {},
+      }),
+    },
+    {
+      label: 'streamable http',
+      async start() {
+        const port = await freePort();
+        const target: ToolServerTarget = {
+          kind: 'http',
+          url: `http://127.0.0.1:${port}/mcp`,
+          start: referenceToolServerCommand('http', port),
+        };
+        return { target, close: async () => {} };
+      },
+    },
+  ],
 };
 
 /** A port nobody listens on right now (the reference server is started on it moments later). */
