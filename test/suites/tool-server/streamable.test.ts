@@ -70,6 +70,14 @@ describe('the tool-server suite over Streamable HTTP (--http)', () => {
     expect(status['tool-server.stdio.stdout-purity']).toBe('skip');
   }, 120_000);
 
+  test('five runs with one seed give one set of verdicts (the reference, every quick check)', async () => {
+    const sets: Record<string, string>[] = [];
+    for (let i = 0; i < 5; i++)
+      sets.push(statusById(await runAgainst({ kind: 'http', url: reference.url }, {}, quickSuite)));
+    for (const set of sets.slice(1)) expect(set).toEqual(sets[0]);
+    expect(Object.values(sets[0]!)).not.toContain('fail');
+  }, 240_000);
+
   test('the reference answering JSON bodies passes the transport checks too', async () => {
     const json = await startStreamableToolServer({ port: 0, answer: 'json' });
     try {
