@@ -11,10 +11,14 @@ import {
 } from '../../protocol/jsonrpc/index.js';
 import {
   type CallToolResult,
+  DEFAULT_REVISION,
   type Implementation,
   InitializeParams,
+  isBefore,
   METHODS,
+  negotiatedVersion,
   PROTOCOL_VERSION,
+  type ProtocolRevision,
   type Tool,
   textResult,
 } from '../../protocol/mcp/index.js';
@@ -92,7 +96,7 @@ export function createToolServerCore(options: ToolServerCoreOptions): ToolServer
   const listResult: Record<string, unknown> = { tools };
   const serverInfo = options.serverInfo ?? { name: REFERENCE_SERVER_NAME, version: VERSION };
   const initializeResult: Record<string, unknown> = {
-    // MCP version negotiation: the server answers the version it supports, whatever was asked.
+    // Replaced per initialize by the negotiated version (Session.initialize).
     protocolVersion: PROTOCOL_VERSION,
     capabilities: { tools: {} },
     serverInfo,
@@ -135,6 +139,8 @@ type Single = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>
 class Session implements ToolServerSession {
   closed = false;
   initialized = false;
+  /** The revision negotiated by initialize: it decides how invalid arguments are answered. */
+  private revision: ProtocolRevision = DEFAULT_REVISION;
   private warnedBeforeInitialize = false;
   private readonly inFlight = new Map<JsonRpcId, ToolCall>();
   private readonly info: { id: string; transport: ToolTransportName };
@@ -239,7 +245,10 @@ class Session implements ToolServerSession {
           );
         }
         this.initialized = true;
-        return successResponse(id, this.shared.initializeResult);
+        // MCP version negotiation (every revision): the version asked for when the server
+        // supports it (all four revisions), else its latest.
+        this.revision = negotiatedVersion(parsed.data.protocolVersion);
+        return successResponse(id, { ...this.shared.initializeResult, protocolVersion: this.revision });
       }
       default:
         return errorResponse(id, JSONRPC_ERRORS.methodNotFound, `Method not found: ${method}`);
@@ -273,7 +282,13 @@ class Session implements ToolServerSession {
     // MCP 2024-11-05 lists an unknown tool among protocol errors, with -32602 as its example.
     if (tool === undefined) return invalidParams(id, `Unknown tool: ${name}`);
     const checked = tool.check((raw as Record<string, unknown> | undefined) ?? {});
-    if (!checked.ok) return invalidParams(id, `Invalid arguments for tool ${name}: ${checked.reason}`);
+    if (!checked.ok) {
+      const message = `Invalid arguments for tool ${name}: ${checked.reason}`;
+      // MCP 2025-11-25 moved input validation errors to the tool execution errors (SEP-1303).
+      return isBefore(this.revision, '2025-11-25')
+        ? invalidParams(id, message)
+        : successResponse(id, textResult(message, true));
+    }
     const call = new ToolCall(this.info, this.shared.stats);
     let out: CallToolResult | Promise<CallToolResult>;
     try {

@@ -9,7 +9,7 @@ import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
-import { describeTarget, type ToolServerTarget } from './target.js';
+import { describeTarget, revisionOf, type ToolServerTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface ToolServerSuiteOptions {
@@ -167,7 +167,7 @@ export async function openToolServer(
 
   /** initialize on a session just opened (a new process on stdio: its budget includes the start). */
   const mustInitialize = async (channel: Channel): Promise<Exchange> => {
-    const ex = await initialize(channel, firstReplyMs);
+    const ex = await initialize(channel, firstReplyMs, revisionOf(target));
     if (ex.reply === undefined || !('result' in ex.reply)) {
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
         throw gone(`a new server process ${whyNoInitialize(channel, ex, firstReplyMs)}`);
@@ -391,7 +391,7 @@ async function preflight(
       );
     }
   }
-  const ex = await initializeOrGiveUp(channel, how.replyMs);
+  const ex = await initializeOrGiveUp(channel, how.replyMs, revisionOf(target));
   if (ex.reply !== undefined && 'result' in ex.reply) return { channel, ex };
   const proc = channel.transport === 'stdio' ? (channel as StdioChannel).process : how.started;
   // Let a dying process finish so its exit status and stderr are complete.
@@ -412,7 +412,7 @@ async function preflight(
  * protocol (our request echoed back, a run of lines that are not JSON-RPC): a flood or an
  * echo would otherwise cost the whole reply budget and memory.
  */
-async function initializeOrGiveUp(channel: Channel, ms: number): Promise<Exchange> {
+async function initializeOrGiveUp(channel: Channel, ms: number, version: string): Promise<Exchange> {
   let stop = false;
   const watch = (async (): Promise<Exchange | undefined> => {
     while (!stop) {
@@ -423,7 +423,7 @@ async function initializeOrGiveUp(channel: Channel, ms: number): Promise<Exchang
     }
     return undefined;
   })();
-  const answer = initialize(channel, ms);
+  const answer = initialize(channel, ms, version);
   const first = await Promise.race([answer, watch]);
   stop = true;
   return first ?? (await answer);

@@ -101,9 +101,16 @@ export function initializeParams(version: string = PROTOCOL_VERSION): Record<str
   return { protocolVersion: version, capabilities: {}, clientInfo: CLIENT_INFO };
 }
 
-/** initialize, then notifications/initialized (MCP 2024-11-05 lifecycle). Returns the reply. */
-export async function initialize(channel: Channel, ms: number): Promise<Exchange> {
-  const ex = await exchange(channel, METHODS.initialize, initializeParams(), ms);
+/**
+ * initialize asking for `version` (the run's `--protocol`), then notifications/initialized
+ * (MCP lifecycle, every revision). Returns the reply.
+ */
+export async function initialize(
+  channel: Channel,
+  ms: number,
+  version: string = PROTOCOL_VERSION,
+): Promise<Exchange> {
+  const ex = await exchange(channel, METHODS.initialize, initializeParams(version), ms);
   if (ex.reply !== undefined && 'result' in ex.reply) {
     await channel.sendText(JSON.stringify({ jsonrpc: '2.0', method: METHODS.initialized }));
   }

@@ -1,5 +1,7 @@
 import { UsageError } from '../../harness/errors.js';
+import { DEFAULT_REVISION, type ProtocolRevision } from '../../protocol/mcp/index.js';
 import type { TargetOptionSpec } from '../registry.js';
+import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
 
 /**
  * Which tools of the server the suite may call (`--call-tools`): `all`, `none`, or the
@@ -12,7 +14,16 @@ export type CallToolsOption = 'all' | 'none' | readonly string[];
 export type ToolServerTarget = (
   | { readonly kind: 'stdio'; readonly command: string }
   | { readonly kind: 'sse'; readonly url: string; readonly start?: string }
-) & { readonly callTools?: CallToolsOption };
+) & {
+  readonly callTools?: CallToolsOption;
+  /** `--protocol`: the MCP revision the suite asks for and judges by (absent: the spec's 2024-11-05). */
+  readonly protocol?: ProtocolRevision;
+};
+
+/** The revision a run speaks to this target. */
+export function revisionOf(target: ToolServerTarget): ProtocolRevision {
+  return target.protocol ?? DEFAULT_REVISION;
+}
 
 export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
   {
@@ -34,6 +45,7 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       "which tools of the server the checks may call: all, none, or NAME,NAME... (default: the tools of wirecheck's reference and mock servers and tools annotated readOnlyHint: true; never any other tool)",
   },
+  PROTOCOL_TARGET_OPTION,
 ];
 
 /** `--call-tools` as given: `all`, `none`, or a comma-separated list of tool names. */
@@ -54,7 +66,11 @@ export function parseCallTools(value: unknown): CallToolsOption | undefined {
 export function toolServerTargetFromOptions(opts: Record<string, unknown>): ToolServerTarget {
   const { stdio, sse, start } = opts;
   const callTools = parseCallTools(opts.callTools);
-  const policy = callTools === undefined ? {} : { callTools };
+  const protocol = protocolOption(opts);
+  const policy = {
+    ...(callTools === undefined ? {} : { callTools }),
+    ...(protocol === undefined ? {} : { protocol }),
+  };
   const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   if (given(stdio) && given(sse)) throw new UsageError('give either --stdio or --sse, not both');
   if (given(stdio)) {
@@ -85,7 +101,7 @@ function describeCallTools(c: CallToolsOption | undefined): string {
 }
 
 export function describeTarget(target: ToolServerTarget): string {
-  const policy = describeCallTools(target.callTools);
+  const policy = `${describeCallTools(target.callTools)}${target.protocol === undefined ? '' : ` (MCP ${target.protocol})`}`;
   if (target.kind === 'stdio') return `stdio: ${target.command}${policy}`;
   return target.start === undefined
     ? `sse: ${target.url}${policy}`
@@ -94,7 +110,10 @@ export function describeTarget(target: ToolServerTarget): string {
 
 export function targetArgs(target: ToolServerTarget): string[] {
   const c = target.callTools;
-  const policy = c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')];
+  const policy = [
+    ...(c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')]),
+    ...protocolArgs(target.protocol),
+  ];
   if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
   const base =
     target.start === undefined ? ['--sse', target.url] : ['--sse', target.url, '--start', target.start];
