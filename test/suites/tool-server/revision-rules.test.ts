@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import {
   answeredIds,
+  callResultProblems,
+  initializeProblems,
   structuredContentProblems,
   toolNameProblems,
+  toolsListProblems,
 } from '../../../src/suites/tool-server/rules.js';
 
 const WEATHER = {
@@ -101,5 +104,51 @@ describe('answeredIds (batch responses)', () => {
       'not json',
     ]);
     expect([...ids]).toEqual(['a', 2, 'c']);
+  });
+});
+
+describe('what later revisions added is never a problem under the shape checks of any revision', () => {
+  test('2025-06-18 and 2025-11-25 fields of tools, results and serverInfo', () => {
+    expect(
+      toolsListProblems({
+        tools: [
+          {
+            name: 'get_weather',
+            title: 'Weather',
+            description: 'd',
+            inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' },
+            outputSchema: { type: 'object', properties: { t: { type: 'number' } } },
+            annotations: { readOnlyHint: true, openWorldHint: false },
+            icons: [{ src: 'https://example.com/i.png', mimeType: 'image/png', sizes: ['48x48'] }],
+            execution: { taskSupport: 'optional' },
+            _meta: { 'example.com/x': 1 },
+          },
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      callResultProblems({
+        content: [
+          { type: 'text', text: '{"t":1}' },
+          { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+          { type: 'resource_link', uri: 'file:///a', name: 'a' },
+        ],
+        structuredContent: { t: 1 },
+      }),
+    ).toEqual([]);
+    expect(
+      initializeProblems({
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: { listChanged: true }, tasks: { list: {} } },
+        serverInfo: {
+          name: 's',
+          title: 'S',
+          version: '1',
+          description: 'd',
+          websiteUrl: 'https://example.com',
+        },
+        instructions: 'i',
+      }),
+    ).toEqual([]);
   });
 });
