@@ -133,7 +133,7 @@ export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description: `A server answering initialize with a version the client cannot speak (${UNSUPPORTED_SERVER_VERSION}) makes the client fail with the error shape, without calling the tool.`,
       level: 'should',
       basis: 'protocol-should',
-      rule: "MCP 2024-11-05: if the client does not support the protocol version in the server's initialize answer, it SHOULD disconnect; a client that carries on talks a protocol neither side agreed to.",
+      rule: "MCP 2024-11-05 (and 2025-11-25, in the same words): if the client does not support the protocol version in the server's initialize answer, it SHOULD disconnect; a client that carries on talks a protocol neither side agreed to.",
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.runCase({

@@ -200,7 +200,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     description: `initialize asking for a version the server cannot support (${UNSUPPORTED_VERSION}) is answered with a result naming a version the server does support, not with that version or an error.`,
     level: 'must',
     basis: 'protocol-must',
-    rule: 'MCP 2024-11-05: when the server does not support the version the client asks for, it MUST answer with another protocol version it supports (the client then decides whether to go on). Every tool server.',
+    rule: 'MCP 2024-11-05 (and 2025-11-25, in the same words): when the server does not support the version the client asks for, it MUST answer with another protocol version it supports (the client then decides whether to go on). Every tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { ex, channel } = await unsupportedExchange(ctx);
