@@ -9,6 +9,7 @@ export interface ToolClientFlags {
   arguments?: string;
   list?: boolean;
   timeoutMs?: string;
+  protocol?: string;
 }
 
 /** The reference tool client as one call (src/clients/tools runToolClientCommand), passed in by main.ts. */
@@ -49,6 +50,10 @@ export function addToolClientCommand(
     .option('--arguments <json>', 'arguments of --tool, a JSON object (default none)')
     .option('--list', 'print the tools/list result instead of calling a tool')
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 30000)')
+    .option(
+      '--protocol <revision>',
+      'MCP revision to ask for in initialize: 2024-11-05 (default), 2025-03-26, 2025-06-18 or 2025-11-25; any of them answered is accepted',
+    )
     .action(async (flags: ToolClientFlags) => {
       const shutdown = ctx.onShutdown();
       try {

@@ -32,7 +32,7 @@ export function formatChecksMarkdown(entries: readonly SuiteEntry[]): string {
     '',
     `${total} checks in ${suites.length} suites. **must**: a rule the spec states (or the real protocol's MUST); a failure fails the run. **should**: the spec is silent and implementations reasonably differ; a failure is a warning (a failure under \`--strict\`). **full**: runs only with \`--full\`.`,
     '',
-    "**basis** says where a check's rule is written, which decides its level ([levels.md](levels.md)): `spec`, `protocol-must` and `contract` fail; `spec-reference`, `protocol-should` and `real-api` warn. **rule** states the rule in the catalogue's own words, so that no document outside this repository is needed to read it.",
+    "**revisions**: for the checks of the MCP suites that hold in some protocol revisions only (`--protocol`, [mcp-revisions.md](mcp-revisions.md)), the revisions they hold in; empty: every revision. **basis** says where a check's rule is written, which decides its level ([levels.md](levels.md)): `spec`, `protocol-must` and `contract` fail; `spec-reference`, `protocol-should` and `real-api` warn. **rule** states the rule in the catalogue's own words, so that no document outside this repository is needed to read it.",
     '',
   ];
   for (const s of suites) out.push(`- [${s.suite.name}](#${s.suite.name}) (${s.suite.checks.length})`);
@@ -44,12 +44,12 @@ export function formatChecksMarkdown(entries: readonly SuiteEntry[]): string {
       '',
       cell(suite.description),
       '',
-      '| id | level | basis | tier | clause | rule | description |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
+      '| id | level | basis | tier | clause | rule | description | revisions |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
     );
     for (const c of checks) {
       out.push(
-        `| \`${cell(c.id)}\` | ${c.level} | ${c.basis ?? ''} | ${c.tier ?? 'quick'} | ${cell(c.clause)} | ${cell(c.rule ?? '')} | ${cell(c.description)} |`,
+        `| \`${cell(c.id)}\` | ${c.level} | ${c.basis ?? ''} | ${c.tier ?? 'quick'} | ${cell(c.clause)} | ${cell(c.rule ?? '')} | ${cell(c.description)} | ${cell((c.revisions ?? []).join(', '))} |`,
       );
     }
   }

@@ -115,6 +115,11 @@ export interface Check<Ctx> {
   readonly tier?: 'quick' | 'full';
   /** Per-check budget in ms (default 30 s). */
   readonly timeoutMs?: number;
+  /**
+   * The protocol revisions the rule holds in (the MCP suites' `--protocol`), oldest first;
+   * absent: every revision. The suite skips the check as not applicable under the others.
+   */
+  readonly revisions?: readonly string[];
   run(ctx: Ctx, env: CheckEnv): Promise<void>;
 }
 

@@ -15,6 +15,8 @@ export interface CatalogueRow {
   readonly basis?: Basis;
   /** The rule in the catalogue's own words, when the check states it. */
   readonly rule?: string;
+  /** The protocol revisions the check holds in (`--protocol`), when not every one. */
+  readonly revisions?: readonly string[];
 }
 
 /** What the catalogue reads of a suite (a registry entry has it). */
@@ -29,6 +31,7 @@ export interface CatalogueSource {
       readonly description: string;
       readonly basis?: Basis;
       readonly rule?: string;
+      readonly revisions?: readonly string[];
     }[];
   };
 }
@@ -44,6 +47,7 @@ export function catalogueOf(entries: readonly CatalogueSource[]): CatalogueRow[]
       description: c.description,
       ...(c.basis === undefined ? {} : { basis: c.basis }),
       ...(c.rule === undefined ? {} : { rule: c.rule }),
+      ...(c.revisions === undefined ? {} : { revisions: c.revisions }),
     })),
   );
 }
@@ -83,6 +87,7 @@ export function formatCatalogue(rows: readonly CatalogueRow[], width: number): s
       out.push(...paragraph('', `${r.level}  ${r.tier}  ${r.clause}`, width));
     }
     out.push(...paragraph('', r.description, width));
+    if (r.revisions !== undefined) out.push(...paragraph('revisions: ', r.revisions.join(', '), width));
     if (r.rule !== undefined || r.basis !== undefined) {
       out.push(
         ...paragraph(

@@ -121,12 +121,14 @@ describe('tool server oracle: envelopes', () => {
     expect(takes(expectForValue(req(3, 'ping')), ok(3))).toBe(true);
     expect(takes(expectForValue(req(3, 'ping')), ok(3, { extra: 1 }))).toBe(false);
     const init = { protocolVersion: '2025-01-01', capabilities: {}, clientInfo: { name: 'c', version: '1' } };
-    const answer = ok(4, {
-      protocolVersion: '2024-11-05',
-      capabilities: { tools: {} },
-      serverInfo: { name: 's', version: '1' },
-    });
-    expect(takes(expectForValue(req(4, 'initialize', init)), answer)).toBe(true);
+    const answer = (protocolVersion: string) =>
+      ok(4, { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } });
+    // MCP version negotiation: an unknown version gets the server's latest, a known one itself.
+    expect(takes(expectForValue(req(4, 'initialize', init)), answer('2025-11-25'))).toBe(true);
+    expect(takes(expectForValue(req(4, 'initialize', init)), answer('2024-11-05'))).toBe(false);
+    const known = { ...init, protocolVersion: '2025-06-18' };
+    expect(takes(expectForValue(req(4, 'initialize', known)), answer('2025-06-18'))).toBe(true);
+    expect(takes(expectForValue(req(4, 'initialize', known)), answer('2025-11-25'))).toBe(false);
     expect(takes(expectForValue(req(4, 'initialize', {})), err(4, -32602))).toBe(true);
   });
 

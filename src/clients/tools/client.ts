@@ -13,8 +13,11 @@ import {
   CallToolResult,
   type Implementation,
   InitializeResult,
+  isProtocolRevision,
   METHODS,
+  PROTOCOL_REVISIONS,
   PROTOCOL_VERSION,
+  type ProtocolRevision,
   ToolsListResult,
 } from '../../protocol/mcp/index.js';
 import { type Transport, TransportClosedError, TransportError } from '../../transports/index.js';
@@ -29,6 +32,11 @@ export interface ToolClientOptions {
   readonly timeoutMs?: number;
   /** Sent in `initialize`; default `{name: 'wirecheck', version: VERSION}`. */
   readonly clientInfo?: Implementation;
+  /**
+   * The MCP revision asked for in `initialize` (default the spec's 2024-11-05). The client
+   * speaks every revision of PROTOCOL_REVISIONS and goes on with any of them the server answers.
+   */
+  readonly protocolVersion?: ProtocolRevision;
   /** Sent in `initialize`; default `{}` (the client offers no optional capability). */
   readonly capabilities?: Record<string, unknown>;
   /** Every notification from the server (none is required to be understood). */
@@ -103,19 +111,19 @@ export class ToolClient {
     const result = await this.request(
       METHODS.initialize,
       {
-        protocolVersion: PROTOCOL_VERSION,
+        protocolVersion: this.options.protocolVersion ?? PROTOCOL_VERSION,
         capabilities: this.options.capabilities ?? {},
         clientInfo: this.options.clientInfo ?? { name: 'wirecheck', version: VERSION },
       },
       InitializeResult,
       options,
     );
-    if (result.protocolVersion !== PROTOCOL_VERSION) {
-      // MCP 2024-11-05 lifecycle: a client that does not support the server's version should disconnect.
+    if (!isProtocolRevision(result.protocolVersion)) {
+      // MCP lifecycle (every revision): a client that does not support the server's version should disconnect.
       throw new ToolProtocolError(
         METHODS.initialize,
         `the server answered protocolVersion ${JSON.stringify(result.protocolVersion)}, which this client does not speak`,
-        `protocolVersion "${PROTOCOL_VERSION}"`,
+        `a protocolVersion among ${PROTOCOL_REVISIONS.join(', ')}`,
         result.protocolVersion,
       );
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isProtocolRevision, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
 import { ToolClient } from './client.js';
 import { resolveToolServerAddress, transportForAddress } from './target.js';
 
@@ -10,6 +11,8 @@ export interface ToolClientCommandFlags {
   arguments?: string;
   list?: boolean;
   timeoutMs?: string;
+  /** `--protocol`: the MCP revision offered in initialize (default 2024-11-05). */
+  protocol?: string;
 }
 
 export interface ToolClientCommandIo {
@@ -97,6 +100,12 @@ export async function runToolClientCommand(io: ToolClientCommandIo): Promise<Too
       );
     }
   }
+  if (flags.protocol !== undefined && !isProtocolRevision(flags.protocol)) {
+    return failed(
+      EXIT_USAGE,
+      `--protocol ${JSON.stringify(flags.protocol)} is not an MCP revision this client knows (known: ${PROTOCOL_REVISIONS.join(', ')})`,
+    );
+  }
   const todo = await whatToDo(io);
   if (typeof todo === 'string') return failed(EXIT_USAGE, todo);
 
@@ -108,6 +117,7 @@ export async function runToolClientCommand(io: ToolClientCommandIo): Promise<Too
     }),
     {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(flags.protocol === undefined ? {} : { protocolVersion: flags.protocol }),
       onWarning: (w) => warnings.push(w),
     },
   );

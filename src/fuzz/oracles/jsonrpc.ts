@@ -5,7 +5,7 @@ import {
   type JsonRpcId,
   JsonRpcSuccess,
 } from '../../protocol/jsonrpc/index.js';
-import { PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
+import { negotiatedVersion } from '../../protocol/mcp/index.js';
 
 /*
  * What the reference tool server must answer to one incoming message, computed from the
@@ -29,9 +29,9 @@ import { PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
 export type ResultRule =
   | { readonly kind: 'empty' }
   | { readonly kind: 'tools' }
-  | { readonly kind: 'initialize' }
+  | { readonly kind: 'initialize'; readonly version: string }
   | { readonly kind: 'text'; readonly text: string; readonly isError: boolean }
-  | { readonly kind: 'text prefix'; readonly prefix: string };
+  | { readonly kind: 'text prefix'; readonly prefix: string; readonly isError?: boolean };
 
 export type Expectation =
   | { readonly kind: 'result'; readonly rule: string; readonly id: JsonRpcId; readonly result: ResultRule }
@@ -258,7 +258,11 @@ function answerAlone(id: JsonRpcId, method: string, params: Obj | undefined): Ex
       return result(id, { kind: 'tools' }, 'tools/list: every tool');
     case 'initialize':
       return isInitializeParams(params)
-        ? result(id, { kind: 'initialize' }, 'initialize: the server answers 2024-11-05')
+        ? result(
+            id,
+            { kind: 'initialize', version: negotiatedVersion(String(params?.protocolVersion)) },
+            'initialize: the server answers the version asked for when it knows it, else its latest',
+          )
         : error(
             E.invalidParams,
             id,
@@ -315,10 +319,21 @@ function call(id: JsonRpcId, params: Obj | undefined): Expectation {
   if (rules === undefined) return bad('of an unknown tool');
   // Absent arguments count as empty (spec "Tool server, SSE transport").
   const args = (params.arguments as Obj | undefined) ?? {};
+  // A session that negotiated MCP 2025-11-25 answers invalid arguments as a tool execution
+  // error (SEP-1303); the oracle does not follow which revision a session negotiated.
+  const invalid = (why: string) =>
+    either(
+      bad(why),
+      result(
+        id,
+        { kind: 'text prefix', prefix: `Invalid arguments for tool ${name}`, isError: true },
+        `tools/call ${why}: a result with isError: true (MCP 2025-11-25)`,
+      ),
+    );
   for (const [key, type, required] of rules) {
     if (!has(args, key)) {
-      if (required) return bad(`without the required argument ${key}`);
-    } else if (!fits(args[key], type)) return bad(`with argument ${key} not of type ${type}`);
+      if (required) return invalid(`without the required argument ${key}`);
+    } else if (!fits(args[key], type)) return invalid(`with argument ${key} not of type ${type}`);
   }
   const rule = `tools/call ${name}: its result`;
   switch (name) {
@@ -402,7 +417,7 @@ function resultFits(rule: ResultRule, res: Obj): boolean {
     case 'initialize': {
       const info = res.serverInfo;
       return (
-        res.protocolVersion === PROTOCOL_VERSION &&
+        res.protocolVersion === rule.version &&
         isObject(res.capabilities) &&
         isObject(res.capabilities.tools) &&
         isObject(info) &&
@@ -414,7 +429,8 @@ function resultFits(rule: ResultRule, res: Obj): boolean {
     case 'text prefix': {
       const first = Array.isArray(res.content) ? res.content[0] : undefined;
       if (!isObject(first) || first.type !== 'text' || typeof first.text !== 'string') return false;
-      if (rule.kind === 'text prefix') return first.text.startsWith(rule.prefix) && res.isError !== true;
+      if (rule.kind === 'text prefix')
+        return first.text.startsWith(rule.prefix) && (res.isError === true) === (rule.isError ?? false);
       return first.text === rule.text && (res.isError === true) === rule.isError;
     }
   }

@@ -11,10 +11,15 @@ import {
 } from '../../protocol/jsonrpc/index.js';
 import {
   type CallToolResult,
+  DEFAULT_REVISION,
   type Implementation,
   InitializeParams,
+  isBefore,
   METHODS,
+  negotiatedVersion,
+  PROTOCOL_REVISIONS,
   PROTOCOL_VERSION,
+  type ProtocolRevision,
   type Tool,
   textResult,
 } from '../../protocol/mcp/index.js';
@@ -37,10 +42,10 @@ export interface ToolServerCoreOptions {
   /** One line per event worth a log (stderr in the CLI); never protocol output. */
   readonly log?: (line: string) => void;
   /**
-   * The protocol versions the server speaks, the first one answered to a client asking for
-   * one not listed (MCP version negotiation). Default: 2024-11-05 only (stdio, SSE).
+   * The protocol revisions the server speaks, oldest first; the last is answered to a client asking
+   * for one not listed (MCP version negotiation). Default: all four.
    */
-  readonly protocolVersions?: readonly string[];
+  readonly protocolVersions?: readonly ProtocolRevision[];
 }
 
 export interface OpenSessionOptions {
@@ -96,18 +101,15 @@ export function createToolServerCore(options: ToolServerCoreOptions): ToolServer
   const toolNames = tools.map((t) => t.name);
   const listResult: Record<string, unknown> = { tools };
   const serverInfo = options.serverInfo ?? { name: REFERENCE_SERVER_NAME, version: VERSION };
-  const versions = options.protocolVersions ?? [PROTOCOL_VERSION];
-  // MCP version negotiation: the version asked when the server speaks it, else the server's first.
-  const initializeResults = new Map(
-    versions.map((protocolVersion) => [
-      protocolVersion,
-      { protocolVersion, capabilities: { tools: {} }, serverInfo } as Record<string, unknown>,
-    ]),
-  );
-  const fallback = initializeResults.get(versions[0] ?? PROTOCOL_VERSION);
-  if (fallback === undefined) throw new TypeError('protocolVersions must name at least one version');
-  const initializeResultFor = (asked: string): Record<string, unknown> =>
-    initializeResults.get(asked) ?? fallback;
+  // MCP version negotiation (every revision): the version asked when the server speaks it, else
+  // its latest. By default the server speaks all four revisions.
+  const versions = options.protocolVersions ?? PROTOCOL_REVISIONS;
+  const initializeResult: Record<string, unknown> = {
+    // Replaced per initialize by the negotiated version (Session.initialize).
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: { tools: {} },
+    serverInfo,
+  };
   const log = options.log ?? (() => {});
   const sessions = new Set<Session>();
   const counters = { inFlight: 0 };
@@ -127,14 +129,24 @@ export function createToolServerCore(options: ToolServerCoreOptions): ToolServer
       for (const s of [...sessions]) s.close(reason);
     },
   };
-  const shared: Shared = { byName, listResult, initializeResultFor, log, sessions, counters, stats: core };
+  const shared: Shared = {
+    byName,
+    listResult,
+    initializeResult,
+    versions,
+    log,
+    sessions,
+    counters,
+    stats: core,
+  };
   return core;
 }
 
 interface Shared {
   readonly byName: ReadonlyMap<string, RegisteredTool>;
   readonly listResult: Record<string, unknown>;
-  readonly initializeResultFor: (asked: string) => Record<string, unknown>;
+  readonly initializeResult: Record<string, unknown>;
+  readonly versions: readonly ProtocolRevision[];
   readonly log: (line: string) => void;
   readonly sessions: Set<Session>;
   readonly counters: { inFlight: number };
@@ -146,6 +158,8 @@ type Single = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>
 class Session implements ToolServerSession {
   closed = false;
   initialized = false;
+  /** The revision negotiated by initialize: it decides how invalid arguments are answered. */
+  private revision: ProtocolRevision = DEFAULT_REVISION;
   private warnedBeforeInitialize = false;
   private readonly inFlight = new Map<JsonRpcId, ToolCall>();
   private readonly info: { id: string; transport: ToolTransportName };
@@ -250,7 +264,8 @@ class Session implements ToolServerSession {
           );
         }
         this.initialized = true;
-        return successResponse(id, this.shared.initializeResultFor(parsed.data.protocolVersion));
+        this.revision = negotiatedVersion(parsed.data.protocolVersion, this.shared.versions);
+        return successResponse(id, { ...this.shared.initializeResult, protocolVersion: this.revision });
       }
       default:
         return errorResponse(id, JSONRPC_ERRORS.methodNotFound, `Method not found: ${method}`);
@@ -284,7 +299,13 @@ class Session implements ToolServerSession {
     // MCP 2024-11-05 lists an unknown tool among protocol errors, with -32602 as its example.
     if (tool === undefined) return invalidParams(id, `Unknown tool: ${name}`);
     const checked = tool.check((raw as Record<string, unknown> | undefined) ?? {});
-    if (!checked.ok) return invalidParams(id, `Invalid arguments for tool ${name}: ${checked.reason}`);
+    if (!checked.ok) {
+      const message = `Invalid arguments for tool ${name}: ${checked.reason}`;
+      // MCP 2025-11-25 moved input validation errors to the tool execution errors (SEP-1303).
+      return isBefore(this.revision, '2025-11-25')
+        ? invalidParams(id, message)
+        : successResponse(id, textResult(message, true));
+    }
     const call = new ToolCall(this.info, this.shared.stats);
     let out: CallToolResult | Promise<CallToolResult>;
     try {

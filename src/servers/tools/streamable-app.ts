@@ -1,10 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
-import {
-  STREAMABLE_HTTP_DEFAULT_PATH,
-  STREAMABLE_HTTP_REVISIONS,
-} from '../../protocol/mcp/streamable-http.js';
+import { PROTOCOL_REVISIONS, type ProtocolRevision } from '../../protocol/mcp/index.js';
+import { STREAMABLE_HTTP_DEFAULT_PATH } from '../../protocol/mcp/streamable-http.js';
 import {
   createStreamableEndpoint,
   type StreamableEndpoint,
@@ -15,13 +12,11 @@ import { REFERENCE_TOOLS } from './reference-tools.js';
 import type { ToolServerOptions } from './sse-app.js';
 
 /**
- * The versions the reference server speaks over Streamable HTTP, the first answered to a client asking
- * for a version not listed (the newest). 2024-11-05 is answered when asked: its messages are the same.
+ * The versions the reference server speaks over Streamable HTTP: every revision, as over stdio and SSE
+ * (2024-11-05 is answered when asked: its messages are the same); a client asking for another gets
+ * the latest.
  */
-export const STREAMABLE_TOOL_SERVER_VERSIONS: readonly string[] = [
-  ...[...STREAMABLE_HTTP_REVISIONS].reverse(),
-  PROTOCOL_VERSION,
-];
+export const STREAMABLE_TOOL_SERVER_VERSIONS: readonly ProtocolRevision[] = PROTOCOL_REVISIONS;
 
 export interface StreamableToolServerOptions
   extends ToolServerOptions,

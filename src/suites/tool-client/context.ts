@@ -13,7 +13,7 @@ import {
   toolScenario,
 } from '../../mocks/tools/index.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
-import { type ToolClientTarget, type ToolTransport, toolClientEnv } from './target.js';
+import { revisionOf, type ToolClientTarget, type ToolTransport, toolClientEnv } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface ToolClientSuiteOptions {
@@ -120,7 +120,7 @@ export async function openToolClient(
 
   const runOne = async (spec: CaseSpec): Promise<CaseResult> => {
     const n = counter++;
-    const scenario = toolScenario({ seed, ...spec.scenario });
+    const scenario = toolScenario({ seed, protocolVersion: revisionOf(target), ...spec.scenario });
     const stdin = JSON.stringify(spec.input);
     const common = {
       stdin,

@@ -1,4 +1,5 @@
 import type { Check, Suite } from '../../harness/check.js';
+import { gatedByRevision } from '../revision-gate.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
@@ -6,7 +7,7 @@ import { resultChecks } from './checks/results.js';
 import { sseChecks } from './checks/sse.js';
 import { stdioChecks } from './checks/stdio.js';
 import { openToolClient, type ToolClientCtx, type ToolClientSuiteOptions } from './context.js';
-import { describeTarget, TOOL_TRANSPORTS, type ToolClientTarget, targetArgs } from './target.js';
+import { describeTarget, revisionOf, TOOL_TRANSPORTS, type ToolClientTarget, targetArgs } from './target.js';
 
 /** Every check, stdio ones first: the same rules over both transports, then each transport's own. */
 function allChecks(): Check<ToolClientCtx>[] {
@@ -26,7 +27,7 @@ export function createToolClientSuite(
     name: 'tool-client',
     description:
       'Runs a tool client command against mock tool servers (stdio and SSE) and checks what it sent and printed.',
-    checks: allChecks(),
+    checks: gatedByRevision(allChecks(), (ctx) => revisionOf(ctx.target)),
     describeTarget,
     targetArgs,
     open: (target, env) => openToolClient(target, env.seed, options),

@@ -1,10 +1,19 @@
 import { UsageError } from '../../harness/errors.js';
+import { DEFAULT_REVISION, type ProtocolRevision } from '../../protocol/mcp/index.js';
 import type { TargetOptionSpec } from '../registry.js';
+import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
 
 /** How the harness reaches a tool client: a shell command (the target contract in the README, tool-client). */
 export interface ToolClientTarget {
   /** Run by `sh -c` once per case; `{"tool","arguments"}` on stdin. */
   readonly client: string;
+  /** `--protocol`: the MCP revision the mock servers speak and the checks judge by (absent: 2024-11-05). */
+  readonly protocol?: ProtocolRevision;
+}
+
+/** The revision a run's mock servers speak. */
+export function revisionOf(target: ToolClientTarget): ProtocolRevision {
+  return target.protocol ?? DEFAULT_REVISION;
 }
 
 export type ToolTransport = 'stdio' | 'sse';
@@ -39,6 +48,7 @@ export const TOOL_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'tool client command, run by sh -c once per case: {"tool","arguments"} JSON on stdin, the tools/call result (or error) JSON on stdout',
   },
+  PROTOCOL_TARGET_OPTION,
 ];
 
 export function toolClientTargetFromOptions(opts: Record<string, unknown>): ToolClientTarget {
@@ -46,13 +56,14 @@ export function toolClientTargetFromOptions(opts: Record<string, unknown>): Tool
   if (typeof client !== 'string' || client.trim() === '') {
     throw new UsageError('the tool-client suite needs --client "<command>"');
   }
-  return { client };
+  const protocol = protocolOption(opts);
+  return protocol === undefined ? { client } : { client, protocol };
 }
 
 export function describeTarget(target: ToolClientTarget): string {
-  return target.client;
+  return target.protocol === undefined ? target.client : `${target.client} (MCP ${target.protocol})`;
 }
 
 export function targetArgs(target: ToolClientTarget): string[] {
-  return ['--client', target.client];
+  return ['--client', target.client, ...protocolArgs(target.protocol)];
 }

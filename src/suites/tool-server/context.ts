@@ -11,7 +11,7 @@ import { call, delay, type Exchange, initialize } from './rpc.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
 import { openStreamableChannel, type StreamableChannel } from './streamable-channel.js';
-import { describeTarget, type ToolServerTarget } from './target.js';
+import { describeTarget, revisionOf, type ToolServerTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface ToolServerSuiteOptions {
@@ -130,7 +130,7 @@ export async function openToolServer(
     return track(openStdioChannel(target.command, label));
   };
 
-  const offeredVersion = offeredProtocolVersion(target.kind);
+  const offeredVersion = revisionOf(target);
   const openHttp = (label: string): StreamableChannel => {
     if (target.kind !== 'http')
       throw new CheckSkipped('this check applies to the Streamable HTTP transport only');
@@ -182,7 +182,7 @@ export async function openToolServer(
 
   /** initialize on a session just opened (a new process on stdio: its budget includes the start). */
   const mustInitialize = async (channel: Channel): Promise<Exchange> => {
-    const ex = await initialize(channel, firstReplyMs);
+    const ex = await initialize(channel, firstReplyMs, revisionOf(target));
     if (ex.reply === undefined || !('result' in ex.reply)) {
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
         throw gone(`a new server process ${whyNoInitialize(channel, ex, firstReplyMs)}`);
@@ -413,7 +413,7 @@ async function preflight(
       );
     }
   }
-  const ex = await initializeOrGiveUp(channel, how.replyMs);
+  const ex = await initializeOrGiveUp(channel, how.replyMs, revisionOf(target));
   if (ex.reply !== undefined && 'result' in ex.reply) return { channel, ex };
   const proc = channel.transport === 'stdio' ? (channel as StdioChannel).process : how.started;
   // Let a dying process finish so its exit status and stderr are complete.
@@ -469,7 +469,7 @@ function whyNoStreamableInitialize(channel: StreamableChannel, ex: Exchange, bud
  * protocol (our request echoed back, a run of lines that are not JSON-RPC): a flood or an
  * echo would otherwise cost the whole reply budget and memory.
  */
-async function initializeOrGiveUp(channel: Channel, ms: number): Promise<Exchange> {
+async function initializeOrGiveUp(channel: Channel, ms: number, version: string): Promise<Exchange> {
   let stop = false;
   const watch = (async (): Promise<Exchange | undefined> => {
     while (!stop) {
@@ -480,7 +480,7 @@ async function initializeOrGiveUp(channel: Channel, ms: number): Promise<Exchang
     }
     return undefined;
   })();
-  const answer = initialize(channel, ms);
+  const answer = initialize(channel, ms, version);
   const first = await Promise.race([answer, watch]);
   stop = true;
   return first ?? (await answer);

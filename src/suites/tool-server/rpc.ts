@@ -102,11 +102,16 @@ export function initializeParams(version: string = PROTOCOL_VERSION): Record<str
 }
 
 /**
- * initialize (offering the channel's protocol version, 2024-11-05 unless the channel says
- * otherwise), then notifications/initialized (MCP lifecycle). Returns the reply.
+ * initialize asking for `version` (the run's `--protocol`; by default the channel's version,
+ * 2024-11-05 unless the channel says otherwise), then notifications/initialized (MCP lifecycle,
+ * every revision). Returns the reply.
  */
-export async function initialize(channel: Channel, ms: number): Promise<Exchange> {
-  const ex = await exchange(channel, METHODS.initialize, initializeParams(channel.protocolVersion), ms);
+export async function initialize(
+  channel: Channel,
+  ms: number,
+  version: string = channel.protocolVersion ?? PROTOCOL_VERSION,
+): Promise<Exchange> {
+  const ex = await exchange(channel, METHODS.initialize, initializeParams(version), ms);
   if (ex.reply !== undefined && 'result' in ex.reply) {
     await channel.sendText(JSON.stringify({ jsonrpc: '2.0', method: METHODS.initialized }));
   }

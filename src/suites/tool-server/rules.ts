@@ -211,3 +211,94 @@ export function keepAliveSettledAt(
     (f) => f.atMs >= Math.max(earliest, window.fromMs) && f.atMs <= window.toMs && isKeepAlive(f),
   )?.atMs;
 }
+
+/**
+ * The ids answered among received JSON-RPC texts: replies alone or inside an array (a batch
+ * response, JSON-RPC 2.0 "Batch"). Texts that are not JSON are passed over.
+ */
+export function answeredIds(texts: readonly string[]): Set<string | number> {
+  const ids = new Set<string | number>();
+  const take = (v: unknown) => {
+    if (typeof v !== 'object' || v === null) return;
+    const r = v as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
+    if (r.jsonrpc !== '2.0' || !('result' in r || 'error' in r)) return;
+    if (typeof r.id === 'string' || typeof r.id === 'number') ids.add(r.id);
+  };
+  for (const text of texts) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (Array.isArray(value)) for (const item of value) take(item);
+    else take(value);
+  }
+  return ids;
+}
+
+/** How deep structuredContentProblems follows nested objects and arrays. */
+const MAX_SCHEMA_DEPTH = 32;
+
+/**
+ * Where `value` breaks `schema` (MCP 2025-06-18 and later: "Servers MUST provide structured
+ * results that conform to this schema"), by the keywords that mean the same in every JSON
+ * Schema dialect: `type`, `enum`, `const`, `required`, `properties` and `items`, followed into
+ * nested objects and arrays. Other keywords (formats, patterns, combinators, $ref) are not
+ * judged: a value they would refuse passes here, never the other way round.
+ */
+export function structuredContentProblems(
+  schema: unknown,
+  value: unknown,
+  path = 'structuredContent',
+): string[] {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
+  if (path.split(/[.[]/).length > MAX_SCHEMA_DEPTH) return [];
+  const s = schema as Record<string, unknown>;
+  if (s.type !== undefined && !matchesType(s.type, value)) {
+    return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not of type ${JSON.stringify(s.type)}`];
+  }
+  if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+    return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not one of its enum`];
+  }
+  if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(value)) {
+    return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not its const ${JSON.stringify(s.const)}`];
+  }
+  const problems: string[] = [];
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const object = value as Record<string, unknown>;
+    if (Array.isArray(s.required)) {
+      for (const name of s.required)
+        if (typeof name === 'string' && !(name in object)) problems.push(`${path}.${name}: required, absent`);
+    }
+    if (typeof s.properties === 'object' && s.properties !== null) {
+      for (const [name, sub] of Object.entries(s.properties as Record<string, unknown>)) {
+        if (name in object) problems.push(...structuredContentProblems(sub, object[name], `${path}.${name}`));
+      }
+    }
+  }
+  if (Array.isArray(value) && typeof s.items === 'object' && s.items !== null && !Array.isArray(s.items)) {
+    value.forEach((item, i) => {
+      problems.push(...structuredContentProblems(s.items, item, `${path}[${i}]`));
+    });
+  }
+  return problems;
+}
+
+/**
+ * Tool names against the guidance of MCP 2025-11-25 ("Tool Names"): 1 to 128 characters,
+ * only A-Z, a-z, 0-9, `_`, `-` and `.`, unique within the server (all SHOULDs).
+ */
+export function toolNameProblems(names: readonly string[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (name.length < 1 || name.length > 128)
+      problems.push(`${JSON.stringify(name.slice(0, 140))} has ${name.length} characters (1 to 128)`);
+    else if (!/^[A-Za-z0-9_.-]+$/.test(name))
+      problems.push(`${JSON.stringify(name)} has characters other than A-Z, a-z, 0-9, _, - and .`);
+    if (seen.has(name)) problems.push(`${JSON.stringify(name)} is listed more than once`);
+    seen.add(name);
+  }
+  return problems;
+}

@@ -1,4 +1,5 @@
 import type { Suite } from '../../harness/check.js';
+import { gatedByRevision } from '../revision-gate.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { malformedChecks } from './checks/malformed.js';
@@ -9,7 +10,7 @@ import { stdioChecks } from './checks/stdio.js';
 import { streamableHttpChecks } from './checks/streamable-http.js';
 import { toolChecks } from './checks/tools.js';
 import { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
-import { describeTarget, type ToolServerTarget, targetArgs } from './target.js';
+import { describeTarget, revisionOf, type ToolServerTarget, targetArgs } from './target.js';
 
 /** The tool-server suite with its own tuning (budgets, property caps). */
 export function createToolServerSuite(
@@ -18,20 +19,23 @@ export function createToolServerSuite(
   return {
     name: 'tool-server',
     description:
-      'Speaks the tool-server protocol (JSON-RPC 2.0, MCP 2024-11-05; 2025-03-26 over Streamable HTTP) to a server over stdio, SSE + POST or Streamable HTTP and checks its replies, streams and sessions.',
+      'Speaks the tool-server protocol (JSON-RPC 2.0, MCP 2024-11-05 or the revision of --protocol; 2025-03-26 by default over Streamable HTTP) to a server over stdio, SSE + POST or Streamable HTTP and checks its replies, streams and sessions.',
     // Checks that may break the server (generated arguments, malformed input) run late; the
     // keep-alive check runs last: it judges a stream watched since the suite opened.
-    checks: [
-      ...lifecycleChecks,
-      ...toolChecks,
-      ...stdioChecks,
-      ...sseChecks,
-      ...streamableHttpChecks,
-      ...sessionModelChecks,
-      ...propertyChecks,
-      ...malformedChecks,
-      ...keepAliveChecks,
-    ],
+    checks: gatedByRevision(
+      [
+        ...lifecycleChecks,
+        ...toolChecks,
+        ...stdioChecks,
+        ...sseChecks,
+        ...streamableHttpChecks,
+        ...sessionModelChecks,
+        ...propertyChecks,
+        ...malformedChecks,
+        ...keepAliveChecks,
+      ],
+      (ctx) => revisionOf(ctx.target),
+    ),
     describeTarget,
     targetArgs,
     open: (target) => openToolServer(target, options),

@@ -1,5 +1,8 @@
 import { UsageError } from '../../harness/errors.js';
+import { DEFAULT_REVISION, isProtocolRevision, type ProtocolRevision } from '../../protocol/mcp/index.js';
 import type { TargetOptionSpec } from '../registry.js';
+import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
+import { offeredProtocolVersion } from './offered-version.js';
 
 /**
  * Which tools of the server the suite may call (`--call-tools`): `all`, `none`, or the
@@ -13,7 +16,17 @@ export type ToolServerTarget = (
   | { readonly kind: 'stdio'; readonly command: string }
   | { readonly kind: 'sse'; readonly url: string; readonly start?: string }
   | { readonly kind: 'http'; readonly url: string; readonly start?: string }
-) & { readonly callTools?: CallToolsOption };
+) & {
+  readonly callTools?: CallToolsOption;
+  /** `--protocol`: the MCP revision the suite asks for and judges by (absent: see offered-version.ts). */
+  readonly protocol?: ProtocolRevision;
+};
+
+/** The revision a run speaks to this target: `--protocol`, else the transport's default. */
+export function revisionOf(target: ToolServerTarget): ProtocolRevision {
+  const offered = offeredProtocolVersion(target.kind, target.protocol);
+  return isProtocolRevision(offered) ? offered : DEFAULT_REVISION;
+}
 
 export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
   {
@@ -40,6 +53,7 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       "which tools of the server the checks may call: all, none, or NAME,NAME... (default: the tools of wirecheck's reference and mock servers and tools annotated readOnlyHint: true; never any other tool)",
   },
+  PROTOCOL_TARGET_OPTION,
 ];
 
 /** `--call-tools` as given: `all`, `none`, or a comma-separated list of tool names. */
@@ -60,7 +74,11 @@ export function parseCallTools(value: unknown): CallToolsOption | undefined {
 export function toolServerTargetFromOptions(opts: Record<string, unknown>): ToolServerTarget {
   const { stdio, sse, http, start } = opts;
   const callTools = parseCallTools(opts.callTools);
-  const policy = callTools === undefined ? {} : { callTools };
+  const protocol = protocolOption(opts);
+  const policy = {
+    ...(callTools === undefined ? {} : { callTools }),
+    ...(protocol === undefined ? {} : { protocol }),
+  };
   const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   const count = [stdio, sse, http].filter(given).length;
   if (count > 1) throw new UsageError('give one of --stdio, --sse or --http');
@@ -97,7 +115,7 @@ function describeCallTools(c: CallToolsOption | undefined): string {
 }
 
 export function describeTarget(target: ToolServerTarget): string {
-  const policy = describeCallTools(target.callTools);
+  const policy = `${describeCallTools(target.callTools)}${target.protocol === undefined ? '' : ` (MCP ${target.protocol})`}`;
   if (target.kind === 'stdio') return `stdio: ${target.command}${policy}`;
   const name = target.kind === 'http' ? 'streamable http' : 'sse';
   return target.start === undefined
@@ -107,7 +125,10 @@ export function describeTarget(target: ToolServerTarget): string {
 
 export function targetArgs(target: ToolServerTarget): string[] {
   const c = target.callTools;
-  const policy = c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')];
+  const policy = [
+    ...(c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')]),
+    ...protocolArgs(target.protocol),
+  ];
   if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
   const flag = target.kind === 'http' ? '--http' : '--sse';
   const base = target.start === undefined ? [flag, target.url] : [flag, target.url, '--start', target.start];

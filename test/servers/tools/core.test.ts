@@ -43,17 +43,42 @@ describe('initialize (spec "Tool-server objects", MCP 2024-11-05 lifecycle)', ()
     expect(session.initialized).toBe(true);
   });
 
-  test('answers its own version whatever version the client asked for (MCP version negotiation)', async () => {
-    const { session } = setup();
-    const reply = (await answer(
-      session,
-      req(1, 'initialize', {
-        protocolVersion: '2099-01-01',
+  test('MCP version negotiation: a revision it speaks is answered as asked, another version with its latest', async () => {
+    const versionFor = async (asked: string) => {
+      const { session } = setup();
+      const init = req(1, 'initialize', {
+        protocolVersion: asked,
         capabilities: {},
         clientInfo: { name: 'x', version: '1' },
-      }),
-    )) as { result: { protocolVersion: string } };
-    expect(reply.result.protocolVersion).toBe('2024-11-05');
+      });
+      return ((await answer(session, init)) as { result: { protocolVersion: string } }).result
+        .protocolVersion;
+    };
+    for (const revision of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])
+      expect(await versionFor(revision)).toBe(revision);
+    expect(await versionFor('2099-01-01')).toBe('2025-11-25');
+    expect(await versionFor('1999-01-01')).toBe('2025-11-25');
+  });
+
+  test('invalid arguments are -32602 up to 2025-06-18 and an isError result in a 2025-11-25 session (SEP-1303)', async () => {
+    const callIn = async (revision: string) => {
+      const { session } = setup();
+      await answer(
+        session,
+        req(1, 'initialize', {
+          protocolVersion: revision,
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        }),
+      );
+      return answer(session, req(2, 'tools/call', { name: 'echo', arguments: {} }));
+    };
+    expect(await callIn('2025-06-18')).toMatchObject({ error: { code: -32602 } });
+    expect(await callIn('2025-11-25')).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      result: textResult('Invalid arguments for tool echo: missing required argument "text"', true),
+    });
   });
 
   test('initialize without clientInfo is -32602 naming the missing field', async () => {

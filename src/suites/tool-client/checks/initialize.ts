@@ -1,9 +1,16 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
 import { clientRequests } from '../../../mocks/tools/index.js';
-import { METHODS, PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
+import {
+  isBefore,
+  isProtocolRevision,
+  METHODS,
+  PROTOCOL_VERSION,
+  revisionsFrom,
+  revisionsUntil,
+} from '../../../protocol/mcp/index.js';
 import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectClientError, expectTraffic, initializeParamsOf } from '../expect.js';
-import type { ToolTransport } from '../target.js';
+import { revisionOf, type ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -23,6 +30,7 @@ export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       level: 'must',
       basis: 'spec',
       rule: 'The spec: the tool-server protocol version a client sends in initialize is 2024-11-05. Every tool client.',
+      revisions: revisionsUntil('2024-11-05'),
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx) {
         const result = await ctx.shared.basic(t);
@@ -33,6 +41,41 @@ export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
             `initialize asked for protocolVersion ${JSON.stringify(params.protocolVersion)}`,
             JSON.stringify(PROTOCOL_VERSION),
             JSON.stringify(params.protocolVersion),
+            evidenceOf(result, 'initialize', seq),
+          );
+        }
+      },
+    },
+    {
+      id: idOf(t, 'initialize.offers-revision'),
+      clause:
+        'MCP lifecycle, version negotiation: the client sends a version it supports, which SHOULD be the latest it supports (2025-03-26 and later; --protocol names a revision the client speaks)',
+      description:
+        "The client's initialize asks for the revision of --protocol or a later one, not an earlier one.",
+      level: 'should',
+      basis: 'protocol-should',
+      rule: 'MCP (every revision): in initialize the client MUST send a protocol version it supports, and it SHOULD be the latest version it supports. Run with --protocol R, the client speaks R, so asking for an earlier revision is not asking for its latest; asking for R, a later revision or a version wirecheck does not know is fine (the mock then answers R).',
+      revisions: revisionsFrom('2025-03-26'),
+      timeoutMs: CASE_BUDGET_MS,
+      async run(ctx) {
+        const result = await ctx.shared.basic(t);
+        expectTraffic(result, 'initialize');
+        const { params, seq } = initializeParamsOf(result, 'initialize');
+        const wanted = revisionOf(ctx.target);
+        const asked = params.protocolVersion;
+        if (typeof asked !== 'string') {
+          throw new CheckFailure(
+            `initialize asked for protocolVersion ${JSON.stringify(asked)}, not a version string`,
+            `"${wanted}" or a later revision`,
+            JSON.stringify(asked) ?? 'absent',
+            evidenceOf(result, 'initialize', seq),
+          );
+        }
+        if (isProtocolRevision(asked) && isBefore(asked, wanted)) {
+          throw new CheckFailure(
+            `initialize asked for ${asked}, a revision before ${wanted} (--protocol), which the client speaks`,
+            `"${wanted}" or a later revision`,
+            JSON.stringify(asked),
             evidenceOf(result, 'initialize', seq),
           );
         }
@@ -90,7 +133,7 @@ export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       description: `A server answering initialize with a version the client cannot speak (${UNSUPPORTED_SERVER_VERSION}) makes the client fail with the error shape, without calling the tool.`,
       level: 'should',
       basis: 'protocol-should',
-      rule: "MCP 2024-11-05: if the client does not support the protocol version in the server's initialize answer, it SHOULD disconnect; a client that carries on talks a protocol neither side agreed to.",
+      rule: "MCP 2024-11-05 (and 2025-11-25, in the same words): if the client does not support the protocol version in the server's initialize answer, it SHOULD disconnect; a client that carries on talks a protocol neither side agreed to.",
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.runCase({

@@ -1,5 +1,6 @@
-import { type Check, CheckFailure } from '../../../harness/check.js';
+import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
 import { clientMessages } from '../../../mocks/tools/index.js';
+import { revisionsFrom } from '../../../protocol/mcp/index.js';
 import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectFinished, expectReached, expectTraffic } from '../expect.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
@@ -205,6 +206,38 @@ export const sseChecks: Check<ToolClientCtx>[] = [
           'Content-Type: application/json',
           type,
           evidenceOf(result, 'Content-Type header', wrong.seq),
+        );
+      }
+    },
+  },
+  {
+    id: idOf('sse', 'protocol-version-header'),
+    clause:
+      'MCP lifecycle, operation (2025-06-18 and later): both parties respect the negotiated protocol version; MCP-Protocol-Version header (Streamable HTTP)',
+    description:
+      'A POST after initialize that carries an MCP-Protocol-Version header names the version the server answered in initialize.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2025-06-18 and later: both parties MUST respect the negotiated protocol version, and over HTTP the client sends it in the MCP-Protocol-Version header of every request after initialize. That header belongs to the Streamable HTTP transport, not to the HTTP+SSE transport of the spec, so a client that sends none passes (not exercised); one that sends a version other than the negotiated one warns.',
+    revisions: revisionsFrom('2025-06-18'),
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('sse');
+      expectTraffic(result, 'protocol version header');
+      const negotiated = result.scenario.protocolVersion;
+      const posts = clientMessages(result.journal).filter(
+        (p) => !p.text.includes('"initialize"') && p.http?.headers?.['mcp-protocol-version'] !== undefined,
+      );
+      if (posts.length === 0) {
+        throw new NotExercised('no POST after initialize carried an MCP-Protocol-Version header');
+      }
+      const wrong = posts.find((p) => p.http?.headers?.['mcp-protocol-version'] !== negotiated);
+      if (wrong !== undefined) {
+        throw new CheckFailure(
+          `the server answered protocolVersion ${negotiated} in initialize, and a later POST carried MCP-Protocol-Version: ${wrong.http?.headers?.['mcp-protocol-version']}`,
+          `MCP-Protocol-Version: ${negotiated}`,
+          `MCP-Protocol-Version: ${wrong.http?.headers?.['mcp-protocol-version']}`,
+          evidenceOf(result, 'protocol version header', wrong.seq),
         );
       }
     },

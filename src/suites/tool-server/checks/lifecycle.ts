@@ -1,6 +1,12 @@
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
 import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
-import { METHODS, PROTOCOL_VERSION } from '../../../protocol/mcp/index.js';
+import {
+  looksLikeVersion,
+  METHODS,
+  PROTOCOL_VERSION,
+  revisionsFrom,
+  revisionsUntil,
+} from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { nextId } from '../peer.js';
 import {
@@ -12,7 +18,8 @@ import {
   initialize,
   initializeParams,
 } from '../rpc.js';
-import { initializeProblems, versionProblem } from '../rules.js';
+import { answeredIds, initializeProblems, versionProblem } from '../rules.js';
+import { revisionOf } from '../target.js';
 import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
 
 /** A version no server supports: MCP versions are dates from 2024-11-05 on. */
@@ -24,7 +31,7 @@ function firstInitialize(
 ): Promise<{ ex: Exchange; channel: Awaited<ReturnType<ToolServerCtx['connectRaw']>> }> {
   return ctx.shared('initialize', async () => {
     const channel = await ctx.connectRaw('initialize');
-    return { ex: await initialize(channel, ctx.firstReplyMs), channel };
+    return { ex: await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target)), channel };
   });
 }
 
@@ -39,6 +46,37 @@ async function initializeResult(ctx: ToolServerCtx) {
     );
   }
   return { ex, channel, result: ex.reply.result };
+}
+
+/** initialize asking for a version no server supports, on a session of its own, shared by the checks that judge it. */
+function unsupportedExchange(
+  ctx: ToolServerCtx,
+): Promise<{ ex: Exchange; channel: Awaited<ReturnType<ToolServerCtx['connectRaw']>> }> {
+  return ctx.shared('unsupported-version', async () => {
+    const channel = await ctx.connectRaw('unsupported-version');
+    try {
+      const ex = await exchange(
+        channel,
+        METHODS.initialize,
+        initializeParams(UNSUPPORTED_VERSION),
+        ctx.firstReplyMs,
+      );
+      return { ex, channel };
+    } finally {
+      await channel.close();
+    }
+  });
+}
+
+/** The version the server offered to that request, when it offered one that looks like a version. */
+async function unsupportedAnswer(ctx: ToolServerCtx): Promise<{ version?: string; why: string }> {
+  const { ex } = await unsupportedExchange(ctx);
+  if (ex.reply === undefined) return { why: `no reply: ${ex.why}` };
+  if (!('result' in ex.reply)) return { why: `an error: ${brief(ex.reply)}` };
+  const v = (ex.reply.result as { protocolVersion?: unknown } | null)?.protocolVersion;
+  if (!looksLikeVersion(v) || v === UNSUPPORTED_VERSION)
+    return { why: `protocolVersion ${JSON.stringify(v)}` };
+  return { version: v, why: '' };
 }
 
 export const lifecycleChecks: Check<ToolServerCtx>[] = [
@@ -71,6 +109,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec fixes the tool-server protocol at 2024-11-05, and MCP 2024-11-05 says a server that supports the version a client asks for MUST answer with that same version. Every tool server.',
+    revisions: revisionsUntil('2024-11-05'),
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { ex, channel } = await initializeResult(ctx);
@@ -92,41 +131,108 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.initialize.unsupported-version',
-    clause: 'MCP 2024-11-05 lifecycle, version negotiation (the spec shows only 2024-11-05)',
-    description: `initialize asking for a version the server cannot support (${UNSUPPORTED_VERSION}) is answered with a result naming a version the server does support, not with that version or an error.`,
+    id: 'tool-server.initialize.requested-revision',
+    clause:
+      'MCP lifecycle, version negotiation (2025-03-26 and later; --protocol names the revision the server is tested as)',
+    description: 'A client asking for the revision of --protocol is answered with that same protocolVersion.',
     level: 'must',
-    basis: 'protocol-must',
-    rule: 'MCP 2024-11-05: when the server does not support the version the client asks for, it MUST answer with another protocol version it supports (the client then decides whether to go on). Every tool server.',
+    basis: 'contract',
+    rule: "With --protocol R the run tests the server as a server of MCP revision R, and every revision's lifecycle says a server that supports the requested version MUST answer with that same version; a server that answers another version does not speak R (run it with the --protocol it answers). Every tool server run under a later revision than the spec's.",
+    revisions: revisionsFrom('2025-03-26'),
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const channel = await ctx.connectRaw('unsupported-version');
+      if (ctx.target.protocol === undefined) {
+        // Over Streamable HTTP the suite offers 2025-03-26 by default; a server may answer any revision
+        // it supports to that offer (see initialize.supported-version-echoed). Only --protocol says which.
+        throw new CheckSkipped(
+          `the run names no revision (--protocol): ${revisionOf(ctx.target)} is only the transport's default offer`,
+        );
+      }
+      const { ex, channel } = await initializeResult(ctx);
+      const asked = revisionOf(ctx.target);
+      const v = (ex.reply as { result: { protocolVersion?: unknown } }).result?.protocolVersion;
+      if (v !== asked) {
+        throw failWith(
+          `asked for ${asked} (--protocol), the server answered protocolVersion ${JSON.stringify(v)}: it does not speak ${asked}`,
+          asked,
+          brief(ex.reply),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.initialize.supported-version-echoed',
+    clause: 'MCP lifecycle, version negotiation (every revision)',
+    description:
+      'The version the server offered to a client asking for one it does not know is answered as is when a client asks for it.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP (every revision): a server answers a version it does not support with another version it supports, and a server that supports the requested version MUST answer with that same version. So the version a server offers when asked for an unknown one is one it supports, and asking for it must get it back. Every tool server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const offered = await unsupportedAnswer(ctx);
+      if (offered.version === undefined) {
+        throw new NotExercised(
+          `initialize asking for ${UNSUPPORTED_VERSION} got no version to ask for again (${offered.why})`,
+        );
+      }
+      const channel = await ctx.connectRaw('offered-version');
       try {
         const ex = await exchange(
           channel,
           METHODS.initialize,
-          initializeParams(UNSUPPORTED_VERSION),
+          initializeParams(offered.version),
           ctx.firstReplyMs,
         );
         if (ex.reply === undefined || !('result' in ex.reply)) {
           throw failWith(
-            `initialize asking for ${UNSUPPORTED_VERSION} was answered ${ex.reply === undefined ? `with nothing (${ex.why})` : `with an error: ${brief(ex.reply)}`}`,
-            'a result whose protocolVersion is a version the server supports (e.g. 2024-11-05)',
+            `initialize asking for ${offered.version} (the version the server itself offered) was answered ${ex.reply === undefined ? `with nothing (${ex.why})` : `with an error: ${brief(ex.reply)}`}`,
+            `a result with protocolVersion ${offered.version}`,
             brief(ex.reply),
             [channel],
           );
         }
         const v = (ex.reply.result as { protocolVersion?: unknown } | null)?.protocolVersion;
-        if (typeof v !== 'string' || v === UNSUPPORTED_VERSION || !/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+        if (v !== offered.version) {
           throw failWith(
-            `initialize asking for ${UNSUPPORTED_VERSION} was answered with protocolVersion ${JSON.stringify(v)}`,
-            `a version the server supports (e.g. ${PROTOCOL_VERSION}), not ${UNSUPPORTED_VERSION}`,
+            `asked for ${UNSUPPORTED_VERSION}, the server offered ${offered.version}; asked for ${offered.version}, it answered ${JSON.stringify(v)}`,
+            offered.version,
             brief(ex.reply),
             [channel],
           );
         }
       } finally {
         await channel.close();
+      }
+    },
+  },
+  {
+    id: 'tool-server.initialize.unsupported-version',
+    clause: 'MCP 2024-11-05 lifecycle, version negotiation (the spec shows only 2024-11-05)',
+    description: `initialize asking for a version the server cannot support (${UNSUPPORTED_VERSION}) is answered with a result naming a version the server does support, not with that version or an error.`,
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2024-11-05 (and 2025-11-25, in the same words): when the server does not support the version the client asks for, it MUST answer with another protocol version it supports (the client then decides whether to go on). Every tool server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { ex, channel } = await unsupportedExchange(ctx);
+      if (ex.reply === undefined || !('result' in ex.reply)) {
+        throw failWith(
+          `initialize asking for ${UNSUPPORTED_VERSION} was answered ${ex.reply === undefined ? `with nothing (${ex.why})` : `with an error: ${brief(ex.reply)}`}`,
+          `a result whose protocolVersion is a version the server supports (e.g. ${revisionOf(ctx.target)})`,
+          brief(ex.reply),
+          [channel],
+        );
+      }
+      const v = (ex.reply.result as { protocolVersion?: unknown } | null)?.protocolVersion;
+      if (v === UNSUPPORTED_VERSION || !looksLikeVersion(v)) {
+        throw failWith(
+          `initialize asking for ${UNSUPPORTED_VERSION} was answered with protocolVersion ${JSON.stringify(v)}`,
+          `a version the server supports (e.g. ${revisionOf(ctx.target)}), not ${UNSUPPORTED_VERSION}`,
+          brief(ex.reply),
+          [channel],
+        );
       }
     },
   },
@@ -149,7 +255,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       const channel = await ctx.connectRaw('before-initialize');
       try {
         const early = await exchange(channel, METHODS.toolsList, {}, ctx.firstReplyMs);
-        const init = await initialize(channel, ctx.replyMs);
+        const init = await initialize(channel, ctx.replyMs, revisionOf(ctx.target));
         if (early.reply === undefined) {
           throw failWith(
             `tools/list before initialize got no response (${early.why})`,
@@ -289,6 +395,55 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
             [channel],
           );
         }
+      }
+    },
+  },
+  {
+    id: 'tool-server.jsonrpc.batch-answered',
+    clause: 'MCP 2025-03-26 basic protocol, Batching (removed again in 2025-06-18)',
+    description:
+      'A JSON-RPC batch of two pings, sent as one message, gets a response for each of them (in one array, as JSON-RPC 2.0 answers a batch, or one by one).',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: implementations MAY send JSON-RPC batches but MUST support receiving them (2025-06-18 removed batching, so the check holds in 2025-03-26 only). Every tool server run under --protocol 2025-03-26.',
+    revisions: ['2025-03-26'],
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const channel = await ctx.main();
+      const before = channel.peer.items.length;
+      const ids = [`wirecheck-batch-${nextId()}`, `wirecheck-batch-${nextId()}`];
+      const batch = ids.map((id) => ({ jsonrpc: '2.0', id, method: METHODS.ping }));
+      const post = await channel.sendText(JSON.stringify(batch));
+      const answered = () =>
+        answeredIds(
+          channel.peer.items
+            .slice(before)
+            .filter((i) => i.direction === 'received')
+            .map((i) => i.text),
+        );
+      const deadline = performance.now() + ctx.replyMs;
+      while (
+        ids.some((id) => !answered().has(id)) &&
+        channel.gone() === undefined &&
+        performance.now() < deadline
+      )
+        await delay(20);
+      const missing = ids.filter((id) => !answered().has(id));
+      if (missing.length > 0) {
+        const how =
+          post === undefined
+            ? ''
+            : ` (the POST got ${post.status === undefined ? (post.problem ?? 'no response') : `HTTP ${post.status}`})`;
+        throw failWith(
+          `a batch of ${ids.length} pings got no response for ${missing.join(', ')} within ${ctx.replyMs} ms${how}`,
+          `a response for each of ${ids.join(', ')}`,
+          channel.peer.items
+            .slice(before)
+            .filter((i) => i.direction === 'received')
+            .map((i) => i.text.slice(0, 300))
+            .join('\n') || 'nothing',
+          [channel],
+        );
       }
     },
   },

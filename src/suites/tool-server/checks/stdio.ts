@@ -4,6 +4,7 @@ import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { describeExit } from '../process.js';
 import { exchange, initialize } from '../rpc.js';
+import { revisionOf } from '../target.js';
 import { minimalArguments, probeTool } from '../tool-choice.js';
 import { CHECK_MS, CLAUSES, failWith } from './common.js';
 
@@ -26,7 +27,7 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
       // A process of its own, watched from its first byte to its exit on end of input.
       const channel = ctx.spawnStdio('stdout-purity');
       try {
-        await initialize(channel, ctx.firstReplyMs);
+        await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target));
         await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
         const tool = probeTool((await ctx.policy()).allowed);
         if (tool !== undefined) {
@@ -68,7 +69,7 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
     async run(ctx) {
       const channel = ctx.spawnStdio('exit-on-eof');
       try {
-        const init = await initialize(channel, ctx.firstReplyMs);
+        const init = await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target));
         if (init.reply === undefined) {
           throw failWith(`initialize got no reply (${init.why})`, 'an initialize result', 'nothing', [
             channel,

@@ -1,6 +1,13 @@
 import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../harness/check.js';
 import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
-import { CallToolResult, METHODS, resultText } from '../../../protocol/mcp/index.js';
+import {
+  CallToolResult,
+  METHODS,
+  resultText,
+  revisionsFrom,
+  revisionsUntil,
+  type Tool,
+} from '../../../protocol/mcp/index.js';
 import { noToolMessage } from '../call-policy.js';
 import type { ToolServerCtx } from '../context.js';
 import { call, callOk } from '../rpc.js';
@@ -9,6 +16,8 @@ import {
   callResultProblems,
   defaultProblems,
   propertyProblems,
+  structuredContentProblems,
+  toolNameProblems,
   toolsListProblems,
   unknownToolAnswer,
 } from '../rules.js';
@@ -23,6 +32,14 @@ import {
 import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
 
 const UNKNOWN_TOOL = 'wirecheck-no-such-tool-7f3a';
+
+/** At most this many tools with an outputSchema are called by the structured-content check. */
+const MAX_STRUCTURED_CALLS = 3;
+
+function hasOutputSchema(tool: Tool): boolean {
+  const schema = (tool as { outputSchema?: unknown }).outputSchema;
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema);
+}
 
 async function listed(ctx: ToolServerCtx) {
   const tools = await ctx.tools();
@@ -267,7 +284,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       'tools/call of a listed tool without one of its required arguments is answered with JSON-RPC error -32602 Invalid params.',
     level: 'should',
     basis: 'protocol-should',
-    rule: 'MCP 2024-11-05 lists invalid arguments among the protocol errors, and JSON-RPC 2.0 names -32602 Invalid params for them; neither makes it a MUST (many servers answer a result with isError: true).',
+    rule: 'MCP 2024-11-05 lists invalid arguments among the protocol errors, and JSON-RPC 2.0 names -32602 Invalid params for them; neither makes it a MUST (many servers answer a result with isError: true). MCP 2025-11-25 moved input validation errors to the tool execution errors, so the check holds up to 2025-06-18.',
+    revisions: revisionsUntil('2025-06-18'),
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const tools = await callable(ctx, 'tools/call with invalid arguments');
@@ -292,6 +310,126 @@ export const toolChecks: Check<ToolServerCtx>[] = [
         brief(reply),
         [channel],
       );
+    },
+  },
+  {
+    id: 'tool-server.tools.invalid-arguments-result',
+    clause: 'MCP 2025-11-25 tools, error handling: input validation errors are tool execution errors',
+    description:
+      'tools/call of a listed tool without one of its required arguments is answered with a result with isError: true.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2025-11-25 lists input validation errors among the tool execution errors, reported in tool results with isError: true so that a model can correct itself (SEP-1303: "should be returned as Tool Execution Errors rather than Protocol Errors"); the text makes it no MUST.',
+    revisions: revisionsFrom('2025-11-25'),
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const tools = await callable(ctx, 'tools/call with invalid arguments');
+      const found = tools
+        .map((t) => ({ tool: t, args: invalidArguments(t) }))
+        .find((c) => c.args !== undefined);
+      if (found === undefined) {
+        throw new NotExercised('no tool that may be called has a required argument to leave out');
+      }
+      const channel = await ctx.main();
+      const reply = await call(
+        channel,
+        METHODS.toolsCall,
+        { name: found.tool.name, arguments: found.args },
+        ctx.replyMs,
+      );
+      if ('result' in reply && (reply.result as { isError?: unknown } | null)?.isError === true) return;
+      throw failWith(
+        `${found.tool.name} with ${JSON.stringify(found.args)} (a required argument missing) was answered ${brief(reply)}`,
+        'a result with isError: true',
+        brief(reply),
+        [channel],
+      );
+    },
+  },
+  {
+    id: 'tool-server.tools.structured-content',
+    clause:
+      'MCP 2025-06-18 tools, output schema ("Servers MUST provide structured results that conform to this schema")',
+    description:
+      'A call of a tool that declares an outputSchema, answered with a result (not isError), carries structuredContent that conforms to the schema (type, enum, const, required, properties, items).',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-06-18 and later: if a tool provides an output schema, servers MUST provide structured results (`structuredContent`, a JSON object) that conform to it. Every tool server run under 2025-06-18 or later, for the tools that declare one.',
+    revisions: revisionsFrom('2025-06-18'),
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const withSchema = (await listed(ctx)).filter(hasOutputSchema);
+      if (withSchema.length === 0) throw new NotExercised('no listed tool declares an outputSchema');
+      const allowed = new Set(
+        (await callable(ctx, 'tools/call of a tool with an outputSchema')).map((t) => t.name),
+      );
+      const tools = withSchema.filter((t) => allowed.has(t.name)).slice(0, MAX_STRUCTURED_CALLS);
+      if (tools.length === 0) {
+        throw new CheckSkipped(
+          `the tools with an outputSchema (${withSchema.map((t) => t.name).join(', ')}) may not be called (--call-tools)`,
+        );
+      }
+      const channel = await ctx.main();
+      let judged = 0;
+      for (const tool of tools) {
+        const reply = await call(
+          channel,
+          METHODS.toolsCall,
+          { name: tool.name, arguments: minimalArguments(tool) },
+          ctx.replyMs,
+        );
+        if (!('result' in reply)) continue;
+        const result = reply.result as { isError?: unknown; structuredContent?: unknown } | null;
+        if (result?.isError === true) continue;
+        judged += 1;
+        const content = result?.structuredContent;
+        const problems =
+          typeof content !== 'object' || content === null || Array.isArray(content)
+            ? [
+                `structuredContent is ${content === undefined ? 'absent' : JSON.stringify(content).slice(0, 80)}, not an object`,
+              ]
+            : structuredContentProblems(tool.outputSchema, content);
+        if (problems.length > 0) {
+          throw failWith(
+            `${tool.name} declares an outputSchema, and its result does not conform: ${problems.slice(0, 5).join('; ')}`,
+            `structuredContent conforming to ${JSON.stringify(tool.outputSchema).slice(0, 300)}`,
+            brief(reply),
+            [channel],
+          );
+        }
+      }
+      if (judged === 0) {
+        throw new NotExercised(
+          `no call of ${tools.map((t) => t.name).join(', ')} with minimal arguments was answered with a result that is not an error`,
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.tools.name-format',
+    clause: 'MCP 2025-11-25 tools, Tool Names',
+    description:
+      'Every listed tool name has 1 to 128 characters of A-Z, a-z, 0-9, _, - and ., and no name is listed twice.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2025-11-25: tool names SHOULD be 1 to 128 characters long, SHOULD use only ASCII letters, digits, underscore, hyphen and dot, and SHOULD be unique within a server (guidance, all SHOULDs).',
+    revisions: revisionsFrom('2025-11-25'),
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const tools = await listed(ctx);
+      const problems = toolNameProblems(tools.map((t) => t.name));
+      if (problems.length > 0) {
+        const { channel } = await ctx.toolPages();
+        throw failWith(
+          `tool names outside the 2025-11-25 guidance: ${problems.slice(0, 10).join('; ')}`,
+          'names of 1 to 128 characters of [A-Za-z0-9_.-], each once',
+          tools
+            .map((t) => t.name)
+            .join(', ')
+            .slice(0, 600),
+          [channel],
+        );
+      }
     },
   },
   {

@@ -34,6 +34,9 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [failOnCancel] take a notifications/cancelled naming its call as the call's failure
  * @property {boolean} [addIsErrorDefault] print the result with the default isError: false written out
  * @property {boolean} [dropFalseIsError] print the result without an isError: false the server sent
+ * @property {string[]} [speaks] the versions this client goes on with (default: 2024-11-05 only)
+ * @property {'negotiated' | 'requested'} [versionHeader] after initialize, send MCP-Protocol-Version on every
+ *   POST: the version the server answered, or (a flaw) the one the client asked for
  */
 
 class ClientFailure extends Error {}
@@ -190,7 +193,10 @@ async function sseConnection(url, flaws, events) {
     send: async (message) => {
       const r = await fetch(target, {
         method: 'POST',
-        headers: { 'content-type': flaws.textPlainPost ? 'text/plain' : 'application/json' },
+        headers: {
+          'content-type': flaws.textPlainPost ? 'text/plain' : 'application/json',
+          ...(flaws.headerVersion === undefined ? {} : { 'mcp-protocol-version': flaws.headerVersion }),
+        },
         body: JSON.stringify(message),
       });
       await r.text();
@@ -305,10 +311,15 @@ export async function main(flaws = {}) {
       result = await call;
     } else {
       const init = await request('initialize', params);
-      if (!flaws.ignoreVersion && init?.protocolVersion !== '2024-11-05') {
+      const speaks = flaws.speaks ?? ['2024-11-05'];
+      if (!flaws.ignoreVersion && !speaks.includes(init?.protocolVersion)) {
         throw new ClientFailure(
-          `the server answered protocol version ${JSON.stringify(init?.protocolVersion)}, this client speaks 2024-11-05`,
+          `the server answered protocol version ${JSON.stringify(init?.protocolVersion)}, this client speaks ${speaks.join(', ')}`,
         );
+      }
+      if (flaws.versionHeader !== undefined) {
+        flaws.headerVersion =
+          flaws.versionHeader === 'negotiated' ? init?.protocolVersion : params.protocolVersion;
       }
     }
     if (flaws.noAwait) {
