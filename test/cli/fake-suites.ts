@@ -58,6 +58,8 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
         clause: 'Events rule 1',
         description: `check ${c.id}`,
         level: c.level ?? 'must',
+        basis: (c.level ?? 'must') === 'must' ? 'spec' : 'spec-reference',
+        rule: `The rule of check ${c.id}, stated for every target.`,
         ...(c.tier === undefined ? {} : { tier: c.tier }),
         ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
         async run(_ctx, env) {
