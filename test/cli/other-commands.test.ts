@@ -112,6 +112,8 @@ describe('wirecheck list', () => {
         suite: 'alpha',
         clause: 'Events rule 1',
         level: 'must',
+        basis: 'spec',
+        rule: 'The rule of check beta.z, stated for every target.',
         tier: 'quick',
         description: 'check alpha.x',
       },
@@ -120,6 +122,8 @@ describe('wirecheck list', () => {
         suite: 'alpha',
         clause: 'Events rule 1',
         level: 'should',
+        basis: 'spec-reference',
+        rule: 'The rule of check alpha.y, stated for every target.',
         tier: 'full',
         description: 'check alpha.y',
       },
@@ -128,6 +132,8 @@ describe('wirecheck list', () => {
         suite: 'beta',
         clause: 'Events rule 1',
         level: 'must',
+        basis: 'spec',
+        rule: 'The rule of check alpha.x, stated for every target.',
         tier: 'quick',
         description: 'check beta.z',
       },
@@ -145,6 +151,7 @@ describe('wirecheck list', () => {
       'alpha (1 check)',
       '  alpha.longer.id  must  quick  Events rule 1',
       '    check alpha.longer.id',
+      '    rule (spec): The rule of check alpha.longer.id, stated for every target.',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   type JournalEntry,
@@ -71,6 +72,8 @@ export interface MessagesClientCtx {
   /** A base URL where nothing listens: connecting is refused. */
   refusedBaseUrl(): Promise<string>;
   readonly shared: SharedCases;
+  /** What every run of the client command left running when it ended (messages-client.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 /** The same reply to every request (so a client that retries meets the same answer). */
@@ -118,6 +121,8 @@ export async function openMessagesClient(
   const caseTimeoutMs = options.caseTimeoutMs ?? 20_000;
   // One case at a time: the journal slice and the scenario belong to the running case.
   let queue: Promise<unknown> = Promise.resolve();
+  const leftovers = new LeftoverLedger();
+  let runs = 0;
 
   const runOnce = (spec: CaseSpec): Promise<CaseResult> => {
     const result = queue.then(async () => {
@@ -129,13 +134,16 @@ export async function openMessagesClient(
           baseUrl: spec.baseUrl ?? relay?.url ?? mock.url,
           apiKey: spec.withKey === false ? undefined : apiKey,
         });
-        const run = await runCommand(target.client, {
-          env,
-          stdin: JSON.stringify(spec.body),
-          timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
-          graceMs: 1000,
-          ...(spec.signal && { signal: spec.signal }),
-        });
+        const run = await leftovers.track(
+          `run ${++runs} of the client`,
+          runCommand(target.client, {
+            env,
+            stdin: JSON.stringify(spec.body),
+            timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+            graceMs: 1000,
+            ...(spec.signal && { signal: spec.signal }),
+          }),
+        );
         return { run, outcome: classifyRun(run), requests: mock.journal.entries().slice(before) };
       } finally {
         await relay?.close();
@@ -205,6 +213,7 @@ export async function openMessagesClient(
     runCase,
     refusedBaseUrl,
     shared,
+    leftovers,
     close: () => mock.close(),
   };
 }

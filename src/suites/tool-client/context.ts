@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   mockToolServerCommand,
@@ -79,6 +80,8 @@ export interface ToolClientCtx {
   commandRuns(env: { runs: number; full: boolean }): number;
   runCase(spec: CaseSpec): Promise<CaseResult>;
   readonly shared: SharedCases;
+  /** What every run of the client command left running when it ended (tool-client.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -117,6 +120,7 @@ export async function openToolClient(
   const caseTimeoutMs = options.caseTimeoutMs ?? 15_000;
   let queue: Promise<unknown> = Promise.resolve();
   let counter = 0;
+  const leftovers = new LeftoverLedger();
 
   const runOne = async (spec: CaseSpec): Promise<CaseResult> => {
     const n = counter++;
@@ -135,10 +139,13 @@ export async function openToolClient(
       // `exec`: sh -c becomes the mock itself, so a client's signal reaches the mock (the
       // shutdown-order check reads it from the journal).
       const command = `exec ${mockToolServerCommand({ scenarioFile, journalFile, launcher: 'direct' })}`;
-      const run = await runCommand(target.client, {
-        ...common,
-        env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
-      });
+      const run = await leftovers.track(
+        `run ${n + 1} of the client (stdio)`,
+        runCommand(target.client, {
+          ...common,
+          env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
+        }),
+      );
       const journal = await readJournalFile(journalFile);
       return {
         transport: 'stdio',
@@ -151,10 +158,13 @@ export async function openToolClient(
     }
     const mock = await startMockToolServer(scenario);
     try {
-      const run = await runCommand(target.client, {
-        ...common,
-        env: toolClientEnv(baseEnv, { transport: 'sse', url: mock.url }),
-      });
+      const run = await leftovers.track(
+        `run ${n + 1} of the client (sse)`,
+        runCommand(target.client, {
+          ...common,
+          env: toolClientEnv(baseEnv, { transport: 'sse', url: mock.url }),
+        }),
+      );
       return {
         transport: 'sse',
         scenario,
@@ -214,6 +224,7 @@ export async function openToolClient(
       ),
     runCase,
     shared,
+    leftovers,
     close,
   };
 }

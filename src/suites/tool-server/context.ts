@@ -1,4 +1,5 @@
 import { CheckFailure, CheckSkipped, TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
 import { InitializeResult, type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
@@ -79,6 +80,8 @@ export interface ToolServerCtx {
   policy(): Promise<CallPolicy>;
   /** A value computed once per run and shared by the checks that judge it. */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /** stdio: what every server process left running once its session was closed (tool-server.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 /**
@@ -119,9 +122,18 @@ export async function openToolServer(
     return c;
   };
 
+  const leftovers = new LeftoverLedger();
   const spawnStdio = (label: string): StdioChannel => {
     if (target.kind !== 'stdio') throw new CheckSkipped('this check applies to the stdio transport only');
-    return track(openStdioChannel(target.command, label));
+    const channel = track(openStdioChannel(target.command, label));
+    const closeChannel = channel.close.bind(channel);
+    let recorded = false;
+    (channel as { close: () => Promise<void> }).close = async () => {
+      await closeChannel();
+      if (!recorded) leftovers.record(`the session ${label}`, channel.process.survivors());
+      recorded = true;
+    };
+    return channel;
   };
 
   /** The server stopped answering during the run: every check after this one is not run. */
@@ -331,6 +343,7 @@ export async function openToolServer(
     toolPages,
     policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
     shared,
+    leftovers,
     close,
   };
 }

@@ -1,5 +1,6 @@
 import type { Suite } from '../../harness/check.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
+import { leftoverChecks } from './checks/leftovers.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { malformedChecks } from './checks/malformed.js';
 import { propertyChecks } from './checks/properties.js';
@@ -29,6 +30,8 @@ export function createToolServerSuite(
       ...propertyChecks,
       ...malformedChecks,
       ...keepAliveChecks,
+      // After every other: it judges what every stdio session of the run left running.
+      ...leftoverChecks,
     ],
     describeTarget,
     targetArgs,
