@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
+import { firstLinesBlock } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   type JournalEntry,
@@ -169,7 +170,7 @@ export async function openMessagesClient(
     if (!shouldReach || result.requests.length > 0) return result;
     const again = await runOnce({ ...probeSpec(), ...(spec.signal && { signal: spec.signal }) });
     if (again.requests.length > 0) return result;
-    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${exitOf(again.run)}${firstLines(again.run.stderr)})`;
+    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${exitOf(again.run)}${stderrBlock(again.run.stderr)})`;
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
@@ -230,20 +231,19 @@ function startProblem(probe: CaseResult): string | undefined {
       : run.timedOut
         ? 'never sent a request to the mock before its time ran out'
         : 'never sent a request to the mock';
-  return `${how} (${exitOf(run)}${firstLines(run.stderr)})`;
+  return `${how} (${exitOf(run)}${stderrBlock(run.stderr)})`;
 }
 
-/** How a run ended, without its stderr (firstLines shows that). */
+/** `; first lines of stderr:` and those lines, or ''. */
+function stderrBlock(stderr: string): string {
+  const block = firstLinesBlock('stderr', stderr);
+  return block === '' ? '' : `; ${block}`;
+}
+
+/** How a run ended, without its stderr (stderrBlock shows that). */
 function exitOf(run: CommandRun): string {
   const how = run.exitCode === null ? `killed by ${run.signal ?? 'a signal'}` : `exit ${run.exitCode}`;
   return run.timedOut ? `${how}, timed out` : how;
-}
-
-/** The first lines of a target's stderr, where the cause of a crash usually is. */
-export function firstLines(stderr: string, lines = 8): string {
-  const head = stderr.trim().split('\n').slice(0, lines).join('\n');
-  if (head === '') return '';
-  return `; first lines of stderr:\n${head.length > 1200 ? `${head.slice(0, 1200)}...` : head}`;
 }
 
 /** A port that was free a moment ago and is closed now: connecting to it is refused. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
+import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   mockToolServerCommand,
@@ -238,19 +239,10 @@ function reached(result: CaseResult): boolean {
 function neverReached(probes: readonly CaseResult[]): string {
   const lines = probes.map((p) => {
     const out = p.run.stdout.trim();
-    const err = firstLines(p.run.stderr);
+    const err = firstLines(p.run.stderr, 6).join('\n');
     return `over ${p.transport}: ${describeToolClientRun(p.run).split('; stderr')[0] ?? ''}${out === '' ? ', nothing on stdout' : `, stdout ${JSON.stringify(out.slice(0, 200))}`}${err === '' ? '' : `\n  first lines of its stderr:\n  ${err.split('\n').join('\n  ')}`}`;
   });
   return `never reached the mock tool server (no message on stdio, no stream opened over SSE), so nothing can be judged:\n${lines.join('\n')}`;
-}
-
-function firstLines(text: string, max = 6): string {
-  return text
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== '')
-    .slice(0, max)
-    .map((l) => (l.length > 200 ? `${l.slice(0, 200)}...` : l))
-    .join('\n');
 }
 
 /** Why a probe run shows the command cannot be started at all; undefined when it ran. */
