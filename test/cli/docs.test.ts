@@ -96,6 +96,14 @@ describe('docs/cli.md', () => {
     expect(missing).toEqual([]);
   });
 
+  test('README names only options some command has', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const known = new Set(allCommands(program()).flatMap(({ command }) => [...longOptions(command)]));
+    const named = new Set(readme.match(/(?<![\w-])--[a-z][a-z-]*[a-z]/g) ?? []);
+    expect(named.size).toBeGreaterThan(10);
+    expect([...named].filter((flag) => !known.has(flag) && flag !== '--version')).toEqual([]);
+  });
+
   test('documents every command and every option of the CLI', async () => {
     const doc = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
     const root = program();
