@@ -29,6 +29,13 @@ test('a run that left a process fails, naming the command, the run and each pid 
   expect(failure?.actual).toBe('run 2: pid 4242: sleep 317; pid 4243: node helper.js');
 });
 
+test('a run that left a crowd is named by its first five processes', () => {
+  const crowd = Array.from({ length: 40 }, (_, i) => ({ pid: 1000 + i, command: 'sleep 317' }));
+  expect(() => judgeLeftovers('the runner', [{ label: 'case 1', survivors: crowd }], true)).toThrow(
+    /case 1: pid 1000: sleep 317; (pid \d+: sleep 317; ){4}and 35 more/,
+  );
+});
+
 test('no process ended, or no /proc to look in: not exercised, never a pass', () => {
   expect(() => judgeLeftovers('the agent', [], true)).toThrow(NotExercised);
   expect(() => judgeLeftovers('the agent', [{ label: 'case a', survivors: [sleep] }], false)).toThrow(

@@ -102,6 +102,9 @@ export function noneLeftCheck<Ctx>(spec: NoneLeftCheckSpec<Ctx>): Check<Ctx> {
   };
 }
 
+/** Processes named per run in a message. */
+const SHOWN_PER_RUN = 5;
+
 /** The verdict of noneLeftCheck on what was recorded (pure: tested directly). */
 export function judgeLeftovers(what: string, ended: readonly EndedProcess[], canSeeProcesses: boolean): void {
   if (!canSeeProcesses) {
@@ -113,7 +116,11 @@ export function judgeLeftovers(what: string, ended: readonly EndedProcess[], can
   const left = ended.filter((p) => p.survivors.length > 0);
   if (left.length === 0) return;
   const count = left.reduce((n, p) => n + p.survivors.length, 0);
-  const lines = left.map((p) => `${p.label}: ${describeSurvivors(p.survivors)}`);
+  // Bounded: a target that left a fork bomb behind is named by its first processes.
+  const lines = left.map(
+    (p) =>
+      `${p.label}: ${describeSurvivors(p.survivors.slice(0, SHOWN_PER_RUN))}${p.survivors.length > SHOWN_PER_RUN ? `; and ${p.survivors.length - SHOWN_PER_RUN} more` : ''}`,
+  );
   const shown = lines.slice(0, 5).join('\n');
   const more = lines.length > 5 ? `\n(and ${lines.length - 5} more processes of the target)` : '';
   throw new CheckFailure(
