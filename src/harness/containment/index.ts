@@ -22,4 +22,3 @@ export {
   describeSurvivors,
   spawnContained,
 } from './spawn.js';
-export { expectNoSurvivors, TargetLeftProcesses } from './survivors.js';
