@@ -131,6 +131,8 @@ async function runGuarded(
   const out = (text: string) => progress.print(text);
   const results: SuiteResult[] = [];
   const errors: WirecheckError[] = [];
+  /** The references' notes, each printed once (the runner and the agent share one). */
+  const notes = new Set<string>();
   const runSettings = {
     seed: settings.seed,
     runs: settings.runs,
@@ -147,6 +149,10 @@ async function runGuarded(
     let running: RunningReference;
     try {
       running = await planned.start();
+      if (running.note !== undefined && !notes.has(running.note)) {
+        notes.add(running.note);
+        ctx.stderr.write(`${running.note}\n`);
+      }
     } catch (e) {
       // Whatever the reason, a target that cannot start is a target that could not start.
       const reason = e instanceof Error ? e.message : String(e);

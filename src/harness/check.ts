@@ -104,13 +104,13 @@ export interface Check<Ctx> {
    * Where the rule comes from, which decides the level (docs/levels.md): `spec`,
    * `protocol-must` and `contract` allow `must`; the others make a check `should`.
    */
-  readonly basis?: Basis;
+  readonly basis: Basis;
   /**
    * The rule the check rests on, stated in the catalogue's own words so a reader needs no
    * document outside the repository: what the text says, and for whom (every server, a
    * reference server...). docs/checks.md shows it beside the clause.
    */
-  readonly rule?: string;
+  readonly rule: string;
   /** `full` checks run only with --full. */
   readonly tier?: 'quick' | 'full';
   /** Per-check budget in ms (default 30 s). */

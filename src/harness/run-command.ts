@@ -14,7 +14,7 @@ export interface CommandRun {
   spawnError?: Error;
   /**
    * Processes the command left running outside its process group when it ended (setsid
-   * escapees, daemons): wirecheck killed them. Report them with TargetLeftProcesses.
+   * escapees, daemons): wirecheck killed them. A suite records them in a LeftoverLedger (processes.none-left).
    */
   survivors?: Survivor[];
 }

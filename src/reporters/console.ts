@@ -179,8 +179,46 @@ export function formatCauseGroup(
       'checks: ',
       group.checks.map((c) => c.id),
     ),
+    ...groupExpectations(group.checks),
     ...(reproduce === undefined ? [] : indented('reproduce one: ', reproduce)),
   ].join('\n');
+}
+
+/** Distinct expected/actual pairs a group shows; the rest are in the reports. */
+const GROUP_PAIRS_SHOWN = 5;
+
+/**
+ * The expected and actual values of a group's checks: once when every check that has them
+ * has the same, else each distinct pair with the ids of its checks (at most
+ * GROUP_PAIRS_SHOWN pairs; every check keeps its own in results.json and junit.xml).
+ */
+function groupExpectations(checks: readonly CheckResult[]): string[] {
+  const pairs = new Map<string, { expected?: string; actual?: string; ids: string[] }>();
+  for (const c of checks) {
+    if (c.expected === undefined && c.actual === undefined) continue;
+    const key = JSON.stringify([c.expected, c.actual]);
+    const pair = pairs.get(key);
+    if (pair !== undefined) pair.ids.push(c.id);
+    else
+      pairs.set(key, {
+        ...(c.expected === undefined ? {} : { expected: c.expected }),
+        ...(c.actual === undefined ? {} : { actual: c.actual }),
+        ids: [c.id],
+      });
+  }
+  const all = [...pairs.values()];
+  const lines: string[] = [];
+  for (const pair of all.slice(0, GROUP_PAIRS_SHOWN)) {
+    const of = all.length === 1 ? '' : ` (${pair.ids.join(', ')})`;
+    if (pair.expected !== undefined) lines.push(...indented(`expected${of}: `, pair.expected));
+    if (pair.actual !== undefined) lines.push(...indented(`actual${of}:   `, pair.actual));
+  }
+  if (all.length > GROUP_PAIRS_SHOWN) {
+    lines.push(
+      `${DETAIL_INDENT}(${all.length - GROUP_PAIRS_SHOWN} more expected/actual pairs: each check's own are in results.json and junit.xml)`,
+    );
+  }
+  return lines;
 }
 
 /** The checks a run did not reach, as one entry with the reason said once. */

@@ -16,6 +16,8 @@ export interface TargetOptionSpec {
 /** A reference implementation started for `wirecheck all`. */
 export interface RunningReference {
   readonly target: unknown;
+  /** Printed once before the suite runs: how the reference was started differently here, and why. */
+  readonly note?: string;
   close(): Promise<void>;
 }
 

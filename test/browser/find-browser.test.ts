@@ -1,68 +1,74 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { findBrowser } from './find-browser.js';
+import { describe, expect, test } from 'vitest';
+import { type BrowserMachine, findBrowser, selectBrowser } from './find-browser.js';
 
-const MISSING = '/nonexistent/chromium';
+const SYSTEM = '/usr/bin/chromium';
 
-let dir: string;
-let fakeBrowser: string;
+/** A machine as selectBrowser sees it: Linux x64 with the bundled package and no system browser, unless told. */
+function machine(over: Partial<BrowserMachine> = {}): BrowserMachine {
+  return {
+    platform: 'linux',
+    arch: 'x64',
+    bundledInstalled: true,
+    systemPath: SYSTEM,
+    systemExecutable: false,
+    choiceExecutable: false,
+    ...over,
+  };
+}
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'wirecheck-find-browser-'));
-  fakeBrowser = join(dir, 'chromium');
-  await writeFile(fakeBrowser, '#!/bin/sh\necho fake\n', { mode: 0o755 });
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-describe('the browser of the report.html test', () => {
-  test('on Linux x64 it is the one shipped in @sparticuz/chromium, unpacked and runnable, even with no system browser', async () => {
-    const choice = await findBrowser({ systemPath: MISSING, platform: 'linux', arch: 'x64' });
-    expect(choice.source).toBe('bundled');
-    expect(choice.executablePath).toContain('node_modules/.cache/wirecheck-test-browser/chromium-');
-    // A second call reuses the unpacked file.
-    await expect(findBrowser({ choice: 'bundled' })).resolves.toEqual(choice);
-    const version = execFileSync(choice.executablePath, ['--version'], { encoding: 'utf8', timeout: 20_000 });
-    expect(version).toMatch(/^Chromium \d+\./);
-  }, 60_000);
-
-  test('where the bundled build cannot run, the system browser is used', async () => {
-    await expect(findBrowser({ systemPath: fakeBrowser, platform: 'linux', arch: 'arm64' })).resolves.toEqual(
-      {
-        executablePath: fakeBrowser,
-        source: 'system',
-      },
-    );
+describe('which browser the report.html test drives (pure: every platform, on any machine)', () => {
+  test('on Linux x64 the one shipped in @sparticuz/chromium, even with no system browser', () => {
+    expect(selectBrowser(machine())).toEqual({ source: 'bundled' });
   });
 
-  test('with no browser at all the error names both ways to get one', async () => {
-    await expect(findBrowser({ systemPath: MISSING, platform: 'darwin', arch: 'arm64' })).rejects.toThrow(
-      /@sparticuz\/chromium runs on Linux x64 only \(this is darwin arm64\) and \/nonexistent\/chromium is missing; install Debian's chromium/,
-    );
+  test('where the bundled build cannot run, or is not installed, the system browser', () => {
+    const system = { source: 'system', path: SYSTEM };
+    expect(selectBrowser(machine({ arch: 'arm64', systemExecutable: true }))).toEqual(system);
+    expect(selectBrowser(machine({ platform: 'darwin', systemExecutable: true }))).toEqual(system);
+    expect(selectBrowser(machine({ bundledInstalled: false, systemExecutable: true }))).toEqual(system);
   });
 
-  test('WIRECHECK_TEST_BROWSER picks one browser and never falls back to another', async () => {
-    await expect(findBrowser({ choice: 'system', systemPath: MISSING })).rejects.toThrow(
-      'WIRECHECK_TEST_BROWSER=system: /nonexistent/chromium is missing',
-    );
-    await expect(findBrowser({ choice: 'bundled', systemPath: fakeBrowser, arch: 'arm64' })).rejects.toThrow(
-      /WIRECHECK_TEST_BROWSER=bundled: @sparticuz\/chromium ships a Linux x64 browser only/,
-    );
-    await expect(findBrowser({ choice: MISSING })).rejects.toThrow(
-      'WIRECHECK_TEST_BROWSER=/nonexistent/chromium: no executable file there',
-    );
-    await expect(findBrowser({ choice: fakeBrowser, systemPath: MISSING })).resolves.toEqual({
-      executablePath: fakeBrowser,
+  test('with no browser at all the error names both ways to get one', () => {
+    expect(selectBrowser(machine({ platform: 'darwin', arch: 'arm64' }))).toEqual({
+      error: expect.stringMatching(
+        /@sparticuz\/chromium runs on Linux x64 only \(this is darwin arm64\) and \/usr\/bin\/chromium is missing; install Debian's chromium/,
+      ),
+    });
+  });
+
+  test('WIRECHECK_TEST_BROWSER picks one browser and never falls back to another', () => {
+    expect(selectBrowser(machine({ choice: 'system' }))).toEqual({
+      error:
+        'WIRECHECK_TEST_BROWSER=system: /usr/bin/chromium is missing (Debian: apt-get install -y chromium)',
+    });
+    expect(selectBrowser(machine({ choice: 'bundled', arch: 'arm64', systemExecutable: true }))).toEqual({
+      error: expect.stringMatching(
+        /WIRECHECK_TEST_BROWSER=bundled: @sparticuz\/chromium ships a Linux x64 browser only, and this is linux arm64/,
+      ),
+    });
+    expect(selectBrowser(machine({ choice: '/nonexistent/chromium' }))).toEqual({
+      error: 'WIRECHECK_TEST_BROWSER=/nonexistent/chromium: no executable file there',
+    });
+    expect(selectBrowser(machine({ choice: '/opt/chromium', choiceExecutable: true }))).toEqual({
       source: 'given',
+      path: '/opt/chromium',
     });
-    await expect(findBrowser({ choice: 'system', systemPath: fakeBrowser })).resolves.toEqual({
-      executablePath: fakeBrowser,
+    expect(selectBrowser(machine({ choice: 'system', systemExecutable: true }))).toEqual({
       source: 'system',
+      path: SYSTEM,
     });
   });
 });
+
+test('on this machine the browser found runs: the bundled one on Linux x64, the system one elsewhere', async () => {
+  const choice = await findBrowser();
+  const linuxX64 = process.platform === 'linux' && process.arch === 'x64';
+  expect(choice.source).toEqual(
+    process.env.WIRECHECK_TEST_BROWSER ? expect.any(String) : linuxX64 ? 'bundled' : 'system',
+  );
+  // A second call reuses what the first found (the bundled browser is unpacked once).
+  await expect(findBrowser()).resolves.toEqual(choice);
+  const version = execFileSync(choice.executablePath, ['--version'], { encoding: 'utf8', timeout: 20_000 });
+  expect(version).toMatch(/Chrom(e|ium)/);
+}, 60_000);

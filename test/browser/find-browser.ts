@@ -84,6 +84,56 @@ async function unpackBundled(): Promise<string> {
   return target;
 }
 
+/** What the choice of a browser depends on, gathered by findBrowser (injected in tests). */
+export interface BrowserMachine {
+  /** `WIRECHECK_TEST_BROWSER`: `bundled`, `system`, a path, or unset. */
+  readonly choice?: string | undefined;
+  readonly platform: string;
+  readonly arch: string;
+  /** Whether the devDependency @sparticuz/chromium is installed. */
+  readonly bundledInstalled: boolean;
+  readonly systemPath: string;
+  readonly systemExecutable: boolean;
+  /** Whether `choice`, taken as a path, is an executable file. */
+  readonly choiceExecutable: boolean;
+}
+
+/** Which browser to use, or why none: pure, so every platform's branch is tested on any machine. */
+export function selectBrowser(
+  m: BrowserMachine,
+):
+  | { readonly source: 'bundled' }
+  | { readonly source: 'system' | 'given'; readonly path: string }
+  | { readonly error: string } {
+  const bundledRuns = m.platform === 'linux' && m.arch === 'x64';
+  const system = () =>
+    m.systemExecutable
+      ? ({ source: 'system', path: m.systemPath } as const)
+      : {
+          error: `WIRECHECK_TEST_BROWSER=system: ${m.systemPath} is missing (Debian: apt-get install -y chromium)`,
+        };
+  if (m.choice === 'bundled') {
+    return bundledRuns
+      ? { source: 'bundled' }
+      : {
+          error: `WIRECHECK_TEST_BROWSER=bundled: @sparticuz/chromium ships a Linux x64 browser only, and this is ${m.platform} ${m.arch}`,
+        };
+  }
+  if (m.choice === 'system') return system();
+  if (m.choice !== undefined && m.choice !== '') {
+    return m.choiceExecutable
+      ? { source: 'given', path: m.choice }
+      : { error: `WIRECHECK_TEST_BROWSER=${m.choice}: no executable file there` };
+  }
+  if (bundledRuns && m.bundledInstalled) return { source: 'bundled' };
+  if (m.systemExecutable) return { source: 'system', path: m.systemPath };
+  return {
+    error:
+      `the report.html browser test found no browser: @sparticuz/chromium runs on Linux x64 only (this is ${m.platform} ${m.arch}) ` +
+      `and ${m.systemPath} is missing; install Debian's chromium (apt-get install -y chromium) or set WIRECHECK_TEST_BROWSER=/path/to/chromium`,
+  };
+}
+
 /**
  * The Chromium the report.html test drives. By default the one shipped in the registry
  * package @sparticuz/chromium (a devDependency), so that `npm test` needs no browser from the
@@ -92,32 +142,16 @@ async function unpackBundled(): Promise<string> {
  */
 export async function findBrowser(options: FindBrowserOptions = {}): Promise<BrowserChoice> {
   const { choice, systemPath = SYSTEM_CHROMIUM, platform = process.platform, arch = process.arch } = options;
-  const bundledRuns = platform === 'linux' && arch === 'x64';
-  const system = async (): Promise<BrowserChoice> => {
-    if (await isExecutable(systemPath)) return { executablePath: systemPath, source: 'system' };
-    throw new Error(
-      `WIRECHECK_TEST_BROWSER=system: ${systemPath} is missing (Debian: apt-get install -y chromium)`,
-    );
-  };
-  const bundled = async (): Promise<BrowserChoice> => {
-    if (!bundledRuns) {
-      throw new Error(
-        `WIRECHECK_TEST_BROWSER=bundled: @sparticuz/chromium ships a Linux x64 browser only, and this is ${platform} ${arch}`,
-      );
-    }
-    return { executablePath: await unpackBundled(), source: 'bundled' };
-  };
-
-  if (choice === 'bundled') return bundled();
-  if (choice === 'system') return system();
-  if (choice !== undefined && choice !== '') {
-    if (await isExecutable(choice)) return { executablePath: choice, source: 'given' };
-    throw new Error(`WIRECHECK_TEST_BROWSER=${choice}: no executable file there`);
-  }
-  if (bundledRuns && bundledPackage() !== undefined) return bundled();
-  if (await isExecutable(systemPath)) return { executablePath: systemPath, source: 'system' };
-  throw new Error(
-    `the report.html browser test found no browser: @sparticuz/chromium runs on Linux x64 only (this is ${platform} ${arch}) ` +
-      `and ${systemPath} is missing; install Debian's chromium (apt-get install -y chromium) or set WIRECHECK_TEST_BROWSER=/path/to/chromium`,
-  );
+  const selected = selectBrowser({
+    choice,
+    platform,
+    arch,
+    bundledInstalled: bundledPackage() !== undefined,
+    systemPath,
+    systemExecutable: await isExecutable(systemPath),
+    choiceExecutable: choice !== undefined && choice !== '' && (await isExecutable(choice)),
+  });
+  if ('error' in selected) throw new Error(selected.error);
+  if (selected.source === 'bundled') return { executablePath: await unpackBundled(), source: 'bundled' };
+  return { executablePath: selected.path, source: selected.source };
 }

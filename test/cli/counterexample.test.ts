@@ -38,6 +38,8 @@ function register(seen: string[]) {
         clause: 'Events rule 3',
         description: 'strings stay short',
         level: 'must',
+        basis: 'spec',
+        rule: 'A rule of a test suite, stated for every target.',
         async run(_ctx, env) {
           await checkProperty(env, fc.string({ minLength: 1 }), async (s) => {
             seen.push(s);

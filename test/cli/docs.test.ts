@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { buildProgram, DEPS } from '../../src/cli/main.js';
+import { SUITES } from '../../src/suites/registry.js';
 
 function allCommands(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
   return command.commands.flatMap((sub) => {
@@ -12,22 +13,102 @@ function allCommands(command: Command, path: string[] = []): { path: string[]; c
   });
 }
 
+function program(): Command {
+  const ignore = () => {};
+  const ctx: CliContext = {
+    stdout: { write: ignore },
+    stderr: { write: ignore },
+    stdin: Readable.from([]),
+    env: {},
+    // The real implementations: building the program registers every command without running any.
+    deps: DEPS,
+    onShutdown: () => ({ signal: new AbortController().signal, dispose: ignore }),
+  };
+  return buildProgram(ctx, ignore);
+}
+
+/** The long options of a command, `--help` included. */
+function longOptions(command: Command): Set<string> {
+  return new Set(['--help', ...command.options.flatMap((o) => (o.long === undefined ? [] : [o.long]))]);
+}
+
+/** The command a usage line names (`wirecheck serve tools [...]` -> serve tools), undefined for the root. */
+function commandOf(root: Command, words: string[]): { command: Command; rest: string[] } {
+  let command = root;
+  let i = 0;
+  for (; i < words.length; i++) {
+    const sub = command.commands.find((c) => c.name() === words[i]);
+    if (sub === undefined) break;
+    command = sub;
+  }
+  return { command, rest: words.slice(i) };
+}
+
 describe('docs/cli.md', () => {
+  test('its usage summary names only commands and options that exist', async () => {
+    const doc = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const usage = doc.slice(doc.indexOf('```\n') + 4, doc.indexOf('\n```', doc.indexOf('```\n') + 4));
+    const root = program();
+    const wrong: string[] = [];
+    const lines = usage.split('\n').filter((l) => l.startsWith('wirecheck '));
+    expect(lines.length).toBeGreaterThan(15);
+    for (const line of lines) {
+      const { command, rest } = commandOf(root, line.slice('wirecheck '.length).split(' '));
+      const known = command === root ? new Set(['--version', '--help']) : longOptions(command);
+      for (const flag of rest.join(' ').match(/--[a-z][a-z-]*/g) ?? []) {
+        // `[--fault-* ...]` stands for the --fault-<name> flags.
+        if (flag === '--fault-') {
+          if (![...known].some((k) => k.startsWith('--fault-'))) wrong.push(`${line}: --fault-*`);
+          continue;
+        }
+        if (!known.has(flag)) wrong.push(`${command.name()}: ${flag}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test("its usage summary gives each command's every option (test: its run options; target options are summed up)", async () => {
+    const doc = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const usage = doc.slice(doc.indexOf('```\n') + 4, doc.indexOf('\n```', doc.indexOf('```\n') + 4));
+    const root = program();
+    const targetOptions = new Set(
+      SUITES.flatMap((e) => e.targetOptions.map((o) => o.flags.split(/[ ,]/)[0] as string)),
+    );
+    const missing: string[] = [];
+    for (const { path, command } of allCommands(root).filter(
+      ({ command }) => command.commands.length === 0,
+    )) {
+      const line = usage
+        .split('\n')
+        .find((l) => l.startsWith(`wirecheck ${path.join(' ')} `) || l === `wirecheck ${path.join(' ')}`);
+      if (line === undefined) {
+        missing.push(`no usage line for ${path.join(' ')}`);
+        continue;
+      }
+      for (const flag of longOptions(command)) {
+        if (flag === '--help' || (path[0] === 'test' && targetOptions.has(flag))) continue;
+        const shown = flag.startsWith('--fault-')
+          ? line.includes('--fault-*')
+          : new RegExp(`${flag}(?![a-z-])`).test(line);
+        if (!shown) missing.push(`${path.join(' ')} ${flag}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test('README names only options some command has', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const known = new Set(allCommands(program()).flatMap(({ command }) => [...longOptions(command)]));
+    const named = new Set(readme.match(/(?<![\w-])--[a-z][a-z-]*[a-z]/g) ?? []);
+    expect(named.size).toBeGreaterThan(10);
+    expect([...named].filter((flag) => !known.has(flag) && flag !== '--version')).toEqual([]);
+  });
+
   test('documents every command and every option of the CLI', async () => {
     const doc = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
-    const ignore = () => {};
-    const ctx: CliContext = {
-      stdout: { write: ignore },
-      stderr: { write: ignore },
-      stdin: Readable.from([]),
-      env: {},
-      // The real implementations: building the program registers every command without running any.
-      deps: DEPS,
-      onShutdown: () => ({ signal: new AbortController().signal, dispose: ignore }),
-    };
-    const program = buildProgram(ctx, ignore);
+    const root = program();
     const missing: string[] = [];
-    const commands = allCommands(program).filter(({ command }) => command.commands.length === 0);
+    const commands = allCommands(root).filter(({ command }) => command.commands.length === 0);
     expect(commands.map((c) => c.path.join(' '))).toEqual(
       expect.arrayContaining([
         'test',

@@ -58,6 +58,8 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
         clause: 'Events rule 1',
         description: `check ${c.id}`,
         level: c.level ?? 'must',
+        basis: (c.level ?? 'must') === 'must' ? 'spec' : 'spec-reference',
+        rule: `The rule of check ${c.id}, stated for every target.`,
         ...(c.tier === undefined ? {} : { tier: c.tier }),
         ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
         async run(_ctx, env) {
@@ -100,7 +102,7 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
 /** A registry entry with the target option `--fake-url <url>` (required). */
 export function fakeEntry(
   suite: Suite<FakeTarget, object>,
-  reference?: { url: string; events: string[]; fails?: boolean },
+  reference?: { url: string; events: string[]; fails?: boolean; note?: string },
 ): SuiteEntry {
   return {
     suite,
@@ -117,6 +119,7 @@ export function fakeEntry(
             reference.events.push(`start ${suite.name}`);
             return {
               target: { url: reference.url },
+              ...(reference.note === undefined ? {} : { note: reference.note }),
               close: async () => {
                 reference.events.push(`close ${suite.name}`);
               },

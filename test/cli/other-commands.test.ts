@@ -84,6 +84,22 @@ describe('wirecheck all', () => {
     expect(lastLine(run.stdout)).toBe('1 passed, 0 failed, 0 warned, 0 skipped');
   });
 
+  test("a reference's note (started without isolation, and why) is printed once, before the suites run", async () => {
+    const note = 'note: no isolation level works on this machine (bwrap: not installed), so ...';
+    const a = fakeSuite('alpha', [{ id: 'alpha.ok', outcome: 'pass' }]);
+    const b = fakeSuite('beta', [{ id: 'beta.ok', outcome: 'pass' }]);
+    cleanup.push(
+      registerAll(
+        fakeEntry(a.suite, { url: 'ref://alpha', events: [], note }),
+        fakeEntry(b.suite, { url: 'ref://beta', events: [], note }),
+      ),
+    );
+    const run = await cli(['all', '--report-dir', await tempDir()]);
+    expect(run.code).toBe(0);
+    expect(run.stderr.split(note).length - 1).toBe(1);
+    expect(lastLine(run.stdout)).toBe('2 passed, 0 failed, 0 warned, 0 skipped');
+  });
+
   test('2 when no suite has a reference implementation', async () => {
     cleanup.push(registerAll(fakeEntry(fakeSuite('alpha', []).suite)));
     const run = await cli(['all', '--report-dir', await tempDir()]);
@@ -112,6 +128,8 @@ describe('wirecheck list', () => {
         suite: 'alpha',
         clause: 'Events rule 1',
         level: 'must',
+        basis: 'spec',
+        rule: 'The rule of check alpha.x, stated for every target.',
         tier: 'quick',
         description: 'check alpha.x',
       },
@@ -120,6 +138,8 @@ describe('wirecheck list', () => {
         suite: 'alpha',
         clause: 'Events rule 1',
         level: 'should',
+        basis: 'spec-reference',
+        rule: 'The rule of check alpha.y, stated for every target.',
         tier: 'full',
         description: 'check alpha.y',
       },
@@ -128,6 +148,8 @@ describe('wirecheck list', () => {
         suite: 'beta',
         clause: 'Events rule 1',
         level: 'must',
+        basis: 'spec',
+        rule: 'The rule of check beta.z, stated for every target.',
         tier: 'quick',
         description: 'check beta.z',
       },
@@ -145,6 +167,7 @@ describe('wirecheck list', () => {
       'alpha (1 check)',
       '  alpha.longer.id  must  quick  Events rule 1',
       '    check alpha.longer.id',
+      '    rule (spec): The rule of check alpha.longer.id, stated for every target.',
     ]);
   });
 

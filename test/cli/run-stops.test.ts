@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -193,13 +193,16 @@ describe('--report-dir checked before the run', () => {
     const under = await cli(['test', 'fake', ...URL_ARGS, '--report-dir', join(root, 'file', 'sub')]);
     expect(under.code).toBe(2);
     expect(under.stderr).toContain(`${join(root, 'file')} is not a directory`);
-    if (process.getuid?.() !== 0) {
-      await mkdir(join(root, 'locked'));
-      await chmod(join(root, 'locked'), 0o500);
-      const locked = await cli(['test', 'fake', ...URL_ARGS, '--report-dir', join(root, 'locked')]);
-      expect(locked.code).toBe(2);
-      expect(locked.stderr).toContain('cannot write in it');
-    }
+    // A directory no file can be written in, for root too (mode bits do not stop root): the
+    // name of wirecheck's write test (.wirecheck-write-test-<pid>, in this process) is taken
+    // by a directory, so writing that file fails with EISDIR.
+    await mkdir(join(root, 'locked', `.wirecheck-write-test-${process.pid}`), { recursive: true });
+    const locked = await cli(['test', 'fake', ...URL_ARGS, '--report-dir', join(root, 'locked')]);
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toContain(
+      `the report directory ${join(root, 'locked')} cannot be used: cannot write in it`,
+    );
+    expect(locked.stderr).toContain('EISDIR');
     expect(ran).toEqual([]);
     const created = await cli(['test', 'fake', ...URL_ARGS, '--report-dir', join(root, 'a', 'b', 'c')]);
     expect(created.code).toBe(0);

@@ -46,6 +46,8 @@ function check(id: string): Check<object> {
     clause: 'Events rule 1',
     description: id,
     level: 'must',
+    basis: 'spec',
+    rule: 'A rule of a test suite, stated for every target.',
     async run(_ctx, env) {
       await checkProperty(env, fc.nat(), async (value) => {
         seen.push({ id, value, seed: env.seed });

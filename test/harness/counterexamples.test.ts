@@ -44,6 +44,8 @@ function suiteFor(seen: number[][]): Suite<Target, Target> {
         clause: 'Events rule 1',
         description: 'no 7 in a long list',
         level: 'must',
+        basis: 'spec',
+        rule: 'A rule of a test suite, stated for every target.',
         async run(ctx, env) {
           await checkProperty(env, fc.array(fc.integer({ min: 0, max: 9 })), async (list) => {
             seen.push(list);
@@ -58,6 +60,8 @@ function suiteFor(seen: number[][]): Suite<Target, Target> {
         clause: 'Events rule 2',
         description: 'fails without a property',
         level: 'must',
+        basis: 'spec',
+        rule: 'A rule of a test suite, stated for every target.',
         async run() {
           throw new CheckFailure('plain failure');
         },

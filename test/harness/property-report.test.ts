@@ -84,6 +84,8 @@ describe('a labelled property: every failing label reaches the result', () => {
           clause: 'Errors',
           description: 'invalid requests are rejected',
           level: 'must',
+          basis: 'spec',
+          rule: 'A rule of a test suite, stated for every target.',
           async run(_ctx, e) {
             await checkProperty(
               e,

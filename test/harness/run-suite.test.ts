@@ -35,6 +35,8 @@ describe('runSuite: what each check really did', () => {
       clause: 'c',
       description: 'd',
       level: 'must',
+      basis: 'spec',
+      rule: 'A rule of a test suite, stated for every target.',
       async run(_ctx, env) {
         await checkProperty(env, fc.nat(), async () => {});
         await checkProperty(env, fc.nat(), async () => {}, { runs: 7 });
@@ -164,7 +166,17 @@ describe('runSuite: a run that stops early', () => {
     const suite: Suite<object, object> = {
       name: 'probe',
       description: 'a suite whose open waits on its probe',
-      checks: [{ id: 'probe.a', clause: 'c', description: 'd', level: 'must', run: async () => {} }],
+      checks: [
+        {
+          id: 'probe.a',
+          clause: 'c',
+          description: 'd',
+          level: 'must',
+          basis: 'spec',
+          rule: 'A rule.',
+          run: async () => {},
+        },
+      ],
       describeTarget: () => 'x',
       targetArgs: () => [],
       async open(_target, env) {

@@ -202,7 +202,11 @@ describe('test tool-server against hostile servers: exit 1, a report naming the 
 describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {
   test('stdio: `cat` is told apart from a tool server (unavailable: exit 2, the report says why)', async () => {
     const { run, results } = await unavailableToolServer(['--stdio', 'cat']);
-    expectUnavailable(run, results, 'it sent our initialize request back unchanged');
+    expectUnavailable(
+      run,
+      results,
+      'the server echoed the request back: it looks like `cat`, not a tool server',
+    );
   });
 
   test('stdio: a reply to initialize that never ends: unavailable (exit 2), naming maxLineBytes, bounded', async () => {

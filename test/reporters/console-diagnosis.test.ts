@@ -143,10 +143,32 @@ describe('console: failures that share one cause', () => {
       "  ✗ FAIL  27 checks failed for one cause: the client exited 1 before sending a request; stderr:\n      Error: Cannot find module '/nonexistent.js'",
     );
     expect(text.match(/Cannot find module/g)).toHaveLength(1);
-    expect(text).not.toContain('expected: a request');
+    // The checks' expected and actual, the same for all 27: said once.
+    expect(text.match(/expected: a request/g)).toHaveLength(1);
+    expect(text.match(/actual: {3}none/g)).toHaveLength(1);
     for (const id of ids) expect(text).toContain(id);
     expect(text).toContain('reproduce one: npx wirecheck test demo --seed 1 --only demo.check-00');
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(110);
+  });
+
+  test('a group whose checks expected or saw different things names each pair with its checks', () => {
+    const a = { ...failing('demo.a', CAUSE), expected: 'a request', actual: 'none' };
+    const b = { ...failing('demo.b', CAUSE), expected: 'exit 0', actual: 'exit 1' };
+    const c = { ...failing('demo.c', CAUSE), expected: 'a request', actual: 'none' };
+    const text = printed([a, b, c]);
+    expect(text).toContain(
+      '      expected (demo.a, demo.c): a request\n      actual (demo.a, demo.c):   none',
+    );
+    expect(text).toContain('      expected (demo.b): exit 0\n      actual (demo.b):   exit 1');
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      ...failing(`demo.m${i}`, CAUSE),
+      actual: `value ${i}`,
+    }));
+    const capped = printed(many);
+    expect(capped.match(/expected \(demo\.m\d\)/g)).toHaveLength(5);
+    expect(capped).toContain(
+      "(2 more expected/actual pairs: each check's own are in results.json and junit.xml)",
+    );
   });
 
   test('a cause shared by one check only, and failures without a cause, print as they are', () => {

@@ -19,6 +19,8 @@ function check(revisions?: readonly string[]): Check<Ctx> & { ran: number } {
     clause: 'c',
     description: 'd',
     level: 'must' as const,
+    basis: 'protocol-must' as const,
+    rule: 'A rule of some revisions.',
     ran: 0,
     ...(revisions === undefined ? {} : { revisions }),
     async run() {

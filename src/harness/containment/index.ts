@@ -7,6 +7,13 @@ export {
   resetContainment,
 } from './choose.js';
 export { CONTAINMENT_METHODS, type ContainmentMethod, TAG_VARIABLE } from './enclosure.js';
+export {
+  type EndedProcess,
+  judgeLeftovers,
+  LeftoverLedger,
+  type NoneLeftCheckSpec,
+  noneLeftCheck,
+} from './leftovers.js';
 export type { Survivor } from './procfs.js';
 export { killAllContainedTargets, liveContainedTargets } from './registry.js';
 export {
@@ -15,4 +22,3 @@ export {
   describeSurvivors,
   spawnContained,
 } from './spawn.js';
-export { expectNoSurvivors, TargetLeftProcesses } from './survivors.js';

@@ -2,6 +2,7 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { type JournalEntry, startMockMessagesService } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
@@ -36,6 +37,8 @@ export interface AgentCtx {
   result(key: CaseKey): Promise<AgentCaseResult>;
   /** Several cases' results, in the order asked. */
   results(keys: readonly CaseKey[]): Promise<AgentCaseResult[]>;
+  /** What every run of the agent command left running when it ended (agent.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function openAgent(
   const baseEnv = options.baseEnv ?? process.env;
   const timeoutMs = options.caseTimeoutMs ?? 30_000;
   let queue: Promise<unknown> = Promise.resolve();
+  const leftovers = new LeftoverLedger();
 
   const runCase = (spec: AgentCase): Promise<AgentCaseResult> => {
     const result = queue.then(async () => {
@@ -72,13 +76,16 @@ export async function openAgent(
       const workdir = join(root, spec.name);
       if (spec.workdirExists) await mkdir(workdir, { recursive: true });
       const before = mock.journal.size;
-      const run = await runCommand(target.agent, {
-        env: agentEnv(baseEnv, { baseUrl: mock.url, apiKey, maxTurns: spec.maxTurns, workdir }),
-        stdin: `${spec.prompt}\n`,
-        timeoutMs,
-        graceMs: 1000,
-        ...(stop === undefined ? {} : { signal: stop }),
-      });
+      const run = await leftovers.track(
+        `case ${spec.name}`,
+        runCommand(target.agent, {
+          env: agentEnv(baseEnv, { baseUrl: mock.url, apiKey, maxTurns: spec.maxTurns, workdir }),
+          stdin: `${spec.prompt}\n`,
+          timeoutMs,
+          graceMs: 1000,
+          ...(stop === undefined ? {} : { signal: stop }),
+        }),
+      );
       const requests = mock.journal.entries().slice(before);
       const problem = requests.length === 0 ? cannotStart(run) : undefined;
       if (problem !== undefined) {
@@ -123,6 +130,7 @@ export async function openAgent(
     target,
     result,
     results: (keys) => Promise.all(keys.map(result)),
+    leftovers,
     close,
   };
 }

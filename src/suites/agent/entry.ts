@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
-import type { SuiteEntry } from '../registry.js';
+import type { RunningReference, SuiteEntry } from '../registry.js';
+import { type IsolationProbe, referenceIsolation } from '../runner/reference-isolation.js';
 import { agentSuite } from './suite.js';
 import { AGENT_TARGET_OPTIONS, type AgentTarget, agentTargetFromOptions } from './target.js';
 
@@ -18,8 +19,12 @@ export const agentSuiteEntry: SuiteEntry = {
   suite: agentSuite,
   targetOptions: AGENT_TARGET_OPTIONS,
   targetFromOptions: agentTargetFromOptions,
-  async reference() {
-    const target: AgentTarget = { agent: referenceAgentCommand() };
-    return { target, close: async () => {} };
-  },
+  reference: () => startReferenceAgent(),
 };
+
+/** The reference agent for `wirecheck all`: `--isolation none`, with a note, where no isolation works here. */
+export async function startReferenceAgent(probe?: IsolationProbe): Promise<RunningReference> {
+  const isolation = await referenceIsolation(probe);
+  const target: AgentTarget = { agent: [referenceAgentCommand(), ...isolation.args].join(' ') };
+  return { target, close: async () => {}, ...(isolation.note === undefined ? {} : { note: isolation.note }) };
+}

@@ -1,8 +1,5 @@
+import { outputPart } from '../../harness/output-lines.js';
 import type { CommandRun } from '../../harness/run-command.js';
-
-/** Lines of a stream a target-level message quotes, and how much of each. */
-const LINES = 6;
-const LINE_CHARS = 240;
 
 /**
  * Why a run shows that the agent command cannot be started at all, or undefined: a spawn
@@ -11,7 +8,7 @@ const LINE_CHARS = 240;
 export function cannotStart(run: CommandRun): string | undefined {
   if (run.spawnError) return `could not be started: ${run.spawnError.message}`;
   if (run.exitCode === 126 || run.exitCode === 127) {
-    return `could not be started by sh -c (exit ${run.exitCode}${part('stderr', run.stderr)})`;
+    return `could not be started by sh -c (exit ${run.exitCode}${outputPart('stderr', run.stderr)})`;
   }
   return undefined;
 }
@@ -25,18 +22,5 @@ export function describeOutput(run: CommandRun): string {
       : run.exitCode === null
         ? `it ended on signal ${run.signal ?? 'none'}`
         : `it exited with status ${run.exitCode}`;
-  return `${how}${part('stdout', run.stdout)}${part('stderr', run.stderr)}`;
-}
-
-function part(name: string, text: string): string {
-  const lines = text
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== '');
-  if (lines.length === 0) return `; nothing on ${name}`;
-  const shown = lines
-    .slice(0, LINES)
-    .map((l) => (l.length > LINE_CHARS ? `${l.slice(0, LINE_CHARS)}...` : l));
-  const more = lines.length > LINES ? ` | ... (${lines.length - LINES} more lines)` : '';
-  return `; ${name}: ${shown.join(' | ')}${more}`;
+  return `${how}${outputPart('stdout', run.stdout)}${outputPart('stderr', run.stderr)}`;
 }

@@ -1,6 +1,7 @@
 import type { Suite } from '../../harness/check.js';
 import { breakerChecks } from './checks/breaker.js';
 import { capChecks } from './checks/cap.js';
+import { leftoverChecks } from './checks/leftovers.js';
 import { loopChecks } from './checks/loop.js';
 import { resultChecks } from './checks/results.js';
 import { type AgentCtx, type AgentSuiteOptions, openAgent } from './context.js';
@@ -12,7 +13,8 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     name: 'agent',
     description:
       'Runs an agent command against a mock messages service scripted as a model that calls the bash tool, and checks the conversation it sent, its turn cap and its circuit breaker.',
-    checks: [...loopChecks, ...resultChecks, ...capChecks, ...breakerChecks],
+    // leftoverChecks last: it judges what every case of the run left running.
+    checks: [...loopChecks, ...resultChecks, ...capChecks, ...breakerChecks, ...leftoverChecks],
     describeTarget,
     targetArgs,
     open: (target, env) => openAgent(target, env.seed, options, env.signal),

@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
+import { firstLinesBlock } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   type JournalEntry,
@@ -71,6 +73,8 @@ export interface MessagesClientCtx {
   /** A base URL where nothing listens: connecting is refused. */
   refusedBaseUrl(): Promise<string>;
   readonly shared: SharedCases;
+  /** What every run of the client command left running when it ended (messages-client.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 /** The same reply to every request (so a client that retries meets the same answer). */
@@ -118,6 +122,8 @@ export async function openMessagesClient(
   const caseTimeoutMs = options.caseTimeoutMs ?? 20_000;
   // One case at a time: the journal slice and the scenario belong to the running case.
   let queue: Promise<unknown> = Promise.resolve();
+  const leftovers = new LeftoverLedger();
+  let runs = 0;
 
   const runOnce = (spec: CaseSpec): Promise<CaseResult> => {
     const result = queue.then(async () => {
@@ -129,13 +135,16 @@ export async function openMessagesClient(
           baseUrl: spec.baseUrl ?? relay?.url ?? mock.url,
           apiKey: spec.withKey === false ? undefined : apiKey,
         });
-        const run = await runCommand(target.client, {
-          env,
-          stdin: JSON.stringify(spec.body),
-          timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
-          graceMs: 1000,
-          ...(spec.signal && { signal: spec.signal }),
-        });
+        const run = await leftovers.track(
+          `run ${++runs} of the client`,
+          runCommand(target.client, {
+            env,
+            stdin: JSON.stringify(spec.body),
+            timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+            graceMs: 1000,
+            ...(spec.signal && { signal: spec.signal }),
+          }),
+        );
         return { run, outcome: classifyRun(run), requests: mock.journal.entries().slice(before) };
       } finally {
         await relay?.close();
@@ -161,7 +170,7 @@ export async function openMessagesClient(
     if (!shouldReach || result.requests.length > 0) return result;
     const again = await runOnce({ ...probeSpec(), ...(spec.signal && { signal: spec.signal }) });
     if (again.requests.length > 0) return result;
-    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${exitOf(again.run)}${firstLines(again.run.stderr)})`;
+    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${exitOf(again.run)}${stderrBlock(again.run.stderr)})`;
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
@@ -205,6 +214,7 @@ export async function openMessagesClient(
     runCase,
     refusedBaseUrl,
     shared,
+    leftovers,
     close: () => mock.close(),
   };
 }
@@ -221,20 +231,19 @@ function startProblem(probe: CaseResult): string | undefined {
       : run.timedOut
         ? 'never sent a request to the mock before its time ran out'
         : 'never sent a request to the mock';
-  return `${how} (${exitOf(run)}${firstLines(run.stderr)})`;
+  return `${how} (${exitOf(run)}${stderrBlock(run.stderr)})`;
 }
 
-/** How a run ended, without its stderr (firstLines shows that). */
+/** `; first lines of stderr:` and those lines, or ''. */
+function stderrBlock(stderr: string): string {
+  const block = firstLinesBlock('stderr', stderr);
+  return block === '' ? '' : `; ${block}`;
+}
+
+/** How a run ended, without its stderr (stderrBlock shows that). */
 function exitOf(run: CommandRun): string {
   const how = run.exitCode === null ? `killed by ${run.signal ?? 'a signal'}` : `exit ${run.exitCode}`;
   return run.timedOut ? `${how}, timed out` : how;
-}
-
-/** The first lines of a target's stderr, where the cause of a crash usually is. */
-export function firstLines(stderr: string, lines = 8): string {
-  const head = stderr.trim().split('\n').slice(0, lines).join('\n');
-  if (head === '') return '';
-  return `; first lines of stderr:\n${head.length > 1200 ? `${head.slice(0, 1200)}...` : head}`;
 }
 
 /** A port that was free a moment ago and is closed now: connecting to it is refused. */

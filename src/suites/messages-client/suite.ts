@@ -2,6 +2,7 @@ import type { Suite } from '../../harness/check.js';
 import { bufferedChecks } from './checks/buffered.js';
 import { errorChecks } from './checks/errors.js';
 import { forwardCompatChecks } from './checks/forward-compat.js';
+import { leftoverChecks } from './checks/leftovers.js';
 import { requestChecks } from './checks/request.js';
 import { streamChecks } from './checks/stream.js';
 import { streamErrorChecks } from './checks/stream-errors.js';
@@ -23,6 +24,8 @@ export function createMessagesClientSuite(
       ...streamErrorChecks,
       ...errorChecks,
       ...forwardCompatChecks,
+      // Last: it judges what every case of the run left running.
+      ...leftoverChecks,
     ],
     describeTarget,
     targetArgs,

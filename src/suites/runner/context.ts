@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
 import { type MemoryReport, sampleRunnerMemory } from './memory.js';
@@ -75,6 +76,8 @@ export interface RunnerCtx {
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Aborted when the suite closes: sessions started in the background end with it. */
   readonly closing: AbortSignal;
+  /** What every runner process of the run left running when it ended (runner.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 /** Budget of the preflight session: an interpreter or a container may take a while to start. */
@@ -116,8 +119,12 @@ export async function openRunner(
     writeFileSync(dir, 'a regular file: nothing can be created below it\n', { mode: 0o644 });
     return join(dir, 'workdir');
   };
+  const leftovers = new LeftoverLedger();
   const session = (spec: CaseSpec, workdir = workdirOf(spec), onOutput?: (line: OutputLine) => void) =>
-    runSession(target.runner, spec, { baseEnv, workdir, ...(onOutput === undefined ? {} : { onOutput }) });
+    leftovers.track(
+      `the session in ${workdir}`,
+      runSession(target.runner, spec, { baseEnv, workdir, ...(onOutput === undefined ? {} : { onOutput }) }),
+    );
   const gone = (result: SessionRun): void => {
     const problem = cannotStart(result);
     if (problem !== undefined) {
@@ -180,6 +187,7 @@ export async function openRunner(
     shrinkRuns: options.maxShrinkRuns ?? 20,
     shared,
     closing: closing.signal,
+    leftovers,
   };
   // Stopped while opening: the harness closes what it gets; start nothing more.
   if (!closing.signal.aborted) startDefaultTimeoutSession(ctx);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
-import type { SuiteEntry } from '../registry.js';
+import type { RunningReference, SuiteEntry } from '../registry.js';
+import { type IsolationProbe, referenceIsolation } from './reference-isolation.js';
 import { runnerSuite } from './suite.js';
 import { RUNNER_TARGET_OPTIONS, type RunnerTarget, runnerTargetFromOptions } from './target.js';
 
@@ -18,8 +19,12 @@ export const runnerSuiteEntry: SuiteEntry = {
   suite: runnerSuite,
   targetOptions: RUNNER_TARGET_OPTIONS,
   targetFromOptions: runnerTargetFromOptions,
-  async reference() {
-    const target: RunnerTarget = { runner: referenceRunnerCommand() };
-    return { target, close: async () => {} };
-  },
+  reference: () => startReferenceRunner(),
 };
+
+/** The reference runner for `wirecheck all`: `--isolation none`, with a note, where no isolation works here. */
+export async function startReferenceRunner(probe?: IsolationProbe): Promise<RunningReference> {
+  const isolation = await referenceIsolation(probe);
+  const target: RunnerTarget = { runner: [referenceRunnerCommand(), ...isolation.args].join(' ') };
+  return { target, close: async () => {}, ...(isolation.note === undefined ? {} : { note: isolation.note }) };
+}

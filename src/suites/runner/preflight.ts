@@ -1,8 +1,5 @@
+import { outputPart } from '../../harness/output-lines.js';
 import type { SessionRun } from './session.js';
-
-/** Lines of the runner's stderr a target-level message quotes, and how much of each. */
-const STDERR_LINES = 6;
-const STDERR_LINE_CHARS = 240;
 
 /**
  * Why a session shows that the runner command cannot be started at all (not that it
@@ -62,18 +59,9 @@ function exitOf(run: SessionRun): string {
   return run.exitCode === null ? `on signal ${run.exitSignal ?? 'none'}` : `with status ${run.exitCode}`;
 }
 
-/** `; stderr: <first lines>` when the runner wrote any, else nothing. */
+/** `; stderr: <first lines>` when the runner wrote any, else `; nothing on stderr`. */
 export function stderrPart(run: SessionRun): string {
-  const lines = run.stderr
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== '');
-  if (lines.length === 0) return '; nothing on stderr';
-  const shown = lines
-    .slice(0, STDERR_LINES)
-    .map((l) => (l.length > STDERR_LINE_CHARS ? `${l.slice(0, STDERR_LINE_CHARS)}...` : l));
-  const more = lines.length > STDERR_LINES ? ` | ... (${lines.length - STDERR_LINES} more lines)` : '';
-  return `; stderr: ${shown.join(' | ')}${more}`;
+  return outputPart('stderr', run.stderr);
 }
 
 function quote(s: string): string {

@@ -53,7 +53,7 @@ export interface SessionRun {
   readonly leftovers: ReadonlyMap<string, readonly ProcInfo[]>;
   /**
    * Every process of the runner's tree still alive outside the runner's process group once
-   * the case ended (watched or not), killed by the harness: see TargetLeftProcesses.
+   * the case ended (watched or not), killed by the harness: see LeftoverLedger (processes.none-left).
    */
   readonly survivors: readonly Survivor[];
   readonly durationMs: number;

@@ -3,6 +3,7 @@ import { environmentChecks, executionChecks } from './checks/execution.js';
 import { exitStatusChecks } from './checks/exit-status.js';
 import { floodChecks } from './checks/flood.js';
 import { inputChecks } from './checks/input.js';
+import { leftoverChecks } from './checks/leftovers.js';
 import { outputChecks } from './checks/output.js';
 import { processChecks } from './checks/processes.js';
 import { refusalChecks } from './checks/refusal.js';
@@ -36,6 +37,8 @@ export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<Runne
       ...floodChecks,
       // Last: its session started with the suite, so by now it has (nearly) finished.
       ...defaultTimeoutChecks,
+      // After every other: it judges what each session of the run left running.
+      ...leftoverChecks,
     ],
     describeTarget,
     targetArgs,

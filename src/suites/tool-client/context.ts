@@ -2,6 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
+import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   mockToolServerCommand,
@@ -79,6 +81,8 @@ export interface ToolClientCtx {
   commandRuns(env: { runs: number; full: boolean }): number;
   runCase(spec: CaseSpec): Promise<CaseResult>;
   readonly shared: SharedCases;
+  /** What every run of the client command left running when it ended (tool-client.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -117,6 +121,7 @@ export async function openToolClient(
   const caseTimeoutMs = options.caseTimeoutMs ?? 15_000;
   let queue: Promise<unknown> = Promise.resolve();
   let counter = 0;
+  const leftovers = new LeftoverLedger();
 
   const runOne = async (spec: CaseSpec): Promise<CaseResult> => {
     const n = counter++;
@@ -135,10 +140,13 @@ export async function openToolClient(
       // `exec`: sh -c becomes the mock itself, so a client's signal reaches the mock (the
       // shutdown-order check reads it from the journal).
       const command = `exec ${mockToolServerCommand({ scenarioFile, journalFile, launcher: 'direct' })}`;
-      const run = await runCommand(target.client, {
-        ...common,
-        env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
-      });
+      const run = await leftovers.track(
+        `run ${n + 1} of the client (stdio)`,
+        runCommand(target.client, {
+          ...common,
+          env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
+        }),
+      );
       const journal = await readJournalFile(journalFile);
       return {
         transport: 'stdio',
@@ -151,10 +159,13 @@ export async function openToolClient(
     }
     const mock = await startMockToolServer(scenario);
     try {
-      const run = await runCommand(target.client, {
-        ...common,
-        env: toolClientEnv(baseEnv, { transport: 'sse', url: mock.url }),
-      });
+      const run = await leftovers.track(
+        `run ${n + 1} of the client (sse)`,
+        runCommand(target.client, {
+          ...common,
+          env: toolClientEnv(baseEnv, { transport: 'sse', url: mock.url }),
+        }),
+      );
       return {
         transport: 'sse',
         scenario,
@@ -214,6 +225,7 @@ export async function openToolClient(
       ),
     runCase,
     shared,
+    leftovers,
     close,
   };
 }
@@ -227,19 +239,10 @@ function reached(result: CaseResult): boolean {
 function neverReached(probes: readonly CaseResult[]): string {
   const lines = probes.map((p) => {
     const out = p.run.stdout.trim();
-    const err = firstLines(p.run.stderr);
+    const err = firstLines(p.run.stderr, 6).join('\n');
     return `over ${p.transport}: ${describeToolClientRun(p.run).split('; stderr')[0] ?? ''}${out === '' ? ', nothing on stdout' : `, stdout ${JSON.stringify(out.slice(0, 200))}`}${err === '' ? '' : `\n  first lines of its stderr:\n  ${err.split('\n').join('\n  ')}`}`;
   });
   return `never reached the mock tool server (no message on stdio, no stream opened over SSE), so nothing can be judged:\n${lines.join('\n')}`;
-}
-
-function firstLines(text: string, max = 6): string {
-  return text
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== '')
-    .slice(0, max)
-    .map((l) => (l.length > 200 ? `${l.slice(0, 200)}...` : l))
-    .join('\n');
 }
 
 /** Why a probe run shows the command cannot be started at all; undefined when it ran. */

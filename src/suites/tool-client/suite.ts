@@ -2,6 +2,7 @@ import type { Check, Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
+import { leftoverChecks } from './checks/leftovers.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { resultChecks } from './checks/results.js';
 import { sseChecks } from './checks/sse.js';
@@ -16,6 +17,8 @@ function allChecks(): Check<ToolClientCtx>[] {
     checks.push(...initializeChecks(t), ...lifecycleChecks(t), ...resultChecks(t), ...errorChecks(t));
     checks.push(...(t === 'stdio' ? stdioChecks : sseChecks));
   }
+  // Last: it judges what every case of the run left running.
+  checks.push(...leftoverChecks);
   return checks;
 }
 

@@ -1,11 +1,12 @@
 import { CheckFailure, CheckSkipped, TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { LeftoverLedger } from '../../harness/containment/index.js';
+import { firstLinesBlock } from '../../harness/output-lines.js';
 import { InitializeResult, type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
-import { offeredProtocolVersion } from './offered-version.js';
-import { firstLines, whyNoInitialize } from './preflight.js';
+import { whyNoInitialize } from './preflight.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
@@ -85,6 +86,8 @@ export interface ToolServerCtx {
   policy(): Promise<CallPolicy>;
   /** A value computed once per run and shared by the checks that judge it. */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /** stdio: what every server process left running once its session was closed (tool-server.processes.none-left). */
+  readonly leftovers: LeftoverLedger;
 }
 
 /**
@@ -125,9 +128,18 @@ export async function openToolServer(
     return c;
   };
 
+  const leftovers = new LeftoverLedger();
   const spawnStdio = (label: string): StdioChannel => {
     if (target.kind !== 'stdio') throw new CheckSkipped('this check applies to the stdio transport only');
-    return track(openStdioChannel(target.command, label));
+    const channel = track(openStdioChannel(target.command, label));
+    const closeChannel = channel.close.bind(channel);
+    let recorded = false;
+    (channel as { close: () => Promise<void> }).close = async () => {
+      await closeChannel();
+      if (!recorded) leftovers.record(`the session ${label}`, channel.process.survivors());
+      recorded = true;
+    };
+    return channel;
   };
 
   const offeredVersion = revisionOf(target);
@@ -353,6 +365,7 @@ export async function openToolServer(
     toolPages,
     policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
     shared,
+    leftovers,
     close,
   };
 }
@@ -372,8 +385,8 @@ async function preflight(
 ): Promise<{ channel: Channel; ex: Exchange }> {
   const what = describeTarget(target);
   const stderr = (proc: ServerProcess | undefined) => {
-    const lines = proc === undefined ? '' : firstLines(proc.stderrTail());
-    return lines === '' ? '' : `\nfirst lines of its stderr:\n${lines}`;
+    const block = proc === undefined ? '' : firstLinesBlock('its stderr', proc.stderrTail());
+    return block === '' ? '' : `\n${block}`;
   };
   if (target.kind === 'sse') {
     const got = await openGet(new URL(target.url), { accept: 'text/event-stream' }, how.httpMs);
@@ -538,8 +551,8 @@ async function waitUntilAnswers(url: string, proc: ServerProcess, ms: number): P
   while (performance.now() < deadline) {
     if (proc.exit() !== undefined) {
       await delay(50);
-      const lines = firstLines(proc.stderrTail());
-      return `the --start command exited (${describeExit(proc).split(' (stderr')[0]}) before ${url} answered${lines === '' ? '' : `\nfirst lines of its stderr:\n${lines}`}`;
+      const block = firstLinesBlock('its stderr', proc.stderrTail());
+      return `the --start command exited (${describeExit(proc).split(' (stderr')[0]}) before ${url} answered${block === '' ? '' : `\n${block}`}`;
     }
     const got = await openGet(new URL(url), { accept: 'text/event-stream' }, 1000);
     if (!('problem' in got)) {
@@ -550,6 +563,6 @@ async function waitUntilAnswers(url: string, proc: ServerProcess, ms: number): P
     await delay(100);
   }
   await proc.kill();
-  const lines = firstLines(proc.stderrTail());
-  return `${url} did not answer within ${ms} ms of the --start command (last: ${last})${lines === '' ? '' : `\nfirst lines of its stderr:\n${lines}`}`;
+  const block = firstLinesBlock('its stderr', proc.stderrTail());
+  return `${url} did not answer within ${ms} ms of the --start command (last: ${last})${block === '' ? '' : `\n${block}`}`;
 }

@@ -1,6 +1,7 @@
 import type { Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
+import { leftoverChecks } from './checks/leftovers.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { malformedChecks } from './checks/malformed.js';
 import { propertyChecks } from './checks/properties.js';
@@ -33,6 +34,8 @@ export function createToolServerSuite(
         ...propertyChecks,
         ...malformedChecks,
         ...keepAliveChecks,
+        // After every other: it judges what every stdio session of the run left running.
+        ...leftoverChecks,
       ],
       (ctx) => revisionOf(ctx.target),
     ),

@@ -22,6 +22,7 @@ test('the checks the spec does not state for every client only warn', () => {
       'compat.usage-counters',
       'errors.retry-after',
       'headers.version-value',
+      'processes.none-left',
       'request.body-additions',
       'stream-errors.invalid-tool-json',
       'stream-errors.no-event-line',

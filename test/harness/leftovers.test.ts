@@ -1,0 +1,87 @@
+import { expect, test } from 'vitest';
+import { CheckFailure, NotExercised } from '../../src/harness/check.js';
+import { judgeLeftovers, LeftoverLedger, noneLeftCheck } from '../../src/harness/containment/index.js';
+
+const sleep = { pid: 4242, command: 'sleep 317' };
+
+test('nothing left by any run passes', () => {
+  expect(() => judgeLeftovers('the client', [{ label: 'run 1', survivors: [] }], true)).not.toThrow();
+});
+
+test('a run that left a process fails, naming the command, the run and each pid with its command line', () => {
+  let failure: CheckFailure | undefined;
+  try {
+    judgeLeftovers(
+      'the client command "node c.js"',
+      [
+        { label: 'run 1', survivors: [] },
+        { label: 'run 2', survivors: [sleep, { pid: 4243, command: 'node helper.js' }] },
+      ],
+      true,
+    );
+  } catch (e) {
+    failure = e as CheckFailure;
+  }
+  expect(failure).toBeInstanceOf(CheckFailure);
+  expect(failure?.message).toContain(
+    'the client command "node c.js" left 2 processes running after it ended, in 1 of 2 runs',
+  );
+  expect(failure?.actual).toBe('run 2: pid 4242: sleep 317; pid 4243: node helper.js');
+});
+
+test('a run that left a crowd is named by its first five processes', () => {
+  const crowd = Array.from({ length: 40 }, (_, i) => ({ pid: 1000 + i, command: 'sleep 317' }));
+  expect(() => judgeLeftovers('the runner', [{ label: 'case 1', survivors: crowd }], true)).toThrow(
+    /case 1: pid 1000: sleep 317; (pid \d+: sleep 317; ){4}and 35 more/,
+  );
+});
+
+test('no process ended, or no /proc to look in: not exercised, never a pass', () => {
+  expect(() => judgeLeftovers('the agent', [], true)).toThrow(NotExercised);
+  expect(() => judgeLeftovers('the agent', [{ label: 'case a', survivors: [sleep] }], false)).toThrow(
+    NotExercised,
+  );
+});
+
+test('the ledger records finished runs, skips runs that never started, and waits for the ones still running', async () => {
+  const ledger = new LeftoverLedger();
+  let finish: (run: { survivors: (typeof sleep)[] }) => void = () => {};
+  const late = new Promise<{ survivors: (typeof sleep)[] }>((resolve) => {
+    finish = resolve;
+  });
+  await ledger.track('run 1', Promise.resolve({ survivors: [] }));
+  await ledger.track('never started', Promise.resolve({ spawnError: new Error('ENOENT'), survivors: [] }));
+  void ledger.track('run 2', late);
+  const settled = ledger.settled();
+  setTimeout(() => finish({ survivors: [sleep] }), 20);
+  await settled;
+  expect(ledger.processes()).toEqual([
+    { label: 'run 1', survivors: [] },
+    { label: 'run 2', survivors: [sleep] },
+  ]);
+});
+
+test('settled() gives up when the check is aborted', async () => {
+  const ledger = new LeftoverLedger();
+  void ledger.track('forever', new Promise<{ survivors: [] }>(() => {}));
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 20);
+  await ledger.settled(controller.signal);
+  expect(ledger.processes()).toEqual([]);
+});
+
+test('the check is should level, states its rule, and is named <suite>.processes.none-left', async () => {
+  const ledger = new LeftoverLedger();
+  ledger.record('case x', [sleep]);
+  const check = noneLeftCheck<object>({
+    suite: 'demo',
+    what: () => 'the demo command',
+    ledger: () => ledger,
+    clause: 'c',
+    rule: 'A demo rule, stated for every target.',
+  });
+  expect(check.id).toBe('demo.processes.none-left');
+  expect([check.level, check.basis]).toEqual(['should', 'protocol-should']);
+  const env = { seed: 1, runs: 1, full: false, signal: new AbortController().signal };
+  await expect(check.run({}, env)).rejects.toThrow(/the demo command left 1 process running/);
+});
