@@ -5,6 +5,8 @@ import { METHODS } from '../protocol/mcp/index.js';
 import {
   mcpSessionIdSchema,
   mediaTypeOf,
+  requestIdsOf,
+  responseIdOf,
   STREAMABLE_HTTP_CONTENT_TYPES,
   STREAMABLE_HTTP_HEADERS,
 } from '../protocol/mcp/streamable-http.js';
@@ -61,17 +63,6 @@ export function isSessionExpired(e: unknown): e is SessionExpiredError {
   return e instanceof SessionExpiredError;
 }
 
-/** Ids of the requests in one POSTed message (a batch may carry several). */
-function requestIdsOf(message: unknown): Set<string | number> {
-  const ids = new Set<string | number>();
-  for (const item of Array.isArray(message) ? message : [message]) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { id, method } = item as { id?: unknown; method?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.add(id);
-  }
-  return ids;
-}
-
 function isMethod(message: unknown, method: string): boolean {
   return (
     typeof message === 'object' &&
@@ -79,14 +70,6 @@ function isMethod(message: unknown, method: string): boolean {
     !Array.isArray(message) &&
     (message as { method?: unknown }).method === method
   );
-}
-
-/** The id of a response (a message with `result` or `error` and no `method`), if it is one. */
-function responseIdOf(value: unknown): string | number | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const v = value as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
-  if (v.method !== undefined || (v.result === undefined && v.error === undefined)) return undefined;
-  return typeof v.id === 'string' || typeof v.id === 'number' ? v.id : undefined;
 }
 
 /** One event stream being read: a POST's answer, or the GET stream, with what it still owes. */
