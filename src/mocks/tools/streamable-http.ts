@@ -99,8 +99,9 @@ interface HttpSession {
  * - Faults of this transport: `httpAnswer`, `dropAnswerStream`, `expireSession`,
  *   `requireProtocolVersion`, `getStream`; of all: `replyDelayMs`, `notifications`,
  *   `pingFirst`, `lifecycleNotifications`, `commentFrames`, `keepAliveMs` (the GET stream),
- *   `closeStreamAfter` (after N messages every stream ends and nothing more is answered:
- *   the session stays, so a client sees a dead transport, not an expired session).
+ *   `closeStreamAfter` (after N messages the mock goes away: open streams are cut and every
+ *   later request's connection is closed unanswered, journaled with status 0; the session
+ *   is not reported expired, so a client sees a dead transport, not a 404).
  * - Journal, Host/Origin checks, redaction and bounds as the SSE mock has them; open
  *   sessions are bounded by MAX_OPEN_HTTP_SESSIONS.
  */
@@ -216,9 +217,24 @@ export function buildStreamableHttpMockToolServer(
     if (s.backlog.length > HTTP_BACKLOG_LIMIT) s.backlog.shift();
   };
 
-  /** The mock ends the session (closeStreamAfter): every stream ends, nothing more is answered. */
+  /**
+   * The mock goes away (closeStreamAfter): every open answer and stream is cut, and every
+   * later request of the session has its connection closed without an answer, which any
+   * HTTP client sees as a transport failure (a stream that merely ended could still be
+   * waited on, or resumed).
+   */
   const silence = (s: HttpSession) => {
     s.silenced = true;
+    for (const ex of s.streams.values()) ex.raw?.destroy();
+    s.streams.clear();
+    for (const ex of new Set(s.byRequest.values())) if (ex.mode === 'json') ex.reply.raw.destroy();
+    s.byRequest.clear();
+    s.get?.destroy();
+    s.get = undefined;
+  };
+
+  /** DELETE, or past MAX_OPEN_HTTP_SESSIONS: its streams end cleanly, later requests get 404. */
+  const endCleanly = (s: HttpSession) => {
     for (const ex of s.streams.values()) ex.raw?.end();
     s.streams.clear();
     for (const ex of new Set(s.byRequest.values())) if (ex.mode === 'json') ex.reply.raw.destroy();
@@ -233,7 +249,7 @@ export function buildStreamableHttpMockToolServer(
     closedIds.add(s.id);
     clearInterval(s.keepAlive);
     s.session.dispose();
-    silence(s);
+    endCleanly(s);
   };
 
   const newSession = (): HttpSession => {
@@ -356,6 +372,11 @@ export function buildStreamableHttpMockToolServer(
     }
     const session = s;
     const headers = initializing ? { [STREAMABLE_HTTP_HEADERS.sessionId]: session.id } : {};
+    if (session.silenced) {
+      record(request, 0, session.id, body);
+      reply.raw.destroy();
+      return;
+    }
     if (requests.size === 0) {
       record(request, 202, session.id, body);
       void reply.code(202).headers(headers).send();
@@ -363,16 +384,6 @@ export function buildStreamableHttpMockToolServer(
       return;
     }
     record(request, 200, session.id, body);
-    if (session.silenced) {
-      // The mock ended the session: an answer that ends without a reply.
-      if (scenario.faults.httpAnswer === 'json') reply.raw.destroy();
-      else {
-        reply.hijack();
-        reply.raw.writeHead(200, { 'content-type': STREAMABLE_HTTP_CONTENT_TYPES.eventStream, ...headers });
-        reply.raw.end();
-      }
-      return;
-    }
     const ex: Exchange = {
       mode: faults.httpAnswer,
       streamId: String(++session.exchanges),
@@ -414,6 +425,11 @@ export function buildStreamableHttpMockToolServer(
   app.get(MOCK_HTTP_PATH, (request, reply) => {
     const s = sessionOf(request, reply, '');
     if (s === undefined) return;
+    if (s.silenced) {
+      recordOther(request, 0, s.id, 'stream-open');
+      reply.raw.destroy();
+      return;
+    }
     if (!acceptsMediaType(request.headers.accept, STREAMABLE_HTTP_CONTENT_TYPES.eventStream)) {
       recordOther(request, 406, s.id, 'stream-open');
       refuse(reply, 406, 'Not Acceptable: a GET must accept text/event-stream');
@@ -471,6 +487,11 @@ export function buildStreamableHttpMockToolServer(
   app.delete(MOCK_HTTP_PATH, (request, reply) => {
     const s = sessionOf(request, reply, '');
     if (s === undefined) return;
+    if (s.silenced) {
+      recordOther(request, 0, s.id, 'closed');
+      reply.raw.destroy();
+      return;
+    }
     recordOther(request, 200, s.id, 'closed');
     end(s);
     void reply.code(200).send();

@@ -187,11 +187,15 @@ describe('Streamable HTTP mock tool server', () => {
     expect(pingAnswer?.value).toEqual({ jsonrpc: '2.0', id: 9001, result: {} });
   });
 
-  test('closeStreamAfter: after the initialize answer nothing more is answered; the client fails at once', async () => {
-    const { client } = await reference({ faults: { closeStreamAfter: 1 } });
+  test('closeStreamAfter: after the initialize answer every connection is cut; the client fails at once', async () => {
+    const s = await start({ faults: { closeStreamAfter: 1 } });
+    const client = new ToolClient(new StreamableHttpClientTransport(s.url), { timeoutMs: 4000 });
+    clients.push(client);
     const started = Date.now();
-    await expect(client.callTool('echo', {})).rejects.toThrow(/ended before the responses/);
+    await expect(client.connect()).rejects.toThrow(/POST failed/);
     expect(Date.now() - started).toBeLessThan(3000);
+    expect(s.journal().some((e) => e.direction === 'sent' && e.kind === 'closed')).toBe(true);
+    expect(received(s).map((e) => e.http?.status)).toEqual([200, 0]);
   });
 
   test('Host and Origin are checked (403); credentials are redacted in the journal', async () => {

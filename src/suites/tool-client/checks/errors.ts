@@ -25,9 +25,9 @@ const STREAM_CLOSED: Record<ToolTransport, { clause: string; description: string
   },
   http: {
     clause:
-      'Streamable HTTP: an answer stream ends without the response and without an event id to resume from; TARGETS tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
+      'Streamable HTTP: the server goes away (every later request is cut off unanswered); TARGETS tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
     description:
-      'After the initialize reply every answer stream ends without a response (and without an event id): the client exits non-zero with the error shape, without hanging.',
+      'After the initialize reply the mock cuts every connection of the session without an answer: the client exits non-zero with the error shape, without hanging.',
   },
 };
 
