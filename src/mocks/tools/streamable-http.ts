@@ -288,6 +288,7 @@ export function buildStreamableHttpMockToolServer(
           );
     open.set(id, s);
     sessions.set(id, s.session);
+    s.session.start();
     if (open.size > MAX_OPEN_HTTP_SESSIONS) {
       const oldest = open.values().next().value;
       if (oldest !== undefined) {
