@@ -6,6 +6,7 @@ import type { PeerSizes } from './peer-servers.js';
 import type { QuietGate } from './quiet.js';
 import { type BenchRow, withNote } from './rows.js';
 import { benchStreams, type StreamSizes, startBenchServers } from './servers.js';
+import { streamableToolComparisons } from './streamable-comparisons.js';
 import { sseToolComparisons, stdioToolComparisons, type ToolSizes } from './tool-comparisons.js';
 
 export interface MeasureOptions {
@@ -128,6 +129,14 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRow[]> {
           return await measureComparisons(sse.comparisons, options);
         } finally {
           sse.close();
+        }
+      });
+      await part('tools (Streamable HTTP)', async () => {
+        const streamable = streamableToolComparisons(tools, toolUrls.streamable);
+        try {
+          return await measureComparisons(streamable.comparisons, options);
+        } finally {
+          streamable.close();
         }
       });
       await part('tools (stdio)', async () => {

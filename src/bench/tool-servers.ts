@@ -8,6 +8,7 @@ import { SESSION_QUERY_PARAM } from '../protocol/mcp/index.js';
 import { startToolServer } from '../servers/tools/index.js';
 import { echoReply } from './echo-answer.js';
 import type { BenchServer } from './raw-server.js';
+import { hostStreamableToolServers, type StreamableToolUrls } from './streamable-servers.js';
 
 /** The stream URLs (`.../sse`) of the three SSE tool servers a run compares. */
 export interface ToolUrls {
@@ -17,6 +18,8 @@ export interface ToolUrls {
   raw: string;
   /** The MCP SDK's legacy SSEServerTransport + McpServer with the same echo tool. */
   sdk: string;
+  /** The Streamable HTTP servers (streamable-servers.ts). */
+  streamable: StreamableToolUrls;
 }
 
 async function listen(server: Server): Promise<string> {
@@ -129,8 +132,10 @@ export async function hostToolServers(): Promise<{ urls: ToolUrls; close(): Prom
     started.push(raw);
     const sdk = await startSdkRpcServer();
     started.push(sdk);
+    const streamable = await hostStreamableToolServers();
+    started.push({ url: '', close: streamable.close });
     return {
-      urls: { reference: reference.url, raw: raw.url, sdk: sdk.url },
+      urls: { reference: reference.url, raw: raw.url, sdk: sdk.url, streamable: streamable.urls },
       close: async () => {
         await Promise.all(started.map((s) => s.close()));
       },

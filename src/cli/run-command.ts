@@ -125,6 +125,12 @@ export function addAllCommand(program: Command, ctx: CliContext, finish: Finish)
         const reference = entry.reference?.bind(entry);
         if (reference !== undefined)
           plan.push({ entry, targetKind: 'reference implementation', start: reference });
+        for (const other of entry.otherReferences ?? [])
+          plan.push({
+            entry,
+            targetKind: `reference implementation (${other.label})`,
+            start: () => other.start(),
+          });
       }
       if (plan.length === 0) {
         throw new WirecheckError(

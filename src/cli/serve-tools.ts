@@ -6,8 +6,10 @@ import { integer, parseOptions } from './options.js';
 
 /** What `wirecheck serve tools` asks of the reference tool server (src/servers/tools). */
 export interface ServeToolsOptions {
-  readonly transport: 'stdio' | 'sse';
+  readonly transport: 'stdio' | 'sse' | 'http';
   readonly host: string;
+  /** http: the endpoint's path. */
+  readonly path: string;
   readonly port: number;
   readonly keepAliveMs: number;
 }
@@ -28,10 +30,12 @@ export type ServeTools = (options: ServeToolsOptions, io: ServeToolsIo) => Promi
 export const DEFAULT_TOOLS_HOST = '127.0.0.1';
 export const DEFAULT_TOOLS_PORT = 8000;
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+export const DEFAULT_TOOLS_PATH = '/mcp';
 
 const ServeToolsInput = z.object({
-  transport: z.enum(['stdio', 'sse'], '--transport (or MCP_TRANSPORT) is stdio or sse'),
+  transport: z.enum(['stdio', 'sse', 'http'], '--transport (or MCP_TRANSPORT) is stdio, sse or http'),
   host: z.string().min(1, '--host (or MCP_HOST) must not be empty'),
+  path: z.string().regex(/^\/[\x21-\x7e]*$/, '--path is an absolute URL path, e.g. /mcp'),
   port: integer('--port (or MCP_PORT)', 0, 65535),
   keepAliveMs: integer('--keep-alive-ms', 0, 3_600_000),
 });
@@ -42,15 +46,17 @@ export function serveToolsOptionsOf(raw: Record<string, unknown>, env: NodeJS.Pr
   return parseOptions(ServeToolsInput, {
     transport: raw.transport ?? fromEnv('MCP_TRANSPORT') ?? 'sse',
     host: raw.host ?? fromEnv('MCP_HOST') ?? DEFAULT_TOOLS_HOST,
+    path: raw.path ?? DEFAULT_TOOLS_PATH,
     port: raw.port ?? fromEnv('MCP_PORT') ?? String(DEFAULT_TOOLS_PORT),
     keepAliveMs: raw.keepAliveMs ?? String(DEFAULT_KEEP_ALIVE_MS),
   });
 }
 
 /**
- * `wirecheck serve tools`: the reference MCP tool server (2024-11-05) over stdio or SSE
- * until SIGINT/SIGTERM (or, over stdio, until stdin ends). In sse mode the first line on
- * stdout is the stream URL; in stdio mode stdout carries protocol messages only.
+ * `wirecheck serve tools`: the reference MCP tool server over stdio, SSE (2024-11-05) or
+ * Streamable HTTP (2025-03-26 and later) until SIGINT/SIGTERM (or, over stdio, until stdin
+ * ends). In sse and http modes the first line on stdout is the URL (stream, endpoint); in
+ * stdio mode stdout carries protocol messages only.
  */
 export function addServeToolsCommand(
   serve: Command,
@@ -60,11 +66,20 @@ export function addServeToolsCommand(
 ): void {
   serve
     .command('tools')
-    .description('run the reference MCP tool server (stdio, or SSE + POST) until interrupted')
-    .option('--transport <stdio|sse>', 'transport: stdio or sse (default: $MCP_TRANSPORT, else sse)')
-    .option('--host <host>', 'sse: address to listen on (default: $MCP_HOST, else 127.0.0.1)')
-    .option('--port <n>', 'sse: port to listen on, 0 picks a free one (default: $MCP_PORT, else 8000)')
-    .option('--keep-alive-ms <ms>', 'sse: a keep-alive comment frame this often, 0 for none (default 15000)')
+    .description(
+      'run the reference MCP tool server (stdio, SSE + POST, or Streamable HTTP) until interrupted',
+    )
+    .option(
+      '--transport <stdio|sse|http>',
+      'transport: stdio, sse or http (Streamable HTTP) (default: $MCP_TRANSPORT, else sse)',
+    )
+    .option('--host <host>', 'sse, http: address to listen on (default: $MCP_HOST, else 127.0.0.1)')
+    .option('--port <n>', 'sse, http: port to listen on, 0 picks a free one (default: $MCP_PORT, else 8000)')
+    .option('--path <path>', 'http: the endpoint path (default /mcp)')
+    .option(
+      '--keep-alive-ms <ms>',
+      'sse, http: a keep-alive comment frame on event streams this often, 0 for none (default 15000)',
+    )
     .action(async (raw: Record<string, unknown>) => {
       const options = serveToolsOptionsOf(raw, ctx.env);
       const shutdown = ctx.onShutdown();

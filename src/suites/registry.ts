@@ -34,6 +34,11 @@ export interface SuiteEntry {
   targetFromOptions(opts: Record<string, unknown>): unknown;
   /** Start the built-in reference implementation as a target (for `wirecheck all`). */
   reference?(): Promise<RunningReference>;
+  /**
+   * More targets `wirecheck all` runs the suite against after `reference`: the same reference
+   * over its other transports (the tool-server suite: stdio and Streamable HTTP beside SSE).
+   */
+  readonly otherReferences?: readonly { readonly label: string; start(): Promise<RunningReference> }[];
 }
 
 /** Every suite the CLI knows, in the order `list` and `all` use. */

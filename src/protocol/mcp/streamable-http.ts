@@ -83,3 +83,55 @@ export function responseIdOf(value: unknown): string | number | undefined {
   if (v.method !== undefined || (v.result === undefined && v.error === undefined)) return undefined;
   return typeof v.id === 'string' || typeof v.id === 'number' ? v.id : undefined;
 }
+
+/** The MCP revisions that define the Streamable HTTP transport, oldest first. */
+export const STREAMABLE_HTTP_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
+
+/**
+ * "If the server does not receive an MCP-Protocol-Version header, and has no other way to identify
+ * the version ... the server SHOULD assume protocol version 2025-03-26" (2025-06-18 and later).
+ */
+export const ASSUMED_REVISION_WITHOUT_HEADER = '2025-03-26';
+
+/** 2025-06-18 removed JSON-RPC batching: from this revision on a POST body is one message. */
+export const BATCHES_REMOVED_IN = '2025-06-18';
+
+/**
+ * 2025-11-25: a server opening an SSE stream SHOULD first send an event with an id and an empty data
+ * field, so the client can reconnect (with Last-Event-ID) before the first real message.
+ */
+export const PRIMING_EVENT_SINCE = '2025-11-25';
+
+/** Whether revision `version` is `since` or later (MCP revisions are ISO dates: text order is time order). */
+export function revisionAtLeast(version: string | undefined, since: string): boolean {
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= since;
+}
+
+/**
+ * Whether a POST body holds at least one JSON-RPC request (a message with a method and an id). A body
+ * of notifications and responses only is answered 202 with no body; one with a request gets a JSON
+ * or an event-stream answer.
+ */
+export function bodyHasRequest(value: unknown): boolean {
+  const items = Array.isArray(value) ? value : [value];
+  return items.some(
+    (item) =>
+      typeof item === 'object' &&
+      item !== null &&
+      !Array.isArray(item) &&
+      typeof (item as { method?: unknown }).method === 'string' &&
+      'id' in item,
+  );
+}
+
+/** Whether a POST body is (or, in a batch, holds) an `initialize` request. */
+export function bodyHasInitialize(value: unknown): boolean {
+  const items = Array.isArray(value) ? value : [value];
+  return items.some(
+    (item) =>
+      typeof item === 'object' &&
+      item !== null &&
+      (item as { method?: unknown }).method === 'initialize' &&
+      'id' in item,
+  );
+}

@@ -36,6 +36,11 @@ export interface ToolServerCoreOptions {
   readonly serverInfo?: Implementation;
   /** One line per event worth a log (stderr in the CLI); never protocol output. */
   readonly log?: (line: string) => void;
+  /**
+   * The protocol versions the server speaks, the first one answered to a client asking for
+   * one not listed (MCP version negotiation). Default: 2024-11-05 only (stdio, SSE).
+   */
+  readonly protocolVersions?: readonly string[];
 }
 
 export interface OpenSessionOptions {
@@ -91,12 +96,18 @@ export function createToolServerCore(options: ToolServerCoreOptions): ToolServer
   const toolNames = tools.map((t) => t.name);
   const listResult: Record<string, unknown> = { tools };
   const serverInfo = options.serverInfo ?? { name: REFERENCE_SERVER_NAME, version: VERSION };
-  const initializeResult: Record<string, unknown> = {
-    // MCP version negotiation: the server answers the version it supports, whatever was asked.
-    protocolVersion: PROTOCOL_VERSION,
-    capabilities: { tools: {} },
-    serverInfo,
-  };
+  const versions = options.protocolVersions ?? [PROTOCOL_VERSION];
+  // MCP version negotiation: the version asked when the server speaks it, else the server's first.
+  const initializeResults = new Map(
+    versions.map((protocolVersion) => [
+      protocolVersion,
+      { protocolVersion, capabilities: { tools: {} }, serverInfo } as Record<string, unknown>,
+    ]),
+  );
+  const fallback = initializeResults.get(versions[0] ?? PROTOCOL_VERSION);
+  if (fallback === undefined) throw new TypeError('protocolVersions must name at least one version');
+  const initializeResultFor = (asked: string): Record<string, unknown> =>
+    initializeResults.get(asked) ?? fallback;
   const log = options.log ?? (() => {});
   const sessions = new Set<Session>();
   const counters = { inFlight: 0 };
@@ -116,14 +127,14 @@ export function createToolServerCore(options: ToolServerCoreOptions): ToolServer
       for (const s of [...sessions]) s.close(reason);
     },
   };
-  const shared: Shared = { byName, listResult, initializeResult, log, sessions, counters, stats: core };
+  const shared: Shared = { byName, listResult, initializeResultFor, log, sessions, counters, stats: core };
   return core;
 }
 
 interface Shared {
   readonly byName: ReadonlyMap<string, RegisteredTool>;
   readonly listResult: Record<string, unknown>;
-  readonly initializeResult: Record<string, unknown>;
+  readonly initializeResultFor: (asked: string) => Record<string, unknown>;
   readonly log: (line: string) => void;
   readonly sessions: Set<Session>;
   readonly counters: { inFlight: number };
@@ -239,7 +250,7 @@ class Session implements ToolServerSession {
           );
         }
         this.initialized = true;
-        return successResponse(id, this.shared.initializeResult);
+        return successResponse(id, this.shared.initializeResultFor(parsed.data.protocolVersion));
       }
       default:
         return errorResponse(id, JSONRPC_ERRORS.methodNotFound, `Method not found: ${method}`);

@@ -1,6 +1,12 @@
 // For tool handlers: the one-text-item result.
 export { textResult } from '../../protocol/mcp/tools.js';
 export { SseServerTransport, type SseServerTransportOptions } from '../../transports/sse-server.js';
+export {
+  createStreamableEndpoint,
+  type StreamableEndpoint,
+  type StreamableEndpointOptions,
+  type StreamableSessionApp,
+} from '../http/streamable-endpoint.js';
 export { type ArgumentChecker, type CheckedArguments, compileArgumentChecker } from './arguments.js';
 export { CallAbortedError } from './call.js';
 export {
@@ -37,6 +43,13 @@ export {
 } from './sse-app.js';
 export { type RunningToolServer, type StartToolServerOptions, startToolServer } from './start.js';
 export { type StdioToolServer, type StdioToolServerOptions, serveToolsOverStdio } from './stdio.js';
+export {
+  buildStreamableToolServer,
+  type RunningStreamableToolServer,
+  STREAMABLE_TOOL_SERVER_VERSIONS,
+  type StreamableToolServerOptions,
+  startStreamableToolServer,
+} from './streamable-app.js';
 export {
   defineTool,
   type McpToolDefinition,

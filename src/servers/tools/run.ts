@@ -2,10 +2,13 @@ import { Readable, Writable } from 'node:stream';
 import { REFERENCE_TOOLS } from './reference-tools.js';
 import { startToolServer } from './start.js';
 import { serveToolsOverStdio } from './stdio.js';
+import { startStreamableToolServer } from './streamable-app.js';
 
 export interface RunToolServerOptions {
-  readonly transport: 'stdio' | 'sse';
+  readonly transport: 'stdio' | 'sse' | 'http';
   readonly host: string;
+  /** http: the endpoint's path (default /mcp). */
+  readonly path?: string;
   readonly port: number;
   readonly keepAliveMs: number;
 }
@@ -38,14 +41,20 @@ export async function runToolServer(options: RunToolServerOptions, io: RunToolSe
     io.log('stdin ended or stopped; in-flight calls aborted; bye');
     return;
   }
-  const server = await startToolServer({
-    host: options.host,
-    port: options.port,
-    keepAliveMs: options.keepAliveMs,
-    log: io.log,
-  });
+  const common = { host: options.host, port: options.port, keepAliveMs: options.keepAliveMs, log: io.log };
+  const server =
+    options.transport === 'http'
+      ? await startStreamableToolServer({
+          ...common,
+          ...(options.path === undefined ? {} : { path: options.path }),
+        })
+      : await startToolServer(common);
   io.stdout.write(`${server.url}\n`);
-  io.log(`reference tool server on SSE (MCP 2024-11-05) at ${server.url}; tools: ${tools}`);
+  io.log(
+    options.transport === 'http'
+      ? `reference tool server on Streamable HTTP (MCP 2025-03-26, 2025-06-18, 2025-11-25; 2024-11-05 when asked) at ${server.url}; tools: ${tools}`
+      : `reference tool server on SSE (MCP 2024-11-05) at ${server.url}; tools: ${tools}`,
+  );
   io.log('interrupt (Ctrl-C) to stop');
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

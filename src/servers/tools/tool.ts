@@ -1,7 +1,7 @@
 import { type CallToolResult, Tool, type ToolInputSchema } from '../../protocol/mcp/index.js';
 
 /** Which transport a session runs over. */
-export type ToolTransportName = 'stdio' | 'sse' | 'memory';
+export type ToolTransportName = 'stdio' | 'sse' | 'http' | 'memory';
 
 /** The session a tool call belongs to. */
 export interface ToolSessionInfo {

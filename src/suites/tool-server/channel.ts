@@ -1,7 +1,7 @@
 import type { WireDiagnosis } from './diagnosis.js';
 import type { RpcPeer } from './peer.js';
 
-/** What a POST got back (SSE transport); stdio sends have no such outcome. */
+/** What a POST got back (SSE and Streamable HTTP transports); stdio sends have no such outcome. */
 export interface PostOutcome {
   /** HTTP status, undefined when no response came within the budget or the connection failed. */
   readonly status: number | undefined;
@@ -18,8 +18,13 @@ export interface PostOutcome {
  * flood costs counts, not memory.
  */
 export interface Channel {
-  readonly transport: 'stdio' | 'sse';
+  readonly transport: 'stdio' | 'sse' | 'http';
   readonly peer: RpcPeer;
+  /**
+   * The protocol version the harness offers in `initialize` on this session, when it is not
+   * 2024-11-05 (Streamable HTTP: see offered-version.ts).
+   */
+  readonly protocolVersion?: string;
   /** Send one text (normally a JSON-RPC message, unchanged). */
   sendText(text: string): Promise<PostOutcome | undefined>;
   /**

@@ -4,11 +4,13 @@ import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
+import { offeredProtocolVersion } from './offered-version.js';
 import { firstLines, whyNoInitialize } from './preflight.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
+import { openStreamableChannel, type StreamableChannel } from './streamable-channel.js';
 import { describeTarget, type ToolServerTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
@@ -47,7 +49,9 @@ export const MAX_PAGES = 50;
 
 export interface ToolServerCtx {
   readonly target: ToolServerTarget;
-  readonly transport: 'stdio' | 'sse';
+  readonly transport: 'stdio' | 'sse' | 'http';
+  /** The protocol version the suite offers in initialize (offered-version.ts). */
+  readonly offeredVersion: string;
   readonly replyMs: number;
   /** Budget for the first reply of a session just opened: replyMs, plus startupMs on stdio (a new process). */
   readonly firstReplyMs: number;
@@ -69,6 +73,8 @@ export interface ToolServerCtx {
   openSession(label: string, init: boolean): Promise<SseChannel>;
   /** stdio only (CheckSkipped on sse): a new process, not initialized. */
   spawnStdio(label: string): StdioChannel;
+  /** Streamable HTTP only (CheckSkipped otherwise): a new session, not initialized (nothing sent yet). */
+  openHttp(label: string): StreamableChannel;
   /** Every session the suite holds open now (a reply misrouted to any of them shows as a stray there). */
   openChannels(): Channel[];
   /** Every tool of tools/list (all pages), asked once per run. */
@@ -122,6 +128,15 @@ export async function openToolServer(
   const spawnStdio = (label: string): StdioChannel => {
     if (target.kind !== 'stdio') throw new CheckSkipped('this check applies to the stdio transport only');
     return track(openStdioChannel(target.command, label));
+  };
+
+  const offeredVersion = offeredProtocolVersion(target.kind);
+  const openHttp = (label: string): StreamableChannel => {
+    if (target.kind !== 'http')
+      throw new CheckSkipped('this check applies to the Streamable HTTP transport only');
+    return track(
+      openStreamableChannel(target.url, { label, postTimeoutMs: httpMs, protocolVersion: offeredVersion }),
+    );
   };
 
   /** The server stopped answering during the run: every check after this one is not run. */
@@ -184,7 +199,11 @@ export async function openToolServer(
   };
 
   const connectRaw = async (label: string): Promise<Channel> =>
-    target.kind === 'stdio' ? spawnStdio(label) : openSession(label, false);
+    target.kind === 'stdio'
+      ? spawnStdio(label)
+      : target.kind === 'http'
+        ? openHttp(label)
+        : openSession(label, false);
 
   const connect = async (label: string): Promise<Channel> => {
     const channel = await connectRaw(label);
@@ -193,7 +212,7 @@ export async function openToolServer(
   };
 
   // --- preflight ---
-  if (target.kind === 'sse' && target.start !== undefined) {
+  if (target.kind !== 'stdio' && target.start !== undefined) {
     started = spawnServer(target.start);
     const problem = await waitUntilAnswers(target.url, started, options.startMs ?? 15_000);
     if (problem !== undefined) {
@@ -208,6 +227,7 @@ export async function openToolServer(
       httpMs,
       open: async () => {
         if (target.kind === 'stdio') return spawnStdio('main');
+        if (target.kind === 'http') return openHttp('main');
         return track(
           await openSseChannel(target.url, { label: 'main', timeoutMs: httpMs, postTimeoutMs: httpMs }),
         );
@@ -314,6 +334,7 @@ export async function openToolServer(
   return {
     target,
     transport: target.kind,
+    offeredVersion,
     replyMs,
     firstReplyMs,
     httpMs,
@@ -326,6 +347,7 @@ export async function openToolServer(
     openStream,
     openSession,
     spawnStdio,
+    openHttp,
     openChannels: () => [...channels].filter((c) => c.gone() === undefined),
     tools,
     toolPages,
@@ -396,6 +418,13 @@ async function preflight(
   const proc = channel.transport === 'stdio' ? (channel as StdioChannel).process : how.started;
   // Let a dying process finish so its exit status and stderr are complete.
   if (proc !== undefined) await Promise.race([proc.exited, delay(300)]);
+  if (channel.transport === 'http') {
+    const why = whyNoStreamableInitialize(channel as StreamableChannel, ex, how.replyMs);
+    await channel.close();
+    throw new TargetUnavailable(
+      `the server at ${(target as { url: string }).url} cannot be tested: ${why}${stderr(how.started)}`,
+    );
+  }
   const why = bodyIsReply(ex.post?.body)
     ? `it answered initialize in the POST response body (${JSON.stringify(ex.post?.body.slice(0, 200))}), not on the event stream as the SSE transport does: is this a Streamable HTTP server?`
     : whyNoInitialize(channel, ex, how.replyMs);
@@ -405,6 +434,34 @@ async function preflight(
       ? `the server command ${JSON.stringify(target.command)}`
       : `the server at ${target.url}`;
   throw new TargetUnavailable(`${ran} cannot be tested: ${why}${stderr(proc)}`);
+}
+
+/**
+ * Why a Streamable HTTP endpoint gave no initialize result: it does not answer, answers 404
+ * (no endpoint at this URL), another status, a body that is not JSON-RPC, or looks like an
+ * HTTP+SSE server's stream URL.
+ */
+function whyNoStreamableInitialize(channel: StreamableChannel, ex: Exchange, budgetMs: number): string {
+  const post = channel.posts[0];
+  const body = post === undefined ? '' : post.body.slice(0, 200);
+  const shown = body === '' ? '' : `; body: ${JSON.stringify(body)}`;
+  if (post?.status === undefined) {
+    return `the POST of initialize got no HTTP answer (${post?.problem ?? ex.why ?? 'no response'})`;
+  }
+  if (post.status === 405 || (post.status >= 400 && /endpoint|sessionId|\/sse\b/i.test(body))) {
+    return `the POST of initialize was answered HTTP ${post.status}${shown}: is this an HTTP+SSE server (then use --sse with its stream URL)?`;
+  }
+  if (post.status === 404) {
+    return `the POST of initialize was answered HTTP 404: there is no MCP endpoint at this URL${shown}`;
+  }
+  if (post.status >= 300) return `the POST of initialize was answered HTTP ${post.status}${shown}`;
+  if (ex.reply !== undefined && 'error' in ex.reply) {
+    return `it answered initialize (protocolVersion ${channel.protocolVersion}) with an error: ${JSON.stringify(ex.reply).slice(0, 300)}; nothing else can be tested`;
+  }
+  if (post.messages.length === 0) {
+    return `the POST of initialize was answered HTTP ${post.status} ${post.headers['content-type'] ?? '(no content type)'} with no JSON-RPC message within ${budgetMs} ms${shown}: is this an MCP Streamable HTTP endpoint?`;
+  }
+  return `it did not answer initialize with a result within ${budgetMs} ms (got ${JSON.stringify(post.messages.slice(0, 2)).slice(0, 300)})`;
 }
 
 /**

@@ -7,17 +7,18 @@ import { TOOL_SERVER_TARGET_OPTIONS, type ToolServerTarget, toolServerTargetFrom
 
 /**
  * The reference tool server as a stdio target command: `node bin/wirecheck.js serve tools
- * --transport stdio` (or `--transport sse --port N`, for `--start`, with `--keep-alive-ms`
+ * --transport stdio` (or `--transport sse|http --port N`, for `--start`, with `--keep-alive-ms`
  * when given; this file sits two folders below src/ or dist/).
  */
 export function referenceToolServerCommand(
-  transport: 'stdio' | 'sse' = 'stdio',
+  transport: 'stdio' | 'sse' | 'http' = 'stdio',
   port = 0,
   keepAliveMs?: number,
 ): string {
   const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
   const keepAlive = keepAliveMs === undefined ? '' : ` --keep-alive-ms ${keepAliveMs}`;
-  const args = transport === 'stdio' ? '--transport stdio' : `--transport sse --port ${port}${keepAlive}`;
+  const args =
+    transport === 'stdio' ? '--transport stdio' : `--transport ${transport} --port ${port}${keepAlive}`;
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} serve tools ${args}`;
 }
 
@@ -45,6 +46,28 @@ export const toolServerSuiteEntry: SuiteEntry = {
     };
     return { target, close: async () => {} };
   },
+  // `wirecheck all` runs the reference over the other two transports too.
+  otherReferences: [
+    {
+      label: 'stdio',
+      start: async () => ({
+        target: { kind: 'stdio', command: referenceToolServerCommand('stdio') } satisfies ToolServerTarget,
+        close: async () => {},
+      }),
+    },
+    {
+      label: 'streamable http',
+      async start() {
+        const port = await freePort();
+        const target: ToolServerTarget = {
+          kind: 'http',
+          url: `http://127.0.0.1:${port}/mcp`,
+          start: referenceToolServerCommand('http', port),
+        };
+        return { target, close: async () => {} };
+      },
+    },
+  ],
 };
 
 /** A port nobody listens on right now (the reference server is started on it moments later). */

@@ -101,9 +101,12 @@ export function initializeParams(version: string = PROTOCOL_VERSION): Record<str
   return { protocolVersion: version, capabilities: {}, clientInfo: CLIENT_INFO };
 }
 
-/** initialize, then notifications/initialized (MCP 2024-11-05 lifecycle). Returns the reply. */
+/**
+ * initialize (offering the channel's protocol version, 2024-11-05 unless the channel says
+ * otherwise), then notifications/initialized (MCP lifecycle). Returns the reply.
+ */
 export async function initialize(channel: Channel, ms: number): Promise<Exchange> {
-  const ex = await exchange(channel, METHODS.initialize, initializeParams(), ms);
+  const ex = await exchange(channel, METHODS.initialize, initializeParams(channel.protocolVersion), ms);
   if (ex.reply !== undefined && 'result' in ex.reply) {
     await channel.sendText(JSON.stringify({ jsonrpc: '2.0', method: METHODS.initialized }));
   }

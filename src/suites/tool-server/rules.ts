@@ -24,9 +24,16 @@ export function initializeProblems(result: unknown): string[] {
 }
 
 /** The protocolVersion answered to a client that asked for 2024-11-05, when it is another one. */
-export function versionProblem(result: unknown): string | undefined {
+export function versionProblem(
+  result: unknown,
+  asked: string = PROTOCOL_VERSION,
+  exact = true,
+): string | undefined {
   const v = (result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-  return v === PROTOCOL_VERSION ? undefined : `answered protocolVersion ${JSON.stringify(v)}`;
+  if (v === asked) return undefined;
+  // Not exact (a revision the spec does not fix): another revision is version negotiation.
+  if (!exact && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
+  return `answered protocolVersion ${JSON.stringify(v)}`;
 }
 
 /** tools/list result: a `tools` array, each with a string name and an inputSchema of type object. */

@@ -6,6 +6,7 @@ import { propertyChecks } from './checks/properties.js';
 import { sessionModelChecks } from './checks/session-model.js';
 import { sseChecks } from './checks/sse.js';
 import { stdioChecks } from './checks/stdio.js';
+import { streamableHttpChecks } from './checks/streamable-http.js';
 import { toolChecks } from './checks/tools.js';
 import { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
 import { describeTarget, type ToolServerTarget, targetArgs } from './target.js';
@@ -17,7 +18,7 @@ export function createToolServerSuite(
   return {
     name: 'tool-server',
     description:
-      'Speaks the tool-server protocol (JSON-RPC 2.0, MCP 2024-11-05) to a server over stdio or SSE + POST and checks its replies, streams and sessions.',
+      'Speaks the tool-server protocol (JSON-RPC 2.0, MCP 2024-11-05; 2025-03-26 over Streamable HTTP) to a server over stdio, SSE + POST or Streamable HTTP and checks its replies, streams and sessions.',
     // Checks that may break the server (generated arguments, malformed input) run late; the
     // keep-alive check runs last: it judges a stream watched since the suite opened.
     checks: [
@@ -25,6 +26,7 @@ export function createToolServerSuite(
       ...toolChecks,
       ...stdioChecks,
       ...sseChecks,
+      ...streamableHttpChecks,
       ...sessionModelChecks,
       ...propertyChecks,
       ...malformedChecks,

@@ -12,6 +12,7 @@ export type CallToolsOption = 'all' | 'none' | readonly string[];
 export type ToolServerTarget = (
   | { readonly kind: 'stdio'; readonly command: string }
   | { readonly kind: 'sse'; readonly url: string; readonly start?: string }
+  | { readonly kind: 'http'; readonly url: string; readonly start?: string }
 ) & { readonly callTools?: CallToolsOption };
 
 export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
@@ -25,9 +26,14 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description: 'stream endpoint of an SSE tool server (e.g. http://127.0.0.1:8000/sse)',
   },
   {
+    flags: '--http <url>',
+    description:
+      'endpoint of a Streamable HTTP tool server (MCP 2025-03-26 and later, e.g. http://127.0.0.1:8000/mcp)',
+  },
+  {
     flags: '--start <cmd>',
     description:
-      'with --sse: command that starts the server first; the harness waits (bounded) until it answers',
+      'with --sse or --http: command that starts the server first; the harness waits (bounded) until it answers',
   },
   {
     flags: '--call-tools <which>',
@@ -50,32 +56,38 @@ export function parseCallTools(value: unknown): CallToolsOption | undefined {
   return names;
 }
 
-/** The target from commander's option values (`--stdio`, `--sse`, `--start`, `--call-tools`). */
+/** The target from commander's option values (`--stdio`, `--sse`, `--http`, `--start`, `--call-tools`). */
 export function toolServerTargetFromOptions(opts: Record<string, unknown>): ToolServerTarget {
-  const { stdio, sse, start } = opts;
+  const { stdio, sse, http, start } = opts;
   const callTools = parseCallTools(opts.callTools);
   const policy = callTools === undefined ? {} : { callTools };
   const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
-  if (given(stdio) && given(sse)) throw new UsageError('give either --stdio or --sse, not both');
+  const count = [stdio, sse, http].filter(given).length;
+  if (count > 1) throw new UsageError('give one of --stdio, --sse or --http');
   if (given(stdio)) {
-    if (start !== undefined) throw new UsageError('--start goes with --sse only');
+    if (start !== undefined) throw new UsageError('--start goes with --sse or --http only');
     return { kind: 'stdio', command: stdio, ...policy };
   }
-  if (given(sse)) {
-    let url: URL;
+  const [kind, flag, url] = given(sse)
+    ? (['sse', '--sse', sse] as const)
+    : given(http)
+      ? (['http', '--http', http] as const)
+      : [undefined, undefined, undefined];
+  if (kind !== undefined) {
+    let parsed: URL;
     try {
-      url = new URL(sse);
+      parsed = new URL(url);
     } catch {
-      throw new UsageError(`--sse needs an http(s) URL, got ${JSON.stringify(sse)}`);
+      throw new UsageError(`${flag} needs an http(s) URL, got ${JSON.stringify(url)}`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new UsageError(`--sse needs an http(s) URL, got ${JSON.stringify(sse)}`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new UsageError(`${flag} needs an http(s) URL, got ${JSON.stringify(url)}`);
     }
     if (start !== undefined && !given(start)) throw new UsageError('--start needs a command');
-    return given(start) ? { kind: 'sse', url: sse, start, ...policy } : { kind: 'sse', url: sse, ...policy };
+    return given(start) ? { kind, url, start, ...policy } : { kind, url, ...policy };
   }
   throw new UsageError(
-    'the tool-server suite needs --stdio "<command>" or --sse <url> [--start "<command>"]',
+    'the tool-server suite needs --stdio "<command>", --sse <url> or --http <url> [--start "<command>"]',
   );
 }
 
@@ -87,16 +99,17 @@ function describeCallTools(c: CallToolsOption | undefined): string {
 export function describeTarget(target: ToolServerTarget): string {
   const policy = describeCallTools(target.callTools);
   if (target.kind === 'stdio') return `stdio: ${target.command}${policy}`;
+  const name = target.kind === 'http' ? 'streamable http' : 'sse';
   return target.start === undefined
-    ? `sse: ${target.url}${policy}`
-    : `sse: ${target.url} (started by ${target.start})${policy}`;
+    ? `${name}: ${target.url}${policy}`
+    : `${name}: ${target.url} (started by ${target.start})${policy}`;
 }
 
 export function targetArgs(target: ToolServerTarget): string[] {
   const c = target.callTools;
   const policy = c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')];
   if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
-  const base =
-    target.start === undefined ? ['--sse', target.url] : ['--sse', target.url, '--start', target.start];
+  const flag = target.kind === 'http' ? '--http' : '--sse';
+  const base = target.start === undefined ? [flag, target.url] : [flag, target.url, '--start', target.start];
   return [...base, ...policy];
 }

@@ -11,6 +11,7 @@ describe('serve tools options (spec "Tool server, SSE transport": reference serv
     expect(serveToolsOptionsOf({}, {})).toEqual({
       transport: 'sse',
       host: '127.0.0.1',
+      path: '/mcp',
       port: 8000,
       keepAliveMs: 15_000,
     });
@@ -32,7 +33,11 @@ describe('serve tools options (spec "Tool server, SSE transport": reference serv
         { transport: 'sse', host: '::1', port: '0', keepAliveMs: '0' },
         { MCP_TRANSPORT: 'stdio', MCP_HOST: 'x', MCP_PORT: '1' },
       ),
-    ).toEqual({ transport: 'sse', host: '::1', port: 0, keepAliveMs: 0 });
+    ).toEqual({ transport: 'sse', host: '::1', path: '/mcp', port: 0, keepAliveMs: 0 });
+    expect(serveToolsOptionsOf({ transport: 'http', path: '/v1/mcp' }, {})).toMatchObject({
+      transport: 'http',
+      path: '/v1/mcp',
+    });
     expect(serveToolsOptionsOf({}, { MCP_TRANSPORT: '', MCP_PORT: '' })).toMatchObject({
       transport: 'sse',
       port: 8000,
@@ -40,7 +45,8 @@ describe('serve tools options (spec "Tool server, SSE transport": reference serv
   });
 
   test('a bad value is a usage error naming the flag or variable', () => {
-    expect(() => serveToolsOptionsOf({ transport: 'http' }, {})).toThrow(UsageError);
+    expect(() => serveToolsOptionsOf({ transport: 'websocket' }, {})).toThrow(UsageError);
+    expect(() => serveToolsOptionsOf({ transport: 'http', path: 'mcp' }, {})).toThrow(/--path/);
     expect(() => serveToolsOptionsOf({}, { MCP_TRANSPORT: 'ws' })).toThrow(/MCP_TRANSPORT/);
     expect(() => serveToolsOptionsOf({}, { MCP_PORT: '70000' })).toThrow(/MCP_PORT/);
     expect(() => serveToolsOptionsOf({ keepAliveMs: '-1' }, {})).toThrow(/--keep-alive-ms/);
@@ -75,7 +81,9 @@ describe('`wirecheck serve tools` wiring', () => {
       { MCP_PORT: '4567' },
     );
     expect(await main(['node', 'wirecheck', 'serve', 'tools', '--keep-alive-ms', '250'], ctx)).toBe(0);
-    expect(seen).toEqual([{ transport: 'sse', host: '127.0.0.1', port: 4567, keepAliveMs: 250 }]);
+    expect(seen).toEqual([
+      { transport: 'sse', host: '127.0.0.1', path: '/mcp', port: 4567, keepAliveMs: 250 },
+    ]);
   });
 
   test('a server that cannot start is WC_SERVE_FAILED, exit 2', async () => {

@@ -2,12 +2,19 @@ import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type RunningToolServer, startToolServer } from '../../../src/servers/tools/index.js';
+import {
+  type RunningStreamableToolServer,
+  type RunningToolServer,
+  startStreamableToolServer,
+  startToolServer,
+} from '../../../src/servers/tools/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let client: Client | undefined;
 let server: RunningToolServer | undefined;
+let streamable: RunningStreamableToolServer | undefined;
 
 afterEach(async () => {
   // Closing the stdio client ends the child (stdin end, then SIGTERM, then SIGKILL).
@@ -15,6 +22,8 @@ afterEach(async () => {
   client = undefined;
   await server?.close();
   server = undefined;
+  await streamable?.close();
+  streamable = undefined;
 });
 
 async function exercise(c: Client, transportName: string): Promise<void> {
@@ -62,4 +71,19 @@ describe('interop with the official MCP SDK client (@modelcontextprotocol/sdk)',
     await exercise(client, 'sse');
     expect(server.sessionCount()).toBe(1);
   });
+
+  for (const answer of ['sse', 'json'] as const) {
+    test(`over Streamable HTTP (${answer} answers): initialize at 2025-11-25, list tools, call, end the session`, async () => {
+      streamable = await startStreamableToolServer({ port: 0, answer });
+      client = new Client({ name: 'wirecheck-interop', version: '0' });
+      const transport = new StreamableHTTPClientTransport(new URL(streamable.url));
+      await client.connect(transport);
+      expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+      expect(transport.protocolVersion).toBe('2025-11-25');
+      await exercise(client, 'http');
+      expect(streamable.sessionCount()).toBe(1);
+      await transport.terminateSession();
+      expect(streamable.sessionCount()).toBe(0);
+    });
+  }
 });

@@ -1,0 +1,486 @@
+import { randomUUID } from 'node:crypto';
+import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { request } from '../../../protocol/jsonrpc/index.js';
+import {
+  METHODS,
+  mcpSessionIdSchema,
+  mediaTypeOf,
+  revisionAtLeast,
+  STREAMABLE_HTTP_CONTENT_TYPES,
+  STREAMABLE_HTTP_HEADERS,
+} from '../../../protocol/mcp/index.js';
+import { createFrameDecoder } from '../../../protocol/sse/index.js';
+import type { ToolServerCtx } from '../context.js';
+import { openGet } from '../http.js';
+import { nextId } from '../peer.js';
+import { delay, exchange } from '../rpc.js';
+import type { StreamableChannel, StreamablePost } from '../streamable-channel.js';
+import { CHECK_MS, failWith } from './common.js';
+
+/** The revision text the checks cite. */
+const CLAUSE = 'MCP 2025-03-26 and later, Transports: Streamable HTTP';
+/** How long an answer stream is given to end after its last response. */
+const END_MS = 2000;
+/** Concurrent calls per session in the routing check. */
+const CONCURRENT = 8;
+
+async function session(ctx: ToolServerCtx, label: string): Promise<StreamableChannel> {
+  if (ctx.transport !== 'http')
+    throw new CheckSkipped('this check applies to the Streamable HTTP transport only');
+  return (await ctx.connect(label)) as StreamableChannel;
+}
+
+function describeAnswer(a: {
+  status: number | undefined;
+  headers?: Record<string, unknown>;
+  body: string;
+  problem?: string;
+}): string {
+  if (a.status === undefined) return a.problem ?? 'no answer';
+  const type = a.headers?.['content-type'];
+  const body = a.body.length > 200 ? `${a.body.slice(0, 200)}...` : a.body;
+  return `HTTP ${a.status}${type === undefined ? '' : ` ${String(type)}`}${body === '' ? '' : ` ${body}`}`;
+}
+
+function describePost(p: StreamablePost | undefined): string {
+  if (p === undefined) return 'no POST';
+  if (p.status === undefined) return p.problem ?? 'no answer';
+  const shown = p.kind === 'sse' ? `${p.events.length} event(s)` : p.body.slice(0, 200);
+  return `HTTP ${p.status} ${String(p.headers['content-type'] ?? '(no content type)')} ${shown}`;
+}
+
+/** The POST record of the request with this id on the channel. */
+function postOf(channel: StreamableChannel, id: number | string): StreamablePost | undefined {
+  const needle = `"id":${JSON.stringify(id)}`;
+  return channel.posts.find((p) => p.text.includes(needle) && p.text.includes('"method"'));
+}
+
+/** A session with a notification, a client response and requests sent: its POSTs, shared by the checks. */
+function exercised(ctx: ToolServerCtx) {
+  return ctx.shared('http-exercised', async () => {
+    const channel = await session(ctx, 'http-exercise');
+    const notification = await channel.sendText(
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/wirecheck-unknown', params: {} }),
+    );
+    const response = await channel.sendText(
+      JSON.stringify({ jsonrpc: '2.0', id: `wirecheck-${randomUUID()}`, result: {} }),
+    );
+    const ping = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
+    const list = await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
+    await channel.settle(END_MS);
+    return { channel, notification, response, ping, list };
+  });
+}
+
+export const streamableHttpChecks: Check<ToolServerCtx>[] = [
+  {
+    id: 'tool-server.http.session-id',
+    clause: `${CLAUSE}, Session Management`,
+    description:
+      'A session id issued in the initialize answer (Mcp-Session-Id) holds visible ASCII only (0x21 to 0x7E).',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: a server MAY assign a session id at initialization, in the Mcp-Session-Id header of the HTTP response carrying the InitializeResult; the id MUST only contain visible ASCII characters (0x21 to 0x7E). Every Streamable HTTP server that issues one.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel } = await exercised(ctx);
+      const init = channel.posts[0];
+      const raw = init?.headers[STREAMABLE_HTTP_HEADERS.sessionId];
+      if (raw === undefined)
+        throw new CheckSkipped('the server issued no session id (sessions are optional)');
+      const id = Array.isArray(raw) ? raw.join(', ') : raw;
+      if (!mcpSessionIdSchema.safeParse(id).success) {
+        throw failWith(
+          `the session id ${JSON.stringify(id)} holds characters outside visible ASCII`,
+          'Mcp-Session-Id of characters 0x21 to 0x7E',
+          JSON.stringify(id),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.notification-202',
+    clause: `${CLAUSE}, Sending Messages to the Server`,
+    description:
+      'A POST holding only a notification, or only a response, that the server accepts is answered 202 Accepted with no body.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: if the POST input consists solely of JSON-RPC responses or notifications and the server accepts it, the server MUST return HTTP 202 Accepted with no body (if it cannot accept it, an HTTP error status). Every Streamable HTTP server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel, notification, response } = await exercised(ctx);
+      for (const [what, outcome] of [
+        ['a notification', notification],
+        ['a response', response],
+      ] as const) {
+        if (outcome === undefined || outcome.status === undefined) {
+          throw new NotExercised(`the POST of ${what} got no HTTP answer (${outcome?.problem ?? 'none'})`);
+        }
+        const accepted = outcome.status >= 200 && outcome.status < 300;
+        if (accepted && (outcome.status !== 202 || outcome.body !== '')) {
+          throw failWith(
+            `the POST of ${what} was answered ${describeAnswer(outcome)}, not 202 with no body`,
+            'HTTP 202 Accepted, no body',
+            describeAnswer(outcome),
+            [channel],
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.request-answer',
+    clause: `${CLAUSE}, Sending Messages to the Server`,
+    description:
+      "A POST holding a request is answered with Content-Type application/json or text/event-stream, and that answer carries the response with the request's id (both answer types are accepted).",
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: if the POST input contains requests, the server MUST either return Content-Type text/event-stream (an SSE stream that carries the responses) or application/json (one JSON object); the client MUST support both. Every Streamable HTTP server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel, ping, list } = await exercised(ctx);
+      for (const ex of [ping, list]) {
+        const post = postOf(channel, ex.id);
+        const type = mediaTypeOf(post?.headers['content-type'] as string | undefined);
+        const answerType =
+          type === STREAMABLE_HTTP_CONTENT_TYPES.json || type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
+        if (post === undefined || post.status !== 200 || !answerType) {
+          throw failWith(
+            `the POST of request ${ex.id} was answered ${describePost(post)}`,
+            'HTTP 200 with Content-Type application/json or text/event-stream',
+            describePost(post),
+            [channel],
+          );
+        }
+        const carried = post.messages.some((m) => (m as { id?: unknown } | null)?.id === ex.id);
+        if (!carried) {
+          throw failWith(
+            `the ${post.kind === 'sse' ? 'event stream' : 'JSON body'} answering request ${ex.id} did not carry its response (carried: ${JSON.stringify(post.messages).slice(0, 300)})`,
+            `a JSON-RPC response with id ${ex.id} in the answer`,
+            describePost(post),
+            [channel],
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.answer-stream-ends',
+    clause: `${CLAUSE}, Sending Messages to the Server`,
+    description: 'An event stream answering a POST ends once it has carried the responses to its requests.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2025-03-26: after the JSON-RPC response has been sent on the SSE stream of a POST, the server SHOULD close that stream; a stream left open holds a connection per request.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel, ping, list } = await exercised(ctx);
+      const streams = [ping, list].map((ex) => postOf(channel, ex.id)).filter((p) => p?.kind === 'sse');
+      if (streams.length === 0)
+        throw new CheckSkipped('the server answered with JSON bodies, not event streams');
+      const open = streams.filter((p) => p !== undefined && !p.ended);
+      if (open.length > 0) {
+        throw failWith(
+          `${open.length} event stream(s) answering a request were still open ${END_MS} ms after carrying the response`,
+          'the answer stream ends after its last response',
+          open.map(describePost).join('\n'),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.session-required',
+    clause: `${CLAUSE}, Session Management`,
+    description:
+      'A server that issued a session id answers a POST without Mcp-Session-Id (other than initialize) with 400 Bad Request.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2025-03-26: servers that require a session id SHOULD respond to requests without an Mcp-Session-Id header (other than initialization) with HTTP 400 Bad Request.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel } = await exercised(ctx);
+      if (channel.sessionId() === undefined) throw new CheckSkipped('the server issued no session id');
+      const headers = channel.sessionHeaders();
+      delete headers[STREAMABLE_HTTP_HEADERS.sessionId];
+      const answer = await channel.raw('POST', headers, JSON.stringify(request(nextId(), METHODS.ping)));
+      if (answer.status !== 400) {
+        throw failWith(
+          `a ping POSTed without Mcp-Session-Id was answered ${describeAnswer(answer)}`,
+          'HTTP 400 Bad Request',
+          describeAnswer(answer),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.unknown-session-404',
+    clause: `${CLAUSE}, Session Management`,
+    description: 'A POST naming a session id the server never issued is answered 404 Not Found.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2025-03-26 fixes 404 Not Found as the answer for a terminated session (a MUST) and has the client start a new session on it; an id the server never issued is not named there, so a server that answers something else for it warns (the official SDK answers 404).',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel } = await exercised(ctx);
+      if (channel.sessionId() === undefined) throw new CheckSkipped('the server issued no session id');
+      const headers = {
+        ...channel.sessionHeaders(),
+        [STREAMABLE_HTTP_HEADERS.sessionId]: `wirecheck-${randomUUID()}`,
+      };
+      const answer = await channel.raw('POST', headers, JSON.stringify(request(nextId(), METHODS.ping)));
+      if (answer.status !== 404) {
+        throw failWith(
+          `a ping POSTed for a session id the server never issued was answered ${describeAnswer(answer)}`,
+          'HTTP 404 Not Found',
+          describeAnswer(answer),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.deleted-session-404',
+    clause: `${CLAUSE}, Session Management`,
+    description:
+      'After a DELETE the server accepted, a POST with that session id is answered 404 Not Found (a server may refuse DELETE with 405).',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: a client ends a session with HTTP DELETE (the server MAY answer 405 to refuse); once a session is terminated the server MUST respond to requests containing its id with 404 Not Found. Every Streamable HTTP server that issues session ids and accepts DELETE.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const channel = await session(ctx, 'http-delete');
+      const id = channel.sessionId();
+      if (id === undefined) throw new CheckSkipped('the server issued no session id');
+      const del = await channel.raw('DELETE', { [STREAMABLE_HTTP_HEADERS.sessionId]: id });
+      if (del.status === 405) throw new CheckSkipped('the server refuses DELETE with 405 (allowed)');
+      if (del.status === undefined || del.status >= 300) {
+        throw new NotExercised(`DELETE of the session was answered ${describeAnswer(del)}: nothing to judge`);
+      }
+      const after = await channel.raw(
+        'POST',
+        channel.sessionHeaders(),
+        JSON.stringify(request(nextId(), METHODS.ping)),
+      );
+      if (after.status !== 404) {
+        throw failWith(
+          `after DELETE was answered ${describeAnswer(del)}, a ping POSTed with the same session id was answered ${describeAnswer(after)}`,
+          'HTTP 404 Not Found',
+          describeAnswer(after),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.get-stream',
+    clause: `${CLAUSE}, Listening for Messages from the Server`,
+    description:
+      'GET on the endpoint (Accept: text/event-stream, the session id) opens an event stream or is answered 405 Method Not Allowed.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: the server MUST either return Content-Type text/event-stream in response to a GET on the endpoint, or HTTP 405 Method Not Allowed when it offers no such stream. Every Streamable HTTP server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel } = await exercised(ctx);
+      const headers: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream };
+      const sid = channel.sessionId();
+      if (sid !== undefined) headers[STREAMABLE_HTTP_HEADERS.sessionId] = sid;
+      const answer = await channel.raw('GET', headers);
+      const type = mediaTypeOf(answer.headers['content-type'] as string | undefined);
+      if (
+        answer.status === 405 ||
+        (answer.status === 200 && type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream)
+      )
+        return;
+      throw failWith(
+        `GET on the endpoint was answered ${describeAnswer(answer)}`,
+        'HTTP 200 text/event-stream, or 405',
+        describeAnswer(answer),
+        [channel],
+      );
+    },
+  },
+  {
+    id: 'tool-server.http.origin-refused',
+    clause: `${CLAUSE}, Security Warning`,
+    description:
+      'A POST whose Origin is a page of another site (DNS rebinding) is refused with an HTTP error (403 from 2025-11-25).',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks (2025-11-25: an invalid Origin MUST be answered 403 Forbidden). Every Streamable HTTP server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel } = await exercised(ctx);
+      const headers: Record<string, string> = {
+        ...channel.sessionHeaders(),
+        origin: 'http://wirecheck-rebinding.invalid',
+      };
+      delete headers[STREAMABLE_HTTP_HEADERS.sessionId];
+      const body = JSON.stringify(
+        request(nextId(), METHODS.initialize, {
+          protocolVersion: ctx.offeredVersion,
+          capabilities: {},
+          clientInfo: { name: 'wirecheck', version: '1' },
+        }),
+      );
+      const answer = await channel.raw('POST', headers, body);
+      if (answer.status === undefined) throw new NotExercised(`the POST got no answer (${answer.problem})`);
+      const strict = revisionAtLeast(channel.negotiated(), '2025-11-25');
+      const refused = strict ? answer.status === 403 : answer.status >= 400;
+      if (!refused) {
+        throw failWith(
+          `initialize POSTed with Origin http://wirecheck-rebinding.invalid was answered ${describeAnswer(answer)}: the server does not validate Origin`,
+          strict ? 'HTTP 403 Forbidden' : 'an HTTP error status (403)',
+          describeAnswer(answer),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.protocol-version-header',
+    clause: `${CLAUSE}, Protocol Version Header (2025-06-18 and later)`,
+    description:
+      'When the negotiated revision is 2025-06-18 or later, a POST with an MCP-Protocol-Version the server does not support is answered 400 Bad Request.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-06-18: if the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request. Every Streamable HTTP server of that revision or later.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel } = await exercised(ctx);
+      const version = channel.negotiated();
+      if (!revisionAtLeast(version, '2025-06-18')) {
+        throw new CheckSkipped(
+          `the negotiated revision is ${version ?? 'unknown'}, before the header existed (2025-06-18)`,
+        );
+      }
+      const headers = {
+        ...channel.sessionHeaders(),
+        [STREAMABLE_HTTP_HEADERS.protocolVersion]: '1999-01-01',
+      };
+      const answer = await channel.raw('POST', headers, JSON.stringify(request(nextId(), METHODS.ping)));
+      if (answer.status !== 400) {
+        throw failWith(
+          `a ping with MCP-Protocol-Version 1999-01-01 was answered ${describeAnswer(answer)}`,
+          'HTTP 400 Bad Request',
+          describeAnswer(answer),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.http.no-cross-session-reply',
+    clause: `${CLAUSE}, Multiple Connections; spec "Errors" (responses routed to the wrong client)`,
+    description: `Two sessions, each with its GET stream open where the server offers one, make ${CONCURRENT} concurrent calls each: every response arrives once, in the answer to the POST that asked, never on a GET stream or in another session.`,
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP 2025-03-26: the server MUST send each JSON-RPC message on only one of the connected streams (it MUST NOT broadcast), and MUST NOT send a response on a GET stream unless resuming; the spec counts responses routed to the wrong client as a server fault. Every Streamable HTTP server.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const a = await session(ctx, 'http-routing-a');
+      const b = await session(ctx, 'http-routing-b');
+      const listeners = await Promise.all([a, b].map((c) => listen(c, ctx.httpMs)));
+      try {
+        const calls = [a, b].flatMap((channel, s) =>
+          Array.from({ length: CONCURRENT }, (_, i) => {
+            const text = `wirecheck-${s}-${i}-${randomUUID()}`;
+            return exchange(channel, METHODS.ping, { _meta: { wirecheck: text } }, ctx.replyMs).then(
+              (ex) => ({
+                channel,
+                ex,
+              }),
+            );
+          }),
+        );
+        const done = await Promise.all(calls);
+        await Promise.all([a, b].map((c) => c.settle(END_MS)));
+        await delay(200);
+        const problems: string[] = [];
+        const answered = done.filter(({ ex }) => ex.reply !== undefined);
+        if (answered.length === 0) {
+          // No response at all is not a routing fault (tool-server.http.request-answer judges it).
+          throw new NotExercised(
+            `none of the ${done.length} concurrent pings got a response: ${done[0]?.ex.why}`,
+          );
+        }
+        for (const { channel, ex } of answered) {
+          const post = postOf(channel, ex.id);
+          const own = post?.messages.filter((m) => (m as { id?: unknown } | null)?.id === ex.id).length ?? 0;
+          if (own !== 1) problems.push(`the answer to request ${ex.id} carried its response ${own} time(s)`);
+        }
+        for (const channel of [a, b]) {
+          for (const post of channel.posts) {
+            for (const m of post.messages) {
+              const id = (m as { id?: unknown } | null)?.id;
+              const isResponse = typeof m === 'object' && m !== null && ('result' in m || 'error' in m);
+              if (isResponse && !post.text.includes(`"id":${JSON.stringify(id)}`)) {
+                problems.push(
+                  `the answer to a POST on ${channel.peer.label} carried a response it did not ask for: ${JSON.stringify(m).slice(0, 200)}`,
+                );
+              }
+            }
+          }
+        }
+        for (const l of listeners) {
+          for (const m of l.responses())
+            problems.push(`the GET stream of ${l.label} carried a response: ${m.slice(0, 200)}`);
+        }
+        if (problems.length > 0) {
+          throw failWith(
+            `${problems.length} routing fault(s): ${problems.slice(0, 4).join('; ')}`,
+            'each response once, in the answer to the POST that asked',
+            problems.slice(0, 12).join('\n'),
+            [a, b],
+          );
+        }
+      } finally {
+        for (const l of listeners) l.close();
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+  },
+];
+
+/** A session's GET stream, watched for responses (none may come on it). Servers without one give a dummy. */
+async function listen(channel: StreamableChannel, ms: number) {
+  const found: string[] = [];
+  const sid = channel.sessionId();
+  const headers: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream };
+  if (sid !== undefined) headers[STREAMABLE_HTTP_HEADERS.sessionId] = sid;
+  const opened = await openEventStream(channel.url, headers, ms, (data) => {
+    try {
+      const v = JSON.parse(data) as Record<string, unknown>;
+      if ('result' in v || 'error' in v) found.push(data);
+    } catch {
+      // not JSON: not a response
+    }
+  });
+  return { label: channel.peer.label, responses: () => [...found], close: opened.close };
+}
+
+async function openEventStream(
+  url: URL,
+  headers: Record<string, string>,
+  ms: number,
+  onData: (data: string) => void,
+): Promise<{ close: () => void }> {
+  const got = await openGet(url, headers, ms);
+  if ('problem' in got) return { close: () => {} };
+  if (got.res.statusCode !== 200) {
+    got.req.destroy();
+    return { close: () => {} };
+  }
+  let seen = 0;
+  const decoder = createFrameDecoder({
+    onFrame: (f) => {
+      seen += 1;
+      if (seen <= 1000) onData(f.data);
+    },
+    onLimit: () => got.req.destroy(),
+  });
+  got.res.on('data', (c: Buffer) => decoder.feed(c));
+  return { close: () => got.req.destroy() };
+}

@@ -1,0 +1,368 @@
+import http from 'node:http';
+import https from 'node:https';
+import { parseJsonBounded } from '../../protocol/json/index.js';
+import {
+  mediaTypeOf,
+  revisionAtLeast,
+  STREAMABLE_HTTP_CONTENT_TYPES,
+  STREAMABLE_HTTP_HEADERS,
+} from '../../protocol/mcp/index.js';
+import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js';
+import type { Channel, PostOutcome } from './channel.js';
+import type { WireVocabulary } from './diagnosis.js';
+import { RpcPeer } from './peer.js';
+
+/** Bytes of a JSON answer or of an error body read; past it the answer is cut off (a protocol failure). */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** Answer streams (event streams of POSTs) one channel keeps open at once; past it the oldest is cut. */
+export const MAX_OPEN_ANSWER_STREAMS = 256;
+/** POSTs whose record a channel keeps (the rest are counted). */
+export const MAX_KEPT_POSTS = 10_000;
+
+export const STREAMABLE_WORDS: WireVocabulary = { source: 'the POST answers', unit: 'message' };
+
+/** The header every POST of the harness sends: both answer types, as the revision text asks of a client. */
+export const POST_ACCEPT = `${STREAMABLE_HTTP_CONTENT_TYPES.json}, ${STREAMABLE_HTTP_CONTENT_TYPES.eventStream}`;
+
+const agents = {
+  http: new http.Agent({ keepAlive: true }),
+  https: new https.Agent({ keepAlive: true }),
+};
+
+/** What one POST of the channel got: its HTTP answer and the JSON-RPC messages it carried. */
+export interface StreamablePost {
+  readonly text: string;
+  readonly status: number | undefined;
+  readonly headers: http.IncomingHttpHeaders;
+  /** `json`, `sse`, `empty` (no body), `other` (a body of another type), undefined when no answer came. */
+  kind: 'json' | 'sse' | 'empty' | 'other' | undefined;
+  /** The body (JSON and other answers), cut at MAX_ANSWER_BYTES; event streams leave it empty. */
+  body: string;
+  /** SSE answers: every event as seen (the data whole up to the decoder's limits). */
+  readonly events: { id: string | undefined; event: string | undefined; data: string }[];
+  /** JSON-RPC messages the answer carried, in order. */
+  readonly messages: unknown[];
+  /** The answer is complete (body ended, or the event stream ended). */
+  ended: boolean;
+  problem?: string;
+}
+
+/** A raw HTTP exchange of a check: status, headers, and the body when it is not an event stream. */
+export interface RawAnswer {
+  readonly status: number | undefined;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+  readonly problem?: string;
+}
+
+export interface StreamableChannel extends Channel {
+  readonly transport: 'http';
+  readonly url: URL;
+  /** The session id the initialize answer issued (undefined before, or when the server issues none). */
+  sessionId(): string | undefined;
+  /** The protocol version of the initialize result, once it came. */
+  negotiated(): string | undefined;
+  /** Every POST's record, oldest first. */
+  readonly posts: StreamablePost[];
+  /** A request of the check's own making on the endpoint (no session header unless given). */
+  raw(method: string, headers: Record<string, string>, body?: string, timeoutMs?: number): Promise<RawAnswer>;
+  /** The headers a POST of this session sends (Accept, Content-Type, session id, protocol version). */
+  sessionHeaders(): Record<string, string>;
+  /** Wait until every answer stream of the channel ended, or `ms` passed. */
+  settle(ms: number): Promise<void>;
+}
+
+export interface StreamableOpenOptions {
+  readonly label: string;
+  /** Budget for a POST's response headers (and a JSON body). */
+  readonly postTimeoutMs: number;
+  /** The protocol version the harness offers in initialize on this channel. */
+  readonly protocolVersion: string;
+  readonly limits?: SseLimits;
+}
+
+function moduleFor(url: URL) {
+  return url.protocol === 'https:' ? https : http;
+}
+
+/**
+ * A Streamable HTTP session with the server under test: every message is one POST to the
+ * endpoint; the answer (a JSON body or an event stream) feeds the peer. The session id the
+ * initialize answer carries is sent on every later POST, and `MCP-Protocol-Version` from
+ * 2025-06-18 on. Reading is bounded: JSON bodies at MAX_ANSWER_BYTES, event streams by the
+ * SSE decoder's limits, open answer streams by count.
+ */
+export function openStreamableChannel(endpoint: string, options: StreamableOpenOptions): StreamableChannel {
+  const url = new URL(endpoint);
+  let session: string | undefined;
+  let version: string | undefined;
+  let ended: string | undefined;
+  const posts: StreamablePost[] = [];
+  const open = new Set<http.ClientRequest>();
+  const settleWaiters = new Set<() => void>();
+  const peer: RpcPeer = new RpcPeer(
+    options.label,
+    (message) => {
+      void sendText(JSON.stringify(message));
+    },
+    STREAMABLE_WORDS,
+  );
+
+  const sessionHeaders = (): Record<string, string> => {
+    const h: Record<string, string> = {
+      accept: POST_ACCEPT,
+      'content-type': STREAMABLE_HTTP_CONTENT_TYPES.json,
+    };
+    if (session !== undefined) h[STREAMABLE_HTTP_HEADERS.sessionId] = session;
+    if (version !== undefined && revisionAtLeast(version, '2025-06-18'))
+      h[STREAMABLE_HTTP_HEADERS.protocolVersion] = version;
+    return h;
+  };
+
+  const deliver = (record: StreamablePost, text: string) => {
+    const parsed = parseJsonBounded(text);
+    if (!parsed.ok) {
+      peer.receive(text, undefined, false, {
+        kind: parsed.reason === 'too-deep' ? 'too-deep' : 'not-json',
+        detail: parsed.message,
+      });
+      return;
+    }
+    const values = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+    for (const value of values) {
+      record.messages.push(value);
+      noteInitializeResult(value);
+      peer.receive(Array.isArray(parsed.value) ? JSON.stringify(value) : text, value, true);
+    }
+  };
+
+  const noteInitializeResult = (value: unknown) => {
+    const result = (value as { result?: { protocolVersion?: unknown; serverInfo?: unknown } } | null)?.result;
+    if (
+      version === undefined &&
+      typeof result?.protocolVersion === 'string' &&
+      result.serverInfo !== undefined
+    )
+      version = result.protocolVersion;
+  };
+
+  const wakeSettle = () => {
+    if (open.size > 0) return;
+    for (const w of [...settleWaiters]) w();
+  };
+
+  function sendText(text: string): Promise<PostOutcome> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    peer.recordSent(text, value);
+    const record: StreamablePost = {
+      text: text.length > 4096 ? `${text.slice(0, 4096)}...` : text,
+      status: undefined,
+      headers: {},
+      kind: undefined,
+      body: '',
+      events: [],
+      messages: [],
+      ended: false,
+    };
+    if (posts.length < MAX_KEPT_POSTS) posts.push(record);
+    const sentSession = session;
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (outcome: PostOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const req = moduleFor(url).request(url, {
+        method: 'POST',
+        agent: url.protocol === 'https:' ? agents.https : agents.http,
+        headers: { ...sessionHeaders(), 'content-length': String(Buffer.byteLength(text)) },
+      });
+      open.add(req);
+      if (open.size > MAX_OPEN_ANSWER_STREAMS) {
+        const oldest = open.values().next().value;
+        oldest?.destroy();
+      }
+      const done = () => {
+        record.ended = true;
+        open.delete(req);
+        wakeSettle();
+      };
+      const timer = setTimeout(() => {
+        if (record.status !== undefined) return;
+        record.problem = `no response within ${options.postTimeoutMs} ms`;
+        req.destroy();
+        finish({ status: undefined, body: '', contentType: undefined, problem: record.problem });
+      }, options.postTimeoutMs);
+      req.on('error', (e) => {
+        record.problem ??= e.message;
+        done();
+        if ('code' in e && e.code === 'ECONNREFUSED')
+          ended ??= `the server refused the connection (${e.message})`;
+        finish({ status: undefined, body: '', contentType: undefined, problem: e.message });
+      });
+      req.on('close', done);
+      req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        (record as { status: number | undefined }).status = status;
+        (record as { headers: http.IncomingHttpHeaders }).headers = res.headers;
+        const issued = res.headers[STREAMABLE_HTTP_HEADERS.sessionId];
+        if (session === undefined && typeof issued === 'string' && status < 300) session = issued;
+        if (status === 404 && sentSession !== undefined) {
+          ended ??= `the server answered 404 for session ${sentSession}: it ended the session`;
+        }
+        const type = mediaTypeOf(res.headers['content-type']);
+        if (type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
+          record.kind = 'sse';
+          const decoder = createFrameDecoder({
+            ...(options.limits === undefined ? {} : { limits: options.limits }),
+            onFrame(frame) {
+              if (record.events.length < 1000)
+                record.events.push({ id: frame.id, event: frame.event, data: frame.data.slice(0, 4096) });
+              const name = frame.event ?? 'message';
+              if (name === 'message' && frame.data !== '') deliver(record, frame.data);
+            },
+            onLimit(error) {
+              peer.wire.fatal('over-limit', error.head, error.message);
+              record.problem = `wirecheck cut the answer stream: ${error.message}`;
+              req.destroy();
+            },
+          });
+          res.on('data', (chunk: Buffer) => {
+            peer.wire.bytesIn(chunk);
+            decoder.feed(chunk);
+          });
+          res.on('end', () => decoder.end());
+          finish({ status, body: '', contentType: res.headers['content-type'] });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          peer.wire.bytesIn(chunk);
+          bytes += chunk.length;
+          if (bytes > MAX_ANSWER_BYTES) {
+            record.problem = `the answer body went past ${MAX_ANSWER_BYTES} bytes and was cut off`;
+            req.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          record.body = body.length > 64 * 1024 ? `${body.slice(0, 64 * 1024)}...` : body;
+          record.kind =
+            body === '' ? 'empty' : type === STREAMABLE_HTTP_CONTENT_TYPES.json ? 'json' : 'other';
+          // A JSON answer with a success status carries messages; an error status's JSON-RPC body
+          // (a parse error with id null, say) is an answer too.
+          if (record.kind === 'json') deliver(record, body);
+          finish({ status, body: record.body, contentType: res.headers['content-type'] });
+        });
+        res.on('error', () =>
+          finish({
+            status,
+            body: Buffer.concat(chunks).toString('utf8'),
+            contentType: res.headers['content-type'],
+          }),
+        );
+      });
+      req.end(text);
+    });
+  }
+
+  const raw = (method: string, headers: Record<string, string>, body?: string, timeoutMs?: number) =>
+    rawRequest(url, method, headers, body, timeoutMs ?? options.postTimeoutMs);
+
+  return {
+    transport: 'http',
+    url,
+    peer,
+    posts,
+    protocolVersion: options.protocolVersion,
+    sessionId: () => session,
+    negotiated: () => version,
+    sessionHeaders,
+    sendText,
+    raw,
+    gone: () => ended,
+    diagnosis: () => peer.wire.diagnosis(),
+    settle(ms) {
+      if (open.size === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          settleWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        settleWaiters.add(done);
+      });
+    },
+    async close() {
+      ended ??= 'the harness closed the session';
+      for (const req of open) req.destroy();
+      open.clear();
+      if (session !== undefined) {
+        // Polite end of the session (the revision text: a client SHOULD send DELETE); its answer is not judged here.
+        await raw('DELETE', { [STREAMABLE_HTTP_HEADERS.sessionId]: session }, undefined, 1000).catch(
+          () => {},
+        );
+      }
+    },
+  };
+}
+
+/**
+ * One HTTP request with a bounded wait and body: an event-stream answer resolves at its headers
+ * (the stream is then cut), any other answer when its body ended (cut at 64 KiB).
+ */
+export function rawRequest(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<RawAnswer> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (answer: RawAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(answer);
+    };
+    const req = moduleFor(url).request(url, {
+      method,
+      agent: false,
+      headers:
+        body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    });
+    const timer = setTimeout(
+      () => finish({ status: undefined, headers: {}, body: '', problem: `no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    req.on('error', (e) => finish({ status: undefined, headers: {}, body: '', problem: e.message }));
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if (mediaTypeOf(res.headers['content-type']) === STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
+        finish({ status, headers: res.headers, body: '' });
+        return;
+      }
+      let text = '';
+      res.on('data', (c: Buffer) => {
+        text += c.toString('utf8');
+        if (text.length > 64 * 1024) finish({ status, headers: res.headers, body: text.slice(0, 64 * 1024) });
+      });
+      res.on('end', () => finish({ status, headers: res.headers, body: text }));
+      res.on('error', () => finish({ status, headers: res.headers, body: text }));
+    });
+    req.end(body);
+  });
+}

@@ -1,0 +1,92 @@
+// A tool server built with the official MCP SDK over Streamable HTTP (McpServer +
+// StreamableHTTPServerTransport on raw node:http), routed as the SDK's own example
+// (examples/server/simpleStreamableHttp.js) does: one transport per session, 404 for an
+// unknown session, 400 without one. For the interop tests and the bench:
+//   node sdk-streamable.mjs --port N [--json] [--no-origin-check]
+// Origin validation is the transport's own (enableDnsRebindingProtection with allowedOrigins);
+// --no-origin-check leaves it at the SDK's default (off).
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+function build() {
+  const server = new McpServer({ name: 'wirecheck-sdk-streamable-fixture', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    {
+      description: 'Returns its text.',
+      inputSchema: { text: z.string().describe('text to send back') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
+  server.registerTool(
+    'add',
+    {
+      description: 'Adds two numbers.',
+      inputSchema: { a: z.number().describe('first addend'), b: z.number().describe('second addend') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  );
+  return server;
+}
+
+const argv = process.argv.slice(2);
+const port = Number(argv[argv.indexOf('--port') + 1] ?? 0);
+const json = argv.includes('--json');
+const originCheck = !argv.includes('--no-origin-check');
+const sessions = new Map();
+
+const refuse = (res, status, code, message) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+};
+
+const httpServer = http.createServer(async (req, res) => {
+  if (!req.url.startsWith('/mcp')) return refuse(res, 404, -32000, 'Not found');
+  const sessionId = req.headers['mcp-session-id'];
+  let body;
+  if (req.method === 'POST') {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return refuse(res, 400, -32700, 'Parse error');
+    }
+  }
+  try {
+    const transport = sessionId ? sessions.get(sessionId) : undefined;
+    if (transport) return await transport.handleRequest(req, res, body);
+    if (!sessionId && req.method === 'POST' && isInitializeRequest(body)) {
+      const local = [
+        `http://127.0.0.1:${httpServer.address().port}`,
+        `http://localhost:${httpServer.address().port}`,
+      ];
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: json,
+        ...(originCheck ? { enableDnsRebindingProtection: true, allowedOrigins: local } : {}),
+        onsessioninitialized: (id) => sessions.set(id, created),
+      });
+      created.onclose = () => {
+        if (created.sessionId) sessions.delete(created.sessionId);
+      };
+      await build().connect(created);
+      return await created.handleRequest(req, res, body);
+    }
+    if (sessionId) return refuse(res, 404, -32001, 'Session not found');
+    return refuse(res, 400, -32000, 'Bad Request: No valid session ID provided');
+  } catch (e) {
+    if (!res.headersSent) refuse(res, 500, -32603, `Internal server error: ${e}`);
+  }
+});
+httpServer.listen(port, '127.0.0.1', () => {
+  process.stderr.write(`SDK Streamable HTTP server on http://127.0.0.1:${httpServer.address().port}/mcp\n`);
+});
+process.on('SIGTERM', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));

@@ -1,0 +1,163 @@
+// A small Streamable HTTP MCP tool server (plain node:http, no wirecheck code) that conforms,
+// and the flaws the broken-server tests switch on, one per rule. Usage:
+//   node streamable-<name>.mjs --port N
+// Flaws (main({...})): notification200, ignoreSessions, unknown200, broadcast, badSessionId,
+// anyOrigin, getJson, streamOpen, textPlain, json (answers JSON bodies: conforming too).
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+
+const TOOLS = [
+  {
+    name: 'echo',
+    description: 'Echo the text.',
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: 'What to echo.' } },
+      required: ['text'],
+    },
+  },
+];
+
+function answer(message) {
+  const { id, method, params } = message;
+  switch (method) {
+    case 'initialize':
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: {
+          protocolVersion: params?.protocolVersion === '2025-06-18' ? '2025-06-18' : '2025-03-26',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'streamable-test-server', version: '1' },
+        },
+      };
+    case 'ping':
+      return { jsonrpc: '2.0', id, result: {} };
+    case 'tools/list':
+      return { jsonrpc: '2.0', id, result: { tools: TOOLS } };
+    case 'tools/call': {
+      if (params?.name !== 'echo')
+        return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${params?.name}` } };
+      const text = params?.arguments?.text;
+      if (typeof text !== 'string')
+        return { jsonrpc: '2.0', id, error: { code: -32602, message: 'text must be a string' } };
+      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } };
+    }
+    default:
+      return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } };
+  }
+}
+
+export function main(flaws = {}) {
+  const port = Number(process.argv[process.argv.indexOf('--port') + 1] ?? 0);
+  const sessions = new Map(); // id -> { gets: Set<res> }
+  const ended = new Set();
+
+  const json = (res, status, body, headers = {}) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(text);
+  };
+  const refuse = (res, status, message) =>
+    json(res, status, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+
+  const server = http.createServer((req, res) => {
+    const origin = req.headers.origin;
+    if (
+      !flaws.anyOrigin &&
+      origin !== undefined &&
+      !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin)
+    ) {
+      return refuse(res, 403, 'Forbidden origin');
+    }
+    if (!req.url.startsWith('/mcp')) return refuse(res, 404, 'not found');
+    const sid = req.headers['mcp-session-id'];
+    const known = (id) =>
+      sessions.get(id) ?? (flaws.unknown200 && !ended.has(id) ? newSession(id) : undefined);
+    const newSession = (id) => {
+      const s = { gets: new Set() };
+      sessions.set(id, s);
+      return s;
+    };
+    if (req.method === 'GET') {
+      if (flaws.getJson) return json(res, 200, { ok: true });
+      if (sid === undefined) return refuse(res, 400, 'session id required');
+      const s = known(sid);
+      if (s === undefined) return refuse(res, 404, 'no such session');
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+      s.gets.add(res);
+      res.on('close', () => s.gets.delete(res));
+      return;
+    }
+    if (req.method === 'DELETE') {
+      if (sid === undefined) return refuse(res, 400, 'session id required');
+      if (!flaws.ignoreSessions) {
+        if (!sessions.has(sid)) return refuse(res, 404, 'no such session');
+        for (const g of sessions.get(sid).gets) g.end();
+        sessions.delete(sid);
+        ended.add(sid);
+      }
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      let message;
+      try {
+        message = JSON.parse(body);
+      } catch {
+        return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      }
+      const headers = {};
+      if (message?.method === 'initialize' && sid === undefined) {
+        const id = flaws.badSessionId ? `wirecheck session ${sessions.size + 1}` : randomUUID();
+        newSession(id);
+        headers['mcp-session-id'] = id;
+      } else if (!flaws.ignoreSessions) {
+        if (sid === undefined) return refuse(res, 400, 'session id required');
+        if (known(sid) === undefined) return refuse(res, 404, 'no such session');
+      }
+      const isRequest = typeof message?.method === 'string' && 'id' in message;
+      if (!isRequest) {
+        if (flaws.notification200) return json(res, 200, { ok: true });
+        res.writeHead(202).end();
+        return;
+      }
+      if (typeof message.jsonrpc !== 'string') {
+        return json(res, 200, {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32600, message: 'Invalid Request' },
+        });
+      }
+      const reply = answer(message);
+      if (flaws.broadcast) {
+        for (const s of sessions.values())
+          for (const g of s.gets) g.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+      }
+      if (flaws.textPlain && message.method === 'ping') {
+        res.writeHead(200, { 'content-type': 'text/plain', ...headers });
+        res.end(JSON.stringify(reply));
+        return;
+      }
+      if (flaws.json) return json(res, 200, reply, headers);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+      res.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+      if (!flaws.streamOpen) res.end();
+    });
+  });
+  server.listen(port, '127.0.0.1', () => {
+    process.stderr.write(`streamable test server on http://127.0.0.1:${server.address().port}/mcp\n`);
+  });
+  const stop = () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

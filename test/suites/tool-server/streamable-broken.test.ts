@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'vitest';
+import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
+import { freePort, quickSuite, runAgainst, serverScript, statusById } from './helpers.js';
+
+/** A test server of servers/streamable-<name>.mjs, started by --start on a free port. */
+async function httpServer(name: string): Promise<ToolServerTarget> {
+  const port = await freePort();
+  return {
+    kind: 'http',
+    url: `http://127.0.0.1:${port}/mcp`,
+    start: `${serverScript(`streamable-${name}`)} --port ${port}`,
+    callTools: 'all',
+  };
+}
+
+const HTTP_CHECKS = [
+  'session-id',
+  'notification-202',
+  'request-answer',
+  'answer-stream-ends',
+  'session-required',
+  'unknown-session-404',
+  'deleted-session-404',
+  'get-stream',
+  'origin-refused',
+  'no-cross-session-reply',
+].map((id) => `tool-server.http.${id}`);
+
+interface Case {
+  readonly server: string;
+  readonly flaw: string;
+  readonly fails?: readonly string[];
+  readonly warns?: readonly string[];
+}
+
+const CASES: Case[] = [
+  { server: 'conforming', flaw: 'conforms (event-stream answers)' },
+  { server: 'json', flaw: 'conforms (JSON answers)' },
+  { server: 'notification-200', flaw: 'answers a notification 200 with a body', fails: ['notification-202'] },
+  {
+    server: 'ignore-sessions',
+    flaw: 'issues a session id but ignores it (no id, any id, a deleted id: all served)',
+    fails: ['deleted-session-404'],
+    warns: ['session-required', 'unknown-session-404'],
+  },
+  { server: 'unknown-200', flaw: 'serves a session id it never issued', warns: ['unknown-session-404'] },
+  {
+    server: 'broadcast',
+    flaw: 'writes every response on every GET stream too',
+    fails: ['no-cross-session-reply'],
+  },
+  { server: 'bad-session-id', flaw: 'issues a session id with spaces', fails: ['session-id'] },
+  { server: 'any-origin', flaw: 'accepts any Origin', fails: ['origin-refused'] },
+  { server: 'get-json', flaw: 'answers GET with JSON', fails: ['get-stream'] },
+  { server: 'stream-open', flaw: 'never ends its answer streams', warns: ['answer-stream-ends'] },
+  { server: 'text-plain', flaw: 'answers ping requests with text/plain', fails: ['request-answer'] },
+];
+
+function expected(c: Case): Record<string, string> {
+  const want: Record<string, string> = Object.fromEntries(HTTP_CHECKS.map((id) => [id, 'pass']));
+  want['tool-server.http.answer-stream-ends'] = c.server === 'json' ? 'skip' : 'pass';
+  // Its pings get no response the harness can read: nothing to judge routing by (not-exercised).
+  if (c.server === 'text-plain') want['tool-server.http.no-cross-session-reply'] = 'skip';
+  for (const id of c.fails ?? []) want[`tool-server.http.${id}`] = 'fail';
+  for (const id of c.warns ?? []) want[`tool-server.http.${id}`] = 'warn';
+  return want;
+}
+
+describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
+  for (const c of CASES) {
+    const verdicts = [
+      ...(c.fails ?? []).map((f) => `fails ${f}`),
+      ...(c.warns ?? []).map((w) => `warns on ${w}`),
+    ];
+    test(`a server that ${c.flaw} ${verdicts.length === 0 ? 'passes' : verdicts.join(', ')}`, async () => {
+      const result = await runAgainst(await httpServer(c.server), { only: HTTP_CHECKS }, quickSuite);
+      expect(statusById(result)).toEqual(expected(c));
+    }, 90_000);
+  }
+});

@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest';
+import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
+import { freePort, nonPassing, notPassed, runAgainst, serverScript } from './helpers.js';
+
+// The suite over Streamable HTTP against third-party servers: the official SDK's
+// StreamableHTTPServerTransport + McpServer (event-stream and JSON answers) and fastmcp's
+// httpStream transport, with the default --call-tools. docs/tool-server-compatibility.md
+// has the table; the verdicts asserted here are the ones it shows.
+
+/** What the SDK's McpServer answers where the rules only say SHOULD (as over stdio and SSE). */
+const SDK_WARNINGS = {
+  'tool-server.tools.unknown-tool-error': 'warn',
+  'tool-server.tools.invalid-params': 'warn',
+};
+
+async function started(script: string, args = '', path = '/mcp'): Promise<ToolServerTarget> {
+  const port = await freePort();
+  return {
+    kind: 'http',
+    url: `http://127.0.0.1:${port}${path}`,
+    start: `${serverScript(script)} --port ${port}${args}`,
+  };
+}
+
+describe('interop over Streamable HTTP (--http)', () => {
+  test('the official SDK (McpServer + StreamableHTTPServerTransport, event-stream answers) passes', async () => {
+    const result = await runAgainst(await started('sdk-streamable'));
+    expect(nonPassing(result)).toEqual(SDK_WARNINGS);
+  }, 120_000);
+
+  test('the official SDK answering JSON bodies (enableJsonResponse) passes every MUST', async () => {
+    const result = await runAgainst(await started('sdk-streamable', ' --json'));
+    expect(nonPassing(result)).toEqual(SDK_WARNINGS);
+  }, 120_000);
+
+  test('the official SDK with its default options (no Origin validation) fails exactly the Origin check', async () => {
+    const result = await runAgainst(await started('sdk-streamable', ' --no-origin-check'));
+    expect(nonPassing(result)).toEqual({ ...SDK_WARNINGS, 'tool-server.http.origin-refused': 'fail' });
+  }, 120_000);
+
+  test('fastmcp (httpStream on /mcp) passes all but the Origin check: it accepts any Origin', async () => {
+    const result = await runAgainst(await started('fastmcp'));
+    expect(notPassed(result)).toEqual([
+      expect.stringMatching(/^tool-server\.http\.origin-refused: fail: .*answered HTTP 200/),
+    ]);
+  }, 120_000);
+});
