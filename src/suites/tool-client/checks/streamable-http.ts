@@ -4,6 +4,7 @@ import { METHODS } from '../../../protocol/mcp/index.js';
 import {
   acceptsBothPostAnswers,
   acceptsMediaType,
+  revisionAtLeast,
   STREAMABLE_HTTP_CONTENT_TYPES,
   STREAMABLE_HTTP_HEADERS,
 } from '../../../protocol/mcp/streamable-http.js';
@@ -14,7 +15,7 @@ import { CASE_BUDGET_MS, idOf } from './common.js';
 /**
  * The revision whose text introduced `MCP-Protocol-Version` on HTTP requests. The header
  * check applies to a client that asked for this revision or a later one in `initialize`
- * (revision dates compare as strings); a client asking for an earlier one is not bound by it.
+ * (`revisionAtLeast`); a client asking for an earlier one is not bound by it.
  */
 export const PROTOCOL_VERSION_HEADER_SINCE = '2025-06-18';
 
@@ -189,7 +190,7 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
       const result = await ctx.shared.basic('http');
       expectTraffic(result, 'MCP-Protocol-Version');
       const asked = askedRevision(result);
-      if (asked === undefined || asked < PROTOCOL_VERSION_HEADER_SINCE) {
+      if (!revisionAtLeast(asked, PROTOCOL_VERSION_HEADER_SINCE)) {
         throw new CheckSkipped(
           `the client asked for protocol version ${JSON.stringify(asked)}; the header is a rule of ${PROTOCOL_VERSION_HEADER_SINCE} and later`,
         );
