@@ -54,6 +54,12 @@ const TOOL_ROWS: [string, number][] = [
   ['tool server/MCP SDK SSEServerTransport, 40 tools/call round trips, 8 in flight', 1.4],
   ['MCP SDK SSEServerTransport/raw JSON-RPC SSE echo, 40 tools/call round trips, 8 in flight', 0],
   ['tool server/raw JSON-RPC SSE echo, 6 sessions at once x 2 sequential tools/call round trips', 0.8],
+  ...(['10 sequential tools/call round trips', '40 tools/call round trips, 8 in flight'].flatMap((shape) => [
+    [`tool server/MCP SDK StreamableHTTPServerTransport, event-stream answers, ${shape}`, 1.4],
+    [`tool server/MCP SDK StreamableHTTPServerTransport, JSON answers, ${shape}`, 1.4],
+    [`tool server, JSON answers/raw node:http JSON echo, ${shape}`, 0],
+    [`MCP SDK StreamableHTTPServerTransport, JSON answers/raw node:http JSON echo, ${shape}`, 0],
+  ]) as [string, number][]),
   ['tool server over stdio/raw child-process echo, 10 sequential tools/call round trips', 0.8],
   ['tool server over stdio/raw child-process echo, 40 tools/call round trips, 8 in flight', 0.8],
 ];

@@ -63,6 +63,7 @@ describe('the tool-server suite over Streamable HTTP (--http)', () => {
       'tool-server.http.deleted-session-404',
       'tool-server.http.no-cross-session-reply',
       'tool-server.http.origin-refused',
+      'tool-server.http.session-model',
     ]) {
       expect(status[id], id).toBe('pass');
     }

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
+import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { type Exchange, exchange } from '../rpc.js';
-import type { SseChannel } from '../sse-channel.js';
 import { echoTool } from '../tool-choice.js';
 import { CLAUSES } from './common.js';
 
@@ -31,9 +31,9 @@ interface Pending {
 
 interface Real {
   readonly ctx: ToolServerCtx;
-  readonly sessions: Map<string, SseChannel>;
+  readonly sessions: Map<string, Channel>;
   /** Every session of the run, closed ones too: a stray reply on any of them is a misrouting. */
-  readonly all: SseChannel[];
+  readonly all: Channel[];
   pending: Pending[];
   readonly echo: ReturnType<typeof echoTool>;
 }
@@ -77,7 +77,9 @@ async function settle(real: Real): Promise<void> {
 async function openOne(m: Model, r: Real): Promise<void> {
   m.opened += 1;
   const label = `S${m.opened}`;
-  const channel = await r.ctx.openSession(label, true);
+  // SSE: a new stream; Streamable HTTP: a new session (initialize without a session id).
+  const channel =
+    r.ctx.transport === 'sse' ? await r.ctx.openSession(label, true) : await r.ctx.connect(label);
   r.sessions.set(label, channel);
   r.all.push(channel);
   m.open.push(label);
@@ -141,23 +143,34 @@ const commands = fc.commands(
   { maxCommands: 40 },
 );
 
-export const sessionModelChecks: Check<ToolServerCtx>[] = [
-  {
-    id: 'tool-server.sse.session-model',
-    clause: `${CLAUSES.session}; ${CLAUSES.errors} ("Responses routed to wrong client")`,
-    description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier); every reply lands on the stream of the session that asked.`,
+/** The session-model check of one HTTP transport (SSE streams, or Streamable HTTP sessions). */
+function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
+  const sse = transport === 'sse';
+  return {
+    id: `tool-server.${transport}.session-model`,
+    clause: sse
+      ? `${CLAUSES.session}; ${CLAUSES.errors} ("Responses routed to wrong client")`
+      : `MCP 2025-03-26 and later, Transports: Streamable HTTP, Session Management; ${CLAUSES.errors} ("Responses routed to wrong client")`,
+    description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier); every reply lands ${sse ? 'on the stream' : 'in the POST answer'} of the session that asked.`,
     level: 'must',
-    basis: 'spec',
-    rule: 'The spec: each session has its own stream, and a server keeps a registry mapping each session id to it, so every reply lands on the stream of the session that asked, however sessions open, close and interleave. Every SSE tool server.',
+    basis: sse ? 'spec' : 'protocol-must',
+    rule: sse
+      ? 'The spec: each session has its own stream, and a server keeps a registry mapping each session id to it, so every reply lands on the stream of the session that asked, however sessions open, close and interleave. Every SSE tool server.'
+      : "MCP 2025-03-26: the responses to the requests of a POST go in that POST's answer (a JSON body or its event stream) and a server MUST NOT send a message on more than one stream; the spec counts responses routed to the wrong client as a server fault. However sessions open, end (DELETE) and interleave, every reply lands in the answer to the POST that asked. Every Streamable HTTP tool server.",
     timeoutMs: 120_000,
     async run(ctx, env) {
-      if (ctx.transport !== 'sse') throw new CheckSkipped('sessions are an SSE transport matter');
+      if (ctx.transport !== transport)
+        throw new CheckSkipped(`this check applies to the ${sse ? 'SSE' : 'Streamable HTTP'} transport only`);
       const runs = Math.max(
         1,
         Math.min(env.runs, env.full ? (ctx.options.maxFullModelRuns ?? 20) : (ctx.options.modelRuns ?? 5)),
       );
       const perRun = Math.min(MAX_OPEN, Math.max(2, Math.ceil(MIN_SESSIONS / runs)));
-      const echo = echoTool((await ctx.policy()).allowed);
+      // No tools to call (tools/list unreadable: its own checks say so) leaves pings only.
+      const echo = await ctx.policy().then(
+        (policy) => echoTool(policy.allowed),
+        () => undefined,
+      );
       const deadline = performance.now() + MODEL_MS;
       await checkProperty(
         env,
@@ -177,5 +190,10 @@ export const sessionModelChecks: Check<ToolServerCtx>[] = [
         { runs },
       );
     },
-  },
+  };
+}
+
+export const sessionModelChecks: Check<ToolServerCtx>[] = [
+  sessionModelCheck('sse'),
+  sessionModelCheck('http'),
 ];

@@ -140,7 +140,7 @@ export function main(flaws = {}) {
         for (const s of sessions.values())
           for (const g of s.gets) g.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
       }
-      if (flaws.textPlain && message.method === 'ping') {
+      if (flaws.textPlain && message.method === 'tools/list') {
         res.writeHead(200, { 'content-type': 'text/plain', ...headers });
         res.end(JSON.stringify(reply));
         return;
