@@ -3,7 +3,12 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
 import { startRecordingProxy } from '../recording/index.js';
-import { recordStdioSession, secretsOfEnv, startSseRecordingProxy } from '../recording/tools/index.js';
+import {
+  recordStdioSession,
+  secretsOfEnv,
+  startSseRecordingProxy,
+  startStreamableHttpRecordingProxy,
+} from '../recording/tools/index.js';
 import type { CliContext } from './context.js';
 import { integer, parseOptions } from './options.js';
 
@@ -26,12 +31,16 @@ const RecordToolsInput = z
       .string()
       .refine((s) => /^https?:\/\/[^/]/.test(s) && URL.canParse(s), '--sse takes an http:// or https:// URL')
       .optional(),
+    http: z
+      .string()
+      .refine((s) => /^https?:\/\/[^/]/.test(s) && URL.canParse(s), '--http takes an http:// or https:// URL')
+      .optional(),
     port: integer('--port', 0, 65535),
     host: z.string().min(1, '--host must not be empty'),
     out: z.string({ error: '--out DIR is required' }).min(1, '--out must not be empty'),
   })
-  .refine((o) => (o.stdio === undefined) !== (o.sse === undefined), {
-    message: 'give exactly one of --stdio CMD and --sse URL',
+  .refine((o) => [o.stdio, o.sse, o.http].filter((v) => v !== undefined).length === 1, {
+    message: 'give exactly one of --stdio CMD, --sse URL and --http URL',
   });
 
 /**
@@ -104,16 +113,23 @@ export function addRecordCommand(
  * spawns it as its server command): it runs CMD and relays both directions unchanged, stdout
  * carrying only what the server wrote, and writes one fixture when the server exits; it
  * exits with the server's code. With `--sse URL` it is a recording proxy printing its stream
- * URL, one fixture per session, until SIGINT/SIGTERM.
+ * URL, with `--http URL` one in front of a Streamable HTTP endpoint printing its endpoint
+ * URL: one fixture per session, until SIGINT/SIGTERM.
  */
 function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCode: number) => void): void {
   record
     .command('tools')
-    .description('record tool-server sessions: a stdio relay around a server command, or an SSE proxy')
+    .description(
+      'record tool-server sessions: a stdio relay around a server command, or an SSE or Streamable HTTP proxy',
+    )
     .option('--stdio <command>', 'the stdio server command to run and record (run by sh -c)')
     .option('--sse <url>', "the SSE server's stream URL to proxy and record, e.g. http://127.0.0.1:8000/sse")
-    .option('--port <n>', 'sse: port to listen on; 0 picks a free one', '0')
-    .option('--host <host>', 'sse: address to listen on', '127.0.0.1')
+    .option(
+      '--http <url>',
+      "the Streamable HTTP server's endpoint to proxy and record, e.g. http://127.0.0.1:8000/mcp",
+    )
+    .option('--port <n>', 'sse, http: port to listen on; 0 picks a free one', '0')
+    .option('--host <host>', 'sse, http: address to listen on', '127.0.0.1')
     .option('--out <dir>', 'directory for the fixture files (created if missing)')
     .action(async (raw: Record<string, unknown>) => {
       const input = parseOptions(RecordToolsInput, raw);
@@ -144,17 +160,22 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
           return;
         }
         let proxy: Awaited<ReturnType<typeof startSseRecordingProxy>>;
+        const common = { host: input.host, port: input.port, outDir, onSession, onWriteError };
         try {
-          proxy = await startSseRecordingProxy({
-            upstream: input.sse!,
-            host: input.host,
-            port: input.port,
-            outDir,
-            onSession,
-            onWriteError,
-            onUnmatchedPost: (url) =>
-              ctx.stderr.write(`wirecheck record: POST ${url} names no recorded session (relayed)\n`),
-          });
+          proxy =
+            input.http !== undefined
+              ? await startStreamableHttpRecordingProxy({
+                  ...common,
+                  upstream: input.http,
+                  onUnmatched: (what) =>
+                    ctx.stderr.write(`wirecheck record: ${what} names no recorded session (relayed)\n`),
+                })
+              : await startSseRecordingProxy({
+                  ...common,
+                  upstream: input.sse!,
+                  onUnmatchedPost: (url) =>
+                    ctx.stderr.write(`wirecheck record: POST ${url} names no recorded session (relayed)\n`),
+                });
         } catch (e) {
           const reason = e instanceof Error ? e.message : String(e);
           throw new WirecheckError('WC_RECORD_FAILED', `tool-server recording proxy: ${reason}`, {
@@ -162,7 +183,7 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
           });
         }
         ctx.stdout.write(`${proxy.url}\n`);
-        ctx.stderr.write(`recording ${input.sse} into ${outDir}; interrupt (Ctrl-C) to stop\n`);
+        ctx.stderr.write(`recording ${input.http ?? input.sse} into ${outDir}; interrupt (Ctrl-C) to stop\n`);
         await new Promise<void>((done) => {
           if (shutdown.signal.aborted) done();
           else shutdown.signal.addEventListener('abort', () => done(), { once: true });

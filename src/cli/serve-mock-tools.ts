@@ -10,6 +10,7 @@ import {
   runStdioMockToolServer,
   ScenarioFileError,
   startMockToolServer,
+  startStreamableHttpMockToolServer,
   type ToolScenario,
   toolScenario,
 } from '../mocks/tools/index.js';
@@ -17,7 +18,7 @@ import type { CliContext } from './context.js';
 import { integer, parseOptions } from './options.js';
 
 const ServeToolsInput = z.object({
-  transport: z.enum(['stdio', 'sse'], '--transport is stdio or sse'),
+  transport: z.enum(['stdio', 'sse', 'http'], '--transport is stdio, sse or http'),
   scenario: z.string().min(1, '--scenario must not be empty').optional(),
   journal: z.string().min(1, '--journal must not be empty').optional(),
   port: integer('--port', 0, 65535),
@@ -58,7 +59,8 @@ async function scenarioOf(file: string | undefined, seed: number | undefined): P
 /**
  * `wirecheck serve mock-tools`: a scriptable mock tool server. With `--transport stdio` it
  * speaks on its own stdin/stdout (stdout carries protocol messages only, notes go to stderr)
- * and ends when stdin ends; with `sse` it prints the stream URL and runs until interrupted.
+ * and ends when stdin ends; with `sse` it prints the stream URL (with `http`, the endpoint URL)
+ * and runs until interrupted.
  */
 export function addServeMockToolsCommand(
   serve: Command,
@@ -67,12 +69,18 @@ export function addServeMockToolsCommand(
 ): void {
   serve
     .command('mock-tools')
-    .description('run a mock tool server (stdio or SSE) from a scenario file, journaling every message')
-    .option('--transport <kind>', 'stdio (speak on stdin/stdout) or sse (listen for GET /sse)', 'sse')
+    .description(
+      'run a mock tool server (stdio, SSE or Streamable HTTP) from a scenario file, journaling every message',
+    )
+    .option(
+      '--transport <kind>',
+      'stdio (speak on stdin/stdout), sse (listen for GET /sse) or http (Streamable HTTP, one endpoint /mcp)',
+      'sse',
+    )
     .option('--scenario <file>', 'scenario JSON: tools, call outcomes, faults (default: one echo tool)')
     .option('--journal <file>', 'append every message received and sent to this file, one JSON line each')
-    .option('--port <n>', 'sse: port to listen on; 0 picks a free one', '0')
-    .option('--host <host>', 'sse: address to listen on', '127.0.0.1')
+    .option('--port <n>', 'sse, http: port to listen on; 0 picks a free one', '0')
+    .option('--host <host>', 'sse, http: address to listen on', '127.0.0.1')
     .option('--seed <n>', "seed for the mock's random choices (overrides the scenario's)")
     .option(
       '--replay <path>',
@@ -102,7 +110,8 @@ export function addServeMockToolsCommand(
         }
         let running: Awaited<ReturnType<typeof startMockToolServer>>;
         try {
-          running = await startMockToolServer(scenario, {
+          const start = input.transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer;
+          running = await start(scenario, {
             host: input.host,
             port: input.port,
             ...(onEntry && { onEntry }),

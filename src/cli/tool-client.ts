@@ -5,6 +5,7 @@ import type { CliContext } from './context.js';
 export interface ToolClientFlags {
   stdio?: string;
   sse?: string;
+  http?: string;
   tool?: string;
   arguments?: string;
   list?: boolean;
@@ -46,6 +47,10 @@ export function addToolClientCommand(
     )
     .option('--stdio <cmd>', 'spawn this tool server command and speak stdio (overrides the environment)')
     .option('--sse <url>', "connect to this SSE tool server's stream URL (overrides the environment)")
+    .option(
+      '--http <url>',
+      "connect to this Streamable HTTP tool server's endpoint URL (overrides the environment)",
+    )
     .option('--tool <name>', 'call this tool instead of reading stdin')
     .option('--arguments <json>', 'arguments of --tool, a JSON object (default none)')
     .option('--list', 'print the tools/list result instead of calling a tool')

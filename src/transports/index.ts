@@ -2,4 +2,5 @@ export * from './child-process.js';
 export * from './in-memory.js';
 export * from './sse-client.js';
 export * from './stream.js';
+export * from './streamable-http-client.js';
 export * from './transport.js';

@@ -37,7 +37,7 @@ export function createAgent(url: URL): HttpAgent {
 }
 
 export interface HttpRequestOptions {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly agent: HttpAgent;

@@ -20,6 +20,8 @@ export interface Transport {
   onmessage?: (message: unknown) => void;
   onerror?: (error: TransportError) => void;
   onclose?: () => void;
+  /** Told the version negotiated at initialize (Streamable HTTP sends it as a header). */
+  setProtocolVersion?(version: string): void;
 }
 
 /** Why a transport reported a problem; `fatal` ones are followed by onclose. */

@@ -117,7 +117,7 @@ describe('wirecheck record tools --sse (spec "Tool server, SSE transport")', () 
       dir,
     ]);
     expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/exactly one of --stdio CMD and --sse URL/);
+    expect(both.stderr).toMatch(/exactly one of --stdio CMD, --sse URL and --http URL/);
     expect((await cli(['record', 'tools', '--out', dir])).code).toBe(2);
   });
 

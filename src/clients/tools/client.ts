@@ -20,7 +20,12 @@ import {
   type ProtocolRevision,
   ToolsListResult,
 } from '../../protocol/mcp/index.js';
-import { type Transport, TransportClosedError, TransportError } from '../../transports/index.js';
+import {
+  isSessionExpired,
+  type Transport,
+  TransportClosedError,
+  TransportError,
+} from '../../transports/index.js';
 import { VERSION } from '../../version.js';
 import { ToolAbortError, ToolProtocolError, ToolServerError, ToolTimeoutError } from './errors.js';
 
@@ -108,7 +113,14 @@ export class ToolClient {
       this.state = 'closed';
       throw e;
     }
-    const result = await this.request(
+    const result = await this.handshake(options);
+    this.state = 'ready';
+    return result;
+  }
+
+  /** initialize, then notifications/initialized; the transport learns the version. */
+  private async handshake(options: ToolRequestOptions): Promise<InitializeResult> {
+    const result = await this.send(
       METHODS.initialize,
       {
         protocolVersion: this.options.protocolVersion ?? PROTOCOL_VERSION,
@@ -127,9 +139,9 @@ export class ToolClient {
         result.protocolVersion,
       );
     }
+    this.transport.setProtocolVersion?.(result.protocolVersion);
     await this.notify(METHODS.initialized);
     this.initialized = result;
-    this.state = 'ready';
     return result;
   }
 
@@ -160,12 +172,34 @@ export class ToolClient {
     this.closed();
   }
 
-  /** Send a request and validate its result with `schema` (any object when none). */
+  /**
+   * Send a request and validate its result with `schema` (any object when none). When the
+   * transport says the server ended the session (Streamable HTTP: 404 to a request carrying
+   * the session id), a new session is initialized and the request sent once more (MUST).
+   */
   async request<S extends z.ZodType<Record<string, unknown>>>(
     method: string,
     params: Record<string, unknown> | undefined,
     schema: S | undefined,
     options: ToolRequestOptions = {},
+  ): Promise<z.infer<S>> {
+    try {
+      return await this.send(method, params, schema, options);
+    } catch (e) {
+      if (!isSessionExpired(e) || method === METHODS.initialize || this.state !== 'ready') throw e;
+      this.warn(`${e.message}; initializing a new session`);
+      this.state = 'connecting';
+      await this.handshake(options);
+      this.state = 'ready';
+      return this.send(method, params, schema, options);
+    }
+  }
+
+  private async send<S extends z.ZodType<Record<string, unknown>>>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: S | undefined,
+    options: ToolRequestOptions,
   ): Promise<z.infer<S>> {
     if (this.state === 'closed') throw this.closedError(method);
     const id = this.nextId++;

@@ -7,6 +7,7 @@ import { resolveToolServerAddress, transportForAddress } from './target.js';
 export interface ToolClientCommandFlags {
   stdio?: string;
   sse?: string;
+  http?: string;
   tool?: string;
   arguments?: string;
   list?: boolean;
@@ -80,7 +81,7 @@ function parseJson(text: string): unknown {
 
 /**
  * The `tool-client` target command (TARGETS.md): connect to the server named by the
- * environment (or `--stdio` / `--sse`), initialize, call the tool named on stdin (or by
+ * environment (or `--stdio` / `--sse` / `--http`), initialize, call the tool named on stdin (or by
  * `--tool`), print the call result JSON on stdout and exit 0 (a result with `isError: true`
  * is still a result). A protocol or transport failure exits 1 with `{"error":{"message"}}`
  * on stdout; a bad setting or input exits 2, with the same shape. `--list` prints the

@@ -1,11 +1,24 @@
 import { type ProbeReport, probeToolServer } from './probe.js';
 import { formatProbeReport } from './probe-format.js';
+import {
+  formatStreamableProbeReport,
+  probeStreamableHttpServer,
+  type StreamableProbeReport,
+} from './probe-http.js';
 
-/** `wirecheck probe` as one call: the report, its lines for a person and the verdict. */
+/**
+ * `wirecheck probe` as one call: the report, its lines for a person and the verdict. With
+ * `http`, the URL is a Streamable HTTP endpoint (MCP 2025-03-26 and later), else an SSE stream.
+ */
 export async function runProbeCommand(
   url: string,
   signal: AbortSignal,
-): Promise<{ healthy: boolean; report: ProbeReport; lines: string[] }> {
+  options: { http?: boolean } = {},
+): Promise<{ healthy: boolean; report: ProbeReport | StreamableProbeReport; lines: string[] }> {
+  if (options.http === true) {
+    const report = await probeStreamableHttpServer(url, { signal });
+    return { healthy: report.healthy, report, lines: formatStreamableProbeReport(report) };
+  }
   const report = await probeToolServer(url, { signal });
   return { healthy: report.healthy, report, lines: formatProbeReport(report) };
 }

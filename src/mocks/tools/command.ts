@@ -9,7 +9,7 @@ export interface MockToolCommandOptions {
   /** Where the mock appends its journal, one JSON line per entry. */
   readonly journalFile?: string;
   /** Default stdio. */
-  readonly transport?: 'stdio' | 'sse';
+  readonly transport?: 'stdio' | 'sse' | 'http';
   readonly port?: number;
   /**
    * `cli` (default): `node bin/wirecheck.js serve mock-tools ...`, the documented command.

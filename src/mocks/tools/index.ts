@@ -8,3 +8,4 @@ export * from './scenario.js';
 export { MOCK_REQUEST_ID_BASE, MockToolSession, type SessionChannel } from './session.js';
 export * from './sse.js';
 export * from './stdio.js';
+export * from './streamable-http.js';

@@ -21,7 +21,7 @@ export interface ToolJournalEntry {
   readonly atMs: number;
   /** The SSE session id, or `stdio`. */
   readonly session: string;
-  readonly transport: 'stdio' | 'sse';
+  readonly transport: 'stdio' | 'sse' | 'http';
   /** Seen from the mock: `received` from the client, `sent` to it. */
   readonly direction: 'received' | 'sent';
   /**

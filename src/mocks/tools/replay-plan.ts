@@ -40,7 +40,8 @@ export interface ToolReplayStep {
 }
 
 export interface ToolReplayPlan {
-  readonly transport: 'stdio' | 'sse';
+  /** `http`: messages only (as stdio's, one step each), which every transport sends in its own framing. */
+  readonly transport: 'stdio' | 'sse' | 'http';
   readonly client: readonly RecordedClientMessage[];
   readonly steps: readonly ToolReplayStep[];
   /** SSE: the server ended the stream (so the replay ends it too after the last step). */
@@ -116,7 +117,7 @@ export function toolReplayPlanOf(session: ToolSession): ToolReplayPlan {
         ? { kind: 'raw', parts, atMs: m.atMs }
         : messageStep(index, parts, m.text);
     });
-    return { transport: 'stdio', client, steps, serverEnded: false };
+    return { transport: session.transport === 'http' ? 'http' : 'stdio', client, steps, serverEnded: false };
   }
   return {
     transport: 'sse',

@@ -175,8 +175,9 @@ export class ReplayToolSession {
       }
       if (this.closedFlag) return;
       if (step.replyTo !== undefined) this.beforeReply(step);
-      if (this.plan.transport !== this.channel.transport) {
-        // Another transport's bytes mean nothing here: its messages go out in this one's framing.
+      if (this.plan.transport !== this.channel.transport || this.channel.transport === 'http') {
+        // Another transport's bytes mean nothing here: its messages go out in this one's framing
+        // (Streamable HTTP routes each message on its own: a response to its request's answer).
         if (step.kind === 'raw') continue;
         await this.waitFor(step, step.parts[0]!);
         if (this.closedFlag) return;

@@ -50,6 +50,30 @@ export const ToolFaults = z.strictObject({
    * later POST gets 400), stdio exits. 0 closes before the first one.
    */
   closeStreamAfter: z.number().int().nonnegative().optional(),
+  /**
+   * Streamable HTTP: how a POST carrying requests is answered: an event stream (`sse`,
+   * default, as the official SDK's server does) or one `application/json` body (`json`).
+   */
+  httpAnswer: z.enum(['sse', 'json']).default('sse'),
+  /**
+   * Streamable HTTP, `sse` answers: the answer stream of the first `tools/call` carries one
+   * event with only an id (and `retry: 100`), then ends before the reply; the reply waits for
+   * a GET with that id as `Last-Event-ID` (resumption).
+   */
+  dropAnswerStream: z.boolean().default(false),
+  /**
+   * Streamable HTTP: the first session ends when its first request after `initialize`
+   * arrives, which is answered 404; the client must initialize a new session (MUST).
+   */
+  expireSession: z.boolean().default(false),
+  /**
+   * Streamable HTTP: a request of a session without `MCP-Protocol-Version` (or with a version
+   * other than the negotiated one) is answered 400 (2025-06-18: a server MUST answer an
+   * invalid or unsupported one with 400; a missing one it may take as 2025-03-26).
+   */
+  requireProtocolVersion: z.boolean().default(false),
+  /** Streamable HTTP: the GET stream is offered (`open`, default) or refused with 405. */
+  getStream: z.enum(['open', 'refused']).default('open'),
 });
 export type ToolFaults = z.infer<typeof ToolFaults>;
 export type ToolFaultsInput = z.input<typeof ToolFaults>;

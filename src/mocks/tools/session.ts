@@ -16,7 +16,7 @@ import { outcomeOfCall, type ToolScenario } from './scenario.js';
 export interface SessionChannel {
   /** The session id for the journal (`stdio` or the SSE session id). */
   readonly session: string;
-  readonly transport: 'stdio' | 'sse';
+  readonly transport: 'stdio' | 'sse' | 'http';
   /** Write one JSON-RPC message (its JSON text). */
   write(text: string): void;
   /** Write a line that is not JSON (stdio only; SSE ignores the fault). */

@@ -5,27 +5,26 @@ import fastify, { type FastifyInstance } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
 import { SESSION_QUERY_PARAM, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
-import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
-import {
-  type HostPolicyOptions,
-  hostPolicy,
-  hostRefusal,
-  originRefusal,
-} from '../../servers/http/host-guard.js';
+import { redactTarget } from '../../recording/redact.js';
+import { type HostPolicyOptions, hostPolicy } from '../../servers/http/host-guard.js';
 import {
   checkOutboundQueue,
   describeOverflow,
   SESSION_QUEUE_LIMIT_BYTES,
 } from '../../servers/http/outbound-queue.js';
 import type { JournalLimits } from '../limits.js';
+import {
+  ClosedIds,
+  httpOf,
+  listeningOrigin,
+  originOf,
+  prepareMockApp,
+  replayPlansOf,
+} from './http-common.js';
 import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
-import { toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
 import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
 import { MockToolSession } from './session.js';
-
-/** How many closed session ids are remembered, to tell "closed" from "unknown" in a 400. */
-const CLOSED_IDS_KEPT = 10_000;
 
 /** Paths of the mock's SSE transport (spec "Tool server, SSE transport"). */
 export const MOCK_SSE_PATH = '/sse';
@@ -82,14 +81,9 @@ export function buildMockToolServer(
   const journal = new ToolJournal(options.onEntry, options.journalLimits);
   const streams = new Map<string, OpenStream>();
   const sessions = new Map<string, MockSession>();
-  const closedIds = new Set<string>();
+  const closedIds = new ClosedIds();
   // Several recordings: each new session replays the next one, in turn.
-  const plans =
-    options.replay === undefined
-      ? []
-      : (Array.isArray(options.replay) ? options.replay : [options.replay as ToolSession]).map(
-          toolReplayPlanOf,
-        );
+  const plans = replayPlansOf(options.replay);
   const { faults } = scenario;
   const hosts = hostPolicy(options);
   const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
@@ -97,16 +91,7 @@ export function buildMockToolServer(
   let opened = 0;
   const app = fastify({ logger: false, forceCloseConnections: true });
 
-  // DNS rebinding and pages of other sites (MCP: servers validate Origin): refused before any route.
-  app.addHook('onRequest', (request, reply, done) => {
-    const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
-    if (refusal === undefined) return done();
-    void reply.code(403).send({ error: refusal });
-  });
-
-  // Bodies stay text: the journal records what arrived before anything validates it.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  prepareMockApp(app, hosts);
 
   app.get(MOCK_SSE_PATH, (request, reply) => {
     // The index seeds the session's own random choices; the id is random (crypto): a
@@ -187,7 +172,7 @@ export function buildMockToolServer(
       // Forgotten at once: the session, its stream and everything they hold are released.
       streams.delete(id);
       sessions.delete(id);
-      rememberClosed(id);
+      closedIds.add(id);
       if (!stream.ended) {
         stream.ended = true;
         journal.record({
@@ -233,14 +218,6 @@ export function buildMockToolServer(
     });
   });
 
-  function rememberClosed(id: string): void {
-    closedIds.add(id);
-    if (closedIds.size > CLOSED_IDS_KEPT) {
-      const oldest = closedIds.values().next().value;
-      if (oldest !== undefined) closedIds.delete(oldest);
-    }
-  }
-
   function endStream(stream: OpenStream): void {
     if (stream.ended) return;
     stream.ended = true;
@@ -277,8 +254,7 @@ export async function startMockToolServer(
   let otherOrigin: string | undefined;
   const built = buildMockToolServer(scenario, { host, ...rest, otherOrigin: () => otherOrigin });
   await built.app.listen({ host, port });
-  const address = built.app.server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const { address, shown } = listeningOrigin(built.app);
   // Fault endpoint other-origin: a second port serving the same routes, announced for POSTs.
   let second: Server | undefined;
   if (built.scenario.faults.endpoint === 'other-origin') {
@@ -297,24 +273,4 @@ export async function startMockToolServer(
       await built.app.close();
     },
   };
-}
-
-function originOf(hostHeader: string | undefined, app: FastifyInstance): string {
-  if (hostHeader !== undefined && hostHeader !== '') return `http://${hostHeader}`;
-  const address = app.server.address() as AddressInfo;
-  return `http://127.0.0.1:${address.port}`;
-}
-
-/** The journal's view of an HTTP request: credentials redacted (headers by name, query parameters, known values). */
-function httpOf(
-  method: string,
-  url: string,
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-): NonNullable<ToolJournalEntry['http']> {
-  const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers))
-    if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-  const secrets = secretsOf(flat);
-  return { method, url: redactTarget(url, secrets), status, headers: redactHeaders(flat, secrets) };
 }

@@ -62,6 +62,28 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
   return mediaTypesOf(contentType)[0];
 }
 
+/**
+ * Ids of the requests in one POSTed message (a batch may carry several): the responses the
+ * answer to that POST owes (a JSON body or an event stream that ends once they went out).
+ */
+export function requestIdsOf(message: unknown): Set<string | number> {
+  const ids = new Set<string | number>();
+  for (const item of Array.isArray(message) ? message : [message]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { id, method } = item as { id?: unknown; method?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.add(id);
+  }
+  return ids;
+}
+
+/** The id of a response (a message with `result` or `error` and no `method`), if it is one. */
+export function responseIdOf(value: unknown): string | number | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const v = value as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+  if (v.method !== undefined || (v.result === undefined && v.error === undefined)) return undefined;
+  return typeof v.id === 'string' || typeof v.id === 'number' ? v.id : undefined;
+}
+
 /** The MCP revisions that define the Streamable HTTP transport, oldest first. */
 export const STREAMABLE_HTTP_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
 

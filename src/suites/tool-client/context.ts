@@ -9,13 +9,20 @@ import {
   mockToolServerCommand,
   readJournalFile,
   startMockToolServer,
+  startStreamableHttpMockToolServer,
   type ToolJournalEntry,
   type ToolScenario,
   type ToolScenarioInput,
   toolScenario,
 } from '../../mocks/tools/index.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
-import { revisionOf, type ToolClientTarget, type ToolTransport, toolClientEnv } from './target.js';
+import {
+  revisionOf,
+  type ToolClientTarget,
+  type ToolTransport,
+  toolClientEnv,
+  transportsOf,
+} from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface ToolClientSuiteOptions {
@@ -157,17 +164,20 @@ export async function openToolClient(
         journal,
       };
     }
-    const mock = await startMockToolServer(scenario);
+    const transport = spec.transport;
+    const mock = await (transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer)(
+      scenario,
+    );
     try {
       const run = await leftovers.track(
-        `run ${n + 1} of the client (sse)`,
+        `run ${n + 1} of the client (${transport})`,
         runCommand(target.client, {
           ...common,
-          env: toolClientEnv(baseEnv, { transport: 'sse', url: mock.url }),
+          env: toolClientEnv(baseEnv, { transport, url: mock.url }),
         }),
       );
       return {
-        transport: 'sse',
+        transport,
         scenario,
         input: spec.input,
         run,
@@ -206,7 +216,8 @@ export async function openToolClient(
   try {
     // Preflight: the client must reach the mock over at least one transport (a command
     // that cannot start, or never connects, is unavailable: nothing can be judged).
-    const probes = [await shared.basic('stdio'), await shared.basic('sse')];
+    const probes: CaseResult[] = [];
+    for (const transport of transportsOf(target)) probes.push(await shared.basic(transport));
     const problem = startProblem(probes[0]!.run) ?? (probes.some(reached) ? undefined : neverReached(probes));
     if (problem !== undefined) {
       throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);
@@ -242,7 +253,7 @@ function neverReached(probes: readonly CaseResult[]): string {
     const err = firstLines(p.run.stderr, 6).join('\n');
     return `over ${p.transport}: ${describeToolClientRun(p.run).split('; stderr')[0] ?? ''}${out === '' ? ', nothing on stdout' : `, stdout ${JSON.stringify(out.slice(0, 200))}`}${err === '' ? '' : `\n  first lines of its stderr:\n  ${err.split('\n').join('\n  ')}`}`;
   });
-  return `never reached the mock tool server (no message on stdio, no stream opened over SSE), so nothing can be judged:\n${lines.join('\n')}`;
+  return `never reached the mock tool server (no message on stdio, no stream opened over SSE, no request over Streamable HTTP), so nothing can be judged:\n${lines.join('\n')}`;
 }
 
 /** Why a probe run shows the command cannot be started at all; undefined when it ran. */

@@ -2,7 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
 import type { SuiteEntry } from '../registry.js';
 import { toolClientSuite } from './suite.js';
-import { TOOL_CLIENT_TARGET_OPTIONS, type ToolClientTarget, toolClientTargetFromOptions } from './target.js';
+import {
+  TOOL_CLIENT_TARGET_OPTIONS,
+  TOOL_TRANSPORTS,
+  type ToolClientTarget,
+  toolClientTargetFromOptions,
+} from './target.js';
 
 /**
  * The reference tool client as a target command: `node bin/wirecheck.js tool-client`
@@ -19,7 +24,8 @@ export const toolClientSuiteEntry: SuiteEntry = {
   targetOptions: TOOL_CLIENT_TARGET_OPTIONS,
   targetFromOptions: toolClientTargetFromOptions,
   async reference() {
-    const target: ToolClientTarget = { client: referenceToolClientCommand() };
+    // The reference speaks every transport: `wirecheck all` runs it over all three.
+    const target: ToolClientTarget = { client: referenceToolClientCommand(), transports: TOOL_TRANSPORTS };
     return { target, close: async () => {} };
   },
 };

@@ -1,4 +1,4 @@
-import type { Check, Suite } from '../../harness/check.js';
+import { type Check, CheckSkipped, type Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
@@ -7,15 +7,49 @@ import { lifecycleChecks } from './checks/lifecycle.js';
 import { resultChecks } from './checks/results.js';
 import { sseChecks } from './checks/sse.js';
 import { stdioChecks } from './checks/stdio.js';
+import { streamableHttpChecks } from './checks/streamable-http.js';
 import { openToolClient, type ToolClientCtx, type ToolClientSuiteOptions } from './context.js';
-import { describeTarget, revisionOf, TOOL_TRANSPORTS, type ToolClientTarget, targetArgs } from './target.js';
+import {
+  describeTarget,
+  revisionOf,
+  TOOL_TRANSPORTS,
+  type ToolClientTarget,
+  type ToolTransport,
+  targetArgs,
+  transportsOf,
+} from './target.js';
 
-/** Every check, stdio ones first: the same rules over both transports, then each transport's own. */
+const OWN_CHECKS: Record<ToolTransport, Check<ToolClientCtx>[]> = {
+  stdio: stdioChecks,
+  sse: sseChecks,
+  http: streamableHttpChecks,
+};
+
+/** A check of transport `t` runs only when the target is run over `t` (--transports). */
+function overTransport(t: ToolTransport, check: Check<ToolClientCtx>): Check<ToolClientCtx> {
+  return {
+    ...check,
+    async run(ctx, env) {
+      if (!transportsOf(ctx.target).includes(t)) {
+        throw new CheckSkipped(`the client is not run over ${t} (add it with --transports)`);
+      }
+      return check.run(ctx, env);
+    },
+  };
+}
+
+/** Every check, stdio ones first: the same rules over every transport, then each transport's own. */
 function allChecks(): Check<ToolClientCtx>[] {
   const checks: Check<ToolClientCtx>[] = [];
   for (const t of TOOL_TRANSPORTS) {
-    checks.push(...initializeChecks(t), ...lifecycleChecks(t), ...resultChecks(t), ...errorChecks(t));
-    checks.push(...(t === 'stdio' ? stdioChecks : sseChecks));
+    const own = [
+      ...initializeChecks(t),
+      ...lifecycleChecks(t),
+      ...resultChecks(t),
+      ...errorChecks(t),
+      ...OWN_CHECKS[t],
+    ];
+    checks.push(...own.map((check) => overTransport(t, check)));
   }
   // Last: it judges what every case of the run left running.
   checks.push(...leftoverChecks);
@@ -29,7 +63,7 @@ export function createToolClientSuite(
   return {
     name: 'tool-client',
     description:
-      'Runs a tool client command against mock tool servers (stdio and SSE) and checks what it sent and printed.',
+      'Runs a tool client command against mock tool servers (stdio and SSE; Streamable HTTP with --transports) and checks what it sent and printed.',
     checks: gatedByRevision(allChecks(), (ctx) => revisionOf(ctx.target)),
     describeTarget,
     targetArgs,

@@ -9,6 +9,11 @@ export interface ToolClientTarget {
   readonly client: string;
   /** `--protocol`: the MCP revision the mock servers speak and the checks judge by (absent: 2024-11-05). */
   readonly protocol?: ProtocolRevision;
+  /**
+   * The transports the client is run over (default DEFAULT_TOOL_TRANSPORTS, the spec's two);
+   * the checks of the others are skipped as not applicable.
+   */
+  readonly transports?: readonly ToolTransport[];
 }
 
 /** The revision a run's mock servers speak. */
@@ -16,19 +21,28 @@ export function revisionOf(target: ToolClientTarget): ProtocolRevision {
   return target.protocol ?? DEFAULT_REVISION;
 }
 
-export type ToolTransport = 'stdio' | 'sse';
-export const TOOL_TRANSPORTS: readonly ToolTransport[] = ['stdio', 'sse'];
+/** stdio and SSE are the spec's (MCP 2024-11-05); `http` is Streamable HTTP (MCP 2025-03-26 and later). */
+export type ToolTransport = 'stdio' | 'sse' | 'http';
+export const TOOL_TRANSPORTS: readonly ToolTransport[] = ['stdio', 'sse', 'http'];
+/** What a client is run over unless told: the spec's transports. Streamable HTTP is asked for. */
+export const DEFAULT_TOOL_TRANSPORTS: readonly ToolTransport[] = ['stdio', 'sse'];
+
+/** The transports a target is run over. */
+export function transportsOf(target: ToolClientTarget): readonly ToolTransport[] {
+  return target.transports ?? DEFAULT_TOOL_TRANSPORTS;
+}
 
 /** Variables the harness sets for the client; inherited values of them are removed first. */
 const OWN_VARIABLES = ['WIRECHECK_TRANSPORT', 'WIRECHECK_SERVER_CMD', 'WIRECHECK_SERVER_URL'];
 
 /**
  * The environment of one client run: wirecheck's own, plus WIRECHECK_TRANSPORT and either
- * WIRECHECK_SERVER_CMD (stdio) or WIRECHECK_SERVER_URL (sse).
+ * WIRECHECK_SERVER_CMD (stdio) or WIRECHECK_SERVER_URL (sse: the stream URL; http: the
+ * Streamable HTTP endpoint URL).
  */
 export function toolClientEnv(
   base: Readonly<Record<string, string | undefined>>,
-  server: { transport: 'stdio'; command: string } | { transport: 'sse'; url: string },
+  server: { transport: 'stdio'; command: string } | { transport: 'sse' | 'http'; url: string },
 ): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(base)) if (!OWN_VARIABLES.includes(name)) env[name] = value;
@@ -49,21 +63,52 @@ export const TOOL_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
       'tool client command, run by sh -c once per case: {"tool","arguments"} JSON on stdin, the tools/call result (or error) JSON on stdout',
   },
   PROTOCOL_TARGET_OPTION,
+  {
+    flags: '--transports <list>',
+    description:
+      'transports to run the client over, comma-separated: stdio, sse, http (Streamable HTTP, MCP 2025-03-26 and later); default stdio,sse',
+  },
 ];
 
+/** `stdio,sse,http` as a list; a sentence for the user when a name is not a transport. */
+export function parseToolTransports(text: string): ToolTransport[] | string {
+  const names = text
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const wrong = names.find((n) => !(TOOL_TRANSPORTS as readonly string[]).includes(n));
+  if (names.length === 0 || wrong !== undefined) {
+    return `--transports takes a comma-separated list of ${TOOL_TRANSPORTS.join(', ')}, got ${JSON.stringify(text)}`;
+  }
+  return TOOL_TRANSPORTS.filter((t) => names.includes(t));
+}
+
 export function toolClientTargetFromOptions(opts: Record<string, unknown>): ToolClientTarget {
-  const { client } = opts;
+  const { client, transports } = opts;
   if (typeof client !== 'string' || client.trim() === '') {
     throw new UsageError('the tool-client suite needs --client "<command>"');
   }
   const protocol = protocolOption(opts);
-  return protocol === undefined ? { client } : { client, protocol };
+  const chosen = protocol === undefined ? {} : { protocol };
+  if (transports === undefined) return { client, ...chosen };
+  const parsed = parseToolTransports(String(transports));
+  if (typeof parsed === 'string') throw new UsageError(parsed);
+  return { client, ...chosen, transports: parsed };
 }
 
 export function describeTarget(target: ToolClientTarget): string {
-  return target.protocol === undefined ? target.client : `${target.client} (MCP ${target.protocol})`;
+  const notes = [
+    ...(target.protocol === undefined ? [] : [`MCP ${target.protocol}`]),
+    ...(target.transports === undefined ? [] : [`over ${target.transports.join(', ')}`]),
+  ];
+  return notes.length === 0 ? target.client : `${target.client} (${notes.join('; ')})`;
 }
 
 export function targetArgs(target: ToolClientTarget): string[] {
-  return ['--client', target.client, ...protocolArgs(target.protocol)];
+  return [
+    '--client',
+    target.client,
+    ...protocolArgs(target.protocol),
+    ...(target.transports === undefined ? [] : ['--transports', target.transports.join(',')]),
+  ];
 }

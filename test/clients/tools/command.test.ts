@@ -11,8 +11,9 @@ import {
 import { resolveToolServerAddress, runToolClientCommand } from '../../../src/clients/tools/index.js';
 import { FIXTURES, printedJson, runCli } from './processes.js';
 import { type SseServer, type SseServerOptions, startSseServer } from './sse-server.js';
+import { type ScriptedHttpServer, startScriptedHttpServer } from './streamable-http-server.js';
 
-const servers: SseServer[] = [];
+const servers: (SseServer | ScriptedHttpServer)[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
@@ -152,6 +153,31 @@ describe('tool-client by hand', () => {
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: 'text', text: 'by hand' }] });
     expect(stdin.reads()).toBe(0);
+  });
+
+  test('--http speaks Streamable HTTP, and WIRECHECK_TRANSPORT=http takes WIRECHECK_SERVER_URL', async () => {
+    const s = await startScriptedHttpServer({ answer: 'sse' });
+    servers.push(s);
+    const byFlag = await runToolClientCommand({
+      ...stdinOf(''),
+      env: {},
+      flags: { http: s.url, tool: 'echo', arguments: '{"text": "over http"}' },
+    });
+    expect(byFlag.exitCode).toBe(0);
+    expect(JSON.parse(byFlag.stdout)).toEqual({ content: [{ type: 'text', text: '{"text":"over http"}' }] });
+    const byEnv = await runToolClientCommand({
+      ...stdinOf('{"tool": "echo"}'),
+      env: { WIRECHECK_TRANSPORT: 'http', WIRECHECK_SERVER_URL: s.url },
+    });
+    expect(byEnv.exitCode).toBe(0);
+    expect(JSON.parse(byEnv.stdout)).toEqual({ content: [{ type: 'text', text: '{}' }] });
+    expect(s.exchanges.filter((e) => e.method === 'DELETE')).toHaveLength(2);
+    expect(resolveToolServerAddress({ sse: 'http://h/sse', http: 'http://h/mcp' }, {})).toBe(
+      '--sse and --http exclude each other',
+    );
+    expect(resolveToolServerAddress({}, { WIRECHECK_TRANSPORT: 'http', WIRECHECK_SERVER_URL: 'x' })).toMatch(
+      /WIRECHECK_SERVER_URL must be the http\(s\) URL of the server's MCP endpoint/,
+    );
   });
 
   test('--list prints the tools/list result', async () => {

@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { probeToolServer, ToolClient } from '../../../src/clients/tools/index.js';
 import { resultText } from '../../../src/protocol/mcp/index.js';
-import { ChildProcessTransport, SseClientTransport } from '../../../src/transports/index.js';
+import {
+  ChildProcessTransport,
+  SseClientTransport,
+  StreamableHttpClientTransport,
+} from '../../../src/transports/index.js';
 import { EVERYTHING, FIXTURES, freePort, type Started, startNode, waitForPort } from './processes.js';
 
 /**
@@ -17,7 +21,7 @@ afterEach(async () => {
 });
 
 function client(
-  transport: ChildProcessTransport | SseClientTransport,
+  transport: ChildProcessTransport | SseClientTransport | StreamableHttpClientTransport,
   notifications: string[] = [],
 ): ToolClient {
   const c = new ToolClient(transport, {
@@ -66,6 +70,27 @@ describe('interop with the official MCP SDK (McpServer)', () => {
     const probe = await probeToolServer(url);
     expect(probe).toMatchObject({ healthy: true, post: { status: 202 }, initializedStatus: 202 });
   });
+});
+
+describe('interop with the official SDK over Streamable HTTP (StreamableHTTPServerTransport on node:http)', () => {
+  for (const json of [false, true]) {
+    test(`${json ? 'JSON' : 'event-stream'} answers: the same session, its id kept, DELETE at close`, async () => {
+      const server = startNode(
+        [join(FIXTURES, 'sdk-streamable-http-server.mjs')],
+        json ? { JSON_RESPONSE: '1' } : {},
+      );
+      processes.push(server);
+      const { url } = JSON.parse(await server.firstLine()) as { url: string };
+      const transport = new StreamableHttpClientTransport(url);
+      const c = client(transport);
+      await sdkFixture(c);
+      const session = transport.sessionId;
+      expect(session).toMatch(/^[0-9a-f-]{36}$/);
+      expect(transport.protocolVersion).toBe('2024-11-05');
+      await c.close();
+      await expect.poll(() => server.stderr(), { timeout: 5000 }).toContain(`DELETE ${session}`);
+    });
+  }
 });
 
 describe('interop with @modelcontextprotocol/server-everything', () => {

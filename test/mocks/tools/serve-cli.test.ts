@@ -89,4 +89,38 @@ describe('wirecheck serve mock-tools', () => {
       child.kill('SIGKILL');
     }
   }, 30_000);
+
+  test('--transport http prints the endpoint URL, answers initialize with a session id, stops on SIGTERM with exit 0', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', 'mock-tools', '--transport', 'http', '--port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: INIT,
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7e]+$/);
+      expect(await r.text()).toContain('"protocolVersion":"2024-11-05"');
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
 });

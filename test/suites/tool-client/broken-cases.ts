@@ -1,6 +1,8 @@
 // The broken clients of the tool-client suite and the verdicts each must get; shared by
 // broken.test.ts (one run each) and determinism.test.ts (five runs with one seed).
 
+import type { ToolTransport } from '../../../src/suites/tool-client/index.js';
+
 export const P = 'tool-client.';
 
 /** A broken client (clients/<name>.mjs) and the checks of its rule, plus a neighbour it must still pass. */
@@ -10,6 +12,12 @@ export interface BrokenClientCase {
   readonly fails?: readonly string[];
   readonly warns?: readonly string[];
   readonly passes: readonly string[];
+}
+
+/** The transports a case is run over: Streamable HTTP only when one of its checks is an http one. */
+export function transportsOfCase(c: BrokenClientCase): ToolTransport[] {
+  const http = idsOf(c).some((id) => id.startsWith(`${P}http.`));
+  return http ? ['stdio', 'sse', 'http'] : ['stdio', 'sse'];
 }
 
 export const CASES: readonly BrokenClientCase[] = [
@@ -170,6 +178,59 @@ export const CASES: readonly BrokenClientCase[] = [
     flaw: 'gives up on a reply after 500 ms',
     warns: ['stdio.result.slow-reply'],
     passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'http-accept-json-only',
+    flaw: 'POSTs with Accept: application/json only (Streamable HTTP)',
+    fails: ['http.accept'],
+    passes: ['http.session-id'],
+  },
+  {
+    client: 'http-no-session-id',
+    flaw: 'never sends Mcp-Session-Id (Streamable HTTP)',
+    fails: ['http.session-id'],
+    passes: ['http.accept'],
+  },
+  {
+    client: 'http-no-reinitialize',
+    flaw: 'takes a 404 of its session as a failure instead of starting a new session',
+    fails: ['http.session-expired.reinitialize'],
+    passes: ['http.answer.event-stream'],
+  },
+  {
+    client: 'http-no-protocol-version',
+    flaw: 'asks for 2025-06-18 and never sends MCP-Protocol-Version',
+    fails: ['http.protocol-version-header'],
+    passes: ['http.session-id'],
+  },
+  {
+    client: 'http-newer-version',
+    flaw: 'asks for 2025-06-18 and sends the negotiated MCP-Protocol-Version (no flaw over http)',
+    passes: ['http.protocol-version-header', 'http.protocol-version-header.negotiated'],
+  },
+  {
+    client: 'http-json-only',
+    flaw: 'cannot read an event-stream answer',
+    fails: ['http.answer.event-stream'],
+    passes: ['http.answer.json'],
+  },
+  {
+    client: 'http-sse-only',
+    flaw: 'cannot read a JSON answer',
+    fails: ['http.answer.json'],
+    passes: ['http.answer.event-stream'],
+  },
+  {
+    client: 'http-no-resume',
+    flaw: 'gives up when an answer stream ends early instead of resuming it',
+    warns: ['http.stream.resumed'],
+    passes: ['http.answer.event-stream'],
+  },
+  {
+    client: 'http-no-delete',
+    flaw: 'ends without DELETE for its session',
+    warns: ['http.session.deleted'],
+    passes: ['http.session-id'],
   },
 ];
 

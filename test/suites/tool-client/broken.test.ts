@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
-import { CASES, expected, idsOf, P } from './broken-cases.js';
+import { CASES, expected, idsOf, P, transportsOfCase } from './broken-cases.js';
 import { ensureBuilt, nodeCommand, runAgainst, statusById, suite } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -17,7 +17,11 @@ describe('the suite fails clients that break a rule', () => {
     const warns = c.warns ?? [];
     const verdict = [...fails.map((id) => `fails ${id}`), ...warns.map((id) => `warns on ${id}`)];
     test(`a client that ${c.flaw} ${verdict.join(', ')}`, async () => {
-      const result = await runAgainst(nodeCommand(`./clients/${c.client}.mjs`), { only: idsOf(c) });
+      const result = await runAgainst(
+        nodeCommand(`./clients/${c.client}.mjs`),
+        { only: idsOf(c) },
+        transportsOfCase(c),
+      );
       expect(statusById(result)).toEqual(expected(c));
     }, 90_000);
   }

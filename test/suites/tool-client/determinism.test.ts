@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { RunOptions } from '../../../src/harness/run-suite.js';
-import { CASES, expected, idsOf } from './broken-cases.js';
+import type { ToolTransport } from '../../../src/suites/tool-client/index.js';
+import { CASES, expected, idsOf, transportsOfCase } from './broken-cases.js';
 import { ensureBuilt, nodeCommand, runAgainst, statusById } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -10,19 +11,35 @@ beforeAll(ensureBuilt, 120_000);
 // reference client's five runs are in reference.test.ts.
 const RUNS = 5;
 
-async function verdictsOf(client: string, options: RunOptions = {}): Promise<Record<string, string>[]> {
+async function verdictsOf(
+  client: string,
+  options: RunOptions = {},
+  transports?: readonly ToolTransport[],
+): Promise<Record<string, string>[]> {
   const sets: Record<string, string>[] = [];
-  for (let i = 0; i < RUNS; i++) sets.push(statusById(await runAgainst(client, options)));
+  for (let i = 0; i < RUNS; i++) sets.push(statusById(await runAgainst(client, options, transports)));
   return sets;
 }
 
 describe('five runs with one seed give one set of verdicts', () => {
   // The flaws whose verdicts hang on timing: replies that take a second, a client that gives
-  // up early, the shutdown order, a server that goes away, a ping awaiting an answer.
-  for (const name of ['no-await', 'impatient', 'kill-first', 'hang-on-close', 'ignore-ping']) {
+  // up early, the shutdown order, a server that goes away, a ping awaiting an answer, a
+  // dropped Streamable HTTP answer stream.
+  for (const name of [
+    'no-await',
+    'impatient',
+    'kill-first',
+    'hang-on-close',
+    'ignore-ping',
+    'http-no-resume',
+  ]) {
     const c = CASES.find((k) => k.client === name)!;
     test(`the broken client that ${c.flaw}: the same verdicts every run`, async () => {
-      const sets = await verdictsOf(nodeCommand(`./clients/${c.client}.mjs`), { only: idsOf(c) });
+      const sets = await verdictsOf(
+        nodeCommand(`./clients/${c.client}.mjs`),
+        { only: idsOf(c) },
+        transportsOfCase(c),
+      );
       for (const set of sets) expect(set).toEqual(expected(c));
     }, 300_000);
   }

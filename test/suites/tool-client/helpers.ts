@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
-import { createToolClientSuite } from '../../../src/suites/tool-client/index.js';
+import { createToolClientSuite, type ToolTransport } from '../../../src/suites/tool-client/index.js';
 import { buildDist, distIsFresh } from '../../global-setup.js';
 
 /** Seed of every suite run in these tests, so that they are reproducible. */
@@ -24,8 +24,13 @@ export function nodeCommand(relativePath: string): string {
   return `${shellQuote(process.execPath)} ${shellQuote(file)}`;
 }
 
-export function runAgainst(client: string, options: RunOptions = {}): Promise<SuiteResult> {
-  return runSuite(suite, { client }, { seed: SEED, runs: 3, ...options });
+/** Run the suite against `client`, over the default transports or the ones given. */
+export function runAgainst(
+  client: string,
+  options: RunOptions = {},
+  transports?: readonly ToolTransport[],
+): Promise<SuiteResult> {
+  return runSuite(suite, { client, ...(transports && { transports }) }, { seed: SEED, runs: 3, ...options });
 }
 
 /** `id: status: message` for every check that did not pass, for readable assertion diffs. */

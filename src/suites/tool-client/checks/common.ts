@@ -12,5 +12,6 @@ export function idOf(transport: ToolTransport, rest: string): string {
 
 /** The spec's words for a transport, for clauses. */
 export function transportClause(transport: ToolTransport): string {
+  if (transport === 'http') return 'MCP Streamable HTTP transport (2025-03-26 and later)';
   return transport === 'stdio' ? 'Tool server, stdio transport' : 'Tool server, SSE transport';
 }

@@ -9,6 +9,28 @@ const SCRIPTED_ERROR = { code: -32603, message: 'wirecheck scripted failure of t
 const CONTRACT =
   'The target contract: on a protocol or transport failure the client exits non-zero and prints {"error":{"message":M}} on stdout, so a caller can tell a failure from a result. Every tool client.';
 
+/** How the session ends mid-way, per transport, for errors.stream-closed. */
+const STREAM_CLOSED: Record<ToolTransport, { clause: string; description: string }> = {
+  stdio: {
+    clause:
+      'A stdio session ends when the server process ends; target contract (README), tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
+    description:
+      'The server exits after the initialize reply: the client exits non-zero with the error shape, without hanging.',
+  },
+  sse: {
+    clause:
+      'SSE tool-server session: the stream closes; target contract (README), tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
+    description:
+      'The stream closed after the initialize reply: the client exits non-zero with the error shape, without hanging.',
+  },
+  http: {
+    clause:
+      'Streamable HTTP: the server goes away (every later request is cut off unanswered); target contract (README), tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
+    description:
+      'After the initialize reply the mock cuts every connection of the session without an answer: the client exits non-zero with the error shape, without hanging.',
+  },
+};
+
 /** Failures the client must report as `{"error":{"message"}}` with a non-zero exit. */
 export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
   return [
@@ -56,14 +78,8 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     },
     {
       id: idOf(t, 'errors.stream-closed'),
-      clause:
-        t === 'sse'
-          ? 'SSE tool-server session: the stream closes; target contract (README), tool-client: on a transport failure exit non-zero with {"error":{"message":M}}'
-          : 'A stdio session ends when the server process ends; target contract (README), tool-client: on a transport failure exit non-zero with {"error":{"message":M}}',
-      description:
-        t === 'sse'
-          ? 'The stream closed after the initialize reply: the client exits non-zero with the error shape, without hanging.'
-          : 'The server exits after the initialize reply: the client exits non-zero with the error shape, without hanging.',
+      clause: STREAM_CLOSED[t].clause,
+      description: STREAM_CLOSED[t].description,
       level: 'must',
       basis: 'contract',
       rule: `A session ends when the server closes the stream or exits. ${CONTRACT}`,

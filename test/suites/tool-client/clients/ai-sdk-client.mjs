@@ -26,7 +26,10 @@ try {
           command: 'sh',
           args: ['-c', process.env.WIRECHECK_SERVER_CMD ?? ''],
         })
-      : { type: 'sse', url: process.env.WIRECHECK_SERVER_URL ?? '' };
+      : {
+          type: process.env.WIRECHECK_TRANSPORT === 'http' ? 'http' : 'sse',
+          url: process.env.WIRECHECK_SERVER_URL ?? '',
+        };
   let closed;
   const gone = new Promise((_, reject) => {
     closed = reject;

@@ -37,6 +37,14 @@ import { spawn } from 'node:child_process';
  * @property {string[]} [speaks] the versions this client goes on with (default: 2024-11-05 only)
  * @property {'negotiated' | 'requested'} [versionHeader] after initialize, send MCP-Protocol-Version on every
  *   POST: the version the server answered, or (a flaw) the one the client asked for
+ * @property {boolean} [httpAcceptJsonOnly] Streamable HTTP: POST with Accept: application/json only
+ * @property {boolean} [httpNoSessionId] Streamable HTTP: never send Mcp-Session-Id
+ * @property {boolean} [httpNoReinitialize] Streamable HTTP: take a 404 as a failure instead of starting a new session
+ * @property {boolean} [httpNoProtocolVersion] Streamable HTTP: never send MCP-Protocol-Version
+ * @property {boolean} [httpJsonOnly] Streamable HTTP: fail on an event-stream answer
+ * @property {boolean} [httpSseOnly] Streamable HTTP: fail on a JSON answer
+ * @property {boolean} [httpNoResume] Streamable HTTP: fail when an answer stream ends early instead of resuming
+ * @property {boolean} [httpNoDelete] Streamable HTTP: end without DELETE
  */
 
 class ClientFailure extends Error {}
@@ -207,6 +215,156 @@ async function sseConnection(url, flaws, events) {
   };
 }
 
+/** Read an event stream: `onFrame(event, data, id)` per frame with data; resolves when it ends. */
+async function readEventStream(body, onFrame, onId) {
+  const decoder = new TextDecoder();
+  let text = '';
+  let event;
+  let data = [];
+  for await (const chunk of body) {
+    text += decoder.decode(chunk, { stream: true });
+    for (;;) {
+      const m = /\r\n|\r|\n/.exec(text);
+      if (m === null || (m[0] === '\r' && m.index === text.length - 1)) break;
+      const line = text.slice(0, m.index);
+      text = text.slice(m.index + m[0].length);
+      if (line === '') {
+        if (data.length > 0 && data.join('\n') !== '') onFrame(event, data.join('\n'));
+        event = undefined;
+        data = [];
+      } else if (!line.startsWith(':')) {
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let value = colon < 0 ? '' : line.slice(colon + 1);
+        if (value.startsWith(' ')) value = value.slice(1);
+        if (field === 'event') event = value;
+        else if (field === 'data') data.push(value);
+        else if (field === 'id') onId(value);
+      }
+    }
+  }
+}
+
+/**
+ * Streamable HTTP (MCP 2025-03-26 and later): each message one POST to the endpoint, the
+ * answer JSON or an event stream; the session id of the initialize answer on every later
+ * request; a new session after a 404; resumption with GET and Last-Event-ID; DELETE at the end.
+ */
+function httpConnection(url, flaws, events, initParams) {
+  let session;
+  let version;
+  let reinitializing = false;
+  const headers = (extra = {}) => ({
+    ...(session !== undefined && !flaws.httpNoSessionId ? { 'mcp-session-id': session } : {}),
+    ...(version !== undefined && !flaws.httpNoProtocolVersion ? { 'mcp-protocol-version': version } : {}),
+    ...extra,
+  });
+  const deliver = (message) => {
+    if (message?.result?.protocolVersion !== undefined && version === undefined)
+      version = message.result.protocolVersion;
+    events.message(message);
+  };
+  const readAnswerStream = async (body, owed) => {
+    let lastId;
+    for (let attempt = 0; ; attempt++) {
+      await readEventStream(
+        body,
+        (event, data) => {
+          if (event !== undefined && event !== 'message') return;
+          const message = JSON.parse(data);
+          if ('id' in message && !('method' in message)) owed.delete(message.id);
+          deliver(message);
+        },
+        (id) => {
+          lastId = id;
+        },
+      );
+      if (owed.size === 0) return;
+      if (flaws.httpNoResume || lastId === undefined || attempt >= 3) {
+        throw new ClientFailure('the answer stream ended before the response');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      const r = await fetch(url, {
+        headers: headers({ accept: 'text/event-stream', 'last-event-id': lastId }),
+      });
+      if (r.status !== 200) throw new ClientFailure(`resuming the stream: GET answered HTTP ${r.status}`);
+      body = r.body;
+    }
+  };
+  const post = async (message) => {
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: headers({
+        'content-type': 'application/json',
+        accept: flaws.httpAcceptJsonOnly ? 'application/json' : 'application/json, text/event-stream',
+      }),
+      body: JSON.stringify(message),
+    });
+    if (message.method === 'initialize') session = r.headers.get('mcp-session-id') ?? undefined;
+    return r;
+  };
+  const send = async (message) => {
+    if (message.method === 'initialize') {
+      session = undefined;
+      version = undefined;
+    }
+    const sentSession = session;
+    const r = await post(message);
+    if (r.status === 404 && sentSession !== undefined && !flaws.httpNoReinitialize && !reinitializing) {
+      await r.text();
+      // The session ended: a new one, then the message again.
+      reinitializing = true;
+      session = undefined;
+      version = undefined;
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 'reinitialize',
+        method: 'initialize',
+        params: initParams,
+      });
+      const type = init.headers.get('content-type') ?? '';
+      if (type.startsWith('text/event-stream')) {
+        await readEventStream(
+          init.body,
+          (_e, data) => {
+            version = JSON.parse(data).result?.protocolVersion;
+          },
+          () => {},
+        );
+      } else version = (await init.json()).result?.protocolVersion;
+      await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+      reinitializing = false;
+      return send(message);
+    }
+    if (r.status === 202) {
+      await r.text();
+      return;
+    }
+    if (r.status !== 200) throw new ClientFailure(`POST answered HTTP ${r.status}: ${await r.text()}`);
+    const owed = new Set('id' in message && 'method' in message ? [message.id] : []);
+    if (owed.size === 0) {
+      await r.text();
+      return;
+    }
+    const type = r.headers.get('content-type') ?? '';
+    if (type.startsWith('text/event-stream')) {
+      if (flaws.httpJsonOnly) throw new ClientFailure('the server answered with an event stream');
+      readAnswerStream(r.body, owed).catch((e) => events.fail(e));
+      return;
+    }
+    if (flaws.httpSseOnly) throw new ClientFailure('the server answered with JSON');
+    const value = await r.json();
+    for (const m of Array.isArray(value) ? value : [value]) deliver(m);
+  };
+  return {
+    send,
+    close: async () => {
+      if (flaws.httpNoDelete || session === undefined) return;
+      await fetch(url, { method: 'DELETE', headers: headers() }).catch(() => {});
+    },
+  };
+}
+
 /** @param {Flaws} flaws */
 export async function main(flaws = {}) {
   let connection;
@@ -283,17 +441,19 @@ export async function main(flaws = {}) {
     };
     const notify = (method) => connection.send({ jsonrpc: '2.0', method });
 
-    const transport = process.env.WIRECHECK_TRANSPORT;
-    if (transport === 'stdio') connection = stdioConnection(process.env.WIRECHECK_SERVER_CMD, flaws, events);
-    else if (transport === 'sse')
-      connection = await sseConnection(process.env.WIRECHECK_SERVER_URL, flaws, events);
-    else throw new ClientFailure(`unknown WIRECHECK_TRANSPORT ${transport}`);
-
     const params = {
       protocolVersion: flaws.protocolVersion ?? '2024-11-05',
       capabilities: {},
       ...(flaws.noClientInfo ? {} : { clientInfo: { name: 'test-tool-client', version: '0.0.1' } }),
     };
+    const transport = process.env.WIRECHECK_TRANSPORT;
+    if (transport === 'stdio') connection = stdioConnection(process.env.WIRECHECK_SERVER_CMD, flaws, events);
+    else if (transport === 'sse')
+      connection = await sseConnection(process.env.WIRECHECK_SERVER_URL, flaws, events);
+    else if (transport === 'http')
+      connection = httpConnection(process.env.WIRECHECK_SERVER_URL, flaws, events, params);
+    else throw new ClientFailure(`unknown WIRECHECK_TRANSPORT ${transport}`);
+
     const callParams = {
       name: input.tool,
       ...(flaws.dropArguments

@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 async function readStdin() {
   const chunks = [];
@@ -15,6 +16,7 @@ async function readStdin() {
 let client;
 try {
   const input = JSON.parse(await readStdin());
+  const url = () => new URL(process.env.WIRECHECK_SERVER_URL ?? '');
   const transport =
     process.env.WIRECHECK_TRANSPORT === 'stdio'
       ? new StdioClientTransport({
@@ -22,7 +24,9 @@ try {
           args: ['-c', process.env.WIRECHECK_SERVER_CMD ?? ''],
           stderr: 'inherit',
         })
-      : new SSEClientTransport(new URL(process.env.WIRECHECK_SERVER_URL ?? ''));
+      : process.env.WIRECHECK_TRANSPORT === 'http'
+        ? new StreamableHTTPClientTransport(url())
+        : new SSEClientTransport(url());
   client = new Client({ name: 'wirecheck-sdk-adapter', version: '0.0.1' });
   // The SDK does not end the call when the transport closes underneath it: do it here.
   const closed = new Promise((_, reject) => {

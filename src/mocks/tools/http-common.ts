@@ -1,0 +1,78 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { ToolSession } from '../../fixtures/schema.js';
+import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
+import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
+import type { ToolJournalEntry } from './journal.js';
+import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
+
+/** How many closed session ids are remembered, to tell "closed" from "unknown". */
+export const CLOSED_IDS_KEPT = 10_000;
+
+/**
+ * What both HTTP mocks (SSE and Streamable HTTP) do before any route: refuse DNS rebinding
+ * and pages of other sites with 403 (MCP: servers validate Origin), and keep bodies as text,
+ * so the journal records what arrived before anything validates it.
+ */
+export function prepareMockApp(app: FastifyInstance, hosts: HostPolicy): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
+    if (refusal === undefined) return done();
+    void reply.code(403).send({ error: refusal });
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+}
+
+/** The plans of the recordings to replay, one per recording (sessions take them in turn). */
+export function replayPlansOf(replay: ToolSession | readonly ToolSession[] | undefined): ToolReplayPlan[] {
+  if (replay === undefined) return [];
+  return (Array.isArray(replay) ? replay : [replay as ToolSession]).map(toolReplayPlanOf);
+}
+
+/** Ids of sessions that ended, the oldest forgotten past CLOSED_IDS_KEPT. */
+export class ClosedIds {
+  private readonly ids = new Set<string>();
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > CLOSED_IDS_KEPT) {
+      const oldest = this.ids.values().next().value;
+      if (oldest !== undefined) this.ids.delete(oldest);
+    }
+  }
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+}
+
+/** `http://<Host header>`, or the listening address when the request named none. */
+export function originOf(hostHeader: string | undefined, app: FastifyInstance): string {
+  if (hostHeader !== undefined && hostHeader !== '') return `http://${hostHeader}`;
+  const address = app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** The journal's view of an HTTP request: credentials redacted (headers by name, query parameters, known values). */
+export function httpOf(
+  method: string,
+  url: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+): NonNullable<ToolJournalEntry['http']> {
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+  const secrets = secretsOf(flat);
+  return { method, url: redactTarget(url, secrets), status, headers: redactHeaders(flat, secrets) };
+}
+
+/** `http://ADDRESS:PORT` of a listening app (IPv6 in brackets). */
+export function listeningOrigin(app: FastifyInstance): {
+  origin: string;
+  address: AddressInfo;
+  shown: string;
+} {
+  const address = app.server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { origin: `http://${shown}:${address.port}`, address, shown };
+}

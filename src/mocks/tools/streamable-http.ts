@@ -1,0 +1,523 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { errorResponse, JSONRPC_ERRORS } from '../../protocol/jsonrpc/index.js';
+import { METHODS } from '../../protocol/mcp/index.js';
+import {
+  acceptsMediaType,
+  requestIdsOf,
+  responseIdOf,
+  STREAMABLE_HTTP_CONTENT_TYPES,
+  STREAMABLE_HTTP_DEFAULT_PATH,
+  STREAMABLE_HTTP_HEADERS,
+} from '../../protocol/mcp/streamable-http.js';
+import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
+import { redactTarget } from '../../recording/redact.js';
+import { hostPolicy } from '../../servers/http/host-guard.js';
+import {
+  checkOutboundQueue,
+  describeOverflow,
+  SESSION_QUEUE_LIMIT_BYTES,
+} from '../../servers/http/outbound-queue.js';
+import { ClosedIds, httpOf, listeningOrigin, prepareMockApp, replayPlansOf } from './http-common.js';
+import { messageEntry, ToolJournal } from './journal.js';
+import { ReplayToolSession } from './replay-session.js';
+import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
+import { MockToolSession } from './session.js';
+import type {
+  BuiltMockToolServer,
+  MockSession,
+  MockToolServerOptions,
+  RunningMockToolServer,
+} from './sse.js';
+
+/** The one endpoint of the Streamable HTTP mock. */
+export const MOCK_HTTP_PATH = STREAMABLE_HTTP_DEFAULT_PATH;
+
+/**
+ * Sessions open at once; past it the oldest is ended. Streamable HTTP sessions outlive their
+ * connections, and a client that never sends DELETE must not fill the mock's memory.
+ */
+export const MAX_OPEN_HTTP_SESSIONS = 1_000;
+
+/** Server messages a session holds for a GET stream that is not open (the oldest are dropped past it). */
+export const HTTP_BACKLOG_LIMIT = 1_000;
+
+/** The `retry` (ms) of the priming event of a dropped stream: how soon a client may come back. */
+const RESUME_RETRY_MS = 100;
+
+/** The answer to one POST that carried requests: a JSON body, or an event stream. */
+interface Exchange {
+  readonly mode: 'json' | 'sse';
+  /** Prefix of its event ids (unique in the session). */
+  readonly streamId: string;
+  /** Requests whose responses it still owes. */
+  readonly owed: Set<string | number>;
+  /** json: the responses so far. */
+  readonly texts: string[];
+  readonly reply: FastifyReply;
+  /** sse: where its events go now (the POST's response, or the GET that resumed it). */
+  raw: ServerResponse | undefined;
+  /** sse: events written while nobody was connected, for the GET that resumes it. */
+  held: string[];
+  events: number;
+}
+
+interface HttpSession {
+  readonly id: string;
+  readonly index: number;
+  session: MockSession;
+  /** Exchanges owing a response, by request id. */
+  readonly byRequest: Map<string | number, Exchange>;
+  /** Event-stream exchanges not finished, by stream id (for Last-Event-ID). */
+  readonly streams: Map<string, Exchange>;
+  get: ServerResponse | undefined;
+  getEvents: number;
+  backlog: string[];
+  /** The version the mock answered `initialize` with. */
+  negotiated: string | undefined;
+  /** The mock ended the session (closeStreamAfter): nothing more is answered. */
+  silenced: boolean;
+  exchanges: number;
+  keepAlive: NodeJS.Timeout | undefined;
+}
+
+/**
+ * The mock tool server over MCP's Streamable HTTP transport (2025-03-26 and later), as a
+ * fastify app that never listens: one endpoint (`/mcp`) taking POST (one JSON-RPC message or
+ * a batch), GET (the optional server stream, or the rest of a dropped stream with
+ * `Last-Event-ID`) and DELETE (end the session).
+ *
+ * - `initialize` opens a session: its answer carries `Mcp-Session-Id` (a random UUID);
+ *   every later request must carry it (400 without, 404 for an unknown or ended one).
+ * - A POST carrying requests is answered as the scenario says (`httpAnswer`): one JSON body
+ *   once every response is ready, or an event stream that carries the server's messages
+ *   and the responses, each event with an id, and ends after the last response. A POST of
+ *   notifications or responses only gets 202.
+ * - The server's own messages (notifications, its ping) go on the newest open answer
+ *   stream, else on the GET stream, else wait for one (at most HTTP_BACKLOG_LIMIT).
+ * - Faults of this transport: `httpAnswer`, `dropAnswerStream`, `expireSession`,
+ *   `requireProtocolVersion`, `getStream`; of all: `replyDelayMs`, `notifications`,
+ *   `pingFirst`, `lifecycleNotifications`, `commentFrames`, `keepAliveMs` (the GET stream),
+ *   `closeStreamAfter` (after N messages the mock goes away: open streams are cut and every
+ *   later request's connection is closed unanswered, journaled with status 0; the session
+ *   is not reported expired, so a client sees a dead transport, not a 404).
+ * - Journal, Host/Origin checks, redaction and bounds as the SSE mock has them; open
+ *   sessions are bounded by MAX_OPEN_HTTP_SESSIONS.
+ */
+export function buildStreamableHttpMockToolServer(
+  input: ToolScenario | ToolScenarioInput = {},
+  options: MockToolServerOptions = {},
+): BuiltMockToolServer {
+  const scenario = toolScenario(input as ToolScenarioInput);
+  const journal = new ToolJournal(options.onEntry, options.journalLimits);
+  const open = new Map<string, HttpSession>();
+  const sessions = new Map<string, MockSession>();
+  const closedIds = new ClosedIds();
+  const plans = replayPlansOf(options.replay);
+  const { faults } = scenario;
+  const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
+  const log = options.log ?? (() => {});
+  let opened = 0;
+  let expired = false;
+  let dropped = false;
+  const app = fastify({ logger: false, forceCloseConnections: true });
+  prepareMockApp(app, hostPolicy(options));
+
+  const record = (request: FastifyRequest, status: number, session: string, body: string) => {
+    const entry = messageEntry(body, {
+      session,
+      transport: 'http',
+      direction: 'received',
+      http: httpOf(request.method, request.url, status, request.headers),
+    });
+    journal.record(entry);
+    return entry;
+  };
+  const recordOther = (
+    request: FastifyRequest,
+    status: number,
+    session: string,
+    kind: 'stream-open' | 'closed',
+  ) =>
+    journal.record({
+      session,
+      transport: 'http',
+      direction: 'received',
+      kind,
+      text: `${request.method} ${redactTarget(request.url)}`,
+      http: httpOf(request.method, request.url, status, request.headers),
+    });
+  const refuse = (reply: FastifyReply, status: number, message: string) =>
+    // The official SDK's server answers transport errors with a JSON-RPC error body, id null.
+    reply.code(status).send(errorResponse(null, -32000, message));
+
+  /** A bounded write on an event stream: a client that stopped reading is cut off. */
+  const writeTo = (s: HttpSession, raw: ServerResponse, text: string) => {
+    if (raw.writableEnded || raw.destroyed) return;
+    raw.write(text);
+    checkOutboundQueue(raw, queueLimit, (overflow) => log(describeOverflow(s.id, overflow)));
+  };
+  const frame = (id: string, text: string) =>
+    `${faults.commentFrames ? encodeComment('wirecheck comment') : ''}id: ${id}\n${encodeFrame('message', text)}`;
+
+  const emit = (s: HttpSession, ex: Exchange, text: string) => {
+    if (ex.mode === 'json') {
+      ex.texts.push(text);
+      return;
+    }
+    const event = frame(`${ex.streamId}-${++ex.events}`, text);
+    if (ex.raw === undefined) ex.held.push(event);
+    else writeTo(s, ex.raw, event);
+  };
+
+  const finish = (s: HttpSession, ex: Exchange) => {
+    if (ex.mode === 'json') {
+      const body = ex.texts.length === 1 ? ex.texts[0]! : `[${ex.texts.join(',')}]`;
+      void ex.reply.code(200).type(STREAMABLE_HTTP_CONTENT_TYPES.json).send(body);
+      return;
+    }
+    // A dropped stream stays until a GET resumes it.
+    if (ex.raw === undefined) return;
+    s.streams.delete(ex.streamId);
+    ex.raw.end();
+  };
+
+  /** Where the session's messages go: responses to their exchange, the rest to the newest open stream. */
+  const deliver = (s: HttpSession, text: string) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    const id = responseIdOf(value);
+    const owner = id === undefined ? undefined : s.byRequest.get(id);
+    if (owner !== undefined && id !== undefined) {
+      if (value !== null && typeof value === 'object' && 'result' in value && s.negotiated === undefined) {
+        const version = (value.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        if (typeof version === 'string') s.negotiated = version;
+      }
+      s.byRequest.delete(id);
+      owner.owed.delete(id);
+      emit(s, owner, text);
+      if (owner.owed.size === 0) finish(s, owner);
+      return;
+    }
+    const live = [...s.streams.values()].reverse().find((ex) => ex.raw !== undefined);
+    if (live !== undefined) {
+      emit(s, live, text);
+      return;
+    }
+    if (s.get !== undefined) {
+      writeTo(s, s.get, frame(`g-${++s.getEvents}`, text));
+      return;
+    }
+    s.backlog.push(text);
+    if (s.backlog.length > HTTP_BACKLOG_LIMIT) s.backlog.shift();
+  };
+
+  /**
+   * The mock goes away (closeStreamAfter): every open answer and stream is cut, and every
+   * later request of the session has its connection closed without an answer, which any
+   * HTTP client sees as a transport failure (a stream that merely ended could still be
+   * waited on, or resumed).
+   */
+  const silence = (s: HttpSession) => {
+    s.silenced = true;
+    for (const ex of s.streams.values()) ex.raw?.destroy();
+    s.streams.clear();
+    for (const ex of new Set(s.byRequest.values())) if (ex.mode === 'json') ex.reply.raw.destroy();
+    s.byRequest.clear();
+    s.get?.destroy();
+    s.get = undefined;
+  };
+
+  /** DELETE, or past MAX_OPEN_HTTP_SESSIONS: its streams end cleanly, later requests get 404. */
+  const endCleanly = (s: HttpSession) => {
+    for (const ex of s.streams.values()) ex.raw?.end();
+    s.streams.clear();
+    for (const ex of new Set(s.byRequest.values())) if (ex.mode === 'json') ex.reply.raw.destroy();
+    s.byRequest.clear();
+    s.get?.end();
+    s.get = undefined;
+  };
+
+  const end = (s: HttpSession) => {
+    open.delete(s.id);
+    sessions.delete(s.id);
+    closedIds.add(s.id);
+    clearInterval(s.keepAlive);
+    s.session.dispose();
+    endCleanly(s);
+  };
+
+  const newSession = (): HttpSession => {
+    const index = opened++;
+    const id = randomUUID();
+    const s: HttpSession = {
+      id,
+      index,
+      session: undefined as unknown as MockSession,
+      byRequest: new Map(),
+      streams: new Map(),
+      get: undefined,
+      getEvents: 0,
+      backlog: [],
+      negotiated: undefined,
+      silenced: false,
+      exchanges: 0,
+      keepAlive: undefined,
+    };
+    const channel = {
+      session: id,
+      transport: 'http' as const,
+      write: (text: string) => deliver(s, text),
+      close: () => silence(s),
+    };
+    s.session =
+      plans.length === 0
+        ? new MockToolSession(scenario, journal, channel, index)
+        : new ReplayToolSession(
+            plans[index % plans.length]!,
+            scenario,
+            journal,
+            channel,
+            { speed: options.speed ?? 1 },
+            index,
+          );
+    open.set(id, s);
+    sessions.set(id, s.session);
+    s.session.start();
+    if (open.size > MAX_OPEN_HTTP_SESSIONS) {
+      const oldest = open.values().next().value;
+      if (oldest !== undefined) {
+        log(`session ${oldest.id}: ended, more than ${MAX_OPEN_HTTP_SESSIONS} sessions were open`);
+        end(oldest);
+      }
+    }
+    return s;
+  };
+
+  /** The session a request names, or the refusal already sent (400 without an id, 404 unknown, 400 bad version). */
+  const sessionOf = (request: FastifyRequest, reply: FastifyReply, body: string): HttpSession | undefined => {
+    const raw = request.headers[STREAMABLE_HTTP_HEADERS.sessionId];
+    const id = Array.isArray(raw) ? raw[0] : raw;
+    const note = (status: number, session: string) =>
+      request.method === 'POST'
+        ? record(request, status, session, body)
+        : recordOther(request, status, session, request.method === 'GET' ? 'stream-open' : 'closed');
+    if (id === undefined || id === '') {
+      note(400, '(none)');
+      refuse(reply, 400, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const s = open.get(id);
+    if (s === undefined) {
+      note(404, id);
+      refuse(reply, 404, closedIds.has(id) ? `Session ${id} has ended` : `Session not found: ${id}`);
+      return undefined;
+    }
+    if (faults.requireProtocolVersion) {
+      const sent = request.headers[STREAMABLE_HTTP_HEADERS.protocolVersion];
+      if (sent === undefined || sent !== s.negotiated) {
+        note(400, id);
+        refuse(
+          reply,
+          400,
+          `Bad Request: MCP-Protocol-Version ${sent === undefined ? 'missing' : JSON.stringify(sent)}, expected ${JSON.stringify(s.negotiated)}`,
+        );
+        return undefined;
+      }
+    }
+    return s;
+  };
+
+  app.post(MOCK_HTTP_PATH, (request, reply) => {
+    const body = typeof request.body === 'string' ? request.body : '';
+    const probe = messageEntry(body, { session: '', transport: 'http', direction: 'received' });
+    if (probe.parseError !== undefined) {
+      const session = String(request.headers[STREAMABLE_HTTP_HEADERS.sessionId] ?? '(none)');
+      record(request, 400, session, body);
+      const answer = errorResponse(null, JSONRPC_ERRORS.parseError, `Parse error: ${probe.parseError}`);
+      journal.record({
+        session,
+        transport: 'http',
+        direction: 'sent',
+        kind: 'message',
+        text: JSON.stringify(answer),
+        value: answer,
+      });
+      void reply.code(400).send(answer);
+      return;
+    }
+    const value = probe.value;
+    const initializing =
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      (value as { method?: unknown }).method === METHODS.initialize;
+    const requests = requestIdsOf(value);
+    let s: HttpSession | undefined;
+    if (initializing) s = newSession();
+    else {
+      s = sessionOf(request, reply, body);
+      if (s === undefined) return;
+      if (faults.expireSession && !expired && s.index === 0 && requests.size > 0) {
+        expired = true;
+        record(request, 404, s.id, body);
+        end(s);
+        refuse(reply, 404, `Session not found: ${s.id} (wirecheck mock: the session expired)`);
+        return;
+      }
+    }
+    const session = s;
+    const headers = initializing ? { [STREAMABLE_HTTP_HEADERS.sessionId]: session.id } : {};
+    if (session.silenced) {
+      record(request, 0, session.id, body);
+      reply.raw.destroy();
+      return;
+    }
+    if (requests.size === 0) {
+      record(request, 202, session.id, body);
+      void reply.code(202).headers(headers).send();
+      session.session.receive(value);
+      return;
+    }
+    record(request, 200, session.id, body);
+    const ex: Exchange = {
+      mode: faults.httpAnswer,
+      streamId: String(++session.exchanges),
+      owed: new Set(requests),
+      texts: [],
+      reply,
+      raw: undefined,
+      held: [],
+      events: 0,
+    };
+    for (const id of requests) session.byRequest.set(id, ex);
+    if (ex.mode === 'json') {
+      void reply.headers(headers);
+    } else {
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': STREAMABLE_HTTP_CONTENT_TYPES.eventStream,
+        'cache-control': 'no-cache, no-transform',
+        ...headers,
+      });
+      raw.on('error', () => {});
+      session.streams.set(ex.streamId, ex);
+      const isCall = (value as { method?: unknown }).method === METHODS.toolsCall;
+      if (faults.dropAnswerStream && isCall && !dropped) {
+        // An event with only an id primes the client to come back with it (2025-11-25), then the stream ends.
+        dropped = true;
+        raw.end(`id: ${ex.streamId}-0\nretry: ${RESUME_RETRY_MS}\ndata: \n\n`);
+      } else {
+        ex.raw = raw;
+        raw.on('close', () => {
+          if (ex.raw === raw) ex.raw = undefined;
+        });
+      }
+    }
+    session.session.receive(value);
+  });
+
+  app.get(MOCK_HTTP_PATH, (request, reply) => {
+    const s = sessionOf(request, reply, '');
+    if (s === undefined) return;
+    if (s.silenced) {
+      recordOther(request, 0, s.id, 'stream-open');
+      reply.raw.destroy();
+      return;
+    }
+    if (!acceptsMediaType(request.headers.accept, STREAMABLE_HTTP_CONTENT_TYPES.eventStream)) {
+      recordOther(request, 406, s.id, 'stream-open');
+      refuse(reply, 406, 'Not Acceptable: a GET must accept text/event-stream');
+      return;
+    }
+    const last = request.headers[STREAMABLE_HTTP_HEADERS.lastEventId];
+    const lastId = Array.isArray(last) ? last[0] : last;
+    const resumed =
+      lastId === undefined ? undefined : s.streams.get(lastId.slice(0, lastId.lastIndexOf('-')));
+    if (resumed === undefined) {
+      if (faults.getStream === 'refused') {
+        recordOther(request, 405, s.id, 'stream-open');
+        void reply
+          .code(405)
+          .header('allow', 'POST, DELETE')
+          .send(errorResponse(null, -32000, 'Method not allowed'));
+        return;
+      }
+      if (s.get !== undefined) {
+        recordOther(request, 409, s.id, 'stream-open');
+        refuse(reply, 409, 'Conflict: only one GET stream is allowed per session');
+        return;
+      }
+    }
+    recordOther(request, 200, s.id, 'stream-open');
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': STREAMABLE_HTTP_CONTENT_TYPES.eventStream,
+      'cache-control': 'no-cache, no-transform',
+    });
+    raw.on('error', () => {});
+    if (resumed !== undefined) {
+      // The rest of a dropped answer stream: what it held, then what comes.
+      resumed.raw = raw;
+      for (const event of resumed.held.splice(0)) writeTo(s, raw, event);
+      raw.on('close', () => {
+        if (resumed.raw === raw) resumed.raw = undefined;
+      });
+      if (resumed.owed.size === 0) finish(s, resumed);
+      return;
+    }
+    s.get = raw;
+    raw.flushHeaders();
+    if (faults.keepAliveMs !== undefined) {
+      s.keepAlive = setInterval(() => writeTo(s, raw, encodeComment('keep-alive')), faults.keepAliveMs);
+    }
+    raw.on('close', () => {
+      clearInterval(s.keepAlive);
+      if (s.get === raw) s.get = undefined;
+    });
+    for (const text of s.backlog.splice(0)) writeTo(s, raw, frame(`g-${++s.getEvents}`, text));
+  });
+
+  app.delete(MOCK_HTTP_PATH, (request, reply) => {
+    const s = sessionOf(request, reply, '');
+    if (s === undefined) return;
+    if (s.silenced) {
+      recordOther(request, 0, s.id, 'closed');
+      reply.raw.destroy();
+      return;
+    }
+    recordOther(request, 200, s.id, 'closed');
+    end(s);
+    void reply.code(200).send();
+  });
+
+  app.addHook('preClose', (done) => {
+    for (const s of [...open.values()]) end(s);
+    done();
+  });
+
+  return { app, journal, scenario, sessions };
+}
+
+/** Build and listen (127.0.0.1, a free port by default); `url` is the endpoint. */
+export async function startStreamableHttpMockToolServer(
+  scenario: ToolScenario | ToolScenarioInput = {},
+  options: MockToolServerOptions & { host?: string; port?: number } = {},
+): Promise<RunningMockToolServer> {
+  const { host = '127.0.0.1', port = 0, ...rest } = options;
+  const built = buildStreamableHttpMockToolServer(scenario, { host, ...rest });
+  await built.app.listen({ host, port });
+  return {
+    url: `${listeningOrigin(built.app).origin}${MOCK_HTTP_PATH}`,
+    journal: () => built.journal.entries(),
+    live: built.journal,
+    close: () => built.app.close(),
+  };
+}

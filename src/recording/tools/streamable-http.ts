@@ -1,0 +1,303 @@
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { roundMs } from '../../fixtures/chunks.js';
+import {
+  FIXTURE_FORMAT,
+  FIXTURE_VERSION,
+  type ToolMessage,
+  type ToolSession,
+} from '../../fixtures/schema.js';
+import { METHODS } from '../../protocol/mcp/index.js';
+import {
+  mediaTypeOf,
+  STREAMABLE_HTTP_CONTENT_TYPES,
+  STREAMABLE_HTTP_HEADERS,
+} from '../../protocol/mcp/streamable-http.js';
+import { createFrameDecoder } from '../../protocol/sse/index.js';
+import { flatHeaders, forwardable } from '../headers.js';
+import { maskSecrets, scrubSecrets, secretsOf } from '../redact.js';
+import { redactUrl } from './redact-target.js';
+import type { SseRecordingProxy } from './sse.js';
+import { type SessionSink, storeSession } from './store.js';
+
+export interface StreamableHttpRecordingProxyOptions extends SessionSink {
+  /** The real server's endpoint, e.g. `http://127.0.0.1:8000/mcp`. */
+  readonly upstream: string;
+  readonly host?: string;
+  /** Default 0: a free port. */
+  readonly port?: number;
+  /** Largest POST body relayed (default 4 MiB, as the MCP SDK); larger gets 413. */
+  readonly bodyLimit?: number;
+  /** A request that names no session being recorded (relayed all the same). */
+  readonly onUnmatched?: (what: string) => void;
+}
+
+interface LiveSession {
+  readonly messages: ToolMessage[];
+  readonly since: () => number;
+  readonly recordedAt: string;
+  /** The id the server issued (undefined: a server without sessions). */
+  id: string | undefined;
+  ended: boolean;
+}
+
+const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+const POST_BODY_KEPT = 500;
+
+function isInitialize(text: string): boolean {
+  try {
+    const value = JSON.parse(text) as { method?: unknown };
+    return value !== null && typeof value === 'object' && value.method === METHODS.initialize;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A recording proxy in front of a Streamable HTTP tool server (MCP 2025-03-26 and later).
+ * Every request is relayed to the one upstream endpoint as it came, and its answer back
+ * chunk by chunk (Nagle off). A session begins with a POSTed `initialize` (its origin, time
+ * 0) and is the one the `Mcp-Session-Id` of that answer names: every message of it is
+ * recorded in order, POSTed ones client->server (with the POST's status and, for a JSON
+ * answer, its body cut to 500 characters), and server->client each message of a JSON answer
+ * and each `message` event of an answer stream or GET stream. A DELETE, or a 404 to a
+ * request of the session, ends it, and so does closing the proxy; then its fixture
+ * (transport `http`) is written. Credentials of a request (headers named like a secret,
+ * their values) are scrubbed from what is recorded of it, as the SSE proxy does.
+ */
+export async function startStreamableHttpRecordingProxy(
+  options: StreamableHttpRecordingProxyOptions,
+): Promise<SseRecordingProxy> {
+  const upstream = new URL(options.upstream);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
+    throw new TypeError(`upstream must be an http: or https: URL, got ${options.upstream}`);
+  }
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const byId = new Map<string, LiveSession>();
+  /** The latest session of a server that issues no ids (its requests carry none). */
+  let anonymous: LiveSession | undefined;
+  const all = new Set<LiveSession>();
+  const sessions: ToolSession[] = [];
+  const pending = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+    return p;
+  };
+
+  const finish = (session: LiveSession) => {
+    if (session.ended) return;
+    session.ended = true;
+    all.delete(session);
+    if (session.id !== undefined) byId.delete(session.id);
+    if (anonymous === session) anonymous = undefined;
+    const fixture: ToolSession = {
+      format: FIXTURE_FORMAT,
+      version: FIXTURE_VERSION,
+      kind: 'tool-session',
+      recordedAt: session.recordedAt,
+      source: 'wirecheck record tools --http',
+      transport: 'http',
+      server: redactUrl(upstream.href),
+      messages: session.messages,
+      endAtMs: session.since(),
+    };
+    sessions.push(fixture);
+    void track(storeSession(fixture, options));
+  };
+
+  const relay = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, ended: () => void) => {
+    const headers = flatHeaders(req.headers);
+    const secrets = secretsOf(headers);
+    const text = body?.toString('utf8') ?? '';
+    const carried = headers[STREAMABLE_HTTP_HEADERS.sessionId];
+    let session: LiveSession | undefined;
+    if (req.method === 'POST' && isInitialize(text)) {
+      const t0 = performance.now();
+      session = {
+        messages: [],
+        since: () => roundMs(performance.now() - t0),
+        recordedAt: new Date().toISOString(),
+        id: undefined,
+        ended: false,
+      };
+      all.add(session);
+    } else {
+      session = carried === undefined ? anonymous : byId.get(carried);
+      if (session === undefined) options.onUnmatched?.(`${req.method} ${req.url ?? '/'}`);
+    }
+    const sent: ToolMessage | undefined =
+      session !== undefined && req.method === 'POST'
+        ? { atMs: session.since(), direction: 'client->server', text: scrubSecrets(text, secrets) }
+        : undefined;
+    if (sent !== undefined) session?.messages.push(sent);
+    const record = (serverText: string) => {
+      if (session === undefined || session.ended) return;
+      session.messages.push({
+        atMs: session.since(),
+        direction: 'server->client',
+        text: maskSecrets(serverText, secrets),
+      });
+    };
+    const secure = upstream.protocol === 'https:';
+    const out = (secure ? httpsRequest : httpRequest)({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: `${upstream.pathname}${upstream.search}`,
+      headers: [
+        'host',
+        upstream.host,
+        ...forwardable(req.rawHeaders, new Set(['host', 'content-length'])),
+        ...(body === undefined ? [] : ['content-length', String(body.length)]),
+      ],
+      agent: secure ? agents.https : agents.http,
+    });
+    out.on('socket', (socket) => socket.setNoDelay(true));
+    out.on('error', (e) => {
+      const message = `wirecheck record: upstream ${upstream.origin} unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
+      if (sent !== undefined) sent.post = { status: 502, body: message };
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: message }));
+      ended();
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) out.destroy();
+    });
+    out.on('response', (up) => {
+      const status = up.statusCode ?? 502;
+      const issued = up.headers[STREAMABLE_HTTP_HEADERS.sessionId];
+      if (session !== undefined && session.id === undefined && typeof issued === 'string') {
+        session.id = issued;
+        byId.set(issued, session);
+      } else if (session !== undefined && session.id === undefined && status < 300) anonymous = session;
+      res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
+      res.flushHeaders();
+      const type = mediaTypeOf(up.headers['content-type']);
+      const stream = type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
+      const decoder = stream
+        ? createFrameDecoder({
+            onFrame: (frame) => {
+              if ((frame.event === undefined || frame.event === 'message') && frame.data !== '')
+                record(frame.data);
+            },
+          })
+        : undefined;
+      const parts: Buffer[] = [];
+      let kept = 0;
+      up.on('data', (chunk: Buffer) => {
+        decoder?.feed(chunk);
+        if (!stream && kept <= bodyLimit) {
+          parts.push(chunk);
+          kept += chunk.length;
+        }
+        if (!res.write(chunk)) {
+          up.pause();
+          res.once('drain', () => up.resume());
+        }
+      });
+      up.on('error', () => {});
+      up.on('end', () => {
+        decoder?.end();
+        const answer = Buffer.concat(parts).toString('utf8');
+        if (type === STREAMABLE_HTTP_CONTENT_TYPES.json && status === 200 && kept <= bodyLimit) {
+          let value: unknown;
+          try {
+            value = JSON.parse(answer);
+          } catch {
+            value = undefined;
+          }
+          if (Array.isArray(value)) for (const item of value) record(JSON.stringify(item));
+          else if (value !== undefined) record(answer);
+        }
+        if (sent !== undefined) {
+          sent.post = { status, body: scrubSecrets(answer.slice(0, POST_BODY_KEPT), secrets) };
+        }
+        res.end();
+        const over = req.method === 'DELETE' || (status === 404 && carried !== undefined);
+        if (session !== undefined && over) finish(session);
+        ended();
+      });
+      up.on('close', () => {
+        if (up.complete) return;
+        res.destroy();
+        ended();
+      });
+    });
+    out.end(body);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    void track(
+      new Promise<void>((ended) => {
+        if (req.method !== 'POST') {
+          req.resume();
+          relay(req, res, undefined, ended);
+          return;
+        }
+        const parts: Buffer[] = [];
+        let size = 0;
+        req.on('data', (b: Buffer) => {
+          size += b.length;
+          if (size <= bodyLimit) parts.push(b);
+        });
+        req.on('error', () => ended());
+        req.on('end', () => {
+          if (size > bodyLimit) {
+            res
+              .writeHead(413, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` }));
+            ended();
+            return;
+          }
+          relay(req, res, Buffer.concat(parts), ended);
+        });
+      }),
+    );
+  };
+
+  const server: Server = createServer(handle);
+  server.on('connection', (socket) => socket.setNoDelay(true));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown =
+    address.address === '0.0.0.0' || address.address === '::'
+      ? '127.0.0.1'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
+  const settled = async () => {
+    while (pending.size > 0) await Promise.all([...pending]);
+  };
+  return {
+    url: `http://${shown}:${address.port}${upstream.pathname}${upstream.search}`,
+    sessions,
+    settled,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      // Sessions never ended by DELETE or 404 end with the recording.
+      for (const session of [...all]) finish(session);
+      await settled();
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

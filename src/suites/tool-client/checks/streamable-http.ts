@@ -1,0 +1,336 @@
+import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { clientRequests, type ToolJournalEntry } from '../../../mocks/tools/index.js';
+import { METHODS } from '../../../protocol/mcp/index.js';
+import {
+  acceptsBothPostAnswers,
+  acceptsMediaType,
+  revisionAtLeast,
+  STREAMABLE_HTTP_CONTENT_TYPES,
+  STREAMABLE_HTTP_HEADERS,
+} from '../../../protocol/mcp/streamable-http.js';
+import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
+import { evidenceOf, expectFinished, expectPrintedResult, expectReached, expectTraffic } from '../expect.js';
+import { CASE_BUDGET_MS, idOf } from './common.js';
+
+/**
+ * The revision whose text introduced `MCP-Protocol-Version` on HTTP requests. The header
+ * check applies to a client that asked for this revision or a later one in `initialize`
+ * (`revisionAtLeast`); a client asking for an earlier one is not bound by it.
+ */
+export const PROTOCOL_VERSION_HEADER_SINCE = '2025-06-18';
+
+const TEXT = 'MCP Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25)';
+
+/** Every HTTP request of the client, in order: POSTed messages, GETs and DELETEs. */
+function httpRequestsOf(result: CaseResult): ToolJournalEntry[] {
+  return result.journal.filter((e) => e.direction === 'received' && e.http !== undefined);
+}
+
+function isInitialize(entry: ToolJournalEntry): boolean {
+  const value = entry.value as { method?: unknown } | undefined;
+  return entry.kind === 'message' && value?.method === METHODS.initialize;
+}
+
+function headerOf(entry: ToolJournalEntry, name: string): string | undefined {
+  return entry.http?.headers?.[name];
+}
+
+function describe(entry: ToolJournalEntry): string {
+  const method = (entry.value as { method?: unknown } | undefined)?.method;
+  const what = typeof method === 'string' ? ` (${method})` : '';
+  return `${entry.http?.method ?? '?'}${what}`;
+}
+
+/**
+ * Requests after the answer to an `initialize` (the session the mock issued), with the id
+ * issued: the session the journal files them under is the id of the initialize that opened it.
+ */
+function afterInitialize(result: CaseResult): { entry: ToolJournalEntry; issued: string }[] {
+  const out: { entry: ToolJournalEntry; issued: string }[] = [];
+  let issued: string | undefined;
+  for (const entry of httpRequestsOf(result)) {
+    if (isInitialize(entry)) {
+      issued = entry.http?.status === 200 ? entry.session : undefined;
+      continue;
+    }
+    if (issued !== undefined) out.push({ entry, issued });
+  }
+  return out;
+}
+
+function expectSessionEchoed(result: CaseResult, what: string): void {
+  const later = afterInitialize(result);
+  if (later.length === 0) {
+    throw new NotExercised(`${what}: the client sent nothing after initialize`);
+  }
+  const wrong = later.find(
+    ({ entry, issued }) => headerOf(entry, STREAMABLE_HTTP_HEADERS.sessionId) !== issued,
+  );
+  if (wrong !== undefined) {
+    const sent = headerOf(wrong.entry, STREAMABLE_HTTP_HEADERS.sessionId);
+    throw new CheckFailure(
+      `${what}: a ${describe(wrong.entry)} after initialize carried ${sent === undefined ? 'no Mcp-Session-Id' : `Mcp-Session-Id ${JSON.stringify(sent)}`}, not the session id the server issued`,
+      `Mcp-Session-Id: ${wrong.issued}`,
+      sent === undefined ? 'absent' : sent,
+      evidenceOf(result, what, wrong.entry.seq),
+    );
+  }
+}
+
+/** The revision the client asked for in its first initialize, if any. */
+function askedRevision(result: CaseResult): string | undefined {
+  const first = clientRequests(result.journal, METHODS.initialize)[0];
+  const version = first?.request.params?.protocolVersion;
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** Checks of the client's side of MCP's Streamable HTTP transport (`tool-client.http.*`). */
+export const streamableHttpChecks: Check<ToolClientCtx>[] = [
+  {
+    id: idOf('http', 'accept'),
+    clause: `${TEXT}: every POST carries Accept listing application/json and text/event-stream; a GET accepts text/event-stream`,
+    description:
+      'Every POST lists both application/json and text/event-stream in Accept; a GET (if any) lists text/event-stream.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP Streamable HTTP: the client MUST include an Accept header listing both application/json and text/event-stream on every POST, and text/event-stream on a GET. Every Streamable HTTP client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('http');
+      expectTraffic(result, 'Accept header');
+      const wrong = httpRequestsOf(result).find((e) => {
+        const accept = headerOf(e, 'accept');
+        if (e.http?.method === 'POST') return !acceptsBothPostAnswers(accept);
+        if (e.http?.method === 'GET')
+          return !acceptsMediaType(accept, STREAMABLE_HTTP_CONTENT_TYPES.eventStream);
+        return false;
+      });
+      if (wrong !== undefined) {
+        const accept = headerOf(wrong, 'accept');
+        throw new CheckFailure(
+          `a ${describe(wrong)} carried Accept: ${accept === undefined ? '(absent)' : JSON.stringify(accept)}`,
+          wrong.http?.method === 'GET'
+            ? 'Accept listing text/event-stream'
+            : 'Accept: application/json, text/event-stream',
+          accept ?? 'absent',
+          evidenceOf(result, 'Accept header', wrong.seq),
+        );
+      }
+    },
+  },
+  {
+    id: idOf('http', 'session-id'),
+    clause: `${TEXT}: the Mcp-Session-Id issued with the initialize answer is sent on every later request`,
+    description:
+      'Every request after initialize (POST, GET, DELETE) carries the Mcp-Session-Id the mock issued.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP Streamable HTTP: when the server returns Mcp-Session-Id with the initialize answer, the client MUST include it in the Mcp-Session-Id header of all its later HTTP requests. Every Streamable HTTP client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('http');
+      expectTraffic(result, 'session id');
+      expectSessionEchoed(result, 'session id');
+    },
+  },
+  {
+    id: idOf('http', 'session-expired.reinitialize'),
+    clause: `${TEXT}: a 404 to a request carrying the session id means the session ended; the client starts a new one`,
+    description:
+      'The mock answers the first request after initialize with 404: the client sends a new initialize without a session id, uses the new id, and prints the result.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP Streamable HTTP: when a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it MUST start a new session by sending a new InitializeRequest without a session id attached. Every Streamable HTTP client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await ctx.runCase({
+        transport: 'http',
+        scenario: { faults: { expireSession: true } },
+        input: ECHO_INPUT,
+        signal: env.signal,
+      });
+      const what = 'session expired (404)';
+      expectReached(result, what);
+      const requests = httpRequestsOf(result);
+      const expiredAt = requests.findIndex((e) => e.http?.status === 404 && !isInitialize(e));
+      if (expiredAt < 0) {
+        throw new NotExercised(`${what}: the client sent no request after initialize, so no 404 was given`);
+      }
+      const next = requests.slice(expiredAt + 1).find((e) => e.kind === 'message');
+      if (next === undefined || !isInitialize(next)) {
+        throw new CheckFailure(
+          `${what}: after the 404 the client ${next === undefined ? 'sent nothing more' : `sent ${describe(next)}`}, not a new initialize`,
+          'POST initialize without Mcp-Session-Id',
+          next === undefined ? 'nothing' : describe(next),
+          evidenceOf(result, what, requests[expiredAt]!.seq),
+        );
+      }
+      const carried = headerOf(next, STREAMABLE_HTTP_HEADERS.sessionId);
+      if (carried !== undefined) {
+        throw new CheckFailure(
+          `${what}: the new initialize carried Mcp-Session-Id ${JSON.stringify(carried)}`,
+          'no Mcp-Session-Id on the new initialize',
+          carried,
+          evidenceOf(result, what, next.seq),
+        );
+      }
+      expectSessionEchoed(result, what);
+      expectPrintedResult(result, what);
+    },
+  },
+  {
+    id: idOf('http', 'protocol-version-header'),
+    clause: `${TEXT} (${PROTOCOL_VERSION_HEADER_SINCE} and later): every request after initialize carries MCP-Protocol-Version`,
+    description: `Every request after initialize carries MCP-Protocol-Version (a client that asked for ${PROTOCOL_VERSION_HEADER_SINCE} or later).`,
+    level: 'must',
+    basis: 'protocol-must',
+    rule: `MCP Streamable HTTP, ${PROTOCOL_VERSION_HEADER_SINCE} and later: a client MUST include the MCP-Protocol-Version header on all requests after initialization. Clients that ask for ${PROTOCOL_VERSION_HEADER_SINCE} or a later revision.`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('http');
+      expectTraffic(result, 'MCP-Protocol-Version');
+      const asked = askedRevision(result);
+      if (!revisionAtLeast(asked, PROTOCOL_VERSION_HEADER_SINCE)) {
+        throw new CheckSkipped(
+          `the client asked for protocol version ${JSON.stringify(asked)}; the header is a rule of ${PROTOCOL_VERSION_HEADER_SINCE} and later`,
+        );
+      }
+      const later = afterInitialize(result);
+      if (later.length === 0)
+        throw new NotExercised('MCP-Protocol-Version: the client sent nothing after initialize');
+      const missing = later.find(
+        ({ entry }) => headerOf(entry, STREAMABLE_HTTP_HEADERS.protocolVersion) === undefined,
+      );
+      if (missing !== undefined) {
+        throw new CheckFailure(
+          `a ${describe(missing.entry)} after initialize carried no MCP-Protocol-Version header (the client asked for ${asked})`,
+          'MCP-Protocol-Version: <the negotiated version>',
+          'absent',
+          evidenceOf(result, 'MCP-Protocol-Version', missing.entry.seq),
+        );
+      }
+    },
+  },
+  {
+    id: idOf('http', 'protocol-version-header.negotiated'),
+    clause: `${TEXT} (${PROTOCOL_VERSION_HEADER_SINCE} and later): the MCP-Protocol-Version sent is the negotiated one`,
+    description: 'The MCP-Protocol-Version a client sends is the version the server answered in initialize.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: `MCP Streamable HTTP, ${PROTOCOL_VERSION_HEADER_SINCE} and later: the protocol version the client sends SHOULD be the one negotiated during initialization. Clients that send the header.`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('http');
+      expectTraffic(result, 'negotiated MCP-Protocol-Version');
+      const negotiated = result.scenario.protocolVersion;
+      const sent = afterInitialize(result).filter(
+        ({ entry }) => headerOf(entry, STREAMABLE_HTTP_HEADERS.protocolVersion) !== undefined,
+      );
+      if (sent.length === 0)
+        throw new NotExercised('the client sent no MCP-Protocol-Version header to judge');
+      const other = sent.find(
+        ({ entry }) => headerOf(entry, STREAMABLE_HTTP_HEADERS.protocolVersion) !== negotiated,
+      );
+      if (other !== undefined) {
+        const value = headerOf(other.entry, STREAMABLE_HTTP_HEADERS.protocolVersion);
+        throw new CheckFailure(
+          `a ${describe(other.entry)} carried MCP-Protocol-Version ${JSON.stringify(value)}, but the server answered initialize with ${negotiated}`,
+          `MCP-Protocol-Version: ${negotiated}`,
+          value,
+          evidenceOf(result, 'negotiated MCP-Protocol-Version', other.entry.seq),
+        );
+      }
+    },
+  },
+  {
+    id: idOf('http', 'answer.event-stream'),
+    clause: `${TEXT}: a POST carrying requests may be answered with an event stream; the client MUST support it`,
+    description:
+      'Every request is answered with a text/event-stream (ids on the events): the client prints the result.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP Streamable HTTP: the server answers a POST carrying requests with Content-Type text/event-stream or application/json, and the client MUST support both. Every Streamable HTTP client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('http');
+      expectReached(result, 'event-stream answers');
+      expectPrintedResult(result, 'event-stream answers');
+    },
+  },
+  {
+    id: idOf('http', 'answer.json'),
+    clause: `${TEXT}: a POST carrying requests may be answered with one JSON object; the client MUST support it`,
+    description: 'Every request is answered with one application/json body: the client prints the result.',
+    level: 'must',
+    basis: 'protocol-must',
+    rule: 'MCP Streamable HTTP: the server answers a POST carrying requests with Content-Type text/event-stream or application/json, and the client MUST support both. Every Streamable HTTP client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await ctx.runCase({
+        transport: 'http',
+        scenario: { faults: { httpAnswer: 'json' } },
+        input: ECHO_INPUT,
+        signal: env.signal,
+      });
+      expectReached(result, 'JSON answers');
+      expectPrintedResult(result, 'JSON answers');
+    },
+  },
+  {
+    id: idOf('http', 'stream.resumed'),
+    clause: `${TEXT}: a client resuming a broken stream issues GET with Last-Event-ID`,
+    description:
+      'The tools/call answer stream ends after an event carrying only an id: the client resumes with GET and that id as Last-Event-ID, and prints the result.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP Streamable HTTP: to resume after a broken connection the client SHOULD issue an HTTP GET with the Last-Event-ID header of the last event it received (2025-11-25: a server may end a stream after an event with an id, for the client to come back). Every Streamable HTTP client.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await ctx.runCase({
+        transport: 'http',
+        scenario: { faults: { dropAnswerStream: true } },
+        input: ECHO_INPUT,
+        signal: env.signal,
+      });
+      const what = 'dropped answer stream';
+      expectReached(result, what);
+      const call = clientRequests(result.journal, METHODS.toolsCall)[0];
+      if (call === undefined) throw new NotExercised(`${what}: the client sent no tools/call`);
+      const resumed = httpRequestsOf(result).find(
+        (e) => e.http?.method === 'GET' && headerOf(e, STREAMABLE_HTTP_HEADERS.lastEventId) !== undefined,
+      );
+      if (resumed === undefined) {
+        throw new CheckFailure(
+          `${what}: the client never sent GET with Last-Event-ID after the tools/call answer stream ended (${result.outcome.type === 'printed' ? 'it printed' : 'it did not print'} a result)`,
+          'GET with Last-Event-ID of the last event received',
+          'no such GET',
+          evidenceOf(result, what, call.entry.seq),
+        );
+      }
+      expectPrintedResult(result, what);
+    },
+  },
+  {
+    id: idOf('http', 'session.deleted'),
+    clause: `${TEXT}: a client that no longer needs the session sends DELETE with its Mcp-Session-Id`,
+    description: 'At the end of its run the client sends DELETE with the session id (the mock allows it).',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP Streamable HTTP: clients that no longer need a particular session SHOULD send an HTTP DELETE to the endpoint with the Mcp-Session-Id header to end it. Every Streamable HTTP client that is done with its session.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.shared.basic('http');
+      expectReached(result, 'DELETE');
+      expectFinished(result, 'DELETE');
+      const deleted = httpRequestsOf(result).find((e) => e.http?.method === 'DELETE');
+      if (deleted === undefined) {
+        throw new CheckFailure(
+          'the client ended without sending DELETE for its session',
+          'DELETE with Mcp-Session-Id',
+          'no DELETE',
+          evidenceOf(result, 'DELETE'),
+        );
+      }
+    },
+  },
+];

@@ -1,0 +1,143 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ToolClient } from '../../src/clients/tools/index.js';
+import { readFixtureFile, type ToolSession, validateFixture } from '../../src/fixtures/index.js';
+import {
+  startMockToolServer,
+  startStreamableHttpMockToolServer,
+  type ToolFaultsInput,
+} from '../../src/mocks/tools/index.js';
+import { startStreamableHttpRecordingProxy } from '../../src/recording/tools/index.js';
+import { SseClientTransport, StreamableHttpClientTransport } from '../../src/transports/index.js';
+import { cli } from '../cli/fake-suites.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wirecheck-record-http-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const SECRET = 'sk-secret-http-987654';
+
+/** One session of the reference client through the proxy in front of the http mock; the fixture it wrote. */
+async function record(faults: ToolFaultsInput, out: string) {
+  const mock = await startStreamableHttpMockToolServer({ faults });
+  const proxy = await startStreamableHttpRecordingProxy({ upstream: mock.url, outDir: out });
+  const client = new ToolClient(
+    new StreamableHttpClientTransport(proxy.url, { headers: { authorization: `Bearer ${SECRET}` } }),
+  );
+  let echo: unknown;
+  try {
+    await client.connect();
+    echo = await client.callTool('echo', { text: 'through the proxy', token: SECRET });
+    await client.listTools();
+  } finally {
+    await client.close();
+    await proxy.settled();
+    await proxy.close();
+    await mock.close();
+  }
+  const files = await readdir(out);
+  expect(files).toHaveLength(1);
+  const file = join(out, files[0]!);
+  return {
+    session: (await readFixtureFile(file)) as ToolSession,
+    text: await readFile(file, 'utf8'),
+    echo,
+    mock,
+    proxy,
+  };
+}
+
+const methodOf = (text: string) => (JSON.parse(text) as { method?: string }).method;
+
+describe('wirecheck record tools --http (Streamable HTTP)', () => {
+  test.each(['sse', 'json'] as const)(
+    'records a session with %s answers: every message in order, the DELETE ends it',
+    async (httpAnswer) => {
+      const { session, text, echo, mock } = await record({ httpAnswer }, join(dir, httpAnswer));
+      expect(JSON.stringify(echo)).toContain('through the proxy');
+      expect(validateFixture(session).ok).toBe(true);
+      expect(session).toMatchObject({
+        kind: 'tool-session',
+        transport: 'http',
+        server: mock.url,
+        source: 'wirecheck record tools --http',
+      });
+      expect(session.stream).toBeUndefined();
+      expect(
+        session.messages.map(
+          (m) => `${m.direction} ${methodOf(m.text) ?? (JSON.parse(m.text) as { id: unknown }).id}`,
+        ),
+      ).toEqual([
+        'client->server initialize',
+        'server->client 1',
+        'client->server notifications/initialized',
+        'client->server tools/call',
+        'server->client 2',
+        'client->server tools/list',
+        'server->client 3',
+      ]);
+      expect(session.messages[2]!.post?.status).toBe(202);
+      expect(session.messages[3]!.post?.status).toBe(200);
+      // The credential of the request is scrubbed from what the client sent and what came back.
+      expect(text).not.toContain(SECRET);
+      expect(session.messages[3]!.text).toContain('[redacted]');
+    },
+    20_000,
+  );
+
+  test('round trip: the recorded session replays through the http mock and the SSE mock with the same results', async () => {
+    const { session, echo } = await record({}, join(dir, 'round-trip'));
+    const overHttp = await startStreamableHttpMockToolServer({}, { replay: session, speed: 0 });
+    const overSse = await startMockToolServer({}, { replay: session, speed: 0 });
+    const clients = [
+      new ToolClient(new StreamableHttpClientTransport(overHttp.url)),
+      new ToolClient(new SseClientTransport(overSse.url)),
+    ];
+    try {
+      for (const c of clients) {
+        await c.connect();
+        // The recorded arguments carried the (scrubbed) secret; the replay answers what was recorded.
+        const replayed = await c.callTool('echo', { text: 'through the proxy', token: SECRET });
+        expect(JSON.stringify(replayed)).toContain('through the proxy');
+        expect(JSON.stringify(replayed)).not.toContain(SECRET);
+        expect(Object.keys(replayed)).toEqual(Object.keys(echo as object));
+      }
+    } finally {
+      for (const c of clients) await c.close();
+      await overHttp.close();
+      await overSse.close();
+    }
+  }, 20_000);
+
+  test('--http through the CLI prints the proxy endpoint first and exits 0 on SIGTERM; two targets are a usage error', async () => {
+    const mock = await startStreamableHttpMockToolServer();
+    const stop = new AbortController();
+    const run = cli(['record', 'tools', '--http', mock.url, '--out', join(dir, 'cli')], {
+      shutdown: stop.signal,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    stop.abort();
+    const done = await run;
+    await mock.close();
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\n$/);
+    const both = await cli([
+      'record',
+      'tools',
+      '--sse',
+      'http://127.0.0.1:1/sse',
+      '--http',
+      'http://127.0.0.1:1/mcp',
+      '--out',
+      dir,
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/exactly one of --stdio CMD, --sse URL and --http URL/);
+  });
+});
