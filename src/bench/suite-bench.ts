@@ -1,0 +1,63 @@
+import { loadavg } from 'node:os';
+import type { SuiteResult } from '../harness/results.js';
+import { defaultJobs, runSuite } from '../harness/run-suite.js';
+import { SUITES } from '../suites/registry.js';
+import type { BenchRow } from './rows.js';
+import { describeFloor, floorOf, floorRow, jobsRow } from './suite-floors.js';
+
+export interface SuiteBenchOptions {
+  /** Smoke run: 2 property runs per check, no --jobs 1 runs. */
+  readonly quick: boolean;
+  readonly log?: ((line: string) => void) | undefined;
+  /** Only these suites (default: every suite with a reference). */
+  readonly suites?: readonly string[];
+}
+
+/** The seed of every suite run of the bench, so two benches run the same cases. */
+const SEED = 14;
+
+/**
+ * Every suite against its reference, quick tier: its wall time against its floor (the target
+ * processes it started x one bare start of the command, over the jobs, plus the longest wait
+ * its checks prescribe), and, outside --quick, its wall time with --jobs 1 right after, on the
+ * same reference, for the speed-up.
+ */
+export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRow[]> {
+  const { log = () => {} } = options;
+  const rows: BenchRow[] = [];
+  for (const entry of SUITES) {
+    if (entry.reference === undefined) continue;
+    if (options.suites !== undefined && !options.suites.includes(entry.suite.name)) continue;
+    const reference = await entry.reference();
+    try {
+      const run = async (jobs: number): Promise<SuiteResult> => {
+        const load = loadavg()[0] ?? 0;
+        const result = await runSuite(entry.suite, reference.target, {
+          seed: SEED,
+          jobs,
+          ...(options.quick ? { runs: 2 } : {}),
+        });
+        const { failed } = result.summary;
+        log(
+          `suite ${result.suite}: ${(result.durationMs / 1000).toFixed(1)} s with ${result.jobs ?? 1} ${result.jobs === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
+        );
+        if (failed > 0)
+          throw new Error(`suite ${result.suite} failed ${failed} checks against its reference`);
+        return result;
+      };
+      const many = await run(defaultJobs());
+      const note = `load average ${loadavg()[0]?.toFixed(2)} after the run`;
+      const floor = floorOf(many);
+      if (floor !== undefined) {
+        log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
+        rows.push(floorRow(many, floor, note));
+      } else {
+        log('  no floor: the suite starts no target process per case');
+      }
+      if (!options.quick && (many.jobs ?? 1) > 1) rows.push(jobsRow(await run(1), many, note));
+    } finally {
+      await reference.close();
+    }
+  }
+  return rows;
+}
