@@ -285,13 +285,13 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, options: RunOptio
           if (r.targetGone === true) holding = true;
         }
       };
-      let startedCount = 0;
       await dispatch(checks, {
         jobs: plan.jobs,
         stopped: mustStop,
         start: async (i, slots) => {
           const check = checks[i] as Check<C>;
-          options.onStart?.(check.id, startedCount++, checks.length);
+          // The progress line counts the checks reported so far, as with one check at a time.
+          options.onStart?.(check.id, reported, checks.length);
           const { result, cut } = await runCheckCut(suite, target, check, ctx, settingsOf(slots));
           done[i] = result;
           noteStop(check, result, cut);
