@@ -1,8 +1,13 @@
 #!/usr/bin/env node
+import module from 'node:module';
 import { exitUnlessSupportedNode } from './node-version.js';
 
 // Checked before dist/ is loaded: an older Node fails there in ways that do not name the cause.
 exitUnlessSupportedNode();
+// The reference targets (`wirecheck messages-client`, `run-bash`, `agent`, `tool-client`) start
+// once per case: V8's code cache on disk (Node's own, under the temp directory) makes each
+// start cheaper. See docs/performance.md.
+module.enableCompileCache?.();
 // A reader that goes away (`wirecheck list | head`) is not an error of wirecheck: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {

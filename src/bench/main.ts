@@ -13,6 +13,7 @@ import { type BenchRow, goalMet, hasGoal, mergeRows } from './rows.js';
 import { measureComparisons, runBench } from './run.js';
 import { FULL_RUNNER_SIZES, QUICK_RUNNER_SIZES, runRunnerBench } from './runner-bench.js';
 import type { StreamSizes } from './servers.js';
+import { runSuiteBench } from './suite-bench.js';
 import { formatMarkdown, formatTable } from './table.js';
 import type { ToolSizes } from './tool-comparisons.js';
 
@@ -70,6 +71,7 @@ export const BENCH_GROUPS = [
   'tools',
   'runner',
   'recording',
+  'suites',
 ] as const;
 export type BenchGroup = (typeof BENCH_GROUPS)[number];
 /** Seconds the whole run may spend waiting for a quiet machine and redoing disturbed rounds. */
@@ -274,6 +276,9 @@ export async function main(
       await part('recording', () =>
         runProxyBench({ ...measure, sizes, inlineServers: options.inlineServers ?? false }),
       );
+    }
+    if (groups.has('suites')) {
+      await part('suites', () => runSuiteBench({ quick: command.quick, log: io.out }));
     }
     const minutes = ((performance.now() - started) / 60_000).toFixed(1);
     io.out('');

@@ -23,6 +23,7 @@ export const RunOptionsInput = z.object({
   reportDir: z.string().min(1, '--report-dir must not be empty').optional(),
   seed: integer('--seed', 0, MAX_SEED).optional(),
   runs: integer('--runs', 1, 1_000_000).optional(),
+  jobs: integer('--jobs', 1, 256).optional(),
   only: z
     .string()
     .transform((s) => s.split(',').map((id) => id.trim()))

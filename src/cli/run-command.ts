@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { WirecheckError } from '../harness/errors.js';
-import { randomSeed } from '../harness/run-suite.js';
+import { defaultJobs, randomSeed } from '../harness/run-suite.js';
 import { findSuite, SUITES, type SuiteEntry, suiteNames } from '../suites/registry.js';
 import type { CliContext } from './context.js';
 import {
@@ -22,6 +22,7 @@ const RUN_OPTION_ATTRIBUTES = [
   'reportDir',
   'seed',
   'runs',
+  'jobs',
   'only',
   'full',
   'strict',
@@ -41,6 +42,7 @@ function settingsOf(run: RunOptionsInput, verbose: boolean): RunSettings {
   return {
     seed: run.seed ?? randomSeed(),
     runs: run.runs ?? (full ? 1000 : 100),
+    jobs: run.jobs ?? defaultJobs(),
     full,
     strict: run.strict ?? false,
     verbose,
@@ -55,6 +57,10 @@ function addCommonRunOptions(command: Command): Command {
   return command
     .option('--seed <n>', 'seed for every random choice (default: random, printed in the report)')
     .option('--runs <n>', 'fast-check runs per property (default 100, 1000 with --full)')
+    .option(
+      '--jobs <n>',
+      `checks of a suite run at once (default: the available parallelism, ${defaultJobs()} here); 1 runs them one after another`,
+    )
     .option('--full', 'run the slow checks too, with real-time defaults')
     .option('--strict', 'count warnings (level "should") as failures')
     .option('--baseline <file>', 'expected failures, one `suite:check-id  reason` per line (see docs/ci.md)')

@@ -39,6 +39,8 @@ export interface PlannedSuite {
 export interface RunSettings {
   readonly seed: number;
   readonly runs: number;
+  /** Checks of a suite run at once (`--jobs`; suites whose checks may run concurrently). */
+  readonly jobs?: number;
   readonly full: boolean;
   readonly strict: boolean;
   readonly only?: readonly string[];
@@ -137,6 +139,7 @@ async function runGuarded(
     seed: settings.seed,
     runs: settings.runs,
     full: settings.full,
+    ...(settings.jobs === undefined ? {} : { jobs: settings.jobs }),
     ...(settings.only === undefined ? {} : { only: settings.only }),
     ...(settings.shard === undefined ? {} : { shard: settings.shard }),
   };

@@ -1,4 +1,6 @@
+import type { BareStart } from './bare-start.js';
 import type { Evidence, Level } from './results.js';
+import type { Slots } from './slots.js';
 
 /** Where a check's rule is written (docs/levels.md). */
 export const BASES = [
@@ -26,6 +28,11 @@ export interface CheckEnv {
   readonly signal: AbortSignal;
   /** `--replay FILE`: checkProperty runs only this saved case instead of generating. */
   readonly replay?: PropertyReplay;
+  /**
+   * The run's job slots, when the check may borrow free ones to run the cases of its
+   * properties concurrently (`--jobs` above 1, a suite whose checks run concurrently).
+   */
+  readonly slots?: Slots;
 }
 
 /** One saved case of a property-based check (a counterexample fixture), to run again. */
@@ -120,8 +127,18 @@ export interface Check<Ctx> {
    * absent: every revision. The suite skips the check as not applicable under the others.
    */
   readonly revisions?: readonly string[];
+  /**
+   * How the check shares the machine when its suite's checks run concurrently (`--jobs`
+   * above 1). `alone`: it measures what others would disturb (memory, timing), so no other
+   * check runs beside it except the `waits` ones. `waits`: it mostly waits on time (a
+   * timeout, a keep-alive window), so it starts first and holds no job slot, and its wait
+   * overlaps the other checks. Absent: an ordinary check, one job slot.
+   */
+  readonly schedule?: CheckSchedule;
   run(ctx: Ctx, env: CheckEnv): Promise<void>;
 }
+
+export type CheckSchedule = 'alone' | 'waits';
 
 /** A suite: its checks and how to reach a target. */
 export interface Suite<Target, Ctx> {
@@ -129,10 +146,22 @@ export interface Suite<Target, Ctx> {
   /** One line for `wirecheck list`. */
   readonly description: string;
   readonly checks: readonly Check<Ctx>[];
+  /**
+   * The checks may run concurrently (`--jobs`): the context gives every case its own mock
+   * (or mock session), work directory and ports, and shares nothing mutable between checks.
+   * Absent: one check at a time, whatever `--jobs` says.
+   */
+  readonly concurrent?: boolean;
   /** Describe the target for reports ("http://127.0.0.1:8080" or the command line). */
   describeTarget(target: Target): string;
   /** The target options as CLI arguments, for the reproduce line. */
   targetArgs(target: Target): string[];
+  /**
+   * The command the suite starts for its cases, as started with nothing to do: timed once per
+   * run, so the summary can say what one start of the target costs (`312 client starts, 41 ms
+   * each`). Absent: the suite starts no target process per case.
+   */
+  bareStart?(target: Target): BareStart | undefined;
   /**
    * Start whatever the checks share (mock servers, a probe of the target). Throws
    * TargetUnavailable when the target cannot be reached at all (exit 2). `env.signal`, when

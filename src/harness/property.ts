@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { type CheckEnv, CheckFailure, type CheckFailureOptions, CheckSkipped, TargetGone } from './check.js';
 import { jsonText } from './json-text.js';
 import type { Evidence } from './results.js';
+import type { Slots } from './slots.js';
 
 /** The shrunk case of a failed property, as the harness saves it (see src/harness/counterexamples.ts). */
 export interface PropertyCounterexample {
@@ -146,6 +147,9 @@ async function searchOnce<T>(
 ): Promise<void> {
   const replay = env.replay;
   if (replay !== undefined && replay.property !== property) return;
+  if (replay === undefined && env.slots !== undefined) {
+    return searchConcurrently(env, env.slots, property, arbitrary, predicate, runs ?? env.runs);
+  }
   let substituted = false;
   let replayed = false;
   const details = await fc.check(
@@ -173,27 +177,136 @@ async function searchOnce<T>(
   if (!('errorInstance' in details)) {
     throw new CheckFailure('property could not run: interrupted or too many skipped values');
   }
-  const value: unknown = substituted ? replay?.value?.json : details.counterexample?.[0];
-  const text = fc.stringify(value);
-  const json = jsonOf(value);
-  const counterexample: PropertyCounterexample = {
-    fastCheck: { seed: details.seed, path: details.counterexamplePath ?? '', property },
-    ...(json === undefined ? {} : { json }),
-    text,
-    replayed: replay !== undefined,
-  };
   const how =
     replay === undefined
       ? `property failed after ${details.numRuns} runs, shrunk ${details.numShrinks} times`
       : substituted
         ? 'replayed the saved counterexample (seed and path now generate another value)'
         : 'replayed the saved counterexample';
-  const where = `${how}; fast-check seed ${details.seed}, path "${details.counterexamplePath}"; counterexample ${abbreviate(jsonText(json === undefined ? value : json.value))}`;
-  const error = details.errorInstance;
+  throw failureOf({
+    value: substituted ? replay?.value?.json : details.counterexample?.[0],
+    error: details.errorInstance,
+    seed: details.seed,
+    path: details.counterexamplePath ?? '',
+    property,
+    how,
+    replayed: replay !== undefined,
+  });
+}
+
+/**
+ * The search of searchOnce with the cases run concurrently: the values fast-check would
+ * generate for the seed, in order, run on the check's own job slot plus any it can borrow;
+ * the verdict is that of the lowest failing case, as in a search one case at a time (cases
+ * after it are not started once it is known). That case is then run again through fast-check
+ * by its path, which shrinks it exactly as a search one case at a time would, so the reproduce
+ * line (same seed) and the saved counterexample are the same whatever `--jobs` is. If the
+ * case passes when run again, its first failure is reported unshrunk.
+ */
+async function searchConcurrently<T>(
+  env: CheckEnv,
+  slots: Slots,
+  property: number,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  runs: number,
+): Promise<void> {
+  const values = fc.sample(arbitrary, { seed: env.seed, numRuns: runs });
+  let next = 0;
+  let lowest: { index: number; error: unknown } | undefined;
+  const more = () => next < values.length && lowest === undefined && !env.signal.aborted;
+  const workers = new Set<Promise<void>>();
+  const borrow = () => {
+    // One worker runs on the check's own slot; the others on slots nobody else waits for.
+    while (more() && workers.size < values.length - next && slots.tryAcquire()) {
+      const worker: Promise<void> = work().finally(() => {
+        slots.release();
+        workers.delete(worker);
+      });
+      workers.add(worker);
+    }
+  };
+  async function work(): Promise<void> {
+    while (more()) {
+      const index = next++;
+      try {
+        await predicate(values[index] as T);
+      } catch (error) {
+        if (lowest === undefined || index < lowest.index) lowest = { index, error };
+      }
+      borrow();
+    }
+  }
+  const own = work();
+  borrow();
+  await own;
+  while (workers.size > 0) await Promise.all([...workers]);
+  if (lowest === undefined || env.signal.aborted) return;
+  const first = lowest;
+  const path = String(first.index);
+  // The case runs first; only if it fails again do its shrinks follow (else fast-check would
+  // go on to the cases after it, which the search above did not judge).
+  let calls = 0;
+  let failedAgain = false;
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      const call = calls++;
+      if (env.signal.aborted || (call > 0 && !failedAgain)) return;
+      try {
+        await predicate(value);
+      } catch (e) {
+        if (call === 0) failedAgain = true;
+        throw e;
+      }
+    }),
+    { seed: env.seed, path, numRuns: runs },
+  );
+  if (details.failed && 'errorInstance' in details) {
+    throw failureOf({
+      value: details.counterexample?.[0],
+      error: details.errorInstance,
+      seed: details.seed,
+      path: details.counterexamplePath ?? path,
+      property,
+      how: `property failed after ${first.index + 1} runs, shrunk ${details.numShrinks} times`,
+      replayed: false,
+    });
+  }
+  throw failureOf({
+    value: values[first.index],
+    error: first.error,
+    seed: env.seed,
+    path,
+    property,
+    how: `property failed after ${first.index + 1} runs (the case passed when run again to shrink it)`,
+    replayed: false,
+  });
+}
+
+/** The error a failed case of a property makes: its own verdict, or a PropertyFailure with the case. */
+function failureOf(found: {
+  value: unknown;
+  error: unknown;
+  seed: number;
+  path: string;
+  property: number;
+  how: string;
+  replayed: boolean;
+}): Error {
+  const { value, error } = found;
   // The target went away, or the case could not be judged: that is the outcome, not a counterexample.
-  if (error instanceof TargetGone || error instanceof CheckSkipped) throw error;
+  if (error instanceof TargetGone || error instanceof CheckSkipped) return error;
+  const text = fc.stringify(value);
+  const json = jsonOf(value);
+  const counterexample: PropertyCounterexample = {
+    fastCheck: { seed: found.seed, path: found.path, property: found.property },
+    ...(json === undefined ? {} : { json }),
+    text,
+    replayed: found.replayed,
+  };
+  const where = `${found.how}; fast-check seed ${found.seed}, path "${found.path}"; counterexample ${abbreviate(jsonText(json === undefined ? value : json.value))}`;
   if (error instanceof CheckFailure) {
-    throw new PropertyFailure(
+    return new PropertyFailure(
       `${error.message} (${where})`,
       error.expected,
       error.actual,
@@ -204,7 +317,7 @@ async function searchOnce<T>(
     );
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  throw new PropertyFailure(`${message} (${where})`, undefined, undefined, undefined, counterexample);
+  return new PropertyFailure(`${message} (${where})`, undefined, undefined, undefined, counterexample);
 }
 
 /** The value as JSON when JSON text brings back exactly that value (no undefined, -0, NaN, class instances...). */

@@ -147,6 +147,20 @@ export const SuiteResult = z.object({
   runs: z.number().int().positive().optional(),
   /** The suite's total time budget (see suiteBudgetMs). */
   budgetMs: z.number().nonnegative().optional(),
+  /** Checks run at once (`--jobs`; 1 for a suite whose checks run one at a time). */
+  jobs: z.number().int().positive().optional(),
+  /**
+   * The target processes the run started (`what`: client, runner, agent), and what one bare
+   * start and exit of the same command took, measured once after the checks (absent when it
+   * could not be measured).
+   */
+  targetStarts: z
+    .object({
+      what: z.string(),
+      count: z.number().int().nonnegative(),
+      bareStartMs: z.number().nonnegative().optional(),
+    })
+    .optional(),
   /**
    * Why the run stopped before its last check, said once for every check marked not run:
    * the target went away, the run was interrupted, the suite's time budget was used up, or

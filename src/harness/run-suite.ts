@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { VERSION } from '../version.js';
+import { measureBareStart } from './bare-start.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, formatBudget, suiteBudgetMs } from './budget.js';
 import {
   type Check,
@@ -14,8 +16,11 @@ import {
 import { writeCounterexample } from './counterexamples.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
+import { dispatch } from './schedule.js';
 import { type Shard, selectShard } from './shard.js';
+import type { Slots } from './slots.js';
 import { notRunMessage, stopOf } from './stop.js';
+import { countingStarts, type StartCounter } from './target-starts.js';
 
 export interface RunOptions {
   /** Seed for the whole run; each check derives its randomness from it. Random when absent. */
@@ -48,6 +53,17 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The suite's total time budget in ms (default: suiteBudgetMs of the selected checks). */
   budgetMs?: number;
+  /**
+   * How many checks run at once in a suite whose checks may run concurrently (`--jobs`;
+   * default the machine's available parallelism). 1: one after another, in catalogue order.
+   * Output and results keep catalogue order either way.
+   */
+  jobs?: number;
+}
+
+/** `--jobs` when not given: as many checks at once as the machine runs processes in parallel. */
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism());
 }
 
 /** What a run is about to do, known before the suite opens. */
@@ -62,6 +78,8 @@ export interface RunPlan {
   /** The tiers of the selected checks, quick first (a full-tier check picked with --only makes it full). */
   readonly tiers: readonly ('quick' | 'full')[];
   readonly budgetMs: number;
+  /** Checks run at once: `jobs` for a suite whose checks may run concurrently, else 1. */
+  readonly jobs: number;
 }
 
 /** What runCheck needs of the run. */
@@ -77,6 +95,8 @@ export interface CheckSettings {
   deadline?: number;
   /** The suite's whole budget, for the message of a check cut by it. */
   suiteBudgetMs?: number;
+  /** Job slots the check may borrow to run its property cases concurrently. */
+  slots?: Slots;
 }
 
 /** How long closing a suite may take (its mock servers, its target's processes). */
@@ -113,6 +133,7 @@ export function planRun<T, C>(
   target: string,
   options: RunOptions & { seed: number; runs: number; full: boolean },
 ): { plan: RunPlan; checks: Check<C>[] } {
+  const jobs = suite.concurrent === true ? Math.max(1, Math.floor(options.jobs ?? defaultJobs())) : 1;
   const checks = selectShard(selectChecks(suite.checks, options.only, options.full), options.shard);
   const plan: RunPlan = {
     suite: suite.name,
@@ -124,6 +145,7 @@ export function planRun<T, C>(
     checks: checks.map((c) => ({ id: c.id, tier: c.tier ?? 'quick' })),
     tiers: tiersOf(checks),
     budgetMs: options.budgetMs ?? suiteBudgetMs(checks),
+    jobs,
   };
   return { plan, checks };
 }
@@ -140,6 +162,28 @@ export async function runSuite<T, C>(
   target: T,
   options: RunOptions = {},
 ): Promise<SuiteResult> {
+  const counter: StartCounter = { count: 0 };
+  const result = await countingStarts(counter, () => runCounted(suite, target, options));
+  const bare = suite.bareStart?.(target);
+  if (bare === undefined) return result;
+  if (counter.count === 0 || result.stopped !== undefined) {
+    bare.done?.();
+    return counter.count === 0
+      ? result
+      : { ...result, targetStarts: { what: bare.what, count: counter.count } };
+  }
+  const bareStartMs = await measureBareStart(bare, options.signal);
+  return {
+    ...result,
+    targetStarts: {
+      what: bare.what,
+      count: counter.count,
+      ...(bareStartMs === undefined ? {} : { bareStartMs }),
+    },
+  };
+}
+
+async function runCounted<T, C>(suite: Suite<T, C>, target: T, options: RunOptions): Promise<SuiteResult> {
   const seed = options.seed ?? randomSeed();
   const full = options.full ?? false;
   const runs = options.runs ?? (full ? 1000 : 100);
@@ -161,6 +205,7 @@ export async function runSuite<T, C>(
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     runs,
     budgetMs: plan.budgetMs,
+    jobs: plan.jobs,
     ...(stop === undefined ? {} : { stopped: stop }),
   });
   const notRunFrom = (index: number, stop: RunStop) => {
@@ -186,33 +231,90 @@ export async function runSuite<T, C>(
   }
   const ctx = opened.ctx;
   let stop: RunStop | undefined;
+  const settingsOf = (slots: Slots | undefined): CheckSettings => ({
+    seed,
+    runs,
+    full,
+    deadline,
+    suiteBudgetMs: plan.budgetMs,
+    ...(options.reportDir === undefined ? {} : { reportDir: options.reportDir }),
+    ...(options.replay === undefined ? {} : { replay: options.replay }),
+    ...(options.signal === undefined ? {} : { stop: options.signal }),
+    ...(slots === undefined ? {} : { slots }),
+  });
+  /** Whether the run must stop before starting another check (sets `stop`). */
+  const mustStop = (): boolean => {
+    stop ??= options.signal?.aborted ? stopOf(options.signal) : undefined;
+    if (stop === undefined && performance.now() >= deadline) stop = budgetStop(plan.budgetMs, undefined);
+    return stop !== undefined;
+  };
+  /** After a check: the target went away, the run was stopped or its budget is used up. */
+  const noteStop = (check: Check<C>, result: CheckResult, cut: Cut['kind'] | undefined): void => {
+    if (stop !== undefined) return;
+    if (result.skipKind === 'not-run' && options.signal?.aborted) stop = stopOf(options.signal);
+    else if (result.targetGone === true) {
+      stop = { kind: 'target-gone', message: `the target stopped during ${check.id}: ${result.message}` };
+    } else if (cut === 'suite-budget' || performance.now() >= deadline) {
+      stop = budgetStop(plan.budgetMs, check.id);
+    }
+  };
   try {
-    for (const [i, check] of checks.entries()) {
-      stop ??= options.signal?.aborted ? stopOf(options.signal) : undefined;
-      if (stop === undefined && performance.now() >= deadline) stop = budgetStop(plan.budgetMs, undefined);
-      if (stop !== undefined) {
-        notRunFrom(i, stop);
-        break;
+    if (plan.jobs <= 1) {
+      for (const [i, check] of checks.entries()) {
+        if (mustStop() && stop !== undefined) {
+          notRunFrom(i, stop);
+          break;
+        }
+        options.onStart?.(check.id, i, checks.length);
+        const { result, cut } = await runCheckCut(suite, target, check, ctx, settingsOf(undefined));
+        results.push(result);
+        options.onResult?.(result, i + 1, checks.length);
+        noteStop(check, result, cut);
       }
-      options.onStart?.(check.id, i, checks.length);
-      const { result, cut } = await runCheckCut(suite, target, check, ctx, {
-        seed,
-        runs,
-        full,
-        deadline,
-        suiteBudgetMs: plan.budgetMs,
-        ...(options.reportDir === undefined ? {} : { reportDir: options.reportDir }),
-        ...(options.replay === undefined ? {} : { replay: options.replay }),
-        ...(options.signal === undefined ? {} : { stop: options.signal }),
+    } else {
+      // Checks run concurrently and finish in any order; results are reported in catalogue order.
+      const done: (CheckResult | undefined)[] = checks.map(() => undefined);
+      let reported = 0;
+      // Held after a target gone: what follows it is decided once every check has ended.
+      let holding = false;
+      const report = (final = false) => {
+        for (let r = done[reported]; r !== undefined && (final || !holding); r = done[reported]) {
+          results.push(r);
+          reported++;
+          options.onResult?.(r, reported, checks.length);
+          if (r.targetGone === true) holding = true;
+        }
+      };
+      await dispatch(checks, {
+        jobs: plan.jobs,
+        stopped: mustStop,
+        start: async (i, slots) => {
+          const check = checks[i] as Check<C>;
+          // The progress line counts the checks reported so far, as with one check at a time.
+          options.onStart?.(check.id, reported, checks.length);
+          const { result, cut } = await runCheckCut(suite, target, check, ctx, settingsOf(slots));
+          done[i] = result;
+          noteStop(check, result, cut);
+          report();
+        },
       });
-      results.push(result);
-      options.onResult?.(result, i + 1, checks.length);
-      if (result.skipKind === 'not-run' && options.signal?.aborted) stop = stopOf(options.signal);
-      else if (result.targetGone === true) {
-        stop = { kind: 'target-gone', message: `the target stopped during ${check.id}: ${result.message}` };
-      } else if (cut === 'suite-budget' || performance.now() >= deadline) {
-        stop = budgetStop(plan.budgetMs, check.id);
+      // As with one check at a time: the target went away at the first check (in catalogue
+      // order) that saw it go, and the checks after that one are not run, even those that ran beside it.
+      const gone = done.findIndex((r) => r?.targetGone === true);
+      const goneResult = done[gone];
+      if (goneResult !== undefined && stop?.kind === 'target-gone') {
+        stop = {
+          kind: 'target-gone',
+          message: `the target stopped during ${goneResult.id}: ${goneResult.message}`,
+        };
       }
+      const reason = notRunMessage(stop ?? { kind: 'budget', message: 'the run stopped' });
+      for (const [i, check] of checks.entries()) {
+        if (done[i] === undefined || (gone >= 0 && i > gone && stop?.kind === 'target-gone')) {
+          done[i] = notRunResult(suite.name, check, reason);
+        }
+      }
+      report(true);
     }
   } finally {
     await closeWithin(ctx, stop === undefined ? CLOSE_BUDGET_MS : CLOSE_BUDGET_STOPPED_MS);

@@ -142,6 +142,8 @@ export interface RunHeader {
   /** The tiers of the checks that run (from the run's plan); without it, `full` decides. */
   readonly tiers?: readonly ('quick' | 'full')[];
   readonly shard?: Shard;
+  /** Checks run at once; the header names it when above 1. */
+  readonly jobs?: number;
 }
 
 function tierText(header: RunHeader): string {
@@ -152,7 +154,8 @@ function tierText(header: RunHeader): string {
 
 export function formatSuiteHeader(header: RunHeader, style: ConsoleStyle): string {
   const shard = header.shard === undefined ? '' : `, shard ${formatShard(header.shard)}`;
-  return `${paint(style, 'bold', header.suite)} against ${withoutTerminalControls(header.target)} (seed ${header.seed}, ${header.runs} runs per property, ${tierText(header)}${shard})`;
+  const jobs = (header.jobs ?? 1) > 1 ? `, ${header.jobs} checks at once` : '';
+  return `${paint(style, 'bold', header.suite)} against ${withoutTerminalControls(header.target)} (seed ${header.seed}, ${header.runs} runs per property, ${tierText(header)}${shard}${jobs})`;
 }
 
 /** `a, b, c` wrapped under a label, indented as details are. */
@@ -251,6 +254,26 @@ export function formatCappedRuns(result: Pick<SuiteResult, 'runs' | 'checks'>): 
   ].join('\n');
 }
 
+/**
+ * `messages-client: 312 client starts, 41 ms each`: the target processes a run started and
+ * what one bare start of the command costs, so a user sees when the suite's time is their
+ * target's start-up. Undefined when the run started none.
+ */
+export function formatTargetStarts(
+  result: Pick<SuiteResult, 'suite' | 'targetStarts' | 'durationMs' | 'jobs'>,
+) {
+  const starts = result.targetStarts;
+  if (starts === undefined || starts.count === 0) return undefined;
+  const head = `  ${result.suite}: ${starts.count} ${starts.what} ${starts.count === 1 ? 'start' : 'starts'}`;
+  if (starts.bareStartMs === undefined) return head;
+  const each = `${head}, ${formatDuration(starts.bareStartMs)} each (a bare start and exit of the command)`;
+  // Start-up alone would fill most of the suite's time on the jobs it ran: say where to look.
+  const startingMs = (starts.count * starts.bareStartMs) / (result.jobs ?? 1);
+  return startingMs >= result.durationMs / 2
+    ? `${each}: most of the suite's time is starting the ${starts.what} (docs/performance.md: a target that starts fast)`
+    : each;
+}
+
 export interface SuitePrinterOptions extends CheckContext {
   /** Print passing checks too (failures, warnings and skips are always printed). */
   readonly verbose: boolean;
@@ -291,6 +314,8 @@ export function createSuitePrinter(style: ConsoleStyle, options: SuitePrinterOpt
       if (notRun.length > 0) out.push(formatNotRun(notRun, notRunReason(result) ?? 'the run stopped', style));
       const capped = formatCappedRuns(result);
       if (capped !== undefined) out.push(capped);
+      const starts = formatTargetStarts(result);
+      if (starts !== undefined) out.push(starts);
       return out;
     },
   };

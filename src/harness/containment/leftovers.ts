@@ -93,6 +93,8 @@ export function noneLeftCheck<Ctx>(spec: NoneLeftCheckSpec<Ctx>): Check<Ctx> {
     basis: 'protocol-should',
     rule: spec.rule,
     timeoutMs: spec.timeoutMs ?? 30_000,
+    // Under --jobs it must come after the ordinary checks, whose runs it judges: `alone` runs last.
+    schedule: 'alone',
     async run(ctx, env) {
       await spec.exercise?.(ctx, env);
       const ledger = spec.ledger(ctx);

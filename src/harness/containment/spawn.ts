@@ -1,5 +1,6 @@
 import { type ChildProcess, type IOType, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { noteTargetStart } from '../target-starts.js';
 import { chooseContainment } from './choose.js';
 import { type ContainmentMethod, type Enclosure, TAG_VARIABLE } from './enclosure.js';
 import { killGroup, readProcStat, type Survivor, survivorOf } from './procfs.js';
@@ -73,6 +74,7 @@ export function spawnContained(command: string, options: ContainedSpawnOptions):
     throw error;
   }
   enclosure.started(child);
+  noteTargetStart();
   return track(child, enclosure, tag, options.settleMs ?? SETTLE_MS);
 }
 

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
-import { type JournalEntry, startMockMessagesService } from '../../mocks/messages/index.js';
+import {
+  type JournalEntry,
+  type MockMessagesService,
+  startMockMessagesService,
+} from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
 import { type AgentCase, CASES, type CaseKey } from './cases.js';
@@ -46,7 +50,7 @@ export interface AgentCtx {
  * agent with the one-call case: a command that cannot be started, or that never sends a
  * request to the mock (`cat`, a script that dies at start), is TargetUnavailable (exit 2,
  * no check counted). A later case whose command cannot be started any more is TargetGone.
- * Cases run one at a time, as the journal slice and the scenario belong to the running case.
+ * Each case runs against a mock of its own, so cases may run concurrently.
  */
 export async function openAgent(
   target: AgentTarget,
@@ -56,26 +60,27 @@ export async function openAgent(
   stop?: AbortSignal,
 ): Promise<AgentCtx & { close(): Promise<void> }> {
   const apiKey = runApiKey(seed);
-  const mock = await startMockMessagesService({ apiKey, seed });
   const root = await mkdtemp(join(tmpdir(), 'wirecheck-agent-suite-'));
   // mkdtemp makes it 0700; a runner that drops to an unprivileged uid must get through it.
   await chmod(root, 0o711);
+  // Every case has a mock of its own, so cases run concurrently (--jobs) and each sees the
+  // journal, scenario and request numbering of its own run only.
+  const mocks = new Set<MockMessagesService>();
   const close = async () => {
-    await mock.close();
+    await Promise.allSettled([...mocks].map((m) => m.close()));
     await rm(root, { recursive: true, force: true });
   };
   const baseEnv = options.baseEnv ?? process.env;
   const timeoutMs = options.caseTimeoutMs ?? 30_000;
-  let queue: Promise<unknown> = Promise.resolve();
   const leftovers = new LeftoverLedger();
 
-  const runCase = (spec: AgentCase): Promise<AgentCaseResult> => {
-    const result = queue.then(async () => {
-      const model = scriptedAgentModel(spec.name, (i) => spec.step(i));
-      mock.setScenario(model.scenario);
+  const runCase = async (spec: AgentCase): Promise<AgentCaseResult> => {
+    const model = scriptedAgentModel(spec.name, (i) => spec.step(i));
+    const mock = await startMockMessagesService({ apiKey, seed, scenario: model.scenario });
+    mocks.add(mock);
+    try {
       const workdir = join(root, spec.name);
       if (spec.workdirExists) await mkdir(workdir, { recursive: true });
-      const before = mock.journal.size;
       const run = await leftovers.track(
         `case ${spec.name}`,
         runCommand(target.agent, {
@@ -86,16 +91,17 @@ export async function openAgent(
           ...(stop === undefined ? {} : { signal: stop }),
         }),
       );
-      const requests = mock.journal.entries().slice(before);
+      const requests = mock.journal.entries();
       const problem = requests.length === 0 ? cannotStart(run) : undefined;
       if (problem !== undefined) {
         const cause = `the agent command ${JSON.stringify(target.agent)} ${problem}`;
         throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
       }
       return { spec, run, requests, served: requests.map((r) => model.served.get(r.seq)), workdir };
-    });
-    queue = result.catch(() => undefined);
-    return result;
+    } finally {
+      await mock.close();
+      mocks.delete(mock);
+    }
   };
 
   const memo = new Map<CaseKey, Promise<AgentCaseResult>>();

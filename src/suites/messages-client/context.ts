@@ -117,41 +117,43 @@ export async function openMessagesClient(
   options: MessagesClientSuiteOptions = {},
 ): Promise<MessagesClientCtx & { close(): Promise<void> }> {
   const apiKey = runApiKey(seed);
-  const mock: MockMessagesService = await startMockMessagesService({ apiKey, seed });
   const baseEnv = options.baseEnv ?? process.env;
   const caseTimeoutMs = options.caseTimeoutMs ?? 20_000;
-  // One case at a time: the journal slice and the scenario belong to the running case.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Every case has a mock of its own (a few ms to start), so cases run concurrently (--jobs)
+  // and each sees the journal, scenario and request numbering of its own run only.
+  const mocks = new Set<MockMessagesService>();
   const leftovers = new LeftoverLedger();
   let runs = 0;
 
-  const runOnce = (spec: CaseSpec): Promise<CaseResult> => {
-    const result = queue.then(async () => {
-      mock.setScenario(spec.scenario);
-      const before = mock.journal.size;
-      const relay = spec.readCuts && (await startReadSplittingRelay(mock.url, readCutsOf(spec.readCuts)));
-      try {
-        const env = clientEnv(baseEnv, {
-          baseUrl: spec.baseUrl ?? relay?.url ?? mock.url,
-          apiKey: spec.withKey === false ? undefined : apiKey,
-        });
-        const run = await leftovers.track(
-          `run ${++runs} of the client`,
-          runCommand(target.client, {
-            env,
-            stdin: JSON.stringify(spec.body),
-            timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
-            graceMs: 1000,
-            ...(spec.signal && { signal: spec.signal }),
-          }),
-        );
-        return { run, outcome: classifyRun(run), requests: mock.journal.entries().slice(before) };
-      } finally {
-        await relay?.close();
-      }
-    });
-    queue = result.catch(() => undefined);
-    return result;
+  const runOnce = async (spec: CaseSpec): Promise<CaseResult> => {
+    const mock = await startMockMessagesService({ apiKey, seed, scenario: spec.scenario });
+    mocks.add(mock);
+    let relay: Awaited<ReturnType<typeof startReadSplittingRelay>> | undefined;
+    try {
+      relay = spec.readCuts && (await startReadSplittingRelay(mock.url, readCutsOf(spec.readCuts)));
+      const env = clientEnv(baseEnv, {
+        baseUrl: spec.baseUrl ?? relay?.url ?? mock.url,
+        apiKey: spec.withKey === false ? undefined : apiKey,
+      });
+      const run = await leftovers.track(
+        `run ${++runs} of the client`,
+        runCommand(target.client, {
+          env,
+          stdin: JSON.stringify(spec.body),
+          timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+          graceMs: 1000,
+          ...(spec.signal && { signal: spec.signal }),
+        }),
+      );
+      return { run, outcome: classifyRun(run), requests: mock.journal.entries() };
+    } finally {
+      await relay?.close();
+      await mock.close();
+      mocks.delete(mock);
+    }
+  };
+  const closeMocks = async () => {
+    await Promise.allSettled([...mocks].map((m) => m.close()));
   };
 
   const answer = (message: Message): Scenario => always({ kind: 'message', message });
@@ -192,12 +194,12 @@ export async function openMessagesClient(
 
   // Preflight: the client must reach the mock on the plainest request, or nothing can be judged.
   const probe = await runOnce(probeSpec()).catch(async (e: unknown) => {
-    await mock.close();
+    await closeMocks();
     throw e;
   });
   const problem = startProblem(probe);
   if (problem !== undefined) {
-    await mock.close();
+    await closeMocks();
     throw new TargetUnavailable(
       `the client command ${JSON.stringify(target.client)} ${problem}; it was run once (sh -c, the plain request ${JSON.stringify(plainRequest(false))} on stdin, WIRECHECK_BASE_URL pointing at the suite's mock) and no check was run`,
     );
@@ -215,7 +217,7 @@ export async function openMessagesClient(
     refusedBaseUrl,
     shared,
     leftovers,
-    close: () => mock.close(),
+    close: closeMocks,
   };
 }
 

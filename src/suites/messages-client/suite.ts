@@ -7,7 +7,13 @@ import { requestChecks } from './checks/request.js';
 import { streamChecks } from './checks/stream.js';
 import { streamErrorChecks } from './checks/stream-errors.js';
 import { type MessagesClientCtx, type MessagesClientSuiteOptions, openMessagesClient } from './context.js';
-import { describeTarget, type MessagesClientTarget, targetArgs } from './target.js';
+import {
+  clientEnv,
+  describeTarget,
+  type MessagesClientTarget,
+  REFUSED_BASE_URL,
+  targetArgs,
+} from './target.js';
 
 /** The messages-client suite with its own tuning (property caps, per-run budget). */
 export function createMessagesClientSuite(
@@ -15,6 +21,7 @@ export function createMessagesClientSuite(
 ): Suite<MessagesClientTarget, MessagesClientCtx> {
   return {
     name: 'messages-client',
+    concurrent: true,
     description:
       'Runs a messages client command against a mock messages service and checks what it sent and printed.',
     checks: [
@@ -30,6 +37,12 @@ export function createMessagesClientSuite(
     describeTarget,
     targetArgs,
     open: (target, env) => openMessagesClient(target, env.seed, options),
+    // Empty stdin and a base URL where nothing listens: the client starts, finds no request, exits.
+    bareStart: (target) => ({
+      what: 'client',
+      command: target.client,
+      env: clientEnv(options.baseEnv ?? process.env, { baseUrl: REFUSED_BASE_URL, apiKey: 'wc-bare-start' }),
+    }),
   };
 }
 

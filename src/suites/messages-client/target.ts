@@ -38,6 +38,12 @@ export function clientEnv(
   return env;
 }
 
+/**
+ * A base URL where nothing listens (the discard port of the loopback address), for a start of
+ * the target that must reach nothing.
+ */
+export const REFUSED_BASE_URL = 'http://127.0.0.1:9';
+
 /** A key that is unique to the run, so a check can tell it was read from the environment. */
 export function runApiKey(seed: number): string {
   return `wc-test-key-${seed.toString(16).padStart(8, '0')}`;

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BareStart } from '../../harness/bare-start.js';
 import type { Suite } from '../../harness/check.js';
 import { environmentChecks, executionChecks } from './checks/execution.js';
 import { exitStatusChecks } from './checks/exit-status.js';
@@ -19,6 +23,7 @@ import { describeTarget, type RunnerTarget, targetArgs } from './target.js';
 export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<RunnerTarget, RunnerCtx> {
   return {
     name: 'runner',
+    concurrent: true,
     description:
       'Feeds a bash runner command tool_use lines and checks its tool_result lines and the processes it leaves behind.',
     checks: [
@@ -43,6 +48,22 @@ export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<Runne
     describeTarget,
     targetArgs,
     open: (target, env) => openRunner(target, options, env.signal),
+    bareStart: (target) => bareRunnerStart(target, options),
+  };
+}
+
+/** The runner started with no line to answer: stdin closed at once, an empty working directory. */
+function bareRunnerStart(target: RunnerTarget, options: RunnerSuiteOptions): BareStart {
+  const dir = mkdtempSync(join(tmpdir(), 'wirecheck-runner-bare-'));
+  const env: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(options.baseEnv ?? process.env)) {
+    if (!name.startsWith('WIRECHECK_')) env[name] = value;
+  }
+  return {
+    what: 'runner',
+    command: target.runner,
+    env: { ...env, WIRECHECK_WORKDIR: join(dir, 'workdir'), WIRECHECK_TIMEOUT_S: '10' },
+    done: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 

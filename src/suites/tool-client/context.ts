@@ -115,7 +115,7 @@ function memo<T>(make: (transport: ToolTransport) => Promise<T>): (transport: To
 /**
  * Per case: a fresh mock (stdio: a scenario file and the command that serves it, journaling
  * to a file the harness reads after the client exits; sse: a mock listening on 127.0.0.1),
- * then the client command. Cases run one at a time. The first case is a probe: a command
+ * then the client command. Cases may run concurrently. The first case is a probe: a command
  * that cannot be started at all makes the target unavailable.
  */
 export async function openToolClient(
@@ -126,7 +126,6 @@ export async function openToolClient(
   const dir = await mkdtemp(join(tmpdir(), 'wirecheck-tool-client-'));
   const baseEnv = options.baseEnv ?? process.env;
   const caseTimeoutMs = options.caseTimeoutMs ?? 15_000;
-  let queue: Promise<unknown> = Promise.resolve();
   let counter = 0;
   const leftovers = new LeftoverLedger();
 
@@ -189,11 +188,8 @@ export async function openToolClient(
     }
   };
 
-  const runCase = (spec: CaseSpec): Promise<CaseResult> => {
-    const result = queue.then(() => runOne(spec));
-    queue = result.catch(() => undefined);
-    return result;
-  };
+  // Every case has its own mock and files: cases may run concurrently (--jobs).
+  const runCase = runOne;
 
   const shared: SharedCases = {
     basic: memo((transport) => runCase({ transport, scenario: {}, input: ECHO_INPUT })),
@@ -216,8 +212,7 @@ export async function openToolClient(
   try {
     // Preflight: the client must reach the mock over at least one transport (a command
     // that cannot start, or never connects, is unavailable: nothing can be judged).
-    const probes: CaseResult[] = [];
-    for (const transport of transportsOf(target)) probes.push(await shared.basic(transport));
+    const probes = await Promise.all(transportsOf(target).map((transport) => shared.basic(transport)));
     const problem = startProblem(probes[0]!.run) ?? (probes.some(reached) ? undefined : neverReached(probes));
     if (problem !== undefined) {
       throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);

@@ -16,6 +16,7 @@ import {
   type ToolClientTarget,
   type ToolTransport,
   targetArgs,
+  toolClientEnv,
   transportsOf,
 } from './target.js';
 
@@ -62,12 +63,19 @@ export function createToolClientSuite(
 ): Suite<ToolClientTarget, ToolClientCtx> {
   return {
     name: 'tool-client',
+    concurrent: true,
     description:
       'Runs a tool client command against mock tool servers (stdio and SSE; Streamable HTTP with --transports) and checks what it sent and printed.',
     checks: gatedByRevision(allChecks(), (ctx) => revisionOf(ctx.target)),
     describeTarget,
     targetArgs,
     open: (target, env) => openToolClient(target, env.seed, options),
+    // Empty stdin and a server command that exits at once: the client starts, finds no call, exits.
+    bareStart: (target) => ({
+      what: 'client',
+      command: target.client,
+      env: toolClientEnv(options.baseEnv ?? process.env, { transport: 'stdio', command: 'exit 0' }),
+    }),
   };
 }
 

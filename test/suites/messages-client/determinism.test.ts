@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { SuiteResult } from '../../../src/harness/results.js';
+import { determinismJobs } from '../../determinism-jobs.js';
 import { ensureBuilt, nodeCommand, runAgainst } from './helpers.js';
 
 // Same seed, same target, same verdicts: five runs with one seed of the property-based
-// checks (and neighbours) against the reference client and broken ones.
+// checks (and neighbours) against the reference client and broken ones, with --jobs 1 and
+// the default in turn.
 const P = 'messages-client.';
 const PROPERTIES = [`${P}buffered.generated-messages`, `${P}stream.final-message`];
 
@@ -30,7 +32,8 @@ describe('five runs with one seed give one verdict set', () => {
     '%s',
     async (_name, file, only) => {
       const runs: Record<string, string>[] = [];
-      for (let i = 0; i < 5; i++) runs.push(verdicts(await runAgainst(nodeCommand(file), { only, runs: 3 })));
+      for (let i = 0; i < 5; i++)
+        runs.push(verdicts(await runAgainst(nodeCommand(file), { only, runs: 3, jobs: determinismJobs(i) })));
       for (const run of runs.slice(1)) expect(run).toEqual(runs[0]);
       expect(Object.keys(runs[0]!).sort()).toEqual([...only].sort());
     },

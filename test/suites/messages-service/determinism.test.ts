@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import { createMessagesServiceSuite } from '../../../src/suites/messages-service/index.js';
+import { determinismJobs } from '../../determinism-jobs.js';
 import { type Break, startFakeService } from './fake-service.js';
 
 // Same seed, same target, same verdicts: the whole suite (every property-based check
@@ -34,7 +35,7 @@ describe('five runs with one seed give one verdict set', () => {
           const result = await runSuite(
             suite,
             { baseUrl: fake.baseUrl, apiKeyEnv: KEY_ENV },
-            { seed: 4242, runs: 10 },
+            { seed: 4242, runs: 10, jobs: determinismJobs(i) },
           );
           runs.push(verdicts(result));
         }

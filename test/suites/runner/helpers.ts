@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
 import { createRunnerSuite } from '../../../src/suites/runner/index.js';
+import { determinismJobs } from '../../determinism-jobs.js';
 
 /** Seed of every suite run in these tests, so that they are reproducible. */
 export const SEED = 20261122;
@@ -95,12 +96,14 @@ export function pidNamespaceAvailable(): boolean {
 /** Runs of one target with one seed whose verdicts must agree. */
 export const DETERMINISM_RUNS = 5;
 
-/** The verdict set (check id -> status) of each of DETERMINISM_RUNS runs in a row. */
+/** The verdict set (check id -> status) of each of DETERMINISM_RUNS runs in a row, with --jobs 1 and the default in turn. */
 export async function verdictSets(
   runner: string,
   only: readonly string[],
 ): Promise<Record<string, string>[]> {
   const sets: Record<string, string>[] = [];
-  for (let i = 0; i < DETERMINISM_RUNS; i++) sets.push(statusById(await runAgainst(runner, { only })));
+  for (let i = 0; i < DETERMINISM_RUNS; i++) {
+    sets.push(statusById(await runAgainst(runner, { only, jobs: determinismJobs(i) })));
+  }
   return sets;
 }

@@ -1,13 +1,15 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { RunOptions } from '../../../src/harness/run-suite.js';
 import type { ToolTransport } from '../../../src/suites/tool-client/index.js';
+import { determinismJobs } from '../../determinism-jobs.js';
 import { CASES, expected, idsOf, transportsOfCase } from './broken-cases.js';
 import { ensureBuilt, nodeCommand, runAgainst, statusById } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 
 // Same seed, same target, same verdicts (issue "Determinism"): each broken client runs 5
-// times with one seed and every run must give the same status for every check. The
+// times with one seed (--jobs 1 and the default in turn) and every run must give the same
+// status for every check. The
 // reference client's five runs are in reference.test.ts.
 const RUNS = 5;
 
@@ -17,7 +19,9 @@ async function verdictsOf(
   transports?: readonly ToolTransport[],
 ): Promise<Record<string, string>[]> {
   const sets: Record<string, string>[] = [];
-  for (let i = 0; i < RUNS; i++) sets.push(statusById(await runAgainst(client, options, transports)));
+  for (let i = 0; i < RUNS; i++) {
+    sets.push(statusById(await runAgainst(client, { ...options, jobs: determinismJobs(i) }, transports)));
+  }
   return sets;
 }
 

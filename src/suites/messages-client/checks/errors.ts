@@ -21,6 +21,8 @@ function statusCheck(
   const label = `HTTP ${status} ${errorTypeForStatus(status)}${headers ? ' with retry-after' : ''}${streamed ? ' to a streaming request' : ''}`;
   return {
     id: `messages-client.errors.status-${status}${headers ? '-retry-after' : ''}${streamed ? '-streamed' : ''}`,
+    // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
+    schedule: 'waits',
     clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind status)`,
     description: `${label} (${name}) makes the client fail with kind status and status ${status}${headers ? ' (retries allowed, after the wait)' : ''}.`,
     level: 'must',
@@ -48,6 +50,8 @@ function statusCheck(
 export const errorChecks: Check<MessagesClientCtx>[] = [
   {
     id: 'messages-client.errors.rate-limit',
+    // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
+    schedule: 'waits',
     clause: `${DISTINCT_FAILURES}; the rate-limit case exists for the messages service (target contract (README), messages-client: kind rate_limit)`,
     description: 'HTTP 429 with retry-after makes the client fail with kind rate_limit and status 429.',
     level: 'must',
@@ -62,6 +66,8 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   },
   {
     id: 'messages-client.errors.retry-after',
+    // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
+    schedule: 'waits',
     clause: 'Errors (not in the spec; the real API sends retry-after with 429 and its SDKs wait that long)',
     description: `A client that retries a 429 waits at least the retry-after time (${RATE_LIMIT_RETRY_AFTER_S} s) first.`,
     level: 'should',
@@ -88,6 +94,8 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   },
   {
     id: 'messages-client.errors.rate-limit-streamed',
+    // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
+    schedule: 'waits',
     clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind rate_limit)`,
     description: 'HTTP 429 to a streaming request makes the client fail with kind rate_limit and status 429.',
     level: 'must',
@@ -120,6 +128,8 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   statusCheck(400, 'invalid request', false),
   {
     id: 'messages-client.errors.connection-refused',
+    // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
+    schedule: 'waits',
     clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind connection, no status)`,
     description:
       'A base URL where the connection is refused makes the client fail with kind connection and no status.',

@@ -38,6 +38,7 @@ function floodSession(ctx: RunnerCtx, signal: AbortSignal): Promise<MeasuredRun>
 export const floodChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.flood.timeout-result',
+    schedule: 'alone',
     clause: `${TIMEOUT}; ${TRUNCATION}; Errors (shell command times out)`,
     description: `\`yes\` (output without end) with WIRECHECK_TIMEOUT_S=${FLOOD_TIMEOUT_S}: the timeout result arrives in time, and its text stays within the ${OUTPUT_LIMIT_BYTES}-byte limit (plus the note and the timeout text).`,
     level: 'must',
@@ -58,6 +59,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.flood.output-kept',
+    schedule: 'alone',
     clause: `${TIMEOUT} (what a timed-out result holds besides the timeout text is not stated); ${TRUNCATION}`,
     description:
       'The timeout result of `yes` keeps the output printed before the timeout, cut at the limit with the note.',
@@ -78,6 +80,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.flood.memory-bounded',
+    schedule: 'alone',
     clause: `${TRUNCATION}; Limits (captured output 65536 bytes, runner, per result); not stated: the runner's memory`,
     description: `While \`yes\` floods it for ${FLOOD_TIMEOUT_S} s, the runner's process group (read from /proc, on this machine) grows by less than ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB: it drops what it does not keep.`,
     level: 'should',

@@ -124,6 +124,7 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
 export const timeoutChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.timeout.expiry',
+    schedule: 'waits',
     clause: `${ITEM_3}; ${ERRORS}`,
     description: `\`sleep 30\` with WIRECHECK_TIMEOUT_S=${TEXT_TIMEOUT_S} is stopped at the timeout: is_error true and a text stating it timed out after ${TEXT_TIMEOUT_S} seconds.`,
     level: 'must',
@@ -144,6 +145,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.timeout.term-ignored',
+    schedule: 'waits',
     clause: `${ITEM_3} (terminate signal, then the kill signal; another reference runner kills at once)`,
     description:
       'A command that ignores SIGTERM is still ended at the timeout (by the kill signal): the timeout result arrives.',
@@ -158,6 +160,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.timeout.kills-group',
+    schedule: 'waits',
     clause: `${ITEM_3} (the whole process group is terminated)`,
     description: 'A background job of a timed-out command is terminated with it.',
     level: 'must',
@@ -171,6 +174,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.timeout.kills-term-ignoring-child',
+    schedule: 'waits',
     clause: `${ITEM_3} (terminate signal, then the kill signal, to the whole group)`,
     description: 'A background job that ignores SIGTERM is killed too, and so is the foreground command.',
     level: 'must',
@@ -185,6 +189,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.timeout.term-grace',
+    schedule: 'waits',
     clause: `${ITEM_3} ("terminate signal, wait up to 2 seconds, then kill signal; another reference runner kills at once"); ${LIMITS}`,
     description:
       'At the timeout the command first gets the terminate signal: a command that handles it (writes a file and exits) gets to run its handler.',
@@ -226,6 +231,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
 export const defaultTimeoutChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.timeout.default-20s',
+    schedule: 'waits',
     clause: `${ITEM_3} ("default 20 seconds"); ${LIMITS}`,
     description: `Without WIRECHECK_TIMEOUT_S a command is stopped at the default of ${DEFAULT_TIMEOUT_S} s (run in the background while the other checks run).`,
     level: 'must',

@@ -1,0 +1,89 @@
+import { loadavg } from 'node:os';
+import { measureBareStart } from '../harness/bare-start.js';
+import type { Suite } from '../harness/check.js';
+import type { SuiteResult } from '../harness/results.js';
+import { defaultJobs, runSuite } from '../harness/run-suite.js';
+import { SUITES } from '../suites/registry.js';
+import type { BenchRow } from './rows.js';
+import { median } from './stats.js';
+import { describeFloor, floorOf, floorRow, jobsRow } from './suite-floors.js';
+
+export interface SuiteBenchOptions {
+  /** Smoke run: 2 property runs per check, no --jobs 1 runs. */
+  readonly quick: boolean;
+  readonly log?: ((line: string) => void) | undefined;
+  /** Only these suites (default: every suite with a reference). */
+  readonly suites?: readonly string[];
+}
+
+/** The seed of every suite run of the bench, so two benches run the same cases. */
+const SEED = 14;
+
+/**
+ * Every suite against its reference, quick tier: its wall time against its floor (the target
+ * processes it started x one bare start of the command, over the jobs, plus the longest wait
+ * its checks prescribe), and, outside --quick, its wall time with --jobs 1 right after, on the
+ * same reference, for the speed-up.
+ */
+export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRow[]> {
+  const { log = () => {} } = options;
+  const rows: BenchRow[] = [];
+  for (const entry of SUITES) {
+    if (entry.reference === undefined) continue;
+    if (options.suites !== undefined && !options.suites.includes(entry.suite.name)) continue;
+    const reference = await entry.reference();
+    try {
+      const run = async (jobs: number): Promise<SuiteResult> => {
+        const load = loadavg()[0] ?? 0;
+        const result = await runSuite(entry.suite, reference.target, {
+          seed: SEED,
+          jobs,
+          ...(options.quick ? { runs: 2 } : {}),
+        });
+        const { failed } = result.summary;
+        log(
+          `suite ${result.suite}: ${(result.durationMs / 1000).toFixed(1)} s with ${result.jobs ?? 1} ${result.jobs === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
+        );
+        if (failed > 0)
+          throw new Error(`suite ${result.suite} failed ${failed} checks against its reference`);
+        return result;
+      };
+      const many = await steadyStarts(await run(defaultJobs()), entry.suite, reference.target);
+      const note = `load average ${loadavg()[0]?.toFixed(2)} after the run`;
+      const floor = floorOf(many);
+      if (floor !== undefined) {
+        log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
+        rows.push(floorRow(many, floor, note));
+      } else {
+        log('  no floor: the suite starts no target process per case');
+      }
+      if (!options.quick && (many.jobs ?? 1) > 1) rows.push(jobsRow(await run(1), many, note));
+    } finally {
+      await reference.close();
+    }
+  }
+  return rows;
+}
+
+/** Bare starts timed in all, the run's own included: their median goes into the floor. */
+const BARE_STARTS = 5;
+
+/**
+ * The run with its bare start replaced by the median of BARE_STARTS (the run's own and more,
+ * right after it): one start timed on a busy machine can be off by a factor of 2.
+ */
+async function steadyStarts<T>(
+  result: SuiteResult,
+  suite: Suite<T, unknown>,
+  target: T,
+): Promise<SuiteResult> {
+  const starts = result.targetStarts;
+  if (starts?.bareStartMs === undefined) return result;
+  const samples = [starts.bareStartMs];
+  for (let i = 1; i < BARE_STARTS; i++) {
+    const bare = suite.bareStart?.(target);
+    const ms = bare === undefined ? undefined : await measureBareStart(bare);
+    if (ms !== undefined) samples.push(ms);
+  }
+  return { ...result, targetStarts: { ...starts, bareStartMs: Math.round(median(samples)) } };
+}

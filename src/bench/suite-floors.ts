@@ -1,0 +1,98 @@
+import type { SuiteResult } from '../harness/results.js';
+import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../protocol/bash/index.js';
+import { RATE_LIMIT_RETRY_AFTER_S } from '../suites/messages-client/context.js';
+import type { BenchRow } from './rows.js';
+
+/** Wall time may be at most this many times the floor (issue 14). */
+export const FLOOR_RATIO_GOAL = 1.5;
+
+/**
+ * The longest wait a suite's quick-tier checks prescribe against its reference: time that
+ * passes whatever the machine does, so it belongs to the floor.
+ */
+export const PRESCRIBED_WAITS: Readonly<Record<string, { readonly ms: number; readonly what: string }>> = {
+  runner: {
+    ms: DEFAULT_TIMEOUT_S * 1000 + KILL_GRACE_MS,
+    what: `the runner's real default timeout (${DEFAULT_TIMEOUT_S} s) and its kill grace`,
+  },
+  'messages-client': {
+    ms: 2 * RATE_LIMIT_RETRY_AFTER_S * 1000,
+    what: `the 429 retry-after (${RATE_LIMIT_RETRY_AFTER_S} s) before each of the reference client's 2 retries`,
+  },
+  'tool-client': { ms: 1000, what: 'the mock tool server that takes 1 s to reply' },
+};
+
+/** What a suite run's floor is made of. */
+export interface SuiteFloor {
+  readonly starts: number;
+  readonly what: string;
+  readonly bareStartMs: number;
+  readonly jobs: number;
+  readonly waitMs: number;
+  readonly waitWhat: string | undefined;
+  /** starts x bare start / jobs + the prescribed wait. */
+  readonly floorMs: number;
+}
+
+/** The floor of a suite run, when the run started target processes and timed a bare start. */
+export function floorOf(
+  result: Pick<SuiteResult, 'suite' | 'targetStarts' | 'jobs'>,
+): SuiteFloor | undefined {
+  const starts = result.targetStarts;
+  if (starts === undefined || starts.count === 0 || starts.bareStartMs === undefined) return undefined;
+  const jobs = result.jobs ?? 1;
+  const wait = PRESCRIBED_WAITS[result.suite];
+  const waitMs = wait?.ms ?? 0;
+  return {
+    starts: starts.count,
+    what: starts.what,
+    bareStartMs: starts.bareStartMs,
+    jobs,
+    waitMs,
+    waitWhat: wait?.what,
+    floorMs: (starts.count * starts.bareStartMs) / jobs + waitMs,
+  };
+}
+
+/** How the floor was made, for the row's note. */
+export function describeFloor(floor: SuiteFloor): string {
+  const wait = floor.waitWhat === undefined ? '' : ` + ${floor.waitMs / 1000} s (${floor.waitWhat})`;
+  return `${floor.starts} ${floor.what} starts x ${floor.bareStartMs} ms / ${floor.jobs} ${floor.jobs === 1 ? 'job' : 'jobs'}${wait}`;
+}
+
+function tidy(x: number): number {
+  return Math.abs(x) >= 1000 ? Math.round(x) : Number(x.toPrecision(4));
+}
+
+/**
+ * The row of one suite: its wall time (lower is better) against its floor; `ratio` is
+ * floor/wall as for every lower-is-better row, so the goal wall <= 1.5 x floor reads
+ * ratio >= 1/1.5.
+ */
+export function floorRow(result: SuiteResult, floor: SuiteFloor, note: string | undefined): BenchRow {
+  const wall = result.durationMs;
+  return {
+    name: `suite ${result.suite} against its reference, quick tier: wall time vs floor`,
+    value: tidy(wall),
+    unit: 'ms',
+    baseline: tidy(floor.floorMs),
+    ratio: tidy(floor.floorMs / wall),
+    goal: tidy(1 / FLOOR_RATIO_GOAL),
+    note: [`floor = ${describeFloor(floor)}; wall/floor ${(wall / floor.floorMs).toFixed(2)}`, note]
+      .filter((n) => n !== undefined)
+      .join('; '),
+  };
+}
+
+/** A context row: the suite's wall time with --jobs 1 against the default (the speed-up). */
+export function jobsRow(one: SuiteResult, many: SuiteResult, note: string | undefined): BenchRow {
+  return {
+    name: `suite ${many.suite} against its reference, quick tier: wall time with ${many.jobs ?? 1} jobs vs --jobs 1`,
+    value: tidy(many.durationMs),
+    unit: 'ms',
+    baseline: tidy(one.durationMs),
+    ratio: tidy(one.durationMs / many.durationMs),
+    goal: 0,
+    ...(note === undefined ? {} : { note }),
+  };
+}

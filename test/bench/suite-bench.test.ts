@@ -1,0 +1,20 @@
+import { describe, expect, test } from 'vitest';
+import { runSuiteBench } from '../../src/bench/suite-bench.js';
+import { buildDist, distIsFresh } from '../global-setup.js';
+
+describe('the suites part of the bench', () => {
+  test('a suite against its reference gives a wall-vs-floor row with the goal 1/1.5 and what the floor is made of', async () => {
+    if (!distIsFresh()) buildDist();
+    const lines: string[] = [];
+    const rows = await runSuiteBench({ quick: true, suites: ['agent'], log: (l) => lines.push(l) });
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row?.name).toBe('suite agent against its reference, quick tier: wall time vs floor');
+    expect(row?.unit).toBe('ms');
+    expect(row?.goal).toBeCloseTo(1 / 1.5, 3);
+    expect(row?.baseline).toBeGreaterThan(0);
+    expect(row?.ratio).toBeCloseTo((row?.baseline ?? 0) / (row?.value ?? 1), 2);
+    expect(row?.note).toMatch(/^floor = \d+ agent starts x \d+ ms \/ \d+ jobs?; wall\/floor \d/);
+    expect(lines.some((l) => /^suite agent: .* 0 failed/.test(l))).toBe(true);
+  }, 120_000);
+});

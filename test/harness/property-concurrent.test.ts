@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { type CheckEnv, CheckFailure } from '../../src/harness/check.js';
+import { checkProperty, PropertyFailure } from '../../src/harness/property.js';
+import { createSlots } from '../../src/harness/slots.js';
+
+const tick = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function env(slots?: ReturnType<typeof createSlots>): CheckEnv {
+  return {
+    seed: 99,
+    runs: 40,
+    full: false,
+    signal: new AbortController().signal,
+    ...(slots === undefined ? {} : { slots }),
+  };
+}
+
+async function outcome(e: CheckEnv, predicate: (v: number) => Promise<void>) {
+  try {
+    await checkProperty(e, fc.integer({ min: 0, max: 1000 }), predicate);
+    return { passed: true as const };
+  } catch (error) {
+    if (!(error instanceof PropertyFailure)) throw error;
+    return { passed: false as const, message: error.message, fastCheck: error.counterexample.fastCheck };
+  }
+}
+
+describe('property cases run concurrently on borrowed job slots', () => {
+  test('the verdict, the counterexample, its seed and path are those of a search one case at a time', async () => {
+    // Big values fail; a failing case answers at once while the others take a while, so a
+    // later case fails before an earlier one has finished: the earliest failure must still win.
+    const predicate = async (v: number) => {
+      await tick(v > 600 ? 0 : 15);
+      if (v > 600) throw new CheckFailure(`${v} is over 600`, '<= 600', String(v));
+    };
+    const sequential = await outcome(env(), predicate);
+    const concurrent = await outcome(env(createSlots(4)), predicate);
+    expect(sequential.passed).toBe(false);
+    expect(concurrent).toEqual(sequential);
+  });
+
+  test('more than one case runs at once when slots are free, and the slots are all given back', async () => {
+    const slots = createSlots(3);
+    let running = 0;
+    let most = 0;
+    const result = await outcome(env(slots), async () => {
+      running++;
+      most = Math.max(most, running);
+      await tick(5);
+      running--;
+    });
+    expect(result.passed).toBe(true);
+    // The check's own slot is not taken from the pool in this test: 3 borrowed + its own.
+    expect(most).toBe(4);
+    expect(slots.tryAcquire() && slots.tryAcquire() && slots.tryAcquire()).toBe(true);
+  });
+
+  test('no slot free: the cases run one at a time', async () => {
+    const slots = createSlots(1);
+    await slots.acquire();
+    let running = 0;
+    let most = 0;
+    await outcome(env(slots), async () => {
+      running++;
+      most = Math.max(most, running);
+      await tick(1);
+      running--;
+    });
+    expect(most).toBe(1);
+  });
+
+  test('a case that fails once and passes when run again is still reported, unshrunk', async () => {
+    const seen = new Set<number>();
+    const result = await outcome(env(createSlots(2)), async (v) => {
+      if (v > 500 && !seen.has(v)) {
+        seen.add(v);
+        throw new CheckFailure('flaky failure');
+      }
+    });
+    expect(result.passed).toBe(false);
+    expect(result.message).toMatch(
+      /flaky failure \(property failed after \d+ runs \(the case passed when run again/,
+    );
+  });
+});

@@ -1,0 +1,155 @@
+import { describe, expect, test } from 'vitest';
+import { type Check, type CheckSchedule, type Suite, TargetGone } from '../../src/harness/check.js';
+import { runSuite } from '../../src/harness/run-suite.js';
+import { dispatch, startOrder } from '../../src/harness/schedule.js';
+import { createSlots } from '../../src/harness/slots.js';
+
+const tick = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Checks that record how many ordinary checks ran beside each of them. */
+function recordingSuite(
+  specs: readonly { id: string; ms: number; schedule?: CheckSchedule; gone?: boolean }[],
+  concurrent = true,
+) {
+  let running = 0;
+  let most = 0;
+  const besideAlone: Record<string, number> = {};
+  const startOrderSeen: string[] = [];
+  const checks: Check<object>[] = specs.map((spec) => ({
+    id: spec.id,
+    clause: 'c',
+    description: 'd',
+    level: 'must',
+    basis: 'spec',
+    rule: 'A rule of the test.',
+    ...(spec.schedule === undefined ? {} : { schedule: spec.schedule }),
+    async run() {
+      startOrderSeen.push(spec.id);
+      const ordinary = spec.schedule !== 'waits';
+      if (ordinary) running++;
+      most = Math.max(most, running);
+      if (spec.schedule === 'alone') besideAlone[spec.id] = running - 1;
+      await tick(spec.ms);
+      if (spec.schedule === 'alone') besideAlone[spec.id] = Math.max(besideAlone[spec.id] ?? 0, running - 1);
+      if (ordinary) running--;
+      if (spec.gone === true) throw new TargetGone('the target exited');
+    },
+  }));
+  const suite: Suite<object, object> = {
+    name: 'sched',
+    description: 'scheduling',
+    concurrent,
+    checks,
+    describeTarget: () => 'x',
+    targetArgs: () => [],
+    open: async () => ({ close: async () => {} }),
+  };
+  return { suite, most: () => most, besideAlone, startOrderSeen };
+}
+
+describe('startOrder', () => {
+  test('checks that wait start first, those that run alone last, catalogue order within each', () => {
+    const order = startOrder([{}, { schedule: 'alone' }, { schedule: 'waits' }, {}, { schedule: 'waits' }]);
+    expect(order).toEqual([2, 4, 0, 3, 1]);
+  });
+});
+
+describe('slots', () => {
+  test('a waiter for several slots is served before later waiters for one, and tryAcquire never overtakes a waiter', async () => {
+    const slots = createSlots(2);
+    await slots.acquire();
+    const all = slots.acquire(2);
+    let gotAll = false;
+    void all.then(() => {
+      gotAll = true;
+    });
+    expect(slots.tryAcquire()).toBe(false);
+    slots.release();
+    await all;
+    expect(gotAll).toBe(true);
+    expect(slots.tryAcquire()).toBe(false);
+    slots.release(2);
+    expect(slots.tryAcquire()).toBe(true);
+  });
+});
+
+describe('dispatch', () => {
+  test('never runs more ordinary checks than jobs; checks that wait hold no ordinary slot', async () => {
+    let running = 0;
+    let most = 0;
+    const checks = [{ schedule: 'waits' as const }, {}, {}, {}, {}];
+    const started = await dispatch(checks, {
+      jobs: 2,
+      stopped: () => false,
+      start: async (i) => {
+        const ordinary = checks[i]?.schedule === undefined;
+        if (ordinary) running++;
+        most = Math.max(most, running);
+        await tick(ordinary ? 20 : 100);
+        if (ordinary) running--;
+      },
+    });
+    expect(most).toBe(2);
+    expect([...started].sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('runSuite with jobs', () => {
+  const SPECS = [
+    { id: 's.a', ms: 60 },
+    { id: 's.b', ms: 10 },
+    { id: 's.wait', ms: 150, schedule: 'waits' as const },
+    { id: 's.c', ms: 30 },
+    { id: 's.alone', ms: 40, schedule: 'alone' as const },
+    { id: 's.d', ms: 5 },
+  ];
+
+  test('results and onResult keep catalogue order while checks finish in another', async () => {
+    const { suite, most, besideAlone, startOrderSeen } = recordingSuite(SPECS);
+    const reported: string[] = [];
+    const result = await runSuite(suite, {}, { seed: 1, jobs: 2, onResult: (r) => reported.push(r.id) });
+    const ids = SPECS.map((s) => s.id);
+    expect(result.checks.map((c) => c.id)).toEqual(ids);
+    expect(reported).toEqual(ids);
+    expect(result.checks.every((c) => c.status === 'pass')).toBe(true);
+    expect(result.jobs).toBe(2);
+    expect(most()).toBe(2);
+    expect(besideAlone['s.alone']).toBe(0);
+    expect(startOrderSeen[0]).toBe('s.wait');
+    expect(startOrderSeen.at(-1)).toBe('s.alone');
+  });
+
+  test('jobs 1 runs one check at a time in catalogue order', async () => {
+    const { suite, most, startOrderSeen } = recordingSuite(SPECS);
+    const result = await runSuite(suite, {}, { seed: 1, jobs: 1 });
+    expect(result.jobs).toBe(1);
+    expect(most()).toBe(1);
+    expect(startOrderSeen).toEqual(SPECS.map((s) => s.id));
+  });
+
+  test('a suite that does not declare its checks concurrent runs them one at a time whatever jobs says', async () => {
+    const { suite, most } = recordingSuite(SPECS, false);
+    const result = await runSuite(suite, {}, { seed: 1, jobs: 4 });
+    expect(result.jobs).toBe(1);
+    expect(most()).toBe(1);
+  });
+
+  test('a target gone stops the run as with jobs 1: the checks after it in catalogue order are not run, even one that ran beside it', async () => {
+    const { suite } = recordingSuite([
+      { id: 'g.a', ms: 30 },
+      { id: 'g.b', ms: 5, gone: true },
+      { id: 'g.c', ms: 5 },
+      { id: 'g.d', ms: 5 },
+    ]);
+    const reported: string[] = [];
+    const result = await runSuite(suite, {}, { seed: 1, jobs: 2, onResult: (r) => reported.push(r.id) });
+    expect(reported).toEqual(['g.a', 'g.b', 'g.c', 'g.d']);
+    expect(result.checks.map((c) => [c.id, c.status, c.skipKind ?? ''])).toEqual([
+      ['g.a', 'pass', ''],
+      ['g.b', 'fail', ''],
+      ['g.c', 'skip', 'not-run'],
+      ['g.d', 'skip', 'not-run'],
+    ]);
+    expect(result.stopped?.message).toContain('during g.b');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, test } from 'vitest';
+import type { Check, Suite } from '../../src/harness/check.js';
+import { runCommand } from '../../src/harness/run-command.js';
+import { runSuite } from '../../src/harness/run-suite.js';
+import { formatTargetStarts } from '../../src/reporters/console.js';
+
+/** A suite whose checks each start `starts` processes of `true`, concurrently or not. */
+function startingSuite(checks: number, starts: number, withBare: boolean): Suite<object, object> {
+  const list: Check<object>[] = Array.from({ length: checks }, (_, i) => ({
+    id: `s.check-${i}`,
+    clause: 'c',
+    description: 'd',
+    level: 'must',
+    basis: 'spec',
+    rule: 'A rule of the test.',
+    async run() {
+      for (let k = 0; k < starts; k++) await runCommand('true', { env: process.env, timeoutMs: 5000 });
+    },
+  }));
+  return {
+    name: 's',
+    description: 'starts processes',
+    concurrent: true,
+    checks: list,
+    describeTarget: () => 'true',
+    targetArgs: () => [],
+    open: async () => ({ close: async () => {} }),
+    ...(withBare ? { bareStart: () => ({ what: 'client', command: 'true', env: process.env }) } : {}),
+  };
+}
+
+describe('target starts: counted per run, one bare start timed', () => {
+  test('every process the checks start is counted, whatever the jobs, and the bare start is timed once', async () => {
+    for (const jobs of [1, 3]) {
+      const result = await runSuite(startingSuite(4, 3, true), {}, { seed: 1, jobs });
+      expect(result.targetStarts?.what).toBe('client');
+      expect(result.targetStarts?.count).toBe(12);
+      expect(result.targetStarts?.bareStartMs).toBeGreaterThanOrEqual(0);
+    }
+  }, 60_000);
+
+  test('a suite that names no bare start reports none; two runs at once count their own starts', async () => {
+    const [a, b] = await Promise.all([
+      runSuite(startingSuite(2, 1, false), {}, { seed: 1 }),
+      runSuite(startingSuite(3, 2, true), {}, { seed: 1 }),
+    ]);
+    expect(a?.targetStarts).toBeUndefined();
+    expect(b?.targetStarts?.count).toBe(6);
+  }, 60_000);
+
+  test('the summary line says how many starts and what one costs, and when starting is most of the time', () => {
+    const line = formatTargetStarts({
+      suite: 'messages-client',
+      durationMs: 20_000,
+      jobs: 2,
+      targetStarts: { what: 'client', count: 312, bareStartMs: 41 },
+    });
+    expect(line).toBe(
+      '  messages-client: 312 client starts, 41 ms each (a bare start and exit of the command)',
+    );
+    const slow = formatTargetStarts({
+      suite: 'runner',
+      durationMs: 20_000,
+      jobs: 2,
+      targetStarts: { what: 'runner', count: 100, bareStartMs: 300 },
+    });
+    expect(slow).toContain("most of the suite's time is starting the runner");
+    expect(
+      formatTargetStarts({ suite: 'x', durationMs: 1, targetStarts: { what: 'client', count: 0 } }),
+    ).toBe(undefined);
+  });
+});
