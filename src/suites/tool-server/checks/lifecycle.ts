@@ -3,7 +3,6 @@ import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jso
 import {
   looksLikeVersion,
   METHODS,
-  PROTOCOL_VERSION,
   revisionsFrom,
   revisionsUntil,
 } from '../../../protocol/mcp/index.js';
