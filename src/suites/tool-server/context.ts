@@ -5,8 +5,10 @@ import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
 import { firstLines, whyNoInitialize } from './preflight.js';
+import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
+import { SilenceWatch, watchSilence } from './silence.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
 import { describeTarget, type ToolServerTarget } from './target.js';
@@ -108,8 +110,10 @@ export async function openToolServer(
     await started?.kill();
   };
 
+  const silence = new SilenceWatch();
   const track = <C extends Channel>(c: C): C => {
     channels.add(c);
+    watchSilence(c, silence);
     const original = c.close.bind(c);
     // A channel closed by a check leaves the registry, so a long run does not accumulate them.
     (c as { close: () => Promise<void> }).close = async () => {
@@ -293,7 +297,7 @@ export async function openToolServer(
 
   const tools = () =>
     shared('tools', async () => {
-      const { results } = await toolPages();
+      const { results } = await prerequisite('tools/list', toolPages);
       return results.flatMap((result) => {
         const parsed = ToolsListResult.safeParse(result);
         // The shape is the list check's business; other checks use whatever tools parse.
@@ -328,7 +332,7 @@ export async function openToolServer(
     spawnStdio,
     openChannels: () => [...channels].filter((c) => c.gone() === undefined),
     tools,
-    toolPages,
+    toolPages: () => prerequisite('tools/list', toolPages),
     policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
     shared,
     close,

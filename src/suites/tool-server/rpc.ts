@@ -10,6 +10,7 @@ import { METHODS, PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
 import type { Channel, PostOutcome } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { nextId } from './peer.js';
+import { noteExchange } from './silence.js';
 
 /** What one request got: its reply (or why none came) and, over SSE, the POST's response. */
 export interface Exchange<Id extends number | string = number> {
@@ -51,9 +52,11 @@ export async function exchangeWithId<Id extends number | string>(
     return { id, reply: undefined, why: `the POST was not accepted (${how})`, post };
   }
   const got = await waiting;
-  return got.reply === undefined
-    ? { id, reply: undefined, why: got.why, post }
-    : { id, reply: got.reply, post };
+  const ex: Exchange<Id> =
+    got.reply === undefined ? { id, reply: undefined, why: got.why, post } : { id, reply: got.reply, post };
+  // A server that has left several requests in a row unanswered is gone (silence.ts).
+  noteExchange(channel, method, ex);
+  return ex;
 }
 
 /** Like exchange, but no reply is a CheckFailure carrying the session's messages. */

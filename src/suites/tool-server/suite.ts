@@ -8,6 +8,7 @@ import { sseChecks } from './checks/sse.js';
 import { stdioChecks } from './checks/stdio.js';
 import { toolChecks } from './checks/tools.js';
 import { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
+import { skipShouldOnPrerequisite } from './prerequisite.js';
 import { describeTarget, type ToolServerTarget, targetArgs } from './target.js';
 
 /** The tool-server suite with its own tuning (budgets, property caps). */
@@ -29,7 +30,7 @@ export function createToolServerSuite(
       ...propertyChecks,
       ...malformedChecks,
       ...keepAliveChecks,
-    ],
+    ].map(skipShouldOnPrerequisite),
     describeTarget,
     targetArgs,
     open: (target) => openToolServer(target, options),

@@ -182,6 +182,7 @@ export function main(flaws = {}) {
         if (flaws.noPing) break;
         return reply({ result: {} });
       case 'tools/list': {
+        if (flaws.silentToolsList) return undefined;
         // Two tools a page: the suite must follow nextCursor to see them all.
         const all = tools();
         const cursor = msg.params?.cursor;
@@ -229,7 +230,18 @@ export function main(flaws = {}) {
         buffer = buffer.slice(nl + 1);
         if (line.trim() === '') continue;
         const out = handleText(line, state);
-        if (out !== undefined) process.stdout.write(`${JSON.stringify(out)}\n`);
+        if (out === undefined) continue;
+        const initializeReply = out.result?.serverInfo !== undefined;
+        if (flaws.silentAfterInitialize && !initializeReply) continue;
+        if (flaws.deepReplies && !initializeReply) {
+          // A reply nested deeper than any reader reads (the harness's limit is 512).
+          const depth = 20_000;
+          process.stdout.write(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(out.id)},"result":{"deep":${'['.repeat(depth)}${']'.repeat(depth)}}}\n`,
+          );
+          continue;
+        }
+        process.stdout.write(`${JSON.stringify(out)}\n`);
       }
     });
     process.stdin.on('end', () => {
