@@ -2,6 +2,7 @@ import type { Suite } from '../../harness/check.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { malformedChecks } from './checks/malformed.js';
+import { notCalledChecks } from './checks/not-called.js';
 import { propertyChecks } from './checks/properties.js';
 import { sessionModelChecks } from './checks/session-model.js';
 import { sseChecks } from './checks/sse.js';
@@ -28,6 +29,7 @@ export function createToolServerSuite(
       ...sseChecks,
       ...sessionModelChecks,
       ...propertyChecks,
+      ...notCalledChecks,
       ...malformedChecks,
       ...keepAliveChecks,
     ].map(skipShouldOnPrerequisite),

@@ -82,6 +82,21 @@ export function main(flaws = {}) {
           : t,
       );
     }
+    if (flaws.writeFileTool) {
+      // A tool that changes things (no readOnlyHint) beside one that says it only reads.
+      return [
+        ...TOOLS.map((t) => (t.name === 'echo' ? { ...t, annotations: { readOnlyHint: true } } : t)),
+        {
+          name: 'write_file',
+          description: 'Writes a file.',
+          inputSchema: {
+            type: 'object',
+            properties: { path: { type: 'string', description: 'where' } },
+            required: ['path'],
+          },
+        },
+      ];
+    }
     return TOOLS;
   };
 
