@@ -389,9 +389,15 @@ async function preflight(
       await delay(20);
     if (sse.endpoint() === undefined) {
       const frames = JSON.stringify(sse.frameItems().slice(0, 3));
+      // The stream may have ended early (a line past the reader's limit, say): that is the why.
+      const ended = sse.gone();
       await sse.close();
+      const what =
+        ended === undefined
+          ? `sent no endpoint event within ${how.httpMs} ms`
+          : `${ended} before any endpoint event`;
       throw new TargetUnavailable(
-        `GET ${(target as { url: string }).url} opened an event stream but sent no endpoint event within ${how.httpMs} ms (frames: ${frames}): no POST endpoint to talk to${stderr(how.started)}`,
+        `GET ${(target as { url: string }).url} opened an event stream but ${what} (frames: ${frames}): no POST endpoint to talk to${stderr(how.started)}`,
       );
     }
   }
