@@ -1,4 +1,5 @@
 import type { Suite } from '../../harness/check.js';
+import { earlyRequestChecks } from './checks/early-request.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { malformedChecks } from './checks/malformed.js';
@@ -24,6 +25,7 @@ export function createToolServerSuite(
     // keep-alive check runs last: it judges a stream watched since the suite opened.
     checks: [
       ...lifecycleChecks,
+      ...earlyRequestChecks,
       ...toolChecks,
       ...stdioChecks,
       ...sseChecks,

@@ -168,13 +168,11 @@ export function main(flaws = {}) {
         ? Number(msg.id)
         : msg.id;
     const reply = (r) => ({ jsonrpc: '2.0', id, ...r });
-    if (
-      msg.method !== 'initialize' &&
-      msg.method !== 'ping' &&
-      !state.initialized &&
-      flaws.silentBeforeInitialize
-    ) {
-      return undefined;
+    if (msg.method !== 'initialize' && msg.method !== 'ping' && !state.initialized) {
+      if (flaws.silentBeforeInitialize) return undefined;
+      if (transport === 'stdio' && !flaws.servesBeforeInitialize) {
+        return reply({ error: { code: -32002, message: `${msg.method} before initialize` } });
+      }
     }
     switch (msg.method) {
       case 'initialize': {
