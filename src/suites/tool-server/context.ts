@@ -129,10 +129,10 @@ export async function openToolServer(
   };
 
   /** The server stopped answering during the run: every check after this one is not run. */
-  const gone = (what: string): TargetGone => {
+  const gone = (what: string, cause?: string): TargetGone => {
     const exit = started?.exit() === undefined ? '' : `; the --start command ${describeExit(started)}`;
     const message = `${what}${exit}`;
-    return new TargetGone(message, undefined, undefined, undefined, { sharedCause: message });
+    return new TargetGone(message, undefined, undefined, undefined, { sharedCause: cause ?? message });
   };
 
   const openStream = async (label: string): Promise<SseChannel> => {
@@ -174,7 +174,11 @@ export async function openToolServer(
     const ex = await initialize(channel, firstReplyMs);
     if (ex.reply === undefined || !('result' in ex.reply)) {
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
-        throw gone(`a new server process ${whyNoInitialize(channel, ex, firstReplyMs)}`);
+        // The exit is the cause other checks' failures on processes that died share (failWith).
+        throw gone(
+          `the server started for a new session: ${whyNoInitialize(channel, ex, firstReplyMs)}`,
+          channel.gone(),
+        );
       }
       throw new CheckFailure(
         `initialize on ${channel.peer.label} was not answered with a result: ${ex.why ?? JSON.stringify(ex.reply)}`,

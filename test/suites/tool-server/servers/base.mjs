@@ -6,7 +6,7 @@
 //
 // Keep-alive comments go out every WIRECHECK_TEST_KEEPALIVE_MS (default 15000) ms.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 
 const TOOLS = [
@@ -232,6 +232,15 @@ export function main(flaws = {}) {
   };
 
   if (transport === 'stdio') {
+    // Starts counted in a file: from the Nth on, the server dies at once (a server that goes away mid-run).
+    const startsFile = process.env.WIRECHECK_TEST_STARTS_FILE;
+    if (flaws.diesFromStart !== undefined && startsFile) {
+      appendFileSync(startsFile, 'x');
+      if (readFileSync(startsFile, 'utf8').length >= flaws.diesFromStart) {
+        process.stderr.write('test server: gone for good\n');
+        process.exit(1);
+      }
+    }
     if (flaws.banner) process.stdout.write('tool server ready\n');
     let buffer = '';
     const state = { initialized: false };
