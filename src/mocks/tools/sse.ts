@@ -19,6 +19,7 @@ import {
 } from '../../servers/http/outbound-queue.js';
 import type { JournalLimits } from '../limits.js';
 import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
+import { secretsOfRequest } from './journal-secrets.js';
 import { toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
 import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
@@ -100,6 +101,7 @@ export function buildMockToolServer(
   // DNS rebinding and pages of other sites (MCP: servers validate Origin): refused before any route.
   app.addHook('onRequest', (request, reply, done) => {
     const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
+    journal.learnSecrets(secretsOfRequest(request.headers, request.url));
     if (refusal === undefined) return done();
     void reply.code(403).send({ error: refusal });
   });
