@@ -156,9 +156,11 @@ export async function openToolServer(
         await delay(20);
     }
     if (channel.endpoint() === undefined) {
+      // A stream that ended first (cut at a limit, say) says why, not that the time ran out.
+      const ended = channel.gone();
       await channel.close();
       throw new CheckFailure(
-        `GET ${target.kind === 'sse' ? target.url : ''} gave no usable endpoint event within ${httpMs} ms (HTTP ${channel.status}; received ${JSON.stringify(channel.frameItems().slice(0, 3))})`,
+        `GET ${target.kind === 'sse' ? target.url : ''} gave no usable endpoint event ${ended === undefined ? `within ${httpMs} ms` : `(${ended})`} (HTTP ${channel.status}; received ${JSON.stringify(channel.frameItems().slice(0, 3))})`,
         'an event `endpoint` whose data is the POST path with a sessionId',
         JSON.stringify(channel.frameItems().slice(0, 5)),
         undefined,

@@ -39,7 +39,17 @@ export async function exchangeWithId<Id extends number | string>(
   ms: number,
 ): Promise<Exchange<Id>> {
   // Register before sending: an SDK server can answer on the stream before the POST returns.
-  const waiting = channel.peer.wait(id, ms, () => channel.gone());
+  // A line too deep to read that arrives meanwhile is most likely the reply: stop waiting then.
+  const deepBefore = tooDeepLines(channel);
+  const waiting = channel.peer.wait(
+    id,
+    ms,
+    () =>
+      channel.gone() ??
+      (tooDeepLines(channel) > deepBefore
+        ? 'a message nested too deep to read arrived instead of a reply'
+        : undefined),
+  );
   const post = await channel.sendText(JSON.stringify(request(id, method, params)));
   if (post !== undefined && (post.status === undefined || post.status >= 300)) {
     // A POST refused or unanswered will not be answered on the stream: stop waiting soon.
@@ -57,6 +67,11 @@ export async function exchangeWithId<Id extends number | string>(
   // A server that has left several requests in a row unanswered is gone (silence.ts).
   noteExchange(channel, method, ex);
   return ex;
+}
+
+/** How many received lines or events were nested past the reader's limit so far. */
+function tooDeepLines(channel: Channel): number {
+  return channel.diagnosis().problems.find((p) => p.kind === 'too-deep')?.count ?? 0;
 }
 
 /** Like exchange, but no reply is a CheckFailure carrying the session's messages. */

@@ -41,6 +41,12 @@ describe('a server that stops answering after initialize is gone after a few req
         'tool-server.jsonrpc.unknown-method',
       ]);
       expect(occurrences(printed(result), 'requests in a row unanswered')).toBe(1);
+      if (server === 'deep-replies') {
+        // A reply it cannot read ends the wait for it, instead of the reply budget.
+        expect(result.checks.find((c) => c.id === 'tool-server.ping.answered')?.message).toMatch(
+          /nested too deep to read arrived instead of a reply/,
+        );
+      }
     }, 120_000);
   }
 });
