@@ -7,7 +7,7 @@ import {
   groupHeadline,
   isGroupable,
   notRunChecks,
-  notRunReason,
+  notRunReasonAfterCause,
 } from './grouping.js';
 import { formatDuration, totalSummary, withoutTerminalControls } from './text.js';
 import { wrapWords } from './wrap.js';
@@ -311,7 +311,8 @@ export function createSuitePrinter(style: ConsoleStyle, options: SuitePrinterOpt
       }
       for (const g of groups) out.push(formatCauseGroup(g, style));
       const notRun = notRunChecks(held);
-      if (notRun.length > 0) out.push(formatNotRun(notRun, notRunReason(result) ?? 'the run stopped', style));
+      if (notRun.length > 0)
+        out.push(formatNotRun(notRun, notRunReasonAfterCause(result) ?? 'the run stopped', style));
       const capped = formatCappedRuns(result);
       if (capped !== undefined) out.push(capped);
       const starts = formatTargetStarts(result);

@@ -60,6 +60,18 @@ export function notRunReason(result: Pick<SuiteResult, 'stopped' | 'checks'>): s
 }
 
 /**
+ * notRunReason for a report that has printed the failure of the check that saw the target
+ * go: the cause is not said a second time, the reason points at it.
+ */
+export function notRunReasonAfterCause(result: Pick<SuiteResult, 'stopped' | 'checks'>): string | undefined {
+  const reason = notRunReason(result);
+  const gone = result.checks.find((c) => c.targetGone === true && c.status === 'fail');
+  if (reason === undefined || gone === undefined || gone.message === '') return reason;
+  const cause = `: ${gone.message}`;
+  return reason.endsWith(cause) ? `${reason.slice(0, -cause.length)} (the cause is printed above)` : reason;
+}
+
+/**
  * The checks that ran fewer fast-check runs per property than the run asked for (the check
  * caps them, e.g. one process start per run), with the lowest and highest count.
  */

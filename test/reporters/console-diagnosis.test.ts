@@ -213,8 +213,10 @@ describe('console: failures that share one cause', () => {
       { stopped },
     );
     expect(text.match(/the target stopped during demo\.b/g)).toHaveLength(1);
+    // The cause is printed with the failure of demo.b; the not-run entry points at it.
+    expect(text.match(/exited 1/g)).toHaveLength(1);
     expect(text).toContain(
-      '  · NOT RUN  3 checks: the target stopped during demo.b: exited 1\n      checks: demo.c, demo.d, demo.e',
+      '  · NOT RUN  3 checks: the target stopped during demo.b (the cause is printed above)\n      checks: demo.c, demo.d, demo.e',
     );
     expect(
       notRunReason({

@@ -140,6 +140,13 @@ interface Output {
   decoded: number;
 }
 
+const INIT_ID = 'fuzz-initialize';
+const INIT_PARAMS = {
+  protocolVersion: '2024-11-05',
+  capabilities: {},
+  clientInfo: { name: 'wirecheck-fuzz', version: '1' },
+};
+
 export interface ToolServerStdioOptions {
   /** The server under test (default `serveToolsOverStdio`); a test passes a broken one. */
   serve?: typeof serveToolsOverStdio;
@@ -192,6 +199,18 @@ export function toolServerStdioSurface(options: ToolServerStdioOptions = {}): Fu
           wake = undefined;
         }
       };
+
+      // The cases run on an initialized session, as a client's requests do (before initialize
+      // the server refuses everything but ping).
+      input.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: INIT_ID, method: 'initialize', params: INIT_PARAMS })}\n`,
+      );
+      await waitFor(
+        () => out.replies.some((r) => (r as { id?: unknown } | null)?.id === INIT_ID),
+        () => 'the initialize result',
+      );
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      out.replies = [];
 
       return {
         arbitrary: arbStdioCase,

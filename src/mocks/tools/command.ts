@@ -65,7 +65,8 @@ function distUrl(url: string): string {
  * An `onEntry` that appends each entry to `path` as one JSON line, synchronously, so the
  * file is complete up to the last entry even when the mock is killed right after. The file
  * is readable by its owner only (0600): it holds what clients sent, and its entries carry
- * their HTTP headers with credentials redacted, but message contents as they were.
+ * their HTTP headers with credentials redacted, and message contents as they were but for
+ * the secret values those headers carried (journal-secrets.ts).
  */
 export function journalFileWriter(path: string): (entry: ToolJournalEntry) => void {
   let first = true;

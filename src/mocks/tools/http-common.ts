@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
 import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
 import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
-import type { ToolJournalEntry } from './journal.js';
+import type { ToolJournal, ToolJournalEntry } from './journal.js';
+import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
 
 /** How many closed session ids are remembered, to tell "closed" from "unknown". */
@@ -11,12 +12,15 @@ export const CLOSED_IDS_KEPT = 10_000;
 
 /**
  * What both HTTP mocks (SSE and Streamable HTTP) do before any route: refuse DNS rebinding
- * and pages of other sites with 403 (MCP: servers validate Origin), and keep bodies as text,
- * so the journal records what arrived before anything validates it.
+ * and pages of other sites with 403 (MCP: servers validate Origin), learn the request's credentials
+ * for the journal to scrub, and keep bodies as text, so the journal records what arrived before
+ * anything validates it.
  */
-export function prepareMockApp(app: FastifyInstance, hosts: HostPolicy): void {
+export function prepareMockApp(app: FastifyInstance, hosts: HostPolicy, journal: ToolJournal): void {
   app.addHook('onRequest', (request, reply, done) => {
     const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
+    // Credentials a request carries are scrubbed from every journal entry, bodies included.
+    journal.learnSecrets(secretsOfRequest(request.headers, request.url));
     if (refusal === undefined) return done();
     void reply.code(403).send({ error: refusal });
   });

@@ -1,3 +1,4 @@
+import { mergeSecrets } from '../../recording/redact.js';
 import {
   BoundedLog,
   depthProblem,
@@ -6,6 +7,10 @@ import {
   journalLimits,
   utf8Prefix,
 } from '../limits.js';
+import { scrubEntry } from './journal-secrets.js';
+
+/** Secret values a journal remembers to scrub (a client sending a new key each request is bounded). */
+const MAX_SECRETS = 64;
 
 /**
  * What crossed a mock tool server, in order: every message received (recorded before any
@@ -67,7 +72,17 @@ export class ToolJournal {
     this.list = new BoundedLog(this.limits);
   }
 
-  record(input: ToolJournalInput): ToolJournalEntry {
+  /** Secret values seen in requests (journal-secrets.ts), scrubbed from every entry recorded. */
+  private secrets: string[] = [];
+
+  /** Learn secret values to scrub from the entries recorded from now on. */
+  learnSecrets(secrets: readonly string[]): void {
+    if (secrets.some((s) => !this.secrets.includes(s)))
+      this.secrets = mergeSecrets(this.secrets, secrets).slice(0, MAX_SECRETS);
+  }
+
+  record(raw: ToolJournalInput): ToolJournalEntry {
+    const input = scrubEntry(raw, this.secrets);
     const kept = keptText(input.text, this.limits.bodyBytes);
     const stamp = {
       seq: this.nextSeq++,

@@ -91,7 +91,7 @@ export function buildMockToolServer(
   let opened = 0;
   const app = fastify({ logger: false, forceCloseConnections: true });
 
-  prepareMockApp(app, hosts);
+  prepareMockApp(app, hosts, journal);
 
   app.get(MOCK_SSE_PATH, (request, reply) => {
     // The index seeds the session's own random choices; the id is random (crypto): a

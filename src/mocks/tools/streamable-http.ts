@@ -122,7 +122,7 @@ export function buildStreamableHttpMockToolServer(
   let expired = false;
   let dropped = false;
   const app = fastify({ logger: false, forceCloseConnections: true });
-  prepareMockApp(app, hostPolicy(options));
+  prepareMockApp(app, hostPolicy(options), journal);
 
   const record = (request: FastifyRequest, status: number, session: string, body: string) => {
     const entry = messageEntry(body, {

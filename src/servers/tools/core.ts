@@ -83,6 +83,12 @@ interface RegisteredTool {
   readonly check: ArgumentChecker;
 }
 
+/**
+ * A request other than ping before initialize (MCP 2024-11-05 defines no code for it; -32002
+ * is in JSON-RPC's range for server errors, the code LSP gives "server not initialized").
+ */
+const NOT_INITIALIZED = -32002;
+
 const EMPTY_RESULT: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
@@ -241,6 +247,12 @@ class Session implements ToolServerSession {
   private request(id: JsonRpcId, method: string, params: Record<string, unknown> | undefined): Single {
     if (!this.initialized && method !== METHODS.initialize && method !== METHODS.ping) {
       this.warnBeforeInitialize(method);
+      // MCP 2024-11-05: initialization comes first; only ping may come before it. Over SSE the
+      // request is served: a client whose event stream reconnects (the SDK's EventSource does)
+      // gets a new session and goes on without a new initialize.
+      if (this.transport === 'stdio') {
+        return errorResponse(id, NOT_INITIALIZED, `${method} before initialize: send initialize first`);
+      }
     }
     // An id names one request of the session: while a call with this id runs, any request reusing it is refused.
     if (this.inFlight.has(id)) {
@@ -344,7 +356,7 @@ class Session implements ToolServerSession {
     if (this.warnedBeforeInitialize) return;
     this.warnedBeforeInitialize = true;
     this.shared.log(
-      `session ${this.id}: ${JSON.stringify(method)} arrived before initialize; answered anyway (lenient, as the MCP SDK is)`,
+      `session ${this.id}: ${JSON.stringify(method)} arrived before initialize; ${this.transport === 'stdio' ? `refused (error ${NOT_INITIALIZED})` : 'answered anyway (lenient, as the MCP SDK is: an SSE client may reconnect without a new initialize)'}`,
     );
   }
 }

@@ -7,8 +7,10 @@ import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
 import { whyNoInitialize } from './preflight.js';
+import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
+import { SilenceWatch, watchSilence } from './silence.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
 import { openStreamableChannel, type StreamableChannel } from './streamable-channel.js';
@@ -117,8 +119,10 @@ export async function openToolServer(
     await started?.kill();
   };
 
+  const silence = new SilenceWatch();
   const track = <C extends Channel>(c: C): C => {
     channels.add(c);
+    watchSilence(c, silence);
     const original = c.close.bind(c);
     // A channel closed by a check leaves the registry, so a long run does not accumulate them.
     (c as { close: () => Promise<void> }).close = async () => {
@@ -152,10 +156,10 @@ export async function openToolServer(
   };
 
   /** The server stopped answering during the run: every check after this one is not run. */
-  const gone = (what: string): TargetGone => {
+  const gone = (what: string, cause?: string): TargetGone => {
     const exit = started?.exit() === undefined ? '' : `; the --start command ${describeExit(started)}`;
     const message = `${what}${exit}`;
-    return new TargetGone(message, undefined, undefined, undefined, { sharedCause: message });
+    return new TargetGone(message, undefined, undefined, undefined, { sharedCause: cause ?? message });
   };
 
   const openStream = async (label: string): Promise<SseChannel> => {
@@ -179,9 +183,11 @@ export async function openToolServer(
         await delay(20);
     }
     if (channel.endpoint() === undefined) {
+      // A stream that ended first (cut at a limit, say) says why, not that the time ran out.
+      const ended = channel.gone();
       await channel.close();
       throw new CheckFailure(
-        `GET ${target.kind === 'sse' ? target.url : ''} gave no usable endpoint event within ${httpMs} ms (HTTP ${channel.status}; received ${JSON.stringify(channel.frameItems().slice(0, 3))})`,
+        `GET ${target.kind === 'sse' ? target.url : ''} gave no usable endpoint event ${ended === undefined ? `within ${httpMs} ms` : `(${ended})`} (HTTP ${channel.status}; received ${JSON.stringify(channel.frameItems().slice(0, 3))})`,
         'an event `endpoint` whose data is the POST path with a sessionId',
         JSON.stringify(channel.frameItems().slice(0, 5)),
         undefined,
@@ -197,7 +203,11 @@ export async function openToolServer(
     const ex = await initialize(channel, firstReplyMs, revisionOf(target));
     if (ex.reply === undefined || !('result' in ex.reply)) {
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
-        throw gone(`a new server process ${whyNoInitialize(channel, ex, firstReplyMs)}`);
+        // The exit is the cause other checks' failures on processes that died share (failWith).
+        throw gone(
+          `the server started for a new session: ${whyNoInitialize(channel, ex, firstReplyMs)}`,
+          channel.gone(),
+        );
       }
       throw new CheckFailure(
         `initialize on ${channel.peer.label} was not answered with a result: ${ex.why ?? JSON.stringify(ex.reply)}`,
@@ -325,7 +335,7 @@ export async function openToolServer(
 
   const tools = () =>
     shared('tools', async () => {
-      const { results } = await toolPages();
+      const { results } = await prerequisite('tools/list', toolPages);
       return results.flatMap((result) => {
         const parsed = ToolsListResult.safeParse(result);
         // The shape is the list check's business; other checks use whatever tools parse.
@@ -362,7 +372,7 @@ export async function openToolServer(
     openHttp,
     openChannels: () => [...channels].filter((c) => c.gone() === undefined),
     tools,
-    toolPages,
+    toolPages: () => prerequisite('tools/list', toolPages),
     policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
     shared,
     leftovers,
@@ -420,9 +430,15 @@ async function preflight(
       await delay(20);
     if (sse.endpoint() === undefined) {
       const frames = JSON.stringify(sse.frameItems().slice(0, 3));
+      // The stream may have ended early (a line past the reader's limit, say): that is the why.
+      const ended = sse.gone();
       await sse.close();
+      const what =
+        ended === undefined
+          ? `sent no endpoint event within ${how.httpMs} ms`
+          : `${ended} before any endpoint event`;
       throw new TargetUnavailable(
-        `GET ${(target as { url: string }).url} opened an event stream but sent no endpoint event within ${how.httpMs} ms (frames: ${frames}): no POST endpoint to talk to${stderr(how.started)}`,
+        `GET ${(target as { url: string }).url} opened an event stream but ${what} (frames: ${frames}): no POST endpoint to talk to${stderr(how.started)}`,
       );
     }
   }

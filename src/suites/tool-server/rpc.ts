@@ -10,6 +10,7 @@ import { METHODS, PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
 import type { Channel, PostOutcome } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { nextId } from './peer.js';
+import { noteExchange } from './silence.js';
 
 /** What one request got: its reply (or why none came) and, over SSE, the POST's response. */
 export interface Exchange<Id extends number | string = number> {
@@ -38,7 +39,17 @@ export async function exchangeWithId<Id extends number | string>(
   ms: number,
 ): Promise<Exchange<Id>> {
   // Register before sending: an SDK server can answer on the stream before the POST returns.
-  const waiting = channel.peer.wait(id, ms, () => channel.gone());
+  // A line too deep to read that arrives meanwhile is most likely the reply: stop waiting then.
+  const deepBefore = tooDeepLines(channel);
+  const waiting = channel.peer.wait(
+    id,
+    ms,
+    () =>
+      channel.gone() ??
+      (tooDeepLines(channel) > deepBefore
+        ? 'a message nested too deep to read arrived instead of a reply'
+        : undefined),
+  );
   const post = await channel.sendText(JSON.stringify(request(id, method, params)));
   if (post !== undefined && (post.status === undefined || post.status >= 300)) {
     // A POST refused or unanswered will not be answered on the stream: stop waiting soon.
@@ -51,9 +62,16 @@ export async function exchangeWithId<Id extends number | string>(
     return { id, reply: undefined, why: `the POST was not accepted (${how})`, post };
   }
   const got = await waiting;
-  return got.reply === undefined
-    ? { id, reply: undefined, why: got.why, post }
-    : { id, reply: got.reply, post };
+  const ex: Exchange<Id> =
+    got.reply === undefined ? { id, reply: undefined, why: got.why, post } : { id, reply: got.reply, post };
+  // A server that has left several requests in a row unanswered is gone (silence.ts).
+  noteExchange(channel, method, ex);
+  return ex;
+}
+
+/** How many received lines or events were nested past the reader's limit so far. */
+function tooDeepLines(channel: Channel): number {
+  return channel.diagnosis().problems.find((p) => p.kind === 'too-deep')?.count ?? 0;
 }
 
 /** Like exchange, but no reply is a CheckFailure carrying the session's messages. */

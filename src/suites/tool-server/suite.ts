@@ -1,9 +1,11 @@
 import type { Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
+import { earlyRequestChecks } from './checks/early-request.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
 import { leftoverChecks } from './checks/leftovers.js';
 import { lifecycleChecks } from './checks/lifecycle.js';
 import { malformedChecks } from './checks/malformed.js';
+import { notCalledChecks } from './checks/not-called.js';
 import { propertyChecks } from './checks/properties.js';
 import { sessionModelChecks } from './checks/session-model.js';
 import { sseChecks } from './checks/sse.js';
@@ -11,6 +13,7 @@ import { stdioChecks } from './checks/stdio.js';
 import { streamableHttpChecks } from './checks/streamable-http.js';
 import { toolChecks } from './checks/tools.js';
 import { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
+import { skipShouldOnPrerequisite } from './prerequisite.js';
 import { describeTarget, revisionOf, type ToolServerTarget, targetArgs } from './target.js';
 
 /** The tool-server suite with its own tuning (budgets, property caps). */
@@ -26,17 +29,19 @@ export function createToolServerSuite(
     checks: gatedByRevision(
       [
         ...lifecycleChecks,
+        ...earlyRequestChecks,
         ...toolChecks,
         ...stdioChecks,
         ...sseChecks,
         ...streamableHttpChecks,
         ...sessionModelChecks,
         ...propertyChecks,
+        ...notCalledChecks,
         ...malformedChecks,
         ...keepAliveChecks,
         // After every other: it judges what every stdio session of the run left running.
         ...leftoverChecks,
-      ],
+      ].map(skipShouldOnPrerequisite),
       (ctx) => revisionOf(ctx.target),
     ),
     describeTarget,

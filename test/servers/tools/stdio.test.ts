@@ -104,6 +104,9 @@ describe('stdio transport, in process (spec "Tool server, stdio transport")', ()
     });
     const server = await serveToolsOverStdio({ input, output });
     input.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INITIALIZE_PARAMS })}\n`,
+    );
+    input.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 30_000 } } })}\n`,
     );
     await eventually(() => server.core.inFlightCount() === 1);
@@ -111,7 +114,13 @@ describe('stdio transport, in process (spec "Tool server, stdio transport")', ()
     await server.closed;
     expect(server.core.inFlightCount()).toBe(0);
     await new Promise((r) => setTimeout(r, 20));
-    expect(written).toBe('');
+    // Only the initialize result: the call in flight got no reply.
+    expect(
+      written
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([0]);
   });
 });
 
@@ -142,6 +151,7 @@ describe('`wirecheck serve tools --transport stdio` (spec "Tool server, stdio tr
 
   test('MCP_TRANSPORT=stdio selects stdio; stdin end with a call in flight exits 0 without replying to it', async () => {
     const s = spawnServer([], { MCP_TRANSPORT: 'stdio' });
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INITIALIZE_PARAMS }));
     s.send(
       JSON.stringify({
         jsonrpc: '2.0',
@@ -152,12 +162,13 @@ describe('`wirecheck serve tools --transport stdio` (spec "Tool server, stdio tr
     );
     s.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
     await withinMs(
-      eventually(() => s.lines().length >= 1, 15_000),
+      eventually(() => s.lines().length >= 2, 15_000),
       16_000,
     );
     s.child.stdin?.end();
     expect(await withinMs(s.exit, 15_000)).toEqual({ code: 0, signal: null });
-    expect(s.lines().map((l) => JSON.parse(l))).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+    expect(s.lines().map((l) => JSON.parse(l).id)).toEqual([0, 2]);
+    expect(JSON.parse(s.lines()[1] ?? '')).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });
 
   test('SIGTERM stops it with exit status 0 while stdin is still open', async () => {

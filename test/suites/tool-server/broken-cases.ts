@@ -48,6 +48,13 @@ export const CASES: BrokenCase[] = [
     passes: ['ping.answered'],
   },
   {
+    server: 'serves-before-initialize',
+    transport: 'stdio',
+    flaw: 'serves a request sent before initialize instead of refusing it',
+    warns: ['lifecycle.before-initialize-refused'],
+    passes: ['lifecycle.before-initialize'],
+  },
+  {
     server: 'no-ping',
     transport: 'stdio',
     flaw: 'does not know ping',

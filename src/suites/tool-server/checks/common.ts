@@ -27,7 +27,19 @@ export function failWith(
   channels: readonly Channel[],
   markText?: string,
 ): CheckFailure {
-  return new CheckFailure(message, expected, actual, rpcEvidence(message.slice(0, 120), channels, markText));
+  // A stdio server process that died explains every failure seen on it: reports print it once
+  // (an exit with status 0 is an ending, as after the end of its input, not a cause).
+  const exited = channels
+    .filter((c) => c.transport === 'stdio')
+    .map((c) => c.gone())
+    .find((why) => why !== undefined && !/exited with code 0\b/.test(why));
+  return new CheckFailure(
+    message,
+    expected,
+    actual,
+    rpcEvidence(message.slice(0, 120), channels, markText),
+    exited === undefined ? {} : { sharedCause: exited },
+  );
 }
 
 /** The reply's text, short. */

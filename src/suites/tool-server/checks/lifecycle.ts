@@ -1,11 +1,6 @@
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
 import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
-import {
-  looksLikeVersion,
-  METHODS,
-  revisionsFrom,
-  revisionsUntil,
-} from '../../../protocol/mcp/index.js';
+import { looksLikeVersion, METHODS, revisionsFrom, revisionsUntil } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { nextId } from '../peer.js';
 import {

@@ -1,4 +1,4 @@
-import { type Check, CheckFailure } from '../../../harness/check.js';
+import { type Check, CheckFailure, NotExercised, TargetGone } from '../../../harness/check.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
@@ -27,23 +27,26 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
       // A process of its own, watched from its first byte to its exit on end of input.
       const channel = ctx.spawnStdio('stdout-purity');
       try {
-        await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target));
-        await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
-        const tool = probeTool((await ctx.policy()).allowed);
-        if (tool !== undefined) {
-          await exchange(
-            channel,
-            METHODS.toolsCall,
-            { name: tool.name, arguments: minimalArguments(tool) },
-            ctx.replyMs,
-          );
-        }
-        await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
+        // The exchanges only make the server print: a reply that does not come, or a tool
+        // list that cannot be had, is other checks' business; this one judges the lines seen.
+        const unfinished = await driveQuietly(async () => {
+          await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target));
+          await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
+          const tool = probeTool((await ctx.policy()).allowed);
+          if (tool !== undefined) {
+            await exchange(
+              channel,
+              METHODS.toolsCall,
+              { name: tool.name, arguments: minimalArguments(tool) },
+              ctx.replyMs,
+            );
+          }
+          await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
+        });
         await channel.endInput(1000);
         await new Promise((r) => setTimeout(r, TAIL_MS));
-        const bad = channel.peer.items.filter(
-          (i) => i.direction === 'received' && (i.kind === 'not-json' || i.kind === 'invalid'),
-        );
+        const received = channel.peer.items.filter((i) => i.direction === 'received');
+        const bad = received.filter((i) => i.kind === 'not-json' || i.kind === 'invalid');
         const first = bad[0];
         if (first !== undefined) {
           throw new CheckFailure(
@@ -51,6 +54,11 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
             'only JSON-RPC messages on stdout',
             bad.map((b) => b.text.slice(0, 200)).join('\n'),
             rpcEvidence('stdout of a stdio session', [channel], first.text),
+          );
+        }
+        if (received.length === 0) {
+          throw new NotExercised(
+            `the server printed nothing on stdout${unfinished === undefined ? '' : ` (${unfinished})`}: no line to judge`,
           );
         }
       } finally {
@@ -90,3 +98,17 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
     },
   },
 ];
+
+/**
+ * Run the steps that drive a server, turning a failure of theirs into why they stopped
+ * (undefined when they all ran). A server gone for good still ends the run.
+ */
+async function driveQuietly(steps: () => Promise<void>): Promise<string | undefined> {
+  try {
+    await steps();
+    return undefined;
+  } catch (e) {
+    if (e instanceof TargetGone || !(e instanceof CheckFailure)) throw e;
+    return e.message;
+  }
+}

@@ -6,7 +6,7 @@
 //
 // Keep-alive comments go out every WIRECHECK_TEST_KEEPALIVE_MS (default 15000) ms.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 
 const TOOLS = [
@@ -82,6 +82,21 @@ export function main(flaws = {}) {
           : t,
       );
     }
+    if (flaws.writeFileTool) {
+      // A tool that changes things (no readOnlyHint) beside one that says it only reads.
+      return [
+        ...TOOLS.map((t) => (t.name === 'echo' ? { ...t, annotations: { readOnlyHint: true } } : t)),
+        {
+          name: 'write_file',
+          description: 'Writes a file.',
+          inputSchema: {
+            type: 'object',
+            properties: { path: { type: 'string', description: 'where' } },
+            required: ['path'],
+          },
+        },
+      ];
+    }
     return TOOLS;
   };
 
@@ -153,13 +168,11 @@ export function main(flaws = {}) {
         ? Number(msg.id)
         : msg.id;
     const reply = (r) => ({ jsonrpc: '2.0', id, ...r });
-    if (
-      msg.method !== 'initialize' &&
-      msg.method !== 'ping' &&
-      !state.initialized &&
-      flaws.silentBeforeInitialize
-    ) {
-      return undefined;
+    if (msg.method !== 'initialize' && msg.method !== 'ping' && !state.initialized) {
+      if (flaws.silentBeforeInitialize) return undefined;
+      if (transport === 'stdio' && !flaws.servesBeforeInitialize) {
+        return reply({ error: { code: -32002, message: `${msg.method} before initialize` } });
+      }
     }
     switch (msg.method) {
       case 'initialize': {
@@ -182,6 +195,7 @@ export function main(flaws = {}) {
         if (flaws.noPing) break;
         return reply({ result: {} });
       case 'tools/list': {
+        if (flaws.silentToolsList) return undefined;
         // Two tools a page: the suite must follow nextCursor to see them all.
         const all = tools();
         const cursor = msg.params?.cursor;
@@ -218,6 +232,15 @@ export function main(flaws = {}) {
   };
 
   if (transport === 'stdio') {
+    // Starts counted in a file: from the Nth on, the server dies at once (a server that goes away mid-run).
+    const startsFile = process.env.WIRECHECK_TEST_STARTS_FILE;
+    if (flaws.diesFromStart !== undefined && startsFile) {
+      appendFileSync(startsFile, 'x');
+      if (readFileSync(startsFile, 'utf8').length >= flaws.diesFromStart) {
+        process.stderr.write('test server: gone for good\n');
+        process.exit(1);
+      }
+    }
     if (flaws.banner) process.stdout.write('tool server ready\n');
     let buffer = '';
     const state = { initialized: false };
@@ -229,7 +252,18 @@ export function main(flaws = {}) {
         buffer = buffer.slice(nl + 1);
         if (line.trim() === '') continue;
         const out = handleText(line, state);
-        if (out !== undefined) process.stdout.write(`${JSON.stringify(out)}\n`);
+        if (out === undefined) continue;
+        const initializeReply = out.result?.serverInfo !== undefined;
+        if (flaws.silentAfterInitialize && !initializeReply) continue;
+        if (flaws.deepReplies && !initializeReply) {
+          // A reply nested deeper than any reader reads (the harness's limit is 512).
+          const depth = 20_000;
+          process.stdout.write(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(out.id)},"result":{"deep":${'['.repeat(depth)}${']'.repeat(depth)}}}\n`,
+          );
+          continue;
+        }
+        process.stdout.write(`${JSON.stringify(out)}\n`);
       }
     });
     process.stdin.on('end', () => {

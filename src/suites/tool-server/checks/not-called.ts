@@ -1,0 +1,27 @@
+import { type Check, CheckSkipped } from '../../../harness/check.js';
+import type { ToolServerCtx } from '../context.js';
+import { CLAUSES } from './common.js';
+
+/**
+ * The tools --call-tools kept the checks from calling, named once per run: when some tool may
+ * be called, the checks that call tools pass or fail on those alone and would otherwise leave
+ * the rest unmentioned. Never a verdict on the server: it always skips.
+ */
+export const notCalledChecks: Check<ToolServerCtx>[] = [
+  {
+    id: 'tool-server.tools.not-called',
+    clause: `${CLAUSES.objects} (Tool); wirecheck's --call-tools (no tool called unless allowed)`,
+    description:
+      'Names the listed tools the checks did not call (not allowed by --call-tools): a skip that says what the run did not exercise, never a failure.',
+    level: 'must',
+    basis: 'contract',
+    rule: "wirecheck's contract with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool left uncalled is named, so the user sees what the run did not exercise. Not a rule of the server: this check only ever skips.",
+    async run(ctx) {
+      const policy = await ctx.policy();
+      if (policy.refusedNote !== undefined) throw new CheckSkipped(policy.refusedNote);
+      throw new CheckSkipped(
+        policy.allowed.length === 0 ? 'the server lists no tools' : 'every listed tool may be called',
+      );
+    },
+  },
+];

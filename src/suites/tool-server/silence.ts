@@ -1,0 +1,51 @@
+import { TargetGone } from '../../harness/check.js';
+import { METHODS } from '../../protocol/mcp/index.js';
+import type { Channel } from './channel.js';
+import type { Exchange } from './rpc.js';
+
+/**
+ * Requests in a row, on any session of the run, that may go unanswered within their budget
+ * before the server counts as gone. A server that answers initialize and then nothing (or
+ * only replies the harness cannot read) would otherwise cost every check its full budget and
+ * be reported as one failure per check.
+ */
+export const UNANSWERED_IN_A_ROW = 3;
+
+/** Counts the requests of one suite run left unanswered in a row; any reply resets it. */
+export class SilenceWatch {
+  private readonly unanswered: string[] = [];
+  constructor(private readonly limit: number = UNANSWERED_IN_A_ROW) {}
+
+  /**
+   * Note what one request got. initialize neither counts nor resets (a silent server still
+   * answers it on every new process); a session that ended is not silence (the check says
+   * why). Throws TargetGone at the limit.
+   */
+  note(channel: Channel, method: string, ex: Exchange<number | string>): void {
+    if (method === METHODS.initialize) return;
+    if (ex.reply !== undefined) {
+      this.unanswered.length = 0;
+      return;
+    }
+    if (channel.gone() !== undefined) return;
+    this.unanswered.push(method);
+    if (this.unanswered.length < this.limit) return;
+    const cause = `the server left ${this.unanswered.length} requests in a row unanswered (${this.unanswered.join(', ')}): ${channel.diagnosis().summary}`;
+    this.unanswered.length = 0;
+    throw new TargetGone(cause, 'a JSON-RPC reply with the request id', 'nothing', undefined, {
+      sharedCause: cause,
+    });
+  }
+}
+
+const watches = new WeakMap<Channel, SilenceWatch>();
+
+/** Count the requests of `channel` in `watch` (the suite's context does so for every session it opens). */
+export function watchSilence(channel: Channel, watch: SilenceWatch): void {
+  watches.set(channel, watch);
+}
+
+/** Note an exchange on a channel watched for silence (no-op on one that is not). */
+export function noteExchange(channel: Channel, method: string, ex: Exchange<number | string>): void {
+  watches.get(channel)?.note(channel, method, ex);
+}

@@ -1,0 +1,4 @@
+import { main } from './base.mjs';
+
+// Answers everything but tools/list, which it leaves unanswered.
+main({ silentToolsList: true });
