@@ -15,7 +15,7 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
       'Names the listed tools the checks did not call (not allowed by --call-tools): a skip that says what the run did not exercise, never a failure.',
     level: 'must',
     basis: 'contract',
-    rule: "The contract of wirecheck with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool left uncalled is named, so the user sees what the run did not exercise. Not a rule of the server: this check only ever skips.",
+    rule: 'The contract of wirecheck with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool left uncalled is named, so the user sees what the run did not exercise. Not a rule of the server: this check only ever skips.',
     async run(ctx) {
       const policy = await ctx.policy();
       if (policy.refusedNote !== undefined) throw new CheckSkipped(policy.refusedNote);
