@@ -25,13 +25,21 @@ const HTTP_CHECKS = [
   'origin-refused',
   'no-cross-session-reply',
   'session-model',
+  'event-ids-unique',
+  'resume-same-stream',
+  'resume-replays-after',
 ].map((id) => `tool-server.http.${id}`);
+
+/** The resumption checks: not exercised on a server without event ids or without resumption. */
+const RESUME_CHECKS = ['event-ids-unique', 'resume-same-stream', 'resume-replays-after'];
 
 interface Case {
   readonly server: string;
   readonly flaw: string;
   readonly fails?: readonly string[];
   readonly warns?: readonly string[];
+  /** The resumption checks that judged something (the rest are not exercised). */
+  readonly resumes?: readonly string[];
 }
 
 const CASES: Case[] = [
@@ -55,11 +63,37 @@ const CASES: Case[] = [
   { server: 'get-json', flaw: 'answers GET with JSON', fails: ['get-stream'] },
   { server: 'stream-open', flaw: 'never ends its answer streams', warns: ['answer-stream-ends'] },
   { server: 'text-plain', flaw: 'answers tools/list requests with text/plain', fails: ['request-answer'] },
+  { server: 'resumable', flaw: 'conforms (event ids, priming events, resumption)', resumes: RESUME_CHECKS },
+  {
+    server: 'resume-other-stream',
+    flaw: 'replays the response of another stream when resuming',
+    fails: ['resume-same-stream'],
+    resumes: RESUME_CHECKS,
+  },
+  {
+    server: 'resume-inclusive',
+    flaw: 'replays the event named by Last-Event-ID too (a duplicate)',
+    warns: ['resume-replays-after'],
+    resumes: RESUME_CHECKS,
+  },
+  {
+    server: 'resume-nothing',
+    flaw: 'accepts a resumption but replays nothing (the response after the priming event is lost)',
+    warns: ['resume-replays-after'],
+    resumes: RESUME_CHECKS,
+  },
+  {
+    server: 'same-event-ids',
+    flaw: 'numbers the events of every stream from 1 (ids not unique in the session)',
+    fails: ['event-ids-unique'],
+    resumes: ['event-ids-unique'],
+  },
 ];
 
 function expected(c: Case): Record<string, string> {
   const want: Record<string, string> = Object.fromEntries(HTTP_CHECKS.map((id) => [id, 'pass']));
   want['tool-server.http.answer-stream-ends'] = c.server === 'json' ? 'skip' : 'pass';
+  for (const id of RESUME_CHECKS) if (!c.resumes?.includes(id)) want[`tool-server.http.${id}`] = 'skip';
   for (const id of c.fails ?? []) want[`tool-server.http.${id}`] = 'fail';
   for (const id of c.warns ?? []) want[`tool-server.http.${id}`] = 'warn';
   return want;

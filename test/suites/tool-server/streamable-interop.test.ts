@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
-import { freePort, nonPassing, notPassed, runAgainst, serverScript } from './helpers.js';
+import { freePort, nonPassing, notPassed, runAgainst, serverScript, statusById } from './helpers.js';
 
 // The suite over Streamable HTTP against third-party servers: the official SDK's
 // StreamableHTTPServerTransport + McpServer (event-stream and JSON answers) and fastmcp's
@@ -33,6 +33,28 @@ describe('interop over Streamable HTTP (--http)', () => {
     expect(nonPassing(result)).toEqual(SDK_WARNINGS);
   }, 120_000);
 
+  test('the official SDK with its InMemoryEventStore (event ids, Last-Event-ID replay) passes, resumption judged', async () => {
+    const result = await runAgainst(await started('sdk-streamable', ' --event-store'));
+    expect(nonPassing(result)).toEqual(SDK_WARNINGS);
+    expect(statusById(result)).toMatchObject({
+      'tool-server.http.event-ids-unique': 'pass',
+      'tool-server.http.resume-same-stream': 'pass',
+      'tool-server.http.resume-replays-after': 'pass',
+    });
+  }, 120_000);
+
+  test('the official SDK with its InMemoryEventStore under 2025-11-25 (priming events) passes the resumption checks', async () => {
+    const only = ['event-ids-unique', 'resume-same-stream', 'resume-replays-after'].map(
+      (id) => `tool-server.http.${id}`,
+    );
+    const target = {
+      ...(await started('sdk-streamable', ' --event-store')),
+      protocol: '2025-11-25' as const,
+    };
+    const result = await runAgainst(target, { only });
+    expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
+  }, 120_000);
+
   test('the official SDK with its default options (no Origin validation) fails exactly the Origin check', async () => {
     const result = await runAgainst(await started('sdk-streamable', ' --no-origin-check'));
     expect(nonPassing(result)).toEqual({ ...SDK_WARNINGS, 'tool-server.http.origin-refused': 'fail' });
@@ -43,5 +65,11 @@ describe('interop over Streamable HTTP (--http)', () => {
     expect(notPassed(result)).toEqual([
       expect.stringMatching(/^tool-server\.http\.origin-refused: fail: .*answered HTTP 200/),
     ]);
+    // fastmcp attaches event ids and resumes: the resumption checks judge it.
+    expect(statusById(result)).toMatchObject({
+      'tool-server.http.event-ids-unique': 'pass',
+      'tool-server.http.resume-same-stream': 'pass',
+      'tool-server.http.resume-replays-after': 'pass',
+    });
   }, 120_000);
 });

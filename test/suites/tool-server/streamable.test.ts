@@ -65,6 +65,9 @@ describe('the tool-server suite over Streamable HTTP (--http)', () => {
       'tool-server.http.no-cross-session-reply',
       'tool-server.http.origin-refused',
       'tool-server.http.session-model',
+      'tool-server.http.event-ids-unique',
+      'tool-server.http.resume-same-stream',
+      'tool-server.http.resume-replays-after',
     ]) {
       expect(status[id], id).toBe('pass');
     }
@@ -94,6 +97,14 @@ describe('the tool-server suite over Streamable HTTP (--http)', () => {
     } finally {
       await json.close();
     }
+  }, 60_000);
+
+  test('under 2025-11-25 (priming events) the reference passes the resumption checks', async () => {
+    const only = ['event-ids-unique', 'resume-same-stream', 'resume-replays-after'].map(
+      (id) => `tool-server.http.${id}`,
+    );
+    const result = await runAgainst({ kind: 'http', url: reference.url, protocol: '2025-11-25' }, { only });
+    expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
   }, 60_000);
 
   test('the reference started by --start (serve tools --transport http) passes the transport checks', async () => {

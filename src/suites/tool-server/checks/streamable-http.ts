@@ -16,6 +16,7 @@ import { nextId } from '../peer.js';
 import { delay, exchange } from '../rpc.js';
 import type { StreamableChannel, StreamablePost } from '../streamable-channel.js';
 import { CHECK_MS, failWith } from './common.js';
+import { resumptionChecks } from './streamable-resume.js';
 
 /** The revision text the checks cite. */
 const CLAUSE = 'MCP 2025-03-26 and later, Transports: Streamable HTTP';
@@ -442,6 +443,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
       }
     },
   },
+  ...resumptionChecks,
 ];
 
 /** A session's GET stream, watched for responses (none may come on it). Servers without one give a dummy. */

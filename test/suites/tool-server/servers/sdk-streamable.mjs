@@ -2,11 +2,13 @@
 // StreamableHTTPServerTransport on raw node:http), routed as the SDK's own example
 // (examples/server/simpleStreamableHttp.js) does: one transport per session, 404 for an
 // unknown session, 400 without one. For the interop tests and the bench:
-//   node sdk-streamable.mjs --port N [--json] [--no-origin-check]
+//   node sdk-streamable.mjs --port N [--json] [--no-origin-check] [--event-store]
 // Origin validation is the transport's own (enableDnsRebindingProtection with allowedOrigins);
-// --no-origin-check leaves it at the SDK's default (off).
+// --no-origin-check leaves it at the SDK's default (off). --event-store gives the transport the SDK's
+// InMemoryEventStore (its example of resumability: event ids, Last-Event-ID replay).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -39,6 +41,7 @@ const argv = process.argv.slice(2);
 const port = Number(argv[argv.indexOf('--port') + 1] ?? 0);
 const json = argv.includes('--json');
 const originCheck = !argv.includes('--no-origin-check');
+const eventStore = argv.includes('--event-store');
 const sessions = new Map();
 
 const refuse = (res, status, code, message) => {
@@ -70,6 +73,7 @@ const httpServer = http.createServer(async (req, res) => {
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: json,
+        ...(eventStore ? { eventStore: new InMemoryEventStore() } : {}),
         ...(originCheck ? { enableDnsRebindingProtection: true, allowedOrigins: local } : {}),
         onsessioninitialized: (id) => sessions.set(id, created),
       });

@@ -2,7 +2,10 @@
 // and the flaws the broken-server tests switch on, one per rule. Usage:
 //   node streamable-<name>.mjs --port N
 // Flaws (main({...})): notification200, ignoreSessions, unknown200, broadcast, badSessionId,
-// anyOrigin, getJson, streamOpen, textPlain, json (answers JSON bodies: conforming too).
+// anyOrigin, getJson, streamOpen, textPlain, json (answers JSON bodies: conforming too);
+// eventIds (resumable: a priming event and an id `<stream>-<seq>` on every event of an answer
+// stream, GET + Last-Event-ID replays that stream after the id: conforming too) and its flaws
+// resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -61,6 +64,21 @@ export function main(flaws = {}) {
   const refuse = (res, status, message) =>
     json(res, status, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
 
+  // GET + Last-Event-ID `<stream>-<seq>`: the events of that stream after seq, then the stream ends.
+  const resume = (s, res, last) => {
+    const [no, seq] = String(last).split('-').map(Number);
+    const stream = s.streams[no - 1];
+    if (flaws.sameIds || stream === undefined || !(seq >= 1 && seq <= stream.length))
+      return refuse(res, 400, `cannot resume after ${last}`);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (!flaws.resumeNothing) res.write(stream.slice(flaws.resumeInclusive ? seq - 1 : seq).join(''));
+    if (flaws.resumeOtherStream) {
+      const other = s.streams[no === s.streams.length ? no - 2 : s.streams.length - 1];
+      if (other !== undefined) res.write(other.slice(1).join(''));
+    }
+    res.end();
+  };
+
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
     if (
@@ -75,7 +93,7 @@ export function main(flaws = {}) {
     const known = (id) =>
       sessions.get(id) ?? (flaws.unknown200 && !ended.has(id) ? newSession(id) : undefined);
     const newSession = (id) => {
-      const s = { gets: new Set() };
+      const s = { gets: new Set(), streams: [] };
       sessions.set(id, s);
       return s;
     };
@@ -84,6 +102,8 @@ export function main(flaws = {}) {
       if (sid === undefined) return refuse(res, 400, 'session id required');
       const s = known(sid);
       if (s === undefined) return refuse(res, 404, 'no such session');
+      const last = req.headers['last-event-id'];
+      if (flaws.eventIds && last !== undefined) return resume(s, res, last);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.flushHeaders();
       s.gets.add(res);
@@ -147,6 +167,21 @@ export function main(flaws = {}) {
       }
       if (flaws.json) return json(res, 200, reply, headers);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+      if (flaws.eventIds) {
+        const s = sessions.get(sid ?? headers['mcp-session-id']);
+        const stream = [];
+        s?.streams.push(stream);
+        const no = s === undefined ? 0 : s.streams.length;
+        const idOf = (seq) => (flaws.sameIds ? `${seq}` : `${no}-${seq}`);
+        const events = [
+          `id: ${idOf(1)}\ndata: \n\n`,
+          `id: ${idOf(2)}\nevent: message\ndata: ${JSON.stringify(reply)}\n\n`,
+        ];
+        stream.push(...events);
+        res.write(events.join(''));
+        if (!flaws.streamOpen) res.end();
+        return;
+      }
       res.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
       if (!flaws.streamOpen) res.end();
     });
