@@ -62,6 +62,13 @@ export const ToolFaults = z.strictObject({
    */
   dropAnswerStream: z.boolean().default(false),
   /**
+   * Streamable HTTP: what a GET with `Last-Event-ID` naming an event of a dropped answer stream
+   * gets: the events of that stream after the id (`replay`, default), or 400 (`refused`: a server
+   * that keeps nothing to replay, resumption being a MAY; the reply of the dropped stream is lost).
+   * An id the mock never sent on that stream is 400 either way.
+   */
+  resumption: z.enum(['replay', 'refused']).default('replay'),
+  /**
    * Streamable HTTP: the first session ends when its first request after `initialize`
    * arrives, which is answered 404; the client must initialize a new session (MUST).
    */

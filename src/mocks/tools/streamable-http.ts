@@ -58,8 +58,8 @@ interface Exchange {
   readonly reply: FastifyReply;
   /** sse: where its events go now (the POST's response, or the GET that resumed it). */
   raw: ServerResponse | undefined;
-  /** sse: events written while nobody was connected, for the GET that resumes it. */
-  held: string[];
+  /** sse: events written while nobody was connected (with their sequence number), for the GET that resumes it. */
+  held: { seq: number; event: string }[];
   events: number;
 }
 
@@ -96,7 +96,7 @@ interface HttpSession {
  *   notifications or responses only gets 202.
  * - The server's own messages (notifications, its ping) go on the newest open answer
  *   stream, else on the GET stream, else wait for one (at most HTTP_BACKLOG_LIMIT).
- * - Faults of this transport: `httpAnswer`, `dropAnswerStream`, `expireSession`,
+ * - Faults of this transport: `httpAnswer`, `dropAnswerStream`, `resumption`, `expireSession`,
  *   `requireProtocolVersion`, `getStream`; of all: `replyDelayMs`, `notifications`,
  *   `pingFirst`, `lifecycleNotifications`, `commentFrames`, `keepAliveMs` (the GET stream),
  *   `closeStreamAfter` (after N messages the mock goes away: open streams are cut and every
@@ -166,8 +166,9 @@ export function buildStreamableHttpMockToolServer(
       ex.texts.push(text);
       return;
     }
-    const event = frame(`${ex.streamId}-${++ex.events}`, text);
-    if (ex.raw === undefined) ex.held.push(event);
+    const seq = ++ex.events;
+    const event = frame(`${ex.streamId}-${seq}`, text);
+    if (ex.raw === undefined) ex.held.push({ seq, event });
     else writeTo(s, ex.raw, event);
   };
 
@@ -440,6 +441,21 @@ export function buildStreamableHttpMockToolServer(
     const lastId = Array.isArray(last) ? last[0] : last;
     const resumed =
       lastId === undefined ? undefined : s.streams.get(lastId.slice(0, lastId.lastIndexOf('-')));
+    // The id of an event the mock sent on that stream: `<stream>-<seq>`, seq 0 the priming event.
+    const after = resumed === undefined ? undefined : Number(lastId?.slice(lastId.lastIndexOf('-') + 1));
+    if (resumed !== undefined) {
+      const refusal =
+        faults.resumption === 'refused'
+          ? `cannot resume after event ${JSON.stringify(lastId)}: this server keeps no events to replay`
+          : !Number.isInteger(after) || after === undefined || after < 0 || after > resumed.events
+            ? `cannot resume after event ${JSON.stringify(lastId)}: no such event was sent on that stream`
+            : undefined;
+      if (refusal !== undefined) {
+        recordOther(request, 400, s.id, 'stream-open');
+        refuse(reply, 400, `Bad Request: ${refusal}`);
+        return;
+      }
+    }
     if (resumed === undefined) {
       if (faults.getStream === 'refused') {
         recordOther(request, 405, s.id, 'stream-open');
@@ -464,9 +480,9 @@ export function buildStreamableHttpMockToolServer(
     });
     raw.on('error', () => {});
     if (resumed !== undefined) {
-      // The rest of a dropped answer stream: what it held, then what comes.
+      // The rest of a dropped answer stream: what it held after that event, then what comes.
       resumed.raw = raw;
-      for (const event of resumed.held.splice(0)) writeTo(s, raw, event);
+      for (const { seq, event } of resumed.held.splice(0)) if (seq > (after ?? 0)) writeTo(s, raw, event);
       raw.on('close', () => {
         if (resumed.raw === raw) resumed.raw = undefined;
       });

@@ -160,6 +160,45 @@ describe('Streamable HTTP mock tool server', () => {
     ]);
   });
 
+  test('dropAnswerStream: the replay is what came after the id named; an id never sent on that stream is 400', async () => {
+    const s = await start({ faults: { dropAnswerStream: true } });
+    const init = await post(s.url, INIT);
+    await init.text();
+    const session = init.headers.get('mcp-session-id')!;
+    await (
+      await post(
+        s.url,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { 'mcp-session-id': session },
+      )
+    ).text();
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } };
+    const dropped = await (await post(s.url, call, { 'mcp-session-id': session })).text();
+    expect(dropped).toBe('id: 2-0\nretry: 100\ndata: \n\n');
+    const resume = (id: string) =>
+      fetch(s.url, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': id },
+      });
+    const never = await resume('2-7');
+    expect(never.status).toBe(400);
+    expect(await never.text()).toMatch(/no such event was sent on that stream/);
+    const replayed = await resume('2-0');
+    expect(replayed.status).toBe(200);
+    const text = await replayed.text();
+    expect(text).toContain('id: 2-1\n');
+    expect(text).toContain('"id":2,"result"');
+  });
+
+  test('resumption refused: a GET with Last-Event-ID is 400; the reference client gives up on the call', async () => {
+    const { server: s, client } = await reference({
+      faults: { dropAnswerStream: true, resumption: 'refused' },
+    });
+    await expect(client.callTool('echo', {})).rejects.toThrow(/Last-Event-ID/);
+    const resumed = received(s).filter((e) => e.http?.headers?.['last-event-id'] !== undefined);
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed.every((e) => e.http?.method === 'GET' && e.http?.status === 400)).toBe(true);
+  });
+
   test('requireProtocolVersion: a request without MCP-Protocol-Version is 400; the reference client sends it', async () => {
     const { server: s, client } = await reference({
       faults: { requireProtocolVersion: true, httpAnswer: 'json' },

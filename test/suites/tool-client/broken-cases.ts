@@ -227,6 +227,12 @@ export const CASES: readonly BrokenClientCase[] = [
     passes: ['http.answer.event-stream'],
   },
   {
+    client: 'http-wrong-last-event-id',
+    flaw: 'resumes a dropped answer stream with a Last-Event-ID the server never sent',
+    warns: ['http.stream.resumed'],
+    passes: ['http.answer.event-stream'],
+  },
+  {
     client: 'http-no-delete',
     flaw: 'ends without DELETE for its session',
     warns: ['http.session.deleted'],

@@ -95,3 +95,13 @@ test('a command that cannot be started makes the target unavailable', async () =
     runSuite(suite, { client: 'wirecheck-no-such-command-4711' }, { seed: 1, runs: 1 }),
   ).rejects.toBeInstanceOf(TargetUnavailable);
 }, 30_000);
+
+test('a resumption with an id the server never sent is named as such, not only as a missing result', async () => {
+  const id = `${P}http.stream.resumed`;
+  const result = await runAgainst(nodeCommand('./clients/http-wrong-last-event-id.mjs'), { only: [id] }, [
+    'http',
+  ]);
+  const check = result.checks.find((c) => c.id === id)!;
+  expect(check.status).toBe('warn');
+  expect(check.message).toMatch(/Last-Event-ID "\d+-07", which names no event the server sent/);
+}, 60_000);

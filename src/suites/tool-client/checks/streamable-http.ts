@@ -77,6 +77,13 @@ function expectSessionEchoed(result: CaseResult, what: string): void {
   }
 }
 
+/** The client's GETs that carried Last-Event-ID. */
+function resumedWith(result: CaseResult): ToolJournalEntry[] {
+  return httpRequestsOf(result).filter(
+    (e) => e.http?.method === 'GET' && headerOf(e, STREAMABLE_HTTP_HEADERS.lastEventId) !== undefined,
+  );
+}
+
 /** The revision the client asked for in its first initialize, if any. */
 function askedRevision(result: CaseResult): string | undefined {
   const first = clientRequests(result.journal, METHODS.initialize)[0];
@@ -296,15 +303,24 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
       expectReached(result, what);
       const call = clientRequests(result.journal, METHODS.toolsCall)[0];
       if (call === undefined) throw new NotExercised(`${what}: the client sent no tools/call`);
-      const resumed = httpRequestsOf(result).find(
-        (e) => e.http?.method === 'GET' && headerOf(e, STREAMABLE_HTTP_HEADERS.lastEventId) !== undefined,
-      );
+      const resumed = resumedWith(result)[0];
       if (resumed === undefined) {
         throw new CheckFailure(
           `${what}: the client never sent GET with Last-Event-ID after the tools/call answer stream ended (${result.outcome.type === 'printed' ? 'it printed' : 'it did not print'} a result)`,
           'GET with Last-Event-ID of the last event received',
           'no such GET',
           evidenceOf(result, what, call.entry.seq),
+        );
+      }
+      // The mock answers 400 to an id it never sent on that stream: the id was not the one received.
+      const named = resumedWith(result).find((e) => e.http?.status === 400);
+      if (named !== undefined && !resumedWith(result).some((e) => e.http?.status === 200)) {
+        const sent = headerOf(named, STREAMABLE_HTTP_HEADERS.lastEventId);
+        throw new CheckFailure(
+          `${what}: the client resumed with Last-Event-ID ${JSON.stringify(sent)}, which names no event the server sent on that stream (answered 400)`,
+          'Last-Event-ID: the id of the last event received (the id-only event that ended the stream)',
+          String(sent),
+          evidenceOf(result, what, named.seq),
         );
       }
       expectPrintedResult(result, what);

@@ -44,6 +44,7 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [httpJsonOnly] Streamable HTTP: fail on an event-stream answer
  * @property {boolean} [httpSseOnly] Streamable HTTP: fail on a JSON answer
  * @property {boolean} [httpNoResume] Streamable HTTP: fail when an answer stream ends early instead of resuming
+ * @property {boolean} [httpWrongLastEventId] Streamable HTTP: resume with a Last-Event-ID the server never sent
  * @property {boolean} [httpNoDelete] Streamable HTTP: end without DELETE
  */
 
@@ -285,7 +286,10 @@ function httpConnection(url, flaws, events, initParams) {
       }
       await new Promise((r) => setTimeout(r, 100));
       const r = await fetch(url, {
-        headers: headers({ accept: 'text/event-stream', 'last-event-id': lastId }),
+        headers: headers({
+          accept: 'text/event-stream',
+          'last-event-id': flaws.httpWrongLastEventId ? `${lastId}7` : lastId,
+        }),
       });
       if (r.status !== 200) throw new ClientFailure(`resuming the stream: GET answered HTTP ${r.status}`);
       body = r.body;
