@@ -14,6 +14,8 @@ import {
   type ToolScenario,
   toolScenario,
 } from '../mocks/tools/index.js';
+import { PROTOCOL_REVISIONS } from '../protocol/mcp/index.js';
+import { protocolOption } from '../suites/target-options.js';
 import type { CliContext } from './context.js';
 import { integer, parseOptions } from './options.js';
 
@@ -87,11 +89,17 @@ export function addServeMockToolsCommand(
       'serve this recorded tool session (wirecheck record tools), or those of a directory in turn, instead of the scenario',
     )
     .option('--speed <factor>', 'replay: 1 as recorded (default), 2 twice as fast, max as fast as possible')
+    .option(
+      '--protocol <revision>',
+      `MCP revision the mock answers in initialize and speaks (overrides the scenario's protocolVersion): ${PROTOCOL_REVISIONS.join(', ')}`,
+    )
     .action(async (raw: Record<string, unknown>) => {
       const input = parseOptions(ServeToolsInput, raw);
       if (input.speed !== undefined && input.replay === undefined)
         throw new UsageError('--speed applies to --replay');
-      const scenario = await scenarioOf(input.scenario, input.seed);
+      const protocol = protocolOption(raw);
+      const loaded = await scenarioOf(input.scenario, input.seed);
+      const scenario = protocol === undefined ? loaded : { ...loaded, protocolVersion: protocol };
       const replay = await replayOf(input.replay, ctx);
       const replaying = replay === undefined ? {} : { replay, speed: input.speed ?? 1 };
       const onEntry = input.journal === undefined ? undefined : journalFileWriter(input.journal);

@@ -17,7 +17,9 @@ import {
   METHODS,
   PROTOCOL_REVISIONS,
   PROTOCOL_VERSION,
+  PROTOCOL_VERSION_HEADER_SINCE,
   type ProtocolRevision,
+  revisionAtLeast,
   ToolsListResult,
 } from '../../protocol/mcp/index.js';
 import {
@@ -139,7 +141,9 @@ export class ToolClient {
         result.protocolVersion,
       );
     }
-    this.transport.setProtocolVersion?.(result.protocolVersion);
+    // The MCP-Protocol-Version header exists from 2025-06-18 on: a session of an earlier revision sends none.
+    if (revisionAtLeast(result.protocolVersion, PROTOCOL_VERSION_HEADER_SINCE))
+      this.transport.setProtocolVersion?.(result.protocolVersion);
     await this.notify(METHODS.initialized);
     this.initialized = result;
     return result;

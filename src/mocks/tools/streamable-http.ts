@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { errorResponse, JSONRPC_ERRORS } from '../../protocol/jsonrpc/index.js';
-import { METHODS } from '../../protocol/mcp/index.js';
+import { isProtocolRevision, METHODS, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
 import {
   acceptsMediaType,
+  PROTOCOL_VERSION_HEADER_SINCE,
   requestIdsOf,
   responseIdOf,
+  revisionAtLeast,
   STREAMABLE_HTTP_CONTENT_TYPES,
   STREAMABLE_HTTP_DEFAULT_PATH,
   STREAMABLE_HTTP_HEADERS,
@@ -330,6 +332,22 @@ export function buildStreamableHttpMockToolServer(
         );
         return undefined;
       }
+    }
+    // 2025-06-18 and later: an invalid or unsupported MCP-Protocol-Version MUST be answered 400. A
+    // revision other than the negotiated one is left to the client checks (a should), not refused.
+    const sent = request.headers[STREAMABLE_HTTP_HEADERS.protocolVersion];
+    if (
+      sent !== undefined &&
+      revisionAtLeast(s.negotiated, PROTOCOL_VERSION_HEADER_SINCE) &&
+      !isProtocolRevision(sent)
+    ) {
+      note(400, id);
+      refuse(
+        reply,
+        400,
+        `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(sent)} (supported: ${PROTOCOL_REVISIONS.join(', ')})`,
+      );
+      return undefined;
     }
     return s;
   };

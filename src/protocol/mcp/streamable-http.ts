@@ -93,6 +93,13 @@ export const STREAMABLE_HTTP_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-2
  */
 export const ASSUMED_REVISION_WITHOUT_HEADER = '2025-03-26';
 
+/**
+ * 2025-06-18: over HTTP the client sends the negotiated version in `MCP-Protocol-Version` on every
+ * request after initialize; a server answers an invalid or unsupported one with 400. Before it
+ * the header does not exist.
+ */
+export const PROTOCOL_VERSION_HEADER_SINCE = '2025-06-18';
+
 /** 2025-06-18 removed JSON-RPC batching: from this revision on a POST body is one message. */
 export const BATCHES_REMOVED_IN = '2025-06-18';
 

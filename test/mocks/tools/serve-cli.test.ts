@@ -123,4 +123,71 @@ describe('wirecheck serve mock-tools', () => {
       child.kill('SIGKILL');
     }
   }, 30_000);
+
+  for (const [revision, header] of [
+    ['2025-03-26', undefined],
+    ['2025-11-25', '2025-11-25'],
+  ] as const) {
+    test(`--protocol ${revision} over http: the mock answers it; the reference client with --protocol ${revision} ${header === undefined ? 'sends no MCP-Protocol-Version' : 'sends it'}`, async () => {
+      dir = await mkdtemp(join(tmpdir(), 'wc-serve-tools-'));
+      const journalFile = join(dir, 'journal.jsonl');
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'serve',
+          'mock-tools',
+          '--transport',
+          'http',
+          '--port',
+          '0',
+          '--protocol',
+          revision,
+          '--journal',
+          journalFile,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout.on('data', (c: Buffer) => {
+            out += c.toString();
+            if (out.includes('\n')) resolve(out.split('\n')[0]!);
+          });
+          child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+        });
+        const run = spawnSync(
+          process.execPath,
+          [
+            BIN,
+            'tool-client',
+            '--http',
+            url,
+            '--protocol',
+            revision,
+            '--tool',
+            'echo',
+            '--arguments',
+            '{"text":"hi"}',
+          ],
+          { encoding: 'utf8', timeout: 20_000 },
+        );
+        expect(run.status, run.stderr).toBe(0);
+        expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: 'text', text: '{"text":"hi"}' }] });
+        const received = (await readJournalFile(journalFile)).filter((e) => e.direction === 'received');
+        const init = received.find(
+          (e) => (e.value as { method?: string } | undefined)?.method === 'initialize',
+        );
+        expect((init?.value as { params: { protocolVersion: string } }).params.protocolVersion).toBe(
+          revision,
+        );
+        const after = received.filter((e) => e.http !== undefined && e !== init);
+        expect(after.length).toBeGreaterThan(1);
+        for (const e of after) expect(e.http?.headers?.['mcp-protocol-version']).toBe(header);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    }, 30_000);
+  }
 });

@@ -201,6 +201,7 @@ describe('Streamable HTTP mock tool server', () => {
 
   test('requireProtocolVersion: a request without MCP-Protocol-Version is 400; the reference client sends it', async () => {
     const { server: s, client } = await reference({
+      protocolVersion: '2025-06-18',
       faults: { requireProtocolVersion: true, httpAnswer: 'json' },
     });
     expect((await client.callTool('echo', {})).content).toEqual([{ type: 'text', text: '{}' }]);
@@ -210,6 +211,31 @@ describe('Streamable HTTP mock tool server', () => {
     expect(((await bare.json()) as { error: { message: string } }).error.message).toMatch(
       /MCP-Protocol-Version missing/,
     );
+  });
+
+  test('MCP-Protocol-Version by revision: from 2025-06-18 one that is no MCP revision is 400; before, not read', async () => {
+    for (const [revision, status] of [
+      ['2025-03-26', 200],
+      ['2025-06-18', 400],
+      ['2025-11-25', 400],
+    ] as const) {
+      const s = await start({ protocolVersion: revision, faults: { httpAnswer: 'json' } });
+      const init = await post(s.url, INIT);
+      await init.text();
+      const session = init.headers.get('mcp-session-id')!;
+      const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+      const bad = await post(s.url, ping, {
+        'mcp-session-id': session,
+        'mcp-protocol-version': '1999-01-01',
+      });
+      expect([revision, bad.status]).toEqual([revision, status]);
+      // Without the header, or with the negotiated one, the request is served.
+      expect((await post(s.url, ping, { 'mcp-session-id': session })).status).toBe(200);
+      const named = await post(s.url, ping, { 'mcp-session-id': session, 'mcp-protocol-version': revision });
+      expect(named.status).toBe(200);
+      await s.close();
+      server = undefined;
+    }
   });
 
   test('getStream refused is 405; json answers send the ping of pingFirst on the GET stream', async () => {

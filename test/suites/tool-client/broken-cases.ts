@@ -1,6 +1,7 @@
 // The broken clients of the tool-client suite and the verdicts each must get; shared by
 // broken.test.ts (one run each) and determinism.test.ts (five runs with one seed).
 
+import type { ProtocolRevision } from '../../../src/protocol/mcp/index.js';
 import type { ToolTransport } from '../../../src/suites/tool-client/index.js';
 
 export const P = 'tool-client.';
@@ -12,6 +13,8 @@ export interface BrokenClientCase {
   readonly fails?: readonly string[];
   readonly warns?: readonly string[];
   readonly passes: readonly string[];
+  /** `--protocol` of the run (default the spec's 2024-11-05): the revision whose rule is broken. */
+  readonly protocol?: ProtocolRevision;
 }
 
 /** The transports a case is run over: Streamable HTTP only when one of its checks is an http one. */
@@ -199,14 +202,16 @@ export const CASES: readonly BrokenClientCase[] = [
   },
   {
     client: 'http-no-protocol-version',
-    flaw: 'asks for 2025-06-18 and never sends MCP-Protocol-Version',
+    flaw: 'asks for 2025-06-18 and never sends MCP-Protocol-Version (a 2025-06-18 run)',
     fails: ['http.protocol-version-header'],
     passes: ['http.session-id'],
+    protocol: '2025-06-18',
   },
   {
     client: 'http-newer-version',
-    flaw: 'asks for 2025-06-18 and sends the negotiated MCP-Protocol-Version (no flaw over http)',
+    flaw: 'asks for 2025-06-18 and sends the negotiated MCP-Protocol-Version (no flaw over http; a 2025-06-18 run)',
     passes: ['http.protocol-version-header', 'http.protocol-version-header.negotiated'],
+    protocol: '2025-06-18',
   },
   {
     client: 'http-json-only',

@@ -21,6 +21,7 @@ describe('the suite fails clients that break a rule', () => {
         nodeCommand(`./clients/${c.client}.mjs`),
         { only: idsOf(c) },
         transportsOfCase(c),
+        c.protocol,
       );
       expect(statusById(result)).toEqual(expected(c));
     }, 90_000);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
+import type { ProtocolRevision } from '../../../src/protocol/mcp/index.js';
 import { createToolClientSuite, type ToolTransport } from '../../../src/suites/tool-client/index.js';
 import { buildDist, distIsFresh } from '../../global-setup.js';
 
@@ -24,13 +25,18 @@ export function nodeCommand(relativePath: string): string {
   return `${shellQuote(process.execPath)} ${shellQuote(file)}`;
 }
 
-/** Run the suite against `client`, over the default transports or the ones given. */
+/** Run the suite against `client`, over the default transports or the ones given, under `protocol`. */
 export function runAgainst(
   client: string,
   options: RunOptions = {},
   transports?: readonly ToolTransport[],
+  protocol?: ProtocolRevision,
 ): Promise<SuiteResult> {
-  return runSuite(suite, { client, ...(transports && { transports }) }, { seed: SEED, runs: 3, ...options });
+  return runSuite(
+    suite,
+    { client, ...(transports && { transports }), ...(protocol && { protocol }) },
+    { seed: SEED, runs: 3, ...options },
+  );
 }
 
 /** `id: status: message` for every check that did not pass, for readable assertion diffs. */

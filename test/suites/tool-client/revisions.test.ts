@@ -48,6 +48,23 @@ describe('tool-client suite under each MCP revision', () => {
     }, 120_000);
   }
 
+  for (const revision of PROTOCOL_REVISIONS) {
+    test(`over Streamable HTTP the reference client with --protocol ${revision} passes every check of the transport`, async () => {
+      const result = await runSuite(
+        suite,
+        { client: reference(revision), protocol: revision, transports: ['http'] },
+        { seed: SEED, runs: 3, only: ['tool-client.http.'] },
+      );
+      expect(notPassed(result)).toEqual([]);
+      const status = statusById(result);
+      // The header rule is the negotiated revision's: 2025-06-18 and later.
+      const header = revision >= '2025-06-18' ? 'pass' : 'skip';
+      expect(status['tool-client.http.protocol-version-header']).toBe(header);
+      expect(status['tool-client.http.protocol-version-header.negotiated']).toBe(header);
+      expect(status['tool-client.http.result.printed']).toBe('pass');
+    }, 120_000);
+  }
+
   for (const revision of ['2025-06-18', '2025-11-25'] as const) {
     test(`the official SDK client passes the version checks of ${revision}, the header check included`, async () => {
       const result = await run(nodeCommand('./clients/mcp-sdk-client.mjs'), revision, {

@@ -1,23 +1,17 @@
-import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
 import { clientRequests, type ToolJournalEntry } from '../../../mocks/tools/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
+import { revisionsFrom } from '../../../protocol/mcp/revisions.js';
 import {
   acceptsBothPostAnswers,
   acceptsMediaType,
-  revisionAtLeast,
+  PROTOCOL_VERSION_HEADER_SINCE,
   STREAMABLE_HTTP_CONTENT_TYPES,
   STREAMABLE_HTTP_HEADERS,
 } from '../../../protocol/mcp/streamable-http.js';
 import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectFinished, expectPrintedResult, expectReached, expectTraffic } from '../expect.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
-
-/**
- * The revision whose text introduced `MCP-Protocol-Version` on HTTP requests. The header
- * check applies to a client that asked for this revision or a later one in `initialize`
- * (`revisionAtLeast`); a client asking for an earlier one is not bound by it.
- */
-export const PROTOCOL_VERSION_HEADER_SINCE = '2025-06-18';
 
 const TEXT = 'MCP Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25)';
 
@@ -188,20 +182,16 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
   {
     id: idOf('http', 'protocol-version-header'),
     clause: `${TEXT} (${PROTOCOL_VERSION_HEADER_SINCE} and later): every request after initialize carries MCP-Protocol-Version`,
-    description: `Every request after initialize carries MCP-Protocol-Version (a client that asked for ${PROTOCOL_VERSION_HEADER_SINCE} or later).`,
+    description: `Every request after initialize carries MCP-Protocol-Version (the run's revision, which the mock answers in initialize, is ${PROTOCOL_VERSION_HEADER_SINCE} or later).`,
     level: 'must',
     basis: 'protocol-must',
-    rule: `MCP Streamable HTTP, ${PROTOCOL_VERSION_HEADER_SINCE} and later: a client MUST include the MCP-Protocol-Version header on all requests after initialization. Clients that ask for ${PROTOCOL_VERSION_HEADER_SINCE} or a later revision.`,
+    rule: `MCP Streamable HTTP, ${PROTOCOL_VERSION_HEADER_SINCE} and later: a client MUST include the MCP-Protocol-Version header on all requests after initialization. Every Streamable HTTP client of a session that negotiated ${PROTOCOL_VERSION_HEADER_SINCE} or later.`,
+    revisions: revisionsFrom(PROTOCOL_VERSION_HEADER_SINCE),
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.basic('http');
       expectTraffic(result, 'MCP-Protocol-Version');
       const asked = askedRevision(result);
-      if (!revisionAtLeast(asked, PROTOCOL_VERSION_HEADER_SINCE)) {
-        throw new CheckSkipped(
-          `the client asked for protocol version ${JSON.stringify(asked)}; the header is a rule of ${PROTOCOL_VERSION_HEADER_SINCE} and later`,
-        );
-      }
       const later = afterInitialize(result);
       if (later.length === 0)
         throw new NotExercised('MCP-Protocol-Version: the client sent nothing after initialize');
@@ -210,8 +200,8 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
       );
       if (missing !== undefined) {
         throw new CheckFailure(
-          `a ${describe(missing.entry)} after initialize carried no MCP-Protocol-Version header (the client asked for ${asked})`,
-          'MCP-Protocol-Version: <the negotiated version>',
+          `a ${describe(missing.entry)} after initialize carried no MCP-Protocol-Version header (the client asked for ${asked ?? 'no version'}; the server answered ${result.scenario.protocolVersion})`,
+          `MCP-Protocol-Version: ${result.scenario.protocolVersion}`,
           'absent',
           evidenceOf(result, 'MCP-Protocol-Version', missing.entry.seq),
         );
@@ -224,7 +214,8 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
     description: 'The MCP-Protocol-Version a client sends is the version the server answered in initialize.',
     level: 'should',
     basis: 'protocol-should',
-    rule: `MCP Streamable HTTP, ${PROTOCOL_VERSION_HEADER_SINCE} and later: the protocol version the client sends SHOULD be the one negotiated during initialization. Clients that send the header.`,
+    rule: `MCP Streamable HTTP, ${PROTOCOL_VERSION_HEADER_SINCE} and later: the protocol version the client sends SHOULD be the one negotiated during initialization. Clients that send the header in a session of ${PROTOCOL_VERSION_HEADER_SINCE} or later.`,
+    revisions: revisionsFrom(PROTOCOL_VERSION_HEADER_SINCE),
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.basic('http');
