@@ -1,11 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import fastify, { type FastifyInstance } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
 import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
-import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
-import type { ToolJournal, ToolJournalEntry } from './journal.js';
+import { type HostPolicy, hostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
+import { SESSION_QUEUE_LIMIT_BYTES } from '../../servers/http/outbound-queue.js';
+import { ToolJournal, type ToolJournalEntry } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
+import { ReplayToolSession } from './replay-session.js';
+import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
+import { MockToolSession, type SessionChannel } from './session.js';
+import type { MockSession, MockToolServerOptions } from './sse.js';
 
 /** How many closed session ids are remembered, to tell "closed" from "unknown". */
 export const CLOSED_IDS_KEPT = 10_000;
@@ -79,4 +84,56 @@ export function listeningOrigin(app: FastifyInstance): {
   const address = app.server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return { origin: `http://${shown}:${address.port}`, address, shown };
+}
+
+/** What the two HTTP mocks (SSE and Streamable HTTP) set up alike before their routes. */
+export interface MockHttpBase {
+  readonly scenario: ToolScenario;
+  readonly journal: ToolJournal;
+  /** The fastify app (never listening yet), with prepareMockApp's hooks. */
+  readonly app: FastifyInstance;
+  /** Sessions open now, by id (a closed session is forgotten: its memory is released). */
+  readonly sessions: Map<string, MockSession>;
+  readonly closedIds: ClosedIds;
+  /** Bytes waiting for one client past which its stream is cut (SESSION_QUEUE_LIMIT_BYTES). */
+  readonly queueLimit: number;
+  readonly log: (line: string) => void;
+  /** The number of the next session (0 first): it seeds the session's own random choices. */
+  nextIndex(): number;
+  /** The session behind a channel: the scenario's, or the next recording replayed (in turn). */
+  createSession(channel: SessionChannel, index: number): MockSession;
+}
+
+export function mockHttpBase(
+  input: ToolScenario | ToolScenarioInput,
+  options: MockToolServerOptions,
+): MockHttpBase {
+  const scenario = toolScenario(input as ToolScenarioInput);
+  const journal = new ToolJournal(options.onEntry, options.journalLimits);
+  // Several recordings: each new session replays the next one, in turn.
+  const plans = replayPlansOf(options.replay);
+  const app = fastify({ logger: false, forceCloseConnections: true });
+  prepareMockApp(app, hostPolicy(options), journal);
+  let opened = 0;
+  return {
+    scenario,
+    journal,
+    app,
+    sessions: new Map(),
+    closedIds: new ClosedIds(),
+    queueLimit: options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES,
+    log: options.log ?? (() => {}),
+    nextIndex: () => opened++,
+    createSession: (channel, index) =>
+      plans.length === 0
+        ? new MockToolSession(scenario, journal, channel, index)
+        : new ReplayToolSession(
+            plans[index % plans.length]!,
+            scenario,
+            journal,
+            channel,
+            { speed: options.speed ?? 1 },
+            index,
+          ),
+  };
 }

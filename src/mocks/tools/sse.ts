@@ -1,30 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
 import { SESSION_QUERY_PARAM, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
-import { type HostPolicyOptions, hostPolicy } from '../../servers/http/host-guard.js';
-import {
-  checkOutboundQueue,
-  describeOverflow,
-  SESSION_QUEUE_LIMIT_BYTES,
-} from '../../servers/http/outbound-queue.js';
+import type { HostPolicyOptions } from '../../servers/http/host-guard.js';
+import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
 import type { JournalLimits } from '../limits.js';
-import {
-  ClosedIds,
-  httpOf,
-  listeningOrigin,
-  originOf,
-  prepareMockApp,
-  replayPlansOf,
-} from './http-common.js';
-import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
-import { ReplayToolSession } from './replay-session.js';
-import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
-import { MockToolSession } from './session.js';
+import { httpOf, listeningOrigin, mockHttpBase, originOf } from './http-common.js';
+import { messageEntry, type ToolJournal, type ToolJournalEntry } from './journal.js';
+import type { ReplayToolSession } from './replay-session.js';
+import type { ToolScenario, ToolScenarioInput } from './scenario.js';
+import type { MockToolSession } from './session.js';
 
 /** Paths of the mock's SSE transport (spec "Tool server, SSE transport"). */
 export const MOCK_SSE_PATH = '/sse';
@@ -77,26 +66,15 @@ export function buildMockToolServer(
   input: ToolScenario | ToolScenarioInput = {},
   options: MockToolServerOptions = {},
 ): BuiltMockToolServer {
-  const scenario = toolScenario(input as ToolScenarioInput);
-  const journal = new ToolJournal(options.onEntry, options.journalLimits);
+  const { scenario, journal, app, sessions, closedIds, queueLimit, log, nextIndex, createSession } =
+    mockHttpBase(input, options);
   const streams = new Map<string, OpenStream>();
-  const sessions = new Map<string, MockSession>();
-  const closedIds = new ClosedIds();
-  // Several recordings: each new session replays the next one, in turn.
-  const plans = replayPlansOf(options.replay);
   const { faults } = scenario;
-  const hosts = hostPolicy(options);
-  const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
-  const log = options.log ?? (() => {});
-  let opened = 0;
-  const app = fastify({ logger: false, forceCloseConnections: true });
-
-  prepareMockApp(app, hosts, journal);
 
   app.get(MOCK_SSE_PATH, (request, reply) => {
     // The index seeds the session's own random choices; the id is random (crypto): a
     // client cannot guess another session's id and POST into its stream.
-    const index = opened++;
+    const index = nextIndex();
     const id = randomUUID();
     journal.record({
       session: id,
@@ -137,17 +115,7 @@ export function buildMockToolServer(
       writeRaw: (bytes: Uint8Array) => bounded(() => raw.write(bytes)),
       close: () => endStream(stream),
     };
-    (stream as { session: MockSession }).session =
-      plans.length === 0
-        ? new MockToolSession(scenario, journal, channel, index)
-        : new ReplayToolSession(
-            plans[index % plans.length]!,
-            scenario,
-            journal,
-            channel,
-            { speed: options.speed ?? 1 },
-            index,
-          );
+    (stream as { session: MockSession }).session = createSession(channel, index);
     sessions.set(id, stream.session);
     streams.set(id, stream);
     const path = `${MOCK_MESSAGES_PATH}?${SESSION_QUERY_PARAM}=${encodeURIComponent(id)}`;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponse, JSONRPC_ERRORS } from '../../protocol/jsonrpc/index.js';
 import { isProtocolRevision, METHODS, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
 import {
@@ -15,17 +15,10 @@ import {
 } from '../../protocol/mcp/streamable-http.js';
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
-import { hostPolicy } from '../../servers/http/host-guard.js';
-import {
-  checkOutboundQueue,
-  describeOverflow,
-  SESSION_QUEUE_LIMIT_BYTES,
-} from '../../servers/http/outbound-queue.js';
-import { ClosedIds, httpOf, listeningOrigin, prepareMockApp, replayPlansOf } from './http-common.js';
-import { messageEntry, ToolJournal } from './journal.js';
-import { ReplayToolSession } from './replay-session.js';
-import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
-import { MockToolSession } from './session.js';
+import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
+import { httpOf, listeningOrigin, mockHttpBase } from './http-common.js';
+import { messageEntry } from './journal.js';
+import type { ToolScenario, ToolScenarioInput } from './scenario.js';
 import type {
   BuiltMockToolServer,
   MockSession,
@@ -111,20 +104,12 @@ export function buildStreamableHttpMockToolServer(
   input: ToolScenario | ToolScenarioInput = {},
   options: MockToolServerOptions = {},
 ): BuiltMockToolServer {
-  const scenario = toolScenario(input as ToolScenarioInput);
-  const journal = new ToolJournal(options.onEntry, options.journalLimits);
+  const { scenario, journal, app, sessions, closedIds, queueLimit, log, nextIndex, createSession } =
+    mockHttpBase(input, options);
   const open = new Map<string, HttpSession>();
-  const sessions = new Map<string, MockSession>();
-  const closedIds = new ClosedIds();
-  const plans = replayPlansOf(options.replay);
   const { faults } = scenario;
-  const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
-  const log = options.log ?? (() => {});
-  let opened = 0;
   let expired = false;
   let dropped = false;
-  const app = fastify({ logger: false, forceCloseConnections: true });
-  prepareMockApp(app, hostPolicy(options), journal);
 
   const record = (request: FastifyRequest, status: number, session: string, body: string) => {
     const entry = messageEntry(body, {
@@ -256,7 +241,7 @@ export function buildStreamableHttpMockToolServer(
   };
 
   const newSession = (): HttpSession => {
-    const index = opened++;
+    const index = nextIndex();
     const id = randomUUID();
     const s: HttpSession = {
       id,
@@ -278,17 +263,7 @@ export function buildStreamableHttpMockToolServer(
       write: (text: string) => deliver(s, text),
       close: () => silence(s),
     };
-    s.session =
-      plans.length === 0
-        ? new MockToolSession(scenario, journal, channel, index)
-        : new ReplayToolSession(
-            plans[index % plans.length]!,
-            scenario,
-            journal,
-            channel,
-            { speed: options.speed ?? 1 },
-            index,
-          );
+    s.session = createSession(channel, index);
     open.set(id, s);
     sessions.set(id, s.session);
     s.session.start();

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,18 @@ const INIT = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
 });
+
+/** The first line the server prints on standard output (its URL). */
+function firstLine(child: ChildProcessWithoutNullStreams | ReturnType<typeof spawn>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+  });
+}
 
 let dir: string;
 beforeAll(() => {
@@ -73,14 +85,7 @@ describe('wirecheck serve mock-tools', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
-        });
-        child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-      });
+      const url = await firstLine(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sse$/);
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
@@ -99,14 +104,7 @@ describe('wirecheck serve mock-tools', () => {
       },
     );
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
-        });
-        child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-      });
+      const url = await firstLine(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const r = await fetch(url, {
         method: 'POST',
@@ -149,14 +147,7 @@ describe('wirecheck serve mock-tools', () => {
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let out = '';
-          child.stdout.on('data', (c: Buffer) => {
-            out += c.toString();
-            if (out.includes('\n')) resolve(out.split('\n')[0]!);
-          });
-          child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-        });
+        const url = await firstLine(child);
         const run = spawnSync(
           process.execPath,
           [
@@ -179,7 +170,7 @@ describe('wirecheck serve mock-tools', () => {
         const init = received.find(
           (e) => (e.value as { method?: string } | undefined)?.method === 'initialize',
         );
-        expect((init?.value as { params: { protocolVersion: string } }).params.protocolVersion).toBe(
+        expect((init!.value as { params: { protocolVersion: string } }).params.protocolVersion).toBe(
           revision,
         );
         const after = received.filter((e) => e.http !== undefined && e !== init);

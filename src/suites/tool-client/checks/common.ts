@@ -1,3 +1,6 @@
+import type { CheckEnv } from '../../../harness/check.js';
+import type { ToolFaultsInput } from '../../../mocks/tools/index.js';
+import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import type { ToolTransport } from '../target.js';
 
 /** Budget of a check that runs the client once or twice. */
@@ -14,4 +17,14 @@ export function idOf(transport: ToolTransport, rest: string): string {
 export function transportClause(transport: ToolTransport): string {
   if (transport === 'http') return 'MCP Streamable HTTP transport (2025-03-26 and later)';
   return transport === 'stdio' ? 'Tool server, stdio transport' : 'Tool server, SSE transport';
+}
+
+/** The client's echo call against a fresh mock of `transport` with these faults: the case of most transport checks. */
+export function echoWithFaults(
+  ctx: ToolClientCtx,
+  env: CheckEnv,
+  transport: ToolTransport,
+  faults: ToolFaultsInput,
+): Promise<CaseResult> {
+  return ctx.runCase({ transport, scenario: { faults }, input: ECHO_INPUT, signal: env.signal });
 }

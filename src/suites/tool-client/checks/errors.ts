@@ -3,7 +3,7 @@ import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectClientError, expectReached } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import type { ToolTransport } from '../target.js';
-import { CASE_BUDGET_MS, idOf } from './common.js';
+import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
 const SCRIPTED_ERROR = { code: -32603, message: 'wirecheck scripted failure of the echo tool' };
 const CONTRACT =
@@ -85,12 +85,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       rule: `A session ends when the server closes the stream or exits. ${CONTRACT}`,
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
-        const result = await ctx.runCase({
-          transport: t,
-          scenario: { faults: { closeStreamAfter: 1 } },
-          input: ECHO_INPUT,
-          signal: env.signal,
-        });
+        const result = await echoWithFaults(ctx, env, t, { closeStreamAfter: 1 });
         expectReached(result, 'stream closed');
         if (!result.journal.some((e) => e.kind === 'closed' && e.direction === 'sent')) {
           throw new CheckFailure(

@@ -3,7 +3,7 @@ import { checkProperty } from '../../../harness/property.js';
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { METHODS, normalizeCallToolParams, ToolsCallParams } from '../../../protocol/mcp/index.js';
 import { arbRoundTrip } from '../arbitraries.js';
-import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
+import type { CaseResult, ToolClientCtx } from '../context.js';
 import {
   evidenceOf,
   expectFinished,
@@ -13,7 +13,7 @@ import {
   expectTraffic,
 } from '../expect.js';
 import type { ToolTransport } from '../target.js';
-import { CASE_BUDGET_MS, idOf, PROPERTY_BUDGET_MS } from './common.js';
+import { CASE_BUDGET_MS, echoWithFaults, idOf, PROPERTY_BUDGET_MS } from './common.js';
 
 /** The tools/call the client sent names the tool of stdin and carries its arguments unchanged. */
 function expectCallAsGiven(result: CaseResult, what: string): void {
@@ -135,12 +135,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       rule: 'MCP 2024-11-05 lets a server send notifications; one a client does not know is ignored (JSON-RPC gives notifications no reply). Not stated as a MUST, hence a warning.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
-        const result = await ctx.runCase({
-          transport: t,
-          scenario: { faults: { notifications: 2 } },
-          input: ECHO_INPUT,
-          signal: env.signal,
-        });
+        const result = await echoWithFaults(ctx, env, t, { notifications: 2 });
         expectReached(result, 'unknown notifications');
         expectFinished(result, 'unknown notifications before every reply');
       },
@@ -156,12 +151,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       rule: 'MCP 2024-11-05: a receiver SHOULD ignore a cancellation it cannot act on, and progress notifications only inform; a client that breaks on either fails servers that send them. A warning.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
-        const result = await ctx.runCase({
-          transport: t,
-          scenario: { faults: { lifecycleNotifications: true } },
-          input: ECHO_INPUT,
-          signal: env.signal,
-        });
+        const result = await echoWithFaults(ctx, env, t, { lifecycleNotifications: true });
         expectReached(result, 'progress and cancellation');
         expectFinished(result, 'progress and cancellation before the reply');
       },

@@ -1,9 +1,9 @@
 import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
 import { clientMessages } from '../../../mocks/tools/index.js';
 import { revisionsFrom } from '../../../protocol/mcp/index.js';
-import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
+import type { CaseResult, ToolClientCtx } from '../context.js';
 import { evidenceOf, expectFinished, expectReached, expectTraffic } from '../expect.js';
-import { CASE_BUDGET_MS, idOf } from './common.js';
+import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
 /**
  * Every message the client POSTed went to the path and query the endpoint event announced
@@ -79,12 +79,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
     rule: RESOLVE_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await ctx.runCase({
-        transport: 'sse',
-        scenario: { faults: { endpoint: 'absolute' } },
-        input: ECHO_INPUT,
-        signal: env.signal,
-      });
+      const result = await echoWithFaults(ctx, env, 'sse', { endpoint: 'absolute' });
       expectStreamOpened(result, 'absolute endpoint');
       expectPostsToEndpoint(result, 'absolute endpoint');
       expectFinished(result, 'absolute endpoint');
@@ -100,12 +95,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
     rule: `${RESOLVE_RULE} The spec makes no exception for another origin; the official SDK client and @ai-sdk/mcp refuse one on purpose, as a security choice (docs/tool-client-compatibility.md).`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await ctx.runCase({
-        transport: 'sse',
-        scenario: { faults: { endpoint: 'other-origin' } },
-        input: ECHO_INPUT,
-        signal: env.signal,
-      });
+      const result = await echoWithFaults(ctx, env, 'sse', { endpoint: 'other-origin' });
       const endpoint = result.journal.find((e) => e.kind === 'endpoint');
       expectStreamOpened(result, 'endpoint on another origin');
       const host = endpoint === undefined ? undefined : new URL(endpoint.text).host;
@@ -123,12 +113,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
     rule: 'The spec says a *probe* treats 200 or 202 as success; servers answer 202, so a client that takes only 202 works with them, and this is a warning.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await ctx.runCase({
-        transport: 'sse',
-        scenario: { faults: { postStatus: 200 } },
-        input: ECHO_INPUT,
-        signal: env.signal,
-      });
+      const result = await echoWithFaults(ctx, env, 'sse', { postStatus: 200 });
       expectReached(result, 'POSTs answered 200');
       expectFinished(result, 'POSTs answered 200');
     },
@@ -144,11 +129,10 @@ export const sseChecks: Check<ToolClientCtx>[] = [
     rule: 'The spec: servers send keep-alive comment frames (a line starting with a colon) on the stream, and the SSE format makes a client ignore comments. Every tool client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await ctx.runCase({
-        transport: 'sse',
-        scenario: { faults: { commentFrames: true, keepAliveMs: 25, replyDelayMs: 120 } },
-        input: ECHO_INPUT,
-        signal: env.signal,
+      const result = await echoWithFaults(ctx, env, 'sse', {
+        commentFrames: true,
+        keepAliveMs: 25,
+        replyDelayMs: 120,
       });
       expectReached(result, 'comment frames');
       expectFinished(result, 'comment frames on the stream');

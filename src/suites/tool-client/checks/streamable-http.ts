@@ -9,9 +9,9 @@ import {
   STREAMABLE_HTTP_CONTENT_TYPES,
   STREAMABLE_HTTP_HEADERS,
 } from '../../../protocol/mcp/streamable-http.js';
-import { type CaseResult, ECHO_INPUT, type ToolClientCtx } from '../context.js';
+import type { CaseResult, ToolClientCtx } from '../context.js';
 import { evidenceOf, expectFinished, expectPrintedResult, expectReached, expectTraffic } from '../expect.js';
-import { CASE_BUDGET_MS, idOf } from './common.js';
+import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
 const TEXT = 'MCP Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25)';
 
@@ -144,12 +144,7 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
     rule: 'MCP Streamable HTTP: when a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it MUST start a new session by sending a new InitializeRequest without a session id attached. Every Streamable HTTP client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await ctx.runCase({
-        transport: 'http',
-        scenario: { faults: { expireSession: true } },
-        input: ECHO_INPUT,
-        signal: env.signal,
-      });
+      const result = await echoWithFaults(ctx, env, 'http', { expireSession: true });
       const what = 'session expired (404)';
       expectReached(result, what);
       const requests = httpRequestsOf(result);
@@ -264,12 +259,7 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
     rule: 'MCP Streamable HTTP: the server answers a POST carrying requests with Content-Type text/event-stream or application/json, and the client MUST support both. Every Streamable HTTP client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await ctx.runCase({
-        transport: 'http',
-        scenario: { faults: { httpAnswer: 'json' } },
-        input: ECHO_INPUT,
-        signal: env.signal,
-      });
+      const result = await echoWithFaults(ctx, env, 'http', { httpAnswer: 'json' });
       expectReached(result, 'JSON answers');
       expectPrintedResult(result, 'JSON answers');
     },
@@ -284,12 +274,7 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
     rule: 'MCP Streamable HTTP: to resume after a broken connection the client SHOULD issue an HTTP GET with the Last-Event-ID header of the last event it received (2025-11-25: a server may end a stream after an event with an id, for the client to come back). Every Streamable HTTP client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await ctx.runCase({
-        transport: 'http',
-        scenario: { faults: { dropAnswerStream: true } },
-        input: ECHO_INPUT,
-        signal: env.signal,
-      });
+      const result = await echoWithFaults(ctx, env, 'http', { dropAnswerStream: true });
       const what = 'dropped answer stream';
       expectReached(result, what);
       const call = clientRequests(result.journal, METHODS.toolsCall)[0];

@@ -252,6 +252,17 @@ export function replayFaults(trial: ResumeTrial): string[] {
   return faults;
 }
 
+/** A failure naming the first problem, with the resumed streams as seen, when there are problems. */
+function failOn(ex: ResumeExercise, problems: readonly string[], summary: string, expected: string): void {
+  if (problems.length === 0) return;
+  throw failWith(
+    `${summary}: ${problems[0]}`,
+    expected,
+    [...problems.slice(0, 6), ...ex.trials.map((t) => describeResumed(t.answer))].join('\n'),
+    [ex.channel],
+  );
+}
+
 async function resumed(ctx: ToolServerCtx): Promise<ResumeExercise> {
   const ex = await resumeExercise(ctx);
   if (ex.unexercised !== undefined) throw new NotExercised(ex.unexercised);
@@ -311,14 +322,12 @@ export const resumptionChecks: Check<ToolServerCtx>[] = [
             `resuming after ${JSON.stringify(t.from)} (the answer to request ${t.requestId}) replayed ${m.slice(0, 200)}`,
         ),
       );
-      if (problems.length > 0) {
-        throw failWith(
-          `${problems.length} message(s) of another stream were replayed: ${problems[0]}`,
-          'only messages of the stream the Last-Event-ID belongs to',
-          [...problems.slice(0, 6), ...ex.trials.map((t) => describeResumed(t.answer))].join('\n'),
-          [ex.channel],
-        );
-      }
+      failOn(
+        ex,
+        problems,
+        `${problems.length} message(s) of another stream were replayed`,
+        'only messages of the stream the Last-Event-ID belongs to',
+      );
     },
   },
   {
@@ -335,14 +344,12 @@ export const resumptionChecks: Check<ToolServerCtx>[] = [
       const problems = ex.trials.flatMap((t) =>
         replayFaults(t).map((f) => `resuming after ${JSON.stringify(t.from)}: ${f}`),
       );
-      if (problems.length > 0) {
-        throw failWith(
-          `the replay departed from the messages after the Last-Event-ID: ${problems[0]}`,
-          'the messages after the event, each once',
-          [...problems.slice(0, 6), ...ex.trials.map((t) => describeResumed(t.answer))].join('\n'),
-          [ex.channel],
-        );
-      }
+      failOn(
+        ex,
+        problems,
+        'the replay departed from the messages after the Last-Event-ID',
+        'the messages after the event, each once',
+      );
     },
   },
 ];
