@@ -11,7 +11,7 @@ test('an independent client that follows the spec passes every check over all th
   expect(notPassed(result)).toEqual([]);
   expect(result.checks.some((c) => c.id.startsWith('tool-client.stdio.'))).toBe(true);
   expect(result.checks.some((c) => c.id.startsWith('tool-client.sse.'))).toBe(true);
-  // It asks for 2024-11-05: the checks of later revisions and the 2025-06-18 header rule do not bind it.
+  // The run speaks 2024-11-05: the checks of later revisions, the 2025-06-18 header rules among them, do not apply.
   expect(
     result.checks
       .filter((c) => c.status === 'skip')
@@ -20,6 +20,7 @@ test('an independent client that follows the spec passes every check over all th
   ).toEqual([
     'tool-client.http.initialize.offers-revision',
     'tool-client.http.protocol-version-header',
+    'tool-client.http.protocol-version-header.negotiated',
     'tool-client.sse.initialize.offers-revision',
     'tool-client.sse.protocol-version-header',
     'tool-client.stdio.initialize.offers-revision',

@@ -18,13 +18,13 @@ test(`the reference tool client passes every check over all three transports, in
       TOOL_TRANSPORTS,
     );
     expect({ run: i, notPassed: notPassed(result) }).toEqual({ run: i, notPassed: [] });
-    // Every check passes but those of later MCP revisions (this run speaks 2024-11-05) and the
-    // 2025-06-18 header rule over Streamable HTTP, which does not bind a client asking for 2024-11-05
-    // (it sends the header all the same: test/transports/streamable-http-client.test.ts).
+    // Every check passes but those of later MCP revisions (this run speaks 2024-11-05), among them
+    // the 2025-06-18 header rules over Streamable HTTP (the session negotiated 2024-11-05).
     const skipped = result.checks.filter((c) => c.status === 'skip');
     expect(skipped.map((c) => c.id).sort()).toEqual([
       'tool-client.http.initialize.offers-revision',
       'tool-client.http.protocol-version-header',
+      'tool-client.http.protocol-version-header.negotiated',
       'tool-client.sse.initialize.offers-revision',
       'tool-client.sse.protocol-version-header',
       'tool-client.stdio.initialize.offers-revision',

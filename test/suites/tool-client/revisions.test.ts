@@ -76,6 +76,21 @@ describe('tool-client suite under each MCP revision', () => {
     }, 120_000);
   }
 
+  for (const revision of ['2025-06-18', '2025-11-25'] as const) {
+    test(`over Streamable HTTP the official SDK client passes the header checks of ${revision}`, async () => {
+      const only = [
+        'tool-client.http.protocol-version-header',
+        'tool-client.http.protocol-version-header.negotiated',
+      ];
+      const result = await runSuite(
+        suite,
+        { client: nodeCommand('./clients/mcp-sdk-client.mjs'), protocol: revision, transports: ['http'] },
+        { seed: SEED, runs: 3, only },
+      );
+      expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
+    }, 120_000);
+  }
+
   test('a conforming client of every revision passes; asking for an older revision than it speaks warns', async () => {
     const good = await run(`${nodeCommand('./clients/revisions.mjs')} 2025-06-18 negotiated`, '2025-06-18', {
       only: VERSION_CHECKS,
