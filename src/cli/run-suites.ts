@@ -216,9 +216,9 @@ interface SharedPool {
 /**
  * Run the planned suites: with one job, one after another; with more, overlapping, all taking
  * their checks' job slots from one pool of `jobs` slots. A suite opens once the suite before it
- * has started all its checks but those that run alone or last, so one suite's waits (the
- * runner's timeout cases) overlap the next suites' checks, and at most a few suites are open
- * at once. Resolves to each suite's result (undefined: it has none), in plan order.
+ * has started all its checks but those that run alone or last (a suite of one check at a
+ * time: once it is open), so one suite's waits (the runner's timeout cases) overlap the next
+ * suites' checks, and only the suites that have checks left to start wait their turn. Resolves to each suite's result (undefined: it has none), in plan order.
  */
 async function runOverlapping<R>(
   plan: readonly PlannedSuite[],

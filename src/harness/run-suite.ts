@@ -68,7 +68,8 @@ export interface RunOptions {
   slots?: Slots;
   /**
    * Called once, when the run has started every check it will start before the ones that run
-   * alone or last (or stopped starting checks, or ended): the next suite of a shared run may open.
+   * alone or last (or stopped starting checks, or ended): the next suite of a shared run may
+   * open. A suite whose checks run one at a time calls it once it is open.
    */
   onDispatched?: () => void;
 }
@@ -283,13 +284,14 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   };
   try {
     if (plan.jobs <= 1) {
+      // One check at a time holds at most one slot of a shared pool (every slot, alone, once
+      // the checks before it have given theirs back): the next suite may open at once.
+      options.onDispatched?.();
       for (const [i, check] of checks.entries()) {
         if (mustStop() && stop !== undefined) {
           notRunFrom(i, stop);
           break;
         }
-        if (i === checks.length - 1 || check.schedule === 'alone' || check.schedule === 'last')
-          options.onDispatched?.();
         options.onStart?.(check.id, i, checks.length);
         const held = await holdSlots(options.slots, check);
         // The wait for a slot of a shared pool may outlast the run.

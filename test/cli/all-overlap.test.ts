@@ -58,8 +58,8 @@ describe('wirecheck all: suites overlap on one pool of job slots', () => {
     expect(runningBeside(log, 'alpha.wait')).toEqual([]);
     log.length = 0;
     const overlapped = await cli(['all', '--report-dir', dir, '--seed', '5', '--verbose', '--jobs', '2']);
-    // beta opened and ran its checks while alpha's last check waited.
-    expect(runningBeside(log, 'alpha.wait')).toEqual(['beta.ok', 'beta.soft']);
+    // beta opened and ran its checks while alpha's checks ran.
+    expect(log.indexOf('end beta.soft')).toBeLessThan(log.indexOf('end alpha.wait'));
     expect(overlapped.code).toBe(1);
     expect(overlapped.code).toBe(sequential.code);
     // Each suite's block whole and in plan order, although beta finished first.
