@@ -59,15 +59,18 @@ function loadNote(run: AllRun): string {
   return `load average ${run.loadBefore.toFixed(2)} before, ${run.loadAfter.toFixed(2)} after; ${run.totals}`;
 }
 
-/** `all` with the default jobs against the 60 s goal: `ratio` = goal/wall, met at 1 and above. */
-export function allGoalRow(run: AllRun, label: string): BenchRow {
+/**
+ * `all` with the default jobs against the 60 s goal: `ratio` = goal/wall, met at 1 and above.
+ * A smoke run (a part of the checks) is aimed at nothing: the goal is for the whole run.
+ */
+export function allGoalRow(run: AllRun, label: string, smoke = false): BenchRow {
   return {
     name: `wirecheck all${label}, ${run.jobs} ${run.jobs === 1 ? 'job' : 'jobs'}: wall time vs ${ALL_GOAL_MS / 1000} s`,
     value: Math.round(run.wallMs),
     unit: 'ms',
     baseline: ALL_GOAL_MS,
     ratio: Number((ALL_GOAL_MS / run.wallMs).toPrecision(4)),
-    goal: 1,
+    goal: smoke ? 0 : 1,
     note: loadNote(run),
   };
 }
@@ -109,7 +112,7 @@ export async function runAllBench(options: {
     return result;
   };
   const many = await run(defaultJobs());
-  const rows = [allGoalRow(many, label)];
+  const rows = [allGoalRow(many, label, options.quick)];
   if (!options.quick && many.jobs > 1) rows.push(allJobsRow(many, await run(1), label));
   return rows;
 }

@@ -95,6 +95,8 @@ describe('a suite without a floor, and wirecheck all as a whole', () => {
     expect(goal.note).toBe(
       'load average 0.50 before, 1.50 after; 345 passed, 0 failed, 0 warned, 91 skipped',
     );
+    // A smoke run (part of the checks) is aimed at nothing.
+    expect(allGoalRow(run(2, 20_000), ' (smoke)', true).goal).toBe(0);
     const jobs = allJobsRow(run(2, 48_000), run(1, 72_000), ', every suite');
     expect(jobs).toMatchObject({ value: 48_000, baseline: 72_000, ratio: 1.5, goal: 0 });
   });
