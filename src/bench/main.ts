@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleLineIo, type LineIo } from '../harness/line-io.js';
+import { runAllBench } from './all-bench.js';
 import { clearSdkEnvironment } from './consumers.js';
 import { procLoadProbe } from './cpu-load.js';
 import { describeMachine } from './machine.js';
@@ -278,7 +279,10 @@ export async function main(
       );
     }
     if (groups.has('suites')) {
-      await part('suites', () => runSuiteBench({ quick: command.quick, log: io.out }));
+      await part('suites', async () => [
+        ...(await runSuiteBench({ quick: command.quick, log: io.out })),
+        ...(await runAllBench({ quick: command.quick, log: io.out })),
+      ]);
     }
     const minutes = ((performance.now() - started) / 60_000).toFixed(1);
     io.out('');

@@ -6,7 +6,7 @@ import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import { SUITES } from '../suites/registry.js';
 import type { BenchRow } from './rows.js';
 import { median } from './stats.js';
-import { describeFloor, floorOf, floorRow, jobsRow } from './suite-floors.js';
+import { describeFloor, floorOf, floorRow, jobsRow, NO_FLOOR, workRow } from './suite-floors.js';
 
 export interface SuiteBenchOptions {
   /** Smoke run: 2 property runs per check, no --jobs 1 runs. */
@@ -14,6 +14,11 @@ export interface SuiteBenchOptions {
   readonly log?: ((line: string) => void) | undefined;
   /** Only these suites (default: every suite with a reference). */
   readonly suites?: readonly string[];
+}
+
+/** A suite that starts no target process per case (its rows: NO_FLOOR, workRow). */
+function floorless(name: string): boolean {
+  return NO_FLOOR[name] !== undefined;
 }
 
 /** The seed of every suite run of the bench, so two benches run the same cases. */
@@ -28,10 +33,18 @@ const SEED = 14;
 export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRow[]> {
   const { log = () => {} } = options;
   const rows: BenchRow[] = [];
-  for (const entry of SUITES) {
-    if (entry.reference === undefined) continue;
-    if (options.suites !== undefined && !options.suites.includes(entry.suite.name)) continue;
-    const reference = await entry.reference();
+  const targets = SUITES.flatMap((entry) => {
+    if (entry.reference === undefined) return [];
+    if (options.suites !== undefined && !options.suites.includes(entry.suite.name)) return [];
+    const first = { entry, label: '', start: entry.reference.bind(entry) };
+    // The suites without a floor run against every reference (the tool server over each transport).
+    const others = floorless(entry.suite.name)
+      ? (entry.otherReferences ?? []).map((o) => ({ entry, label: ` (${o.label})`, start: () => o.start() }))
+      : [];
+    return [first, ...others];
+  });
+  for (const { entry, label, start } of targets) {
+    const reference = await start();
     try {
       const run = async (jobs: number): Promise<SuiteResult> => {
         const load = loadavg()[0] ?? 0;
@@ -55,7 +68,8 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
         log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
         rows.push(floorRow(many, floor, note));
       } else {
-        log('  no floor: the suite starts no target process per case');
+        log(`  ${NO_FLOOR[many.suite] ?? 'no floor: the suite starts no target process per case'}`);
+        rows.push(workRow(many, label, note));
       }
       if (!options.quick && (many.jobs ?? 1) > 1) rows.push(jobsRow(await run(1), many, note));
     } finally {

@@ -96,3 +96,37 @@ export function jobsRow(one: SuiteResult, many: SuiteResult, note: string | unde
     ...(note === undefined ? {} : { note }),
   };
 }
+
+/**
+ * Why a suite has no floor: it starts no target process per case, so the issue's floor
+ * (starts x a bare start / jobs + prescribed waits) is its prescribed waits alone, and it
+ * prescribes none that its run waits out against the reference.
+ */
+export const NO_FLOOR: Readonly<Record<string, string>> = {
+  'messages-service':
+    'no floor: the suite starts no process (every case is a request to one service) and prescribes no wait',
+  'tool-server':
+    'no floor: no process per case over SSE and Streamable HTTP (sessions of one server); over stdio each session starts one, not counted as target starts; the keep-alive watch ends at the first keep-alive',
+};
+
+/**
+ * A context row for a suite without a floor: its wall time against its checks' own time
+ * added up, over the jobs it ran (the time its checks would take if nothing else cost
+ * anything and every job slot stayed busy). Not a goal: the checks' own time is ours too.
+ */
+export function workRow(result: SuiteResult, label: string, note: string | undefined): BenchRow {
+  const jobs = result.jobs ?? 1;
+  const workMs = result.checks.reduce((sum, c) => sum + c.durationMs, 0);
+  const perJob = workMs / jobs;
+  return {
+    name: `suite ${result.suite} against its reference${label}, quick tier: wall time vs its checks' own time / ${jobs} ${jobs === 1 ? 'job' : 'jobs'}`,
+    value: tidy(result.durationMs),
+    unit: 'ms',
+    baseline: tidy(perJob),
+    ratio: tidy(perJob / Math.max(1, result.durationMs)),
+    goal: 0,
+    note: [NO_FLOOR[result.suite] ?? 'no floor: the suite starts no target process per case', note]
+      .filter((n) => n !== undefined)
+      .join('; '),
+  };
+}

@@ -10,8 +10,9 @@ import type { PropertyReplay } from '../harness/check.js';
 import { HARNESS_ERRORS, WirecheckError } from '../harness/errors.js';
 import type { RunStop, SuiteResult } from '../harness/results.js';
 import { describeUncaught } from '../harness/run-guard.js';
-import { runSuite } from '../harness/run-suite.js';
+import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import type { Shard } from '../harness/shard.js';
+import { createSlots, type Slots } from '../harness/slots.js';
 import { exitCodeOfSignal, stopOf } from '../harness/stop.js';
 import { unavailableRun, unreachedRun } from '../harness/unrun.js';
 import {
@@ -21,11 +22,12 @@ import {
   formatTotals,
   shouldUseColor,
 } from '../reporters/console.js';
-import { createProgress, isLiveTerminal } from '../reporters/progress.js';
+import { createProgress, isLiveTerminal, type Progress } from '../reporters/progress.js';
 import { prepareReportDir } from '../reporters/report-dir.js';
 import { writeReports } from '../reporters/write.js';
 import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
 import type { CliContext, CliRunGuard } from './context.js';
+import { type BlockOutput, orderedBlocks } from './ordered-blocks.js';
 import { asWirecheckError, reportError } from './report-error.js';
 
 /** A suite to run and how to get its target (built from options, or a started reference). */
@@ -94,7 +96,8 @@ function stopExitCode(stop: RunStop | undefined): number | undefined {
 }
 
 /**
- * Run the planned suites one after another, printing as checks finish, then write the
+ * Run the planned suites (overlapping under --jobs above 1: see runOverlapping), printing
+ * each suite's block whole and in plan order as its checks finish, then write the
  * reports and the totals. A suite whose target cannot start is reported (its results carry
  * the error and no check) and the others still run; the exit status is then 2. An interrupt
  * (SIGINT/SIGTERM) or an uncaught error stops the run: the running check is abandoned, the
@@ -118,6 +121,25 @@ export async function runPlannedSuites(
   }
 }
 
+/** What running one planned suite shares with the others of the run. */
+interface RunShared {
+  readonly settings: RunSettings;
+  readonly baseline: Baseline | undefined;
+  readonly guard: CliRunGuard;
+  readonly style: { readonly color: boolean };
+  readonly runSettings: {
+    seed: number;
+    runs: number;
+    full: boolean;
+    jobs?: number;
+    only?: readonly string[];
+    shard?: Shard;
+  };
+  /** The references' notes, each printed once (the runner and the agent share one). */
+  readonly notes: Set<string>;
+  readonly errors: WirecheckError[];
+}
+
 async function runGuarded(
   plan: readonly PlannedSuite[],
   settings: RunSettings,
@@ -131,84 +153,35 @@ async function runGuarded(
     color: style.color,
   });
   const out = (text: string) => progress.print(text);
-  const results: SuiteResult[] = [];
   const errors: WirecheckError[] = [];
-  /** The references' notes, each printed once (the runner and the agent share one). */
-  const notes = new Set<string>();
-  const runSettings = {
-    seed: settings.seed,
-    runs: settings.runs,
-    full: settings.full,
-    ...(settings.jobs === undefined ? {} : { jobs: settings.jobs }),
-    ...(settings.only === undefined ? {} : { only: settings.only }),
-    ...(settings.shard === undefined ? {} : { shard: settings.shard }),
+  const shared: RunShared = {
+    settings,
+    baseline,
+    guard,
+    style,
+    runSettings: {
+      seed: settings.seed,
+      runs: settings.runs,
+      full: settings.full,
+      ...(settings.jobs === undefined ? {} : { jobs: settings.jobs }),
+      ...(settings.only === undefined ? {} : { only: settings.only }),
+      ...(settings.shard === undefined ? {} : { shard: settings.shard }),
+    },
+    notes: new Set<string>(),
+    errors,
   };
-  for (const planned of plan) {
-    const suite = planned.entry.suite;
-    if (guard.signal.aborted) {
-      results.push(unreachedRun(suite, '(not started)', runSettings, stopOf(guard.signal)));
-      continue;
-    }
-    let running: RunningReference;
-    try {
-      running = await planned.start();
-      if (running.note !== undefined && !notes.has(running.note)) {
-        notes.add(running.note);
-        ctx.stderr.write(`${running.note}\n`);
-      }
-    } catch (e) {
-      // Whatever the reason, a target that cannot start is a target that could not start.
-      const reason = e instanceof Error ? e.message : String(e);
-      const error =
-        e instanceof WirecheckError
-          ? e
-          : new WirecheckError(
-              'WC_TARGET_UNAVAILABLE',
-              `suite ${suite.name}: the ${planned.targetKind} could not be started: ${reason}`,
-              { cause: e },
-            );
-      errors.push(error);
-      reportError(ctx.stderr, error);
-      results.push(unavailableRun(suite, '(not started)', runSettings, error));
-      continue;
-    }
-    const target = suite.describeTarget(running.target);
-    const printer = createSuitePrinter(style, { verbose: settings.verbose, askedRuns: settings.runs });
-    try {
-      const run = await runSuite(suite, running.target, {
-        ...runSettings,
-        ...(settings.reportDir === undefined ? {} : { reportDir: settings.reportDir }),
-        ...(settings.replay === undefined ? {} : { replay: settings.replay }),
-        signal: guard.signal,
-        onBegin: (p) => out(formatSuiteHeader(p, style)),
-        onStart: (id, index, total) =>
-          progress.status({ suite: suite.name, done: index, total, current: id }),
-        onResult: (check) => {
-          const text = printer.add(markCheck(check, baseline, settings.strict));
-          if (text !== undefined) out(text);
-        },
-      });
-      progress.clear();
-      const result = applyBaseline(run, baseline, settings.strict);
-      for (const text of printer.end(result)) out(text);
-      out(formatSuiteSummary(result, style));
-      out('');
-      results.push(result);
-    } catch (e) {
-      progress.clear();
-      const error = asWirecheckError(e, `suite ${suite.name}`);
-      errors.push(error);
-      reportError(ctx.stderr, error);
-      if (error.code === 'WC_TARGET_UNAVAILABLE')
-        results.push(unavailableRun(suite, target, runSettings, error));
-    } finally {
-      await running.close().catch((e: unknown) => {
-        ctx.stderr.write(
-          `wirecheck: warning: closing the ${planned.targetKind} of suite ${suite.name} failed: ${e}\n`,
-        );
-      });
-    }
-  }
+  const blocks = orderedBlocks(plan.length, {
+    out,
+    err: (text) => ctx.stderr.write(text),
+    clear: () => progress.clear(),
+  });
+  const outcomes: (SuiteResult | undefined)[] = await runOverlapping(
+    plan,
+    settings.jobs ?? defaultJobs(),
+    (planned, i, pool) =>
+      runPlanned(planned, shared, blocks.block(i), progress, pool).finally(() => blocks.end(i)),
+  );
+  const results = outcomes.filter((r): r is SuiteResult => r !== undefined);
   const stop = guard.stop;
   if (stop !== undefined) reportStop(stop, guard, results, ctx, out);
   const ran = results.filter((r) => r.error === undefined);
@@ -232,6 +205,126 @@ async function runGuarded(
   if (stopped !== undefined) return stopped;
   if (errors.length > 0) return Math.max(...errors.map((e) => e.exitCode));
   return verdictOf(results, settings.strict);
+}
+
+/** The job slots a suite takes its checks' slots from, and how it lets the next suite open. */
+interface SharedPool {
+  readonly slots: Slots;
+  readonly onDispatched: () => void;
+}
+
+/**
+ * Run the planned suites: with one job, one after another; with more, overlapping, all taking
+ * their checks' job slots from one pool of `jobs` slots. A suite opens once the suite before it
+ * has started all its checks but those that run alone or last (a suite of one check at a
+ * time: once it is open), so one suite's waits (the runner's timeout cases) overlap the next
+ * suites' checks, and only the suites that have checks left to start wait their turn. Resolves to each suite's result (undefined: it has none), in plan order.
+ */
+async function runOverlapping<R>(
+  plan: readonly PlannedSuite[],
+  jobs: number,
+  run: (planned: PlannedSuite, index: number, pool: SharedPool | undefined) => Promise<R>,
+): Promise<R[]> {
+  if (jobs <= 1 || plan.length <= 1) {
+    const done: R[] = [];
+    for (const [i, planned] of plan.entries()) done.push(await run(planned, i, undefined));
+    return done;
+  }
+  const slots = createSlots(jobs);
+  const opens: (() => void)[] = [];
+  const admissions = plan.map((_, i) => new Promise<void>((resolve) => (opens[i] = resolve)));
+  const admitNext = (i: number) => opens[i + 1]?.();
+  const tasks = plan.map(async (planned, i) => {
+    await admissions[i];
+    try {
+      return await run(planned, i, { slots, onDispatched: () => admitNext(i) });
+    } finally {
+      admitNext(i);
+    }
+  });
+  opens[0]?.();
+  const settled = await Promise.allSettled(tasks);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+}
+
+/**
+ * Start one planned suite's target, run the suite and close the target, writing its console
+ * block to `block`. Resolves to the suite's result, or undefined when it has none (a harness
+ * error of the suite, reported).
+ */
+async function runPlanned(
+  planned: PlannedSuite,
+  shared: RunShared,
+  block: BlockOutput,
+  progress: Progress,
+  pool: SharedPool | undefined,
+): Promise<SuiteResult | undefined> {
+  const { settings, guard, style, runSettings, notes, errors } = shared;
+  const suite = planned.entry.suite;
+  const stderr = { write: (text: string) => block.err(text) };
+  if (guard.signal.aborted) return unreachedRun(suite, '(not started)', runSettings, stopOf(guard.signal));
+  let running: RunningReference;
+  try {
+    running = await planned.start();
+    if (running.note !== undefined && !notes.has(running.note)) {
+      notes.add(running.note);
+      block.err(`${running.note}\n`);
+    }
+  } catch (e) {
+    // Whatever the reason, a target that cannot start is a target that could not start.
+    const reason = e instanceof Error ? e.message : String(e);
+    const error =
+      e instanceof WirecheckError
+        ? e
+        : new WirecheckError(
+            'WC_TARGET_UNAVAILABLE',
+            `suite ${suite.name}: the ${planned.targetKind} could not be started: ${reason}`,
+            { cause: e },
+          );
+    errors.push(error);
+    reportError(stderr, error);
+    return unavailableRun(suite, '(not started)', runSettings, error);
+  }
+  const target = suite.describeTarget(running.target);
+  const printer = createSuitePrinter(style, { verbose: settings.verbose, askedRuns: settings.runs });
+  try {
+    const run = await runSuite(suite, running.target, {
+      ...runSettings,
+      ...(settings.reportDir === undefined ? {} : { reportDir: settings.reportDir }),
+      ...(settings.replay === undefined ? {} : { replay: settings.replay }),
+      ...(pool === undefined ? {} : { slots: pool.slots, onDispatched: pool.onDispatched }),
+      signal: guard.signal,
+      onBegin: (p) => block.out(formatSuiteHeader(p, style)),
+      onStart: (id, index, total) =>
+        block.status(() => progress.status({ suite: suite.name, done: index, total, current: id })),
+      onResult: (check) => {
+        const text = printer.add(markCheck(check, shared.baseline, settings.strict));
+        if (text !== undefined) block.out(text);
+      },
+    });
+    block.clear();
+    const result = applyBaseline(run, shared.baseline, settings.strict);
+    for (const text of printer.end(result)) block.out(text);
+    block.out(formatSuiteSummary(result, style));
+    block.out('');
+    return result;
+  } catch (e) {
+    block.clear();
+    const error = asWirecheckError(e, `suite ${suite.name}`);
+    errors.push(error);
+    reportError(stderr, error);
+    return error.code === 'WC_TARGET_UNAVAILABLE'
+      ? unavailableRun(suite, target, runSettings, error)
+      : undefined;
+  } finally {
+    await running.close().catch((e: unknown) => {
+      block.err(
+        `wirecheck: warning: closing the ${planned.targetKind} of suite ${suite.name} failed: ${e}\n`,
+      );
+    });
+  }
 }
 
 /** Say once why the run stopped: "interrupted" with how far it got, or the harness error in full. */

@@ -132,13 +132,15 @@ export interface Check<Ctx> {
    * above 1). `alone`: it measures what others would disturb (memory, timing), so no other
    * check runs beside it except the `waits` ones. `waits`: it mostly waits on time (a
    * timeout, a keep-alive window), so it starts first and holds no job slot, and its wait
-   * overlaps the other checks. Absent: an ordinary check, one job slot.
+   * overlaps the other checks. `last`: it judges what every other check of the suite did
+   * (the processes they left), so it starts once all of them, `waits` ones included, have
+   * ended. Absent: an ordinary check, one job slot.
    */
   readonly schedule?: CheckSchedule;
   run(ctx: Ctx, env: CheckEnv): Promise<void>;
 }
 
-export type CheckSchedule = 'alone' | 'waits';
+export type CheckSchedule = 'alone' | 'waits' | 'last';
 
 /** A suite: its checks and how to reach a target. */
 export interface Suite<Target, Ctx> {

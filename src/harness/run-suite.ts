@@ -59,6 +59,19 @@ export interface RunOptions {
    * Output and results keep catalogue order either way.
    */
   jobs?: number;
+  /**
+   * Job slots shared with the other suites of a run (`wirecheck all` overlapping its suites):
+   * the checks take theirs from this pool instead of `jobs` slots of the suite's own, and a
+   * check that runs alone takes every slot of it. A suite whose checks may not run
+   * concurrently still runs them one at a time, each holding a slot of the pool.
+   */
+  slots?: Slots;
+  /**
+   * Called once, when the run has started every check it will start before the ones that run
+   * alone or last (or stopped starting checks, or ended): the next suite of a shared run may
+   * open. A suite whose checks run one at a time calls it once it is open.
+   */
+  onDispatched?: () => void;
 }
 
 /** `--jobs` when not given: as many checks at once as the machine runs processes in parallel. */
@@ -183,7 +196,17 @@ export async function runSuite<T, C>(
   };
 }
 
-async function runCounted<T, C>(suite: Suite<T, C>, target: T, options: RunOptions): Promise<SuiteResult> {
+async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions): Promise<SuiteResult> {
+  const onDispatched = given.onDispatched;
+  let dispatched = false;
+  const options: RunOptions = {
+    ...given,
+    onDispatched: () => {
+      if (dispatched) return;
+      dispatched = true;
+      onDispatched?.();
+    },
+  };
   const seed = options.seed ?? randomSeed();
   const full = options.full ?? false;
   const runs = options.runs ?? (full ? 1000 : 100);
@@ -226,6 +249,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, options: RunOptio
     plan.budgetMs,
   );
   if (opened.stop !== undefined) {
+    options.onDispatched?.();
     notRunFrom(0, opened.stop);
     return finish(opened.stop);
   }
@@ -260,13 +284,25 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, options: RunOptio
   };
   try {
     if (plan.jobs <= 1) {
+      // One check at a time holds at most one slot of a shared pool (every slot, alone, once
+      // the checks before it have given theirs back): the next suite may open at once.
+      options.onDispatched?.();
       for (const [i, check] of checks.entries()) {
         if (mustStop() && stop !== undefined) {
           notRunFrom(i, stop);
           break;
         }
         options.onStart?.(check.id, i, checks.length);
-        const { result, cut } = await runCheckCut(suite, target, check, ctx, settingsOf(undefined));
+        const held = await holdSlots(options.slots, check);
+        // The wait for a slot of a shared pool may outlast the run.
+        if (mustStop() && stop !== undefined) {
+          held();
+          notRunFrom(i, stop);
+          break;
+        }
+        const { result, cut } = await runCheckCut(suite, target, check, ctx, settingsOf(undefined)).finally(
+          held,
+        );
         results.push(result);
         options.onResult?.(result, i + 1, checks.length);
         noteStop(check, result, cut);
@@ -287,6 +323,8 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, options: RunOptio
       };
       await dispatch(checks, {
         jobs: plan.jobs,
+        ...(options.slots === undefined ? {} : { slots: options.slots }),
+        ...(options.onDispatched === undefined ? {} : { onDispatched: options.onDispatched }),
         stopped: mustStop,
         start: async (i, slots) => {
           const check = checks[i] as Check<C>;
@@ -317,9 +355,22 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, options: RunOptio
       report(true);
     }
   } finally {
+    options.onDispatched?.();
     await closeWithin(ctx, stop === undefined ? CLOSE_BUDGET_MS : CLOSE_BUDGET_STOPPED_MS);
   }
   return finish(stop);
+}
+
+/**
+ * A check of a suite run one check at a time takes its slots of a pool shared with other
+ * suites: every slot if it runs alone, none if it only waits on time, else one. Resolves to
+ * the function that gives them back.
+ */
+async function holdSlots(slots: Slots | undefined, check: Check<unknown>): Promise<() => void> {
+  if (slots === undefined || check.schedule === 'waits') return () => {};
+  const count = check.schedule === 'alone' ? slots.size : 1;
+  await slots.acquire(count);
+  return () => slots.release(count);
 }
 
 function budgetStop(budgetMs: number, during: string | undefined): RunStop {

@@ -6,22 +6,37 @@ export interface Schedulable {
   readonly schedule?: CheckSchedule;
 }
 
+/** The start rank of a schedule: waits first, then ordinary, alone, and last at the very end. */
+function rankOf(schedule: CheckSchedule | undefined): number {
+  if (schedule === 'waits') return 0;
+  if (schedule === 'alone') return 2;
+  if (schedule === 'last') return 3;
+  return 1;
+}
+
 /**
  * The order the checks of a concurrent run start in (indexes into `checks`): the ones that
  * wait on time first, so their waits overlap everything else, then the ordinary ones in
- * catalogue order, then those that must run alone, once the others are done. Output keeps
- * catalogue order whatever this order is.
+ * catalogue order, then those that must run alone, once the others are done, then those that
+ * run last, once every other check of the suite has ended. Output keeps catalogue order
+ * whatever this order is.
  */
 export function startOrder(checks: readonly Schedulable[]): number[] {
   const indexes = checks.map((_, i) => i);
-  const rank = (c: Schedulable) => (c.schedule === 'waits' ? 0 : c.schedule === 'alone' ? 2 : 1);
   // Array.prototype.sort is stable: catalogue order within a rank.
-  return indexes.sort((a, b) => rank(checks[a] as Schedulable) - rank(checks[b] as Schedulable));
+  return indexes.sort(
+    (a, b) => rankOf((checks[a] as Schedulable).schedule) - rankOf((checks[b] as Schedulable).schedule),
+  );
 }
 
 export interface DispatchOptions {
   /** Job slots: ordinary checks hold one each, a check that runs alone holds them all. */
   readonly jobs: number;
+  /**
+   * The job slots to take from, shared with other suites of the run (`wirecheck all`); absent:
+   * `jobs` slots of this suite's own. A check that runs alone takes every one of them.
+   */
+  readonly slots?: Slots;
   /**
    * Start check `index`; `slots` is the pool an ordinary check may borrow free slots from
    * (for its property cases). Must not reject.
@@ -29,39 +44,64 @@ export interface DispatchOptions {
   start(index: number, slots: Slots | undefined): Promise<void>;
   /** Asked before each start: true stops starting checks (the ones running still finish). */
   stopped(): boolean;
+  /**
+   * Called once every ordinary and waiting check has started (a check that runs alone has
+   * asked for its slots, one that runs last is about to wait for the others), or the run
+   * stopped starting checks: the next suite of a shared run may open now.
+   */
+  onDispatched?(): void;
 }
 
 /**
  * Run `checks` with at most `jobs` ordinary ones at a time, in `startOrder`. Checks that wait
  * on time hold a slot of their own pool (at most `jobs` of them at once), so they never keep
- * an ordinary check from starting. Returns the indexes started, once every started check has
- * finished.
+ * an ordinary check from starting. A check that runs last starts once every check started
+ * before it has ended, waiting ones included, and holds one slot. Returns the indexes
+ * started, once every started check has finished.
  */
 export async function dispatch(
   checks: readonly Schedulable[],
   options: DispatchOptions,
 ): Promise<Set<number>> {
-  const { jobs } = options;
-  const slots = createSlots(jobs);
-  const waitSlots = createSlots(jobs);
+  const slots = options.slots ?? createSlots(options.jobs);
+  const waitSlots = createSlots(options.jobs);
   const running = new Set<Promise<void>>();
   const started = new Set<number>();
-  for (const index of startOrder(checks)) {
-    const kind = checks[index]?.schedule;
-    const pool = kind === 'waits' ? waitSlots : slots;
-    const count = kind === 'alone' ? jobs : 1;
-    if (options.stopped()) break;
-    await pool.acquire(count);
-    if (options.stopped()) {
-      pool.release(count);
-      break;
+  let dispatched = false;
+  const markDispatched = () => {
+    if (dispatched) return;
+    dispatched = true;
+    options.onDispatched?.();
+  };
+  try {
+    for (const index of startOrder(checks)) {
+      const kind = checks[index]?.schedule;
+      const pool = kind === 'waits' ? waitSlots : slots;
+      const count = kind === 'alone' ? slots.size : 1;
+      if (options.stopped()) break;
+      if (kind === 'last') {
+        markDispatched();
+        // Whatever a check started before this one does (a process it starts late) is over.
+        while (running.size > 0) await Promise.all(running);
+        if (options.stopped()) break;
+      }
+      const acquired = pool.acquire(count);
+      // Asked for first, so no check of a suite opened after it takes its turn.
+      if (kind === 'alone') markDispatched();
+      await acquired;
+      if (options.stopped()) {
+        pool.release(count);
+        break;
+      }
+      started.add(index);
+      const run: Promise<void> = options.start(index, kind === undefined ? slots : undefined).finally(() => {
+        pool.release(count);
+        running.delete(run);
+      });
+      running.add(run);
     }
-    started.add(index);
-    const run: Promise<void> = options.start(index, kind === undefined ? slots : undefined).finally(() => {
-      pool.release(count);
-      running.delete(run);
-    });
-    running.add(run);
+  } finally {
+    markDispatched();
   }
   await Promise.all(running);
   return started;

@@ -17,4 +17,21 @@ describe('the suites part of the bench', () => {
     expect(row?.note).toMatch(/^floor = \d+ agent starts x \d+ ms \/ \d+ jobs?; wall\/floor \d/);
     expect(lines.some((l) => /^suite agent: .* 0 failed/.test(l))).toBe(true);
   }, 120_000);
+
+  test('a suite that starts no process per case gives a context row (goal 0) saying why it has no floor', async () => {
+    const lines: string[] = [];
+    const rows = await runSuiteBench({
+      quick: true,
+      suites: ['messages-service'],
+      log: (l) => lines.push(l),
+    });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.name).toMatch(
+      /^suite messages-service against its reference, quick tier: wall time vs its checks' own time \/ \d+ jobs?$/,
+    );
+    expect(rows[0]?.goal).toBe(0);
+    expect(rows[0]?.baseline).toBeGreaterThan(0);
+    expect(rows[0]?.note).toMatch(/^no floor: /);
+    expect(lines.some((l) => /^suite messages-service: .* 0 failed/.test(l))).toBe(true);
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { floorOf, floorRow, jobsRow } from '../../src/bench/suite-floors.js';
+import { ALL_GOAL_MS, allGoalRow, allJobsRow } from '../../src/bench/all-bench.js';
+import { floorOf, floorRow, jobsRow, workRow } from '../../src/bench/suite-floors.js';
 import type { SuiteResult } from '../../src/harness/results.js';
 
 function result(
@@ -47,5 +48,56 @@ describe('suite floors', () => {
     expect(row.goal).toBe(0);
     expect(row.ratio).toBe(1.6);
     expect(row.name).toContain('2 jobs vs --jobs 1');
+  });
+});
+
+describe('a suite without a floor, and wirecheck all as a whole', () => {
+  test("the work row: wall time against the checks' own time over the jobs, a context row saying why there is no floor", () => {
+    const run = {
+      ...result('messages-service', 1000, 2),
+      checks: [300, 500, 400].map((durationMs, i) => ({
+        id: `messages-service.c${i}`,
+        suite: 'messages-service',
+        clause: 'c',
+        description: 'd',
+        level: 'must' as const,
+        tier: 'quick' as const,
+        status: 'pass' as const,
+        message: '',
+        durationMs,
+      })),
+    };
+    expect(floorOf(run)).toBeUndefined();
+    const row = workRow(run, '', 'load average 1.00 after the run');
+    expect(row.name).toBe(
+      "suite messages-service against its reference, quick tier: wall time vs its checks' own time / 2 jobs",
+    );
+    expect(row.value).toBe(1000);
+    expect(row.baseline).toBe(600);
+    expect(row.ratio).toBe(0.6);
+    expect(row.goal).toBe(0);
+    expect(row.note).toMatch(/^no floor: the suite starts no process .*; load average 1\.00 after the run$/);
+    expect(workRow(result('tool-server', 10, 1), ' (stdio)', undefined).name).toContain('reference (stdio)');
+  });
+
+  test('all: wall against the 60 s goal (met at ratio 1), and the default jobs against --jobs 1 as context', () => {
+    const run = (jobs: number, wallMs: number) => ({
+      jobs,
+      wallMs,
+      code: 0,
+      totals: '345 passed, 0 failed, 0 warned, 91 skipped',
+      loadBefore: 0.5,
+      loadAfter: 1.5,
+    });
+    const goal = allGoalRow(run(2, 48_000), ', every suite');
+    expect(goal).toMatchObject({ value: 48_000, baseline: ALL_GOAL_MS, ratio: 1.25, goal: 1, unit: 'ms' });
+    expect(goal.name).toBe('wirecheck all, every suite, 2 jobs: wall time vs 60 s');
+    expect(goal.note).toBe(
+      'load average 0.50 before, 1.50 after; 345 passed, 0 failed, 0 warned, 91 skipped',
+    );
+    // A smoke run (part of the checks) is aimed at nothing.
+    expect(allGoalRow(run(2, 20_000), ' (smoke)', true).goal).toBe(0);
+    const jobs = allJobsRow(run(2, 48_000), run(1, 72_000), ', every suite');
+    expect(jobs).toMatchObject({ value: 48_000, baseline: 72_000, ratio: 1.5, goal: 0 });
   });
 });

@@ -5,6 +5,7 @@ import { main } from '../../src/cli/main.js';
 import {
   type Check,
   CheckFailure,
+  type CheckSchedule,
   CheckSkipped,
   NotExercised,
   type Suite,
@@ -33,6 +34,11 @@ export interface FakeCheck {
   cause?: string;
   /** Run one checkProperty with this many runs (a cap) before ending as told. */
   propertyRuns?: number;
+  /** Wait this long before ending as told. */
+  delayMs?: number;
+  schedule?: CheckSchedule;
+  /** Gets `begin <id>` and `end <id>` (a log several suites may share, to see them overlap). */
+  log?: string[];
 }
 
 export interface FakeTarget {
@@ -43,6 +49,8 @@ export interface FakeSuiteOptions {
   unreachable?: boolean;
   /** open() takes this long. */
   openMs?: number;
+  /** Its checks may run concurrently (`--jobs`). */
+  concurrent?: boolean;
 }
 
 /** A suite whose checks end as told and that records what ran, with which seed, and whether it closed. */
@@ -52,6 +60,7 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
   const suite: Suite<FakeTarget, object> = {
     name,
     description: `fake suite ${name}`,
+    ...(options.concurrent === true ? { concurrent: true } : {}),
     checks: checks.map(
       (c): Check<object> => ({
         id: c.id,
@@ -62,8 +71,12 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
         rule: `The rule of check ${c.id}, stated for every target.`,
         ...(c.tier === undefined ? {} : { tier: c.tier }),
         ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
+        ...(c.schedule === undefined ? {} : { schedule: c.schedule }),
         async run(_ctx, env) {
           ran.push({ id: c.id, seed: env.seed, runs: env.runs });
+          c.log?.push(`begin ${c.id}`);
+          if (c.delayMs !== undefined) await new Promise((r) => setTimeout(r, c.delayMs));
+          c.log?.push(`end ${c.id}`);
           if (c.propertyRuns !== undefined) {
             await checkProperty(env, fc.integer(), async () => {}, { runs: c.propertyRuns });
           }
@@ -193,4 +206,15 @@ export async function cli(
 
 export function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
+/**
+ * A run's console with what may differ between two runs of one seed removed: durations,
+ * how many checks ran at once, and the start-up note that depends on them.
+ */
+export function withoutTimes(text: string): string {
+  return text
+    .replace(/\d+(\.\d+)? (ms|s)\b/g, 'T')
+    .replace(/, \d+ checks at once/g, '')
+    .replace(/: most of the suite's time is starting the [^\n]*/g, '');
 }

@@ -7,7 +7,7 @@ import { main } from '../../src/cli/main.js';
 import type { RunMessagesClientCommand } from '../../src/cli/messages-client.js';
 import type { MockMessagesServeOptions, StartMockMessagesService } from '../../src/cli/serve-messages.js';
 import { VERSION } from '../../src/version.js';
-import { cli, fakeEntry, fakeSuite, lastLine, registerAll } from './fake-suites.js';
+import { cli, fakeEntry, fakeSuite, lastLine, registerAll, withoutTimes } from './fake-suites.js';
 
 let cleanup: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -38,9 +38,17 @@ describe('wirecheck all', () => {
       ),
     );
     const dir = await tempDir();
-    const run = await cli(['all', '--report-dir', dir, '--seed', '3']);
-    expect(run.code).toBe(0);
+    // One job: one suite after another. The default overlaps them: each still opens before it
+    // closes, in the same order, and the console and reports are the same.
+    const sequential = await cli(['all', '--report-dir', dir, '--seed', '3', '--jobs', '1']);
     expect(events).toEqual(['start alpha', 'close alpha', 'start beta', 'close beta']);
+    events.length = 0;
+    const run = await cli(['all', '--report-dir', dir, '--seed', '3', '--jobs', '2']);
+    expect(run.code).toBe(0);
+    expect(events.filter((e) => e.startsWith('start'))).toEqual(['start alpha', 'start beta']);
+    expect(events.indexOf('close alpha')).toBeGreaterThan(events.indexOf('start alpha'));
+    expect(events.indexOf('close beta')).toBeGreaterThan(events.indexOf('start beta'));
+    expect(withoutTimes(run.stdout)).toBe(withoutTimes(sequential.stdout));
     expect(noRef.ran).toEqual([]);
     expect(run.stdout).toContain('alpha against ref://alpha');
     expect(run.stdout).not.toContain('PASS  alpha.ok'); // passing checks only with --verbose

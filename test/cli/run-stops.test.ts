@@ -76,7 +76,7 @@ describe('wirecheck test: an interrupt', () => {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(interruptStop('SIGTERM')), 100);
     cleanup.push(() => clearTimeout(timer));
-    const run = await cli(['all', '--report-dir', dir], { stop: stop.signal });
+    const run = await cli(['all', '--report-dir', dir, '--jobs', '1'], { stop: stop.signal });
     expect(run.code).toBe(143);
     expect(events).toEqual(['start alpha', 'close alpha']);
     expect(b.ran).toEqual([]);

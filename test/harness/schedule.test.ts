@@ -92,6 +92,56 @@ describe('dispatch', () => {
     expect(most).toBe(2);
     expect([...started].sort()).toEqual([0, 1, 2, 3, 4]);
   });
+
+  test('a check that runs last starts once every other check has ended, the waiting ones included', async () => {
+    const log: string[] = [];
+    const checks = [
+      { schedule: 'last' as const },
+      { schedule: 'waits' as const },
+      {},
+      { schedule: 'alone' as const },
+    ];
+    expect(startOrder(checks)).toEqual([1, 2, 3, 0]);
+    let dispatchedAt = -1;
+    await dispatch(checks, {
+      jobs: 2,
+      stopped: () => false,
+      onDispatched: () => {
+        dispatchedAt = log.length;
+      },
+      start: async (i) => {
+        log.push(`begin ${i}`);
+        // The waiting check is the longest: it still runs when the one that runs alone ends.
+        await tick(i === 1 ? 120 : 20);
+        log.push(`end ${i}`);
+      },
+    });
+    expect(log.indexOf('begin 0')).toBe(log.indexOf('end 1') + 1);
+    // The next suite may open once the check that runs alone has asked for its slots, long before the last one.
+    expect(dispatchedAt).toBeGreaterThan(0);
+    expect(dispatchedAt).toBeLessThan(log.indexOf('end 1'));
+  });
+
+  test('with a pool shared between suites, a check that runs alone waits for every slot of it', async () => {
+    const shared = createSlots(2);
+    await shared.acquire(); // another suite's check
+    let began = false;
+    const done = dispatch([{ schedule: 'alone' as const }], {
+      jobs: 2,
+      slots: shared,
+      stopped: () => false,
+      start: async () => {
+        began = true;
+      },
+    });
+    await tick(20);
+    expect(began).toBe(false);
+    shared.release();
+    await done;
+    expect(began).toBe(true);
+    // Every slot was given back.
+    expect(shared.tryAcquire() && shared.tryAcquire()).toBe(true);
+  });
 });
 
 describe('runSuite with jobs', () => {

@@ -93,8 +93,8 @@ export function noneLeftCheck<Ctx>(spec: NoneLeftCheckSpec<Ctx>): Check<Ctx> {
     basis: 'protocol-should',
     rule: spec.rule,
     timeoutMs: spec.timeoutMs ?? 30_000,
-    // Under --jobs it must come after the ordinary checks, whose runs it judges: `alone` runs last.
-    schedule: 'alone',
+    // Under --jobs it must come after every other check, whose runs it judges, `waits` ones included.
+    schedule: 'last',
     async run(ctx, env) {
       await spec.exercise?.(ctx, env);
       const ledger = spec.ledger(ctx);

@@ -18,7 +18,10 @@ export function createMessagesServiceSuite(
     name: 'messages-service',
     description:
       'Sends real requests to a messages service (mock, gateway or the real API) and checks replies and streams.',
-    // The abort check runs last: a service it breaks must not take the other checks down with it.
+    // Every check sends requests of its own (the replies several judge are asked once, shared
+    // as promises), so checks may run side by side; the abort check runs last (scheduled so):
+    // a service it breaks must not take the other checks down with it.
+    concurrent: true,
     checks: [
       ...httpChecks,
       ...bufferedChecks,

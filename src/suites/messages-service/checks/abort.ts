@@ -27,6 +27,8 @@ export const abortChecks: Check<MessagesServiceCtx>[] = [
     basis: 'real-api',
     rule: 'The spec (Events rule 5): a client that stops reading or aborts ends the generation and its billing. That is not observable from outside; what is, is that the service takes the abort in its stride and serves the next request, as the real API does. A warning.',
     timeoutMs: NETWORK_BUDGET_MS,
+    // After every other check: a service the abort breaks must not fail the checks beside it.
+    schedule: 'last',
     async run(ctx, env) {
       const aborted = await sendStreamed(ctx.client, JSON.stringify(textRequest(ctx.model, true)), {
         signal: env.signal,

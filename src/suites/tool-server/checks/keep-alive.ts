@@ -22,6 +22,8 @@ export const keepAliveChecks: Check<ToolServerCtx>[] = [
     rule: 'The spec: SSE tool servers emit a keep-alive every 15 seconds, a comment frame or a JSON-RPC ping request, so that proxies and load balancers do not close idle streams (they do after 30 to 60 s). Every SSE tool server.',
     // The watch started when the suite opened; what is left of it, at most, plus slack.
     timeoutMs: KEEP_ALIVE_WATCH_MS + 10_000,
+    // What is left of the watch is a wait: it holds no job slot of a run shared with other suites.
+    schedule: 'waits',
     async run(ctx, env) {
       if (ctx.transport !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
       const channel = ctx.idle;
