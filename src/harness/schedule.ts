@@ -46,19 +46,40 @@ export async function dispatch(
   const waitSlots = createSlots(jobs);
   const running = new Set<Promise<void>>();
   const started = new Set<number>();
+  const waitTurns: Promise<void>[] = [];
   for (const index of startOrder(checks)) {
     const kind = checks[index]?.schedule;
-    const pool = kind === 'waits' ? waitSlots : slots;
-    const count = kind === 'alone' ? jobs : 1;
     if (options.stopped()) break;
-    await pool.acquire(count);
+    if (kind === 'waits') {
+      // Its wait slot is waited for off the loop: a waiting check queued behind others never
+      // holds back the ordinary checks after it.
+      const turn = waitSlots.acquire(1);
+      waitTurns.push(turn);
+      const run: Promise<void> = turn
+        .then(async () => {
+          if (options.stopped()) return;
+          started.add(index);
+          await options.start(index, undefined);
+        })
+        .finally(() => {
+          waitSlots.release(1);
+          running.delete(run);
+        });
+      running.add(run);
+      continue;
+    }
+    // A check that runs alone may judge what every other check started (the processes left
+    // running): each waiting check has started before it does.
+    if (kind === 'alone') await Promise.all(waitTurns);
+    const count = kind === 'alone' ? jobs : 1;
+    await slots.acquire(count);
     if (options.stopped()) {
-      pool.release(count);
+      slots.release(count);
       break;
     }
     started.add(index);
     const run: Promise<void> = options.start(index, kind === undefined ? slots : undefined).finally(() => {
-      pool.release(count);
+      slots.release(count);
       running.delete(run);
     });
     running.add(run);

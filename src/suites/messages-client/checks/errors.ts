@@ -21,8 +21,9 @@ function statusCheck(
   const label = `HTTP ${status} ${errorTypeForStatus(status)}${headers ? ' with retry-after' : ''}${streamed ? ' to a streaming request' : ''}`;
   return {
     id: `messages-client.errors.status-${status}${headers ? '-retry-after' : ''}${streamed ? '-streamed' : ''}`,
-    // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
-    schedule: 'waits',
+    // A client may retry 5xx after a wait (retry-after, backoff): that wait overlaps other
+    // checks. A 4xx is not retried: the case is as short as any other and takes a job slot.
+    ...(status >= 500 && { schedule: 'waits' as const }),
     clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind status)`,
     description: `${label} (${name}) makes the client fail with kind status and status ${status}${headers ? ' (retries allowed, after the wait)' : ''}.`,
     level: 'must',
