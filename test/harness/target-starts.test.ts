@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { BARE_STARTS, measureBareStart } from '../../src/harness/bare-start.js';
 import type { Check, Suite } from '../../src/harness/check.js';
 import { runCommand } from '../../src/harness/run-command.js';
 import { runSuite } from '../../src/harness/run-suite.js';
@@ -67,6 +71,42 @@ describe('target starts: counted per run, one bare start timed', () => {
     expect(slow).toContain("most of the suite's time is starting the runner");
     expect(
       formatTargetStarts({ suite: 'x', durationMs: 1, targetStarts: { what: 'client', count: 0 } }),
+    ).toBe(undefined);
+  });
+});
+
+describe('measureBareStart', () => {
+  test('times the command BARE_STARTS times and gives the median, so one slow start does not move it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-bare-'));
+    try {
+      const count = join(dir, 'count');
+      let done = 0;
+      // The first start sleeps 3 s, the others exit at once.
+      const command = `n=$(cat ${count} 2>/dev/null || echo 0); echo $((n+1)) > ${count}; [ "$n" = 0 ] && sleep 3; true`;
+      const ms = await measureBareStart({
+        what: 'client',
+        command,
+        env: process.env,
+        done: () => {
+          done++;
+        },
+      });
+      expect(BARE_STARTS).toBe(3);
+      expect((await readFile(count, 'utf8')).trim()).toBe('3');
+      expect(ms).toBeDefined();
+      // The mean would be over 1 s.
+      expect(ms).toBeLessThan(900);
+      expect(done).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test('a start that cannot finish in time gives no number', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(
+      await measureBareStart({ what: 'client', command: 'true', env: process.env }, controller.signal),
     ).toBe(undefined);
   });
 });
