@@ -6,7 +6,13 @@ import { BARE_STARTS, measureBareStart } from '../../src/harness/bare-start.js';
 import type { Check, Suite } from '../../src/harness/check.js';
 import { runCommand } from '../../src/harness/run-command.js';
 import { runSuite } from '../../src/harness/run-suite.js';
+import { prescribedWaitMs } from '../../src/harness/target-starts.js';
+import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../../src/protocol/bash/index.js';
 import { formatTargetStarts } from '../../src/reporters/console.js';
+import { agentSuite } from '../../src/suites/agent/suite.js';
+import { messagesClientSuite } from '../../src/suites/messages-client/suite.js';
+import { runnerSuite } from '../../src/suites/runner/suite.js';
+import { toolClientSuite } from '../../src/suites/tool-client/suite.js';
 
 /** A suite whose checks each start `starts` processes of `true`, concurrently or not. */
 function startingSuite(checks: number, starts: number, withBare: boolean): Suite<object, object> {
@@ -108,5 +114,23 @@ describe('measureBareStart', () => {
     expect(
       await measureBareStart({ what: 'client', command: 'true', env: process.env }, controller.signal),
     ).toBe(undefined);
+  });
+});
+
+describe('prescribedWaitMs', () => {
+  test("a suite's longest prescribed wait: the 429's retry-after twice, two 1 s replies, the runner's real default", () => {
+    expect(prescribedWaitMs([])).toBe(0);
+    expect(prescribedWaitMs([{}, { prescribedWaitMs: 5 }, { prescribedWaitMs: 3 }])).toBe(5);
+    expect(prescribedWaitMs(messagesClientSuite.checks)).toBe(2000);
+    expect(prescribedWaitMs(toolClientSuite.checks)).toBe(2000);
+    expect(prescribedWaitMs(runnerSuite.checks)).toBe(DEFAULT_TIMEOUT_S * 1000 + KILL_GRACE_MS);
+    expect(prescribedWaitMs(agentSuite.checks)).toBe(0);
+  });
+
+  test('every check that prescribes a wait runs beside the others (schedule waits)', () => {
+    for (const suite of [messagesClientSuite, toolClientSuite, runnerSuite, agentSuite])
+      for (const check of suite.checks)
+        if ((check.prescribedWaitMs ?? 0) > 0)
+          expect([check.id, check.schedule]).toEqual([check.id, 'waits']);
   });
 });
