@@ -15,5 +15,12 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
   });
 }
-const { main } = await import('../dist/cli/main.js');
-process.exitCode = await main(process.argv);
+// A command a suite starts once per case (`messages-client`, `agent`, `tool-client`, `run-bash`)
+// loads only what it runs, not the whole CLI.
+const { targetCommandOf, targetMain } = await import('../dist/cli/target-main.js');
+if (targetCommandOf(process.argv) !== undefined) {
+  process.exitCode = await targetMain(process.argv);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  process.exitCode = await main(process.argv);
+}

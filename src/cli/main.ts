@@ -1,10 +1,9 @@
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { runAgentCommand } from '../clients/agent/index.js';
 import { runMessagesClientCommand } from '../clients/messages/index.js';
 import { runProbeCommand, runToolClientCommand } from '../clients/tools/index.js';
 import { runBashService } from '../runner/index.js';
 import { runToolServer } from '../servers/tools/run.js';
-import { VERSION } from '../version.js';
 import { addAgentCommand } from './agent.js';
 import { type CliContext, type CliDeps, processContext } from './context.js';
 import { addFixturesCommand } from './fixtures.js';
@@ -12,6 +11,7 @@ import { addListCommand } from './list-command.js';
 import { addMergeReportsCommand } from './merge-reports.js';
 import { addMessagesClientCommand } from './messages-client.js';
 import { addProbeCommand } from './probe.js';
+import { baseProgram } from './program.js';
 import { addRecordCommand } from './record.js';
 import { asWirecheckError, reportError } from './report-error.js';
 import { addRunBashCommand } from './run-bash.js';
@@ -38,16 +38,7 @@ export const DEPS: CliDeps = {
 
 /** The command tree; `finish` receives the exit status of the command that ran. */
 export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void): Command {
-  const program = new Command('wirecheck')
-    .description('Conformance test harness and mock servers for LLM tool-use systems')
-    .version(VERSION, '-V, --version', 'print the version')
-    .exitOverride()
-    .showHelpAfterError('(add --help for usage)')
-    .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-      outputError: (s, write) => write(`wirecheck: WC_USAGE: ${s.replace(/^error: /, '')}`),
-    });
+  const program = baseProgram(ctx);
   addTestCommand(program, ctx, finish);
   addAllCommand(program, ctx, finish);
   addListCommand(program, ctx, finish);

@@ -5,6 +5,9 @@ import { UsageError } from '../harness/errors.js';
 import { parseShard } from '../harness/shard.js';
 import type { SuiteEntry } from '../suites/registry.js';
 
+// Kept apart so a command that parses its options this way need not load the whole library.
+export { parseOptions } from './parse-options.js';
+
 const MAX_SEED = 0x7fffffff;
 
 /** A whole number given as a command-line string, within bounds. */
@@ -41,23 +44,6 @@ export const RunOptionsInput = z.object({
     .optional(),
 });
 export type RunOptionsInput = z.infer<typeof RunOptionsInput>;
-
-/**
- * Parse with a zod schema; a failure is a UsageError naming each bad value. `label` names
- * the option a nested value came from (e.g. `--faults`), so the path inside it is shown.
- */
-export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, label?: string): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const values = (raw ?? {}) as Record<string, unknown>;
-  const problems = parsed.error.issues.map((issue) => {
-    if (label !== undefined) return `${label}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`;
-    const key = issue.path[0];
-    const given = typeof key === 'string' ? values[key] : undefined;
-    return given === undefined ? issue.message : `${issue.message} (got ${JSON.stringify(given)})`;
-  });
-  throw new UsageError(problems.join('; '));
-}
 
 /** A target option as the `test` command declares it: one flag, maybe shared by several suites. */
 export interface TargetOptionOfCli {

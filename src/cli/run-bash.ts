@@ -5,7 +5,7 @@ import { WirecheckError } from '../harness/errors.js';
 import type { RunBashServiceOptions } from '../runner/index.js';
 import { ISOLATION_LEVELS, RunnerStartError } from '../runner/index.js';
 import type { CliContext } from './context.js';
-import { parseOptions } from './options.js';
+import { parseOptions } from './parse-options.js';
 
 /** The reference runner as one call (src/runner, runBashService), passed in by main.ts. */
 export type RunBashService = (options: RunBashServiceOptions) => Promise<{ lines: number; aborted: boolean }>;

@@ -18,21 +18,46 @@ export interface BareStart {
 const BARE_START_TIMEOUT_MS = 10_000;
 
 /**
- * Start the command bare, once, and time it from spawn to exit: undefined when it could
- * not start, timed out or the run was stopped (nothing worth showing then).
+ * Bare starts timed per measurement: one start on a busy machine can be off by a factor of 2,
+ * and the summary line and the bench's floor should not move with it.
+ */
+export const BARE_STARTS = 3;
+
+/**
+ * Start the command bare BARE_STARTS times, one after another, and return the median time
+ * from spawn to exit: undefined when it could not start, timed out or the run was stopped
+ * (nothing worth showing then).
  */
 export async function measureBareStart(start: BareStart, signal?: AbortSignal): Promise<number | undefined> {
   try {
-    const run = await runCommand(start.command, {
-      env: start.env,
-      stdin: '',
-      timeoutMs: BARE_START_TIMEOUT_MS,
-      graceMs: 200,
-      ...(signal === undefined ? {} : { signal }),
-    });
-    if (run.spawnError !== undefined || run.timedOut || signal?.aborted) return undefined;
-    return Math.round(run.durationMs);
+    const times: number[] = [];
+    for (let i = 0; i < BARE_STARTS; i++) {
+      const ms = await timeOneStart(start, signal);
+      if (ms === undefined) return undefined;
+      times.push(ms);
+    }
+    return Math.round(medianOf(times));
   } finally {
     start.done?.();
   }
+}
+
+async function timeOneStart(start: BareStart, signal: AbortSignal | undefined): Promise<number | undefined> {
+  const run = await runCommand(start.command, {
+    env: start.env,
+    stdin: '',
+    timeoutMs: BARE_START_TIMEOUT_MS,
+    graceMs: 200,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  if (run.spawnError !== undefined || run.timedOut || signal?.aborted) return undefined;
+  return run.durationMs;
+}
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

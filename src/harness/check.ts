@@ -123,6 +123,13 @@ export interface Check<Ctx> {
   /** Per-check budget in ms (default 30 s). */
   readonly timeoutMs?: number;
   /**
+   * Time the check's case waits out against a conforming target whatever the machine does,
+   * because the check prescribes it (a retry-after, a reply delay, a default timeout). A
+   * suite's floor in the bench counts the longest of its checks' (issue 14,
+   * `prescribedWaitMs` in src/harness/target-starts.ts). Absent: none.
+   */
+  readonly prescribedWaitMs?: number;
+  /**
    * The protocol revisions the rule holds in (the MCP suites' `--protocol`), oldest first;
    * absent: every revision. The suite skips the check as not applicable under the others.
    */

@@ -73,29 +73,50 @@ export async function dispatch(
     dispatched = true;
     options.onDispatched?.();
   };
+  const waitTurns: Promise<void>[] = [];
   try {
     for (const index of startOrder(checks)) {
       const kind = checks[index]?.schedule;
-      const pool = kind === 'waits' ? waitSlots : slots;
-      const count = kind === 'alone' ? slots.size : 1;
       if (options.stopped()) break;
+      if (kind === 'waits') {
+        // Its wait slot is waited for off the loop: a waiting check queued behind others never
+        // holds back the ordinary checks after it.
+        const turn = waitSlots.acquire(1);
+        waitTurns.push(turn);
+        const run: Promise<void> = turn
+          .then(async () => {
+            if (options.stopped()) return;
+            started.add(index);
+            await options.start(index, undefined);
+          })
+          .finally(() => {
+            waitSlots.release(1);
+            running.delete(run);
+          });
+        running.add(run);
+        continue;
+      }
+      const count = kind === 'alone' ? slots.size : 1;
       if (kind === 'last') {
         markDispatched();
         // Whatever a check started before this one does (a process it starts late) is over.
         while (running.size > 0) await Promise.all(running);
         if (options.stopped()) break;
       }
-      const acquired = pool.acquire(count);
+      // A check that runs alone may judge what every other check started: each waiting check
+      // has started before it does.
+      if (kind === 'alone') await Promise.all(waitTurns);
+      const acquired = slots.acquire(count);
       // Asked for first, so no check of a suite opened after it takes its turn.
       if (kind === 'alone') markDispatched();
       await acquired;
       if (options.stopped()) {
-        pool.release(count);
+        slots.release(count);
         break;
       }
       started.add(index);
       const run: Promise<void> = options.start(index, kind === undefined ? slots : undefined).finally(() => {
-        pool.release(count);
+        slots.release(count);
         running.delete(run);
       });
       running.add(run);

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Check } from './check.js';
 
 /** Target processes started within one suite run (spawnContained counts them). */
 export interface StartCounter {
@@ -16,4 +17,12 @@ export function countingStarts<T>(counter: StartCounter, fn: () => Promise<T>): 
 export function noteTargetStart(): void {
   const counter = counters.getStore();
   if (counter !== undefined) counter.count++;
+}
+
+/**
+ * The longest wait the checks prescribe (Check.prescribedWaitMs): checks that wait run side
+ * by side (schedule `waits`), so a run takes at least the longest of them, not their sum.
+ */
+export function prescribedWaitMs(checks: readonly Pick<Check<never>, 'prescribedWaitMs'>[]): number {
+  return checks.reduce((most, c) => Math.max(most, c.prescribedWaitMs ?? 0), 0);
 }

@@ -142,6 +142,30 @@ describe('dispatch', () => {
     // Every slot was given back.
     expect(shared.tryAcquire() && shared.tryAcquire()).toBe(true);
   });
+
+  test('more checks that wait than slots do not hold back the ordinary ones; one that runs alone starts after every waiting one started', async () => {
+    const checks = [
+      { schedule: 'waits' as const },
+      { schedule: 'waits' as const },
+      { schedule: 'waits' as const },
+      {},
+      { schedule: 'alone' as const },
+    ];
+    const events: string[] = [];
+    await dispatch(checks, {
+      jobs: 1,
+      stopped: () => false,
+      start: async (i) => {
+        events.push(`start ${i}`);
+        await tick(checks[i]?.schedule === 'waits' ? 50 : 5);
+        events.push(`end ${i}`);
+      },
+    });
+    // One wait slot: the waiting checks run one after another, the ordinary one beside the first.
+    expect(events.indexOf('start 3')).toBeLessThan(events.indexOf('end 0'));
+    expect(events.indexOf('start 2')).toBeGreaterThan(events.indexOf('end 1'));
+    expect(events.indexOf('start 4')).toBeGreaterThan(events.indexOf('start 2'));
+  });
 });
 
 describe('runSuite with jobs', () => {

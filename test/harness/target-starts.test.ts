@@ -1,8 +1,18 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { BARE_STARTS, measureBareStart } from '../../src/harness/bare-start.js';
 import type { Check, Suite } from '../../src/harness/check.js';
 import { runCommand } from '../../src/harness/run-command.js';
 import { runSuite } from '../../src/harness/run-suite.js';
+import { prescribedWaitMs } from '../../src/harness/target-starts.js';
+import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../../src/protocol/bash/index.js';
 import { formatTargetStarts } from '../../src/reporters/console.js';
+import { agentSuite } from '../../src/suites/agent/suite.js';
+import { messagesClientSuite } from '../../src/suites/messages-client/suite.js';
+import { runnerSuite } from '../../src/suites/runner/suite.js';
+import { toolClientSuite } from '../../src/suites/tool-client/suite.js';
 
 /** A suite whose checks each start `starts` processes of `true`, concurrently or not. */
 function startingSuite(checks: number, starts: number, withBare: boolean): Suite<object, object> {
@@ -68,5 +78,59 @@ describe('target starts: counted per run, one bare start timed', () => {
     expect(
       formatTargetStarts({ suite: 'x', durationMs: 1, targetStarts: { what: 'client', count: 0 } }),
     ).toBe(undefined);
+  });
+});
+
+describe('measureBareStart', () => {
+  test('times the command BARE_STARTS times and gives the median, so one slow start does not move it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-bare-'));
+    try {
+      const count = join(dir, 'count');
+      let done = 0;
+      // The first start sleeps 3 s, the others exit at once.
+      const command = `n=$(cat ${count} 2>/dev/null || echo 0); echo $((n+1)) > ${count}; [ "$n" = 0 ] && sleep 3; true`;
+      const ms = await measureBareStart({
+        what: 'client',
+        command,
+        env: process.env,
+        done: () => {
+          done++;
+        },
+      });
+      expect(BARE_STARTS).toBe(3);
+      expect((await readFile(count, 'utf8')).trim()).toBe('3');
+      expect(ms).toBeDefined();
+      // The mean would be over 1 s.
+      expect(ms).toBeLessThan(900);
+      expect(done).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test('a start that cannot finish in time gives no number', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(
+      await measureBareStart({ what: 'client', command: 'true', env: process.env }, controller.signal),
+    ).toBe(undefined);
+  });
+});
+
+describe('prescribedWaitMs', () => {
+  test("a suite's longest prescribed wait: the 429's retry-after twice, two 1 s replies, the runner's real default", () => {
+    expect(prescribedWaitMs([])).toBe(0);
+    expect(prescribedWaitMs([{}, { prescribedWaitMs: 5 }, { prescribedWaitMs: 3 }])).toBe(5);
+    expect(prescribedWaitMs(messagesClientSuite.checks)).toBe(2000);
+    expect(prescribedWaitMs(toolClientSuite.checks)).toBe(2000);
+    expect(prescribedWaitMs(runnerSuite.checks)).toBe(DEFAULT_TIMEOUT_S * 1000 + KILL_GRACE_MS);
+    expect(prescribedWaitMs(agentSuite.checks)).toBe(0);
+  });
+
+  test('every check that prescribes a wait runs beside the others (schedule waits)', () => {
+    for (const suite of [messagesClientSuite, toolClientSuite, runnerSuite, agentSuite])
+      for (const check of suite.checks)
+        if ((check.prescribedWaitMs ?? 0) > 0)
+          expect([check.id, check.schedule]).toEqual([check.id, 'waits']);
   });
 });

@@ -98,6 +98,12 @@ export function helloMessage(id = 'msg_wc_hello'): Message {
 
 export const RATE_LIMIT_RETRY_AFTER_S = 1;
 
+/**
+ * What the rate-limit case waits out against a client that honours retry-after: the wait
+ * before each of its retries (2, the default of the reference client and the official SDKs).
+ */
+export const RATE_LIMIT_WAIT_MS = 2 * RATE_LIMIT_RETRY_AFTER_S * 1000;
+
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let promise: Promise<T> | undefined;
   return () => {

@@ -80,6 +80,12 @@ export interface SharedCases {
 }
 
 /** The line that is not JSON, for the stdio-hygiene case. */
+/** How long the mock takes to send each reply in the slow case (`shared.slow`). */
+export const SLOW_REPLY_MS = 1000;
+
+/** What the slow case waits out against a conforming client: its replies to initialize and tools/call. */
+export const SLOW_CASE_WAIT_MS = 2 * SLOW_REPLY_MS;
+
 export const NON_JSON_BANNER = 'wirecheck mock tool server: this banner line is not JSON';
 
 export interface ToolClientCtx {
@@ -197,7 +203,7 @@ export async function openToolClient(
       runCase({ transport, scenario: { faults: { pingFirst: true } }, input: ECHO_INPUT }),
     ),
     slow: memo((transport) =>
-      runCase({ transport, scenario: { faults: { replyDelayMs: 1000 } }, input: ECHO_INPUT }),
+      runCase({ transport, scenario: { faults: { replyDelayMs: SLOW_REPLY_MS } }, input: ECHO_INPUT }),
     ),
     nonJsonStdout: once(() =>
       runCase({

@@ -1,6 +1,6 @@
 import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import { errorTypeForStatus } from '../../../protocol/messages/index.js';
-import { always, type MessagesClientCtx, RATE_LIMIT_RETRY_AFTER_S } from '../context.js';
+import { always, type MessagesClientCtx, RATE_LIMIT_RETRY_AFTER_S, RATE_LIMIT_WAIT_MS } from '../context.js';
 import { expectClientError, expectRequests } from '../expect.js';
 import { plainRequest } from '../requests.js';
 import { CASE_BUDGET_MS } from './common.js';
@@ -21,8 +21,10 @@ function statusCheck(
   const label = `HTTP ${status} ${errorTypeForStatus(status)}${headers ? ' with retry-after' : ''}${streamed ? ' to a streaming request' : ''}`;
   return {
     id: `messages-client.errors.status-${status}${headers ? '-retry-after' : ''}${streamed ? '-streamed' : ''}`,
-    // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
-    schedule: 'waits',
+    // A client may retry 5xx after a wait (retry-after, backoff): that wait overlaps other
+    // checks. A 4xx is not retried: the case is as short as any other and takes a job slot.
+    ...(status >= 500 && { schedule: 'waits' as const }),
+    ...(headers && { prescribedWaitMs: RATE_LIMIT_WAIT_MS }),
     clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind status)`,
     description: `${label} (${name}) makes the client fail with kind status and status ${status}${headers ? ' (retries allowed, after the wait)' : ''}.`,
     level: 'must',
@@ -50,6 +52,7 @@ function statusCheck(
 export const errorChecks: Check<MessagesClientCtx>[] = [
   {
     id: 'messages-client.errors.rate-limit',
+    prescribedWaitMs: RATE_LIMIT_WAIT_MS,
     // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
     schedule: 'waits',
     clause: `${DISTINCT_FAILURES}; the rate-limit case exists for the messages service (target contract (README), messages-client: kind rate_limit)`,
@@ -66,6 +69,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   },
   {
     id: 'messages-client.errors.retry-after',
+    prescribedWaitMs: RATE_LIMIT_WAIT_MS,
     // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
     schedule: 'waits',
     clause: 'Errors (not in the spec; the real API sends retry-after with 429 and its SDKs wait that long)',
@@ -94,6 +98,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   },
   {
     id: 'messages-client.errors.rate-limit-streamed',
+    prescribedWaitMs: RATE_LIMIT_WAIT_MS,
     // The client waits between its retries (retry-after, backoff): the wait overlaps other checks.
     schedule: 'waits',
     clause: `${DISTINCT_FAILURES} (target contract (README), messages-client: kind rate_limit)`,
@@ -119,7 +124,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
   },
   statusCheck(529, 'overloaded', false),
   statusCheck(529, 'overloaded', true),
-  statusCheck(529, 'overloaded', false, { 'retry-after': '1' }),
+  statusCheck(529, 'overloaded', false, { 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) }),
   statusCheck(500, 'server error', false),
   statusCheck(401, 'authentication refused', false),
   statusCheck(403, 'permission refused', false),

@@ -9,7 +9,7 @@ import {
 } from '../../../mocks/tools/index.js';
 import { classifyMessage } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
-import type { CaseResult, ToolClientCtx } from '../context.js';
+import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
 import { evidenceOf, expectFinished, expectTraffic } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import type { ToolTransport } from '../target.js';
@@ -89,6 +89,9 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     },
     {
       id: idOf(t, 'lifecycle.initialize-awaited'),
+      // Its case waits on replies that each take a second: the wait overlaps other checks.
+      schedule: 'waits',
+      prescribedWaitMs: SLOW_CASE_WAIT_MS,
       clause:
         'MCP 2024-11-05 lifecycle (not shown in the spec): the initialized notification is sent after successful initialization',
       description:

@@ -3,7 +3,7 @@ import { checkProperty } from '../../../harness/property.js';
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { METHODS, normalizeCallToolParams, ToolsCallParams } from '../../../protocol/mcp/index.js';
 import { arbRoundTrip } from '../arbitraries.js';
-import type { CaseResult, ToolClientCtx } from '../context.js';
+import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
 import {
   evidenceOf,
   expectFinished,
@@ -158,6 +158,9 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     },
     {
       id: idOf(t, 'result.slow-reply'),
+      // Its case waits on replies that each take a second: the wait overlaps other checks.
+      schedule: 'waits',
+      prescribedWaitMs: SLOW_CASE_WAIT_MS,
       clause:
         'Spec silent on client timeouts; Limits: keep-alive 15 s implies replies may take seconds (should)',
       description: 'Replies that each take a second still lead to the right result.',

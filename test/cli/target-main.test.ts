@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { CliContext } from '../../src/cli/context.js';
+import { DEPS, main } from '../../src/cli/main.js';
+import { targetCommandOf, targetMain } from '../../src/cli/target-main.js';
+import { startMockMessagesService } from '../../src/mocks/messages/index.js';
+import type { MockMessagesService } from '../../src/mocks/messages/options.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/wirecheck.js');
+const TARGET_COMMANDS = ['messages-client', 'agent', 'tool-client', 'run-bash'];
+
+/** One in-process run of `entry` on `args`, with `stdin`, capturing its output. */
+async function runWith(
+  entry: (argv: string[], context: Partial<CliContext>) => Promise<number>,
+  args: string[],
+  stdin: string,
+  env: NodeJS.ProcessEnv = {},
+) {
+  let stdout = '';
+  let stderr = '';
+  const code = await entry(['node', 'wirecheck', ...args], {
+    stdout: { write: (s: string) => (stdout += s), isTTY: false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: false },
+    stdin: Readable.from([Buffer.from(stdin)]),
+    env,
+    onShutdown: () => ({ signal: new AbortController().signal, dispose: () => {} }),
+  });
+  return { code, stdout, stderr };
+}
+
+const whole = (argv: string[], context: Partial<CliContext>) => main(argv, { ...context, deps: DEPS });
+
+describe('targetCommandOf', () => {
+  test('names the commands a suite starts per case, and nothing else', () => {
+    for (const name of TARGET_COMMANDS) expect(targetCommandOf(['node', 'wirecheck', name])).toBe(name);
+    for (const other of ['all', 'test', 'serve', 'list', 'toString', '--help'])
+      expect(targetCommandOf(['node', 'wirecheck', other])).toBeUndefined();
+    expect(targetCommandOf(['node', 'wirecheck'])).toBeUndefined();
+  });
+});
+
+describe('a per-case target command run alone behaves as in the whole CLI', () => {
+  test.each(TARGET_COMMANDS)('%s --help', async (name) => {
+    const alone = await runWith(targetMain, [name, '--help'], '');
+    const inWhole = await runWith(whole, [name, '--help'], '');
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toContain(`Usage: wirecheck ${name}`);
+    expect(alone).toEqual(inWhole);
+  });
+
+  test.each([
+    ['messages-client', []],
+    ['agent', []],
+    ['tool-client', []],
+    ['messages-client', ['--no-such-flag']],
+  ])('%s %j with empty stdin: the same status and output', async (name, flags) => {
+    const env = { WIRECHECK_BASE_URL: 'http://127.0.0.1:9', WIRECHECK_API_KEY: 'k' };
+    const alone = await runWith(targetMain, [name, ...flags], '', env);
+    const inWhole = await runWith(whole, [name, ...flags], '', env);
+    expect(alone.code).toBe(2);
+    expect(alone).toEqual(inWhole);
+  });
+});
+
+describe('bin/wirecheck.js messages-client', () => {
+  let mock: MockMessagesService | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+
+  test('answers a request through the mock with the final message', async () => {
+    mock = await startMockMessagesService({ apiKey: 'wc-key', seed: 1 });
+    const url = mock.url;
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] };
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((done, fail) => {
+      const child = spawn(process.execPath, [BIN, 'messages-client'], {
+        env: { ...process.env, WIRECHECK_BASE_URL: url, WIRECHECK_API_KEY: 'wc-key' },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => {
+        text += d.toString();
+      });
+      child.on('error', fail);
+      child.on('close', (c) => done({ code: c, stdout: text }));
+      child.stdin.end(JSON.stringify(body));
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ type: 'message', role: 'assistant' });
+    expect(mock.journal.entries()).toHaveLength(1);
+  }, 60_000);
+});
