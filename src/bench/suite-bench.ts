@@ -6,7 +6,15 @@ import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import { SUITES } from '../suites/registry.js';
 import type { BenchRow } from './rows.js';
 import { median } from './stats.js';
-import { describeFloor, floorOf, floorRow, jobsRow, NO_FLOOR, workRow } from './suite-floors.js';
+import {
+  describeFloor,
+  floorOf,
+  floorRow,
+  jobsRow,
+  longestPrescribedWait,
+  NO_FLOOR,
+  workRow,
+} from './suite-floors.js';
 
 export interface SuiteBenchOptions {
   /** Smoke run: 2 property runs per check, no --jobs 1 runs. */
@@ -63,7 +71,7 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
       };
       const many = await steadyStarts(await run(defaultJobs()), entry.suite, reference.target);
       const note = `load average ${loadavg()[0]?.toFixed(2)} after the run`;
-      const floor = floorOf(many);
+      const floor = floorOf(many, longestPrescribedWait(entry.suite.checks));
       if (floor !== undefined) {
         log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
         rows.push(floorRow(many, floor, note));

@@ -1,26 +1,29 @@
+import type { Check } from '../harness/check.js';
 import type { SuiteResult } from '../harness/results.js';
-import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../protocol/bash/index.js';
-import { RATE_LIMIT_RETRY_AFTER_S } from '../suites/messages-client/context.js';
+import { prescribedWaitMs } from '../harness/target-starts.js';
 import type { BenchRow } from './rows.js';
 
 /** Wall time may be at most this many times the floor (issue 14). */
 export const FLOOR_RATIO_GOAL = 1.5;
 
+/** The check whose prescribed wait is the longest of a suite's (Check.prescribedWaitMs), if any. */
+export interface PrescribedWait {
+  readonly ms: number;
+  readonly checkId: string;
+}
+
 /**
- * The longest wait a suite's quick-tier checks prescribe against its reference: time that
- * passes whatever the machine does, so it belongs to the floor.
+ * The longest wait the suite's checks prescribe: time that passes whatever the machine does,
+ * so it belongs to the floor. The waiting checks run side by side (schedule `waits`), so the
+ * longest counts, not their sum.
  */
-export const PRESCRIBED_WAITS: Readonly<Record<string, { readonly ms: number; readonly what: string }>> = {
-  runner: {
-    ms: DEFAULT_TIMEOUT_S * 1000 + KILL_GRACE_MS,
-    what: `the runner's real default timeout (${DEFAULT_TIMEOUT_S} s) and its kill grace`,
-  },
-  'messages-client': {
-    ms: 2 * RATE_LIMIT_RETRY_AFTER_S * 1000,
-    what: `the 429 retry-after (${RATE_LIMIT_RETRY_AFTER_S} s) before each of the reference client's 2 retries`,
-  },
-  'tool-client': { ms: 1000, what: 'the mock tool server that takes 1 s to reply' },
-};
+export function longestPrescribedWait(
+  checks: readonly Pick<Check<never>, 'id' | 'prescribedWaitMs'>[],
+): PrescribedWait | undefined {
+  const ms = prescribedWaitMs(checks);
+  const check = checks.find((c) => ms > 0 && c.prescribedWaitMs === ms);
+  return check === undefined ? undefined : { ms, checkId: check.id };
+}
 
 /** What a suite run's floor is made of. */
 export interface SuiteFloor {
@@ -37,11 +40,11 @@ export interface SuiteFloor {
 /** The floor of a suite run, when the run started target processes and timed a bare start. */
 export function floorOf(
   result: Pick<SuiteResult, 'suite' | 'targetStarts' | 'jobs'>,
+  wait: PrescribedWait | undefined,
 ): SuiteFloor | undefined {
   const starts = result.targetStarts;
   if (starts === undefined || starts.count === 0 || starts.bareStartMs === undefined) return undefined;
   const jobs = result.jobs ?? 1;
-  const wait = PRESCRIBED_WAITS[result.suite];
   const waitMs = wait?.ms ?? 0;
   return {
     starts: starts.count,
@@ -49,7 +52,7 @@ export function floorOf(
     bareStartMs: starts.bareStartMs,
     jobs,
     waitMs,
-    waitWhat: wait?.what,
+    waitWhat: wait === undefined ? undefined : `the longest wait a check prescribes: ${wait.checkId}`,
     floorMs: (starts.count * starts.bareStartMs) / jobs + waitMs,
   };
 }

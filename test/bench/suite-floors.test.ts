@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ALL_GOAL_MS, allGoalRow, allJobsRow } from '../../src/bench/all-bench.js';
-import { floorOf, floorRow, jobsRow, workRow } from '../../src/bench/suite-floors.js';
+import { floorOf, floorRow, jobsRow, longestPrescribedWait, workRow } from '../../src/bench/suite-floors.js';
 import type { SuiteResult } from '../../src/harness/results.js';
 
 function result(
@@ -26,7 +26,13 @@ function result(
 describe('suite floors', () => {
   test('floor = starts x bare start / jobs + the wait the checks prescribe; the row reads wall against it', () => {
     const run = result('messages-client', 30_000, 2, { what: 'client', count: 100, bareStartMs: 300 });
-    const floor = floorOf(run);
+    const wait = longestPrescribedWait([
+      { id: 'messages-client.a', prescribedWaitMs: 1000 },
+      { id: 'messages-client.b', prescribedWaitMs: 2000 },
+      { id: 'messages-client.c' },
+    ]);
+    expect(wait).toEqual({ ms: 2000, checkId: 'messages-client.b' });
+    const floor = floorOf(run, wait);
     expect(floor?.floorMs).toBe((100 * 300) / 2 + 2000);
     const row = floorRow(run, floor!, undefined);
     expect(row.value).toBe(30_000);
@@ -34,13 +40,16 @@ describe('suite floors', () => {
     expect(row.ratio).toBeCloseTo(17_000 / 30_000, 3);
     expect(row.goal).toBeCloseTo(1 / 1.5, 3);
     expect(row.ratio >= row.goal).toBe(false);
-    expect(row.note).toContain('100 client starts x 300 ms / 2 jobs + 2 s');
+    expect(row.note).toContain(
+      '100 client starts x 300 ms / 2 jobs + 2 s (the longest wait a check prescribes: messages-client.b)',
+    );
     expect(row.note).toContain('wall/floor 1.76');
   });
 
   test('no floor without target starts or a timed bare start', () => {
-    expect(floorOf(result('messages-service', 500, 1))).toBeUndefined();
-    expect(floorOf(result('agent', 500, 2, { what: 'agent', count: 10 }))).toBeUndefined();
+    expect(longestPrescribedWait([{ id: 'x' }])).toBeUndefined();
+    expect(floorOf(result('messages-service', 500, 1), undefined)).toBeUndefined();
+    expect(floorOf(result('agent', 500, 2, { what: 'agent', count: 10 }), undefined)).toBeUndefined();
   });
 
   test('the jobs row is a context row: the speed-up of the default over --jobs 1', () => {
@@ -67,7 +76,7 @@ describe('a suite without a floor, and wirecheck all as a whole', () => {
         durationMs,
       })),
     };
-    expect(floorOf(run)).toBeUndefined();
+    expect(floorOf(run, undefined)).toBeUndefined();
     const row = workRow(run, '', 'load average 1.00 after the run');
     expect(row.name).toBe(
       "suite messages-service against its reference, quick tier: wall time vs its checks' own time / 2 jobs",
