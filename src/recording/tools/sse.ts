@@ -1,13 +1,4 @@
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chunkOf, roundMs } from '../../fixtures/chunks.js';
 import {
   FIXTURE_FORMAT,
@@ -35,6 +26,7 @@ import {
   secretsOf,
   secretsOfTarget,
 } from '../redact.js';
+import { createUpstream, readBoundedBody, startRelayServer, upstreamUrl } from '../relay-server.js';
 import { rewriteFirstEndpoint } from './endpoint.js';
 import { redactUrl } from './redact-target.js';
 import { type SessionSink, storeSession } from './store.js';
@@ -84,35 +76,12 @@ const POST_BODY_KEPT = 500;
  * bytes are relayed as they come, one write per upstream chunk, Nagle off.
  */
 export async function startSseRecordingProxy(options: SseRecordingProxyOptions): Promise<SseRecordingProxy> {
-  const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
-    throw new TypeError(`upstream must be an http: or https: URL, got ${options.upstream}`);
-  }
+  const upstream = upstreamUrl(options.upstream);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const send = (target: URL, init: { method: string; path: string; headers: string[] }) => {
-    const secure = target.protocol === 'https:';
-    const out = (secure ? httpsRequest : httpRequest)({
-      protocol: target.protocol,
-      hostname: target.hostname,
-      port: target.port,
-      method: init.method,
-      path: init.path,
-      // With headers given as raw pairs Node adds no Host of its own.
-      headers: ['host', target.host, ...init.headers],
-      agent: secure ? agents.https : agents.http,
-    });
-    out.on('socket', (socket) => socket.setNoDelay(true));
-    return out;
-  };
+  const connections = createUpstream();
+  const send = connections.send;
   const live = new Map<string, LiveSession>();
   const sessions: ToolSession[] = [];
-  const pending = new Set<Promise<unknown>>();
-  const track = <T>(p: Promise<T>) => {
-    pending.add(p);
-    void p.finally(() => pending.delete(p));
-    return p;
-  };
 
   const relayStream = (req: IncomingMessage, res: ServerResponse, ended: () => void): void => {
     const requestHeaders = flatHeaders(req.headers);
@@ -123,7 +92,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     const recordedAt = new Date().toISOString();
     const t0 = performance.now();
     const since = () => roundMs(performance.now() - t0);
-    const proxyOrigin = `http://${req.headers.host ?? `127.0.0.1:${(server.address() as AddressInfo).port}`}`;
+    const proxyOrigin = req.headers.host === undefined ? relay.origin : `http://${req.headers.host}`;
     const out = send(upstream, {
       method: 'GET',
       path: req.url ?? '/',
@@ -170,7 +139,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
         endAtMs: since(),
       };
       sessions.push(fixture);
-      void track(storeSession(fixture, options)).finally(ended);
+      void relay.track(storeSession(fixture, options)).finally(ended);
     };
     res.on('close', () => {
       if (res.writableFinished) return;
@@ -296,64 +265,29 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    void track(
-      new Promise<void>((ended) => {
+    void relay.track(
+      (async () => {
         if (req.method === 'GET') {
           req.resume();
-          relayStream(req, res, ended);
+          await new Promise<void>((ended) => relayStream(req, res, ended));
           return;
         }
-        const parts: Buffer[] = [];
-        let size = 0;
-        req.on('data', (b: Buffer) => {
-          size += b.length;
-          if (size <= bodyLimit) parts.push(b);
-        });
-        req.on('error', () => ended());
-        req.on('end', () => {
-          if (size > bodyLimit) {
-            res
-              .writeHead(413, { 'content-type': 'application/json' })
-              .end(JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` }));
-            ended();
-            return;
-          }
-          relayPost(req, res, Buffer.concat(parts), ended);
-        });
-      }),
+        const tooLarge = JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` });
+        const body = await readBoundedBody(req, res, bodyLimit, tooLarge);
+        if (body !== undefined) await new Promise<void>((ended) => relayPost(req, res, body, ended));
+      })(),
     );
   };
 
-  const server: Server = createServer(handle);
-  server.on('connection', (socket) => socket.setNoDelay(true));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  const settled = async () => {
-    while (pending.size > 0) await Promise.all([...pending]);
-  };
+  const relay = await startRelayServer(handle, options);
   return {
-    url: `http://${shown}:${address.port}${upstream.pathname}${upstream.search}`,
+    url: `${relay.origin}${upstream.pathname}${upstream.search}`,
     sessions,
-    settled,
+    settled: () => relay.settled(),
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await settled();
-      agents.http.destroy();
-      agents.https.destroy();
+      await relay.stop();
+      await relay.settled();
+      connections.destroy();
     },
   };
 }

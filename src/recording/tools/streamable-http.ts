@@ -1,13 +1,4 @@
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { roundMs } from '../../fixtures/chunks.js';
 import {
   FIXTURE_FORMAT,
@@ -24,6 +15,7 @@ import {
 import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
 import { maskSecrets, scrubSecrets, secretsOf } from '../redact.js';
+import { createUpstream, readBoundedBody, startRelayServer, upstreamUrl } from '../relay-server.js';
 import { redactUrl } from './redact-target.js';
 import type { SseRecordingProxy } from './sse.js';
 import { type SessionSink, storeSession } from './store.js';
@@ -76,23 +68,14 @@ function isInitialize(text: string): boolean {
 export async function startStreamableHttpRecordingProxy(
   options: StreamableHttpRecordingProxyOptions,
 ): Promise<SseRecordingProxy> {
-  const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
-    throw new TypeError(`upstream must be an http: or https: URL, got ${options.upstream}`);
-  }
+  const upstream = upstreamUrl(options.upstream);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const connections = createUpstream();
   const byId = new Map<string, LiveSession>();
   /** The latest session of a server that issues no ids (its requests carry none). */
   let anonymous: LiveSession | undefined;
   const all = new Set<LiveSession>();
   const sessions: ToolSession[] = [];
-  const pending = new Set<Promise<unknown>>();
-  const track = <T>(p: Promise<T>) => {
-    pending.add(p);
-    void p.finally(() => pending.delete(p));
-    return p;
-  };
 
   const finish = (session: LiveSession) => {
     if (session.ended) return;
@@ -112,10 +95,15 @@ export async function startStreamableHttpRecordingProxy(
       endAtMs: session.since(),
     };
     sessions.push(fixture);
-    void track(storeSession(fixture, options));
+    void relay.track(storeSession(fixture, options));
   };
 
-  const relay = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, ended: () => void) => {
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer | undefined,
+    ended: () => void,
+  ) => {
     const headers = flatHeaders(req.headers);
     const secrets = secretsOf(headers);
     const text = body?.toString('utf8') ?? '';
@@ -148,22 +136,14 @@ export async function startStreamableHttpRecordingProxy(
         text: maskSecrets(serverText, secrets),
       });
     };
-    const secure = upstream.protocol === 'https:';
-    const out = (secure ? httpsRequest : httpRequest)({
-      protocol: upstream.protocol,
-      hostname: upstream.hostname,
-      port: upstream.port,
-      method: req.method,
+    const out = connections.send(upstream, {
+      method: req.method ?? 'GET',
       path: `${upstream.pathname}${upstream.search}`,
       headers: [
-        'host',
-        upstream.host,
         ...forwardable(req.rawHeaders, new Set(['host', 'content-length'])),
         ...(body === undefined ? [] : ['content-length', String(body.length)]),
       ],
-      agent: secure ? agents.https : agents.http,
     });
-    out.on('socket', (socket) => socket.setNoDelay(true));
     out.on('error', (e) => {
       const message = `wirecheck record: upstream ${upstream.origin} unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
       if (sent !== undefined) sent.post = { status: 502, body: message };
@@ -238,66 +218,32 @@ export async function startStreamableHttpRecordingProxy(
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    void track(
-      new Promise<void>((ended) => {
-        if (req.method !== 'POST') {
-          req.resume();
-          relay(req, res, undefined, ended);
-          return;
-        }
-        const parts: Buffer[] = [];
-        let size = 0;
-        req.on('data', (b: Buffer) => {
-          size += b.length;
-          if (size <= bodyLimit) parts.push(b);
-        });
-        req.on('error', () => ended());
-        req.on('end', () => {
-          if (size > bodyLimit) {
-            res
-              .writeHead(413, { 'content-type': 'application/json' })
-              .end(JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` }));
-            ended();
-            return;
-          }
-          relay(req, res, Buffer.concat(parts), ended);
-        });
-      }),
+    void relay.track(
+      (async () => {
+        let body: Buffer | undefined;
+        if (req.method === 'POST') {
+          const tooLarge = JSON.stringify({
+            error: `body exceeds ${bodyLimit} bytes (recording proxy limit)`,
+          });
+          body = await readBoundedBody(req, res, bodyLimit, tooLarge);
+          if (body === undefined) return;
+        } else req.resume();
+        await new Promise<void>((ended) => forward(req, res, body, ended));
+      })(),
     );
   };
 
-  const server: Server = createServer(handle);
-  server.on('connection', (socket) => socket.setNoDelay(true));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  const settled = async () => {
-    while (pending.size > 0) await Promise.all([...pending]);
-  };
+  const relay = await startRelayServer(handle, options);
   return {
-    url: `http://${shown}:${address.port}${upstream.pathname}${upstream.search}`,
+    url: `${relay.origin}${upstream.pathname}${upstream.search}`,
     sessions,
-    settled,
+    settled: () => relay.settled(),
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await relay.stop();
       // Sessions never ended by DELETE or 404 end with the recording.
       for (const session of [...all]) finish(session);
-      await settled();
-      agents.http.destroy();
-      agents.https.destroy();
+      await relay.settled();
+      connections.destroy();
     },
   };
 }
