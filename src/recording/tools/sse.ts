@@ -3,7 +3,6 @@ import { chunkOf, roundMs } from '../../fixtures/chunks.js';
 import {
   FIXTURE_FORMAT,
   FIXTURE_VERSION,
-  type RecordedChunk,
   type ResponseEnd,
   type ToolMessage,
   type ToolSession,
@@ -29,7 +28,7 @@ import {
 import { createUpstream, readBoundedBody, startRelayServer, upstreamUrl } from '../relay-server.js';
 import { rewriteFirstEndpoint } from './endpoint.js';
 import { redactUrl } from './redact-target.js';
-import { type SessionSink, storeSession } from './store.js';
+import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
 
 export interface SseRecordingProxyOptions extends SessionSink {
   /** The real server's stream URL, e.g. `http://127.0.0.1:8000/sse`. */
@@ -46,7 +45,10 @@ export interface SseRecordingProxyOptions extends SessionSink {
 export interface SseRecordingProxy {
   /** The proxy's stream URL: give it to the client instead of the server's. */
   readonly url: string;
-  /** Every session recorded so far, in the order they ended. */
+  /**
+   * Every session recorded so far, in the order they ended: only without `outDir` (with it,
+   * the files are the record and memory keeps no session).
+   */
   readonly sessions: ToolSession[];
   /** Resolves once every session begun so far has ended and been written. */
   settled(): Promise<void>;
@@ -55,7 +57,8 @@ export interface SseRecordingProxy {
 }
 
 interface LiveSession {
-  readonly messages: ToolMessage[];
+  /** Where the session is journaled (opened when the stream's headers arrive). */
+  log: SessionLog | undefined;
   /** Where this session's POSTs go (the origin of the endpoint the server announced). */
   postOrigin: string;
   readonly since: () => number;
@@ -64,6 +67,8 @@ interface LiveSession {
 
 const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 const POST_BODY_KEPT = 500;
+/** A stream quiet this long has the chunk the scrubber holds back journaled. */
+const IDLE_MS = 20;
 
 /**
  * A recording proxy in front of an SSE tool server. `GET` is relayed and, when it opens an
@@ -82,10 +87,12 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
   const send = connections.send;
   const live = new Map<string, LiveSession>();
   const sessions: ToolSession[] = [];
+  const keepSessions = options.outDir === undefined;
+  const given = mergeSecrets(options.secrets ?? []);
 
   const relayStream = (req: IncomingMessage, res: ServerResponse, ended: () => void): void => {
     const requestHeaders = flatHeaders(req.headers);
-    const secrets = mergeSecrets(secretsOf(requestHeaders), secretsOfTarget(req.url ?? '/'));
+    const secrets = mergeSecrets(given, secretsOf(requestHeaders), secretsOfTarget(req.url ?? '/'));
     // What the server sends is scrubbed of the client's secrets too (same length: chunk boundaries stay).
     const scrubber = createChunkScrubber(secrets);
     const chunkTimes: number[] = [];
@@ -101,45 +108,59 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     let finished = false;
     let clientGone = false;
     let status = 0;
-    let headersAtMs = 0;
-    let responseHeaders = {};
-    const chunks: RecordedChunk[] = [];
-    const session: LiveSession = { messages: [], postOrigin: upstream.origin, since, secrets };
+    const session: LiveSession = { log: undefined, postOrigin: upstream.origin, since, secrets };
     let sessionId: string | undefined;
     let endpoint: string | undefined;
+    // The messages are read from the bytes as recorded (released by the scrubber, secrets
+    // masked), each timed by the chunk that completed it: a journal cut by a kill never holds
+    // a message whose bytes it does not hold.
+    let recordedEndpoint = false;
+    let releasedAtMs = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const recorded = createFrameDecoder({
+      onFrame: (frame) => {
+        if (!recordedEndpoint && frame.event === TOOL_SSE_EVENTS.endpoint) {
+          recordedEndpoint = true;
+          return;
+        }
+        if (frame.event === undefined || frame.event === TOOL_SSE_EVENTS.message) {
+          session.log?.message({
+            atMs: releasedAtMs,
+            direction: 'server->client',
+            text: maskSecrets(frame.data, secrets),
+          });
+        }
+      },
+    });
+    const keep = (released: Buffer[]) => {
+      for (const bytes of released) {
+        releasedAtMs = chunkTimes.shift() ?? since();
+        session.log?.chunk(chunkOf(bytes, releasedAtMs));
+        recorded.feed(bytes);
+      }
+    };
     const finish = (end: ResponseEnd) => {
       if (finished) return;
       finished = true;
       if (sessionId !== undefined) live.delete(sessionId);
-      if (status === 0) {
+      const log = session.log;
+      if (status === 0 || log === undefined) {
         ended();
         return;
       }
-      for (const bytes of scrubber.end()) chunks.push(chunkOf(bytes, chunkTimes.shift() ?? since()));
-      const fixture: ToolSession = {
-        format: FIXTURE_FORMAT,
-        version: FIXTURE_VERSION,
-        kind: 'tool-session',
-        recordedAt,
-        source: 'wirecheck record tools --sse',
-        transport: 'sse',
-        server: redactUrl(upstream.href),
-        messages: session.messages,
-        stream: {
-          path: redactTarget(req.url ?? '/', secrets),
-          requestHeaders: redactHeaders(requestHeaders, secrets),
-          status,
-          headers: redactHeaders(responseHeaders, secrets),
-          headersAtMs,
-          ...(endpoint !== undefined && { endpoint }),
-          end: clientGone && end === 'truncated' ? 'client-aborted' : end,
-          endAtMs: since(),
-          chunks,
-        },
-        endAtMs: since(),
-      };
-      sessions.push(fixture);
-      void relay.track(storeSession(fixture, options)).finally(ended);
+      clearTimeout(idle);
+      keep(scrubber.end());
+      const endAtMs = since();
+      const stored = log.end({
+        endAtMs,
+        stream: { end: clientGone && end === 'truncated' ? 'client-aborted' : end, endAtMs },
+      });
+      void relay
+        .track(stored)
+        .then(({ session: recorded }) => {
+          if (recorded !== undefined && keepSessions) sessions.push(recorded);
+        })
+        .finally(ended);
     };
     res.on('close', () => {
       if (res.writableFinished) return;
@@ -156,28 +177,38 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     });
     out.on('response', (up) => {
       status = up.statusCode ?? 0;
-      headersAtMs = since();
-      responseHeaders = flatHeaders(up.headers);
+      // The journal opens now: from here on a kill leaves the session so far.
+      session.log = openSessionLog(
+        {
+          format: FIXTURE_FORMAT,
+          version: FIXTURE_VERSION,
+          kind: 'tool-session',
+          recordedAt,
+          source: 'wirecheck record tools --sse',
+          transport: 'sse',
+          server: redactUrl(upstream.href),
+        },
+        options,
+      );
+      session.log.stream({
+        path: redactTarget(req.url ?? '/', secrets),
+        requestHeaders: redactHeaders(requestHeaders, secrets),
+        status,
+        headers: redactHeaders(flatHeaders(up.headers), secrets),
+        headersAtMs: since(),
+      });
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
-      const decoder = createFrameDecoder({
+      // The raw stream is read only for the endpoint, at once: the client POSTs as soon as it has it.
+      const routing = createFrameDecoder({
         onFrame: (frame) => {
-          if (endpoint === undefined && frame.event === TOOL_SSE_EVENTS.endpoint) {
-            endpoint = frame.data;
-            const resolved = resolveEndpoint(frame.data, upstream.href);
-            session.postOrigin = resolved.origin;
-            sessionId = resolved.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
-            if (sessionId !== undefined) live.set(sessionId, session);
-            return;
-          }
-          if (frame.event === undefined || frame.event === TOOL_SSE_EVENTS.message) {
-            session.messages.push({
-              atMs: since(),
-              direction: 'server->client',
-              // Masked as the stream's bytes are, so the message is still the frame's data.
-              text: maskSecrets(frame.data, secrets),
-            });
-          }
+          if (endpoint !== undefined || frame.event !== TOOL_SSE_EVENTS.endpoint) return;
+          endpoint = frame.data;
+          session.log?.endpoint(frame.data);
+          const resolved = resolveEndpoint(frame.data, upstream.href);
+          session.postOrigin = resolved.origin;
+          sessionId = resolved.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
+          if (sessionId !== undefined) live.set(sessionId, session);
         },
       });
       const rewriter = rewriteFirstEndpoint((data) =>
@@ -196,13 +227,16 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       };
       up.on('data', (chunk: Buffer) => {
         chunkTimes.push(since());
-        for (const bytes of scrubber.push(chunk)) chunks.push(chunkOf(bytes, chunkTimes.shift() ?? since()));
-        decoder.feed(chunk);
+        keep(scrubber.push(chunk));
+        // A stream that pauses (the last answer, then nothing) has its held chunk journaled anyway.
+        clearTimeout(idle);
+        idle = setTimeout(() => keep(scrubber.idle()), IDLE_MS);
+        idle.unref();
+        if (endpoint === undefined) routing.feed(chunk);
         write(rewriter.feed(chunk));
       });
       up.on('end', () => {
         write(rewriter.flush());
-        decoder.end();
         res.end();
         finish('complete');
       });
@@ -229,7 +263,10 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       direction: 'client->server',
       text: scrubSecrets(body.toString('utf8'), secrets),
     };
-    if (message) session?.messages.push(message);
+    const index = message && session?.log?.message(message);
+    const answered = (post: NonNullable<ToolMessage['post']>) => {
+      if (index !== undefined) session?.log?.post(index, post);
+    };
     const out = send(new URL(session?.postOrigin ?? upstream.origin), {
       method: req.method ?? 'POST',
       path: req.url ?? '/',
@@ -240,24 +277,36 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     });
     out.on('error', (e) => {
       const text = `wirecheck record: upstream unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
-      if (message) message.post = { status: 502, body: text };
+      answered({ status: 502, body: text });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: text }));
       ended();
     });
     out.on('response', (up) => {
-      const parts: Buffer[] = [];
-      up.on('data', (b: Buffer) => parts.push(b));
+      // Relayed as it comes; only its beginning is kept for the recording.
+      res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardable(up.rawHeaders));
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      up.on('data', (b: Buffer) => {
+        if (keptBytes < POST_BODY_KEPT * 4) {
+          kept.push(b);
+          keptBytes += b.length;
+        }
+        if (!res.write(b)) {
+          up.pause();
+          res.once('drain', () => up.resume());
+        }
+      });
       up.on('error', () => {});
       up.on('end', () => {
-        const reply = Buffer.concat(parts);
-        if (message) {
-          message.post = {
-            status: up.statusCode ?? 0,
-            body: scrubSecrets(reply.toString('utf8').slice(0, POST_BODY_KEPT), secrets),
-          };
-        }
-        res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardable(up.rawHeaders)).end(reply);
+        const start = Buffer.concat(kept).toString('utf8').slice(0, POST_BODY_KEPT);
+        answered({ status: up.statusCode ?? 502, body: scrubSecrets(start, secrets) });
+        res.end();
+        ended();
+      });
+      up.on('close', () => {
+        if (up.complete) return;
+        res.destroy();
         ended();
       });
     });

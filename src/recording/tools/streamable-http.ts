@@ -14,11 +14,11 @@ import {
 } from '../../protocol/mcp/streamable-http.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
-import { maskSecrets, scrubSecrets, secretsOf } from '../redact.js';
+import { maskSecrets, mergeSecrets, scrubSecrets, secretsOf } from '../redact.js';
 import { createUpstream, readBoundedBody, startRelayServer, upstreamUrl } from '../relay-server.js';
 import { redactUrl } from './redact-target.js';
 import type { SseRecordingProxy } from './sse.js';
-import { type SessionSink, storeSession } from './store.js';
+import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
 
 export interface StreamableHttpRecordingProxyOptions extends SessionSink {
   /** The real server's endpoint, e.g. `http://127.0.0.1:8000/mcp`. */
@@ -33,9 +33,9 @@ export interface StreamableHttpRecordingProxyOptions extends SessionSink {
 }
 
 interface LiveSession {
-  readonly messages: ToolMessage[];
+  /** Where the session is journaled as it happens. */
+  readonly log: SessionLog;
   readonly since: () => number;
-  readonly recordedAt: string;
   /** The id the server issued (undefined: a server without sessions). */
   id: string | undefined;
   ended: boolean;
@@ -76,6 +76,8 @@ export async function startStreamableHttpRecordingProxy(
   let anonymous: LiveSession | undefined;
   const all = new Set<LiveSession>();
   const sessions: ToolSession[] = [];
+  const keepSessions = options.outDir === undefined;
+  const given = mergeSecrets(options.secrets ?? []);
 
   const finish = (session: LiveSession) => {
     if (session.ended) return;
@@ -83,19 +85,10 @@ export async function startStreamableHttpRecordingProxy(
     all.delete(session);
     if (session.id !== undefined) byId.delete(session.id);
     if (anonymous === session) anonymous = undefined;
-    const fixture: ToolSession = {
-      format: FIXTURE_FORMAT,
-      version: FIXTURE_VERSION,
-      kind: 'tool-session',
-      recordedAt: session.recordedAt,
-      source: 'wirecheck record tools --http',
-      transport: 'http',
-      server: redactUrl(upstream.href),
-      messages: session.messages,
-      endAtMs: session.since(),
-    };
-    sessions.push(fixture);
-    void relay.track(storeSession(fixture, options));
+    const stored = session.log.end({ endAtMs: session.since() });
+    void relay.track(stored).then(({ session: recorded }) => {
+      if (recorded !== undefined && keepSessions) sessions.push(recorded);
+    });
   };
 
   const forward = (
@@ -105,16 +98,26 @@ export async function startStreamableHttpRecordingProxy(
     ended: () => void,
   ) => {
     const headers = flatHeaders(req.headers);
-    const secrets = secretsOf(headers);
+    const secrets = mergeSecrets(given, secretsOf(headers));
     const text = body?.toString('utf8') ?? '';
     const carried = headers[STREAMABLE_HTTP_HEADERS.sessionId];
     let session: LiveSession | undefined;
     if (req.method === 'POST' && isInitialize(text)) {
       const t0 = performance.now();
       session = {
-        messages: [],
+        log: openSessionLog(
+          {
+            format: FIXTURE_FORMAT,
+            version: FIXTURE_VERSION,
+            kind: 'tool-session',
+            recordedAt: new Date().toISOString(),
+            source: 'wirecheck record tools --http',
+            transport: 'http',
+            server: redactUrl(upstream.href),
+          },
+          options,
+        ),
         since: () => roundMs(performance.now() - t0),
-        recordedAt: new Date().toISOString(),
         id: undefined,
         ended: false,
       };
@@ -127,10 +130,13 @@ export async function startStreamableHttpRecordingProxy(
       session !== undefined && req.method === 'POST'
         ? { atMs: session.since(), direction: 'client->server', text: scrubSecrets(text, secrets) }
         : undefined;
-    if (sent !== undefined) session?.messages.push(sent);
+    const sentIndex = sent === undefined ? undefined : session?.log.message(sent);
+    const answered = (post: NonNullable<ToolMessage['post']>) => {
+      if (sentIndex !== undefined) session?.log.post(sentIndex, post);
+    };
     const record = (serverText: string) => {
       if (session === undefined || session.ended) return;
-      session.messages.push({
+      session.log.message({
         atMs: session.since(),
         direction: 'server->client',
         text: maskSecrets(serverText, secrets),
@@ -146,7 +152,7 @@ export async function startStreamableHttpRecordingProxy(
     });
     out.on('error', (e) => {
       const message = `wirecheck record: upstream ${upstream.origin} unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
-      if (sent !== undefined) sent.post = { status: 502, body: message };
+      answered({ status: 502, body: message });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: message }));
       ended();
@@ -200,9 +206,7 @@ export async function startStreamableHttpRecordingProxy(
           if (Array.isArray(value)) for (const item of value) record(JSON.stringify(item));
           else if (value !== undefined) record(answer);
         }
-        if (sent !== undefined) {
-          sent.post = { status, body: scrubSecrets(answer.slice(0, POST_BODY_KEPT), secrets) };
-        }
+        answered({ status, body: scrubSecrets(answer.slice(0, POST_BODY_KEPT), secrets) });
         res.end();
         const over = req.method === 'DELETE' || (status === 404 && carried !== undefined);
         if (session !== undefined && over) finish(session);
