@@ -8,7 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { listenHttp, originOf } from '../servers/http/listen.js';
 
 // What every recording proxy does around its recording: listen, read a bounded request
 // body, send upstream, count the work in flight, close. The messages proxy and the
@@ -33,23 +33,10 @@ export async function startRelayServer(
 ): Promise<RelayServer> {
   const server: Server = createServer(handle);
   server.on('connection', (socket) => socket.setNoDelay(true));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
+  const address = await listenHttp(server, { host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const pending = new Set<Promise<unknown>>();
   return {
-    origin: `http://${shown}:${address.port}`,
+    origin: originOf(address),
     track(work) {
       pending.add(work);
       void work.finally(() => pending.delete(work)).catch(() => {});

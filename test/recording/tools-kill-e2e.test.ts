@@ -76,6 +76,16 @@ async function upstreamOf(transport: 'sse' | 'http'): Promise<string> {
   return server.url;
 }
 
+/** A recorder process in front of a fresh server, with a session open through it. */
+async function recordOpenSession(transport: 'sse' | 'http', prefix: string) {
+  const out = await mkdtemp(join(tmpdir(), prefix));
+  cleanup.push(() => rm(out, { recursive: true, force: true }));
+  const flag = transport === 'sse' ? '--sse' : '--http';
+  const recorder = await startRecorder(flag, await upstreamOf(transport), out);
+  await openSession(transport, recorder.url);
+  return { out, recorder };
+}
+
 function methodsOf(session: ToolSession): string[] {
   return session.messages
     .filter((m) => m.direction === 'client->server')
@@ -85,14 +95,7 @@ function methodsOf(session: ToolSession): string[] {
 describe('record tools journals each session as it happens: a recorder killed mid-session keeps what it recorded', () => {
   for (const transport of ['sse', 'http'] as const) {
     test(`${transport}: SIGTERM to the recorder's pid mid-session writes the session so far as <name>.json, secrets redacted`, async () => {
-      const out = await mkdtemp(join(tmpdir(), 'wirecheck-kill-term-'));
-      cleanup.push(() => rm(out, { recursive: true, force: true }));
-      const recorder = await startRecorder(
-        transport === 'sse' ? '--sse' : '--http',
-        await upstreamOf(transport),
-        out,
-      );
-      await openSession(transport, recorder.url);
+      const { out, recorder } = await recordOpenSession(transport, 'wirecheck-kill-term-');
       process.kill(recorder.child.pid!, 'SIGTERM');
       const exit = await recorder.exited;
       expect(exit.code, recorder.stderr()).toBe(0);
@@ -117,14 +120,7 @@ describe('record tools journals each session as it happens: a recorder killed mi
     }, 60_000);
 
     test(`${transport}: SIGKILL to the recorder's pid mid-session leaves the journal, read back as the session so far`, async () => {
-      const out = await mkdtemp(join(tmpdir(), 'wirecheck-kill-9-'));
-      cleanup.push(() => rm(out, { recursive: true, force: true }));
-      const recorder = await startRecorder(
-        transport === 'sse' ? '--sse' : '--http',
-        await upstreamOf(transport),
-        out,
-      );
-      await openSession(transport, recorder.url);
+      const { out, recorder } = await recordOpenSession(transport, 'wirecheck-kill-9-');
       // The journal's lines leave the process as they are written; give the last one a moment.
       await new Promise((r) => setTimeout(r, 200));
       process.kill(recorder.child.pid!, 'SIGKILL');
