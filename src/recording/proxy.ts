@@ -24,7 +24,7 @@ import {
   secretsOf,
   secretsOfTarget,
 } from './redact.js';
-import { createUpstream, readBoundedBody, startRelayServer, upstreamUrl } from './relay-server.js';
+import { createPacer, createUpstream, readBoundedBody, startRelayServer } from './relay-server.js';
 
 export interface RecordingProxyOptions {
   /** Base URL of the real service, e.g. `https://api.anthropic.com` (a path prefix is kept). */
@@ -92,8 +92,6 @@ export interface RecordingProxy {
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
-/** Bytes a fixture file may have waiting for the disk before the upstream is paused. */
-const FILE_QUEUE_LIMIT = 8 * 1024 * 1024;
 /** Request bodies nested deeper are recorded as text (secrets scrubbed), not parsed. */
 const RECORDED_BODY_DEPTH = 512;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -136,9 +134,9 @@ function stampOf(iso: string): string {
  * keeps its length (a same-length mask) so its boundaries and timing stay true.
  */
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
-  const upstream = upstreamUrl(options.upstream);
+  const connections = createUpstream(options.upstream);
+  const upstream = connections.url;
   const prefix = upstream.pathname.replace(/\/+$/, '');
-  const connections = createUpstream();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const exchanges: MessagesExchange[] = [];
   const keepExchanges = options.keepExchanges ?? options.outDir === undefined;
@@ -310,24 +308,14 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
       // The upstream is paused while the client or the disk is behind, resumed when neither is.
-      const behind = new Set<'client' | 'disk'>();
-      const hold = (who: 'client' | 'disk', until: Promise<void>) => {
-        if (behind.size === 0) up.pause();
-        behind.add(who);
-        void until.then(() => {
-          behind.delete(who);
-          if (behind.size === 0) up.resume();
-        });
-      };
+      const pacer = createPacer(up);
       up.on('data', (chunk: Buffer) => {
         // The client gets the bytes first; recording them costs it nothing.
         const clientReady = res.write(chunk);
         times.push(performance.now() - t0);
         take(scrubber.push(chunk));
-        if (!clientReady && !behind.has('client'))
-          hold('client', new Promise((r) => res.once('drain', () => r())));
-        if (writer !== undefined && writer.queuedBytes > FILE_QUEUE_LIMIT && !behind.has('disk'))
-          hold('disk', writer.drained());
+        if (!clientReady) pacer.client(res);
+        pacer.disk(writer);
       });
       up.on('end', () => {
         res.end();

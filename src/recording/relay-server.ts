@@ -90,15 +90,21 @@ export interface UpstreamRequest {
   readonly headers: readonly string[];
 }
 
-/** The proxy's connections to its upstream: keep-alive pools of its own, gone with `destroy`. */
+/** The proxy's upstream (refused unless http: or https:) and its keep-alive pools, gone with `destroy`. */
 export interface Upstream {
+  readonly url: URL;
   send(target: URL, request: UpstreamRequest): ClientRequest;
   destroy(): void;
 }
 
-export function createUpstream(): Upstream {
+export function createUpstream(given: string): Upstream {
+  const url = new URL(given);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`upstream must be an http: or https: URL, got ${given}`);
+  }
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   return {
+    url,
     send(target, request) {
       const secure = target.protocol === 'https:';
       const out = (secure ? httpsRequest : httpRequest)({
@@ -121,11 +127,34 @@ export function createUpstream(): Upstream {
   };
 }
 
-/** The upstream URL of a proxy, refused unless it is http: or https:. */
-export function upstreamUrl(given: string): URL {
-  const upstream = new URL(given);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
-    throw new TypeError(`upstream must be an http: or https: URL, got ${given}`);
-  }
-  return upstream;
+/** Bytes a recording may have waiting for the disk before its upstream is paused. */
+const DISK_QUEUE_LIMIT = 8 * 1024 * 1024;
+
+/** Pauses a source (an upstream response) while what it feeds is behind; resumes it once nothing is. */
+export interface Pacer {
+  /** After a write the client did not take at once: paused until the client drains. */
+  client(res: ServerResponse): void;
+  /** After a write to a recording's file: paused while more than 8 MiB wait for the disk. */
+  disk(file: { readonly queuedBytes: number; drained(): Promise<void> } | undefined): void;
+}
+
+export function createPacer(source: { pause(): unknown; resume(): unknown }): Pacer {
+  const behind = new Set<'client' | 'disk'>();
+  const hold = (who: 'client' | 'disk', caughtUp: Promise<unknown>) => {
+    if (behind.size === 0) source.pause();
+    behind.add(who);
+    void caughtUp.then(() => {
+      behind.delete(who);
+      if (behind.size === 0) source.resume();
+    });
+  };
+  return {
+    client(res) {
+      if (!behind.has('client')) hold('client', new Promise((r) => res.once('drain', r)));
+    },
+    disk(file) {
+      if (file !== undefined && file.queuedBytes > DISK_QUEUE_LIMIT && !behind.has('disk'))
+        hold('disk', file.drained());
+    },
+  };
 }

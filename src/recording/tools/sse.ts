@@ -25,7 +25,7 @@ import {
   secretsOf,
   secretsOfTarget,
 } from '../redact.js';
-import { createUpstream, readBoundedBody, startRelayServer, upstreamUrl } from '../relay-server.js';
+import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
 import { rewriteFirstEndpoint } from './endpoint.js';
 import { redactUrl } from './redact-target.js';
 import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
@@ -81,9 +81,9 @@ const IDLE_MS = 20;
  * bytes are relayed as they come, one write per upstream chunk, Nagle off.
  */
 export async function startSseRecordingProxy(options: SseRecordingProxyOptions): Promise<SseRecordingProxy> {
-  const upstream = upstreamUrl(options.upstream);
+  const connections = createUpstream(options.upstream);
+  const upstream = connections.url;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const connections = createUpstream();
   const send = connections.send;
   const live = new Map<string, LiveSession>();
   const sessions: ToolSession[] = [];
@@ -219,12 +219,12 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
             })()
           : data,
       );
+      // The upstream is paused while the client or the journal's disk is behind.
+      const pacer = createPacer(up);
       const write = (bytes: Uint8Array) => {
-        if (bytes.length > 0 && !res.write(bytes)) {
-          up.pause();
-          res.once('drain', () => up.resume());
-        }
+        if (bytes.length > 0 && !res.write(bytes)) pacer.client(res);
       };
+      const log = session.log;
       up.on('data', (chunk: Buffer) => {
         chunkTimes.push(since());
         keep(scrubber.push(chunk));
@@ -232,6 +232,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
         clearTimeout(idle);
         idle = setTimeout(() => keep(scrubber.idle()), IDLE_MS);
         idle.unref();
+        pacer.disk(log);
         if (endpoint === undefined) routing.feed(chunk);
         write(rewriter.feed(chunk));
       });
@@ -287,15 +288,13 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardable(up.rawHeaders));
       const kept: Buffer[] = [];
       let keptBytes = 0;
+      const pacer = createPacer(up);
       up.on('data', (b: Buffer) => {
         if (keptBytes < POST_BODY_KEPT * 4) {
           kept.push(b);
           keptBytes += b.length;
         }
-        if (!res.write(b)) {
-          up.pause();
-          res.once('drain', () => up.resume());
-        }
+        if (!res.write(b)) pacer.client(res);
       });
       up.on('error', () => {});
       up.on('end', () => {

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,6 +60,10 @@ export interface SessionLog {
   end(end: ToolSessionEnd): Promise<StoredSession>;
   /** Nothing worth keeping (an SSE GET that got no response): the journal is removed. */
   discard(): Promise<void>;
+  /** Bytes of journal lines the disk has not taken yet (a caller pauses its source while large). */
+  readonly queuedBytes: number;
+  /** Resolves when the journal's queue has drained (at once when empty, or failed). */
+  drained(): Promise<void>;
 }
 
 let counter = 0;
@@ -138,6 +143,14 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
       }
       sink.onSession?.(session, file);
       return { session, file };
+    },
+    get queuedBytes() {
+      return journal?.writableLength ?? 0;
+    },
+    async drained() {
+      if (journal === undefined || journal.writableLength === 0 || failure !== undefined) return;
+      // An error ends the wait too: the journal's failure is told at the end.
+      await once(journal, 'drain').catch(() => {});
     },
     async discard() {
       over = true;

@@ -15,7 +15,7 @@ import {
 import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
 import { maskSecrets, mergeSecrets, scrubSecrets, secretsOf } from '../redact.js';
-import { createUpstream, readBoundedBody, startRelayServer, upstreamUrl } from '../relay-server.js';
+import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
 import { redactUrl } from './redact-target.js';
 import type { SseRecordingProxy } from './sse.js';
 import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
@@ -68,9 +68,9 @@ function isInitialize(text: string): boolean {
 export async function startStreamableHttpRecordingProxy(
   options: StreamableHttpRecordingProxyOptions,
 ): Promise<SseRecordingProxy> {
-  const upstream = upstreamUrl(options.upstream);
+  const connections = createUpstream(options.upstream);
+  const upstream = connections.url;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const connections = createUpstream();
   const byId = new Map<string, LiveSession>();
   /** The latest session of a server that issues no ids (its requests carry none). */
   let anonymous: LiveSession | undefined;
@@ -181,16 +181,16 @@ export async function startStreamableHttpRecordingProxy(
         : undefined;
       const parts: Buffer[] = [];
       let kept = 0;
+      // The upstream is paused while the client or the journal's disk is behind.
+      const pacer = createPacer(up);
       up.on('data', (chunk: Buffer) => {
         decoder?.feed(chunk);
         if (!stream && kept <= bodyLimit) {
           parts.push(chunk);
           kept += chunk.length;
         }
-        if (!res.write(chunk)) {
-          up.pause();
-          res.once('drain', () => up.resume());
-        }
+        if (!res.write(chunk)) pacer.client(res);
+        pacer.disk(session?.log);
       });
       up.on('error', () => {});
       up.on('end', () => {
