@@ -144,7 +144,7 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
       try {
         if (input.stdio !== undefined) {
           const text = new TextDecoder();
-          const { session } = await recordStdioSession({
+          const { exit } = await recordStdioSession({
             command: input.stdio,
             input: ctx.stdin as AsyncIterable<Uint8Array | string>,
             // Valid UTF-8 (every JSON-RPC line) comes out byte for byte.
@@ -156,11 +156,19 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
             onSession,
             onWriteError,
           });
-          finish(shutdown.signal.aborted ? 0 : (session.exit?.code ?? 1));
+          finish(shutdown.signal.aborted ? 0 : (exit.code ?? 1));
           return;
         }
         let proxy: Awaited<ReturnType<typeof startSseRecordingProxy>>;
-        const common = { host: input.host, port: input.port, outDir, onSession, onWriteError };
+        const common = {
+          host: input.host,
+          port: input.port,
+          outDir,
+          onSession,
+          onWriteError,
+          // Keys of the environment are scrubbed too, wherever a client or the server sends them.
+          secrets: secretsOfEnv(ctx.env),
+        };
         try {
           proxy =
             input.http !== undefined

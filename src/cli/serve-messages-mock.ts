@@ -28,4 +28,5 @@ export const startMockForServe: StartMockMessagesService = async (options) =>
     ...(options.fixturesDir === undefined ? {} : { fixtureDirs: [options.fixturesDir] }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
   });

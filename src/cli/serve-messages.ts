@@ -24,6 +24,8 @@ export interface MockMessagesServeOptions {
   speed?: number;
   seed?: number;
   faults?: FaultPlan;
+  /** The one key accepted (by x-api-key or Bearer); others get 401. Absent: any key. Never printed. */
+  apiKey?: string;
 }
 
 export interface RunningMockMessages {
@@ -124,7 +126,28 @@ const ServeInput = z.object({
     .regex(/^(max|\d+(\.\d+)?)$/, '--speed takes a number (1 as recorded, 2 twice as fast) or max')
     .transform((s) => (s === 'max' ? 0 : Number(s)))
     .optional(),
+  apiKey: z.string().trim().min(1, '--api-key must not be empty').optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, '--api-key-env takes the name of an environment variable')
+    .optional(),
 });
+
+/** The key `serve messages` accepts: `--api-key`, or the value of the variable `--api-key-env` names. */
+function apiKeyOf(
+  input: { apiKey?: string | undefined; apiKeyEnv?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (input.apiKey !== undefined && input.apiKeyEnv !== undefined) {
+    throw new UsageError('--api-key and --api-key-env both name the accepted key: give one');
+  }
+  if (input.apiKeyEnv === undefined) return input.apiKey;
+  const value = env[input.apiKeyEnv]?.trim();
+  if (value === undefined || value === '') {
+    throw new UsageError(`--api-key-env: the environment variable ${input.apiKeyEnv} is not set or empty`);
+  }
+  return value;
+}
 
 function attributeOf(flags: string): string {
   const long = flags.split(/[ ,]/).find((part) => part.startsWith('--')) ?? '';
@@ -157,8 +180,12 @@ function faultPlanOf(raw: Record<string, unknown>, json: string | undefined): Fa
 }
 
 /** The mock's options from the command line's values; a bad value is a UsageError. */
-export function serveOptionsOf(raw: Record<string, unknown>): MockMessagesServeOptions {
+export function serveOptionsOf(
+  raw: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>> = {},
+): MockMessagesServeOptions {
   const input = parseOptions(ServeInput, raw);
+  const apiKey = apiKeyOf(input, env);
   const faults = faultPlanOf(raw, input.faults);
   if (input.replay !== undefined && input.fixtures !== undefined) {
     throw new UsageError('--replay and --fixtures are two different sources of replies: give one');
@@ -180,6 +207,7 @@ export function serveOptionsOf(raw: Record<string, unknown>): MockMessagesServeO
     ...(faults === undefined ? {} : { faults }),
     ...(input.replay === undefined ? {} : { recordings: input.replay }),
     ...(input.speed === undefined ? {} : { speed: input.speed }),
+    ...(apiKey === undefined ? {} : { apiKey }),
   };
 }
 
@@ -210,13 +238,18 @@ export function addServeMessagesCommand(
       'timing of --replay: 1 as recorded (default), 2 twice as fast, max as fast as possible',
     )
     .option('--seed <n>', 'seed for every random choice of the mock (fault offsets, chunk sizes)')
+    .option('--api-key <key>', 'accept only this key (x-api-key or Bearer); others get 401. Default: any key')
+    .option(
+      '--api-key-env <var>',
+      'accept only the key in this environment variable (e.g. WIRECHECK_API_KEY)',
+    )
     .option(
       '--faults <json>',
       "the mock's whole fault plan as JSON (the --fault-* flags override its fields)",
     );
   for (const f of FAULT_FLAGS) command.option(f.flags, f.description);
   command.action(async (opts: Record<string, unknown>) => {
-    const options = serveOptionsOf(opts);
+    const options = serveOptionsOf(opts, ctx.env);
     const shutdown = ctx.onShutdown();
     try {
       let running: RunningMockMessages;
@@ -227,7 +260,8 @@ export function addServeMessagesCommand(
         throw new WirecheckError('WC_SERVE_FAILED', `mock messages service: ${reason}`, { cause: e });
       }
       ctx.stdout.write(`${running.url}\n`);
-      ctx.stderr.write('mock messages service running; interrupt (Ctrl-C) to stop\n');
+      const keys = options.apiKey === undefined ? 'any key' : 'only the configured key';
+      ctx.stderr.write(`mock messages service running, accepting ${keys}; interrupt (Ctrl-C) to stop\n`);
       await new Promise<void>((resolve) => {
         if (shutdown.signal.aborted) resolve();
         else shutdown.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -1,13 +1,4 @@
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { chunkOf, roundMs } from '../fixtures/chunks.js';
 import { type ExchangeEnd, ExchangeFileWriter, type ExchangeHead } from '../fixtures/exchange-file.js';
@@ -33,6 +24,7 @@ import {
   secretsOf,
   secretsOfTarget,
 } from './redact.js';
+import { createPacer, createUpstream, readBoundedBody, startRelayServer } from './relay-server.js';
 
 export interface RecordingProxyOptions {
   /** Base URL of the real service, e.g. `https://api.anthropic.com` (a path prefix is kept). */
@@ -100,8 +92,6 @@ export interface RecordingProxy {
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
-/** Bytes a fixture file may have waiting for the disk before the upstream is paused. */
-const FILE_QUEUE_LIMIT = 8 * 1024 * 1024;
 /** Request bodies nested deeper are recorded as text (secrets scrubbed), not parsed. */
 const RECORDED_BODY_DEPTH = 512;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -144,19 +134,13 @@ function stampOf(iso: string): string {
  * keeps its length (a same-length mask) so its boundaries and timing stay true.
  */
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
-  const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
-    throw new TypeError(`upstream must be an http: or https: URL, got ${options.upstream}`);
-  }
+  const connections = createUpstream(options.upstream);
+  const upstream = connections.url;
   const prefix = upstream.pathname.replace(/\/+$/, '');
-  const secure = upstream.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const send = secure ? httpsRequest : httpRequest;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const exchanges: MessagesExchange[] = [];
   const keepExchanges = options.keepExchanges ?? options.outDir === undefined;
   const given = mergeSecrets(options.secrets ?? []);
-  const pending = new Set<Promise<void>>();
   let counter = 0;
   let closing = false;
   if (options.outDir !== undefined) await ExchangeFileWriter.prepare(options.outDir);
@@ -169,28 +153,15 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       : join(options.outDir, `${stampOf(recordedAt)}-${String(++counter).padStart(4, '0')}.json`);
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const inFlight = new Promise<void>((resolveExchange) => {
-      const parts: Buffer[] = [];
-      let size = 0;
-      req.on('data', (b: Buffer) => {
-        size += b.length;
-        if (size <= bodyLimit) parts.push(b);
-      });
-      req.on('error', () => resolveExchange());
-      req.on('end', () => {
-        if (size > bodyLimit) {
-          const body = JSON.stringify(
-            errorBody('request_too_large', `Request exceeds ${bodyLimit} bytes (recording proxy limit).`),
-          );
-          res.writeHead(413, { 'content-type': 'application/json' }).end(body);
-          resolveExchange();
-          return;
-        }
-        forward(req, res, Buffer.concat(parts), resolveExchange);
-      });
-    });
-    pending.add(inFlight);
-    void inFlight.finally(() => pending.delete(inFlight));
+    void relay.track(
+      (async () => {
+        const tooLarge = JSON.stringify(
+          errorBody('request_too_large', `Request exceeds ${bodyLimit} bytes (recording proxy limit).`),
+        );
+        const body = await readBoundedBody(req, res, bodyLimit, tooLarge);
+        if (body !== undefined) await new Promise<void>((ended) => forward(req, res, body, ended));
+      })(),
+    );
   };
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, ended: () => void): void => {
@@ -296,17 +267,11 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       })().finally(ended);
     };
 
-    const out = send({
-      protocol: upstream.protocol,
-      hostname: upstream.hostname,
-      port: upstream.port,
-      method: req.method,
+    const out = connections.send(upstream, {
+      method: req.method ?? 'GET',
       path: prefix + target,
-      // With headers given as raw pairs Node adds no Host of its own.
-      headers: ['host', upstream.host, ...forwardable(req.rawHeaders, DROP_HOST)],
-      agent,
+      headers: forwardable(req.rawHeaders, DROP_HOST),
     });
-    out.on('socket', (socket) => socket.setNoDelay(true));
     let connected = false;
     out.on('socket', (socket) => {
       if (!socket.connecting) connected = true;
@@ -343,24 +308,14 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
       // The upstream is paused while the client or the disk is behind, resumed when neither is.
-      const behind = new Set<'client' | 'disk'>();
-      const hold = (who: 'client' | 'disk', until: Promise<void>) => {
-        if (behind.size === 0) up.pause();
-        behind.add(who);
-        void until.then(() => {
-          behind.delete(who);
-          if (behind.size === 0) up.resume();
-        });
-      };
+      const pacer = createPacer(up);
       up.on('data', (chunk: Buffer) => {
         // The client gets the bytes first; recording them costs it nothing.
         const clientReady = res.write(chunk);
         times.push(performance.now() - t0);
         take(scrubber.push(chunk));
-        if (!clientReady && !behind.has('client'))
-          hold('client', new Promise((r) => res.once('drain', () => r())));
-        if (writer !== undefined && writer.queuedBytes > FILE_QUEUE_LIMIT && !behind.has('disk'))
-          hold('disk', writer.drained());
+        if (!clientReady) pacer.client(res);
+        pacer.disk(writer);
       });
       up.on('end', () => {
         res.end();
@@ -378,31 +333,16 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     out.end(body);
   };
 
-  const server: Server = createServer(handle);
-  server.on('connection', (socket) => socket.setNoDelay(true));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const settled = async () => {
-    while (pending.size > 0) await Promise.all([...pending]);
-  };
+  const relay = await startRelayServer(handle, options);
   return {
-    url: `http://${shown === '0.0.0.0' || shown === '[::]' ? '127.0.0.1' : shown}:${address.port}`,
+    url: relay.origin,
     exchanges,
-    settled,
+    settled: () => relay.settled(),
     async close() {
       closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await settled();
-      agent.destroy();
+      await relay.stop();
+      await relay.settled();
+      connections.destroy();
     },
   };
 }

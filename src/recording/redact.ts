@@ -244,11 +244,17 @@ export interface ChunkScrubber {
   push(chunk: Buffer): Buffer[];
   /** The stream ended: the chunks still held, scrubbed. */
   end(): Buffer[];
+  /**
+   * The stream paused: the chunks still held, scrubbed, when no secret can begin at their end
+   * (their last bytes are no beginning of one), so that what arrived is kept without waiting
+   * for more; otherwise none.
+   */
+  idle(): Buffer[];
 }
 
 export function createChunkScrubber(secrets: readonly string[]): ChunkScrubber {
   const needles = secrets.map((s) => Buffer.from(s, 'utf8')).filter((b) => b.length >= MIN_SECRET_LENGTH);
-  if (needles.length === 0) return { push: (chunk) => [chunk], end: () => [] };
+  if (needles.length === 0) return { push: (chunk) => [chunk], end: () => [], idle: () => [] };
   const overlap = Math.max(...needles.map((n) => n.length)) - 1;
   const held: Buffer[] = [];
   let heldLength = 0;
@@ -329,6 +335,15 @@ export function createChunkScrubber(secrets: readonly string[]): ChunkScrubber {
       const rest = held.splice(0);
       heldLength = 0;
       return rest;
+    },
+    idle() {
+      const tail = Buffer.concat(held).subarray(Math.max(0, heldLength - overlap));
+      for (const needle of needles) {
+        for (let k = Math.min(needle.length - 1, tail.length); k > 0; k--) {
+          if (tail.subarray(tail.length - k).equals(needle.subarray(0, k))) return [];
+        }
+      }
+      return this.end();
     },
   };
 }

@@ -1,3 +1,4 @@
+export * from './bounded-body.js';
 export * from './child-process.js';
 export * from './in-memory.js';
 export * from './sse-client.js';

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { parseJsonBounded } from '../protocol/json/index.js';
 import { resolveEndpoint, sessionIdOf, TOOL_SSE_EVENTS } from '../protocol/mcp/index.js';
 import { createFrameDecoder, type SseFrame, SseLimitError, type SseLimits } from '../protocol/sse/index.js';
+import { readBody } from './bounded-body.js';
 import { type Transport, TransportClosedError, TransportError } from './transport.js';
 
 /** How long `start` waits for the `endpoint` event when not told (the spec's probe budget). */
@@ -23,9 +24,6 @@ export interface FrameSink {
   onFrame(frame: SseFrame): void;
   onComment?(comment: string): void;
 }
-
-/** Bytes of a response body read for an error message before the rest is dropped with the connection. */
-export const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * A private keep-alive pool for one transport or probe: destroying it closes every socket
@@ -134,28 +132,6 @@ export function pumpFrames(
 
 export function isEventStream(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
-}
-
-/**
- * The first `max` characters of a body, for error messages. The rest is drained, up to
- * DRAIN_LIMIT_BYTES in all: a body that goes on past that is cut off with its connection.
- */
-export async function readBody(response: IncomingMessage, max = 500): Promise<string> {
-  let text = '';
-  let bytes = 0;
-  try {
-    for await (const chunk of response) {
-      if (text.length <= max) text += (chunk as Buffer).toString('utf8');
-      bytes += (chunk as Buffer).length;
-      if (bytes > DRAIN_LIMIT_BYTES) {
-        response.destroy();
-        return `${text.slice(0, max)}... (cut off after ${bytes} bytes: the body went on past the ${DRAIN_LIMIT_BYTES}-byte limit of a body read for a message)`;
-      }
-    }
-  } catch (e) {
-    return `${text}(body unreadable: ${(e as Error).message})`;
-  }
-  return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
 /**

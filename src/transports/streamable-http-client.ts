@@ -11,7 +11,8 @@ import {
   STREAMABLE_HTTP_HEADERS,
 } from '../protocol/mcp/streamable-http.js';
 import { type SseFrame, SseLimitError, type SseLimits } from '../protocol/sse/index.js';
-import { causeOf, createAgent, httpRequest, isEventStream, pumpFrames, readBody } from './sse-client.js';
+import { readBody, readBounded } from './bounded-body.js';
+import { causeOf, createAgent, httpRequest, isEventStream, pumpFrames } from './sse-client.js';
 import { type Transport, TransportClosedError, TransportError } from './transport.js';
 
 /** The Accept header of every POST: the client takes either answer (MUST, 2025-03-26 and later). */
@@ -284,30 +285,26 @@ export class StreamableHttpClientTransport implements Transport {
 
   private async readJson(response: IncomingMessage): Promise<unknown> {
     const max = this.options.maxJsonBytes ?? MAX_JSON_ANSWER_BYTES;
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    try {
-      for await (const chunk of response) {
-        bytes += (chunk as Buffer).length;
-        if (bytes > max) {
-          response.destroy();
-          throw this.report(
-            new TransportError(
-              'framing',
-              `${this.label}: the JSON answer went on past the ${max}-byte limit; it was not read`,
-              false,
-            ),
-          );
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (e) {
-      if (e instanceof TransportError) throw e;
+    const body = await readBounded(response, max);
+    if (body.over) {
       throw this.report(
-        new TransportError('connection', `${this.label}: the JSON answer broke off: ${causeOf(e)}`, false),
+        new TransportError(
+          'framing',
+          `${this.label}: the JSON answer went on past the ${max}-byte limit; it was not read`,
+          false,
+        ),
       );
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    if (body.error !== undefined) {
+      throw this.report(
+        new TransportError(
+          'connection',
+          `${this.label}: the JSON answer broke off: ${causeOf(body.error)}`,
+          false,
+        ),
+      );
+    }
+    const text = body.bytes.toString('utf8');
     const parsed = parseJsonBounded(text);
     if (!parsed.ok) {
       throw this.report(

@@ -161,6 +161,31 @@ describe('scrubbing a stream of chunks for known secrets', () => {
     );
   });
 
+  test('a paused stream (idle) releases the held chunks unless their end could begin a secret; a secret split around a pause is masked all the same', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: KEY.length - 1 }), fc.boolean(), (cut, pauseEarly) => {
+        const scrubber = createChunkScrubber([KEY]);
+        const out: Buffer[] = [];
+        const first = Buffer.from(`data: "${KEY.slice(0, cut)}`);
+        out.push(...scrubber.push(first));
+        // Its end is the beginning of the key: nothing may leave before the next bytes.
+        expect(scrubber.idle()).toEqual([]);
+        const second = Buffer.from(`${KEY.slice(cut)}"\n\n`);
+        out.push(...scrubber.push(second));
+        if (pauseEarly) out.push(...scrubber.idle());
+        out.push(...scrubber.end());
+        expect(Buffer.concat(out).toString()).not.toContain(KEY);
+        expect(out.map((b) => b.length)).toEqual([first.length, second.length]);
+      }),
+      { numRuns: 100 },
+    );
+    const scrubber = createChunkScrubber([KEY]);
+    const whole = Buffer.from('data: {"result":"no key here"}\n\n');
+    expect(scrubber.push(whole)).toEqual([]);
+    expect(scrubber.idle()).toEqual([whole]);
+    expect(scrubber.end()).toEqual([]);
+  });
+
   test('the input buffers are never written to (they were already sent to the client)', () => {
     const a = Buffer.from(`abc ${KEY.slice(0, 10)}`);
     const b = Buffer.from(`${KEY.slice(10)} def`);

@@ -12,7 +12,7 @@ test('recording a stdio server that leaves a setsid escapee holding its stdout: 
     write: () => {},
     writeError: () => {},
   });
-  expect(recording.session.exit).toEqual({ code: 0, signal: null });
+  expect(recording.exit).toEqual({ code: 0, signal: null });
   expect(performance.now() - started).toBeLessThan(5000);
   expect(liveNow(arg)).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { originOf } from '../../servers/http/listen.js';
 import { createMockMessagesApp } from './build.js';
 import type { MockMessagesOptions, MockMessagesService } from './options.js';
 
@@ -10,14 +11,8 @@ export async function startMockMessagesService(
   const { app, state } = createMockMessagesApp({ host, ...rest });
   await app.listen({ host, port, backlog: 4096 });
   const address = app.server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
   return {
-    url: `http://${shown}:${address.port}`,
+    url: originOf(address),
     journal: state.journal,
     setScenario: (scenario) => state.setScenario(scenario),
     setFaults: (faults) => state.setFaults(faults),

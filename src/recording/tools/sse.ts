@@ -1,18 +1,8 @@
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chunkOf, roundMs } from '../../fixtures/chunks.js';
 import {
   FIXTURE_FORMAT,
   FIXTURE_VERSION,
-  type RecordedChunk,
   type ResponseEnd,
   type ToolMessage,
   type ToolSession,
@@ -35,9 +25,10 @@ import {
   secretsOf,
   secretsOfTarget,
 } from '../redact.js';
+import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
 import { rewriteFirstEndpoint } from './endpoint.js';
 import { redactUrl } from './redact-target.js';
-import { type SessionSink, storeSession } from './store.js';
+import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
 
 export interface SseRecordingProxyOptions extends SessionSink {
   /** The real server's stream URL, e.g. `http://127.0.0.1:8000/sse`. */
@@ -54,7 +45,10 @@ export interface SseRecordingProxyOptions extends SessionSink {
 export interface SseRecordingProxy {
   /** The proxy's stream URL: give it to the client instead of the server's. */
   readonly url: string;
-  /** Every session recorded so far, in the order they ended. */
+  /**
+   * Every session recorded so far, in the order they ended: only without `outDir` (with it,
+   * the files are the record and memory keeps no session).
+   */
   readonly sessions: ToolSession[];
   /** Resolves once every session begun so far has ended and been written. */
   settled(): Promise<void>;
@@ -63,7 +57,8 @@ export interface SseRecordingProxy {
 }
 
 interface LiveSession {
-  readonly messages: ToolMessage[];
+  /** Where the session is journaled (opened when the stream's headers arrive). */
+  log: SessionLog | undefined;
   /** Where this session's POSTs go (the origin of the endpoint the server announced). */
   postOrigin: string;
   readonly since: () => number;
@@ -72,6 +67,8 @@ interface LiveSession {
 
 const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 const POST_BODY_KEPT = 500;
+/** A stream quiet this long has the chunk the scrubber holds back journaled. */
+const IDLE_MS = 20;
 
 /**
  * A recording proxy in front of an SSE tool server. `GET` is relayed and, when it opens an
@@ -84,46 +81,25 @@ const POST_BODY_KEPT = 500;
  * bytes are relayed as they come, one write per upstream chunk, Nagle off.
  */
 export async function startSseRecordingProxy(options: SseRecordingProxyOptions): Promise<SseRecordingProxy> {
-  const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
-    throw new TypeError(`upstream must be an http: or https: URL, got ${options.upstream}`);
-  }
+  const connections = createUpstream(options.upstream);
+  const upstream = connections.url;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const send = (target: URL, init: { method: string; path: string; headers: string[] }) => {
-    const secure = target.protocol === 'https:';
-    const out = (secure ? httpsRequest : httpRequest)({
-      protocol: target.protocol,
-      hostname: target.hostname,
-      port: target.port,
-      method: init.method,
-      path: init.path,
-      // With headers given as raw pairs Node adds no Host of its own.
-      headers: ['host', target.host, ...init.headers],
-      agent: secure ? agents.https : agents.http,
-    });
-    out.on('socket', (socket) => socket.setNoDelay(true));
-    return out;
-  };
+  const send = connections.send;
   const live = new Map<string, LiveSession>();
   const sessions: ToolSession[] = [];
-  const pending = new Set<Promise<unknown>>();
-  const track = <T>(p: Promise<T>) => {
-    pending.add(p);
-    void p.finally(() => pending.delete(p));
-    return p;
-  };
+  const keepSessions = options.outDir === undefined;
+  const given = mergeSecrets(options.secrets ?? []);
 
   const relayStream = (req: IncomingMessage, res: ServerResponse, ended: () => void): void => {
     const requestHeaders = flatHeaders(req.headers);
-    const secrets = mergeSecrets(secretsOf(requestHeaders), secretsOfTarget(req.url ?? '/'));
+    const secrets = mergeSecrets(given, secretsOf(requestHeaders), secretsOfTarget(req.url ?? '/'));
     // What the server sends is scrubbed of the client's secrets too (same length: chunk boundaries stay).
     const scrubber = createChunkScrubber(secrets);
     const chunkTimes: number[] = [];
     const recordedAt = new Date().toISOString();
     const t0 = performance.now();
     const since = () => roundMs(performance.now() - t0);
-    const proxyOrigin = `http://${req.headers.host ?? `127.0.0.1:${(server.address() as AddressInfo).port}`}`;
+    const proxyOrigin = req.headers.host === undefined ? relay.origin : `http://${req.headers.host}`;
     const out = send(upstream, {
       method: 'GET',
       path: req.url ?? '/',
@@ -132,45 +108,59 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     let finished = false;
     let clientGone = false;
     let status = 0;
-    let headersAtMs = 0;
-    let responseHeaders = {};
-    const chunks: RecordedChunk[] = [];
-    const session: LiveSession = { messages: [], postOrigin: upstream.origin, since, secrets };
+    const session: LiveSession = { log: undefined, postOrigin: upstream.origin, since, secrets };
     let sessionId: string | undefined;
     let endpoint: string | undefined;
+    // The messages are read from the bytes as recorded (released by the scrubber, secrets
+    // masked), each timed by the chunk that completed it: a journal cut by a kill never holds
+    // a message whose bytes it does not hold.
+    let recordedEndpoint = false;
+    let releasedAtMs = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const recorded = createFrameDecoder({
+      onFrame: (frame) => {
+        if (!recordedEndpoint && frame.event === TOOL_SSE_EVENTS.endpoint) {
+          recordedEndpoint = true;
+          return;
+        }
+        if (frame.event === undefined || frame.event === TOOL_SSE_EVENTS.message) {
+          session.log?.message({
+            atMs: releasedAtMs,
+            direction: 'server->client',
+            text: maskSecrets(frame.data, secrets),
+          });
+        }
+      },
+    });
+    const keep = (released: Buffer[]) => {
+      for (const bytes of released) {
+        releasedAtMs = chunkTimes.shift() ?? since();
+        session.log?.chunk(chunkOf(bytes, releasedAtMs));
+        recorded.feed(bytes);
+      }
+    };
     const finish = (end: ResponseEnd) => {
       if (finished) return;
       finished = true;
       if (sessionId !== undefined) live.delete(sessionId);
-      if (status === 0) {
+      const log = session.log;
+      if (status === 0 || log === undefined) {
         ended();
         return;
       }
-      for (const bytes of scrubber.end()) chunks.push(chunkOf(bytes, chunkTimes.shift() ?? since()));
-      const fixture: ToolSession = {
-        format: FIXTURE_FORMAT,
-        version: FIXTURE_VERSION,
-        kind: 'tool-session',
-        recordedAt,
-        source: 'wirecheck record tools --sse',
-        transport: 'sse',
-        server: redactUrl(upstream.href),
-        messages: session.messages,
-        stream: {
-          path: redactTarget(req.url ?? '/', secrets),
-          requestHeaders: redactHeaders(requestHeaders, secrets),
-          status,
-          headers: redactHeaders(responseHeaders, secrets),
-          headersAtMs,
-          ...(endpoint !== undefined && { endpoint }),
-          end: clientGone && end === 'truncated' ? 'client-aborted' : end,
-          endAtMs: since(),
-          chunks,
-        },
-        endAtMs: since(),
-      };
-      sessions.push(fixture);
-      void track(storeSession(fixture, options)).finally(ended);
+      clearTimeout(idle);
+      keep(scrubber.end());
+      const endAtMs = since();
+      const stored = log.end({
+        endAtMs,
+        stream: { end: clientGone && end === 'truncated' ? 'client-aborted' : end, endAtMs },
+      });
+      void relay
+        .track(stored)
+        .then(({ session: recorded }) => {
+          if (recorded !== undefined && keepSessions) sessions.push(recorded);
+        })
+        .finally(ended);
     };
     res.on('close', () => {
       if (res.writableFinished) return;
@@ -187,28 +177,38 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     });
     out.on('response', (up) => {
       status = up.statusCode ?? 0;
-      headersAtMs = since();
-      responseHeaders = flatHeaders(up.headers);
+      // The journal opens now: from here on a kill leaves the session so far.
+      session.log = openSessionLog(
+        {
+          format: FIXTURE_FORMAT,
+          version: FIXTURE_VERSION,
+          kind: 'tool-session',
+          recordedAt,
+          source: 'wirecheck record tools --sse',
+          transport: 'sse',
+          server: redactUrl(upstream.href),
+        },
+        options,
+      );
+      session.log.stream({
+        path: redactTarget(req.url ?? '/', secrets),
+        requestHeaders: redactHeaders(requestHeaders, secrets),
+        status,
+        headers: redactHeaders(flatHeaders(up.headers), secrets),
+        headersAtMs: since(),
+      });
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
-      const decoder = createFrameDecoder({
+      // The raw stream is read only for the endpoint, at once: the client POSTs as soon as it has it.
+      const routing = createFrameDecoder({
         onFrame: (frame) => {
-          if (endpoint === undefined && frame.event === TOOL_SSE_EVENTS.endpoint) {
-            endpoint = frame.data;
-            const resolved = resolveEndpoint(frame.data, upstream.href);
-            session.postOrigin = resolved.origin;
-            sessionId = resolved.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
-            if (sessionId !== undefined) live.set(sessionId, session);
-            return;
-          }
-          if (frame.event === undefined || frame.event === TOOL_SSE_EVENTS.message) {
-            session.messages.push({
-              atMs: since(),
-              direction: 'server->client',
-              // Masked as the stream's bytes are, so the message is still the frame's data.
-              text: maskSecrets(frame.data, secrets),
-            });
-          }
+          if (endpoint !== undefined || frame.event !== TOOL_SSE_EVENTS.endpoint) return;
+          endpoint = frame.data;
+          session.log?.endpoint(frame.data);
+          const resolved = resolveEndpoint(frame.data, upstream.href);
+          session.postOrigin = resolved.origin;
+          sessionId = resolved.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
+          if (sessionId !== undefined) live.set(sessionId, session);
         },
       });
       const rewriter = rewriteFirstEndpoint((data) =>
@@ -219,21 +219,25 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
             })()
           : data,
       );
+      // The upstream is paused while the client or the journal's disk is behind.
+      const pacer = createPacer(up);
       const write = (bytes: Uint8Array) => {
-        if (bytes.length > 0 && !res.write(bytes)) {
-          up.pause();
-          res.once('drain', () => up.resume());
-        }
+        if (bytes.length > 0 && !res.write(bytes)) pacer.client(res);
       };
+      const log = session.log;
       up.on('data', (chunk: Buffer) => {
         chunkTimes.push(since());
-        for (const bytes of scrubber.push(chunk)) chunks.push(chunkOf(bytes, chunkTimes.shift() ?? since()));
-        decoder.feed(chunk);
+        keep(scrubber.push(chunk));
+        // A stream that pauses (the last answer, then nothing) has its held chunk journaled anyway.
+        clearTimeout(idle);
+        idle = setTimeout(() => keep(scrubber.idle()), IDLE_MS);
+        idle.unref();
+        pacer.disk(log);
+        if (endpoint === undefined) routing.feed(chunk);
         write(rewriter.feed(chunk));
       });
       up.on('end', () => {
         write(rewriter.flush());
-        decoder.end();
         res.end();
         finish('complete');
       });
@@ -260,7 +264,10 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       direction: 'client->server',
       text: scrubSecrets(body.toString('utf8'), secrets),
     };
-    if (message) session?.messages.push(message);
+    const index = message && session?.log?.message(message);
+    const answered = (post: NonNullable<ToolMessage['post']>) => {
+      if (index !== undefined) session?.log?.post(index, post);
+    };
     const out = send(new URL(session?.postOrigin ?? upstream.origin), {
       method: req.method ?? 'POST',
       path: req.url ?? '/',
@@ -271,24 +278,34 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     });
     out.on('error', (e) => {
       const text = `wirecheck record: upstream unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
-      if (message) message.post = { status: 502, body: text };
+      answered({ status: 502, body: text });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: text }));
       ended();
     });
     out.on('response', (up) => {
-      const parts: Buffer[] = [];
-      up.on('data', (b: Buffer) => parts.push(b));
+      // Relayed as it comes; only its beginning is kept for the recording.
+      res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardable(up.rawHeaders));
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      const pacer = createPacer(up);
+      up.on('data', (b: Buffer) => {
+        if (keptBytes < POST_BODY_KEPT * 4) {
+          kept.push(b);
+          keptBytes += b.length;
+        }
+        if (!res.write(b)) pacer.client(res);
+      });
       up.on('error', () => {});
       up.on('end', () => {
-        const reply = Buffer.concat(parts);
-        if (message) {
-          message.post = {
-            status: up.statusCode ?? 0,
-            body: scrubSecrets(reply.toString('utf8').slice(0, POST_BODY_KEPT), secrets),
-          };
-        }
-        res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardable(up.rawHeaders)).end(reply);
+        const start = Buffer.concat(kept).toString('utf8').slice(0, POST_BODY_KEPT);
+        answered({ status: up.statusCode ?? 502, body: scrubSecrets(start, secrets) });
+        res.end();
+        ended();
+      });
+      up.on('close', () => {
+        if (up.complete) return;
+        res.destroy();
         ended();
       });
     });
@@ -296,64 +313,29 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    void track(
-      new Promise<void>((ended) => {
+    void relay.track(
+      (async () => {
         if (req.method === 'GET') {
           req.resume();
-          relayStream(req, res, ended);
+          await new Promise<void>((ended) => relayStream(req, res, ended));
           return;
         }
-        const parts: Buffer[] = [];
-        let size = 0;
-        req.on('data', (b: Buffer) => {
-          size += b.length;
-          if (size <= bodyLimit) parts.push(b);
-        });
-        req.on('error', () => ended());
-        req.on('end', () => {
-          if (size > bodyLimit) {
-            res
-              .writeHead(413, { 'content-type': 'application/json' })
-              .end(JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` }));
-            ended();
-            return;
-          }
-          relayPost(req, res, Buffer.concat(parts), ended);
-        });
-      }),
+        const tooLarge = JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` });
+        const body = await readBoundedBody(req, res, bodyLimit, tooLarge);
+        if (body !== undefined) await new Promise<void>((ended) => relayPost(req, res, body, ended));
+      })(),
     );
   };
 
-  const server: Server = createServer(handle);
-  server.on('connection', (socket) => socket.setNoDelay(true));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  const settled = async () => {
-    while (pending.size > 0) await Promise.all([...pending]);
-  };
+  const relay = await startRelayServer(handle, options);
   return {
-    url: `http://${shown}:${address.port}${upstream.pathname}${upstream.search}`,
+    url: `${relay.origin}${upstream.pathname}${upstream.search}`,
     sessions,
-    settled,
+    settled: () => relay.settled(),
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await settled();
-      agents.http.destroy();
-      agents.https.destroy();
+      await relay.stop();
+      await relay.settled();
+      connections.destroy();
     },
   };
 }

@@ -10,7 +10,7 @@ import { spawnContained } from '../../harness/containment/index.js';
 import { scrubSecrets } from '../redact.js';
 import { createLineRecorder } from './lines.js';
 import { redactCommand, secretsOfEnv } from './redact-target.js';
-import { type SessionSink, storeSession } from './store.js';
+import { openSessionLog, type SessionSink } from './store.js';
 
 export interface StdioRecorderOptions extends SessionSink {
   /** The real server, run by `sh -c` in its own process group. */
@@ -28,7 +28,10 @@ export interface StdioRecorderOptions extends SessionSink {
 }
 
 export interface StdioRecording {
-  readonly session: ToolSession;
+  /** How the server ended. */
+  readonly exit: { code: number | null; signal: string | null };
+  /** The session (undefined only when its journal could not be written: `onWriteError` said why). */
+  readonly session: ToolSession | undefined;
   /** The fixture file, when `outDir` was given and it could be written. */
   readonly file: string | undefined;
 }
@@ -43,11 +46,23 @@ export interface StdioRecording {
 export async function recordStdioSession(options: StdioRecorderOptions): Promise<StdioRecording> {
   const env = options.env ?? process.env;
   const secrets = secretsOfEnv(env);
-  const messages: ToolMessage[] = [];
-  const push = (m: ToolMessage) => messages.push({ ...m, text: scrubSecrets(m.text, secrets) });
+  const recordedAt = new Date().toISOString();
+  // Each line is journaled as it ends (outDir): a recorder killed mid-session keeps them.
+  const log = openSessionLog(
+    {
+      format: FIXTURE_FORMAT,
+      version: FIXTURE_VERSION,
+      kind: 'tool-session',
+      recordedAt,
+      source: 'wirecheck record tools --stdio',
+      transport: 'stdio',
+      server: redactCommand(options.command, secrets),
+    },
+    options,
+  );
+  const push = (m: ToolMessage) => log.message({ ...m, text: scrubSecrets(m.text, secrets) });
   const fromClient = createLineRecorder('client->server', push);
   const fromServer = createLineRecorder('server->client', push);
-  const recordedAt = new Date().toISOString();
   const t0 = performance.now();
   const since = () => performance.now() - t0;
 
@@ -105,6 +120,10 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   let exit: { code: number | null; signal: string | null };
   try {
     exit = await closed;
+  } catch (e) {
+    // The server could not be started: no session to keep.
+    await log.discard();
+    throw e;
   } finally {
     options.signal?.removeEventListener('abort', stop);
     clearTimeout(killTimer);
@@ -114,18 +133,6 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   fromServer.end(since());
   void iterator.return?.();
   await Promise.race([pump, new Promise((r) => setTimeout(r, 50))]);
-  messages.sort((a, b) => a.atMs - b.atMs);
-  const session: ToolSession = {
-    format: FIXTURE_FORMAT,
-    version: FIXTURE_VERSION,
-    kind: 'tool-session',
-    recordedAt,
-    source: 'wirecheck record tools --stdio',
-    transport: 'stdio',
-    server: redactCommand(options.command, secrets),
-    messages,
-    exit,
-    endAtMs: roundMs(since()),
-  };
-  return { session, file: await storeSession(session, options) };
+  const { session, file } = await log.end({ endAtMs: roundMs(since()), exit });
+  return { exit, session, file };
 }

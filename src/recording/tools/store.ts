@@ -1,33 +1,161 @@
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PARTIAL_SUFFIX } from '../../fixtures/exchange-file.js';
 import { writeFixtureFile } from '../../fixtures/format.js';
-import type { ToolSession } from '../../fixtures/schema.js';
+import type { RecordedChunk, ToolMessage, ToolSession } from '../../fixtures/schema.js';
+import {
+  journalLine,
+  sessionOfJournal,
+  TOOL_SESSION_JOURNAL,
+  type ToolJournalEntry,
+  type ToolSessionEnd,
+  type ToolSessionHead,
+  type ToolStreamHead,
+} from '../../fixtures/tool-session-journal.js';
 
 /** Where recorded sessions go. */
 export interface SessionSink {
-  /** Write each session there as `<time>-tools-<counter>.json` (created if missing). */
+  /**
+   * Write each session there as `<time>-<transport>-<pid>-<counter>.json` (created if
+   * missing), journaled while it happens as `<name>.json.partial` (see
+   * fixtures/tool-session-journal.ts): memory holds no session, and a recorder killed
+   * mid-session leaves the session so far.
+   */
   readonly outDir?: string;
   /** Called once per session, after its file (if any) is written. */
   readonly onSession?: (session: ToolSession, file: string | undefined) => void;
   /** Called when a file cannot be written. */
   readonly onWriteError?: (error: Error, file: string) => void;
+  /**
+   * Secret values scrubbed from every session wherever they appear, besides the credentials
+   * each request presents: e.g. the API keys of the recorder's environment.
+   */
+  readonly secrets?: readonly (string | undefined)[];
+}
+
+/** What a session ended as: the session (undefined when its journal could not be written) and its file. */
+export interface StoredSession {
+  readonly session: ToolSession | undefined;
+  readonly file: string | undefined;
+}
+
+/**
+ * One session being recorded. Everything given to it is already redacted: it is written
+ * as it comes. Calls after `end` or `discard` are ignored.
+ */
+export interface SessionLog {
+  /** A message; returns its index, for `post`. */
+  message(message: ToolMessage): number;
+  /** How the POST that carried message `index` was answered. */
+  post(index: number, post: NonNullable<ToolMessage['post']>): void;
+  /** SSE: the stream's response headers arrived. */
+  stream(head: ToolStreamHead): void;
+  /** SSE: the `endpoint` event's data, as the server sent it. */
+  endpoint(data: string): void;
+  /** SSE: one chunk of the stream. */
+  chunk(chunk: RecordedChunk): void;
+  /** The session ended: its file is written (with `outDir`) and the sink told. */
+  end(end: ToolSessionEnd): Promise<StoredSession>;
+  /** Nothing worth keeping (an SSE GET that got no response): the journal is removed. */
+  discard(): Promise<void>;
+  /** Bytes of journal lines the disk has not taken yet (a caller pauses its source while large). */
+  readonly queuedBytes: number;
+  /** Resolves when the journal's queue has drained (at once when empty, or failed). */
+  drained(): Promise<void>;
 }
 
 let counter = 0;
 
-/** Write one session as a fixture file (if asked) and tell the sink; resolves with the file. */
-export async function storeSession(session: ToolSession, sink: SessionSink): Promise<string | undefined> {
+/** Open the log of a session that begins now (its journal file, with `outDir`). */
+export function openSessionLog(head: ToolSessionHead, sink: SessionSink): SessionLog {
   let file: string | undefined;
+  let journal: WriteStream | undefined;
+  let failure: Error | undefined;
+  // Without a directory (a library caller) the journal's lines are kept in memory instead.
+  const memory: string[] = [];
   if (sink.outDir !== undefined) {
-    const stamp = (session.recordedAt ?? new Date().toISOString()).replace(/[:.]/g, '-');
+    const stamp = (head.recordedAt ?? new Date().toISOString()).replace(/[:.]/g, '-');
     const n = String(++counter).padStart(4, '0');
-    file = join(sink.outDir, `${stamp}-${session.transport}-${process.pid}-${n}.json`);
+    file = join(sink.outDir, `${stamp}-${head.transport}-${process.pid}-${n}.json`);
     try {
-      await writeFixtureFile(file, session);
+      mkdirSync(sink.outDir, { recursive: true });
+      journal = createWriteStream(file + PARTIAL_SUFFIX, { flags: 'w' });
+      journal.on('error', (e) => (failure ??= e));
     } catch (e) {
-      sink.onWriteError?.(e as Error, file);
-      file = undefined;
+      failure = e as Error;
     }
   }
-  sink.onSession?.(session, file);
-  return file;
+  let messages = 0;
+  let over = false;
+  const write = (entry: ToolJournalEntry) => {
+    if (over) return;
+    const line = journalLine(entry);
+    if (journal !== undefined) journal.write(line);
+    else if (file === undefined) memory.push(line);
+  };
+  const closeJournal = async () => {
+    if (journal === undefined) return;
+    const stream = journal;
+    await new Promise<void>((resolve) => {
+      if (stream.closed) resolve();
+      else stream.end(() => resolve());
+      stream.once('error', () => resolve());
+    });
+  };
+  write({ journal: TOOL_SESSION_JOURNAL, head });
+  return {
+    message(message) {
+      write({ message });
+      return messages++;
+    },
+    post(index, post) {
+      write({ post: { index, ...post } });
+    },
+    stream(streamHead) {
+      write({ stream: streamHead });
+    },
+    endpoint(data) {
+      write({ endpoint: data });
+    },
+    chunk(chunk) {
+      write({ chunk });
+    },
+    async end(end) {
+      write({ end });
+      over = true;
+      await closeJournal();
+      let session: ToolSession | undefined;
+      try {
+        if (failure !== undefined) throw failure;
+        if (file === undefined) {
+          session = sessionOfJournal(memory.join(''), 'the recorded session');
+        } else {
+          session = sessionOfJournal(await readFile(file + PARTIAL_SUFFIX, 'utf8'), file + PARTIAL_SUFFIX);
+          await writeFixtureFile(file, session);
+          await rm(file + PARTIAL_SUFFIX, { force: true });
+        }
+      } catch (e) {
+        if (file !== undefined) sink.onWriteError?.(e as Error, file);
+        if (session !== undefined) sink.onSession?.(session, undefined);
+        return { session, file: undefined };
+      }
+      sink.onSession?.(session, file);
+      return { session, file };
+    },
+    get queuedBytes() {
+      return journal?.writableLength ?? 0;
+    },
+    async drained() {
+      if (journal === undefined || journal.writableLength === 0 || failure !== undefined) return;
+      // An error ends the wait too: the journal's failure is told at the end.
+      await once(journal, 'drain').catch(() => {});
+    },
+    async discard() {
+      over = true;
+      await closeJournal();
+      if (file !== undefined) await rm(file + PARTIAL_SUFFIX, { force: true });
+    },
+  };
 }

@@ -1,13 +1,4 @@
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { roundMs } from '../../fixtures/chunks.js';
 import {
   FIXTURE_FORMAT,
@@ -23,10 +14,11 @@ import {
 } from '../../protocol/mcp/streamable-http.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
-import { maskSecrets, scrubSecrets, secretsOf } from '../redact.js';
+import { maskSecrets, mergeSecrets, scrubSecrets, secretsOf } from '../redact.js';
+import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
 import { redactUrl } from './redact-target.js';
 import type { SseRecordingProxy } from './sse.js';
-import { type SessionSink, storeSession } from './store.js';
+import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
 
 export interface StreamableHttpRecordingProxyOptions extends SessionSink {
   /** The real server's endpoint, e.g. `http://127.0.0.1:8000/mcp`. */
@@ -41,9 +33,9 @@ export interface StreamableHttpRecordingProxyOptions extends SessionSink {
 }
 
 interface LiveSession {
-  readonly messages: ToolMessage[];
+  /** Where the session is journaled as it happens. */
+  readonly log: SessionLog;
   readonly since: () => number;
-  readonly recordedAt: string;
   /** The id the server issued (undefined: a server without sessions). */
   id: string | undefined;
   ended: boolean;
@@ -76,23 +68,16 @@ function isInitialize(text: string): boolean {
 export async function startStreamableHttpRecordingProxy(
   options: StreamableHttpRecordingProxyOptions,
 ): Promise<SseRecordingProxy> {
-  const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
-    throw new TypeError(`upstream must be an http: or https: URL, got ${options.upstream}`);
-  }
+  const connections = createUpstream(options.upstream);
+  const upstream = connections.url;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   const byId = new Map<string, LiveSession>();
   /** The latest session of a server that issues no ids (its requests carry none). */
   let anonymous: LiveSession | undefined;
   const all = new Set<LiveSession>();
   const sessions: ToolSession[] = [];
-  const pending = new Set<Promise<unknown>>();
-  const track = <T>(p: Promise<T>) => {
-    pending.add(p);
-    void p.finally(() => pending.delete(p));
-    return p;
-  };
+  const keepSessions = options.outDir === undefined;
+  const given = mergeSecrets(options.secrets ?? []);
 
   const finish = (session: LiveSession) => {
     if (session.ended) return;
@@ -100,33 +85,39 @@ export async function startStreamableHttpRecordingProxy(
     all.delete(session);
     if (session.id !== undefined) byId.delete(session.id);
     if (anonymous === session) anonymous = undefined;
-    const fixture: ToolSession = {
-      format: FIXTURE_FORMAT,
-      version: FIXTURE_VERSION,
-      kind: 'tool-session',
-      recordedAt: session.recordedAt,
-      source: 'wirecheck record tools --http',
-      transport: 'http',
-      server: redactUrl(upstream.href),
-      messages: session.messages,
-      endAtMs: session.since(),
-    };
-    sessions.push(fixture);
-    void track(storeSession(fixture, options));
+    const stored = session.log.end({ endAtMs: session.since() });
+    void relay.track(stored).then(({ session: recorded }) => {
+      if (recorded !== undefined && keepSessions) sessions.push(recorded);
+    });
   };
 
-  const relay = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, ended: () => void) => {
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer | undefined,
+    ended: () => void,
+  ) => {
     const headers = flatHeaders(req.headers);
-    const secrets = secretsOf(headers);
+    const secrets = mergeSecrets(given, secretsOf(headers));
     const text = body?.toString('utf8') ?? '';
     const carried = headers[STREAMABLE_HTTP_HEADERS.sessionId];
     let session: LiveSession | undefined;
     if (req.method === 'POST' && isInitialize(text)) {
       const t0 = performance.now();
       session = {
-        messages: [],
+        log: openSessionLog(
+          {
+            format: FIXTURE_FORMAT,
+            version: FIXTURE_VERSION,
+            kind: 'tool-session',
+            recordedAt: new Date().toISOString(),
+            source: 'wirecheck record tools --http',
+            transport: 'http',
+            server: redactUrl(upstream.href),
+          },
+          options,
+        ),
         since: () => roundMs(performance.now() - t0),
-        recordedAt: new Date().toISOString(),
         id: undefined,
         ended: false,
       };
@@ -139,34 +130,29 @@ export async function startStreamableHttpRecordingProxy(
       session !== undefined && req.method === 'POST'
         ? { atMs: session.since(), direction: 'client->server', text: scrubSecrets(text, secrets) }
         : undefined;
-    if (sent !== undefined) session?.messages.push(sent);
+    const sentIndex = sent === undefined ? undefined : session?.log.message(sent);
+    const answered = (post: NonNullable<ToolMessage['post']>) => {
+      if (sentIndex !== undefined) session?.log.post(sentIndex, post);
+    };
     const record = (serverText: string) => {
       if (session === undefined || session.ended) return;
-      session.messages.push({
+      session.log.message({
         atMs: session.since(),
         direction: 'server->client',
         text: maskSecrets(serverText, secrets),
       });
     };
-    const secure = upstream.protocol === 'https:';
-    const out = (secure ? httpsRequest : httpRequest)({
-      protocol: upstream.protocol,
-      hostname: upstream.hostname,
-      port: upstream.port,
-      method: req.method,
+    const out = connections.send(upstream, {
+      method: req.method ?? 'GET',
       path: `${upstream.pathname}${upstream.search}`,
       headers: [
-        'host',
-        upstream.host,
         ...forwardable(req.rawHeaders, new Set(['host', 'content-length'])),
         ...(body === undefined ? [] : ['content-length', String(body.length)]),
       ],
-      agent: secure ? agents.https : agents.http,
     });
-    out.on('socket', (socket) => socket.setNoDelay(true));
     out.on('error', (e) => {
       const message = `wirecheck record: upstream ${upstream.origin} unreachable: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
-      if (sent !== undefined) sent.post = { status: 502, body: message };
+      answered({ status: 502, body: message });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: message }));
       ended();
@@ -195,16 +181,16 @@ export async function startStreamableHttpRecordingProxy(
         : undefined;
       const parts: Buffer[] = [];
       let kept = 0;
+      // The upstream is paused while the client or the journal's disk is behind.
+      const pacer = createPacer(up);
       up.on('data', (chunk: Buffer) => {
         decoder?.feed(chunk);
         if (!stream && kept <= bodyLimit) {
           parts.push(chunk);
           kept += chunk.length;
         }
-        if (!res.write(chunk)) {
-          up.pause();
-          res.once('drain', () => up.resume());
-        }
+        if (!res.write(chunk)) pacer.client(res);
+        pacer.disk(session?.log);
       });
       up.on('error', () => {});
       up.on('end', () => {
@@ -220,9 +206,7 @@ export async function startStreamableHttpRecordingProxy(
           if (Array.isArray(value)) for (const item of value) record(JSON.stringify(item));
           else if (value !== undefined) record(answer);
         }
-        if (sent !== undefined) {
-          sent.post = { status, body: scrubSecrets(answer.slice(0, POST_BODY_KEPT), secrets) };
-        }
+        answered({ status, body: scrubSecrets(answer.slice(0, POST_BODY_KEPT), secrets) });
         res.end();
         const over = req.method === 'DELETE' || (status === 404 && carried !== undefined);
         if (session !== undefined && over) finish(session);
@@ -238,66 +222,32 @@ export async function startStreamableHttpRecordingProxy(
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    void track(
-      new Promise<void>((ended) => {
-        if (req.method !== 'POST') {
-          req.resume();
-          relay(req, res, undefined, ended);
-          return;
-        }
-        const parts: Buffer[] = [];
-        let size = 0;
-        req.on('data', (b: Buffer) => {
-          size += b.length;
-          if (size <= bodyLimit) parts.push(b);
-        });
-        req.on('error', () => ended());
-        req.on('end', () => {
-          if (size > bodyLimit) {
-            res
-              .writeHead(413, { 'content-type': 'application/json' })
-              .end(JSON.stringify({ error: `body exceeds ${bodyLimit} bytes (recording proxy limit)` }));
-            ended();
-            return;
-          }
-          relay(req, res, Buffer.concat(parts), ended);
-        });
-      }),
+    void relay.track(
+      (async () => {
+        let body: Buffer | undefined;
+        if (req.method === 'POST') {
+          const tooLarge = JSON.stringify({
+            error: `body exceeds ${bodyLimit} bytes (recording proxy limit)`,
+          });
+          body = await readBoundedBody(req, res, bodyLimit, tooLarge);
+          if (body === undefined) return;
+        } else req.resume();
+        await new Promise<void>((ended) => forward(req, res, body, ended));
+      })(),
     );
   };
 
-  const server: Server = createServer(handle);
-  server.on('connection', (socket) => socket.setNoDelay(true));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  const settled = async () => {
-    while (pending.size > 0) await Promise.all([...pending]);
-  };
+  const relay = await startRelayServer(handle, options);
   return {
-    url: `http://${shown}:${address.port}${upstream.pathname}${upstream.search}`,
+    url: `${relay.origin}${upstream.pathname}${upstream.search}`,
     sessions,
-    settled,
+    settled: () => relay.settled(),
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await relay.stop();
       // Sessions never ended by DELETE or 404 end with the recording.
       for (const session of [...all]) finish(session);
-      await settled();
-      agents.http.destroy();
-      agents.https.destroy();
+      await relay.settled();
+      connections.destroy();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { originOf } from '../http/listen.js';
 import type { ToolServerCore } from './core.js';
 import { buildToolServer, STREAM_PATH, type ToolServerOptions } from './sse-app.js';
 
@@ -30,13 +31,7 @@ export async function startToolServer(options: StartToolServerOptions = {}): Pro
   const built = buildToolServer({ host, ...rest });
   await built.app.listen({ host, port, backlog: 4096 });
   const address = built.app.server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  const origin = `http://${shown}:${address.port}`;
+  const origin = originOf(address);
   return {
     url: `${origin}${STREAM_PATH}`,
     origin,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from '../../protocol/mcp/index.js';
 import { STREAMABLE_HTTP_DEFAULT_PATH } from '../../protocol/mcp/streamable-http.js';
+import { listenHttp, originOf } from '../http/listen.js';
 import {
   createStreamableEndpoint,
   type StreamableEndpoint,
@@ -74,21 +74,8 @@ export async function startStreamableToolServer(
   const { core, endpoint } = buildStreamableToolServer({ ...options, host });
   const server = createServer((req, res) => endpoint.handle(req, res));
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host, port, backlog: 4096 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  const origin = `http://${shown}:${address.port}`;
+  const address = await listenHttp(server, { host, port, backlog: 4096 });
+  const origin = originOf(address);
   return {
     url: `${origin}${options.path ?? STREAMABLE_HTTP_DEFAULT_PATH}`,
     origin,

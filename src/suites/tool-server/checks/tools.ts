@@ -64,6 +64,27 @@ function unknownToolCall(ctx: ToolServerCtx) {
   });
 }
 
+/**
+ * One call of a tool the checks may call, with one of its required arguments left out: the
+ * call both invalid-arguments checks judge (each for its own revisions).
+ */
+async function invalidArgumentsCall(ctx: ToolServerCtx) {
+  const tools = await callable(ctx, 'tools/call with invalid arguments');
+  const found = tools.map((t) => ({ tool: t, args: invalidArguments(t) })).find((c) => c.args !== undefined);
+  if (found === undefined) {
+    throw new NotExercised('no tool that may be called has a required argument to leave out');
+  }
+  const channel = await ctx.main();
+  const reply = await call(
+    channel,
+    METHODS.toolsCall,
+    { name: found.tool.name, arguments: found.args },
+    ctx.replyMs,
+  );
+  const what = `${found.tool.name} with ${JSON.stringify(found.args)} (a required argument missing)`;
+  return { channel, reply, what };
+}
+
 export const toolChecks: Check<ToolServerCtx>[] = [
   {
     id: 'tool-server.tools.list-shape',
@@ -288,28 +309,12 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     revisions: revisionsUntil('2025-06-18'),
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const tools = await callable(ctx, 'tools/call with invalid arguments');
-      const found = tools
-        .map((t) => ({ tool: t, args: invalidArguments(t) }))
-        .find((c) => c.args !== undefined);
-      if (found === undefined) {
-        throw new NotExercised('no tool that may be called has a required argument to leave out');
-      }
-      const channel = await ctx.main();
-      const reply = await call(
-        channel,
-        METHODS.toolsCall,
-        { name: found.tool.name, arguments: found.args },
-        ctx.replyMs,
-      );
+      const { channel, reply, what } = await invalidArgumentsCall(ctx);
       if ('error' in reply && (reply as JsonRpcErrorResponse).error.code === JSONRPC_ERRORS.invalidParams)
         return;
-      throw failWith(
-        `${found.tool.name} with ${JSON.stringify(found.args)} (a required argument missing) was answered ${brief(reply)}`,
-        'JSON-RPC error -32602',
-        brief(reply),
-        [channel],
-      );
+      throw failWith(`${what} was answered ${brief(reply)}`, 'JSON-RPC error -32602', brief(reply), [
+        channel,
+      ]);
     },
   },
   {
@@ -323,27 +328,11 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     revisions: revisionsFrom('2025-11-25'),
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const tools = await callable(ctx, 'tools/call with invalid arguments');
-      const found = tools
-        .map((t) => ({ tool: t, args: invalidArguments(t) }))
-        .find((c) => c.args !== undefined);
-      if (found === undefined) {
-        throw new NotExercised('no tool that may be called has a required argument to leave out');
-      }
-      const channel = await ctx.main();
-      const reply = await call(
-        channel,
-        METHODS.toolsCall,
-        { name: found.tool.name, arguments: found.args },
-        ctx.replyMs,
-      );
+      const { channel, reply, what } = await invalidArgumentsCall(ctx);
       if ('result' in reply && (reply.result as { isError?: unknown } | null)?.isError === true) return;
-      throw failWith(
-        `${found.tool.name} with ${JSON.stringify(found.args)} (a required argument missing) was answered ${brief(reply)}`,
-        'a result with isError: true',
-        brief(reply),
-        [channel],
-      );
+      throw failWith(`${what} was answered ${brief(reply)}`, 'a result with isError: true', brief(reply), [
+        channel,
+      ]);
     },
   },
   {

@@ -1,0 +1,160 @@
+import {
+  type ClientRequest,
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { listenHttp, originOf } from '../servers/http/listen.js';
+
+// What every recording proxy does around its recording: listen, read a bounded request
+// body, send upstream, count the work in flight, close. The messages proxy and the
+// tool-session proxies (SSE, Streamable HTTP) differ only in what they record.
+
+/** A proxy's listening side and the work it has in flight. */
+export interface RelayServer {
+  /** `http://HOST:PORT` as a client reaches it (a wildcard address is shown as 127.0.0.1). */
+  readonly origin: string;
+  /** Count `work` (an exchange, a file being written) until it settles: `settled` waits for it. */
+  track<T>(work: Promise<T>): Promise<T>;
+  /** Resolves once every piece of work tracked so far (and any it started) has settled. */
+  settled(): Promise<void>;
+  /** Stop listening and cut every connection (what they were doing ends as cut); resolves once closed. */
+  stop(): Promise<void>;
+}
+
+/** Listen on `host:port` (default 127.0.0.1, a free port) with Nagle off on every connection. */
+export async function startRelayServer(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { readonly host?: string | undefined; readonly port?: number | undefined },
+): Promise<RelayServer> {
+  const server: Server = createServer(handle);
+  server.on('connection', (socket) => socket.setNoDelay(true));
+  const address = await listenHttp(server, { host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  const pending = new Set<Promise<unknown>>();
+  return {
+    origin: originOf(address),
+    track(work) {
+      pending.add(work);
+      void work.finally(() => pending.delete(work)).catch(() => {});
+      return work;
+    },
+    async settled() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/**
+ * The body of a request, read whole up to `limit` bytes (what comes past it is read and
+ * dropped). Past the limit the request is answered 413 with `tooLarge` (a JSON text) and
+ * the result is undefined, as it is for a request that broke off.
+ */
+export function readBoundedBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  tooLarge: string,
+): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size <= limit) parts.push(b);
+    });
+    req.on('error', () => resolve(undefined));
+    req.on('end', () => {
+      if (size <= limit) {
+        resolve(Buffer.concat(parts));
+        return;
+      }
+      res.writeHead(413, { 'content-type': 'application/json' }).end(tooLarge);
+      resolve(undefined);
+    });
+  });
+}
+
+/** A request to the upstream: where, and what (headers as raw pairs, `host` set from `target`). */
+export interface UpstreamRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: readonly string[];
+}
+
+/** The proxy's upstream (refused unless http: or https:) and its keep-alive pools, gone with `destroy`. */
+export interface Upstream {
+  readonly url: URL;
+  send(target: URL, request: UpstreamRequest): ClientRequest;
+  destroy(): void;
+}
+
+export function createUpstream(given: string): Upstream {
+  const url = new URL(given);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`upstream must be an http: or https: URL, got ${given}`);
+  }
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  return {
+    url,
+    send(target, request) {
+      const secure = target.protocol === 'https:';
+      const out = (secure ? httpsRequest : httpRequest)({
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.path,
+        // With headers given as raw pairs Node adds no Host of its own.
+        headers: ['host', target.host, ...request.headers],
+        agent: secure ? agents.https : agents.http,
+      });
+      out.on('socket', (socket) => socket.setNoDelay(true));
+      return out;
+    },
+    destroy() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** Bytes a recording may have waiting for the disk before its upstream is paused. */
+const DISK_QUEUE_LIMIT = 8 * 1024 * 1024;
+
+/** Pauses a source (an upstream response) while what it feeds is behind; resumes it once nothing is. */
+export interface Pacer {
+  /** After a write the client did not take at once: paused until the client drains. */
+  client(res: ServerResponse): void;
+  /** After a write to a recording's file: paused while more than 8 MiB wait for the disk. */
+  disk(file: { readonly queuedBytes: number; drained(): Promise<void> } | undefined): void;
+}
+
+export function createPacer(source: { pause(): unknown; resume(): unknown }): Pacer {
+  const behind = new Set<'client' | 'disk'>();
+  const hold = (who: 'client' | 'disk', caughtUp: Promise<unknown>) => {
+    if (behind.size === 0) source.pause();
+    behind.add(who);
+    void caughtUp.then(() => {
+      behind.delete(who);
+      if (behind.size === 0) source.resume();
+    });
+  };
+  return {
+    client(res) {
+      if (!behind.has('client')) hold('client', new Promise((r) => res.once('drain', r)));
+    },
+    disk(file) {
+      if (file !== undefined && file.queuedBytes > DISK_QUEUE_LIMIT && !behind.has('disk'))
+        hold('disk', file.drained());
+    },
+  };
+}
