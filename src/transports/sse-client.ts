@@ -22,6 +22,8 @@ export interface SseClientTransportOptions {
 export interface FrameSink {
   onFrame(frame: SseFrame): void;
   onComment?(comment: string): void;
+  /** A `retry:` field: the reconnection time the server asks for, in ms. */
+  onRetry?(ms: number): void;
 }
 
 /** Bytes of a response body read for an error message before the rest is dropped with the connection. */
@@ -95,6 +97,9 @@ export function pumpFrames(
       if (overLimit === undefined) sink.onFrame(f);
     },
     onComment: (c) => sink.onComment?.(c),
+    onRetry: (ms) => {
+      if (overLimit === undefined) sink.onRetry?.(ms);
+    },
     onLimit: (e) => {
       overLimit ??= e;
       body.destroy();
