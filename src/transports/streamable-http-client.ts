@@ -64,12 +64,13 @@ export class RetryBeyondBudgetError extends TransportError {
     readonly budgetMs: number,
     /** Ms of it already waited before earlier GETs of the stream. */
     readonly waitedMs: number,
-    owed: string,
+    /** What ended, e.g. "the event stream ended before the responses to request 2 arrived". */
+    ended: string,
     fatal: boolean,
   ) {
     super(
       'connection',
-      `${label}: the event stream ended before the responses to request ${owed} arrived, and its retry field asks for ${retryMs} ms before reconnecting, more than the ${budgetMs - waitedMs} ms left of the client's ${budgetMs}-ms reconnection budget; the client gives up rather than reconnect early`,
+      `${label}: ${ended}, and its retry field asks for ${retryMs} ms before reconnecting, more than the ${budgetMs - waitedMs} ms left of the client's ${budgetMs}-ms reconnection budget; the client gives up rather than reconnect early`,
       fatal,
     );
   }
@@ -501,7 +502,9 @@ export class StreamableHttpClientTransport implements Transport {
         delay,
         budget,
         state.waitedMs,
-        owed === '' ? '(none)' : owed,
+        state.origin === 'post'
+          ? `the event stream ${ended} before the responses to request ${owed} arrived`
+          : `the GET stream ${ended}`,
         state.origin === 'post',
       );
       if (state.origin === 'post') this.fail(error);

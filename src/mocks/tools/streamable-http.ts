@@ -407,8 +407,9 @@ export function buildStreamableHttpMockToolServer(
       if (faults.dropAnswerStream && isCall && !dropped) {
         // An event with only an id primes the client to come back with it (2025-11-25), then the stream ends.
         dropped = true;
-        raw.end(`id: ${ex.streamId}-0\nretry: ${faults.dropRetryMs}\ndata: \n\n`);
+        // Taken before the write: any error of the measure makes the client's wait look longer, never shorter.
         ex.droppedAt = performance.now();
+        raw.end(`id: ${ex.streamId}-0\nretry: ${faults.dropRetryMs}\ndata: \n\n`);
       } else {
         ex.raw = raw;
         raw.on('close', () => {
