@@ -23,6 +23,8 @@ export interface SseClientTransportOptions {
 export interface FrameSink {
   onFrame(frame: SseFrame): void;
   onComment?(comment: string): void;
+  /** A `retry:` field: the reconnection time the server asks for, in ms. */
+  onRetry?(ms: number): void;
 }
 
 /**
@@ -93,6 +95,9 @@ export function pumpFrames(
       if (overLimit === undefined) sink.onFrame(f);
     },
     onComment: (c) => sink.onComment?.(c),
+    onRetry: (ms) => {
+      if (overLimit === undefined) sink.onRetry?.(ms);
+    },
     onLimit: (e) => {
       overLimit ??= e;
       body.destroy();

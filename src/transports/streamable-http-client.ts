@@ -32,14 +32,49 @@ export interface StreamableHttpClientTransportOptions {
   readonly terminateOnClose?: boolean;
   /** GETs with Last-Event-ID tried for one dropped stream before giving up (default 3). */
   readonly maxResumeAttempts?: number;
-  /** Wait before each of those GETs (default 100 ms). */
+  /** Wait before each of those GETs when the stream sent no `retry` field (default 100 ms). */
   readonly resumeDelayMs?: number;
+  /**
+   * Longest total wait before the GETs of one dropped stream (default RESUME_BUDGET_MS). A
+   * stream whose `retry` would take the waits past it is given up on (RetryBeyondBudgetError),
+   * never reconnected early: a server asking for hours must not hang the client.
+   */
+  readonly resumeBudgetMs?: number;
   /** Bound on the DELETE of `close()` (default 2000 ms). */
   readonly closeTimeoutMs?: number;
   /** Of every event stream read (default DEFAULT_SSE_LIMITS, 16 MiB a line and a frame). */
   readonly limits?: SseLimits;
   /** Largest `application/json` answer read (default MAX_JSON_ANSWER_BYTES). */
   readonly maxJsonBytes?: number;
+}
+
+/** Default `resumeBudgetMs`: the official SDK client's longest reconnection delay. */
+export const RESUME_BUDGET_MS = 30_000;
+
+/**
+ * A dropped stream's `retry` field asked for a longer wait before reconnecting than the
+ * client's reconnection budget has left. The client MUST wait that long (2025-11-25), so it
+ * gives up instead of reconnecting early.
+ */
+export class RetryBeyondBudgetError extends TransportError {
+  constructor(
+    label: string,
+    /** The `retry` the server sent, in ms. */
+    readonly retryMs: number,
+    /** The client's budget for the waits of one stream, in ms. */
+    readonly budgetMs: number,
+    /** Ms of it already waited before earlier GETs of the stream. */
+    readonly waitedMs: number,
+    /** What ended, e.g. "the event stream ended before the responses to request 2 arrived". */
+    ended: string,
+    fatal: boolean,
+  ) {
+    super(
+      'connection',
+      `${label}: ${ended}, and its retry field asks for ${retryMs} ms before reconnecting, more than the ${budgetMs - waitedMs} ms left of the client's ${budgetMs}-ms reconnection budget; the client gives up rather than reconnect early`,
+      fatal,
+    );
+  }
 }
 
 /**
@@ -80,6 +115,10 @@ interface StreamState {
   readonly awaiting: Set<string | number>;
   lastEventId: string | undefined;
   resumes: number;
+  /** The last `retry` field it carried (ms): how long to wait before reconnecting. */
+  retryMs: number | undefined;
+  /** Ms waited before its GETs so far. */
+  waitedMs: number;
 }
 
 /**
@@ -98,8 +137,11 @@ interface StreamState {
  *   405 means the server offers none.
  * - Resumption: an answer stream that ends before every response it owes arrived is resumed
  *   with GET and `Last-Event-ID` (the last event id it carried), at most
- *   `maxResumeAttempts` times; a stream without event ids cannot be resumed. Giving up is
- *   fatal (onerror, then onclose): the requests waiting on it would otherwise hang.
+ *   `maxResumeAttempts` times; a stream without event ids cannot be resumed. Before each GET
+ *   the client waits the stream's `retry` field (MUST, 2025-11-25), or `resumeDelayMs` when it
+ *   sent none; a `retry` that would take the waits past `resumeBudgetMs` is given up on
+ *   (RetryBeyondBudgetError). Giving up is fatal (onerror, then onclose): the requests
+ *   waiting on it would otherwise hang.
  * - `close()` sends DELETE with the session id (SHOULD, when the session is not needed any
  *   more; 405 is the server's right), bounded by `closeTimeoutMs`.
  * - Reading is bounded like SseClientTransport's: event streams by the SSE decoder's limits
@@ -204,7 +246,14 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const contentType = response.headers['content-type'];
     if (isEventStream(contentType)) {
-      this.readStream(response, { origin: 'post', awaiting, lastEventId: undefined, resumes: 0 });
+      this.readStream(response, {
+        origin: 'post',
+        awaiting,
+        lastEventId: undefined,
+        resumes: 0,
+        retryMs: undefined,
+        waitedMs: 0,
+      });
       return;
     }
     if (mediaTypeOf(contentType) === STREAMABLE_HTTP_CONTENT_TYPES.json) {
@@ -330,11 +379,16 @@ export class StreamableHttpClientTransport implements Transport {
   private listen(): void {
     if (this.listening || this.options.listen === false || this.closed) return;
     this.listening = true;
-    void this.openGet({ origin: 'get', awaiting: new Set(), lastEventId: undefined, resumes: 0 }).catch(
-      (e: unknown) => {
-        if (!this.closed) this.onerror?.(toTransportError(e, `${this.label}: the GET stream`));
-      },
-    );
+    void this.openGet({
+      origin: 'get',
+      awaiting: new Set(),
+      lastEventId: undefined,
+      resumes: 0,
+      retryMs: undefined,
+      waitedMs: 0,
+    }).catch((e: unknown) => {
+      if (!this.closed) this.onerror?.(toTransportError(e, `${this.label}: the GET stream`));
+    });
   }
 
   /** GET an event stream: the standalone one, or (with a last event id) the rest of a dropped one. */
@@ -379,7 +433,12 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       const unterminated = await pumpFrames(
         body,
-        { onFrame: (f) => this.onFrame(f, state) },
+        {
+          onFrame: (f) => this.onFrame(f, state),
+          onRetry: (ms) => {
+            state.retryMs = ms;
+          },
+        },
         this.controller.signal,
         this.options.limits,
       );
@@ -431,7 +490,26 @@ export class StreamableHttpClientTransport implements Transport {
       else this.onerror?.(error);
       return;
     }
+    const delay = state.retryMs ?? this.options.resumeDelayMs ?? 100;
+    const budget = this.options.resumeBudgetMs ?? RESUME_BUDGET_MS;
+    // Only the server's own retry is judged against the budget: resumeDelayMs is the caller's choice.
+    if (state.retryMs !== undefined && state.waitedMs + delay > budget) {
+      const error = new RetryBeyondBudgetError(
+        this.label,
+        delay,
+        budget,
+        state.waitedMs,
+        state.origin === 'post'
+          ? `the event stream ${ended} before the responses to request ${owed} arrived`
+          : `the GET stream ${ended}`,
+        state.origin === 'post',
+      );
+      if (state.origin === 'post') this.fail(error);
+      else this.onerror?.(error);
+      return;
+    }
     state.resumes++;
+    state.waitedMs += delay;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.closed) return;
@@ -440,7 +518,7 @@ export class StreamableHttpClientTransport implements Transport {
         this.onerror?.(toTransportError(e, `${this.label}: resuming a stream`));
         this.resume(state, causeOf(e));
       });
-    }, this.options.resumeDelayMs ?? 100);
+    }, delay);
     this.timers.add(timer);
   }
 

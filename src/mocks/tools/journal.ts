@@ -50,6 +50,12 @@ export interface ToolJournalEntry {
     readonly status?: number;
     readonly headers?: Readonly<Record<string, string>>;
   };
+  /**
+   * Streamable HTTP: a GET resuming a stream the mock dropped (`dropAnswerStream`): the
+   * `retry` (ms) it sent before the drop and the ms from the drop to this GET's arrival
+   * (monotonic clock), so a check can judge whether the client waited.
+   */
+  readonly resume?: { readonly retryMs: number; readonly sinceDropMs: number };
 }
 
 export type ToolJournalInput = Omit<ToolJournalEntry, 'seq' | 'at' | 'atMs'>;

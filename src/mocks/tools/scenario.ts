@@ -57,10 +57,16 @@ export const ToolFaults = z.strictObject({
   httpAnswer: z.enum(['sse', 'json']).default('sse'),
   /**
    * Streamable HTTP, `sse` answers: the answer stream of the first `tools/call` carries one
-   * event with only an id (and `retry: 100`), then ends before the reply; the reply waits for
-   * a GET with that id as `Last-Event-ID` (resumption).
+   * event with only an id (and `retry: dropRetryMs`), then ends before the reply; the reply
+   * waits for a GET with that id as `Last-Event-ID` (resumption).
    */
   dropAnswerStream: z.boolean().default(false),
+  /**
+   * Streamable HTTP, with `dropAnswerStream`: the `retry` field (ms) of that id-only event, the
+   * wait the client MUST respect before reconnecting (2025-11-25). The GET that resumes the
+   * stream is journaled with the ms since the drop (`resume`).
+   */
+  dropRetryMs: z.number().int().nonnegative().max(600_000).default(100),
   /**
    * Streamable HTTP: what a GET with `Last-Event-ID` naming an event of a dropped answer stream
    * gets: the events of that stream after the id (`replay`, default), or 400 (`refused`: a server

@@ -17,7 +17,7 @@ import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
 import { httpOf, listeningOrigin, mockHttpBase } from './http-common.js';
-import { messageEntry } from './journal.js';
+import { messageEntry, type ToolJournalEntry } from './journal.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
 import type {
   BuiltMockToolServer,
@@ -38,9 +38,6 @@ export const MAX_OPEN_HTTP_SESSIONS = 1_000;
 /** Server messages a session holds for a GET stream that is not open (the oldest are dropped past it). */
 export const HTTP_BACKLOG_LIMIT = 1_000;
 
-/** The `retry` (ms) of the priming event of a dropped stream: how soon a client may come back. */
-const RESUME_RETRY_MS = 100;
-
 /** The answer to one POST that carried requests: a JSON body, or an event stream. */
 interface Exchange {
   readonly mode: 'json' | 'sse';
@@ -56,6 +53,8 @@ interface Exchange {
   /** sse: events written while nobody was connected (with their sequence number), for the GET that resumes it. */
   held: { seq: number; event: string }[];
   events: number;
+  /** sse: when the mock dropped it (performance.now()), for the GET that resumes it. */
+  droppedAt?: number;
 }
 
 interface HttpSession {
@@ -126,6 +125,7 @@ export function buildStreamableHttpMockToolServer(
     status: number,
     session: string,
     kind: 'stream-open' | 'closed',
+    resume?: ToolJournalEntry['resume'],
   ) =>
     journal.record({
       session,
@@ -134,6 +134,7 @@ export function buildStreamableHttpMockToolServer(
       kind,
       text: `${request.method} ${redactTarget(request.url)}`,
       http: httpOf(request.method, request.url, status, request.headers),
+      ...(resume === undefined ? {} : { resume }),
     });
   const refuse = (reply: FastifyReply, status: number, message: string) =>
     // The official SDK's server answers transport errors with a JSON-RPC error body, id null.
@@ -406,7 +407,9 @@ export function buildStreamableHttpMockToolServer(
       if (faults.dropAnswerStream && isCall && !dropped) {
         // An event with only an id primes the client to come back with it (2025-11-25), then the stream ends.
         dropped = true;
-        raw.end(`id: ${ex.streamId}-0\nretry: ${RESUME_RETRY_MS}\ndata: \n\n`);
+        // Taken before the write: any error of the measure makes the client's wait look longer, never shorter.
+        ex.droppedAt = performance.now();
+        raw.end(`id: ${ex.streamId}-0\nretry: ${faults.dropRetryMs}\ndata: \n\n`);
       } else {
         ex.raw = raw;
         raw.on('close', () => {
@@ -418,6 +421,7 @@ export function buildStreamableHttpMockToolServer(
   });
 
   app.get(MOCK_HTTP_PATH, (request, reply) => {
+    const arrived = performance.now();
     const s = sessionOf(request, reply, '');
     if (s === undefined) return;
     if (s.silenced) {
@@ -436,6 +440,13 @@ export function buildStreamableHttpMockToolServer(
       lastId === undefined ? undefined : s.streams.get(lastId.slice(0, lastId.lastIndexOf('-')));
     // The id of an event the mock sent on that stream: `<stream>-<seq>`, seq 0 the priming event.
     const after = resumed === undefined ? undefined : Number(lastId?.slice(lastId.lastIndexOf('-') + 1));
+    const resume =
+      resumed?.droppedAt === undefined
+        ? undefined
+        : {
+            retryMs: faults.dropRetryMs,
+            sinceDropMs: Math.round((arrived - resumed.droppedAt) * 1000) / 1000,
+          };
     if (resumed !== undefined) {
       const refusal =
         faults.resumption === 'refused'
@@ -444,7 +455,7 @@ export function buildStreamableHttpMockToolServer(
             ? `cannot resume after event ${JSON.stringify(lastId)}: no such event was sent on that stream`
             : undefined;
       if (refusal !== undefined) {
-        recordOther(request, 400, s.id, 'stream-open');
+        recordOther(request, 400, s.id, 'stream-open', resume);
         refuse(reply, 400, `Bad Request: ${refusal}`);
         return;
       }
@@ -464,7 +475,7 @@ export function buildStreamableHttpMockToolServer(
         return;
       }
     }
-    recordOther(request, 200, s.id, 'stream-open');
+    recordOther(request, 200, s.id, 'stream-open', resume);
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {

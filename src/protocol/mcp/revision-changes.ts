@@ -233,6 +233,19 @@ export const REVISION_CHANGES: readonly RevisionChange[] = [
     checks: ['tool-server.tools.invalid-params', 'tool-server.tools.invalid-arguments-result'],
   },
   {
+    id: '2025-11-25.sse-polling',
+    revision: '2025-11-25',
+    kind: 'added',
+    summary:
+      'Streamable HTTP: a server may close an SSE stream after an event with an id (priming the client to resume with Last-Event-ID), sending a `retry` field first; the client must wait that many ms before reconnecting.',
+    seenIn: 'transport',
+    source: {
+      url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
+      text: 'If the server does close the connection prior to terminating the SSE stream, it SHOULD send an SSE event with a standard retry field before closing the connection. The client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect.',
+    },
+    checks: ['tool-client.http.stream.retry-respected'],
+  },
+  {
     id: '2025-11-25.tasks',
     revision: '2025-11-25',
     kind: 'added',

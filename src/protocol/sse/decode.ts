@@ -62,6 +62,12 @@ export class SseLimitError extends Error {
 export interface FrameDecoderCallbacks {
   onFrame(frame: SseFrame): void;
   onComment?(comment: string): void;
+  /**
+   * A `retry:` field (ASCII digits only, as the SSE spec reads it): the reconnection time, in
+   * ms, the sender asks for. The SSE spec applies it at once, whether or not its frame is
+   * dispatched.
+   */
+  onRetry?(ms: number): void;
   /** A line that is not an SSE field (reported, then skipped, as the SSE spec says). */
   onInvalidLine?(line: string, error: ParseError): void;
   /**
@@ -147,6 +153,9 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
     },
     onComment(comment) {
       callbacks.onComment?.(comment);
+    },
+    onRetry(ms) {
+      callbacks.onRetry?.(ms);
     },
     onError(error) {
       callbacks.onInvalidLine?.(error.line ?? '', error);

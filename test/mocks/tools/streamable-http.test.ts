@@ -160,6 +160,60 @@ describe('Streamable HTTP mock tool server', () => {
     ]);
   });
 
+  test('dropRetryMs: the id-only event asks for that wait; the resuming GET is journaled with the time since the drop', async () => {
+    const s = await start({ faults: { dropAnswerStream: true, dropRetryMs: 300 } });
+    const init = await post(s.url, INIT);
+    await init.text();
+    const session = init.headers.get('mcp-session-id')!;
+    await (
+      await post(
+        s.url,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { 'mcp-session-id': session },
+      )
+    ).text();
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } };
+    expect(await (await post(s.url, call, { 'mcp-session-id': session })).text()).toBe(
+      'id: 2-0\nretry: 300\ndata: \n\n',
+    );
+    // Back at once, not after the 300 ms asked for: the journal shows how soon.
+    const early = await fetch(s.url, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': '2-0' },
+    });
+    expect(early.status).toBe(200);
+    await early.text();
+    const gets = received(s).filter((e) => e.http?.method === 'GET');
+    expect(gets.map((e) => e.resume?.retryMs)).toEqual([300]);
+    expect(gets[0]!.resume!.sinceDropMs).toBeGreaterThanOrEqual(0);
+    expect(gets[0]!.resume!.sinceDropMs).toBeLessThan(300);
+  });
+
+  test('dropRetryMs: the reference client waits the retry before resuming, even when told to wait less', async () => {
+    const { server: s, client } = await reference({ faults: { dropAnswerStream: true, dropRetryMs: 300 } });
+    expect((await client.callTool('echo', { a: 1 })).content).toEqual([{ type: 'text', text: '{"a":1}' }]);
+    const resumed = received(s).filter((e) => e.resume !== undefined);
+    expect(
+      resumed.map((e) => [e.http?.headers?.['last-event-id'], e.http?.status, e.resume?.retryMs]),
+    ).toEqual([['2-0', 200, 300]]);
+    // setTimeout never fires early by more than its 1 ms rounding.
+    expect(resumed[0]!.resume!.sinceDropMs).toBeGreaterThanOrEqual(299);
+  });
+
+  test("a retry past the reference client's reconnection budget: it gives up at once, naming it, and never reconnects", async () => {
+    const s = await start({ faults: { dropAnswerStream: true, dropRetryMs: 600_000 } });
+    const client = new ToolClient(new StreamableHttpClientTransport(s.url, { resumeBudgetMs: 1000 }), {
+      timeoutMs: 4000,
+    });
+    clients.push(client);
+    await client.connect();
+    const started = performance.now();
+    await expect(client.callTool('echo', {})).rejects.toThrow(
+      /retry field asks for 600000 ms before reconnecting, more than the 1000 ms left of the client's 1000-ms reconnection budget/,
+    );
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(received(s).filter((e) => e.http?.headers?.['last-event-id'] !== undefined)).toEqual([]);
+  });
+
   test('dropAnswerStream: the replay is what came after the id named; an id never sent on that stream is 400', async () => {
     const s = await start({ faults: { dropAnswerStream: true } });
     const init = await post(s.url, INIT);

@@ -112,6 +112,22 @@ describe('fields', () => {
     expect(decoded.comments).toEqual(['keep-alive', '', ' two spaces']);
   });
 
+  test('a retry field of ASCII digits is reported through onRetry, whatever the chunking; others are not', () => {
+    const text = 'id: 1\nretry: 300\ndata: \n\nretry: 5x\n\nretry: -1\n\nretry:7\ndata: a\n\n';
+    for (const cut of [text.length, 1, 7]) {
+      const retries: number[] = [];
+      const frames: unknown[] = [];
+      const decoder = createFrameDecoder({
+        onFrame: (f) => frames.push(f),
+        onRetry: (ms) => retries.push(ms),
+      });
+      for (let i = 0; i < text.length; i += cut) decoder.feed(utf8(text.slice(i, i + cut)));
+      expect(decoder.end()).toBe('');
+      expect(retries).toEqual([300, 7]);
+      expect(frames).toEqual([frame('', undefined, '1'), frame('a')]);
+    }
+  });
+
   test('a comment between the data lines of a frame does not end it', () => {
     expect(decodeFrames(['data: a\n: ping\ndata: b\n\n']).frames).toEqual([frame('a\nb')]);
   });

@@ -238,6 +238,13 @@ export const CASES: readonly BrokenClientCase[] = [
     passes: ['http.answer.event-stream'],
   },
   {
+    client: 'http-ignore-retry',
+    flaw: 'resumes a dropped answer stream after 100 ms whatever its retry field asks (a 2025-11-25 run)',
+    fails: ['http.stream.retry-respected'],
+    passes: ['http.stream.resumed'],
+    protocol: '2025-11-25',
+  },
+  {
     client: 'http-no-delete',
     flaw: 'ends without DELETE for its session',
     warns: ['http.session.deleted'],

@@ -11,7 +11,8 @@ test('an independent client that follows the spec passes every check over all th
   expect(notPassed(result)).toEqual([]);
   expect(result.checks.some((c) => c.id.startsWith('tool-client.stdio.'))).toBe(true);
   expect(result.checks.some((c) => c.id.startsWith('tool-client.sse.'))).toBe(true);
-  // The run speaks 2024-11-05: the checks of later revisions, the 2025-06-18 header rules among them, do not apply.
+  // The run speaks 2024-11-05: the checks of later revisions, the 2025-06-18 header rules and the
+  // 2025-11-25 retry rule among them, do not apply.
   expect(
     result.checks
       .filter((c) => c.status === 'skip')
@@ -21,8 +22,22 @@ test('an independent client that follows the spec passes every check over all th
     'tool-client.http.initialize.offers-revision',
     'tool-client.http.protocol-version-header',
     'tool-client.http.protocol-version-header.negotiated',
+    'tool-client.http.stream.retry-respected',
     'tool-client.sse.initialize.offers-revision',
     'tool-client.sse.protocol-version-header',
     'tool-client.stdio.initialize.offers-revision',
   ]);
 }, 300_000);
+
+test('an independent client speaking 2025-11-25 waits the retry of a dropped stream and passes the retry check', async () => {
+  const only = ['tool-client.http.stream.resumed', 'tool-client.http.stream.retry-respected'];
+  const result = await runAgainst(
+    `${nodeCommand('./clients/revisions.mjs')} 2025-11-25 negotiated`,
+    { only },
+    ['http'],
+    '2025-11-25',
+  );
+  expect(Object.fromEntries(result.checks.map((c) => [c.id, c.status]))).toEqual(
+    Object.fromEntries(only.map((id) => [id, 'pass'])),
+  );
+}, 120_000);

@@ -62,6 +62,10 @@ describe('tool-client suite under each MCP revision', () => {
       expect(status['tool-client.http.protocol-version-header']).toBe(header);
       expect(status['tool-client.http.protocol-version-header.negotiated']).toBe(header);
       expect(status['tool-client.http.result.printed']).toBe('pass');
+      // The retry rule (SEP-1699) is 2025-11-25's.
+      expect(status['tool-client.http.stream.retry-respected']).toBe(
+        revision >= '2025-11-25' ? 'pass' : 'skip',
+      );
     }, 120_000);
   }
 
@@ -90,6 +94,16 @@ describe('tool-client suite under each MCP revision', () => {
       expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
     }, 120_000);
   }
+
+  test('over Streamable HTTP the official SDK client waits the retry of a dropped stream (2025-11-25)', async () => {
+    const only = ['tool-client.http.stream.resumed', 'tool-client.http.stream.retry-respected'];
+    const result = await runSuite(
+      suite,
+      { client: nodeCommand('./clients/mcp-sdk-client.mjs'), protocol: '2025-11-25', transports: ['http'] },
+      { seed: SEED, runs: 3, only },
+    );
+    expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
+  }, 120_000);
 
   test('a conforming client of every revision passes; asking for an older revision than it speaks warns', async () => {
     const good = await run(`${nodeCommand('./clients/revisions.mjs')} 2025-06-18 negotiated`, '2025-06-18', {

@@ -15,6 +15,16 @@ import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
 const TEXT = 'MCP Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25)';
 
+/** The revision that made the client respect an SSE stream's `retry` field (SEP-1699). */
+const RETRY_FIELD_SINCE = '2025-11-25';
+/**
+ * The `retry` (ms) the mock sends before dropping the stream in the retry check: three times
+ * the 100 ms a client without it commonly waits, so ignoring it shows.
+ */
+export const RETRY_RESPECTED_MS = 300;
+/** How much sooner than `retry` a reconnection may be measured and still pass: timers and clocks of two processes. */
+export const RETRY_CLOCK_TOLERANCE_MS = 20;
+
 /** Every HTTP request of the client, in order: POSTed messages, GETs and DELETEs. */
 function httpRequestsOf(result: CaseResult): ToolJournalEntry[] {
   return result.journal.filter((e) => e.direction === 'received' && e.http !== undefined);
@@ -300,6 +310,45 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
         );
       }
       expectPrintedResult(result, what);
+    },
+  },
+  {
+    id: idOf('http', 'stream.retry-respected'),
+    // Its case waits out the retry the mock asks for: the wait overlaps other checks.
+    schedule: 'waits',
+    prescribedWaitMs: RETRY_RESPECTED_MS,
+    clause: `MCP Streamable HTTP transport (${RETRY_FIELD_SINCE} and later): a client MUST respect the retry field of a stream the server closed, waiting that many ms before reconnecting`,
+    description: `The tools/call answer stream ends after an event carrying only an id and \`retry: ${RETRY_RESPECTED_MS}\`: the client's GET with Last-Event-ID arrives no sooner than ${RETRY_RESPECTED_MS} ms after the stream ended (${RETRY_CLOCK_TOLERANCE_MS} ms of clock tolerance, in the client's favour). A client that never reconnects is judged by tool-client.http.stream.resumed.`,
+    level: 'must',
+    basis: 'protocol-must',
+    rule: `MCP Streamable HTTP, ${RETRY_FIELD_SINCE} and later: a server that closes the connection before the SSE stream is over should send an event with the standard SSE retry field first; the client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect. Every Streamable HTTP client of a session that negotiated ${RETRY_FIELD_SINCE} or later.`,
+    revisions: revisionsFrom(RETRY_FIELD_SINCE),
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const result = await echoWithFaults(ctx, env, 'http', {
+        dropAnswerStream: true,
+        dropRetryMs: RETRY_RESPECTED_MS,
+      });
+      const what = `retry: ${RETRY_RESPECTED_MS} before a dropped answer stream`;
+      expectReached(result, what);
+      if (clientRequests(result.journal, METHODS.toolsCall)[0] === undefined) {
+        throw new NotExercised(`${what}: the client sent no tools/call`);
+      }
+      const first = resumedWith(result).find((e) => e.resume !== undefined);
+      if (first?.resume === undefined) {
+        throw new NotExercised(
+          `${what}: the client never reconnected to the dropped stream, so there is no wait to judge (tool-client.http.stream.resumed judges the resumption)`,
+        );
+      }
+      const { retryMs, sinceDropMs } = first.resume;
+      if (sinceDropMs < retryMs - RETRY_CLOCK_TOLERANCE_MS) {
+        throw new CheckFailure(
+          `${what}: the client's GET with Last-Event-ID arrived ${Math.round(sinceDropMs)} ms after the stream ended, sooner than the ${retryMs} ms its retry field asked for`,
+          `GET with Last-Event-ID at least ${retryMs} ms after the stream ended (${RETRY_CLOCK_TOLERANCE_MS} ms tolerance)`,
+          `${Math.round(sinceDropMs)} ms`,
+          evidenceOf(result, what, first.seq),
+        );
+      }
     },
   },
   {

@@ -45,6 +45,7 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [httpSseOnly] Streamable HTTP: fail on a JSON answer
  * @property {boolean} [httpNoResume] Streamable HTTP: fail when an answer stream ends early instead of resuming
  * @property {boolean} [httpWrongLastEventId] Streamable HTTP: resume with a Last-Event-ID the server never sent
+ * @property {boolean} [httpIgnoreRetry] Streamable HTTP: wait 100 ms before resuming whatever the stream's retry field says
  * @property {boolean} [httpNoDelete] Streamable HTTP: end without DELETE
  */
 
@@ -217,7 +218,7 @@ async function sseConnection(url, flaws, events) {
 }
 
 /** Read an event stream: `onFrame(event, data, id)` per frame with data; resolves when it ends. */
-async function readEventStream(body, onFrame, onId) {
+async function readEventStream(body, onFrame, onId, onRetry = () => {}) {
   const decoder = new TextDecoder();
   let text = '';
   let event;
@@ -241,6 +242,7 @@ async function readEventStream(body, onFrame, onId) {
         if (field === 'event') event = value;
         else if (field === 'data') data.push(value);
         else if (field === 'id') onId(value);
+        else if (field === 'retry' && /^\d+$/.test(value)) onRetry(Number(value));
       }
     }
   }
@@ -267,6 +269,7 @@ function httpConnection(url, flaws, events, initParams) {
   };
   const readAnswerStream = async (body, owed) => {
     let lastId;
+    let retryMs;
     for (let attempt = 0; ; attempt++) {
       await readEventStream(
         body,
@@ -279,12 +282,15 @@ function httpConnection(url, flaws, events, initParams) {
         (id) => {
           lastId = id;
         },
+        (ms) => {
+          retryMs = ms;
+        },
       );
       if (owed.size === 0) return;
       if (flaws.httpNoResume || lastId === undefined || attempt >= 3) {
         throw new ClientFailure('the answer stream ended before the response');
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, flaws.httpIgnoreRetry ? 100 : (retryMs ?? 100)));
       const r = await fetch(url, {
         headers: headers({
           accept: 'text/event-stream',
