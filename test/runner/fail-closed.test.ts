@@ -1,7 +1,17 @@
-import { type SpawnOptions, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, type SpawnOptions, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { scriptScenarioOfJson, startMockMessagesService } from '../../src/mocks/messages/index.js';
 
@@ -12,7 +22,6 @@ import { scriptScenarioOfJson, startMockMessagesService } from '../../src/mocks/
 // PATH that has no bubblewrap: the situation where `auto` used to fall back to `none`.
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/wirecheck.js');
 const isRoot = process.getuid?.() === 0;
 const NOBODY = { uid: 65534, gid: 65534 };
 const SECRET = `sk-wirecheck-canary-${Math.random().toString(36).slice(2)}`;
@@ -20,6 +29,38 @@ const SECRET = `sk-wirecheck-canary-${Math.random().toString(36).slice(2)}`;
 const base = mkdtempSync(join(tmpdir(), 'wirecheck-fail-closed-'));
 chmodSync(base, 0o755);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** True when every directory above `path` lets others through (a checkout under /root or a 0700 temp dir does not). */
+function othersReach(path: string): boolean {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) return true;
+  }
+}
+
+/**
+ * The checkout where the unprivileged user can run it: the checkout itself, or, when a
+ * directory above it is closed to others, a copy of what `bin/wirecheck.js` loads (bin, dist,
+ * package.json and the production dependencies) in the test's own directory.
+ */
+function reachableRoot(): string {
+  if (!isRoot || othersReach(ROOT)) return ROOT;
+  const copy = join(base, 'checkout');
+  for (const part of ['bin', 'dist', 'package.json']) {
+    cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  }
+  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  for (const dir of listed.split('\n').filter((d) => d.startsWith(join(ROOT, 'node_modules')))) {
+    cpSync(dir, join(copy, relative(ROOT, dir)), { recursive: true });
+  }
+  chmodSync(copy, 0o755);
+  return copy;
+}
+const BIN = join(reachableRoot(), 'bin/wirecheck.js');
 
 /** A bin directory with what the runner needs, and no bwrap (nor unshare). */
 const bin = join(base, 'bin');
