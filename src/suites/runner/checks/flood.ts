@@ -6,7 +6,7 @@ import { toolUse } from '../lines.js';
 import { describePeaks, finalPeak, mib } from '../memory.js';
 import { LIMIT_NOTE } from '../output-rules.js';
 import { canScanProcesses } from '../processes.js';
-import { ANSWER_BUDGET_MARGIN_MS, CASE_BUDGET_MS, latestAnswerMs, quickBudgetMs } from './common.js';
+import { CASE_BUDGET_MS, timedSessionBudgetMs } from './common.js';
 import { expectTimedOut } from './timeout.js';
 
 const TRUNCATION =
@@ -29,7 +29,7 @@ function floodSession(ctx: RunnerCtx, signal: AbortSignal): Promise<MeasuredRun>
     ctx.measure({
       lines: [toolUse('echo ready'), toolUse('yes')],
       timeoutS: FLOOD_TIMEOUT_S,
-      budgetMs: quickBudgetMs(1, ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(FLOOD_TIMEOUT_S)),
+      budgetMs: timedSessionBudgetMs(FLOOD_TIMEOUT_S),
       signal,
     }),
   );
