@@ -16,13 +16,7 @@ import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
 import { answerTiming, excusedNote, warmUpLine } from '../timing.js';
-import {
-  CASE_BUDGET_MS,
-  latestAnswerMs,
-  quickBudgetMs,
-  TIMEOUT_SLACK_MS,
-  timedSessionBudgetMs,
-} from './common.js';
+import { CASE_BUDGET_MS, latestAnswerMs, TIMEOUT_SLACK_MS, timedSessionBudgetMs } from './common.js';
 
 const ITEM_3 = 'Runner contract for the shell tool, item 3 (Timeout)';
 const ERRORS = 'Errors (shell command times out)';
@@ -61,8 +55,8 @@ export function expectTimedOut(
   const delay = Math.round(timing.delayMs);
   expectThat(
     timing.kind !== 'late',
-    `${what}: the answer came ${delay} ms after the command was sent, later than the timeout of ${seconds} s plus the ${KILL_GRACE_MS} ms grace${excusedNote(timing)}`,
-    `<= ${latestAnswerMs(seconds)} ms (including ${TIMEOUT_SLACK_MS} ms of slack)`,
+    `${what}: the answer came ${delay} ms after the answer before it, later than the timeout of ${seconds} s plus the ${KILL_GRACE_MS} ms grace${excusedNote(timing)}`,
+    `<= ${latestAnswerMs(seconds)} ms (including ${TIMEOUT_SLACK_MS} ms of slack) plus the harness's own lateness`,
     `${delay} ms`,
   );
   expectThat(
@@ -256,7 +250,7 @@ export const defaultTimeoutChecks: Check<RunnerCtx>[] = [
     basis: 'spec',
     rule: `The spec, for every runner: the per-command timeout is ${DEFAULT_TIMEOUT_S} seconds by default (the target contract: when WIRECHECK_TIMEOUT_S is unset). A command outliving it gets the timeout result, neither earlier nor much later.`,
     // The session started with the suite; waiting for it takes at most its own budget.
-    timeoutMs: quickBudgetMs(1, latestAnswerMs(DEFAULT_TIMEOUT_S) + 10_000),
+    timeoutMs: timedSessionBudgetMs(DEFAULT_TIMEOUT_S) + 10_000,
     async run(ctx) {
       const { run, sleeper } = await defaultTimeoutSession(ctx);
       expectTimedOut(run, TIMED_LINE, DEFAULT_TIMEOUT_S, `${sleeper.command} with the default timeout`, true);
