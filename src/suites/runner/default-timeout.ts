@@ -1,9 +1,10 @@
 import { DEFAULT_TIMEOUT_S } from '../../protocol/bash/index.js';
-import { ANSWER_BUDGET_MARGIN_MS, latestAnswerMs } from './checks/common.js';
+import { timedSessionBudgetMs } from './checks/common.js';
 import type { RunnerCtx } from './context.js';
 import { toolUse } from './lines.js';
 import { type Marker, newMarker } from './processes.js';
 import type { SessionRun } from './session.js';
+import { warmUpLine } from './timing.js';
 
 /** The case of the real default timeout: a long sleep, WIRECHECK_TIMEOUT_S left unset. */
 export interface DefaultTimeoutSession {
@@ -22,9 +23,9 @@ export function defaultTimeoutSession(ctx: RunnerCtx): Promise<DefaultTimeoutSes
   return ctx.shared(KEY, async () => {
     const sleeper = newMarker(40);
     const run = await ctx.run({
-      lines: [toolUse(sleeper.command)],
+      lines: [warmUpLine(), toolUse(sleeper.command)],
       timeoutS: undefined,
-      budgetMs: ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(DEFAULT_TIMEOUT_S),
+      budgetMs: timedSessionBudgetMs(DEFAULT_TIMEOUT_S),
       watch: [sleeper],
       signal: ctx.closing,
     });

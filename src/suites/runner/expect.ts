@@ -74,13 +74,6 @@ export function resultAt(run: SessionRun, index: number, what: string): BashTool
   return parsed.data;
 }
 
-/** ms between the previous answer (or the spawn) and the answer to line `index`. */
-export function answerDelayMs(run: SessionRun, index: number): number {
-  const at = run.outputs[index]?.atMs ?? Number.POSITIVE_INFINITY;
-  const before = index === 0 ? 0 : (run.outputs[index - 1]?.atMs ?? 0);
-  return at - before;
-}
-
 export function expectIsError(result: BashToolResult, expected: boolean, what: string): void {
   expectThat(
     result.is_error === expected,

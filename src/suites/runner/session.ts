@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ContainedTarget, type Survivor, spawnContained } from '../../harness/containment/index.js';
 import { createHeadTailCapture } from '../../harness/head-tail.js';
+import { startLoopLagProbe } from '../../harness/loop-lag.js';
 import type { InputLine } from './lines.js';
 import { killAll, type Marker, type ProcInfo, readStat, scanMarkers } from './processes.js';
 
@@ -57,6 +58,12 @@ export interface SessionRun {
    */
   readonly survivors: readonly Survivor[];
   readonly durationMs: number;
+  /**
+   * The harness's own lateness while the session ran (ms): the worst delay of its event loop
+   * (a timer-drift probe). An arrival time in `outputs` may be that much late; timing
+   * verdicts excuse it (see timing.ts).
+   */
+  readonly harnessLagMs: number;
 }
 
 export interface SessionEnv {
@@ -92,6 +99,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
       writeFileSync(join(env.workdir, name), content, { mode: 0o644 });
     }
   }
+  const lag = startLoopLagProbe();
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const childEnv: Record<string, string> = { ...env.baseEnv, WIRECHECK_WORKDIR: env.workdir };
@@ -118,7 +126,14 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   try {
     contained = spawnContained(target, { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (e) {
-    return { ...base, outputs: [], leftovers: new Map(), durationMs: elapsed(), spawnError: e as Error };
+    return {
+      ...base,
+      outputs: [],
+      leftovers: new Map(),
+      durationMs: elapsed(),
+      harnessLagMs: lag.stop(),
+      spawnError: e as Error,
+    };
   }
   const { child } = contained;
   const runnerPgid = child.pid;
@@ -186,6 +201,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     killGroup('SIGKILL');
   }
   const exit = await exited;
+  const harnessLagMs = lag.stop();
   clearTimeout(budget);
   spec.signal?.removeEventListener('abort', onAbort);
   if (poller) clearInterval(poller);
@@ -211,6 +227,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     leftovers,
     survivors,
     durationMs: elapsed(),
+    harnessLagMs,
   };
   return exit.error ? { ...run, spawnError: exit.error } : run;
 }

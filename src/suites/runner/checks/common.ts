@@ -1,4 +1,5 @@
 import { KILL_GRACE_MS } from '../../../protocol/bash/index.js';
+import { MAX_EXCUSED_LAG_MS } from '../timing.js';
 
 /** Budget of a check that runs one or two short sessions. */
 export const CASE_BUDGET_MS = 60_000;
@@ -11,18 +12,29 @@ export function quickBudgetMs(lines: number, extraMs = 0): number {
   return STARTUP_ALLOWANCE_MS + lines * 1000 + extraMs;
 }
 /**
- * Slack on top of a timeout and its grace for a runner's answer to arrive: process start,
- * a loaded machine, a runner that waits a moment for its pipes to drain.
+ * Slack on top of a timeout and its grace for a runner's answer to arrive: starting the
+ * command, a loaded machine, a runner that waits a moment for its pipes to drain. The
+ * runner's own start-up is not part of it (a warm-up line is answered first) and the
+ * harness's own lateness is excused on top (timing.ts).
  */
 export const TIMEOUT_SLACK_MS = 3000;
 
 /**
- * A timed-out answer later than latestAnswerMs fails anyway (start-up is part of the
- * slack), so a session needs only a little more: enough to see the runner exit.
+ * A timed-out answer later than latestAnswerMs (plus the excused harness lag) fails anyway,
+ * so a session needs only a little more: enough to see the runner exit.
  */
 export const ANSWER_BUDGET_MARGIN_MS = 1000;
 
 /** Upper bound on the answer to a command that outlives a timeout of `seconds`. */
 export function latestAnswerMs(seconds: number): number {
   return seconds * 1000 + KILL_GRACE_MS + TIMEOUT_SLACK_MS;
+}
+
+/**
+ * Budget of a timed session (a warm-up line, then a command that outlives a timeout of
+ * `seconds`): the start-up allowance and the warm-up, the latest answer, and the harness
+ * lateness a verdict may excuse, so that the budget never cuts an answer the verdict accepts.
+ */
+export function timedSessionBudgetMs(seconds: number): number {
+  return quickBudgetMs(1, ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(seconds) + MAX_EXCUSED_LAG_MS);
 }

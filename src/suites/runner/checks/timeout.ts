@@ -6,7 +6,6 @@ import type { RunnerCtx } from '../context.js';
 import { defaultTimeoutSession } from '../default-timeout.js';
 import {
   abbreviate,
-  answerDelayMs,
   describeSession,
   expectIsError,
   expectMatches,
@@ -16,13 +15,8 @@ import {
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
-import {
-  ANSWER_BUDGET_MARGIN_MS,
-  CASE_BUDGET_MS,
-  latestAnswerMs,
-  quickBudgetMs,
-  TIMEOUT_SLACK_MS,
-} from './common.js';
+import { answerTiming, excusedNote, warmUpLine } from '../timing.js';
+import { CASE_BUDGET_MS, latestAnswerMs, TIMEOUT_SLACK_MS, timedSessionBudgetMs } from './common.js';
 
 const ITEM_3 = 'Runner contract for the shell tool, item 3 (Timeout)';
 const ERRORS = 'Errors (shell command times out)';
@@ -33,6 +27,8 @@ export const TIMED_OUT = /timed?[\s_-]*out/i;
 const TEXT_TIMEOUT_S = 2;
 /** Timeout of the process-group case and of the grace case. */
 const GROUP_TIMEOUT_S = 1;
+/** The timed command's line in a timed session: the warm-up line comes first (timing.ts). */
+export const TIMED_LINE = 1;
 /** The file a command's terminate handler writes (the grace case). */
 const TERM_SEEN = 'term-seen.txt';
 
@@ -50,19 +46,33 @@ export function expectTimedOut(
   if (checkNumber) {
     expectMatches(result, numberPattern(seconds), what, `state the timeout in seconds (${seconds})`);
   }
-  const delay = answerDelayMs(run, index);
+  const timing = answerTiming(run, index, timeoutWindow(seconds));
+  if (timing.kind === 'unjudged') {
+    throw new NotExercised(
+      `${what}: answered ${Math.round(timing.delayMs)} ms after the previous answer, but the harness itself lagged ${Math.round(timing.lagMs)} ms meanwhile (a busy machine): too late to time the answer`,
+    );
+  }
+  const delay = Math.round(timing.delayMs);
   expectThat(
-    delay <= latestAnswerMs(seconds),
-    `${what}: the answer came ${Math.round(delay)} ms after the command started, later than the timeout of ${seconds} s plus the ${KILL_GRACE_MS} ms grace`,
-    `<= ${latestAnswerMs(seconds)} ms (including ${TIMEOUT_SLACK_MS} ms of slack)`,
-    `${Math.round(delay)} ms`,
+    timing.kind !== 'late',
+    `${what}: the answer came ${delay} ms after the answer before it, later than the timeout of ${seconds} s plus the ${KILL_GRACE_MS} ms grace${excusedNote(timing)}`,
+    `<= ${latestAnswerMs(seconds)} ms (including ${TIMEOUT_SLACK_MS} ms of slack) plus the harness's own lateness`,
+    `${delay} ms`,
   );
   expectThat(
-    delay >= seconds * 1000 - 100,
-    `${what}: the command was stopped after ${Math.round(delay)} ms, before its timeout of ${seconds} s`,
+    timing.kind !== 'early',
+    `${what}: the command was stopped after ${delay} ms, before its timeout of ${seconds} s${excusedNote(timing)}`,
     `>= ${seconds * 1000} ms`,
-    `${Math.round(delay)} ms`,
+    `${delay} ms`,
   );
+}
+
+/**
+ * When a timed-out answer may arrive after the previous answer: not before the timeout
+ * (a little early for timer rounding), not after the timeout, the grace and the slack.
+ */
+export function timeoutWindow(seconds: number): { earliestMs: number; latestMs: number } {
+  return { earliestMs: seconds * 1000 - 100, latestMs: latestAnswerMs(seconds) };
 }
 
 interface GroupSession {
@@ -90,9 +100,9 @@ function groupSession(ctx: RunnerCtx, signal: AbortSignal): Promise<GroupSession
       `(trap '' TERM; exec ${stubborn.command}) >/dev/null 2>&1 & ` +
       `trap '' TERM; ${foreground.command}`;
     const run = await ctx.run({
-      lines: [toolUse(command)],
+      lines: [warmUpLine(), toolUse(command)],
       timeoutS: GROUP_TIMEOUT_S,
-      budgetMs: ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(GROUP_TIMEOUT_S),
+      budgetMs: timedSessionBudgetMs(GROUP_TIMEOUT_S),
       watch: [background, stubborn, foreground],
       signal,
     });
@@ -104,7 +114,7 @@ function groupSession(ctx: RunnerCtx, signal: AbortSignal): Promise<GroupSession
 function expectKilled(session: GroupSession, marker: Marker, what: string): void {
   if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for leftover processes');
   const { run } = session;
-  resultAt(run, 0, 'a command that outlives its timeout');
+  resultAt(run, TIMED_LINE, 'a command that outlives its timeout');
   const visible = [session.background, session.stubborn, session.foreground].some((m) => run.seen.has(m.arg));
   if (!visible) {
     throw new NotExercised(
@@ -134,13 +144,13 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       const sleeper = newMarker(30);
       const run = await ctx.run({
-        lines: [toolUse(sleeper.command)],
+        lines: [warmUpLine(), toolUse(sleeper.command)],
         timeoutS: TEXT_TIMEOUT_S,
-        budgetMs: ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(TEXT_TIMEOUT_S),
+        budgetMs: timedSessionBudgetMs(TEXT_TIMEOUT_S),
         watch: [sleeper],
         signal: env.signal,
       });
-      expectTimedOut(run, 0, TEXT_TIMEOUT_S, 'sleep 30', true);
+      expectTimedOut(run, TIMED_LINE, TEXT_TIMEOUT_S, 'sleep 30', true);
     },
   },
   {
@@ -155,7 +165,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await groupSession(ctx, env.signal);
-      expectTimedOut(run, 0, GROUP_TIMEOUT_S, "trap '' TERM; sleep 30", false);
+      expectTimedOut(run, TIMED_LINE, GROUP_TIMEOUT_S, "trap '' TERM; sleep 30", false);
     },
   },
   {
@@ -200,13 +210,13 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       const command = `trap 'echo cleaned-up > ${TERM_SEEN}; exit 0' TERM; sleep 30 & wait $!`;
       const run = await ctx.run({
-        lines: [toolUse(command)],
+        lines: [warmUpLine(), toolUse(command)],
         timeoutS: GROUP_TIMEOUT_S,
-        budgetMs: ANSWER_BUDGET_MARGIN_MS + latestAnswerMs(GROUP_TIMEOUT_S),
+        budgetMs: timedSessionBudgetMs(GROUP_TIMEOUT_S),
         signal: env.signal,
       });
       const what = 'a command whose TERM handler writes a file';
-      const result = resultAt(run, 0, what);
+      const result = resultAt(run, TIMED_LINE, what);
       if (!TIMED_OUT.test(result.content)) {
         throw new NotExercised(
           `the command was not answered as timed out (${abbreviate(result.content)}): runner.timeout.expiry judges that`,
@@ -240,10 +250,10 @@ export const defaultTimeoutChecks: Check<RunnerCtx>[] = [
     basis: 'spec',
     rule: `The spec, for every runner: the per-command timeout is ${DEFAULT_TIMEOUT_S} seconds by default (the target contract: when WIRECHECK_TIMEOUT_S is unset). A command outliving it gets the timeout result, neither earlier nor much later.`,
     // The session started with the suite; waiting for it takes at most its own budget.
-    timeoutMs: quickBudgetMs(1, latestAnswerMs(DEFAULT_TIMEOUT_S) + 10_000),
+    timeoutMs: timedSessionBudgetMs(DEFAULT_TIMEOUT_S) + 10_000,
     async run(ctx) {
       const { run, sleeper } = await defaultTimeoutSession(ctx);
-      expectTimedOut(run, 0, DEFAULT_TIMEOUT_S, `${sleeper.command} with the default timeout`, true);
+      expectTimedOut(run, TIMED_LINE, DEFAULT_TIMEOUT_S, `${sleeper.command} with the default timeout`, true);
     },
   },
 ];

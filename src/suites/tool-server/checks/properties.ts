@@ -12,6 +12,14 @@ import { argumentsArbitrary } from '../schema-arbitrary.js';
 import { callableTools } from '../tool-choice.js';
 import { brief, CLAUSES } from './common.js';
 
+/**
+ * A call and the ping after it both unanswered within the reply budget: the ping gets this
+ * many budgets more before the server is judged to have stopped answering, so that a server
+ * slowed by a busy machine is not called dead (a dead one stays silent; one that crashed is
+ * seen gone at once).
+ */
+const LATE_REPLY_FACTOR = 3;
+
 /** Wall-clock budget of the property; past it the remaining runs pass without calling. */
 const PROPERTY_MS = 40_000;
 
@@ -63,16 +71,26 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
           const ch = await live();
           calls += 1;
           const ex = await exchange(ch, METHODS.toolsCall, { name: tool, arguments: args }, ctx.replyMs);
-          if (ex.reply === undefined) {
+          let reply = ex.reply;
+          if (reply === undefined) {
             const ping = await exchange(ch, METHODS.ping, undefined, ctx.replyMs);
             if (ping.reply === undefined) {
-              throw new CheckFailure(
-                `${tool} with ${JSON.stringify(args).slice(0, 300)} got no reply and the server stopped answering (${ex.why}; ping: ${ping.why})`,
-                'a result or a JSON-RPC error, and the server still serving',
-                'silence',
-                rpcEvidence(`${tool} with generated arguments`, [ch]),
-              );
+              // Both silent: a server that died, or one (or a harness) on a busy machine that
+              // is slow to answer. Only a server that stays silent much longer is judged dead.
+              const late = await ch.peer.wait(ping.id, LATE_REPLY_FACTOR * ctx.replyMs, () => ch.gone());
+              if (late.reply === undefined) {
+                throw new CheckFailure(
+                  `${tool} with ${JSON.stringify(args).slice(0, 300)} got no reply and the server stopped answering (${ex.why}; ping: ${ping.why}; nothing for ${LATE_REPLY_FACTOR} times as long again: ${late.why})`,
+                  'a result or a JSON-RPC error, and the server still serving',
+                  'silence',
+                  rpcEvidence(`${tool} with generated arguments`, [ch]),
+                );
+              }
+              // Alive: the call's own reply may have come meanwhile (before the ping's, in order).
+              reply = (await ch.peer.wait(ex.id, 0, () => undefined)).reply;
             }
+          }
+          if (reply === undefined) {
             // Alive but silent: tell the server to stop, and remember it for the should check.
             await ch.sendText(
               JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: ex.id } }),
@@ -80,13 +98,13 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
             silent.push({ tool, args });
             return;
           }
-          if ('result' in ex.reply) {
-            const problems = callResultProblems(ex.reply.result);
+          if ('result' in reply) {
+            const problems = callResultProblems(reply.result);
             if (problems.length > 0) {
               throw new CheckFailure(
                 `${tool} with ${JSON.stringify(args).slice(0, 300)} answered a malformed result: ${problems.join('; ')}`,
                 'content: [{type, text?}]',
-                brief(ex.reply),
+                brief(reply),
                 rpcEvidence(`${tool} with generated arguments`, [ch], `"id":${ex.id}`),
               );
             }

@@ -47,6 +47,10 @@ function text(t, isError = false) {
     : { content: [{ type: 'text', text: t }] };
 }
 
+let stalled = false;
+/** hangOnNegative: once set, nothing more is answered (the process stays alive). */
+let hung = false;
+
 export function main(flaws = {}) {
   const argv = process.argv.slice(2);
   const opt = (name, fallback) => {
@@ -124,6 +128,12 @@ export function main(flaws = {}) {
     if (name === 'add') {
       if (typeof args.a !== 'number') return { result: text('a must be a number', true) };
       if (flaws.crashOnNegative && args.a < 0) process.exit(3);
+      if (flaws.stallOnNegative && args.a < 0 && !stalled) {
+        // A machine too busy to run the server for a while: it reads and answers nothing
+        // (the thread sleeps, no CPU used), then catches up with everything.
+        stalled = true;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, flaws.stallOnNegative);
+      }
       const b = typeof args.b === 'number' ? args.b : 0;
       return { result: text(String(args.a + b)) };
     }
@@ -142,6 +152,7 @@ export function main(flaws = {}) {
 
   /** One message -> the reply object, or undefined for none. `state` is the session's. */
   const handle = (msg, state) => {
+    if (hung) return undefined;
     if (
       typeof msg !== 'object' ||
       msg === null ||
@@ -210,6 +221,10 @@ export function main(flaws = {}) {
       case 'tools/call':
         if (typeof msg.params !== 'object' || msg.params === null) {
           return reply({ error: { code: -32602, message: 'params required' } });
+        }
+        if (flaws.hangOnNegative && msg.params.name === 'add' && msg.params.arguments?.a < 0) {
+          hung = true;
+          return undefined;
         }
         return reply(callTool(msg.params));
       default:

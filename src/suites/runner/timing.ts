@@ -1,0 +1,67 @@
+import { toolUse } from './lines.js';
+import type { SessionRun } from './session.js';
+
+/**
+ * The most harness lateness a timing verdict excuses. Past it the harness was too busy to
+ * time anything: a late or early answer is then not judged (not exercised), never failed.
+ */
+export const MAX_EXCUSED_LAG_MS = 5000;
+
+/**
+ * A quick command first in every timed session: the runner's start-up (an interpreter, a
+ * sandbox, a machine that is busy) is over once it is answered, so the timed command is
+ * measured from that answer instead of from the spawn.
+ */
+export function warmUpLine() {
+  return toolUse('true');
+}
+
+/** When an answer may arrive, in ms after the previous answer (or the spawn, for the first line). */
+export interface AnswerWindow {
+  readonly earliestMs: number;
+  readonly latestMs: number;
+}
+
+export type AnswerTiming =
+  | { readonly kind: 'in-time'; readonly delayMs: number; readonly excusedMs: number }
+  | { readonly kind: 'late' | 'early'; readonly delayMs: number; readonly excusedMs: number }
+  /** Outside the window, but the harness itself lagged more than it may excuse. */
+  | { readonly kind: 'unjudged'; readonly delayMs: number; readonly lagMs: number };
+
+/**
+ * Judges when an answer arrived. Both arrival times the delay is taken from were stamped by
+ * the harness, each late by at most its measured lag, so the true delay lies within the lag
+ * of the measured one: only an answer outside the window by more than that lag is late or
+ * early. The lag is excused up to MAX_EXCUSED_LAG_MS; a larger lag leaves the answer unjudged.
+ */
+export function judgeAnswerTime(delayMs: number, harnessLagMs: number, window: AnswerWindow): AnswerTiming {
+  const excusedMs = Math.min(Math.max(0, harnessLagMs), MAX_EXCUSED_LAG_MS);
+  const outside =
+    delayMs > window.latestMs + excusedMs
+      ? 'late'
+      : delayMs < window.earliestMs - excusedMs
+        ? 'early'
+        : undefined;
+  if (outside === undefined) return { kind: 'in-time', delayMs, excusedMs };
+  if (harnessLagMs > MAX_EXCUSED_LAG_MS) return { kind: 'unjudged', delayMs, lagMs: harnessLagMs };
+  return { kind: outside, delayMs, excusedMs };
+}
+
+/** ms between the previous answer (or the spawn) and the answer to line `index`. */
+export function answerDelayMs(run: SessionRun, index: number): number {
+  const at = run.outputs[index]?.atMs ?? Number.POSITIVE_INFINITY;
+  const before = index === 0 ? 0 : (run.outputs[index - 1]?.atMs ?? 0);
+  return at - before;
+}
+
+/** judgeAnswerTime for the answer to line `index` of a session. */
+export function answerTiming(run: SessionRun, index: number, window: AnswerWindow): AnswerTiming {
+  return judgeAnswerTime(answerDelayMs(run, index), run.harnessLagMs, window);
+}
+
+/** "(the harness lagged up to 120 ms, excused)" for messages; empty when nothing was excused. */
+export function excusedNote(timing: AnswerTiming): string {
+  return timing.kind !== 'unjudged' && timing.excusedMs >= 1
+    ? ` (${Math.round(timing.excusedMs)} ms of the harness's own lateness excused)`
+    : '';
+}

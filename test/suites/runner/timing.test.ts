@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { CheckFailure, NotExercised } from '../../../src/harness/check.js';
+import { startLoopLagProbe } from '../../../src/harness/loop-lag.js';
+import { DEFAULT_TIMEOUT_S } from '../../../src/protocol/bash/index.js';
+import { latestAnswerMs } from '../../../src/suites/runner/checks/common.js';
+import { expectTimedOut, TIMED_LINE, timeoutWindow } from '../../../src/suites/runner/checks/timeout.js';
+import { toolUse } from '../../../src/suites/runner/lines.js';
+import type { SessionRun } from '../../../src/suites/runner/session.js';
+import { judgeAnswerTime, MAX_EXCUSED_LAG_MS, warmUpLine } from '../../../src/suites/runner/timing.js';
+
+// Timing verdicts judged on made-up arrival times: a harness that stamps each answer late by
+// up to its measured lag, and a runner slow to start, must not move the verdict of a runner
+// that stops commands at the timeout; runners that stop them much later or earlier still fail.
+
+const TEXT = (s: number) => `Command timed out after ${s} seconds`;
+
+/** A timed session as the harness records it: warm-up answered at `startMs`, the timed one `delayMs` later. */
+function timedRun(opts: { seconds: number; startMs: number; delayMs?: number; lagMs: number }): SessionRun {
+  const lines = [warmUpLine(), toolUse('sleep 30')];
+  const answer = (i: number, content: string, isError: boolean) =>
+    JSON.stringify({ type: 'tool_result', tool_use_id: lines[i]!.id, content, is_error: isError });
+  const outputs = [{ text: answer(0, '(no output; exit code 0)', false), atMs: opts.startMs }];
+  if (opts.delayMs !== undefined) {
+    outputs.push({ text: answer(1, TEXT(opts.seconds), true), atMs: opts.startMs + opts.delayMs });
+  }
+  return {
+    spec: { lines, timeoutS: opts.seconds, budgetMs: 60_000 },
+    workdir: '/nonexistent',
+    outputs,
+    runnerPgid: 1,
+    runnerGroups: new Set([1]),
+    exitedOnEof: true,
+    exitCode: 0,
+    exitSignal: null,
+    budgetExceeded: false,
+    stderr: '',
+    seen: new Map(),
+    lastSeenMs: new Map(),
+    leftovers: new Map(),
+    survivors: [],
+    durationMs: 0,
+    harnessLagMs: opts.lagMs,
+  };
+}
+
+const judge = (seconds: number, startMs: number, delayMs: number | undefined, lagMs: number) => () =>
+  expectTimedOut(
+    timedRun({ seconds, startMs, lagMs, ...(delayMs === undefined ? {} : { delayMs }) }),
+    TIMED_LINE,
+    seconds,
+    'sleep 30',
+    true,
+  );
+
+test('an answer stamped late by the harness (within its measured lag) is never judged late or early', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 20 }),
+      // when a conforming runner really answers: the timeout, then up to the grace and the slack
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.integer({ min: 0, max: MAX_EXCUSED_LAG_MS }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (seconds, where, lag, late1, late2) => {
+        const window = timeoutWindow(seconds);
+        const trueDelay = seconds * 1000 + where * (window.latestMs - seconds * 1000);
+        // each of the two stamps late by up to the lag
+        const measured = trueDelay + late2 * lag - late1 * lag;
+        expect(judgeAnswerTime(measured, lag, window).kind).toBe('in-time');
+      },
+    ),
+  );
+});
+
+test("the runner's start-up is not counted: a slow start passes the 1 s timeout with the grace used up", () => {
+  // Before the warm-up line, a 3.5 s start made this answer 6.7 s after the spawn: late.
+  expect(judge(1, 3500, 1000 + 2000 + 200, 0)).not.toThrow();
+  expect(judge(2, 3500, 2000 + 300, 1200)).not.toThrow();
+});
+
+test('a runner that answers far past the timeout still fails, whatever lag the harness may excuse', () => {
+  const seconds = 2;
+  const late = latestAnswerMs(seconds) + MAX_EXCUSED_LAG_MS + 1;
+  for (const lag of [0, 500, MAX_EXCUSED_LAG_MS]) {
+    expect(judge(seconds, 300, late, lag)).toThrow(CheckFailure);
+  }
+  // Without the excused lag a runner late by 1 s fails as before.
+  expect(judge(seconds, 300, latestAnswerMs(seconds) + 1000, 0)).toThrow(/later than the timeout/);
+  // A runner that never stops the command gives no answer: a failure, lag or not.
+  expect(judge(seconds, 300, undefined, 0)).toThrow(CheckFailure);
+  expect(judge(seconds, 300, undefined, 60_000)).toThrow(CheckFailure);
+});
+
+test('a runner that stops at 10 s instead of the 20 s default fails, whatever lag the harness may excuse', () => {
+  for (const lag of [0, 2000, MAX_EXCUSED_LAG_MS]) {
+    expect(judge(DEFAULT_TIMEOUT_S, 400, 10_000, lag)).toThrow(/before its timeout/);
+  }
+});
+
+test('past the lag it may excuse, a late answer is not judged: neither failed nor passed', () => {
+  const seconds = 2;
+  const late = latestAnswerMs(seconds) + MAX_EXCUSED_LAG_MS + 1;
+  expect(judge(seconds, 300, late, MAX_EXCUSED_LAG_MS + 1)).toThrow(NotExercised);
+  expect(judgeAnswerTime(late, MAX_EXCUSED_LAG_MS + 1, timeoutWindow(seconds)).kind).toBe('unjudged');
+  // In time is in time, however busy the harness was.
+  expect(judgeAnswerTime(2500, 60_000, timeoutWindow(seconds)).kind).toBe('in-time');
+});
+
+test('the lag probe sees the harness blocked (a lower bound only: a busy machine makes it larger)', async () => {
+  const probe = startLoopLagProbe();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const until = performance.now() + 200;
+  while (performance.now() < until) {
+    // the harness busy: no timer can run
+  }
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(probe.stop()).toBeGreaterThanOrEqual(150);
+});
