@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonDepth, parseJsonBounded } from '../../src/protocol/json/index.js';
+import { jsonDepth, parseJsonBounded, prefixRefusal } from '../../src/protocol/json/index.js';
 
 describe('parseJsonBounded', () => {
   it('parses JSON within the limits', () => {
@@ -76,3 +76,47 @@ function depthOf(v: unknown): number {
   if (v !== null && typeof v === 'object') return 1 + Math.max(0, ...Object.values(v).map(depthOf));
   return 0;
 }
+
+describe('prefixRefusal', () => {
+  it('names the first character no JSON text can have there', () => {
+    expect(prefixRefusal('  not json')).toEqual({ char: 'o', position: 3 });
+    expect(prefixRefusal('Starting server')).toEqual({ char: 'S', position: 0 });
+    expect(prefixRefusal('2026 started')).toEqual({ char: 's', position: 5 });
+    expect(prefixRefusal('true story')).toEqual({ char: 's', position: 5 });
+  });
+
+  it('cannot tell from an object, array or string, a value up to the end, a number going on, or a trimmed character', () => {
+    for (const head of [
+      '{"a":',
+      '[1,',
+      '"x',
+      'nul',
+      'null   ',
+      '12',
+      '12-11',
+      '1.x',
+      '\vx',
+      '\u00a0x',
+      '   ',
+    ]) {
+      expect(prefixRefusal(head), head).toBeUndefined();
+    }
+  });
+
+  it('refuses only heads of texts that are not JSON, whatever follows', () => {
+    const head = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('null', 'true', 'false', '-0.5e+2', '0', 'nulx', ' 7 '),
+      fc.json(),
+    );
+    fc.assert(
+      fc.property(head, fc.string({ maxLength: 12 }), (h, rest) => {
+        if (prefixRefusal(h) === undefined) return;
+        const text = h + rest;
+        expect(text.trim()).not.toBe('');
+        expect(() => JSON.parse(text)).toThrow();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

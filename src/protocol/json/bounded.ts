@@ -61,6 +61,55 @@ function isJsonSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
+/** Where a text is refused as not JSON: the character and its position. */
+export interface PrefixRefusal {
+  readonly char: string;
+  readonly position: number;
+}
+
+const LITERALS: Readonly<Record<string, string>> = { t: 'true', f: 'false', n: 'null' };
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+/**
+ * Whether every text that starts with `head` is not JSON, judged from the head alone: its
+ * first character starts no value, or a top-level literal or number in it is misspelt or
+ * followed by more than whitespace (`not json`, `2026 started`). Undefined when the head
+ * cannot tell (an object, array or string; a value running to the head's end; a character
+ * String.trim() would drop, so the line may be blank). A reader of long lines can refuse
+ * one without decoding it whole.
+ */
+export function prefixRefusal(head: string): PrefixRefusal | undefined {
+  let at = 0;
+  while (at < head.length && isJsonSpace(head.charCodeAt(at))) at++;
+  if (at >= head.length) return undefined;
+  const c = head.charCodeAt(at);
+  if (c >= 0x80 || c === 0x0b || c === 0x0c) return undefined;
+  if (!canStartValue(c)) return { char: head.charAt(at), position: at };
+  let end: number;
+  const literal = LITERALS[head.charAt(at)];
+  if (literal !== undefined) {
+    for (let k = 0; k < literal.length; k++) {
+      if (at + k >= head.length) return undefined;
+      if (head.charAt(at + k) !== literal.charAt(k)) return { char: head.charAt(at + k), position: at + k };
+    }
+    end = at + literal.length;
+  } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    NUMBER.lastIndex = at;
+    const m = NUMBER.exec(head);
+    if (m === null) return undefined;
+    end = at + m[0].length;
+    // Where V8 stops in `1.x` or `1e` is not worth guessing: only a clean end is judged.
+    if (end < head.length && /[0-9.eE+-]/.test(head.charAt(end))) return undefined;
+  } else return undefined;
+  while (end < head.length && isJsonSpace(head.charCodeAt(end))) end++;
+  return end < head.length ? { char: head.charAt(end), position: end } : undefined;
+}
+
+/** Why a text is not JSON, at `char` in `position` (parseJsonBounded's words for a first character no value starts with). */
+export function cannotStartMessage(char: string, position: number): string {
+  return `Unexpected token ${JSON.stringify(char)} at position ${position}: not JSON`;
+}
+
 /** Whether a JSON value can start with this character: `{ [ " - 0-9 t f n`. */
 function canStartValue(c: number): boolean {
   return (
@@ -93,11 +142,7 @@ export function parseJsonBounded(text: string, limits: JsonLimits = {}): Bounded
   let first = 0;
   while (first < text.length && isJsonSpace(text.charCodeAt(first))) first++;
   if (first < text.length && !canStartValue(text.charCodeAt(first))) {
-    return {
-      ok: false,
-      reason: 'syntax',
-      message: `Unexpected token ${JSON.stringify(text.charAt(first))} at position ${first}: not JSON`,
-    };
+    return { ok: false, reason: 'syntax', message: cannotStartMessage(text.charAt(first), first) };
   }
   const { exceededAt } = jsonDepth(text, maxDepth);
   if (exceededAt !== -1) {

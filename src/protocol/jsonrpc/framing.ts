@@ -1,4 +1,10 @@
-import { DEFAULT_JSON_LIMITS, parseJsonBounded } from '../json/index.js';
+import {
+  cannotStartMessage,
+  DEFAULT_JSON_LIMITS,
+  type PrefixRefusal,
+  parseJsonBounded,
+  prefixRefusal,
+} from '../json/index.js';
 import type { JsonRpcMessage } from './envelope.js';
 
 /**
@@ -24,11 +30,13 @@ export type DecodedLine =
       readonly reason: LineProblem;
       /** What is wrong, naming the limit where one was passed. */
       readonly error: string;
-      /** The line's text; for `too-long`, its first 200 bytes. */
+      /** The line's text; for `too-long`, its first 200 bytes; with `cut`, its head. */
       readonly line: string;
       readonly lineNumber: number;
       /** Bytes of the line (for `too-long`, those seen when it passed the limit). */
       readonly bytes: number;
+      /** `line` is only the head of a long line refused from it (`unreadableHeadBytes`). */
+      readonly cut?: true;
     };
 
 /**
@@ -47,6 +55,13 @@ export interface LineDecoderOptions {
   readonly maxLineBytes?: number;
   /** Deepest nesting parsed (default DEFAULT_JSON_LIMITS.maxDepth, 512). */
   readonly maxDepth?: number;
+  /**
+   * A line longer than this many bytes (at least 200) whose head already shows it is not JSON
+   * (a log line, `not json`, `2026 started`: prefixRefusal) is reported from its head and
+   * never held or decoded whole: a target flooding such lines costs its reader counts, not
+   * strings. Default: every line is decoded whole.
+   */
+  readonly unreadableHeadBytes?: number;
 }
 
 export interface LineDecoder {
@@ -77,6 +92,13 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
   /** Inside a line over the limit, already reported: its bytes are counted and dropped. */
   let skipping = false;
   let lineNumber = 0;
+  const headBytes =
+    options.unreadableHeadBytes === undefined ? undefined : Math.max(HEAD_BYTES, options.unreadableHeadBytes);
+  /**
+   * Once the current line reached `headBytes`: its head, and why no text starting so is JSON
+   * (`false`: the head cannot tell, the line is read whole).
+   */
+  let refused: { head: string; why: PrefixRefusal } | false | undefined;
 
   const emit = (bytes: Uint8Array): void => {
     let text = decoder.decode(bytes);
@@ -105,10 +127,18 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
   };
 
   /** Part of the current line: kept, or, once the line passes the limit, reported and dropped. */
-  const keep = (bytes: Uint8Array): void => {
+  const keep = (bytes: Uint8Array, copy: boolean): void => {
     if (bytes.length === 0 || skipping) return;
     if (pendingBytes + bytes.length <= maxLineBytes) {
-      pending.push(bytes);
+      if (headBytes !== undefined && pendingBytes >= headBytes) {
+        if (refused === undefined) judgeHead(headBytes);
+        // Past the head of a line that cannot be JSON: counted, not kept.
+        if (refused) {
+          pendingBytes += bytes.length;
+          return;
+        }
+      }
+      pending.push(copy ? bytes.slice() : bytes);
       pendingBytes += bytes.length;
       return;
     }
@@ -116,6 +146,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
     const quoted = concat([...pending, bytes], Math.min(seen, HEAD_BYTES));
     pending = [];
     pendingBytes = 0;
+    refused = undefined;
     skipping = true;
     lineNumber += 1;
     options.onLine({
@@ -128,10 +159,46 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
     });
   };
 
+  /** The current line reached `headBytes`: judged from its head (decoded without a cut last character). */
+  const judgeHead = (headBytes: number): void => {
+    const head = new TextDecoder().decode(concat(pending, headBytes), { stream: true });
+    const why = prefixRefusal(head);
+    refused = why === undefined ? false : { head, why };
+  };
+
+  /** The current line ends, refused from its head: reported with the head as its text. */
+  const refuse = (r: { head: string; why: PrefixRefusal }, reason: 'syntax' | 'unterminated'): void => {
+    const bytes = pendingBytes;
+    pending = [];
+    pendingBytes = 0;
+    refused = undefined;
+    lineNumber += 1;
+    options.onLine({
+      ok: false,
+      reason,
+      error:
+        reason === 'syntax'
+          ? cannotStartMessage(r.why.char, r.why.position)
+          : 'the stream ended inside a line (no newline after it)',
+      line: r.head,
+      lineNumber,
+      bytes,
+      cut: true,
+    });
+  };
+
   /** A newline arrived: the line so far is complete. */
   const lineEnd = (): void => {
-    if (skipping) skipping = false;
-    else emit(take());
+    if (skipping) {
+      skipping = false;
+      return;
+    }
+    if (refused === undefined && headBytes !== undefined && pendingBytes > headBytes) judgeHead(headBytes);
+    if (refused) refuse(refused, 'syntax');
+    else {
+      refused = undefined;
+      emit(take());
+    }
   };
 
   return {
@@ -141,12 +208,12 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
       for (;;) {
         const nl = bytes.indexOf(NEWLINE, start);
         if (nl < 0) break;
-        keep(bytes.subarray(start, nl));
+        keep(bytes.subarray(start, nl), false);
         lineEnd();
         start = nl + 1;
       }
       // Copied: the caller may reuse its buffer.
-      if (start < bytes.length && !skipping) keep(bytes.slice(start));
+      if (start < bytes.length) keep(bytes.subarray(start), true);
     },
     end() {
       if (skipping) {
@@ -154,6 +221,13 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
         return undefined;
       }
       if (pendingBytes === 0) return undefined;
+      if (refused) {
+        const head = refused.head;
+        refuse(refused, 'unterminated');
+        return head;
+      }
+      refused = undefined;
+      const bytes = pendingBytes;
       const rest = take();
       const text = decoder.decode(rest);
       if (text.trim() === '') return undefined;
@@ -164,7 +238,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
         error: 'the stream ended inside a line (no newline after it)',
         line: text,
         lineNumber,
-        bytes: rest.length,
+        bytes,
       });
       return text;
     },

@@ -20,6 +20,12 @@ export interface StdioReadLimits {
 }
 
 /**
+ * Bytes read of a long stdout line whose start shows it is not JSON: enough for the peer's
+ * preview, and a server flooding such lines costs the harness counts, not strings.
+ */
+const UNREADABLE_HEAD_BYTES = 1000;
+
+/**
  * Spawn CMD and speak newline-delimited JSON-RPC on its stdin/stdout (spec "Tool server,
  * stdio transport"). Every stdout line goes to the peer, which classifies it (JSON-RPC, not
  * JSON, too deep, not JSON-RPC, an echo of the harness's own line). A line longer than
@@ -43,6 +49,7 @@ export function openStdioChannel(command: string, label: string, limits: StdioRe
   };
   const decoder = createLineDecoder({
     maxLineBytes,
+    unreadableHeadBytes: UNREADABLE_HEAD_BYTES,
     ...(limits.maxDepth === undefined ? {} : { maxDepth: limits.maxDepth }),
     onLine(line) {
       if (line.ok) {
@@ -57,7 +64,7 @@ export function openStdioChannel(command: string, label: string, limits: StdioRe
         void proc.kill();
         return;
       }
-      peer.receive(line.line, undefined, false, {
+      peer.receive(line.cut ? `${line.line}... (${line.bytes} bytes)` : line.line, undefined, false, {
         kind: line.reason === 'too-deep' ? 'too-deep' : 'not-json',
         detail: line.error,
       });

@@ -126,3 +126,82 @@ describe('stdio framing: one JSON-RPC message per line', () => {
     expect(lines[0]).toMatchObject({ ok: false, reason: 'syntax', line: 'y', bytes: 1 });
   });
 });
+
+describe('stdio framing with unreadableHeadBytes: a long line that is not JSON is refused from its head', () => {
+  const HEAD = 256;
+  const piece = fc.oneof(
+    fc.constantFrom(
+      'null',
+      'true',
+      'false',
+      'nul',
+      'not json ',
+      '2026 started',
+      '-1.5e3',
+      '12-11',
+      ' ',
+      '\t',
+      '\r',
+    ),
+    fc.json(),
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('{"a":', '[1,', '"str', '}', 'Привет', '😀', '\v', '\u00a0'),
+  );
+  const line = fc
+    .tuple(fc.array(piece, { maxLength: 6 }), fc.nat({ max: 600 }))
+    .map(([parts, pad]) => `${parts.join('')}${' '.repeat(pad)}${parts.length % 2 === 0 ? 'x' : ''}`)
+    .map((l) => l.replaceAll('\n', ''));
+
+  function decode(text: string, cuts: number[], unreadableHeadBytes?: number): DecodedLine[] {
+    const lines: DecodedLine[] = [];
+    const decoder = createLineDecoder({
+      onLine: (l) => lines.push(l),
+      ...(unreadableHeadBytes === undefined ? {} : { unreadableHeadBytes }),
+    });
+    for (const c of splitAt(new TextEncoder().encode(text), cuts)) decoder.feed(c);
+    decoder.end();
+    return lines;
+  }
+
+  test('every line reads as it does without the option: the same values, the same lines refused', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), (lines, cuts) => {
+        const text = `${lines.join('\n')}\n`;
+        const whole = decode(text, cuts);
+        const headed = decode(text, cuts, HEAD);
+        expect(headed.map((l) => [l.lineNumber, l.ok ? l.value : 'refused'])).toEqual(
+          whole.map((l) => [l.lineNumber, l.ok ? l.value : 'refused']),
+        );
+        for (const l of headed) if (!l.ok && l.cut) expect(l.bytes).toBeGreaterThan(HEAD);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a flood line is reported from its head, never held whole, and the next line still decodes', () => {
+    const lines: DecodedLine[] = [];
+    const decoder = createLineDecoder({ onLine: (l) => lines.push(l), unreadableHeadBytes: 1000 });
+    const flood = 'not json '.repeat(7281);
+    decoder.feed(`${flood}\n`);
+    for (let i = 0; i < 100; i++) decoder.feed(flood);
+    decoder.feed('\n{"id":1}\n');
+    expect(lines[0]).toMatchObject({
+      ok: false,
+      reason: 'syntax',
+      cut: true,
+      bytes: flood.length,
+      line: flood.slice(0, 1000),
+      error: 'Unexpected token "o" at position 1: not JSON',
+    });
+    expect(lines[1]).toMatchObject({ ok: false, cut: true, bytes: flood.length * 100 });
+    expect(lines[2]).toMatchObject({ ok: true, value: { id: 1 } });
+  });
+
+  test('a long JSON message and a long line the head cannot judge are read whole', () => {
+    const big = JSON.stringify({ text: 'x'.repeat(5000) });
+    const { lines } = { lines: decode(`${big}\n"${'y'.repeat(3000)}\n`, [100, 2000], 512) };
+    expect(lines[0]).toMatchObject({ ok: true, value: { text: 'x'.repeat(5000) } });
+    expect(lines[1]).toMatchObject({ ok: false, reason: 'syntax', bytes: 3001 });
+    expect(lines[1]?.ok === false && lines[1].cut).toBeUndefined();
+  });
+});

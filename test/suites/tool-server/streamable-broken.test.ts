@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
-import { freePort, quickSuite, runAgainst, serverScript, statusById } from './helpers.js';
+import { freePort, quickSuite, runAgainst, serverScript, statusById, testSuite } from './helpers.js';
 
 /** A test server of servers/streamable-<name>.mjs, started by --start on a free port. */
 async function httpServer(name: string): Promise<ToolServerTarget> {
@@ -40,6 +40,8 @@ interface Case {
   readonly warns?: readonly string[];
   /** The resumption checks that judged something (the rest are not exercised). */
   readonly resumes?: readonly string[];
+  /** Run with the default reply budget (5 s) instead of quickSuite's 1.5 s. */
+  readonly defaultBudget?: true;
 }
 
 const CASES: Case[] = [
@@ -64,6 +66,12 @@ const CASES: Case[] = [
   { server: 'stream-open', flaw: 'never ends its answer streams', warns: ['answer-stream-ends'] },
   { server: 'text-plain', flaw: 'answers tools/list requests with text/plain', fails: ['request-answer'] },
   { server: 'resumable', flaw: 'conforms (event ids, priming events, resumption)', resumes: RESUME_CHECKS },
+  {
+    server: 'resume-late',
+    flaw: 'replays 2.5 s after the resuming GET and keeps the stream open (as a loaded server may)',
+    resumes: RESUME_CHECKS,
+    defaultBudget: true,
+  },
   {
     server: 'resume-other-stream',
     flaw: 'replays the response of another stream when resuming',
@@ -106,7 +114,8 @@ describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
       ...(c.warns ?? []).map((w) => `warns on ${w}`),
     ];
     test(`a server that ${c.flaw} ${verdicts.length === 0 ? 'passes' : verdicts.join(', ')}`, async () => {
-      const result = await runAgainst(await httpServer(c.server), { only: HTTP_CHECKS }, quickSuite);
+      const suite = c.defaultBudget ? testSuite : quickSuite;
+      const result = await runAgainst(await httpServer(c.server), { only: HTTP_CHECKS }, suite);
       expect(statusById(result)).toEqual(expected(c));
     }, 90_000);
   }

@@ -21,7 +21,10 @@ import { CHECK_MS, failWith } from './common.js';
 const CLAUSE = 'MCP 2025-03-26 and later, Transports: Streamable HTTP, Resumability and Redelivery';
 /** How long an answer stream is given to end after its last response. */
 const END_MS = 2000;
-/** How long a resumed stream is read (a server may keep it open once the replay is done). */
+/**
+ * How long a resumed stream is read once it carried every message expected of it (a server
+ * may keep it open after the replay; extra or repeated messages come in this window).
+ */
 export const RESUME_READ_MS = 1500;
 /** Events of a resumed stream kept; past it the stream is cut. */
 const MAX_RESUMED_EVENTS = 200;
@@ -77,13 +80,22 @@ function messagesOf(events: readonly { data: string }[]): string[] {
   return out;
 }
 
-/** A GET with Last-Event-ID, read (bounded in time and count) until it ends. */
-async function resumeGet(channel: StreamableChannel, from: string, ms: number): Promise<ResumeAnswer> {
+/**
+ * A GET with Last-Event-ID, read (bounded in time and count) until it ends, or RESUME_READ_MS
+ * after it carried every message of `expected`: a loaded server replaying late is waited for
+ * up to `replyMs`, not judged to have replayed nothing.
+ */
+async function resumeGet(
+  channel: StreamableChannel,
+  from: string,
+  expected: readonly string[],
+  replyMs: number,
+): Promise<ResumeAnswer> {
   const headers = channel.sessionHeaders();
   delete headers['content-type'];
   headers.accept = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
   headers[STREAMABLE_HTTP_HEADERS.lastEventId] = from;
-  const got = await openGet(channel.url, headers, ms);
+  const got = await openGet(channel.url, headers, replyMs);
   if ('problem' in got)
     return { status: undefined, contentType: undefined, events: [], problem: got.problem };
   const contentType = got.res.headers['content-type'];
@@ -93,13 +105,19 @@ async function resumeGet(channel: StreamableChannel, from: string, ms: number): 
     return { status, contentType, events: [] };
   }
   const events: ResumedEvent[] = [];
+  const missing = new Set(expected);
   return new Promise((resolve) => {
+    let timer: NodeJS.Timeout;
     const finish = () => {
       clearTimeout(timer);
       got.req.destroy();
       resolve({ status, contentType, events });
     };
-    const timer = setTimeout(finish, ms);
+    const readOn = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(finish, ms);
+    };
+    readOn(missing.size === 0 ? RESUME_READ_MS : Math.max(replyMs, RESUME_READ_MS));
     const decoder = createFrameDecoder({
       onFrame(f) {
         const parsed = f.data === '' ? undefined : parseJsonBounded(f.data);
@@ -108,7 +126,10 @@ async function resumeGet(channel: StreamableChannel, from: string, ms: number): 
           data: f.data.slice(0, 4096),
           message: parsed?.ok ? parsed.value : undefined,
         });
-        if (events.length >= MAX_RESUMED_EVENTS) finish();
+        if (events.length >= MAX_RESUMED_EVENTS) return finish();
+        if (missing.size === 0) return;
+        for (const m of messagesOf([f])) missing.delete(m);
+        if (missing.size === 0) readOn(RESUME_READ_MS);
       },
       onLimit: finish,
     });
@@ -188,7 +209,7 @@ export function resumeExercise(ctx: ToolServerCtx): Promise<ResumeExercise> {
     if (plans.length === 0) {
       return { channel, ids, trials: [], unexercised: 'no answer stream of a ping carried an event id' };
     }
-    const answers = await Promise.all(plans.map((p) => resumeGet(channel, p.from, RESUME_READ_MS)));
+    const answers = await Promise.all(plans.map((p) => resumeGet(channel, p.from, p.after, ctx.replyMs)));
     const trials = plans.map((p, i) => ({ ...p, answer: answers[i] as ResumeAnswer }));
     const resumed = trials.filter((t) => t.answer.status === 200);
     if (resumed.length === 0) {

@@ -5,7 +5,9 @@
 // anyOrigin, getJson, streamOpen, textPlain, json (answers JSON bodies: conforming too);
 // eventIds (resumable: a priming event and an id `<stream>-<seq>` on every event of an answer
 // stream, GET + Last-Event-ID replays that stream after the id: conforming too) and its flaws
-// resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption).
+// resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption);
+// resumeLateMs (replays that many ms after the GET's headers and keeps the stream open, as a loaded
+// server may: conforming too).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -71,6 +73,12 @@ export function main(flaws = {}) {
     if (flaws.sameIds || stream === undefined || !(seq >= 1 && seq <= stream.length))
       return refuse(res, 400, `cannot resume after ${last}`);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (flaws.resumeLateMs !== undefined) {
+      res.flushHeaders();
+      const timer = setTimeout(() => res.write(stream.slice(seq).join('')), flaws.resumeLateMs);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
     if (!flaws.resumeNothing) res.write(stream.slice(flaws.resumeInclusive ? seq - 1 : seq).join(''));
     if (flaws.resumeOtherStream) {
       const other = s.streams[no === s.streams.length ? no - 2 : s.streams.length - 1];
