@@ -76,6 +76,10 @@ export function formatRevisionsMarkdown(
       out.push(`| \`${c.id}\` | ${c.level} | ${cells.join(' | ')} |`);
     }
   }
-  out.push('', 'Every other check of the two suites holds in every revision.', '');
+  out.push(
+    '',
+    'Every other check of the two suites holds in every revision that has its transport: the `http.*` checks in 2025-03-26 and later (Streamable HTTP came with it, so a run over it speaks 2025-03-26 unless `--protocol` names a later revision, and `--protocol 2024-11-05` with Streamable HTTP is a usage error), the rest in all four.',
+    '',
+  );
   return out.join('\n');
 }

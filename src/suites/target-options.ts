@@ -1,6 +1,7 @@
 import { UsageError } from '../harness/errors.js';
 import {
   DEFAULT_REVISION,
+  defaultRevisionFor,
   isProtocolRevision,
   PROTOCOL_REVISIONS,
   type ProtocolRevision,
@@ -31,7 +32,7 @@ export function stringOption(
 /** `--protocol`: one MCP revision of the tool suites (target.ts of tool-server and tool-client). */
 export const PROTOCOL_TARGET_OPTION = {
   flags: '--protocol <revision>',
-  description: `MCP revision to speak and judge by: ${PROTOCOL_REVISIONS.join(', ')} (default ${DEFAULT_REVISION}, the spec's); checks of other revisions are skipped as not applicable`,
+  description: `MCP revision to speak and judge by: ${PROTOCOL_REVISIONS.join(', ')} (default ${DEFAULT_REVISION}, the spec's, over stdio and SSE; ${defaultRevisionFor('http')} over Streamable HTTP); checks of other revisions are skipped as not applicable`,
 } as const;
 
 /** The `--protocol` value, or undefined when absent; an unknown revision is a usage error naming the known ones. */

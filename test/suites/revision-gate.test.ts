@@ -1,9 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { type Check, CheckSkipped } from '../../src/harness/check.js';
 import { UsageError } from '../../src/harness/errors.js';
+import { defaultRevisionFor, transportRevisionMismatch } from '../../src/protocol/mcp/index.js';
 import { describeRevisions, gatedByRevision } from '../../src/suites/revision-gate.js';
 import { protocolArgs, protocolOption } from '../../src/suites/target-options.js';
-import { toolClientTargetFromOptions } from '../../src/suites/tool-client/target.js';
+import {
+  describeTarget as clientDescribeTarget,
+  revisionOf as clientRevisionOf,
+  toolClientTargetFromOptions,
+} from '../../src/suites/tool-client/target.js';
 import {
   describeTarget,
   targetArgs,
@@ -79,5 +84,43 @@ describe('--protocol', () => {
     expect(() => toolClientTargetFromOptions({ client: 'c', protocol: '1999-01-01' })).toThrow(UsageError);
     expect(protocolArgs('2024-11-05')).toEqual([]);
     expect(protocolArgs(undefined)).toEqual([]);
+  });
+});
+
+describe('the revision of a transport', () => {
+  test('unnamed, a run speaks 2024-11-05 over stdio and SSE and 2025-03-26, the first with it, over Streamable HTTP', () => {
+    expect(defaultRevisionFor('stdio')).toBe('2024-11-05');
+    expect(defaultRevisionFor('sse')).toBe('2024-11-05');
+    expect(defaultRevisionFor('http')).toBe('2025-03-26');
+    const client = { client: 'c', transports: ['stdio', 'sse', 'http'] as const };
+    expect(clientRevisionOf(client, 'stdio')).toBe('2024-11-05');
+    expect(clientRevisionOf(client, 'http')).toBe('2025-03-26');
+    expect(clientRevisionOf({ ...client, protocol: '2025-06-18' }, 'stdio')).toBe('2025-06-18');
+    expect(clientDescribeTarget(client)).toBe('c (MCP 2025-03-26 over http; over stdio, sse, http)');
+  });
+
+  test('--protocol 2024-11-05 with Streamable HTTP is a usage error that names the revisions that have it', () => {
+    expect(transportRevisionMismatch('http', '2024-11-05')).toMatch(
+      /has no Streamable HTTP transport .*2025-03-26, 2025-06-18, 2025-11-25/,
+    );
+    for (const r of ['2025-03-26', '2025-06-18', '2025-11-25'] as const) {
+      expect(transportRevisionMismatch('http', r)).toBeUndefined();
+    }
+    expect(transportRevisionMismatch('sse', '2025-11-25')).toBeUndefined();
+    expect(() =>
+      toolServerTargetFromOptions({ http: 'http://127.0.0.1:1/mcp', protocol: '2024-11-05' }),
+    ).toThrow(/--http with --protocol 2024-11-05: MCP 2024-11-05 has no Streamable HTTP transport/);
+    expect(
+      toolServerTargetFromOptions({ sse: 'http://127.0.0.1:1/sse', protocol: '2024-11-05' }),
+    ).toMatchObject({
+      kind: 'sse',
+    });
+    expect(() =>
+      toolClientTargetFromOptions({ client: 'c', protocol: '2024-11-05', transports: 'stdio,http' }),
+    ).toThrow(/--transports http with --protocol 2024-11-05/);
+    expect(toolClientTargetFromOptions({ client: 'c', transports: 'stdio,http' })).toEqual({
+      client: 'c',
+      transports: ['stdio', 'http'],
+    });
   });
 });

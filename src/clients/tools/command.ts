@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isProtocolRevision, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
+import { defaultRevisionFor, isProtocolRevision, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
 import { ToolClient } from './client.js';
 import { resolveToolServerAddress, transportForAddress } from './target.js';
 
@@ -118,7 +118,8 @@ export async function runToolClientCommand(io: ToolClientCommandIo): Promise<Too
     }),
     {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...(flags.protocol === undefined ? {} : { protocolVersion: flags.protocol }),
+      // Unless told, the transport's first revision: 2024-11-05 has no Streamable HTTP.
+      protocolVersion: flags.protocol ?? defaultRevisionFor(target.transport),
       onWarning: (w) => warnings.push(w),
     },
   );

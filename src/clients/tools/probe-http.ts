@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { classifyMessage, request } from '../../protocol/jsonrpc/index.js';
-import { METHODS, PROBE_BUDGET_MS, PROBE_CAPTURE_MS, PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
+import { defaultRevisionFor, METHODS, PROBE_BUDGET_MS, PROBE_CAPTURE_MS } from '../../protocol/mcp/index.js';
 import {
   mcpSessionIdSchema,
   mediaTypeOf,
@@ -69,7 +69,7 @@ export async function probeStreamableHttpServer(
         headers: { 'content-type': STREAMABLE_HTTP_CONTENT_TYPES.json, accept: STREAMABLE_HTTP_POST_ACCEPT },
         body: JSON.stringify(
           request(INITIALIZE_ID, METHODS.initialize, {
-            protocolVersion: PROTOCOL_VERSION,
+            protocolVersion: defaultRevisionFor('http'),
             capabilities: {},
             clientInfo: { name: 'wirecheck-probe', version: VERSION },
           }),

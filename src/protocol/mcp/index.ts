@@ -5,4 +5,5 @@ export * from './revisions.js';
 export * from './sse-events.js';
 export * from './streamable-http.js';
 export * from './tools.js';
+export * from './transport-revision.js';
 export * from './version.js';

@@ -220,6 +220,19 @@ export const REVISION_CHANGES: readonly RevisionChange[] = [
     checks: ['tool-server.tools.name-format'],
   },
   {
+    id: '2025-11-25.origin-403',
+    revision: '2025-11-25',
+    kind: 'changed',
+    summary:
+      'A Streamable HTTP server answers a request whose Origin header is present and invalid with 403 Forbidden (before: any refusal of it validated Origin).',
+    seenIn: 'transport',
+    source: {
+      url: CHANGELOG('2025-11-25'),
+      text: 'Clarify that servers must respond with HTTP 403 Forbidden for invalid Origin headers in Streamable HTTP transport. (PR #1439)',
+    },
+    checks: ['tool-server.http.origin-refused'],
+  },
+  {
     id: '2025-11-25.input-validation-errors',
     revision: '2025-11-25',
     kind: 'changed',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
+import { UsageError } from '../../harness/errors.js';
 import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../mocks/tools/index.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
 import {
+  revisionMismatchOf,
   revisionOf,
   type ToolClientTarget,
   type ToolTransport,
@@ -129,6 +131,8 @@ export async function openToolClient(
   seed: number,
   options: ToolClientSuiteOptions = {},
 ): Promise<ToolClientCtx & { close(): Promise<void> }> {
+  const mismatch = revisionMismatchOf(target);
+  if (mismatch !== undefined) throw new UsageError(mismatch);
   const dir = await mkdtemp(join(tmpdir(), 'wirecheck-tool-client-'));
   const baseEnv = options.baseEnv ?? process.env;
   const caseTimeoutMs = options.caseTimeoutMs ?? 15_000;
@@ -137,7 +141,11 @@ export async function openToolClient(
 
   const runOne = async (spec: CaseSpec): Promise<CaseResult> => {
     const n = counter++;
-    const scenario = toolScenario({ seed, protocolVersion: revisionOf(target), ...spec.scenario });
+    const scenario = toolScenario({
+      seed,
+      protocolVersion: revisionOf(target, spec.transport),
+      ...spec.scenario,
+    });
     const stdin = JSON.stringify(spec.input);
     const common = {
       stdin,

@@ -50,7 +50,8 @@ function allChecks(): Check<ToolClientCtx>[] {
       ...errorChecks(t),
       ...OWN_CHECKS[t],
     ];
-    checks.push(...own.map((check) => overTransport(t, check)));
+    const gated = gatedByRevision(own, (ctx) => revisionOf(ctx.target, t));
+    checks.push(...gated.map((check) => overTransport(t, check)));
   }
   // Last: it judges what every case of the run left running.
   checks.push(...leftoverChecks);
@@ -66,7 +67,7 @@ export function createToolClientSuite(
     concurrent: true,
     description:
       'Runs a tool client command against mock tool servers (stdio and SSE; Streamable HTTP with --transports) and checks what it sent and printed.',
-    checks: gatedByRevision(allChecks(), (ctx) => revisionOf(ctx.target)),
+    checks: allChecks(),
     describeTarget,
     targetArgs,
     open: (target, env) => openToolClient(target, env.seed, options),

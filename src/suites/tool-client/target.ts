@@ -1,5 +1,9 @@
 import { UsageError } from '../../harness/errors.js';
-import { DEFAULT_REVISION, type ProtocolRevision } from '../../protocol/mcp/index.js';
+import {
+  defaultRevisionFor,
+  type ProtocolRevision,
+  transportRevisionMismatch,
+} from '../../protocol/mcp/index.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
 
@@ -7,7 +11,10 @@ import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-
 export interface ToolClientTarget {
   /** Run by `sh -c` once per case; `{"tool","arguments"}` on stdin. */
   readonly client: string;
-  /** `--protocol`: the MCP revision the mock servers speak and the checks judge by (absent: 2024-11-05). */
+  /**
+   * `--protocol`: the MCP revision the mock servers speak and the checks judge by (absent: each
+   * transport's default, defaultRevisionFor: 2024-11-05 on stdio and SSE, 2025-03-26 on http).
+   */
   readonly protocol?: ProtocolRevision;
   /**
    * The transports the client is run over (default DEFAULT_TOOL_TRANSPORTS, the spec's two);
@@ -16,9 +23,19 @@ export interface ToolClientTarget {
   readonly transports?: readonly ToolTransport[];
 }
 
-/** The revision a run's mock servers speak. */
-export function revisionOf(target: ToolClientTarget): ProtocolRevision {
-  return target.protocol ?? DEFAULT_REVISION;
+/** The revision a run's mock servers speak over `transport`: `--protocol`, else the transport's default. */
+export function revisionOf(target: ToolClientTarget, transport: ToolTransport): ProtocolRevision {
+  return target.protocol ?? defaultRevisionFor(transport);
+}
+
+/** Why the target's `--protocol` cannot be spoken over one of its transports, or undefined. */
+export function revisionMismatchOf(target: ToolClientTarget): string | undefined {
+  if (target.protocol === undefined) return undefined;
+  for (const t of transportsOf(target)) {
+    const why = transportRevisionMismatch(t, target.protocol);
+    if (why !== undefined) return `--transports ${t} with --protocol ${target.protocol}: ${why}`;
+  }
+  return undefined;
 }
 
 /** stdio and SSE are the spec's (MCP 2024-11-05); `http` is Streamable HTTP (MCP 2025-03-26 and later). */
@@ -90,15 +107,22 @@ export function toolClientTargetFromOptions(opts: Record<string, unknown>): Tool
   }
   const protocol = protocolOption(opts);
   const chosen = protocol === undefined ? {} : { protocol };
-  if (transports === undefined) return { client, ...chosen };
-  const parsed = parseToolTransports(String(transports));
-  if (typeof parsed === 'string') throw new UsageError(parsed);
-  return { client, ...chosen, transports: parsed };
+  let target: ToolClientTarget = { client, ...chosen };
+  if (transports !== undefined) {
+    const parsed = parseToolTransports(String(transports));
+    if (typeof parsed === 'string') throw new UsageError(parsed);
+    target = { ...target, transports: parsed };
+  }
+  const mismatch = revisionMismatchOf(target);
+  if (mismatch !== undefined) throw new UsageError(mismatch);
+  return target;
 }
 
 export function describeTarget(target: ToolClientTarget): string {
+  const overHttp = target.protocol === undefined && transportsOf(target).includes('http');
   const notes = [
     ...(target.protocol === undefined ? [] : [`MCP ${target.protocol}`]),
+    ...(overHttp ? [`MCP ${defaultRevisionFor('http')} over http`] : []),
     ...(target.transports === undefined ? [] : [`over ${target.transports.join(', ')}`]),
   ];
   return notes.length === 0 ? target.client : `${target.client} (${notes.join('; ')})`;

@@ -1,7 +1,13 @@
 import { CheckFailure, CheckSkipped, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
+import { UsageError } from '../../harness/errors.js';
 import { firstLinesBlock } from '../../harness/output-lines.js';
-import { InitializeResult, type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
+import {
+  InitializeResult,
+  type Tool,
+  ToolsListResult,
+  transportRevisionMismatch,
+} from '../../protocol/mcp/index.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
@@ -103,6 +109,9 @@ export async function openToolServer(
   target: ToolServerTarget,
   options: ToolServerSuiteOptions = {},
 ): Promise<ToolServerCtx & { close(): Promise<void> }> {
+  const mismatch =
+    target.protocol === undefined ? undefined : transportRevisionMismatch(target.kind, target.protocol);
+  if (mismatch !== undefined) throw new UsageError(mismatch);
   const replyMs = options.replyMs ?? 5000;
   const firstReplyMs = replyMs + (target.kind === 'stdio' ? (options.startupMs ?? 5000) : 0);
   const httpMs = options.httpMs ?? 3000;
@@ -127,6 +136,7 @@ export async function openToolServer(
     // A channel closed by a check leaves the registry, so a long run does not accumulate them.
     (c as { close: () => Promise<void> }).close = async () => {
       channels.delete(c);
+      silence.unwatch(c);
       await original();
     };
     return c;

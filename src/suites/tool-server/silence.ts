@@ -11,10 +11,31 @@ import type { Exchange } from './rpc.js';
  */
 export const UNANSWERED_IN_A_ROW = 3;
 
-/** Counts the requests of one suite run left unanswered in a row; any reply resets it. */
+/**
+ * Counts the requests of one suite run left unanswered in a row; any reply resets it, a reply
+ * that landed on another session too (a server that misroutes is talking, and the routing
+ * checks judge it).
+ */
 export class SilenceWatch {
   private readonly unanswered: string[] = [];
+  /** The open sessions of the run: a reply to one's request that lands on another is not silence. */
+  private readonly channels = new Set<Channel>();
   constructor(private readonly limit: number = UNANSWERED_IN_A_ROW) {}
+
+  watch(channel: Channel): void {
+    this.channels.add(channel);
+  }
+
+  /** A closed session is forgotten, so a long run does not hold every session it opened. */
+  unwatch(channel: Channel): void {
+    this.channels.delete(channel);
+  }
+
+  /** Whether the reply to request `id` arrived on another session (request ids are unique in a run). */
+  private answeredElsewhere(channel: Channel, id: number | string): boolean {
+    for (const c of this.channels) if (c !== channel && c.peer.replies.has(id)) return true;
+    return false;
+  }
 
   /**
    * Note what one request got. initialize neither counts nor resets (a silent server still
@@ -23,7 +44,7 @@ export class SilenceWatch {
    */
   note(channel: Channel, method: string, ex: Exchange<number | string>): void {
     if (method === METHODS.initialize) return;
-    if (ex.reply !== undefined) {
+    if (ex.reply !== undefined || this.answeredElsewhere(channel, ex.id)) {
       this.unanswered.length = 0;
       return;
     }
@@ -43,6 +64,7 @@ const watches = new WeakMap<Channel, SilenceWatch>();
 /** Count the requests of `channel` in `watch` (the suite's context does so for every session it opens). */
 export function watchSilence(channel: Channel, watch: SilenceWatch): void {
   watches.set(channel, watch);
+  watch.watch(channel);
 }
 
 /** Note an exchange on a channel watched for silence (no-op on one that is not). */

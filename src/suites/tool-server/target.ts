@@ -1,5 +1,10 @@
 import { UsageError } from '../../harness/errors.js';
-import { DEFAULT_REVISION, isProtocolRevision, type ProtocolRevision } from '../../protocol/mcp/index.js';
+import {
+  DEFAULT_REVISION,
+  isProtocolRevision,
+  type ProtocolRevision,
+  transportRevisionMismatch,
+} from '../../protocol/mcp/index.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
 import { offeredProtocolVersion } from './offered-version.js';
@@ -82,6 +87,9 @@ export function toolServerTargetFromOptions(opts: Record<string, unknown>): Tool
   const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   const count = [stdio, sse, http].filter(given).length;
   if (count > 1) throw new UsageError('give one of --stdio, --sse or --http');
+  const mismatch =
+    protocol === undefined || !given(http) ? undefined : transportRevisionMismatch('http', protocol);
+  if (mismatch !== undefined) throw new UsageError(`--http with --protocol ${protocol}: ${mismatch}`);
   if (given(stdio)) {
     if (start !== undefined) throw new UsageError('--start goes with --sse or --http only');
     return { kind: 'stdio', command: stdio, ...policy };

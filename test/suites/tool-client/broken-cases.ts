@@ -161,7 +161,11 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'ignore-version',
     flaw: 'carries on whatever protocol version the server answers',
-    warns: ['stdio.initialize.version-checked', 'sse.initialize.version-checked'],
+    warns: [
+      'stdio.initialize.version-checked',
+      'sse.initialize.version-checked',
+      'http.initialize.version-checked',
+    ],
     passes: ['stdio.initialize.protocol-version'],
   },
   {

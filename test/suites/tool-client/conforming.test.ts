@@ -11,15 +11,17 @@ test('an independent client that follows the spec passes every check over all th
   expect(notPassed(result)).toEqual([]);
   expect(result.checks.some((c) => c.id.startsWith('tool-client.stdio.'))).toBe(true);
   expect(result.checks.some((c) => c.id.startsWith('tool-client.sse.'))).toBe(true);
-  // The run speaks 2024-11-05: the checks of later revisions, the 2025-06-18 header rules and the
-  // 2025-11-25 retry rule among them, do not apply.
+  // The run names no revision: stdio and SSE speak 2024-11-05 and Streamable HTTP 2025-03-26, the
+  // first revision that has it. The checks of other revisions do not apply: the 2025-06-18 header
+  // rules, the 2025-11-25 retry rule, the 2024-11-05 version over http and the later-revision offer
+  // over stdio and SSE.
   expect(
     result.checks
       .filter((c) => c.status === 'skip')
       .map((c) => c.id)
       .sort(),
   ).toEqual([
-    'tool-client.http.initialize.offers-revision',
+    'tool-client.http.initialize.protocol-version',
     'tool-client.http.protocol-version-header',
     'tool-client.http.protocol-version-header.negotiated',
     'tool-client.http.stream.retry-respected',

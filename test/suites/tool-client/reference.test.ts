@@ -18,12 +18,12 @@ test(`the reference tool client passes every check over all three transports, in
       TOOL_TRANSPORTS,
     );
     expect({ run: i, notPassed: notPassed(result) }).toEqual({ run: i, notPassed: [] });
-    // Every check passes but those of later MCP revisions (this run speaks 2024-11-05), among them
-    // the 2025-06-18 header rules over Streamable HTTP (the session negotiated 2024-11-05) and
-    // the 2025-11-25 retry rule.
+    // Every check passes but those of other MCP revisions (stdio and SSE speak 2024-11-05,
+    // Streamable HTTP 2025-03-26), among them the 2025-06-18 header rules and the 2025-11-25
+    // retry rule.
     const skipped = result.checks.filter((c) => c.status === 'skip');
     expect(skipped.map((c) => c.id).sort()).toEqual([
-      'tool-client.http.initialize.offers-revision',
+      'tool-client.http.initialize.protocol-version',
       'tool-client.http.protocol-version-header',
       'tool-client.http.protocol-version-header.negotiated',
       'tool-client.http.stream.retry-respected',

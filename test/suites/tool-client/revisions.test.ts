@@ -1,8 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { UsageError } from '../../../src/harness/errors.js';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
-import { PROTOCOL_REVISIONS, type ProtocolRevision } from '../../../src/protocol/mcp/index.js';
+import {
+  PROTOCOL_REVISIONS,
+  type ProtocolRevision,
+  STREAMABLE_HTTP_REVISIONS,
+} from '../../../src/protocol/mcp/index.js';
 import { ensureBuilt, nodeCommand, notPassed, SEED, statusById, suite } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -48,7 +53,17 @@ describe('tool-client suite under each MCP revision', () => {
     }, 120_000);
   }
 
-  for (const revision of PROTOCOL_REVISIONS) {
+  test('over Streamable HTTP --protocol 2024-11-05, a revision without that transport, is refused before any client runs', async () => {
+    const run = runSuite(
+      suite,
+      { client: reference('2024-11-05'), protocol: '2024-11-05', transports: ['http'] },
+      { seed: SEED, runs: 3, only: ['tool-client.http.'] },
+    );
+    await expect(run).rejects.toThrow(UsageError);
+    await expect(run).rejects.toThrow(/MCP 2024-11-05 has no Streamable HTTP transport/);
+  });
+
+  for (const revision of STREAMABLE_HTTP_REVISIONS) {
     test(`over Streamable HTTP the reference client with --protocol ${revision} passes every check of the transport`, async () => {
       const result = await runSuite(
         suite,

@@ -65,6 +65,11 @@ const CASES: Case[] = [
   { server: 'get-json', flaw: 'answers GET with JSON', fails: ['get-stream'] },
   { server: 'stream-open', flaw: 'never ends its answer streams', warns: ['answer-stream-ends'] },
   { server: 'text-plain', flaw: 'answers tools/list requests with text/plain', fails: ['request-answer'] },
+  {
+    server: 'newest-answer',
+    flaw: 'writes each reply into the newest answer stream still open (concurrent replies swapped)',
+    fails: ['no-cross-session-reply', 'session-model'],
+  },
   { server: 'resumable', flaw: 'conforms (event ids, priming events, resumption)', resumes: RESUME_CHECKS },
   {
     server: 'resume-late',
@@ -118,5 +123,19 @@ describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
       const result = await runAgainst(await httpServer(c.server), { only: HTTP_CHECKS }, suite);
       expect(statusById(result)).toEqual(expected(c));
     }, 90_000);
+  }
+});
+
+describe('the MCP-Protocol-Version header of a 2025-06-18 session (--protocol 2025-06-18)', () => {
+  const id = 'tool-server.http.protocol-version-header';
+  for (const [server, flaw, verdict] of [
+    ['conforming', 'answers a request with an unsupported MCP-Protocol-Version 400', 'pass'],
+    ['ignore-version-header', 'serves a request with an unsupported MCP-Protocol-Version', 'fail'],
+  ] as const) {
+    test(`a server that ${flaw} ${verdict === 'pass' ? 'passes' : 'fails'} ${id}`, async () => {
+      const target = { ...(await httpServer(server)), protocol: '2025-06-18' as const };
+      const result = await runAgainst(target, { only: [id] }, quickSuite);
+      expect(statusById(result)).toEqual({ [id]: verdict });
+    }, 60_000);
   }
 });

@@ -61,7 +61,7 @@ export function initializeChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         const result = await ctx.shared.basic(t);
         expectTraffic(result, 'initialize');
         const { params, seq } = initializeParamsOf(result, 'initialize');
-        const wanted = revisionOf(ctx.target);
+        const wanted = revisionOf(ctx.target, t);
         const asked = params.protocolVersion;
         if (typeof asked !== 'string') {
           throw new CheckFailure(

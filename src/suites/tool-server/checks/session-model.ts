@@ -46,8 +46,11 @@ async function settle(real: Real): Promise<void> {
     const ex = await p.exchange;
     if (!real.sessions.has(p.label)) continue; // closed meanwhile: its reply may be dropped
     if (ex.reply === undefined) {
+      const elsewhere = real.all.find((s) => s.peer.label !== p.label && s.peer.replies.has(ex.id));
       throw new CheckFailure(
-        `a request on session ${p.label} got no reply on its stream (${ex.why})`,
+        elsewhere === undefined
+          ? `a request on session ${p.label} got no reply on its stream (${ex.why})`
+          : `the reply to request ${ex.id} of session ${p.label} landed on session ${elsewhere.peer.label}, and none on its own stream`,
         'every request on an open session answered on its own stream',
         'nothing',
         rpcEvidence('sessions of the model run', real.all),
@@ -151,7 +154,7 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
     clause: sse
       ? `${CLAUSES.session}; ${CLAUSES.errors} ("Responses routed to wrong client")`
       : `MCP 2025-03-26 and later, Transports: Streamable HTTP, Session Management; ${CLAUSES.errors} ("Responses routed to wrong client")`,
-    description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier); every reply lands ${sse ? 'on the stream' : 'in the POST answer'} of the session that asked.`,
+    description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier; each run begins with one call on every open session at once); every reply lands ${sse ? 'on the stream' : 'in the POST answer'} of the session that asked.`,
     level: 'must',
     basis: sse ? 'spec' : 'protocol-must',
     rule: sse
@@ -181,6 +184,10 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
           const model: Model = { open: [], opened: 0 };
           try {
             for (let i = 0; i < perRun; i++) await openOne(model, real);
+            // Every run starts with one call on each open session at once: replies of concurrent
+            // requests must not trade places, however short the generated commands are.
+            for (let i = 0; i < model.open.length; i++) await new CallOn(i, i % 2 === 1).run(model, real);
+            await settle(real);
             await fc.asyncModelRun(() => ({ model, real }), cmds);
             await settle(real);
           } finally {

@@ -401,12 +401,6 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         await delay(200);
         const problems: string[] = [];
         const answered = done.filter(({ ex }) => ex.reply !== undefined);
-        if (answered.length === 0) {
-          // No response at all is not a routing fault (tool-server.http.request-answer judges it).
-          throw new NotExercised(
-            `none of the ${done.length} concurrent pings got a response: ${done[0]?.ex.why}`,
-          );
-        }
         for (const { channel, ex } of answered) {
           const post = postOf(channel, ex.id);
           const own = post?.messages.filter((m) => (m as { id?: unknown } | null)?.id === ex.id).length ?? 0;
@@ -428,6 +422,12 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         for (const l of listeners) {
           for (const m of l.responses())
             problems.push(`the GET stream of ${l.label} carried a response: ${m.slice(0, 200)}`);
+        }
+        if (answered.length === 0 && problems.length === 0) {
+          // No response anywhere is not a routing fault (tool-server.http.request-answer judges it).
+          throw new NotExercised(
+            `none of the ${done.length} concurrent pings got a response: ${done[0]?.ex.why}`,
+          );
         }
         if (problems.length > 0) {
           throw failWith(

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 
 /**
  * @typedef {object} Flaws
- * @property {string} [protocolVersion] ask for this version instead of 2024-11-05
+ * @property {string} [protocolVersion] ask for this version instead of 2024-11-05 (2025-03-26 over http)
  * @property {boolean} [noClientInfo] leave clientInfo out of initialize
  * @property {boolean} [noInitialized] never send notifications/initialized
  * @property {boolean} [callBeforeInitialized] send tools/call before notifications/initialized
@@ -34,7 +34,8 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [failOnCancel] take a notifications/cancelled naming its call as the call's failure
  * @property {boolean} [addIsErrorDefault] print the result with the default isError: false written out
  * @property {boolean} [dropFalseIsError] print the result without an isError: false the server sent
- * @property {string[]} [speaks] the versions this client goes on with (default: 2024-11-05 only)
+ * @property {string[]} [speaks] the versions this client goes on with (default: the one it asks for
+ *   unless told, 2024-11-05, or 2025-03-26 over http)
  * @property {'negotiated' | 'requested'} [versionHeader] after initialize, send MCP-Protocol-Version on every
  *   POST: the version the server answered, or (a flaw) the one the client asked for
  * @property {boolean} [httpAcceptJsonOnly] Streamable HTTP: POST with Accept: application/json only
@@ -451,12 +452,14 @@ export async function main(flaws = {}) {
     };
     const notify = (method) => connection.send({ jsonrpc: '2.0', method });
 
+    const transport = process.env.WIRECHECK_TRANSPORT;
+    // 2024-11-05 has no Streamable HTTP: over it the client speaks 2025-03-26, the first revision that has it.
+    const ownVersion = transport === 'http' ? '2025-03-26' : '2024-11-05';
     const params = {
-      protocolVersion: flaws.protocolVersion ?? '2024-11-05',
+      protocolVersion: flaws.protocolVersion ?? ownVersion,
       capabilities: {},
       ...(flaws.noClientInfo ? {} : { clientInfo: { name: 'test-tool-client', version: '0.0.1' } }),
     };
-    const transport = process.env.WIRECHECK_TRANSPORT;
     if (transport === 'stdio') connection = stdioConnection(process.env.WIRECHECK_SERVER_CMD, flaws, events);
     else if (transport === 'sse')
       connection = await sseConnection(process.env.WIRECHECK_SERVER_URL, flaws, events);
@@ -481,7 +484,7 @@ export async function main(flaws = {}) {
       result = await call;
     } else {
       const init = await request('initialize', params);
-      const speaks = flaws.speaks ?? ['2024-11-05'];
+      const speaks = flaws.speaks ?? [ownVersion];
       if (!flaws.ignoreVersion && !speaks.includes(init?.protocolVersion)) {
         throw new ClientFailure(
           `the server answered protocol version ${JSON.stringify(init?.protocolVersion)}, this client speaks ${speaks.join(', ')}`,

@@ -6,6 +6,9 @@
 // eventIds (resumable: a priming event and an id `<stream>-<seq>` on every event of an answer
 // stream, GET + Last-Event-ID replays that stream after the id: conforming too) and its flaws
 // resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption);
+// ignoreVersionHeader (serves a request whose MCP-Protocol-Version is no revision, where a conforming
+// server answers 400); newestAnswer (each reply goes, 10 ms late, into the newest answer stream still
+// open, so the replies of concurrent POSTs are swapped, across sessions too);
 // resumeLateMs (replays that many ms after the GET's headers and keeps the stream open, as a loaded
 // server may: conforming too).
 import { randomUUID } from 'node:crypto';
@@ -53,7 +56,11 @@ function answer(message) {
   }
 }
 
+const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+
 export function main(flaws = {}) {
+  /** newestAnswer: answer streams waiting for a reply, oldest first. */
+  const waiting = [];
   const port = Number(process.argv[process.argv.indexOf('--port') + 1] ?? 0);
   const sessions = new Map(); // id -> { gets: Set<res> }
   const ended = new Set();
@@ -150,6 +157,10 @@ export function main(flaws = {}) {
         if (sid === undefined) return refuse(res, 400, 'session id required');
         if (known(sid) === undefined) return refuse(res, 404, 'no such session');
       }
+      const version = req.headers['mcp-protocol-version'];
+      if (!flaws.ignoreVersionHeader && version !== undefined && !REVISIONS.includes(version)) {
+        return refuse(res, 400, `unsupported MCP-Protocol-Version ${version}`);
+      }
       const isRequest = typeof message?.method === 'string' && 'id' in message;
       if (!isRequest) {
         if (flaws.notification200) return json(res, 200, { ok: true });
@@ -174,6 +185,16 @@ export function main(flaws = {}) {
         return;
       }
       if (flaws.json) return json(res, 200, reply, headers);
+      if (flaws.newestAnswer && message.method !== 'initialize') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        waiting.push(res);
+        setTimeout(() => {
+          const newest = waiting.pop();
+          newest.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+          newest.end();
+        }, 10);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
       if (flaws.eventIds) {
         const s = sessions.get(sid ?? headers['mcp-session-id']);
