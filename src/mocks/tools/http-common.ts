@@ -8,7 +8,12 @@ import { ToolJournal, type ToolJournalEntry } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
-import { type ToolScenario, type ToolScenarioInput, toolScenario } from './scenario.js';
+import {
+  type ResolvedToolScenario,
+  type ToolScenario,
+  type ToolScenarioInput,
+  toolScenario,
+} from './scenario.js';
 import { MockToolSession, type SessionChannel } from './session.js';
 import type { MockSession, MockToolServerOptions } from './sse.js';
 
@@ -88,7 +93,7 @@ export function listeningOrigin(app: FastifyInstance): {
 
 /** What the two HTTP mocks (SSE and Streamable HTTP) set up alike before their routes. */
 export interface MockHttpBase {
-  readonly scenario: ToolScenario;
+  readonly scenario: ResolvedToolScenario;
   readonly journal: ToolJournal;
   /** The fastify app (never listening yet), with prepareMockApp's hooks. */
   readonly app: FastifyInstance;
@@ -107,8 +112,9 @@ export interface MockHttpBase {
 export function mockHttpBase(
   input: ToolScenario | ToolScenarioInput,
   options: MockToolServerOptions,
+  transport: 'sse' | 'http',
 ): MockHttpBase {
-  const scenario = toolScenario(input as ToolScenarioInput);
+  const scenario = toolScenario(input, transport);
   const journal = new ToolJournal(options.onEntry, options.journalLimits);
   // Several recordings: each new session replays the next one, in turn.
   const plans = replayPlansOf(options.replay);

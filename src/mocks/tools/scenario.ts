@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { JsonRpcErrorObject } from '../../protocol/jsonrpc/index.js';
-import { CallToolResult, Implementation, PROTOCOL_VERSION, Tool } from '../../protocol/mcp/index.js';
+import {
+  CallToolResult,
+  defaultRevisionFor,
+  Implementation,
+  type McpTransportName,
+  Tool,
+} from '../../protocol/mcp/index.js';
 
 /** What the mock answers to one `tools/call`: a result, or a JSON-RPC error. */
 export const CallOutcome = z.union([
@@ -109,8 +115,12 @@ export const ToolScenario = z.strictObject({
   /** Outcome per tool name; a listed tool without one echoes its arguments. */
   calls: z.record(z.string(), CallOutcome).default({}),
   serverInfo: Implementation.default({ name: 'wirecheck-mock-tools', version: '1.0.0' }),
-  /** The version the mock answers `initialize` with (MCP: the server's own, whatever was asked). */
-  protocolVersion: z.string().default(PROTOCOL_VERSION),
+  /**
+   * The version the mock answers `initialize` with (MCP: the server's own, whatever was asked).
+   * Absent: its transport's default (defaultRevisionFor: 2024-11-05 over stdio and SSE, 2025-03-26
+   * over Streamable HTTP); toolScenario(input, transport) fills it in.
+   */
+  protocolVersion: z.string().optional(),
   faults: ToolFaults.default(ToolFaults.parse({})),
   /** Seed of every random choice (session ids, notification payloads). */
   seed: z.number().int().nonnegative().default(0),
@@ -119,8 +129,16 @@ export type ToolScenario = z.infer<typeof ToolScenario>;
 export type ToolScenarioInput = z.input<typeof ToolScenario>;
 
 /** A scenario from a partial description; throws a ZodError naming the bad field. */
-export function toolScenario(input: ToolScenarioInput = {}): ToolScenario {
-  return ToolScenario.parse(input);
+/** A scenario whose protocolVersion is settled. */
+export type ResolvedToolScenario = ToolScenario & { readonly protocolVersion: string };
+
+/** The scenario of `input` for a mock over `transport`, its protocolVersion settled. */
+export function toolScenario(
+  input: ToolScenario | ToolScenarioInput = {},
+  transport: McpTransportName = 'stdio',
+): ResolvedToolScenario {
+  const scenario = ToolScenario.parse(input);
+  return { ...scenario, protocolVersion: scenario.protocolVersion ?? defaultRevisionFor(transport) };
 }
 
 export class ScenarioFileError extends Error {

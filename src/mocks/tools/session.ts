@@ -10,7 +10,7 @@ import {
 import { METHODS, ToolsCallParams } from '../../protocol/mcp/index.js';
 import { mixSeed, type Random, seededRandom } from '../messages/random.js';
 import type { ToolJournal } from './journal.js';
-import { outcomeOfCall, type ToolScenario } from './scenario.js';
+import { outcomeOfCall, type ResolvedToolScenario } from './scenario.js';
 
 /** Where a session's output goes: one stdio process, or one SSE stream. */
 export interface SessionChannel {
@@ -47,7 +47,7 @@ export class MockToolSession {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly scenario: ToolScenario,
+    private readonly scenario: ResolvedToolScenario,
     private readonly journal: ToolJournal,
     private readonly channel: SessionChannel,
     sessionIndex = 0,

@@ -67,7 +67,7 @@ export function buildMockToolServer(
   options: MockToolServerOptions = {},
 ): BuiltMockToolServer {
   const { scenario, journal, app, sessions, closedIds, queueLimit, log, nextIndex, createSession } =
-    mockHttpBase(input, options);
+    mockHttpBase(input, options, 'sse');
   const streams = new Map<string, OpenStream>();
   const { faults } = scenario;
 

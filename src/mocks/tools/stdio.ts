@@ -39,7 +39,7 @@ export async function runStdioMockToolServer(
   input: ToolScenario | ToolScenarioInput,
   options: StdioMockOptions,
 ): Promise<{ end: StdioMockEnd; journal: ToolJournal }> {
-  const scenario = toolScenario(input as ToolScenarioInput);
+  const scenario = toolScenario(input, 'stdio');
   const journal = new ToolJournal(options.onEntry, options.journalLimits);
   const recording = Array.isArray(options.replay)
     ? options.replay[0]

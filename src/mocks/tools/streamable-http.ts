@@ -104,7 +104,7 @@ export function buildStreamableHttpMockToolServer(
   options: MockToolServerOptions = {},
 ): BuiltMockToolServer {
   const { scenario, journal, app, sessions, closedIds, queueLimit, log, nextIndex, createSession } =
-    mockHttpBase(input, options);
+    mockHttpBase(input, options, 'http');
   const open = new Map<string, HttpSession>();
   const { faults } = scenario;
   let expired = false;

@@ -34,7 +34,8 @@ describe('health probe of a Streamable HTTP endpoint (wirecheck probe --http)', 
         contentType: httpAnswer === 'sse' ? 'text/event-stream' : 'application/json; charset=utf-8',
       });
       expect(report.post.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(report.reply?.message).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+      // The probe offers 2025-03-26 and the mock answers its own default there, the same.
+      expect(report.reply?.message).toMatchObject({ id: 1, result: { protocolVersion: '2025-03-26' } });
       expect(report).toMatchObject({ initializedStatus: 202, deleteStatus: 200 });
       const lines = formatStreamableProbeReport(report);
       expect(lines.at(-1)).toMatch(/^healthy \(\d+ ms\)$/);

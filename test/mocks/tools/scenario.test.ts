@@ -23,6 +23,13 @@ describe('tool scenarios', () => {
     expect(s.faults).toMatchObject({ endpoint: 'relative', postStatus: 202, pingFirst: false });
   });
 
+  test('the version answered follows the transport unless the scenario names one', () => {
+    expect(toolScenario({}, 'sse').protocolVersion).toBe('2024-11-05');
+    expect(toolScenario({}, 'http').protocolVersion).toBe('2025-03-26');
+    expect(toolScenario({ protocolVersion: '2025-06-18' }, 'http').protocolVersion).toBe('2025-06-18');
+    expect(toolScenario({ protocolVersion: '2024-11-05' }, 'http').protocolVersion).toBe('2024-11-05');
+  });
+
   test('a call of an unknown tool is an error whose message names the tool (spec "Errors")', () => {
     const outcome = outcomeOfCall(toolScenario(), 'nope', {});
     expect('error' in outcome && outcome.error.message).toContain('nope');

@@ -113,7 +113,8 @@ describe('wirecheck serve mock-tools', () => {
       });
       expect(r.status).toBe(200);
       expect(r.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7e]+$/);
-      expect(await r.text()).toContain('"protocolVersion":"2024-11-05"');
+      // No scenario, no --protocol: over http the mock speaks 2025-03-26, the first revision with it.
+      expect(await r.text()).toContain('"protocolVersion":"2025-03-26"');
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -61,7 +61,7 @@ describe('Streamable HTTP mock tool server', () => {
     expect(r.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
     const text = await r.text();
     expect(text).toMatch(
-      /^id: 1-1\nevent: message\ndata: \{"jsonrpc":"2.0","id":1,"result":\{"protocolVersion":"2024-11-05"/,
+      /^id: 1-1\nevent: message\ndata: \{"jsonrpc":"2.0","id":1,"result":\{"protocolVersion":"2025-03-26"/,
     );
   });
 
@@ -69,7 +69,7 @@ describe('Streamable HTTP mock tool server', () => {
     const s = await start({ faults: { httpAnswer: 'json' } });
     const r = await post(s.url, INIT);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await r.json()).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+    expect(await r.json()).toMatchObject({ id: 1, result: { protocolVersion: '2025-03-26' } });
     const session = r.headers.get('mcp-session-id')!;
     const n = await post(
       s.url,
