@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { ToolClient } from '../../../src/clients/tools/index.js';
 import { mockToolServerCommand, readJournalFile } from '../../../src/mocks/tools/index.js';
+import { StreamableHttpClientTransport } from '../../../src/transports/index.js';
 import { buildDist, distIsFresh } from '../../global-setup.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
@@ -182,4 +184,44 @@ describe('wirecheck serve mock-tools', () => {
       }
     }, 30_000);
   }
+});
+
+describe('wirecheck serve mock-tools --transport http --replay', () => {
+  test('serves a recorded session over Streamable HTTP: the client gets the recorded answers', async () => {
+    const fixture = fileURLToPath(
+      new URL('../../../fixtures/library/tool-sessions/stdio.json', import.meta.url),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'serve',
+        'mock-tools',
+        '--transport',
+        'http',
+        '--port',
+        '0',
+        '--replay',
+        fixture,
+        '--speed',
+        'max',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const client = new ToolClient(new StreamableHttpClientTransport(await firstLine(child)));
+    try {
+      await client.connect();
+      const listed = await client.listTools();
+      expect(listed.tools.map((t) => t.name)).toContain('diagnostic');
+      const result = await client.callTool('diagnostic', { verbose: false });
+      expect(JSON.stringify(result)).toContain('status: ok');
+      await expect(client.callTool('restart_service', {})).rejects.toThrow(/Unknown tool: restart_service/);
+    } finally {
+      await client.close();
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
 });
