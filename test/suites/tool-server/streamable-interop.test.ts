@@ -43,16 +43,36 @@ describe('interop over Streamable HTTP (--http)', () => {
     });
   }, 120_000);
 
-  test('the official SDK with its InMemoryEventStore under 2025-11-25 (priming events) passes the resumption checks', async () => {
-    const only = ['event-ids-unique', 'resume-same-stream', 'resume-replays-after'].map(
-      (id) => `tool-server.http.${id}`,
-    );
+  const RESUME = ['event-ids-unique', 'resume-same-stream', 'resume-replays-after'].map(
+    (id) => `tool-server.http.${id}`,
+  );
+
+  test('the official SDK transport under 2025-11-25 (priming events), its events kept in order, passes the resumption checks', async () => {
     const target = {
-      ...(await started('sdk-streamable', ' --event-store')),
+      ...(await started('sdk-streamable', ' --event-store --ordered')),
       protocol: '2025-11-25' as const,
     };
-    const result = await runAgainst(target, { only });
-    expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
+    const result = await runAgainst(target, { only: RESUME });
+    expect(statusById(result)).toEqual(Object.fromEntries(RESUME.map((id) => [id, 'pass'])));
+  }, 120_000);
+
+  // The SDK's example InMemoryEventStore sorts a stream's events by id, `<stream>_<ms>_<random>`:
+  // a priming event and a response of one millisecond replay in random order, and a resumption
+  // from the priming event then misses the response (seen in 2 of 24 runs on a loaded machine).
+  // --same-ms makes that order certain: the replay loses the response, a warning.
+  test('the SDK example store replaying two events of one millisecond in reverse loses the response: resume-replays-after warns', async () => {
+    const target = {
+      ...(await started('sdk-streamable', ' --event-store --same-ms')),
+      protocol: '2025-11-25' as const,
+    };
+    const result = await runAgainst(target, { only: RESUME });
+    expect(statusById(result)).toEqual({
+      'tool-server.http.event-ids-unique': 'pass',
+      'tool-server.http.resume-same-stream': 'pass',
+      'tool-server.http.resume-replays-after': 'warn',
+    });
+    const replays = result.checks.find((c) => c.id === 'tool-server.http.resume-replays-after');
+    expect(replays?.message).toMatch(/did not replay a message sent after event .*"id":\d+/);
   }, 120_000);
 
   test('the official SDK with its default options (no Origin validation) fails exactly the Origin check', async () => {

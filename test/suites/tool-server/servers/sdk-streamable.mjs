@@ -2,10 +2,16 @@
 // StreamableHTTPServerTransport on raw node:http), routed as the SDK's own example
 // (examples/server/simpleStreamableHttp.js) does: one transport per session, 404 for an
 // unknown session, 400 without one. For the interop tests and the bench:
-//   node sdk-streamable.mjs --port N [--json] [--no-origin-check] [--event-store]
+//   node sdk-streamable.mjs --port N [--json] [--no-origin-check] [--event-store [--ordered | --same-ms]]
 // Origin validation is the transport's own (enableDnsRebindingProtection with allowedOrigins);
 // --no-origin-check leaves it at the SDK's default (off). --event-store gives the transport the SDK's
-// InMemoryEventStore (its example of resumability: event ids, Last-Event-ID replay).
+// InMemoryEventStore (its example of resumability: event ids, Last-Event-ID replay). That store
+// replays a stream's events sorted by id, `<stream>_<Date.now()>_<random>`, so two events of one
+// millisecond replay in random order. --ordered ends each id with a rising counter instead of the
+// random part (events of one millisecond keep their order); --same-ms freezes the clock and ends
+// each id with a falling counter (every stream's events replay in reverse: the store's race, made
+// certain).
+
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
@@ -42,6 +48,19 @@ const port = Number(argv[argv.indexOf('--port') + 1] ?? 0);
 const json = argv.includes('--json');
 const originCheck = !argv.includes('--no-origin-check');
 const eventStore = argv.includes('--event-store');
+const idOrder = argv.includes('--ordered') ? 'ordered' : argv.includes('--same-ms') ? 'same-ms' : 'sdk';
+
+/** The SDK's store, with the last part of its event ids changed as --ordered or --same-ms asks. */
+class Store extends InMemoryEventStore {
+  count = 0;
+  generateEventId(streamId) {
+    if (idOrder === 'sdk') return super.generateEventId(streamId);
+    this.count += 1;
+    const n = idOrder === 'ordered' ? this.count : 1e9 - this.count;
+    const ms = idOrder === 'ordered' ? Date.now() : 1_800_000_000_000;
+    return `${streamId}_${ms}_${String(n).padStart(10, '0')}`;
+  }
+}
 const sessions = new Map();
 
 const refuse = (res, status, code, message) => {
@@ -73,7 +92,7 @@ const httpServer = http.createServer(async (req, res) => {
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: json,
-        ...(eventStore ? { eventStore: new InMemoryEventStore() } : {}),
+        ...(eventStore ? { eventStore: new Store() } : {}),
         ...(originCheck ? { enableDnsRebindingProtection: true, allowedOrigins: local } : {}),
         onsessioninitialized: (id) => sessions.set(id, created),
       });
