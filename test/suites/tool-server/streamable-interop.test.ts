@@ -92,4 +92,44 @@ describe('interop over Streamable HTTP (--http)', () => {
       'tool-server.http.resume-replays-after': 'pass',
     });
   }, 120_000);
+
+  // The whole suite under the later revisions (docs/tool-server-compatibility.md, "Under later
+  // revisions"): what changes is the invalid-arguments rule of 2025-11-25 (a tool execution error).
+  const LATER: Record<
+    string,
+    { script: string; revision: '2025-06-18' | '2025-11-25'; want: Record<string, string> }
+  > = {
+    'the official SDK under 2025-06-18': {
+      script: 'sdk-streamable',
+      revision: '2025-06-18',
+      want: SDK_WARNINGS,
+    },
+    'the official SDK under 2025-11-25': {
+      script: 'sdk-streamable',
+      revision: '2025-11-25',
+      want: { 'tool-server.tools.unknown-tool-error': 'warn' },
+    },
+    'fastmcp under 2025-06-18': {
+      script: 'fastmcp',
+      revision: '2025-06-18',
+      want: { 'tool-server.http.origin-refused': 'fail' },
+    },
+    'fastmcp under 2025-11-25': {
+      script: 'fastmcp',
+      revision: '2025-11-25',
+      want: {
+        'tool-server.http.origin-refused': 'fail',
+        'tool-server.tools.invalid-arguments-result': 'warn',
+      },
+    },
+  };
+  for (const [name, { script, revision, want }] of Object.entries(LATER)) {
+    test(`${name}: every failure and warning is the table's`, async () => {
+      const target = { ...(await started(script)), protocol: revision };
+      const result = await runAgainst(target);
+      expect(nonPassing(result)).toEqual(want);
+      // The revision's header rule is judged on every one of them.
+      expect(statusById(result)['tool-server.http.protocol-version-header']).toBe('pass');
+    }, 120_000);
+  }
 });
