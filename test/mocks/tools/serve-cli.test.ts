@@ -17,6 +17,15 @@ const INIT = JSON.stringify({
   params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
 });
 
+/** `wirecheck serve mock-tools --transport http` on a free port, with more options. */
+function serveHttpMock(...options: string[]) {
+  return spawn(
+    process.execPath,
+    [BIN, 'serve', 'mock-tools', '--transport', 'http', '--port', '0', ...options],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
 /** The first line the server prints on standard output (its URL). */
 function firstLine(child: ChildProcessWithoutNullStreams | ReturnType<typeof spawn>): Promise<string> {
   return new Promise<string>((resolve, reject) => {
@@ -98,13 +107,7 @@ describe('wirecheck serve mock-tools', () => {
   }, 30_000);
 
   test('--transport http prints the endpoint URL, answers initialize with a session id, stops on SIGTERM with exit 0', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'serve', 'mock-tools', '--transport', 'http', '--port', '0'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = serveHttpMock();
     try {
       const url = await firstLine(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
@@ -132,23 +135,7 @@ describe('wirecheck serve mock-tools', () => {
     test(`--protocol ${revision} over http: the mock answers it; the reference client with --protocol ${revision} ${header === undefined ? 'sends no MCP-Protocol-Version' : 'sends it'}`, async () => {
       dir = await mkdtemp(join(tmpdir(), 'wc-serve-tools-'));
       const journalFile = join(dir, 'journal.jsonl');
-      const child = spawn(
-        process.execPath,
-        [
-          BIN,
-          'serve',
-          'mock-tools',
-          '--transport',
-          'http',
-          '--port',
-          '0',
-          '--protocol',
-          revision,
-          '--journal',
-          journalFile,
-        ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      const child = serveHttpMock('--protocol', revision, '--journal', journalFile);
       try {
         const url = await firstLine(child);
         const run = spawnSync(
@@ -191,23 +178,7 @@ describe('wirecheck serve mock-tools --transport http --replay', () => {
     const fixture = fileURLToPath(
       new URL('../../../fixtures/library/tool-sessions/stdio.json', import.meta.url),
     );
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        'serve',
-        'mock-tools',
-        '--transport',
-        'http',
-        '--port',
-        '0',
-        '--replay',
-        fixture,
-        '--speed',
-        'max',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = serveHttpMock('--replay', fixture, '--speed', 'max');
     const client = new ToolClient(new StreamableHttpClientTransport(await firstLine(child)));
     try {
       await client.connect();
