@@ -92,7 +92,9 @@ async function openMany(n: number, m: Model, r: Real): Promise<void> {
   });
   // SSE: a new stream; Streamable HTTP: a new session (initialize without a session id).
   const opened = await Promise.allSettled(
-    labels.map((label) => (r.ctx.transport === 'sse' ? r.ctx.openSession(label, true) : r.ctx.connect(label))),
+    labels.map((label) =>
+      r.ctx.transport === 'sse' ? r.ctx.openSession(label, true) : r.ctx.connect(label),
+    ),
   );
   labels.forEach((label, i) => {
     const o = opened[i];
