@@ -19,7 +19,7 @@ export function gatedByRevision<Ctx>(
         const revision = revisionOf(ctx);
         if (!revisions.includes(revision)) {
           throw new CheckSkipped(
-            `the rule holds in MCP ${describeRevisions(revisions)} only; this run speaks ${revision} (--protocol)`,
+            `the rule holds in MCP ${describeRevisions(revisions)} only; this run speaks ${revision} (--protocol names the revision; absent, the transport's default)`,
           );
         }
         return check.run(ctx, env);
