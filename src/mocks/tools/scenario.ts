@@ -128,11 +128,13 @@ export const ToolScenario = z.strictObject({
 export type ToolScenario = z.infer<typeof ToolScenario>;
 export type ToolScenarioInput = z.input<typeof ToolScenario>;
 
-/** A scenario from a partial description; throws a ZodError naming the bad field. */
 /** A scenario whose protocolVersion is settled. */
 export type ResolvedToolScenario = ToolScenario & { readonly protocolVersion: string };
 
-/** The scenario of `input` for a mock over `transport`, its protocolVersion settled. */
+/**
+ * A scenario from a partial description for a mock over `transport`, its protocolVersion
+ * settled; throws a ZodError naming the bad field.
+ */
 export function toolScenario(
   input: ToolScenario | ToolScenarioInput = {},
   transport: McpTransportName = 'stdio',

@@ -119,10 +119,16 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
     }
   };
 
-  const take = (): Uint8Array => {
-    const joined = pending.length === 1 ? (pending[0] as Uint8Array) : concat(pending, pendingBytes);
+  /** Forget the current line: what is kept of it and the judgement of its head. */
+  const startLine = (): void => {
     pending = [];
     pendingBytes = 0;
+    refused = undefined;
+  };
+
+  const take = (): Uint8Array => {
+    const joined = pending.length === 1 ? (pending[0] as Uint8Array) : concat(pending, pendingBytes);
+    startLine();
     return joined;
   };
 
@@ -144,9 +150,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
     }
     const seen = pendingBytes + bytes.length;
     const quoted = concat([...pending, bytes], Math.min(seen, HEAD_BYTES));
-    pending = [];
-    pendingBytes = 0;
-    refused = undefined;
+    startLine();
     skipping = true;
     lineNumber += 1;
     options.onLine({
@@ -169,9 +173,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
   /** The current line ends, refused from its head: reported with the head as its text. */
   const refuse = (r: { head: string; why: PrefixRefusal }, reason: 'syntax' | 'unterminated'): void => {
     const bytes = pendingBytes;
-    pending = [];
-    pendingBytes = 0;
-    refused = undefined;
+    startLine();
     lineNumber += 1;
     options.onLine({
       ok: false,
@@ -195,10 +197,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
     }
     if (refused === undefined && headBytes !== undefined && pendingBytes > headBytes) judgeHead(headBytes);
     if (refused) refuse(refused, 'syntax');
-    else {
-      refused = undefined;
-      emit(take());
-    }
+    else emit(take());
   };
 
   return {
@@ -226,7 +225,6 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
         refuse(refused, 'unterminated');
         return head;
       }
-      refused = undefined;
       const bytes = pendingBytes;
       const rest = take();
       const text = decoder.decode(rest);

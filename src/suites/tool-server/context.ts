@@ -2,12 +2,7 @@ import { CheckFailure, CheckSkipped, TargetGone, TargetUnavailable } from '../..
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { UsageError } from '../../harness/errors.js';
 import { firstLinesBlock } from '../../harness/output-lines.js';
-import {
-  InitializeResult,
-  type Tool,
-  ToolsListResult,
-  transportRevisionMismatch,
-} from '../../protocol/mcp/index.js';
+import { InitializeResult, type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
@@ -20,7 +15,7 @@ import { SilenceWatch, watchSilence } from './silence.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
 import { openStreamableChannel, type StreamableChannel } from './streamable-channel.js';
-import { describeTarget, revisionOf, type ToolServerTarget } from './target.js';
+import { describeTarget, revisionMismatchOf, revisionOf, type ToolServerTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface ToolServerSuiteOptions {
@@ -109,8 +104,7 @@ export async function openToolServer(
   target: ToolServerTarget,
   options: ToolServerSuiteOptions = {},
 ): Promise<ToolServerCtx & { close(): Promise<void> }> {
-  const mismatch =
-    target.protocol === undefined ? undefined : transportRevisionMismatch(target.kind, target.protocol);
+  const mismatch = revisionMismatchOf(target);
   if (mismatch !== undefined) throw new UsageError(mismatch);
   const replyMs = options.replyMs ?? 5000;
   const firstReplyMs = replyMs + (target.kind === 'stdio' ? (options.startupMs ?? 5000) : 0);

@@ -33,6 +33,13 @@ export function revisionOf(target: ToolServerTarget): ProtocolRevision {
   return isProtocolRevision(offered) ? offered : DEFAULT_REVISION;
 }
 
+/** Why the target's `--protocol` cannot be spoken over its transport, or undefined. */
+export function revisionMismatchOf(target: ToolServerTarget): string | undefined {
+  if (target.protocol === undefined) return undefined;
+  const why = transportRevisionMismatch(target.kind, target.protocol);
+  return why === undefined ? undefined : `--${target.kind} with --protocol ${target.protocol}: ${why}`;
+}
+
 export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
   {
     flags: '--stdio <cmd>',
@@ -77,6 +84,13 @@ export function parseCallTools(value: unknown): CallToolsOption | undefined {
 
 /** The target from commander's option values (`--stdio`, `--sse`, `--http`, `--start`, `--call-tools`). */
 export function toolServerTargetFromOptions(opts: Record<string, unknown>): ToolServerTarget {
+  const target = targetOfOptions(opts);
+  const mismatch = revisionMismatchOf(target);
+  if (mismatch !== undefined) throw new UsageError(mismatch);
+  return target;
+}
+
+function targetOfOptions(opts: Record<string, unknown>): ToolServerTarget {
   const { stdio, sse, http, start } = opts;
   const callTools = parseCallTools(opts.callTools);
   const protocol = protocolOption(opts);
@@ -87,9 +101,6 @@ export function toolServerTargetFromOptions(opts: Record<string, unknown>): Tool
   const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   const count = [stdio, sse, http].filter(given).length;
   if (count > 1) throw new UsageError('give one of --stdio, --sse or --http');
-  const mismatch =
-    protocol === undefined || !given(http) ? undefined : transportRevisionMismatch('http', protocol);
-  if (mismatch !== undefined) throw new UsageError(`--http with --protocol ${protocol}: ${mismatch}`);
   if (given(stdio)) {
     if (start !== undefined) throw new UsageError('--start goes with --sse or --http only');
     return { kind: 'stdio', command: stdio, ...policy };
