@@ -10,6 +10,7 @@ import {
   describeFloor,
   floorOf,
   floorRow,
+  jobsOf,
   jobsRow,
   longestPrescribedWait,
   NO_FLOOR,
@@ -24,9 +25,9 @@ export interface SuiteBenchOptions {
   readonly suites?: readonly string[];
 }
 
-/** A suite that starts no target process per case (its rows: NO_FLOOR, workRow). */
-function floorless(name: string): boolean {
-  return NO_FLOOR[name] !== undefined;
+/** A suite measured against every reference it has (the tool server over each transport). */
+function everyReference(name: string): boolean {
+  return name === 'tool-server';
 }
 
 /** The seed of every suite run of the bench, so two benches run the same cases. */
@@ -45,8 +46,7 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
     if (entry.reference === undefined) return [];
     if (options.suites !== undefined && !options.suites.includes(entry.suite.name)) return [];
     const first = { entry, label: '', start: entry.reference.bind(entry) };
-    // The suites without a floor run against every reference (the tool server over each transport).
-    const others = floorless(entry.suite.name)
+    const others = everyReference(entry.suite.name)
       ? (entry.otherReferences ?? []).map((o) => ({ entry, label: ` (${o.label})`, start: () => o.start() }))
       : [];
     return [first, ...others];
@@ -62,8 +62,9 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
           ...(options.quick ? { runs: 2 } : {}),
         });
         const { failed } = result.summary;
+        const n = jobsOf(result);
         log(
-          `suite ${result.suite}: ${(result.durationMs / 1000).toFixed(1)} s with ${result.jobs ?? 1} ${result.jobs === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
+          `suite ${result.suite}${label}: ${(result.durationMs / 1000).toFixed(1)} s with ${n} ${n === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
         );
         if (failed > 0)
           throw new Error(`suite ${result.suite} failed ${failed} checks against its reference`);
@@ -74,12 +75,12 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
       const floor = floorOf(many, longestPrescribedWait(entry.suite.checks));
       if (floor !== undefined) {
         log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
-        rows.push(floorRow(many, floor, note));
+        rows.push(floorRow(many, floor, note, label));
       } else {
         log(`  ${NO_FLOOR[many.suite] ?? 'no floor: the suite starts no target process per case'}`);
         rows.push(workRow(many, label, note));
       }
-      if (!options.quick && (many.jobs ?? 1) > 1) rows.push(jobsRow(await run(1), many, note));
+      if (!options.quick && jobsOf(many) > 1) rows.push(jobsRow(await run(1), many, note, label));
     } finally {
       await reference.close();
     }

@@ -37,14 +37,19 @@ export interface SuiteFloor {
   readonly floorMs: number;
 }
 
-/** The floor of a suite run, when the run started target processes and timed a bare start. */
+/**
+ * The floor of a suite run, when the run started target processes and timed a bare start. The
+ * starts are divided by what ran at once: the jobs, or for a suite that starts processes
+ * ahead of one-at-a-time checks, the starts it let overlap (`atOnce`).
+ */
 export function floorOf(
   result: Pick<SuiteResult, 'suite' | 'targetStarts' | 'jobs'>,
   wait: PrescribedWait | undefined,
 ): SuiteFloor | undefined {
   const starts = result.targetStarts;
   if (starts === undefined || starts.count === 0 || starts.bareStartMs === undefined) return undefined;
-  const jobs = result.jobs ?? 1;
+  // Starts made ahead of one-at-a-time checks overlap as far as the run's --jobs let them.
+  const jobs = starts.atOnce ?? result.jobs ?? 1;
   const waitMs = wait?.ms ?? 0;
   return {
     starts: starts.count,
@@ -72,10 +77,16 @@ function tidy(x: number): number {
  * floor/wall as for every lower-is-better row, so the goal wall <= 1.5 x floor reads
  * ratio >= 1/1.5.
  */
-export function floorRow(result: SuiteResult, floor: SuiteFloor, note: string | undefined): BenchRow {
+export function floorRow(
+  result: SuiteResult,
+  floor: SuiteFloor,
+  note: string | undefined,
+  /** Which of the suite's references, e.g. ` (stdio)`; '' for its only or first one. */
+  label = '',
+): BenchRow {
   const wall = result.durationMs;
   return {
-    name: `suite ${result.suite} against its reference, quick tier: wall time vs floor`,
+    name: `suite ${result.suite} against its reference${label}, quick tier: wall time vs floor`,
     value: tidy(wall),
     unit: 'ms',
     baseline: tidy(floor.floorMs),
@@ -87,10 +98,15 @@ export function floorRow(result: SuiteResult, floor: SuiteFloor, note: string | 
   };
 }
 
+/** The --jobs a run had: its checks at once, or the target starts it let overlap (`atOnce`). */
+export function jobsOf(result: Pick<SuiteResult, 'jobs' | 'targetStarts'>): number {
+  return Math.max(result.jobs ?? 1, result.targetStarts?.atOnce ?? 1);
+}
+
 /** A context row: the suite's wall time with --jobs 1 against the default (the speed-up). */
-export function jobsRow(one: SuiteResult, many: SuiteResult, note: string | undefined): BenchRow {
+export function jobsRow(one: SuiteResult, many: SuiteResult, note: string | undefined, label = ''): BenchRow {
   return {
-    name: `suite ${many.suite} against its reference, quick tier: wall time with ${many.jobs ?? 1} jobs vs --jobs 1`,
+    name: `suite ${many.suite} against its reference${label}, quick tier: wall time with ${jobsOf(many)} jobs vs --jobs 1`,
     value: tidy(many.durationMs),
     unit: 'ms',
     baseline: tidy(one.durationMs),
@@ -109,7 +125,7 @@ export const NO_FLOOR: Readonly<Record<string, string>> = {
   'messages-service':
     'no floor: the suite starts no process (every case is a request to one service) and prescribes no wait',
   'tool-server':
-    'no floor: no process per case over SSE and Streamable HTTP (sessions of one server); over stdio each session starts one, not counted as target starts; the keep-alive watch ends at the first keep-alive',
+    'no floor: no process per case over SSE and Streamable HTTP (sessions of one server; over stdio, where each session is a process, the floor applies); the keep-alive watch ends at the first keep-alive',
 };
 
 /**

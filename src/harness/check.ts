@@ -161,6 +161,12 @@ export interface Suite<Target, Ctx> {
    * Absent: one check at a time, whatever `--jobs` says.
    */
   readonly concurrent?: boolean;
+  /**
+   * Its checks run one at a time, but it starts target processes ahead of them, up to
+   * `--jobs` at once (the tool server's spare stdio processes): the run's start count says so
+   * (`atOnce`), so a floor divides the starts by what really ran at once.
+   */
+  readonly startsAhead?: boolean;
   /** Describe the target for reports ("http://127.0.0.1:8080" or the command line). */
   describeTarget(target: Target): string;
   /** The target options as CLI arguments, for the reproduce line. */
@@ -181,7 +187,14 @@ export interface Suite<Target, Ctx> {
 }
 
 /** What a suite's `open` gets: the run's settings and, in a run, its stop signal. */
-export type OpenEnv = Omit<CheckEnv, 'signal'> & { readonly signal?: AbortSignal };
+export type OpenEnv = Omit<CheckEnv, 'signal'> & {
+  readonly signal?: AbortSignal;
+  /**
+   * `--jobs` as asked (absent: 1), also for a suite that runs one check at a time: it may
+   * still prepare that many things ahead (the tool server's spare stdio processes).
+   */
+  readonly jobs?: number;
+};
 
 /** The target could not be started or reached: bad usage, exit status 2. */
 export class TargetUnavailable extends Error {

@@ -159,6 +159,11 @@ export const SuiteResult = z.object({
       what: z.string(),
       count: z.number().int().nonnegative(),
       bareStartMs: z.number().nonnegative().optional(),
+      /**
+       * How many of them the run let start at once, where that is not `jobs`: a suite whose
+       * checks run one at a time but which starts processes ahead of them (Suite.startsAhead).
+       */
+      atOnce: z.number().int().positive().optional(),
     })
     .optional(),
   /**

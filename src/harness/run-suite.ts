@@ -179,21 +179,18 @@ export async function runSuite<T, C>(
   const result = await countingStarts(counter, () => runCounted(suite, target, options));
   const bare = suite.bareStart?.(target);
   if (bare === undefined) return result;
+  const jobs = Math.max(1, Math.floor(options.jobs ?? defaultJobs()));
+  const counted = {
+    what: bare.what,
+    count: counter.count,
+    ...(suite.startsAhead === true && jobs > 1 ? { atOnce: jobs } : {}),
+  };
   if (counter.count === 0 || result.stopped !== undefined) {
     bare.done?.();
-    return counter.count === 0
-      ? result
-      : { ...result, targetStarts: { what: bare.what, count: counter.count } };
+    return counter.count === 0 ? result : { ...result, targetStarts: counted };
   }
   const bareStartMs = await measureBareStart(bare, options.signal);
-  return {
-    ...result,
-    targetStarts: {
-      what: bare.what,
-      count: counter.count,
-      ...(bareStartMs === undefined ? {} : { bareStartMs }),
-    },
-  };
+  return { ...result, targetStarts: { ...counted, ...(bareStartMs === undefined ? {} : { bareStartMs }) } };
 }
 
 async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions): Promise<SuiteResult> {
@@ -243,7 +240,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   const opened = await openWithin(
     suite,
     target,
-    { seed, runs, full },
+    { seed, runs, full, jobs: Math.max(1, Math.floor(options.jobs ?? defaultJobs())) },
     options.signal,
     deadline,
     plan.budgetMs,
@@ -391,7 +388,7 @@ type Opened<C> = { ctx: C & { close(): Promise<void> }; stop?: undefined } | { s
 async function openWithin<T, C>(
   suite: Suite<T, C>,
   target: T,
-  env: { seed: number; runs: number; full: boolean },
+  env: { seed: number; runs: number; full: boolean; jobs: number },
   signal: AbortSignal | undefined,
   deadline: number,
   budgetMs: number,

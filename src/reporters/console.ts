@@ -268,7 +268,7 @@ export function formatTargetStarts(
   if (starts.bareStartMs === undefined) return head;
   const each = `${head}, ${formatDuration(starts.bareStartMs)} each (a bare start and exit of the command)`;
   // Start-up alone would fill most of the suite's time on the jobs it ran: say where to look.
-  const startingMs = (starts.count * starts.bareStartMs) / (result.jobs ?? 1);
+  const startingMs = (starts.count * starts.bareStartMs) / (starts.atOnce ?? result.jobs ?? 1);
   return startingMs >= result.durationMs / 2
     ? `${each}: most of the suite's time is starting the ${starts.what} (docs/performance.md: a target that starts fast)`
     : each;

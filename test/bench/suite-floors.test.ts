@@ -110,3 +110,29 @@ describe('a suite without a floor, and wirecheck all as a whole', () => {
     expect(jobs).toMatchObject({ value: 48_000, baseline: 72_000, ratio: 1.5, goal: 0 });
   });
 });
+
+describe('a suite that starts processes ahead of one-at-a-time checks', () => {
+  test('the floor divides its starts by the starts it let overlap, not by its one job', () => {
+    const run = result('tool-server', 3000, 1, { what: 'server', count: 12, bareStartMs: 200, atOnce: 2 });
+    const floor = floorOf(run, undefined);
+    expect(floor?.jobs).toBe(2);
+    expect(floor?.floorMs).toBe((12 * 200) / 2);
+    const row = floorRow(run, floor!, undefined, ' (stdio)');
+    expect(row.name).toBe('suite tool-server against its reference (stdio), quick tier: wall time vs floor');
+    expect(row.note).toContain('12 server starts x 200 ms / 2 jobs');
+    // Without atOnce, the run's jobs divide.
+    expect(
+      floorOf(result('tool-server', 3000, 1, { what: 'server', count: 12, bareStartMs: 200 }), undefined)
+        ?.jobs,
+    ).toBe(1);
+  });
+
+  test('its --jobs 1 row names the jobs it had', () => {
+    const many = result('tool-server', 2000, 1, { what: 'server', count: 12, atOnce: 2 });
+    const row = jobsRow(result('tool-server', 3000, 1), many, undefined, ' (stdio)');
+    expect(row.name).toBe(
+      'suite tool-server against its reference (stdio), quick tier: wall time with 2 jobs vs --jobs 1',
+    );
+    expect(row.ratio).toBe(1.5);
+  });
+});

@@ -13,6 +13,7 @@ import { agentSuite } from '../../src/suites/agent/suite.js';
 import { messagesClientSuite } from '../../src/suites/messages-client/suite.js';
 import { runnerSuite } from '../../src/suites/runner/suite.js';
 import { toolClientSuite } from '../../src/suites/tool-client/suite.js';
+import { referenceToolServerCommand, toolServerSuite } from '../../src/suites/tool-server/index.js';
 
 /** A suite whose checks each start `starts` processes of `true`, concurrently or not. */
 function startingSuite(checks: number, starts: number, withBare: boolean): Suite<object, object> {
@@ -79,6 +80,42 @@ describe('target starts: counted per run, one bare start timed', () => {
       formatTargetStarts({ suite: 'x', durationMs: 1, targetStarts: { what: 'client', count: 0 } }),
     ).toBe(undefined);
   });
+
+  test('a suite that starts processes ahead of one-at-a-time checks: the starts it let overlap divide', () => {
+    const run = (atOnce: number | undefined) =>
+      formatTargetStarts({
+        suite: 'tool-server',
+        durationMs: 3000,
+        jobs: 1,
+        targetStarts: {
+          what: 'server',
+          count: 12,
+          bareStartMs: 200,
+          ...(atOnce === undefined ? {} : { atOnce }),
+        },
+      });
+    // 12 x 200 ms = 2.4 s of a 3 s run on one job: mostly starting; over 2 at once, 1.2 s: not.
+    expect(run(undefined)).toContain("most of the suite's time is starting the server");
+    expect(run(2)).toBe(
+      '  tool-server: 12 server starts, 200 ms each (a bare start and exit of the command)',
+    );
+  });
+
+  test('the tool server over stdio counts its server processes, times a bare start and says how many started at once', async () => {
+    const { toolServerSuite, referenceToolServerCommand } = await import(
+      '../../src/suites/tool-server/index.js'
+    );
+    const target = { kind: 'stdio' as const, command: referenceToolServerCommand('stdio') };
+    const only = ['tool-server.stdio.exit-on-eof', 'tool-server.stdio.stdout-purity'];
+    const ahead = await runSuite(toolServerSuite, target, { seed: 1, jobs: 2, only });
+    // The preflight's session, one per check, and the spare waiting when the run ended.
+    expect(ahead.targetStarts).toMatchObject({ what: 'server', count: 4, atOnce: 2 });
+    expect(ahead.targetStarts?.bareStartMs).toBeGreaterThan(0);
+    const one = await runSuite(toolServerSuite, target, { seed: 1, jobs: 1, only });
+    expect(one.targetStarts).toMatchObject({ what: 'server', count: 3 });
+    expect(one.targetStarts?.atOnce).toBeUndefined();
+    expect(one.checks.map((c) => c.status)).toEqual(ahead.checks.map((c) => c.status));
+  }, 60_000);
 });
 
 describe('measureBareStart', () => {

@@ -12,6 +12,7 @@ import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
 import { SilenceWatch, watchSilence } from './silence.js';
+import { SpareProcesses } from './spare-processes.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
 import { openStreamableChannel, type StreamableChannel } from './streamable-channel.js';
@@ -36,6 +37,8 @@ export interface ToolServerSuiteOptions {
   readonly maxFullCalls?: number;
   /** fast-check runs of the session model, quick tier (default 5: 5 x 10 sessions) and --full (default 20). */
   readonly modelRuns?: number;
+  /** stdio: server processes kept started ahead of the checks (default: the run's --jobs minus 1). */
+  readonly spareProcesses?: number;
   readonly maxFullModelRuns?: number;
 }
 
@@ -103,6 +106,8 @@ export interface ToolServerCtx {
 export async function openToolServer(
   target: ToolServerTarget,
   options: ToolServerSuiteOptions = {},
+  /** The run's --jobs: how many stdio processes may start at once (the one asked for and spares). */
+  jobs = 1,
 ): Promise<ToolServerCtx & { close(): Promise<void> }> {
   const mismatch = revisionMismatchOf(target);
   if (mismatch !== undefined) throw new UsageError(mismatch);
@@ -116,7 +121,12 @@ export async function openToolServer(
   /** Set once the preflight passed: from then on a server that stops answering is gone. */
   let live = false;
 
+  const spares =
+    target.kind === 'stdio'
+      ? new SpareProcesses(() => spawnServer(target.command), options.spareProcesses ?? jobs - 1)
+      : undefined;
   const close = async () => {
+    await spares?.close();
     await Promise.all([...channels].map((c) => c.close()));
     channels.clear();
     await started?.kill();
@@ -139,7 +149,7 @@ export async function openToolServer(
   const leftovers = new LeftoverLedger();
   const spawnStdio = (label: string): StdioChannel => {
     if (target.kind !== 'stdio') throw new CheckSkipped('this check applies to the stdio transport only');
-    const channel = track(openStdioChannel(target.command, label));
+    const channel = track(openStdioChannel(target.command, label, {}, spares?.take()));
     const closeChannel = channel.close.bind(channel);
     let recorded = false;
     (channel as { close: () => Promise<void> }).close = async () => {
@@ -265,6 +275,8 @@ export async function openToolServer(
     throw e;
   }
   live = true;
+  // Only a server that answered its first session gets spares: one that cannot start costs one start.
+  spares?.fill();
   const info = InitializeResult.safeParse((first.ex.reply as { result?: unknown }).result);
   const serverInfo = info.success ? info.data.serverInfo : undefined;
   sessions = 1;

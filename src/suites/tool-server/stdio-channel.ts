@@ -32,9 +32,15 @@ const UNREADABLE_HEAD_BYTES = 1000;
  * maxLineBytes is a protocol failure that ends the session: the harness stops reading and
  * stops the process, and `gone()` names the limit, what arrived and where.
  */
-export function openStdioChannel(command: string, label: string, limits: StdioReadLimits = {}): StdioChannel {
+export function openStdioChannel(
+  command: string,
+  label: string,
+  limits: StdioReadLimits = {},
+  /** A process of `command` started already and never written to (a spare), else one is spawned. */
+  started?: ServerProcess,
+): StdioChannel {
   const maxLineBytes = limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const proc = spawnServer(command);
+  const proc = started ?? spawnServer(command);
   const peer: RpcPeer = new RpcPeer(
     label,
     (message) => {

@@ -1,3 +1,4 @@
+import type { BareStart } from '../../harness/bare-start.js';
 import type { Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { earlyRequestChecks } from './checks/early-request.js';
@@ -46,8 +47,19 @@ export function createToolServerSuite(
     ),
     describeTarget,
     targetArgs,
-    open: (target) => openToolServer(target, options),
+    open: (target, env) => openToolServer(target, options, env.jobs ?? 1),
+    bareStart: stdioBareStart,
+    startsAhead: true,
   };
 }
 
 export const toolServerSuite = createToolServerSuite();
+
+/**
+ * Over stdio every session is a server process: started with stdin closed at once, a
+ * conforming server exits (spec: it exits when its input ends). Over SSE and Streamable HTTP
+ * the suite starts no process per case.
+ */
+function stdioBareStart(target: ToolServerTarget): BareStart | undefined {
+  return target.kind === 'stdio' ? { what: 'server', command: target.command, env: process.env } : undefined;
+}
