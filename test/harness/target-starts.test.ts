@@ -102,9 +102,6 @@ describe('target starts: counted per run, one bare start timed', () => {
   });
 
   test('the tool server over stdio counts its server processes, times a bare start and says how many started at once', async () => {
-    const { toolServerSuite, referenceToolServerCommand } = await import(
-      '../../src/suites/tool-server/index.js'
-    );
     const target = { kind: 'stdio' as const, command: referenceToolServerCommand('stdio') };
     const only = ['tool-server.stdio.exit-on-eof', 'tool-server.stdio.stdout-purity'];
     const ahead = await runSuite(toolServerSuite, target, { seed: 1, jobs: 2, only });
