@@ -1,14 +1,9 @@
-import {
-  type ClientRequest,
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { listenHttp, originOf } from '../servers/http/listen.js';
+import { nodeHttp } from '../transports/node-http.js';
+
+const { createServer, Agent: HttpAgent, request: httpRequest } = nodeHttp;
 
 // What every recording proxy does around its recording: listen, read a bounded request
 // body, send upstream, count the work in flight, close. The messages proxy and the

@@ -1,10 +1,10 @@
-import { Agent as HttpAgent, request as httpRequestRaw, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { parseJsonBounded } from '../protocol/json/index.js';
 import { resolveEndpoint, sessionIdOf, TOOL_SSE_EVENTS } from '../protocol/mcp/index.js';
 import { createFrameDecoder, type SseFrame, SseLimitError, type SseLimits } from '../protocol/sse/index.js';
 import { readBody } from './bounded-body.js';
+import { nodeHttp } from './node-http.js';
 import { type Transport, TransportClosedError, TransportError } from './transport.js';
 
 /** How long `start` waits for the `endpoint` event when not told (the spec's probe budget). */
@@ -33,7 +33,10 @@ export interface FrameSink {
  * reopens sockets on its own).
  */
 export function createAgent(url: URL): HttpAgent {
-  return url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  // node:https (and TLS) is loaded only for an https URL.
+  return url.protocol === 'https:'
+    ? new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true })
+    : new nodeHttp.Agent({ keepAlive: true });
 }
 
 export interface HttpRequestOptions {
@@ -46,7 +49,7 @@ export interface HttpRequestOptions {
 
 /** One HTTP request (node:http / node:https); resolves with the response once its headers arrived. */
 export function httpRequest(url: URL, options: HttpRequestOptions): Promise<IncomingMessage> {
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequestRaw;
+  const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : nodeHttp.request;
   const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { ErrorBody } from '../../protocol/messages/index.js';
+import { nodeHttp } from '../../transports/node-http.js';
 import { VERSION } from '../../version.js';
 import { BodyReader } from './body-reader.js';
 import {
@@ -52,7 +52,8 @@ function attempt(
       return;
     }
     const url = `${options.baseUrl}/v1/messages`;
-    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    // node:https (and TLS) is loaded only for an https URL: a start against a local mock skips it.
+    const send = url.startsWith('https:') ? process.getBuiltinModule('node:https').request : nodeHttp.request;
     const req = send(url, {
       method: 'POST',
       headers: {

@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { METHODS } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +8,7 @@ import type { MockMessagesOptions } from '../../mocks/messages/options.js';
 import { jsonDepth } from '../../protocol/json/bounded.js';
 import { ErrorBody, Message, StreamAccumulator } from '../../protocol/messages/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
+import { nodeHttp } from '../../transports/node-http.js';
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
 
 /*
@@ -1118,7 +1118,7 @@ const OK_LINE = 'POST /v1/messages HTTP/1.1';
 const KEY_LINE = 'x-api-key: sk-socket';
 const goodMessage: Expected = { outcome: 'message', stream: false, model: 'mock-model' };
 
-const UNKNOWN_METHOD = fc.stringMatching(/^[A-Z]{3,9}$/).filter((m) => !METHODS.includes(m));
+const UNKNOWN_METHOD = fc.stringMatching(/^[A-Z]{3,9}$/).filter((m) => !nodeHttp.METHODS.includes(m));
 const arbGarbledLine: fc.Arbitrary<{ what: string; line: string }> = fc.oneof(
   fc
     .constantFrom('post', 'Post', 'get')

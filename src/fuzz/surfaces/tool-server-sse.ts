@@ -1,8 +1,9 @@
-import { Agent, type ClientRequest, get, request } from 'node:http';
+import type { ClientRequest, Agent as HttpAgent } from 'node:http';
 import fc from 'fast-check';
 import { SESSION_HEADER, SESSION_QUERY_PARAM } from '../../protocol/mcp/index.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { type RunningToolServer, startToolServer } from '../../servers/tools/index.js';
+import { nodeHttp } from '../../transports/node-http.js';
 import { arbMessageTemplate, type RpcMessage, renderMessages } from '../mutations/jsonrpc.js';
 import {
   describeExpectation,
@@ -14,6 +15,8 @@ import {
   type SessionNamed,
 } from '../oracles/jsonrpc.js';
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
+
+const { Agent, get, request } = nodeHttp;
 
 /*
  * The reference tool server over HTTP+SSE: one `startToolServer` (port 0, no keep-alive)
@@ -229,7 +232,7 @@ interface Posted {
 }
 
 function post(
-  agent: Agent,
+  agent: HttpAgent,
   origin: string,
   path: string,
   headers: Record<string, string>,

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { errorTypeForStatus } from '../../protocol/messages/index.js';
@@ -10,6 +9,7 @@ import {
   secretsOfTarget,
 } from '../../recording/redact.js';
 import { hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
+import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
 import { journalEntry } from './journal.js';
@@ -196,7 +196,7 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket): v
     ),
   );
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+    `HTTP/1.1 ${status} ${nodeHttp.STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nrequest-id: ${id}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

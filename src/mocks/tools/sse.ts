@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
@@ -8,6 +8,7 @@ import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import type { HostPolicyOptions } from '../../servers/http/host-guard.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
+import { nodeHttp } from '../../transports/node-http.js';
 import type { JournalLimits } from '../limits.js';
 import { httpOf, listeningOrigin, mockHttpBase, originOf } from './http-common.js';
 import { messageEntry, type ToolJournal, type ToolJournalEntry } from './journal.js';
@@ -226,7 +227,7 @@ export async function startMockToolServer(
   // Fault endpoint other-origin: a second port serving the same routes, announced for POSTs.
   let second: Server | undefined;
   if (built.scenario.faults.endpoint === 'other-origin') {
-    const server = createServer((req, res) => built.app.server.emit('request', req, res));
+    const server = nodeHttp.createServer((req, res) => built.app.server.emit('request', req, res));
     second = server;
     await new Promise<void>((resolve) => server.listen({ host: address.address, port: 0 }, resolve));
     otherOrigin = `http://${shown}:${(server.address() as AddressInfo).port}`;

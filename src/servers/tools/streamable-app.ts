@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from '../../protocol/mcp/index.js';
 import { STREAMABLE_HTTP_DEFAULT_PATH } from '../../protocol/mcp/streamable-http.js';
+import { nodeHttp } from '../../transports/node-http.js';
 import { listenHttp, originOf } from '../http/listen.js';
 import {
   createStreamableEndpoint,
@@ -72,7 +73,7 @@ export async function startStreamableToolServer(
 ): Promise<RunningStreamableToolServer> {
   const { host = '127.0.0.1', port = 0 } = options;
   const { core, endpoint } = buildStreamableToolServer({ ...options, host });
-  const server = createServer((req, res) => endpoint.handle(req, res));
+  const server = nodeHttp.createServer((req, res) => endpoint.handle(req, res));
   server.keepAliveTimeout = 65_000;
   const address = await listenHttp(server, { host, port, backlog: 4096 });
   const origin = originOf(address);

@@ -1,5 +1,6 @@
-import http from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { nodeHttp as http } from '../../transports/node-http.js';
 import type { PostOutcome } from './channel.js';
 
 /** Connections for POSTs are reused; a stream gets its own connection (agent: false). */
@@ -110,7 +111,7 @@ export function openGet(
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number,
-): Promise<{ req: http.ClientRequest; res: http.IncomingMessage } | { problem: string }> {
+): Promise<{ req: ClientRequest; res: IncomingMessage } | { problem: string }> {
   return new Promise((resolve) => {
     const req = moduleFor(url).get(url, { agent: false, headers });
     const timer = setTimeout(() => {

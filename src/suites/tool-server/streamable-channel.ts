@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import {
@@ -8,6 +8,7 @@ import {
   STREAMABLE_HTTP_HEADERS,
 } from '../../protocol/mcp/index.js';
 import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js';
+import { nodeHttp as http } from '../../transports/node-http.js';
 import type { Channel, PostOutcome } from './channel.js';
 import type { WireVocabulary } from './diagnosis.js';
 import { RpcPeer } from './peer.js';
@@ -33,7 +34,7 @@ const agents = {
 export interface StreamablePost {
   readonly text: string;
   readonly status: number | undefined;
-  readonly headers: http.IncomingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
   /** `json`, `sse`, `empty` (no body), `other` (a body of another type), undefined when no answer came. */
   kind: 'json' | 'sse' | 'empty' | 'other' | undefined;
   /** The body (JSON and other answers), cut at MAX_ANSWER_BYTES; event streams leave it empty. */
@@ -50,7 +51,7 @@ export interface StreamablePost {
 /** A raw HTTP exchange of a check: status, headers, and the body when it is not an event stream. */
 export interface RawAnswer {
   readonly status: number | undefined;
-  readonly headers: http.IncomingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
   readonly body: string;
   readonly problem?: string;
 }
@@ -98,7 +99,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
   let version: string | undefined;
   let ended: string | undefined;
   const posts: StreamablePost[] = [];
-  const open = new Set<http.ClientRequest>();
+  const open = new Set<ClientRequest>();
   const settleWaiters = new Set<() => void>();
   const peer: RpcPeer = new RpcPeer(
     options.label,
@@ -211,7 +212,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         (record as { status: number | undefined }).status = status;
-        (record as { headers: http.IncomingHttpHeaders }).headers = res.headers;
+        (record as { headers: IncomingHttpHeaders }).headers = res.headers;
         const issued = res.headers[STREAMABLE_HTTP_HEADERS.sessionId];
         if (session === undefined && typeof issued === 'string' && status < 300) session = issued;
         if (status === 404 && sentSession !== undefined) {
