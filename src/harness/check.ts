@@ -167,6 +167,14 @@ export interface Suite<Target, Ctx> {
    * (`atOnce`), so a floor divides the starts by what really ran at once.
    */
   readonly startsAhead?: boolean;
+  /**
+   * How many of its `waits` checks may wait at once, where that may be more than `--jobs`: a
+   * suite whose waiting checks judge only that a wait was long enough (a retry no sooner than
+   * its retry-after, a client that waited for a slow reply) says so, since other load can only
+   * lengthen such a wait, never fail it. Absent: `--jobs` (the runner's timeouts judge a
+   * latest time too, so they keep to it).
+   */
+  readonly waitsAtOnce?: number;
   /** Describe the target for reports ("http://127.0.0.1:8080" or the command line). */
   describeTarget(target: Target): string;
   /** The target options as CLI arguments, for the reproduce line. */

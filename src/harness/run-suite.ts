@@ -320,6 +320,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
       };
       await dispatch(checks, {
         jobs: plan.jobs,
+        waitsAtOnce: Math.max(plan.jobs, suite.waitsAtOnce ?? plan.jobs),
         ...(options.slots === undefined ? {} : { slots: options.slots }),
         ...(options.onDispatched === undefined ? {} : { onDispatched: options.onDispatched }),
         stopped: mustStop,

@@ -32,6 +32,8 @@ export function startOrder(checks: readonly Schedulable[]): number[] {
 export interface DispatchOptions {
   /** Job slots: ordinary checks hold one each, a check that runs alone holds them all. */
   readonly jobs: number;
+  /** Waiting checks at once (Suite.waitsAtOnce); absent: `jobs`. */
+  readonly waitsAtOnce?: number;
   /**
    * The job slots to take from, shared with other suites of the run (`wirecheck all`); absent:
    * `jobs` slots of this suite's own. A check that runs alone takes every one of them.
@@ -54,7 +56,7 @@ export interface DispatchOptions {
 
 /**
  * Run `checks` with at most `jobs` ordinary ones at a time, in `startOrder`. Checks that wait
- * on time hold a slot of their own pool (at most `jobs` of them at once), so they never keep
+ * on time hold a slot of their own pool (at most `waitsAtOnce` of them at once), so they never keep
  * an ordinary check from starting. A check that runs last starts once every check started
  * before it has ended, waiting ones included, and holds one slot. Returns the indexes
  * started, once every started check has finished.
@@ -64,7 +66,7 @@ export async function dispatch(
   options: DispatchOptions,
 ): Promise<Set<number>> {
   const slots = options.slots ?? createSlots(options.jobs);
-  const waitSlots = createSlots(options.jobs);
+  const waitSlots = createSlots(options.waitsAtOnce ?? options.jobs);
   const running = new Set<Promise<void>>();
   const started = new Set<number>();
   let dispatched = false;

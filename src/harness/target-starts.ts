@@ -13,6 +13,15 @@ export function countingStarts<T>(counter: StartCounter, fn: () => Promise<T>): 
   return counters.run(counter, fn);
 }
 
+/**
+ * Run `fn` without counting the processes it starts: one started ahead, in case a check asks
+ * for it, is counted (noteTargetStart) when a check takes it, so a run counts the same starts
+ * whatever `--jobs` (spare-processes.ts).
+ */
+export function withoutCounting<T>(fn: () => T): T {
+  return counters.exit(fn);
+}
+
 /** Called by spawnContained for each process it starts: counted for the suite run it belongs to, if any. */
 export function noteTargetStart(): void {
   const counter = counters.getStore();

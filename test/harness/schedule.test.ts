@@ -166,6 +166,67 @@ describe('dispatch', () => {
     expect(events.indexOf('start 2')).toBeGreaterThan(events.indexOf('end 1'));
     expect(events.indexOf('start 4')).toBeGreaterThan(events.indexOf('start 2'));
   });
+
+  test('waitsAtOnce lets more checks wait at once than there are jobs; ordinary checks still keep to jobs', async () => {
+    const checks = [
+      { schedule: 'waits' as const },
+      { schedule: 'waits' as const },
+      { schedule: 'waits' as const },
+      {},
+      {},
+    ];
+    let waiting = 0;
+    let mostWaiting = 0;
+    let ordinary = 0;
+    let mostOrdinary = 0;
+    await dispatch(checks, {
+      jobs: 1,
+      waitsAtOnce: 3,
+      stopped: () => false,
+      start: async (i) => {
+        const waits = checks[i]?.schedule === 'waits';
+        if (waits) mostWaiting = Math.max(mostWaiting, ++waiting);
+        else mostOrdinary = Math.max(mostOrdinary, ++ordinary);
+        await tick(waits ? 50 : 5);
+        if (waits) waiting--;
+        else ordinary--;
+      },
+    });
+    expect(mostWaiting).toBe(3);
+    expect(mostOrdinary).toBe(1);
+  });
+
+  test("runSuite gives the wait pool the suite's waitsAtOnce, never fewer than jobs", async () => {
+    const { suite } = recordingSuite([]);
+    let waiting = 0;
+    let most = 0;
+    const checks: Check<object>[] = [1, 2, 3, 4].map((n) => ({
+      id: `s.wait-${n}`,
+      clause: 'c',
+      description: 'd',
+      level: 'must',
+      basis: 'spec',
+      rule: 'A rule of the test.',
+      schedule: 'waits',
+      async run() {
+        most = Math.max(most, ++waiting);
+        await tick(40);
+        waiting--;
+      },
+    }));
+    const mostAtOnce = async (waitsAtOnce: number | undefined) => {
+      most = 0;
+      await runSuite(
+        { ...suite, checks, ...(waitsAtOnce === undefined ? {} : { waitsAtOnce }) },
+        {},
+        { seed: 1, jobs: 2 },
+      );
+      return most;
+    };
+    expect(await mostAtOnce(4)).toBe(4);
+    expect(await mostAtOnce(undefined)).toBe(2);
+    expect(await mostAtOnce(1)).toBe(2);
+  });
 });
 
 describe('runSuite with jobs', () => {

@@ -105,8 +105,9 @@ describe('target starts: counted per run, one bare start timed', () => {
     const target = { kind: 'stdio' as const, command: referenceToolServerCommand('stdio') };
     const only = ['tool-server.stdio.exit-on-eof', 'tool-server.stdio.stdout-purity'];
     const ahead = await runSuite(toolServerSuite, target, { seed: 1, jobs: 2, only });
-    // The preflight's session, one per check, and the spare waiting when the run ended.
-    expect(ahead.targetStarts).toMatchObject({ what: 'server', count: 4, atOnce: 2 });
+    // The preflight's session and one per check; the spares still waiting when the run ended
+    // were never used, so they are not counted: the same count as with --jobs 1.
+    expect(ahead.targetStarts).toMatchObject({ what: 'server', count: 3, atOnce: 2 });
     expect(ahead.targetStarts?.bareStartMs).toBeGreaterThan(0);
     const one = await runSuite(toolServerSuite, target, { seed: 1, jobs: 1, only });
     expect(one.targetStarts).toMatchObject({ what: 'server', count: 3 });

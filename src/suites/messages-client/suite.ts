@@ -34,6 +34,8 @@ export function createMessagesClientSuite(
       // Last: it judges what every case of the run left running.
       ...leftoverChecks,
     ],
+    // Its waiting checks (retries after 429 and 5xx) judge only that a retry came late enough.
+    waitsAtOnce: errorChecks.filter((c) => c.schedule === 'waits').length,
     describeTarget,
     targetArgs,
     open: (target, env) => openMessagesClient(target, env.seed, options),

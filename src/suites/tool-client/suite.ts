@@ -70,6 +70,9 @@ export function createToolClientSuite(
     checks: allChecks(),
     describeTarget,
     targetArgs,
+    // Its waiting checks (a slow initialize, a slow reply, a stream's retry) judge only that the
+    // client waited long enough.
+    waitsAtOnce: allChecks().filter((c) => c.schedule === 'waits').length,
     open: (target, env) => openToolClient(target, env.seed, options),
     // Empty stdin and a server command that exits at once: the client starts, finds no call, exits.
     bareStart: (target) => ({

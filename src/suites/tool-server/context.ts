@@ -37,7 +37,10 @@ export interface ToolServerSuiteOptions {
   readonly maxFullCalls?: number;
   /** fast-check runs of the session model, quick tier (default 5: 5 x 10 sessions) and --full (default 20). */
   readonly modelRuns?: number;
-  /** stdio: server processes kept started ahead of the checks (default: the run's --jobs minus 1). */
+  /**
+   * stdio: server processes kept started ahead of the checks (default: the run's --jobs, so that
+   * many start at once; none with --jobs 1).
+   */
   readonly spareProcesses?: number;
   readonly maxFullModelRuns?: number;
 }
@@ -123,7 +126,7 @@ export async function openToolServer(
 
   const spares =
     target.kind === 'stdio'
-      ? new SpareProcesses(() => spawnServer(target.command), options.spareProcesses ?? jobs - 1)
+      ? new SpareProcesses(() => spawnServer(target.command), options.spareProcesses ?? (jobs > 1 ? jobs : 0))
       : undefined;
   const close = async () => {
     await spares?.close();

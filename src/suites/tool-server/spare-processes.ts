@@ -1,3 +1,4 @@
+import { noteTargetStart, withoutCounting } from '../../harness/target-starts.js';
 import type { ServerProcess } from './process.js';
 
 /**
@@ -6,6 +7,8 @@ import type { ServerProcess } from './process.js';
  * starting (an interpreter, a bundle): with spares, the next start overlaps the check before
  * it. A spare is only ever started, never written to, so a check still gets a process that
  * has seen nothing; what it printed meanwhile waits in its stdout pipe for the check to read.
+ * A spare counts as a target start once a check takes it, so a run counts the sessions it used,
+ * the same whatever `--jobs`.
  */
 export class SpareProcesses {
   readonly #ready: ServerProcess[] = [];
@@ -28,14 +31,15 @@ export class SpareProcesses {
       void proc.kill(); // also ends whatever it left behind
       proc = this.#ready.shift();
     }
-    proc ??= this.spawn();
+    if (proc === undefined) proc = this.spawn();
+    else noteTargetStart();
     this.fill();
     return proc;
   }
 
   /** Start spares until `size` wait. */
   fill(): void {
-    while (!this.#closed && this.#ready.length < this.size) this.#ready.push(this.spawn());
+    while (!this.#closed && this.#ready.length < this.size) this.#ready.push(withoutCounting(this.spawn));
   }
 
   /** Stop every spare (and what it started); none is started after this. */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { countingStarts, noteTargetStart } from '../../../src/harness/target-starts.js';
 import type { ServerProcess } from '../../../src/suites/tool-server/process.js';
 import { SpareProcesses } from '../../../src/suites/tool-server/spare-processes.js';
 
@@ -75,5 +76,25 @@ describe('spare stdio server processes', () => {
     const count = spawned.length;
     take();
     expect(spawned).toHaveLength(count + 1);
+  });
+});
+
+describe("spares and the run's start count", () => {
+  test('a spare is counted when a check takes it, not when it starts; one never taken is not counted', async () => {
+    const counter = { count: 0 };
+    await countingStarts(counter, async () => {
+      const spares = new SpareProcesses(() => {
+        noteTargetStart(); // what spawnContained does for every process it starts
+        return fakeProcess(0) as unknown as ServerProcess;
+      }, 2);
+      spares.fill();
+      expect(counter.count).toBe(0);
+      spares.take();
+      expect(counter.count).toBe(1);
+      spares.take();
+      expect(counter.count).toBe(2);
+      await spares.close();
+    });
+    expect(counter.count).toBe(2);
   });
 });
