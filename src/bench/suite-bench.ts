@@ -14,6 +14,7 @@ import {
   jobsRow,
   longestPrescribedWait,
   NO_FLOOR,
+  serialPrescribedWaits,
   workRow,
 } from './suite-floors.js';
 
@@ -72,7 +73,11 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
       };
       const many = await steadyStarts(await run(defaultJobs()), entry.suite, reference.target);
       const note = `load average ${loadavg()[0]?.toFixed(2)} after the run`;
-      const floor = floorOf(many, longestPrescribedWait(entry.suite.checks));
+      const wait =
+        entry.suite.concurrent === true
+          ? longestPrescribedWait(entry.suite.checks)
+          : serialPrescribedWaits(entry.suite.checks, many.checks);
+      const floor = floorOf(many, wait);
       if (floor !== undefined) {
         log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
         rows.push(floorRow(many, floor, note, label));

@@ -6,10 +6,10 @@ import type { BenchRow } from './rows.js';
 /** Wall time may be at most this many times the floor (issue 14). */
 export const FLOOR_RATIO_GOAL = 1.5;
 
-/** The check whose prescribed wait is the longest of a suite's (Check.prescribedWaitMs), if any. */
+/** The prescribed waits a suite run cannot go below (Check.prescribedWaitMs), and whose they are. */
 export interface PrescribedWait {
   readonly ms: number;
-  readonly checkId: string;
+  readonly what: string;
 }
 
 /**
@@ -22,7 +22,24 @@ export function longestPrescribedWait(
 ): PrescribedWait | undefined {
   const ms = prescribedWaitMs(checks);
   const check = checks.find((c) => ms > 0 && c.prescribedWaitMs === ms);
-  return check === undefined ? undefined : { ms, checkId: check.id };
+  return check === undefined ? undefined : { ms, what: `the longest wait a check prescribes: ${check.id}` };
+}
+
+/**
+ * The waits of a suite whose checks run one at a time: each is waited out in turn, so they add
+ * up, over the checks that ran (a check skipped on this transport waited nothing).
+ */
+export function serialPrescribedWaits(
+  checks: readonly Pick<Check<never>, 'id' | 'prescribedWaitMs'>[],
+  ran: readonly { readonly id: string; readonly status: string }[],
+): PrescribedWait | undefined {
+  const judged = new Set(ran.filter((r) => r.status !== 'skip').map((r) => r.id));
+  const waiting = checks.filter((c) => judged.has(c.id) && (c.prescribedWaitMs ?? 0) > 0);
+  if (waiting.length === 0) return undefined;
+  return {
+    ms: waiting.reduce((sum, c) => sum + (c.prescribedWaitMs ?? 0), 0),
+    what: `the waits its checks prescribe, one check at a time: ${waiting.map((c) => c.id).join(', ')}`,
+  };
 }
 
 /** What a suite run's floor is made of. */
@@ -57,7 +74,7 @@ export function floorOf(
     bareStartMs: starts.bareStartMs,
     jobs,
     waitMs,
-    waitWhat: wait === undefined ? undefined : `the longest wait a check prescribes: ${wait.checkId}`,
+    waitWhat: wait?.what,
     floorMs: (starts.count * starts.bareStartMs) / jobs + waitMs,
   };
 }

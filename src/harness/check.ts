@@ -124,9 +124,10 @@ export interface Check<Ctx> {
   readonly timeoutMs?: number;
   /**
    * Time the check's case waits out against a conforming target whatever the machine does,
-   * because the check prescribes it (a retry-after, a reply delay, a default timeout). A
-   * suite's floor in the bench counts the longest of its checks' (issue 14,
-   * `prescribedWaitMs` in src/harness/target-starts.ts). Absent: none.
+   * because the check prescribes it (a retry-after, a reply delay, a default timeout, a window
+   * in which nothing may arrive). A suite's floor in the bench counts the longest of its
+   * checks' (issue 14, `prescribedWaitMs` in src/harness/target-starts.ts), or their sum when
+   * its checks run one at a time. Absent: none.
    */
   readonly prescribedWaitMs?: number;
   /**

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { ALL_GOAL_MS, allGoalRow, allJobsRow } from '../../src/bench/all-bench.js';
-import { floorOf, floorRow, jobsRow, longestPrescribedWait, workRow } from '../../src/bench/suite-floors.js';
+import {
+  floorOf,
+  floorRow,
+  jobsRow,
+  longestPrescribedWait,
+  serialPrescribedWaits,
+  workRow,
+} from '../../src/bench/suite-floors.js';
 import type { SuiteResult } from '../../src/harness/results.js';
 
 function result(
@@ -31,7 +38,7 @@ describe('suite floors', () => {
       { id: 'messages-client.b', prescribedWaitMs: 2000 },
       { id: 'messages-client.c' },
     ]);
-    expect(wait).toEqual({ ms: 2000, checkId: 'messages-client.b' });
+    expect(wait).toEqual({ ms: 2000, what: 'the longest wait a check prescribes: messages-client.b' });
     const floor = floorOf(run, wait);
     expect(floor?.floorMs).toBe((100 * 300) / 2 + 2000);
     const row = floorRow(run, floor!, undefined);
@@ -125,6 +132,29 @@ describe('a suite that starts processes ahead of one-at-a-time checks', () => {
       floorOf(result('tool-server', 3000, 1, { what: 'server', count: 12, bareStartMs: 200 }), undefined)
         ?.jobs,
     ).toBe(1);
+  });
+
+  test('its checks run one at a time, so the waits of the checks that ran add up', () => {
+    const checks = [
+      { id: 'tool-server.a', prescribedWaitMs: 300 },
+      { id: 'tool-server.b', prescribedWaitMs: 300 },
+      { id: 'tool-server.c', prescribedWaitMs: 500 },
+      { id: 'tool-server.d' },
+    ];
+    const ran = [
+      { id: 'tool-server.a', status: 'pass' },
+      { id: 'tool-server.b', status: 'fail' },
+      { id: 'tool-server.c', status: 'skip' },
+      { id: 'tool-server.d', status: 'pass' },
+    ];
+    const wait = serialPrescribedWaits(checks, ran);
+    expect(wait).toEqual({
+      ms: 600,
+      what: 'the waits its checks prescribe, one check at a time: tool-server.a, tool-server.b',
+    });
+    expect(serialPrescribedWaits(checks, [{ id: 'tool-server.d', status: 'pass' }])).toBeUndefined();
+    const run = result('tool-server', 3000, 1, { what: 'server', count: 12, bareStartMs: 200, atOnce: 2 });
+    expect(floorOf(run, wait)?.floorMs).toBe((12 * 200) / 2 + 600);
   });
 
   test('its --jobs 1 row names the jobs it had', () => {

@@ -19,6 +19,9 @@ import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
 /** A version no server supports: MCP versions are dates from 2024-11-05 on. */
 export const UNSUPPORTED_VERSION = '1999-01-01';
 
+/** How long after the notifications (and a ping answered) a reply to them would still be seen. */
+const NO_REPLY_WINDOW_MS = 300;
+
 /** One initialize on a session of its own, shared by the checks that judge its reply. */
 function firstInitialize(
   ctx: ToolServerCtx,
@@ -322,6 +325,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     basis: 'protocol-must',
     rule: 'JSON-RPC 2.0: a notification is a request without an id, and the server MUST NOT reply to it (not even with an error). Every tool server.',
     timeoutMs: CHECK_MS,
+    prescribedWaitMs: NO_REPLY_WINDOW_MS,
     async run(ctx) {
       const channel = await ctx.main();
       const before = channel.peer.items.length;
@@ -337,7 +341,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       );
       // A ping after them: on an ordered channel any reply to the notifications comes first.
       const ping = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
-      await delay(300);
+      await delay(NO_REPLY_WINDOW_MS);
       const replies = channel.peer.items
         .slice(before)
         .filter((i) => i.direction === 'received' && (i.kind === 'success' || i.kind === 'error'))

@@ -23,6 +23,7 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
     basis: 'spec',
     rule: 'The spec: standard output of a stdio tool server carries nothing but protocol messages; logs, banners and debug text go to standard error (a client terminates the connection on a non-JSON line). Every stdio server.',
     timeoutMs: CHECK_MS,
+    prescribedWaitMs: TAIL_MS,
     async run(ctx) {
       // A process of its own, watched from its first byte to its exit on end of input.
       const channel = ctx.spawnStdio('stdout-purity');
