@@ -167,18 +167,23 @@ export async function openMessagesClient(
   let gone: TargetGone | undefined;
 
   /**
-   * Run a case; when a case that should reach the mock reached nothing, run the probe
-   * again: if that reaches nothing either, the client stopped working for good and the run
-   * stops (TargetGone, with the cause printed once), instead of failing every later check.
+   * Run a case; when a case that should reach the mock reached nothing, or one that cannot
+   * (no key, a refused URL) printed nothing at all, run the probe again: if that reaches
+   * nothing either, the client stopped working for good and the run stops (TargetGone, with
+   * the cause printed once), instead of failing every later check. Cases run side by side, so
+   * a case late in the catalogue may be the first to meet a client that broke: it is told
+   * apart from a client that answers that case wrongly the same way.
    */
   const runCase = async (spec: CaseSpec): Promise<CaseResult> => {
     if (gone) throw gone;
     const result = await runOnce(spec);
     const shouldReach = spec.withKey !== false && spec.baseUrl === undefined;
-    if (!shouldReach || result.requests.length > 0) return result;
+    const looksBroken = shouldReach ? result.requests.length === 0 : result.run.stdout.trim() === '';
+    if (!looksBroken) return result;
     const again = await runOnce({ ...probeSpec(), ...(spec.signal && { signal: spec.signal }) });
     if (again.requests.length > 0) return result;
-    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: it sent no request in this case, nor when run again on the plain request that worked at the start (${exitOf(again.run)}${stderrBlock(again.run.stderr)})`;
+    const what = shouldReach ? 'it sent no request in this case' : 'it printed nothing in this case';
+    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: ${what}, nor sent one when run again on the plain request that worked at the start (${exitOf(again.run)}${stderrBlock(again.run.stderr)})`;
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
