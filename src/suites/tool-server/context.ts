@@ -37,12 +37,12 @@ export interface ToolServerSuiteOptions {
   readonly maxFullCalls?: number;
   /** fast-check runs of the session model, quick tier (default 5: 5 x 10 sessions) and --full (default 20). */
   readonly modelRuns?: number;
+  readonly maxFullModelRuns?: number;
   /**
    * stdio: server processes kept started ahead of the checks (default: the run's --jobs, so that
    * many start at once; none with --jobs 1).
    */
   readonly spareProcesses?: number;
-  readonly maxFullModelRuns?: number;
 }
 
 /** The pages of tools/list, following nextCursor (at most MAX_PAGES). */

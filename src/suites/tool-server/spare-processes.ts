@@ -12,6 +12,10 @@ import type { ServerProcess } from './process.js';
  */
 export class SpareProcesses {
   readonly #ready: ServerProcess[] = [];
+  /** Kills of spares passed over, awaited by close(). */
+  readonly #ending: Promise<void>[] = [];
+  /** Set by the first fill(): until then (the preflight's session) nothing is started ahead. */
+  #filling = false;
   #closed = false;
 
   constructor(
@@ -28,23 +32,24 @@ export class SpareProcesses {
   take(): ServerProcess {
     let proc = this.#ready.shift();
     while (proc !== undefined && proc.exit() !== undefined) {
-      void proc.kill(); // also ends whatever it left behind
+      this.#ending.push(proc.kill()); // also ends whatever it left behind
       proc = this.#ready.shift();
     }
     if (proc === undefined) proc = this.spawn();
     else noteTargetStart();
-    this.fill();
+    if (this.#filling) this.fill();
     return proc;
   }
 
-  /** Start spares until `size` wait. */
+  /** Start spares until `size` wait, and keep doing so after each take. */
   fill(): void {
+    this.#filling = true;
     while (!this.#closed && this.#ready.length < this.size) this.#ready.push(withoutCounting(this.spawn));
   }
 
   /** Stop every spare (and what it started); none is started after this. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all(this.#ready.splice(0).map((p) => p.kill()));
+    await Promise.all([...this.#ready.splice(0).map((p) => p.kill()), ...this.#ending.splice(0)]);
   }
 }

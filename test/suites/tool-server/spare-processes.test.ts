@@ -46,6 +46,14 @@ describe('spare stdio server processes', () => {
     expect(spawned).toHaveLength(5);
   });
 
+  test('before the first fill (the preflight session) a take starts only the process it hands out', () => {
+    const { spares, spawned, take } = pool(2);
+    expect(take().n).toBe(1);
+    expect(spawned).toHaveLength(1);
+    spares.fill();
+    expect(spawned).toHaveLength(3);
+  });
+
   test('a spare that exited while it waited is stopped and passed over, never handed out', () => {
     const { spares, spawned, take } = pool(2);
     spares.fill();
