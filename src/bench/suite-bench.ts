@@ -3,6 +3,7 @@ import { measureBareStart } from '../harness/bare-start.js';
 import type { Suite } from '../harness/check.js';
 import type { SuiteResult } from '../harness/results.js';
 import { defaultJobs, runSuite } from '../harness/run-suite.js';
+import { startsAtOnce } from '../harness/target-starts.js';
 import { SUITES } from '../suites/registry.js';
 import type { BenchRow } from './rows.js';
 import { median } from './stats.js';
@@ -10,7 +11,6 @@ import {
   describeFloor,
   floorOf,
   floorRow,
-  jobsOf,
   jobsRow,
   longestPrescribedWait,
   NO_FLOOR,
@@ -24,11 +24,6 @@ export interface SuiteBenchOptions {
   readonly log?: ((line: string) => void) | undefined;
   /** Only these suites (default: every suite with a reference). */
   readonly suites?: readonly string[];
-}
-
-/** A suite measured against every reference it has (the tool server over each transport). */
-function everyReference(name: string): boolean {
-  return name === 'tool-server';
 }
 
 /** The seed of every suite run of the bench, so two benches run the same cases. */
@@ -47,9 +42,12 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
     if (entry.reference === undefined) return [];
     if (options.suites !== undefined && !options.suites.includes(entry.suite.name)) return [];
     const first = { entry, label: '', start: entry.reference.bind(entry) };
-    const others = everyReference(entry.suite.name)
-      ? (entry.otherReferences ?? []).map((o) => ({ entry, label: ` (${o.label})`, start: () => o.start() }))
-      : [];
+    // A suite is measured against every reference it has (the tool server over each transport).
+    const others = (entry.otherReferences ?? []).map((o) => ({
+      entry,
+      label: ` (${o.label})`,
+      start: () => o.start(),
+    }));
     return [first, ...others];
   });
   for (const { entry, label, start } of targets) {
@@ -63,7 +61,7 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
           ...(options.quick ? { runs: 2 } : {}),
         });
         const { failed } = result.summary;
-        const n = jobsOf(result);
+        const n = startsAtOnce(result);
         log(
           `suite ${result.suite}${label}: ${(result.durationMs / 1000).toFixed(1)} s with ${n} ${n === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
         );
@@ -85,7 +83,7 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
         log(`  ${NO_FLOOR[many.suite] ?? 'no floor: the suite starts no target process per case'}`);
         rows.push(workRow(many, label, note));
       }
-      if (!options.quick && jobsOf(many) > 1) rows.push(jobsRow(await run(1), many, note, label));
+      if (!options.quick && startsAtOnce(many) > 1) rows.push(jobsRow(await run(1), many, note, label));
     } finally {
       await reference.close();
     }

@@ -1,6 +1,6 @@
 import type { Check } from '../harness/check.js';
 import type { SuiteResult } from '../harness/results.js';
-import { prescribedWaitMs } from '../harness/target-starts.js';
+import { prescribedWaitMs, startsAtOnce } from '../harness/target-starts.js';
 import type { BenchRow } from './rows.js';
 
 /** Wall time may be at most this many times the floor (issue 14). */
@@ -65,8 +65,7 @@ export function floorOf(
 ): SuiteFloor | undefined {
   const starts = result.targetStarts;
   if (starts === undefined || starts.count === 0 || starts.bareStartMs === undefined) return undefined;
-  // Starts made ahead of one-at-a-time checks overlap as far as the run's --jobs let them.
-  const jobs = starts.atOnce ?? result.jobs ?? 1;
+  const jobs = startsAtOnce(result);
   const waitMs = wait?.ms ?? 0;
   return {
     starts: starts.count,
@@ -115,15 +114,10 @@ export function floorRow(
   };
 }
 
-/** The --jobs a run had: its checks at once, or the target starts it let overlap (`atOnce`). */
-export function jobsOf(result: Pick<SuiteResult, 'jobs' | 'targetStarts'>): number {
-  return Math.max(result.jobs ?? 1, result.targetStarts?.atOnce ?? 1);
-}
-
 /** A context row: the suite's wall time with --jobs 1 against the default (the speed-up). */
 export function jobsRow(one: SuiteResult, many: SuiteResult, note: string | undefined, label = ''): BenchRow {
   return {
-    name: `suite ${many.suite} against its reference${label}, quick tier: wall time with ${jobsOf(many)} jobs vs --jobs 1`,
+    name: `suite ${many.suite} against its reference${label}, quick tier: wall time with ${startsAtOnce(many)} jobs vs --jobs 1`,
     value: tidy(many.durationMs),
     unit: 'ms',
     baseline: tidy(one.durationMs),

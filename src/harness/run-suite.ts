@@ -79,6 +79,11 @@ export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** `--jobs` as the run asked for it (the default when absent), whether or not the suite runs checks concurrently. */
+function requestedJobs(options: Pick<RunOptions, 'jobs'>): number {
+  return Math.max(1, Math.floor(options.jobs ?? defaultJobs()));
+}
+
 /** What a run is about to do, known before the suite opens. */
 export interface RunPlan {
   readonly suite: string;
@@ -146,7 +151,7 @@ export function planRun<T, C>(
   target: string,
   options: RunOptions & { seed: number; runs: number; full: boolean },
 ): { plan: RunPlan; checks: Check<C>[] } {
-  const jobs = suite.concurrent === true ? Math.max(1, Math.floor(options.jobs ?? defaultJobs())) : 1;
+  const jobs = suite.concurrent === true ? requestedJobs(options) : 1;
   const checks = selectShard(selectChecks(suite.checks, options.only, options.full), options.shard);
   const plan: RunPlan = {
     suite: suite.name,
@@ -179,7 +184,7 @@ export async function runSuite<T, C>(
   const result = await countingStarts(counter, () => runCounted(suite, target, options));
   const bare = suite.bareStart?.(target);
   if (bare === undefined) return result;
-  const jobs = Math.max(1, Math.floor(options.jobs ?? defaultJobs()));
+  const jobs = requestedJobs(options);
   const counted = {
     what: bare.what,
     count: counter.count,
@@ -240,7 +245,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   const opened = await openWithin(
     suite,
     target,
-    { seed, runs, full, jobs: Math.max(1, Math.floor(options.jobs ?? defaultJobs())) },
+    { seed, runs, full, jobs: requestedJobs(options) },
     options.signal,
     deadline,
     plan.budgetMs,

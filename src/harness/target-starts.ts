@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Check } from './check.js';
+import type { SuiteResult } from './results.js';
 
 /** Target processes started within one suite run (spawnContained counts them). */
 export interface StartCounter {
@@ -34,4 +35,12 @@ export function noteTargetStart(): void {
  */
 export function prescribedWaitMs(checks: readonly Pick<Check<never>, 'prescribedWaitMs'>[]): number {
   return checks.reduce((most, c) => Math.max(most, c.prescribedWaitMs ?? 0), 0);
+}
+
+/**
+ * How many of a run's target starts could overlap: its jobs, or for a suite that starts
+ * processes ahead of one-at-a-time checks, the starts it let overlap (`atOnce`).
+ */
+export function startsAtOnce(result: Pick<SuiteResult, 'jobs' | 'targetStarts'>): number {
+  return Math.max(result.jobs ?? 1, result.targetStarts?.atOnce ?? 1);
 }

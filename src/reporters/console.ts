@@ -1,6 +1,7 @@
 import { baselineCounts, failsRun } from '../harness/baseline.js';
 import type { CheckResult, SuiteResult, Summary } from '../harness/results.js';
 import { formatShard, type Shard } from '../harness/shard.js';
+import { startsAtOnce } from '../harness/target-starts.js';
 import {
   cappedRuns,
   causeGroups,
@@ -268,7 +269,7 @@ export function formatTargetStarts(
   if (starts.bareStartMs === undefined) return head;
   const each = `${head}, ${formatDuration(starts.bareStartMs)} each (a bare start and exit of the command)`;
   // Start-up alone would fill most of the suite's time on the jobs it ran: say where to look.
-  const startingMs = (starts.count * starts.bareStartMs) / (starts.atOnce ?? result.jobs ?? 1);
+  const startingMs = (starts.count * starts.bareStartMs) / startsAtOnce(result);
   return startingMs >= result.durationMs / 2
     ? `${each}: most of the suite's time is starting the ${starts.what} (docs/performance.md: a target that starts fast)`
     : each;
