@@ -127,9 +127,11 @@ if (!apiKey) {
       const result = streamText({ ...call, onError: ({ error }) => (failure ??= error) });
       const content = [];
       for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
-          const last = content.at(-1);
-          if (last?.type === 'text' && last.id === part.id) last.text += part.text;
+        // A text block opens with text-start even when no delta follows (an empty text block).
+        if (part.type === 'text-start') content.push({ type: 'text', id: part.id, text: '' });
+        else if (part.type === 'text-delta') {
+          const block = content.findLast((b) => b.type === 'text' && b.id === part.id);
+          if (block) block.text += part.text;
           else content.push({ type: 'text', id: part.id, text: part.text });
         } else if (invalidToolCall(part)) failure ??= part.error ?? new Error('invalid tool input');
         else if (part.type === 'tool-call') content.push(part);

@@ -16,7 +16,9 @@ const measured = new Map<string, SuiteResult>();
 async function measure(name: string): Promise<SuiteResult> {
   let result = measured.get(name);
   if (result === undefined) {
-    result = await runAgainst(nodeCommand(TARGETS[name]!));
+    // The quick tier's own property runs (not the tests' usual 5), so the table is what a
+    // user sees from `wirecheck test messages-client` with this seed.
+    result = await runAgainst(nodeCommand(TARGETS[name]!), { runs: undefined });
     measured.set(name, result);
   }
   return result;
@@ -41,6 +43,39 @@ describe('interop with messages clients nobody here wrote', () => {
     expect(auth.status).toBe('warn');
     expect(auth.message).toContain('Authorization: Bearer');
   }, 240_000);
+
+  test('the AI SDK adapter prints an empty text block the stream opened (text-start with no delta)', async () => {
+    const message = {
+      id: 'msg_wc_empty_text',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [
+        { type: 'text', text: '' },
+        { type: 'tool_use', id: 'toolu_wc_empty_text', name: 'get_weather', input: { city: 'Zürich' } },
+      ],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 6, output_tokens: 12 },
+    };
+    const faults = {
+      seed: 1,
+      lineEnding: 'lf',
+      chunking: { mode: 'fixed', size: 64 },
+      splitUtf8: false,
+      splitCrLf: false,
+      pings: { at: [] },
+      comments: { at: [] },
+    };
+    const result = await runAgainst(nodeCommand(TARGETS['ai 7.0.173 + @ai-sdk/anthropic 4.0.105']!), {
+      only: ['messages-client.stream.final-message'],
+      replay: { seed: 1, path: '0', property: 0, value: { json: { message, splits: [[], []], faults } } },
+    });
+    const check = result.checks.find((c) => c.id === 'messages-client.stream.final-message')!;
+    expect(check.status, check.message).toBe('pass');
+    // The suite's probe, then the one replayed case: the stream was served and judged.
+    expect(result.targetStarts?.count).toBe(2);
+  }, 60_000);
 
   test('the AI SDK leaves out is_error: false and still sends the same request', async () => {
     const result = await measure('ai 7.0.173 + @ai-sdk/anthropic 4.0.105');
