@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext, OutputStream } from './context.js';
+import { readAllStdin } from './read-stdin.js';
 
 /** The flags of `wirecheck agent`, as commander hands them over. */
 export interface AgentCommandFlags {
@@ -25,15 +26,6 @@ export type RunAgentCommand = (input: {
   stderr: OutputStream;
   signal: AbortSignal;
 }) => Promise<number>;
-
-async function readAll(stdin: CliContext['stdin']): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of stdin as AsyncIterable<string | Uint8Array>) {
-    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
 
 /**
  * `wirecheck agent`: the reference tool-use loop as an agent target command (TARGETS.md):
@@ -69,7 +61,7 @@ export function addAgentCommand(
       try {
         finish(
           await run({
-            stdin: await readAll(ctx.stdin),
+            stdin: await readAllStdin(ctx.stdin),
             env: ctx.env,
             flags,
             stdout: ctx.stdout,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import { readAllStdin } from './read-stdin.js';
 
 /** The reference messages client as one call (src/clients/messages), passed in by main.ts. */
 export type RunMessagesClientCommand = (input: {
@@ -7,15 +8,6 @@ export type RunMessagesClientCommand = (input: {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
 }) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
-
-async function readAll(stdin: CliContext['stdin']): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of stdin as AsyncIterable<string | Uint8Array>) {
-    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
 
 /**
  * `wirecheck messages-client`: the reference client as a messages-client target command
@@ -35,7 +27,11 @@ export function addMessagesClientCommand(
     .action(async () => {
       const shutdown = ctx.onShutdown();
       try {
-        const result = await run({ stdin: await readAll(ctx.stdin), env: ctx.env, signal: shutdown.signal });
+        const result = await run({
+          stdin: await readAllStdin(ctx.stdin),
+          env: ctx.env,
+          signal: shutdown.signal,
+        });
         ctx.stdout.write(result.stdout);
         ctx.stderr.write(result.stderr);
         finish(result.exitCode);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import { readAllStdin } from './read-stdin.js';
 
 /** The flags of `wirecheck tool-client`, as commander hands them over. */
 export interface ToolClientFlags {
@@ -20,15 +21,6 @@ export type RunToolClientCommand = (input: {
   flags: ToolClientFlags;
   signal: AbortSignal;
 }) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
-
-async function readAll(stdin: CliContext['stdin']): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of stdin as AsyncIterable<string | Uint8Array>) {
-    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
 
 /**
  * `wirecheck tool-client`: the reference tool client as a tool-client target command
@@ -63,7 +55,7 @@ export function addToolClientCommand(
       const shutdown = ctx.onShutdown();
       try {
         const result = await run({
-          readStdin: () => readAll(ctx.stdin),
+          readStdin: () => readAllStdin(ctx.stdin),
           env: ctx.env,
           flags,
           signal: shutdown.signal,
