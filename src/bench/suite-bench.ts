@@ -1,10 +1,11 @@
 import { loadavg } from 'node:os';
-import { measureBareStart } from '../harness/bare-start.js';
+import { measureBareStart, BARE_STARTS as RUN_BARE_STARTS } from '../harness/bare-start.js';
 import type { Suite } from '../harness/check.js';
 import type { SuiteResult } from '../harness/results.js';
 import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import { startsAtOnce } from '../harness/target-starts.js';
 import { SUITES } from '../suites/registry.js';
+import { waitedChildrenCpuMs } from './children-cpu.js';
 import type { BenchRow } from './rows.js';
 import { median } from './stats.js';
 import {
@@ -15,6 +16,7 @@ import {
   longestPrescribedWait,
   NO_FLOOR,
   serialPrescribedWaits,
+  targetCpuRow,
   workRow,
 } from './suite-floors.js';
 
@@ -53,13 +55,18 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
   for (const { entry, label, start } of targets) {
     const reference = await start();
     try {
-      const run = async (jobs: number): Promise<SuiteResult> => {
+      // The result, and the CPU of the processes the run started and waited for.
+      const run = async (
+        jobs: number,
+      ): Promise<{ result: SuiteResult; childrenCpuMs: number | undefined }> => {
         const load = loadavg()[0] ?? 0;
+        const cpuBefore = waitedChildrenCpuMs();
         const result = await runSuite(entry.suite, reference.target, {
           seed: SEED,
           jobs,
           ...(options.quick ? { runs: 2 } : {}),
         });
+        const cpuAfter = waitedChildrenCpuMs();
         const { failed } = result.summary;
         const n = startsAtOnce(result);
         log(
@@ -67,9 +74,12 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
         );
         if (failed > 0)
           throw new Error(`suite ${result.suite} failed ${failed} checks against its reference`);
-        return result;
+        const childrenCpuMs =
+          cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+        return { result, childrenCpuMs };
       };
-      const many = await steadyStarts(await run(defaultJobs()), entry.suite, reference.target);
+      const measured = await run(defaultJobs());
+      const { result: many, bareCpuMs } = await steadyStarts(measured.result, entry.suite, reference.target);
       const note = `load average ${loadavg()[0]?.toFixed(2)} after the run`;
       const wait =
         entry.suite.concurrent === true
@@ -79,11 +89,18 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
       if (floor !== undefined) {
         log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
         rows.push(floorRow(many, floor, note, label));
+        if (measured.childrenCpuMs !== undefined && bareCpuMs !== undefined) {
+          const cpuMs = Math.max(0, measured.childrenCpuMs - RUN_BARE_STARTS * bareCpuMs);
+          const cpu = { cpuMs, bareStarts: RUN_BARE_STARTS, bareCpuMs, cores: defaultJobs() };
+          log(`  target CPU ${(cpuMs / 1000).toFixed(2)} s over ${cpu.cores} cores`);
+          rows.push(targetCpuRow(many, cpu, note, label));
+        }
       } else {
         log(`  ${NO_FLOOR[many.suite] ?? 'no floor: the suite starts no target process per case'}`);
         rows.push(workRow(many, label, note));
       }
-      if (!options.quick && startsAtOnce(many) > 1) rows.push(jobsRow(await run(1), many, note, label));
+      if (!options.quick && startsAtOnce(many) > 1)
+        rows.push(jobsRow((await run(1)).result, many, note, label));
     } finally {
       await reference.close();
     }
@@ -96,20 +113,29 @@ const BARE_STARTS = 5;
 
 /**
  * The run with its bare start replaced by the median of BARE_STARTS (the run's own and more,
- * right after it): one start timed on a busy machine can be off by a factor of 2.
+ * right after it): one start timed on a busy machine can be off by a factor of 2. With it, the
+ * CPU of one bare start (the median over the ones timed here; each times RUN_BARE_STARTS).
  */
 async function steadyStarts<T>(
   result: SuiteResult,
   suite: Suite<T, unknown>,
   target: T,
-): Promise<SuiteResult> {
+): Promise<{ result: SuiteResult; bareCpuMs: number | undefined }> {
   const starts = result.targetStarts;
-  if (starts?.bareStartMs === undefined) return result;
+  if (starts?.bareStartMs === undefined) return { result, bareCpuMs: undefined };
   const samples = [starts.bareStartMs];
+  const cpuSamples: number[] = [];
   for (let i = 1; i < BARE_STARTS; i++) {
     const bare = suite.bareStart?.(target);
+    const cpuBefore = waitedChildrenCpuMs();
     const ms = bare === undefined ? undefined : await measureBareStart(bare);
+    const cpuAfter = waitedChildrenCpuMs();
     if (ms !== undefined) samples.push(ms);
+    if (ms !== undefined && cpuBefore !== undefined && cpuAfter !== undefined)
+      cpuSamples.push((cpuAfter - cpuBefore) / RUN_BARE_STARTS);
   }
-  return { ...result, targetStarts: { ...starts, bareStartMs: Math.round(median(samples)) } };
+  return {
+    result: { ...result, targetStarts: { ...starts, bareStartMs: Math.round(median(samples)) } },
+    bareCpuMs: cpuSamples.length === 0 ? undefined : median(cpuSamples),
+  };
 }

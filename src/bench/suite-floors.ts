@@ -160,3 +160,47 @@ export function workRow(result: SuiteResult, label: string, note: string | undef
       .join('; '),
   };
 }
+
+/** What the target processes of a suite run cost in CPU, the run's bare starts taken out. */
+export interface TargetCpu {
+  /** CPU of the processes the run started and waited for, less its bare starts. */
+  readonly cpuMs: number;
+  /** Bare starts the run timed, and the CPU of one (a median). */
+  readonly bareStarts: number;
+  readonly bareCpuMs: number;
+  /** Cores of the machine: the target's CPU over them is the least wall time it can take. */
+  readonly cores: number;
+}
+
+/**
+ * A context row: the suite's wall time against the CPU its target processes used, over the
+ * machine's cores. Where this is near 1 the run waits on the target's own work (its turns,
+ * the commands it runs), which no scheduling of the harness shortens; the floor counts only
+ * its starts. The CPU is a lower bound: a process killed together with its parent (a
+ * session's process group ended at once) is reaped by init, not by the harness.
+ */
+export function targetCpuRow(
+  result: SuiteResult,
+  cpu: TargetCpu,
+  note: string | undefined,
+  label = '',
+): BenchRow {
+  const wall = result.durationMs;
+  const least = cpu.cpuMs / cpu.cores;
+  const starts = result.targetStarts;
+  const made = `${starts?.count ?? 0} ${starts?.what ?? 'target'} runs and the processes they waited for, less ${cpu.bareStarts} bare starts x ${tidy(cpu.bareCpuMs)} ms`;
+  return {
+    name: `suite ${result.suite} against its reference${label}, quick tier: wall time vs its target processes' CPU / ${cpu.cores} cores`,
+    value: tidy(wall),
+    unit: 'ms',
+    baseline: tidy(least),
+    ratio: tidy(least / Math.max(1, wall)),
+    goal: 0,
+    note: [
+      `target CPU ${tidy(cpu.cpuMs)} ms or more (${made}; a process killed with its parent is not in it); wall/(CPU/cores) at most ${(wall / Math.max(1, least)).toFixed(2)}`,
+      note,
+    ]
+      .filter((n) => n !== undefined)
+      .join('; '),
+  };
+}

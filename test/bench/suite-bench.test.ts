@@ -7,8 +7,8 @@ describe('the suites part of the bench', () => {
     if (!distIsFresh()) buildDist();
     const lines: string[] = [];
     const rows = await runSuiteBench({ quick: true, suites: ['agent'], log: (l) => lines.push(l) });
-    expect(rows).toHaveLength(1);
-    const [row] = rows;
+    expect(rows).toHaveLength(2);
+    const [row, cpu] = rows;
     expect(row?.name).toBe('suite agent against its reference, quick tier: wall time vs floor');
     expect(row?.unit).toBe('ms');
     expect(row?.goal).toBeCloseTo(1 / 1.5, 3);
@@ -16,6 +16,20 @@ describe('the suites part of the bench', () => {
     expect(row?.ratio).toBeCloseTo((row?.baseline ?? 0) / (row?.value ?? 1), 2);
     expect(row?.note).toMatch(/^floor = \d+ agent starts x \d+ ms \/ \d+ jobs?; wall\/floor \d/);
     expect(lines.some((l) => /^suite agent: .* 0 failed/.test(l))).toBe(true);
+    // The agents' own CPU: ten runs of a node process and their bash commands take well over
+    // what their bare starts alone would.
+    expect(cpu?.name).toMatch(
+      /^suite agent against its reference, quick tier: wall time vs its target processes' CPU \/ \d+ cores$/,
+    );
+    expect(cpu?.goal).toBe(0);
+    expect(cpu?.value).toBe(row?.value);
+    expect(cpu?.note).toMatch(
+      /^target CPU \d+(\.\d+)? ms or more \(10 agent runs and the processes they waited for, less 3 bare starts x \d/,
+    );
+    const cores = Number(cpu?.name.match(/\/ (\d+) cores$/)?.[1]);
+    const cpuMs = Number(cpu?.note?.match(/^target CPU (\d+(\.\d+)?) ms or more/)?.[1]);
+    expect(cpuMs).toBeGreaterThan(0);
+    expect(cpu?.baseline).toBeCloseTo(cpuMs / cores, -1);
   }, 120_000);
 
   test('a suite that starts no process per case gives a context row (goal 0) saying why it has no floor', async () => {

@@ -6,6 +6,7 @@ import {
   jobsRow,
   longestPrescribedWait,
   serialPrescribedWaits,
+  targetCpuRow,
   workRow,
 } from '../../src/bench/suite-floors.js';
 import type { SuiteResult } from '../../src/harness/results.js';
@@ -51,6 +52,27 @@ describe('suite floors', () => {
       '100 client starts x 300 ms / 2 jobs + 2 s (the longest wait a check prescribes: messages-client.b)',
     );
     expect(row.note).toContain('wall/floor 1.76');
+  });
+
+  test("the target-CPU row reads wall against the target processes' CPU over the cores, with no goal", () => {
+    const run = result('agent', 1400, 2, { what: 'agent', count: 10, bareStartMs: 110 });
+    const row = targetCpuRow(
+      run,
+      { cpuMs: 2000, bareStarts: 3, bareCpuMs: 95, cores: 2 },
+      'load average 0.10 after the run',
+    );
+    expect(row.name).toBe(
+      "suite agent against its reference, quick tier: wall time vs its target processes' CPU / 2 cores",
+    );
+    expect(row.value).toBe(1400);
+    expect(row.baseline).toBe(1000);
+    expect(row.ratio).toBeCloseTo(1000 / 1400, 3);
+    expect(row.goal).toBe(0);
+    expect(row.note).toContain(
+      'target CPU 2000 ms or more (10 agent runs and the processes they waited for, less 3 bare starts x 95 ms; a process killed with its parent is not in it)',
+    );
+    expect(row.note).toContain('wall/(CPU/cores) at most 1.40');
+    expect(row.note).toContain('load average 0.10 after the run');
   });
 
   test('no floor without target starts or a timed bare start', () => {
