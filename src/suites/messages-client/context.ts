@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
-import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { NotExercised, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { firstLinesBlock } from '../../harness/output-lines.js';
+import { NoRefusedPortError, refusedLoopbackPort } from '../../harness/refused-address.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   type JournalEntry,
@@ -259,14 +258,13 @@ function exitOf(run: CommandRun): string {
   return run.timedOut ? `${how}, timed out` : how;
 }
 
-/** A port that was free a moment ago and is closed now: connecting to it is refused. */
+/** A base URL where connecting is refused, on a port no other listener can be given meanwhile. */
 async function refusedBaseUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  try {
+    return `http://127.0.0.1:${await refusedLoopbackPort()}`;
+  } catch (e) {
+    if (e instanceof NoRefusedPortError)
+      throw new NotExercised(`no refused connection to send the client to: ${e.message}`);
+    throw e;
+  }
 }
