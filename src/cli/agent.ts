@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_MODEL } from '../protocol/messages/default-model.js';
 import type { CliContext, OutputStream } from './context.js';
 import { readAllStdin } from './read-stdin.js';
 
@@ -48,7 +49,7 @@ export function addAgentCommand(
       'working directory of the bash runner, created if absent (env WIRECHECK_WORKDIR, default a new temporary folder)',
     )
     .option('--transcript <file>', 'write the loop as JSON Lines to this file (env WIRECHECK_TRANSCRIPT)')
-    .option('--model <name>', 'model named in every request (env WIRECHECK_MODEL, default claude-sonnet-4-5)')
+    .option('--model <name>', `model named in every request (env WIRECHECK_MODEL, default ${DEFAULT_MODEL})`)
     .option('--max-tokens <n>', 'max_tokens of every request (env WIRECHECK_MAX_TOKENS, default 4096)')
     .option('--stream', 'ask for streamed replies (default buffered)')
     .option('--command-timeout <s>', 'per-command timeout in seconds (env WIRECHECK_TIMEOUT_S, default 20)')

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { DEFAULT_MODEL } from '../../protocol/messages/default-model.js';
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../runner/command-line.js';
 import { DEFAULT_MAX_TURNS } from './loop.js';
 
 /** Default model name of the reference agent (any name works against the mock). */
-export const DEFAULT_AGENT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_AGENT_MODEL = DEFAULT_MODEL;
 export const DEFAULT_AGENT_MAX_TOKENS = 4096;
 
 /** What the `agent` command accepts on its command line (each overrides its variable). */

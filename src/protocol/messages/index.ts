@@ -1,5 +1,6 @@
 export * from './accumulate.js';
 export * from './content-blocks.js';
+export * from './default-model.js';
 export * from './defaults.js';
 export * from './errors.js';
 export * from './events-of-message.js';

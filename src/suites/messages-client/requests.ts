@@ -1,6 +1,8 @@
+import { DEFAULT_MODEL } from '../../protocol/messages/default-model.js';
 import type { Message, MessageRequest, ToolDefinition } from '../../protocol/messages/index.js';
 
-export const MODEL = 'claude-sonnet-4-5';
+/** The model the suite's requests name (clients such as the official SDK warn about a retiring one). */
+export const MODEL = DEFAULT_MODEL;
 
 /** The smallest request: one user turn. The reply is scripted, so its wording does not matter. */
 export function plainRequest(stream: boolean): MessageRequest {

@@ -1,4 +1,5 @@
 import { UsageError } from '../../harness/errors.js';
+import { DEFAULT_MODEL } from '../../protocol/messages/default-model.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { requiredStringOption, stringOption } from '../target-options.js';
 
@@ -13,7 +14,7 @@ export interface MessagesServiceTarget {
 }
 
 export const DEFAULT_API_KEY_ENV = 'WIRECHECK_API_KEY';
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export { DEFAULT_MODEL };
 
 export interface ResolvedTarget {
   /** Normalized: no trailing slash. */

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite, shellQuote } from '../../../src/harness/run-suite.js';
 import { messagesClientSuite } from '../../../src/suites/messages-client/index.js';
+import { MODEL } from '../../../src/suites/messages-client/requests.js';
 import { nodeCommand, runAgainst, statusById } from './helpers.js';
 
 const P = 'messages-client.';
@@ -184,7 +185,7 @@ test('every difference of the body sent is reported, a default left out is none 
   });
   const [body, additions] = result.checks;
   expect(body!.status).toBe('fail');
-  expect(body!.message).toContain('$.model: expected "claude-sonnet-4-5", got "claude-sonnet-4-5-latest"');
+  expect(body!.message).toContain(`$.model: expected "${MODEL}", got "${MODEL}-latest"`);
   expect(body!.message).not.toContain('is_error');
   expect(additions!.status).toBe('warn');
   expect(additions!.message).toContain('$.tools[0].cache_control: not expected');
