@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
+import { portForServerStart } from '../../harness/server-port.js';
 import type { SuiteEntry } from '../registry.js';
 import { toolServerSuite } from './suite.js';
 import { TOOL_SERVER_TARGET_OPTIONS, type ToolServerTarget, toolServerTargetFromOptions } from './target.js';
@@ -38,7 +38,7 @@ export const toolServerSuiteEntry: SuiteEntry = {
   // The suite starts the server itself (--start) and stops it when the run ends; the
   // project's tests run the suite against the stdio transport of the reference too.
   async reference() {
-    const port = await freePort();
+    const port = await portForServerStart();
     const target: ToolServerTarget = {
       kind: 'sse',
       url: `http://127.0.0.1:${port}/sse`,
@@ -58,7 +58,7 @@ export const toolServerSuiteEntry: SuiteEntry = {
     {
       label: 'streamable http',
       async start() {
-        const port = await freePort();
+        const port = await portForServerStart();
         const target: ToolServerTarget = {
           kind: 'http',
           url: `http://127.0.0.1:${port}/mcp`,
@@ -69,16 +69,3 @@ export const toolServerSuiteEntry: SuiteEntry = {
     },
   ],
 };
-
-/** A port nobody listens on right now (the reference server is started on it moments later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}

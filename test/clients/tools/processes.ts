@@ -1,7 +1,8 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { portForServerStart } from '../../../src/harness/server-port.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -58,17 +59,9 @@ export function startNode(args: string[], env: Record<string, string> = {}): Sta
   };
 }
 
-/** A port free right now: listen on 0, note it, close. */
+/** A free port for a server started on it a moment later, where no port-0 listener is put meanwhile. */
 export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
+  return portForServerStart();
 }
 
 /** Poll until something accepts TCP connections on the port (bounded). */

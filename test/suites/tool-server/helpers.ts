@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
+import { portForServerStart } from '../../../src/harness/server-port.js';
 import {
   type CallToolsOption,
   createToolServerSuite,
@@ -25,16 +25,9 @@ export function stdioTarget(command: string, callTools?: CallToolsOption): ToolS
   return callTools === undefined ? { kind: 'stdio', command } : { kind: 'stdio', command, callTools };
 }
 
-/** A free TCP port on 127.0.0.1 (released before it is returned: a tiny race the tests accept). */
+/** A free port for a server started on it a moment later, where no port-0 listener is put meanwhile. */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
+  return portForServerStart();
 }
 
 /** An SSE target started by `--start`, on a free port. */
