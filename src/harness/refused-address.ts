@@ -30,7 +30,7 @@ function tryConnect(port: number): Promise<ConnectOutcome> {
   });
 }
 
-/** Where nothing listens: a base URL whose connections are refused. */
+/** No candidate port refused a connection (each accepted it or did not answer in time). */
 export class NoRefusedPortError extends Error {
   override readonly name = 'NoRefusedPortError';
   constructor(readonly tried: readonly number[]) {
