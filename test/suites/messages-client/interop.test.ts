@@ -1,14 +1,13 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { SuiteResult } from '../../../src/harness/results.js';
-import { compatibilityTable, measuredAndTable } from '../messages-compatibility-table.js';
-import { ensureBuilt, nodeCommand, runAgainst } from './helpers.js';
+import { readCompatibilityTable, tableDifferences } from '../../compatibility/tables.js';
+import { MESSAGES_CLIENTS } from '../../compatibility/targets.js';
+import { ensureBuilt, runAgainst } from './helpers.js';
 
 // The suite against messages clients nobody here wrote, and the comparison of what it
 // measures with docs/messages-compatibility.md.
-const TARGETS: Record<string, string> = {
-  '@anthropic-ai/sdk 1.12.0': '../../../examples/anthropic-sdk-client.mjs',
-  'ai 7.0.173 + @ai-sdk/anthropic 4.0.105': '../../../examples/ai-sdk-anthropic-client.mjs',
-};
+const SDK = '@anthropic-ai/sdk 1.12.0';
+const AI_SDK = 'ai 7.0.173 + @ai-sdk/anthropic 4.0.105';
 
 beforeAll(ensureBuilt, 60_000);
 
@@ -16,27 +15,31 @@ const measured = new Map<string, SuiteResult>();
 async function measure(name: string): Promise<SuiteResult> {
   let result = measured.get(name);
   if (result === undefined) {
+    const started = await MESSAGES_CLIENTS[name]!();
     // The quick tier's own property runs (not the tests' usual 5), so the table is what a
     // user sees from `wirecheck test messages-client` with this seed.
-    result = await runAgainst(nodeCommand(TARGETS[name]!), { runs: undefined });
+    result = await runAgainst(started.target.client, { runs: undefined }).finally(() => started.close());
     measured.set(name, result);
   }
   return result;
 }
 
 describe('interop with messages clients nobody here wrote', () => {
-  for (const name of Object.keys(TARGETS)) {
+  test('the table has a column for each client measured here, and no other', async () => {
+    const { columns } = await readCompatibilityTable('messages-client');
+    expect(columns).toEqual(Object.keys(MESSAGES_CLIENTS));
+  });
+
+  for (const name of Object.keys(MESSAGES_CLIENTS)) {
     test(`${name}: every check gets the outcome docs/messages-compatibility.md gives it`, async () => {
       const result = await measure(name);
-      const { columns, rows } = await compatibilityTable('messages-client');
-      expect(columns).toContain(name);
-      const { measured: got, table } = measuredAndTable(result, rows, name);
-      expect(got).toEqual(table);
+      const table = await readCompatibilityTable('messages-client');
+      expect(tableDifferences('messages-client', table, name, result)).toEqual([]);
     }, 240_000);
   }
 
   test('the official SDK 1.x fails no must check; it warns where it departs from the spec', async () => {
-    const result = await measure('@anthropic-ai/sdk 1.12.0');
+    const result = await measure(SDK);
     const failed = result.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.message}`);
     expect(failed).toEqual([]);
     const auth = result.checks.find((c) => c.id === 'messages-client.auth.x-api-key')!;
@@ -67,7 +70,7 @@ describe('interop with messages clients nobody here wrote', () => {
       pings: { at: [] },
       comments: { at: [] },
     };
-    const result = await runAgainst(nodeCommand(TARGETS['ai 7.0.173 + @ai-sdk/anthropic 4.0.105']!), {
+    const result = await runAgainst((await MESSAGES_CLIENTS[AI_SDK]!()).target.client, {
       only: ['messages-client.stream.final-message'],
       replay: { seed: 1, path: '0', property: 0, value: { json: { message, splits: [[], []], faults } } },
     });
@@ -78,7 +81,7 @@ describe('interop with messages clients nobody here wrote', () => {
   }, 60_000);
 
   test('the AI SDK leaves out is_error: false and still sends the same request', async () => {
-    const result = await measure('ai 7.0.173 + @ai-sdk/anthropic 4.0.105');
+    const result = await measure(AI_SDK);
     const body = result.checks.find((c) => c.id === 'messages-client.request.body')!;
     expect(body.status).toBe('pass');
     const additions = result.checks.find((c) => c.id === 'messages-client.request.body-additions')!;

@@ -1,0 +1,17 @@
+import { expect, test } from 'vitest';
+import { selected, sweepSeeds } from './sweep.js';
+
+test('the sweep takes comma-separated seeds, and refuses anything else rather than sweep seed 0', () => {
+  expect(sweepSeeds('4, 5,6')).toEqual([4, 5, 6]);
+  for (const bad of ['', '1,,2', 'a', '-1', '1.5', '99999999999999999999']) {
+    expect(() => sweepSeeds(bad), bad).toThrow(/WIRECHECK_SWEEP_SEEDS/);
+  }
+});
+
+test('the sweep picks targets by a part of their column name, and refuses a name that picks nothing', () => {
+  expect(selected('fastmcp sse', '')).toBe(true);
+  expect(selected('fastmcp sse', 'fastmcp,memory')).toBe(true);
+  expect(selected('SDK stdio', 'fastmcp,memory')).toBe(false);
+  expect(selected('references', 'references')).toBe(true);
+  expect(() => selected('fastmcp sse', 'fastmpc')).toThrow(/fastmpc names no target/);
+});

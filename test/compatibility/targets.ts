@@ -1,0 +1,119 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../../src/harness/run-suite.js';
+import { portForServerStart } from '../../src/harness/server-port.js';
+import type { MessagesClientTarget } from '../../src/suites/messages-client/target.js';
+import type { MessagesServiceTarget } from '../../src/suites/messages-service/target.js';
+import { TOOL_TRANSPORTS, type ToolClientTarget } from '../../src/suites/tool-client/index.js';
+import type { ToolServerTarget } from '../../src/suites/tool-server/index.js';
+import { startAimock } from '../suites/messages-service/aimock.js';
+
+// The third-party implementations of docs/*-compatibility.md, one per column: the interop
+// tests run them with the tests' seeds, the verdict sweep (npm run sweep) with the quick
+// tier's own runs over several seeds.
+
+/** A target ready for one suite run; close() ends what started it (a service, a folder). */
+export interface StartedTarget<T> {
+  readonly target: T;
+  /** A folder the target works in, removed by close(). */
+  readonly dir?: string;
+  close(): Promise<void>;
+}
+
+/** Column of the compatibility table -> how to start that target for one run. */
+export type ThirdPartyTargets<T> = Readonly<Record<string, () => Promise<StartedTarget<T>>>>;
+
+const NODE = shellQuote(process.execPath);
+const node = (path: string) => `${NODE} ${shellQuote(fileURLToPath(new URL(path, import.meta.url)))}`;
+const bin = (path: string) => node(`../../node_modules/${path}`);
+const testServer = (name: string) => node(`../suites/tool-server/servers/${name}.mjs`);
+const nothingToClose = async () => {};
+
+function fixed<T>(target: T): () => Promise<StartedTarget<T>> {
+  return async () => ({ target, close: nothingToClose });
+}
+
+export const MESSAGES_CLIENTS: ThirdPartyTargets<MessagesClientTarget> = {
+  '@anthropic-ai/sdk 1.12.0': fixed({ client: node('../../examples/anthropic-sdk-client.mjs') }),
+  'ai 7.0.173 + @ai-sdk/anthropic 4.0.105': fixed({
+    client: node('../../examples/ai-sdk-anthropic-client.mjs'),
+  }),
+};
+
+/** The environment variable the aimock target's key is read from (the suite takes a variable, not a key). */
+export const AIMOCK_KEY_ENV = 'WIRECHECK_TEST_AIMOCK_KEY';
+const AIMOCK_KEY = 'wc-test-key-aimock';
+
+export const MESSAGES_SERVICES: ThirdPartyTargets<MessagesServiceTarget> = {
+  '@copilotkit/aimock 1.43.0': async () => {
+    process.env[AIMOCK_KEY_ENV] = AIMOCK_KEY;
+    const aimock = await startAimock(AIMOCK_KEY);
+    return {
+      target: { baseUrl: aimock.baseUrl, apiKeyEnv: AIMOCK_KEY_ENV },
+      close: async () => {
+        await aimock.close();
+        delete process.env[AIMOCK_KEY_ENV];
+      },
+    };
+  },
+};
+
+const toolClient = (file: string) =>
+  fixed<ToolClientTarget>({
+    client: node(`../suites/tool-client/clients/${file}`),
+    transports: TOOL_TRANSPORTS,
+  });
+
+export const TOOL_CLIENTS: ThirdPartyTargets<ToolClientTarget> = {
+  'official SDK': toolClient('mcp-sdk-client.mjs'),
+  '@ai-sdk/mcp': toolClient('ai-sdk-client.mjs'),
+};
+
+const EVERYTHING = bin('@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = bin('@modelcontextprotocol/server-filesystem/dist/index.js');
+const MEMORY = bin('@modelcontextprotocol/server-memory/dist/index.js');
+const SUPERGATEWAY = bin('supergateway/dist/index.js');
+const MCP_PROXY = bin('mcp-proxy/dist/bin/mcp-proxy.mjs');
+
+/**
+ * A tool server in a fresh folder (filesystem and memory servers work there; no check calls
+ * a writing tool, so it stays empty), over stdio or SSE on a port chosen for `--start`.
+ */
+function toolServer(
+  over: 'stdio' | 'sse',
+  command: (dir: string, port: number) => string,
+): () => Promise<StartedTarget<ToolServerTarget>> {
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-interop-'));
+    const close = () => rm(dir, { recursive: true, force: true });
+    if (over === 'stdio') return { target: { kind: 'stdio', command: command(dir, 0) }, dir, close };
+    const port = await portForServerStart();
+    return {
+      target: { kind: 'sse', url: `http://127.0.0.1:${port}/sse`, start: command(dir, port) },
+      dir,
+      close,
+    };
+  };
+}
+
+const memory = (dir: string) => `MEMORY_FILE_PATH=${shellQuote(join(dir, 'memory.jsonl'))} ${MEMORY}`;
+
+export const TOOL_SERVERS: ThirdPartyTargets<ToolServerTarget> = {
+  'SDK stdio': toolServer('stdio', () => `${testServer('sdk')} --transport stdio`),
+  'SDK sse': toolServer('sse', (_, port) => `${testServer('sdk')} --transport sse --port ${port}`),
+  'everything stdio': toolServer('stdio', () => `${EVERYTHING} stdio`),
+  'everything sse': toolServer('sse', (_, port) => `PORT=${port} ${EVERYTHING} sse`),
+  'filesystem stdio': toolServer('stdio', (dir) => `${FILESYSTEM} ${shellQuote(dir)}`),
+  'memory stdio': toolServer('stdio', (dir) => memory(dir)),
+  'supergateway sse': toolServer(
+    'sse',
+    (dir, port) => `${SUPERGATEWAY} --stdio ${shellQuote(memory(dir))} --port ${port}`,
+  ),
+  'mcp-proxy sse': toolServer(
+    'sse',
+    (dir, port) => `${MCP_PROXY} --port ${port} --server sse -- sh -c ${shellQuote(memory(dir))}`,
+  ),
+  'fastmcp sse': toolServer('sse', (_, port) => `${testServer('fastmcp')} --port ${port}`),
+};
