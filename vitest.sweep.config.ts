@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/compatibility/*.sweep.ts'],
-    globalSetup: ['test/global-setup.ts'],
+    // load.ts: WIRECHECK_SWEEP_LOAD busy processes beside the sweep, ended with it.
+    globalSetup: ['test/global-setup.ts', 'test/compatibility/load.ts'],
     // One target at a time per file; a target's seeds run one after another.
     testTimeout: 3_600_000,
     hookTimeout: 60_000,

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { sweepLoad } from './load.js';
 import { selected, sweepSeeds } from './sweep.js';
 
 test('the sweep takes comma-separated seeds, and refuses anything else rather than sweep seed 0', () => {
@@ -14,4 +15,11 @@ test('the sweep picks targets by a part of their column name, and refuses a name
   expect(selected('SDK stdio', 'fastmcp,memory')).toBe(false);
   expect(selected('references', 'references')).toBe(true);
   expect(() => selected('fastmcp sse', 'fastmpc')).toThrow(/fastmpc names no target/);
+});
+
+test('the sweep load is a small whole number of busy processes', () => {
+  expect(sweepLoad('0')).toBe(0);
+  expect(sweepLoad('3')).toBe(3);
+  for (const bad of ['', '-1', '1.5', 'two', '17'])
+    expect(() => sweepLoad(bad), bad).toThrow(/WIRECHECK_SWEEP_LOAD/);
 });
