@@ -9,6 +9,7 @@ import { METHODS, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 import { encodeFrame } from '../../protocol/sse/index.js';
 import { mixSeed, type Random, seededRandom } from '../messages/random.js';
 import type { ToolJournal } from './journal.js';
+import { journalSent } from './journal-sent.js';
 import { matchKeyOf, type ToolReplayPart, type ToolReplayPlan, type ToolReplayStep } from './replay-plan.js';
 import type { ToolScenario } from './scenario.js';
 import type { SessionChannel } from './session.js';
@@ -153,13 +154,7 @@ export class ReplayToolSession {
     if (this.closedFlag) return;
     this.flush();
     this.dispose();
-    this.journal.record({
-      session: this.channel.session,
-      transport: this.channel.transport,
-      direction: 'sent',
-      kind: 'closed',
-      text: 'the mock closed the session',
-    });
+    journalSent(this.journal, this.channel, 'closed', 'the mock closed the session');
     this.channel.close();
   }
 
@@ -261,13 +256,7 @@ export class ReplayToolSession {
       request?.key.startsWith(`${METHODS.toolsCall} `)
     ) {
       this.flush();
-      this.journal.record({
-        session: this.channel.session,
-        transport: this.channel.transport,
-        direction: 'sent',
-        kind: 'banner',
-        text: nonJsonStdout,
-      });
+      journalSent(this.journal, this.channel, 'banner', nonJsonStdout);
       this.channel.writeBanner(nonJsonStdout);
     }
   }
@@ -281,14 +270,7 @@ export class ReplayToolSession {
 
   private sentMessage(step: ToolReplayStep): void {
     const text = this.liveText(step);
-    this.journal.record({
-      session: this.channel.session,
-      transport: this.channel.transport,
-      direction: 'sent',
-      kind: 'message',
-      text,
-      value: JSON.parse(text) as unknown,
-    });
+    journalSent(this.journal, this.channel, 'message', text, JSON.parse(text) as unknown);
     this.countSent();
   }
 
@@ -306,14 +288,7 @@ export class ReplayToolSession {
     for (const message of pending) {
       if (this.closedFlag) return;
       const text = JSON.stringify(message);
-      this.journal.record({
-        session: this.channel.session,
-        transport: this.channel.transport,
-        direction: 'sent',
-        kind: 'message',
-        text,
-        value: message,
-      });
+      journalSent(this.journal, this.channel, 'message', text, message);
       this.channel.write(text);
       this.countSent();
     }

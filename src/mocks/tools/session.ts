@@ -10,6 +10,7 @@ import {
 import { METHODS, ToolsCallParams } from '../../protocol/mcp/index.js';
 import { mixSeed, type Random, seededRandom } from '../messages/random.js';
 import type { ToolJournal } from './journal.js';
+import { journalSent } from './journal-sent.js';
 import { outcomeOfCall, type ResolvedToolScenario } from './scenario.js';
 
 /** Where a session's output goes: one stdio process, or one SSE stream. */
@@ -116,13 +117,7 @@ export class MockToolSession {
   close(): void {
     if (this.closedFlag) return;
     this.dispose();
-    this.journal.record({
-      session: this.channel.session,
-      transport: this.channel.transport,
-      direction: 'sent',
-      kind: 'closed',
-      text: 'the mock closed the session',
-    });
+    journalSent(this.journal, this.channel, 'closed', 'the mock closed the session');
     this.channel.close();
   }
 
@@ -158,13 +153,7 @@ export class MockToolSession {
         const outcome = outcomeOfCall(this.scenario, params.data.name, params.data.arguments);
         const banner = this.scenario.faults.nonJsonStdout;
         if (banner !== undefined && this.channel.writeBanner && !this.closedFlag) {
-          this.journal.record({
-            session: this.channel.session,
-            transport: this.channel.transport,
-            direction: 'sent',
-            kind: 'banner',
-            text: banner,
-          });
+          journalSent(this.journal, this.channel, 'banner', banner);
           this.channel.writeBanner(banner);
         }
         return 'result' in outcome
@@ -227,14 +216,7 @@ export class MockToolSession {
   private send(message: unknown): void {
     if (this.closedFlag) return;
     const text = JSON.stringify(message);
-    this.journal.record({
-      session: this.channel.session,
-      transport: this.channel.transport,
-      direction: 'sent',
-      kind: 'message',
-      text,
-      value: message,
-    });
+    journalSent(this.journal, this.channel, 'message', text, message);
     this.channel.write(text);
     this.sent++;
     const limit = this.scenario.faults.closeStreamAfter;
