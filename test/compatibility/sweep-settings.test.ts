@@ -12,6 +12,7 @@ test('the sweep takes comma-separated seeds, and refuses anything else rather th
 test('the sweep picks targets by a part of their column name, and refuses a name that picks nothing', () => {
   expect(selected('fastmcp sse', '')).toBe(true);
   expect(selected('fastmcp sse', 'fastmcp,memory')).toBe(true);
+  expect(selected('memory stdio', 'fastmcp, memory')).toBe(true);
   expect(selected('SDK stdio', 'fastmcp,memory')).toBe(false);
   expect(selected('references', 'references')).toBe(true);
   expect(() => selected('fastmcp sse', 'fastmpc')).toThrow(/fastmpc names no target/);

@@ -40,7 +40,10 @@ const SWEPT = [
  * a sweep of nothing.
  */
 export function selected(name: string, value = process.env.WIRECHECK_SWEEP_ONLY ?? ''): boolean {
-  const only = value.split(',').filter((o) => o.trim() !== '');
+  const only = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   const unknown = only.filter((o) => !SWEPT.some((n) => n.includes(o)));
   if (unknown.length > 0) {
     throw new Error(
