@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { sweepLoad } from './load.js';
 import { selected, sweepSeeds } from './sweep.js';
+import { COMPATIBILITY_TABLES } from './tables.js';
 
 test('the sweep takes comma-separated seeds, and refuses anything else rather than sweep seed 0', () => {
   expect(sweepSeeds('4, 5,6')).toEqual([4, 5, 6]);
@@ -23,4 +25,10 @@ test('the sweep load is a small whole number of busy processes', () => {
   expect(sweepLoad('3')).toBe(3);
   for (const bad of ['', '-1', '1.5', 'two', '17'])
     expect(() => sweepLoad(bad), bad).toThrow(/WIRECHECK_SWEEP_LOAD/);
+});
+
+test('every compatibility table has its sweep file', () => {
+  for (const suite of Object.keys(COMPATIBILITY_TABLES)) {
+    expect(existsSync(new URL(`./${suite}.sweep.ts`, import.meta.url)), suite).toBe(true);
+  }
 });
