@@ -5,7 +5,7 @@ import { resolveEndpoint, sessionIdOf, TOOL_SSE_EVENTS } from '../protocol/mcp/i
 import { createFrameDecoder, type SseFrame, SseLimitError, type SseLimits } from '../protocol/sse/index.js';
 import { readBody } from './bounded-body.js';
 import { nodeHttp } from './node-http.js';
-import { type Transport, TransportClosedError, TransportError } from './transport.js';
+import { type Transport, TransportClosedError, TransportError, unreadableMessageEvent } from './transport.js';
 
 /** How long `start` waits for the `endpoint` event when not told (the spec's probe budget). */
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 5_000;
@@ -366,14 +366,7 @@ export class SseClientTransport implements Transport {
     if (event !== TOOL_SSE_EVENTS.message) return;
     const parsed = parseJsonBounded(frame.data);
     if (!parsed.ok) {
-      this.onerror?.(
-        new TransportError(
-          'parse',
-          `${this.label}: a \`message\` event is not JSON that can be read (${parsed.message}): ${JSON.stringify(frame.data.slice(0, 120))}`,
-          false,
-          frame.data,
-        ),
-      );
+      this.onerror?.(unreadableMessageEvent(this.label, frame.data, parsed.message));
       return;
     }
     this.onmessage?.(parsed.value);

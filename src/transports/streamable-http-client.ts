@@ -13,7 +13,7 @@ import {
 import { type SseFrame, SseLimitError, type SseLimits } from '../protocol/sse/index.js';
 import { readBody, readBounded } from './bounded-body.js';
 import { causeOf, createAgent, httpRequest, isEventStream, pumpFrames } from './sse-client.js';
-import { type Transport, TransportClosedError, TransportError } from './transport.js';
+import { type Transport, TransportClosedError, TransportError, unreadableMessageEvent } from './transport.js';
 
 /** The Accept header of every POST: the client takes either answer (MUST, 2025-03-26 and later). */
 export const STREAMABLE_HTTP_POST_ACCEPT = `${STREAMABLE_HTTP_CONTENT_TYPES.json}, ${STREAMABLE_HTTP_CONTENT_TYPES.eventStream}`;
@@ -530,14 +530,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (frame.event !== undefined && frame.event !== 'message') return;
     const parsed = parseJsonBounded(frame.data);
     if (!parsed.ok) {
-      this.onerror?.(
-        new TransportError(
-          'parse',
-          `${this.label}: a \`message\` event is not JSON that can be read (${parsed.message}): ${JSON.stringify(frame.data.slice(0, 120))}`,
-          false,
-          frame.data,
-        ),
-      );
+      this.onerror?.(unreadableMessageEvent(this.label, frame.data, parsed.message));
       return;
     }
     for (const item of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {

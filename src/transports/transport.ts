@@ -47,6 +47,16 @@ export class TransportError extends Error {
   }
 }
 
+/** A `message` event of an SSE stream whose data is not JSON that can be read: not fatal, the stream goes on. */
+export function unreadableMessageEvent(label: string, data: string, reason: string): TransportError {
+  return new TransportError(
+    'parse',
+    `${label}: a \`message\` event is not JSON that can be read (${reason}): ${JSON.stringify(data.slice(0, 120))}`,
+    false,
+    data,
+  );
+}
+
 /** Thrown by `send` after the transport closed. */
 export class TransportClosedError extends Error {
   override readonly name = 'TransportClosedError';
