@@ -92,6 +92,22 @@ export function expectContent(result: BashToolResult, expected: string, what: st
   );
 }
 
+/**
+ * The result carries the output of a command that printed `stdout` (and nothing on stderr).
+ * For the checks whose rule is not how output is assembled (ids and order, input handling,
+ * restart, a harmless command not refused), a runner that drops the trailing line break shows
+ * the same output: the runner.output checks judge the text itself, once.
+ */
+export function expectCommandOutput(result: BashToolResult, stdout: string, what: string): void {
+  const trimmed = stdout.replace(/\n+$/, '');
+  expectThat(
+    result.content === stdout || result.content === trimmed,
+    `${what}: the content is not the command's output`,
+    trimmed === stdout ? JSON.stringify(stdout) : `${JSON.stringify(stdout)} (or ${JSON.stringify(trimmed)})`,
+    abbreviate(result.content),
+  );
+}
+
 export function expectMatches(result: BashToolResult, pattern: RegExp, what: string, wanted: string): void {
   expectThat(
     pattern.test(result.content),

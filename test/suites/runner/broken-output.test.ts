@@ -47,6 +47,21 @@ const CASES: BrokenCase[] = [
     passes: ['output.stderr-only', 'output.stdout-only'],
   },
   {
+    runner: 'trim-trailing-newlines',
+    flaw: "drops the trailing line breaks of the output (as the official SDK's bash tool does)",
+    fails: ['output.stdout-only', 'output.stdout-and-stderr', 'output.stderr-only'],
+    // Their rules are the ids and order, input handling, the restart and refusal: the output's
+    // text is the runner.output checks' to judge, once.
+    passes: [
+      'results.ids-in-order',
+      'input.bad-lines-answered',
+      'input.large-command-answered',
+      'input.large-command-runs',
+      'restart.fresh-session',
+      'refusal.harmless-runs',
+    ],
+  },
+  {
     runner: 'always-separator',
     flaw: 'puts the separator in when stdout is empty',
     fails: ['output.stderr-only', 'output.failure-with-stderr'],

@@ -1,6 +1,6 @@
 import { type Check, expectThat } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
-import { describeSession, expectContent, expectIsError, jsonAt, resultAt } from '../expect.js';
+import { describeSession, expectCommandOutput, expectIsError, jsonAt, resultAt } from '../expect.js';
 import { type InputLine, rawLine, toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
@@ -71,9 +71,9 @@ export const inputChecks: Check<RunnerCtx>[] = [
       const { run } = await badLineSession(ctx, env.signal);
       expectCount(run, 'bad input lines');
       for (let i = 0; i < run.spec.lines.length; i++) jsonAt(run, i, `input line ${i + 1}`);
-      expectContent(resultAt(run, 0, 'echo before'), 'before\n', 'echo before');
+      expectCommandOutput(resultAt(run, 0, 'echo before'), 'before\n', 'echo before');
       const last = run.spec.lines.length - 1;
-      expectContent(resultAt(run, last, 'echo after'), 'after\n', 'echo after, after the bad lines');
+      expectCommandOutput(resultAt(run, last, 'echo after'), 'after\n', 'echo after, after the bad lines');
     },
   },
   {
@@ -103,7 +103,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
       const run = await largeCommandSession(ctx, env.signal);
       expectCount(run, 'a 1 MB command');
       resultAt(run, 0, 'a 1 MB command');
-      expectContent(resultAt(run, 1, 'echo after'), 'after\n', 'echo after, after a 1 MB command');
+      expectCommandOutput(resultAt(run, 1, 'echo after'), 'after\n', 'echo after, after a 1 MB command');
     },
   },
   {
@@ -119,7 +119,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
       const run = await largeCommandSession(ctx, env.signal);
       const result = resultAt(run, 0, 'a 1 MB command');
       expectIsError(result, false, 'a 1 MB command');
-      expectContent(result, 'big-ok\n', 'echo big-ok followed by a 1 MB comment');
+      expectCommandOutput(result, 'big-ok\n', 'echo big-ok followed by a 1 MB comment');
     },
   },
 ];

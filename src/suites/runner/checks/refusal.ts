@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Check, CheckFailure, expectThat } from '../../../harness/check.js';
 import { BLOCKED_SUBSTRINGS } from '../../../protocol/bash/index.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
-import { abbreviate, expectContent, expectIsError, expectMatches, resultAt } from '../expect.js';
+import { abbreviate, expectCommandOutput, expectIsError, expectMatches, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
@@ -222,7 +222,7 @@ export const refusalChecks: Check<RunnerCtx>[] = [
       const session = await refusalSession(ctx, env.signal);
       const result = resultAt(session.run, session.harmlessIndex, 'echo hello');
       expectIsError(result, false, 'echo hello');
-      expectContent(result, 'hello\n', 'echo hello');
+      expectCommandOutput(result, 'hello\n', 'echo hello');
     },
   },
   {

@@ -1,6 +1,6 @@
 import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
-import { expectContent, resultAt } from '../expect.js';
+import { expectCommandOutput, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
@@ -73,7 +73,7 @@ export const restartChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       const { run } = await restartSession(ctx, env.signal);
       const after = resultAt(run, 2, 'echo "[$WC_STATE]" after the restart');
-      expectContent(after, '[]\n', 'a variable exported before the restart, read after it');
+      expectCommandOutput(after, '[]\n', 'a variable exported before the restart, read after it');
     },
   },
   {

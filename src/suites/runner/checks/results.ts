@@ -3,7 +3,7 @@ import { type Check, expectThat } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { withShrinkBudget } from '../../messages-client/shrink-budget.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
-import { describeSession, expectContent, resultAt } from '../expect.js';
+import { describeSession, expectCommandOutput, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
 
@@ -48,7 +48,11 @@ export const resultChecks: Check<RunnerCtx>[] = [
             `${run.outputs.length} lines`,
           );
           for (const [i] of ids.entries()) {
-            expectContent(resultAt(run, i, `echo line-${i + 1}`), `line-${i + 1}\n`, `echo line-${i + 1}`);
+            expectCommandOutput(
+              resultAt(run, i, `echo line-${i + 1}`),
+              `line-${i + 1}\n`,
+              `echo line-${i + 1}`,
+            );
           }
         }, ctx.shrinkRuns),
         { runs: Math.min(10, ctx.commandRuns(env)) },

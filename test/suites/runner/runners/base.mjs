@@ -34,6 +34,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [crashOnBadWorkdir] prepare the working directory's parent at start-up and crash when it cannot
  * @property {boolean} [keepOutput] hold up to 384 MiB of each stream in memory, not just what the result keeps
  * @property {number} [defaultTimeoutS] the timeout when WIRECHECK_TIMEOUT_S is unset (the spec: 20)
+ * @property {boolean} [trimTrailingNewlines] drop the trailing line breaks of the text (as the official SDK's bash tool does)
  * @property {boolean} [keepJobs] no sandbox, and never kill what a command leaves in its group (restart does nothing)
  */
 
@@ -219,7 +220,8 @@ function execute(command, env, flaws, ctx) {
         resolve({ content: blank ? note : `${note}\n${text}`, isError: true });
         return;
       }
-      const content = blank ? (flaws.emptyBlankText ? '' : `(no output; exit code ${exitCode})`) : text;
+      const shown = flaws.trimTrailingNewlines ? text.replace(/\n+$/, '') : text;
+      const content = blank ? (flaws.emptyBlankText ? '' : `(no output; exit code ${exitCode})`) : shown;
       resolve({ content, isError: exitCode !== 0 || (flaws.isErrorOnStderr === true && err().length > 0) });
     });
   });
