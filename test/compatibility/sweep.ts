@@ -5,6 +5,7 @@ import { readCompatibilityTable, type TabledSuite, tableDifferences } from './ta
 import {
   MESSAGES_CLIENTS,
   MESSAGES_SERVICES,
+  RUNNERS,
   type ThirdPartyTargets,
   TOOL_CLIENTS,
   TOOL_SERVERS,
@@ -28,7 +29,7 @@ export function sweepSeeds(value = process.env.WIRECHECK_SWEEP_SEEDS ?? '1,2,3')
 
 /** What WIRECHECK_SWEEP_ONLY can pick: every column of the tables, and the references' run. */
 const SWEPT = [
-  ...[MESSAGES_CLIENTS, MESSAGES_SERVICES, TOOL_CLIENTS, TOOL_SERVERS].flatMap((targets) =>
+  ...[MESSAGES_CLIENTS, MESSAGES_SERVICES, RUNNERS, TOOL_CLIENTS, TOOL_SERVERS].flatMap((targets) =>
     Object.keys(targets),
   ),
   'references',

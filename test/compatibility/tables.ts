@@ -3,8 +3,8 @@ import type { CheckResult, SuiteResult } from '../../src/harness/results.js';
 
 /**
  * A compatibility table of docs/: where it is, and what its rows promise. The messages tables
- * give every check a row; the tool tables list only the checks that do not pass (and `n/a`
- * for a check the target's transport skips).
+ * give every check a row; the runner and tool tables list only the checks that do not pass (and
+ * `n/a` for a check the target's transport skips).
  */
 export interface CompatibilityTableSpec {
   readonly doc: string;
@@ -32,6 +32,11 @@ export const COMPATIBILITY_TABLES = {
     listsEveryCheck: false,
     // A check of another MCP revision than its transport's is skipped as not applicable.
     unlistedSkip: (check) => check.skipKind === 'not-applicable',
+  },
+  runner: {
+    doc: 'runner-compatibility.md',
+    marker: 'compatibility-table',
+    listsEveryCheck: false,
   },
   'tool-server': {
     doc: 'tool-server-compatibility.md',

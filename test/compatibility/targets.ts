@@ -6,6 +6,7 @@ import { shellQuote } from '../../src/harness/run-suite.js';
 import { portForServerStart } from '../../src/harness/server-port.js';
 import type { MessagesClientTarget } from '../../src/suites/messages-client/target.js';
 import type { MessagesServiceTarget } from '../../src/suites/messages-service/target.js';
+import type { RunnerTarget } from '../../src/suites/runner/target.js';
 import { TOOL_TRANSPORTS, type ToolClientTarget } from '../../src/suites/tool-client/index.js';
 import type { ToolServerTarget } from '../../src/suites/tool-server/index.js';
 import { startAimock } from '../suites/messages-service/aimock.js';
@@ -40,6 +41,10 @@ export const MESSAGES_CLIENTS: ThirdPartyTargets<MessagesClientTarget> = {
   'ai 7.0.173 + @ai-sdk/anthropic 4.0.105': fixed({
     client: node('../../examples/ai-sdk-anthropic-client.mjs'),
   }),
+};
+
+export const RUNNERS: ThirdPartyTargets<RunnerTarget> = {
+  'SDK betaBashTool': fixed({ runner: node('../../examples/anthropic-sdk-bash-runner.mjs') }),
 };
 
 /** The environment variable the aimock target's key is read from (the suite takes a variable, not a key). */
