@@ -2,14 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Suite } from '../../src/harness/check.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 import { readCompatibilityTable, type TabledSuite, tableDifferences } from './tables.js';
-import {
-  MESSAGES_CLIENTS,
-  MESSAGES_SERVICES,
-  RUNNERS,
-  type ThirdPartyTargets,
-  TOOL_CLIENTS,
-  TOOL_SERVERS,
-} from './targets.js';
+import { THIRD_PARTY_TARGETS, type ThirdPartyTargets } from './targets.js';
 
 /**
  * The seeds of a sweep: WIRECHECK_SWEEP_SEEDS, comma-separated (default 1,2,3). The tests run
@@ -29,9 +22,7 @@ export function sweepSeeds(value = process.env.WIRECHECK_SWEEP_SEEDS ?? '1,2,3')
 
 /** What WIRECHECK_SWEEP_ONLY can pick: every column of the tables, and the references' run. */
 const SWEPT = [
-  ...[MESSAGES_CLIENTS, MESSAGES_SERVICES, RUNNERS, TOOL_CLIENTS, TOOL_SERVERS].flatMap((targets) =>
-    Object.keys(targets),
-  ),
+  ...Object.values(THIRD_PARTY_TARGETS).flatMap((targets) => Object.keys(targets)),
   'references',
 ];
 

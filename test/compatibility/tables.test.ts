@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '../../src/harness/results.js';
-import { type CompatibilityTable, tableDifferences } from './tables.js';
+import {
+  COMPATIBILITY_TABLES,
+  type CompatibilityTable,
+  readCompatibilityTable,
+  type TabledSuite,
+  tableDifferences,
+} from './tables.js';
+import { THIRD_PARTY_TARGETS } from './targets.js';
 
 function check(id: string, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult {
   return { id, level: 'must', status, message: `${id} ${status}`, durationMs: 1, ...extra } as CheckResult;
@@ -71,4 +78,13 @@ describe('a table that lists only what does not pass (tool servers and clients)'
       's.rev: table says pass (no row), measured skip: s.rev skip',
     ]);
   });
+});
+
+describe('docs/*-compatibility.md', () => {
+  for (const suite of Object.keys(COMPATIBILITY_TABLES) as TabledSuite[]) {
+    test(`${suite}: the table has a column for each target the tests measure, and no other`, async () => {
+      const { columns } = await readCompatibilityTable(suite);
+      expect(columns).toEqual(Object.keys(THIRD_PARTY_TARGETS[suite]));
+    });
+  }
 });

@@ -11,6 +11,8 @@ export interface CompatibilityTableSpec {
   /** The table sits between `<!-- {marker}:start -->` and `<!-- {marker}:end -->`. */
   readonly marker: string;
   readonly listsEveryCheck: boolean;
+  /** Header cells after `check` and `level` that describe the rows, not a target (tool-client: `revision`). */
+  readonly rowColumns?: readonly string[];
   /** A check without a row that may still be skipped (every other one must pass). */
   readonly unlistedSkip?: (check: CheckResult) => boolean;
 }
@@ -30,6 +32,7 @@ export const COMPATIBILITY_TABLES = {
     doc: 'tool-client-compatibility.md',
     marker: 'compatibility-table',
     listsEveryCheck: false,
+    rowColumns: ['revision'],
     // A check of another MCP revision than its transport's is skipped as not applicable.
     unlistedSkip: (check) => check.skipKind === 'not-applicable',
   },
@@ -51,6 +54,7 @@ export type TabledSuite = keyof typeof COMPATIBILITY_TABLES;
 
 /** A table read from docs/: check id -> column -> cell. */
 export interface CompatibilityTable {
+  /** The targets' columns, one per implementation measured. */
   readonly columns: readonly string[];
   readonly rows: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
@@ -68,15 +72,15 @@ export async function readCompatibilityTable(suite: TabledSuite): Promise<Compat
         .slice(1, -1)
         .map((c) => c.trim()),
     );
-  const columns = (lines[0] ?? []).slice(2);
+  const header = (lines[0] ?? []).slice(2);
   const rows = new Map<string, Record<string, string>>();
   for (const cells of lines.slice(2)) {
     rows.set(
       (cells[0] ?? '').replace(/`/g, ''),
-      Object.fromEntries(columns.map((c, i) => [c, cells[i + 2] ?? ''])),
+      Object.fromEntries(header.map((c, i) => [c, cells[i + 2] ?? ''])),
     );
   }
-  return { columns, rows };
+  return { columns: header.filter((c) => !(spec.rowColumns ?? []).includes(c)), rows };
 }
 
 /** The status a cell promises: `n/a` is a check the target's transport skips. */

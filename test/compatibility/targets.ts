@@ -10,6 +10,7 @@ import type { RunnerTarget } from '../../src/suites/runner/target.js';
 import { TOOL_TRANSPORTS, type ToolClientTarget } from '../../src/suites/tool-client/index.js';
 import type { ToolServerTarget } from '../../src/suites/tool-server/index.js';
 import { startAimock } from '../suites/messages-service/aimock.js';
+import type { TabledSuite } from './tables.js';
 
 // The third-party implementations of docs/*-compatibility.md, one per column: the interop
 // tests run them with the tests' seeds, the verdict sweep (npm run sweep) with the quick
@@ -121,4 +122,13 @@ export const TOOL_SERVERS: ThirdPartyTargets<ToolServerTarget> = {
     (dir, port) => `${MCP_PROXY} --port ${port} --server sse -- sh -c ${shellQuote(memory(dir))}`,
   ),
   'fastmcp sse': toolServer('sse', (_, port) => `${testServer('fastmcp')} --port ${port}`),
+};
+
+/** Every compatibility table's targets, one per column. */
+export const THIRD_PARTY_TARGETS: Readonly<Record<TabledSuite, ThirdPartyTargets<unknown>>> = {
+  'messages-client': MESSAGES_CLIENTS,
+  'messages-service': MESSAGES_SERVICES,
+  runner: RUNNERS,
+  'tool-client': TOOL_CLIENTS,
+  'tool-server': TOOL_SERVERS,
 };
