@@ -3,7 +3,7 @@ import type { CheckResult, SuiteResult } from '../../src/harness/results.js';
 
 /**
  * A compatibility table of docs/: where it is, and what its rows promise. The messages tables
- * give every check a row; the runner and tool tables list only the checks that do not pass (and
+ * give every check a row; the agent, runner and tool tables list only the checks that do not pass (and
  * `n/a` for a check the target's transport skips).
  */
 export interface CompatibilityTableSpec {
@@ -35,6 +35,11 @@ export const COMPATIBILITY_TABLES = {
     rowColumns: ['revision'],
     // A check of another MCP revision than its transport's is skipped as not applicable.
     unlistedSkip: (check) => check.skipKind === 'not-applicable',
+  },
+  agent: {
+    doc: 'agent-compatibility.md',
+    marker: 'compatibility-table',
+    listsEveryCheck: false,
   },
   runner: {
     doc: 'runner-compatibility.md',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../src/harness/run-suite.js';
 import { portForServerStart } from '../../src/harness/server-port.js';
+import type { AgentTarget } from '../../src/suites/agent/target.js';
 import type { MessagesClientTarget } from '../../src/suites/messages-client/target.js';
 import type { MessagesServiceTarget } from '../../src/suites/messages-service/target.js';
 import type { RunnerTarget } from '../../src/suites/runner/target.js';
@@ -46,6 +47,13 @@ export const MESSAGES_CLIENTS: ThirdPartyTargets<MessagesClientTarget> = {
 
 export const RUNNERS: ThirdPartyTargets<RunnerTarget> = {
   'SDK betaBashTool': fixed({ runner: node('../../examples/anthropic-sdk-bash-runner.mjs') }),
+};
+
+export const AGENTS: ThirdPartyTargets<AgentTarget> = {
+  'SDK toolRunner (adapter)': fixed({ agent: node('../../examples/anthropic-sdk-agent.mjs') }),
+  'SDK toolRunner (defaults)': fixed({
+    agent: node('../suites/agent/third-party/sdk-tool-runner-defaults.mjs'),
+  }),
 };
 
 /** The environment variable the aimock target's key is read from (the suite takes a variable, not a key). */
@@ -126,6 +134,7 @@ export const TOOL_SERVERS: ThirdPartyTargets<ToolServerTarget> = {
 
 /** Every compatibility table's targets, one per column. */
 export const THIRD_PARTY_TARGETS: Readonly<Record<TabledSuite, ThirdPartyTargets<unknown>>> = {
+  agent: AGENTS,
   'messages-client': MESSAGES_CLIENTS,
   'messages-service': MESSAGES_SERVICES,
   runner: RUNNERS,

@@ -1,3 +1,4 @@
+import { show } from '../../harness/check.js';
 import type { JournalEntry } from '../../mocks/messages/index.js';
 import { type Difference, differences } from '../../protocol/compare.js';
 import { normalizeBlock, normalizeTurn } from '../../protocol/messages/defaults.js';
@@ -132,13 +133,44 @@ export function historyDifferences(f: FollowUp): Difference[] {
   return specDifferences(f.earlier, f.turns.slice(0, f.earlier.length));
 }
 
-/** The tool_result blocks of the turns after the earlier ones, with the index of the turn holding each. */
+/**
+ * Where the turns this request adds begin: after the earlier turns when it starts with them
+ * (or with as many turns, changed). A request no longer than the one before has left the
+ * earlier turns out (agent.loop.history-kept fails it: an agent that sends only the new turns,
+ * expecting the service to hold the rest); its new turns are those after its last assistant
+ * turn, so the results it sends are judged for what they are, not blamed for the history.
+ */
+export function newTurnsStart(f: FollowUp): number {
+  if (!sendsOnlyNewTurns(f)) return f.earlier.length;
+  return f.turns.map((t) => t.role).lastIndexOf('assistant') + 1;
+}
+
+/** The request is no longer than the one before and does not start with its turns. */
+export function sendsOnlyNewTurns(f: FollowUp): boolean {
+  return f.turns.length <= f.earlier.length && historyDifferences(f).length > 0;
+}
+
+/**
+ * Why a request that sends only its new turns fails, for the checks it fails. A request that
+ * continues a thread the service holds (the `thread` field of the message-threads beta, which
+ * the official SDK's tool runner uses by default) is named as such: the spec's service keeps
+ * no conversation between requests.
+ */
+export function onlyNewTurnsText(f: FollowUp): string {
+  const thread = (f.entry.body as { thread?: unknown } | undefined)?.thread;
+  const how =
+    thread === undefined
+      ? 'as if the service held the conversation'
+      : `continuing a conversation the service would hold (thread: ${show(thread)}, a beta the spec does not describe)`;
+  return `the request holds ${f.turns.length} turn(s) where the one before held ${f.earlier.length}: it sends only its new turns, ${how}, and the spec's service holds none`;
+}
+
+/** The tool_result blocks of the turns this request adds, with the index of the turn holding each. */
 export function newToolResults(f: FollowUp): { turn: number; block: ToolResultBlock }[] {
+  const start = newTurnsStart(f);
   return f.turns
-    .slice(f.earlier.length)
-    .flatMap((turn, k) =>
-      turn.blocks.filter(isToolResult).map((block) => ({ turn: f.earlier.length + k, block })),
-    );
+    .slice(start)
+    .flatMap((turn, k) => turn.blocks.filter(isToolResult).map((block) => ({ turn: start + k, block })));
 }
 
 /** A request as a short line for failure messages. */

@@ -1,5 +1,6 @@
-import { CheckFailure } from '../../harness/check.js';
+import { CheckFailure, NotExercised } from '../../harness/check.js';
 import { describeCommandRun } from '../../harness/command-output.js';
+import type { JournalEntry } from '../../mocks/messages/index.js';
 import type { AgentCaseResult } from './context.js';
 import { describeRequests } from './conversation.js';
 import { describeOutput } from './preflight.js';
@@ -43,13 +44,46 @@ export function exitOf(result: AgentCaseResult): string {
   return run.exitCode === null ? `signal ${run.signal ?? 'none'}` : `exit ${run.exitCode}`;
 }
 
-export function expectExit(result: AgentCaseResult, code: number, what: string): void {
+/**
+ * The first request of the case the mock refused while the scripted model still had a reply
+ * for it: the mock judges bodies as the real API does, and an agent that gets an error status
+ * ends its loop (or retries) for that reason. The case then says nothing about the rules that
+ * apply later in the loop (the breaker, the cap, how it ends).
+ */
+export function refusedRequest(result: AgentCaseResult): { index: number; entry: JournalEntry } | undefined {
+  const index = result.requests.findIndex(
+    (r, i) => i < result.spec.steps && r.status !== undefined && r.status !== 200,
+  );
+  return index === -1 ? undefined : { index, entry: result.requests[index]! };
+}
+
+/**
+ * Throws NotExercised when the case was cut short by a refused request (`refusedRequest`)
+ * among the first `within` requests, those a conforming agent sends: called by a check about
+ * the loop's course before it fails the agent for that course. A refused request the agent
+ * should not have sent at all excuses nothing. What was wrong with the request is judged by
+ * agent.loop.requests-valid and requests-accepted.
+ */
+export function expectNotCutShort(result: AgentCaseResult, what: string, within = result.spec.steps): void {
+  const refused = refusedRequest(result);
+  if (refused === undefined || refused.index >= within) return;
+  const { index, entry } = refused;
+  const why = entry.bodyError === undefined ? '' : `: ${entry.bodyError}`;
+  throw new NotExercised(
+    `case ${result.spec.name}: the mock refused request ${index + 1} (status ${entry.status}${why}), so the loop ended before ${what}; agent.loop.requests-valid and agent.loop.requests-accepted judge that request`,
+  );
+}
+
+/** `within`: the requests a conforming agent sends in the case (default: every step of the script). */
+export function expectExit(result: AgentCaseResult, code: number, what: string, within?: number): void {
   if (result.run.exitCode === code && !result.run.timedOut) return;
+  expectNotCutShort(result, 'its exit status could be judged', within);
   throw caseFailure(result, `${what} (${runContext(result)})`, `exit ${code}`, exitOf(result));
 }
 
 export function expectRequestCount(result: AgentCaseResult, count: number, what: string): void {
   if (result.requests.length === count) return;
+  expectNotCutShort(result, 'its number of requests could be judged', count);
   throw caseFailure(
     result,
     `${what} (${runContext(result)})`,

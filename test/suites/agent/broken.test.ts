@@ -45,6 +45,15 @@ const CASES: {
     passes: ['loop.history-kept', 'results.one-user-turn', 'results.ids-match', 'loop.tools-every-request'],
   },
   {
+    agent: 'new-turns-only',
+    flaw: 'sends only the new turns, as if the service held the conversation',
+    fails: ['loop.history-kept', 'loop.assistant-turn', 'loop.requests-valid'],
+    warns: ['loop.requests-accepted'],
+    // The mock refuses the follow-up, so the loop ends there: what comes later is not judged.
+    skips: ['loop.ends-without-tool-use', 'cap.honoured', 'breaker.halts-at-third', 'breaker.exit-status'],
+    passes: ['results.ids-match', 'results.one-user-turn', 'loop.tools-every-request', 'breaker.one-reply'],
+  },
+  {
     agent: 'any-tool',
     flaw: 'runs every tool_use as a bash command, whatever tool it names',
     fails: ['loop.other-tool-ends'],

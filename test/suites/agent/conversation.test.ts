@@ -1,7 +1,17 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { JournalEntry } from '../../../src/mocks/messages/index.js';
 import { describeDifferences } from '../../../src/protocol/compare.js';
-import { specDifferences, textOfResult, turnsOf } from '../../../src/suites/agent/conversation.js';
+import type { Message } from '../../../src/protocol/messages/index.js';
+import {
+  type FollowUp,
+  newToolResults,
+  newTurnsStart,
+  onlyNewTurnsText,
+  sendsOnlyNewTurns,
+  specDifferences,
+  textOfResult,
+  turnsOf,
+} from '../../../src/suites/agent/conversation.js';
 
 function entry(messages: unknown[]): JournalEntry {
   return { body: { messages } } as unknown as JournalEntry;
@@ -53,4 +63,53 @@ test('every difference is listed with its path and both values, not only the fir
   expect(describeDifferences(found)).toBe(
     '$[0].blocks[0].text: expected "do it", got "do it now"; $[1].blocks[0].input.restart: not expected (got true)',
   );
+});
+
+describe('the turns a follow-up adds', () => {
+  const prompt = { role: 'user', content: 'do it' };
+  const reply = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'm',
+    content: [use],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  } as Message;
+  const result = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi' };
+  const followUp = (messages: unknown[], body: Record<string, unknown> = {}): FollowUp => ({
+    label: 'case x, request 2',
+    earlier: turnsOf(entry([prompt]))!,
+    turns: turnsOf(entry(messages))!,
+    reply,
+    entry: { body: { messages, ...body } } as unknown as JournalEntry,
+  });
+
+  test('after the earlier turns when the request starts with them', () => {
+    const f = followUp([prompt, { role: 'assistant', content: [use] }, { role: 'user', content: [result] }]);
+    expect(sendsOnlyNewTurns(f)).toBe(false);
+    expect(newTurnsStart(f)).toBe(1);
+    expect(newToolResults(f).map((r) => r.turn)).toEqual([2]);
+  });
+
+  test('the results of a request that sends only its new turns are still found, and the thread is named', () => {
+    const f = followUp([{ role: 'user', content: [result] }], {
+      thread: { type: 'continue', previous_message_id: 'msg_1' },
+    });
+    expect(sendsOnlyNewTurns(f)).toBe(true);
+    expect(newToolResults(f).map((r) => r.block.tool_use_id)).toEqual(['toolu_1']);
+    expect(onlyNewTurnsText(f)).toContain('it sends only its new turns, continuing a conversation');
+    expect(onlyNewTurnsText(f)).toContain('"previous_message_id":"msg_1"');
+  });
+
+  test('a request that changes an earlier turn but is longer keeps its new turns after the earlier ones', () => {
+    const f = followUp([
+      { role: 'user', content: 'do it now' },
+      { role: 'assistant', content: [use] },
+      { role: 'user', content: [result] },
+    ]);
+    expect(sendsOnlyNewTurns(f)).toBe(false);
+    expect(newTurnsStart(f)).toBe(1);
+  });
 });

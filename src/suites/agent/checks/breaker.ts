@@ -5,6 +5,7 @@ import {
   CASE_BUDGET_MS,
   caseFailure,
   expectExit,
+  expectNotCutShort,
   expectRequestCount,
   operatorLineOf,
   runContext,
@@ -43,13 +44,11 @@ export const breakerChecks: Check<AgentCtx>[] = [
       const result = await ctx.result('consecutiveFailures');
       const n = result.requests.length;
       if (n === 3) return;
-      const last = result.requests.at(-1);
+      expectNotCutShort(result, 'the third consecutive failure', HALTS_AFTER[result.spec.name]);
       const why =
         n > 3
           ? 'the agent went on after the third consecutive failure'
-          : last !== undefined && last.status !== 200
-            ? `the agent stopped before the third consecutive failure, after request ${n} was answered with status ${last.status ?? 'none'}`
-            : 'the agent halted before the third consecutive failure';
+          : 'the agent halted before the third consecutive failure';
       throw caseFailure(
         result,
         `${why} (${runContext(result)})`,
@@ -67,7 +66,8 @@ export const breakerChecks: Check<AgentCtx>[] = [
     rule: 'The target contract, for every agent: when the circuit breaker trips (3 consecutive failing commands) the agent exits with status 3, so a driver can tell a halt from a finished loop.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
-      expectExit(await ctx.result('consecutiveFailures'), BREAKER_EXIT, 'three consecutive commands failed');
+      const result = await ctx.result('consecutiveFailures');
+      expectExit(result, BREAKER_EXIT, 'three consecutive commands failed', HALTS_AFTER[result.spec.name]);
     },
   },
   {

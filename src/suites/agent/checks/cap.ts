@@ -1,7 +1,7 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
 import { CAPPED_MAX_TURNS, DEFAULT_CAP_HARD_STOP } from '../cases.js';
 import type { AgentCtx } from '../context.js';
-import { CASE_BUDGET_MS, caseFailure, expectExit, runContext } from '../expect.js';
+import { CASE_BUDGET_MS, caseFailure, expectExit, expectNotCutShort, runContext } from '../expect.js';
 
 const CAP =
   'Tool-use loop (client side: "turn count reached cap: halted"); Errors ("loop reaches the turn cap: loop stops")';
@@ -23,6 +23,7 @@ export const capChecks: Check<AgentCtx>[] = [
       const result = await ctx.result('capped');
       const n = result.requests.length;
       if (n < CAPPED_MAX_TURNS || n > CAPPED_MAX_TURNS + 1) {
+        expectNotCutShort(result, 'the turn cap', CAPPED_MAX_TURNS);
         throw caseFailure(
           result,
           `the turn cap was not honoured (${runContext(result)})`,
@@ -44,6 +45,7 @@ export const capChecks: Check<AgentCtx>[] = [
     async run(ctx) {
       const result = await ctx.result('capped');
       if (result.requests.length === CAPPED_MAX_TURNS) return;
+      expectNotCutShort(result, 'the turn cap', CAPPED_MAX_TURNS);
       throw caseFailure(
         result,
         `the agent sent ${result.requests.length} requests under a cap of ${CAPPED_MAX_TURNS} (${runContext(result)})`,

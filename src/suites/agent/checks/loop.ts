@@ -10,6 +10,8 @@ import {
   describeRequest,
   followUpsOf,
   historyDifferences,
+  onlyNewTurnsText,
+  sendsOnlyNewTurns,
   servedBlocks,
   specDifferences,
   textOfTurn,
@@ -21,7 +23,9 @@ import {
   CASE_BUDGET_MS,
   caseFailure,
   expectExit,
+  expectNotCutShort,
   expectRequestCount,
+  refusedRequest,
   runContext,
 } from '../expect.js';
 
@@ -189,7 +193,9 @@ export const loopChecks: Check<AgentCtx>[] = [
         const found = historyDifferences(f);
         if (found.length === 0) continue;
         throw new CheckFailure(
-          `${f.label}: the earlier turns must be sent again unchanged; ${found.length} difference(s): ${describeDifferences(found)}`,
+          sendsOnlyNewTurns(f)
+            ? `${f.label}: the earlier turns must be sent again, but ${onlyNewTurnsText(f)}`
+            : `${f.label}: the earlier turns must be sent again unchanged; ${found.length} difference(s): ${describeDifferences(found)}`,
           show(f.earlier),
           show(f.turns.slice(0, f.earlier.length)),
         );
@@ -215,9 +221,11 @@ export const loopChecks: Check<AgentCtx>[] = [
         const found = specDifferences(expected, sent);
         if (turn?.role === 'assistant' && found.length === 0) continue;
         throw new CheckFailure(
-          turn?.role !== 'assistant'
-            ? `${f.label}: turn ${f.earlier.length + 1} must be the assistant turn of the reply, but ${turn === undefined ? 'there is no such turn' : `its role is ${JSON.stringify(turn.role)}`}`
-            : `${f.label}: the assistant turn must hold the reply's tool_use blocks unchanged; ${found.length} difference(s): ${describeDifferences(found)}`,
+          sendsOnlyNewTurns(f)
+            ? `${f.label}: the reply must come back as an assistant turn after the earlier turns, but ${onlyNewTurnsText(f)}`
+            : turn?.role !== 'assistant'
+              ? `${f.label}: turn ${f.earlier.length + 1} must be the assistant turn of the reply, but ${turn === undefined ? 'there is no such turn' : `its role is ${JSON.stringify(turn.role)}`}`
+              : `${f.label}: the assistant turn must hold the reply's tool_use blocks unchanged; ${found.length} difference(s): ${describeDifferences(found)}`,
           show({ role: 'assistant', tool_use: expected }),
           show(turn ?? 'no such turn'),
         );
@@ -282,6 +290,7 @@ export const loopChecks: Check<AgentCtx>[] = [
       const ran = existsSync(join(result.workdir, OTHER_TOOL_MARKER));
       const n = result.requests.length;
       if (n === 1 && !ran && result.run.exitCode === 0 && !result.run.timedOut) return;
+      if (!ran) expectNotCutShort(result, 'it could show what it does with another tool', 1);
       throw caseFailure(
         result,
         `the reply's only tool_use was for ${OTHER_TOOL}, not bash: ${otherToolVerdict(result, ran)} (${runContext(result)})`,
@@ -310,9 +319,12 @@ function otherToolVerdict(result: AgentCaseResult, ran: boolean): string {
         : `the agent went on and sent ${n} requests`,
     );
   }
+  const refused = refusedRequest(result);
   if (result.run.timedOut) parts.push('the agent did not exit within the case budget');
   else if (result.run.exitCode !== 0)
-    parts.push(`the agent exited ${result.run.exitCode ?? `on signal ${result.run.signal}`} (crashed?)`);
+    parts.push(
+      `the agent exited ${result.run.exitCode ?? `on signal ${result.run.signal}`}${refused === undefined ? ' (crashed?)' : ` once the mock refused request ${refused.index + 1}`}`,
+    );
   return parts.join('; ');
 }
 
@@ -321,5 +333,6 @@ function sentBack(result: AgentCaseResult): string {
   const earlier = result.requests[0] === undefined ? undefined : turnsOf(result.requests[0]);
   const second = result.requests[1] === undefined ? undefined : turnsOf(result.requests[1]);
   if (earlier === undefined || second === undefined) return 'a request without readable messages';
-  return show(second.slice(earlier.length)) ?? 'nothing';
+  // A request no longer than the first sent only its new turns (agent.loop.history-kept).
+  return show(second.length > earlier.length ? second.slice(earlier.length) : second) ?? 'nothing';
 }

@@ -20,6 +20,8 @@ import { join } from 'node:path';
  * @property {boolean} [exitZeroOnBreaker] exit 0 when the breaker trips
  * @property {boolean} [noOperatorLine] say nothing when the breaker trips
  * @property {boolean} [dropAssistantTurn] leave the assistant turn out of the follow-up
+ * @property {boolean} [newTurnsOnly] send only the turns the service has not seen (the results), as if
+ *   it held the conversation and its own reply (the official SDK's tool runner does this by default)
  * @property {boolean} [anyTool] run every tool_use as a bash command, whatever tool it names
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
@@ -97,13 +99,16 @@ export async function main(flaws = {}) {
   const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
   let failures = 0;
   let tripped = false;
+  // The turns a service holding the conversation has seen: what was sent, and its own replies.
+  let seenTurns = 0;
   for (let requests = 1; ; requests++) {
     let reply;
+    const turns = flaws.newTurnsOnly ? messages.slice(seenTurns) : messages;
     try {
       reply = await send({
         model: 'independent-model',
         max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
-        messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(messages) : messages,
+        messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
         ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
       });
     } catch (error) {
@@ -117,6 +122,7 @@ export async function main(flaws = {}) {
       return;
     }
     if (!flaws.dropAssistantTurn) messages.push({ role: 'assistant', content: reply.content });
+    seenTurns = messages.length;
     const results = uses.map((use, k) => {
       const { content, isError } = runBash(String(use.input?.command ?? ''), workdir);
       failures = isError ? failures + 1 : 0;

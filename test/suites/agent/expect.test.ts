@@ -1,0 +1,65 @@
+import { expect, test } from 'vitest';
+import type { CommandRun } from '../../../src/harness/run-command.js';
+import type { JournalEntry } from '../../../src/mocks/messages/index.js';
+import { CASES } from '../../../src/suites/agent/cases.js';
+import type { AgentCaseResult } from '../../../src/suites/agent/context.js';
+import { expectExit, expectNotCutShort, expectRequestCount } from '../../../src/suites/agent/expect.js';
+
+const REFUSAL = 'messages.0.content.0.tool_use_id: unexpected tool_use_id found in tool_result blocks';
+
+/** A run of case consecutive-failures (3 requests, the breaker's) whose requests got `statuses`. */
+function caseRun(statuses: number[], exitCode: number): AgentCaseResult {
+  const requests = statuses.map(
+    (status, seq) =>
+      ({
+        seq,
+        status,
+        body: {},
+        ...(status === 400 ? { bodyError: REFUSAL } : {}),
+      }) as unknown as JournalEntry,
+  );
+  const run = {
+    exitCode,
+    signal: null,
+    timedOut: false,
+    stdout: '',
+    stderr: '',
+    durationMs: 5,
+  } as CommandRun;
+  return { spec: CASES.consecutiveFailures, run, requests, served: [], workdir: '/nowhere' };
+}
+
+test('a case cut short by a refused request is not exercised, naming the request and the checks that judge it', () => {
+  const result = caseRun([200, 400], 1);
+  expect(() => expectRequestCount(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining(`the mock refused request 2 (status 400: ${REFUSAL})`),
+    }),
+  );
+  expect(() => expectExit(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('agent.loop.requests-valid'),
+    }),
+  );
+});
+
+test('a refused request the agent should not have sent excuses nothing: the check fails', () => {
+  // Three requests were due; the fourth, refused, was one too many.
+  const result = caseRun([200, 200, 200, 400], 1);
+  expect(() => expectRequestCount(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({ name: 'CheckFailure', actual: '4 requests' }),
+  );
+  expect(() => expectExit(result, 3, 'three failures', 3)).toThrow(
+    expect.objectContaining({ name: 'CheckFailure', expected: 'exit 3', actual: 'exit 1' }),
+  );
+});
+
+test('a case whose requests were all answered is judged as it is', () => {
+  const result = caseRun([200, 200], 0);
+  expect(() => expectNotCutShort(result, 'the breaker')).not.toThrow();
+  expect(() => expectRequestCount(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({ name: 'CheckFailure', actual: '2 requests' }),
+  );
+});

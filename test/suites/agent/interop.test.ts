@@ -1,0 +1,22 @@
+import { describe, expect, test } from 'vitest';
+import { runSuite } from '../../../src/harness/run-suite.js';
+import { agentSuite } from '../../../src/suites/agent/index.js';
+import { readCompatibilityTable, tableDifferences } from '../../compatibility/tables.js';
+import { AGENTS } from '../../compatibility/targets.js';
+import { SEED } from './helpers.js';
+
+// The suite (quick tier, as a user runs it) against the official SDK's tool-use loop, adapted
+// and as its documentation shows it, and the comparison with docs/agent-compatibility.md.
+
+describe('interop with a tool-use loop nobody here wrote (docs/agent-compatibility.md)', () => {
+  for (const name of Object.keys(AGENTS)) {
+    test(`${name}: every failure, warning and skip is the one the compatibility table lists`, async () => {
+      const started = await AGENTS[name]!();
+      const result = await runSuite(agentSuite, started.target, { seed: SEED }).finally(() =>
+        started.close(),
+      );
+      const table = await readCompatibilityTable('agent');
+      expect(tableDifferences('agent', table, name, result)).toEqual([]);
+    }, 180_000);
+  }
+});
