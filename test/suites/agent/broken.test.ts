@@ -54,6 +54,21 @@ const CASES: {
     passes: ['results.ids-match', 'results.one-user-turn', 'loop.tools-every-request', 'breaker.one-reply'],
   },
   {
+    agent: 'newer-bash-version',
+    flaw: 'declares the bash tool with a dated type the spec does not list (bash_20991231), which the mock refuses as the real API does',
+    fails: [],
+    warns: ['loop.requests-accepted'],
+    // Every first request is refused: nothing later in the loop is judged, and nothing is failed for it.
+    skips: [
+      'loop.restart',
+      'runner.workdir',
+      'loop.ends-without-tool-use',
+      'breaker.one-reply',
+      'results.ids-match',
+    ],
+    passes: ['loop.tools-every-request', 'loop.requests-valid', 'loop.first-request'],
+  },
+  {
     agent: 'any-tool',
     flaw: 'runs every tool_use as a bash command, whatever tool it names',
     fails: ['loop.other-tool-ends'],

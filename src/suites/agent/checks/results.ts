@@ -16,6 +16,7 @@ import {
   CASE_BUDGET_MS,
   caseFailure,
   expectExit,
+  expectNotCutShort,
   expectRequestCount,
   runContext,
 } from '../expect.js';
@@ -201,6 +202,7 @@ export const resultChecks: Check<AgentCtx>[] = [
       const second = result.requests[1];
       const answered = second !== undefined && JSON.stringify(second.body).includes(`"tool_use_id":"${id}"`);
       if (!answered) {
+        if (second === undefined) expectNotCutShort(result, 'the restart call could be answered', 1);
         throw caseFailure(
           result,
           `the restart call was not answered in the next request (${runContext(result)})`,
@@ -234,6 +236,7 @@ export const resultChecks: Check<AgentCtx>[] = [
       try {
         text = await readFile(path, 'utf8');
       } catch (error) {
+        expectNotCutShort(result, 'the model could ask for a command', 1);
         throw caseFailure(
           result,
           `\`echo wc-beta > ${MARKER_FILE}\` left no file in WIRECHECK_WORKDIR (${runContext(result)})`,

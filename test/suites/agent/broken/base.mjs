@@ -23,6 +23,7 @@ import { join } from 'node:path';
  * @property {boolean} [newTurnsOnly] send only the turns the service has not seen (the results), as if
  *   it held the conversation and its own reply (the official SDK's tool runner does this by default)
  * @property {boolean} [anyTool] run every tool_use as a bash command, whatever tool it names
+ * @property {string} [bashType] declare the bash tool with this type (default bash_20250124)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
  *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
@@ -95,7 +96,7 @@ export async function main(flaws = {}) {
   const workdir = process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
   mkdirSync(workdir, { recursive: true });
   const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
-  const tools = [{ type: 'bash_20250124', name: 'bash' }];
+  const tools = [{ type: flaws.bashType ?? 'bash_20250124', name: 'bash' }];
   const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
   let failures = 0;
   let tripped = false;
