@@ -20,3 +20,15 @@ describe('interop with a tool-use loop nobody here wrote (docs/agent-compatibili
     }, 180_000);
   }
 });
+
+test("the SDK tool's own definition is named as a custom tool, not as a missing bash tool", async () => {
+  const started = await AGENTS['SDK toolRunner (defaults)']!();
+  const result = await runSuite(agentSuite, started.target, {
+    seed: SEED,
+    only: ['agent.loop.tools-every-request'],
+  }).finally(() => started.close());
+  expect(result.checks[0]).toMatchObject({ status: 'fail' });
+  expect(result.checks[0]!.message).toContain(
+    'the tool named bash is declared with type "custom", not as the built-in shell tool',
+  );
+}, 60_000);

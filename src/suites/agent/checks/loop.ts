@@ -130,8 +130,13 @@ export const loopChecks: Check<AgentCtx>[] = [
         result.requests.forEach((entry, i) => {
           const tools = (entry.body as { tools?: unknown } | undefined)?.tools;
           if (Array.isArray(tools) && tools.some(isBashTool)) return;
+          const named = Array.isArray(tools)
+            ? (tools as { name?: unknown; type?: unknown }[]).find((t) => t?.name === 'bash')
+            : undefined;
           throw new CheckFailure(
-            `case ${result.spec.name}, request ${i + 1}: the bash tool must be sent on every request`,
+            named === undefined
+              ? `case ${result.spec.name}, request ${i + 1}: the bash tool must be sent on every request`
+              : `case ${result.spec.name}, request ${i + 1}: the tool named bash is declared ${named.type === undefined ? 'without a type' : `with type ${JSON.stringify(named.type)}`}, not as the built-in shell tool (a dated bash_ type and no parameter schema)`,
             'tools: [{"type":"bash_20250124","name":"bash"}, ...]',
             tools === undefined ? 'no tools field' : show(tools),
           );
