@@ -94,6 +94,22 @@ export function expectTraffic(result: CaseResult, what: string): void {
   );
 }
 
+/**
+ * The client sent one of `methods` (default: the case's tools/call): a case that scripts the
+ * call's failure has nothing to judge otherwise (a client that gave up before the call
+ * reports its own failure, not the one scripted).
+ */
+export function expectCallSent(
+  result: CaseResult,
+  what: string,
+  methods: readonly string[] = [METHODS.toolsCall],
+): void {
+  if (methods.some((method) => clientRequests(result.journal, method).length > 0)) return;
+  throw new NotExercised(
+    `${what}: the client sent no ${methods.join(' or ')}, so the mock never gave the failure it scripts (${describeToolClientRun(result.run)})`,
+  );
+}
+
 /** The client exited non-zero with `{"error":{"message"}}` on stdout (target contract in the README, tool-client). */
 export function expectClientError(result: CaseResult, what: string): string {
   const { outcome, run } = result;

@@ -19,6 +19,7 @@ import {
   toolClientEnv,
   transportsOf,
 } from './target.js';
+import { excusedBeforeInitialize } from './uninitialized.js';
 
 const OWN_CHECKS: Record<ToolTransport, Check<ToolClientCtx>[]> = {
   stdio: stdioChecks,
@@ -50,7 +51,7 @@ function allChecks(): Check<ToolClientCtx>[] {
       ...errorChecks(t),
       ...OWN_CHECKS[t],
     ];
-    const gated = gatedByRevision(own, (ctx) => revisionOf(ctx.target, t));
+    const gated = gatedByRevision(own.map(excusedBeforeInitialize), (ctx) => revisionOf(ctx.target, t));
     checks.push(...gated.map((check) => overTransport(t, check)));
   }
   // Last: it judges what every case of the run left running.

@@ -15,7 +15,11 @@ describe('the suite fails clients that break a rule', () => {
   for (const c of CASES) {
     const fails = c.fails ?? [];
     const warns = c.warns ?? [];
-    const verdict = [...fails.map((id) => `fails ${id}`), ...warns.map((id) => `warns on ${id}`)];
+    const verdict = [
+      ...fails.map((id) => `fails ${id}`),
+      ...warns.map((id) => `warns on ${id}`),
+      ...(c.skips ?? []).map((id) => `skips ${id}`),
+    ];
     test(`a client that ${c.flaw} ${verdict.join(', ')}`, async () => {
       const result = await runAgainst(
         nodeCommand(`./clients/${c.client}.mjs`),

@@ -1,6 +1,7 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
+import { METHODS } from '../../../protocol/mcp/index.js';
 import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectClientError, expectReached } from '../expect.js';
+import { evidenceOf, expectCallSent, expectClientError, expectReached } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
@@ -52,6 +53,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           signal: env.signal,
         });
         expectReached(result, 'JSON-RPC error reply');
+        expectCallSent(result, 'JSON-RPC error reply');
         expectClientError(result, 'JSON-RPC error reply');
       },
     },
@@ -73,6 +75,8 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           signal: env.signal,
         });
         expectReached(result, 'unknown tool');
+        // A client may look the tool up in tools/list and refuse it without calling.
+        expectCallSent(result, 'unknown tool', [METHODS.toolsCall, METHODS.toolsList]);
         expectClientError(result, 'unknown tool');
       },
     },

@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
  * @typedef {object} Flaws
  * @property {string} [protocolVersion] ask for this version instead of 2024-11-05 (2025-03-26 over http)
  * @property {boolean} [noClientInfo] leave clientInfo out of initialize
+ * @property {'always' | 'without-arguments'} [discoverFirst] send server/discover before initialize and give
+ *   up when it is refused: always, or only for a call without arguments
  * @property {boolean} [noInitialized] never send notifications/initialized
  * @property {boolean} [callBeforeInitialized] send tools/call before notifications/initialized
  * @property {boolean} [sameId] use id 1 for every request
@@ -476,6 +478,9 @@ export async function main(flaws = {}) {
           : { arguments: input.arguments }),
     };
     let result;
+    if (flaws.discoverFirst === 'always' || (flaws.discoverFirst && input.arguments === undefined)) {
+      await request('server/discover', {});
+    }
     if (flaws.noAwait) {
       const init = request('initialize', params);
       await notify('notifications/initialized');
