@@ -45,14 +45,16 @@ export function exitOf(result: AgentCaseResult): string {
 }
 
 /**
- * The first request of the case the mock refused while the scripted model still had a reply
- * for it: the mock judges bodies as the real API does, and an agent that gets an error status
- * ends its loop (or retries) for that reason. The case then says nothing about the rules that
- * apply later in the loop (the breaker, the cap, how it ends).
+ * The first request of the case whose body the mock refused while the scripted model still
+ * had a reply for it: the mock judges bodies as the real API does, and an agent that gets an
+ * error status ends its loop (or retries) for that reason. The case then says nothing about
+ * the rules that apply later in the loop (the breaker, the cap, how it ends). Only a refused
+ * body counts: requests-valid and requests-accepted judge it. A request refused for its
+ * credentials is no such excuse (no check would judge it).
  */
 export function refusedRequest(result: AgentCaseResult): { index: number; entry: JournalEntry } | undefined {
   const index = result.requests.findIndex(
-    (r, i) => i < result.spec.steps && r.status !== undefined && r.status !== 200,
+    (r, i) => i < result.spec.steps && r.bodyError !== undefined && r.status !== 200,
   );
   return index === -1 ? undefined : { index, entry: result.requests[index]! };
 }

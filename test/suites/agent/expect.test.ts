@@ -56,6 +56,13 @@ test('a refused request the agent should not have sent excuses nothing: the chec
   );
 });
 
+test('a request refused for its credentials excuses nothing: no check would judge it', () => {
+  const result = caseRun([200, 401], 1);
+  expect(() => expectExit(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({ name: 'CheckFailure', expected: 'exit 3', actual: 'exit 1' }),
+  );
+});
+
 test('a case whose requests were all answered is judged as it is', () => {
   const result = caseRun([200, 200], 0);
   expect(() => expectNotCutShort(result, 'the breaker')).not.toThrow();
