@@ -45,18 +45,23 @@ export function exitOf(result: AgentCaseResult): string {
 }
 
 /**
- * The first request of the case whose body the mock refused while the scripted model still
- * had a reply for it: the mock judges bodies as the real API does, and an agent that gets an
- * error status ends its loop (or retries) for that reason. The case then says nothing about
- * the rules that apply later in the loop (the breaker, the cap, how it ends). Only a refused
- * body counts: requests-valid and requests-accepted judge it. A request refused for its
- * credentials is no such excuse (no check would judge it).
+ * The first request of the case the mock refused while the scripted model still had a reply
+ * for it, and the checks that judge it: a body the mock refused as the real API would
+ * (requests-valid, requests-accepted), or a request without the run's key (auth.key-sent). An
+ * agent that gets an error status ends its loop (or retries) for that reason, so the case says
+ * nothing about the rules that apply later in the loop (the breaker, the cap, how it ends).
  */
-export function refusedRequest(result: AgentCaseResult): { index: number; entry: JournalEntry } | undefined {
-  const index = result.requests.findIndex(
-    (r, i) => i < result.spec.steps && r.bodyError !== undefined && r.status !== 200,
-  );
-  return index === -1 ? undefined : { index, entry: result.requests[index]! };
+export function refusedRequest(
+  result: AgentCaseResult,
+): { index: number; entry: JournalEntry; judgedBy: string } | undefined {
+  for (const [index, entry] of result.requests.entries()) {
+    if (index >= result.spec.steps || entry.status === 200) continue;
+    if (entry.bodyError !== undefined) {
+      return { index, entry, judgedBy: 'agent.loop.requests-valid and agent.loop.requests-accepted judge' };
+    }
+    if (entry.configuredKeyIn.length === 0) return { index, entry, judgedBy: 'agent.auth.key-sent judges' };
+  }
+  return undefined;
 }
 
 /**
@@ -64,15 +69,15 @@ export function refusedRequest(result: AgentCaseResult): { index: number; entry:
  * among the first `within` requests, those a conforming agent sends: called by a check about
  * the loop's course before it fails the agent for that course. A refused request the agent
  * should not have sent at all excuses nothing. What was wrong with the request is judged by
- * agent.loop.requests-valid and requests-accepted.
+ * the checks `refusedRequest` names.
  */
 export function expectNotCutShort(result: AgentCaseResult, what: string, within = result.spec.steps): void {
   const refused = refusedRequest(result);
   if (refused === undefined || refused.index >= within) return;
-  const { index, entry } = refused;
-  const why = entry.bodyError === undefined ? '' : `: ${entry.bodyError}`;
+  const { index, entry, judgedBy } = refused;
+  const why = entry.bodyError === undefined ? ': no key' : `: ${entry.bodyError}`;
   throw new NotExercised(
-    `case ${result.spec.name}: the mock refused request ${index + 1} (status ${entry.status}${why}), so the loop ended before ${what}; agent.loop.requests-valid and agent.loop.requests-accepted judge that request`,
+    `case ${result.spec.name}: the mock refused request ${index + 1} (status ${entry.status}${why}), so the loop ended before ${what}; ${judgedBy} that request`,
   );
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BareStart } from '../../harness/bare-start.js';
 import type { Suite } from '../../harness/check.js';
 import { REFUSED_BASE_URL } from '../messages-client/target.js';
+import { authChecks } from './checks/auth.js';
 import { breakerChecks } from './checks/breaker.js';
 import { capChecks } from './checks/cap.js';
 import { leftoverChecks } from './checks/leftovers.js';
@@ -20,7 +21,14 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     description:
       'Runs an agent command against a mock messages service scripted as a model that calls the bash tool, and checks the conversation it sent, its turn cap and its circuit breaker.',
     // leftoverChecks last: it judges what every case of the run left running.
-    checks: [...loopChecks, ...resultChecks, ...capChecks, ...breakerChecks, ...leftoverChecks],
+    checks: [
+      ...loopChecks,
+      ...authChecks,
+      ...resultChecks,
+      ...capChecks,
+      ...breakerChecks,
+      ...leftoverChecks,
+    ],
     describeTarget,
     targetArgs,
     open: (target, env) => openAgent(target, env.seed, options, env.signal),

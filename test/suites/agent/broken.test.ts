@@ -69,6 +69,14 @@ const CASES: {
     passes: ['loop.tools-every-request', 'loop.requests-valid', 'loop.first-request'],
   },
   {
+    agent: 'no-api-key',
+    flaw: 'sends no API key, so the mock refuses every request unread',
+    fails: ['auth.key-sent'],
+    // Nothing else was read or reached: not exercised, not failed.
+    skips: ['loop.first-request', 'loop.requests-valid', 'breaker.exit-status', 'cap.honoured'],
+    passes: ['cap.default-recommended'],
+  },
+  {
     agent: 'any-tool',
     flaw: 'runs every tool_use as a bash command, whatever tool it names',
     fails: ['loop.other-tool-ends'],

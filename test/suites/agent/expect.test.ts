@@ -15,6 +15,8 @@ function caseRun(statuses: number[], exitCode: number): AgentCaseResult {
         seq,
         status,
         body: {},
+        // A request refused for want of the key carried none; every other one carried it.
+        configuredKeyIn: status === 401 ? [] : ['x-api-key'],
         ...(status === 400 ? { bodyError: REFUSAL } : {}),
       }) as unknown as JournalEntry,
   );
@@ -56,8 +58,18 @@ test('a refused request the agent should not have sent excuses nothing: the chec
   );
 });
 
-test('a request refused for its credentials excuses nothing: no check would judge it', () => {
+test('a request refused for want of the key is not exercised either, and names auth.key-sent', () => {
   const result = caseRun([200, 401], 1);
+  expect(() => expectExit(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('agent.auth.key-sent judges'),
+    }),
+  );
+});
+
+test('a request refused with the key and a valid body (a scripted error) excuses nothing', () => {
+  const result = caseRun([200, 500], 1);
   expect(() => expectExit(result, 3, 'three failures')).toThrow(
     expect.objectContaining({ name: 'CheckFailure', expected: 'exit 3', actual: 'exit 1' }),
   );

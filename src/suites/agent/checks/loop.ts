@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
+import type { JournalEntry } from '../../../mocks/messages/index.js';
 import { conversationError } from '../../../mocks/messages/validate-request.js';
 import { describeDifferences } from '../../../protocol/compare.js';
 import type { MessageRequest } from '../../../protocol/messages/index.js';
@@ -95,6 +96,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     rule: "The target contract, for every agent: standard input holds the user's prompt, and the loop starts with it: the first request ends with a user turn whose text holds the prompt (as a string or as text blocks).",
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
+      let judged = 0;
       for (const result of await ctx.results(CASE_KEYS)) {
         const first = result.requests[0];
         if (first === undefined) {
@@ -105,6 +107,8 @@ export const loopChecks: Check<AgentCtx>[] = [
             'none',
           );
         }
+        if (!bodyRead(first)) continue;
+        judged++;
         const last = turnsOf(first)?.at(-1);
         if (last?.role !== 'user' || !textOfTurn(last).includes(result.spec.prompt)) {
           throw new CheckFailure(
@@ -114,6 +118,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           );
         }
       }
+      if (judged === 0) throw noBodyRead();
     },
   },
   {
@@ -126,8 +131,11 @@ export const loopChecks: Check<AgentCtx>[] = [
     rule: 'The spec, for every client of the loop: `tools` is sent again on every request, and the built-in shell tool is declared as {"type": "bash_20250124" or "bash_20241022", "name": "bash"} (date-suffixed: the type string selects the version, so a newer date is not a fault of this rule).',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
+      let judged = 0;
       for (const result of await ctx.results(CASE_KEYS)) {
         result.requests.forEach((entry, i) => {
+          if (!bodyRead(entry)) return;
+          judged++;
           const tools = (entry.body as { tools?: unknown } | undefined)?.tools;
           if (Array.isArray(tools) && tools.some(isBashTool)) return;
           const named = Array.isArray(tools)
@@ -142,6 +150,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           );
         });
       }
+      if (judged === 0) throw noBodyRead();
     },
   },
   {
@@ -154,8 +163,11 @@ export const loopChecks: Check<AgentCtx>[] = [
     rule: `The spec, for every client: a request has model (string), max_tokens (integer) and messages (turns of role user or assistant, content a string or blocks); tool_use blocks come from the assistant, tool_result blocks from the user. ${FOLLOW_UP_RULE}`,
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
+      let judged = 0;
       for (const result of await ctx.results(CASE_KEYS)) {
         for (const [i, entry] of result.requests.entries()) {
+          if (!bodyRead(entry)) continue;
+          judged++;
           const error = specRequestError(entry.body);
           if (error === undefined) continue;
           throw new CheckFailure(
@@ -165,6 +177,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           );
         }
       }
+      if (judged === 0) throw noBodyRead();
     },
   },
   {
@@ -311,6 +324,20 @@ export const loopChecks: Check<AgentCtx>[] = [
     },
   },
 ];
+
+/**
+ * The mock read the request's body: it does not read one it refuses for want of the run's key
+ * (agent.auth.key-sent judges that request), so there is nothing of it to judge.
+ */
+function bodyRead(entry: JournalEntry): boolean {
+  return entry.body !== undefined;
+}
+
+function noBodyRead(): NotExercised {
+  return new NotExercised(
+    "the mock read no request body: it refused every request before reading it (without the run's key, which agent.auth.key-sent judges)",
+  );
+}
 
 function noFollowUp(): NotExercised {
   return new NotExercised(

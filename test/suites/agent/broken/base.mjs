@@ -24,6 +24,7 @@ import { join } from 'node:path';
  *   it held the conversation and its own reply (the official SDK's tool runner does this by default)
  * @property {boolean} [anyTool] run every tool_use as a bash command, whatever tool it names
  * @property {string} [bashType] declare the bash tool with this type (default bash_20250124)
+ * @property {boolean} [noApiKey] send no key (the mock refuses every request with 401)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
  *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
@@ -71,12 +72,16 @@ function equivalentForms(messages) {
   });
 }
 
-async function send(body) {
+async function send(body, withKey) {
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
   const response = await fetch(`${base}/v1/messages`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+    headers: {
+      'content-type': 'application/json',
+      ...(withKey ? { 'x-api-key': key } : {}),
+      'anthropic-version': '2023-06-01',
+    },
     body: JSON.stringify(body),
   });
   const json = await response.json();
@@ -106,12 +111,15 @@ export async function main(flaws = {}) {
     let reply;
     const turns = flaws.newTurnsOnly ? messages.slice(seenTurns) : messages;
     try {
-      reply = await send({
-        model: 'independent-model',
-        max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
-        messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
-        ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
-      });
+      reply = await send(
+        {
+          model: 'independent-model',
+          max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
+          messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
+          ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
+        },
+        !flaws.noApiKey,
+      );
     } catch (error) {
       process.stderr.write(`request failed: ${error.message}\n`);
       process.exitCode = 1;
