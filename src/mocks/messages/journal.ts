@@ -45,6 +45,8 @@ export interface JournalEntry {
   bodyTruncated?: { bytes: number };
   /** Why the body was refused (400 message), if it was. */
   bodyError?: string;
+  /** Why the real API would refuse the body that the mock served anyway (its `admit` option). */
+  realApiRefusal?: string;
   /** Arrival time, epoch ms. */
   receivedAt: number;
   /** Arrival time on the monotonic clock (performance.now()), ms. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RecordedResponse } from '../../fixtures/schema.js';
-import { Message } from '../../protocol/messages/index.js';
+import { Message, type MessageRequest } from '../../protocol/messages/index.js';
 import { depthProblem } from '../limits.js';
 import { errorBodyFor } from './api-errors.js';
 import { turnIndexOf } from './conversation.js';
@@ -110,15 +110,21 @@ async function handleMessages(
   state.keepBody(request, entry, text, true);
   entry.stream = (body as { stream?: unknown } | null)?.stream === true;
   const check = validateRequest(body);
-  body = undefined;
-  if (!check.ok) {
+  let served: MessageRequest;
+  if (check.ok) served = check.request;
+  else if (state.admit?.(body) === true) {
+    entry.realApiRefusal = check.message;
+    // Vouched for by `admit`: the fields the scenario reads are there (the option says so).
+    served = body as MessageRequest;
+  } else {
     entry.bodyError = check.message;
     return sendError(state, request, reply, 400, 'invalid_request_error', check.message);
   }
-  const ctx = { turnIndex: turnIndexOf(check.request), requestIndex: entry.seq, journal: state.journal };
+  body = undefined;
+  const ctx = { turnIndex: turnIndexOf(served), requestIndex: entry.seq, journal: state.journal };
   let result: Reply;
   try {
-    result = await state.scenario(check.request, ctx);
+    result = await state.scenario(served, ctx);
   } catch (e) {
     return sendError(
       state,

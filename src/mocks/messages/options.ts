@@ -13,6 +13,13 @@ export interface MockMessagesOptions {
   seed?: number;
   /** Largest accepted request body in bytes; larger gets 413 request_too_large. Default 32 MiB, like the real API. */
   bodyLimit?: number;
+  /**
+   * Serve a body the real API would refuse when this returns true for it, instead of
+   * answering 400 (the agent suite: a body the spec allows, so the rest of the loop can be
+   * judged). The journal records why the real API would refuse it (`realApiRefusal`), and
+   * the scenario gets the body unchecked beyond what this function checked. Default: none.
+   */
+  admit?: (body: unknown) => boolean;
   /** Refuse requests without a key (401 authentication_error). Default true. */
   requireApiKey?: boolean;
   /** When set, only this key is accepted (by x-api-key or Bearer); others get 401. */

@@ -36,6 +36,7 @@ export class MockState {
   readonly seed: number;
   readonly bodyLimit: number;
   readonly requireApiKey: boolean;
+  readonly admit: ((body: unknown) => boolean) | undefined;
   readonly apiKey: string | undefined;
   readonly requireVersion: boolean;
   readonly acceptedVersions: readonly string[] | undefined;
@@ -66,6 +67,7 @@ export class MockState {
     this.seed = opts.seed ?? 1;
     this.bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.requireApiKey = opts.requireApiKey ?? true;
+    this.admit = opts.admit;
     this.apiKey = opts.apiKey;
     this.requireVersion = opts.requireVersion ?? false;
     this.acceptedVersions = opts.acceptedVersions;

@@ -14,6 +14,7 @@ import { runApiKey } from '../messages-client/target.js';
 import { type AgentCase, CASES, type CaseKey } from './cases.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
+import { specRequestError } from './spec-request.js';
 import { type AgentTarget, agentEnv } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
@@ -76,7 +77,14 @@ export async function openAgent(
 
   const runCase = async (spec: AgentCase): Promise<AgentCaseResult> => {
     const model = scriptedAgentModel(spec.name, (i) => spec.step(i));
-    const mock = await startMockMessagesService({ apiKey, seed, scenario: model.scenario });
+    // A body only the real API refuses (max_tokens 0, a bash version it does not know) is
+    // served: requests-accepted warns about it, and the rest of the loop is still judged.
+    const mock = await startMockMessagesService({
+      apiKey,
+      seed,
+      scenario: model.scenario,
+      admit: (body) => specRequestError(body) === undefined,
+    });
     mocks.add(mock);
     try {
       const workdir = join(root, spec.name);

@@ -177,7 +177,12 @@ export function newToolResults(f: FollowUp): { turn: number; block: ToolResultBl
 export function describeRequest(entry: JournalEntry, index: number): string {
   const turns = turnsOf(entry);
   const status = entry.status === undefined ? 'no status' : `status ${entry.status}`;
-  const refused = entry.bodyError === undefined ? '' : `: ${entry.bodyError}`;
+  const refused =
+    entry.bodyError !== undefined
+      ? `: ${entry.bodyError}`
+      : entry.realApiRefusal !== undefined
+        ? `; the real API would refuse it: ${entry.realApiRefusal}`
+        : '';
   return `#${index + 1} (${turns === undefined ? 'no messages' : `${turns.length} turns`}, ${status}${refused})`;
 }
 

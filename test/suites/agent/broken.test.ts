@@ -55,18 +55,20 @@ const CASES: {
   },
   {
     agent: 'newer-bash-version',
-    flaw: 'declares the bash tool with a dated type the spec does not list (bash_20991231), which the mock refuses as the real API does',
+    flaw: 'declares the bash tool with a dated type the spec does not list (bash_20991231), which the real API refuses',
     fails: [],
     warns: ['loop.requests-accepted'],
-    // Every first request is refused: nothing later in the loop is judged, and nothing is failed for it.
-    skips: [
+    // The spec allows the body, so the mock serves it and the rest of the loop is judged.
+    passes: [
+      'loop.tools-every-request',
+      'loop.requests-valid',
+      'loop.first-request',
       'loop.restart',
       'runner.workdir',
       'loop.ends-without-tool-use',
       'breaker.one-reply',
       'results.ids-match',
     ],
-    passes: ['loop.tools-every-request', 'loop.requests-valid', 'loop.first-request'],
   },
   {
     agent: 'no-api-key',
@@ -87,7 +89,14 @@ const CASES: {
     flaw: 'sends max_tokens 0, which the spec allows and the real API refuses',
     fails: [],
     warns: ['loop.requests-accepted'],
-    passes: ['loop.requests-valid', 'loop.first-request', 'loop.tools-every-request'],
+    passes: [
+      'loop.requests-valid',
+      'loop.first-request',
+      'loop.tools-every-request',
+      'loop.ends-without-tool-use',
+      'cap.honoured',
+      'breaker.exit-status',
+    ],
   },
   {
     agent: 'equivalent-forms',
@@ -182,4 +191,16 @@ test('a follow-up without the assistant turn is named for what it holds instead'
   const check = result.checks.find((c) => c.id === `${P}loop.assistant-turn`)!;
   expect(check.status).toBe('fail');
   expect(check.message).toMatch(/turn \d+ must be the assistant turn of the reply, but its role is "user"/);
+}, 60_000);
+
+test('a body only the real API refuses is served, and requests-accepted says the real API would refuse it', async () => {
+  const result = await runAgainst(nodeCommand('./broken/newer-bash-version.mjs'), {
+    only: [`${P}loop.requests-accepted`],
+  });
+  const check = result.checks[0]!;
+  expect(check.status).toBe('warn');
+  expect(check.message).toMatch(
+    /the real API would refuse request 1 \(the mock served it, as the spec allows it\): tools\.0\.type/,
+  );
+  expect(check.actual).toContain('status 200; the real API would refuse it');
 }, 60_000);

@@ -2,9 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
 import type { JournalEntry } from '../../../mocks/messages/index.js';
-import { conversationError } from '../../../mocks/messages/validate-request.js';
 import { describeDifferences } from '../../../protocol/compare.js';
-import type { MessageRequest } from '../../../protocol/messages/index.js';
 import { CASE_KEYS, type CaseKey, OTHER_TOOL, OTHER_TOOL_MARKER } from '../cases.js';
 import type { AgentCaseResult, AgentCtx } from '../context.js';
 import {
@@ -29,6 +27,7 @@ import {
   refusedRequest,
   runContext,
 } from '../expect.js';
+import { specRequestError } from '../spec-request.js';
 
 /** Cases whose scripted model ends with a text reply inside the cap: the loop must end there. */
 const ENDING_CASES: readonly CaseKey[] = ['oneCall', 'severalCalls', 'restart'];
@@ -41,50 +40,14 @@ const FOLLOW_UP_RULE =
 
 /**
  * The built-in shell tool: name `bash` and a dated type. A date the spec does not list (a newer
- * version) is not this check's fault to find: the mock refuses a type the real API does not
- * know, and agent.loop.requests-accepted warns about that.
+ * version) is not this check's fault to find: the real API refuses a type it does not know,
+ * and agent.loop.requests-accepted warns about that (the mock serves it, as the spec allows it).
  */
 function isBashTool(tool: unknown): boolean {
   const t = (tool ?? {}) as { type?: unknown; name?: unknown };
   return t.name === 'bash' && typeof t.type === 'string' && DATED_BASH_TYPE.test(t.type);
 }
 const DATED_BASH_TYPE = /^bash_\d{8}$/;
-
-/**
- * Why a request body breaks a rule the spec states for every client, or undefined: the
- * fields it marks required, turns of `user`/`assistant` with string or block content, and
- * the conversation rules of "Content blocks" (tool_use only in assistant turns,
- * tool_result only in user turns) and of the follow-up turn (each tool_result answers a
- * tool_use of the turn right before; every tool_use is answered in the next turn).
- */
-export function specRequestError(body: unknown): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    return 'the body is not a JSON object';
-  const b = body as Record<string, unknown>;
-  if (typeof b.model !== 'string') return `model: expected a string, got ${show(b.model)}`;
-  if (typeof b.max_tokens !== 'number' || !Number.isInteger(b.max_tokens)) {
-    return `max_tokens: expected an integer, got ${show(b.max_tokens)}`;
-  }
-  if (!Array.isArray(b.messages)) return `messages: expected an array, got ${show(b.messages)}`;
-  for (const [i, turn] of b.messages.entries()) {
-    const t = (turn ?? {}) as { role?: unknown; content?: unknown };
-    if (t.role !== 'user' && t.role !== 'assistant')
-      return `messages.${i}.role: expected "user" or "assistant", got ${show(t.role)}`;
-    if (typeof t.content !== 'string' && !Array.isArray(t.content)) {
-      return `messages.${i}.content: expected a string or an array of blocks, got ${show(t.content)}`;
-    }
-    if (Array.isArray(t.content)) {
-      for (const [j, block] of t.content.entries()) {
-        const type = (block as { type?: unknown } | null)?.type;
-        if (typeof type !== 'string')
-          return `messages.${i}.content.${j}.type: expected a string, got ${show(type)}`;
-      }
-    }
-  }
-  if (b.tools !== undefined && !Array.isArray(b.tools))
-    return `tools: expected an array, got ${show(b.tools)}`;
-  return conversationError(b as unknown as MessageRequest);
-}
 
 export const loopChecks: Check<AgentCtx>[] = [
   {
@@ -125,7 +88,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     id: 'agent.loop.tools-every-request',
     clause: `${FOLLOW_UP}; Built-in shell tool definition (type bash_20250124 or bash_20241022, name bash)`,
     description:
-      'Every request offers the built-in bash tool in `tools` ({"type":"bash_20250124"|"bash_20241022","name":"bash"}; a dated type the spec does not list passes here, and the mock judges it as the real API does).',
+      'Every request offers the built-in bash tool in `tools` ({"type":"bash_20250124"|"bash_20241022","name":"bash"}; a dated type the spec does not list passes here, and requests-accepted judges it as the real API does).',
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: `tools` is sent again on every request, and the built-in shell tool is declared as {"type": "bash_20250124" or "bash_20241022", "name": "bash"} (date-suffixed: the type string selects the version, so a newer date is not a fault of this rule).',
@@ -184,19 +147,25 @@ export const loopChecks: Check<AgentCtx>[] = [
     id: 'agent.loop.requests-accepted',
     clause:
       'Resources: message request body (the real API judges more than the spec states: a positive max_tokens, a non-empty conversation...)',
-    description: 'Every request is accepted by the mock, which judges bodies as the real Messages API does.',
+    description:
+      'Every request body is one the real Messages API accepts (the mock judges bodies as it does, and serves one the spec allows anyway, so that the rest of the loop is judged).',
     level: 'should',
     basis: 'real-api',
     rule: 'The real Messages API refuses bodies the spec does not rule on (max_tokens 0, an empty messages array, an empty model name, a malformed known block). A client should send what the real service accepts.',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
       for (const result of await ctx.results(CASE_KEYS)) {
-        const refused = result.requests.findIndex((entry) => entry.bodyError !== undefined);
-        if (refused === -1) continue;
+        const index = result.requests.findIndex(
+          (entry) => entry.bodyError !== undefined || entry.realApiRefusal !== undefined,
+        );
+        if (index === -1) continue;
+        const entry = result.requests[index]!;
         throw new CheckFailure(
-          `case ${result.spec.name}: the mock refused request ${refused + 1} as the real API would: ${result.requests[refused]!.bodyError}`,
+          entry.bodyError !== undefined
+            ? `case ${result.spec.name}: the mock refused request ${index + 1} as the real API would: ${entry.bodyError}`
+            : `case ${result.spec.name}: the real API would refuse request ${index + 1} (the mock served it, as the spec allows it): ${entry.realApiRefusal}`,
           'a request body the real API accepts',
-          describeRequest(result.requests[refused]!, refused),
+          describeRequest(entry, index),
         );
       }
     },
