@@ -50,8 +50,8 @@ const CASES: BrokenCase[] = [
     runner: 'trim-trailing-newlines',
     flaw: "drops the trailing line breaks of the output (as the official SDK's bash tool does)",
     fails: ['output.stdout-only', 'output.stdout-and-stderr', 'output.stderr-only'],
-    // Their rules are the ids and order, input handling, the restart and refusal: the output's
-    // text is the runner.output checks' to judge, once.
+    // Their rules are the ids and order, input handling, the restart, refusal, is_error and
+    // bytes that are not UTF-8: the trailing line break is the runner.output checks' to judge, once.
     passes: [
       'results.ids-in-order',
       'input.bad-lines-answered',
@@ -59,6 +59,8 @@ const CASES: BrokenCase[] = [
       'input.large-command-runs',
       'restart.fresh-session',
       'refusal.harmless-runs',
+      'exit-status.is-error-iff-nonzero',
+      'output.invalid-utf8',
     ],
   },
   {

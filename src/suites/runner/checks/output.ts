@@ -148,9 +148,10 @@ export const outputChecks: Check<RunnerCtx>[] = [
       expectIsError(result, false, COMMANDS.invalidUtf8);
       const c = result.content;
       expectThat(
-        c.startsWith('a') && c.endsWith('c\n') && c.includes('b'),
+        // The trailing line break is the other runner.output checks' to judge.
+        c.startsWith('a') && (c.endsWith('c\n') || c.endsWith('c')) && c.includes('b'),
         `${COMMANDS.invalidUtf8}: the valid bytes around the invalid ones were not kept`,
-        '"a", a replacement for \\377, "b", a replacement for \\376, "c\\n"',
+        '"a", a replacement for \\377, "b", a replacement for \\376, "c\\n" (or "c")',
         abbreviate(c),
       );
     },
