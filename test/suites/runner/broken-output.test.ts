@@ -64,6 +64,20 @@ const CASES: BrokenCase[] = [
     ],
   },
   {
+    runner: 'strict-utf8',
+    flaw: 'dies on output bytes that are not UTF-8 (a strict decoder)',
+    fails: [],
+    warns: ['output.invalid-utf8'],
+    // Those bytes come last in their session: the lines before them are judged as usual.
+    passes: [
+      'output.failure-with-stderr',
+      'output.stdout-and-stderr',
+      'output.stderr-only',
+      'output.blank',
+      'exit-status.is-error-iff-nonzero',
+    ],
+  },
+  {
     runner: 'always-separator',
     flaw: 'puts the separator in when stdout is empty',
     fails: ['output.stderr-only', 'output.failure-with-stderr'],

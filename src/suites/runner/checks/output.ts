@@ -22,7 +22,11 @@ const ASSEMBLY_RULE =
 /** "states ... that no output was produced", in the words a runner may choose. */
 const NO_OUTPUT = /\bno\b[^.\n]*\boutput\b|\bempty\b|\bnothing\b/i;
 
-/** Small commands whose results the output checks compare exactly, in one session. */
+/**
+ * Small commands whose results the output checks compare exactly, in one session. The bytes
+ * that are not UTF-8 come last: a runner that dies on them (a strict decoder) has answered
+ * every other line, so the checks of those lines judge them and not that death.
+ */
 const COMMANDS = {
   both: 'echo out; echo err >&2',
   stderrOnly: 'echo err >&2',
@@ -30,9 +34,9 @@ const COMMANDS = {
   blankSuccess: 'true',
   blankFailure: 'exit 3',
   whitespace: "printf '  \\n'",
-  invalidUtf8: "printf 'a\\377b\\376c\\n'",
   failBoth: 'echo out; echo err >&2; exit 3',
   failStderr: 'echo err >&2; exit 4',
+  invalidUtf8: "printf 'a\\377b\\376c\\n'",
 } as const;
 type CommandKey = keyof typeof COMMANDS;
 const KEYS = Object.keys(COMMANDS) as CommandKey[];

@@ -16,18 +16,22 @@ const CUT_RULE =
   'The spec, for every runner: when the output (stdout, the separator and stderr, as assembled) exceeds 65536 bytes it is cut to that length and a note that the 64 KB limit was exceeded is appended; output within the limit comes back whole.';
 const LIMIT = OUTPUT_LIMIT_BYTES;
 
-/** Outputs of known shape, printed with `cat` from files in the working directory. */
+/**
+ * Outputs of known shape, printed with `cat` from files in the working directory. The cuts
+ * inside a character come last: a runner that dies there (a strict decoder after a byte cut)
+ * has answered the others, so large-output judges the megabyte and not that death.
+ */
 const CASES = {
   atLimit: { stdout: `x${'a'.repeat(LIMIT - 1)}`, stderr: '' },
   overLimit: { stdout: `x${'a'.repeat(LIMIT)}`, stderr: '' },
+  /** A megabyte: the runner must keep reading (and dropping) and still answer. */
+  megabyte: { stdout: 'z'.repeat(1 << 20), stderr: '' },
   /** 2-byte characters: the limit falls inside one; cut by characters, nothing would be cut. */
   twoByteStraddle: { stdout: `x${'é'.repeat(40_000)}`, stderr: '' },
   /** A 4-byte character straddles the limit; cut by UTF-16 units, one emoji too many is kept. */
   fourByteStraddle: { stdout: `${'a'.repeat(LIMIT - 2)}${'😀'.repeat(4)}`, stderr: '' },
   /** The limit falls inside stderr, after stdout and the separator. */
   inStderr: { stdout: `x${'a'.repeat(99)}`, stderr: `y${'€'.repeat(22_000)}` },
-  /** A megabyte: the runner must keep reading (and dropping) and still answer. */
-  megabyte: { stdout: 'z'.repeat(1 << 20), stderr: '' },
 } as const;
 type CaseKey = keyof typeof CASES;
 const KEYS = Object.keys(CASES) as CaseKey[];

@@ -36,6 +36,7 @@ import { createInterface } from 'node:readline';
  * @property {number} [defaultTimeoutS] the timeout when WIRECHECK_TIMEOUT_S is unset (the spec: 20)
  * @property {boolean} [trimTrailingNewlines] drop the trailing line breaks of the text (as the official SDK's bash tool does)
  * @property {boolean} [keepJobs] no sandbox, and never kill what a command leaves in its group (restart does nothing)
+ * @property {boolean} [strictUtf8] decode output strictly: bytes that are not UTF-8 crash the runner
  */
 
 const LIMIT = 65536;
@@ -78,6 +79,8 @@ function bwrapWorks(uid) {
 
 /** Output cut to the limit on a character boundary (or badly, per flaw), with the note. */
 function truncate(bytes, flaws) {
+  // A fatal decoder throws in the child's close handler: the runner dies there.
+  if (flaws.strictUtf8) new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, LIMIT));
   const note = `\n[output truncated: exceeded the 64 KB limit (${LIMIT} bytes)]`;
   if (flaws.cutByCharacters) {
     const text = bytes.toString('utf8');
