@@ -20,7 +20,14 @@ export function arbValidDelivery(frameCount: number): fc.Arbitrary<FaultPlan> {
   return fc.record(
     {
       seed: fc.integer({ min: 0, max: 0x7fffffff }),
-      lineEnding: fc.constantFrom('lf' as const, 'crlf' as const, 'cr' as const),
+      // Lone CR, the ending SSE readers most often get wrong, half the time: at one seed in a
+      // hundred, 15 even draws held none, and a client that loses the last events after a
+      // lone CR passed (seed 21). Each ending has its own check, stream.line-endings.
+      lineEnding: fc.oneof(
+        { arbitrary: fc.constant('lf' as const), weight: 1 },
+        { arbitrary: fc.constant('crlf' as const), weight: 1 },
+        { arbitrary: fc.constant('cr' as const), weight: 2 },
+      ),
       chunking: fc.oneof(
         fc.record({
           mode: fc.constant('random' as const),
