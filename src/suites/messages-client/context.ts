@@ -14,7 +14,7 @@ import type { Message, MessageRequest } from '../../protocol/messages/index.js';
 import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';
-import { plainRequest, richRequest } from './requests.js';
+import { plainRequest, requestFor, richRequest } from './requests.js';
 import { clientEnv, type MessagesClientTarget, runApiKey } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
@@ -60,6 +60,8 @@ export interface SharedCases {
   richStreamed(): Promise<CaseResult>;
   /** Every request answered 429 with `retry-after: 1`. */
   rateLimited(): Promise<CaseResult>;
+  /** `message` streamed without a fault: what a check of a stream fault compares with (one run per message). */
+  cleanStream(message: Message): Promise<CaseResult>;
 }
 
 export interface MessagesClientCtx {
@@ -186,7 +188,16 @@ export async function openMessagesClient(
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
+  const cleanStreams = new Map<string, Promise<CaseResult>>();
   const shared: SharedCases = {
+    cleanStream: (message) => {
+      let run = cleanStreams.get(message.id);
+      if (run === undefined) {
+        run = runCase({ scenario: answer(message), body: requestFor(message, true) });
+        cleanStreams.set(message.id, run);
+      }
+      return run;
+    },
     richBuffered: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(false) })),
     richStreamed: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(true) })),
     rateLimited: once(() =>

@@ -1,6 +1,7 @@
 import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
 import { eventsOfMessage, type Message, type StreamEvent } from '../../../protocol/messages/index.js';
+import { expectCleanStreamHandled } from '../clean-stream.js';
 import { always, type MessagesClientCtx } from '../context.js';
 import { describeRequests, expectClientError, expectFinalMessage, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';
@@ -37,6 +38,7 @@ function streamFault(
         () => expectClientError(result, kinds, label),
         () => servedFramesEvidence(MIXED_MESSAGE, undefined, faults, result.requests),
       );
+      await expectCleanStreamHandled(ctx, MIXED_MESSAGE, label);
     },
   };
 }
@@ -63,7 +65,10 @@ function reportOrRecover(
     async run(ctx, env) {
       const result = await runStreamed(ctx, env, MIXED_MESSAGE, { faults });
       expectStreamFlag(result, true, label);
-      if (result.outcome.type === 'error' && result.outcome.error.kind === 'stream') return;
+      if (result.outcome.type === 'error' && result.outcome.error.kind === 'stream') {
+        await expectCleanStreamHandled(ctx, MIXED_MESSAGE, label);
+        return;
+      }
       withServedFrames(
         () => {
           if (result.outcome.type === 'printed') expectFinalMessage(result, MIXED_MESSAGE, label);
@@ -150,6 +155,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
         signal: env.signal,
       });
       expectClientError(result, ['stream'], 'a stream that ends after the first text delta');
+      await expectCleanStreamHandled(ctx, MIXED_MESSAGE, 'the end after the first text delta');
     },
   },
   streamFault(
@@ -186,6 +192,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
         );
       }
       expectClientError(result, ['stream', 'connection'], 'a stream that stalls after message_start');
+      await expectCleanStreamHandled(ctx, MIXED_MESSAGE, 'the stall after message_start');
     },
   },
 
@@ -232,6 +239,7 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
         }
         expectClientError(result, ['stream'], what);
       }
+      await expectCleanStreamHandled(ctx, TOOL_MESSAGE, 'the broken tool input');
     },
   },
 ];

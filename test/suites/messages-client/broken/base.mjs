@@ -26,6 +26,7 @@
  * @property {boolean} [strictBlocks] fail on a content block or delta type the spec does not list
  * @property {boolean} [strictStopReason] fail on a stop reason the spec does not list
  * @property {boolean} [sumUsage] add every number of message_delta's usage into output_tokens
+ * @property {boolean} [noToolStreams] fail with kind stream on any input_json_delta (no streamed tool input)
  */
 
 class ClientFailure extends Error {
@@ -140,6 +141,8 @@ function accumulate(frames, flaws) {
       !KNOWN_STOP_REASONS.includes(ev.delta.stop_reason)
     )
       throw new TypeError(`unknown stop reason ${ev.delta.stop_reason}`);
+    if (flaws.noToolStreams && ev.type === 'content_block_delta' && ev.delta.type === 'input_json_delta')
+      throw new ClientFailure('stream', 'streamed tool input is not supported');
     switch (ev.type) {
       case 'ping':
         if (flaws.crashOnPing) throw new TypeError('unexpected ping');
