@@ -88,6 +88,19 @@ export function probeTool(tools: readonly Tool[]): Tool | undefined {
   );
 }
 
+/** Most tools call-result-shape tries before it gives up on seeing a result. */
+const RESULT_PROBES = 3;
+
+/** The tools to call for a result, in order: probeTool, then the others needing the fewest arguments. */
+export function resultProbeTools(tools: readonly Tool[]): Tool[] {
+  const first = probeTool(tools);
+  if (first === undefined) return [];
+  const rest = callableTools(tools)
+    .filter((t) => t !== first)
+    .sort((a, b) => required(a).length - required(b).length);
+  return [first, ...rest].slice(0, RESULT_PROBES);
+}
+
 /** The tool to call with arguments absent: one that needs none if there is one. */
 export function noArgumentTool(tools: readonly Tool[]): Tool | undefined {
   const callable = callableTools(tools);

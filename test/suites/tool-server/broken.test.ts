@@ -6,6 +6,7 @@ function title(c: BrokenCase): string {
   const verdicts = [
     ...(c.fails ?? []).map((id) => `fails ${id}`),
     ...(c.warns ?? []).map((id) => `warns on ${id}`),
+    ...(c.skips ?? []).map((id) => `skips ${id}`),
   ];
   return `a ${c.transport} server that ${c.flaw} ${verdicts.length === 0 ? 'passes' : verdicts.join(', ')}`;
 }

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { createToolServerSuite } from '../../../src/suites/tool-server/index.js';
 import { quickSuite, runAgainst, statusById, testServer } from './helpers.js';
 
 // The generated-arguments property judges a server dead only when a call, the ping after it
@@ -21,4 +22,16 @@ test('a server that stops answering after a call (alive, silent) still fails gen
   const check = result.checks.find((c) => c.id === 'tool-server.tools.generated-arguments')!;
   expect(check.status).toBe('fail');
   expect(check.message).toMatch(/stopped answering/);
+}, 120_000);
+
+test('a server whose every call outlasts the reply budget, one request at a time, is slow and not gone', async () => {
+  // Each call leaves the call and the ping after it unanswered until the ping's late reply:
+  // that reply must count, or the second slow call would make three unanswered in a row.
+  const fewCalls = createToolServerSuite({ maxCalls: 4, modelRuns: 2, httpMs: 1000, replyMs: 1500 });
+  const result = await runAgainst(await testServer('slow-calls', 'stdio'), { only: ONLY }, fewCalls);
+  expect(statusById(result)).toEqual({
+    'tool-server.tools.generated-arguments': 'pass',
+    // Each call's own reply comes (late, before the ping's) and counts, as in the stall above.
+    'tool-server.tools.generated-arguments-answered': 'pass',
+  });
 }, 120_000);

@@ -9,6 +9,7 @@ import { rpcEvidence } from '../evidence.js';
 import { exchange } from '../rpc.js';
 import { callResultProblems } from '../rules.js';
 import { argumentsArbitrary } from '../schema-arbitrary.js';
+import { noteExchange } from '../silence.js';
 import { callableTools } from '../tool-choice.js';
 import { brief, CLAUSES } from './common.js';
 
@@ -86,7 +87,10 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
                   rpcEvidence(`${tool} with generated arguments`, [ch]),
                 );
               }
-              // Alive: the call's own reply may have come meanwhile (before the ping's, in order).
+              // Alive: the late reply counts as an answer for the silence watch (a server that
+              // serves one request at a time, busy with a slow tool, is not gone), and the
+              // call's own reply may have come meanwhile (before the ping's, in order).
+              noteExchange(ch, METHODS.ping, { ...ping, reply: late.reply });
               reply = (await ch.peer.wait(ex.id, 0, () => undefined)).reply;
             }
           }

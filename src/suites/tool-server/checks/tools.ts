@@ -26,7 +26,7 @@ import {
   invalidArguments,
   minimalArguments,
   noArgumentTool,
-  probeTool,
+  resultProbeTools,
   verbosityArgument,
 } from '../tool-choice.js';
 import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
@@ -197,32 +197,38 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     rule: 'The spec: a tool call result is `content`, an array of items such as {type: "text", text: string} (MCP 2024-11-05 adds image and resource items, which are accepted). Every tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const tool = probeTool(await callable(ctx, 'tools/call of a listed tool'));
-      if (tool === undefined) throw new CheckSkipped('every tool that may be called looks slow or networked');
+      const tools = resultProbeTools(await callable(ctx, 'tools/call of a listed tool'));
+      if (tools.length === 0) throw new CheckSkipped('every tool that may be called looks slow or networked');
       const channel = await ctx.main();
-      const reply = await call(
-        channel,
-        METHODS.toolsCall,
-        { name: tool.name, arguments: minimalArguments(tool) },
-        ctx.replyMs,
+      // Arguments made from a schema may still be refused (a pattern, a record that does not
+      // exist): an error answer is allowed and shows no result, so the next tool is tried.
+      const refused: string[] = [];
+      for (const tool of tools) {
+        const args = minimalArguments(tool);
+        const reply = await call(
+          channel,
+          METHODS.toolsCall,
+          { name: tool.name, arguments: args },
+          ctx.replyMs,
+        );
+        if (!('result' in reply)) {
+          refused.push(`${tool.name} ${JSON.stringify(args)}: ${brief(reply)}`);
+          continue;
+        }
+        const problems = callResultProblems(reply.result);
+        if (problems.length > 0) {
+          throw failWith(
+            `the result of ${tool.name} is malformed: ${problems.join('; ')}`,
+            'content: [{type, text?}]',
+            brief(reply),
+            [channel],
+          );
+        }
+        return;
+      }
+      throw new NotExercised(
+        `no call was answered with a result, so there was no result to judge: every tool tried answered its arguments (made from its input schema) with an error: ${refused.join('; ')}`,
       );
-      if (!('result' in reply)) {
-        throw failWith(
-          `tools/call of ${tool.name} with valid arguments was answered with an error: ${brief(reply)}`,
-          'a call result',
-          brief(reply),
-          [channel],
-        );
-      }
-      const problems = callResultProblems(reply.result);
-      if (problems.length > 0) {
-        throw failWith(
-          `the result of ${tool.name} is malformed: ${problems.join('; ')}`,
-          'content: [{type, text?}]',
-          brief(reply),
-          [channel],
-        );
-      }
     },
   },
   {

@@ -41,6 +41,18 @@ const TOOLS = [
   },
 ];
 
+/** lookupOnly: the one tool, read-only, whose id must be digits (made-up ids are refused). */
+const LOOKUP = {
+  name: 'lookup',
+  description: 'Looks up a record by its number.',
+  inputSchema: {
+    type: 'object',
+    properties: { id: { type: 'string', pattern: '^[0-9]+$', description: 'record number' } },
+    required: ['id'],
+  },
+  annotations: { readOnlyHint: true },
+};
+
 function text(t, isError = false) {
   return isError
     ? { content: [{ type: 'text', text: t }], isError: true }
@@ -61,6 +73,7 @@ export function main(flaws = {}) {
   const keepAliveMs = Number(process.env.WIRECHECK_TEST_KEEPALIVE_MS ?? 15000);
 
   const tools = () => {
+    if (flaws.lookupOnly) return [LOOKUP];
     if (flaws.badSchema)
       return TOOLS.map((t) => ({ ...t, inputSchema: { properties: t.inputSchema.properties } }));
     if (flaws.noDescription) {
@@ -111,11 +124,21 @@ export function main(flaws = {}) {
       appendFileSync(process.env.WIRECHECK_TEST_CALL_LOG, `${name}\n`);
     }
     const args = params.arguments ?? {};
+    // slowCalls: every call of a listed tool takes this long, one at a time (the process sleeps).
+    if (flaws.slowCalls && TOOLS.some((t) => t.name === name)) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, flaws.slowCalls);
+    }
     if (flaws.argumentsRequired && params.arguments === undefined) {
       return { error: { code: -32602, message: 'arguments are required' } };
     }
     if (flaws.badCallResult && TOOLS.some((t) => t.name === name)) {
       return { result: { content: [{ type: 'text', text: 42 }] } };
+    }
+    if (flaws.lookupOnly && name === 'lookup') {
+      if (typeof args.id !== 'string' || !/^[0-9]+$/.test(args.id)) {
+        return { error: { code: -32602, message: 'Invalid params: id must be digits' } };
+      }
+      return { result: text(`record ${args.id}`) };
     }
     if (name === 'echo') {
       if (typeof args.message !== 'string') {
