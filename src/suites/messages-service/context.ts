@@ -125,6 +125,13 @@ export async function openMessagesService(
         `POST ${url} is not served: ${describeReply(probe)} (is the base URL right? it is the URL without /v1)`,
       );
     }
+    // A service that refuses the plainest request refuses the others too: the checks of
+    // refusals would pass on it for nothing, and every other check would fail for one cause.
+    if (probe.status < 200 || probe.status >= 300) {
+      throw new TargetUnavailable(
+        `POST ${url} did not serve the plainest request of the suite (a one-line text prompt for model ${JSON.stringify(resolved.model)}): ${describeReply(probe)}; every check needs a service that serves it, so none was run${probeHint(probe.status)}`,
+      );
+    }
   } catch (e) {
     await close();
     if (e instanceof RequestFailed) {
@@ -160,4 +167,12 @@ export function followUps(ctx: MessagesServiceCtx, commands: readonly string[]):
 /** An HTML answer (a proxy's or a web server's page) to the probe: nothing at that URL speaks the API. */
 function looksLikeWebPage(reply: BufferedReply): boolean {
   return mediaTypeOf(reply.headers) === 'text/html' || /^\s*<(!doctype|html)/i.test(reply.text);
+}
+
+/** What a user can do about a probe refused with `status`. */
+function probeHint(status: number): string {
+  if (status === 429 || status === 503 || status === 529)
+    return ' (it is rate-limited or overloaded: run again later)';
+  if (status >= 400 && status < 500) return ' (does it serve the model? --model names another)';
+  return '';
 }

@@ -52,6 +52,7 @@ export const BREAKS = [
   'streams-forever', // a stream: true request gets message_start, then a ping every 20 ms, forever
   'html-everything', // every request gets 200 text/html (a web page at the service's URL)
   'empty-streams', // a stream: true request gets 200 text/event-stream and no frame at all
+  'unknown-model', // every request with the key gets 400: the model is not one it serves
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -338,6 +339,9 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
     }
     const canned = (): Message =>
       reply({ model: 'fake', max_tokens: 16, messages: [{ role: 'user', content: 'ok' }] }, n, breaks, false);
+    if (breaks.has('unknown-model')) {
+      return sendError(res, n, 400, 'invalid_request_error', 'model: not a model this service serves');
+    }
     if (breaks.has('requires-anthropic-version') && req.headers['anthropic-version'] === undefined) {
       return sendError(res, n, 400, 'invalid_request_error', 'anthropic-version: header is required');
     }

@@ -157,6 +157,22 @@ describe('opening a target', () => {
     expect((error as Error).message).toMatch(/port 6000 .*bad port/);
   });
 
+  test('a service that refuses the plainest request (a model it does not serve) makes the target unavailable', async () => {
+    const fake = await startFakeService({ apiKey: KEY, breaks: ['unknown-model'] });
+    try {
+      const error = await messagesServiceSuite
+        .open({ baseUrl: fake.baseUrl, apiKeyEnv: KEY_ENV }, { seed: 1, runs: 1, full: false })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TargetUnavailable);
+      expect((error as Error).message).toMatch(
+        /did not serve the plainest request .*HTTP 400 .*not a model this service serves.*--model/,
+      );
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
   test('a service that rejects the key makes the target unavailable after one probe', async () => {
     const fake = await startFakeService({ apiKey: 'another-key' });
     try {
