@@ -222,7 +222,10 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'http-json-only',
     flaw: 'cannot read an event-stream answer',
-    fails: ['http.answer.event-stream'],
+    fails: ['http.answer.event-stream', 'http.result.printed'],
+    // It cannot finish the plain call (answered with an event stream): a check whose case it
+    // does not finish for that reason judges nothing of its own rule.
+    skips: ['http.session.deleted', 'http.notifications.unknown-tolerated'],
     passes: ['http.answer.json'],
   },
   {
