@@ -124,6 +124,9 @@ export function followStream(frames: readonly SseFrame[]): FollowedStream {
   return { message, problem, stopsWithoutDeltas };
 }
 
+/** The check that reports a stream the reducer could not follow. */
+const REDUCES_CHECK = 'messages-service.stream.reduces-to-message';
+
 /** Problems of the reducer that are about Events rule 1 (order, indexes, early end). */
 const ORDER_KINDS: ReadonlySet<StreamViolationKind> = new Set(['order', 'index', 'truncated']);
 
@@ -171,7 +174,10 @@ export function orderViolations(
   if (problem && isOrderProblem(problem)) {
     violations.push(...problemViolations(frames, problem, readError));
   } else if (problem) {
-    undetermined = `the order could not be followed past ${problemWhere(frames, problem)}: ${problem.kind}: expected ${problem.expected}, got ${problem.actual}`;
+    undetermined =
+      problem.kind === 'json' && cutByMaxTokens(frames)
+        ? `the order could not be followed past ${problemWhere(frames, problem)}, a tool input cut mid-JSON by max_tokens (allowed)`
+        : `the order could not be followed past ${problemWhere(frames, problem)}: ${problem.kind}: expected ${problem.expected}, got ${problem.actual}; see ${REDUCES_CHECK}`;
   }
   for (const stop of followed.stopsWithoutDeltas) {
     violations.push(
@@ -275,13 +281,18 @@ export function partialJsonViolations(
 ): { violations: Violation[]; undetermined: string | undefined } {
   const { problem } = followed;
   if (problem?.kind === 'json') {
-    if (cutByMaxTokens(frames)) return { violations: [], undetermined: undefined };
+    if (cutByMaxTokens(frames)) {
+      return {
+        violations: [],
+        undetermined: `the stream was cut by max_tokens at ${problemWhere(frames, problem)}, mid-JSON (allowed)`,
+      };
+    }
     return { violations: problemViolations(frames, problem), undetermined: undefined };
   }
   if (problem) {
     return {
       violations: [],
-      undetermined: `the stream could not be followed past ${problemWhere(frames, problem)} (${problem.kind})`,
+      undetermined: `the stream could not be followed past ${problemWhere(frames, problem)} (${problem.kind}); see ${REDUCES_CHECK}`,
     };
   }
   return { violations: [], undetermined: undefined };

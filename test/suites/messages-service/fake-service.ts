@@ -53,6 +53,8 @@ export const BREAKS = [
   'html-everything', // every request gets 200 text/html (a web page at the service's URL)
   'empty-streams', // a stream: true request gets 200 text/event-stream and no frame at all
   'unknown-model', // every request with the key gets 400: the model is not one it serves
+  'buffered-for-stream', // a stream: true request gets the buffered JSON message (200 application/json)
+  'tool-cut-by-max-tokens', // every tool_use reply is cut by max_tokens: input {} buffered, mid-JSON streamed (equivalent)
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -122,13 +124,19 @@ function reply(request: MessageRequest, n: number, breaks: ReadonlySet<Break>, s
     model: request.model,
   };
   if (bash && ask && !breaks.has('never-tool-use')) {
+    const cut = breaks.has('tool-cut-by-max-tokens');
     return {
       ...base,
       content: [
         { type: 'text', text: 'Running it.' },
-        { type: 'tool_use', id: `toolu_fake_${n}`, name: 'bash', input: { command: ask[1]!.trim() } },
+        {
+          type: 'tool_use',
+          id: `toolu_fake_${n}`,
+          name: 'bash',
+          input: cut && !streamed ? {} : { command: ask[1]!.trim() },
+        },
       ],
-      stop_reason: breaks.has('end-turn-with-tool-use') ? 'end_turn' : 'tool_use',
+      stop_reason: cut ? 'max_tokens' : breaks.has('end-turn-with-tool-use') ? 'end_turn' : 'tool_use',
       stop_sequence: breaks.has('stop-sequence-on-end-turn') ? '###' : null,
       usage: { input_tokens: inputTokens, output_tokens: 12 },
     };
@@ -235,7 +243,7 @@ function streamOf(message: Message, breaks: ReadonlySet<Break>): string[] {
   if (breaks.has('usage-in-delta')) {
     for (const e of events) if (e.type === 'content_block_delta') e.usage = { output_tokens: 1 };
   }
-  if (breaks.has('invalid-partial-json')) {
+  if (breaks.has('invalid-partial-json') || breaks.has('tool-cut-by-max-tokens')) {
     const fragments = events.filter(
       (e) => e.type === 'content_block_delta' && (e.delta as { type: string }).type === 'input_json_delta',
     );
@@ -398,7 +406,7 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
       return sendError(res, n, 400, 'invalid_request_error', 'tool_result blocks are not supported');
     }
     const message = reply(request, n, breaks, request.stream === true);
-    if (request.stream !== true) return sendMessage(res, n, message);
+    if (request.stream !== true || breaks.has('buffered-for-stream')) return sendMessage(res, n, message);
     res.writeHead(
       200,
       headers(n, breaks.has('stream-content-type') ? 'application/json' : 'text/event-stream'),

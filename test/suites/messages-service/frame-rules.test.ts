@@ -226,9 +226,13 @@ describe('Events rule 3: partial_json concatenation parses at content_block_stop
     expect(violations[0]!.expected).toBe('the partial_json fragments of index 1 to form JSON');
   });
 
-  test('a tool input cut by max_tokens is no violation', () => {
+  test('a tool input cut by max_tokens is no violation, and leaves the rule unjudged', () => {
     const frames = brokenJson('max_tokens');
-    expect(partialJsonViolations(frames, followStream(frames)).violations).toEqual([]);
+    const followed = followStream(frames);
+    const verdict = partialJsonViolations(frames, followed);
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.undetermined).toMatch(/cut by max_tokens at frame \d+ .*mid-JSON \(allowed\)$/);
+    expect(orderViolations(frames, followed).undetermined).toMatch(/cut mid-JSON by max_tokens \(allowed\)$/);
   });
 });
 

@@ -261,6 +261,34 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
   },
   { breaks: 'stream-content-type', expected: { 'http.stream-content-type': 'fail' } },
   {
+    // No stream at all: one cause, judged by the header check; the frame rules have nothing to judge.
+    breaks: 'buffered-for-stream',
+    expected: {
+      'http.stream-content-type': 'fail',
+      ...Object.fromEntries(
+        [
+          'stream.frame-format',
+          'stream.order',
+          'stream.message-start',
+          'stream.message-delta',
+          'stream.no-usage-in-deltas',
+          'stream.reduces-to-message',
+          'stream.ping-shape',
+          'stream.unknown-events',
+          'stream.unknown-fields',
+          'stream.text-start-empty',
+          'stream.abort-keeps-service-healthy',
+          'tools.partial-json',
+          'agreement.content',
+          'agreement.input-tokens',
+          'agreement.start-input-tokens',
+        ].map((id) => [id, 'skip']),
+      ),
+    },
+    // a generated stream request gets the same JSON body
+    maybe: ['requests.valid-accepted'],
+  },
+  {
     breaks: 'event-name-mismatch',
     expected: { 'stream.frame-format': 'fail', 'stream.unknown-events': 'warn' },
   },
@@ -368,6 +396,12 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
   { breaks: 'x-request-id', expected: {} },
   { breaks: 'forward-compatible', expected: {} },
   { breaks: 'tool-start-without-input', expected: {} },
+  {
+    // Cut by max_tokens, the tool input is incomplete: nothing to judge, not a pass (the reducer
+    // cannot follow the order past the cut either).
+    breaks: 'tool-cut-by-max-tokens',
+    expected: { 'tools.partial-json': 'skip', 'tools.bash-input': 'skip', 'stream.order': 'skip' },
+  },
   {
     // An empty 200 stream fails the rules that need frames; the rules over each frame saw none and skip.
     breaks: 'empty-streams',

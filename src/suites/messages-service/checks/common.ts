@@ -1,7 +1,7 @@
 import { type CheckEnv, NotExercised } from '../../../harness/check.js';
 import type { Message } from '../../../protocol/messages/index.js';
 import type { MessagesServiceCtx } from '../context.js';
-import { type BufferedReply, describeReply, type StreamedReply } from '../replies.js';
+import { type BufferedReply, describeReply, mediaTypeOf, type StreamedReply } from '../replies.js';
 import { bufferedMessage, streamedMessage } from '../reply-rules.js';
 import { TOOL_PROMPT } from '../requests.js';
 
@@ -33,13 +33,24 @@ export async function streamedReplies(ctx: MessagesServiceCtx): Promise<Labeled<
   ];
 }
 
-/** The streams that got HTTP 200; skip when none did (the header check reports it). */
+/**
+ * A 200 answer to a stream request that is an event stream: said so by its content type, or
+ * holding frames whatever it says. A JSON body is no stream at all; its frame rules are not
+ * broken, not met: the header check owns that one cause.
+ */
+function isEventStream(reply: StreamedReply): boolean {
+  return (
+    reply.status === 200 && (mediaTypeOf(reply.headers) === 'text/event-stream' || reply.frames.length > 0)
+  );
+}
+
+/** The streams that got HTTP 200 and an event stream; skip when none did (the header check reports it). */
 export async function okStreams(ctx: MessagesServiceCtx): Promise<Labeled<StreamedReply>[]> {
   const all = await streamedReplies(ctx);
-  const ok = all.filter((s) => s.reply.status === 200);
+  const ok = all.filter((s) => isEventStream(s.reply));
   if (ok.length === 0) {
     throw new NotExercised(
-      `no stream request got HTTP 200 (${all.map((s) => `${s.label}: ${s.reply.status}`).join(', ')}); see messages-service.http.stream-content-type`,
+      `no stream request got HTTP 200 and an event stream (${all.map((s) => `${s.label}: ${describeReply(s.reply)}`).join('; ')}); see messages-service.http.stream-content-type`,
     );
   }
   return ok;

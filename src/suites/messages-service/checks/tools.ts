@@ -58,7 +58,7 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
       const verdict = partialJsonViolations(reply.frames, followStream(reply.frames));
       failOn(within('tool stream', verdict.violations, reply), 'tool input fragments (Events rule 3)');
       if (verdict.undetermined !== undefined) {
-        throw new NotExercised(`${verdict.undetermined}; see messages-service.stream.reduces-to-message`);
+        throw new NotExercised(verdict.undetermined);
       }
     },
   },
@@ -76,8 +76,14 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
         m.reply.content.some((b) => b.type === 'tool_use' && b.name === 'bash'),
       );
       if (messages.length === 0) throw new NotExercised(`${NO_TOOL_USE} for the bash tool`);
+      const whole = messages.filter((m) => m.reply.stop_reason !== 'max_tokens');
+      if (whole.length === 0) {
+        throw new NotExercised(
+          `every reply with a bash tool_use block was cut by max_tokens (${messages.map((m) => m.label).join(', ')}), so its input may be incomplete`,
+        );
+      }
       failOn(
-        messages.flatMap((m) => within(m.label, bashInputViolations(m.reply))),
+        whole.flatMap((m) => within(m.label, bashInputViolations(m.reply))),
         'bash tool input',
       );
     },
