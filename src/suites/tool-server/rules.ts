@@ -57,6 +57,12 @@ function propertiesOf(tool: Tool): Properties {
   return (props ?? {}) as Properties;
 }
 
+/** How many properties the tools' input schemas list, and how many of them carry a default. */
+export function propertyCounts(tools: readonly Tool[]): { properties: number; defaults: number } {
+  const all = tools.flatMap((tool) => Object.values(propertiesOf(tool)));
+  return { properties: all.length, defaults: all.filter((schema) => 'default' in schema).length };
+}
+
 /** Properties without a `type` or a `description` (spec "Tool-server objects"). */
 export function propertyProblems(tools: readonly Tool[]): string[] {
   return tools.flatMap((tool) =>

@@ -9,6 +9,7 @@ import {
   isKeepAlive,
   keepAliveGap,
   keepAliveSettledAt,
+  propertyCounts,
   propertyProblems,
   toolsListProblems,
   unknownToolAnswer,
@@ -57,6 +58,13 @@ describe('tools/list (Tool: inputSchema type object, properties with type and de
         tool({ a: { type: 'string' }, b: { description: 'b' }, c: { type: 'number', description: 'c' } }),
       ]),
     ).toEqual(['t.a has no `description`', 't.b has no `type`']);
+  });
+  test('the properties and defaults there are to judge are counted, across tools', () => {
+    expect(propertyCounts([tool({}), tool({ a: { type: 'string', default: 'x' }, b: {} })])).toEqual({
+      properties: 2,
+      defaults: 1,
+    });
+    expect(propertyCounts([tool({})])).toEqual({ properties: 0, defaults: 0 });
   });
   test('a default of another type or outside the enum is a problem; integer and union types are honoured', () => {
     expect(defaultProblems([tool({ a: { type: 'boolean', default: 'no' } })])).toHaveLength(1);

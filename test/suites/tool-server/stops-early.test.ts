@@ -81,4 +81,16 @@ describe('a tools/list that gets no reply is one cause, not a failure of every c
     expect(occurrences(printed(result), 'tools/list got no reply')).toBe(1);
     expect(result.stopped).toBeUndefined();
   }, 120_000);
+
+  test('the transport checks that call a tool only when there is one do without it, and pass', async () => {
+    const ids = [
+      'tool-server.sse.closed-session',
+      'tool-server.sse.concurrent-routing',
+      'tool-server.sse.no-cross-session-reply',
+    ];
+    const result = await runAgainst(await testServer('silent-tools-list', 'sse'), { only: ids }, quickSuite);
+    expect(Object.fromEntries(result.checks.map((c) => [c.id, c.status]))).toEqual(
+      Object.fromEntries(ids.map((id) => [id, 'pass'])),
+    );
+  }, 120_000);
 });

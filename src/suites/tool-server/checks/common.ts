@@ -1,7 +1,10 @@
 import { CheckFailure } from '../../../harness/check.js';
 import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
+import type { Tool } from '../../../protocol/mcp/index.js';
 import type { Channel } from '../channel.js';
+import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
+import { PrerequisiteFailed } from '../prerequisite.js';
 
 /** Spec sections the checks cite. */
 export const CLAUSES = {
@@ -47,4 +50,17 @@ export function brief(reply: JsonRpcResponse | undefined): string {
   if (reply === undefined) return 'nothing';
   const s = JSON.stringify(reply);
   return s.length > 600 ? `${s.slice(0, 600)}...` : s;
+}
+
+/**
+ * The tools a check may call when it can do without one: none when tools/list could not be
+ * read. The list's own checks report that cause; a check of the transport is not failed for it.
+ */
+export async function toolsIfListed(ctx: ToolServerCtx): Promise<readonly Tool[]> {
+  try {
+    return (await ctx.policy()).allowed;
+  } catch (e) {
+    if (e instanceof PrerequisiteFailed) return [];
+    throw e;
+  }
 }

@@ -7,7 +7,7 @@ import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { type Exchange, exchange } from '../rpc.js';
 import { echoTool } from '../tool-choice.js';
-import { CLAUSES } from './common.js';
+import { CLAUSES, toolsIfListed } from './common.js';
 
 /** Sessions opened across the quick tier's runs, at least (the bar). */
 export const MIN_SESSIONS = 50;
@@ -189,10 +189,7 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
       );
       const perRun = Math.min(MAX_OPEN, Math.max(2, Math.ceil(MIN_SESSIONS / runs)));
       // No tools to call (tools/list unreadable: its own checks say so) leaves pings only.
-      const echo = await ctx.policy().then(
-        (policy) => echoTool(policy.allowed),
-        () => undefined,
-      );
+      const echo = echoTool(await toolsIfListed(ctx));
       const deadline = performance.now() + MODEL_MS;
       await checkProperty(
         env,

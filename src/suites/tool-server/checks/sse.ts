@@ -10,7 +10,7 @@ import { nextId } from '../peer.js';
 import { delay, exchange, initializeParams } from '../rpc.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
 import { findDiagnosticTool, minimalArguments, probeTool } from '../tool-choice.js';
-import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
+import { brief, CHECK_MS, CLAUSES, failWith, toolsIfListed } from './common.js';
 
 /** How long a reply that should not come is waited for. */
 const QUIET_MS = 500;
@@ -86,7 +86,7 @@ function foreignPosts(ctx: ToolServerCtx) {
     // A call in flight when its stream closes: its reply must not surface elsewhere. The
     // POST is answered before the stream closes, so the call reaches the server every run.
     const inFlight = await ctx.openSession('in-flight', true);
-    const tool = probeTool((await ctx.policy()).allowed);
+    const tool = probeTool(await toolsIfListed(ctx));
     const id = nextId();
     await inFlight.sendText(
       JSON.stringify(
@@ -486,7 +486,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         Array.from({ length: SESSIONS }, (_, i) => ctx.openSession(`s${i + 1}`, true)),
       );
       try {
-        const tool = probeTool((await ctx.policy()).allowed);
+        const tool = probeTool(await toolsIfListed(ctx));
         const sends = sessions.flatMap((s) =>
           Array.from({ length: PER_SESSION }, (_, n) =>
             n % 2 === 1 && tool !== undefined
@@ -539,9 +539,9 @@ const SLOW_CALL_MS = 20_000;
  * otherwise there is nothing more to observe than the refused POST.
  */
 async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
-  const policy = await ctx.policy();
-  const slow = policy.allowed.find((t) => t.name === 'slow' && t.inputSchema.properties?.ms !== undefined);
-  const diagnostic = findDiagnosticTool(policy.allowed);
+  const allowed = await toolsIfListed(ctx);
+  const slow = allowed.find((t) => t.name === 'slow' && t.inputSchema.properties?.ms !== undefined);
+  const diagnostic = findDiagnosticTool(allowed);
   if (slow === undefined || diagnostic === undefined) return;
   const main = await ctx.main();
   const count = async (): Promise<number | undefined> => {

@@ -6,7 +6,7 @@ import { describeExit } from '../process.js';
 import { exchange, initialize } from '../rpc.js';
 import { revisionOf } from '../target.js';
 import { minimalArguments, probeTool } from '../tool-choice.js';
-import { CHECK_MS, CLAUSES, failWith } from './common.js';
+import { CHECK_MS, CLAUSES, failWith, toolsIfListed } from './common.js';
 
 /** After the last reply, how long stdout is still watched for late output (a banner on exit, say). */
 const TAIL_MS = 300;
@@ -33,7 +33,7 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
         const unfinished = await driveQuietly(async () => {
           await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target));
           await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
-          const tool = probeTool((await ctx.policy()).allowed);
+          const tool = probeTool(await toolsIfListed(ctx));
           if (tool !== undefined) {
             await exchange(
               channel,

@@ -15,6 +15,7 @@ import {
   answerKind,
   callResultProblems,
   defaultProblems,
+  propertyCounts,
   propertyProblems,
   structuredContentProblems,
   toolNameProblems,
@@ -158,7 +159,11 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     rule: "The spec's tool table shows each property with a type and a description, as the reference server lists them; MCP 2024-11-05 and JSON Schema require neither ($ref, anyOf and untyped properties are valid), so a server without them still works.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const problems = propertyProblems(await listed(ctx));
+      const tools = await listed(ctx);
+      if (propertyCounts(tools).properties === 0) {
+        throw new NotExercised(`no listed tool has a property (${tools.length} tools)`);
+      }
+      const problems = propertyProblems(tools);
       if (problems.length > 0) {
         throw new CheckFailure(
           `${problems.length} properties lack a type or description: ${problems.slice(0, 10).join('; ')}`,
@@ -177,7 +182,14 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     rule: 'JSON Schema: it is RECOMMENDED that a default be valid against its schema; a client that fills in an invalid default sends the server arguments it refuses.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const problems = defaultProblems(await listed(ctx));
+      const tools = await listed(ctx);
+      const counts = propertyCounts(tools);
+      if (counts.defaults === 0) {
+        throw new NotExercised(
+          `no property has a default (${counts.properties} properties in ${tools.length} tools)`,
+        );
+      }
+      const problems = defaultProblems(tools);
       if (problems.length > 0) {
         throw new CheckFailure(
           `invalid defaults: ${problems.slice(0, 10).join('; ')}`,
