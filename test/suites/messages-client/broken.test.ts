@@ -172,6 +172,13 @@ const CASES: {
     ],
     passes: ['buffered.final-message', 'errors.status-400'],
   },
+  {
+    client: 'refuse-streamed-tools',
+    flaw: 'sends nothing for a streamed request that offers tools',
+    // One fault, failed once by its owner; the header rules judge the buffered request.
+    fails: ['request.body'],
+    passes: ['request.endpoint', 'headers.version', 'headers.content-type', 'auth.key-sent'],
+  },
 ];
 
 describe('the suite fails clients that break a rule', () => {

@@ -1,4 +1,4 @@
-import { type Check, CheckFailure, show } from '../../../harness/check.js';
+import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
 import type { JournalEntry } from '../../../mocks/messages/index.js';
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
@@ -10,14 +10,28 @@ import { CASE_BUDGET_MS } from './common.js';
 
 const SPEC_VERSION = '2023-06-01';
 
-/** The requests of the shared buffered and streamed cases, labelled. */
+/** The check that fails a client for sending no request for a shared case. */
+const OWNER = 'messages-client.request.body';
+
+/**
+ * The requests of the shared buffered and streamed cases, labelled. A case that sent nothing
+ * fails only the owner (`owns`); the other checks judge the requests there are, and are not
+ * exercised when there are none, so one fault is not one failure per header.
+ */
 async function sharedRequests(
   ctx: MessagesClientCtx,
+  owns = false,
 ): Promise<{ label: string; stream: boolean; request: JournalEntry }[]> {
-  const cases: [string, boolean, CaseResult][] = [
+  const all: [string, boolean, CaseResult][] = [
     ['buffered request', false, await ctx.shared.richBuffered()],
     ['streaming request', true, await ctx.shared.richStreamed()],
   ];
+  const cases = owns ? all : all.filter(([, , result]) => result.requests.length > 0);
+  if (cases.length === 0) {
+    throw new NotExercised(
+      `no request reached the mock for either shared case (${all.map(([label, , result]) => `${label}: ${describeRun(result.run)}`).join('; ')}); see ${OWNER}`,
+    );
+  }
   return cases.flatMap(([label, stream, result]) =>
     expectRequests(result, label).map((request, i) => ({
       label: i === 0 ? label : `${label} (attempt ${i + 1})`,
@@ -68,10 +82,10 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
       'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, with their values; every difference is reported.',
     level: 'must',
     basis: 'contract',
-    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions.",
+    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
-      for (const { label, stream, request } of await sharedRequests(ctx)) {
+      for (const { label, stream, request } of await sharedRequests(ctx, true)) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
         const found = differences(stdin, sent, { extra: 'tolerate' });

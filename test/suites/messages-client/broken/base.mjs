@@ -27,6 +27,7 @@
  * @property {boolean} [strictStopReason] fail on a stop reason the spec does not list
  * @property {boolean} [sumUsage] add every number of message_delta's usage into output_tokens
  * @property {boolean} [noToolStreams] fail with kind stream on any input_json_delta (no streamed tool input)
+ * @property {boolean} [refuseStreamedTools] send nothing for a stream: true request that offers tools (fail with kind stream)
  */
 
 class ClientFailure extends Error {
@@ -206,6 +207,8 @@ function accumulate(frames, flaws) {
 
 async function request(flaws) {
   const body = JSON.parse(await readStdin());
+  if (flaws.refuseStreamedTools && body.stream === true && body.tools?.length > 0)
+    throw new ClientFailure('stream', 'streaming with tools is not supported');
   if (flaws.ignoreStreamFlag) delete body.stream;
   if (flaws.omitDefaults) {
     if (body.stream === false) delete body.stream;
