@@ -229,6 +229,20 @@ export const CASES: readonly BrokenClientCase[] = [
     passes: ['http.answer.json'],
   },
   {
+    client: 'never-calls',
+    flaw: 'gives up after initialize, before calling the tool',
+    fails: ['stdio.result.printed'],
+    // Stopping after an unsupported version says nothing of a version check in a client that
+    // stops there anyway; the non-JSON line comes with the call's reply, which it never asks for.
+    skips: [
+      'stdio.initialize.version-checked',
+      'sse.initialize.version-checked',
+      'stdio.non-json-stdout.no-wrong-result',
+      'stdio.non-json-stdout.error',
+    ],
+    passes: ['stdio.initialize.client-info'],
+  },
+  {
     client: 'http-sse-only',
     flaw: 'cannot read a JSON answer',
     fails: ['http.answer.json'],

@@ -1,7 +1,7 @@
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
 import { describeDifferences } from '../../../protocol/compare.js';
 import { NON_JSON_BANNER as BANNER, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectTraffic, mockResultOf, resultDifferences } from '../expect.js';
+import { evidenceOf, expectCallSent, expectTraffic, mockResultOf, resultDifferences } from '../expect.js';
 import { describeToolClientRun } from '../output.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
@@ -21,7 +21,8 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.nonJsonStdout();
-      expectTraffic(result, 'non-JSON stdout');
+      // The mock writes the line just before the tools/call reply: no call, no line to judge.
+      expectCallSent(result, 'non-JSON stdout');
       const { outcome } = result;
       if (outcome.type === 'hung') {
         throw new CheckFailure(
@@ -55,7 +56,8 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.nonJsonStdout();
-      expectTraffic(result, 'non-JSON stdout');
+      // The mock writes the line just before the tools/call reply: no call, no line to judge.
+      expectCallSent(result, 'non-JSON stdout');
       const { outcome } = result;
       if (outcome.type !== 'error') {
         throw new CheckFailure(

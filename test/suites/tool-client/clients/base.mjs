@@ -50,6 +50,7 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [httpWrongLastEventId] Streamable HTTP: resume with a Last-Event-ID the server never sent
  * @property {boolean} [httpIgnoreRetry] Streamable HTTP: wait 100 ms before resuming whatever the stream's retry field says
  * @property {boolean} [httpNoDelete] Streamable HTTP: end without DELETE
+ * @property {boolean} [neverCalls] give up after initialize, before tools/call, with an error
  */
 
 class ClientFailure extends Error {}
@@ -508,6 +509,7 @@ export async function main(flaws = {}) {
       result = await call;
     } else {
       if (!flaws.noInitialized) await notify('notifications/initialized');
+      if (flaws.neverCalls) throw new ClientFailure('the client is not configured to call tools');
       result = await request('tools/call', callParams);
     }
     if (flaws.wrongResult) result = result.content?.[0]?.text ?? null;
