@@ -176,6 +176,8 @@ export const CASES: BrokenCase[] = [
     transport: 'stdio',
     flaw: 'exits when add gets a negative number',
     fails: ['tools.generated-arguments'],
+    // The calls stopped at the crash: whether every call is answered in time is not shown.
+    skips: ['tools.generated-arguments-answered'],
     passes: ['tools.call-result-shape'],
   },
   {
@@ -242,6 +244,15 @@ export const CASES: BrokenCase[] = [
     fails: ['sse.no-cross-session-reply', 'sse.unknown-session-refused'],
     warns: ['sse.no-session-400'],
     passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'one-client',
+    transport: 'sse',
+    flaw: 'refuses (409) the POSTs of every session but the oldest open one',
+    fails: ['sse.post-accepted'],
+    // The refused POST held the request: no reply was due on the stream.
+    skips: ['sse.reply-on-stream'],
+    passes: [],
   },
   {
     server: 'broadcast',

@@ -22,6 +22,9 @@ test('a server that stops answering after a call (alive, silent) still fails gen
   const check = result.checks.find((c) => c.id === 'tool-server.tools.generated-arguments')!;
   expect(check.status).toBe('fail');
   expect(check.message).toMatch(/stopped answering/);
+  const answered = result.checks.find((c) => c.id === 'tool-server.tools.generated-arguments-answered')!;
+  expect(answered).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
+  expect(answered.message).toMatch(/the calls stopped after \d+ at the failure/);
 }, 120_000);
 
 test('a server whose every call outlasts the reply budget, one request at a time, is slow and not gone', async () => {

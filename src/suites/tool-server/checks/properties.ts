@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { type Check, type CheckEnv, CheckFailure, CheckSkipped } from '../../../harness/check.js';
+import {
+  type Check,
+  type CheckEnv,
+  CheckFailure,
+  CheckSkipped,
+  NotExercised,
+} from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { METHODS, type Tool } from '../../../protocol/mcp/index.js';
 import { noToolMessage } from '../call-policy.js';
@@ -23,6 +29,8 @@ const LATE_REPLY_FACTOR = 3;
 
 /** Wall-clock budget of the property; past it the remaining runs pass without calling. */
 const PROPERTY_MS = 40_000;
+
+const NO_CALLS = 'no call with generated arguments was sent within the property budget';
 
 interface Silent {
   readonly tool: string;
@@ -139,6 +147,7 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
       const run = await generatedCalls(ctx, env);
       if (run.skipped !== undefined) throw new CheckSkipped(run.skipped);
       if (run.failure !== undefined) throw run.failure;
+      if (run.calls === 0) throw new NotExercised(NO_CALLS);
     },
   },
   {
@@ -153,12 +162,20 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
     async run(ctx, env) {
       const run = await generatedCalls(ctx, env);
       if (run.skipped !== undefined) throw new CheckSkipped(run.skipped);
+      if (run.calls === 0) throw new NotExercised(NO_CALLS);
       const first = run.silent[0];
       if (first !== undefined) {
         throw new CheckFailure(
           `${run.silent.length} of ${run.calls} calls got no reply within ${ctx.replyMs} ms, e.g. ${first.tool} with ${JSON.stringify(first.args).slice(0, 300)}`,
           'a reply to every call',
           run.silent.map((s) => `${s.tool} ${JSON.stringify(s.args).slice(0, 200)}`).join('\n'),
+        );
+      }
+      // The calls stopped at a failure the must check reports (a server that died or a
+      // malformed result): not every call was seen through, so "all answered" is not shown.
+      if (run.failure !== undefined) {
+        throw new NotExercised(
+          `the calls stopped after ${run.calls} at the failure tool-server.tools.generated-arguments reports`,
         );
       }
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Check, CheckFailure } from '../../../harness/check.js';
+import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
 import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
 import { request } from '../../../protocol/jsonrpc/index.js';
 import { CallToolResult, METHODS, resultText, SESSION_HEADER } from '../../../protocol/mcp/index.js';
@@ -256,6 +256,13 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         return;
       }
       const inBody = ex.post !== undefined && bodyIsReply(ex.post.body, ex.id);
+      const status = ex.post?.status;
+      if (!inBody && (status === undefined || status < 200 || status > 299)) {
+        // A refused POST carries no request to reply to: one cause, judged by post-accepted.
+        throw new NotExercised(
+          `the POST was not accepted (${describePost(ex.post)}), so no reply was due; see tool-server.sse.post-accepted`,
+        );
+      }
       throw failWith(
         inBody
           ? 'the reply came in the POST response body, not on the stream'

@@ -380,6 +380,12 @@ export function main(flaws = {}) {
           .end(JSON.stringify({ error: `no active session ${id}` }));
         return;
       }
+      if (flaws.oneClient && session !== [...sessions.values()].find((s) => !s.res.destroyed)) {
+        res
+          .writeHead(409, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'another client is connected' }));
+        return;
+      }
       const chunks = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
