@@ -50,6 +50,21 @@ const CASES: BrokenCase[] = [
     passes: ['timeout.expiry'],
   },
   {
+    runner: 'refuse-setsid',
+    flaw: 'refuses every command that holds "setsid" (allowed: a stricter blocklist)',
+    fails: [],
+    // The command that starts the background jobs is refused: nothing could outlive the runner.
+    skips: ['processes.background-job', 'processes.setsid-escapee'],
+    passes: ['processes.pipe-holder', 'timeout.kills-group'],
+  },
+  {
+    runner: 'kill-groups-at-exit',
+    flaw: 'on timeout signals only the shell, and kills every command group when it exits',
+    fails: ['timeout.kills-group', 'timeout.kills-term-ignoring-child'],
+    warns: ['processes.setsid-escapee'],
+    passes: ['execution.process-group', 'timeout.term-ignored', 'processes.background-job'],
+  },
+  {
     runner: 'keep-jobs',
     flaw: 'leaves what a command starts running, across a restart too',
     fails: ['restart.jobs-gone'],

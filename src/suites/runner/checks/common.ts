@@ -1,6 +1,8 @@
 import { KILL_GRACE_MS } from '../../../protocol/bash/index.js';
 import { MAX_EXCUSED_LAG_MS } from '../timing.js';
 
+/** How long a killed process may still show in /proc after the answer that says it ended. */
+export const KILL_LATENCY_MS = 300;
 /** Budget of a check that runs one or two short sessions. */
 export const CASE_BUDGET_MS = 60_000;
 /** Budget of a property that starts the runner once per run. */

@@ -62,6 +62,11 @@ function expectGone(session: LeftoverSession, marker: Marker, what: string): voi
       "the harness never saw the runner's commands in /proc: they are not visible from here (another machine or PID namespace)",
     );
   }
+  if (!run.seen.has(marker.arg)) {
+    throw new NotExercised(
+      `the harness never saw ${what} (\`${marker.command}\`) running: the command did not start it (${abbreviate(resultAt(run, 0, 'a command that starts background jobs').content)}), so there is nothing that could outlive the runner`,
+    );
+  }
   const left = run.leftovers.get(marker.arg);
   if (left !== undefined) {
     throw new CheckFailure(

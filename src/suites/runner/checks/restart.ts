@@ -4,14 +4,12 @@ import { expectCommandOutput, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
-import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
+import { CASE_BUDGET_MS, KILL_LATENCY_MS, quickBudgetMs } from './common.js';
 
 const CLAUSE =
   'Built-in shell tool definition, input `restart` ("true signals that the host discards the current shell session and starts a fresh one")';
 const FRESH =
   'The spec, for every host of the shell tool: `restart: true` "signals that the host discards the current shell session and starts a fresh one".';
-/** How long a killed process may still show in /proc after the restart was answered. */
-const KILL_LATENCY_MS = 300;
 
 interface RestartSession {
   readonly run: SessionRun;

@@ -16,7 +16,13 @@ import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
 import { answerTiming, excusedNote, warmUpLine } from '../timing.js';
-import { CASE_BUDGET_MS, latestAnswerMs, TIMEOUT_SLACK_MS, timedSessionBudgetMs } from './common.js';
+import {
+  CASE_BUDGET_MS,
+  KILL_LATENCY_MS,
+  latestAnswerMs,
+  TIMEOUT_SLACK_MS,
+  timedSessionBudgetMs,
+} from './common.js';
 
 const ITEM_3 = 'Runner contract for the shell tool, item 3 (Timeout)';
 const ERRORS = 'Errors (shell command times out)';
@@ -29,6 +35,12 @@ const TEXT_TIMEOUT_S = 2;
 const GROUP_TIMEOUT_S = 1;
 /** The timed command's line in a timed session: the warm-up line comes first (timing.ts). */
 export const TIMED_LINE = 1;
+/**
+ * The process-group case keeps the runner busy after the timed-out answer with these lines,
+ * each shorter than the timeout, together longer than the grace and the kill latency: a
+ * group left alive at the timeout then shows in /proc, even when the runner kills it at exit.
+ */
+const AFTER_TIMEOUT_LINES = Array.from({ length: 4 }, () => toolUse('sleep 0.9'));
 /** The file a command's terminate handler writes (the grace case). */
 const TERM_SEEN = 'term-seen.txt';
 
@@ -100,9 +112,9 @@ function groupSession(ctx: RunnerCtx, signal: AbortSignal): Promise<GroupSession
       `(trap '' TERM; exec ${stubborn.command}) >/dev/null 2>&1 & ` +
       `trap '' TERM; ${foreground.command}`;
     const run = await ctx.run({
-      lines: [warmUpLine(), toolUse(command)],
+      lines: [warmUpLine(), toolUse(command), ...AFTER_TIMEOUT_LINES],
       timeoutS: GROUP_TIMEOUT_S,
-      budgetMs: timedSessionBudgetMs(GROUP_TIMEOUT_S),
+      budgetMs: timedSessionBudgetMs(GROUP_TIMEOUT_S) + AFTER_TIMEOUT_LINES.length * 2000,
       watch: [background, stubborn, foreground],
       signal,
     });
@@ -121,6 +133,17 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
       "the harness never saw the command's processes in /proc: they are not visible from here (another machine or PID namespace)",
     );
   }
+  // Judged at the timeout, not only once the runner exits: a runner that kills everything
+  // at its exit (a sandbox torn down) but only the shell at the timeout breaks the rule.
+  const answeredAt = run.outputs[TIMED_LINE]!.atMs;
+  const lastSeen = run.lastSeenMs.get(marker.arg);
+  const latest = answeredAt + KILL_GRACE_MS + KILL_LATENCY_MS;
+  expectThat(
+    lastSeen === undefined || lastSeen <= latest,
+    `${what} (\`${marker.command}\`) still ran ${Math.round((lastSeen ?? 0) - answeredAt)} ms after the timed-out answer: the whole process group was not terminated at the timeout`,
+    `no process of the timed-out command later than ${KILL_GRACE_MS + KILL_LATENCY_MS} ms after its answer`,
+    `last seen ${Math.round(lastSeen ?? 0)} ms after the start; the timed-out answer at ${Math.round(answeredAt)} ms`,
+  );
   const left = run.leftovers.get(marker.arg);
   if (left !== undefined) {
     throw new CheckFailure(

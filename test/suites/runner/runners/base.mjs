@@ -37,6 +37,8 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [trimTrailingNewlines] drop the trailing line breaks of the text (as the official SDK's bash tool does)
  * @property {boolean} [keepJobs] no sandbox, and never kill what a command leaves in its group (restart does nothing)
  * @property {boolean} [strictUtf8] decode output strictly: bytes that are not UTF-8 crash the runner
+ * @property {boolean} [refuseSetsid] refuse every command that holds "setsid" (a stricter blocklist: allowed)
+ * @property {boolean} [killGroupsAtExit] no sandbox; the timeout signals the shell only, and every command's group is killed when the runner exits
  */
 
 const LIMIT = 65536;
@@ -50,6 +52,7 @@ const isRoot = process.getuid?.() === 0;
 
 function refusedBy(command, flaws) {
   if (flaws.noRefusal) return undefined;
+  if (flaws.refuseSetsid && command.includes('setsid')) return 'setsid';
   if (flaws.twoSubstringsCaseSensitive) return BLOCKED.slice(0, 2).find((b) => command.includes(b));
   const collapse = (s) => s.toLowerCase().replace(/\s+/g, ' ');
   const strip = (s) => s.toLowerCase().replace(/\s+/g, '');
@@ -138,7 +141,7 @@ function execute(command, env, flaws, ctx) {
   writeFileSync(script, command, { mode: 0o644 });
   const cmdEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workdir, USER: 'runner', LANG: 'C.UTF-8' };
   const ids = uid === undefined ? {} : { uid, gid: uid };
-  const sandboxed = ctx.bwrap && !flaws.ignoreProcessGroup && !flaws.keepJobs;
+  const sandboxed = ctx.bwrap && !flaws.ignoreProcessGroup && !flaws.keepJobs && !flaws.killGroupsAtExit;
   const child = sandboxed
     ? spawn(
         'bwrap',
@@ -172,6 +175,7 @@ function execute(command, env, flaws, ctx) {
         env: cmdEnv,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+  if (flaws.killGroupsAtExit) ctx.groups.push(child.pid);
   let innerPid;
   child.stdio[3]?.on('data', (d) => {
     const m = /"child-pid":\s*(\d+)/.exec(d.toString());
@@ -181,7 +185,7 @@ function execute(command, env, flaws, ctx) {
   const out = capture(child.stdout, max);
   const err = capture(child.stderr, max);
   const signalAll = (signal) => {
-    if (flaws.ignoreProcessGroup) {
+    if (flaws.ignoreProcessGroup || flaws.killGroupsAtExit) {
       child.kill(signal);
       return;
     }
@@ -208,7 +212,7 @@ function execute(command, env, flaws, ctx) {
     child.on('exit', async (code, signal) => {
       clearTimeout(timer);
       clearTimeout(graceTimer);
-      if (!flaws.ignoreProcessGroup && !flaws.keepJobs) signalAll('SIGKILL');
+      if (!flaws.ignoreProcessGroup && !flaws.keepJobs && !flaws.killGroupsAtExit) signalAll('SIGKILL');
       await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))]);
       child.stdout.destroy();
       child.stderr.destroy();
@@ -270,6 +274,7 @@ export async function main(flaws = {}) {
     scripts,
     ownWorkdir,
     count: 0,
+    groups: [],
     bwrap: bwrapWorks(isRoot && !flaws.runAsRoot ? NOBODY : undefined),
   };
   const write = (result) => process.stdout.write(`${JSON.stringify({ type: 'tool_result', ...result })}\n`);
@@ -296,6 +301,7 @@ export async function main(flaws = {}) {
       write({ tool_use_id: id, content, is_error: isError });
     }
   } finally {
+    for (const pid of ctx.groups) killGroup(pid, 'SIGKILL');
     rmSync(scripts, { recursive: true, force: true });
     rmSync(ownWorkdir, { recursive: true, force: true });
   }
