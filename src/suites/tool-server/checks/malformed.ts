@@ -25,6 +25,8 @@ interface Probe {
 interface MalformedRun {
   readonly channel: Channel;
   readonly invalidJson: Probe;
+  /** The session of the wrong envelope: a fresh one when the unparseable line ended the first. */
+  readonly envelopeChannel: Channel;
   readonly wrongEnvelope: Probe;
 }
 
@@ -65,8 +67,13 @@ function malformedRun(ctx: ToolServerCtx): Promise<MalformedRun> {
   return ctx.shared('malformed', async () => {
     const channel = await ctx.connect('malformed');
     const invalidJson = await probe(ctx, channel, INVALID_JSON);
-    const wrongEnvelope = await probe(ctx, channel, WRONG_ENVELOPE, 424242);
-    return { channel, invalidJson, wrongEnvelope };
+    // A server may end a session on unparseable input (the spec allows it on stdio):
+    // malformed.survives judges that; the wrong envelope then gets a session that can answer.
+    const ended = invalidJson.after.reply === undefined || channel.gone() !== undefined;
+    // A server that cannot open another session (it exited) keeps the ended one: no answer.
+    const envelopeChannel = ended ? await ctx.connect('malformed-envelope').catch(() => channel) : channel;
+    const wrongEnvelope = await probe(ctx, envelopeChannel, WRONG_ENVELOPE, 424242);
+    return { channel, invalidJson, envelopeChannel, wrongEnvelope };
   });
 }
 
@@ -101,7 +108,7 @@ export const malformedChecks: Check<ToolServerCtx>[] = [
             `after ${what} the server stopped answering: ${p.after.why}`,
             'the ping after it answered',
             'nothing',
-            rpcEvidence('malformed input, then ping', [run.channel]),
+            rpcEvidence('malformed input, then ping', [...new Set([run.channel, run.envelopeChannel])]),
           );
         }
       }
@@ -138,7 +145,7 @@ export const malformedChecks: Check<ToolServerCtx>[] = [
     rule: "JSON-RPC 2.0 describes the answer to a message that is not a valid request as error -32600; the spec leaves the tool server's error codes unshown, so a warning.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const { channel, wrongEnvelope } = await malformedRun(ctx);
+      const { envelopeChannel, wrongEnvelope } = await malformedRun(ctx);
       if (
         wrongEnvelope.answers.some((a) => a.code === JSONRPC_ERRORS.invalidRequest) ||
         refusedByHttp(wrongEnvelope)
@@ -148,7 +155,7 @@ export const malformedChecks: Check<ToolServerCtx>[] = [
         `a message without "jsonrpc": "2.0" was not answered with Invalid Request (${describeProbe(wrongEnvelope)})`,
         'error code -32600',
         describeProbe(wrongEnvelope),
-        rpcEvidence('wrong envelope', [channel]),
+        rpcEvidence('wrong envelope', [envelopeChannel]),
       );
     },
   },
