@@ -142,7 +142,7 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
     lastSeen === undefined || lastSeen <= latest,
     `${what} (\`${marker.command}\`) still ran ${Math.round((lastSeen ?? 0) - answeredAt)} ms after the timed-out answer: the whole process group was not terminated at the timeout`,
     `no process of the timed-out command later than ${KILL_GRACE_MS + KILL_LATENCY_MS} ms after its answer`,
-    `last seen ${Math.round(lastSeen ?? 0)} ms after the start; the timed-out answer at ${Math.round(answeredAt)} ms`,
+    `${(run.seen.get(marker.arg) ?? []).map((p) => `pid ${p.pid} pgid ${p.pgid}`).join('; ')} last seen ${Math.round(lastSeen ?? 0)} ms after the start; the timed-out answer at ${Math.round(answeredAt)} ms`,
   );
   const left = run.leftovers.get(marker.arg);
   if (left !== undefined) {
