@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { CheckFailure, NotExercised } from '../../harness/check.js';
 import { describeCommandRun } from '../../harness/command-output.js';
 import type { JournalEntry } from '../../mocks/messages/index.js';
@@ -81,22 +82,35 @@ export function expectNotCutShort(result: AgentCaseResult, what: string, within 
   );
 }
 
-/** `within`: the requests a conforming agent sends in the case (default: every step of the script). */
+/**
+ * `within`: the requests a conforming agent sends in the case (default: every step of the
+ * script). A case cut short by a refused request is not judged, even when the exit status
+ * matches: an agent that exits 0 on an API error did not end its loop for the case's reason.
+ */
 export function expectExit(result: AgentCaseResult, code: number, what: string, within?: number): void {
-  if (result.run.exitCode === code && !result.run.timedOut) return;
   expectNotCutShort(result, 'its exit status could be judged', within);
+  if (result.run.exitCode === code && !result.run.timedOut) return;
   throw caseFailure(result, `${what} (${runContext(result)})`, `exit ${code}`, exitOf(result));
 }
 
 export function expectRequestCount(result: AgentCaseResult, count: number, what: string): void {
-  if (result.requests.length === count) return;
   expectNotCutShort(result, 'its number of requests could be judged', count);
+  if (result.requests.length === count) return;
   throw caseFailure(
     result,
     `${what} (${runContext(result)})`,
     `${count} requests`,
     `${result.requests.length} requests`,
   );
+}
+
+/**
+ * The working directory is there for the case's commands: the case made it, or the agent
+ * created it as the contract asks (agent.runner.workdir judges that). Without it the
+ * commands could not run where they were meant to, so their outcome says nothing else.
+ */
+export function workdirReady(result: AgentCaseResult): boolean {
+  return result.spec.workdirExists || existsSync(result.workdir);
 }
 
 /**

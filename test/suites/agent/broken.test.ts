@@ -54,6 +54,21 @@ const CASES: {
     passes: ['results.ids-match', 'results.one-user-turn', 'loop.tools-every-request', 'breaker.one-reply'],
   },
   {
+    agent: 'new-turns-exit-zero',
+    flaw: 'sends only the new turns, and exits 0 when the follow-up is refused',
+    fails: ['loop.history-kept', 'loop.requests-valid'],
+    // Exit 0 after the refusal is no end of the loop, nor a cap: nothing of those rules was met.
+    skips: ['loop.ends-without-tool-use', 'cap.default-recommended', 'loop.restart'],
+    passes: ['results.ids-match'],
+  },
+  {
+    agent: 'no-mkdir',
+    flaw: 'never creates WIRECHECK_WORKDIR',
+    fails: ['runner.workdir'],
+    // Its commands in that case all fail and trip the breaker: the other rules judge the other cases.
+    passes: ['loop.ends-without-tool-use', 'results.is-error', 'results.output'],
+  },
+  {
     agent: 'newer-bash-version',
     flaw: 'declares the bash tool with a dated type the spec does not list (bash_20991231), which the real API refuses',
     fails: [],
@@ -75,8 +90,15 @@ const CASES: {
     flaw: 'sends no API key, so the mock refuses every request unread',
     fails: ['auth.key-sent'],
     // Nothing else was read or reached: not exercised, not failed.
-    skips: ['loop.first-request', 'loop.requests-valid', 'breaker.exit-status', 'cap.honoured'],
-    passes: ['cap.default-recommended'],
+    skips: [
+      'loop.first-request',
+      'loop.requests-valid',
+      'loop.requests-accepted',
+      'breaker.exit-status',
+      'cap.honoured',
+      'cap.default-recommended',
+    ],
+    passes: [],
   },
   {
     agent: 'any-tool',

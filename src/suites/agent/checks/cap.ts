@@ -1,7 +1,7 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
 import { CAPPED_MAX_TURNS, DEFAULT_CAP_HARD_STOP } from '../cases.js';
 import type { AgentCtx } from '../context.js';
-import { CASE_BUDGET_MS, caseFailure, expectExit, expectNotCutShort, runContext } from '../expect.js';
+import { CASE_BUDGET_MS, caseFailure, exitOf, expectExit, expectNotCutShort, runContext } from '../expect.js';
 
 const CAP =
   'Tool-use loop (client side: "turn count reached cap: halted"); Errors ("loop reaches the turn cap: loop stops")';
@@ -88,7 +88,16 @@ export const capChecks: Check<AgentCtx>[] = [
       if (result.requests.length === 0) {
         throw new NotExercised(`the agent sent no request in case ${result.spec.name}: no cap to measure`);
       }
-      if (result.requests.length <= RECOMMENDED_MAX_REQUESTS) return;
+      if (result.requests.length <= RECOMMENDED_MAX_REQUESTS) {
+        // Fewer requests show a cap only when the agent stopped by itself, the loop not cut short.
+        expectNotCutShort(result, 'a cap could stop it', result.requests.length);
+        if (result.run.timedOut || result.run.exitCode !== 0) {
+          throw new NotExercised(
+            `the agent ended after ${result.requests.length} requests with ${exitOf(result)}, not at a cap; agent.cap.default judges that`,
+          );
+        }
+        return;
+      }
       throw caseFailure(
         result,
         `the default cap let ${result.requests.length} requests through (${runContext(result)})`,

@@ -26,6 +26,7 @@ import {
   expectRequestCount,
   refusedRequest,
   runContext,
+  workdirReady,
 } from '../expect.js';
 import { specRequestError } from '../spec-request.js';
 
@@ -154,7 +155,9 @@ export const loopChecks: Check<AgentCtx>[] = [
     rule: 'The real Messages API refuses bodies the spec does not rule on (max_tokens 0, an empty messages array, an empty model name, a malformed known block). A client should send what the real service accepts.',
     timeoutMs: ALL_CASES_BUDGET_MS,
     async run(ctx) {
-      for (const result of await ctx.results(CASE_KEYS)) {
+      const results = await ctx.results(CASE_KEYS);
+      if (!results.some((result) => result.requests.some(bodyRead))) throw noBodyRead();
+      for (const result of results) {
         const index = result.requests.findIndex(
           (entry) => entry.bodyError !== undefined || entry.realApiRefusal !== undefined,
         );
@@ -260,7 +263,15 @@ export const loopChecks: Check<AgentCtx>[] = [
     rule: 'The spec, for every client of the loop: a reply with no tool_use block for bash ends the loop (no further request); the target contract: the agent then exits 0.',
     timeoutMs: ENDING_CASES.length * CASE_BUDGET_MS,
     async run(ctx) {
-      for (const result of await ctx.results(ENDING_CASES)) {
+      const results = await ctx.results(ENDING_CASES);
+      const judged = results.filter(workdirReady);
+      if (judged.length === 0) {
+        throw new NotExercised(
+          'the agent created WIRECHECK_WORKDIR in no case that needed it; agent.runner.workdir judges that',
+        );
+      }
+      // A case whose commands had nowhere to run failed them all, and may rightly trip the breaker.
+      for (const result of judged) {
         expectRequestCount(
           result,
           result.spec.steps,
@@ -282,8 +293,8 @@ export const loopChecks: Check<AgentCtx>[] = [
       const result = await ctx.result('otherTool');
       const ran = existsSync(join(result.workdir, OTHER_TOOL_MARKER));
       const n = result.requests.length;
-      if (n === 1 && !ran && result.run.exitCode === 0 && !result.run.timedOut) return;
       if (!ran) expectNotCutShort(result, 'it could show what it does with another tool', 1);
+      if (n === 1 && !ran && result.run.exitCode === 0 && !result.run.timedOut) return;
       throw caseFailure(
         result,
         `the reply's only tool_use was for ${OTHER_TOOL}, not bash: ${otherToolVerdict(result, ran)} (${runContext(result)})`,

@@ -19,6 +19,7 @@ import {
   expectNotCutShort,
   expectRequestCount,
   runContext,
+  workdirReady,
 } from '../expect.js';
 
 const LOOP = 'Tool-use loop (client side)';
@@ -34,6 +35,18 @@ async function followUps(ctx: AgentCtx, keys: readonly CaseKey[]): Promise<Follo
     );
   }
   return found;
+}
+
+/** The follow-ups of the cases whose commands could run where they were meant to (workdirReady). */
+async function followUpsWithWorkdir(ctx: AgentCtx, keys: readonly CaseKey[]): Promise<FollowUp[]> {
+  const results = await ctx.results(keys);
+  const found = followUpsOf(results.filter(workdirReady));
+  if (found.length > 0) return found;
+  const missing = results.filter((r) => !workdirReady(r)).map((r) => r.spec.name);
+  if (missing.length === 0) return followUps(ctx, keys);
+  throw new NotExercised(
+    `the agent did not create WIRECHECK_WORKDIR in case ${missing.join(', ')}, so its commands had nowhere to run (agent.runner.workdir judges that), and no other case had a follow-up`,
+  );
 }
 
 import { scriptedToolUseId } from '../script.js';
@@ -139,7 +152,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     timeoutMs: OUTCOME_CASES.length * CASE_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const f of await followUps(ctx, OUTCOME_CASES)) {
+      for (const f of await followUpsWithWorkdir(ctx, OUTCOME_CASES)) {
         const results = newToolResults(f);
         for (const use of toolUsesOfMessage(f.reply)) {
           const result = results.find((r) => r.block.tool_use_id === use.id)?.block;
@@ -169,7 +182,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     timeoutMs: 2 * CASE_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const f of await followUps(ctx, ['oneCall', 'severalCalls'])) {
+      for (const f of await followUpsWithWorkdir(ctx, ['oneCall', 'severalCalls'])) {
         const results = newToolResults(f);
         for (const use of toolUsesOfMessage(f.reply)) {
           const printed = /^echo (wc-[a-z-]+)$/.exec(commandOf(use))?.[1];

@@ -26,6 +26,8 @@ import { join } from 'node:path';
  * @property {string} [bashType] declare the bash tool with this type (default bash_20250124)
  * @property {boolean} [noApiKey] send no key (the mock refuses every request with 401)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
+ * @property {boolean} [noMkdir] never create WIRECHECK_WORKDIR (every command there then fails)
+ * @property {boolean} [exitZeroOnApiError] exit 0 when a request gets an error status
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
  *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
  */
@@ -99,7 +101,7 @@ export async function main(flaws = {}) {
   }
   const cap = flaws.noCap ? Number.POSITIVE_INFINITY : Number(process.env.WIRECHECK_MAX_TURNS || 8);
   const workdir = process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
-  mkdirSync(workdir, { recursive: true });
+  if (!flaws.noMkdir) mkdirSync(workdir, { recursive: true });
   const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
   const tools = [{ type: flaws.bashType ?? 'bash_20250124', name: 'bash' }];
   const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
@@ -122,7 +124,7 @@ export async function main(flaws = {}) {
       );
     } catch (error) {
       process.stderr.write(`request failed: ${error.message}\n`);
-      process.exitCode = 1;
+      process.exitCode = flaws.exitZeroOnApiError ? 0 : 1;
       return;
     }
     const uses = reply.content.filter((b) => b.type === 'tool_use' && (flaws.anyTool || b.name === 'bash'));
