@@ -62,6 +62,14 @@ const CASES: {
     passes: ['results.ids-match'],
   },
   {
+    agent: 'throw-on-failure',
+    flaw: 'dies (exit 1, a stack trace) at the first command that fails',
+    fails: ['breaker.halts-at-third'],
+    // It never halted for a breaker: there was no line to ask for.
+    skips: ['breaker.operator-line'],
+    passes: ['results.ids-match'],
+  },
+  {
     agent: 'no-mkdir',
     flaw: 'never creates WIRECHECK_WORKDIR',
     fails: ['runner.workdir'],

@@ -27,6 +27,7 @@ import { join } from 'node:path';
  * @property {boolean} [noApiKey] send no key (the mock refuses every request with 401)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [noMkdir] never create WIRECHECK_WORKDIR (every command there then fails)
+ * @property {boolean} [throwOnFailure] throw (exit 1 with a stack trace) at the first command that fails
  * @property {boolean} [exitZeroOnApiError] exit 0 when a request gets an error status
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
  *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
@@ -136,6 +137,7 @@ export async function main(flaws = {}) {
     seenTurns = messages.length;
     const results = uses.map((use, k) => {
       const { content, isError } = runBash(String(use.input?.command ?? ''), workdir);
+      if (isError && flaws.throwOnFailure) throw new Error(`command failed: ${content}`);
       failures = isError ? failures + 1 : 0;
       if (failures >= threshold) tripped = true;
       const id = flaws.mismatchedIds ? `toolu_wrong_${requests}_${k}` : use.id;
