@@ -45,22 +45,71 @@ export function exitOf(result: AgentCaseResult): string {
   return run.exitCode === null ? `signal ${run.signal ?? 'none'}` : `exit ${run.exitCode}`;
 }
 
+/** The path and method the spec gives the messages service: `POST {base_url}/v1/messages`. */
+export const MESSAGES_PATH = '/v1/messages';
+
+/** The request went to `POST /v1/messages` (a query string, such as the SDK's `?beta=true`, aside). */
+export function atMessagesEndpoint(entry: JournalEntry): boolean {
+  return entry.method === 'POST' && entry.url.split('?')[0] === MESSAGES_PATH;
+}
+
+/**
+ * Paths of the real messages API that the spec does not show ("other endpoints ... not shown"):
+ * an agent may use them, the mock serves none of them, and no check fails a request to one.
+ */
+const REAL_API_PATHS = ['/v1/models', '/v1/messages/count_tokens', '/v1/messages/batches', '/v1/files'];
+
+export function atRealApiPathNotShown(entry: JournalEntry): boolean {
+  const path = entry.url.split('?')[0] ?? '';
+  return REAL_API_PATHS.some((known) => path === known || path.startsWith(`${known}/`));
+}
+
+/** Why the mock refused a request and which check judges that, once the case was cut short by it. */
+export interface RefusedRequest {
+  index: number;
+  entry: JournalEntry;
+  why: string;
+  judgedBy: string;
+}
+
 /**
  * The first request of the case the mock refused while the scripted model still had a reply
- * for it, and the checks that judge it: a body the mock refused as the real API would
- * (requests-valid, requests-accepted), or a request without the run's key (auth.key-sent). An
- * agent that gets an error status ends its loop (or retries) for that reason, so the case says
- * nothing about the rules that apply later in the loop (the breaker, the cap, how it ends).
+ * for it, and the checks that judge it: a request to a path the mock does not serve
+ * (agent.loop.endpoint), a body the mock refused as the real API would (requests-valid,
+ * requests-accepted), or a request without the run's key (auth.key-sent). An agent that gets an
+ * error status ends its loop (or retries) for that reason, so the case says nothing about the
+ * rules that apply later in the loop (the breaker, the cap, how it ends).
  */
-export function refusedRequest(
-  result: AgentCaseResult,
-): { index: number; entry: JournalEntry; judgedBy: string } | undefined {
+export function refusedRequest(result: AgentCaseResult): RefusedRequest | undefined {
   for (const [index, entry] of result.requests.entries()) {
     if (index >= result.spec.steps || entry.status === 200) continue;
-    if (entry.bodyError !== undefined) {
-      return { index, entry, judgedBy: 'agent.loop.requests-valid and agent.loop.requests-accepted judge' };
+    if (!atMessagesEndpoint(entry)) {
+      const target = `${entry.method} ${entry.url.split('?')[0]}`;
+      return atRealApiPathNotShown(entry)
+        ? {
+            index,
+            entry,
+            why: `${target}, a path of the real API the spec does not show and the mock does not serve`,
+            judgedBy: 'no check judges',
+          }
+        : {
+            index,
+            entry,
+            why: `${target}, not POST ${MESSAGES_PATH}`,
+            judgedBy: 'agent.loop.endpoint judges',
+          };
     }
-    if (entry.configuredKeyIn.length === 0) return { index, entry, judgedBy: 'agent.auth.key-sent judges' };
+    if (entry.configuredKeyIn.length === 0) {
+      return { index, entry, why: 'no key', judgedBy: 'agent.auth.key-sent judges' };
+    }
+    if (entry.bodyError !== undefined) {
+      return {
+        index,
+        entry,
+        why: entry.bodyError,
+        judgedBy: 'agent.loop.requests-valid and agent.loop.requests-accepted judge',
+      };
+    }
   }
   return undefined;
 }
@@ -75,10 +124,9 @@ export function refusedRequest(
 export function expectNotCutShort(result: AgentCaseResult, what: string, within = result.spec.steps): void {
   const refused = refusedRequest(result);
   if (refused === undefined || refused.index >= within) return;
-  const { index, entry, judgedBy } = refused;
-  const why = entry.bodyError === undefined ? ': no key' : `: ${entry.bodyError}`;
+  const { index, entry, why, judgedBy } = refused;
   throw new NotExercised(
-    `case ${result.spec.name}: the mock refused request ${index + 1} (status ${entry.status}${why}), so the loop ended before ${what}; ${judgedBy} that request`,
+    `case ${result.spec.name}: the mock refused request ${index + 1} (status ${entry.status}: ${why}), so the loop ended before ${what}; ${judgedBy} that request`,
   );
 }
 

@@ -65,8 +65,8 @@ const CASES: {
     agent: 'throw-on-failure',
     flaw: 'dies (exit 1, a stack trace) at the first command that fails',
     fails: ['breaker.halts-at-third'],
-    // It never halted for a breaker: there was no line to ask for.
-    skips: ['breaker.operator-line'],
+    // It never halted for a breaker: there was no line to ask for. Nor sent a failing command's result.
+    skips: ['breaker.operator-line', 'results.is-error'],
     passes: ['results.ids-match'],
   },
   {
@@ -107,6 +107,31 @@ const CASES: {
       'cap.default-recommended',
     ],
     passes: [],
+  },
+  {
+    agent: 'wrong-path',
+    flaw: 'posts to {base}/messages, as if the base URL ended in /v1',
+    fails: ['loop.endpoint'],
+    // The mock serves no such path, so nothing of the loop was read or reached.
+    skips: [
+      'loop.first-request',
+      'loop.requests-valid',
+      'loop.ends-without-tool-use',
+      'cap.honoured',
+      'cap.default',
+      'breaker.halts-at-third',
+      'breaker.exit-status',
+      'breaker.reset-by-success',
+    ],
+    passes: ['auth.key-sent'],
+  },
+  {
+    agent: 'key-once',
+    flaw: 'sends the key with the first request only',
+    fails: ['auth.key-sent'],
+    // Every follow-up is refused unread: what it answered is not judged (it used to crash loop.restart).
+    skips: ['loop.restart', 'loop.history-kept', 'results.ids-match', 'cap.honoured'],
+    passes: ['loop.first-request', 'loop.endpoint', 'breaker.one-reply'],
   },
   {
     agent: 'any-tool',

@@ -8,12 +8,15 @@ import { expectExit, expectNotCutShort, expectRequestCount } from '../../../src/
 const REFUSAL = 'messages.0.content.0.tool_use_id: unexpected tool_use_id found in tool_result blocks';
 
 /** A run of case consecutive-failures (3 requests, the breaker's) whose requests got `statuses`. */
-function caseRun(statuses: number[], exitCode: number): AgentCaseResult {
+function caseRun(statuses: number[], exitCode: number, url = '/v1/messages'): AgentCaseResult {
   const requests = statuses.map(
     (status, seq) =>
       ({
         seq,
         status,
+        method: 'POST',
+        // The last request goes to `url`, the others to the messages endpoint.
+        url: seq === statuses.length - 1 ? url : '/v1/messages',
         body: {},
         // A request refused for want of the key carried none; every other one carried it.
         configuredKeyIn: status === 401 ? [] : ['x-api-key'],
@@ -64,6 +67,33 @@ test('a request refused for want of the key is not exercised either, and names a
     expect.objectContaining({
       name: 'NotExercised',
       message: expect.stringContaining('agent.auth.key-sent judges'),
+    }),
+  );
+});
+
+test('a request to a path the mock does not serve is not exercised, and names agent.loop.endpoint', () => {
+  const result = caseRun([200, 404], 1, '/messages');
+  expect(() => expectExit(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringMatching(
+        /status 404: POST \/messages, not POST \/v1\/messages.*agent\.loop\.endpoint judges/,
+      ),
+    }),
+  );
+  // A query string (the SDK's ?beta=true) is no other path.
+  const beta = caseRun([200, 500], 1, '/v1/messages?beta=true');
+  expect(() => expectExit(beta, 3, 'three failures')).toThrow(
+    expect.objectContaining({ name: 'CheckFailure' }),
+  );
+});
+
+test('a request to a real API path the spec does not show is not exercised, and blames no check', () => {
+  const result = caseRun([200, 404], 1, '/v1/messages/count_tokens');
+  expect(() => expectExit(result, 3, 'three failures')).toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('a path of the real API the spec does not show'),
     }),
   );
 });

@@ -19,11 +19,14 @@ import {
 } from '../conversation.js';
 import {
   ALL_CASES_BUDGET_MS,
+  atMessagesEndpoint,
+  atRealApiPathNotShown,
   CASE_BUDGET_MS,
   caseFailure,
   expectExit,
   expectNotCutShort,
   expectRequestCount,
+  MESSAGES_PATH,
   refusedRequest,
   runContext,
   workdirReady,
@@ -83,6 +86,36 @@ export const loopChecks: Check<AgentCtx>[] = [
         }
       }
       if (judged === 0) throw noBodyRead();
+    },
+  },
+  {
+    id: 'agent.loop.endpoint',
+    clause: `${LOOP}; Endpoints, POST {base_url}/v1/messages; target contract, agent (WIRECHECK_BASE_URL has no /v1 and no trailing slash)`,
+    description:
+      'Every request of the loop goes to POST {WIRECHECK_BASE_URL}/v1/messages (a query string aside). A request to another endpoint of the real API (models, token counting, batches, files) is not failed: the spec does not show them, and the mock serves none.',
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the messages service: a conversation is sent with POST {base_url}/v1/messages; the target contract gives the base URL without /v1 and without a trailing slash.',
+    timeoutMs: ALL_CASES_BUDGET_MS,
+    async run(ctx) {
+      for (const result of await ctx.results(CASE_KEYS)) {
+        if (result.requests.length === 0) {
+          throw caseFailure(
+            result,
+            `the agent sent no request (${runContext(result)})`,
+            `POST ${MESSAGES_PATH}`,
+            'none',
+          );
+        }
+        for (const [i, entry] of result.requests.entries()) {
+          if (atMessagesEndpoint(entry) || atRealApiPathNotShown(entry)) continue;
+          throw new CheckFailure(
+            `case ${result.spec.name}, request ${i + 1}: the request must go to POST {WIRECHECK_BASE_URL}${MESSAGES_PATH} (the mock answered status ${entry.status ?? 'none'})`,
+            `POST ${MESSAGES_PATH}`,
+            `${entry.method} ${entry.url}`,
+          );
+        }
+      }
     },
   },
   {
@@ -307,7 +340,8 @@ export const loopChecks: Check<AgentCtx>[] = [
 
 /**
  * The mock read the request's body: it does not read one it refuses for want of the run's key
- * (agent.auth.key-sent judges that request), so there is nothing of it to judge.
+ * (agent.auth.key-sent judges that request) or one sent to a path it does not serve
+ * (agent.loop.endpoint), so there is nothing of it to judge.
  */
 function bodyRead(entry: JournalEntry): boolean {
   return entry.body !== undefined;
@@ -315,7 +349,7 @@ function bodyRead(entry: JournalEntry): boolean {
 
 function noBodyRead(): NotExercised {
   return new NotExercised(
-    "the mock read no request body: it refused every request before reading it (without the run's key, which agent.auth.key-sent judges)",
+    "the mock read no request body: it refused every request before reading it (without the run's key, which agent.auth.key-sent judges, or not to POST /v1/messages, which agent.loop.endpoint judges)",
   );
 }
 

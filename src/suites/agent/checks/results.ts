@@ -151,7 +151,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     rule: "The spec, for every runner, the agent's included: is_error is true exactly when the command's exit code is not 0 (false when left out, the real API's default).",
     timeoutMs: OUTCOME_CASES.length * CASE_BUDGET_MS,
     async run(ctx) {
-      let judged = 0;
+      const judged = { failing: 0, succeeding: 0 };
       for (const f of await followUpsWithWorkdir(ctx, OUTCOME_CASES)) {
         const results = newToolResults(f);
         for (const use of toolUsesOfMessage(f.reply)) {
@@ -159,7 +159,7 @@ export const resultChecks: Check<AgentCtx>[] = [
           if (result === undefined) continue; // agent.results.ids-match judges this
           const command = commandOf(use);
           const failing = FAILING_COMMANDS.includes(command);
-          judged++;
+          judged[failing ? 'failing' : 'succeeding']++;
           if (failing ? result.is_error === true : result.is_error !== true) continue;
           throw new CheckFailure(
             `${f.label}: the result of ${JSON.stringify(command)} (exit ${failing ? 'non-zero' : '0'}) has the wrong is_error`,
@@ -168,7 +168,14 @@ export const resultChecks: Check<AgentCtx>[] = [
           );
         }
       }
-      if (judged === 0) throw new NotExercised('no tool_result answered a command of known outcome');
+      // Half the rule is is_error true: a run that sent no result of a failing command did not show it.
+      if (judged.failing === 0) {
+        throw new NotExercised(
+          judged.succeeding === 0
+            ? 'no tool_result answered a command of known outcome'
+            : `no tool_result answered a failing command (${judged.succeeding} result(s) of commands exiting 0 had is_error right): the agent sent none back`,
+        );
+      }
     },
   },
   {
@@ -213,9 +220,12 @@ export const resultChecks: Check<AgentCtx>[] = [
       const result = await ctx.result('restart');
       const id = scriptedToolUseId(result.spec.name, 0, 0);
       const second = result.requests[1];
-      const answered = second !== undefined && JSON.stringify(second.body).includes(`"tool_use_id":"${id}"`);
+      const answered =
+        second?.body !== undefined && JSON.stringify(second.body).includes(`"tool_use_id":"${id}"`);
       if (!answered) {
         if (second === undefined) expectNotCutShort(result, 'the restart call could be answered', 1);
+        // A body the mock refused unread (no key, another path): its own check judges that request.
+        else if (second.body === undefined) expectNotCutShort(result, 'the answer could be read', 2);
         throw caseFailure(
           result,
           `the restart call was not answered in the next request (${runContext(result)})`,

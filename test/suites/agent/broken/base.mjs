@@ -29,6 +29,8 @@ import { join } from 'node:path';
  * @property {boolean} [noMkdir] never create WIRECHECK_WORKDIR (every command there then fails)
  * @property {boolean} [throwOnFailure] throw (exit 1 with a stack trace) at the first command that fails
  * @property {boolean} [exitZeroOnApiError] exit 0 when a request gets an error status
+ * @property {boolean} [keyOnce] send the key with the first request only
+ * @property {string} [path] post to this path of the base URL (default /v1/messages)
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
  *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
  */
@@ -75,10 +77,10 @@ function equivalentForms(messages) {
   });
 }
 
-async function send(body, withKey) {
+async function send(body, withKey, path = '/v1/messages') {
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
-  const response = await fetch(`${base}/v1/messages`, {
+  const response = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -121,7 +123,8 @@ export async function main(flaws = {}) {
           messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
           ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
         },
-        !flaws.noApiKey,
+        !flaws.noApiKey && (!flaws.keyOnce || requests === 1),
+        flaws.path,
       );
     } catch (error) {
       process.stderr.write(`request failed: ${error.message}\n`);
