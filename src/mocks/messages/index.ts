@@ -12,12 +12,15 @@ export {
 } from './fixture-scenario.js';
 export {
   type AuthScheme,
+  atMessagesEndpoint,
   Journal,
   type JournalEntry,
   JournalTimeoutError,
   journalEntry,
   type KeyHeader,
+  MESSAGES_PATH,
   type Outcome,
+  pathOf,
 } from './journal.js';
 export type { MockMessagesOptions, MockMessagesService } from './options.js';
 export { DEFAULT_BODY_LIMIT, DEFAULT_STREAM_CACHE_BYTES } from './options.js';

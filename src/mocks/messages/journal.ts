@@ -80,6 +80,19 @@ export interface JournalEntry {
   endedAtMono?: number;
 }
 
+/** The messages operation the spec gives: `POST {base_url}/v1/messages`. */
+export const MESSAGES_PATH = '/v1/messages';
+
+/** The request went to `POST /v1/messages` (a query string, such as the SDK's `?beta=true`, aside). */
+export function atMessagesEndpoint(entry: Pick<JournalEntry, 'method' | 'url'>): boolean {
+  return entry.method === 'POST' && pathOf(entry) === MESSAGES_PATH;
+}
+
+/** The path of the request target, its query string left out. */
+export function pathOf(entry: Pick<JournalEntry, 'url'>): string {
+  return entry.url.split('?')[0] ?? '';
+}
+
 export class JournalTimeoutError extends Error {
   override readonly name = 'JournalTimeoutError';
   constructor(

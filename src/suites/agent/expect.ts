@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { CheckFailure, NotExercised } from '../../harness/check.js';
 import { describeCommandRun } from '../../harness/command-output.js';
-import type { JournalEntry } from '../../mocks/messages/index.js';
+import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH, pathOf } from '../../mocks/messages/index.js';
 import type { AgentCaseResult } from './context.js';
 import { describeRequests } from './conversation.js';
 import { describeOutput } from './preflight.js';
@@ -45,14 +45,6 @@ export function exitOf(result: AgentCaseResult): string {
   return run.exitCode === null ? `signal ${run.signal ?? 'none'}` : `exit ${run.exitCode}`;
 }
 
-/** The path and method the spec gives the messages service: `POST {base_url}/v1/messages`. */
-export const MESSAGES_PATH = '/v1/messages';
-
-/** The request went to `POST /v1/messages` (a query string, such as the SDK's `?beta=true`, aside). */
-export function atMessagesEndpoint(entry: JournalEntry): boolean {
-  return entry.method === 'POST' && entry.url.split('?')[0] === MESSAGES_PATH;
-}
-
 /**
  * Paths of the real messages API that the spec does not show ("other endpoints ... not shown"):
  * an agent may use them, the mock serves none of them, and no check fails a request to one.
@@ -60,7 +52,7 @@ export function atMessagesEndpoint(entry: JournalEntry): boolean {
 const REAL_API_PATHS = ['/v1/models', '/v1/messages/count_tokens', '/v1/messages/batches', '/v1/files'];
 
 export function atRealApiPathNotShown(entry: JournalEntry): boolean {
-  const path = entry.url.split('?')[0] ?? '';
+  const path = pathOf(entry);
   return REAL_API_PATHS.some((known) => path === known || path.startsWith(`${known}/`));
 }
 
@@ -84,7 +76,7 @@ export function refusedRequest(result: AgentCaseResult): RefusedRequest | undefi
   for (const [index, entry] of result.requests.entries()) {
     if (index >= result.spec.steps || entry.status === 200) continue;
     if (!atMessagesEndpoint(entry)) {
-      const target = `${entry.method} ${entry.url.split('?')[0]}`;
+      const target = `${entry.method} ${pathOf(entry)}`;
       return atRealApiPathNotShown(entry)
         ? {
             index,

@@ -11,6 +11,7 @@ import {
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
+import { unreadRefusal } from './expect.js';
 import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';
@@ -70,6 +71,10 @@ export interface MessagesClientCtx {
   readonly apiKey: string;
   /** fast-check runs of a command-spawning property in this tier. */
   commandRuns(env: { runs: number; full: boolean }): number;
+  /**
+   * Run the client once. NotExercised when the mock refused its request unread for a fault
+   * the request checks fail it for (another path, no key): the case's reply was never met.
+   */
   runCase(spec: CaseSpec): Promise<CaseResult>;
   /** A base URL where nothing listens: connecting is refused. */
   refusedBaseUrl(): Promise<string>;
@@ -188,20 +193,44 @@ export async function openMessagesClient(
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
+  const richBuffered = once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(false) }));
+  const richStreamed = once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(true) }));
+
+  /**
+   * Run a case whose reply a check judges. When the mock refused the client's request unread
+   * for a fault of the request (another path, no key), the client never met the reply the case
+   * scripts, so the case is not exercised; the check of that fault fails it once. That holds
+   * only when the fault shows in the shared cases that check judges: a fault seen here alone
+   * stays with this check, which then fails with the refusal in its message.
+   */
+  const judgedCase = async (spec: CaseSpec): Promise<CaseResult> => {
+    const result = await runCase(spec);
+    if (spec.withKey === false || spec.baseUrl !== undefined) return result;
+    const refusal = unreadRefusal(result.requests);
+    if (refusal === undefined) return result;
+    const owned = (await Promise.all([richBuffered(), richStreamed()])).some(
+      (r) => unreadRefusal(r.requests)?.judgedBy === refusal.judgedBy,
+    );
+    if (!owned) return result;
+    throw new NotExercised(
+      `the mock refused request ${refusal.index + 1} of the case unread (status ${refusal.status ?? 'none'}: ${refusal.why}), so the client never met the reply the case scripts; ${refusal.judgedBy} judges that request`,
+    );
+  };
+
   const cleanStreams = new Map<string, Promise<CaseResult>>();
   const shared: SharedCases = {
     cleanStream: (message) => {
       let run = cleanStreams.get(message.id);
       if (run === undefined) {
-        run = runCase({ scenario: answer(message), body: requestFor(message, true) });
+        run = judgedCase({ scenario: answer(message), body: requestFor(message, true) });
         cleanStreams.set(message.id, run);
       }
       return run;
     },
-    richBuffered: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(false) })),
-    richStreamed: once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(true) })),
+    richBuffered,
+    richStreamed,
     rateLimited: once(() =>
-      runCase({
+      judgedCase({
         scenario: always({
           kind: 'error',
           status: 429,
@@ -234,7 +263,7 @@ export async function openMessagesClient(
         1,
         Math.min(env.runs, env.full ? (options.maxFullCommandRuns ?? 100) : (options.maxCommandRuns ?? 15)),
       ),
-    runCase,
+    runCase: judgedCase,
     refusedBaseUrl,
     shared,
     leftovers,

@@ -1,5 +1,5 @@
 import { CheckFailure, show } from '../../harness/check.js';
-import type { JournalEntry } from '../../mocks/messages/index.js';
+import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH, pathOf } from '../../mocks/messages/index.js';
 import { describeDifferences, differences } from '../../protocol/compare.js';
 import { Message, normalizeMessageResponse } from '../../protocol/messages/index.js';
 import { bufferedShape } from './compare.js';
@@ -143,4 +143,36 @@ export function expectStreamFlag(result: CaseResult, stream: boolean, what: stri
       );
     }
   }
+}
+
+/** A request the mock refused before reading it, for a fault of the request another check owns. */
+export interface UnreadRefusal {
+  /** 0-based index among the case's requests. */
+  readonly index: number;
+  readonly status: number | undefined;
+  readonly why: string;
+  /** The check that fails the client for the fault. */
+  readonly judgedBy: 'messages-client.request.endpoint' | 'messages-client.auth.key-sent';
+}
+
+/** Why the mock refused `entry` unread, or undefined: it was read (and answered as the case scripts). */
+export function refusalOf(entry: JournalEntry, index = 0): UnreadRefusal | undefined {
+  const { status } = entry;
+  if (!atMessagesEndpoint(entry)) {
+    const why = `${entry.method} ${pathOf(entry)}, not POST ${MESSAGES_PATH}`;
+    return { index, status, why, judgedBy: 'messages-client.request.endpoint' };
+  }
+  if (status === 401 && entry.configuredKeyIn.length === 0) {
+    return { index, status, why: 'no key from the environment', judgedBy: 'messages-client.auth.key-sent' };
+  }
+  return undefined;
+}
+
+/** The first request of the case the mock refused unread (`refusalOf`). */
+export function unreadRefusal(requests: readonly JournalEntry[]): UnreadRefusal | undefined {
+  for (const [index, entry] of requests.entries()) {
+    const refusal = refusalOf(entry, index);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
 }

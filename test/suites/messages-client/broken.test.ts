@@ -64,7 +64,32 @@ const CASES: {
     client: 'omit-key-header',
     flaw: 'sends no key header although the key is set',
     fails: ['auth.key-sent'],
+    // The mock refuses every request unread: no reply was met, no body read.
+    skips: ['request.body', 'buffered.final-message', 'stream.final-message', 'errors.rate-limit'],
     passes: ['headers.version', 'headers.content-type'],
+  },
+  {
+    client: 'wrong-path',
+    flaw: 'posts to {base}/messages, as if the base URL ended in /v1',
+    fails: ['request.endpoint'],
+    skips: [
+      'request.body',
+      'request.body-additions',
+      'buffered.final-message',
+      'stream.pings',
+      'stream-errors.malformed-json',
+      'errors.rate-limit',
+      'errors.status-529',
+    ],
+    passes: ['auth.key-sent', 'headers.version'],
+  },
+  {
+    client: 'wrong-path-without-tools',
+    flaw: 'posts a request without tools to {base}/messages',
+    // request.endpoint judges the shared cases, which offer tools; so the checks that met
+    // the refusal keep it and fail, naming the 404.
+    fails: ['buffered.generated-messages', 'errors.status-500'],
+    passes: ['request.endpoint', 'request.body'],
   },
   {
     client: 'send-without-key',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
-import type { JournalEntry } from '../../../mocks/messages/index.js';
+import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH } from '../../../mocks/messages/index.js';
 import { describeDifferences } from '../../../protocol/compare.js';
 import { CASE_KEYS, type CaseKey, OTHER_TOOL, OTHER_TOOL_MARKER } from '../cases.js';
 import type { AgentCaseResult, AgentCtx } from '../context.js';
@@ -19,14 +19,12 @@ import {
 } from '../conversation.js';
 import {
   ALL_CASES_BUDGET_MS,
-  atMessagesEndpoint,
   atRealApiPathNotShown,
   CASE_BUDGET_MS,
   caseFailure,
   expectExit,
   expectNotCutShort,
   expectRequestCount,
-  MESSAGES_PATH,
   refusedRequest,
   runContext,
   workdirReady,

@@ -1,9 +1,9 @@
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
-import type { JournalEntry } from '../../../mocks/messages/index.js';
+import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH } from '../../../mocks/messages/index.js';
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
 import { always, type CaseResult, helloMessage, type MessagesClientCtx } from '../context.js';
-import { describeRequests, expectClientError, expectRequests } from '../expect.js';
+import { describeRequests, expectClientError, expectRequests, refusalOf, unreadRefusal } from '../expect.js';
 import { describeRun } from '../output.js';
 import { plainRequest, richRequest } from '../requests.js';
 import { CASE_BUDGET_MS } from './common.js';
@@ -41,6 +41,19 @@ async function sharedRequests(
   );
 }
 
+/**
+ * The requests whose body the mock read: one it refused unread (no key, another path) is not
+ * there to compare. NotExercised when there is none, naming what refused them and who judges that.
+ */
+function withBodyRead<T extends { request: JournalEntry }>(requests: readonly T[]): T[] {
+  const read = requests.filter(({ request }) => refusalOf(request) === undefined);
+  if (read.length > 0) return read;
+  const refusal = unreadRefusal(requests.map(({ request }) => request));
+  throw new NotExercised(
+    `the mock read no request body: it refused every request unread${refusal === undefined ? '' : ` (status ${refusal.status ?? 'none'}: ${refusal.why}; ${refusal.judgedBy} judges that)`}`,
+  );
+}
+
 /** The body fields the spec lists, in one form: string turns as text blocks, defaults written out. */
 function specFields(body: unknown): unknown {
   const b = (normalizeMessageRequest(body ?? {}) ?? {}) as Record<string, unknown>;
@@ -63,11 +76,10 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, request } of await sharedRequests(ctx)) {
-        const path = new URL(request.url, 'http://mock').pathname;
-        if (request.method !== 'POST' || path !== '/v1/messages') {
+        if (!atMessagesEndpoint(request)) {
           throw new CheckFailure(
-            `${label}: sent to the wrong endpoint`,
-            'POST /v1/messages',
+            `${label}: sent to the wrong endpoint (the mock answered status ${request.status ?? 'none'})`,
+            `POST ${MESSAGES_PATH}`,
             `${request.method} ${request.url}`,
           );
         }
@@ -85,7 +97,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
-      for (const { label, stream, request } of await sharedRequests(ctx, true)) {
+      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx, true))) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
         const found = differences(stdin, sent, { extra: 'tolerate' });
@@ -110,7 +122,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     rule: 'The target contract makes stdin the request body. A field the client adds inside a turn, block or tool definition (cache_control, eager_input_streaming) is one the real API accepts, so the request still works, but it changes what was asked (billing, how tool input streams): a warning that names every added field.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
-      for (const { label, stream, request } of await sharedRequests(ctx)) {
+      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx))) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
         const found = differences(stdin, sent, { extra: addedInside }).filter((d) => d.kind === 'extra');
