@@ -52,9 +52,9 @@ function flatten(content: unknown): string {
     .join('');
 }
 
-/** Names of the tools the request offers. */
+/** Names of the tools the request offers (a typed tool may have none, an MCP toolset for one). */
 export function toolNamesOf(request: MessageRequest): string[] {
-  return (request.tools ?? []).map((t) => t.name);
+  return (request.tools ?? []).flatMap((t) => (t.name === undefined ? [] : [t.name]));
 }
 
 /** A rough, deterministic token count (about four characters per token), never below 1. */

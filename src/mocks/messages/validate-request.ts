@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ContentBlock, MessageRequest, type Turn } from '../../protocol/messages/index.js';
+import { ContentBlock, intendedToolShape, MessageRequest, type Turn } from '../../protocol/messages/index.js';
 
 export type RequestCheck = { ok: true; request: MessageRequest } | { ok: false; message: string };
 
@@ -40,6 +40,14 @@ function specific(issue: Issue, prefix: Path, body: unknown): { path: Path; mess
     const again = ContentBlock.safeParse(valueAt(body, blockPath));
     const inner = again.success ? undefined : again.error.issues[0];
     if (inner) return specific(inner, blockPath, body);
+  }
+  if (prefix.length === 0 && path[0] === 'tools' && typeof path[1] === 'number') {
+    // The union says why a tool is none of the shapes; say what is wrong in the one it means to be.
+    const toolPath = path.slice(0, 2);
+    const tool = valueAt(body, toolPath);
+    const again = intendedToolShape(tool).safeParse(tool);
+    const inner = again.success ? undefined : again.error.issues[0];
+    if (inner) return specific(inner, toolPath, body);
   }
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
     const branches = issue.errors

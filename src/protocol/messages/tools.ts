@@ -22,7 +22,41 @@ export const CustomToolDefinition = z.looseObject({
 });
 export type CustomToolDefinition = z.infer<typeof CustomToolDefinition>;
 
-export const ToolDefinition = z.union([BashToolDefinition, CustomToolDefinition]);
+/**
+ * Not shown in the spec: a tool the real API defines by its type string rather than a
+ * schema, such as web_search_20250305, text_editor_20250429 or code_execution_20250522 (and
+ * types it adds later). The real API accepts them beside bash, so an agent that offers one is
+ * not refused. `custom`, every `bash` type and the name `bash` keep the shapes above: the real
+ * API refuses a bash version it does not know, and a tool named bash of another type.
+ */
+export const TypedToolDefinition = z
+  .looseObject({
+    type: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*$/, 'a tool type is a lower-case identifier such as web_search_20250305')
+      .refine((t) => t !== 'custom' && !t.startsWith('bash'), {
+        message: `expected one of ${BASH_TOOL_TYPES.join(', ')} for the bash tool, or custom`,
+      }),
+    name: z.string().min(1).optional(),
+  })
+  .refine((tool) => tool.name !== 'bash', {
+    message: `a tool named bash has type ${BASH_TOOL_TYPES.join(' or ')}`,
+    path: ['type'],
+  });
+export type TypedToolDefinition = z.infer<typeof TypedToolDefinition>;
+
+export const ToolDefinition = z.union([BashToolDefinition, CustomToolDefinition, TypedToolDefinition]);
+
+/**
+ * The one shape of ToolDefinition a value is meant to have, by its type and name, so a refusal
+ * names what is wrong in that shape rather than why it is none of the others.
+ */
+export function intendedToolShape(tool: unknown): z.ZodType {
+  const { type, name } = (tool ?? {}) as { type?: unknown; name?: unknown };
+  if (type === undefined || type === 'custom') return CustomToolDefinition;
+  if (name === 'bash' || (typeof type === 'string' && type.startsWith('bash'))) return BashToolDefinition;
+  return TypedToolDefinition;
+}
 export type ToolDefinition = z.infer<typeof ToolDefinition>;
 
 /** `input` of a tool_use block for the bash tool. */

@@ -24,6 +24,34 @@ describe('request schema', () => {
     expect(validateRequest(body)).toMatchObject({ ok: true });
   });
 
+  test('tools the real API defines by type (web search, text editor, ones it adds later) are accepted beside bash', () => {
+    const messages = [{ role: 'user', content: 'x' }];
+    const typed = [
+      { type: 'web_search_20250305', name: 'web_search', max_uses: 2 },
+      { type: 'text_editor_20250429', name: 'str_replace_based_edit_tool' },
+      { type: 'code_execution_20250522', name: 'code_execution' },
+      { type: 'mcp_toolset', mcp_server_name: 'docs' },
+    ];
+    expect(refusal({ ...base, messages, tools: [...bash, ...typed] })).toBeUndefined();
+  });
+
+  test('a tool definition is refused for what is wrong in the shape it means to have', () => {
+    const messages = [{ role: 'user', content: 'x' }];
+    const withTool = (tool: unknown) => refusal({ ...base, messages, tools: [...bash, tool] });
+    // A bash version the real API does not know, and a tool named bash of another type.
+    expect(withTool({ type: 'bash_20991231', name: 'bash' })).toMatch(/^tools\.1\.type: .*"bash_20250124"/);
+    expect(withTool({ type: 'computer_20250124', name: 'bash' })).toMatch(
+      /^tools\.1\.type: .*"bash_20250124"/,
+    );
+    expect(withTool({ type: 'custom', name: 'x' })).toBe(
+      'tools.1.input_schema: Field required (expected object)',
+    );
+    expect(withTool({ name: 'bad name', input_schema: { type: 'object' } })).toMatch(/^tools\.1\.name: /);
+    expect(withTool({ type: 'Web Search', name: 'web_search' })).toMatch(
+      /^tools\.1\.type: a tool type is a lower-case identifier/,
+    );
+  });
+
   test('a body that is not an object is refused', () => {
     expect(refusal([1])).toBe('request body: expected a JSON object, got array');
     expect(refusal(null)).toBe('request body: expected a JSON object, got null');

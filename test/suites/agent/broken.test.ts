@@ -168,6 +168,19 @@ const CASES: {
     ],
   },
   {
+    agent: 'more-tools',
+    flaw: 'offers web_search_20250305, text_editor_20250429 and a custom tool beside bash (not a flaw: the real API accepts them)',
+    fails: [],
+    passes: [
+      'loop.requests-accepted',
+      'loop.tools-every-request',
+      'loop.requests-valid',
+      'loop.first-request',
+      'loop.ends-without-tool-use',
+      'results.output',
+    ],
+  },
+  {
     agent: 'no-cap',
     flaw: 'has no turn cap',
     fails: ['cap.honoured', 'cap.default'],

@@ -31,6 +31,8 @@ import { join } from 'node:path';
  * @property {boolean} [exitZeroOnApiError] exit 0 when a request gets an error status
  * @property {boolean} [keyOnce] send the key with the first request only
  * @property {string} [path] post to this path of the base URL (default /v1/messages)
+ * @property {boolean} [moreTools] not a flaw: offer tools the real API defines beside bash (web search,
+ *   text editor) and a custom tool
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
  *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
  */
@@ -106,7 +108,20 @@ export async function main(flaws = {}) {
   const workdir = process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
   if (!flaws.noMkdir) mkdirSync(workdir, { recursive: true });
   const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
-  const tools = [{ type: flaws.bashType ?? 'bash_20250124', name: 'bash' }];
+  const tools = [
+    { type: flaws.bashType ?? 'bash_20250124', name: 'bash' },
+    ...(flaws.moreTools
+      ? [
+          { type: 'web_search_20250305', name: 'web_search', max_uses: 2 },
+          { type: 'text_editor_20250429', name: 'str_replace_based_edit_tool' },
+          {
+            name: 'lookup',
+            description: 'Look a word up',
+            input_schema: { type: 'object', properties: { word: { type: 'string' } } },
+          },
+        ]
+      : []),
+  ];
   const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
   let failures = 0;
   let tripped = false;
