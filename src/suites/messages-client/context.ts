@@ -11,7 +11,7 @@ import {
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
-import { unreadRefusal } from './expect.js';
+import { refusalIn } from './expect.js';
 import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';
@@ -72,8 +72,9 @@ export interface MessagesClientCtx {
   /** fast-check runs of a command-spawning property in this tier. */
   commandRuns(env: { runs: number; full: boolean }): number;
   /**
-   * Run the client once. NotExercised when the mock refused its request unread for a fault
-   * the request checks fail it for (another path, no key): the case's reply was never met.
+   * Run the client once. NotExercised when the mock refused its request for a fault the request
+   * checks fail it for (another path, no key, a body the real API refuses): the case's reply was
+   * never met.
    */
   runCase(spec: CaseSpec): Promise<CaseResult>;
   /** A base URL where nothing listens: connecting is refused. */
@@ -197,23 +198,23 @@ export async function openMessagesClient(
   const richStreamed = once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(true) }));
 
   /**
-   * Run a case whose reply a check judges. When the mock refused the client's request unread
-   * for a fault of the request (another path, no key), the client never met the reply the case
-   * scripts, so the case is not exercised; the check of that fault fails it once. That holds
-   * only when the fault shows in the shared cases that check judges: a fault seen here alone
-   * stays with this check, which then fails with the refusal in its message.
+   * Run a case whose reply a check judges. When the mock refused the client's request for a
+   * fault of the request (another path, no key, a body the real API refuses), the client never
+   * met the reply the case scripts, so the case is not exercised; the check of that fault fails
+   * it once. That holds only when the fault shows in the shared cases that check judges: a fault
+   * seen here alone stays with this check, which then fails with the refusal in its message.
    */
   const judgedCase = async (spec: CaseSpec): Promise<CaseResult> => {
     const result = await runCase(spec);
     if (spec.withKey === false || spec.baseUrl !== undefined) return result;
-    const refusal = unreadRefusal(result.requests);
+    const refusal = refusalIn(result.requests);
     if (refusal === undefined) return result;
     const owned = (await Promise.all([richBuffered(), richStreamed()])).some(
-      (r) => unreadRefusal(r.requests)?.judgedBy === refusal.judgedBy,
+      (r) => refusalIn(r.requests)?.judgedBy === refusal.judgedBy,
     );
     if (!owned) return result;
     throw new NotExercised(
-      `the mock refused request ${refusal.index + 1} of the case unread (status ${refusal.status ?? 'none'}: ${refusal.why}), so the client never met the reply the case scripts; ${refusal.judgedBy} judges that request`,
+      `the mock refused request ${refusal.index + 1} of the case${refusal.bodyRead ? '' : ' unread'} (status ${refusal.status ?? 'none'}: ${refusal.why}), so the client never met the reply the case scripts; ${refusal.judgedBy} judges that request`,
     );
   };
 

@@ -145,31 +145,41 @@ export function expectStreamFlag(result: CaseResult, stream: boolean, what: stri
   }
 }
 
-/** A request the mock refused before reading it, for a fault of the request another check owns. */
-export interface UnreadRefusal {
+/** A request the mock refused for a fault of the request another check owns, so the case's reply was never met. */
+export interface Refusal {
   /** 0-based index among the case's requests. */
   readonly index: number;
   readonly status: number | undefined;
   readonly why: string;
+  /** false: refused before the body was read (another path, no key), so there is no body to judge. */
+  readonly bodyRead: boolean;
   /** The check that fails the client for the fault. */
-  readonly judgedBy: 'messages-client.request.endpoint' | 'messages-client.auth.key-sent';
+  readonly judgedBy:
+    | 'messages-client.request.endpoint'
+    | 'messages-client.auth.key-sent'
+    | 'messages-client.request.body';
 }
 
-/** Why the mock refused `entry` unread, or undefined: it was read (and answered as the case scripts). */
-export function refusalOf(entry: JournalEntry, index = 0): UnreadRefusal | undefined {
+/** Why the mock refused `entry`, or undefined: it was answered as the case scripts. */
+export function refusalOf(entry: JournalEntry, index = 0): Refusal | undefined {
   const { status } = entry;
   if (!atMessagesEndpoint(entry)) {
     const why = `${entry.method} ${pathOf(entry)}, not POST ${MESSAGES_PATH}`;
-    return { index, status, why, judgedBy: 'messages-client.request.endpoint' };
+    return { index, status, why, bodyRead: false, judgedBy: 'messages-client.request.endpoint' };
   }
   if (status === 401 && entry.configuredKeyIn.length === 0) {
-    return { index, status, why: 'no key from the environment', judgedBy: 'messages-client.auth.key-sent' };
+    const why = 'no key from the environment';
+    return { index, status, why, bodyRead: false, judgedBy: 'messages-client.auth.key-sent' };
+  }
+  if (entry.bodyError !== undefined) {
+    const why = `a body the real API refuses: ${entry.bodyError}`;
+    return { index, status, why, bodyRead: true, judgedBy: 'messages-client.request.body' };
   }
   return undefined;
 }
 
-/** The first request of the case the mock refused unread (`refusalOf`). */
-export function unreadRefusal(requests: readonly JournalEntry[]): UnreadRefusal | undefined {
+/** The first request of the case the mock refused (`refusalOf`). */
+export function refusalIn(requests: readonly JournalEntry[]): Refusal | undefined {
   for (const [index, entry] of requests.entries()) {
     const refusal = refusalOf(entry, index);
     if (refusal !== undefined) return refusal;

@@ -92,6 +92,20 @@ const CASES: {
     passes: ['request.endpoint', 'request.body'],
   },
   {
+    client: 'temperature-two',
+    flaw: 'adds temperature: 2 to every request, which the real API refuses',
+    fails: ['request.body'],
+    // Every body is refused with 400: no case met its reply.
+    skips: [
+      'buffered.final-message',
+      'stream.final-message',
+      'stream.pings',
+      'errors.rate-limit',
+      'errors.status-529',
+    ],
+    passes: ['request.endpoint', 'request.body-additions', 'auth.key-sent', 'headers.version'],
+  },
+  {
     client: 'send-without-key',
     flaw: 'sends the request without a key',
     fails: ['auth.missing-key'],

@@ -3,7 +3,7 @@ import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH } from '../../../m
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
 import { always, type CaseResult, helloMessage, type MessagesClientCtx } from '../context.js';
-import { describeRequests, expectClientError, expectRequests, refusalOf, unreadRefusal } from '../expect.js';
+import { describeRequests, expectClientError, expectRequests, refusalIn, refusalOf } from '../expect.js';
 import { describeRun } from '../output.js';
 import { plainRequest, richRequest } from '../requests.js';
 import { CASE_BUDGET_MS } from './common.js';
@@ -46,9 +46,9 @@ async function sharedRequests(
  * there to compare. NotExercised when there is none, naming what refused them and who judges that.
  */
 function withBodyRead<T extends { request: JournalEntry }>(requests: readonly T[]): T[] {
-  const read = requests.filter(({ request }) => refusalOf(request) === undefined);
+  const read = requests.filter(({ request }) => refusalOf(request)?.bodyRead !== false);
   if (read.length > 0) return read;
-  const refusal = unreadRefusal(requests.map(({ request }) => request));
+  const refusal = refusalIn(requests.map(({ request }) => request));
   throw new NotExercised(
     `the mock read no request body: it refused every request unread${refusal === undefined ? '' : ` (status ${refusal.status ?? 'none'}: ${refusal.why}; ${refusal.judgedBy} judges that)`}`,
   );
@@ -94,7 +94,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
       'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, with their values; every difference is reported.',
     level: 'must',
     basis: 'contract',
-    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send.",
+    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send. So does a client whose body the real API refuses (stdin is one it serves): the checks of the cases that met that refusal are then not exercised.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx, true))) {
@@ -105,6 +105,14 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
           throw new CheckFailure(
             `${label}: the body sent differs from stdin: ${describeDifferences(found)}`,
             show(stdin),
+            show(request.body),
+          );
+        }
+        if (request.bodyError !== undefined) {
+          // stdin was a body the real API serves; what the client made of it is not.
+          throw new CheckFailure(
+            `${label}: the mock refused the body as the real API would (status ${request.status ?? 'none'}): ${request.bodyError}`,
+            'a body the real API accepts: stdin, with what the client adds',
             show(request.body),
           );
         }

@@ -17,6 +17,7 @@
  * @property {boolean} [omitDefaults] leave out is_error: false and stream: false (equivalent: must pass)
  * @property {boolean} [extraToolField] add a field to every tool definition
  * @property {boolean} [renameModel] send another model than stdin's
+ * @property {number} [temperature] add this temperature to every request (above 1 the real API refuses it)
  * @property {boolean} [lenientToolJson] complete tool input JSON cut short, or use {} when it is not JSON
  * @property {boolean} [dropFramesWithoutEvent] skip frames that have no event: line, as the official SDK does
  * @property {boolean} [skipTypeMismatch] skip frames whose data type is not the event name
@@ -221,6 +222,7 @@ async function request(flaws) {
   if (flaws.extraToolField)
     body.tools = body.tools?.map((t) => ({ ...t, cache_control: { type: 'ephemeral' } }));
   if (flaws.renameModel) body.model = `${body.model}-latest`;
+  if (flaws.temperature !== undefined) body.temperature = flaws.temperature;
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   if (!key && !flaws.sendWithoutKey)
     throw new ClientFailure('missing_api_key', 'no API key in the environment');
