@@ -1,21 +1,16 @@
 import { describe, expect, test } from 'vitest';
+import { type ExpectedVerdicts, expectedStatuses, verdictPhrase } from '../../broken-verdicts.js';
 import { nodeCommand, runAgainst, statusById } from './helpers.js';
 
-const P = 'agent.';
+const SUITE = 'agent';
+const P = `${SUITE}.`;
 
 /**
  * Each broken agent (broken/<name>.mjs: the independent agent with one flaw) runs the
  * checks of its rule plus neighbours it must still pass, so a failure is shown to come
  * from the flaw and not from a suite that fails everything.
  */
-const CASES: {
-  agent: string;
-  flaw: string;
-  fails: string[];
-  passes: string[];
-  warns?: string[];
-  skips?: string[];
-}[] = [
+const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
   {
     agent: 'no-resend-tools',
     flaw: 'sends tools on the first request only',
@@ -222,20 +217,11 @@ const CASES: {
 
 describe('the suite fails agents that break a rule', () => {
   for (const c of CASES) {
-    const verdict = [
-      ...c.fails.map((id) => `fails ${id}`),
-      ...(c.warns ?? []).map((id) => `warns on ${id}`),
-      ...(c.skips ?? []).map((id) => `skips ${id}`),
-    ];
-    test(`an agent that ${c.flaw} ${verdict.join(', ')}`, async () => {
-      const ids = [...c.fails, ...(c.warns ?? []), ...(c.skips ?? []), ...c.passes].map((id) => P + id);
-      const result = await runAgainst(nodeCommand(`./broken/${c.agent}.mjs`), { only: ids });
-      const expected = Object.fromEntries([
-        ...c.fails.map((id) => [P + id, 'fail']),
-        ...(c.warns ?? []).map((id) => [P + id, 'warn']),
-        ...(c.skips ?? []).map((id) => [P + id, 'skip']),
-        ...c.passes.map((id) => [P + id, 'pass']),
-      ]);
+    test(`an agent that ${c.flaw} ${verdictPhrase(c)}`, async () => {
+      const expected = expectedStatuses(c, SUITE);
+      const result = await runAgainst(nodeCommand(`./broken/${c.agent}.mjs`), {
+        only: Object.keys(expected),
+      });
       expect(statusById(result)).toEqual(expected);
     }, 120_000);
   }

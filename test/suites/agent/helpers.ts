@@ -21,6 +21,4 @@ export function notPassed(result: SuiteResult): string[] {
   return result.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`);
 }
 
-export function statusById(result: SuiteResult): Record<string, string> {
-  return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
-}
+export { statusById } from '../../broken-verdicts.js';

@@ -6,23 +6,18 @@ import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite, shellQuote } from '../../../src/harness/run-suite.js';
 import { messagesClientSuite } from '../../../src/suites/messages-client/index.js';
 import { MODEL } from '../../../src/suites/messages-client/requests.js';
+import { type ExpectedVerdicts, expectedStatuses, verdictPhrase } from '../../broken-verdicts.js';
 import { nodeCommand, runAgainst, statusById } from './helpers.js';
 
-const P = 'messages-client.';
+const SUITE = 'messages-client';
+const P = `${SUITE}.`;
 
 /**
  * Each broken client (broken/<name>.mjs: the independent client with one flaw) runs the
  * checks of its rule family plus a neighbour it must still pass, so a failure is shown to
  * come from the flaw and not from a suite that fails everything.
  */
-const CASES: {
-  client: string;
-  flaw: string;
-  fails: string[];
-  passes: string[];
-  warns?: string[];
-  skips?: string[];
-}[] = [
+const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
   {
     client: 'crash-on-ping',
     flaw: 'crashes on a ping frame',
@@ -222,20 +217,11 @@ const CASES: {
 
 describe('the suite fails clients that break a rule', () => {
   for (const c of CASES) {
-    const verdict = [
-      ...c.fails.map((id) => `fails ${id}`),
-      ...(c.warns ?? []).map((id) => `warns on ${id}`),
-      ...(c.skips ?? []).map((id) => `skips ${id}`),
-    ];
-    test(`a client that ${c.flaw} ${verdict.join(', ')}`, async () => {
-      const ids = [...c.fails, ...(c.warns ?? []), ...(c.skips ?? []), ...c.passes].map((id) => P + id);
-      const result = await runAgainst(nodeCommand(`./broken/${c.client}.mjs`), { only: ids });
-      const expected = Object.fromEntries([
-        ...c.fails.map((id) => [P + id, 'fail']),
-        ...(c.warns ?? []).map((id) => [P + id, 'warn']),
-        ...(c.skips ?? []).map((id) => [P + id, 'skip']),
-        ...c.passes.map((id) => [P + id, 'pass']),
-      ]);
+    test(`a client that ${c.flaw} ${verdictPhrase(c)}`, async () => {
+      const expected = expectedStatuses(c, SUITE);
+      const result = await runAgainst(nodeCommand(`./broken/${c.client}.mjs`), {
+        only: Object.keys(expected),
+      });
       expect(statusById(result)).toEqual(expected);
     }, 60_000);
   }

@@ -3,6 +3,12 @@ import { fileURLToPath } from 'node:url';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import { type RunOptions, runSuite, shellQuote } from '../../../src/harness/run-suite.js';
 import { createRunnerSuite } from '../../../src/suites/runner/index.js';
+import {
+  type ExpectedVerdicts,
+  statusById,
+  expectedStatuses as statusesOf,
+  verdictPhrase,
+} from '../../broken-verdicts.js';
 import { determinismJobs } from '../../determinism-jobs.js';
 
 /** Seed of every suite run in these tests, so that they are reproducible. */
@@ -28,39 +34,22 @@ export function notPassed(result: SuiteResult): string[] {
     .map((c) => `${c.id}: ${c.status}: ${c.message}`);
 }
 
-export function statusById(result: SuiteResult): Record<string, string> {
-  return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
-}
+export { statusById };
 
 /** A broken runner, the checks it must fail or warn on, and neighbours it must still pass. */
-export interface BrokenCase {
+export interface BrokenCase extends ExpectedVerdicts {
   readonly runner: string;
   readonly flaw: string;
-  readonly fails: readonly string[];
-  readonly warns?: readonly string[];
-  /** Checks that must see nothing to judge (skip not-exercised): a pass would be a pass on nothing. */
-  readonly skips?: readonly string[];
-  readonly passes: readonly string[];
 }
 
 /** The statuses a broken case expects, keyed by full check id (`runner.` + the short id). */
 export function expectedStatuses(c: BrokenCase): Record<string, string> {
-  return Object.fromEntries([
-    ...c.fails.map((id) => [`runner.${id}`, 'fail']),
-    ...(c.warns ?? []).map((id) => [`runner.${id}`, 'warn']),
-    ...(c.skips ?? []).map((id) => [`runner.${id}`, 'skip']),
-    ...c.passes.map((id) => [`runner.${id}`, 'pass']),
-  ]);
+  return statusesOf(c, 'runner');
 }
 
 /** The test name of a broken case: the flaw and its verdicts. */
 export function brokenCaseTitle(c: BrokenCase): string {
-  const verdict = [
-    ...c.fails.map((id) => `fails ${id}`),
-    ...(c.warns ?? []).map((id) => `warns on ${id}`),
-    ...(c.skips ?? []).map((id) => `skips ${id}`),
-  ];
-  return `a runner that ${c.flaw} ${verdict.join(', ')}`;
+  return `a runner that ${c.flaw} ${verdictPhrase(c)}`;
 }
 
 /** Run only the checks a broken case names. */

@@ -3,18 +3,14 @@
 
 import type { ProtocolRevision } from '../../../src/protocol/mcp/index.js';
 import type { ToolTransport } from '../../../src/suites/tool-client/index.js';
+import { type ExpectedVerdicts, expectedStatuses } from '../../broken-verdicts.js';
 
 export const P = 'tool-client.';
 
 /** A broken client (clients/<name>.mjs) and the checks of its rule, plus a neighbour it must still pass. */
-export interface BrokenClientCase {
+export interface BrokenClientCase extends ExpectedVerdicts {
   readonly client: string;
   readonly flaw: string;
-  readonly fails?: readonly string[];
-  readonly warns?: readonly string[];
-  /** Checks the flaw leaves nothing to judge (not exercised). */
-  readonly skips?: readonly string[];
-  readonly passes: readonly string[];
   /** `--protocol` of the run (default the spec's 2024-11-05): the revision whose rule is broken. */
   readonly protocol?: ProtocolRevision;
 }
@@ -301,15 +297,10 @@ export const CASES: readonly BrokenClientCase[] = [
 
 /** The checks a case runs (`--only`). */
 export function idsOf(c: BrokenClientCase): string[] {
-  return [...(c.fails ?? []), ...(c.warns ?? []), ...(c.skips ?? []), ...c.passes].map((id) => P + id);
+  return Object.keys(expected(c));
 }
 
 /** id -> the status the case must get. */
 export function expected(c: BrokenClientCase): Record<string, string> {
-  return Object.fromEntries([
-    ...(c.fails ?? []).map((id) => [P + id, 'fail']),
-    ...(c.warns ?? []).map((id) => [P + id, 'warn']),
-    ...(c.skips ?? []).map((id) => [P + id, 'skip']),
-    ...c.passes.map((id) => [P + id, 'pass']),
-  ]);
+  return expectedStatuses(c, 'tool-client');
 }

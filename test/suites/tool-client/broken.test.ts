@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
+import { verdictPhrase } from '../../broken-verdicts.js';
 import { CASES, expected, idsOf, P, transportsOfCase } from './broken-cases.js';
 import { ensureBuilt, nodeCommand, runAgainst, statusById, suite } from './helpers.js';
 
@@ -13,14 +14,7 @@ beforeAll(ensureBuilt, 120_000);
  */
 describe('the suite fails clients that break a rule', () => {
   for (const c of CASES) {
-    const fails = c.fails ?? [];
-    const warns = c.warns ?? [];
-    const verdict = [
-      ...fails.map((id) => `fails ${id}`),
-      ...warns.map((id) => `warns on ${id}`),
-      ...(c.skips ?? []).map((id) => `skips ${id}`),
-    ];
-    test(`a client that ${c.flaw} ${verdict.join(', ')}`, async () => {
+    test(`a client that ${c.flaw} ${verdictPhrase(c)}`, async () => {
       const result = await runAgainst(
         nodeCommand(`./clients/${c.client}.mjs`),
         { only: idsOf(c) },

@@ -46,6 +46,4 @@ export function notPassed(result: SuiteResult): string[] {
     .map((c) => `${c.id}: ${c.status}: ${c.message}`);
 }
 
-export function statusById(result: SuiteResult): Record<string, string> {
-  return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
-}
+export { statusById } from '../../broken-verdicts.js';

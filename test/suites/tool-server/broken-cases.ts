@@ -1,16 +1,13 @@
 // The broken test servers (servers/<name>.mjs) and their expected verdicts, shared by
 // broken.test.ts and determinism.test.ts.
 
+import { type ExpectedVerdicts, expectedStatuses } from '../../broken-verdicts.js';
+
 /** A broken test server (servers/<name>.mjs: the conforming one with one flaw), its verdicts and neighbours it still passes. */
-export interface BrokenCase {
+export interface BrokenCase extends ExpectedVerdicts {
   readonly server: string;
   readonly transport: 'stdio' | 'sse';
   readonly flaw: string;
-  readonly fails?: readonly string[];
-  readonly warns?: readonly string[];
-  /** Not exercised: what the check judges never happened. */
-  readonly skips?: readonly string[];
-  readonly passes: readonly string[];
 }
 
 export const CASES: BrokenCase[] = [
@@ -306,10 +303,5 @@ export const CASES: BrokenCase[] = [
 ];
 
 export function expected(c: BrokenCase): Record<string, string> {
-  return Object.fromEntries([
-    ...(c.fails ?? []).map((id) => [`tool-server.${id}`, 'fail']),
-    ...(c.warns ?? []).map((id) => [`tool-server.${id}`, 'warn']),
-    ...(c.skips ?? []).map((id) => [`tool-server.${id}`, 'skip']),
-    ...c.passes.map((id) => [`tool-server.${id}`, 'pass']),
-  ]);
+  return expectedStatuses(c, 'tool-server');
 }

@@ -1,14 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { verdictPhrase } from '../../broken-verdicts.js';
 import { type BrokenCase, CASES, expected } from './broken-cases.js';
 import { quickSuite, runAgainst, statusById, testServer } from './helpers.js';
 
 function title(c: BrokenCase): string {
-  const verdicts = [
-    ...(c.fails ?? []).map((id) => `fails ${id}`),
-    ...(c.warns ?? []).map((id) => `warns on ${id}`),
-    ...(c.skips ?? []).map((id) => `skips ${id}`),
-  ];
-  return `a ${c.transport} server that ${c.flaw} ${verdicts.length === 0 ? 'passes' : verdicts.join(', ')}`;
+  return `a ${c.transport} server that ${c.flaw} ${verdictPhrase(c)}`;
 }
 
 describe('broken tool servers', () => {

@@ -71,9 +71,7 @@ export function notPassed(result: SuiteResult): string[] {
     .map((c) => `${c.id}: ${c.status}: ${c.message}`);
 }
 
-export function statusById(result: SuiteResult): Record<string, string> {
-  return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
-}
+export { statusById } from '../../broken-verdicts.js';
 
 /** `id -> status` of the checks that warned or failed. */
 export function nonPassing(result: SuiteResult): Record<string, string> {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
+import { type ExpectedVerdicts, verdictPhrase } from '../../broken-verdicts.js';
 import { freePort, quickSuite, runAgainst, serverScript, statusById, testSuite } from './helpers.js';
 
 /** A test server of servers/streamable-<name>.mjs, started by --start on a free port. */
@@ -33,11 +34,9 @@ const HTTP_CHECKS = [
 /** The resumption checks: not exercised on a server without event ids or without resumption. */
 const RESUME_CHECKS = ['event-ids-unique', 'resume-same-stream', 'resume-replays-after'];
 
-interface Case {
+interface Case extends Pick<ExpectedVerdicts, 'fails' | 'warns'> {
   readonly server: string;
   readonly flaw: string;
-  readonly fails?: readonly string[];
-  readonly warns?: readonly string[];
   /** The resumption checks that judged something (the rest are not exercised). */
   readonly resumes?: readonly string[];
   /** Run with the default reply budget (5 s) instead of quickSuite's 1.5 s. */
@@ -114,11 +113,7 @@ function expected(c: Case): Record<string, string> {
 
 describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
   for (const c of CASES) {
-    const verdicts = [
-      ...(c.fails ?? []).map((f) => `fails ${f}`),
-      ...(c.warns ?? []).map((w) => `warns on ${w}`),
-    ];
-    test(`a server that ${c.flaw} ${verdicts.length === 0 ? 'passes' : verdicts.join(', ')}`, async () => {
+    test(`a server that ${c.flaw} ${verdictPhrase(c)}`, async () => {
       const suite = c.defaultBudget ? testSuite : quickSuite;
       const result = await runAgainst(await httpServer(c.server), { only: HTTP_CHECKS }, suite);
       expect(statusById(result)).toEqual(expected(c));

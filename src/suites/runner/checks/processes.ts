@@ -55,7 +55,8 @@ function leftoverSession(ctx: RunnerCtx, signal: AbortSignal): Promise<LeftoverS
 function expectGone(session: LeftoverSession, marker: Marker, what: string): void {
   if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for leftover processes');
   const { run } = session;
-  resultAt(run, 0, 'a command that starts background jobs');
+  // Both lines must have been answered before anything is judged (resultAt fails otherwise).
+  const started = resultAt(run, 0, 'a command that starts background jobs').content;
   resultAt(run, 1, session.probe.command);
   if (!run.seen.has(session.probe.arg)) {
     throw new NotExercised(
@@ -65,7 +66,6 @@ function expectGone(session: LeftoverSession, marker: Marker, what: string): voi
   // Started: seen in /proc, or the command ran through to its echo with nothing on stderr (a
   // runner that ends the jobs with the command may end them before a /proc scan sees them).
   // A refused command, or a shell without setsid, started nothing that could outlive the runner.
-  const started = resultAt(run, 0, 'a command that starts background jobs').content;
   if (!run.seen.has(marker.arg) && started.trim() !== 'started') {
     throw new NotExercised(
       `the command that starts ${what} (\`${marker.command}\`) did not run through (${abbreviate(started)}) and the harness never saw the job, so there is nothing that could outlive the runner`,
