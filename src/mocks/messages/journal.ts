@@ -156,6 +156,7 @@ export class Journal {
   readonly limits: JournalLimits;
   private list: BoundedLog<JournalEntry>;
   private waiters = new Set<Waiter>();
+  private arrivals = new Set<(entry: JournalEntry) => void>();
 
   /** @param limits the entry count alone (as before), or any of JournalLimits; the rest default. */
   constructor(limits: number | Partial<JournalLimits> = {}) {
@@ -186,8 +187,18 @@ export class Journal {
     let bytes = ENTRY_OVERHEAD_BYTES + entry.url.length;
     for (const [k, v] of Object.entries(entry.headers)) bytes += k.length + v.length;
     this.list.push(entry, bytes);
+    for (const listener of this.arrivals) listener(entry);
     this.changed(entry);
     return entry;
+  }
+
+  /**
+   * Call `listener` with every entry recorded from now on, as its request arrives (before its
+   * body is read). Returns the function that stops it.
+   */
+  onArrival(listener: (entry: JournalEntry) => void): () => void {
+    this.arrivals.add(listener);
+    return () => this.arrivals.delete(listener);
   }
 
   /**

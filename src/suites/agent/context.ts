@@ -11,7 +11,7 @@ import {
 } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
-import { type AgentCase, CASES, type CaseKey } from './cases.js';
+import { type AgentCase, CASES, type CaseKey, DEFAULT_CAP_HARD_STOP } from './cases.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
 import { specRequestError } from './spec-request.js';
@@ -34,7 +34,17 @@ export interface AgentCaseResult {
   /** `served[i]`: the message the mock answered `requests[i]` with (undefined: it refused it). */
   readonly served: readonly (Message | undefined)[];
   readonly workdir: string;
+  /** Set when wirecheck stopped the agent for sending MAX_CASE_REQUESTS requests in the case. */
+  readonly stoppedAfterRequests?: number;
 }
+
+/**
+ * Requests after which a case's agent is stopped: four times the longest script, so only an
+ * agent that never stops (or retries without end) meets it. It bounds the case's time, and
+ * keeps its journal whole (the mock's journal forgets its oldest entries past its limits, and
+ * the checks judge a case from its first request on).
+ */
+export const MAX_CASE_REQUESTS = 4 * DEFAULT_CAP_HARD_STOP;
 
 export interface AgentCtx {
   readonly target: AgentTarget;
@@ -86,6 +96,10 @@ export async function openAgent(
       admit: (body) => specRequestError(body) === undefined,
     });
     mocks.add(mock);
+    const flood = new AbortController();
+    const unwatch = mock.journal.onArrival((entry) => {
+      if (entry.seq + 1 >= MAX_CASE_REQUESTS) flood.abort();
+    });
     try {
       const workdir = join(root, spec.name);
       if (spec.workdirExists) await mkdir(workdir, { recursive: true });
@@ -96,17 +110,27 @@ export async function openAgent(
           stdin: `${spec.prompt}\n`,
           timeoutMs,
           graceMs: 1000,
-          ...(stop === undefined ? {} : { signal: stop }),
+          signal: stop === undefined ? flood.signal : AbortSignal.any([stop, flood.signal]),
         }),
       );
+      unwatch();
       const requests = mock.journal.entries();
       const problem = requests.length === 0 ? cannotStart(run) : undefined;
       if (problem !== undefined) {
         const cause = `the agent command ${JSON.stringify(target.agent)} ${problem}`;
         throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
       }
-      return { spec, run, requests, served: requests.map((r) => model.served.get(r.seq)), workdir };
+      const served = requests.map((r) => model.served.get(r.seq));
+      return {
+        spec,
+        run,
+        requests,
+        served,
+        workdir,
+        ...(flood.signal.aborted && { stoppedAfterRequests: MAX_CASE_REQUESTS }),
+      };
     } finally {
+      unwatch();
       await mock.close();
       mocks.delete(mock);
     }

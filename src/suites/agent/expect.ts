@@ -12,7 +12,11 @@ export const ALL_CASES_BUDGET_MS = 360_000;
 
 /** How the run went, for failure messages: exit status, end of stderr, the requests. */
 export function runContext(result: AgentCaseResult): string {
-  return `case ${result.spec.name}: ${describeCommandRun(result.run)}; ${describeRequests(result.requests)}`;
+  const stopped =
+    result.stoppedAfterRequests === undefined
+      ? ''
+      : ` (wirecheck stopped it after ${result.stoppedAfterRequests} requests in this case)`;
+  return `case ${result.spec.name}: ${describeCommandRun(result.run)}${stopped}; ${describeRequests(result.requests)}`;
 }
 
 /**

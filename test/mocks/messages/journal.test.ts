@@ -33,6 +33,19 @@ test('entries are kept in arrival order and clear empties the journal', () => {
   expect(j.size).toBe(0);
 });
 
+test('onArrival sees each entry recorded after it, once, until it is stopped', () => {
+  const j = new Journal();
+  j.record(entry(0));
+  const seen: number[] = [];
+  const stop = j.onArrival((e) => seen.push(e.seq));
+  j.record(entry(1));
+  j.changed(entry(1));
+  j.record(entry(2));
+  stop();
+  j.record(entry(3));
+  expect(seen).toEqual([1, 2]);
+});
+
 test('waitFor resolves at once with an entry already recorded', async () => {
   const j = new Journal();
   j.record(entry(0, { status: 200 }));

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { MAX_CASE_REQUESTS } from '../../../src/suites/agent/context.js';
 import { type ExpectedVerdicts, expectedStatuses, verdictPhrase } from '../../broken-verdicts.js';
 import { nodeCommand, runAgainst, statusById } from './helpers.js';
 
@@ -226,6 +227,18 @@ describe('the suite fails agents that break a rule', () => {
     }, 120_000);
   }
 });
+
+test('an agent that never stops is stopped after MAX_CASE_REQUESTS requests, and its case is judged from its first request', async () => {
+  const result = await runAgainst(nodeCommand('./broken/never-stops.mjs'), {
+    only: [`${P}loop.ends-without-tool-use`, `${P}loop.first-request`],
+  });
+  expect(statusById(result)).toEqual({
+    [`${P}loop.ends-without-tool-use`]: 'fail',
+    [`${P}loop.first-request`]: 'pass',
+  });
+  const ends = result.checks.find((c) => c.id === `${P}loop.ends-without-tool-use`)!;
+  expect(ends.message).toContain(`wirecheck stopped it after ${MAX_CASE_REQUESTS} requests in this case`);
+}, 120_000);
 
 test('a failure names what was expected and what the agent did', async () => {
   const result = await runAgainst(nodeCommand('./broken/breaker-at-2.mjs'), {

@@ -30,6 +30,8 @@ import { join } from 'node:path';
  * @property {boolean} [throwOnFailure] throw (exit 1 with a stack trace) at the first command that fails
  * @property {boolean} [exitZeroOnApiError] exit 0 when a request gets an error status
  * @property {boolean} [keyOnce] send the key with the first request only
+ * @property {boolean} [neverStops] answer a reply without tool_use with "Go on." instead of ending, and
+ *   retry a failed request at once, without end
  * @property {string} [path] post to this path of the base URL (default /v1/messages)
  * @property {boolean} [moreTools] not a flaw: offer tools the real API defines beside bash (web search,
  *   text editor) and a custom tool
@@ -142,11 +144,16 @@ export async function main(flaws = {}) {
         flaws.path,
       );
     } catch (error) {
+      if (flaws.neverStops) continue;
       process.stderr.write(`request failed: ${error.message}\n`);
       process.exitCode = flaws.exitZeroOnApiError ? 0 : 1;
       return;
     }
     const uses = reply.content.filter((b) => b.type === 'tool_use' && (flaws.anyTool || b.name === 'bash'));
+    if (uses.length === 0 && flaws.neverStops) {
+      messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: 'Go on.' });
+      continue;
+    }
     if (uses.length === 0) {
       process.stdout.write(`${reply.content.map((b) => b.text ?? '').join('')}\n`);
       return;
