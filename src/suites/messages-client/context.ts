@@ -52,7 +52,16 @@ export interface CaseResult {
   readonly outcome: ClientOutcome;
   /** The requests the mock received during the run, in arrival order. */
   readonly requests: readonly JournalEntry[];
+  /** Set when wirecheck stopped the client for sending MAX_CASE_REQUESTS requests in the case. */
+  readonly stoppedAfterRequests?: number;
 }
+
+/**
+ * Requests after which a case's client is stopped: far more than any client retries (the
+ * official SDKs: 2), so only one that retries without end meets it. It bounds the case's time
+ * and keeps its journal whole and its failure messages short.
+ */
+export const MAX_CASE_REQUESTS = 100;
 
 /** Cases several checks judge, each run once per suite run (lazily). */
 export interface SharedCases {
@@ -141,6 +150,10 @@ export async function openMessagesClient(
   const runOnce = async (spec: CaseSpec): Promise<CaseResult> => {
     const mock = await startMockMessagesService({ apiKey, seed, scenario: spec.scenario });
     mocks.add(mock);
+    const flood = new AbortController();
+    const unwatch = mock.journal.onArrival((entry) => {
+      if (entry.seq + 1 >= MAX_CASE_REQUESTS) flood.abort();
+    });
     let relay: Awaited<ReturnType<typeof startReadSplittingRelay>> | undefined;
     try {
       relay = spec.readCuts && (await startReadSplittingRelay(mock.url, readCutsOf(spec.readCuts)));
@@ -155,11 +168,18 @@ export async function openMessagesClient(
           stdin: JSON.stringify(spec.body),
           timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
           graceMs: 1000,
-          ...(spec.signal && { signal: spec.signal }),
+          signal: spec.signal === undefined ? flood.signal : AbortSignal.any([spec.signal, flood.signal]),
         }),
       );
-      return { run, outcome: classifyRun(run), requests: mock.journal.entries() };
+      unwatch();
+      return {
+        run,
+        outcome: classifyRun(run),
+        requests: mock.journal.entries(),
+        ...(flood.signal.aborted && { stoppedAfterRequests: MAX_CASE_REQUESTS }),
+      };
     } finally {
+      unwatch();
       await relay?.close();
       await mock.close();
       mocks.delete(mock);

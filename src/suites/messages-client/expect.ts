@@ -7,16 +7,29 @@ import type { CaseResult } from './context.js';
 import type { ClientErrorKind } from './output.js';
 import { describeRun } from './output.js';
 
-/** What the requests of a case looked like, for failure messages. */
+/**
+ * What the requests of a case looked like, for failure messages: all of them when there are
+ * a few; a client that retried without end is shown by its first three and last two.
+ */
 export function describeRequests(requests: readonly JournalEntry[]): string {
   if (requests.length === 0) return 'no request reached the mock';
-  return requests
-    .map((r) => {
-      const status = r.status === undefined ? 'no status' : `status ${r.status}`;
-      const error = r.errorType === undefined ? '' : ` ${r.errorType}`;
-      return `${r.method} ${r.url} (stream ${r.stream}, ${status}${error}, ${r.framesWritten} frames, ${r.outcome})`;
-    })
-    .join('; ');
+  const shown = requests.length > 6 ? [...requests.slice(0, 3), undefined, ...requests.slice(-2)] : requests;
+  const lines = shown.map((r) => {
+    if (r === undefined) return `... ${requests.length - 5} more ...`;
+    const status = r.status === undefined ? 'no status' : `status ${r.status}`;
+    const error = r.errorType === undefined ? '' : ` ${r.errorType}`;
+    return `${r.method} ${r.url} (stream ${r.stream}, ${status}${error}, ${r.framesWritten} frames, ${r.outcome})`;
+  });
+  return `${requests.length === 1 ? '1 request' : `${requests.length} requests`}: ${lines.join('; ')}`;
+}
+
+/** How the client's run ended (and whether wirecheck stopped it), and its requests. */
+export function describeCase(result: CaseResult): string {
+  const stopped =
+    result.stoppedAfterRequests === undefined
+      ? ''
+      : ` (wirecheck stopped it after ${result.stoppedAfterRequests} requests in this case)`;
+  return `${describeRun(result.run)}${stopped}; requests: ${describeRequests(result.requests)}`;
 }
 
 /**
@@ -26,14 +39,14 @@ export function describeRequests(requests: readonly JournalEntry[]): string {
  * spec does not describe are skipped, and every difference is reported with its path.
  */
 export function expectFinalMessage(result: CaseResult, expected: Message, what: string): void {
-  const { outcome, run } = result;
+  const { outcome } = result;
   if (outcome.type !== 'printed') {
     const got =
       outcome.type === 'error'
         ? `exit ${outcome.exitCode} with ${show({ error: outcome.error })}`
         : outcome.reason;
     throw new CheckFailure(
-      `${what}: the client did not print the final message (${describeRun(run)}; requests: ${describeRequests(result.requests)})`,
+      `${what}: the client did not print the final message (${describeCase(result)})`,
       'exit 0 and the final message JSON on stdout',
       got,
     );
@@ -71,11 +84,11 @@ export function expectClientError(
   what: string,
   status?: number | null,
 ): void {
-  const { outcome, run } = result;
+  const { outcome } = result;
   const expected = `exit non-zero and {"error":{"kind":${kinds.map((k) => JSON.stringify(k)).join('|')}${
     typeof status === 'number' ? `,"status":${status}` : ''
   },"message":...}}`;
-  const context = `${describeRun(run)}; requests: ${describeRequests(result.requests)}`;
+  const context = describeCase(result);
   if (outcome.type === 'printed') {
     throw new CheckFailure(
       `${what}: the client exited 0 and printed a result (${context})`,

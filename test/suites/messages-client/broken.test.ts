@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite, shellQuote } from '../../../src/harness/run-suite.js';
+import { MAX_CASE_REQUESTS } from '../../../src/suites/messages-client/context.js';
 import { messagesClientSuite } from '../../../src/suites/messages-client/index.js';
 import { MODEL } from '../../../src/suites/messages-client/requests.js';
 import { type ExpectedVerdicts, expectedStatuses, verdictPhrase } from '../../broken-verdicts.js';
@@ -226,6 +227,20 @@ describe('the suite fails clients that break a rule', () => {
     }, 60_000);
   }
 });
+
+test('a client that retries a 5xx without end is stopped after MAX_CASE_REQUESTS requests, and the failure shows the first and last of them', async () => {
+  const result = await runAgainst(nodeCommand('./broken/retry-forever.mjs'), {
+    only: [`${P}errors.status-500`, `${P}buffered.final-message`],
+  });
+  expect(statusById(result)).toEqual({
+    [`${P}errors.status-500`]: 'fail',
+    [`${P}buffered.final-message`]: 'pass',
+  });
+  const check = result.checks.find((c) => c.id === `${P}errors.status-500`)!;
+  expect(check.message).toContain(`wirecheck stopped it after ${MAX_CASE_REQUESTS} requests in this case`);
+  expect(check.message).toContain(`${MAX_CASE_REQUESTS} requests: POST /v1/messages`);
+  expect(check.message).toContain(`... ${MAX_CASE_REQUESTS - 5} more ...`);
+}, 60_000);
 
 test('a failure names what was expected and what the client did', async () => {
   const result = await runAgainst(nodeCommand('./broken/rate-limit-as-status.mjs'), {

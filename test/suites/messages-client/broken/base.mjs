@@ -28,6 +28,7 @@
  * @property {boolean} [strictStopReason] fail on a stop reason the spec does not list
  * @property {boolean} [sumUsage] add every number of message_delta's usage into output_tokens
  * @property {boolean} [noToolStreams] fail with kind stream on any input_json_delta (no streamed tool input)
+ * @property {boolean} [retryForever] retry a request answered 5xx at once, without end
  * @property {string} [path] post to this path of the base URL (default /v1/messages)
  * @property {boolean} [pathOnlyWithoutTools] use `path` only for a request that offers no tools
  * @property {boolean} [refuseStreamedTools] send nothing for a stream: true request that offers tools (fail with kind stream)
@@ -235,10 +236,14 @@ async function request(flaws) {
   const misroute = flaws.path !== undefined && !(flaws.pathOnlyWithoutTools && body.tools?.length > 0);
   const path = misroute ? flaws.path : '/v1/messages';
   let response;
-  try {
-    response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  } catch (error) {
-    throw new ClientFailure('connection', `${error.message}: ${error.cause?.code ?? ''}`);
+  for (;;) {
+    try {
+      response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    } catch (error) {
+      throw new ClientFailure('connection', `${error.message}: ${error.cause?.code ?? ''}`);
+    }
+    if (!(flaws.retryForever && response.status >= 500)) break;
+    await response.arrayBuffer();
   }
   if (!response.ok) {
     const text = await response.text();
