@@ -1,7 +1,15 @@
 import { appendFileSync, chmodSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_JOURNAL_LIMITS } from '../limits.js';
 import type { ToolJournalEntry } from './journal.js';
+
+/**
+ * The most a journal file holds: the in-memory journal's byte budget. A client that floods the
+ * mock cannot fill the disk through it; the file keeps the session's start, where the checks
+ * look first, and its last line says how much was left out.
+ */
+export const JOURNAL_FILE_MAX_BYTES = DEFAULT_JOURNAL_LIMITS.totalBytes;
 
 export interface MockToolCommandOptions {
   /** The scenario JSON file (default: the mock's default scenario). */
@@ -66,12 +74,39 @@ function distUrl(url: string): string {
  * file is complete up to the last entry even when the mock is killed right after. The file
  * is readable by its owner only (0600): it holds what clients sent, and its entries carry
  * their HTTP headers with credentials redacted, and message contents as they were but for
- * the secret values those headers carried (journal-secrets.ts).
+ * the secret values those headers carried (journal-secrets.ts). Past `maxBytes` (default
+ * JOURNAL_FILE_MAX_BYTES) it writes one `journal-full` entry, then nothing.
  */
-export function journalFileWriter(path: string): (entry: ToolJournalEntry) => void {
+export function journalFileWriter(
+  path: string,
+  maxBytes = JOURNAL_FILE_MAX_BYTES,
+): (entry: ToolJournalEntry) => void {
   let first = true;
+  let written = 0;
+  let full = false;
+  const append = (line: string) => {
+    appendFileSync(path, line, { mode: 0o600 });
+    written += Buffer.byteLength(line);
+  };
   return (entry) => {
-    appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    if (full) return;
+    const line = `${JSON.stringify(entry)}\n`;
+    if (written + Buffer.byteLength(line) > maxBytes) {
+      full = true;
+      const note: ToolJournalEntry = {
+        seq: entry.seq,
+        at: entry.at,
+        atMs: entry.atMs,
+        session: entry.session,
+        transport: entry.transport,
+        direction: 'received',
+        kind: 'journal-full',
+        text: `journal file full (${maxBytes} bytes): entry ${entry.seq} and later ones were not written`,
+      };
+      append(`${JSON.stringify(note)}\n`);
+      return;
+    }
+    append(line);
     if (first) {
       first = false;
       // A file that existed before keeps its mode through an append: make it private too.
@@ -84,11 +119,25 @@ export function journalFileWriter(path: string): (entry: ToolJournalEntry) => vo
   };
 }
 
-/** Read a journal file back (a missing file is an empty journal; a torn last line is dropped). */
-export async function readJournalFile(path: string): Promise<ToolJournalEntry[]> {
+/**
+ * Read a journal file back (a missing file is an empty journal; a torn last line is dropped).
+ * At most `maxBytes` are read (default: a full file and the lines written after it, the
+ * SIGTERM note of the stdio mock): a file grown by another writer cannot exhaust the memory.
+ */
+export async function readJournalFile(
+  path: string,
+  maxBytes = JOURNAL_FILE_MAX_BYTES + 64 * 1024,
+): Promise<ToolJournalEntry[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const file = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min((await file.stat()).size, maxBytes));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      text = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await file.close();
+    }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
@@ -99,7 +148,7 @@ export async function readJournalFile(path: string): Promise<ToolJournalEntry[]>
     try {
       entries.push(JSON.parse(line) as ToolJournalEntry);
     } catch {
-      // A line cut by a kill in mid-write: everything before it is whole.
+      // A line cut by a kill in mid-write (or by maxBytes): everything before it is whole.
     }
   }
   return entries;

@@ -32,9 +32,10 @@ export interface ToolJournalEntry {
   /**
    * `message`: one JSON-RPC message (or a line/body that should have been one); `endpoint`:
    * the SSE endpoint event; `stream-open`/`closed`: an SSE stream or stdio session began/ended;
-   * `banner`: a non-JSON line the mock wrote on stdout (fault).
+   * `banner`: a non-JSON line the mock wrote on stdout (fault); `journal-full`: the last line
+   * of a journal file that reached its size (command.ts), the entries after it not written.
    */
-  readonly kind: 'message' | 'endpoint' | 'stream-open' | 'closed' | 'banner';
+  readonly kind: 'message' | 'endpoint' | 'stream-open' | 'closed' | 'banner' | 'journal-full';
   /** The text as it crossed the wire (cut after the journal's bodyBytes, see `truncated`). */
   readonly text: string;
   /** `text` was cut: the journal keeps at most JournalLimits.bodyBytes of one message. */

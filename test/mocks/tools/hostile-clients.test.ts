@@ -158,6 +158,34 @@ describe('mock tool server journal: no credentials, bounded', () => {
     expect(JSON.stringify(journal)).not.toMatch(/SECRET/);
   });
 
+  test('a journal file stops at its size with a journal-full line, keeping the start; reading one is bounded too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wc-journal-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'journal.jsonl');
+    const journal = new ToolJournal(journalFileWriter(file, 10_000));
+    for (let i = 0; i < 1_000; i++)
+      journal.record({
+        session: 's',
+        transport: 'stdio',
+        direction: 'received',
+        kind: 'message',
+        text: `"${i}"`,
+      });
+    expect((await stat(file)).size).toBeLessThan(10_000 + 500);
+    const kept = await readJournalFile(file);
+    expect(kept[0]!.text).toBe('"0"');
+    const last = kept.at(-1)!;
+    expect(last.kind).toBe('journal-full');
+    expect(last.text).toBe(
+      `journal file full (10000 bytes): entry ${kept.length - 1} and later ones were not written`,
+    );
+    // A reader given less than the file reads that much, and drops the line it cut.
+    const head = await readJournalFile(file, 1_000);
+    expect(head.length).toBeGreaterThan(0);
+    expect(head.length).toBeLessThan(kept.length);
+    expect(head.map((e) => e.seq)).toEqual(kept.slice(0, head.length).map((e) => e.seq));
+  });
+
   test('a journal keeps at most its count and bytes (oldest forgotten) and cuts a long message with its size', () => {
     const journal = new ToolJournal(undefined, { entries: 5, totalBytes: 1_000_000, bodyBytes: 100 });
     for (let i = 0; i < 8; i++)
