@@ -33,6 +33,8 @@ export interface CommandPlan {
   readonly workdir: string;
   /** The script file on the host (util-linux, none); bwrap gets the script through fd 3 instead. */
   readonly scriptPath: string;
+  /** util-linux: the sandbox skeleton written once per runner (writeSandboxSkeleton). */
+  readonly skeletonPath?: string | undefined;
   /** The command's whole environment. */
   readonly env: Readonly<Record<string, string>>;
   /** The unprivileged identity to run as (when the runner is root), or null to stay as is. */
@@ -182,6 +184,11 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
       'isolation util-linux runs as root to set up mounts and needs a uid to drop to',
     );
   }
+  if (plan.skeletonPath === undefined) {
+    throw new CommandLineError(
+      'isolation util-linux builds its sandbox from a skeleton, and none was written',
+    );
+  }
   for (const [name, path] of [
     ['bash', plan.tools.bash],
     ['setpriv', setpriv],
@@ -217,6 +224,7 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
     'wirecheck-setup',
     plan.scriptPath,
     plan.workdir,
+    plan.skeletonPath,
     String(plan.tmpBytes),
     String(DEV_SHM_BYTES),
     String(SANDBOX_ROOT_BYTES),

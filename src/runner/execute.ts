@@ -22,6 +22,8 @@ export interface Confinement {
   readonly masked: readonly string[];
   /** The seccomp filter against host Unix sockets (bwrap), or null where there is none. */
   readonly seccomp: Uint8Array | null;
+  /** util-linux: the sandbox skeleton in the private directory (writeSandboxSkeleton). */
+  readonly skeletonPath?: string | undefined;
   readonly graceMs: number;
   readonly drainMs: number;
 }

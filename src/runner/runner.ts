@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   type BashToolResult,
   blockedSubstring,
@@ -23,6 +23,7 @@ import { candidateLevels, effectiveLimits, hostDirsToMask, probeLevel } from './
 import { unixSocketFilterBytes } from './seccomp.js';
 import { BashSession, type SessionInfo } from './session.js';
 import { findTools, type ToolOverrides } from './tools.js';
+import { writeSandboxSkeleton } from './util-linux-setup.js';
 import { unsafeWorkdir } from './workdir.js';
 
 /** What a user can do when no isolating level works: said when the runner refuses to start. */
@@ -157,8 +158,15 @@ export async function createBashRunner(options: BashRunnerOptions): Promise<Bash
   const fallbacks = [...skipped];
   let chosen: Confinement | undefined;
   for (const level of levels) {
-    const confinement: Confinement = { ...base, level };
-    const problem = await probeLevel(confinement, dir);
+    const skeletonPath = join(dir.path, 'skeleton');
+    const confinement: Confinement = { ...base, level, ...(level === 'util-linux' && { skeletonPath }) };
+    const problem =
+      level === 'util-linux'
+        ? await writeSandboxSkeleton(skeletonPath).then(
+            () => probeLevel(confinement, dir),
+            (error: Error) => `cannot write the sandbox skeleton ${skeletonPath}: ${error.message}`,
+          )
+        : await probeLevel(confinement, dir);
     if (problem === undefined) {
       chosen = confinement;
       break;

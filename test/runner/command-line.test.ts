@@ -27,6 +27,7 @@ function plan(overrides: Partial<CommandPlan> = {}): CommandPlan {
     level: 'bwrap',
     workdir: '/srv/work dir',
     scriptPath: '/tmp/wirecheck-runner-x/command-1.sh',
+    skeletonPath: '/tmp/wirecheck-runner-x/skeleton',
     env: { PATH: MINIMAL_PATH, HOME: '/srv/work dir', USER: 'runner' },
     runAs: { uid: 65534, gid: 65534 },
     limits: { processes: 100, openFiles: 200, fileSizeBytes: 300 },
@@ -152,11 +153,12 @@ describe('util-linux command line', () => {
     }
   });
 
-  test('the setup script gets the script path, workdir, sizes, identity, masks and environment', () => {
+  test('the setup script gets the script path, workdir, skeleton, sizes, identity, masks and environment', () => {
     const rest = argv.slice(argv.indexOf('wirecheck-setup') + 1);
     expect(rest).toEqual([
       '/tmp/wirecheck-runner-x/command-1.sh',
       '/srv/work dir',
+      '/tmp/wirecheck-runner-x/skeleton',
       '4096',
       String(DEV_SHM_BYTES),
       String(SANDBOX_ROOT_BYTES),
@@ -188,6 +190,12 @@ describe('util-linux command line', () => {
     expect(() =>
       utilLinuxCommandLine(plan({ level: 'util-linux', tools: { ...TOOLS, bash: '/srv/tools/bash' } })),
     ).toThrow(/\/srv\/tools\/bash is not in one/);
+  });
+
+  test('it builds the sandbox from the skeleton the runner wrote, and refuses without one', () => {
+    expect(() => utilLinuxCommandLine(plan({ level: 'util-linux', skeletonPath: undefined }))).toThrow(
+      /skeleton/,
+    );
   });
 
   test('it needs unshare and setpriv', () => {

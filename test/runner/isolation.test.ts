@@ -164,6 +164,45 @@ describe.each(LEVELS)('isolation %s', (level) => {
       expect(await run('echo x > /dev/null && head -c 4 /dev/urandom | wc -c')).toBe('4\n');
     });
 
+    if (level === 'util-linux') {
+      test('every mount of the util-linux sandbox has the flags it is built with', async () => {
+        const table = await run("cut -d' ' -f5,6 /proc/self/mountinfo");
+        const flags = new Map(
+          table
+            .trim()
+            .split('\n')
+            .map((line) => {
+              const [point = '', options = ''] = line.split(' ');
+              return [point, options.split(',')] as const;
+            }),
+        );
+        const expected: Record<string, readonly string[]> = {
+          '/': ['ro', 'nosuid', 'nodev'],
+          '/usr': ['ro'],
+          '/etc': ['ro'],
+          '/sys': ['ro', 'nosuid', 'nodev', 'noexec'],
+          '/tmp': ['rw', 'nosuid', 'nodev'],
+          '/run': ['rw', 'nosuid', 'nodev'],
+          '/dev/shm': ['rw', 'nosuid', 'nodev'],
+          '/proc': ['nosuid', 'nodev', 'noexec'],
+          [workdir]: ['rw'],
+        };
+        for (const [point, wanted] of Object.entries(expected)) {
+          expect(flags.get(point), `${point} in\n${table}`).toEqual(expect.arrayContaining([...wanted]));
+        }
+        // /dev is a directory of the read-only root: nothing but its mounts can be written.
+        expect(flags.has('/dev'), table).toBe(false);
+      });
+
+      test('building the util-linux sandbox starts few programs: the command is at most PID 20 of its namespace', async () => {
+        // Each program costs milliseconds to start, and the sandbox is built for every command.
+        // One mount or ln per mount point and link made it PID 50 and 220 ms a command.
+        const pid = Number(await run('echo $$'));
+        expect(pid).toBeGreaterThan(1);
+        expect(pid).toBeLessThanOrEqual(20);
+      });
+    }
+
     test("the host's private directories are hidden", async () => {
       // Empty, or not there at all (util-linux builds its root from the system directories only).
       expect(await run('for d in /root /home; do [ -d $d ] && ls -A $d; done | grep -c . || true')).toBe(
