@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { RunnerToolUse } from '../protocol/bash/index.js';
 import {
   type BashRunner,
@@ -12,6 +13,7 @@ import { createPrivateDir, type PrivateDir } from '../runner/private-dir.js';
 import { hostDirsToMask } from '../runner/probe.js';
 import { unixSocketFilterBytes } from '../runner/seccomp.js';
 import { findTools } from '../runner/tools.js';
+import { writeSandboxSkeleton } from '../runner/util-linux-setup.js';
 import { prepareWorkdir } from '../runner/workdir.js';
 import { BenchMismatchError, type Comparison } from './comparisons.js';
 import type { Variant } from './interleave.js';
@@ -29,7 +31,7 @@ import { median } from './stats.js';
 export const RATE_GOALS: Readonly<Record<IsolationLevel, number>> = {
   none: 0.5,
   bwrap: 0.2,
-  'util-linux': 0.04,
+  'util-linux': 0.12,
 };
 /** runner/its command line spawned bare: the runner's own work per command (checks, files, leftovers, drain). */
 export const OWN_WORK_GOAL = 0.8;
@@ -79,6 +81,13 @@ function runnerVariant(runner: BashRunner, commands: number): Variant {
   });
 }
 
+/** The util-linux sandbox's skeleton, written as the runner writes its own once. */
+async function skeletonIn(dir: PrivateDir): Promise<string> {
+  const path = join(dir.path, 'skeleton');
+  await writeSandboxSkeleton(path);
+  return path;
+}
+
 /** The exact command line the runner spawns for `true` at its level (same tools, uid, limits, masks). */
 async function bareCommandLine(
   runner: BashRunner,
@@ -92,6 +101,7 @@ async function bareCommandLine(
     workdir,
     // The runner writes a script file per command (bwrap: through fd 3); here one file serves every run.
     scriptPath: level === 'bwrap' ? '' : await dir.writeScript(COMMAND),
+    ...(level === 'util-linux' && { skeletonPath: await skeletonIn(dir) }),
     env: commandEnvironment(workdir),
     runAs,
     limits,
