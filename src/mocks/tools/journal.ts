@@ -123,6 +123,16 @@ export class ToolJournal {
     return this.list.dropped;
   }
 
+  /** What the entries kept cost against JournalLimits.totalBytes. */
+  get totalBytes(): number {
+    return this.list.totalBytes;
+  }
+
+  /** The journal's limits. */
+  get bounds(): JournalLimits {
+    return this.limits;
+  }
+
   /** Call `listener` on every later entry; returns the function that stops it. */
   subscribe(listener: (entry: ToolJournalEntry) => void): () => void {
     this.listeners.add(listener);

@@ -61,7 +61,19 @@ export interface CaseResult {
   readonly outcome: ToolClientOutcome;
   /** Everything the mock received and sent, in order. */
   readonly journal: readonly ToolJournalEntry[];
+  /** Set when wirecheck stopped the client for sending MAX_CASE_MESSAGES messages (SSE, http). */
+  readonly stoppedAfterMessages?: number;
 }
+
+/**
+ * Messages after which a case's client is stopped over SSE and Streamable HTTP: fifty times
+ * what the busiest case needs (initialize, initialized, the call, a few pings and lists), so
+ * only a client that floods the mock meets it. It bounds the case's time, and keeps its
+ * journal whole: the mock's journal forgets its oldest entries past its limits, and the checks
+ * judge a case from its first message on, so the client is also stopped once the journal
+ * holds half its byte limit. Over stdio the mock's journal file keeps the first 64 MiB.
+ */
+export const MAX_CASE_MESSAGES = 1000;
 
 /** The default tool a case calls: echo with a few arguments. */
 export const ECHO_INPUT: ToolCallInput = {
@@ -181,14 +193,24 @@ export async function openToolClient(
     const mock = await (transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer)(
       scenario,
     );
+    const flood = new AbortController();
+    let received = 0;
+    const unwatch = mock.live.subscribe((entry) => {
+      if (entry.direction === 'received' && entry.kind === 'message') received++;
+      if (received >= MAX_CASE_MESSAGES || mock.live.totalBytes * 2 >= mock.live.bounds.totalBytes) {
+        flood.abort();
+      }
+    });
     try {
       const run = await leftovers.track(
         `run ${n + 1} of the client (${transport})`,
         runCommand(target.client, {
           ...common,
+          signal: spec.signal === undefined ? flood.signal : AbortSignal.any([spec.signal, flood.signal]),
           env: toolClientEnv(baseEnv, { transport, url: mock.url }),
         }),
       );
+      unwatch();
       return {
         transport,
         scenario,
@@ -196,8 +218,10 @@ export async function openToolClient(
         run,
         outcome: classifyToolClientRun(run),
         journal: mock.journal(),
+        ...(flood.signal.aborted && { stoppedAfterMessages: received }),
       };
     } finally {
+      unwatch();
       await mock.close();
     }
   };

@@ -16,6 +16,15 @@ export function evidenceOf(result: CaseResult, title: string, markSeq?: number):
   return journalEvidence(result.journal, `${title} (${result.transport})`, markSeq);
 }
 
+/** How the case's client run ended, and whether wirecheck stopped it for flooding the mock. */
+export function describeCase(result: CaseResult): string {
+  const stopped =
+    result.stoppedAfterMessages === undefined
+      ? ''
+      : ` (wirecheck stopped it after ${result.stoppedAfterMessages} messages in this case)`;
+  return `${describeToolClientRun(result.run)}${stopped}`;
+}
+
 /** What the mock answered to the case's tools/call: the result the client must print. */
 export function mockResultOf(result: CaseResult): unknown {
   const outcome = outcomeOfCall(result.scenario, result.input.tool, result.input.arguments);
@@ -43,10 +52,10 @@ function notPrinted(result: CaseResult): string {
 /** The client exited 0 and printed the result the mock returned (semantically: defaults and key order aside). */
 export function expectPrintedResult(result: CaseResult, what: string): void {
   const expected = mockResultOf(result);
-  const { outcome, run } = result;
+  const { outcome } = result;
   if (outcome.type !== 'printed') {
     throw new CheckFailure(
-      `${what}: the client did not print the tools/call result (${describeToolClientRun(run)}): ${notPrinted(result)}`,
+      `${what}: the client did not print the tools/call result (${describeCase(result)}): ${notPrinted(result)}`,
       'exit 0 and the tools/call result JSON on stdout',
       notPrinted(result),
       evidenceOf(result, what),
@@ -71,7 +80,7 @@ export function expectPrintedResult(result: CaseResult, what: string): void {
 export function expectFinished(result: CaseResult, what: string): void {
   if (result.outcome.type === 'printed') return;
   throw new CheckFailure(
-    `${what}: the client did not finish the call (${describeToolClientRun(result.run)}): ${notPrinted(result)}`,
+    `${what}: the client did not finish the call (${describeCase(result)}): ${notPrinted(result)}`,
     'exit 0 with the tools/call result on stdout',
     notPrinted(result),
     evidenceOf(result, what),
@@ -82,7 +91,7 @@ export function expectFinished(result: CaseResult, what: string): void {
 export function expectReached(result: CaseResult, what: string): void {
   if (result.journal.some((e) => e.direction === 'received')) return;
   throw new NotExercised(
-    `${what}: the client never reached the ${result.transport} mock (${describeToolClientRun(result.run)})`,
+    `${what}: the client never reached the ${result.transport} mock (${describeCase(result)})`,
   );
 }
 
@@ -90,7 +99,7 @@ export function expectReached(result: CaseResult, what: string): void {
 export function expectTraffic(result: CaseResult, what: string): void {
   if (result.journal.some((e) => e.direction === 'received' && e.kind === 'message')) return;
   throw new NotExercised(
-    `${what}: the client sent the ${result.transport} mock nothing (${describeToolClientRun(result.run)})`,
+    `${what}: the client sent the ${result.transport} mock nothing (${describeCase(result)})`,
   );
 }
 
@@ -106,18 +115,18 @@ export function expectCallSent(
 ): void {
   if (methods.some((method) => clientRequests(result.journal, method).length > 0)) return;
   throw new NotExercised(
-    `${what}: the client sent no ${methods.join(' or ')}, so the mock never gave the failure it scripts (${describeToolClientRun(result.run)})`,
+    `${what}: the client sent no ${methods.join(' or ')}, so the mock never gave the failure it scripts (${describeCase(result)})`,
   );
 }
 
 /** The client exited non-zero with `{"error":{"message"}}` on stdout (target contract in the README, tool-client). */
 export function expectClientError(result: CaseResult, what: string): string {
-  const { outcome, run } = result;
+  const { outcome } = result;
   const expected = 'exit non-zero and {"error":{"message":...}} on stdout';
   if (outcome.type === 'error') return outcome.message;
   const got = outcome.type === 'printed' ? `exit 0 with ${show(outcome.value)}` : outcome.reason;
   throw new CheckFailure(
-    `${what}: the client did not report the failure as the contract says (${describeToolClientRun(run)})`,
+    `${what}: the client did not report the failure as the contract says (${describeCase(result)})`,
     expected,
     got,
     evidenceOf(result, what),
@@ -129,7 +138,7 @@ export function expectRequest(result: CaseResult, method: string, what: string):
   const found = clientRequests(result.journal, method)[0];
   if (found === undefined) {
     throw new CheckFailure(
-      `${what}: the client sent no ${method} request (${describeToolClientRun(result.run)})`,
+      `${what}: the client sent no ${method} request (${describeCase(result)})`,
       `a ${method} request`,
       'none',
       evidenceOf(result, what),

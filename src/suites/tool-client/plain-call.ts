@@ -1,6 +1,6 @@
 import { NotExercised } from '../../harness/check.js';
 import type { CaseResult, ToolClientCtx } from './context.js';
-import { describeToolClientRun } from './output.js';
+import { describeCase } from './expect.js';
 
 /**
  * Throws NotExercised when the case did not end with the call's result printed and the
@@ -17,6 +17,6 @@ export async function excuseIfPlainCallFails(
   const plain = await ctx.shared.basic(result.transport);
   if (plain.outcome.type === 'printed') return;
   throw new NotExercised(
-    `${what}: the client does not finish the plain call over ${result.transport} either (${describeToolClientRun(plain.run)}), which tool-client.${result.transport}.result.printed judges`,
+    `${what}: the client does not finish the plain call over ${result.transport} either (${describeCase(plain)}), which tool-client.${result.transport}.result.printed judges`,
   );
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
+import { MAX_CASE_MESSAGES } from '../../../src/suites/tool-client/context.js';
 import { verdictPhrase } from '../../broken-verdicts.js';
 import { CASES, expected, idsOf, P, transportsOfCase } from './broken-cases.js';
 import { ensureBuilt, nodeCommand, runAgainst, statusById, suite } from './helpers.js';
@@ -25,6 +26,22 @@ describe('the suite fails clients that break a rule', () => {
     }, 90_000);
   }
 });
+
+test('a client that floods the mock is stopped after MAX_CASE_MESSAGES messages, and its case is judged from its first message', async () => {
+  const ids = [`${P}sse.result.printed`, `${P}sse.initialize.client-info`, `${P}http.initialize.client-info`];
+  const result = await runAgainst(nodeCommand('./clients/flood-pings.mjs'), { only: ids }, [
+    'stdio',
+    'sse',
+    'http',
+  ]);
+  expect(statusById(result)).toEqual({
+    [`${P}sse.result.printed`]: 'fail',
+    [`${P}sse.initialize.client-info`]: 'pass',
+    [`${P}http.initialize.client-info`]: 'pass',
+  });
+  const printed = result.checks.find((c) => c.id === `${P}sse.result.printed`)!;
+  expect(printed.message).toContain(`wirecheck stopped it after ${MAX_CASE_MESSAGES} messages in this case`);
+}, 90_000);
 
 test('a failure names what was expected, what the client did, and shows the session', async () => {
   const result = await runAgainst(nodeCommand('./clients/newer-protocol-version.mjs'), {

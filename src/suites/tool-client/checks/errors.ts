@@ -1,8 +1,7 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
-import { expectCallSent, expectClientError, expectReached } from '../expect.js';
-import { describeToolClientRun } from '../output.js';
+import { describeCase, expectCallSent, expectClientError, expectReached } from '../expect.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
@@ -95,7 +94,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         // there is nothing to judge.
         if (!result.journal.some((e) => e.kind === 'closed' && e.direction === 'sent')) {
           throw new NotExercised(
-            `stream closed: the mock never closed the session, since the client sent it nothing to answer (${describeToolClientRun(result.run)})`,
+            `stream closed: the mock never closed the session, since the client sent it nothing to answer (${describeCase(result)})`,
           );
         }
         expectClientError(result, 'session closed by the server mid-session');

@@ -10,8 +10,7 @@ import {
 import { classifyMessage } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectCallSent, expectFinished, expectTraffic } from '../expect.js';
-import { describeToolClientRun } from '../output.js';
+import { describeCase, evidenceOf, expectCallSent, expectFinished, expectTraffic } from '../expect.js';
 import { excuseIfPlainCallFails } from '../plain-call.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
@@ -80,7 +79,7 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         }
         if (clientRequests(result.journal).length === 0) {
           throw new CheckFailure(
-            `the client sent no request (${describeToolClientRun(result.run)})`,
+            `the client sent no request (${describeCase(result)})`,
             'initialize, notifications/initialized, tools/call',
             'nothing',
             evidenceOf(result, 'lifecycle'),
@@ -115,7 +114,7 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         }
         if (clientRequests(result.journal, METHODS.initialize).length === 0) {
           throw new CheckFailure(
-            `the client sent no initialize (${describeToolClientRun(result.run)})`,
+            `the client sent no initialize (${describeCase(result)})`,
             'an initialize request',
             'none',
             evidenceOf(result, 'initialize awaited'),

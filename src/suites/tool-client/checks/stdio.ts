@@ -1,8 +1,14 @@
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
 import { describeDifferences } from '../../../protocol/compare.js';
 import { NON_JSON_BANNER as BANNER, type ToolClientCtx } from '../context.js';
-import { evidenceOf, expectCallSent, expectTraffic, mockResultOf, resultDifferences } from '../expect.js';
-import { describeToolClientRun } from '../output.js';
+import {
+  describeCase,
+  evidenceOf,
+  expectCallSent,
+  expectTraffic,
+  mockResultOf,
+  resultDifferences,
+} from '../expect.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
 const NON_JSON_CLAUSE =
@@ -26,7 +32,7 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
       const { outcome } = result;
       if (outcome.type === 'hung') {
         throw new CheckFailure(
-          `after a non-JSON line the client hung (${describeToolClientRun(result.run)})`,
+          `after a non-JSON line the client hung (${describeCase(result)})`,
           'the client ends, with an error',
           outcome.reason,
           evidenceOf(result, 'non-JSON stdout'),
@@ -61,7 +67,7 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
       const { outcome } = result;
       if (outcome.type !== 'error') {
         throw new CheckFailure(
-          `the client did not fail on the non-JSON line (${describeToolClientRun(result.run)})`,
+          `the client did not fail on the non-JSON line (${describeCase(result)})`,
           'exit non-zero and {"error":{"message":...}} naming the line',
           outcome.type === 'printed' ? `exit 0 with ${show(outcome.value)}` : outcome.reason,
           evidenceOf(result, 'non-JSON stdout'),

@@ -51,6 +51,7 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [httpIgnoreRetry] Streamable HTTP: wait 100 ms before resuming whatever the stream's retry field says
  * @property {boolean} [httpNoDelete] Streamable HTTP: end without DELETE
  * @property {boolean} [neverCalls] give up after initialize, before tools/call, with an error
+ * @property {boolean} [floodPings] after initialized, send ping after ping without end instead of tools/call
  */
 
 class ClientFailure extends Error {}
@@ -510,6 +511,7 @@ export async function main(flaws = {}) {
     } else {
       if (!flaws.noInitialized) await notify('notifications/initialized');
       if (flaws.neverCalls) throw new ClientFailure('the client is not configured to call tools');
+      while (flaws.floodPings) await request('ping', {});
       result = await request('tools/call', callParams);
     }
     if (flaws.wrongResult) result = result.content?.[0]?.text ?? null;
