@@ -1,5 +1,6 @@
 import { appendFileSync, chmodSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_JOURNAL_LIMITS } from '../limits.js';
 import type { ToolJournalEntry } from './journal.js';
@@ -152,6 +153,58 @@ export async function readJournalFile(
     }
   }
   return entries;
+}
+
+/**
+ * Calls `onEntry` with each entry appended to the journal file at `path` by another process
+ * (the stdio mock), read every `everyMs`, until the returned function is called. It reads
+ * what was appended since its last look, at most the size a journal file reaches; a line
+ * longer than any entry can be is skipped.
+ */
+export function followJournalFile(
+  path: string,
+  onEntry: (entry: ToolJournalEntry) => void,
+  everyMs = 100,
+): () => Promise<void> {
+  let offset = 0;
+  let partial = '';
+  let stopped = false;
+  // A character cut between two looks is completed by the next one.
+  const decoder = new StringDecoder('utf8');
+  const look = async () => {
+    const file = await open(path, 'r').catch(() => undefined);
+    if (file === undefined) return;
+    try {
+      const size = Math.min((await file.stat()).size, JOURNAL_FILE_MAX_BYTES + 64 * 1024);
+      if (size <= offset) return;
+      const buffer = Buffer.alloc(size - offset);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+      offset += bytesRead;
+      const lines = (partial + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
+      partial = lines.pop() ?? '';
+      // An entry holds at most 1 MiB of text, escaped: a longer partial line is not one.
+      if (partial.length > 8 * 1024 * 1024) partial = '';
+      for (const line of lines) {
+        try {
+          onEntry(JSON.parse(line) as ToolJournalEntry);
+        } catch {
+          // Not an entry (cut, or not JSON): the file's reader judges it, not the follower.
+        }
+      }
+    } finally {
+      await file.close();
+    }
+  };
+  const done = (async () => {
+    while (!stopped) {
+      await look().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await done;
+  };
 }
 
 /** POSIX shell quoting (as the harness's shellQuote; mocks do not import the harness). */

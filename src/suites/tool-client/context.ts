@@ -7,6 +7,7 @@ import { UsageError } from '../../harness/errors.js';
 import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
+  followJournalFile,
   mockToolServerCommand,
   readJournalFile,
   startMockToolServer,
@@ -61,17 +62,18 @@ export interface CaseResult {
   readonly outcome: ToolClientOutcome;
   /** Everything the mock received and sent, in order. */
   readonly journal: readonly ToolJournalEntry[];
-  /** Set when wirecheck stopped the client for sending MAX_CASE_MESSAGES messages (SSE, http). */
+  /** Set when wirecheck stopped the client for sending MAX_CASE_MESSAGES messages (or, SSE and http, too many bytes). */
   readonly stoppedAfterMessages?: number;
 }
 
 /**
- * Messages after which a case's client is stopped over SSE and Streamable HTTP: fifty times
- * what the busiest case needs (initialize, initialized, the call, a few pings and lists), so
- * only a client that floods the mock meets it. It bounds the case's time, and keeps its
- * journal whole: the mock's journal forgets its oldest entries past its limits, and the checks
- * judge a case from its first message on, so the client is also stopped once the journal
- * holds half its byte limit. Over stdio the mock's journal file keeps the first 64 MiB.
+ * Messages after which a case's client is stopped: fifty times what the busiest case needs
+ * (initialize, initialized, the call, a few pings and lists), so only a client that floods
+ * the mock meets it. It bounds the case's time, and keeps its journal whole: the checks judge
+ * a case from its first message on, and the SSE and Streamable HTTP mocks' journal forgets
+ * its oldest entries past its limits, so there the client is also stopped once the journal
+ * holds half its byte limit (the stdio mock's journal file keeps the first 64 MiB). Over
+ * stdio the harness counts from the journal file, which it reads every 100 ms.
  */
 export const MAX_CASE_MESSAGES = 1000;
 
@@ -172,13 +174,25 @@ export async function openToolClient(
       // `exec`: sh -c becomes the mock itself, so a client's signal reaches the mock (the
       // shutdown-order check reads it from the journal).
       const command = `exec ${mockToolServerCommand({ scenarioFile, journalFile, launcher: 'direct' })}`;
-      const run = await leftovers.track(
-        `run ${n + 1} of the client (stdio)`,
-        runCommand(target.client, {
-          ...common,
-          env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
-        }),
-      );
+      const flood = new AbortController();
+      let received = 0;
+      const unfollow = followJournalFile(journalFile, (entry) => {
+        if (entry.direction === 'received' && entry.kind === 'message') received++;
+        if (received >= MAX_CASE_MESSAGES) flood.abort();
+      });
+      let run: CommandRun;
+      try {
+        run = await leftovers.track(
+          `run ${n + 1} of the client (stdio)`,
+          runCommand(target.client, {
+            ...common,
+            signal: spec.signal === undefined ? flood.signal : AbortSignal.any([spec.signal, flood.signal]),
+            env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
+          }),
+        );
+      } finally {
+        await unfollow();
+      }
       const journal = await readJournalFile(journalFile);
       return {
         transport: 'stdio',
@@ -187,6 +201,7 @@ export async function openToolClient(
         run,
         outcome: classifyToolClientRun(run),
         journal,
+        ...(flood.signal.aborted && { stoppedAfterMessages: received }),
       };
     }
     const transport = spec.transport;

@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  followJournalFile,
   journalFileWriter,
   type RunningMockToolServer,
   readJournalFile,
@@ -184,6 +185,27 @@ describe('mock tool server journal: no credentials, bounded', () => {
     expect(head.length).toBeGreaterThan(0);
     expect(head.length).toBeLessThan(kept.length);
     expect(head.map((e) => e.seq)).toEqual(kept.slice(0, head.length).map((e) => e.seq));
+  });
+
+  test('a journal file is followed as another process appends to it: whole entries, a character cut between looks kept whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wc-journal-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'journal.jsonl');
+    const seen: string[] = [];
+    const stop = followJournalFile(file, (entry) => seen.push(entry.text), 10);
+    cleanup.push(stop);
+    const line = (text: string) =>
+      `${JSON.stringify({ seq: 0, at: 0, atMs: 0, session: 's', transport: 'stdio', direction: 'received', kind: 'message', text })}\n`;
+    const bytes = Buffer.from(line('hello 👋') + line('second'));
+    const cut = bytes.indexOf(Buffer.from('👋')) + 2;
+    await writeFile(file, bytes.subarray(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual([]);
+    await appendFile(file, bytes.subarray(cut));
+    await appendFile(file, 'not json\n');
+    await eventually(() => seen.length === 2);
+    await stop();
+    expect(seen).toEqual(['hello 👋', 'second']);
   });
 
   test('a journal keeps at most its count and bytes (oldest forgotten) and cuts a long message with its size', () => {
