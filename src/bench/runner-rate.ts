@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { RunnerToolUse } from '../protocol/bash/index.js';
 import {
   type BashRunner,
@@ -81,13 +80,6 @@ function runnerVariant(runner: BashRunner, commands: number): Variant {
   });
 }
 
-/** The util-linux sandbox's skeleton, written as the runner writes its own once. */
-async function skeletonIn(dir: PrivateDir): Promise<string> {
-  const path = join(dir.path, 'skeleton');
-  await writeSandboxSkeleton(path);
-  return path;
-}
-
 /** The exact command line the runner spawns for `true` at its level (same tools, uid, limits, masks). */
 async function bareCommandLine(
   runner: BashRunner,
@@ -101,7 +93,7 @@ async function bareCommandLine(
     workdir,
     // The runner writes a script file per command (bwrap: through fd 3); here one file serves every run.
     scriptPath: level === 'bwrap' ? '' : await dir.writeScript(COMMAND),
-    ...(level === 'util-linux' && { skeletonPath: await skeletonIn(dir) }),
+    ...(level === 'util-linux' && { skeletonPath: await writeSandboxSkeleton(dir.path) }),
     env: commandEnvironment(workdir),
     runAs,
     limits,

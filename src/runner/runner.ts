@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   type BashToolResult,
   blockedSubstring,
@@ -158,15 +158,16 @@ export async function createBashRunner(options: BashRunnerOptions): Promise<Bash
   const fallbacks = [...skipped];
   let chosen: Confinement | undefined;
   for (const level of levels) {
-    const skeletonPath = join(dir.path, 'skeleton');
-    const confinement: Confinement = { ...base, level, ...(level === 'util-linux' && { skeletonPath }) };
-    const problem =
-      level === 'util-linux'
-        ? await writeSandboxSkeleton(skeletonPath).then(
-            () => probeLevel(confinement, dir),
-            (error: Error) => `cannot write the sandbox skeleton ${skeletonPath}: ${error.message}`,
-          )
-        : await probeLevel(confinement, dir);
+    let confinement: Confinement = { ...base, level };
+    let problem: string | undefined;
+    if (level === 'util-linux') {
+      try {
+        confinement = { ...confinement, skeletonPath: await writeSandboxSkeleton(dir.path) };
+      } catch (error) {
+        problem = `cannot write the sandbox skeleton in ${dir.path}: ${(error as Error).message}`;
+      }
+    }
+    problem ??= await probeLevel(confinement, dir);
     if (problem === undefined) {
       chosen = confinement;
       break;

@@ -24,14 +24,16 @@ export const SANDBOX_SYSTEM_DIRS = [
 const DEV_NODES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'] as const;
 
 /**
- * Writes, once per runner, the tree every util-linux sandbox's root starts from, so that one
+ * Writes, once per runner, the tree every util-linux sandbox's root starts from (`skeleton` in
+ * the runner's private directory; its path is returned), so that one
  * `cp -PR` makes it instead of a `mkdir` or `ln` per entry: the mount points, the host's
  * top-level links among the system directories (/bin -> usr/bin) and their directories
  * (the script binds each one that is still a directory on the host), /var/tmp -> ../tmp,
  * and /dev: the device node placeholders, shm, pts and the links fd, stdin, stdout,
  * stderr and ptmx.
  */
-export async function writeSandboxSkeleton(path: string): Promise<void> {
+export async function writeSandboxSkeleton(privateDir: string): Promise<string> {
+  const path = join(privateDir, 'skeleton');
   const dev = join(path, 'dev');
   for (const dir of ['tmp', 'run', 'proc', 'sys', 'var', '.old', 'dev/shm', 'dev/pts']) {
     await mkdir(join(path, dir), { recursive: true });
@@ -52,6 +54,7 @@ export async function writeSandboxSkeleton(path: string): Promise<void> {
     await symlink(`/proc/self/fd/${fd}`, join(dev, name));
   }
   await symlink('pts/ptmx', join(dev, 'ptmx'));
+  return path;
 }
 
 /** `/|/usr|/usr/*|...`: the mount points that end up in the sandbox, as an sh case pattern. */

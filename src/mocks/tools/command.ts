@@ -1,5 +1,5 @@
 import { appendFileSync, chmodSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_JOURNAL_LIMITS } from '../limits.js';
@@ -156,43 +156,45 @@ export async function readJournalFile(
 }
 
 /**
- * Calls `onEntry` with each entry appended to the journal file at `path` by another process
- * (the stdio mock), read every `everyMs`, until the returned function is called. It reads
- * what was appended since its last look, at most the size a journal file reaches; a line
- * longer than any entry can be is skipped.
+ * Reads the journal file at `path` as another process (the stdio mock) appends to it: calls
+ * `onEntry` with each entry, looking every `everyMs`, until the returned function is called (once or more: the same answer),
+ * which looks once more and gives the whole journal, as readJournalFile would (at most the
+ * size a journal file reaches; a torn last line, or a line that is not an entry, left out).
  */
 export function followJournalFile(
   path: string,
   onEntry: (entry: ToolJournalEntry) => void,
   everyMs = 100,
-): () => Promise<void> {
+): () => Promise<ToolJournalEntry[]> {
+  const entries: ToolJournalEntry[] = [];
+  let file: FileHandle | undefined;
   let offset = 0;
   let partial = '';
   let stopped = false;
   // A character cut between two looks is completed by the next one.
   const decoder = new StringDecoder('utf8');
   const look = async () => {
-    const file = await open(path, 'r').catch(() => undefined);
+    file ??= await open(path, 'r').catch(() => undefined);
     if (file === undefined) return;
-    try {
-      const size = Math.min((await file.stat()).size, JOURNAL_FILE_MAX_BYTES + 64 * 1024);
-      if (size <= offset) return;
-      const buffer = Buffer.alloc(size - offset);
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
-      offset += bytesRead;
-      const lines = (partial + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
-      partial = lines.pop() ?? '';
-      // An entry holds at most 1 MiB of text, escaped: a longer partial line is not one.
-      if (partial.length > 8 * 1024 * 1024) partial = '';
-      for (const line of lines) {
-        try {
-          onEntry(JSON.parse(line) as ToolJournalEntry);
-        } catch {
-          // Not an entry (cut, or not JSON): the file's reader judges it, not the follower.
-        }
+    const size = Math.min((await file.stat()).size, JOURNAL_FILE_MAX_BYTES + 64 * 1024);
+    if (size <= offset) return;
+    const buffer = Buffer.alloc(size - offset);
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+    offset += bytesRead;
+    const lines = (partial + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
+    partial = lines.pop() ?? '';
+    // An entry holds at most 1 MiB of text, escaped: a longer partial line is not one.
+    if (partial.length > 8 * 1024 * 1024) partial = '';
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      let entry: ToolJournalEntry;
+      try {
+        entry = JSON.parse(line) as ToolJournalEntry;
+      } catch {
+        continue; // A line cut by a kill in mid-write (or by the size): everything before it is whole.
       }
-    } finally {
-      await file.close();
+      entries.push(entry);
+      onEntry(entry);
     }
   };
   const done = (async () => {
@@ -201,9 +203,20 @@ export function followJournalFile(
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   })();
-  return async () => {
+  let ended: Promise<ToolJournalEntry[]> | undefined;
+  const end = async () => {
     stopped = true;
     await done;
+    try {
+      await look();
+    } finally {
+      await file?.close();
+    }
+    return entries;
+  };
+  return () => {
+    ended ??= end();
+    return ended;
   };
 }
 

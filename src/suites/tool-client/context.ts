@@ -9,7 +9,6 @@ import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import {
   followJournalFile,
   mockToolServerCommand,
-  readJournalFile,
   startMockToolServer,
   startStreamableHttpMockToolServer,
   type ToolJournalEntry,
@@ -76,6 +75,25 @@ export interface CaseResult {
  * stdio the harness counts from the journal file, which it reads every 100 ms.
  */
 export const MAX_CASE_MESSAGES = 1000;
+
+/**
+ * Counts the client messages a case's mock journals (`see`) and stops the case's run (through
+ * `signal`, which the case's own signal also aborts) at MAX_CASE_MESSAGES, or once `full` says
+ * the journal would start forgetting; `stopped` is what the case's result says of it.
+ */
+function floodGuard(caseSignal: AbortSignal | undefined, full: () => boolean = () => false) {
+  const flood = new AbortController();
+  let received = 0;
+  return {
+    signal: caseSignal === undefined ? flood.signal : AbortSignal.any([caseSignal, flood.signal]),
+    see(entry: ToolJournalEntry): void {
+      if (entry.direction === 'received' && entry.kind === 'message') received++;
+      if (received >= MAX_CASE_MESSAGES || full()) flood.abort();
+    },
+    stopped: (): { stoppedAfterMessages?: number } =>
+      flood.signal.aborted ? { stoppedAfterMessages: received } : {},
+  };
+}
 
 /** The default tool a case calls: echo with a few arguments. */
 export const ECHO_INPUT: ToolCallInput = {
@@ -174,26 +192,22 @@ export async function openToolClient(
       // `exec`: sh -c becomes the mock itself, so a client's signal reaches the mock (the
       // shutdown-order check reads it from the journal).
       const command = `exec ${mockToolServerCommand({ scenarioFile, journalFile, launcher: 'direct' })}`;
-      const flood = new AbortController();
-      let received = 0;
-      const unfollow = followJournalFile(journalFile, (entry) => {
-        if (entry.direction === 'received' && entry.kind === 'message') received++;
-        if (received >= MAX_CASE_MESSAGES) flood.abort();
-      });
+      const flood = floodGuard(spec.signal);
+      const unfollow = followJournalFile(journalFile, (entry) => flood.see(entry));
       let run: CommandRun;
+      let journal: ToolJournalEntry[];
       try {
         run = await leftovers.track(
           `run ${n + 1} of the client (stdio)`,
           runCommand(target.client, {
             ...common,
-            signal: spec.signal === undefined ? flood.signal : AbortSignal.any([spec.signal, flood.signal]),
+            signal: flood.signal,
             env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
           }),
         );
       } finally {
-        await unfollow();
+        journal = await unfollow();
       }
-      const journal = await readJournalFile(journalFile);
       return {
         transport: 'stdio',
         scenario,
@@ -201,27 +215,22 @@ export async function openToolClient(
         run,
         outcome: classifyToolClientRun(run),
         journal,
-        ...(flood.signal.aborted && { stoppedAfterMessages: received }),
+        ...flood.stopped(),
       };
     }
     const transport = spec.transport;
     const mock = await (transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer)(
       scenario,
     );
-    const flood = new AbortController();
-    let received = 0;
-    const unwatch = mock.live.subscribe((entry) => {
-      if (entry.direction === 'received' && entry.kind === 'message') received++;
-      if (received >= MAX_CASE_MESSAGES || mock.live.totalBytes * 2 >= mock.live.bounds.totalBytes) {
-        flood.abort();
-      }
-    });
+    // This journal forgets its oldest entries past its bytes: the client is stopped before.
+    const flood = floodGuard(spec.signal, () => mock.live.totalBytes * 2 >= mock.live.bounds.totalBytes);
+    const unwatch = mock.live.subscribe((entry) => flood.see(entry));
     try {
       const run = await leftovers.track(
         `run ${n + 1} of the client (${transport})`,
         runCommand(target.client, {
           ...common,
-          signal: spec.signal === undefined ? flood.signal : AbortSignal.any([spec.signal, flood.signal]),
+          signal: flood.signal,
           env: toolClientEnv(baseEnv, { transport, url: mock.url }),
         }),
       );
@@ -233,7 +242,7 @@ export async function openToolClient(
         run,
         outcome: classifyToolClientRun(run),
         journal: mock.journal(),
-        ...(flood.signal.aborted && { stoppedAfterMessages: received }),
+        ...flood.stopped(),
       };
     } finally {
       unwatch();

@@ -187,13 +187,15 @@ describe('mock tool server journal: no credentials, bounded', () => {
     expect(head.map((e) => e.seq)).toEqual(kept.slice(0, head.length).map((e) => e.seq));
   });
 
-  test('a journal file is followed as another process appends to it: whole entries, a character cut between looks kept whole', async () => {
+  test('a journal file is followed as another process appends to it: whole entries, a character cut between looks kept whole, and the whole journal at the end', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wc-journal-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'journal.jsonl');
     const seen: string[] = [];
     const stop = followJournalFile(file, (entry) => seen.push(entry.text), 10);
-    cleanup.push(stop);
+    cleanup.push(async () => {
+      await stop();
+    });
     const line = (text: string) =>
       `${JSON.stringify({ seq: 0, at: 0, atMs: 0, session: 's', transport: 'stdio', direction: 'received', kind: 'message', text })}\n`;
     const bytes = Buffer.from(line('hello 👋') + line('second'));
@@ -204,8 +206,11 @@ describe('mock tool server journal: no credentials, bounded', () => {
     await appendFile(file, bytes.subarray(cut));
     await appendFile(file, 'not json\n');
     await eventually(() => seen.length === 2);
-    await stop();
-    expect(seen).toEqual(['hello 👋', 'second']);
+    await appendFile(file, line('written last, read by the last look'));
+    const journal = await stop();
+    expect(seen).toEqual(['hello 👋', 'second', 'written last, read by the last look']);
+    expect(journal.map((e) => e.text)).toEqual(seen);
+    expect(journal).toEqual(await readJournalFile(file));
   });
 
   test('a journal keeps at most its count and bytes (oldest forgotten) and cuts a long message with its size', () => {
