@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ToolClient, ToolServerError } from '../../../src/clients/tools/index.js';
 import { BUNDLED_LIBRARY_DIR, type ToolSession } from '../../../src/fixtures/index.js';
 import {
+  mockToolServerCommand,
   ReplayToolSession,
   startMockToolServer,
   ToolJournal,
@@ -15,8 +17,6 @@ import { ChildProcessTransport, SseClientTransport } from '../../../src/transpor
 import { libraryToolSessions } from '../../fixtures/library-tool-sessions.js';
 
 const [stdioSession, sseSession] = libraryToolSessions().map((t) => t.fixture) as [ToolSession, ToolSession];
-const ROOT = resolve(import.meta.dirname, '../../..');
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const initialize = (id: number) => ({
   jsonrpc: '2.0',
@@ -136,27 +136,45 @@ describe('mock tool servers replay a recorded session', () => {
     replay.dispose();
   });
 
-  test('stdio (serve mock-tools --replay, speed max): recorded results, a notification, the recorded error', async () => {
-    const file = resolve(BUNDLED_LIBRARY_DIR, 'tool-sessions/stdio.json');
-    const command = `${q(process.execPath)} ${q(resolve(ROOT, 'bin/wirecheck.js'))} serve mock-tools --transport stdio --replay ${q(file)} --speed max`;
-    const notifications: string[] = [];
-    const client = new ToolClient(new ChildProcessTransport(command), {
-      onNotification: (n) => notifications.push(n.method),
+  // `direct` loads the replay's modules only when asked for one: this proves it still does.
+  test.each(['cli', 'direct'] as const)(
+    'stdio (%s launcher, --replay, speed max): recorded results, a notification, the recorded error',
+    async (launcher) => {
+      const replayFile = resolve(BUNDLED_LIBRARY_DIR, 'tool-sessions/stdio.json');
+      const command = mockToolServerCommand({ launcher, replayFile, speed: 'max' });
+      const notifications: string[] = [];
+      const client = new ToolClient(new ChildProcessTransport(command), {
+        onNotification: (n) => notifications.push(n.method),
+      });
+      try {
+        const init = await client.connect();
+        expect(init.serverInfo).toEqual({ name: 'example-diagnostics', version: '0.9.2' });
+        await client.listTools();
+        const result = await client.callTool('diagnostic', { verbose: false });
+        expect(result.content[0]).toMatchObject({
+          type: 'text',
+          text: expect.stringMatching(/^status: ok\n/),
+        });
+        const failure = await client.callTool('restart_service', {}).catch((e: unknown) => e);
+        expect(failure).toBeInstanceOf(ToolServerError);
+        expect((failure as ToolServerError).message).toMatch(/-32602: Unknown tool: restart_service/);
+      } finally {
+        await client.close();
+      }
+      expect(notifications).toEqual(['notifications/message']);
+    },
+    20_000,
+  );
+
+  test('stdio, direct launcher: a --speed that is no speed is refused with exit 2 (no replay asked for)', () => {
+    const run = spawnSync('sh', ['-c', `${mockToolServerCommand({ launcher: 'direct' })} --speed fast`], {
+      input: '',
+      encoding: 'utf8',
+      timeout: 15_000,
     });
-    try {
-      const init = await client.connect();
-      expect(init.serverInfo).toEqual({ name: 'example-diagnostics', version: '0.9.2' });
-      await client.listTools();
-      const result = await client.callTool('diagnostic', { verbose: false });
-      expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^status: ok\n/) });
-      const failure = await client.callTool('restart_service', {}).catch((e: unknown) => e);
-      expect(failure).toBeInstanceOf(ToolServerError);
-      expect((failure as ToolServerError).message).toMatch(/-32602: Unknown tool: restart_service/);
-    } finally {
-      await client.close();
-    }
-    expect(notifications).toEqual(['notifications/message']);
-  }, 20_000);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--speed takes a number above 0 or max, got fast/);
+  });
 
   test('a stdio recording served over SSE: the messages in SSE framing, the recorded results', async () => {
     const mock = await startMockToolServer({}, { replay: stdioSession, speed: 0 });
