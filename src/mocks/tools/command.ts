@@ -143,16 +143,17 @@ export async function readJournalFile(
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
-  const entries: ToolJournalEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      entries.push(JSON.parse(line) as ToolJournalEntry);
-    } catch {
-      // A line cut by a kill in mid-write (or by maxBytes): everything before it is whole.
-    }
+  return text.split('\n').flatMap((line) => journalEntryOf(line) ?? []);
+}
+
+/** One line of a journal file as its entry; a blank line or one cut by a kill in mid-write (or by a byte cap) is none. */
+function journalEntryOf(line: string): ToolJournalEntry | undefined {
+  if (line.trim() === '') return undefined;
+  try {
+    return JSON.parse(line) as ToolJournalEntry;
+  } catch {
+    return undefined; // Everything before a cut line is whole.
   }
-  return entries;
 }
 
 /**
@@ -186,26 +187,31 @@ export function followJournalFile(
     // An entry holds at most 1 MiB of text, escaped: a longer partial line is not one.
     if (partial.length > 8 * 1024 * 1024) partial = '';
     for (const line of lines) {
-      if (line.trim() === '') continue;
-      let entry: ToolJournalEntry;
-      try {
-        entry = JSON.parse(line) as ToolJournalEntry;
-      } catch {
-        continue; // A line cut by a kill in mid-write (or by the size): everything before it is whole.
-      }
+      const entry = journalEntryOf(line);
+      if (entry === undefined) continue;
       entries.push(entry);
       onEntry(entry);
     }
   };
+  // The stop cuts the wait between two looks short: a case does not wait out the interval.
+  let wake = () => {};
   const done = (async () => {
     while (!stopped) {
       await look().catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, everyMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
   })();
   let ended: Promise<ToolJournalEntry[]> | undefined;
   const end = async () => {
     stopped = true;
+    wake();
     await done;
     try {
       await look();

@@ -183,7 +183,6 @@ export async function openToolClient(
       stdin,
       timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
       graceMs: 1000,
-      ...(spec.signal && { signal: spec.signal }),
     };
     if (spec.transport === 'stdio') {
       const scenarioFile = join(dir, `case-${n}.scenario.json`);
