@@ -15,9 +15,10 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
   });
 }
-// A command a suite starts once per case (`messages-client`, `agent`, `tool-client`, `run-bash`)
-// loads only what it runs, not the whole CLI.
-const { targetCommandOf, targetMain } = await import('../dist/cli/target-main.js');
+// A command a suite starts once per case (`messages-client`, `agent`, `tool-client`, `run-bash`,
+// `serve tools`) loads only what it runs, not the whole CLI, and from the bundle of those
+// commands (rolldown.config.ts): a few files instead of the ~150 modules they are made of.
+const { targetCommandOf, targetMain } = await import('../dist/targets/target-main.js');
 if (targetCommandOf(process.argv) !== undefined) {
   process.exitCode = await targetMain(process.argv);
 } else {

@@ -19,6 +19,9 @@ const REQUIRED_OUTPUTS = [
   // The package's own entry points, imported by the examples as 'wirecheck' and 'wirecheck/vitest'.
   'dist/index.js',
   'dist/testing/vitest.js',
+  // The bundle of the per-case programs (rolldown.config.ts), which bin/wirecheck.js runs them from.
+  'dist/targets/target-main.js',
+  'dist/targets/mock-tools-stdio.js',
 ];
 
 function newestMtime(dir: string): number {
@@ -30,18 +33,22 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** True when every required output exists and is newer than every file under src/. */
+/**
+ * The output every build writes last: tsc emits only what changed (tsconfig.build.json is
+ * incremental), then the bundler writes all of its files again.
+ */
+const LAST_OUTPUT = 'dist/targets/target-main.js';
+
+/** True when every required output exists and the last build is newer than every file under src/. */
 export function distIsFresh(): boolean {
-  const src = newestMtime(join(ROOT, 'src'));
-  return REQUIRED_OUTPUTS.every((out) => {
-    const path = join(ROOT, out);
-    return existsSync(path) && statSync(path).mtimeMs >= src;
-  });
+  if (!REQUIRED_OUTPUTS.every((out) => existsSync(join(ROOT, out)))) return false;
+  return statSync(join(ROOT, LAST_OUTPUT)).mtimeMs >= newestMtime(join(ROOT, 'src'));
 }
 
 /**
- * Compile src/ to dist/ (tsconfig.build.json) so that tests can run the built
- * implementations as real commands, the way the harness runs any target. Type errors do
+ * Compile src/ to dist/ (tsconfig.build.json) and bundle the per-case programs, as `npm run
+ * build` does, so that tests can run the built implementations as real commands, the way the
+ * harness runs any target. Type errors do
  * not stop the emit (they are the typecheck's business); missing outputs do.
  */
 export function buildDist(): void {
@@ -54,6 +61,13 @@ export function buildDist(): void {
   } catch {
     // tsc exits non-zero on type errors but still emits.
   }
+  // Unlike tsc's, the bundler's failure stops the run: without a fresh bundle every target
+  // command would run yesterday's code.
+  const rolldown = join(ROOT, 'node_modules', 'rolldown', 'bin', 'cli.mjs');
+  execFileSync(process.execPath, [rolldown, '-c', join(ROOT, 'rolldown.config.ts')], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
   const missing = REQUIRED_OUTPUTS.filter((out) => !existsSync(join(ROOT, out)));
   if (missing.length > 0) throw new Error(`the build did not produce ${missing.join(', ')}`);
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { catalogueOf, formatCatalogue, PLAIN_WIDTH } from '../reporters/catalogue.js';
 import { SUITES } from '../suites/registry.js';
 import type { CliContext } from './context.js';
-import { unknownSuiteError } from './report-error.js';
+import { unknownSuiteError } from './unknown-suite.js';
 
 /** `wirecheck list [suite] [--json]`. */
 export function addListCommand(program: Command, ctx: CliContext, finish: (exitCode: number) => void): void {

@@ -11,7 +11,7 @@ import { addListCommand } from './list-command.js';
 import { addMergeReportsCommand } from './merge-reports.js';
 import { addMessagesClientCommand } from './messages-client.js';
 import { addProbeCommand } from './probe.js';
-import { baseProgram } from './program.js';
+import { addServeGroup, baseProgram } from './program.js';
 import { addRecordCommand } from './record.js';
 import { asWirecheckError, reportError } from './report-error.js';
 import { addRunBashCommand } from './run-bash.js';
@@ -44,7 +44,7 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
   addListCommand(program, ctx, finish);
   addMergeReportsCommand(program, ctx, finish);
   const { startMockMessagesService, runMessagesClientCommand } = ctx.deps;
-  const serve = program.command('serve').description('run a mock server until interrupted');
+  const serve = addServeGroup(program);
   if (startMockMessagesService !== undefined) {
     addServeMessagesCommand(serve, ctx, startMockMessagesService, finish);
   }

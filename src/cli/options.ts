@@ -4,22 +4,12 @@ import { assertOnlyMatches as assertSuiteOnlyMatches } from '../api.js';
 import { UsageError } from '../harness/errors.js';
 import { parseShard } from '../harness/shard.js';
 import type { SuiteEntry } from '../suites/registry.js';
+import { integer } from './parse-options.js';
 
 // Kept apart so a command that parses its options this way need not load the whole library.
-export { parseOptions } from './parse-options.js';
+export { integer, parseOptions } from './parse-options.js';
 
 const MAX_SEED = 0x7fffffff;
-
-/** A whole number given as a command-line string, within bounds. */
-export function integer(flag: string, min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\s*\d+\s*$/, `${flag} takes a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(
-      z.number().int().min(min, `${flag} must be at least ${min}`).max(max, `${flag} must be at most ${max}`),
-    );
-}
 
 /** The run options shared by `test` and `all`, as commander hands them over (strings). */
 export const RunOptionsInput = z.object({

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { UsageError } from '../harness/errors.js';
 
 /**
@@ -16,4 +16,15 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, label
     return given === undefined ? issue.message : `${issue.message} (got ${JSON.stringify(given)})`;
   });
   throw new UsageError(problems.join('; '));
+}
+
+/** A whole number given as a command-line string, within bounds. */
+export function integer(flag: string, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\s*\d+\s*$/, `${flag} takes a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(
+      z.number().int().min(min, `${flag} must be at least ${min}`).max(max, `${flag} must be at most ${max}`),
+    );
 }

@@ -15,3 +15,8 @@ export function baseProgram(ctx: CliContext): Command {
       outputError: (s, write) => write(`wirecheck: WC_USAGE: ${s.replace(/^error: /, '')}`),
     });
 }
+
+/** `wirecheck serve`, the group of the commands that run a server until interrupted. */
+export function addServeGroup(program: Command): Command {
+  return program.command('serve').description('run a mock server until interrupted');
+}

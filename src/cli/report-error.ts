@@ -1,6 +1,5 @@
 import { TargetUnavailable } from '../harness/check.js';
 import { WirecheckError } from '../harness/errors.js';
-import { suiteNames } from '../suites/registry.js';
 import type { OutputStream } from './context.js';
 
 /** Any error as a harness error: TargetUnavailable keeps its meaning, the unexpected is WC_INTERNAL. */
@@ -18,12 +17,4 @@ export function asWirecheckError(e: unknown, where?: string): WirecheckError {
 /** One line (more for WC_INTERNAL's stack) on stderr: `wirecheck: CODE: message`. */
 export function reportError(stderr: OutputStream, e: WirecheckError): void {
   stderr.write(`wirecheck: ${e.code}: ${e.message}\n`);
-}
-
-export function unknownSuiteError(name: string): WirecheckError {
-  const known = suiteNames();
-  return new WirecheckError(
-    'WC_UNKNOWN_SUITE',
-    `no suite named "${name}"; suites: ${known.length > 0 ? known.join(', ') : '(none registered)'}`,
-  );
 }

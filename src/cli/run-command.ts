@@ -12,8 +12,9 @@ import {
   targetOptionValues,
 } from './options.js';
 import { loadReplay } from './replay-option.js';
-import { asWirecheckError, unknownSuiteError } from './report-error.js';
+import { asWirecheckError } from './report-error.js';
 import { type PlannedSuite, type RunSettings, runPlannedSuites } from './run-suites.js';
+import { unknownSuiteError } from './unknown-suite.js';
 
 type Finish = (exitCode: number) => void;
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
 import type { CliContext, OutputStream } from './context.js';
-import { integer, parseOptions } from './options.js';
+import { integer, parseOptions } from './parse-options.js';
 
 /** What `wirecheck serve tools` asks of the reference tool server (src/servers/tools). */
 export interface ServeToolsOptions {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CommanderError } from 'commander';
 import { type CliContext, processContext } from './context.js';
-import { baseProgram } from './program.js';
+import { addServeGroup, baseProgram } from './program.js';
 
 type AddCommand = (program: Command, ctx: CliContext, finish: (exitCode: number) => void) => Promise<void>;
 
@@ -40,11 +40,19 @@ const TARGET_COMMANDS: Readonly<Record<string, AddCommand>> = {
     ]);
     addRunBashCommand(program, ctx, runBashService, finish);
   },
+  // The reference tool server: the tool-server suite starts one per session over stdio.
+  'serve tools': async (program, ctx, finish) => {
+    const [{ addServeToolsCommand }, { runToolServer }] = await Promise.all([
+      import('./serve-tools.js'),
+      import('../servers/tools/run.js'),
+    ]);
+    addServeToolsCommand(addServeGroup(program), ctx, runToolServer, finish);
+  },
 };
 
 /** The command `argv` (node, script, arguments...) runs when it is one a suite starts per case. */
 export function targetCommandOf(argv: readonly string[]): string | undefined {
-  const name = argv[2];
+  const name = argv[2] === 'serve' ? `serve ${argv[3]}` : argv[2];
   return name !== undefined && Object.hasOwn(TARGET_COMMANDS, name) ? name : undefined;
 }
 

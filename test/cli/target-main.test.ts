@@ -7,9 +7,10 @@ import { DEPS, main } from '../../src/cli/main.js';
 import { targetCommandOf, targetMain } from '../../src/cli/target-main.js';
 import { startMockMessagesService } from '../../src/mocks/messages/index.js';
 import type { MockMessagesService } from '../../src/mocks/messages/options.js';
+import { VERSION } from '../../src/version.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/wirecheck.js');
-const TARGET_COMMANDS = ['messages-client', 'agent', 'tool-client', 'run-bash'];
+const TARGET_COMMANDS = ['messages-client', 'agent', 'tool-client', 'run-bash', 'serve tools'];
 
 /** One in-process run of `entry` on `args`, with `stdin`, capturing its output. */
 async function runWith(
@@ -34,17 +35,27 @@ const whole = (argv: string[], context: Partial<CliContext>) => main(argv, { ...
 
 describe('targetCommandOf', () => {
   test('names the commands a suite starts per case, and nothing else', () => {
-    for (const name of TARGET_COMMANDS) expect(targetCommandOf(['node', 'wirecheck', name])).toBe(name);
-    for (const other of ['all', 'test', 'serve', 'list', 'toString', '--help'])
-      expect(targetCommandOf(['node', 'wirecheck', other])).toBeUndefined();
+    for (const name of TARGET_COMMANDS)
+      expect(targetCommandOf(['node', 'wirecheck', ...name.split(' '), '--flag'])).toBe(name);
+    for (const other of [
+      'all',
+      'test',
+      'serve',
+      'list',
+      'toString',
+      '--help',
+      'serve messages',
+      'serve mock-tools',
+    ])
+      expect(targetCommandOf(['node', 'wirecheck', ...other.split(' ')])).toBeUndefined();
     expect(targetCommandOf(['node', 'wirecheck'])).toBeUndefined();
   });
 });
 
 describe('a per-case target command run alone behaves as in the whole CLI', () => {
   test.each(TARGET_COMMANDS)('%s --help', async (name) => {
-    const alone = await runWith(targetMain, [name, '--help'], '');
-    const inWhole = await runWith(whole, [name, '--help'], '');
+    const alone = await runWith(targetMain, [...name.split(' '), '--help'], '');
+    const inWhole = await runWith(whole, [...name.split(' '), '--help'], '');
     expect(alone.code).toBe(0);
     expect(alone.stdout).toContain(`Usage: wirecheck ${name}`);
     expect(alone).toEqual(inWhole);
@@ -62,6 +73,48 @@ describe('a per-case target command run alone behaves as in the whole CLI', () =
     expect(alone.code).toBe(2);
     expect(alone).toEqual(inWhole);
   });
+
+  test.each([
+    [['--transport', 'stdio'], 0],
+    [['--transport', 'carrier-pigeon'], 2],
+  ])('serve tools %j with empty stdin: the same status and output', async (flags, status) => {
+    const alone = await runWith(targetMain, ['serve', 'tools', ...flags], '');
+    const inWhole = await runWith(whole, ['serve', 'tools', ...flags], '');
+    expect(alone.code).toBe(status);
+    expect(alone).toEqual(inWhole);
+  });
+});
+
+/** bin/wirecheck.js run as a process with `stdin`: its exit status and stdout. */
+function runBin(args: string[], stdin: string, env: NodeJS.ProcessEnv = process.env) {
+  return new Promise<{ code: number | null; stdout: string }>((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
+    child.on('error', fail);
+    child.on('close', (c) => done({ code: c, stdout: text }));
+    child.stdin.end(stdin);
+  });
+}
+
+describe('bin/wirecheck.js serve tools --transport stdio (from the bundle)', () => {
+  test('answers initialize with the package version', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    const { code, stdout } = await runBin(
+      ['serve', 'tools', '--transport', 'stdio'],
+      `${JSON.stringify(initialize)}\n`,
+    );
+    expect(code).toBe(0);
+    const answer = JSON.parse(stdout.split('\n')[0] ?? '') as { result: { serverInfo: { version: string } } };
+    expect(answer.result.serverInfo.version).toBe(VERSION);
+  }, 60_000);
 });
 
 describe('bin/wirecheck.js messages-client', () => {
@@ -73,20 +126,11 @@ describe('bin/wirecheck.js messages-client', () => {
 
   test('answers a request through the mock with the final message', async () => {
     mock = await startMockMessagesService({ apiKey: 'wc-key', seed: 1 });
-    const url = mock.url;
     const body = { model: 'claude-sonnet-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] };
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((done, fail) => {
-      const child = spawn(process.execPath, [BIN, 'messages-client'], {
-        env: { ...process.env, WIRECHECK_BASE_URL: url, WIRECHECK_API_KEY: 'wc-key' },
-        stdio: ['pipe', 'pipe', 'inherit'],
-      });
-      let text = '';
-      child.stdout.on('data', (d: Buffer) => {
-        text += d.toString();
-      });
-      child.on('error', fail);
-      child.on('close', (c) => done({ code: c, stdout: text }));
-      child.stdin.end(JSON.stringify(body));
+    const { code, stdout } = await runBin(['messages-client'], JSON.stringify(body), {
+      ...process.env,
+      WIRECHECK_BASE_URL: mock.url,
+      WIRECHECK_API_KEY: 'wc-key',
     });
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ type: 'message', role: 'assistant' });

@@ -24,6 +24,7 @@ const SOURCES = [
   'LICENSE',
   'tsconfig.json',
   'tsconfig.build.json',
+  'rolldown.config.ts',
   'README.md',
   'src',
   'bin',
@@ -149,13 +150,17 @@ describe('the packed package', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/testing/vitest.js',
+      'dist/targets/target-main.js',
+      'dist/targets/mock-tools-stdio.js',
       'fixtures/messages/01-plain-text.json',
       'docs/checks.md',
     ]) {
       expect(packed, file).toContain(file);
     }
     const unwanted = packed.filter((f) =>
-      /^(src|test|node_modules|reports)\/|^dist\/(bench|fuzz)\/|\.map$|^bin\/(fuzz|bench)\.js$/.test(f),
+      /^(src|test|node_modules|reports)\/|^dist\/(bench|fuzz)\/|\.map$|^dist\/\.tsbuildinfo$|^bin\/(fuzz|bench)\.js$/.test(
+        f,
+      ),
     );
     expect(unwanted).toEqual([]);
   });

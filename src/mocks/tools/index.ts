@@ -1,5 +1,6 @@
 export * from './command.js';
 export * from './journal.js';
+export * from './journal-file.js';
 export * from './journal-queries.js';
 export * from './replay-file.js';
 export * from './replay-plan.js';

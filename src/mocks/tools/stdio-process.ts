@@ -1,5 +1,6 @@
 // A process entry for the stdio mock that loads only the mock (not the whole CLI):
-// `node dist/mocks/tools/stdio-process.js --scenario FILE [--journal FILE]`. It behaves as
+// `node dist/targets/mock-tools-stdio.js --scenario FILE [--journal FILE]` (this file as the
+// build bundles it, rolldown.config.ts). It behaves as
 // `wirecheck serve mock-tools --transport stdio` does; the suite starts it once per stdio
 // case, where the CLI's start-up (every command's modules) would cost most of the case.
 // Never imported: running it is its only use.
@@ -21,7 +22,7 @@ const speedText = flag('--speed');
 // A replay's modules (fixture formats, SSE framing) load only when asked for: a suite's case has none.
 const [{ journalFileWriter }, { loadToolScenario, toolScenario }, { runStdioMockToolServer }, replayModule] =
   await Promise.all([
-    import('./command.js'),
+    import('./journal-file.js'),
     import('./scenario.js'),
     import('./stdio.js'),
     replayFile === undefined && speedText === undefined ? undefined : import('./replay-file.js'),

@@ -1,8 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { REFERENCE_TOOLS } from './reference-tools.js';
-import { startToolServer } from './start.js';
 import { serveToolsOverStdio } from './stdio.js';
-import { startStreamableToolServer } from './streamable-app.js';
 
 export interface RunToolServerOptions {
   readonly transport: 'stdio' | 'sse' | 'http';
@@ -42,13 +40,15 @@ export async function runToolServer(options: RunToolServerOptions, io: RunToolSe
     return;
   }
   const common = { host: options.host, port: options.port, keepAliveMs: options.keepAliveMs, log: io.log };
+  // Loaded here, not above: the tool-server suite starts the stdio server once per session,
+  // and fastify is most of what these would add to each start.
   const server =
     options.transport === 'http'
-      ? await startStreamableToolServer({
+      ? await (await import('./streamable-app.js')).startStreamableToolServer({
           ...common,
           ...(options.path === undefined ? {} : { path: options.path }),
         })
-      : await startToolServer(common);
+      : await (await import('./start.js')).startToolServer(common);
   io.stdout.write(`${server.url}\n`);
   io.log(
     options.transport === 'http'
