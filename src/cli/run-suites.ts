@@ -217,7 +217,7 @@ interface SharedPool {
  * Run the planned suites: with one job, one after another; with more, overlapping, all taking
  * their checks' job slots from one pool of `jobs` slots. A suite opens once the suite before it
  * has started all its checks but those that run alone or last (a suite of one check at a
- * time: once it is open), so one suite's waits (the runner's timeout cases) overlap the next
+ * time: at once), so one suite's waits (the runner's timeout cases) overlap the next
  * suites' checks, and only the suites that have checks left to start wait their turn. Resolves to each suite's result (undefined: it has none), in plan order.
  */
 async function runOverlapping<R>(
@@ -265,6 +265,10 @@ async function runPlanned(
   const suite = planned.entry.suite;
   const stderr = { write: (text: string) => block.err(text) };
   if (guard.signal.aborted) return unreachedRun(suite, '(not started)', runSettings, stopOf(guard.signal));
+  // A suite of one check at a time holds at most one slot of the pool: the next suite may start
+  // its target and open beside this one's (the tool server's three runs and tool-client did
+  // one after another, about a second each, with a core idle).
+  if (suite.concurrent !== true) pool?.onDispatched();
   let running: RunningReference;
   try {
     running = await planned.start();

@@ -82,7 +82,7 @@ export async function checkProperty<T>(
   if (env.replay === undefined) recordRuns(env, options.runs ?? env.runs);
   const { labelOf } = options;
   if (labelOf === undefined || env.replay !== undefined) {
-    return searchOnce(env, property, arbitrary, predicate, options.runs);
+    return searchOnce(env, property, arbitrary, predicate, options);
   }
   // A labelled property: after a failure, search again without the failing label's cases,
   // so one failing label cannot hide another (each label is its own rule of a set).
@@ -94,7 +94,10 @@ export async function checkProperty<T>(
     // skips are counted and end the search with "too many skipped values".
     const skip = (v: T): boolean => excluded.has(labelOf(v));
     try {
-      await searchOnce(env, property, arbitrary, predicate, options.runs, skip);
+      await searchOnce(env, property, arbitrary, predicate, {
+        ...options,
+        ...(excluded.size === 0 ? {} : { skip }),
+      });
       break;
     } catch (e) {
       if (!(e instanceof PropertyFailure) || e.counterexample.json === undefined) {
@@ -135,6 +138,40 @@ export interface PropertyOptions<T> {
    * generated value. Every failing label is then reported, not only the first.
    */
   labelOf?: (value: T) => string;
+  /**
+   * For a property whose every case costs a process start: after the first failure, at most
+   * this many more values are really tried; later ones pass at once, so shrinking ends at the
+   * smallest failure found by then. That value did fail, so the counterexample (its seed and
+   * path) stays a real one. Counted from the failing case, whether the cases ran one at a time
+   * or concurrently, so `--jobs` changes no counterexample.
+   */
+  maxShrinkRuns?: number;
+}
+
+/** How one search runs: its runs, the values it skips (labels found already), its shrink budget. */
+interface SearchOptions<T> {
+  readonly runs?: number | undefined;
+  readonly skip?: (value: T) => boolean;
+  readonly maxShrinkRuns?: number | undefined;
+}
+
+/** The predicate with PropertyOptions.maxShrinkRuns applied; a fresh budget for each fast-check search. */
+function withShrinkBudget<T>(
+  predicate: (value: T) => Promise<void>,
+  maxShrinkRuns: number | undefined,
+): (value: T) => Promise<void> {
+  if (maxShrinkRuns === undefined) return predicate;
+  let failed = false;
+  let shrinkRuns = 0;
+  return async (value) => {
+    if (failed && shrinkRuns++ >= maxShrinkRuns) return;
+    try {
+      await predicate(value);
+    } catch (e) {
+      failed = true;
+      throw e;
+    }
+  };
 }
 
 async function searchOnce<T>(
@@ -142,20 +179,26 @@ async function searchOnce<T>(
   property: number,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  runs: number | undefined,
-  skip: (value: T) => boolean = () => false,
+  search: SearchOptions<T>,
 ): Promise<void> {
+  const { runs, skip } = search;
   const replay = env.replay;
   if (replay !== undefined && replay.property !== property) return;
-  if (replay === undefined && env.slots !== undefined) {
-    return searchConcurrently(env, env.slots, property, arbitrary, predicate, runs ?? env.runs);
+  // A search that skips values (a labelled property's rounds after the first) runs one case at a time:
+  // fast-check draws more values for the skipped ones, which a sample drawn ahead would not.
+  if (replay === undefined && env.slots !== undefined && skip === undefined) {
+    return searchConcurrently(env, env.slots, property, arbitrary, predicate, {
+      runs: runs ?? env.runs,
+      maxShrinkRuns: search.maxShrinkRuns,
+    });
   }
+  const budgeted = withShrinkBudget(predicate, search.maxShrinkRuns);
   let substituted = false;
   let replayed = false;
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (generated) => {
       if (env.signal.aborted) return;
-      fc.pre(!skip(generated));
+      fc.pre(skip === undefined || !skip(generated));
       if (replay !== undefined) {
         // With a path, fast-check goes on to the case's siblings after it passes: only the case runs.
         if (replayed) return;
@@ -167,7 +210,7 @@ async function searchOnce<T>(
         value = replay.value.json as T;
         substituted = true;
       }
-      await predicate(value);
+      await budgeted(value);
     }),
     replay === undefined
       ? { seed: env.seed, numRuns: runs ?? env.runs }
@@ -209,15 +252,15 @@ async function searchConcurrently<T>(
   property: number,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  runs: number,
+  search: { readonly runs: number; readonly maxShrinkRuns: number | undefined },
 ): Promise<void> {
-  const values = fc.sample(arbitrary, { seed: env.seed, numRuns: runs });
+  const values = fc.sample(arbitrary, { seed: env.seed, numRuns: search.runs });
   let next = 0;
   let lowest: { index: number; error: unknown } | undefined;
   const more = () => next < values.length && lowest === undefined && !env.signal.aborted;
   const workers = new Set<Promise<void>>();
   const borrow = () => {
-    // One worker runs on the check's own slot; the others on slots nobody else waits for.
+    // One worker runs on the check's own slot; the others on free slots no waiting check could start on.
     while (more() && workers.size < values.length - next && slots.tryAcquire()) {
       const worker: Promise<void> = work().finally(() => {
         slots.release();
@@ -248,18 +291,20 @@ async function searchConcurrently<T>(
   // go on to the cases after it, which the search above did not judge).
   let calls = 0;
   let failedAgain = false;
+  // The budget starts here, at the failing case, as in a search one case at a time.
+  const budgeted = withShrinkBudget(predicate, search.maxShrinkRuns);
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
       const call = calls++;
       if (env.signal.aborted || (call > 0 && !failedAgain)) return;
       try {
-        await predicate(value);
+        await budgeted(value);
       } catch (e) {
         if (call === 0) failedAgain = true;
         throw e;
       }
     }),
-    { seed: env.seed, path, numRuns: runs },
+    { seed: env.seed, path, numRuns: search.runs },
   );
   if (details.failed && 'errorInstance' in details) {
     throw failureOf({

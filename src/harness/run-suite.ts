@@ -490,6 +490,8 @@ async function runCheckCut<T, C>(
     full,
     signal: controller.signal,
     ...(settings.replay === undefined ? {} : { replay: settings.replay }),
+    // A property-based check runs more of its cases at once on the free slots it can borrow.
+    ...(settings.slots === undefined ? {} : { slots: settings.slots }),
   };
   const left = settings.deadline === undefined ? Number.POSITIVE_INFINITY : settings.deadline - t0;
   const cutBySuite = left < budget;

@@ -1,14 +1,21 @@
 /**
  * The run's job slots (`--jobs N`): how many cases of a suite may run at once. A check holds
  * one while it runs; a check that must run alone holds them all; a property-based check may
- * borrow the ones nobody is waiting for to run more of its cases at once (src/harness/property.ts).
+ * borrow free ones no waiting check could start on to run more of its cases at once
+ * (src/harness/property.ts).
  */
 export interface Slots {
   /** How many slots there are. */
   readonly size: number;
   /** Take `count` slots, waiting (first come, first served) until they are free. */
   acquire(count?: number): Promise<void>;
-  /** Take one slot if one is free and nobody waits for one; false otherwise. */
+  /**
+   * For a check that holds a slot of this pool already (a property-based check's extra cases):
+   * take one free slot if that keeps no waiter waiting longer; false otherwise. That is while
+   * nobody waits, or while the first in line waits for every slot (a check that runs alone):
+   * it must wait for the caller's own slot anyway, which the caller gives back only after the
+   * ones it borrowed, and sooner for having borrowed them.
+   */
   tryAcquire(): boolean;
   release(count?: number): void;
 }
@@ -41,7 +48,8 @@ export function createSlots(size: number): Slots {
       return new Promise<void>((resolve) => waiting.push({ count: wanted, resolve }));
     },
     tryAcquire() {
-      if (waiting.length > 0 || free === 0) return false;
+      const first = waiting[0];
+      if (free === 0 || (first !== undefined && first.count < size)) return false;
       free--;
       return true;
     },

@@ -67,5 +67,13 @@ describe('wirecheck all: the suites overlapping give what one suite after anothe
       expect(Object.keys(first).length).toBeGreaterThan(0);
       expect(await verdicts(two.dir, folder)).toEqual(first);
     }
+    // A suite of one check at a time lets the next suite open at once: with 2 jobs, tool-client
+    // begins while the last tool-server run is still starting its server (with 1 job, after it).
+    const began = async (dir: string, folder: string) =>
+      Date.parse(
+        SuiteResult.parse(JSON.parse(await readFile(join(dir, folder, 'results.json'), 'utf8'))).startedAt,
+      );
+    expect(await began(two.dir, 'tool-client')).toBeLessThan(await began(two.dir, 'tool-server-3'));
+    expect(await began(one.dir, 'tool-client')).toBeGreaterThan(await began(one.dir, 'tool-server-3'));
   }, 600_000);
 });

@@ -16,9 +16,13 @@ function env(slots?: ReturnType<typeof createSlots>): CheckEnv {
   };
 }
 
-async function outcome(e: CheckEnv, predicate: (v: number) => Promise<void>) {
+async function outcome(
+  e: CheckEnv,
+  predicate: (v: number) => Promise<void>,
+  options: { maxShrinkRuns?: number } = {},
+) {
   try {
-    await checkProperty(e, fc.integer({ min: 0, max: 1000 }), predicate);
+    await checkProperty(e, fc.integer({ min: 0, max: 1000 }), predicate, options);
     return { passed: true as const };
   } catch (error) {
     if (!(error instanceof PropertyFailure)) throw error;
@@ -68,6 +72,60 @@ describe('property cases run concurrently on borrowed job slots', () => {
       running--;
     });
     expect(most).toBe(1);
+  });
+
+  test('a check that runs alone waiting for every slot does not keep the cases to one at a time', async () => {
+    const slots = createSlots(2);
+    await slots.acquire(); // the property check's own slot
+    const alone = slots.acquire(2);
+    let aloneBegan = false;
+    let running = 0;
+    let most = 0;
+    void alone.then(() => {
+      aloneBegan = true;
+    });
+    const result = await outcome(env(slots), async () => {
+      running++;
+      most = Math.max(most, running);
+      await tick(1);
+      running--;
+      // The check that runs alone starts only after this check and what it borrowed.
+      expect(aloneBegan).toBe(false);
+    });
+    expect(result.passed).toBe(true);
+    expect(most).toBe(2);
+    slots.release(); // the check ends
+    await alone;
+    expect(aloneBegan).toBe(true);
+  });
+
+  test('a shrink budget gives the same counterexample with the cases run one at a time or concurrently', async () => {
+    // Shrinking stops after 2 more values; how far it got decides the counterexample.
+    const triedAfterFailure: number[] = [];
+    const run = async (slots?: ReturnType<typeof createSlots>) => {
+      let failed = false;
+      let tried = 0;
+      const result = await outcome(
+        env(slots),
+        async (v) => {
+          if (failed) tried++;
+          await tick(v > 300 ? 0 : 3);
+          if (v > 300) {
+            failed = true;
+            throw new CheckFailure(`${v} is over 300`);
+          }
+        },
+        { maxShrinkRuns: 2 },
+      );
+      triedAfterFailure.push(tried);
+      return result;
+    };
+    const sequential = await run();
+    const concurrent = await run(createSlots(4));
+    expect(sequential.passed).toBe(false);
+    expect(concurrent).toEqual(sequential);
+    // Past the failing case, only the 2 shrinks the budget allows were really tried.
+    expect(triedAfterFailure[0]).toBe(2);
   });
 
   test('a case that fails once and passes when run again is still reported, unshrunk', async () => {

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type Check, type CheckSchedule, type Suite, TargetGone } from '../../src/harness/check.js';
+import { checkProperty } from '../../src/harness/property.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 import { dispatch, startOrder } from '../../src/harness/schedule.js';
 import { createSlots } from '../../src/harness/slots.js';
@@ -55,16 +57,52 @@ describe('startOrder', () => {
 });
 
 describe('slots', () => {
-  test('a waiter for several slots is served before later waiters for one, and tryAcquire never overtakes a waiter', async () => {
+  test('a waiter for several slots is served before later waiters for one', async () => {
+    const slots = createSlots(3);
+    await slots.acquire(2);
+    const two = slots.acquire(2);
+    const one = slots.acquire(1);
+    const served: string[] = [];
+    void two.then(() => served.push('two'));
+    void one.then(() => served.push('one'));
+    await tick(5);
+    // One slot is free, but the first in line wants two: the later waiter for one waits behind it.
+    expect(served).toEqual([]);
+    slots.release();
+    await tick(5);
+    expect(served).toEqual(['two']);
+    slots.release(2);
+    await tick(5);
+    expect(served).toEqual(['two', 'one']);
+  });
+
+  test('tryAcquire never overtakes a waiter that could start without the caller', async () => {
+    const slots = createSlots(3);
+    await slots.acquire(2);
+    const two = slots.acquire(2);
+    // One slot is free; the waiter wants two of three, so it could start once another holder
+    // gives one back: borrowing the free one would hold it up.
+    expect(slots.tryAcquire()).toBe(false);
+    slots.release();
+    await two;
+    expect(slots.tryAcquire()).toBe(false);
+  });
+
+  test('tryAcquire borrows a free slot while the first in line waits for every slot', async () => {
     const slots = createSlots(2);
-    await slots.acquire();
+    await slots.acquire(); // the caller's own slot
     const all = slots.acquire(2);
     let gotAll = false;
     void all.then(() => {
       gotAll = true;
     });
+    // The waiter for every slot needs the caller's own slot anyway.
+    expect(slots.tryAcquire()).toBe(true);
     expect(slots.tryAcquire()).toBe(false);
-    slots.release();
+    slots.release(); // the borrowed slot
+    await tick(5);
+    expect(gotAll).toBe(false);
+    slots.release(); // the caller's own
     await all;
     expect(gotAll).toBe(true);
     expect(slots.tryAcquire()).toBe(false);
@@ -286,5 +324,41 @@ describe('runSuite with jobs', () => {
       ['g.d', 'skip', 'not-run'],
     ]);
     expect(result.stopped?.message).toContain('during g.b');
+  });
+
+  test('a property-based check runs its cases on the job slots no other check holds, within jobs', async () => {
+    let running = 0;
+    let most = 0;
+    const property: Check<object> = {
+      id: 'p.property',
+      clause: 'c',
+      description: 'd',
+      level: 'must',
+      basis: 'spec',
+      rule: 'A rule of the test.',
+      async run(_ctx, env) {
+        await checkProperty(env, fc.integer(), async () => {
+          running++;
+          most = Math.max(most, running);
+          await tick(2);
+          running--;
+        });
+      },
+    };
+    const suite: Suite<object, object> = {
+      name: 'prop',
+      description: 'property cases',
+      concurrent: true,
+      checks: [property],
+      describeTarget: () => 'x',
+      targetArgs: () => [],
+      open: async () => ({ close: async () => {} }),
+    };
+    const result = await runSuite(suite, {}, { seed: 1, jobs: 3, runs: 30 });
+    expect(result.checks[0]?.status).toBe('pass');
+    expect(most).toBe(3);
+    most = 0;
+    await runSuite(suite, {}, { seed: 1, jobs: 1, runs: 30 });
+    expect(most).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Tool } from '../../../src/protocol/mcp/index.js';
 import { matchesType } from '../../../src/suites/tool-server/rules.js';
-import { argumentsArbitrary } from '../../../src/suites/tool-server/schema-arbitrary.js';
+import { arbitraryForSchema, argumentsArbitrary } from '../../../src/suites/tool-server/schema-arbitrary.js';
 
 const TOOL: Tool = {
   name: 'mixed',
@@ -49,5 +49,21 @@ describe('arguments generated from an inputSchema (property-based tools/call)', 
     const samples = fc.sample(argumentsArbitrary(TOOL), { seed: 3, numRuns: 100 });
     expect(samples.some((s) => 'flag' in s)).toBe(true);
     expect(samples.some((s) => !('flag' in s))).toBe(true);
+  });
+
+  test('a string schema gives the values of a fresh code-point string arbitrary, from one built arbitrary per bounds', () => {
+    const schema = { type: 'string', minLength: 2, maxLength: 9 };
+    const first = arbitraryForSchema(schema);
+    expect(arbitraryForSchema({ ...schema })).toBe(first);
+    expect(arbitraryForSchema({ ...schema, maxLength: 10 })).not.toBe(first);
+    const fresh = fc.string({ minLength: 2, maxLength: 9, unit: 'binary' });
+    expect(fc.sample(first, { seed: 42, numRuns: 50 })).toEqual(fc.sample(fresh, { seed: 42, numRuns: 50 }));
+  });
+
+  test('bounds from the target do not grow the arbitraries kept without end', () => {
+    const first = arbitraryForSchema({ type: 'string', maxLength: 1000 });
+    for (let n = 0; n < 64; n++) arbitraryForSchema({ type: 'string', maxLength: 2000 + n });
+    // Past the bound the kept ones are dropped, so the first is built again.
+    expect(arbitraryForSchema({ type: 'string', maxLength: 1000 })).not.toBe(first);
   });
 });

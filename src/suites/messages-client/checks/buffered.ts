@@ -5,7 +5,6 @@ import { always, type MessagesClientCtx } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';
 import { requestFor } from '../requests.js';
-import { withShrinkBudget } from '../shrink-budget.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, SHRINK_RUNS } from './common.js';
 
 async function expectBufferedMessage(
@@ -48,13 +47,8 @@ export const bufferedChecks: Check<MessagesClientCtx>[] = [
       await checkProperty(
         env,
         arbMessage(),
-        withShrinkBudget(
-          (message) => expectBufferedMessage(ctx, env.signal, message, 'generated buffered reply'),
-          SHRINK_RUNS,
-        ),
-        {
-          runs: ctx.commandRuns(env),
-        },
+        (message) => expectBufferedMessage(ctx, env.signal, message, 'generated buffered reply'),
+        { runs: ctx.commandRuns(env), maxShrinkRuns: SHRINK_RUNS },
       );
     },
   },

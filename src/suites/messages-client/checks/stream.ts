@@ -5,7 +5,6 @@ import { arbStreamedMessageCase } from '../arbitraries.js';
 import type { MessagesClientCtx } from '../context.js';
 import { frameCountOf, gaps, MIXED_MESSAGE, oneCodePointPerDelta } from '../messages.js';
 import type { ReadCutPlan } from '../read-cuts.js';
-import { withShrinkBudget } from '../shrink-budget.js';
 import { CASE_BUDGET_MS, expectStreamedMessage, PROPERTY_BUDGET_MS, SHRINK_RUNS } from './common.js';
 
 const MIXED_FRAMES = frameCountOf(MIXED_MESSAGE, []);
@@ -29,11 +28,8 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
       await checkProperty(
         env,
         arbStreamedMessageCase(),
-        withShrinkBudget(
-          (c) => expectStreamedMessage(ctx, env, c.message, c, 'generated stream'),
-          SHRINK_RUNS,
-        ),
-        { runs: ctx.commandRuns(env) },
+        (c) => expectStreamedMessage(ctx, env, c.message, c, 'generated stream'),
+        { runs: ctx.commandRuns(env), maxShrinkRuns: SHRINK_RUNS },
       );
     },
   },

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { type Check, expectThat } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
-import { withShrinkBudget } from '../../messages-client/shrink-budget.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { describeSession, expectCommandOutput, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
@@ -33,7 +32,7 @@ export const resultChecks: Check<RunnerCtx>[] = [
       await checkProperty(
         env,
         fc.uniqueArray(arbId, { minLength: 2, maxLength: 6 }),
-        withShrinkBudget(async (ids) => {
+        async (ids) => {
           const lines = ids.map((id, i) => toolUse(`echo line-${i + 1}`, { id }));
           const run = await ctx.run({
             lines,
@@ -54,8 +53,8 @@ export const resultChecks: Check<RunnerCtx>[] = [
               `echo line-${i + 1}`,
             );
           }
-        }, ctx.shrinkRuns),
-        { runs: Math.min(10, ctx.commandRuns(env)) },
+        },
+        { runs: Math.min(10, ctx.commandRuns(env)), maxShrinkRuns: ctx.shrinkRuns },
       );
     },
   },

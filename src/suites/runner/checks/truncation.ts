@@ -1,7 +1,6 @@
 import { type Check, expectThat } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
-import { withShrinkBudget } from '../../messages-client/shrink-budget.js';
 import { arbCommandOutput } from '../arbitraries.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
@@ -150,7 +149,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
       await checkProperty(
         env,
         arbCommandOutput,
-        withShrinkBudget(async (output) => {
+        async (output) => {
           const { files, command } = filesOf('gen', output);
           const run = await ctx.run({
             lines: [toolUse(command)],
@@ -163,8 +162,8 @@ export const truncationChecks: Check<RunnerCtx>[] = [
           const result = resultAt(run, 0, what);
           expectIsError(result, false, what);
           expectAssembledOutput(result.content, output.stdout, output.stderr, what, 'tolerate');
-        }, ctx.shrinkRuns),
-        { runs: ctx.commandRuns(env) },
+        },
+        { runs: ctx.commandRuns(env), maxShrinkRuns: ctx.shrinkRuns },
       );
     },
   },
