@@ -148,12 +148,10 @@ export interface PropertyOptions<T> {
   maxShrinkRuns?: number;
 }
 
-/** How one search runs: its runs, the values it skips (labels found already), its shrink budget. */
-interface SearchOptions<T> {
-  readonly runs?: number | undefined;
+/** How one search runs: the property's runs and shrink budget, and the values it skips (labels found already). */
+type SearchOptions<T> = Pick<PropertyOptions<T>, 'runs' | 'maxShrinkRuns'> & {
   readonly skip?: (value: T) => boolean;
-  readonly maxShrinkRuns?: number | undefined;
-}
+};
 
 /** The predicate with PropertyOptions.maxShrinkRuns applied; a fresh budget for each fast-check search. */
 function withShrinkBudget<T>(
@@ -188,8 +186,8 @@ async function searchOnce<T>(
   // fast-check draws more values for the skipped ones, which a sample drawn ahead would not.
   if (replay === undefined && env.slots !== undefined && skip === undefined) {
     return searchConcurrently(env, env.slots, property, arbitrary, predicate, {
+      ...search,
       runs: runs ?? env.runs,
-      maxShrinkRuns: search.maxShrinkRuns,
     });
   }
   const budgeted = withShrinkBudget(predicate, search.maxShrinkRuns);
@@ -252,7 +250,7 @@ async function searchConcurrently<T>(
   property: number,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  search: { readonly runs: number; readonly maxShrinkRuns: number | undefined },
+  search: SearchOptions<T> & { readonly runs: number },
 ): Promise<void> {
   const values = fc.sample(arbitrary, { seed: env.seed, numRuns: search.runs });
   let next = 0;
