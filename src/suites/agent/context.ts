@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
+import { createSlots } from '../../harness/slots.js';
 import {
   type JournalEntry,
   type MockMessagesService,
@@ -23,6 +24,15 @@ export interface AgentSuiteOptions {
   readonly caseTimeoutMs?: number;
   /** Environment the agent's own is built from (default process.env). */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What the run asks of the suite's cases. */
+export interface AgentRunSettings {
+  readonly seed: number;
+  /** Agent processes running at once at most (`--jobs`; default 1). */
+  readonly jobs?: number;
+  /** The run's stop signal (an interrupt): a case running when it fires is ended. */
+  readonly stop?: AbortSignal;
 }
 
 /** One run of the agent on one scripted model. */
@@ -61,15 +71,16 @@ export interface AgentCtx {
  * agent with the one-call case: a command that cannot be started, or that never sends a
  * request to the mock (`cat`, a script that dies at start), is TargetUnavailable (exit 2,
  * no check counted). A later case whose command cannot be started any more is TargetGone.
- * Each case runs against a mock of its own, so cases may run concurrently.
+ * Each case runs against a mock of its own, so cases may run concurrently, `jobs` at most:
+ * most checks judge every case, so the first check asks for all of them at once.
  */
 export async function openAgent(
   target: AgentTarget,
-  seed: number,
+  settings: AgentRunSettings,
   options: AgentSuiteOptions = {},
-  /** The run's stop signal (an interrupt): a case running when it fires is ended. */
-  stop?: AbortSignal,
 ): Promise<AgentCtx & { close(): Promise<void> }> {
+  const { seed, stop } = settings;
+  const running = createSlots(settings.jobs ?? 1);
   const apiKey = runApiKey(seed);
   const root = await mkdtemp(join(tmpdir(), 'wirecheck-agent-suite-'));
   // mkdtemp makes it 0700; a runner that drops to an unprivileged uid must get through it.
@@ -86,6 +97,15 @@ export async function openAgent(
   const leftovers = new LeftoverLedger();
 
   const runCase = async (spec: AgentCase): Promise<AgentCaseResult> => {
+    await running.acquire();
+    try {
+      return await runCaseNow(spec);
+    } finally {
+      running.release();
+    }
+  };
+
+  const runCaseNow = async (spec: AgentCase): Promise<AgentCaseResult> => {
     const model = scriptedAgentModel(spec.name, (i) => spec.step(i));
     // A body only the real API refuses (max_tokens 0, a bash version it does not know) is
     // served: requests-accepted warns about it, and the rest of the loop is still judged.

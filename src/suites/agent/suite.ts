@@ -31,7 +31,12 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     ],
     describeTarget,
     targetArgs,
-    open: (target, env) => openAgent(target, env.seed, options, env.signal),
+    open: (target, env) =>
+      openAgent(
+        target,
+        { seed: env.seed, jobs: env.jobs ?? 1, ...(env.signal && { stop: env.signal }) },
+        options,
+      ),
     bareStart: (target) => bareAgentStart(target, options),
   };
 }

@@ -1,7 +1,7 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
 import { CASE_KEYS } from '../cases.js';
 import type { AgentCtx } from '../context.js';
-import { ALL_CASES_BUDGET_MS } from '../expect.js';
+import { CHECK_BUDGET_MS } from '../expect.js';
 
 export const authChecks: Check<AgentCtx>[] = [
   {
@@ -13,7 +13,7 @@ export const authChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec (Authentication): the key, read from the environment, goes with every request to the messages service. Every client of the loop sends it, in x-api-key or as Authorization: Bearer (which the real API accepts as well).',
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       for (const result of await ctx.results(CASE_KEYS)) {
         result.requests.forEach((request, i) => {

@@ -2,7 +2,7 @@ import { type Check, CheckFailure, NotExercised } from '../../../harness/check.j
 import type { CaseKey } from '../cases.js';
 import type { AgentCtx } from '../context.js';
 import {
-  CASE_BUDGET_MS,
+  CHECK_BUDGET_MS,
   caseFailure,
   expectExit,
   expectNotCutShort,
@@ -39,7 +39,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: BREAKER_RULE,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('consecutiveFailures');
       const n = result.requests.length;
@@ -64,7 +64,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'contract',
     rule: 'The target contract, for every agent: when the circuit breaker trips (3 consecutive failing commands) the agent exits with status 3, so a driver can tell a halt from a finished loop.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('consecutiveFailures');
       expectExit(result, BREAKER_EXIT, 'three consecutive commands failed', HALTS_AFTER[result.spec.name]);
@@ -77,7 +77,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention.`,
-    timeoutMs: TRIPPING_CASES.length * CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let halted = 0;
       for (const result of await ctx.results(TRIPPING_CASES)) {
@@ -111,7 +111,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `${BREAKER_RULE} Exits are counted per command, so three failing commands of one reply are three consecutive non-zero exits.`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('failuresInOneReply');
       expectRequestCount(result, 1, 'the one reply asked for three commands that all fail');
@@ -126,7 +126,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `${BREAKER_RULE} Exits are counted per command, across replies: two failures ending one reply and one starting the next are three in a row.`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('failuresAcrossReplies');
       expectRequestCount(result, 2, 'the third consecutive failing command was in the second reply');
@@ -141,7 +141,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: a failing command does not stop the loop ("the loop continues"); only 3 *consecutive* non-zero exits trip the breaker, so a success in between starts the count again.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('separatedFailures');
       expectRequestCount(

@@ -1,7 +1,14 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
 import { CAPPED_MAX_TURNS, DEFAULT_CAP_HARD_STOP } from '../cases.js';
 import type { AgentCtx } from '../context.js';
-import { CASE_BUDGET_MS, caseFailure, exitOf, expectExit, expectNotCutShort, runContext } from '../expect.js';
+import {
+  CHECK_BUDGET_MS,
+  caseFailure,
+  exitOf,
+  expectExit,
+  expectNotCutShort,
+  runContext,
+} from '../expect.js';
 
 const CAP =
   'Tool-use loop (client side: "turn count reached cap: halted"); Errors ("loop reaches the turn cap: loop stops")';
@@ -18,7 +25,7 @@ export const capChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: the loop stops when the turn count reaches the cap; the target contract: WIRECHECK_MAX_TURNS sets the cap and the agent exits 0. Whether the first request counts as a turn is not stated, so cap or cap + 1 requests both pass.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');
       const n = result.requests.length;
@@ -41,7 +48,7 @@ export const capChecks: Check<AgentCtx>[] = [
     level: 'should',
     basis: 'protocol-should',
     rule: 'The spec caps turns per user prompt without saying whether the first request is a turn. Counting each request sent as a turn makes WIRECHECK_MAX_TURNS the number of requests, which is what a user setting the cap expects to pay for.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');
       if (result.requests.length === CAPPED_MAX_TURNS) return;
@@ -61,7 +68,7 @@ export const capChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions).`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
       if (result.requests.length >= DEFAULT_CAP_HARD_STOP) {
@@ -82,7 +89,7 @@ export const capChecks: Check<AgentCtx>[] = [
     level: 'should',
     basis: 'protocol-should',
     rule: 'The spec recommends (does not require) a turn cap of 10 to 15 per user prompt; example loops use 5. The default cap should be at most 15 turns.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
       if (result.requests.length === 0) {

@@ -18,9 +18,8 @@ import {
   turnsOf,
 } from '../conversation.js';
 import {
-  ALL_CASES_BUDGET_MS,
   atRealApiPathNotShown,
-  CASE_BUDGET_MS,
+  CHECK_BUDGET_MS,
   caseFailure,
   expectExit,
   expectNotCutShort,
@@ -59,7 +58,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'contract',
     rule: "The target contract, for every agent: standard input holds the user's prompt, and the loop starts with it: the first request ends with a user turn whose text holds the prompt (as a string or as text blocks).",
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
       for (const result of await ctx.results(CASE_KEYS)) {
@@ -94,7 +93,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the messages service: a conversation is sent with POST {base_url}/v1/messages; the target contract gives the base URL without /v1 and without a trailing slash.',
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       for (const result of await ctx.results(CASE_KEYS)) {
         if (result.requests.length === 0) {
@@ -124,7 +123,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: `tools` is sent again on every request, and the built-in shell tool is declared as {"type": "bash_20250124" or "bash_20241022", "name": "bash"} (date-suffixed: the type string selects the version, so a newer date is not a fault of this rule).',
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
       for (const result of await ctx.results(CASE_KEYS)) {
@@ -156,7 +155,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `The spec, for every client: a request has model (string), max_tokens (integer) and messages (turns of role user or assistant, content a string or blocks); tool_use blocks come from the assistant, tool_result blocks from the user. ${FOLLOW_UP_RULE}`,
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
       for (const result of await ctx.results(CASE_KEYS)) {
@@ -184,7 +183,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'should',
     basis: 'real-api',
     rule: 'The real Messages API refuses bodies the spec does not rule on (max_tokens 0, an empty messages array, an empty model name, a malformed known block). A client should send what the real service accepts.',
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const results = await ctx.results(CASE_KEYS);
       if (!results.some((result) => result.requests.some(bodyRead))) throw noBodyRead();
@@ -212,7 +211,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `${FOLLOW_UP_RULE} The earlier turns are sent again unchanged (compared on the fields the spec names, a documented default written out or left out being the same).`,
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const followUps = followUpsOf(await ctx.results(CASE_KEYS));
       if (followUps.length === 0) throw noFollowUp();
@@ -237,7 +236,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `${FOLLOW_UP_RULE} The assistant turn is the reply's: its tool_use blocks come back with the same id, name and input, in order.`,
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const followUps = followUpsOf(await ctx.results(CASE_KEYS));
       if (followUps.length === 0) throw noFollowUp();
@@ -266,7 +265,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'should',
     basis: 'real-api',
     rule: 'The spec names only the tool_use blocks of the appended assistant turn. The real API expects the reply content back as it came (its text blocks, and blocks such as thinking that must be returned), so the whole content should be appended.',
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
       for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
@@ -292,7 +291,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: a reply with no tool_use block for bash ends the loop (no further request); the target contract: the agent then exits 0.',
-    timeoutMs: ENDING_CASES.length * CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const results = await ctx.results(ENDING_CASES);
       const judged = results.filter(workdirReady);
@@ -319,7 +318,7 @@ export const loopChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: the loop goes on only while a reply holds a tool_use block for bash; a reply whose only tool_use is for another tool ends it (no further request, nothing run), and the target contract has the agent exit 0.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('otherTool');
       const ran = existsSync(join(result.workdir, OTHER_TOOL_MARKER));

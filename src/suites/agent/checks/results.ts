@@ -12,8 +12,7 @@ import {
   toolUsesOfMessage,
 } from '../conversation.js';
 import {
-  ALL_CASES_BUDGET_MS,
-  CASE_BUDGET_MS,
+  CHECK_BUDGET_MS,
   caseFailure,
   expectExit,
   expectNotCutShort,
@@ -74,7 +73,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: the results of one reply are sent as one user turn holding the tool_result blocks, after the assistant turn, ending the follow-up request.',
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       for (const f of await followUps(ctx, CASE_KEYS)) {
         const results = newToolResults(f);
@@ -99,7 +98,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: ONE_PER_USE,
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       for (const f of await followUps(ctx, CASE_KEYS)) {
         const asked = toolUsesOfMessage(f.reply).map((u) => u.id);
@@ -121,7 +120,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     level: 'should',
     basis: 'protocol-should',
     rule: 'The spec does not state the order of the tool_result blocks in the user turn. Results in the order of the tool calls they answer are what the real API documents and what a reader of the conversation expects.',
-    timeoutMs: ALL_CASES_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const several = (await followUps(ctx, CASE_KEYS)).filter((f) => toolUsesOfMessage(f.reply).length > 1);
       if (several.length === 0)
@@ -149,7 +148,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: "The spec, for every runner, the agent's included: is_error is true exactly when the command's exit code is not 0 (false when left out, the real API's default).",
-    timeoutMs: OUTCOME_CASES.length * CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const judged = { failing: 0, succeeding: 0 };
       for (const f of await followUpsWithWorkdir(ctx, OUTCOME_CASES)) {
@@ -186,7 +185,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: "The spec, for every runner, the agent's included: the tool_result content is the command's captured output (stdout, then stderr).",
-    timeoutMs: 2 * CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
       for (const f of await followUpsWithWorkdir(ctx, ['oneCall', 'severalCalls'])) {
@@ -215,7 +214,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `${ONE_PER_USE} A bash call with \`restart: true\` is a tool_use like any other: it is answered, and the loop goes on.`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('restart');
       const id = scriptedToolUseId(result.spec.name, 0, 0);
@@ -251,7 +250,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     level: 'must',
     basis: 'contract',
     rule: "The target contract, for every agent: WIRECHECK_WORKDIR is its bash runner's working directory; the spec, for every runner: that directory is created when absent. A file a command writes there is found there.",
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('severalCalls');
       const path = join(result.workdir, MARKER_FILE);
