@@ -205,13 +205,11 @@ export async function runSuite<T, C>(
  * 2 cores, even on one slot), and the summary then blamed the target's start-up.
  */
 async function measureBareStartAlone(bare: BareStart, options: RunOptions): Promise<number | undefined> {
-  const { slots, signal } = options;
-  if (slots === undefined) return measureBareStart(bare, signal);
-  await slots.acquire(slots.size);
+  const release = await holdSlots(options.slots, { schedule: 'alone' });
   try {
-    return await measureBareStart(bare, signal);
+    return await measureBareStart(bare, options.signal);
   } finally {
-    slots.release(slots.size);
+    release();
   }
 }
 
@@ -382,11 +380,14 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
 }
 
 /**
- * A check of a suite run one check at a time takes its slots of a pool shared with other
- * suites: every slot if it runs alone, none if it only waits on time, else one. Resolves to
- * the function that gives them back.
+ * A check of a suite run one check at a time (or a suite's bare start) takes its slots of a
+ * pool shared with other suites: every slot if it runs alone, none if it only waits on time,
+ * else one. Resolves to the function that gives them back.
  */
-async function holdSlots(slots: Slots | undefined, check: Check<unknown>): Promise<() => void> {
+async function holdSlots(
+  slots: Slots | undefined,
+  check: Pick<Check<unknown>, 'schedule'>,
+): Promise<() => void> {
   if (slots === undefined || check.schedule === 'waits') return () => {};
   const count = check.schedule === 'alone' ? slots.size : 1;
   await slots.acquire(count);

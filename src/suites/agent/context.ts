@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { type OpenEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { createSlots } from '../../harness/slots.js';
@@ -24,15 +24,6 @@ export interface AgentSuiteOptions {
   readonly caseTimeoutMs?: number;
   /** Environment the agent's own is built from (default process.env). */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
-}
-
-/** What the run asks of the suite's cases. */
-export interface AgentRunSettings {
-  readonly seed: number;
-  /** Agent processes running at once at most (`--jobs`; default 1). */
-  readonly jobs?: number;
-  /** The run's stop signal (an interrupt): a case running when it fires is ended. */
-  readonly stop?: AbortSignal;
 }
 
 /** One run of the agent on one scripted model. */
@@ -76,11 +67,12 @@ export interface AgentCtx {
  */
 export async function openAgent(
   target: AgentTarget,
-  settings: AgentRunSettings,
+  /** `jobs`: agent processes running at once at most (default 1); `signal`: the run's stop (an interrupt), which ends a running case. */
+  env: Pick<OpenEnv, 'seed' | 'jobs' | 'signal'>,
   options: AgentSuiteOptions = {},
 ): Promise<AgentCtx & { close(): Promise<void> }> {
-  const { seed, stop } = settings;
-  const running = createSlots(settings.jobs ?? 1);
+  const { seed, signal: stop } = env;
+  const running = createSlots(env.jobs ?? 1);
   const apiKey = runApiKey(seed);
   const root = await mkdtemp(join(tmpdir(), 'wirecheck-agent-suite-'));
   // mkdtemp makes it 0700; a runner that drops to an unprivileged uid must get through it.

@@ -31,12 +31,7 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     ],
     describeTarget,
     targetArgs,
-    open: (target, env) =>
-      openAgent(
-        target,
-        { seed: env.seed, jobs: env.jobs ?? 1, ...(env.signal && { stop: env.signal }) },
-        options,
-      ),
+    open: (target, env) => openAgent(target, env, options),
     bareStart: (target) => bareAgentStart(target, options),
   };
 }

@@ -67,6 +67,6 @@ test('a stop (an interrupt) during the preflight ends the running agent at once'
   const stop = new AbortController();
   const started = performance.now();
   setTimeout(() => stop.abort(), 300);
-  await expect(openAgent({ agent: 'sleep 30' }, { seed: 1, stop: stop.signal })).rejects.toThrow(/stopped/);
+  await expect(openAgent({ agent: 'sleep 30' }, { seed: 1, signal: stop.signal })).rejects.toThrow(/stopped/);
   expect(performance.now() - started).toBeLessThan(5000);
 }, 30_000);
