@@ -22,7 +22,7 @@ export type BenchRow = z.infer<typeof BenchRow>;
 export const BenchReport = z.array(BenchRow);
 
 /** Numbers as stored: large ones whole, small ones to 4 significant digits. */
-function tidy(x: number): number {
+export function tidy(x: number): number {
   if (!Number.isFinite(x)) return x;
   return Math.abs(x) >= 1000 ? Math.round(x) : Number(x.toPrecision(4));
 }

@@ -7,6 +7,7 @@ import { startsAtOnce } from '../harness/target-starts.js';
 import { SUITES } from '../suites/registry.js';
 import { waitedChildrenCpuMs } from './children-cpu.js';
 import type { BenchRow } from './rows.js';
+import { measureStartScaling, startScalingRow } from './start-scaling.js';
 import { median } from './stats.js';
 import {
   describeFloor,
@@ -95,6 +96,16 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
           log(`  target CPU ${(cpuMs / 1000).toFixed(2)} s over ${cpu.cores} cores`);
           rows.push(targetCpuRow(many, cpu, note, label));
         }
+        if (!options.quick && floor.jobs > 1) {
+          const scaling = await startScaling(entry.suite, reference.target, floor.jobs);
+          if (scaling !== undefined) {
+            const speedUp = scaling.oneAtATimeMs / scaling.atOnceMs;
+            log(
+              `  ${floor.jobs} bare starts at a time ran ${speedUp.toFixed(2)}x as fast as one after another`,
+            );
+            rows.push(startScalingRow(many.suite, label, floor.what, scaling, note));
+          }
+        }
       } else {
         log(`  ${NO_FLOOR[many.suite] ?? 'no floor: the suite starts no target process per case'}`);
         rows.push(workRow(many, label, note));
@@ -106,6 +117,17 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
     }
   }
   return rows;
+}
+
+/** Starts per job in a round, and rounds, of the start-scaling row: 2 x 4 x jobs starts each way. */
+const SCALING_STARTS_PER_JOB = 4;
+const SCALING_ROUNDS = 2;
+
+/** The suite's bare start timed one after another and `jobs` at a time (start-scaling.ts). */
+async function startScaling<T>(suite: Suite<T, unknown>, target: T, jobs: number) {
+  const { bareStart } = suite;
+  if (bareStart === undefined) return undefined;
+  return measureStartScaling(() => bareStart(target), jobs, SCALING_STARTS_PER_JOB * jobs, SCALING_ROUNDS);
 }
 
 /** Bare starts timed in all, the run's own included: their median goes into the floor. */

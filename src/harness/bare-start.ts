@@ -33,7 +33,7 @@ export async function measureBareStart(start: BareStart, signal?: AbortSignal): 
   try {
     const times: number[] = [];
     for (let i = 0; i < BARE_STARTS; i++) {
-      const ms = await timeOneStart(start, signal);
+      const ms = await timeBareStart(start, signal);
       if (ms === undefined) return undefined;
       times.push(ms);
     }
@@ -43,7 +43,8 @@ export async function measureBareStart(start: BareStart, signal?: AbortSignal): 
   }
 }
 
-async function timeOneStart(start: BareStart, signal: AbortSignal | undefined): Promise<number | undefined> {
+/** One bare start, spawn to exit (ms): undefined when it could not start, timed out or was stopped. */
+export async function timeBareStart(start: BareStart, signal?: AbortSignal): Promise<number | undefined> {
   const run = await runCommand(start.command, {
     env: start.env,
     stdin: '',
