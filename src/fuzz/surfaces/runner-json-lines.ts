@@ -16,6 +16,7 @@ import {
 } from '../../protocol/bash/index.js';
 import { type BashRunner, createBashRunner, serveJsonLines } from '../../runner/index.js';
 import { chunkBytes, interestingCuts } from '../../suites/arbitraries/messages.js';
+import { scalarValueUnit } from '../../suites/arbitraries/scalar-value-unit.js';
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
 
 /*
@@ -158,8 +159,8 @@ const BLOCKED_VARIANTS: readonly [variant: string, pattern: string][] = [
 const arbId: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: fc.nat().map((n) => `toolu_${n}`) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }) },
-  // Any code point, lone surrogates, NUL and LF included: the result line must still be one line.
-  { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }) },
+  // Any scalar value, NUL and LF included: the result line must still be one line.
+  { weight: 2, arbitrary: fc.string({ unit: scalarValueUnit, minLength: 1, maxLength: 6 }) },
   { weight: 1, arbitrary: fc.constantFrom('\u0000', 'a\nb', '\r\n', ' ', '"', '\\', '\u2028', '\uFEFF') },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 50_000 }).map((n) => 'i'.repeat(n)) },
 );
@@ -490,7 +491,7 @@ const arbJunk: fc.Arbitrary<LineItem[]> = fc.oneof(
     .string({ unit: 'grapheme-ascii', maxLength: 40 })
     .map((s) => [junk('random text', utf8(s.replaceAll('\n', ' ')))]),
   fc
-    .string({ unit: 'binary', maxLength: 40 })
+    .string({ unit: scalarValueUnit, maxLength: 40 })
     .map((s) => [junk('random text', utf8(s.replaceAll('\n', ' ')))]),
   fc.uint8Array({ maxLength: 60 }).map((b) => [
     junk(

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Tool } from '../../protocol/mcp/index.js';
+import { scalarValueUnit } from '../arbitraries/scalar-value-unit.js';
 
 type Schema = Record<string, unknown>;
 
@@ -9,24 +10,9 @@ const DURATION_NAME =
 
 const MAX_DEPTH = 2;
 
-/** Built string arbitraries by length bounds; bounded, since the schemas come from the target. */
-const codePointStrings = new Map<string, fc.Arbitrary<string>>();
-const MAX_CACHED_STRINGS = 64;
-
-/**
- * Strings of `minLength` to `maxLength` code points (JSON Schema counts code points). fast-check
- * builds a table for each new string arbitrary (about 1 s of the harness's CPU in `wirecheck all`
- * when built per schema and check); an arbitrary holds no state, so one serves every call.
- */
+/** Strings of `minLength` to `maxLength` code points (JSON Schema counts code points). */
 function codePointString(minLength: number, maxLength: number): fc.Arbitrary<string> {
-  const key = `${minLength}:${maxLength}`;
-  let arbitrary = codePointStrings.get(key);
-  if (arbitrary === undefined) {
-    arbitrary = fc.string({ minLength, maxLength, unit: 'binary' });
-    if (codePointStrings.size >= MAX_CACHED_STRINGS) codePointStrings.clear();
-    codePointStrings.set(key, arbitrary);
-  }
-  return arbitrary;
+  return fc.string({ minLength, maxLength, unit: scalarValueUnit });
 }
 
 /**

@@ -51,19 +51,22 @@ describe('arguments generated from an inputSchema (property-based tools/call)', 
     expect(samples.some((s) => !('flag' in s))).toBe(true);
   });
 
-  test('a string schema gives the values of a fresh code-point string arbitrary, from one built arbitrary per bounds', () => {
-    const schema = { type: 'string', minLength: 2, maxLength: 9 };
-    const first = arbitraryForSchema(schema);
-    expect(arbitraryForSchema({ ...schema })).toBe(first);
-    expect(arbitraryForSchema({ ...schema, maxLength: 10 })).not.toBe(first);
-    const fresh = fc.string({ minLength: 2, maxLength: 9, unit: 'binary' });
-    expect(fc.sample(first, { seed: 42, numRuns: 50 })).toEqual(fc.sample(fresh, { seed: 42, numRuns: 50 }));
-  });
-
-  test('bounds from the target do not grow the arbitraries kept without end', () => {
-    const first = arbitraryForSchema({ type: 'string', maxLength: 1000 });
-    for (let n = 0; n < 64; n++) arbitraryForSchema({ type: 'string', maxLength: 2000 + n });
-    // Past the bound the kept ones are dropped, so the first is built again.
-    expect(arbitraryForSchema({ type: 'string', maxLength: 1000 })).not.toBe(first);
+  test("a string schema gives the values and counterexamples of fast-check's unit 'binary' strings", () => {
+    for (const [minLength, maxLength] of [
+      [2, 9],
+      [0, 40],
+    ] as const) {
+      const built = arbitraryForSchema({ type: 'string', minLength, maxLength });
+      const binary = fc.string({ minLength, maxLength, unit: 'binary' });
+      for (const seed of [1, 42]) {
+        expect(fc.sample(built, { seed, numRuns: 200 })).toEqual(fc.sample(binary, { seed, numRuns: 200 }));
+      }
+      // A string outside the Basic Multilingual Plane fails: both shrink to the same smallest one.
+      const inPlaneZero = (s: unknown) => ![...(s as string)].some((c) => c.length > 1);
+      const counterexample = (arb: fc.Arbitrary<unknown>) =>
+        fc.check(fc.property(arb, inPlaneZero), { seed: 7, numRuns: 500 }).counterexample;
+      expect(counterexample(built)).not.toBeNull();
+      expect(counterexample(built)).toEqual(counterexample(binary));
+    }
   });
 });
