@@ -2,9 +2,11 @@ import fc from 'fast-check';
 
 const FIRST_SURROGATE = 0xd800;
 const SURROGATES = 0xe000 - FIRST_SURROGATE;
-const SCALAR_VALUES = 0x110000 - SURROGATES;
+/** How many code points are scalar values (all but the surrogates). */
+export const SCALAR_VALUES = 0x110000 - SURROGATES;
 
-function scalarAt(index: number): string {
+/** The `index`-th scalar value, in code point order, as a string. */
+export function scalarAt(index: number): string {
   return String.fromCodePoint(index >= FIRST_SURROGATE ? index + SURROGATES : index);
 }
 
