@@ -176,6 +176,9 @@ function inSandboxRoot(path: string): boolean {
   return SANDBOX_SYSTEM_DIRS.some((dir) => path.startsWith(`/${dir}/`));
 }
 
+/** A name sh can export (POSIX: a name of the shell's variables). */
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
   const unshare = required('unshare', plan.tools, 'util-linux');
   const setpriv = required('setpriv', plan.tools, 'util-linux');
@@ -187,6 +190,12 @@ export function utilLinuxCommandLine(plan: CommandPlan): SpawnSpec {
   if (plan.skeletonPath === undefined) {
     throw new CommandLineError(
       'isolation util-linux builds its sandbox from a skeleton, and none was written',
+    );
+  }
+  const unexportable = Object.keys(plan.env).find((name) => !SHELL_NAME.test(name));
+  if (unexportable !== undefined) {
+    throw new CommandLineError(
+      `isolation util-linux sets the environment with sh's export, which takes names of letters, digits and _ not starting with a digit; got ${JSON.stringify(unexportable)}`,
     );
   }
   for (const [name, path] of [

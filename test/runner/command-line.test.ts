@@ -203,6 +203,17 @@ describe('util-linux command line', () => {
       utilLinuxCommandLine(plan({ level: 'util-linux', tools: { ...TOOLS, unshare: undefined } })),
     ).toThrow(/needs unshare/);
   });
+
+  test("it refuses an environment variable whose name sh's export cannot take", () => {
+    for (const name of ['A-B', '1X', 'X Y', '']) {
+      expect(() =>
+        utilLinuxCommandLine(plan({ level: 'util-linux', env: { PATH: MINIMAL_PATH, [name]: 'v' } })),
+      ).toThrow(/sh's export/);
+    }
+    expect(() =>
+      utilLinuxCommandLine(plan({ level: 'util-linux', env: { _X1: 'v', lower_case: 'w' } })),
+    ).not.toThrow();
+  });
 });
 
 describe('no isolation', () => {

@@ -9,6 +9,8 @@ import {
   DEV_SHM_BYTES,
   describeIsolation,
   type IsolationLevel,
+  MINIMAL_PATH,
+  RUNNER_USER,
   RunnerStartError,
 } from '../../src/runner/index.js';
 import { availableLevels, escapeThenReport, isRoot, survivorsAfter, tempBase, use } from './helpers.js';
@@ -85,6 +87,17 @@ describe.each(LEVELS)('isolation %s', (level) => {
     );
     const report = await runner.run(use('head -c 2M /dev/zero > big'));
     expect(report.exitCode).toBe(153); // SIGXFSZ
+  });
+
+  test('the environment is exactly PATH, HOME and USER, with what bash adds itself', async () => {
+    const env = Object.fromEntries(
+      (await run('env -0'))
+        .split('\0')
+        .filter((entry) => entry !== '')
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+    expect(env).toMatchObject({ PATH: MINIMAL_PATH, HOME: workdir, USER: RUNNER_USER, PWD: workdir });
+    expect(Object.keys(env).sort()).toEqual(['HOME', 'PATH', 'PWD', 'SHLVL', 'USER', '_']);
   });
 
   test('no new privileges can be gained (setuid programs do not elevate)', async () => {
@@ -192,6 +205,20 @@ describe.each(LEVELS)('isolation %s', (level) => {
         }
         // /dev is a directory of the read-only root: nothing but its mounts can be written.
         expect(flags.has('/dev'), table).toBe(false);
+      });
+
+      test("the host's root is gone: no trace of it at / and none of its mounts", async () => {
+        // The host's root was stacked on the new one by pivot_root and unmounted lazily.
+        const entries = (await run('ls -A /')).trim().split('\n');
+        expect(entries).toContain('usr');
+        for (const hostOnly of ['.old', 'mnt', 'srv', 'lost+found']) {
+          expect(entries).not.toContain(hostOnly);
+        }
+        expect(await run(`test -e ${JSON.stringify(process.cwd())} && echo seen || echo unseen`)).toBe(
+          'unseen\n',
+        );
+        const points = (await run("cut -d' ' -f5 /proc/self/mountinfo")).trim().split('\n');
+        expect(points.filter((point) => point === '/')).toHaveLength(1);
       });
 
       test('building the util-linux sandbox starts few programs: the command is at most PID 20 of its namespace', async () => {

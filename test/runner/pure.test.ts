@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { uidsOfStatus } from '../../src/runner/leftovers.js';
 import { clampLimits, DEFAULT_LIMITS, parseHardLimits } from '../../src/runner/limits.js';
 import { candidateLevels, outermostDirs } from '../../src/runner/probe.js';
 import { exitCodeOf } from '../../src/runner/spawn-command.js';
@@ -88,5 +89,18 @@ describe('exit codes', () => {
   test('an exit code is kept as it is', () => {
     expect(exitCodeOf(0, null)).toBe(0);
     expect(exitCodeOf(255, null)).toBe(255);
+  });
+});
+
+describe('leftover processes', () => {
+  test("a process's uids are the real, effective, saved and filesystem ones of its status", () => {
+    const status =
+      'Name:\tsleep\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t1000\t0\t0\t1000\nGid:\t1000\t1000\t1000\t1000\n';
+    expect(uidsOfStatus(status)).toEqual([1000, 0, 0, 1000]);
+  });
+
+  test('a status without its Uid line (a process gone mid-read, a short read) has no uids', () => {
+    expect(uidsOfStatus('')).toEqual([]);
+    expect(uidsOfStatus('Name:\tsleep\nUid:\t1000\t0')).toEqual([]);
   });
 });

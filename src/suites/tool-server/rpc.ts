@@ -69,9 +69,13 @@ export async function exchangeWithId<Id extends number | string>(
   return ex;
 }
 
-/** How many received lines or events were nested past the reader's limit so far. */
+/**
+ * How many received lines or events were nested past the reader's limit so far. Read from
+ * the tally, not from `diagnosis()`: the wait asks every 50 ms, and a diagnosis writes out
+ * its whole sentence.
+ */
 function tooDeepLines(channel: Channel): number {
-  return channel.diagnosis().problems.find((p) => p.kind === 'too-deep')?.count ?? 0;
+  return channel.peer.wire.count('too-deep');
 }
 
 /** Like exchange, but no reply is a CheckFailure carrying the session's messages. */
