@@ -90,8 +90,8 @@ const SHOWN_MOUNTS = ['/', ...SANDBOX_SYSTEM_DIRS.flatMap((d) => [`/${d}`, `/${d
  *
  * The sandbox is built for every command the runner runs, and starting a program costs
  * milliseconds (4 to 5 ms on a 2-core VM): one `mount`, `mkdir` or `ln` per mount point and
- * link made it 50 programs and 220 ms a command; `mkdir`, `rmdir` and `env -i` were three
- * more of the 18 left. So one `cp -PR` copies the skeleton
+ * link made it 50 programs and 220 ms a command, and `mkdir`, `rmdir` and `env -i` were
+ * three of the 19 left (16 now, on a host that shows one mount). So one `cp -PR` copies the skeleton
  * (writeSandboxSkeleton), and one `mount -a` makes every mount that needs nothing but its
  * mount point, from an fstab file the script writes with builtins into the new root's
  * /tmp, where the sandbox's own /tmp, mounted last, hides it (`mount -a` skips `/`, hence

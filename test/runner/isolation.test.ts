@@ -301,6 +301,13 @@ describe('start-up probe and fallback', () => {
     ).rejects.toThrow(/bwrap: /);
   });
 
+  test('a level whose commands would run as root is refused at start-up by the probe', async () => {
+    // As root, isolation none with no identity to drop to leaves commands root.
+    const attempt = createBashRunner({ workdir, isolation: 'none', runAs: null });
+    if (isRoot) await expect(attempt).rejects.toThrow(/none: exit 90: still root/);
+    else await (await attempt).close();
+  });
+
   test('util-linux isolation is refused when the runner is not root', async () => {
     const attempt = createBashRunner({ workdir, isolation: 'util-linux', runAs: null });
     await expect(attempt).rejects.toThrow(/needs root/);

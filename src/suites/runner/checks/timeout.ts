@@ -170,7 +170,8 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
         lines: [warmUpLine(), toolUse(sleeper.command)],
         timeoutS: TEXT_TIMEOUT_S,
         budgetMs: timedSessionBudgetMs(TEXT_TIMEOUT_S),
-        watch: [sleeper],
+        // Not watched: this check judges the answer alone (the group checks judge what is
+        // left), and watching scans /proc every 50 ms while the session runs.
         signal: env.signal,
       });
       expectTimedOut(run, TIMED_LINE, TEXT_TIMEOUT_S, 'sleep 30', true);
