@@ -23,23 +23,27 @@ const oneCase = (...messages: RpcMessage[]): StdioCase => ({
   feed: { how: 'whole' },
 });
 
-/** A server whose stdout loses every line matching `drop`. */
-function losing(drop: RegExp): typeof serveToolsOverStdio {
+/** A server whose stdout passes through `rewrite`, a chunk at a time. */
+function rewriting(rewrite: (text: string) => string): typeof serveToolsOverStdio {
   return (options) => {
     const filter = new Transform({
       transform(chunk: Buffer, _enc, done) {
-        const kept = chunk
-          .toString('utf8')
-          .split(/(?<=\n)/)
-          .filter((line) => !drop.test(line))
-          .join('');
-        done(null, kept);
+        done(null, rewrite(chunk.toString('utf8')));
       },
     });
     filter.pipe(options.output);
     return serveToolsOverStdio({ ...options, output: filter });
   };
 }
+
+/** A server whose stdout loses every line matching `drop`. */
+const losing = (drop: RegExp) =>
+  rewriting((text) =>
+    text
+      .split(/(?<=\n)/)
+      .filter((line) => !drop.test(line))
+      .join(''),
+  );
 
 async function violation(serve: typeof serveToolsOverStdio, c: StdioCase): Promise<string> {
   const target = await toolServerStdioSurface({ serve }).open();
@@ -75,6 +79,22 @@ describe('tool-server-stdio fuzz surface', () => {
     );
     c.messages[4] = { ...(c.messages[4] as RpcMessage), slow: true };
     expect(await violation(serveToolsOverStdio, c)).toBe('no violation');
+  });
+
+  test('lone surrogates, escaped, come back as sent; a server that writes U+FFFD in their place fails', async () => {
+    const c = oneCase(
+      message('a lone high surrogate in the id', '{"jsonrpc":"2.0","id":"id-\\ud800","method":"ping"}'),
+      message(
+        'a lone low surrogate in the id and the text to echo',
+        '{"jsonrpc":"2.0","id":"id-\\udfff","method":"tools/call","params":{"name":"echo","arguments":{"text":"a\\udc00b"}}}',
+      ),
+    );
+    expect(await violation(serveToolsOverStdio, c)).toBe('no violation');
+    // What a server that writes its replies' strings out as UTF-8 text would send.
+    const lossy = rewriting((text) => text.replace(/\\ud[89a-f][0-9a-f]{2}/g, '\ufffd'));
+    const v = await violation(lossy, c);
+    expect(v).toMatch(/FuzzViolation: a reply no line asked for: \{"jsonrpc":"2.0","id":"id-\ufffd"/);
+    expect(v).toMatch(/expected a result id "id-\\ud800" \(ping: an empty result\)/);
   });
 
   test('a server that drops its -32700 replies fails, naming the line', async () => {

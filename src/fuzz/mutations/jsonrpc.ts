@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { scalarValueUnit } from '../../suites/arbitraries/scalar-value-unit.js';
 import { HOSTILE_BYTES } from './bytes.js';
+import { jsonTextUnit } from './json-text-unit.js';
 
 /*
  * JSON-RPC input for the tool server, valid and broken alike: requests for every method
@@ -192,8 +192,8 @@ const obj = (entries: Record<string, Wire | undefined>): { [key: string]: Wire }
 const arbText: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.string({ maxLength: 16 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
-  // Any scalar value, NUL, LF and U+2028 included: written escaped, still one line.
-  { weight: 2, arbitrary: fc.string({ unit: scalarValueUnit, maxLength: 8 }) },
+  // Any scalar value, NUL, LF and U+2028 included, and lone surrogates: written escaped, still one line.
+  { weight: 2, arbitrary: fc.string({ unit: jsonTextUnit, maxLength: 8 }) },
   {
     weight: 1,
     arbitrary: fc.constantFrom('\u0000', 'a\nb', '\r\n', '\u2028', '\uFEFF', '"', '\\', '</script>'),
@@ -207,7 +207,7 @@ const arbPlainId: fc.Arbitrary<Wire> = fc.oneof(
     weight: 3,
     arbitrary: fc.string({ maxLength: 12 }).map((s) => (s.startsWith(SLOW_ID_PREFIX) ? `x${s}` : s)),
   },
-  { weight: 1, arbitrary: fc.string({ unit: scalarValueUnit, maxLength: 6 }).map((s) => `id-${s}`) },
+  { weight: 1, arbitrary: fc.string({ unit: jsonTextUnit, maxLength: 6 }).map((s) => `id-${s}`) },
 );
 
 /** Ids that are valid JSON-RPC but odd: the server must echo them as it reads them. */
@@ -418,7 +418,7 @@ const arbUnknownMethod: fc.Arbitrary<Req> = fc
       'hasOwnProperty',
     ),
     fc.string({ maxLength: 24 }),
-    fc.string({ unit: scalarValueUnit, maxLength: 8 }),
+    fc.string({ unit: jsonTextUnit, maxLength: 8 }),
     fc.integer({ min: 1_000, max: 20_000 }).map((n) => 'm'.repeat(n)),
   )
   .filter((m) => !KNOWN_METHODS.has(m))

@@ -8,8 +8,8 @@ import type { MockMessagesOptions } from '../../mocks/messages/options.js';
 import { jsonDepth } from '../../protocol/json/bounded.js';
 import { ErrorBody, Message, StreamAccumulator } from '../../protocol/messages/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
-import { scalarValueUnit } from '../../suites/arbitraries/scalar-value-unit.js';
 import { nodeHttp } from '../../transports/node-http.js';
+import { jsonTextUnit } from '../mutations/json-text-unit.js';
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
 
 /*
@@ -92,8 +92,8 @@ function pick<T>(items: readonly T[], n: number): T {
 const arbText = fc.oneof(
   { weight: 5, arbitrary: fc.string({ maxLength: 24 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
-  // Any scalar value, astral ones included.
-  { weight: 1, arbitrary: fc.string({ unit: scalarValueUnit, maxLength: 8 }) },
+  // Any scalar value, astral ones included, and lone surrogates (escaped in the JSON body).
+  { weight: 1, arbitrary: fc.string({ unit: jsonTextUnit, maxLength: 8 }) },
 );
 const arbTextBlock = arbText.map((text) => ({ type: 'text', text }));
 const arbCommand = fc.oneof(

@@ -17,6 +17,7 @@ import {
 import { type BashRunner, createBashRunner, serveJsonLines } from '../../runner/index.js';
 import { chunkBytes, interestingCuts } from '../../suites/arbitraries/messages.js';
 import { scalarValueUnit } from '../../suites/arbitraries/scalar-value-unit.js';
+import { jsonTextUnit } from '../mutations/json-text-unit.js';
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
 
 /*
@@ -159,8 +160,8 @@ const BLOCKED_VARIANTS: readonly [variant: string, pattern: string][] = [
 const arbId: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: fc.nat().map((n) => `toolu_${n}`) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }) },
-  // Any scalar value, NUL and LF included: the result line must still be one line.
-  { weight: 2, arbitrary: fc.string({ unit: scalarValueUnit, minLength: 1, maxLength: 6 }) },
+  // Any scalar value, NUL and LF included, and lone surrogates: the result line must still be one line.
+  { weight: 2, arbitrary: fc.string({ unit: jsonTextUnit, minLength: 1, maxLength: 6 }) },
   { weight: 1, arbitrary: fc.constantFrom('\u0000', 'a\nb', '\r\n', ' ', '"', '\\', '\u2028', '\uFEFF') },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 50_000 }).map((n) => 'i'.repeat(n)) },
 );
