@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../shell-quote.js';
 
 export interface MockToolCommandOptions {
   /** The scenario JSON file (default: the mock's default scenario). */
@@ -57,9 +58,4 @@ export function mockToolServerCommand(options: MockToolCommandOptions): string {
 /** This module's URL under dist/ (tests import it from src/, but node runs the compiled file). */
 function distUrl(url: string): string {
   return url.replace(/\/src\/mocks\/tools\/[^/]*$/, '/dist/mocks/tools/command.js');
-}
-
-/** POSIX shell quoting (as the harness's shellQuote; mocks do not import the harness). */
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

@@ -54,12 +54,16 @@ try {
   const replay = replayFile === undefined ? undefined : await replayModule?.loadToolReplay(replayFile);
   const speed = speedText === undefined ? 1 : replayModule?.parseReplaySpeed(speedText);
   if (speed === undefined) throw new Error(`--speed takes a number above 0 or max, got ${speedText}`);
-  await runStdioMockToolServer(scenario, {
+  const { end } = await runStdioMockToolServer(scenario, {
     ...(replay !== undefined && { replay, speed }),
     input: process.stdin,
     write: (text) => process.stdout.write(text),
     ...(journalFile !== undefined && { onEntry: journalFileWriter(journalFile) }),
   });
+  // A stdio session ends when the server process ends (spec, "Tool server, stdio transport"):
+  // a session the mock closed ends the process, whether or not the client still writes to
+  // it (its stdin would keep the process alive). Writes to a pipe are synchronous here.
+  if (end === 'closed') process.exit(0);
 } catch (e) {
   process.stderr.write(`wirecheck mock tool server: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 2;

@@ -17,6 +17,13 @@ export interface StdioMockOptions {
   readonly onEntry?: (entry: ToolJournalEntry) => void;
   /** Stops the mock (as if its stdin ended). */
   readonly signal?: AbortSignal;
+  /**
+   * The process that carried the session is gone (killed, or it wrote its own last entry):
+   * stop without journaling an end, as a killed mock process journals none.
+   */
+  readonly vanished?: AbortSignal;
+  /** Journal into this journal (default: a new one with `onEntry` and `journalLimits`). */
+  readonly journal?: ToolJournal;
   /** Serve this recorded session instead of the scenario's answers. */
   /** (Of several, the first: a stdio session is one session.) */
   readonly replay?: ToolSession | readonly ToolSession[];
@@ -26,8 +33,11 @@ export interface StdioMockOptions {
   readonly journalLimits?: Partial<JournalLimits>;
 }
 
-/** How a stdio mock session ended: its stdin ended (`eof`), or the mock closed it (fault). */
-export type StdioMockEnd = 'eof' | 'closed' | 'aborted';
+/**
+ * How a stdio mock session ended: its stdin ended (`eof`), the mock closed it (fault), the
+ * caller stopped it (`aborted`), or its process went away (`vanished`).
+ */
+export type StdioMockEnd = 'eof' | 'closed' | 'aborted' | 'vanished';
 
 /**
  * The stdio mock tool server: newline-delimited JSON-RPC on `input`/`write`. Every line is
@@ -40,7 +50,7 @@ export async function runStdioMockToolServer(
   options: StdioMockOptions,
 ): Promise<{ end: StdioMockEnd; journal: ToolJournal }> {
   const scenario = toolScenario(input, 'stdio');
-  const journal = new ToolJournal(options.onEntry, options.journalLimits);
+  const journal = options.journal ?? new ToolJournal(options.onEntry, options.journalLimits);
   const recording = Array.isArray(options.replay)
     ? options.replay[0]
     : (options.replay as ToolSession | undefined);
@@ -93,17 +103,22 @@ export async function runStdioMockToolServer(
       }
     },
   });
-  const aborted = new Promise<'aborted'>((resolve) => {
-    if (options.signal?.aborted) resolve('aborted');
-    options.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
+  const aborted = Promise.race([
+    stopped(options.signal, 'aborted' as const),
+    stopped(options.vanished, 'vanished' as const),
+  ]);
   session.start();
   const iterator = options.input[Symbol.asyncIterator]();
   let end: StdioMockEnd;
   for (;;) {
     const next = await Promise.race([iterator.next(), closed, aborted]);
-    if (next === 'closed' || next === 'aborted') {
+    if (next === 'closed' || next === 'aborted' || next === 'vanished') {
       end = next;
+      break;
+    }
+    // An input that ends because its process went away is not an end of stdin.
+    if (options.vanished?.aborted) {
+      end = 'vanished';
       break;
     }
     if (next.done) {
@@ -115,7 +130,7 @@ export async function runStdioMockToolServer(
     }
     decoder.feed(next.value);
   }
-  if (end !== 'closed') {
+  if (end === 'eof' || end === 'aborted') {
     journal.record({
       session: 'stdio',
       transport: 'stdio',
@@ -128,4 +143,12 @@ export async function runStdioMockToolServer(
   // Stop reading: for process.stdin this releases the event loop so the process can exit.
   void iterator.return?.();
   return { end, journal };
+}
+
+/** Settles with `end` once `signal` aborts; never without one. */
+function stopped<T>(signal: AbortSignal | undefined, end: T): Promise<T> {
+  return new Promise<T>((resolve) => {
+    if (signal?.aborted) resolve(end);
+    signal?.addEventListener('abort', () => resolve(end), { once: true });
+  });
 }

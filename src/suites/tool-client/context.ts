@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { UsageError } from '../../harness/errors.js';
@@ -16,6 +17,7 @@ import {
   type ToolScenarioInput,
   toolScenario,
 } from '../../mocks/tools/index.js';
+import { findPerl, type StdioRelayHost, startStdioRelayHost } from '../../mocks/tools/stdio-relay.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
 import {
   revisionMismatchOf,
@@ -36,7 +38,17 @@ export interface ToolClientSuiteOptions {
   readonly caseTimeoutMs?: number;
   /** Environment the client's own is built from (default process.env). */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  /**
+   * How a stdio case's mock runs: `relay` (default where perl is found) in the harness,
+   * reached through a small perl relay the client starts (stdio-relay.ts); `process`, as a
+   * Node.js process of its own (stdio-process.ts), which costs a case about ten times the CPU
+   * to start.
+   */
+  readonly stdioMock?: 'relay' | 'process';
 }
+
+/** How long after its client ended a relayed stdio session may take to report its end. */
+const RELAY_END_WAIT_MS = 2_000;
 
 /** What goes on the client's stdin. */
 export interface ToolCallInput {
@@ -69,10 +81,10 @@ export interface CaseResult {
  * Messages after which a case's client is stopped: fifty times what the busiest case needs
  * (initialize, initialized, the call, a few pings and lists), so only a client that floods
  * the mock meets it. It bounds the case's time, and keeps its journal whole: the checks judge
- * a case from its first message on, and the SSE and Streamable HTTP mocks' journal forgets
- * its oldest entries past its limits, so there the client is also stopped once the journal
- * holds half its byte limit (the stdio mock's journal file keeps the first 64 MiB). Over
- * stdio the harness counts from the journal file, which it reads every 100 ms.
+ * a case from its first message on, and a mock's journal in memory forgets its oldest entries
+ * past its limits, so the client is also stopped once the journal holds half its byte limit
+ * (the journal file of a stdio mock process keeps the first 64 MiB; the harness counts from
+ * it, reading it every 100 ms).
  */
 export const MAX_CASE_MESSAGES = 1000;
 
@@ -80,18 +92,28 @@ export const MAX_CASE_MESSAGES = 1000;
  * Counts the client messages a case's mock journals (`see`) and stops the case's run (through
  * `signal`, which the case's own signal also aborts) at MAX_CASE_MESSAGES, or once `full` says
  * the journal would start forgetting; `stopped` is what the case's result says of it.
+ * `upToStop` keeps a stdio journal to the entry that stopped the case: what follows (the end
+ * of stdin the kill brings about) is wirecheck's doing, not the client's, and arrives sooner or
+ * later depending on how the mock runs.
  */
 function floodGuard(caseSignal: AbortSignal | undefined, full: () => boolean = () => false) {
   const flood = new AbortController();
   let received = 0;
+  let lastSeq = Number.POSITIVE_INFINITY;
   return {
     signal: caseSignal === undefined ? flood.signal : AbortSignal.any([caseSignal, flood.signal]),
     see(entry: ToolJournalEntry): void {
+      if (flood.signal.aborted) return;
       if (entry.direction === 'received' && entry.kind === 'message') received++;
-      if (received >= MAX_CASE_MESSAGES || full()) flood.abort();
+      if (received >= MAX_CASE_MESSAGES || full()) {
+        lastSeq = entry.seq;
+        flood.abort();
+      }
     },
     stopped: (): { stoppedAfterMessages?: number } =>
       flood.signal.aborted ? { stoppedAfterMessages: received } : {},
+    upToStop: (entries: ToolJournalEntry[]): ToolJournalEntry[] =>
+      entries.filter((entry) => entry.seq <= lastSeq),
   };
 }
 
@@ -153,8 +175,9 @@ function memo<T>(make: (transport: ToolTransport) => Promise<T>): (transport: To
 }
 
 /**
- * Per case: a fresh mock (stdio: a scenario file and the command that serves it, journaling
- * to a file the harness reads after the client exits; sse: a mock listening on 127.0.0.1),
+ * Per case: a fresh mock (stdio: a session of the relay host, whose relay command the client
+ * starts, or without perl a scenario file and the mock process that serves it, journaling to
+ * a file the harness reads; sse and http: a mock listening on 127.0.0.1),
  * then the client command. Cases may run concurrently. The first case is a probe: a command
  * that cannot be started at all makes the target unavailable.
  */
@@ -170,6 +193,8 @@ export async function openToolClient(
   const caseTimeoutMs = options.caseTimeoutMs ?? 15_000;
   let counter = 0;
   const leftovers = new LeftoverLedger();
+  const relay: StdioRelayHost | undefined =
+    options.stdioMock === 'process' ? undefined : await startStdioRelayHost(dir, findPerl());
 
   const runOne = async (spec: CaseSpec): Promise<CaseResult> => {
     const n = counter++;
@@ -178,12 +203,49 @@ export async function openToolClient(
       protocolVersion: revisionOf(target, spec.transport),
       ...spec.scenario,
     });
-    const stdin = JSON.stringify(spec.input);
-    const common = {
-      stdin,
-      timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
-      graceMs: 1000,
-    };
+    // The client's run against the case's mock, stopped early through `signal` (floodGuard).
+    const runClient = (signal: AbortSignal, env: Parameters<typeof toolClientEnv>[1]) =>
+      leftovers.track(
+        `run ${n + 1} of the client (${spec.transport})`,
+        runCommand(target.client, {
+          stdin: JSON.stringify(spec.input),
+          timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+          graceMs: 1000,
+          signal,
+          env: toolClientEnv(baseEnv, env),
+        }),
+      );
+    const resultOf = (
+      run: CommandRun,
+      journal: readonly ToolJournalEntry[],
+      flood: ReturnType<typeof floodGuard>,
+    ): CaseResult => ({
+      transport: spec.transport,
+      scenario,
+      input: spec.input,
+      run,
+      outcome: classifyToolClientRun(run),
+      journal,
+      ...flood.stopped(),
+    });
+    if (spec.transport === 'stdio' && relay !== undefined) {
+      const session = relay.session(scenario);
+      // This journal forgets its oldest entries past its bytes: the client is stopped before.
+      const flood = floodGuard(
+        spec.signal,
+        () => session.journal.totalBytes * 2 >= session.journal.bounds.totalBytes,
+      );
+      const unwatch = session.journal.subscribe((entry) => flood.see(entry));
+      try {
+        const run = await runClient(flood.signal, { transport: 'stdio', command: session.command });
+        // The client and everything it started are gone: the relay's last frames are on their way.
+        await Promise.race([session.ended, delay(RELAY_END_WAIT_MS, undefined, { ref: false })]);
+        return resultOf(run, flood.upToStop(session.journal.entries()), flood);
+      } finally {
+        unwatch();
+        session.stop();
+      }
+    }
     if (spec.transport === 'stdio') {
       const scenarioFile = join(dir, `case-${n}.scenario.json`);
       const journalFile = join(dir, `case-${n}.journal.jsonl`);
@@ -196,26 +258,11 @@ export async function openToolClient(
       let run: CommandRun;
       let journal: ToolJournalEntry[];
       try {
-        run = await leftovers.track(
-          `run ${n + 1} of the client (stdio)`,
-          runCommand(target.client, {
-            ...common,
-            signal: flood.signal,
-            env: toolClientEnv(baseEnv, { transport: 'stdio', command }),
-          }),
-        );
+        run = await runClient(flood.signal, { transport: 'stdio', command });
       } finally {
-        journal = await unfollow();
+        journal = flood.upToStop(await unfollow());
       }
-      return {
-        transport: 'stdio',
-        scenario,
-        input: spec.input,
-        run,
-        outcome: classifyToolClientRun(run),
-        journal,
-        ...flood.stopped(),
-      };
+      return resultOf(run, journal, flood);
     }
     const transport = spec.transport;
     const mock = await (transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer)(
@@ -225,24 +272,9 @@ export async function openToolClient(
     const flood = floodGuard(spec.signal, () => mock.live.totalBytes * 2 >= mock.live.bounds.totalBytes);
     const unwatch = mock.live.subscribe((entry) => flood.see(entry));
     try {
-      const run = await leftovers.track(
-        `run ${n + 1} of the client (${transport})`,
-        runCommand(target.client, {
-          ...common,
-          signal: flood.signal,
-          env: toolClientEnv(baseEnv, { transport, url: mock.url }),
-        }),
-      );
+      const run = await runClient(flood.signal, { transport, url: mock.url });
       unwatch();
-      return {
-        transport,
-        scenario,
-        input: spec.input,
-        run,
-        outcome: classifyToolClientRun(run),
-        journal: mock.journal(),
-        ...flood.stopped(),
-      };
+      return resultOf(run, mock.journal(), flood);
     } finally {
       unwatch();
       await mock.close();
@@ -269,7 +301,10 @@ export async function openToolClient(
     ),
   };
 
-  const close = () => rm(dir, { recursive: true, force: true });
+  const close = async () => {
+    await relay?.close();
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     // Preflight: the client must reach the mock over at least one transport (a command
     // that cannot start, or never connects, is unavailable: nothing can be judged).

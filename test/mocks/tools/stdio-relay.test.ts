@@ -1,0 +1,242 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { toolScenario } from '../../../src/mocks/tools/index.js';
+import { findPerl, type StdioRelayHost, startStdioRelayHost } from '../../../src/mocks/tools/stdio-relay.js';
+
+const init = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
+const call = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { x: 1 } },
+});
+
+let dir: string;
+let host: StdioRelayHost;
+const children: ChildProcess[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wirecheck-relay-test-'));
+  const started = await startStdioRelayHost(dir, findPerl());
+  if (started === undefined) throw new Error('these tests need perl on PATH, as the CI machine has');
+  host = started;
+});
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await host.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Starts `command` as a client would (sh -c), collecting its stdout; `exit` settles with its status. */
+function start(command: string) {
+  const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString('utf8');
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exit, stdout: () => stdout };
+}
+
+/** Resolves once `predicate` holds, polling every 10 ms for at most 5 s. */
+async function until(predicate: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !predicate(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!predicate()) throw new Error('timed out');
+}
+
+describe("the stdio relay: the mock in the harness, a perl relay as the client's server process", () => {
+  test('carries a session both ways; stdin closed right after the last request still gets its reply', async () => {
+    const session = host.session(toolScenario({}));
+    const relay = start(session.command);
+    relay.child.stdin?.end(`${init}\n${call}\n`);
+    expect(await relay.exit).toEqual({ code: 0, signal: null });
+    expect(await session.ended).toBe('eof');
+    const replies = relay
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(replies.map((r) => r.id)).toEqual([1, 2]);
+    const entries = session.journal.entries();
+    expect(
+      entries.filter((e) => e.direction === 'received' && e.kind === 'message').map((e) => e.text),
+    ).toEqual([init, call]);
+    expect(entries.at(-1)).toMatchObject({ kind: 'closed', direction: 'received', text: 'stdin ended' });
+  });
+
+  test('a session the mock closes ends the relay, its stdin still open', async () => {
+    const session = host.session(toolScenario({ faults: { closeStreamAfter: 1 } }));
+    const relay = start(session.command);
+    relay.child.stdin?.write(`${init}\n${call}\n`);
+    expect(await relay.exit).toEqual({ code: 0, signal: null });
+    expect(await session.ended).toBe('closed');
+    expect(
+      relay
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1]);
+  });
+
+  test('a client that does not read its stdout stops the mock reading, as a process blocked on its stdout would', async () => {
+    const session = host.session(toolScenario({}));
+    const child = spawn('sh', ['-c', session.command], { stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(child);
+    child.stdout.pause();
+    const calls = 200;
+    const text = 'x'.repeat(64 * 1024);
+    child.stdin.write(`${init}\n`);
+    for (let id = 2; id < calls + 2; id++) {
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } })}\n`,
+      );
+    }
+    const received = () =>
+      session.journal.entries().filter((e) => e.kind === 'message' && e.direction === 'received').length;
+    await until(() => received() > 5);
+    await new Promise((r) => setTimeout(r, 500));
+    // The relay, blocked on its stdout, reads no more stdin: pipe and socket buffers hold a few
+    // dozen calls of 64 KiB, and the harness keeps only the replies to those.
+    expect(received()).toBeLessThan(80);
+    let replies = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      replies += d.toString('latin1').split('\n').length - 1;
+    });
+    child.stdout.resume();
+    await until(() => replies === calls + 1);
+    expect(received()).toBe(calls + 1);
+    child.stdin.end();
+  });
+
+  test('a SIGTERM while the client runs is journaled as the mock process journals it, and the relay exits 143', async () => {
+    const session = host.session(toolScenario({}));
+    const relay = start(session.command);
+    relay.child.stdin?.write(`${init}\n`);
+    await until(() => relay.stdout().includes('"id":1'));
+    relay.child.kill('SIGTERM');
+    expect(await relay.exit).toEqual({ code: 143, signal: null });
+    expect(await session.ended).toBe('vanished');
+    const ends = session.journal.entries().filter((e) => e.kind === 'closed');
+    expect(ends.map((e) => e.text)).toEqual(['SIGTERM while the client was running']);
+  });
+
+  test('a SIGTERM after the process that started the relay exited says so', async () => {
+    const session = host.session(toolScenario({}));
+    // The shell starts the relay in the background, prints its pid, and exits once the relay
+    // carries a message: the relay is re-parented. Its stdin is a FIFO it holds open for
+    // writing too, so it never ends; the shell waits on another.
+    const [input, gate] = [join(dir, 'stdin.fifo'), join(dir, 'gate.fifo')];
+    expect(spawnSync('mkfifo', [input, gate]).status).toBe(0);
+    const parent = start(`${session.command} <>${input} & echo $!; read _ <${gate}`);
+    await appendFile(input, `${init}\n`);
+    await until(() => session.journal.entries().some((e) => e.kind === 'message'));
+    await appendFile(gate, 'go\n');
+    await parent.exit;
+    const pid = Number(parent.stdout().trim().split('\n')[0]);
+    expect(pid).toBeGreaterThan(1);
+    process.kill(pid, 'SIGTERM');
+    expect(await session.ended).toBe('vanished');
+    const ends = session.journal.entries().filter((e) => e.kind === 'closed');
+    expect(ends.map((e) => e.text)).toEqual(['SIGTERM after the client exited']);
+  });
+
+  test('a relay killed outright leaves no end in the journal, as a killed mock process leaves none', async () => {
+    const session = host.session(toolScenario({}));
+    const relay = start(session.command);
+    relay.child.stdin?.write(`${init}\n`);
+    await until(() => relay.stdout().includes('"id":1'));
+    relay.child.kill('SIGKILL');
+    expect(await relay.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(await session.ended).toBe('vanished');
+    expect(session.journal.entries().filter((e) => e.kind === 'closed')).toEqual([]);
+  });
+
+  test('frames split at every byte are put back together', async () => {
+    const session = host.session(toolScenario({}));
+    const token = tokenOf(session.command);
+    const body = Buffer.from(`${init}\n`);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    const bytes = Buffer.concat([Buffer.from(`H${token}D`), length, body, Buffer.from('E')]);
+    const socket = connect(join(dir, 'relay.sock'));
+    let answer = '';
+    socket.on('data', (d: Buffer) => {
+      answer += d.toString('utf8');
+    });
+    for (const byte of bytes) {
+      socket.write(Buffer.from([byte]));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(await session.ended).toBe('eof');
+    await new Promise((r) => socket.on('close', r));
+    expect(JSON.parse(answer.trim()).id).toBe(1);
+  });
+
+  test('a connection with an unknown token, or a frame no relay sends, is dropped', async () => {
+    const session = host.session(toolScenario({}));
+    const token = tokenOf(session.command);
+    const stranger = connect(join(dir, 'relay.sock'));
+    stranger.write(`H${'0'.repeat(32)}`);
+    await new Promise((r) => stranger.on('close', r));
+
+    const oversized = connect(join(dir, 'relay.sock'));
+    oversized.on('error', () => {});
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(65 * 1024);
+    oversized.write(Buffer.concat([Buffer.from(`H${token}D`), header]));
+    expect(await session.ended).toBe('vanished');
+    await new Promise((r) => oversized.on('close', r));
+    // The token was spent: the session's relay could not attach again.
+    expect(session.journal.entries()).toEqual([]);
+  });
+
+  test('a session whose relay never connected ends when stopped', async () => {
+    const session = host.session(toolScenario({}));
+    session.stop();
+    expect(await session.ended).toBe('never-connected');
+  });
+});
+
+describe('where the relay cannot be used', () => {
+  test('no perl on PATH: no host (the suite starts the mock as a process of its own)', async () => {
+    expect(findPerl('/nonexistent:relative/dir')).toBeUndefined();
+    expect(await startStdioRelayHost(dir, undefined)).toBeUndefined();
+  });
+
+  test('a perl that does not run the relay (here /bin/true): no host', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'wirecheck-relay-test-'));
+    try {
+      expect(await startStdioRelayHost(other, '/bin/true')).toBeUndefined();
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  test('a socket path already taken: no host', async () => {
+    expect(await startStdioRelayHost(dir, findPerl())).toBeUndefined();
+  });
+
+  test('a socket path longer than Linux takes: no host', async () => {
+    expect(await startStdioRelayHost(join(dir, 'd'.repeat(120)), '/usr/bin/perl')).toBeUndefined();
+  });
+});
+
+function tokenOf(command: string): string {
+  const token = /([0-9a-f]{32})$/.exec(command)?.[1];
+  if (token === undefined) throw new Error(`no token at the end of ${command}`);
+  return token;
+}
