@@ -213,7 +213,8 @@ type Frame = { kind: 'term'; running: boolean } | { kind: 'gone' };
 /**
  * The relay's frames as the mock's stdin: `D` bytes are yielded, `E` ends the input; `T`
  * (also after `E`, while the mock still drains its replies) and a socket that closes or
- * breaks the framing call `onEnd` (the relay was signalled or killed).
+ * breaks the framing call `onEnd` (the relay was signalled or killed), once the bytes that
+ * came before are yielded: what the client wrote before it signalled is journaled first.
  */
 class FrameInput implements AsyncIterable<Uint8Array> {
   private buffer: Buffer = Buffer.alloc(0);
@@ -223,6 +224,10 @@ class FrameInput implements AsyncIterable<Uint8Array> {
   private inputDone = false;
   /** Nothing more is read: `T`, a close, or release(). */
   private over = false;
+  /** The end to report once the queue is yielded. */
+  private pendingEnd: Frame | undefined;
+  /** The iterator returned: nothing will yield the queue any more. */
+  private returned = false;
   private wake: (() => void) | undefined;
 
   constructor(
@@ -268,15 +273,25 @@ class FrameInput implements AsyncIterable<Uint8Array> {
   release(): void {
     this.over = true;
     this.inputDone = true;
+    this.pendingEnd = undefined;
     this.queue.length = 0;
     this.kick();
   }
 
   private finish(frame: Frame): void {
     if (this.over) return;
-    // Before the input ends: the session must see why it ended.
-    this.onEnd(frame);
-    this.release();
+    this.over = true;
+    this.inputDone = true;
+    this.pendingEnd = frame;
+    if (this.queue.length === 0 || this.returned) this.reportEnd();
+    this.kick();
+  }
+
+  /** Before the input ends: the session must see why it ended. */
+  private reportEnd(): void {
+    const end = this.pendingEnd;
+    this.pendingEnd = undefined;
+    if (end !== undefined) this.onEnd(end);
   }
 
   private enqueue(bytes: Buffer): void {
@@ -301,7 +316,11 @@ class FrameInput implements AsyncIterable<Uint8Array> {
         yield next;
         continue;
       }
-      if (this.inputDone) return;
+      if (this.inputDone) {
+        this.reportEnd();
+        this.returned = true;
+        return;
+      }
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });

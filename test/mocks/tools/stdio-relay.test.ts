@@ -186,6 +186,26 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
     expect(JSON.parse(answer.trim()).id).toBe(1);
   });
 
+  test('what the client wrote before a SIGTERM is journaled before it, even when both arrive at once', async () => {
+    const session = host.session(toolScenario({}));
+    const socket = connect(join(dir, 'relay.sock'));
+    socket.on('data', () => {});
+    const body = Buffer.from(`${init}\n${call}\n`);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    socket.write(
+      Buffer.concat([Buffer.from(`H${tokenOf(session.command)}D`), length, body, Buffer.from('T1')]),
+    );
+    expect(await session.ended).toBe('vanished');
+    socket.destroy();
+    const received = session.journal.entries().filter((e) => e.direction === 'received');
+    expect(received.map((e) => (e.kind === 'message' ? JSON.parse(e.text).id : e.text))).toEqual([
+      1,
+      2,
+      'SIGTERM while the client was running',
+    ]);
+  });
+
   test('a connection with an unknown token, or a frame no relay sends, is dropped', async () => {
     const session = host.session(toolScenario({}));
     const token = tokenOf(session.command);
@@ -203,6 +223,13 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
     // The token was spent: the session's relay could not attach again.
     expect(session.journal.entries()).toEqual([]);
   });
+
+  test('a connection that names no session within 5 s is closed', async () => {
+    const silent = connect(join(dir, 'relay.sock'));
+    const started = performance.now();
+    await new Promise((r) => silent.on('close', r));
+    expect(performance.now() - started).toBeGreaterThan(4_000);
+  }, 15_000);
 
   test('a session whose relay never connected ends when stopped', async () => {
     const session = host.session(toolScenario({}));
