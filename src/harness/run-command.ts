@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { type ContainedTarget, type Survivor, spawnContained } from './containment/index.js';
+import { type ContainedTarget, type Survivor, startContained } from './containment/index.js';
 import { createHeadTailCapture } from './head-tail.js';
 
 export interface CommandRun {
@@ -44,7 +44,7 @@ const DRAIN_MS = 500;
  * group is killed, and whatever escaped the group (setsid, daemons) is killed and
  * returned as `survivors`: no check leaks processes.
  */
-export function runCommand(command: string, options: CommandOptions): Promise<CommandRun> {
+export async function runCommand(command: string, options: CommandOptions): Promise<CommandRun> {
   const started = performance.now();
   const max = options.maxOutputBytes ?? 16 * 1024 * 1024;
   const failedToStart = (error: Error): CommandRun => ({
@@ -59,13 +59,13 @@ export function runCommand(command: string, options: CommandOptions): Promise<Co
   });
   let target: ContainedTarget;
   try {
-    target = spawnContained(command, {
+    target = await startContained(command, {
       env: options.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.cwd !== undefined && { cwd: options.cwd }),
     });
   } catch (error) {
-    return Promise.resolve(failedToStart(error as Error));
+    return failedToStart(error as Error);
   }
   const { child } = target;
   return new Promise((resolve) => {

@@ -13,6 +13,7 @@ import {
   TargetGone,
   TargetUnavailable,
 } from './check.js';
+import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
@@ -179,6 +180,14 @@ export async function runSuite<T, C>(
   suite: Suite<T, C>,
   target: T,
   options: RunOptions = {},
+): Promise<SuiteResult> {
+  return withSpawner(() => runWithSpawner(suite, target, options));
+}
+
+async function runWithSpawner<T, C>(
+  suite: Suite<T, C>,
+  target: T,
+  options: RunOptions,
 ): Promise<SuiteResult> {
   const counter: StartCounter = { count: 0 };
   const result = await countingStarts(counter, () => runCounted(suite, target, options));

@@ -1,85 +1,119 @@
-import { expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { containmentInfo, withSpawner } from '../../src/harness/containment/index.js';
 import { runCommand } from '../../src/harness/run-command.js';
 import { liveNow, waitForLive } from './process-helpers.js';
 
 const env = { PATH: process.env.PATH };
 
-test('a target command runs under sh -c with the given stdin and environment', async () => {
-  const run = await runCommand('read line; echo "got $line $FOO"; echo err >&2; exit 3', {
-    env: { ...env, FOO: 'bar' },
-    stdin: 'hello\n',
-    timeoutMs: 5000,
-  });
-  expect(run).toMatchObject({ exitCode: 3, stdout: 'got hello bar\n', stderr: 'err\n', timedOut: false });
-});
+/**
+ * Every case both ways a target is started: by the harness itself, and through the spawner of
+ * a suite run (src/harness/containment/spawner.ts), which must not change what a run sees.
+ */
+const ways: [string, <T>(fn: () => Promise<T>) => Promise<T>, boolean][] = [
+  ['started by the harness', (fn) => fn(), false],
+  ['started through the spawner', withSpawner, true],
+];
 
-test('a command past its time budget is terminated with its whole process group', async () => {
-  const run = await runCommand('sleep 30 & echo $! > /dev/null; sleep 30', {
-    env,
-    timeoutMs: 200,
-    graceMs: 100,
-  });
-  expect(run.timedOut).toBe(true);
-  expect(run.durationMs).toBeLessThan(10_000);
-});
+describe.each(ways)('%s', (_, within, throughSpawner) => {
+  test('the target is a child of the harness, or of the spawner (where the containment needs no extra pipe)', () =>
+    within(async () => {
+      const run = await runCommand('echo $PPID', { env, timeoutMs: 5000 });
+      const parent = Number(run.stdout.trim());
+      if (throughSpawner && containmentInfo().method !== 'pid-namespace') {
+        expect(parent).not.toBe(process.pid);
+        expect(readFileSync(`/proc/${parent}/cmdline`, 'utf8')).toContain('child_process');
+      } else expect(parent).toBe(process.pid);
+    }));
 
-test('a background child holding the pipes open does not keep the run alive after the command exits', async () => {
-  const run = await runCommand('sleep 30 & echo started', { env, timeoutMs: 10_000 });
-  expect(run.stdout).toBe('started\n');
-  expect(run.timedOut).toBe(false);
-});
+  test('a target command runs under sh -c with the given stdin and environment', () =>
+    within(async () => {
+      const run = await runCommand('read line; echo "got $line $FOO"; echo err >&2; exit 3', {
+        env: { ...env, FOO: 'bar' },
+        stdin: 'hello\n',
+        timeoutMs: 5000,
+      });
+      expect(run).toMatchObject({ exitCode: 3, stdout: 'got hello bar\n', stderr: 'err\n', timedOut: false });
+    }));
 
-test('a setsid escapee holding stdout neither holds the run nor survives it: it is killed and reported', async () => {
-  const arg = `31${Math.floor(Math.random() * 1e6)}.5`;
-  const run = await runCommand(`setsid sleep ${arg} & sleep 0.3; echo started`, { env, timeoutMs: 20_000 });
-  expect(run.stdout).toBe('started\n');
-  expect(run.timedOut).toBe(false);
-  expect(run.durationMs).toBeLessThan(5000);
-  expect(run.survivors?.map((s) => s.command)).toEqual([`sleep ${arg}`]);
-  expect(liveNow(arg)).toEqual([]);
-});
+  test('a command past its time budget is terminated with its whole process group', () =>
+    within(async () => {
+      const run = await runCommand('sleep 30 & echo $! > /dev/null; sleep 30', {
+        env,
+        timeoutMs: 200,
+        graceMs: 100,
+      });
+      expect(run.timedOut).toBe(true);
+      expect(run.durationMs).toBeLessThan(10_000);
+    }));
 
-test('a double-fork daemon that let go of the pipes is killed and reported', async () => {
-  const arg = `32${Math.floor(Math.random() * 1e6)}.5`;
-  const run = await runCommand(
-    `(setsid sh -c 'sleep ${arg} & exit 0' </dev/null >/dev/null 2>&1 &); sleep 0.3; echo done`,
-    { env, timeoutMs: 20_000 },
-  );
-  expect(run.stdout).toBe('done\n');
-  expect(run.survivors?.map((s) => s.command)).toEqual([`sleep ${arg}`]);
-  expect(liveNow(arg)).toEqual([]);
-});
+  test('a background child holding the pipes open does not keep the run alive after the command exits', () =>
+    within(async () => {
+      const run = await runCommand('sleep 30 & echo started', { env, timeoutMs: 10_000 });
+      expect(run.stdout).toBe('started\n');
+      expect(run.timedOut).toBe(false);
+    }));
 
-test('a command that leaves nothing behind has no survivors', async () => {
-  const run = await runCommand('sleep 30 >/dev/null 2>&1 & echo done', { env, timeoutMs: 10_000 });
-  expect(run.survivors).toEqual([]);
-});
+  test('a setsid escapee holding stdout neither holds the run nor survives it: it is killed and reported', () =>
+    within(async () => {
+      const arg = `31${Math.floor(Math.random() * 1e6)}.5`;
+      const run = await runCommand(`setsid sleep ${arg} & sleep 0.3; echo started`, {
+        env,
+        timeoutMs: 20_000,
+      });
+      expect(run.stdout).toBe('started\n');
+      expect(run.timedOut).toBe(false);
+      expect(run.durationMs).toBeLessThan(5000);
+      expect(run.survivors?.map((s) => s.command)).toEqual([`sleep ${arg}`]);
+      expect(liveNow(arg)).toEqual([]);
+    }));
 
-test('an abort kills the command and its escapees at once, without the grace', async () => {
-  const arg = `33${Math.floor(Math.random() * 1e6)}.5`;
-  const controller = new AbortController();
-  const running = runCommand(`trap '' TERM; setsid sleep ${arg} & sleep ${arg}`, {
-    env,
-    timeoutMs: 60_000,
-    graceMs: 30_000,
-    signal: controller.signal,
-  });
-  await waitForLive(arg, 2);
-  const before = performance.now();
-  controller.abort();
-  const run = await running;
-  expect(performance.now() - before).toBeLessThan(1000);
-  expect(run.signal).toBe('SIGKILL');
-  expect(liveNow(arg)).toEqual([]);
-});
+  test('a double-fork daemon that let go of the pipes is killed and reported', () =>
+    within(async () => {
+      const arg = `32${Math.floor(Math.random() * 1e6)}.5`;
+      const run = await runCommand(
+        `(setsid sh -c 'sleep ${arg} & exit 0' </dev/null >/dev/null 2>&1 &); sleep 0.3; echo done`,
+        { env, timeoutMs: 20_000 },
+      );
+      expect(run.stdout).toBe('done\n');
+      expect(run.survivors?.map((s) => s.command)).toEqual([`sleep ${arg}`]);
+      expect(liveNow(arg)).toEqual([]);
+    }));
 
-test('stderr keeps its head and its tail: the first line of a long error survives a flood', async () => {
-  const run = await runCommand(
-    `echo "Error: Cannot find module '/nonexistent.js'" >&2; head -c 100000 /dev/zero | tr '\\0' x >&2; echo; echo last words >&2; exit 1`,
-    { env, timeoutMs: 10_000 },
-  );
-  expect(run.stderr.startsWith("Error: Cannot find module '/nonexistent.js'\n")).toBe(true);
-  expect(run.stderr).toMatch(/\[\.\.\. \d+ bytes of stderr left out \.\.\.\]/);
-  expect(run.stderr.endsWith('last words\n')).toBe(true);
-  expect(run.stderr.length).toBeLessThan(17 * 1024 + 100);
+  test('a command that leaves nothing behind has no survivors', () =>
+    within(async () => {
+      const run = await runCommand('sleep 30 >/dev/null 2>&1 & echo done', { env, timeoutMs: 10_000 });
+      expect(run.survivors).toEqual([]);
+    }));
+
+  test('an abort kills the command and its escapees at once, without the grace', () =>
+    within(async () => {
+      const arg = `33${Math.floor(Math.random() * 1e6)}.5`;
+      const controller = new AbortController();
+      const running = runCommand(`trap '' TERM; setsid sleep ${arg} & sleep ${arg}`, {
+        env,
+        timeoutMs: 60_000,
+        graceMs: 30_000,
+        signal: controller.signal,
+      });
+      await waitForLive(arg, 2);
+      const before = performance.now();
+      controller.abort();
+      const run = await running;
+      expect(performance.now() - before).toBeLessThan(1000);
+      expect(run.signal).toBe('SIGKILL');
+      expect(liveNow(arg)).toEqual([]);
+    }));
+
+  test('stderr keeps its head and its tail: the first line of a long error survives a flood', () =>
+    within(async () => {
+      const run = await runCommand(
+        `echo "Error: Cannot find module '/nonexistent.js'" >&2; head -c 100000 /dev/zero | tr '\\0' x >&2; echo; echo last words >&2; exit 1`,
+        { env, timeoutMs: 10_000 },
+      );
+      expect(run.stderr.startsWith("Error: Cannot find module '/nonexistent.js'\n")).toBe(true);
+      expect(run.stderr).toMatch(/\[\.\.\. \d+ bytes of stderr left out \.\.\.\]/);
+      expect(run.stderr.endsWith('last words\n')).toBe(true);
+      expect(run.stderr.length).toBeLessThan(17 * 1024 + 100);
+    }));
 });

@@ -21,4 +21,6 @@ export {
   type ContainedTarget,
   describeSurvivors,
   spawnContained,
+  startContained,
 } from './spawn.js';
+export { withSpawner } from './spawner-lease.js';

@@ -5,6 +5,8 @@ import { chooseContainment } from './choose.js';
 import { type ContainmentMethod, type Enclosure, TAG_VARIABLE } from './enclosure.js';
 import { killGroup, readProcStat, type Survivor, survivorOf } from './procfs.js';
 import { register, unregister } from './registry.js';
+import { SpawnerLost } from './spawner.js';
+import { activeSpawner } from './spawner-lease.js';
 
 export interface ContainedSpawnOptions {
   /** The whole environment of the target (the tag variable is added). */
@@ -48,6 +50,22 @@ const EMPTY_WAIT_MS = 2000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A target's tag, enclosure and environment, before its process starts. */
+interface Prepared {
+  readonly tag: string;
+  readonly enclosure: Enclosure;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+function prepare(command: string, options: ContainedSpawnOptions): Prepared {
+  const tag = randomBytes(12).toString('hex');
+  const enclosure = chooseContainment().enclosures(tag, command);
+  const env = Object.fromEntries(
+    Object.entries({ ...options.env, [TAG_VARIABLE]: tag }).filter(([, v]) => v !== undefined),
+  ) as NodeJS.ProcessEnv;
+  return { tag, enclosure, env };
+}
+
 /**
  * Starts `sh -c command` as the target contract in the README says (its own process group, the given environment)
  * inside the containment this machine offers (chooseContainment), and registers it so
@@ -55,11 +73,56 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (E2BIG, a NUL byte), and ContainmentUnavailable when no method works.
  */
 export function spawnContained(command: string, options: ContainedSpawnOptions): ContainedTarget {
-  const tag = randomBytes(12).toString('hex');
-  const enclosure = chooseContainment().enclosures(tag, command);
-  const env = Object.fromEntries(
-    Object.entries({ ...options.env, [TAG_VARIABLE]: tag }).filter(([, v]) => v !== undefined),
-  ) as NodeJS.ProcessEnv;
+  return spawnDirectly(prepare(command, options), options);
+}
+
+/**
+ * spawnContained, through the spawner of the suite runs in progress where there is one
+ * (spawner-lease.ts) and the target needs only its three pipes: the same process, enclosure
+ * and events, without a fork of the harness. Elsewhere, and when the spawner is lost before it
+ * answers, the harness starts the target itself.
+ */
+export async function startContained(
+  command: string,
+  options: ContainedSpawnOptions,
+): Promise<ContainedTarget> {
+  const spawner = activeSpawner();
+  const prepared = prepare(command, options);
+  const { enclosure } = prepared;
+  const pipesOnly = options.stdio.every((io) => io === 'pipe') && enclosure.extraStdio.length === 0;
+  if (spawner === undefined || !pipesOnly) return spawnDirectly(prepared, options);
+  // Reached by killAllContainedTargets while it starts, as a target is once it runs.
+  const starting = { killNow: () => enclosure.killAll() };
+  register(starting);
+  let child: ChildProcess;
+  try {
+    const spawned = await spawner.start({
+      file: enclosure.file,
+      args: enclosure.args,
+      env: prepared.env,
+      cwd: options.cwd,
+    });
+    // The subset of ChildProcess the harness uses (spawned-child.ts).
+    child = spawned as unknown as ChildProcess;
+  } catch (error) {
+    unregister(starting);
+    enclosure.started(undefined);
+    if (!(error instanceof SpawnerLost)) {
+      enclosure.release();
+      throw error;
+    }
+    // It may have started the process before it went: that one goes with its enclosure.
+    await emptied(enclosure);
+    enclosure.release();
+    return spawnDirectly(prepare(command, options), options);
+  }
+  unregister(starting);
+  enclosure.started(child);
+  noteTargetStart();
+  return track(child, enclosure, prepared.tag, options.settleMs ?? SETTLE_MS);
+}
+
+function spawnDirectly({ tag, enclosure, env }: Prepared, options: ContainedSpawnOptions): ContainedTarget {
   let child: ChildProcess;
   try {
     child = spawn(enclosure.file, [...enclosure.args], {
@@ -76,6 +139,20 @@ export function spawnContained(command: string, options: ContainedSpawnOptions):
   enclosure.started(child);
   noteTargetStart();
   return track(child, enclosure, tag, options.settleMs ?? SETTLE_MS);
+}
+
+/** Kills what is in the enclosure until it is empty (bounded, as close() does). */
+async function emptied(enclosure: Enclosure): Promise<void> {
+  await enclosure.ready;
+  for (
+    let waited = 0, pause = 1;
+    waited <= EMPTY_WAIT_MS;
+    waited += pause, pause = Math.min(pause * 2, POLL_MS)
+  ) {
+    enclosure.killAll();
+    if (enclosure.empty()) return;
+    await sleep(pause);
+  }
 }
 
 function track(child: ChildProcess, enclosure: Enclosure, tag: string, settleMs: number): ContainedTarget {

@@ -6,10 +6,10 @@ import { TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
-import { type MemoryReport, sampleRunnerMemory } from './memory.js';
+import { type MemoryReport, type MemorySampler, sampleRunnerMemory } from './memory.js';
 import { cannotStart, preflightProblem } from './preflight.js';
 import { canScanProcesses } from './processes.js';
-import { type OutputLine, runSession, type SessionRun, type SessionSpec } from './session.js';
+import { runSession, type SessionRun, type SessionSpec } from './session.js';
 import type { RunnerTarget } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
@@ -120,10 +120,16 @@ export async function openRunner(
     return join(dir, 'workdir');
   };
   const leftovers = new LeftoverLedger();
-  const session = (spec: CaseSpec, workdir = workdirOf(spec), onOutput?: (line: OutputLine) => void) =>
+  const session = (spec: CaseSpec, workdir = workdirOf(spec), sampler?: MemorySampler) =>
     leftovers.track(
       `the session in ${workdir}`,
-      runSession(target.runner, spec, { baseEnv, workdir, ...(onOutput === undefined ? {} : { onOutput }) }),
+      runSession(target.runner, spec, {
+        baseEnv,
+        workdir,
+        ...(sampler === undefined
+          ? {}
+          : { onOutput: () => sampler.firstOutput(), onStart: (pid: number) => sampler.started(pid) }),
+      }),
     );
   const gone = (result: SessionRun): void => {
     const problem = cannotStart(result);
@@ -139,8 +145,8 @@ export async function openRunner(
   };
   const measure = async (spec: CaseSpec): Promise<MeasuredRun> => {
     const workdir = workdirOf(spec);
-    const sampler = canScanProcesses() ? sampleRunnerMemory(workdir) : undefined;
-    const result = await session(spec, workdir, () => sampler?.firstOutput()).finally(() => sampler?.stop());
+    const sampler = canScanProcesses() ? sampleRunnerMemory() : undefined;
+    const result = await session(spec, workdir, sampler).finally(() => sampler?.stop());
     const memory = sampler?.stop();
     gone(result);
     return { run: result, memory };

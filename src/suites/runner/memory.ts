@@ -12,6 +12,8 @@ export interface MemorySample {
 }
 
 export interface MemorySampler {
+  /** The harness started the runner: `pid` leads its process group. */
+  started(pid: number): void;
   /**
    * The runner printed its first line: look now (synchronously, so no timer can be late
    * under load) and keep the group's peak at this moment as the baseline: the runner's
@@ -35,21 +37,18 @@ export interface MemoryReport {
 const INTERVAL_MS = 50;
 
 /**
- * Samples the memory of the runner the harness is about to start in `workdir`: the process
- * it spawns is found by its parent (this process) and its environment (WIRECHECK_WORKDIR),
- * and the group it leads is summed (VmHWM, the peak resident set of each process, from
+ * Samples the memory of the runner the harness is about to start, from the moment it is told
+ * the runner's pid (`started`): the group it leads is summed (VmHWM, the peak resident set of each process, from
  * /proc/<pid>/status). The commands a runner starts sit in process groups of their own
  * (Runner contract 2) and are not counted: this is the runner's own memory. Stop it once
  * the session has ended.
  */
-export function sampleRunnerMemory(workdir: string): MemorySampler {
+export function sampleRunnerMemory(): MemorySampler {
   const started = performance.now();
-  const needle = `\0WIRECHECK_WORKDIR=${workdir}\0`;
   const peaks = new Map<number, { name: string; hwmKiB: number }>();
   const samples: MemorySample[] = [];
   let leader: number | undefined;
   const look = () => {
-    leader ??= findLeader(needle);
     if (leader === undefined) return;
     let processes = 0;
     for (const pid of groupMembers(leader)) {
@@ -67,6 +66,10 @@ export function sampleRunnerMemory(workdir: string): MemorySampler {
   let atFirstOutputKiB: number | undefined;
   const timer = setInterval(look, INTERVAL_MS);
   return {
+    started(pid) {
+      leader ??= pid;
+      look();
+    },
     firstOutput() {
       if (atFirstOutputKiB !== undefined) return;
       look();
@@ -82,20 +85,6 @@ export function sampleRunnerMemory(workdir: string): MemorySampler {
       };
     },
   };
-}
-
-/** The child of this process started with this WIRECHECK_WORKDIR. */
-function findLeader(needle: string): number | undefined {
-  for (const pid of pids()) {
-    if (readStat(pid)?.ppid !== process.pid) continue;
-    try {
-      // Entries are NUL-separated; a NUL first lets the needle match the first entry too.
-      if (`\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) return pid;
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return undefined;
 }
 
 function* groupMembers(pgid: number): Generator<number> {

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ContainedTarget, type Survivor, spawnContained } from '../../harness/containment/index.js';
+import { type ContainedTarget, type Survivor, startContained } from '../../harness/containment/index.js';
 import { createHeadTailCapture } from '../../harness/head-tail.js';
 import { startLoopLagProbe } from '../../harness/loop-lag.js';
 import type { InputLine } from './lines.js';
@@ -72,6 +72,8 @@ export interface SessionEnv {
   readonly workdir: string;
   /** Called as each line of the runner's stdout arrives (the memory sampler's baseline). */
   readonly onOutput?: (line: OutputLine) => void;
+  /** Called once the runner's process runs, with its pid (the leader of its process group). */
+  readonly onStart?: (pid: number) => void;
 }
 
 /** After the last answer, how long a runner gets to exit on its own. */
@@ -124,7 +126,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
 
   let contained: ContainedTarget;
   try {
-    contained = spawnContained(target, { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    contained = await startContained(target, { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (e) {
     return {
       ...base,
@@ -137,6 +139,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   }
   const { child } = contained;
   const runnerPgid = child.pid;
+  if (runnerPgid !== undefined) env.onStart?.(runnerPgid);
   const runnerGroups = new Set<number>(runnerPgid === undefined ? [] : [runnerPgid]);
   const outputs: OutputLine[] = [];
   const lines = lineSplitter((text) => {
@@ -154,6 +157,11 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   const stdoutEnded = new Promise<void>((resolve) => {
     if (!child.stdout) resolve();
     child.stdout?.on('close', () => resolve());
+  });
+  // The exit may be known before the last of stderr is read (what sh says of a command it cannot find).
+  const stderrEnded = new Promise<void>((resolve) => {
+    if (!child.stderr) resolve();
+    child.stderr?.on('close', () => resolve());
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
     (resolve) => {
@@ -205,7 +213,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   clearTimeout(budget);
   spec.signal?.removeEventListener('abort', onAbort);
   if (poller) clearInterval(poller);
-  await raceDelay(stdoutEnded, DRAIN_MS);
+  await raceDelay(Promise.all([stdoutEnded, stderrEnded]), DRAIN_MS);
   lines.end();
   child.stdout?.destroy();
   child.stderr?.destroy();
