@@ -112,7 +112,8 @@ export async function startContained(
       throw error;
     }
     // It may have started the process before it went: that one goes with its enclosure.
-    await emptied(enclosure);
+    await enclosure.ready;
+    await killUntilEmpty(enclosure, () => enclosure.killAll());
     enclosure.release();
     return spawnDirectly(prepare(command, options), options);
   }
@@ -141,15 +142,17 @@ function spawnDirectly({ tag, enclosure, env }: Prepared, options: ContainedSpaw
   return track(child, enclosure, tag, options.settleMs ?? SETTLE_MS);
 }
 
-/** Kills what is in the enclosure until it is empty (bounded, as close() does). */
-async function emptied(enclosure: Enclosure): Promise<void> {
-  await enclosure.ready;
+/**
+ * Kills what is in the enclosure until it is empty, bounded: kill, then look again soon (the
+ * kernel takes a moment), then less often.
+ */
+async function killUntilEmpty(enclosure: Enclosure, kill: () => void): Promise<void> {
   for (
     let waited = 0, pause = 1;
     waited <= EMPTY_WAIT_MS;
     waited += pause, pause = Math.min(pause * 2, POLL_MS)
   ) {
-    enclosure.killAll();
+    kill();
     if (enclosure.empty()) return;
     await sleep(pause);
   }
@@ -184,16 +187,7 @@ function track(child: ChildProcess, enclosure: Enclosure, tag: string, settleMs:
           left = escapees();
         }
         const survivors = left.filter((s) => readProcStat(s.pid)?.state !== 'Z');
-        // Kill, then look again soon (the kernel takes a moment), then less often.
-        for (
-          let waited = 0, pause = 1;
-          waited <= EMPTY_WAIT_MS;
-          waited += pause, pause = Math.min(pause * 2, POLL_MS)
-        ) {
-          killNow();
-          if (enclosure.empty()) break;
-          await sleep(pause);
-        }
+        await killUntilEmpty(enclosure, killNow);
         enclosure.release();
         unregister(target);
         return survivors;

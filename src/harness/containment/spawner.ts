@@ -55,12 +55,14 @@ export class Spawner {
   private constructor(private readonly process: ChildProcess) {
     // 'exit', not 'close': the IPC channel of a process that has exited may hold 'close' back.
     this.ended = new Promise((resolve) => {
-      process.once('exit', () => resolve());
-      process.once('error', () => resolve());
+      const end = () => {
+        this.lose();
+        resolve();
+      };
+      process.once('exit', end);
+      process.once('error', end);
     });
     process.on('message', (message: Message, handle?: unknown) => this.receive(message, handle));
-    process.once('exit', () => this.lose());
-    process.once('error', () => this.lose());
     process.unref();
     this.holdLoop();
   }

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { type ContainedTarget, type Survivor, startContained } from '../../harness/containment/index.js';
 import { createHeadTailCapture } from '../../harness/head-tail.js';
 import { startLoopLagProbe } from '../../harness/loop-lag.js';
@@ -154,15 +155,8 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   });
   const stderr = createHeadTailCapture();
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-  const stdoutEnded = new Promise<void>((resolve) => {
-    if (!child.stdout) resolve();
-    child.stdout?.on('close', () => resolve());
-  });
-  // The exit may be known before the last of stderr is read (what sh says of a command it cannot find).
-  const stderrEnded = new Promise<void>((resolve) => {
-    if (!child.stderr) resolve();
-    child.stderr?.on('close', () => resolve());
-  });
+  // Both: the exit may be known before the last of stderr is read (what sh says of a command it cannot find).
+  const streamsClosed = Promise.all([closed(child.stdout), closed(child.stderr)]);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
     (resolve) => {
       child.on('exit', (code, signal) => resolve({ code, signal }));
@@ -213,7 +207,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   clearTimeout(budget);
   spec.signal?.removeEventListener('abort', onAbort);
   if (poller) clearInterval(poller);
-  await raceDelay(Promise.all([stdoutEnded, stderrEnded]), DRAIN_MS);
+  await raceDelay(streamsClosed, DRAIN_MS);
   lines.end();
   child.stdout?.destroy();
   child.stderr?.destroy();
@@ -249,6 +243,13 @@ async function settle(watch: readonly Marker[]): Promise<Map<string, ProcInfo[]>
     if (alive.size === 0 || performance.now() >= until) return alive;
     await sleep(POLL_MS);
   }
+}
+
+function closed(stream: Readable | null): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream === null) resolve();
+    else stream.once('close', () => resolve());
+  });
 }
 
 function sleep(ms: number): Promise<void> {
