@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -36,11 +36,17 @@ describe('Counterexamples end to end: a runner that cuts by characters fails the
     const file = join(dir, 'counterexamples', `${CHECK}.json`);
     const fixture = parseFixtureText(await readFile(file, 'utf8'), file);
     if (fixture.kind !== 'counterexample') throw new Error(`not a counterexample: ${fixture.kind}`);
-    const saved = fixture.counterexample as { stdout: string; stderr: string };
-    // The saved value is the case the failure names.
-    expect(fixture.message).toContain(
-      `output of ${Buffer.byteLength(saved.stdout)} + ${Buffer.byteLength(saved.stderr)} bytes`,
+    // The saved value is the case the failure names: one runner's commands, one of which failed.
+    const saved = fixture.counterexample as { stdout: string; stderr: string }[];
+    expect(saved).toHaveLength(3);
+    const named = saved.map(
+      (o, i) =>
+        `command ${i + 1} of 3, output of ${Buffer.byteLength(o.stdout)} + ${Buffer.byteLength(o.stderr)} bytes`,
     );
+    expect(
+      named.some((n) => fixture.message.includes(n)),
+      fixture.message,
+    ).toBe(true);
     const line = /^ +replay: +npx wirecheck (.*)$/m.exec(first.stdout)?.[1];
     expect(line).toBe(fixture.replay.replace(/^npx wirecheck /, ''));
 
@@ -57,6 +63,47 @@ describe('Counterexamples end to end: a runner that cuts by characters fails the
 
     const fixed = await shell(`${WIRECHECK} ${line!.replace('cut-by-characters.mjs', 'conforming.mjs')}`);
     expect(fixed.exitCode, fixed.stdout).toBe(0);
+    expect(fixed.stdout).toContain(`✓ PASS  ${CHECK}`);
+  }, 90_000);
+
+  test('a counterexample saved when the case was one output (not a list) still replays: it fails the broken runner and passes the conforming one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-cx-legacy-'));
+    dirs.push(dir);
+    const file = join(dir, `${CHECK}.json`);
+    // 2-byte characters past the limit: cut at 65536 characters, more than 65536 bytes are kept.
+    const output = { stdout: `x${'é'.repeat(40_000)}`, stderr: '' };
+    const fixture = (name: string) => ({
+      format: 'wirecheck-fixture',
+      version: 1,
+      kind: 'counterexample',
+      suite: 'runner',
+      check: CHECK,
+      seed: 7,
+      runs: 3,
+      full: false,
+      fastCheck: { seed: 7, path: '0', property: 0 },
+      counterexample: output,
+      target: runner(name),
+      targetArgs: ['--runner', runner(name)],
+      replay: `npx wirecheck test runner --runner ${shellQuote(runner(name))} --replay ${file}`,
+      message: 'output of 80001 + 0 bytes: more than 65536 bytes of output were kept',
+    });
+    await writeFile(file, JSON.stringify(fixture('cut-by-characters')));
+    const broken = await shell(
+      `${WIRECHECK} test runner --runner ${shellQuote(runner('cut-by-characters'))} --replay ${shellQuote(file)}`,
+    );
+    expect(broken.exitCode, `${broken.stdout}\n${broken.stderr}`).toBe(1);
+    expect(broken.stdout).toContain(`✗ FAIL  ${CHECK}`);
+    expect(broken.stdout).toContain('command 1 of 1, output of 80001 + 0 bytes');
+    expect(broken.stdout).toContain(
+      'replayed the saved counterexample (seed and path now generate another value)',
+    );
+
+    await writeFile(file, JSON.stringify(fixture('conforming')));
+    const fixed = await shell(
+      `${WIRECHECK} test runner --runner ${shellQuote(runner('conforming'))} --replay ${shellQuote(file)}`,
+    );
+    expect(fixed.exitCode, `${fixed.stdout}\n${fixed.stderr}`).toBe(0);
     expect(fixed.stdout).toContain(`✓ PASS  ${CHECK}`);
   }, 90_000);
 });

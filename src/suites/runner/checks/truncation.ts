@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { type Check, expectThat } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
@@ -34,6 +35,29 @@ const CASES = {
 } as const;
 type CaseKey = keyof typeof CASES;
 const KEYS = Object.keys(CASES) as CaseKey[];
+
+/**
+ * Generated outputs one runner session prints, one command each: a runner start costs far
+ * more than a command, and a runner that answers each line on its own is judged the same
+ * way on the first line as on the fifth (and one that does not is caught either way).
+ */
+const OUTPUTS_PER_RUNNER = 5;
+
+/** The property runs (runner sessions) for `outputs` generated outputs, and outputs per run. */
+export function outputBatches(outputs: number): { runs: number; perRun: number } {
+  const perRun = Math.max(1, Math.min(OUTPUTS_PER_RUNNER, outputs));
+  return { runs: Math.ceil(outputs / perRun), perRun };
+}
+
+type CommandOutput = { stdout: string; stderr: string };
+
+/**
+ * The outputs of a case. A counterexample saved before the case became a list of outputs
+ * (one `{stdout, stderr}`) still replays, as a list of one.
+ */
+function asOutputList(value: readonly CommandOutput[] | CommandOutput): readonly CommandOutput[] {
+  return Array.isArray(value) ? value : [value as CommandOutput];
+}
 
 /** `k.out` and `k.err` as files, and the command that prints them. */
 function filesOf(key: string, output: { stdout: string; stderr: string }) {
@@ -139,31 +163,34 @@ export const truncationChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.truncation.generated',
     clause: `${CLAUSE}; Runner contract for the shell tool, item 4 (Output assembly)`,
-    description:
-      'Generated stdout and stderr of many sizes around the limit, with 1- to 4-byte characters: exact below the limit, the first 65536 bytes and the note above it.',
+    description: `Generated stdout and stderr of many sizes around the limit, with 1- to 4-byte characters, up to ${OUTPUTS_PER_RUNNER} commands per runner: exact below the limit, the first 65536 bytes and the note above it.`,
     level: 'must',
     basis: 'spec',
     rule: `${CUT_RULE} Output assembly (stdout, then the separator and stderr when both are non-empty) comes first, then the cut.`,
     timeoutMs: PROPERTY_BUDGET_MS,
     async run(ctx, env) {
+      const { runs, perRun } = outputBatches(ctx.commandRuns(env));
       await checkProperty(
         env,
-        arbCommandOutput,
-        async (output) => {
-          const { files, command } = filesOf('gen', output);
+        fc.array(arbCommandOutput, { minLength: perRun, maxLength: perRun }),
+        async (generated) => {
+          const outputs = asOutputList(generated);
+          const parts = outputs.map((output, i) => filesOf(`gen${i + 1}`, output));
           const run = await ctx.run({
-            lines: [toolUse(command)],
-            files,
+            lines: parts.map((p) => toolUse(p.command)),
+            files: Object.assign({}, ...parts.map((p) => p.files)),
             timeoutS: ORDINARY_TIMEOUT_S,
-            budgetMs: quickBudgetMs(1),
+            budgetMs: quickBudgetMs(outputs.length),
             signal: env.signal,
           });
-          const what = `output of ${Buffer.byteLength(output.stdout)} + ${Buffer.byteLength(output.stderr)} bytes`;
-          const result = resultAt(run, 0, what);
-          expectIsError(result, false, what);
-          expectAssembledOutput(result.content, output.stdout, output.stderr, what, 'tolerate');
+          for (const [i, output] of outputs.entries()) {
+            const what = `command ${i + 1} of ${outputs.length}, output of ${Buffer.byteLength(output.stdout)} + ${Buffer.byteLength(output.stderr)} bytes`;
+            const result = resultAt(run, i, what);
+            expectIsError(result, false, what);
+            expectAssembledOutput(result.content, output.stdout, output.stderr, what, 'tolerate');
+          }
         },
-        { runs: ctx.commandRuns(env), maxShrinkRuns: ctx.shrinkRuns },
+        { runs, maxShrinkRuns: ctx.shrinkRuns },
       );
     },
   },
