@@ -99,4 +99,25 @@ describe('runner-json-lines fuzz surface', () => {
     expect(result.status).toBe('failed');
     if (result.status === 'failed') expect(result.error).toMatch(/one result line per input line/);
   }, 60_000);
+
+  test('a service that writes a lone surrogate of an id as U+FFFD (not as its \\u escape) fails', async () => {
+    // JSON.stringify escapes only lone surrogates; a writer that encodes the line as UTF-8 first turns each into U+FFFD.
+    const loneSurrogateEscape = /(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+    let replaced = 0;
+    const lossyWriter: typeof serveJsonLines = (options) =>
+      serveJsonLines({
+        ...options,
+        writeLine: (line) =>
+          options.writeLine(
+            line.replace(loneSurrogateEscape, (_match, backslashes: string) => {
+              replaced += 1;
+              return `${backslashes}\uFFFD`;
+            }),
+          ),
+      });
+    const result = await runSurface(runnerJsonLinesSurface({ serve: lossyWriter, cli: undefined }), RUN);
+    expect(replaced).toBeGreaterThan(0);
+    expect(result.status).toBe('failed');
+    if (result.status === 'failed') expect(result.error).toMatch(/expected tool_use_id .*got tool_use_id/);
+  }, 60_000);
 });

@@ -6,19 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { toolScenario } from '../../../src/mocks/tools/index.js';
 import { findPerl, type StdioRelayHost, startStdioRelayHost } from '../../../src/mocks/tools/stdio-relay.js';
-
-const init = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-});
-const call = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 2,
-  method: 'tools/call',
-  params: { name: 'echo', arguments: { x: 1 } },
-});
+import { call, init } from './requests.js';
 
 let dir: string;
 let host: StdioRelayHost;
@@ -36,6 +24,14 @@ afterEach(async () => {
   await host.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** What a relay sends first: its session's token, then one data frame of `text` (4-byte length, bytes). */
+function helloAndData(token: string, text: string): Buffer {
+  const body = Buffer.from(text);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(body.length);
+  return Buffer.concat([Buffer.from(`H${token}D`), length, body]);
+}
 
 /** Starts `command` as a client would (sh -c), collecting its stdout; `exit` settles with its status. */
 function start(command: string) {
@@ -168,10 +164,7 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
   test('frames split at every byte are put back together', async () => {
     const session = host.session(toolScenario({}));
     const token = tokenOf(session.command);
-    const body = Buffer.from(`${init}\n`);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(body.length);
-    const bytes = Buffer.concat([Buffer.from(`H${token}D`), length, body, Buffer.from('E')]);
+    const bytes = Buffer.concat([helloAndData(token, `${init}\n`), Buffer.from('E')]);
     const socket = connect(join(dir, 'relay.sock'));
     let answer = '';
     socket.on('data', (d: Buffer) => {
@@ -190,11 +183,8 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
     const session = host.session(toolScenario({}));
     const socket = connect(join(dir, 'relay.sock'));
     socket.on('data', () => {});
-    const body = Buffer.from(`${init}\n${call}\n`);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(body.length);
     socket.write(
-      Buffer.concat([Buffer.from(`H${tokenOf(session.command)}D`), length, body, Buffer.from('T1')]),
+      Buffer.concat([helloAndData(tokenOf(session.command), `${init}\n${call}\n`), Buffer.from('T1')]),
     );
     expect(await session.ended).toBe('vanished');
     socket.destroy();

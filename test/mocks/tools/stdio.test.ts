@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { runStdioMockToolServer, type ToolScenarioInput } from '../../../src/mocks/tools/index.js';
+import { call, init } from './requests.js';
 
 /** Run the stdio mock on `lines`, stdin closed after them; returns what it wrote and its journal. */
 async function run(scenario: ToolScenarioInput, lines: string[]) {
@@ -12,19 +13,6 @@ async function run(scenario: ToolScenarioInput, lines: string[]) {
   const { end, journal } = await done;
   return { end, out: out.join(''), journal: journal.entries() };
 }
-
-const init = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-});
-const call = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 2,
-  method: 'tools/call',
-  params: { name: 'echo', arguments: { x: 1 } },
-});
 
 describe('stdio mock tool server (spec "Tool server, stdio transport")', () => {
   test('answers each request with one JSON line, in order, even when stdin closes right after', async () => {
