@@ -16,12 +16,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 // A command a suite starts once per case (`messages-client`, `agent`, `tool-client`, `run-bash`,
-// `serve tools`) loads only what it runs, not the whole CLI, and from the bundle of those
-// commands (rolldown.config.ts): a few files instead of the ~150 modules they are made of.
-const { targetCommandOf, targetMain } = await import('../dist/targets/target-main.js');
+// `serve tools`) loads only what it runs, not the whole CLI. Both come from bundles
+// (rolldown.config.ts): a few files instead of the hundreds of modules they are made of.
+const { targetCommandOf, targetMain } = await import('../dist/bundle/target-main.js');
 if (targetCommandOf(process.argv) !== undefined) {
   process.exitCode = await targetMain(process.argv);
 } else {
-  const { main } = await import('../dist/cli/main.js');
+  const { main } = await import('../dist/bundle/cli-main.js');
   process.exitCode = await main(process.argv);
 }

@@ -1,6 +1,8 @@
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from './package-root.js';
 
-const require = createRequire(import.meta.url);
-
-/** The package version, read once from package.json (works from src/ and dist/). */
-export const VERSION: string = (require('../package.json') as { version: string }).version;
+/** The package version, read once from package.json (the bundles have it written in: rolldown.config.ts). */
+export const VERSION: string = (
+  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;

@@ -19,9 +19,10 @@ const REQUIRED_OUTPUTS = [
   // The package's own entry points, imported by the examples as 'wirecheck' and 'wirecheck/vitest'.
   'dist/index.js',
   'dist/testing/vitest.js',
-  // The bundle of the per-case programs (rolldown.config.ts), which bin/wirecheck.js runs them from.
-  'dist/targets/target-main.js',
-  'dist/targets/mock-tools-stdio.js',
+  // The bundles of the per-case programs and of the CLI (rolldown.config.ts), which bin/wirecheck.js runs.
+  'dist/bundle/target-main.js',
+  'dist/bundle/cli-main.js',
+  'dist/bundle/mock-tools-stdio.js',
 ];
 
 function newestMtime(dir: string): number {
@@ -37,7 +38,7 @@ function newestMtime(dir: string): number {
  * The output every build writes last: tsc emits only what changed (tsconfig.build.json is
  * incremental), then the bundler writes all of its files again.
  */
-const LAST_OUTPUT = 'dist/targets/target-main.js';
+const LAST_OUTPUT = 'dist/bundle/target-main.js';
 
 /** True when every required output exists and the last build is newer than every file under src/. */
 export function distIsFresh(): boolean {
@@ -46,7 +47,7 @@ export function distIsFresh(): boolean {
 }
 
 /**
- * Compile src/ to dist/ (tsconfig.build.json) and bundle the per-case programs, as `npm run
+ * Compile src/ to dist/ (tsconfig.build.json) and bundle the per-case programs and the CLI, as `npm run
  * build` does, so that tests can run the built implementations as real commands, the way the
  * harness runs any target. Type errors do
  * not stop the emit (they are the typecheck's business); missing outputs do.

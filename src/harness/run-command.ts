@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { type ContainedTarget, type Survivor, startContained } from './containment/index.js';
 import { createHeadTailCapture } from './head-tail.js';
+import { waitAtMost } from './wait-at-most.js';
 
 export interface CommandRun {
   exitCode: number | null;
@@ -104,7 +105,7 @@ export async function runCommand(command: string, options: CommandOptions): Prom
       stopTimers();
       // Whatever the command left in its group goes; what escaped the group is a survivor.
       const survivors = await target.close();
-      await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))]);
+      await waitAtMost(closed, DRAIN_MS);
       for (const stream of [child.stdout, child.stderr] as (Readable | null)[]) stream?.destroy();
       resolve({
         exitCode,

@@ -24,7 +24,7 @@ async function bundle(files: Record<string, string>): Promise<string> {
   return out.output.map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n');
 }
 
-describe('the bundle of the per-case programs (rolldown.config.ts)', () => {
+describe('the bundles of the per-case programs and the CLI (rolldown.config.ts)', () => {
   test('fails on a module that finds a file from its own place', async () => {
     await expect(
       bundle({
@@ -42,5 +42,13 @@ describe('the bundle of the per-case programs (rolldown.config.ts)', () => {
     });
     expect(code).toContain('"9.8.7"');
     expect(code).not.toContain('package.json');
+  });
+
+  test('lets package-root.js, and it alone, find its own place', async () => {
+    const code = await bundle({
+      'main.js': "import { ROOT } from './package-root.js';\nconsole.log(ROOT);\n",
+      'package-root.js': "export const ROOT = new URL('.', import.meta.url).href;\n",
+    });
+    expect(code).toContain('import.meta.url');
   });
 });

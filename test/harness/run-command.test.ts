@@ -1,10 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { containmentInfo, withSpawner } from '../../src/harness/containment/index.js';
 import { runCommand } from '../../src/harness/run-command.js';
 import { liveNow, waitForLive } from './process-helpers.js';
 
 const env = { PATH: process.env.PATH };
+const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * Every case both ways a target is started: by the harness itself, and through the spawner of
@@ -116,4 +120,20 @@ describe.each(ways)('%s', (_, within, throughSpawner) => {
       expect(run.stderr.endsWith('last words\n')).toBe(true);
       expect(run.stderr.length).toBeLessThan(17 * 1024 + 100);
     }));
+});
+
+test('a finished command leaves no timer behind to hold the harness open', () => {
+  // In a process of its own, where no other test's timers come and go: a timer left after the
+  // run (the wait for the output to drain, 500 ms) kept every wirecheck run alive that long.
+  const script = [
+    `import { runCommand } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/harness/run-command.js')).href)};`,
+    "const run = await runCommand('echo done', { env: { PATH: process.env.PATH }, timeoutMs: 60000 });",
+    "const timers = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;",
+    'console.log(JSON.stringify({ stdout: run.stdout, timers }));',
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env,
+    encoding: 'utf8',
+  });
+  expect(JSON.parse(out)).toEqual({ stdout: 'done\n', timers: 0 });
 });

@@ -150,8 +150,9 @@ describe('the packed package', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/testing/vitest.js',
-      'dist/targets/target-main.js',
-      'dist/targets/mock-tools-stdio.js',
+      'dist/bundle/target-main.js',
+      'dist/bundle/cli-main.js',
+      'dist/bundle/mock-tools-stdio.js',
       'fixtures/messages/01-plain-text.json',
       'docs/checks.md',
     ]) {

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import type { MessageRequest } from '../../protocol/messages/index.js';
 import { lastUserTurn, textOf, toolNamesOf, toolResultsOf } from './conversation.js';
 import { ReplyJson, replyOfJson, type Scenario } from './reply.js';
 
-/** The fixtures shipped with wirecheck (`fixtures/messages/`, from src/ or dist/ alike). */
-export const BUNDLED_FIXTURES_DIR = fileURLToPath(new URL('../../../fixtures/messages/', import.meta.url));
+/** The fixtures shipped with wirecheck (`fixtures/messages/`). */
+export const BUNDLED_FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures', 'messages');
 
 /** When a fixture applies; every rule given must hold (no rule: matches every request). */
 export const FixtureMatch = z.strictObject({

@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT, WIRECHECK_BIN } from '../../package-root.js';
 import { shellQuote } from '../shell-quote.js';
 
 export interface MockToolCommandOptions {
@@ -11,7 +12,7 @@ export interface MockToolCommandOptions {
   readonly port?: number;
   /**
    * `cli` (default): `node bin/wirecheck.js serve mock-tools ...`, the documented command.
-   * `direct`: `node <dist>/targets/mock-tools-stdio.js ...` (stdio only: the bundle of
+   * `direct`: `node <dist>/bundle/mock-tools-stdio.js ...` (stdio only: the bundle of
    * stdio-process.ts), which loads the mock alone and starts several times faster; the
    * tool-client suite uses it.
    */
@@ -35,15 +36,13 @@ export function mockToolServerCommand(options: MockToolCommandOptions): string {
     ...(options.speed === undefined ? [] : ['--speed', String(options.speed)]),
   ];
   if (options.launcher === 'direct') {
-    // stdio-process.ts as bundled by the build (rolldown.config.ts), under dist/targets/.
-    const entry = fileURLToPath(new URL('../../targets/mock-tools-stdio.js', distUrl(import.meta.url)));
+    // stdio-process.ts as bundled by the build (rolldown.config.ts).
+    const entry = join(PACKAGE_ROOT, 'dist', 'bundle', 'mock-tools-stdio.js');
     return [process.execPath, entry, ...scenario, ...journal].map(shellQuote).join(' ');
   }
-  // This file sits two folders below src/ or dist/, so the bin is three folders up.
-  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
   const args = [
     process.execPath,
-    bin,
+    WIRECHECK_BIN,
     'serve',
     'mock-tools',
     '--transport',
@@ -53,9 +52,4 @@ export function mockToolServerCommand(options: MockToolCommandOptions): string {
   ];
   if (options.port !== undefined) args.push('--port', String(options.port));
   return args.map(shellQuote).join(' ');
-}
-
-/** This module's URL under dist/ (tests import it from src/, but node runs the compiled file). */
-function distUrl(url: string): string {
-  return url.replace(/\/src\/mocks\/tools\/[^/]*$/, '/dist/mocks/tools/command.js');
 }

@@ -1,5 +1,5 @@
 // A process entry for the stdio mock that loads only the mock (not the whole CLI):
-// `node dist/targets/mock-tools-stdio.js --scenario FILE [--journal FILE]` (this file as the
+// `node dist/bundle/mock-tools-stdio.js --scenario FILE [--journal FILE]` (this file as the
 // build bundles it, rolldown.config.ts). It behaves as
 // `wirecheck serve mock-tools --transport stdio` does; the suite starts it once per stdio
 // case, where the CLI's start-up (every command's modules) would cost most of the case.

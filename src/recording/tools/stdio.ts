@@ -132,7 +132,9 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   }
   fromServer.end(since());
   void iterator.return?.();
-  await Promise.race([pump, new Promise((r) => setTimeout(r, 50))]);
+  let pumpWait: NodeJS.Timeout | undefined;
+  await Promise.race([pump, new Promise((r) => (pumpWait = setTimeout(r, 50)))]);
+  clearTimeout(pumpWait);
   const { session, file } = await log.end({ endAtMs: roundMs(since()), exit });
   return { exit, session, file };
 }

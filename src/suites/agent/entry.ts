@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
+import { WIRECHECK_BIN } from '../../package-root.js';
 import type { RunningReference, SuiteEntry } from '../registry.js';
 import { type IsolationProbe, referenceIsolation } from '../runner/reference-isolation.js';
 import { agentSuite } from './suite.js';
@@ -10,7 +10,7 @@ import { AGENT_TARGET_OPTIONS, type AgentTarget, agentTargetFromOptions } from '
  * two folders below src/ or dist/, so the bin is three folders up).
  */
 export function referenceAgentCommand(): string {
-  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+  const bin = WIRECHECK_BIN;
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} agent`;
 }
 

@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
+import { WIRECHECK_BIN } from '../../package-root.js';
 import type { SuiteEntry } from '../registry.js';
 import { messagesClientSuite } from './suite.js';
 import {
@@ -9,11 +9,10 @@ import {
 } from './target.js';
 
 /**
- * The reference client as a target command: `node bin/wirecheck.js messages-client`
- * (this file sits two folders below src/ or dist/, so the bin is three folders up).
+ * The reference client as a target command: `node bin/wirecheck.js messages-client`.
  */
 export function referenceClientCommand(): string {
-  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+  const bin = WIRECHECK_BIN;
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} messages-client`;
 }
 

@@ -1,16 +1,15 @@
-import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
+import { WIRECHECK_BIN } from '../../package-root.js';
 import type { RunningReference, SuiteEntry } from '../registry.js';
 import { type IsolationProbe, referenceIsolation } from './reference-isolation.js';
 import { runnerSuite } from './suite.js';
 import { RUNNER_TARGET_OPTIONS, type RunnerTarget, runnerTargetFromOptions } from './target.js';
 
 /**
- * The reference runner as a target command: `node bin/wirecheck.js run-bash` (this file
- * sits two folders below src/ or dist/, so the bin is three folders up).
+ * The reference runner as a target command: `node bin/wirecheck.js run-bash`.
  */
 export function referenceRunnerCommand(): string {
-  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+  const bin = WIRECHECK_BIN;
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} run-bash`;
 }
 

@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
+import { WIRECHECK_BIN } from '../../package-root.js';
 import type { SuiteEntry } from '../registry.js';
 import { toolClientSuite } from './suite.js';
 import {
@@ -10,11 +10,10 @@ import {
 } from './target.js';
 
 /**
- * The reference tool client as a target command: `node bin/wirecheck.js tool-client`
- * (this file sits two folders below src/ or dist/, so the bin is three folders up).
+ * The reference tool client as a target command: `node bin/wirecheck.js tool-client`.
  */
 export function referenceToolClientCommand(): string {
-  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+  const bin = WIRECHECK_BIN;
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} tool-client`;
 }
 

@@ -1,6 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../harness/run-suite.js';
 import { portForServerStart } from '../../harness/server-port.js';
+import { WIRECHECK_BIN } from '../../package-root.js';
 import type { SuiteEntry } from '../registry.js';
 import { toolServerSuite } from './suite.js';
 import { TOOL_SERVER_TARGET_OPTIONS, type ToolServerTarget, toolServerTargetFromOptions } from './target.js';
@@ -15,7 +15,7 @@ export function referenceToolServerCommand(
   port = 0,
   keepAliveMs?: number,
 ): string {
-  const bin = fileURLToPath(new URL('../../../bin/wirecheck.js', import.meta.url));
+  const bin = WIRECHECK_BIN;
   const keepAlive = keepAliveMs === undefined ? '' : ` --keep-alive-ms ${keepAliveMs}`;
   const args =
     transport === 'stdio' ? '--transport stdio' : `--transport ${transport} --port ${port}${keepAlive}`;

@@ -1,6 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { type Survivor, spawnContained } from '../../harness/containment/index.js';
 import { createHeadTailCapture, headAndTail } from '../../harness/head-tail.js';
+import { waitAtMost } from '../../harness/wait-at-most.js';
 
 /** A server process the suite started: `sh -c CMD` in its own process group, contained. */
 export interface ServerProcess {
@@ -58,13 +59,11 @@ export function spawnServer(command: string, env: NodeJS.ProcessEnv = process.en
     kill() {
       killing ??= (async () => {
         contained.signalGroup('SIGTERM');
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, KILL_GRACE_MS)))]);
-        clearTimeout(timer);
+        await waitAtMost(exited, KILL_GRACE_MS);
         // Whatever the command left in its group goes too, even when sh itself has exited,
         // and so does what escaped the group.
         survivors = await contained.close();
-        await Promise.race([exited, new Promise((r) => setTimeout(r, KILL_GRACE_MS))]);
+        await waitAtMost(exited, KILL_GRACE_MS);
         child.stdout.destroy();
         child.stderr.destroy();
         child.stdin.destroy();

@@ -1,3 +1,4 @@
+import { waitAtMost } from '../../harness/wait-at-most.js';
 import { createLineDecoder, DEFAULT_MAX_LINE_BYTES } from '../../protocol/jsonrpc/index.js';
 import type { Channel, PostOutcome } from './channel.js';
 import { STDIO_WORDS } from './diagnosis.js';
@@ -101,9 +102,7 @@ export function openStdioChannel(
     close: () => proc.kill(),
     async endInput(ms) {
       proc.child.stdin.end();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([proc.exited, new Promise((r) => (timer = setTimeout(r, ms)))]);
-      clearTimeout(timer);
+      await waitAtMost(proc.exited, ms);
       return proc.exit() !== undefined;
     },
   };
