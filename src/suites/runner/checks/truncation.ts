@@ -60,7 +60,7 @@ function asOutputList(value: readonly CommandOutput[] | CommandOutput): readonly
 }
 
 /** `k.out` and `k.err` as files, and the command that prints them. */
-function filesOf(key: string, output: { stdout: string; stderr: string }) {
+function filesOf(key: string, output: CommandOutput) {
   return {
     files: { [`${key}.out`]: output.stdout, [`${key}.err`]: output.stderr },
     command: `cat ${key}.out; cat ${key}.err >&2`,
