@@ -1,8 +1,8 @@
 // The second step of `npm run build`, after tsc: the programs a conformance run starts once per
 // case (the reference targets, through bin/wirecheck.js, and the stdio mock tool server), and the
 // CLI itself, bundled from dist/ into dist/bundle/. Node.js resolves and loads each of the
-// modules they need on every start (~150 for a target, ~450 for the CLI); from a few files a
-// target's start takes about half the CPU, and the CLI's (`wirecheck --version`) 0.57 -> 0.25 s
+// modules they need on every start (~150 for a target, ~380 for the CLI); from a few files a
+// target's start takes about half the CPU, and the CLI's (`wirecheck --version`) 0.53 -> 0.44 s
 // (docs/performance.md, "Per-case cost" and "The CLI from a bundle").
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -56,9 +56,9 @@ export default defineConfig([
     output,
   },
   {
-    // The whole CLI. Its packages stay outside (fastify finds its own files by relative path,
-    // and is loaded only by the commands that serve HTTP); the ~450 modules of dist/ are what
-    // a start spent its time resolving and reading.
+    // The whole CLI. Its packages stay outside (fastify, bundled, fails to find its own
+    // package.json); the ~380 modules of dist/ are what a start spent its time resolving and
+    // reading.
     input: { 'cli-main': `${DIST}cli/main.js` },
     platform: 'node',
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('node:'),

@@ -6,12 +6,10 @@ import { agentSuite } from './suite.js';
 import { AGENT_TARGET_OPTIONS, type AgentTarget, agentTargetFromOptions } from './target.js';
 
 /**
- * The reference agent as a target command: `node bin/wirecheck.js agent` (this file sits
- * two folders below src/ or dist/, so the bin is three folders up).
+ * The reference agent as a target command: `node bin/wirecheck.js agent`.
  */
 export function referenceAgentCommand(): string {
-  const bin = WIRECHECK_BIN;
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)} agent`;
+  return `${shellQuote(process.execPath)} ${shellQuote(WIRECHECK_BIN)} agent`;
 }
 
 /** The suite as the CLI registers it. */

@@ -12,8 +12,7 @@ import {
  * The reference client as a target command: `node bin/wirecheck.js messages-client`.
  */
 export function referenceClientCommand(): string {
-  const bin = WIRECHECK_BIN;
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)} messages-client`;
+  return `${shellQuote(process.execPath)} ${shellQuote(WIRECHECK_BIN)} messages-client`;
 }
 
 /** The suite as the CLI registers it. */

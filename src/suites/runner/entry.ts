@@ -9,8 +9,7 @@ import { RUNNER_TARGET_OPTIONS, type RunnerTarget, runnerTargetFromOptions } fro
  * The reference runner as a target command: `node bin/wirecheck.js run-bash`.
  */
 export function referenceRunnerCommand(): string {
-  const bin = WIRECHECK_BIN;
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)} run-bash`;
+  return `${shellQuote(process.execPath)} ${shellQuote(WIRECHECK_BIN)} run-bash`;
 }
 
 /** The suite as the CLI registers it. */

@@ -13,8 +13,7 @@ import {
  * The reference tool client as a target command: `node bin/wirecheck.js tool-client`.
  */
 export function referenceToolClientCommand(): string {
-  const bin = WIRECHECK_BIN;
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)} tool-client`;
+  return `${shellQuote(process.execPath)} ${shellQuote(WIRECHECK_BIN)} tool-client`;
 }
 
 /** The suite as the CLI registers it. */

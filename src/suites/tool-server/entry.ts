@@ -8,18 +8,17 @@ import { TOOL_SERVER_TARGET_OPTIONS, type ToolServerTarget, toolServerTargetFrom
 /**
  * The reference tool server as a stdio target command: `node bin/wirecheck.js serve tools
  * --transport stdio` (or `--transport sse|http --port N`, for `--start`, with `--keep-alive-ms`
- * when given; this file sits two folders below src/ or dist/).
+ * when given).
  */
 export function referenceToolServerCommand(
   transport: 'stdio' | 'sse' | 'http' = 'stdio',
   port = 0,
   keepAliveMs?: number,
 ): string {
-  const bin = WIRECHECK_BIN;
   const keepAlive = keepAliveMs === undefined ? '' : ` --keep-alive-ms ${keepAliveMs}`;
   const args =
     transport === 'stdio' ? '--transport stdio' : `--transport ${transport} --port ${port}${keepAlive}`;
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)} serve tools ${args}`;
+  return `${shellQuote(process.execPath)} ${shellQuote(WIRECHECK_BIN)} serve tools ${args}`;
 }
 
 /**
