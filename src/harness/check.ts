@@ -33,6 +33,12 @@ export interface CheckEnv {
    * properties concurrently (`--jobs` above 1, a suite whose checks run concurrently).
    */
   readonly slots?: Slots;
+  /**
+   * Wait for work another check runs for this one too (a shared session): the check's job
+   * slot goes back to the pool meanwhile, so the wait lends a core to the next check instead
+   * of holding it. As it is where the check holds no slot it could lend.
+   */
+  idle<T>(work: Promise<T>): Promise<T>;
 }
 
 /** One saved case of a property-based check (a counterexample fixture), to run again. */
@@ -196,7 +202,7 @@ export interface Suite<Target, Ctx> {
 }
 
 /** What a suite's `open` gets: the run's settings and, in a run, its stop signal. */
-export type OpenEnv = Omit<CheckEnv, 'signal'> & {
+export type OpenEnv = Omit<CheckEnv, 'signal' | 'idle'> & {
   readonly signal?: AbortSignal;
   /**
    * `--jobs` as asked (absent: 1), also for a suite that runs one check at a time: it may

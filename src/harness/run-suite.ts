@@ -19,6 +19,7 @@ import { PropertyFailure, propertyRunsOf } from './property.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
 import { dispatch } from './schedule.js';
 import { type Shard, selectShard } from './shard.js';
+import { leaseSlot, NO_LEASE } from './slot-lease.js';
 import type { Slots } from './slots.js';
 import { notRunMessage, stopOf } from './stop.js';
 import { countingStarts, type StartCounter } from './target-starts.js';
@@ -511,6 +512,8 @@ async function runCheckCut<T, C>(
   const t0 = performance.now();
   const controller = new AbortController();
   const budget = check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  // `slots` is given to an ordinary check of a concurrent run, which holds one of them.
+  const lease = settings.slots === undefined ? NO_LEASE : leaseSlot(settings.slots);
   const env: CheckEnv = {
     seed,
     runs: settings.runs,
@@ -519,6 +522,7 @@ async function runCheckCut<T, C>(
     ...(settings.replay === undefined ? {} : { replay: settings.replay }),
     // A property-based check runs more of its cases at once on the free slots it can borrow.
     ...(settings.slots === undefined ? {} : { slots: settings.slots }),
+    idle: (work) => lease.idle(work),
   };
   const left = settings.deadline === undefined ? Number.POSITIVE_INFINITY : settings.deadline - t0;
   const cutBySuite = left < budget;
@@ -565,6 +569,7 @@ async function runCheckCut<T, C>(
     clearTimeout(timer);
     if (onStop !== undefined) settings.stop?.removeEventListener('abort', onStop);
     controller.abort();
+    await lease.end();
   }
   if (cutBy === 'stop' && settings.stop !== undefined) {
     const message = `${notRunMessage(stopOf(settings.stop))} while it ran`;

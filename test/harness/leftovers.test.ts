@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { CheckFailure, NotExercised } from '../../src/harness/check.js';
 import { judgeLeftovers, LeftoverLedger, noneLeftCheck } from '../../src/harness/containment/index.js';
+import { checkEnv } from '../check-env.js';
 
 const sleep = { pid: 4242, command: 'sleep 317' };
 
@@ -82,6 +83,6 @@ test('the check is should level, states its rule, and is named <suite>.processes
   });
   expect(check.id).toBe('demo.processes.none-left');
   expect([check.level, check.basis]).toEqual(['should', 'protocol-should']);
-  const env = { seed: 1, runs: 1, full: false, signal: new AbortController().signal };
+  const env = checkEnv();
   await expect(check.run({}, env)).rejects.toThrow(/the demo command left 1 process running/);
 });

@@ -3,17 +3,12 @@ import { describe, expect, test } from 'vitest';
 import { type CheckEnv, CheckFailure } from '../../src/harness/check.js';
 import { checkProperty, PropertyFailure } from '../../src/harness/property.js';
 import { createSlots } from '../../src/harness/slots.js';
+import { checkEnv } from '../check-env.js';
 
 const tick = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function env(slots?: ReturnType<typeof createSlots>): CheckEnv {
-  return {
-    seed: 99,
-    runs: 40,
-    full: false,
-    signal: new AbortController().signal,
-    ...(slots === undefined ? {} : { slots }),
-  };
+  return checkEnv({ seed: 99, runs: 40, ...(slots === undefined ? {} : { slots }) });
 }
 
 async function outcome(

@@ -4,9 +4,10 @@ import { type CheckEnv, CheckFailure, type Suite } from '../../src/harness/check
 import { jsonText } from '../../src/harness/json-text.js';
 import { checkProperty, PropertyFailure } from '../../src/harness/property.js';
 import { runSuite } from '../../src/harness/run-suite.js';
+import { checkEnv } from '../check-env.js';
 
 function env(seed = 3, runs = 100): CheckEnv {
-  return { seed, runs, full: false, signal: new AbortController().signal };
+  return checkEnv({ seed, runs });
 }
 
 async function failureOf(run: () => Promise<void>): Promise<PropertyFailure> {

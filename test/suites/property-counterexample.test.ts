@@ -9,15 +9,10 @@ import {
 } from '../../src/harness/check.js';
 import { checkProperty, PropertyFailure } from '../../src/harness/property.js';
 import type { Evidence } from '../../src/harness/results.js';
+import { checkEnv } from '../check-env.js';
 
 function envOf(replay?: PropertyReplay): CheckEnv {
-  return {
-    seed: 4242,
-    runs: 100,
-    full: false,
-    signal: new AbortController().signal,
-    ...(replay === undefined ? {} : { replay }),
-  };
+  return checkEnv({ seed: 4242, runs: 100, ...(replay === undefined ? {} : { replay }) });
 }
 
 const EVIDENCE: Evidence = {

@@ -14,9 +14,10 @@ import {
   targetArgs,
   toolServerTargetFromOptions,
 } from '../../src/suites/tool-server/target.js';
+import { checkEnv } from '../check-env.js';
 
 type Ctx = { revision: '2024-11-05' | '2025-06-18' };
-const env = { seed: 1, runs: 1, full: false, signal: new AbortController().signal };
+const env = checkEnv();
 
 function check(revisions?: readonly string[]): Check<Ctx> & { ran: number } {
   const c = {

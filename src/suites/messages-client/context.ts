@@ -1,8 +1,9 @@
-import { NotExercised, TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { type CheckEnv, NotExercised, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { firstLinesBlock } from '../../harness/output-lines.js';
 import { NoRefusedPortError, refusedLoopbackPort } from '../../harness/refused-address.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
+import { SharedWork } from '../../harness/shared-work.js';
 import {
   type JournalEntry,
   type MockMessagesService,
@@ -65,9 +66,12 @@ export const MAX_CASE_REQUESTS = 100;
 
 /** Cases several checks judge, each run once per suite run (lazily). */
 export interface SharedCases {
-  /** `richRequest` buffered and streamed, each answered with a short message. */
-  richBuffered(): Promise<CaseResult>;
-  richStreamed(): Promise<CaseResult>;
+  /**
+   * `richRequest` buffered and streamed, each answered with a short message. A check that asks
+   * while another runs the case waits without its job slot (`asker.idle`, SharedWork).
+   */
+  richBuffered(asker?: Pick<CheckEnv, 'idle'>): Promise<CaseResult>;
+  richStreamed(asker?: Pick<CheckEnv, 'idle'>): Promise<CaseResult>;
   /** Every request answered 429 with `retry-after: 1`. */
   rateLimited(): Promise<CaseResult>;
   /** `message` streamed without a fault: what a check of a stream fault compares with (one run per message). */
@@ -214,8 +218,15 @@ export async function openMessagesClient(
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
-  const richBuffered = once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(false) }));
-  const richStreamed = once(() => runCase({ scenario: answer(helloMessage()), body: richRequest(true) }));
+  const rich = new SharedWork();
+  const richBuffered = (asker?: Pick<CheckEnv, 'idle'>) =>
+    rich.get(
+      'buffered',
+      () => runCase({ scenario: answer(helloMessage()), body: richRequest(false) }),
+      asker,
+    );
+  const richStreamed = (asker?: Pick<CheckEnv, 'idle'>) =>
+    rich.get('streamed', () => runCase({ scenario: answer(helloMessage()), body: richRequest(true) }), asker);
 
   /**
    * Run a case whose reply a check judges. When the mock refused the client's request for a

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TargetGone, TargetUnavailable } from '../../harness/check.js';
+import { type CheckEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
+import { SharedWork } from '../../harness/shared-work.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
 import { type MemoryReport, type MemorySampler, sampleRunnerMemory } from './memory.js';
@@ -55,6 +56,9 @@ export interface MeasuredRun {
   readonly memory: MemoryReport | undefined;
 }
 
+/** The check that asks for a shared session: the session ends with its signal; it waits through `idle`. */
+export type SessionAsker = Pick<CheckEnv, 'signal' | 'idle'>;
+
 export interface RunnerCtx {
   readonly target: RunnerTarget;
   readonly canaries: Canaries;
@@ -72,8 +76,11 @@ export interface RunnerCtx {
   commandRuns(env: { runs: number; full: boolean }): number;
   /** Values a failed runner-starting property still tries while shrinking. */
   readonly shrinkRuns: number;
-  /** A session run once per suite run and shared by the checks that judge it. */
-  shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /**
+   * A session run once per suite run and shared by the checks that judge it: the first check to
+   * ask runs it; one that asks while it runs waits without its job slot (SharedWork).
+   */
+  shared<T>(key: string, asker: SessionAsker | undefined, make: () => Promise<T>): Promise<T>;
   /** Aborted when the suite closes: sessions started in the background end with it. */
   readonly closing: AbortSignal;
   /** What every runner process of the run left running when it ended (runner.processes.none-left). */
@@ -109,7 +116,7 @@ export async function openRunner(
   };
   const baseEnv = runnerBaseEnv(options.baseEnv ?? process.env, canaries);
   let cases = 0;
-  const memo = new Map<string, Promise<unknown>>();
+  const sessions = new SharedWork();
   const closing = new AbortController();
   const onStop = () => closing.abort();
   stop?.addEventListener('abort', onStop, { once: true });
@@ -151,22 +158,14 @@ export async function openRunner(
     gone(result);
     return { run: result, memory };
   };
-  const shared = <T>(key: string, make: () => Promise<T>): Promise<T> => {
-    let promise = memo.get(key) as Promise<T> | undefined;
-    if (promise === undefined) {
-      promise = make();
-      // A background session may fail before any check asks for it; the check reports it.
-      promise.catch(() => {});
-      memo.set(key, promise);
-    }
-    return promise;
-  };
+  const shared = <T>(key: string, asker: SessionAsker | undefined, make: () => Promise<T>): Promise<T> =>
+    sessions.get(key, make, asker);
 
   const close = async () => {
     stop?.removeEventListener('abort', onStop);
     closing.abort();
     // Every session ends (its processes killed) once aborted; wait so nothing outlives close.
-    await Promise.allSettled(memo.values());
+    await Promise.allSettled(sessions.all());
     rmSync(root, { recursive: true, force: true, maxRetries: 2 });
   };
   const probe = await session({

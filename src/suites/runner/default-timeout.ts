@@ -20,7 +20,7 @@ const KEY = 'default-timeout';
  * slower; its checks await it. It ends when the suite closes, whatever happened.
  */
 export function defaultTimeoutSession(ctx: RunnerCtx): Promise<DefaultTimeoutSession> {
-  return ctx.shared(KEY, async () => {
+  return ctx.shared(KEY, undefined, async () => {
     const sleeper = newMarker(40);
     const run = await ctx.run({
       lines: [warmUpLine(), toolUse(sleeper.command)],

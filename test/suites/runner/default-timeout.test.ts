@@ -1,19 +1,18 @@
 import { describe, expect, test } from 'vitest';
-import type { CaseSpec, RunnerCtx } from '../../../src/suites/runner/context.js';
+import { SharedWork } from '../../../src/harness/shared-work.js';
+import type { CaseSpec, RunnerCtx, SessionAsker } from '../../../src/suites/runner/context.js';
 import { defaultTimeoutSession } from '../../../src/suites/runner/default-timeout.js';
 import type { SessionRun } from '../../../src/suites/runner/session.js';
 
 describe('the case of the real default timeout', () => {
   test('runs once with the timeout unset, and scans no /proc while its 20 s pass (its check judges the answer alone)', async () => {
     const specs: CaseSpec[] = [];
-    const memo = new Map<string, Promise<unknown>>();
+    const sessions = new SharedWork();
     const closing = new AbortController().signal;
     const ctx = {
       closing,
-      shared: <T>(key: string, make: () => Promise<T>) => {
-        if (!memo.has(key)) memo.set(key, make());
-        return memo.get(key) as Promise<T>;
-      },
+      shared: <T>(key: string, asker: SessionAsker | undefined, make: () => Promise<T>) =>
+        sessions.get(key, make, asker),
       run: async (spec: CaseSpec) => {
         specs.push(spec);
         return { outputs: [] } as unknown as SessionRun;

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { timeoutChecks } from '../../../src/suites/runner/checks/timeout.js';
 import type { CaseSpec, RunnerCtx } from '../../../src/suites/runner/context.js';
 import type { SessionRun } from '../../../src/suites/runner/session.js';
+import { checkEnv } from '../../check-env.js';
 
 describe('the case of runner.timeout.expiry', () => {
   test('runs `sleep 30` under a 2 s timeout and scans no /proc meanwhile (its check judges the answer alone)', async () => {
@@ -13,7 +14,7 @@ describe('the case of runner.timeout.expiry', () => {
         return { outputs: [] } as unknown as SessionRun;
       },
     } as unknown as RunnerCtx;
-    const env = { seed: 1, runs: 1, full: false, signal: new AbortController().signal };
+    const env = checkEnv();
     // The fake session answered nothing, so the check fails; what it asked for is the point here.
     await expect(check?.run(ctx, env)).rejects.toThrow();
     expect(specs).toHaveLength(1);

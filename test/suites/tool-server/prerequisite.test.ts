@@ -5,8 +5,9 @@ import {
   prerequisite,
   skipShouldOnPrerequisite,
 } from '../../../src/suites/tool-server/prerequisite.js';
+import { checkEnv } from '../../check-env.js';
 
-const env = { seed: 1, runs: 1, full: false, signal: new AbortController().signal };
+const env = checkEnv();
 
 function checkOf(level: 'must' | 'should', run: () => Promise<void>): Check<undefined> {
   return {

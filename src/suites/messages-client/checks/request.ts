@@ -1,4 +1,4 @@
-import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
+import { type Check, type CheckEnv, CheckFailure, NotExercised, show } from '../../../harness/check.js';
 import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH } from '../../../mocks/messages/index.js';
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
@@ -20,11 +20,12 @@ const OWNER = 'messages-client.request.body';
  */
 async function sharedRequests(
   ctx: MessagesClientCtx,
+  env: CheckEnv,
   owns = false,
 ): Promise<{ label: string; stream: boolean; request: JournalEntry }[]> {
   const all: [string, boolean, CaseResult][] = [
-    ['buffered request', false, await ctx.shared.richBuffered()],
-    ['streaming request', true, await ctx.shared.richStreamed()],
+    ['buffered request', false, await ctx.shared.richBuffered(env)],
+    ['streaming request', true, await ctx.shared.richStreamed(env)],
   ];
   const cases = owns ? all : all.filter(([, , result]) => result.requests.length > 0);
   if (cases.length === 0) {
@@ -74,8 +75,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'spec',
     rule: 'The spec (Endpoints): the messages operation is POST {base_url}/v1/messages. Every messages client sends its requests there.',
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, request } of await sharedRequests(ctx)) {
+    async run(ctx, env) {
+      for (const { label, request } of await sharedRequests(ctx, env)) {
         if (!atMessagesEndpoint(request)) {
           throw new CheckFailure(
             `${label}: sent to the wrong endpoint (the mock answered status ${request.status ?? 'none'})`,
@@ -96,8 +97,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'contract',
     rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send. So does a client whose body the real API refuses (stdin is one it serves): the checks of the cases that met that refusal are then not exercised.",
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx, true))) {
+    async run(ctx, env) {
+      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx, env, true))) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
         const found = differences(stdin, sent, { extra: 'tolerate' });
@@ -129,8 +130,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'real-api',
     rule: 'The target contract makes stdin the request body. A field the client adds inside a turn, block or tool definition (cache_control, eager_input_streaming) is one the real API accepts, so the request still works, but it changes what was asked (billing, how tool input streams): a warning that names every added field.',
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx))) {
+    async run(ctx, env) {
+      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx, env))) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
         const found = differences(stdin, sent, { extra: addedInside }).filter((d) => d.kind === 'extra');
@@ -153,8 +154,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'spec',
     rule: 'The spec (Authentication): the key, read from the environment, goes with every request. Every messages client sends it, in x-api-key or as Authorization: Bearer (which the real API accepts as well).',
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, request } of await sharedRequests(ctx)) {
+    async run(ctx, env) {
+      for (const { label, request } of await sharedRequests(ctx, env)) {
         const bearer = request.headers.authorization;
         // The journal keeps no key; it says which headers carried the run's key (the mock's apiKey).
         if (request.configuredKeyIn.length > 0) continue;
@@ -175,8 +176,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'real-api',
     rule: 'The spec names the x-api-key header; the real API also accepts Authorization: Bearer, which @anthropic-ai/sdk 1.x sends. A client using Bearer works against the real API, so x-api-key itself is only a warning.',
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, request } of await sharedRequests(ctx)) {
+    async run(ctx, env) {
+      for (const { label, request } of await sharedRequests(ctx, env)) {
         const sent = request.headers['x-api-key'];
         if (request.configuredKeyIn.includes('x-api-key')) continue;
         const note =
@@ -226,8 +227,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'spec',
     rule: 'The spec (Endpoints: request headers): every request carries a service-version header. Every messages client sends one (service-version, or anthropic-version as the real API names it).',
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, request } of await sharedRequests(ctx)) {
+    async run(ctx, env) {
+      for (const { label, request } of await sharedRequests(ctx, env)) {
         if (request.version === null) {
           throw new CheckFailure(
             `${label}: no version header`,
@@ -247,8 +248,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'real-api',
     rule: "The spec's version value is 2023-06-01; the value selects an API version and the real API accepts newer ones (@anthropic-ai/sdk 1.x sends 2026-10-21). Another value is a warning.",
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, request } of await sharedRequests(ctx)) {
+    async run(ctx, env) {
+      for (const { label, request } of await sharedRequests(ctx, env)) {
         if (request.version !== null && request.version.value !== SPEC_VERSION) {
           throw new CheckFailure(
             `${label}: the version header names another version than the spec's`,
@@ -267,8 +268,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     basis: 'spec',
     rule: 'The spec (Endpoints: request headers): content-type: application/json. Every messages client.',
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      for (const { label, request } of await sharedRequests(ctx)) {
+    async run(ctx, env) {
+      for (const { label, request } of await sharedRequests(ctx, env)) {
         const type = request.headers['content-type'];
         if (type === undefined || !/^application\/json\s*(;.*)?$/i.test(type.trim())) {
           throw new CheckFailure(

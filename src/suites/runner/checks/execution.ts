@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
-import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
@@ -28,8 +28,8 @@ interface IdentitySession {
  * Where, as whom and with what environment commands run, asked in one session whose
  * working directory does not exist yet.
  */
-function identitySession(ctx: RunnerCtx, signal: AbortSignal): Promise<IdentitySession> {
-  return ctx.shared('identity', async () => {
+function identitySession(ctx: RunnerCtx, asker: SessionAsker): Promise<IdentitySession> {
+  return ctx.shared('identity', asker, async () => {
     const marker = newMarker(1);
     const lines = [
       toolUse(`pwd -P; touch ${WAS_HERE}`),
@@ -45,7 +45,7 @@ function identitySession(ctx: RunnerCtx, signal: AbortSignal): Promise<IdentityS
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(lines.length, 1000),
       watch: [marker],
-      signal,
+      signal: asker.signal,
     });
     return { run, marker };
   });
@@ -88,7 +88,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
     rule: 'The spec and the target contract, for every runner: commands run in the dedicated working directory WIRECHECK_WORKDIR names, created by the runner when it does not exist; a file a command creates there is in that directory.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await identitySession(ctx, env.signal);
+      const { run } = await identitySession(ctx, env);
       const pwd = printedLine(run, LINE.pwd, 'pwd -P');
       expectThat(
         pwd === run.workdir,
@@ -113,7 +113,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
     rule: 'The spec, for every runner: commands run without the privileges of a superuser, so `id -u` inside a command is not 0.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await identitySession(ctx, env.signal);
+      const { run } = await identitySession(ctx, env);
       const uid = printedLine(run, LINE.uid, 'id -u');
       expectThat(/^\d+$/.test(uid), 'id -u did not print a user id', 'a number', abbreviate(uid));
       expectThat(uid !== '0', 'the command ran as root (uid 0)', 'a uid other than 0', uid);
@@ -131,7 +131,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       if (!canScanProcesses())
         throw new CheckSkipped('this machine has no /proc to read process groups from');
-      const { run, marker } = await identitySession(ctx, env.signal);
+      const { run, marker } = await identitySession(ctx, env);
       resultAt(run, LINE.group, marker.command);
       const seen = run.seen.get(marker.arg);
       if (seen === undefined) {
@@ -162,7 +162,7 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     rule: `${REFERENCE_ENV} Following it, HOME is the working directory.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await identitySession(ctx, env.signal);
+      const { run } = await identitySession(ctx, env);
       const home = printedValue(run, LINE.home, 'HOME');
       expectThat(home === run.workdir, 'HOME is not the working directory', run.workdir, abbreviate(home));
     },
@@ -176,7 +176,7 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     rule: `${REFERENCE_ENV} Following it, USER is a fixed name the runner sets, not the runner's own.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await identitySession(ctx, env.signal);
+      const { run } = await identitySession(ctx, env);
       const user = printedValue(run, LINE.user, 'USER');
       expectThat(user !== '', 'USER is empty or unset', 'a fixed user name', '""');
       expectThat(
@@ -196,7 +196,7 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     rule: `${REFERENCE_ENV} Following it, PATH is a minimal one the runner sets, not the runner's own.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await identitySession(ctx, env.signal);
+      const { run } = await identitySession(ctx, env);
       const path = printedValue(run, LINE.path, 'PATH');
       expectThat(path !== '', 'PATH is empty or unset', 'a minimal PATH', '""');
       expectThat(
@@ -216,7 +216,7 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     rule: `${REFERENCE_ENV} Following it, a variable of the runner's own environment (a secret, say) is not visible to commands.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await identitySession(ctx, env.signal);
+      const { run } = await identitySession(ctx, env);
       const result = resultAt(run, LINE.env, 'env');
       if (!/^[A-Za-z_][A-Za-z0-9_]*=/m.test(result.content)) {
         throw new NotExercised(

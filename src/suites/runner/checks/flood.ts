@@ -1,6 +1,6 @@
 import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
-import type { MeasuredRun, RunnerCtx } from '../context.js';
+import type { MeasuredRun, RunnerCtx, SessionAsker } from '../context.js';
 import { abbreviate, describeSession, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { describePeaks, finalPeak, mib } from '../memory.js';
@@ -29,13 +29,13 @@ export const FLOOD_GROWTH_LIMIT_KIB = 256 * 1024;
 const FLOOD_LINE = 1;
 
 /** A quiet command (the runner's footprint once started), then `yes` until the timeout. */
-function floodSession(ctx: RunnerCtx, signal: AbortSignal): Promise<MeasuredRun> {
-  return ctx.shared('flood', () =>
+function floodSession(ctx: RunnerCtx, asker: SessionAsker): Promise<MeasuredRun> {
+  return ctx.shared('flood', asker, () =>
     ctx.measure({
       lines: [toolUse('echo ready'), toolUse('yes')],
       timeoutS: FLOOD_TIMEOUT_S,
       budgetMs: timedSessionBudgetMs(FLOOD_TIMEOUT_S),
-      signal,
+      signal: asker.signal,
     }),
   );
 }
@@ -51,7 +51,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
     rule: 'The spec, for every runner: a command still running at its timeout is stopped and answered with is_error true and a text stating the timeout; output over 65536 bytes is cut to that length. A command that prints without end is no exception: the runner keeps reading, stops it at the timeout and answers with a bounded text.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await floodSession(ctx, env.signal);
+      const { run } = await floodSession(ctx, env);
       expectTimedOut(run, FLOOD_LINE, FLOOD_TIMEOUT_S, '`yes` until the timeout', false);
       const bytes = Buffer.byteLength(resultAt(run, FLOOD_LINE, '`yes`').content);
       expectThat(
@@ -73,7 +73,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
     rule: 'The spec says a timed-out result states the timeout; it does not say whether the output printed before it is kept. It should be (cut at 65536 bytes with the note like any output): it is what tells a model why the command did not finish.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await floodSession(ctx, env.signal);
+      const { run } = await floodSession(ctx, env);
       const result = resultAt(run, FLOOD_LINE, '`yes`');
       expectThat(
         result.content.includes('y\ny\ny\ny\n') && LIMIT_NOTE.test(result.content),
@@ -95,7 +95,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       if (!canScanProcesses())
         throw new CheckSkipped("this machine has no /proc to read the runner's memory from");
-      const { run, memory } = await floodSession(ctx, env.signal);
+      const { run, memory } = await floodSession(ctx, env);
       const flood = resultAt(run, FLOOD_LINE, '`yes`');
       if (!flood.content.includes('y\ny\n')) {
         throw new NotExercised(

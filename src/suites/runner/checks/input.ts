@@ -1,5 +1,5 @@
 import { type Check, expectThat } from '../../../harness/check.js';
-import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { describeSession, expectCommandOutput, expectIsError, jsonAt, resultAt } from '../expect.js';
 import { type InputLine, rawLine, toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
@@ -35,14 +35,14 @@ function badLines(): { lines: InputLine[]; bad: { index: number; what: string }[
   return { lines, bad: bad.map(([, what], i) => ({ index: i + 1, what })) };
 }
 
-function badLineSession(ctx: RunnerCtx, signal: AbortSignal) {
-  return ctx.shared('bad-lines', async () => {
+function badLineSession(ctx: RunnerCtx, asker: SessionAsker) {
+  return ctx.shared('bad-lines', asker, async () => {
     const { lines, bad } = badLines();
     const run = await ctx.run({
       lines,
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(lines.length),
-      signal,
+      signal: asker.signal,
     });
     return { run, bad };
   });
@@ -68,7 +68,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
     rule: COUNT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await badLineSession(ctx, env.signal);
+      const { run } = await badLineSession(ctx, env);
       expectCount(run, 'bad input lines');
       for (let i = 0; i < run.spec.lines.length; i++) jsonAt(run, i, `input line ${i + 1}`);
       expectCommandOutput(resultAt(run, 0, 'echo before'), 'before\n', 'echo before');
@@ -86,7 +86,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
     rule: 'The spec does not say how a runner answers input that is not a bash tool_use. Since nothing could run, the answer should be a tool_result with is_error true, carrying the id where the line has one.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run, bad } = await badLineSession(ctx, env.signal);
+      const { run, bad } = await badLineSession(ctx, env);
       for (const { index, what } of bad) expectIsError(resultAt(run, index, what), true, what);
       resultAt(run, bad.length + 1, 'a command holding a NUL byte');
     },
@@ -100,7 +100,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
     rule: COUNT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const run = await largeCommandSession(ctx, env.signal);
+      const run = await largeCommandSession(ctx, env);
       expectCount(run, 'a 1 MB command');
       resultAt(run, 0, 'a 1 MB command');
       expectCommandOutput(resultAt(run, 1, 'echo after'), 'after\n', 'echo after, after a 1 MB command');
@@ -116,7 +116,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
     rule: 'The spec sets no limit on the size of a command. A long command (1 MB, more than one argv string may hold) should run like any other, e.g. passed to the shell through a file or a pipe.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const run = await largeCommandSession(ctx, env.signal);
+      const run = await largeCommandSession(ctx, env);
       const result = resultAt(run, 0, 'a 1 MB command');
       expectIsError(result, false, 'a 1 MB command');
       expectCommandOutput(result, 'big-ok\n', 'echo big-ok followed by a 1 MB comment');
@@ -124,13 +124,13 @@ export const inputChecks: Check<RunnerCtx>[] = [
   },
 ];
 
-function largeCommandSession(ctx: RunnerCtx, signal: AbortSignal): Promise<SessionRun> {
-  return ctx.shared('large-command', () =>
+function largeCommandSession(ctx: RunnerCtx, asker: SessionAsker): Promise<SessionRun> {
+  return ctx.shared('large-command', asker, () =>
     ctx.run({
       lines: [toolUse(`echo big-ok # ${'x'.repeat(LARGE_COMMAND_BYTES)}`), toolUse('echo after')],
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(2, 5000),
-      signal,
+      signal: asker.signal,
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { type Check, expectThat } from '../../../harness/check.js';
 import { assembleOutput } from '../../../protocol/bash/index.js';
-import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import {
   abbreviate,
   expectContent,
@@ -41,19 +41,19 @@ const COMMANDS = {
 type CommandKey = keyof typeof COMMANDS;
 const KEYS = Object.keys(COMMANDS) as CommandKey[];
 
-function outputSession(ctx: RunnerCtx, signal: AbortSignal): Promise<SessionRun> {
-  return ctx.shared('output', () =>
+function outputSession(ctx: RunnerCtx, asker: SessionAsker): Promise<SessionRun> {
+  return ctx.shared('output', asker, () =>
     ctx.run({
       lines: KEYS.map((k) => toolUse(COMMANDS[k])),
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(KEYS.length),
-      signal,
+      signal: asker.signal,
     }),
   );
 }
 
-async function resultOf(ctx: RunnerCtx, signal: AbortSignal, key: CommandKey) {
-  return resultAt(await outputSession(ctx, signal), KEYS.indexOf(key), COMMANDS[key]);
+async function resultOf(ctx: RunnerCtx, asker: SessionAsker, key: CommandKey) {
+  return resultAt(await outputSession(ctx, asker), KEYS.indexOf(key), COMMANDS[key]);
 }
 
 export const outputChecks: Check<RunnerCtx>[] = [
@@ -67,7 +67,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
     rule: ASSEMBLY_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await resultOf(ctx, env.signal, 'both');
+      const result = await resultOf(ctx, env, 'both');
       expectContent(result, assembleOutput('out\n', 'err\n'), COMMANDS.both);
       expectIsError(result, false, COMMANDS.both);
     },
@@ -81,11 +81,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
     rule: ASSEMBLY_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      expectContent(
-        await resultOf(ctx, env.signal, 'stderrOnly'),
-        assembleOutput('', 'err\n'),
-        COMMANDS.stderrOnly,
-      );
+      expectContent(await resultOf(ctx, env, 'stderrOnly'), assembleOutput('', 'err\n'), COMMANDS.stderrOnly);
     },
   },
   {
@@ -97,7 +93,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
     rule: ASSEMBLY_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await resultOf(ctx, env.signal, 'stdoutOnly');
+      const result = await resultOf(ctx, env, 'stdoutOnly');
       expectContent(result, assembleOutput('out\n', ''), COMMANDS.stdoutOnly);
       expectIsError(result, false, COMMANDS.stdoutOnly);
     },
@@ -116,7 +112,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
         ['blankSuccess', 0],
         ['blankFailure', 3],
       ] as const) {
-        const result = await resultOf(ctx, env.signal, key);
+        const result = await resultOf(ctx, env, key);
         expectMatches(result, NO_OUTPUT, COMMANDS[key], 'state that no output was produced');
         expectMatches(result, numberPattern(code), COMMANDS[key], `state the exit code ${code}`);
         expectIsError(result, code !== 0, COMMANDS[key]);
@@ -133,7 +129,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
     rule: 'The spec gives blank output its own text but does not define blank; read as "nothing but whitespace" (as the reference runner does), output of only spaces and a line break gets the no-output text with the exit code.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await resultOf(ctx, env.signal, 'whitespace');
+      const result = await resultOf(ctx, env, 'whitespace');
       expectMatches(result, NO_OUTPUT, COMMANDS.whitespace, 'state that no output was produced');
       expectMatches(result, numberPattern(0), COMMANDS.whitespace, 'state the exit code 0');
     },
@@ -148,7 +144,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
     rule: 'The spec does not say how output bytes that are not UTF-8 become the result text (a JSON string); a runner should keep the valid text around them (replacing the invalid bytes) rather than lose the output or fail the command.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const result = await resultOf(ctx, env.signal, 'invalidUtf8');
+      const result = await resultOf(ctx, env, 'invalidUtf8');
       expectIsError(result, false, COMMANDS.invalidUtf8);
       const c = result.content;
       expectThat(
@@ -169,8 +165,8 @@ export const outputChecks: Check<RunnerCtx>[] = [
     rule: 'The spec, for every runner: is_error is true exactly when the exit code is not 0 (or on timeout, refusal or spawn failure), so a command that writes to stderr and exits 0 is not an error.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      expectIsError(await resultOf(ctx, env.signal, 'stderrOnly'), false, `${COMMANDS.stderrOnly} (exit 0)`);
-      expectIsError(await resultOf(ctx, env.signal, 'both'), false, `${COMMANDS.both} (exit 0)`);
+      expectIsError(await resultOf(ctx, env, 'stderrOnly'), false, `${COMMANDS.stderrOnly} (exit 0)`);
+      expectIsError(await resultOf(ctx, env, 'both'), false, `${COMMANDS.both} (exit 0)`);
     },
   },
   {
@@ -187,7 +183,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
         ['failBoth', 'out\n', 'err\n'],
         ['failStderr', '', 'err\n'],
       ] as const) {
-        const result = await resultOf(ctx, env.signal, key);
+        const result = await resultOf(ctx, env, key);
         expectIsError(result, true, COMMANDS[key]);
         expectContent(result, assembleOutput(stdout, stderr), COMMANDS[key]);
       }

@@ -1,6 +1,6 @@
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { KILL_GRACE_MS } from '../../../protocol/bash/index.js';
-import type { RunnerCtx } from '../context.js';
+import type { RunnerCtx, SessionAsker } from '../context.js';
 import { abbreviate, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
@@ -31,8 +31,8 @@ interface LeftoverSession {
 }
 
 /** A background job and a setsid escapee started by one command, then a second-long command. */
-function leftoverSession(ctx: RunnerCtx, signal: AbortSignal): Promise<LeftoverSession> {
-  return ctx.shared('leftovers', async () => {
+function leftoverSession(ctx: RunnerCtx, asker: SessionAsker): Promise<LeftoverSession> {
+  return ctx.shared('leftovers', asker, async () => {
     const background = newMarker(314);
     const escapee = newMarker(315);
     const probe = newMarker(1);
@@ -46,7 +46,7 @@ function leftoverSession(ctx: RunnerCtx, signal: AbortSignal): Promise<LeftoverS
       timeoutS: PIPE_TIMEOUT_S,
       budgetMs: quickBudgetMs(2, 1000),
       watch: [background, escapee, probe],
-      signal,
+      signal: asker.signal,
     });
     return { run, background, escapee, probe };
   });
@@ -91,7 +91,7 @@ export const processChecks: Check<RunnerCtx>[] = [
     rule: LEFTOVER_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await leftoverSession(ctx, env.signal);
+      const session = await leftoverSession(ctx, env);
       expectGone(session, session.background, 'a background job');
     },
   },
@@ -104,7 +104,7 @@ export const processChecks: Check<RunnerCtx>[] = [
     rule: `${LEFTOVER_RULE} A process that left its group with setsid is caught only by stronger isolation (a PID namespace, a container).`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await leftoverSession(ctx, env.signal);
+      const session = await leftoverSession(ctx, env);
       expectGone(session, session.escapee, 'a setsid background job');
     },
   },

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, expectThat } from '../../../harness/check.js';
 import { BLOCKED_SUBSTRINGS } from '../../../protocol/bash/index.js';
-import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { abbreviate, expectCommandOutput, expectIsError, expectMatches, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
@@ -77,8 +77,8 @@ interface RefusalSession {
 }
 
 /** Every probe and the harmless commands in one session, shared by the refusal checks. */
-function refusalSession(ctx: RunnerCtx, signal: AbortSignal): Promise<RefusalSession> {
-  return ctx.shared('refusal', async () => {
+function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSession> {
+  return ctx.shared('refusal', asker, async () => {
     const lines = new Map<string, { index: number; marker: string }>();
     const input = ALL.map((p, index) => {
       const marker = `refused-${index + 1}`;
@@ -91,7 +91,7 @@ function refusalSession(ctx: RunnerCtx, signal: AbortSignal): Promise<RefusalSes
       lines: input,
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(input.length),
-      signal,
+      signal: asker.signal,
     });
     return { run, lines, harmlessIndex: ALL.length };
   });
@@ -127,7 +127,7 @@ function blockedCheck(probe: Probe): Check<RunnerCtx> {
       rule: `The spec lists six blocked substrings; both of its reference runners refuse the first two (${[...EVERY_RUNNER].map((b) => JSON.stringify(b)).join(' and ')}) as written. So every runner: a command containing ${JSON.stringify(probe.label)} is ${REFUSED}.`,
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
-        expectRefused(await refusalSession(ctx, env.signal), probe);
+        expectRefused(await refusalSession(ctx, env), probe);
       },
     };
   }
@@ -140,7 +140,7 @@ function blockedCheck(probe: Probe): Check<RunnerCtx> {
     rule: `One reference runner checks all six blocked substrings; the other only the first two. So ${JSON.stringify(probe.label)}, the ${ordinal(BLOCKED_SUBSTRINGS.indexOf(probe.label as (typeof BLOCKED_SUBSTRINGS)[number]))} substring, is refused by one reference runner: a command containing it is ${REFUSED}.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      expectRefused(await refusalSession(ctx, env.signal), probe);
+      expectRefused(await refusalSession(ctx, env), probe);
     },
   };
 }
@@ -182,7 +182,7 @@ export const refusalChecks: Check<RunnerCtx>[] = [
     rule: `The spec, for every runner: a command is refused when it *contains* a blocked substring, wherever it stands; both reference runners refuse the first two. A command holding one after && or on a later line is ${REFUSED}.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      expectAllRefused(await refusalSession(ctx, env.signal), EMBEDDED);
+      expectAllRefused(await refusalSession(ctx, env), EMBEDDED);
     },
   },
   {
@@ -194,7 +194,7 @@ export const refusalChecks: Check<RunnerCtx>[] = [
     rule: `One reference runner checks all six blocked substrings anywhere in the command (the other only the first two): a command with mkfs on its second line is ${REFUSED}.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      expectAllRefused(await refusalSession(ctx, env.signal), EMBEDDED_OTHER);
+      expectAllRefused(await refusalSession(ctx, env), EMBEDDED_OTHER);
     },
   },
   {
@@ -207,7 +207,7 @@ export const refusalChecks: Check<RunnerCtx>[] = [
     rule: `One reference runner compares the blocked substrings against the stripped, lower-cased command; the other compares case-sensitively. Following the first, a case or whitespace variant of a blocked substring is ${REFUSED}.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      expectAllRefused(await refusalSession(ctx, env.signal), VARIANTS);
+      expectAllRefused(await refusalSession(ctx, env), VARIANTS);
     },
   },
   {
@@ -219,7 +219,7 @@ export const refusalChecks: Check<RunnerCtx>[] = [
     rule: 'The spec, for every runner: a command runs through a shell with its output captured; refusal is for commands holding a blocked substring, and `echo hello` holds none.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await refusalSession(ctx, env.signal);
+      const session = await refusalSession(ctx, env);
       const result = resultAt(session.run, session.harmlessIndex, 'echo hello');
       expectIsError(result, false, 'echo hello');
       expectCommandOutput(result, 'hello\n', 'echo hello');
@@ -234,7 +234,7 @@ export const refusalChecks: Check<RunnerCtx>[] = [
     rule: 'The spec refuses commands that contain a blocked substring; neither reference runner refuses `rm -rf ./build`, which contains none (not even with whitespace stripped). A runner that refuses it blocks ordinary work.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await refusalSession(ctx, env.signal);
+      const session = await refusalSession(ctx, env);
       const what = 'mkdir -p build && rm -rf ./build && echo removed';
       const result = resultAt(session.run, session.harmlessIndex + 1, what);
       expectThat(

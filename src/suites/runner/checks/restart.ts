@@ -1,5 +1,5 @@
 import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
-import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { expectCommandOutput, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
@@ -24,8 +24,8 @@ interface RestartSession {
  * the variable while it sleeps a second (long enough for the harness to see whether the
  * background job is still there).
  */
-function restartSession(ctx: RunnerCtx, signal: AbortSignal): Promise<RestartSession> {
-  return ctx.shared('restart', async () => {
+function restartSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RestartSession> {
+  return ctx.shared('restart', asker, async () => {
     const background = newMarker(313);
     const probe = newMarker(1);
     const run = await ctx.run({
@@ -37,7 +37,7 @@ function restartSession(ctx: RunnerCtx, signal: AbortSignal): Promise<RestartSes
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(3, 1000),
       watch: [background, probe],
-      signal,
+      signal: asker.signal,
     });
     return { run, background, probe };
   });
@@ -54,7 +54,7 @@ export const restartChecks: Check<RunnerCtx>[] = [
     rule: 'The target contract, for every runner: every input line gets one result line in order, a line with `restart: true` included, and the session goes on after it.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await restartSession(ctx, env.signal);
+      const { run } = await restartSession(ctx, env);
       resultAt(run, 0, 'the command before the restart');
       resultAt(run, 1, 'the restart');
       resultAt(run, 2, 'the command after the restart');
@@ -69,7 +69,7 @@ export const restartChecks: Check<RunnerCtx>[] = [
     rule: `${FRESH} So nothing of the old session's shell state (an exported variable) is seen after it.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await restartSession(ctx, env.signal);
+      const { run } = await restartSession(ctx, env);
       const after = resultAt(run, 2, 'echo "[$WC_STATE]" after the restart');
       expectCommandOutput(after, '[]\n', 'a variable exported before the restart, read after it');
     },
@@ -85,7 +85,7 @@ export const restartChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for processes');
-      const { run, background, probe } = await restartSession(ctx, env.signal);
+      const { run, background, probe } = await restartSession(ctx, env);
       resultAt(run, 1, 'the restart');
       resultAt(run, 2, 'the command after the restart');
       if (!run.seen.has(probe.arg)) {

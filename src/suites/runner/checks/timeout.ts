@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../../../protocol/bash/index.js';
-import type { RunnerCtx } from '../context.js';
+import type { RunnerCtx, SessionAsker } from '../context.js';
 import { defaultTimeoutSession } from '../default-timeout.js';
 import {
   abbreviate,
@@ -102,8 +102,8 @@ interface GroupSession {
  * background job, a background job that ignores SIGTERM, and a foreground one that
  * ignores SIGTERM (so only the kill signal after the grace ends the command).
  */
-function groupSession(ctx: RunnerCtx, signal: AbortSignal): Promise<GroupSession> {
-  return ctx.shared('timeout-group', async () => {
+function groupSession(ctx: RunnerCtx, asker: SessionAsker): Promise<GroupSession> {
+  return ctx.shared('timeout-group', asker, async () => {
     const background = newMarker(311);
     const stubborn = newMarker(312);
     const foreground = newMarker(30);
@@ -116,7 +116,7 @@ function groupSession(ctx: RunnerCtx, signal: AbortSignal): Promise<GroupSession
       timeoutS: GROUP_TIMEOUT_S,
       budgetMs: timedSessionBudgetMs(GROUP_TIMEOUT_S) + AFTER_TIMEOUT_LINES.length * 2000,
       watch: [background, stubborn, foreground],
-      signal,
+      signal: asker.signal,
     });
     return { run, background, stubborn, foreground };
   });
@@ -188,7 +188,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     rule: 'The spec, for every runner: at the timeout the whole process group is terminated, ending with the kill signal (after a grace of up to 2 s, or at once). A command that ignores the terminate signal still ends, and its timeout result arrives.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await groupSession(ctx, env.signal);
+      const { run } = await groupSession(ctx, env);
       expectTimedOut(run, TIMED_LINE, GROUP_TIMEOUT_S, "trap '' TERM; sleep 30", false);
     },
   },
@@ -202,7 +202,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     rule: "The spec, for every runner: on expiry of the timeout the command's whole process group is terminated, not only the shell it started.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await groupSession(ctx, env.signal);
+      const session = await groupSession(ctx, env);
       expectKilled(session, session.background, 'a background job');
     },
   },
@@ -216,7 +216,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     rule: 'The spec, for every runner: the whole process group of a timed-out command ends with the kill signal, so processes of the group that ignore the terminate signal are gone too.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const session = await groupSession(ctx, env.signal);
+      const session = await groupSession(ctx, env);
       expectKilled(session, session.stubborn, 'a background job that ignores SIGTERM');
       expectKilled(session, session.foreground, 'the foreground command, which ignores SIGTERM');
     },

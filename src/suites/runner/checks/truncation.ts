@@ -3,7 +3,7 @@ import { type Check, expectThat } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
 import { arbCommandOutput } from '../arbitraries.js';
-import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
+import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { expectAssembledOutput, LIMIT_NOTE } from '../output-rules.js';
@@ -67,26 +67,26 @@ function filesOf(key: string, output: CommandOutput) {
   };
 }
 
-function edgeSession(ctx: RunnerCtx, signal: AbortSignal): Promise<SessionRun> {
-  return ctx.shared('truncation', () => {
+function edgeSession(ctx: RunnerCtx, asker: SessionAsker): Promise<SessionRun> {
+  return ctx.shared('truncation', asker, () => {
     const parts = KEYS.map((k) => filesOf(k, CASES[k]));
     return ctx.run({
       lines: parts.map((p) => toolUse(p.command)),
       files: Object.assign({}, ...parts.map((p) => p.files)),
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(KEYS.length, 5000),
-      signal,
+      signal: asker.signal,
     });
   });
 }
 
 async function expectEdge(
   ctx: RunnerCtx,
-  signal: AbortSignal,
+  asker: SessionAsker,
   key: CaseKey,
   splitCharacter: 'tolerate' | 'forbid' = 'tolerate',
 ): Promise<void> {
-  const run = await edgeSession(ctx, signal);
+  const run = await edgeSession(ctx, asker);
   const { stdout, stderr } = CASES[key];
   const what = `output of ${Buffer.byteLength(stdout)} + ${Buffer.byteLength(stderr)} bytes (${key})`;
   const result = resultAt(run, KEYS.indexOf(key), what);
@@ -107,7 +107,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     rule: CUT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectEdge(ctx, env.signal, 'atLimit');
+      await expectEdge(ctx, env, 'atLimit');
     },
   },
   {
@@ -119,7 +119,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     rule: CUT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectEdge(ctx, env.signal, 'overLimit');
+      await expectEdge(ctx, env, 'overLimit');
     },
   },
   {
@@ -132,7 +132,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     rule: `${CUT_RULE} The limit counts bytes, so text of multi-byte characters keeps at most 65536 bytes of output, not 65536 characters. (How a character the cut falls inside is handled is runner.truncation.char-boundary.)`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      for (const key of STRADDLING) await expectEdge(ctx, env.signal, key, 'tolerate');
+      for (const key of STRADDLING) await expectEdge(ctx, env, key, 'tolerate');
     },
   },
   {
@@ -145,7 +145,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     rule: 'The spec cuts output at 65536 bytes but does not say what happens to a multi-byte character the cut falls inside. A runner should cut before that character, so the text holds no replacement character (U+FFFD) that the command never printed.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      for (const key of STRADDLING) await expectEdge(ctx, env.signal, key, 'forbid');
+      for (const key of STRADDLING) await expectEdge(ctx, env, key, 'forbid');
     },
   },
   {
@@ -157,7 +157,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     rule: `${CUT_RULE} However much a command prints, the runner keeps reading and answers with the first 65536 bytes.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectEdge(ctx, env.signal, 'megabyte');
+      await expectEdge(ctx, env, 'megabyte');
     },
   },
   {

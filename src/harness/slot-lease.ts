@@ -1,0 +1,67 @@
+import type { Slots } from './slots.js';
+
+/**
+ * The one job slot an ordinary check holds while it runs, which it gives back to the pool
+ * while it only waits: for a session another check runs for both of them, two checks held
+ * two slots for one runner process, and a core stood idle (the runner suite's shared
+ * sessions, 2026-12-01).
+ */
+export interface SlotLease {
+  /**
+   * Wait for `work` the check does not do itself: its slot goes back to the pool meanwhile and
+   * is taken again (first come, first served) before this resolves, since the check goes on.
+   */
+  idle<T>(work: Promise<T>): Promise<T>;
+  /**
+   * The check is over (its body may still be waiting, cut short by its budget): resolves once
+   * the slot is held again, so that whoever gave it to the check can give it back.
+   */
+  end(): Promise<void>;
+}
+
+/** Lease the slot of `slots` the caller holds now. */
+export function leaseSlot(slots: Slots): SlotLease {
+  let waits = 0;
+  let lent = false;
+  let ended = false;
+  // Every change of the slot's state runs in turn: a lend never overtakes the taking back
+  // of an earlier one, so the check never holds two slots or gives back one it lent.
+  let turn = Promise.resolve();
+  const inTurn = (change: () => void | Promise<void>): Promise<void> => {
+    turn = turn.then(change);
+    return turn;
+  };
+  const takeBack = async () => {
+    if (!lent) return;
+    await slots.acquire(1);
+    lent = false;
+  };
+  return {
+    async idle<T>(work: Promise<T>): Promise<T> {
+      if (ended) return work;
+      waits++;
+      await inTurn(() => {
+        if (waits > 0 && !lent && !ended) {
+          lent = true;
+          slots.release(1);
+        }
+      });
+      try {
+        return await work;
+      } finally {
+        waits--;
+        await inTurn(() => (waits === 0 && !ended ? takeBack() : undefined));
+      }
+    },
+    end() {
+      ended = true;
+      return inTurn(takeBack);
+    },
+  };
+}
+
+/** The lease of a check that holds no slot it could lend: waits as they are. */
+export const NO_LEASE: SlotLease = {
+  idle: (work) => work,
+  end: async () => {},
+};
