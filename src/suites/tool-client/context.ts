@@ -2,11 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { TargetUnavailable } from '../../harness/check.js';
+import { type CheckEnv, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { UsageError } from '../../harness/errors.js';
 import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
+import { SharedWork } from '../../harness/shared-work.js';
 import {
   followJournalFile,
   mockToolServerCommand,
@@ -124,16 +125,22 @@ export const ECHO_INPUT: ToolCallInput = {
 };
 
 /** Cases several checks judge, run once per suite run (lazily), per transport. */
+/**
+ * Cases several checks judge, each run once per suite run. A check that asks while another
+ * runs the case waits without its job slot (`asker.idle`, SharedWork).
+ */
 export interface SharedCases {
-  /** The default scenario and input: a clean session. */
-  basic(transport: ToolTransport): Promise<CaseResult>;
+  /** The default scenario and input: a clean session (run by the preflight, for every transport). */
+  basic(transport: ToolTransport, asker?: SharedAsker): Promise<CaseResult>;
   /** The mock pings the client before answering tools/call. */
-  ping(transport: ToolTransport): Promise<CaseResult>;
+  ping(transport: ToolTransport, asker?: SharedAsker): Promise<CaseResult>;
   /** Every reply takes a second (replyDelayMs 1000). */
-  slow(transport: ToolTransport): Promise<CaseResult>;
+  slow(transport: ToolTransport, asker?: SharedAsker): Promise<CaseResult>;
   /** stdio: the mock writes NON_JSON_BANNER on stdout just before the tools/call reply. */
-  nonJsonStdout(): Promise<CaseResult>;
+  nonJsonStdout(asker?: SharedAsker): Promise<CaseResult>;
 }
+
+type SharedAsker = Pick<CheckEnv, 'idle'>;
 
 /** The line that is not JSON, for the stdio-hygiene case. */
 /** How long the mock takes to send each reply in the slow case (`shared.slow`). */
@@ -152,26 +159,6 @@ export interface ToolClientCtx {
   readonly shared: SharedCases;
   /** What every run of the client command left running when it ended (tool-client.processes.none-left). */
   readonly leftovers: LeftoverLedger;
-}
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let promise: Promise<T> | undefined;
-  return () => {
-    promise ??= make();
-    return promise;
-  };
-}
-
-function memo<T>(make: (transport: ToolTransport) => Promise<T>): (transport: ToolTransport) => Promise<T> {
-  const cache = new Map<ToolTransport, Promise<T>>();
-  return (transport) => {
-    let p = cache.get(transport);
-    if (p === undefined) {
-      p = make(transport);
-      cache.set(transport, p);
-    }
-    return p;
-  };
 }
 
 /**
@@ -284,21 +271,34 @@ export async function openToolClient(
   // Every case has its own mock and files: cases may run concurrently (--jobs).
   const runCase = runOne;
 
+  const cases = new SharedWork();
   const shared: SharedCases = {
-    basic: memo((transport) => runCase({ transport, scenario: {}, input: ECHO_INPUT })),
-    ping: memo((transport) =>
-      runCase({ transport, scenario: { faults: { pingFirst: true } }, input: ECHO_INPUT }),
-    ),
-    slow: memo((transport) =>
-      runCase({ transport, scenario: { faults: { replyDelayMs: SLOW_REPLY_MS } }, input: ECHO_INPUT }),
-    ),
-    nonJsonStdout: once(() =>
-      runCase({
-        transport: 'stdio',
-        scenario: { faults: { nonJsonStdout: NON_JSON_BANNER } },
-        input: ECHO_INPUT,
-      }),
-    ),
+    basic: (transport, asker) =>
+      cases.get(`basic ${transport}`, () => runCase({ transport, scenario: {}, input: ECHO_INPUT }), asker),
+    ping: (transport, asker) =>
+      cases.get(
+        `ping ${transport}`,
+        () => runCase({ transport, scenario: { faults: { pingFirst: true } }, input: ECHO_INPUT }),
+        asker,
+      ),
+    slow: (transport, asker) =>
+      cases.get(
+        `slow ${transport}`,
+        () =>
+          runCase({ transport, scenario: { faults: { replyDelayMs: SLOW_REPLY_MS } }, input: ECHO_INPUT }),
+        asker,
+      ),
+    nonJsonStdout: (asker) =>
+      cases.get(
+        'non-json-stdout',
+        () =>
+          runCase({
+            transport: 'stdio',
+            scenario: { faults: { nonJsonStdout: NON_JSON_BANNER } },
+            input: ECHO_INPUT,
+          }),
+        asker,
+      ),
   };
 
   const close = async () => {

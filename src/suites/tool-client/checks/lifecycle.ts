@@ -100,8 +100,8 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       basis: 'protocol-must',
       rule: 'MCP 2024-11-05: the client MUST send the initialized notification after initialization succeeded, that is after the initialize result, and SHOULD NOT send other requests before it; a client that does not wait talks to a server that has not agreed on a version yet. Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
-      async run(ctx) {
-        const result = await ctx.shared.slow(t);
+      async run(ctx, env) {
+        const result = await ctx.shared.slow(t, env);
         expectTraffic(result, 'initialize awaited');
         const early = earlyMessage(result);
         if (early !== undefined) {
@@ -131,11 +131,11 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       basis: 'protocol-must',
       rule: 'MCP 2024-11-05: a request id MUST NOT have been used before by the requestor in the same session (JSON-RPC matches replies by id). Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
-      async run(ctx) {
+      async run(ctx, env) {
         const basic = await ctx.shared.basic(t);
         expectTraffic(basic, 'request ids');
         expectUniqueIds(basic);
-        expectUniqueIds(await ctx.shared.ping(t));
+        expectUniqueIds(await ctx.shared.ping(t, env));
       },
     },
     {
@@ -172,8 +172,8 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       basis: 'protocol-must',
       rule: 'MCP 2024-11-05: the receiver of a ping request MUST answer promptly with an empty result; the spec names a JSON-RPC ping among the keep-alives a server sends. Every tool client.',
       timeoutMs: CASE_BUDGET_MS,
-      async run(ctx) {
-        const result = await ctx.shared.ping(t);
+      async run(ctx, env) {
+        const result = await ctx.shared.ping(t, env);
         expectTraffic(result, 'ping');
         const pingId = MOCK_REQUEST_ID_BASE;
         // The mock pings once the call arrives: without one there is no ping to judge.

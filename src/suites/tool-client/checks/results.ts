@@ -172,8 +172,8 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       basis: 'protocol-should',
       rule: 'The spec sets no client timeout, and its 15 s keep-alive implies replies may take seconds; a client that gives up after a second fails real servers. A warning.',
       timeoutMs: CASE_BUDGET_MS,
-      async run(ctx) {
-        const result = await ctx.shared.slow(t);
+      async run(ctx, env) {
+        const result = await ctx.shared.slow(t, env);
         expectReached(result, 'slow replies');
         await excuseIfPlainCallFails(ctx, result, 'slow replies');
         expectFinished(result, 'slow replies');

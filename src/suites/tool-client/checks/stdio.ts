@@ -25,8 +25,8 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
     basis: 'spec',
     rule: "The spec: a non-JSON line on a stdio server's stdout makes the client's parser fail and the connection end at once; whatever the client does then, it must not present that line (or anything else) as the tool's result, nor hang. Every tool client.",
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      const result = await ctx.shared.nonJsonStdout();
+    async run(ctx, env) {
+      const result = await ctx.shared.nonJsonStdout(env);
       // The mock writes the line just before the tools/call reply: no call, no line to judge.
       expectCallSent(result, 'non-JSON stdout');
       const { outcome } = result;
@@ -60,8 +60,8 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
     basis: 'spec-reference',
     rule: "The spec describes the client's parser failing and the connection terminated at once on a non-JSON line; how a client reports it is not shown, and the official SDK reads on, so ending with an error naming the line is a warning.",
     timeoutMs: CASE_BUDGET_MS,
-    async run(ctx) {
-      const result = await ctx.shared.nonJsonStdout();
+    async run(ctx, env) {
+      const result = await ctx.shared.nonJsonStdout(env);
       // The mock writes the line just before the tools/call reply: no call, no line to judge.
       expectCallSent(result, 'non-JSON stdout');
       const { outcome } = result;
