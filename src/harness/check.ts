@@ -36,7 +36,8 @@ export interface CheckEnv {
   /**
    * Wait for work another check runs for this one too (a shared session): the check's job
    * slot goes back to the pool meanwhile, so the wait lends a core to the next check instead
-   * of holding it. As it is where the check holds no slot it could lend.
+   * of holding it. A check that holds no slot to lend (one that waits on time or runs alone,
+   * or any check of a suite run one check at a time) just waits.
    */
   idle<T>(work: Promise<T>): Promise<T>;
 }

@@ -2,9 +2,8 @@ import type { Slots } from './slots.js';
 
 /**
  * The one job slot an ordinary check holds while it runs, which it gives back to the pool
- * while it only waits: for a session another check runs for both of them, two checks held
- * two slots for one runner process, and a core stood idle (the runner suite's shared
- * sessions, 2026-12-01).
+ * while it only waits. Without it, two checks of one runner session held two slots for one
+ * runner process, and a core stood idle (see docs/performance.md).
  */
 export interface SlotLease {
   /**
