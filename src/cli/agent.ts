@@ -28,6 +28,30 @@ export type RunAgentCommand = (input: {
   signal: AbortSignal;
 }) => Promise<number>;
 
+/** What `wirecheck agent` does once its command line is read into `flags`. */
+export async function agentAction(
+  ctx: CliContext,
+  run: RunAgentCommand,
+  flags: AgentCommandFlags,
+  finish: (exitCode: number) => void,
+): Promise<void> {
+  const shutdown = ctx.onShutdown();
+  try {
+    finish(
+      await run({
+        stdin: await readAllStdin(ctx.stdin),
+        env: ctx.env,
+        flags,
+        stdout: ctx.stdout,
+        stderr: ctx.stderr,
+        signal: shutdown.signal,
+      }),
+    );
+  } finally {
+    shutdown.dispose();
+  }
+}
+
 /**
  * `wirecheck agent`: the reference tool-use loop as an agent target command (TARGETS.md):
  * the prompt on stdin; exit 0 when the loop ends, 3 when the circuit breaker trips.
@@ -57,21 +81,5 @@ export function addAgentCommand(
       '--isolation <level>',
       'how model-chosen commands are confined: auto (bwrap or util-linux; refuses to run without one), bwrap, util-linux, or none (env WIRECHECK_ISOLATION, default auto)',
     )
-    .action(async (flags: AgentCommandFlags) => {
-      const shutdown = ctx.onShutdown();
-      try {
-        finish(
-          await run({
-            stdin: await readAllStdin(ctx.stdin),
-            env: ctx.env,
-            flags,
-            stdout: ctx.stdout,
-            stderr: ctx.stderr,
-            signal: shutdown.signal,
-          }),
-        );
-      } finally {
-        shutdown.dispose();
-      }
-    });
+    .action((flags: AgentCommandFlags) => agentAction(ctx, run, flags, finish));
 }

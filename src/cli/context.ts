@@ -3,7 +3,7 @@ import { guardRun, type RunGuard } from '../harness/run-guard.js';
 import type { RunAgentCommand } from './agent.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
 import type { ProbeToolServerCommand } from './probe.js';
-import type { RunBashService } from './run-bash.js';
+import type { RunBashService } from './run-bash-action.js';
 import type { StartMockMessagesService } from './serve-messages.js';
 import type { ServeTools } from './serve-tools.js';
 import type { RunToolClientCommand } from './tool-client.js';

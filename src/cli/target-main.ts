@@ -1,9 +1,19 @@
 import type { Command } from 'commander';
-import { CommanderError } from 'commander';
 import { type CliContext, processContext } from './context.js';
-import { addServeGroup, baseProgram } from './program.js';
 
-type AddCommand = (program: Command, ctx: CliContext, finish: (exitCode: number) => void) => Promise<void>;
+type Finish = (exitCode: number) => void;
+
+/** A command a suite starts once per case, and the code it loads only when it runs. */
+interface TargetCommand {
+  /** Registers the command on the program, for commander to read its command line. */
+  add(program: Command, ctx: CliContext, finish: Finish): Promise<void>;
+  /**
+   * Runs it as the suites start the references, with nothing after its name: what its action
+   * does with no flag given, without loading commander to find that out (about a sixth of the
+   * CPU of a reference client's start; docs/performance.md, "Per-case cost").
+   */
+  runWithoutArguments?(ctx: CliContext, finish: Finish): Promise<void>;
+}
 
 /**
  * The commands a suite starts once per case (the reference targets), each loading only what
@@ -11,42 +21,82 @@ type AddCommand = (program: Command, ctx: CliContext, finish: (exitCode: number)
  * mocks, fastify, fast-check) for each start cost 2 to 3 times what the command itself needs
  * (docs/performance.md, Per-case cost).
  */
-const TARGET_COMMANDS: Readonly<Record<string, AddCommand>> = {
-  'messages-client': async (program, ctx, finish) => {
-    const [{ addMessagesClientCommand }, { runMessagesClientCommand }] = await Promise.all([
-      import('./messages-client.js'),
-      import('../clients/messages/command.js'),
-    ]);
-    addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
+const TARGET_COMMANDS: Readonly<Record<string, TargetCommand>> = {
+  'messages-client': {
+    async add(program, ctx, finish) {
+      const [{ addMessagesClientCommand }, { runMessagesClientCommand }] = await Promise.all([
+        import('./messages-client.js'),
+        import('../clients/messages/command.js'),
+      ]);
+      addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
+    },
+    async runWithoutArguments(ctx, finish) {
+      const [{ messagesClientAction }, { runMessagesClientCommand }] = await Promise.all([
+        import('./messages-client.js'),
+        import('../clients/messages/command.js'),
+      ]);
+      await messagesClientAction(ctx, runMessagesClientCommand, finish);
+    },
   },
-  agent: async (program, ctx, finish) => {
-    const [{ addAgentCommand }, { runAgentCommand }] = await Promise.all([
-      import('./agent.js'),
-      import('../clients/agent/command.js'),
-    ]);
-    addAgentCommand(program, ctx, runAgentCommand, finish);
+  agent: {
+    async add(program, ctx, finish) {
+      const [{ addAgentCommand }, { runAgentCommand }] = await Promise.all([
+        import('./agent.js'),
+        import('../clients/agent/command.js'),
+      ]);
+      addAgentCommand(program, ctx, runAgentCommand, finish);
+    },
+    async runWithoutArguments(ctx, finish) {
+      const [{ agentAction }, { runAgentCommand }] = await Promise.all([
+        import('./agent.js'),
+        import('../clients/agent/command.js'),
+      ]);
+      await agentAction(ctx, runAgentCommand, {}, finish);
+    },
   },
-  'tool-client': async (program, ctx, finish) => {
-    const [{ addToolClientCommand }, { runToolClientCommand }] = await Promise.all([
-      import('./tool-client.js'),
-      import('../clients/tools/command.js'),
-    ]);
-    addToolClientCommand(program, ctx, runToolClientCommand, finish);
+  'tool-client': {
+    async add(program, ctx, finish) {
+      const [{ addToolClientCommand }, { runToolClientCommand }] = await Promise.all([
+        import('./tool-client.js'),
+        import('../clients/tools/command.js'),
+      ]);
+      addToolClientCommand(program, ctx, runToolClientCommand, finish);
+    },
+    async runWithoutArguments(ctx, finish) {
+      const [{ toolClientAction }, { runToolClientCommand }] = await Promise.all([
+        import('./tool-client.js'),
+        import('../clients/tools/command.js'),
+      ]);
+      await toolClientAction(ctx, runToolClientCommand, {}, finish);
+    },
   },
-  'run-bash': async (program, ctx, finish) => {
-    const [{ addRunBashCommand }, { runBashService }] = await Promise.all([
-      import('./run-bash.js'),
-      import('../runner/serve.js'),
-    ]);
-    addRunBashCommand(program, ctx, runBashService, finish);
+  'run-bash': {
+    async add(program, ctx, finish) {
+      const [{ addRunBashCommand }, { runBashService }] = await Promise.all([
+        import('./run-bash.js'),
+        import('../runner/serve.js'),
+      ]);
+      addRunBashCommand(program, ctx, runBashService, finish);
+    },
+    async runWithoutArguments(ctx, finish) {
+      const [{ runBashAction, DEFAULT_ISOLATION }, { runBashService }] = await Promise.all([
+        import('./run-bash-action.js'),
+        import('../runner/serve.js'),
+      ]);
+      await runBashAction(ctx, runBashService, { isolation: DEFAULT_ISOLATION }, finish);
+    },
   },
-  // The reference tool server: the tool-server suite starts one per session over stdio.
-  'serve tools': async (program, ctx, finish) => {
-    const [{ addServeToolsCommand }, { runToolServer }] = await Promise.all([
-      import('./serve-tools.js'),
-      import('../servers/tools/run.js'),
-    ]);
-    addServeToolsCommand(addServeGroup(program), ctx, runToolServer, finish);
+  // The reference tool server: the tool-server suite starts one per session over stdio, always
+  // with flags (`--transport stdio`), so commander reads them.
+  'serve tools': {
+    async add(program, ctx, finish) {
+      const [{ addServeGroup }, { addServeToolsCommand }, { runToolServer }] = await Promise.all([
+        import('./program.js'),
+        import('./serve-tools.js'),
+        import('../servers/tools/run.js'),
+      ]);
+      addServeToolsCommand(addServeGroup(program), ctx, runToolServer, finish);
+    },
   },
 };
 
@@ -59,25 +109,36 @@ export function targetCommandOf(argv: readonly string[]): string | undefined {
 /**
  * `main` for a per-case target command: the same program, options, output and exit status
  * as the whole CLI gives it (`wirecheck messages-client --help` included), with only that
- * command registered and loaded.
+ * command registered and loaded, and commander only when there is a command line to read.
  */
 export async function targetMain(
   argv: string[],
   context: Partial<Omit<CliContext, 'deps'>> = {},
 ): Promise<number> {
   const name = targetCommandOf(argv);
-  if (name === undefined) throw new Error(`not a per-case target command: ${argv.slice(2).join(' ')}`);
+  const command = name === undefined ? undefined : TARGET_COMMANDS[name];
+  if (command === undefined) throw new Error(`not a per-case target command: ${argv.slice(2).join(' ')}`);
   const ctx: CliContext = { ...processContext({}), ...context };
   let exitCode = 0;
+  const finish = (code: number) => {
+    exitCode = code;
+  };
+  const withoutArguments = argv.length === 3 ? command.runWithoutArguments : undefined;
   try {
+    if (withoutArguments !== undefined) {
+      await withoutArguments(ctx, finish);
+      return exitCode;
+    }
+    const { baseProgram } = await import('./program.js');
     const program = baseProgram(ctx);
-    await TARGET_COMMANDS[name]?.(program, ctx, (code) => {
-      exitCode = code;
-    });
+    await command.add(program, ctx, finish);
     await program.parseAsync(argv, { from: 'node' });
     return exitCode;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (withoutArguments === undefined) {
+      const { CommanderError } = await import('commander');
+      if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    }
     const { asWirecheckError, reportError } = await import('./report-error.js');
     const error = asWirecheckError(e);
     reportError(ctx.stderr, error);

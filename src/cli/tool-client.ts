@@ -22,6 +22,29 @@ export type RunToolClientCommand = (input: {
   signal: AbortSignal;
 }) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
 
+/** What `wirecheck tool-client` does once its command line is read into `flags`. */
+export async function toolClientAction(
+  ctx: CliContext,
+  run: RunToolClientCommand,
+  flags: ToolClientFlags,
+  finish: (exitCode: number) => void,
+): Promise<void> {
+  const shutdown = ctx.onShutdown();
+  try {
+    const result = await run({
+      readStdin: () => readAllStdin(ctx.stdin),
+      env: ctx.env,
+      flags,
+      signal: shutdown.signal,
+    });
+    ctx.stdout.write(result.stdout);
+    ctx.stderr.write(result.stderr);
+    finish(result.exitCode);
+  } finally {
+    shutdown.dispose();
+  }
+}
+
 /**
  * `wirecheck tool-client`: the reference tool client as a tool-client target command
  * (TARGETS.md): `{"tool", "arguments"}` on stdin, the tools/call result JSON on stdout.
@@ -51,20 +74,5 @@ export function addToolClientCommand(
       '--protocol <revision>',
       'MCP revision to ask for in initialize: 2024-11-05 (default), 2025-03-26, 2025-06-18 or 2025-11-25; any of them answered is accepted',
     )
-    .action(async (flags: ToolClientFlags) => {
-      const shutdown = ctx.onShutdown();
-      try {
-        const result = await run({
-          readStdin: () => readAllStdin(ctx.stdin),
-          env: ctx.env,
-          flags,
-          signal: shutdown.signal,
-        });
-        ctx.stdout.write(result.stdout);
-        ctx.stderr.write(result.stderr);
-        finish(result.exitCode);
-      } finally {
-        shutdown.dispose();
-      }
-    });
+    .action((flags: ToolClientFlags) => toolClientAction(ctx, run, flags, finish));
 }

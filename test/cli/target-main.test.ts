@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
@@ -65,7 +67,10 @@ describe('a per-case target command run alone behaves as in the whole CLI', () =
     ['messages-client', []],
     ['agent', []],
     ['tool-client', []],
+    // No working directory: the usage error, thrown by the action.
+    ['run-bash', []],
     ['messages-client', ['--no-such-flag']],
+    ['run-bash', ['--isolation', 'chroot']],
   ])('%s %j with empty stdin: the same status and output', async (name, flags) => {
     const env = { WIRECHECK_BASE_URL: 'http://127.0.0.1:9', WIRECHECK_API_KEY: 'k' };
     const alone = await runWith(targetMain, [name, ...flags], '', env);
@@ -73,6 +78,48 @@ describe('a per-case target command run alone behaves as in the whole CLI', () =
     expect(alone.code).toBe(2);
     expect(alone).toEqual(inWhole);
   });
+
+  test('messages-client with a request: the same final message (read without commander alone)', async () => {
+    const runs = [];
+    for (const entry of [targetMain, whole]) {
+      const mock = await startMockMessagesService({ apiKey: 'wc-key', seed: 3 });
+      try {
+        const body = {
+          model: 'm',
+          max_tokens: 16,
+          stream: true,
+          messages: [{ role: 'user', content: 'hi' }],
+        };
+        const env = { WIRECHECK_BASE_URL: mock.url, WIRECHECK_API_KEY: 'wc-key' };
+        runs.push(await runWith(entry, ['messages-client'], JSON.stringify(body), env));
+      } finally {
+        await mock.close();
+      }
+    }
+    const [alone, inWhole] = runs;
+    expect(alone?.code).toBe(0);
+    expect(JSON.parse(alone?.stdout ?? '')).toMatchObject({ type: 'message', content: [{ text: 'hi' }] });
+    expect(alone).toEqual(inWhole);
+  });
+
+  test('run-bash with a working directory: the same answers', async () => {
+    const runs = [];
+    for (const entry of [targetMain, whole]) {
+      const workdir = mkdtempSync(join(tmpdir(), 'wc-target-main-'));
+      try {
+        const line = { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo hello' } };
+        const env = { ...process.env, WIRECHECK_WORKDIR: workdir };
+        runs.push(await runWith(entry, ['run-bash'], `${JSON.stringify(line)}\n`, env));
+      } finally {
+        rmSync(workdir, { recursive: true, force: true });
+      }
+    }
+    const [alone, inWhole] = runs;
+    expect(alone?.code).toBe(0);
+    expect(JSON.parse(alone?.stdout ?? '')).toMatchObject({ tool_use_id: 'toolu_1', content: 'hello\n' });
+    expect(alone?.stdout).toBe(inWhole?.stdout);
+    expect(alone?.code).toBe(inWhole?.code);
+  }, 30_000);
 
   test.each([
     [['--transport', 'stdio'], 0],
@@ -86,9 +133,17 @@ describe('a per-case target command run alone behaves as in the whole CLI', () =
 });
 
 /** bin/wirecheck.js run as a process with `stdin`: its exit status and stdout. */
-function runBin(args: string[], stdin: string, env: NodeJS.ProcessEnv = process.env) {
+function runBin(
+  args: string[],
+  stdin: string,
+  env: NodeJS.ProcessEnv = process.env,
+  nodeArgs: readonly string[] = [],
+) {
   return new Promise<{ code: number | null; stdout: string }>((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+      env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let text = '';
     child.stdout.on('data', (d: Buffer) => {
       text += d.toString();
@@ -115,6 +170,40 @@ describe('bin/wirecheck.js serve tools --transport stdio (from the bundle)', () 
     const answer = JSON.parse(stdout.split('\n')[0] ?? '') as { result: { serverInfo: { version: string } } };
     expect(answer.result.serverInfo.version).toBe(VERSION);
   }, 60_000);
+});
+
+describe('bin/wirecheck.js loads commander only for a command line to read', () => {
+  const RECORD = resolve(import.meta.dirname, 'targets/record-modules.mjs');
+
+  /** The modules a run of bin/wirecheck.js `args` loaded, with empty stdin. */
+  async function modulesOf(args: string[]): Promise<string[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'wc-modules-'));
+    try {
+      const out = join(dir, 'modules.txt');
+      const env = {
+        ...process.env,
+        WIRECHECK_TEST_MODULES_OUT: out,
+        WIRECHECK_BASE_URL: 'http://127.0.0.1:9',
+        WIRECHECK_API_KEY: 'k',
+      };
+      await runBin(args, '', env, ['--import', RECORD]);
+      return readFileSync(out, 'utf8').split('\n').filter(Boolean);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const commander = (modules: string[]) => modules.filter((url) => /commander/.test(url));
+
+  test.each(['messages-client', 'agent', 'tool-client'])(
+    '%s: no commander; with --help, commander',
+    async (name) => {
+      const bare = await modulesOf([name]);
+      expect(bare.some((url) => url.endsWith('/dist/bundle/target-main.js'))).toBe(true);
+      expect(commander(bare)).toEqual([]);
+      expect(commander(await modulesOf([name, '--help']))).not.toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe('bin/wirecheck.js messages-client', () => {
