@@ -9,8 +9,8 @@ interface TargetCommand {
   add(program: Command, ctx: CliContext, finish: Finish): Promise<void>;
   /**
    * Runs it as the suites start the references, with nothing after its name: what its action
-   * does with no flag given, without loading commander to find that out (about a sixth of the
-   * CPU of a reference client's start; docs/performance.md, "Per-case cost").
+   * does with no flag given, without loading commander to find that out (12% of the CPU of a
+   * reference client's start; docs/performance.md, "The reference targets without commander").
    */
   runWithoutArguments?(ctx: CliContext, finish: Finish): Promise<void>;
 }

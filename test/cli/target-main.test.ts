@@ -79,7 +79,7 @@ describe('a per-case target command run alone behaves as in the whole CLI', () =
     expect(alone).toEqual(inWhole);
   });
 
-  test('messages-client with a request: the same final message (read without commander alone)', async () => {
+  test('messages-client with a request: the same final message (alone, without commander)', async () => {
     const runs = [];
     for (const entry of [targetMain, whole]) {
       const mock = await startMockMessagesService({ apiKey: 'wc-key', seed: 3 });
@@ -194,7 +194,7 @@ describe('bin/wirecheck.js loads commander only for a command line to read', () 
   }
   const commander = (modules: string[]) => modules.filter((url) => /commander/.test(url));
 
-  test.each(['messages-client', 'agent', 'tool-client'])(
+  test.each(['messages-client', 'agent', 'tool-client', 'run-bash'])(
     '%s: no commander; with --help, commander',
     async (name) => {
       const bare = await modulesOf([name]);
