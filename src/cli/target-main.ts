@@ -3,10 +3,10 @@ import { type CliContext, processContext } from './context.js';
 
 type Finish = (exitCode: number) => void;
 
-/** A command a suite starts once per case, and the code it loads only when it runs. */
+/** What a command a suite starts once per case does, from the code it loads. */
 interface TargetCommand {
   /** Registers the command on the program, for commander to read its command line. */
-  add(program: Command, ctx: CliContext, finish: Finish): Promise<void>;
+  add(program: Command, ctx: CliContext, finish: Finish): void | Promise<void>;
   /**
    * Runs it as the suites start the references, with nothing after its name: what its action
    * does with no flag given, without loading commander to find that out (12% of the CPU of a
@@ -21,82 +21,61 @@ interface TargetCommand {
  * mocks, fastify, fast-check) for each start cost 2 to 3 times what the command itself needs
  * (docs/performance.md, Per-case cost).
  */
-const TARGET_COMMANDS: Readonly<Record<string, TargetCommand>> = {
-  'messages-client': {
-    async add(program, ctx, finish) {
-      const [{ addMessagesClientCommand }, { runMessagesClientCommand }] = await Promise.all([
-        import('./messages-client.js'),
-        import('../clients/messages/command.js'),
-      ]);
-      addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
-    },
-    async runWithoutArguments(ctx, finish) {
-      const [{ messagesClientAction }, { runMessagesClientCommand }] = await Promise.all([
-        import('./messages-client.js'),
-        import('../clients/messages/command.js'),
-      ]);
-      await messagesClientAction(ctx, runMessagesClientCommand, finish);
-    },
+const TARGET_COMMANDS: Readonly<Record<string, () => Promise<TargetCommand>>> = {
+  'messages-client': async () => {
+    const [cli, { runMessagesClientCommand: run }] = await Promise.all([
+      import('./messages-client.js'),
+      import('../clients/messages/command.js'),
+    ]);
+    return {
+      add: (program, ctx, finish) => cli.addMessagesClientCommand(program, ctx, run, finish),
+      runWithoutArguments: (ctx, finish) => cli.messagesClientAction(ctx, run, finish),
+    };
   },
-  agent: {
-    async add(program, ctx, finish) {
-      const [{ addAgentCommand }, { runAgentCommand }] = await Promise.all([
-        import('./agent.js'),
-        import('../clients/agent/command.js'),
-      ]);
-      addAgentCommand(program, ctx, runAgentCommand, finish);
-    },
-    async runWithoutArguments(ctx, finish) {
-      const [{ agentAction }, { runAgentCommand }] = await Promise.all([
-        import('./agent.js'),
-        import('../clients/agent/command.js'),
-      ]);
-      await agentAction(ctx, runAgentCommand, {}, finish);
-    },
+  agent: async () => {
+    const [cli, { runAgentCommand: run }] = await Promise.all([
+      import('./agent.js'),
+      import('../clients/agent/command.js'),
+    ]);
+    return {
+      add: (program, ctx, finish) => cli.addAgentCommand(program, ctx, run, finish),
+      runWithoutArguments: (ctx, finish) => cli.agentAction(ctx, run, {}, finish),
+    };
   },
-  'tool-client': {
-    async add(program, ctx, finish) {
-      const [{ addToolClientCommand }, { runToolClientCommand }] = await Promise.all([
-        import('./tool-client.js'),
-        import('../clients/tools/command.js'),
-      ]);
-      addToolClientCommand(program, ctx, runToolClientCommand, finish);
-    },
-    async runWithoutArguments(ctx, finish) {
-      const [{ toolClientAction }, { runToolClientCommand }] = await Promise.all([
-        import('./tool-client.js'),
-        import('../clients/tools/command.js'),
-      ]);
-      await toolClientAction(ctx, runToolClientCommand, {}, finish);
-    },
+  'tool-client': async () => {
+    const [cli, { runToolClientCommand: run }] = await Promise.all([
+      import('./tool-client.js'),
+      import('../clients/tools/command.js'),
+    ]);
+    return {
+      add: (program, ctx, finish) => cli.addToolClientCommand(program, ctx, run, finish),
+      runWithoutArguments: (ctx, finish) => cli.toolClientAction(ctx, run, {}, finish),
+    };
   },
-  'run-bash': {
-    async add(program, ctx, finish) {
-      const [{ addRunBashCommand }, { runBashService }] = await Promise.all([
-        import('./run-bash.js'),
-        import('../runner/serve.js'),
-      ]);
-      addRunBashCommand(program, ctx, runBashService, finish);
-    },
-    async runWithoutArguments(ctx, finish) {
-      const [{ runBashAction, DEFAULT_ISOLATION }, { runBashService }] = await Promise.all([
-        import('./run-bash-action.js'),
-        import('../runner/serve.js'),
-      ]);
-      await runBashAction(ctx, runBashService, { isolation: DEFAULT_ISOLATION }, finish);
-    },
+  'run-bash': async () => {
+    // The action comes from run-bash-action.js: run-bash.js, which registers it, loads commander.
+    const [action, { runBashService: serve }] = await Promise.all([
+      import('./run-bash-action.js'),
+      import('../runner/serve.js'),
+    ]);
+    return {
+      add: async (program, ctx, finish) =>
+        (await import('./run-bash.js')).addRunBashCommand(program, ctx, serve, finish),
+      runWithoutArguments: (ctx, finish) =>
+        action.runBashAction(ctx, serve, { isolation: action.DEFAULT_ISOLATION }, finish),
+    };
   },
   // The reference tool server: the tool-server suite starts one per session over stdio, always
   // with flags (`--transport stdio`), so commander reads them.
-  'serve tools': {
-    async add(program, ctx, finish) {
-      const [{ addServeGroup }, { addServeToolsCommand }, { runToolServer }] = await Promise.all([
-        import('./program.js'),
-        import('./serve-tools.js'),
-        import('../servers/tools/run.js'),
-      ]);
-      addServeToolsCommand(addServeGroup(program), ctx, runToolServer, finish);
-    },
+  'serve tools': async () => {
+    const [{ addServeGroup }, { addServeToolsCommand }, { runToolServer }] = await Promise.all([
+      import('./program.js'),
+      import('./serve-tools.js'),
+      import('../servers/tools/run.js'),
+    ]);
+    return {
+      add: (program, ctx, finish) => addServeToolsCommand(addServeGroup(program), ctx, runToolServer, finish),
+    };
   },
 };
 
@@ -116,15 +95,17 @@ export async function targetMain(
   context: Partial<Omit<CliContext, 'deps'>> = {},
 ): Promise<number> {
   const name = targetCommandOf(argv);
-  const command = name === undefined ? undefined : TARGET_COMMANDS[name];
-  if (command === undefined) throw new Error(`not a per-case target command: ${argv.slice(2).join(' ')}`);
+  const load = name === undefined ? undefined : TARGET_COMMANDS[name];
+  if (load === undefined) throw new Error(`not a per-case target command: ${argv.slice(2).join(' ')}`);
   const ctx: CliContext = { ...processContext({}), ...context };
   let exitCode = 0;
   const finish = (code: number) => {
     exitCode = code;
   };
-  const withoutArguments = argv.length === 3 ? command.runWithoutArguments : undefined;
+  let withoutArguments: TargetCommand['runWithoutArguments'];
   try {
+    const command = await load();
+    withoutArguments = argv.length === 3 ? command.runWithoutArguments : undefined;
     if (withoutArguments !== undefined) {
       await withoutArguments(ctx, finish);
       return exitCode;
