@@ -100,3 +100,4 @@ export {
   type SseClientTransportOptions,
 } from './transports/index.js';
 export { VERSION } from './version.js';
+export * from './warm/index.js';

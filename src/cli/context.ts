@@ -22,6 +22,14 @@ export interface Shutdown {
   dispose(): void;
 }
 
+/** Resolves once `shutdown` fires (at once if it has): a `serve` or `record` command runs until then. */
+export function untilShutdown(shutdown: Shutdown): Promise<void> {
+  return new Promise((resolve) => {
+    if (shutdown.signal.aborted) resolve();
+    else shutdown.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
 /**
  * Implementations the CLI serves or wraps. Commands whose implementation is absent are not
  * registered, so the CLI compiles and runs before those modules exist.

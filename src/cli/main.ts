@@ -20,6 +20,7 @@ import { addServeMessagesCommand } from './serve-messages.js';
 import { startMockForServe } from './serve-messages-mock.js';
 import { addServeMockToolsCommand } from './serve-mock-tools.js';
 import { addServeToolsCommand } from './serve-tools.js';
+import { addServeWarmCommand } from './serve-warm.js';
 import { addToolClientCommand } from './tool-client.js';
 
 /**
@@ -53,6 +54,7 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
   const { serveTools } = ctx.deps;
   if (serveTools !== undefined) addServeToolsCommand(serve, ctx, serveTools, finish);
   if (runMessagesClientCommand !== undefined) {
+    addServeWarmCommand(serve, ctx, runMessagesClientCommand, finish);
     addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
   }
   const { runAgentCommand: agent } = ctx.deps;

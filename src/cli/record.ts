@@ -9,7 +9,7 @@ import {
   startSseRecordingProxy,
   startStreamableHttpRecordingProxy,
 } from '../recording/tools/index.js';
-import type { CliContext } from './context.js';
+import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
 
 const RecordInput = z.object({
@@ -95,10 +95,7 @@ export function addRecordCommand(
         ctx.stderr.write(
           `recording ${input.upstream} into ${resolve(input.out)}; interrupt (Ctrl-C) to stop\n`,
         );
-        await new Promise<void>((done) => {
-          if (shutdown.signal.aborted) done();
-          else shutdown.signal.addEventListener('abort', () => done(), { once: true });
-        });
+        await untilShutdown(shutdown);
         await proxy.close();
         finish(0);
       } finally {
@@ -192,10 +189,7 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
         }
         ctx.stdout.write(`${proxy.url}\n`);
         ctx.stderr.write(`recording ${input.http ?? input.sse} into ${outDir}; interrupt (Ctrl-C) to stop\n`);
-        await new Promise<void>((done) => {
-          if (shutdown.signal.aborted) done();
-          else shutdown.signal.addEventListener('abort', () => done(), { once: true });
-        });
+        await untilShutdown(shutdown);
         await proxy.close();
         finish(0);
       } finally {

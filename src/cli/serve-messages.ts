@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { UsageError, WirecheckError } from '../harness/errors.js';
 import { FaultPlan } from '../mocks/messages/faults.js';
 import { unsupportedReplayFaults } from '../mocks/messages/replay-plan.js';
-import type { CliContext } from './context.js';
+import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
 
 /**
@@ -262,10 +262,7 @@ export function addServeMessagesCommand(
       ctx.stdout.write(`${running.url}\n`);
       const keys = options.apiKey === undefined ? 'any key' : 'only the configured key';
       ctx.stderr.write(`mock messages service running, accepting ${keys}; interrupt (Ctrl-C) to stop\n`);
-      await new Promise<void>((resolve) => {
-        if (shutdown.signal.aborted) resolve();
-        else shutdown.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await untilShutdown(shutdown);
       await running.close();
       finish(0);
     } finally {

@@ -15,7 +15,7 @@ import {
 } from '../mocks/tools/index.js';
 import { PROTOCOL_REVISIONS } from '../protocol/mcp/index.js';
 import { protocolOption } from '../suites/target-options.js';
-import type { CliContext } from './context.js';
+import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
 
 const ServeToolsInput = z.object({
@@ -131,10 +131,7 @@ export function addServeMockToolsCommand(
         }
         ctx.stdout.write(`${running.url}\n`);
         ctx.stderr.write('mock tool server running; interrupt (Ctrl-C) to stop\n');
-        await new Promise<void>((resolve) => {
-          if (shutdown.signal.aborted) resolve();
-          else shutdown.signal.addEventListener('abort', () => resolve(), { once: true });
-        });
+        await untilShutdown(shutdown);
         await running.close();
         finish(0);
       } finally {

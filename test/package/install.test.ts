@@ -146,6 +146,7 @@ describe('the packed package', () => {
       'LICENSE',
       'bin/wirecheck.js',
       'bin/node-version.js',
+      'bin/warm-relay.pl',
       'dist/cli/main.js',
       'dist/index.js',
       'dist/index.d.ts',

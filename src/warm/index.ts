@@ -1,0 +1,16 @@
+export {
+  MAX_ENV_FRAME_BYTES,
+  MAX_STDIN_FRAME_BYTES,
+  RelayFrameError,
+  RelayFrameReader,
+  relayFrame,
+} from './frames.js';
+export { WARM_RELAY_PATH } from './relay-path.js';
+export {
+  HANDLER_FAILED_STATUS,
+  startWarmServer,
+  type WarmCase,
+  type WarmHandler,
+  type WarmServer,
+  type WarmServerOptions,
+} from './server.js';

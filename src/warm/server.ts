@@ -1,0 +1,151 @@
+import { chmod, rm } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { PassThrough, type Readable } from 'node:stream';
+import { MAX_STDIN_FRAME_BYTES, RelayFrameError, RelayFrameReader, serverFrame } from './frames.js';
+
+/** One case as the relay brought it: what a target command gets, without a process of its own. */
+export interface WarmCase {
+  /** The environment of the relay's process: what the suite set for this case (WIRECHECK_BASE_URL...). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The relay's stdin, as it arrives; ends when the relay's stdin ends. */
+  readonly stdin: Readable;
+  writeStdout(bytes: Uint8Array | string): void;
+  writeStderr(bytes: Uint8Array | string): void;
+  /** Aborted when the relay goes away first (the suite killed it, or its budget ran out). */
+  readonly signal: AbortSignal;
+}
+
+/** Runs one case; resolves to the relay's exit status (0-255). */
+export type WarmHandler = (warmCase: WarmCase) => Promise<number>;
+
+export interface WarmServerOptions {
+  /** Path of the Unix socket to listen on; a file already there is replaced. */
+  readonly socket: string;
+  readonly handler: WarmHandler;
+  /** Called with one line about a case that went wrong (a handler that threw, bytes that were not frames). */
+  readonly log?: (line: string) => void;
+}
+
+export interface WarmServer {
+  readonly socket: string;
+  /** Stops listening, aborts the cases in progress and removes the socket file. */
+  close(): Promise<void>;
+}
+
+/** Exit status of a case whose handler threw (EX_SOFTWARE). */
+export const HANDLER_FAILED_STATUS = 70;
+/** stdin bytes queued for a handler that does not read them before the relay is paused. */
+const STDIN_HIGH_WATER_BYTES = 1024 * 1024;
+
+/**
+ * Listens on a Unix socket (mode 0600: only this user's relays) for warm relays
+ * (bin/warm-relay.pl), one case per connection, and runs `handler` for each: the real work of a
+ * target command stays loaded between cases, and each case's process is the relay, which
+ * starts in milliseconds (docs/warm-targets.md).
+ */
+export async function startWarmServer(options: WarmServerOptions): Promise<WarmServer> {
+  const log = options.log ?? (() => {});
+  const cases = new Map<AbortController, Socket>();
+  const server = createServer((socket) => serveCase(socket, options.handler, log, cases));
+  await rm(options.socket, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.socket, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  await chmod(options.socket, 0o600);
+  return {
+    socket: options.socket,
+    async close() {
+      // A case cut short gets no exit status: its relay says the server went away.
+      for (const [controller, socket] of cases) {
+        socket.destroy();
+        controller.abort();
+      }
+      await closeServer(server);
+      await rm(options.socket, { force: true });
+    },
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function serveCase(
+  socket: Socket,
+  handler: WarmHandler,
+  log: (line: string) => void,
+  cases: Map<AbortController, Socket>,
+): void {
+  const controller = new AbortController();
+  cases.set(controller, socket);
+  const reader = new RelayFrameReader();
+  const stdin = new PassThrough({ highWaterMark: STDIN_HIGH_WATER_BYTES });
+  let started = false;
+  let finished = false;
+  const send = (type: 'O' | 'R', bytes: Uint8Array | string) => {
+    if (finished || socket.destroyed) return;
+    const all = Buffer.from(bytes);
+    // The relay keeps a whole frame in memory before it writes it: frames of at most 64 KiB.
+    for (let at = 0; at < all.length; at += MAX_STDIN_FRAME_BYTES) {
+      socket.write(serverFrame(type, all.subarray(at, at + MAX_STDIN_FRAME_BYTES)));
+    }
+  };
+  const end = () => {
+    cases.delete(controller);
+    if (!controller.signal.aborted) controller.abort();
+    stdin.destroy();
+  };
+  const run = async (env: Readonly<Record<string, string>>) => {
+    let status: number;
+    try {
+      status = await handler({
+        env,
+        stdin,
+        writeStdout: (bytes) => send('O', bytes),
+        writeStderr: (bytes) => send('R', bytes),
+        signal: controller.signal,
+      });
+      if (!Number.isInteger(status) || status < 0 || status > 255) {
+        throw new Error(`the handler resolved to ${String(status)}, not an exit status 0-255`);
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (!controller.signal.aborted) log(`a case failed: ${reason}`);
+      send('R', `warm server: ${reason}\n`);
+      status = HANDLER_FAILED_STATUS;
+    }
+    if (!socket.destroyed) socket.end(serverFrame('X', status));
+    finished = true;
+    end();
+  };
+  socket.on('data', (chunk: Buffer) => {
+    let frames: ReturnType<RelayFrameReader['push']>;
+    try {
+      frames = reader.push(chunk);
+    } catch (error) {
+      log(error instanceof RelayFrameError ? `not a warm relay: ${error.message}` : String(error));
+      socket.destroy();
+      return;
+    }
+    for (const frame of frames) {
+      if (frame.type === 'env') {
+        started = true;
+        void run(frame.env);
+      } else if (frame.type === 'stdin') {
+        if (!stdin.write(frame.bytes)) {
+          socket.pause();
+          stdin.once('drain', () => socket.resume());
+        }
+      } else stdin.end();
+    }
+  });
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    if (!started) cases.delete(controller);
+    else if (!finished) end();
+  });
+}

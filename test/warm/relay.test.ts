@@ -1,0 +1,192 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { findPerl } from '../../src/mocks/tools/stdio-relay.js';
+import {
+  HANDLER_FAILED_STATUS,
+  startWarmServer,
+  WARM_RELAY_PATH,
+  type WarmCase,
+  type WarmHandler,
+  type WarmServer,
+} from '../../src/warm/index.js';
+
+const PERL = (() => {
+  const found = findPerl();
+  if (found === undefined) throw new Error('these tests need perl on PATH, as the CI machine has');
+  return found;
+})();
+
+let dir: string;
+let servers: WarmServer[];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wc-warm-'));
+  servers = [];
+});
+afterEach(async () => {
+  for (const server of servers) await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function serve(handler: WarmHandler, logs: string[] = []): Promise<WarmServer> {
+  const server = await startWarmServer({ socket: join(dir, 'warm.sock'), handler, log: (l) => logs.push(l) });
+  servers.push(server);
+  return server;
+}
+
+interface RelayRun {
+  readonly pid: number;
+  readonly done: Promise<{
+    status: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: Buffer;
+    stderr: string;
+  }>;
+}
+
+/** The relay as a suite starts it: its own process, this environment, `stdin` written and closed (unless null). */
+function relay(socket: string, stdin: Buffer | string | null, env: NodeJS.ProcessEnv = {}): RelayRun {
+  const child = spawn(PERL, [WARM_RELAY_PATH, socket], { env: { PATH: process.env.PATH, ...env } });
+  const stdout: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => stdout.push(c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  if (stdin !== null) child.stdin.end(stdin);
+  const done = new Promise<Awaited<RelayRun['done']>>((resolve) =>
+    child.on('close', (status, signal) => resolve({ status, signal, stdout: Buffer.concat(stdout), stderr })),
+  );
+  return { pid: child.pid!, done };
+}
+
+async function readAll(stdin: WarmCase['stdin']): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)),
+  ]);
+}
+
+describe('the warm relay and its server', () => {
+  test("the relay's environment and stdin reach the handler; its stdout, stderr and status come back", async () => {
+    const server = await serve(async (c) => {
+      const input = await readAll(c.stdin);
+      c.writeStdout(`${c.env.WIRECHECK_BASE_URL} ${input.toString()}`);
+      c.writeStderr('a log line\n');
+      return 3;
+    });
+    const run = await relay(server.socket, 'the request', { WIRECHECK_BASE_URL: 'http://127.0.0.1:9/x=y' })
+      .done;
+    expect(run).toEqual({
+      status: 3,
+      signal: null,
+      stdout: Buffer.from('http://127.0.0.1:9/x=y the request'),
+      stderr: 'a log line\n',
+    });
+  });
+
+  test('several MiB each way arrive byte for byte, however the pipes cut them', async () => {
+    const input = Buffer.alloc(3 * 1024 * 1024 + 7);
+    for (let i = 0; i < input.length; i++) input[i] = (i * 31 + (i >> 9)) & 255;
+    const server = await serve(async (c) => {
+      const got = await readAll(c.stdin);
+      c.writeStdout(Buffer.concat([got, got]));
+      return 0;
+    });
+    const run = await within(relay(server.socket, input).done, 30_000, 'the relay');
+    expect(run.status).toBe(0);
+    expect(run.stdout.equals(Buffer.concat([input, input]))).toBe(true);
+  });
+
+  test('a handler that throws, or names no exit status, ends the case with 70 and says why on stderr', async () => {
+    const logs: string[] = [];
+    const throwing = await serve(async () => {
+      throw new Error('the client is not configured');
+    }, logs);
+    const run = await relay(throwing.socket, '').done;
+    expect(run.status).toBe(HANDLER_FAILED_STATUS);
+    expect(run.stderr).toBe('warm server: the client is not configured\n');
+    expect(logs).toEqual(['a case failed: the client is not configured']);
+    await throwing.close();
+    const bad = await serve(async () => 256);
+    const second = await relay(bad.socket, '').done;
+    expect(second.status).toBe(HANDLER_FAILED_STATUS);
+    expect(second.stderr).toMatch(/resolved to 256, not an exit status 0-255/);
+  });
+
+  test.each([
+    ['SIGKILL', null],
+    ['SIGTERM', 143],
+  ] as const)('a relay ended by %s while its case runs aborts the case', async (signal, status) => {
+    let aborted!: () => void;
+    const abortedCase = new Promise<void>((resolve) => (aborted = resolve));
+    let reached!: () => void;
+    const running = new Promise<void>((resolve) => (reached = resolve));
+    const server = await serve(async (c) => {
+      c.signal.addEventListener('abort', () => aborted(), { once: true });
+      reached();
+      await abortedCase;
+      return 0;
+    });
+    // stdin left open: the relay waits in select, as a client waiting for its answer does.
+    const run = relay(server.socket, null);
+    await within(running, 10_000, 'the case');
+    process.kill(run.pid, signal);
+    await within(abortedCase, 10_000, 'the abort');
+    const ended = await run.done;
+    expect(ended.status).toBe(status);
+  });
+
+  test('a server that goes away before the exit status, or is not there, makes the relay exit 111 saying so', async () => {
+    let reached!: () => void;
+    const running = new Promise<void>((resolve) => (reached = resolve));
+    const server = await serve(async (c) => {
+      reached();
+      await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+      return 0;
+    });
+    const run = relay(server.socket, null);
+    await within(running, 10_000, 'the case');
+    await server.close();
+    const lost = await run.done;
+    expect(lost.status).toBe(111);
+    expect(lost.stderr).toBe('warm-relay: the server closed the connection before an exit status\n');
+    const none = await relay(join(dir, 'nobody.sock'), '').done;
+    expect(none.status).toBe(111);
+    expect(none.stderr).toMatch(
+      /^warm-relay: cannot connect to .*nobody\.sock: No such file or directory\n$/,
+    );
+  });
+
+  test('the socket is for this user only, a stale one is replaced, and close removes it', async () => {
+    const first = await serve(async () => 0);
+    await first.close();
+    const server = await serve(async () => 0);
+    expect((await stat(server.socket)).mode & 0o777).toBe(0o600);
+    await server.close();
+    await expect(stat(server.socket)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('a peer that is not a relay is dropped, and the server goes on', async () => {
+    const logs: string[] = [];
+    const server = await serve(async (c) => {
+      c.writeStdout('still here');
+      return 0;
+    }, logs);
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.socket, () => socket.write('GET / HTTP/1.1\r\n\r\n'));
+      socket.on('close', () => resolve());
+      socket.on('error', () => {});
+    });
+    expect(logs).toEqual(['not a warm relay: unknown frame type "G"; expected E, I or Z']);
+    const run = await relay(server.socket, '').done;
+    expect(run.stdout.toString()).toBe('still here');
+  });
+});
