@@ -4,6 +4,7 @@ import { runMessagesClientCommand } from '../clients/messages/index.js';
 import { runProbeCommand, runToolClientCommand } from '../clients/tools/index.js';
 import { runBashService } from '../runner/index.js';
 import { runToolServer } from '../servers/tools/run.js';
+import type { WarmHandler } from '../warm/index.js';
 import { addAgentCommand } from './agent.js';
 import { type CliContext, type CliDeps, processContext } from './context.js';
 import { addFixturesCommand } from './fixtures.js';
@@ -20,7 +21,7 @@ import { addServeMessagesCommand } from './serve-messages.js';
 import { startMockForServe } from './serve-messages-mock.js';
 import { addServeMockToolsCommand } from './serve-mock-tools.js';
 import { addServeToolsCommand } from './serve-tools.js';
-import { addServeWarmCommand } from './serve-warm.js';
+import { addServeWarmCommand, warmMessagesClient, warmToolClient } from './serve-warm.js';
 import { addToolClientCommand } from './tool-client.js';
 
 /**
@@ -53,8 +54,13 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
   addServeMockToolsCommand(serve, ctx, finish);
   const { serveTools } = ctx.deps;
   if (serveTools !== undefined) addServeToolsCommand(serve, ctx, serveTools, finish);
+  const warm: Record<string, WarmHandler> = {};
+  if (runMessagesClientCommand !== undefined)
+    warm['messages-client'] = warmMessagesClient(runMessagesClientCommand);
+  if (ctx.deps.runToolClientCommand !== undefined)
+    warm['tool-client'] = warmToolClient(ctx.deps.runToolClientCommand);
+  if (Object.keys(warm).length > 0) addServeWarmCommand(serve, ctx, warm, finish);
   if (runMessagesClientCommand !== undefined) {
-    addServeWarmCommand(serve, ctx, runMessagesClientCommand, finish);
     addMessagesClientCommand(program, ctx, runMessagesClientCommand, finish);
   }
   const { runAgentCommand: agent } = ctx.deps;

@@ -8,23 +8,15 @@ import { type CliContext, untilShutdown } from './context.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
 import { parseOptions } from './parse-options.js';
 import { readAllStdin } from './read-stdin.js';
+import type { RunToolClientCommand } from './tool-client.js';
 
-/** The references `serve warm` keeps loaded: those whose case is one request and its answer, with no process of their own. */
-export const WARM_REFERENCES = ['messages-client'] as const;
+/**
+ * The references `serve warm` can keep loaded, by target name: those whose case is one request
+ * and its answer (docs/warm-targets.md, "Where it does not fit").
+ */
+export type WarmReferences = Readonly<Record<string, WarmHandler>>;
 
-const ServeWarmInput = z.object({
-  target: z.enum(WARM_REFERENCES, `the target to keep warm is one of: ${WARM_REFERENCES.join(', ')}`),
-  socket: z
-    .string({ error: '--socket is required: the Unix socket to listen on' })
-    .min(1, '--socket must not be empty')
-    // sun_path holds 108 bytes with the NUL.
-    .refine(
-      (path) => Buffer.byteLength(resolve(path)) <= 107,
-      '--socket: a Unix socket path is at most 107 bytes',
-    ),
-});
-
-/** The reference messages client as a warm handler: the same call `wirecheck messages-client` makes once per process. */
+/** The reference messages client as a warm handler: the call `wirecheck messages-client` makes once per process. */
 export function warmMessagesClient(run: RunMessagesClientCommand): WarmHandler {
   return async ({ env, stdin, writeStdout, writeStderr, signal }) => {
     const result = await run({ stdin: await readAllStdin(stdin), env, signal });
@@ -35,41 +27,71 @@ export function warmMessagesClient(run: RunMessagesClientCommand): WarmHandler {
 }
 
 /**
- * `wirecheck serve warm messages-client --socket PATH`: the reference messages client, loaded
- * once, behind a Unix socket; each case of a suite runs `perl bin/warm-relay.pl PATH` (the
- * first line on stdout), which starts in milliseconds instead of a Node.js process's 100 ms and
- * more (docs/warm-targets.md). Runs until SIGINT/SIGTERM.
+ * The reference tool client as a warm handler: the call `wirecheck tool-client` makes once per
+ * process with no flag; its stdio server gets the case's environment, as it does cold.
+ */
+export function warmToolClient(run: RunToolClientCommand): WarmHandler {
+  return async ({ env, stdin, writeStdout, writeStderr, signal }) => {
+    const result = await run({ readStdin: () => readAllStdin(stdin), env, flags: {}, signal });
+    writeStdout(result.stdout);
+    writeStderr(result.stderr);
+    return result.exitCode;
+  };
+}
+
+function serveWarmInput(names: readonly string[]) {
+  return z.object({
+    target: z.enum(names as [string, ...string[]], `the target to keep warm is one of: ${names.join(', ')}`),
+    socket: z
+      .string({ error: '--socket is required: the Unix socket to listen on' })
+      .min(1, '--socket must not be empty')
+      // sun_path holds 108 bytes with the NUL.
+      .refine(
+        (path) => Buffer.byteLength(resolve(path)) <= 107,
+        '--socket: a Unix socket path is at most 107 bytes',
+      ),
+  });
+}
+
+/**
+ * `wirecheck serve warm <target> --socket PATH`: a reference client, loaded once, behind a Unix
+ * socket; each case of a suite runs `perl bin/warm-relay.pl PATH` (the first line on stdout),
+ * which starts in milliseconds instead of a Node.js process's 100 ms and more
+ * (docs/warm-targets.md). Runs until SIGINT/SIGTERM.
  */
 export function addServeWarmCommand(
   serve: Command,
   ctx: CliContext,
-  runMessagesClient: RunMessagesClientCommand,
+  references: WarmReferences,
   finish: (exitCode: number) => void,
 ): void {
+  const names = Object.keys(references);
+  const input = serveWarmInput(names);
   serve
     .command('warm')
     .description(
-      'keep a reference target loaded behind a Unix socket; each case runs the warm relay printed on stdout (docs/warm-targets.md)',
+      'keep a reference client loaded behind a Unix socket; each case runs the warm relay printed on stdout (docs/warm-targets.md)',
     )
-    .argument('<target>', `the reference to keep warm: ${WARM_REFERENCES.join(', ')}`)
-    .option('--socket <path>', 'the Unix socket to listen on (replaced if it exists; mode 0600)')
+    .argument('<target>', `the reference to keep warm: ${names.join(', ')}`)
+    .option(
+      '--socket <path>',
+      'the Unix socket to listen on (mode 0600; a socket left behind there is replaced, any other file refused)',
+    )
     .action(async (target: string, raw: { socket?: string }) => {
-      const options = parseOptions(ServeWarmInput, { target, socket: raw.socket });
+      const options = parseOptions(input, { target, socket: raw.socket });
       const socket = resolve(options.socket);
       const shutdown = ctx.onShutdown();
       try {
         const server = await startWarmServer({
           socket,
-          handler: warmMessagesClient(runMessagesClient),
+          handler: references[options.target]!,
           log: (line) => ctx.stderr.write(`wirecheck serve warm: ${line}\n`),
         }).catch((e: unknown) => {
           const reason = e instanceof Error ? e.message : String(e);
           throw new WirecheckError(
             'WC_SERVE_FAILED',
             `warm ${options.target}: cannot listen on ${socket}: ${reason}`,
-            {
-              cause: e,
-            },
+            { cause: e },
           );
         });
         ctx.stdout.write(`perl ${shellQuote(WARM_RELAY_PATH)} ${shellQuote(socket)}\n`);

@@ -1,5 +1,5 @@
-import { chmod, rm } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import { chmod, lstat, rm } from 'node:fs/promises';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 import { MAX_STDIN_FRAME_BYTES, RelayFrameError, RelayFrameReader, serverFrame } from './frames.js';
 
@@ -19,7 +19,10 @@ export interface WarmCase {
 export type WarmHandler = (warmCase: WarmCase) => Promise<number>;
 
 export interface WarmServerOptions {
-  /** Path of the Unix socket to listen on; a file already there is replaced. */
+  /**
+   * Path of the Unix socket to listen on. A socket left there by a server that is gone is
+   * replaced; any other file, or a socket a server still answers on, is refused.
+   */
   readonly socket: string;
   readonly handler: WarmHandler;
   /** Called with one line about a case that went wrong (a handler that threw, bytes that were not frames). */
@@ -47,7 +50,7 @@ export async function startWarmServer(options: WarmServerOptions): Promise<WarmS
   const log = options.log ?? (() => {});
   const cases = new Map<AbortController, Socket>();
   const server = createServer((socket) => serveCase(socket, options.handler, log, cases));
-  await rm(options.socket, { force: true });
+  await clearStaleSocket(options.socket);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.socket, () => {
@@ -68,6 +71,22 @@ export async function startWarmServer(options: WarmServerOptions): Promise<WarmS
       await rm(options.socket, { force: true });
     },
   };
+}
+
+/** Removes a socket file no server answers on; leaves (and refuses) anything else. */
+async function clearStaleSocket(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info === undefined) return;
+  if (!info.isSocket()) throw new Error(`${path} exists and is not a socket: it is not replaced`);
+  const answered = await new Promise<boolean>((resolve) => {
+    const probe = connect(path, () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on('error', () => resolve(false));
+  });
+  if (answered) throw new Error(`a server already listens on ${path}`);
+  await rm(path, { force: true });
 }
 
 function closeServer(server: Server): Promise<void> {

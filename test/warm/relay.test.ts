@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,13 +165,37 @@ describe('the warm relay and its server', () => {
     );
   });
 
-  test('the socket is for this user only, a stale one is replaced, and close removes it', async () => {
-    const first = await serve(async () => 0);
-    await first.close();
+  test('the socket is for this user only, and close removes it', async () => {
     const server = await serve(async () => 0);
     expect((await stat(server.socket)).mode & 0o777).toBe(0o600);
     await server.close();
     await expect(stat(server.socket)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('a socket its server left behind is replaced; a file, or a socket a server answers on, is refused', async () => {
+    const path = join(dir, 'warm.sock');
+    // perl binds the path and exits: the socket file stays, with nobody listening.
+    const bound = spawnSync(PERL, [
+      '-e',
+      'socket(S,1,1,0) or die; bind(S, pack("S Z108", 1, $ARGV[0])) or die',
+      path,
+    ]);
+    expect(bound.status).toBe(0);
+    expect((await stat(path)).isSocket()).toBe(true);
+    const server = await serve(async (c) => {
+      c.writeStdout('first');
+      return 0;
+    });
+    await expect(startWarmServer({ socket: path, handler: async () => 0 })).rejects.toThrow(
+      `a server already listens on ${path}`,
+    );
+    expect((await relay(path, '').done).stdout.toString()).toBe('first');
+    await server.close();
+    await writeFile(path, 'notes');
+    await expect(startWarmServer({ socket: path, handler: async () => 0 })).rejects.toThrow(
+      `${path} exists and is not a socket: it is not replaced`,
+    );
+    expect(await readFile(path, 'utf8')).toBe('notes');
   });
 
   test('a peer that is not a relay is dropped, and the server goes on', async () => {

@@ -1,10 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { WIRECHECK_BIN } from '../../src/package-root.js';
+import { referenceToolClientCommand, TOOL_TRANSPORTS } from '../../src/suites/tool-client/index.js';
 import { ensureBuilt, notPassed, runAgainst, statusById } from '../suites/messages-client/helpers.js';
+import * as toolClient from '../suites/tool-client/helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -67,12 +69,44 @@ test('the reference messages client served warm passes the suite with the verdic
   await expect(stat(socket)).rejects.toMatchObject({ code: 'ENOENT' });
 }, 180_000);
 
+test('the reference tool client served warm passes the suite over every transport with the verdicts of its cold start', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wc-warm-e2e-'));
+  dirs.push(dir);
+  const server = serveWarm(['tool-client', '--socket', join(dir, 'tools.sock')]);
+  const command = await server.firstLine;
+  const [warm, cold] = await Promise.all([
+    toolClient.runAgainst(command, {}, TOOL_TRANSPORTS),
+    toolClient.runAgainst(referenceToolClientCommand(), {}, TOOL_TRANSPORTS),
+  ]);
+  expect(toolClient.notPassed(warm)).toEqual([]);
+  expect(toolClient.statusById(warm)).toEqual(toolClient.statusById(cold));
+  expect(warm.checks.length).toBeGreaterThan(60);
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+}, 300_000);
+
 test.each([
-  [['agent', '--socket', '/tmp/wc-x.sock'], /the target to keep warm is one of: messages-client/],
+  [
+    ['agent', '--socket', '/tmp/wc-x.sock'],
+    /the target to keep warm is one of: messages-client, tool-client/,
+  ],
   [['messages-client'], /--socket is required/],
   [['messages-client', '--socket', `/tmp/${'d'.repeat(120)}.sock`], /at most 107 bytes/],
 ])('serve warm %j is a usage error (exit 2)', async (args, message) => {
   const server = serveWarm(args);
   expect(await server.exited).toBe(2);
   expect(server.stderr()).toMatch(message);
+});
+
+test('serve warm on a path that holds a file leaves the file and exits 2 (WC_SERVE_FAILED)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wc-warm-e2e-'));
+  dirs.push(dir);
+  const path = join(dir, 'notes.txt');
+  await writeFile(path, 'keep me');
+  const server = serveWarm(['messages-client', '--socket', path]);
+  expect(await server.exited).toBe(2);
+  expect(server.stderr()).toContain(
+    `WC_SERVE_FAILED: warm messages-client: cannot listen on ${path}: ${path} exists and is not a socket`,
+  );
+  expect(await readFile(path, 'utf8')).toBe('keep me');
 });
