@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
 import { shellQuote } from '../mocks/shell-quote.js';
-import { startWarmServer, WARM_RELAY_PATH, type WarmHandler } from '../warm/index.js';
+import { MAX_SOCKET_PATH } from '../mocks/tools/stdio-relay.js';
+import { startWarmServer, WARM_RELAY_PATH, type WarmCase, type WarmHandler } from '../warm/index.js';
 import { type CliContext, untilShutdown } from './context.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
 import { parseOptions } from './parse-options.js';
@@ -16,14 +17,21 @@ import type { RunToolClientCommand } from './tool-client.js';
  */
 export type WarmReferences = Readonly<Record<string, WarmHandler>>;
 
-/** The reference messages client as a warm handler: the call `wirecheck messages-client` makes once per process. */
-export function warmMessagesClient(run: RunMessagesClientCommand): WarmHandler {
-  return async ({ env, stdin, writeStdout, writeStderr, signal }) => {
-    const result = await run({ stdin: await readAllStdin(stdin), env, signal });
-    writeStdout(result.stdout);
-    writeStderr(result.stderr);
+/** A reference client's one call as a warm handler: its stdout, stderr and exit status become the relay's. */
+function warmCall(
+  call: (c: WarmCase) => Promise<{ stdout: string; stderr: string; exitCode: number }>,
+): WarmHandler {
+  return async (c) => {
+    const result = await call(c);
+    c.writeStdout(result.stdout);
+    c.writeStderr(result.stderr);
     return result.exitCode;
   };
+}
+
+/** The reference messages client as a warm handler: the call `wirecheck messages-client` makes once per process. */
+export function warmMessagesClient(run: RunMessagesClientCommand): WarmHandler {
+  return warmCall(async ({ env, stdin, signal }) => run({ stdin: await readAllStdin(stdin), env, signal }));
 }
 
 /**
@@ -31,12 +39,9 @@ export function warmMessagesClient(run: RunMessagesClientCommand): WarmHandler {
  * process with no flag; its stdio server gets the case's environment, as it does cold.
  */
 export function warmToolClient(run: RunToolClientCommand): WarmHandler {
-  return async ({ env, stdin, writeStdout, writeStderr, signal }) => {
-    const result = await run({ readStdin: () => readAllStdin(stdin), env, flags: {}, signal });
-    writeStdout(result.stdout);
-    writeStderr(result.stderr);
-    return result.exitCode;
-  };
+  return warmCall(({ env, stdin, signal }) =>
+    run({ readStdin: () => readAllStdin(stdin), env, flags: {}, signal }),
+  );
 }
 
 function serveWarmInput(names: readonly string[]) {
@@ -45,10 +50,9 @@ function serveWarmInput(names: readonly string[]) {
     socket: z
       .string({ error: '--socket is required: the Unix socket to listen on' })
       .min(1, '--socket must not be empty')
-      // sun_path holds 108 bytes with the NUL.
       .refine(
-        (path) => Buffer.byteLength(resolve(path)) <= 107,
-        '--socket: a Unix socket path is at most 107 bytes',
+        (path) => Buffer.byteLength(resolve(path)) <= MAX_SOCKET_PATH,
+        `--socket: a Unix socket path is at most ${MAX_SOCKET_PATH} bytes`,
       ),
   });
 }

@@ -87,22 +87,24 @@ export function parseEnvironment(payload: Uint8Array): Record<string, string> {
   return env;
 }
 
-/** Server -> relay: bytes for its stdout (O) or stderr (R), or its exit status (X). */
+/** The five bytes before a payload of `length` bytes: the type, then the length (32-bit big-endian). */
+export function frameHeader(type: 'E' | 'I' | 'Z' | 'O' | 'R' | 'X', length: number): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write(type, 0, 'latin1');
+  header.writeUInt32BE(length, 1);
+  return header;
+}
+
+/** Server -> relay: bytes for its stdout (O) or stderr (R), or its exit status (X), as one buffer. */
 export function serverFrame(type: 'O' | 'R', bytes: Uint8Array | string): Buffer;
 export function serverFrame(type: 'X', status: number): Buffer;
 export function serverFrame(type: 'O' | 'R' | 'X', body: Uint8Array | string | number): Buffer {
-  const payload = typeof body === 'number' ? Buffer.from(String(body)) : Buffer.from(body);
-  const header = Buffer.alloc(HEADER_BYTES);
-  header.write(type, 0, 'latin1');
-  header.writeUInt32BE(payload.length, 1);
-  return Buffer.concat([header, payload]);
+  const payload = Buffer.from(typeof body === 'number' ? String(body) : body);
+  return Buffer.concat([frameHeader(type, payload.length), payload]);
 }
 
 /** The relay frames a test (or another relay) sends, encoded. */
 export function relayFrame(type: 'E' | 'I' | 'Z', payload: Uint8Array | string = ''): Buffer {
   const bytes = Buffer.from(payload);
-  const header = Buffer.alloc(HEADER_BYTES);
-  header.write(type, 0, 'latin1');
-  header.writeUInt32BE(bytes.length, 1);
-  return Buffer.concat([header, bytes]);
+  return Buffer.concat([frameHeader(type, bytes.length), bytes]);
 }

@@ -1,7 +1,13 @@
 import { chmod, lstat, rm } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
-import { MAX_STDIN_FRAME_BYTES, RelayFrameError, RelayFrameReader, serverFrame } from './frames.js';
+import {
+  frameHeader,
+  MAX_STDIN_FRAME_BYTES,
+  RelayFrameError,
+  RelayFrameReader,
+  serverFrame,
+} from './frames.js';
 
 /** One case as the relay brought it: what a target command gets, without a process of its own. */
 export interface WarmCase {
@@ -9,6 +15,7 @@ export interface WarmCase {
   readonly env: Readonly<Record<string, string>>;
   /** The relay's stdin, as it arrives; ends when the relay's stdin ends. */
   readonly stdin: Readable;
+  /** Not copied, as a stream's write does not copy: bytes changed before they go out go out changed. */
   writeStdout(bytes: Uint8Array | string): void;
   writeStderr(bytes: Uint8Array | string): void;
   /** Aborted when the relay goes away first (the suite killed it, or its budget ran out). */
@@ -107,10 +114,16 @@ function serveCase(
   let finished = false;
   const send = (type: 'O' | 'R', bytes: Uint8Array | string) => {
     if (finished || socket.destroyed) return;
-    const all = Buffer.from(bytes);
+    // A view of the caller's bytes, not a copy: each piece goes out behind its own header.
+    const all =
+      typeof bytes === 'string'
+        ? Buffer.from(bytes)
+        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     // The relay keeps a whole frame in memory before it writes it: frames of at most 64 KiB.
     for (let at = 0; at < all.length; at += MAX_STDIN_FRAME_BYTES) {
-      socket.write(serverFrame(type, all.subarray(at, at + MAX_STDIN_FRAME_BYTES)));
+      const piece = all.subarray(at, at + MAX_STDIN_FRAME_BYTES);
+      socket.write(frameHeader(type, piece.length));
+      socket.write(piece);
     }
   };
   const end = () => {

@@ -12,7 +12,7 @@ import { runStdioMockToolServer, type StdioMockEnd } from './stdio.js';
 import { STDIO_RELAY_SCRIPT } from './stdio-relay-script.js';
 
 /** The longest Unix socket path Linux takes (sun_path is 108 bytes, NUL included). */
-const MAX_SOCKET_PATH = 107;
+export const MAX_SOCKET_PATH = 107;
 /** A relay that has not said which session it carries by then is dropped. */
 const HELLO_TIMEOUT_MS = 5_000;
 /** The relay reads 64 KiB at a time: a longer frame is not from it. */
