@@ -4,6 +4,7 @@ import type { Suite } from '../harness/check.js';
 import type { SuiteResult } from '../harness/results.js';
 import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import { startsAtOnce } from '../harness/target-starts.js';
+import { findPerl } from '../mocks/tools/stdio-relay.js';
 import { SUITES } from '../suites/registry.js';
 import { waitedChildrenCpuMs } from './children-cpu.js';
 import type { BenchRow } from './rows.js';
@@ -14,12 +15,19 @@ import {
   floorOf,
   floorRow,
   jobsRow,
-  longestPrescribedWait,
   NO_FLOOR,
-  serialPrescribedWaits,
+  prescribedWaitOf,
   targetCpuRow,
   workRow,
 } from './suite-floors.js';
+import {
+  NOT_KEPT_WARM,
+  startWarmReference,
+  verdictDifferences,
+  WARM_LABEL,
+  warmRow,
+  whyNotWarm,
+} from './warm-bench.js';
 
 export interface SuiteBenchOptions {
   /** Smoke run: 2 property runs per check, no --jobs 1 runs. */
@@ -59,10 +67,12 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
       // The result, and the CPU of the processes the run started and waited for.
       const run = async (
         jobs: number,
+        target: unknown = reference.target,
+        runLabel = label,
       ): Promise<{ result: SuiteResult; childrenCpuMs: number | undefined }> => {
         const load = loadavg()[0] ?? 0;
         const cpuBefore = waitedChildrenCpuMs();
-        const result = await runSuite(entry.suite, reference.target, {
+        const result = await runSuite(entry.suite, target, {
           seed: SEED,
           jobs,
           ...(options.quick ? { runs: 2 } : {}),
@@ -71,7 +81,7 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
         const { failed } = result.summary;
         const n = startsAtOnce(result);
         log(
-          `suite ${result.suite}${label}: ${(result.durationMs / 1000).toFixed(1)} s with ${n} ${n === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
+          `suite ${result.suite}${runLabel}: ${(result.durationMs / 1000).toFixed(1)} s with ${n} ${n === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
         );
         if (failed > 0)
           throw new Error(`suite ${result.suite} failed ${failed} checks against its reference`);
@@ -82,11 +92,7 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
       const measured = await run(defaultJobs());
       const { result: many, bareCpuMs } = await steadyStarts(measured.result, entry.suite, reference.target);
       const note = `load average ${loadavg()[0]?.toFixed(2)} after the run`;
-      const wait =
-        entry.suite.concurrent === true
-          ? longestPrescribedWait(entry.suite.checks)
-          : serialPrescribedWaits(entry.suite.checks, many.checks);
-      const floor = floorOf(many, wait);
+      const floor = floorOf(many, prescribedWaitOf(entry.suite, many.checks));
       if (floor !== undefined) {
         log(`  floor ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
         rows.push(floorRow(many, floor, note, label));
@@ -110,6 +116,7 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
         log(`  ${NO_FLOOR[many.suite] ?? 'no floor: the suite starts no target process per case'}`);
         rows.push(workRow(many, label, note));
       }
+      if (label === '') rows.push(...(await warmRows(entry.suite, reference.target, many, run, log)));
       if (!options.quick && startsAtOnce(many) > 1)
         rows.push(jobsRow((await run(1)).result, many, note, label));
     } finally {
@@ -117,6 +124,47 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
     }
   }
   return rows;
+}
+
+/**
+ * For a suite whose reference `serve warm` keeps loaded: the same suite, seed and jobs again
+ * through the warm relay, right after the cold run. Its floor counts the relay's starts, so it
+ * shows what the harness itself costs once a target starts in milliseconds; the cold/warm row
+ * shows what the kit gains. A verdict that differs from the cold run's fails the bench.
+ */
+async function warmRows(
+  suite: Suite<unknown, unknown>,
+  coldTarget: unknown,
+  cold: SuiteResult,
+  run: (jobs: number, target: unknown, label: string) => Promise<{ result: SuiteResult }>,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const why = whyNotWarm(suite.name, findPerl());
+  if (why !== undefined) {
+    if (why !== NOT_KEPT_WARM) log(`  no run kept warm: ${why}`);
+    return [];
+  }
+  const warm = await startWarmReference(suite.name, coldTarget);
+  try {
+    const measured = (await run(cold.jobs ?? defaultJobs(), warm.target, WARM_LABEL)).result;
+    const differences = verdictDifferences(cold, measured);
+    if (differences.length > 0)
+      throw new Error(`suite ${suite.name} kept warm changed verdicts: ${differences.join('; ')}`);
+    const { result } = await steadyStarts(measured, suite, warm.target);
+    const note = `load average ${loadavg()[0]?.toFixed(2)} after the run`;
+    const rows = [warmRow(cold, result, note)];
+    log(
+      `  kept warm: ${(cold.durationMs / result.durationMs).toFixed(2)}x as fast as cold, the same verdicts`,
+    );
+    const floor = floorOf(result, prescribedWaitOf(suite, result.checks));
+    if (floor !== undefined) {
+      log(`  floor kept warm ${(floor.floorMs / 1000).toFixed(1)} s = ${describeFloor(floor)}`);
+      rows.push(floorRow(result, floor, note, WARM_LABEL));
+    }
+    return rows;
+  } finally {
+    await warm.close();
+  }
 }
 
 /** Starts per job in a round, and rounds, of the start-scaling row: 2 x 4 x jobs starts each way. */

@@ -42,6 +42,22 @@ export function serialPrescribedWaits(
   };
 }
 
+/**
+ * The wait in a suite run's floor: the longest one, where the checks run side by side; their
+ * sum over the checks that ran, where they run one at a time.
+ */
+export function prescribedWaitOf(
+  suite: {
+    readonly concurrent?: boolean;
+    readonly checks: readonly Pick<Check<never>, 'id' | 'prescribedWaitMs'>[];
+  },
+  ran: readonly { readonly id: string; readonly status: string }[],
+): PrescribedWait | undefined {
+  return suite.concurrent === true
+    ? longestPrescribedWait(suite.checks)
+    : serialPrescribedWaits(suite.checks, ran);
+}
+
 /** What a suite run's floor is made of. */
 export interface SuiteFloor {
   readonly starts: number;

@@ -5,6 +5,7 @@ import {
   floorRow,
   jobsRow,
   longestPrescribedWait,
+  prescribedWaitOf,
   serialPrescribedWaits,
   targetCpuRow,
   workRow,
@@ -175,6 +176,12 @@ describe('a suite that starts processes ahead of one-at-a-time checks', () => {
       what: 'the waits its checks prescribe, one check at a time: tool-server.a, tool-server.b',
     });
     expect(serialPrescribedWaits(checks, [{ id: 'tool-server.d', status: 'pass' }])).toBeUndefined();
+    // A suite's own way of running its checks picks the rule: one at a time adds up, side by side takes the longest.
+    expect(prescribedWaitOf({ checks }, ran)).toEqual(wait);
+    expect(prescribedWaitOf({ concurrent: true, checks }, ran)).toEqual({
+      ms: 500,
+      what: 'the longest wait a check prescribes: tool-server.c',
+    });
     const run = result('tool-server', 3000, 1, { what: 'server', count: 12, bareStartMs: 200, atOnce: 2 });
     expect(floorOf(run, wait)?.floorMs).toBe((12 * 200) / 2 + 600);
   });
