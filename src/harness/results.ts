@@ -164,6 +164,8 @@ export const SuiteResult = z.object({
        * checks run one at a time but which starts processes ahead of them (Suite.startsAhead).
        */
       atOnce: z.number().int().positive().optional(),
+      /** What makes the command start faster (BareStart.fasterStart), for the summary line. */
+      fasterStart: z.string().optional(),
     })
     .optional(),
   /**

@@ -198,6 +198,7 @@ async function runWithSpawner<T, C>(
   const counted = {
     what: bare.what,
     count: counter.count,
+    ...(bare.fasterStart === undefined ? {} : { fasterStart: bare.fasterStart }),
     ...(suite.startsAhead === true && jobs > 1 ? { atOnce: jobs } : {}),
   };
   if (counter.count === 0 || result.stopped !== undefined) {

@@ -270,8 +270,9 @@ export function formatTargetStarts(
   const each = `${head}, ${formatDuration(starts.bareStartMs)} each (a bare start and exit of the command)`;
   // Start-up alone would fill most of the suite's time on the jobs it ran: say where to look.
   const startingMs = (starts.count * starts.bareStartMs) / startsAtOnce(result);
+  const remedy = starts.fasterStart ?? 'docs/performance.md: a target that starts fast';
   return startingMs >= result.durationMs / 2
-    ? `${each}: most of the suite's time is starting the ${starts.what} (docs/performance.md: a target that starts fast)`
+    ? `${each}: most of the suite's time is starting the ${starts.what} (${remedy})`
     : each;
 }
 

@@ -16,6 +16,7 @@ import { messagesClientSuite } from '../../src/suites/messages-client/suite.js';
 import { runnerSuite } from '../../src/suites/runner/suite.js';
 import { toolClientSuite } from '../../src/suites/tool-client/suite.js';
 import { referenceToolServerCommand, toolServerSuite } from '../../src/suites/tool-server/index.js';
+import { KEEP_CLIENT_WARM } from '../../src/warm/advice.js';
 
 /** A suite whose checks each start `starts` processes of `true`, concurrently or not. */
 function startingSuite(checks: number, starts: number, withBare: boolean): Suite<object, object> {
@@ -49,7 +50,18 @@ describe('target starts: counted per run, one bare start timed', () => {
       expect(result.targetStarts?.what).toBe('client');
       expect(result.targetStarts?.count).toBe(12);
       expect(result.targetStarts?.bareStartMs).toBeGreaterThanOrEqual(0);
+      expect(result.targetStarts).not.toHaveProperty('fasterStart');
     }
+    const suite = startingSuite(1, 1, false);
+    const told = await runSuite(
+      {
+        ...suite,
+        bareStart: () => ({ what: 'client', command: 'true', env: process.env, fasterStart: 'x' }),
+      },
+      {},
+      { seed: 1 },
+    );
+    expect(told.targetStarts?.fasterStart).toBe('x');
   }, 60_000);
 
   test('a suite that names no bare start reports none; two runs at once count their own starts', async () => {
@@ -77,7 +89,19 @@ describe('target starts: counted per run, one bare start timed', () => {
       jobs: 2,
       targetStarts: { what: 'runner', count: 100, bareStartMs: 300 },
     });
-    expect(slow).toContain("most of the suite's time is starting the runner");
+    expect(slow).toContain(
+      "most of the suite's time is starting the runner (docs/performance.md: a target that starts fast)",
+    );
+    // A suite that names its own remedy (the client suites: the warm kit) is shown that one.
+    const warmable = formatTargetStarts({
+      suite: 'messages-client',
+      durationMs: 20_000,
+      jobs: 2,
+      targetStarts: { what: 'client', count: 100, bareStartMs: 300, fasterStart: KEEP_CLIENT_WARM },
+    });
+    expect(warmable).toBe(
+      `  messages-client: 100 client starts, 300 ms each (a bare start and exit of the command): most of the suite's time is starting the client (${KEEP_CLIENT_WARM})`,
+    );
     expect(
       formatTargetStarts({ suite: 'x', durationMs: 1, targetStarts: { what: 'client', count: 0 } }),
     ).toBe(undefined);
@@ -162,6 +186,19 @@ describe('prescribedWaitMs', () => {
     expect(prescribedWaitMs(toolClientSuite.checks)).toBe(2000);
     expect(prescribedWaitMs(runnerSuite.checks)).toBe(DEFAULT_TIMEOUT_S * 1000 + KILL_GRACE_MS);
     expect(prescribedWaitMs(agentSuite.checks)).toBe(0);
+  });
+
+  test('the client suites point a slow start at the warm kit; runner and agent, which cannot be kept warm, do not', () => {
+    expect(messagesClientSuite.bareStart?.({ client: 'c' })?.fasterStart).toBe(KEEP_CLIENT_WARM);
+    expect(toolClientSuite.bareStart?.({ client: 'c', transports: ['stdio'] })?.fasterStart).toBe(
+      KEEP_CLIENT_WARM,
+    );
+    // Their bare starts make a work directory each, removed by done().
+    for (const bare of [runnerSuite.bareStart?.({ runner: 'r' }), agentSuite.bareStart?.({ agent: 'a' })]) {
+      expect(bare?.what).toMatch(/^(runner|agent)$/);
+      expect(bare?.fasterStart).toBeUndefined();
+      bare?.done?.();
+    }
   });
 
   test('every check that prescribes a wait runs beside the others (schedule waits)', () => {

@@ -1,4 +1,5 @@
 import type { Suite } from '../../harness/check.js';
+import { KEEP_CLIENT_WARM } from '../../warm/advice.js';
 import { bufferedChecks } from './checks/buffered.js';
 import { errorChecks } from './checks/errors.js';
 import { forwardCompatChecks } from './checks/forward-compat.js';
@@ -43,6 +44,7 @@ export function createMessagesClientSuite(
     bareStart: (target) => ({
       what: 'client',
       command: target.client,
+      fasterStart: KEEP_CLIENT_WARM,
       env: clientEnv(options.baseEnv ?? process.env, { baseUrl: REFUSED_BASE_URL, apiKey: 'wc-bare-start' }),
     }),
   };

@@ -1,4 +1,5 @@
 import { type Check, CheckSkipped, type Suite } from '../../harness/check.js';
+import { KEEP_CLIENT_WARM } from '../../warm/advice.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
@@ -79,6 +80,7 @@ export function createToolClientSuite(
     bareStart: (target) => ({
       what: 'client',
       command: target.client,
+      fasterStart: KEEP_CLIENT_WARM,
       env: toolClientEnv(options.baseEnv ?? process.env, { transport: 'stdio', command: 'exit 0' }),
     }),
   };
