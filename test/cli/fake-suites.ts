@@ -216,5 +216,5 @@ export function withoutTimes(text: string): string {
   return text
     .replace(/\d+(\.\d+)? (ms|s)\b/g, 'T')
     .replace(/, \d+ checks at once/g, '')
-    .replace(/: most of the suite's time is starting the [^\n]*/g, '');
+    .replace(/: (most|about \d+%) of the suite's time is starting the [^\n]*/g, '');
 }

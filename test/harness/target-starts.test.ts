@@ -92,16 +92,25 @@ describe('target starts: counted per run, one bare start timed', () => {
     expect(slow).toContain(
       "most of the suite's time is starting the runner (docs/performance.md: a target that starts fast)",
     );
+    // 100 client starts of 300 ms on 2 jobs (15 s), with the warm kit named, in a run of `durationMs`.
+    const client = (durationMs: number) =>
+      formatTargetStarts({
+        suite: 'messages-client',
+        durationMs,
+        jobs: 2,
+        targetStarts: { what: 'client', count: 100, bareStartMs: 300, fasterStart: KEEP_CLIENT_WARM },
+      });
+    const head = '  messages-client: 100 client starts, 300 ms each (a bare start and exit of the command)';
     // A suite that names its own remedy (the client suites: the warm kit) is shown that one.
-    const warmable = formatTargetStarts({
-      suite: 'messages-client',
-      durationMs: 20_000,
-      jobs: 2,
-      targetStarts: { what: 'client', count: 100, bareStartMs: 300, fasterStart: KEEP_CLIENT_WARM },
-    });
-    expect(warmable).toBe(
-      `  messages-client: 100 client starts, 300 ms each (a bare start and exit of the command): most of the suite's time is starting the client (${KEEP_CLIENT_WARM})`,
+    expect(client(20_000)).toBe(
+      `${head}: most of the suite's time is starting the client (${KEEP_CLIENT_WARM})`,
     );
+    // From a third of the suite's time, the share is said: 15 s of 40 s is 38%.
+    expect(client(40_000)).toBe(
+      `${head}: about 38% of the suite's time is starting the client (${KEEP_CLIENT_WARM})`,
+    );
+    // Below a third, nothing is said: 15 s of 50 s is 30%.
+    expect(client(50_000)).toBe(head);
     expect(
       formatTargetStarts({ suite: 'x', durationMs: 1, targetStarts: { what: 'client', count: 0 } }),
     ).toBe(undefined);
@@ -120,10 +129,10 @@ describe('target starts: counted per run, one bare start timed', () => {
           ...(atOnce === undefined ? {} : { atOnce }),
         },
       });
-    // 12 x 200 ms = 2.4 s of a 3 s run on one job: mostly starting; over 2 at once, 1.2 s: not.
+    // 12 x 200 ms = 2.4 s of a 3 s run on one job: mostly starting; over 2 at once, 1.2 s: 40%.
     expect(run(undefined)).toContain("most of the suite's time is starting the server");
     expect(run(2)).toBe(
-      '  tool-server: 12 server starts, 200 ms each (a bare start and exit of the command)',
+      "  tool-server: 12 server starts, 200 ms each (a bare start and exit of the command): about 40% of the suite's time is starting the server (docs/performance.md: a target that starts fast)",
     );
   });
 
