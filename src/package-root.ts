@@ -8,25 +8,37 @@ import { fileURLToPath } from 'node:url';
  * (the tests), `dist/`, or a bundle under `dist/` (rolldown.config.ts). This is the one module
  * that finds files from its own place; the build refuses any other (`placeIndependent`).
  */
-export const PACKAGE_ROOT: string = packageRootAbove(dirname(fileURLToPath(import.meta.url)));
+const found = packageRootAbove(dirname(fileURLToPath(import.meta.url)));
+export const PACKAGE_ROOT: string = found.dir;
+
+/** The version in that package.json (version.ts's, where the bundles do not write it in). */
+export const PACKAGE_VERSION: string = found.version;
 
 /** `bin/wirecheck.js`: what the reference targets and mocks are started through. */
 export const WIRECHECK_BIN: string = join(PACKAGE_ROOT, 'bin', 'wirecheck.js');
 
-function packageRootAbove(start: string): string {
+function packageRootAbove(start: string): { dir: string; version: string } {
   for (let dir = start; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && isWirecheck(manifest)) return dir;
+    const fields = existsSync(manifest) ? wirecheckManifest(manifest) : undefined;
+    if (fields !== undefined) {
+      if (typeof fields.version !== 'string') {
+        throw new Error(`wirecheck's package.json (${manifest}) has no version string`);
+      }
+      return { dir, version: fields.version };
+    }
     if (dirname(dir) === dir) {
       throw new Error(`wirecheck's package.json was not found in ${start} or any folder above it`);
     }
   }
 }
 
-function isWirecheck(manifest: string): boolean {
+/** The fields of `manifest` when it is wirecheck's package.json, else undefined. */
+function wirecheckManifest(manifest: string): { version?: unknown } | undefined {
   try {
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'wirecheck';
+    const fields = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown; version?: unknown };
+    return fields.name === 'wirecheck' ? fields : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

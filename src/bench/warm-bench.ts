@@ -12,9 +12,12 @@ import { type BenchRow, tidy } from './rows.js';
  * the target (the tool client's transports) stays as the cold run had it, so both runs judge
  * the same cases.
  */
+/** Both client suites' targets name the client's command in `client`; the relay takes its place. */
+const withRelay = (cold: unknown, relay: string): unknown => ({ ...(cold as object), client: relay });
+
 const WARM_SUITES: Readonly<Record<string, (cold: unknown, relay: string) => unknown>> = {
-  'messages-client': (cold, relay) => ({ ...(cold as object), client: relay }),
-  'tool-client': (cold, relay) => ({ ...(cold as object), client: relay }),
+  'messages-client': withRelay,
+  'tool-client': withRelay,
 };
 
 export const WARM_LABEL = ' kept warm (serve warm)';

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Socket } from 'node:net';
+import { waitAtMost } from '../wait-at-most.js';
 import { isAlive } from './procfs.js';
 import { SpawnedChild } from './spawned-child.js';
 import { SPAWNER_SCRIPT } from './spawner-script.js';
@@ -112,9 +113,7 @@ export class Spawner {
     // Its exit is what the caller waits for now.
     this.process.ref();
     this.holdLoop();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.ended, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
-    clearTimeout(timer);
+    await waitAtMost(this.ended, waitMs);
     if (this.process.connected) this.process.disconnect();
     await this.ended;
   }

@@ -7,6 +7,7 @@ import {
   type ToolSession,
 } from '../../fixtures/schema.js';
 import { spawnContained } from '../../harness/containment/index.js';
+import { waitAtMost } from '../../harness/wait-at-most.js';
 import { scrubSecrets } from '../redact.js';
 import { createLineRecorder } from './lines.js';
 import { redactCommand, secretsOfEnv } from './redact-target.js';
@@ -132,9 +133,7 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   }
   fromServer.end(since());
   void iterator.return?.();
-  let pumpWait: NodeJS.Timeout | undefined;
-  await Promise.race([pump, new Promise((r) => (pumpWait = setTimeout(r, 50)))]);
-  clearTimeout(pumpWait);
+  await waitAtMost(pump, 50);
   const { session, file } = await log.end({ endAtMs: roundMs(since()), exit });
   return { exit, session, file };
 }
