@@ -16,6 +16,37 @@ describe('parseJsonBounded', () => {
     );
   });
 
+  it('refuses the shortest text deeper than the limit: as many characters as the limit, plus one', () => {
+    expect(parseJsonBounded('[[[[', { maxDepth: 3 })).toEqual({
+      ok: false,
+      reason: 'too-deep',
+      message: 'JSON nested deeper than the 3-level limit (maxDepth): level 4 at offset 3',
+    });
+    expect(parseJsonBounded('[[[', { maxDepth: 3 })).toMatchObject({ ok: false, reason: 'syntax' });
+    expect(parseJsonBounded('[[[]]]', { maxDepth: 3 })).toEqual({ ok: true, value: [[[]]] });
+  });
+
+  it('refuses exactly the texts deeper than the limit, short or long', () => {
+    const brackets = fc
+      .array(
+        fc.oneof(
+          { arbitrary: fc.constantFrom('[', '{'), weight: 3 },
+          { arbitrary: fc.constantFrom(']', '}', '"', '\\', '1', ','), weight: 2 },
+        ),
+        { maxLength: 30 },
+      )
+      // Opened by a bracket: a text that cannot start a value is refused as such first.
+      .map((chars) => `[${chars.join('')}`);
+    fc.assert(
+      fc.property(brackets, fc.integer({ min: 0, max: 12 }), (text, maxDepth) => {
+        const tooDeep = jsonDepth(text).depth > maxDepth;
+        expect(parseJsonBounded(text, { maxDepth }).ok === false && tooDeep).toBe(tooDeep);
+        if (tooDeep) expect(parseJsonBounded(text, { maxDepth })).toMatchObject({ reason: 'too-deep' });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('refuses a text longer than the limit', () => {
     expect(parseJsonBounded('"abcdef"', { maxLength: 4 })).toEqual({
       ok: false,

@@ -144,7 +144,9 @@ export function parseJsonBounded(text: string, limits: JsonLimits = {}): Bounded
   if (first < text.length && !canStartValue(text.charCodeAt(first))) {
     return { ok: false, reason: 'syntax', message: cannotStartMessage(text.charAt(first), first) };
   }
-  const { exceededAt } = jsonDepth(text, maxDepth);
+  // Each level opens with a bracket of its own, so a text no longer than the limit cannot pass
+  // it: the scan is skipped for most of what arrives (an SSE delta frame is ~150 characters).
+  const exceededAt = text.length <= maxDepth ? -1 : jsonDepth(text, maxDepth).exceededAt;
   if (exceededAt !== -1) {
     return {
       ok: false,
