@@ -100,21 +100,34 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   options.signal?.addEventListener('abort', stop, { once: true });
 
   const iterator = options.input[Symbol.asyncIterator]();
+  // Never rejects: nothing awaits it until the server has exited, and a rejection
+  // unhandled meanwhile would end the caller's process.
   const pump = (async () => {
-    const gone = closed.then(() => 'gone' as const);
-    for (;;) {
-      const next = await Promise.race([iterator.next(), gone]);
-      if (next === 'gone') break;
-      if (next.done) {
-        fromClient.end(since());
-        child.stdin.end();
-        break;
+    // A server that could not start ends the relay as one that exited does; the caller
+    // gets its error from `closed`.
+    const gone = closed.then(
+      () => 'gone' as const,
+      () => 'gone' as const,
+    );
+    try {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), gone]);
+        if (next === 'gone') break;
+        if (next.done) {
+          fromClient.end(since());
+          child.stdin.end();
+          break;
+        }
+        const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+        fromClient.feed(bytes, since());
+        if (!child.stdin.write(bytes)) {
+          await Promise.race([new Promise((r) => child.stdin.once('drain', r)), gone]);
+        }
       }
-      const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-      fromClient.feed(bytes, since());
-      if (!child.stdin.write(bytes)) {
-        await Promise.race([new Promise((r) => child.stdin.once('drain', r)), gone]);
-      }
+    } catch {
+      // The client's input failed: the session goes on as if it had ended there.
+      fromClient.end(since());
+      child.stdin.end();
     }
   })();
 
