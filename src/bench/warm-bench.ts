@@ -6,15 +6,15 @@ import { WIRECHECK_BIN } from '../package-root.js';
 import { type ChildServer, startChild } from './child-server.js';
 import { type BenchRow, tidy } from './rows.js';
 
+/** Both client suites' targets name the client's command in `client`; the relay takes its place. */
+const withRelay = (cold: unknown, relay: string): unknown => ({ ...(cold as object), client: relay });
+
 /**
  * The suites whose reference `wirecheck serve warm` keeps loaded (docs/warm-targets.md), and
  * how a relay command takes the place of the reference's command in its target: the rest of
  * the target (the tool client's transports) stays as the cold run had it, so both runs judge
  * the same cases.
  */
-/** Both client suites' targets name the client's command in `client`; the relay takes its place. */
-const withRelay = (cold: unknown, relay: string): unknown => ({ ...(cold as object), client: relay });
-
 const WARM_SUITES: Readonly<Record<string, (cold: unknown, relay: string) => unknown>> = {
   'messages-client': withRelay,
   'tool-client': withRelay,
