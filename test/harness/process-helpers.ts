@@ -14,10 +14,25 @@ export function liveNow(arg: string): number[] {
       continue;
     }
     if (!cmdline.split('\0').includes(arg)) continue;
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    if (state !== 'Z') found.push(Number(name));
+    if (!isZombie(stat)) found.push(Number(name));
   }
   return found;
+}
+
+/** Those of `pids` still alive (not zombies). */
+export function stillAlive(pids: readonly number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      return !isZombie(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+function isZombie(stat: string): boolean {
+  const end = stat.lastIndexOf(')');
+  return stat.slice(end + 2, end + 3) === 'Z';
 }
 
 /** Polls until `count` processes carry `arg`, for at most 5 s; the first one's pid. */
