@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RecordedResponse } from '../../fixtures/schema.js';
-import { Message, type MessageRequest } from '../../protocol/messages/index.js';
+import { type MessageRequest, MessageShape } from '../../protocol/messages/index.js';
 import { depthProblem } from '../limits.js';
 import { errorBodyFor } from './api-errors.js';
 import { turnIndexOf } from './conversation.js';
@@ -186,7 +186,7 @@ async function handleMessages(
 function replyProblem(result: Reply): string | undefined {
   if (result === null || typeof result !== 'object') return `no reply (${String(result)})`;
   if (result.kind === 'message') {
-    const parsed = Message.safeParse(result.message);
+    const parsed = MessageShape.safeParse(result.message);
     if (parsed.success) return undefined;
     const issue = parsed.error.issues[0];
     return `an invalid message: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
