@@ -1,7 +1,7 @@
 import type { DeltaSplits, Message, StreamEvent } from '../../protocol/messages/index.js';
-import { inputJsonOf } from '../../protocol/messages/index.js';
 import type { LineEnding } from '../../protocol/sse/index.js';
 import { BatchBuffer, type TakenWrite } from './batch-buffer.js';
+import { blockStreamForm } from './block-stream-form.js';
 import { maxQuotedBytes, writeQuoted } from './json-utf8.js';
 
 /**
@@ -141,9 +141,10 @@ class DeltaFrames {
 }
 
 /**
- * The SSE bytes of `eventsOfMessage(message, splits)`, `perBatch` frames at a time,
- * lazily, so a stream of a million deltas never sits in memory and costs one generator
- * step per batch, not per frame. Delta frames are templated: the bytes of the event line
+ * The SSE bytes of `eventsOfMessage(message, splits)` (a block of a type the spec does
+ * not describe streamed as `blockStreamForm` says), `perBatch` frames at a time, lazily,
+ * so a stream of a million deltas never sits in memory and costs one generator step per
+ * batch, not per frame. Delta frames are templated: the bytes of the event line
  * and of the JSON around the piece are encoded once per block, and the piece is
  * JSON-quoted straight into the batch's bytes, with no string built per frame: string
  * building, `JSON.stringify` and UTF-8 encoding per frame cap throughput. Every data line
@@ -180,35 +181,34 @@ export function* messageBatches(
       n = 0;
     }
     for (let index = 0; index < message.content.length; index++) {
-      const block = message.content[index]!;
-      let payload: string;
-      let started: object;
-      let deltaType: string;
-      if (block.type === 'text') {
-        // Extra fields of the block (the real API's citations...) travel in the start event.
-        started = { type: 'content_block_start', index, content_block: { ...block, text: '' } };
-        payload = block.text;
-        deltaType = '"text_delta","text"';
-      } else {
-        const { input, ...rest } = block;
-        started = { type: 'content_block_start', index, content_block: { ...rest, input: {} } };
-        payload = inputJsonOf(input);
-        deltaType = '"input_json_delta","partial_json"';
-      }
+      // Typed as the spec's blocks, but a scenario may return others (see blockStreamForm).
+      const form = blockStreamForm(message.content[index] as unknown as Record<string, unknown>);
+      const started = { type: 'content_block_start', index, content_block: form.start };
       out.text(frame('content_block_start', JSON.stringify(started)));
       if (++n === per) {
         yield batchOf(out.take(), n);
         n = 0;
       }
-      const deltas = new DeltaFrames(
-        payload,
-        cutsOf(payload.length, splits[index]),
-        `event: content_block_delta${eol}data: {"type":"content_block_delta","index":${index},"delta":{"type":${deltaType}:`,
-        `}}${eol}${eol}`,
-      );
-      while (deltas.left > 0) {
-        n += deltas.write(out, per - n);
-        if (n === per) {
+      if (form.deltas) {
+        const { payload, typeAndField } = form.deltas;
+        const deltas = new DeltaFrames(
+          payload,
+          cutsOf(payload.length, splits[index]),
+          `event: content_block_delta${eol}data: {"type":"content_block_delta","index":${index},"delta":{"type":${typeAndField}:`,
+          `}}${eol}${eol}`,
+        );
+        while (deltas.left > 0) {
+          n += deltas.write(out, per - n);
+          if (n === per) {
+            yield batchOf(out.take(), n);
+            n = 0;
+          }
+        }
+      }
+      if (form.last) {
+        const last = { type: 'content_block_delta', index, delta: form.last };
+        out.text(frame('content_block_delta', JSON.stringify(last)));
+        if (++n === per) {
           yield batchOf(out.take(), n);
           n = 0;
         }

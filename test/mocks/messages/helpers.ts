@@ -89,3 +89,19 @@ export function messagesBody(
 }
 
 export const KEY = { 'x-api-key': 'test-key', 'content-type': 'application/json' };
+
+/** A reply as a scenario may return it: blocks of types the spec does not describe, typed through. */
+export const WITH_OTHER_BLOCKS = {
+  ...SAMPLE,
+  content: [
+    { type: 'thinking', thinking: 'Let me think: "quoted" ünï', signature: 'EqQBCkYIARgCIkB' },
+    { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+    { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'wire check' } },
+    {
+      type: 'web_search_tool_result',
+      tool_use_id: 'srvtoolu_01',
+      content: [{ type: 'web_search_result', url: 'https://example.com' }],
+    },
+    { type: 'text', text: 'Done.' },
+  ],
+} as unknown as Message;

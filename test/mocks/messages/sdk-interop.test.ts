@@ -7,7 +7,7 @@ import {
   startMockMessagesService,
 } from '../../../src/mocks/messages/index.js';
 import { eventsOfMessage } from '../../../src/protocol/messages/index.js';
-import { SAMPLE, SAMPLE_SPLITS } from './helpers.js';
+import { SAMPLE, SAMPLE_SPLITS, WITH_OTHER_BLOCKS } from './helpers.js';
 
 // The official SDK 1.12 (dev dependency) against the mock: it must reduce every
 // survivable fault to the same final message. The `observed` tests pin down where the
@@ -74,6 +74,20 @@ describe('the SDK reduces every survivable fault to the scripted message', () =>
 
   test('the buffered call gets the same message', async () => {
     expect(await client.messages.create(params)).toStrictEqual(SAMPLE);
+  });
+});
+
+describe('blocks the spec does not describe, streamed as the real API streams them', () => {
+  test('the SDK rebuilds thinking (with its signature), redacted_thinking and server tool blocks from the stream', async () => {
+    service.setScenario(() => ({
+      kind: 'message',
+      message: WITH_OTHER_BLOCKS,
+      splits: [[3, 9], undefined, [4]],
+    }));
+    const { message, events } = await streamed();
+    expect(message).toEqual(WITH_OTHER_BLOCKS);
+    expect(events.at(-1)).toBe('message_stop');
+    expect(await client.messages.create(params)).toEqual(WITH_OTHER_BLOCKS);
   });
 });
 
