@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { RecordedResponse } from '../../fixtures/schema.js';
 import {
   type DeltaSplits,
-  Message,
+  type Message,
   type MessageRequest,
+  MessageShape,
   type StreamEvent,
   Usage,
 } from '../../protocol/messages/index.js';
@@ -52,8 +53,10 @@ export function toolUseIdFor(requestIndex: number, k: number): string {
 /**
  * A message as written in fixtures and over HTTP: only `content` is required; the rest
  * is filled from the request (model, token estimates, ids from the request index).
+ * Blocks of types the spec does not describe (`thinking`...) are kept and served as the
+ * real API serves them (see blockStreamForm), not dropped as a reader drops them.
  */
-export const MessageDraft = Message.partial({
+export const MessageDraft = MessageShape.partial({
   id: true,
   type: true,
   role: true,
@@ -92,10 +95,18 @@ export const ReplyJson = z.discriminatedUnion('kind', [
 ]);
 export type ReplyJson = z.infer<typeof ReplyJson>;
 
+/** The text a block stands for in the token estimate: its text, thinking or tool input. */
+function generatedText(block: { type: string } & Record<string, unknown>): string {
+  if (typeof block.text === 'string') return block.text;
+  if (typeof block.thinking === 'string') return block.thinking;
+  return block.input === undefined ? '' : JSON.stringify(block.input);
+}
+
 /** Fill a draft's missing fields for this request. */
 export function completeMessage(draft: MessageDraft, request: MessageRequest, requestIndex: number): Message {
-  const content = draft.content;
-  const outputText = content.map((b) => (b.type === 'text' ? b.text : JSON.stringify(b.input))).join('');
+  // Typed as the spec's blocks: the others travel through untouched (see MessageDraft).
+  const content = draft.content as Message['content'];
+  const outputText = draft.content.map(generatedText).join('');
   return {
     ...draft,
     id: draft.id ?? messageIdFor(requestIndex),

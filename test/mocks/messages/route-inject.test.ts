@@ -343,6 +343,52 @@ describe('control API', () => {
     await app.close();
   });
 
+  test('PUT scenario keeps blocks the spec does not describe: served whole, and streamed as the real API streams them', async () => {
+    const { app } = appWith();
+    const content = [
+      { type: 'thinking', thinking: 'pondering', signature: 'sig_abcdef' },
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'text', text: 'answer' },
+    ];
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/__wirecheck/scenario',
+      payload: {
+        replies: [
+          { kind: 'message', message: { content } },
+          { kind: 'message', message: { content } },
+        ],
+      },
+    });
+    expect(put.statusCode).toBe(200);
+    const buffered = await app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: KEY,
+      payload: messagesBody('x'),
+    });
+    expect(JSON.parse(buffered.body).content).toEqual(content);
+    const streamed = await app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: KEY,
+      payload: messagesBody('x', { stream: true }),
+    });
+    expect(streamed.statusCode).toBe(200);
+    const events = decodeChunks([streamed.rawPayload]).frames.map((f) => JSON.parse(f.data));
+    expect(events.filter((e) => e.type === 'content_block_start').map((e) => e.content_block)).toEqual([
+      { type: 'thinking', thinking: '', signature: '' },
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'text', text: '' },
+    ]);
+    expect(events.filter((e) => e.type === 'content_block_delta').map((e) => e.delta)).toEqual([
+      { type: 'thinking_delta', thinking: 'pondering' },
+      { type: 'signature_delta', signature: 'sig_abcdef' },
+      { type: 'text_delta', text: 'answer' },
+    ]);
+    await app.close();
+  });
+
   test('PUT scenario with a model or fixtures; an invalid one is refused with 400', async () => {
     const { app } = appWith();
     expect(
