@@ -47,6 +47,11 @@ export interface JournalEntry {
   bodyError?: string;
   /** Why the real API would refuse the body that the mock served anyway (its `admit` option). */
   realApiRefusal?: string;
+  /**
+   * Why the mock cut a stream it could not go on writing after the headers had gone out (the
+   * scenario's reply could not be encoded): outcome `disconnected`, and this says why.
+   */
+  streamError?: string;
   /** Arrival time, epoch ms. */
   receivedAt: number;
   /** Arrival time on the monotonic clock (performance.now()), ms. */

@@ -187,9 +187,11 @@ function replyProblem(result: Reply): string | undefined {
   if (result === null || typeof result !== 'object') return `no reply (${String(result)})`;
   if (result.kind === 'message') {
     const parsed = MessageShape.safeParse(result.message);
-    if (parsed.success) return undefined;
-    const issue = parsed.error.issues[0];
-    return `an invalid message: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return `an invalid message: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
+    }
+    return splitsProblem(result.splits);
   }
   if (result.kind === 'error') {
     const ok = Number.isInteger(result.status) && result.status >= 400 && result.status <= 599;
@@ -203,6 +205,26 @@ function replyProblem(result: Reply): string | undefined {
     return `an invalid recorded response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
   }
   return `a reply of unknown kind ${JSON.stringify((result as { kind?: unknown }).kind)}`;
+}
+
+/**
+ * What is wrong with a reply's `splits`, if anything: a list with, for each block, a list
+ * of offsets (numbers) or nothing. Checked before the headers go out: a stream that met
+ * them broken could only be cut.
+ */
+function splitsProblem(splits: unknown): string | undefined {
+  if (splits === undefined) return undefined;
+  if (!Array.isArray(splits)) return `splits that are not a list (${typeof splits})`;
+  for (let i = 0; i < splits.length; i++) {
+    const offsets: unknown = splits[i];
+    if (offsets === undefined || offsets === null) continue;
+    if (!Array.isArray(offsets)) return `splits whose item ${i} is not a list of offsets`;
+    for (let k = 0; k < offsets.length; k++) {
+      if (typeof offsets[k] !== 'number')
+        return `splits whose item ${i} holds an offset that is not a number (at ${k})`;
+    }
+  }
+  return undefined;
 }
 
 async function serveStream(
@@ -244,8 +266,9 @@ async function serveStream(
     end = await executePlan(res, steps, watch, progress);
   } catch (e) {
     // A broken scenario (e.g. a frame that cannot be encoded) after the headers went out:
-    // all that is left is to cut the stream.
+    // all that is left is to cut the stream, and to say why in the journal.
     request.log.error(e, 'mock messages stream failed');
+    entry.streamError = `the mock could not stream the scenario's reply: ${(e as Error).message}`;
     res.destroy();
     end = 'disconnected';
   }

@@ -38,6 +38,7 @@ export async function serveRecorded(
       end = await executePlan(res, plan.steps, watch, entry);
     } catch (e) {
       request.log.error(e, 'mock messages replay failed');
+      entry.streamError = `the mock could not replay the recorded response: ${(e as Error).message}`;
       res.destroy();
       end = 'disconnected';
     }

@@ -438,6 +438,61 @@ describe('control API', () => {
   });
 });
 
+test('a scenario whose splits are not lists of offsets gets 500 api_error naming them, before any frame', async () => {
+  for (const [splits, expected] of [
+    ['ab', /splits that are not a list \(string\)/],
+    [['ab'], /splits whose item 0 is not a list of offsets/],
+    [[[1], ['2']], /splits whose item 1 holds an offset that is not a number \(at 0\)/],
+  ] as const) {
+    const { app } = appWith({
+      scenario: () => ({ kind: 'message', message: SAMPLE, splits: splits as never }),
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: KEY,
+      payload: messagesBody('x', { stream: true }),
+    });
+    expect(expectErrorBody(res, 500, 'api_error')).toMatch(expected);
+    await app.close();
+  }
+  // Nothing and null items are one delta each, as in JSON fixtures.
+  const { app } = appWith({
+    scenario: () => ({ kind: 'message', message: SAMPLE, splits: [null, undefined] as never }),
+  });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/messages',
+    headers: KEY,
+    payload: messagesBody('x', { stream: true }),
+  });
+  expect(res.statusCode).toBe(200);
+  expect(decodeChunks([res.rawPayload]).message).toEqual(SAMPLE);
+  await app.close();
+});
+
+test('a stream the mock cannot go on writing is cut, and the journal says why', async () => {
+  const { app, state } = appWith({
+    scenario: () => ({
+      kind: 'message',
+      message: { ...SAMPLE, content: [{ type: 'text', text: 'x', meta: 1n }] } as never,
+    }),
+  });
+  const res = await app
+    .inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: KEY,
+      payload: messagesBody('x', { stream: true }),
+    })
+    .catch((e: Error) => e);
+  expect(res).toBeInstanceOf(Error);
+  const entry = state.journal.entries()[0]!;
+  expect(entry.outcome).toBe('disconnected');
+  expect(entry.streamError).toMatch(/^the mock could not stream the scenario's reply: .*BigInt/);
+  await app.close();
+});
+
 test('a scenario that returns an invalid message gets 500 api_error naming the field', async () => {
   const { app } = appWith({
     scenario: () => ({ kind: 'message', message: { ...SAMPLE, stop_reason: 42 as never } }),
