@@ -197,7 +197,8 @@ function replyProblem(result: Reply): string | undefined {
     const ok = Number.isInteger(result.status) && result.status >= 400 && result.status <= 599;
     return ok ? undefined : `an error reply with status ${result.status} (expected 400..599)`;
   }
-  if (result.kind === 'raw') return Array.isArray(result.frames) ? undefined : 'a raw reply without frames';
+  if (result.kind === 'raw')
+    return Array.isArray(result.frames) ? rawFramesProblem(result.frames) : 'a raw reply without frames';
   if (result.kind === 'recorded') {
     const parsed = RecordedResponse.safeParse(result.response);
     if (parsed.success) return undefined;
@@ -205,6 +206,20 @@ function replyProblem(result: Reply): string | undefined {
     return `an invalid recorded response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
   }
   return `a reply of unknown kind ${JSON.stringify((result as { kind?: unknown }).kind)}`;
+}
+
+/** The first frame of a raw reply that framesOfRaw cannot send, if any (it would cut the stream, or vanish). */
+function rawFramesProblem(frames: readonly unknown[]): string | undefined {
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i];
+    if (typeof f === 'object' && f !== null) {
+      const o = f as Record<string, unknown>;
+      if (typeof o.type === 'string' || typeof o.comment === 'string') continue;
+      if (typeof o.data === 'string' && (o.event === undefined || typeof o.event === 'string')) continue;
+    }
+    return `a raw reply whose frame ${i} is neither an event object (a string type), a frame ({data: string, event?: string}) nor a comment ({comment: string})`;
+  }
+  return undefined;
 }
 
 /**

@@ -22,7 +22,7 @@ export function* framesOfRaw(frames: Iterable<RawFrame | StreamEvent>): Generato
   for (const f of frames) {
     if ('type' in f && typeof f.type === 'string')
       yield { event: f.type, data: JSON.stringify(f), singleLine: true };
-    else if ('comment' in f) yield { comment: f.comment };
+    else if ('comment' in f && typeof f.comment === 'string') yield { comment: f.comment };
     else if ('data' in f) yield { event: f.event, data: f.data };
   }
 }

@@ -471,6 +471,49 @@ test('a scenario whose splits are not lists of offsets gets 500 api_error naming
   await app.close();
 });
 
+test('a raw reply with a frame the mock cannot send gets 500 api_error naming it, before any frame', async () => {
+  for (const frames of [
+    [null],
+    [7],
+    [{ data: 5 }],
+    [{ foo: 1 }],
+    [{ type: 'ping' }, { event: 3, data: 'x' }],
+  ]) {
+    const { app } = appWith({ scenario: () => ({ kind: 'raw', frames: frames as never }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: KEY,
+      payload: messagesBody('x', { stream: true }),
+    });
+    expect(expectErrorBody(res, 500, 'api_error')).toMatch(
+      new RegExp(`^the mock's scenario returned a raw reply whose frame ${frames.length - 1} is neither`),
+    );
+    await app.close();
+  }
+  const { app } = appWith({
+    scenario: () => ({
+      kind: 'raw',
+      frames: [{ type: 'ping' }, { comment: 'c' }, { event: 'x', data: 'y' }, { data: 'z' }],
+    }),
+  });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/messages',
+    headers: KEY,
+    payload: messagesBody('x', { stream: true }),
+  });
+  expect(res.statusCode).toBe(200);
+  const decoded = decodeChunks([res.rawPayload]);
+  expect(decoded.frames.map((f) => [f.event, f.data])).toEqual([
+    ['ping', '{"type":"ping"}'],
+    ['x', 'y'],
+    [undefined, 'z'],
+  ]);
+  expect(decoded.comments).toEqual(['c']);
+  await app.close();
+});
+
 test('a stream the mock cannot go on writing is cut, and the journal says why', async () => {
   const { app, state } = appWith({
     scenario: () => ({
