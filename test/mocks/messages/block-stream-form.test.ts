@@ -1,8 +1,87 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { blockStreamForm } from '../../../src/mocks/messages/block-stream-form.js';
-import { framesOfMessage } from '../../../src/mocks/messages/source-frames.js';
-import { type DeltaSplits, eventsOfMessage } from '../../../src/protocol/messages/index.js';
+import { framesOfMessage, messageBatches } from '../../../src/mocks/messages/source-frames.js';
+import {
+  type DeltaSplits,
+  eventsOfMessage,
+  Message,
+  MessageShape,
+  StreamAccumulator,
+} from '../../../src/protocol/messages/index.js';
+import { createFrameDecoder } from '../../../src/protocol/sse/index.js';
+import { arbMessage } from '../../../src/suites/arbitraries/messages.js';
 import { SAMPLE, WITH_OTHER_BLOCKS } from './helpers.js';
+
+/** A decoded stream event, as far as rebuilding blocks reads it. */
+interface Streamed {
+  readonly type: string;
+  readonly event?: string | undefined;
+  readonly index: number;
+  readonly content_block: Record<string, unknown>;
+  readonly delta: Readonly<Record<string, string>>;
+}
+
+/** Each block rebuilt from a stream's events as the official SDK does: its deltas joined onto its start. */
+function rebuiltBlocks(events: readonly Streamed[]): Record<string, unknown>[] {
+  const blocks: Record<string, unknown>[] = [];
+  const json: string[] = [];
+  const joined: Record<string, string> = {
+    thinking_delta: 'thinking',
+    signature_delta: 'signature',
+    text_delta: 'text',
+  };
+  for (const e of events) {
+    if (e.type === 'content_block_start') {
+      blocks[e.index] = { ...e.content_block };
+      json[e.index] = '';
+    }
+    if (e.type !== 'content_block_delta') continue;
+    const field = joined[e.delta.type!];
+    if (field !== undefined) blocks[e.index]![field] += e.delta[field]!;
+    if (e.delta.type === 'input_json_delta') json[e.index] += e.delta.partial_json!;
+  }
+  json.forEach((text, i) => {
+    if (text !== '') blocks[i]!.input = JSON.parse(text);
+  });
+  return blocks;
+}
+
+/** Blocks of types the spec does not describe, with fields of any JSON value. */
+const arbOtherBlock: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record({
+    type: fc.constant('thinking'),
+    thinking: fc.string({ unit: 'grapheme' }),
+    signature: fc.string(),
+  }),
+  fc.record({ type: fc.constant('thinking'), thinking: fc.string() }),
+  fc.record({ type: fc.constant('redacted_thinking'), data: fc.string() }),
+  fc.record({
+    type: fc.constantFrom('server_tool_use', 'mcp_tool_use'),
+    id: fc.string(),
+    name: fc.string(),
+    input: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+  }),
+  fc.record({
+    type: fc.string({ minLength: 1 }).filter((t) => t !== 'text' && t !== 'tool_use'),
+    extra: fc.jsonValue({ maxDepth: 2 }),
+  }),
+);
+
+/** A message with other blocks mixed in, and cuts for each block (any numbers: out of range and unordered too). */
+const arbMixedCase = arbMessage({ maxBlocks: 3 }).chain((m) =>
+  fc.array(fc.tuple(fc.nat({ max: 3 }), arbOtherBlock), { maxLength: 3 }).chain((inserts) => {
+    const content: Record<string, unknown>[] = [...m.content];
+    for (const [at, block] of inserts) content.splice(Math.min(at, content.length), 0, block);
+    const message = { ...m, content } as unknown as Message;
+    const splits = fc.tuple(
+      ...content.map(() =>
+        fc.option(fc.array(fc.integer({ min: -2, max: 40 }), { maxLength: 6 }), { nil: undefined }),
+      ),
+    );
+    return fc.record({ message: fc.constant(message), splits, per: fc.integer({ min: 1, max: 5 }) });
+  }),
+);
 
 describe('blockStreamForm', () => {
   test('text and tool_use blocks stream as eventsOfMessage streams them', () => {
@@ -36,8 +115,8 @@ describe('blockStreamForm', () => {
 
   test("the frames of a message with other blocks: joining each block's deltas onto its start gives the block back", () => {
     const splits: DeltaSplits = [[3, 9], undefined, [4]];
-    const events = [...framesOfMessage(WITH_OTHER_BLOCKS, splits)].map((f) =>
-      JSON.parse((f as { data: string }).data),
+    const events = [...framesOfMessage(WITH_OTHER_BLOCKS, splits)].map(
+      (f) => JSON.parse((f as { data: string }).data) as Streamed,
     );
     expect(events.map((e) => e.delta?.type ?? e.type)).toEqual([
       'message_start',
@@ -61,23 +140,30 @@ describe('blockStreamForm', () => {
       'message_delta',
       'message_stop',
     ]);
-    const blocks: Record<string, unknown>[] = [];
-    const json: string[] = [];
-    for (const e of events) {
-      if (e.type === 'content_block_start') {
-        blocks[e.index] = { ...e.content_block };
-        json[e.index] = '';
-      }
-      if (e.type !== 'content_block_delta') continue;
-      const block = blocks[e.index]!;
-      if (e.delta.type === 'thinking_delta') block.thinking += e.delta.thinking;
-      if (e.delta.type === 'signature_delta') block.signature += e.delta.signature;
-      if (e.delta.type === 'text_delta') block.text += e.delta.text;
-      if (e.delta.type === 'input_json_delta') json[e.index] += e.delta.partial_json;
-    }
-    json.forEach((text, i) => {
-      if (text !== '') blocks[i]!.input = JSON.parse(text);
-    });
-    expect(blocks).toEqual(WITH_OTHER_BLOCKS.content);
+    expect(rebuiltBlocks(events)).toEqual(WITH_OTHER_BLOCKS.content);
+  });
+
+  test('property: any mix of blocks streams to events that rebuild every block, and a reader that skips the others gets Message', () => {
+    fc.assert(
+      fc.property(arbMixedCase, ({ message, splits, per }) => {
+        expect(MessageShape.safeParse(message).success).toBe(true);
+        const bytes = Buffer.concat(
+          [...messageBatches(message, splits, '\n', per)].map((b) => Buffer.from(b.bytes)),
+        );
+        const events: Streamed[] = [];
+        const decoder = createFrameDecoder({
+          onFrame: (f) => events.push({ event: f.event, ...JSON.parse(f.data) }),
+        });
+        decoder.feed(bytes);
+        expect(decoder.end()).toBe('');
+        // Every frame's event name is its JSON type (Events), and the order is the spec's.
+        for (const e of events) expect(e.event).toBe(e.type);
+        expect(rebuiltBlocks(events)).toEqual(message.content);
+        const accumulator = new StreamAccumulator();
+        for (const { event: _, ...e } of events) accumulator.push(e);
+        expect(accumulator.finish()).toEqual(Message.parse(message));
+      }),
+      { numRuns: 300, seed: 1202 },
+    );
   });
 });
