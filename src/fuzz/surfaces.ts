@@ -1,6 +1,7 @@
 import { type FuzzSurface, surface } from './surface.js';
 import { lineLimitsSurface } from './surfaces/line-limits.js';
 import { mockMessagesHttp } from './surfaces/mock-messages-http.js';
+import { mockScenarioReplies } from './surfaces/mock-scenario-replies.js';
 import { runnerJsonLines } from './surfaces/runner-json-lines.js';
 import { sseDecoderSurface } from './surfaces/sse-decoder.js';
 import { sseLimitsSurface } from './surfaces/sse-limits.js';
@@ -15,6 +16,7 @@ export const SURFACES: readonly FuzzSurface[] = [
   surface(lineLimitsSurface),
   surface(streamReducerSurface),
   surface(mockMessagesHttp),
+  surface(mockScenarioReplies),
   surface(runnerJsonLines),
   surface(toolServerStdio),
   surface(toolServerSse),

@@ -3,7 +3,7 @@ import { runSurface } from '../../src/fuzz/run-surface.js';
 import { findSurface, SURFACES } from '../../src/fuzz/surfaces.js';
 
 describe('fuzz surfaces', () => {
-  test.each(['sse-decoder', 'sse-limits', 'line-limits', 'stream-reducer'])(
+  test.each(['sse-decoder', 'sse-limits', 'line-limits', 'stream-reducer', 'mock-scenario-replies'])(
     'the %s surface keeps its rule over 300 cases',
     async (name) => {
       const surface = findSurface(name);

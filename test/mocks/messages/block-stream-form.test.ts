@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { rebuiltBlocks } from '../../../src/fuzz/oracles/rebuilt-blocks.js';
+import { arbOtherBlock } from '../../../src/fuzz/surfaces/mock-scenario-replies.js';
 import { blockStreamForm } from '../../../src/mocks/messages/block-stream-form.js';
 import { framesOfMessage, messageBatches } from '../../../src/mocks/messages/source-frames.js';
 import {
@@ -13,60 +15,12 @@ import { createFrameDecoder } from '../../../src/protocol/sse/index.js';
 import { arbMessage } from '../../../src/suites/arbitraries/messages.js';
 import { SAMPLE, WITH_OTHER_BLOCKS } from './helpers.js';
 
-/** A decoded stream event, as far as rebuilding blocks reads it. */
-interface Streamed {
+/** A decoded stream event, as far as the test reads it. */
+type Streamed = Record<string, unknown> & {
   readonly type: string;
   readonly event?: string | undefined;
-  readonly index: number;
-  readonly content_block: Record<string, unknown>;
-  readonly delta: Readonly<Record<string, string>>;
-}
-
-/** Each block rebuilt from a stream's events as the official SDK does: its deltas joined onto its start. */
-function rebuiltBlocks(events: readonly Streamed[]): Record<string, unknown>[] {
-  const blocks: Record<string, unknown>[] = [];
-  const json: string[] = [];
-  const joined: Record<string, string> = {
-    thinking_delta: 'thinking',
-    signature_delta: 'signature',
-    text_delta: 'text',
-  };
-  for (const e of events) {
-    if (e.type === 'content_block_start') {
-      blocks[e.index] = { ...e.content_block };
-      json[e.index] = '';
-    }
-    if (e.type !== 'content_block_delta') continue;
-    const field = joined[e.delta.type!];
-    if (field !== undefined) blocks[e.index]![field] += e.delta[field]!;
-    if (e.delta.type === 'input_json_delta') json[e.index] += e.delta.partial_json!;
-  }
-  json.forEach((text, i) => {
-    if (text !== '') blocks[i]!.input = JSON.parse(text);
-  });
-  return blocks;
-}
-
-/** Blocks of types the spec does not describe, with fields of any JSON value. */
-const arbOtherBlock: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  fc.record({
-    type: fc.constant('thinking'),
-    thinking: fc.string({ unit: 'grapheme' }),
-    signature: fc.string(),
-  }),
-  fc.record({ type: fc.constant('thinking'), thinking: fc.string() }),
-  fc.record({ type: fc.constant('redacted_thinking'), data: fc.string() }),
-  fc.record({
-    type: fc.constantFrom('server_tool_use', 'mcp_tool_use'),
-    id: fc.string(),
-    name: fc.string(),
-    input: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
-  }),
-  fc.record({
-    type: fc.string({ minLength: 1 }).filter((t) => t !== 'text' && t !== 'tool_use'),
-    extra: fc.jsonValue({ maxDepth: 2 }),
-  }),
-);
+  readonly delta?: { readonly type: string };
+};
 
 /** A message with other blocks mixed in, and cuts for each block (any numbers: out of range and unordered too). */
 const arbMixedCase = arbMessage({ maxBlocks: 3 }).chain((m) =>
