@@ -16,6 +16,16 @@ function appWith(opts: MockMessagesOptions = {}) {
   });
 }
 
+/** POST /v1/messages with the key and a one-turn body (`messagesBody(text, extra)`). */
+function postMessages(app: ReturnType<typeof appWith>['app'], text: string, extra?: Record<string, unknown>) {
+  return app.inject({
+    method: 'POST',
+    url: '/v1/messages',
+    headers: KEY,
+    payload: messagesBody(text, extra),
+  });
+}
+
 async function post(opts: MockMessagesOptions, headers: Record<string, string>, payload: string | object) {
   const { app, state } = appWith(opts);
   const res = await app.inject({ method: 'POST', url: '/v1/messages', headers, payload: payload as string });
@@ -173,12 +183,7 @@ describe('refused requests', () => {
     const { app } = appWith({
       scenario: scriptScenario([{ kind: 'error', status: 429, headers: { 'retry-after': '3' } }]),
     });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x'),
-    });
+    const res = await postMessages(app, 'x');
     expect(expectErrorBody(res, 429, 'rate_limit_error')).toMatch(/rate limit/);
     expect(res.headers['retry-after']).toBe('3');
     await app.close();
@@ -190,12 +195,7 @@ describe('refused requests', () => {
         throw new Error('boom');
       },
     });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x'),
-    });
+    const res = await postMessages(app, 'x');
     expect(expectErrorBody(res, 500, 'api_error')).toBe("the mock's scenario failed: boom");
     await app.close();
   });
@@ -241,20 +241,10 @@ describe('refused requests', () => {
 describe('faults before the stream', () => {
   test('an HTTP 429 fault for the first request only sends retry-after, then the reply', async () => {
     const { app, state } = appWith({ faults: { httpError: { status: 429, times: 1, retryAfterS: 2 } } });
-    const first = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x'),
-    });
+    const first = await postMessages(app, 'x');
     expectErrorBody(first, 429, 'rate_limit_error');
     expect(first.headers['retry-after']).toBe('2');
-    const second = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x'),
-    });
+    const second = await postMessages(app, 'x');
     expect(second.statusCode).toBe(200);
     expect(state.journal.entries().map((e) => e.status)).toEqual([429, 200]);
     await app.close();
@@ -266,12 +256,7 @@ describe('faults before the stream', () => {
     [401, 'authentication_error', 'invalid x-api-key'],
   ])('an HTTP %i fault gets %s with the real body', async (status, type, message) => {
     const { app } = appWith({ faults: { httpError: { status } } });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x', { stream: true }),
-    });
+    const res = await postMessages(app, 'x', { stream: true });
     expect(expectErrorBody(res, status, type)).toBe(message);
     await app.close();
   });
@@ -286,12 +271,7 @@ describe('control API', () => {
       payload: { replies: [{ kind: 'message', message: { content: [{ type: 'text', text: 'scripted' }] } }] },
     });
     expect(put.statusCode).toBe(200);
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x'),
-    });
+    const res = await postMessages(app, 'x');
     expect(JSON.parse(res.body)).toMatchObject({
       content: [{ type: 'text', text: 'scripted' }],
       model: 'mock-model',
@@ -361,19 +341,9 @@ describe('control API', () => {
       },
     });
     expect(put.statusCode).toBe(200);
-    const buffered = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x'),
-    });
+    const buffered = await postMessages(app, 'x');
     expect(JSON.parse(buffered.body).content).toEqual(content);
-    const streamed = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x', { stream: true }),
-    });
+    const streamed = await postMessages(app, 'x', { stream: true });
     expect(streamed.statusCode).toBe(200);
     const events = decodeChunks([streamed.rawPayload]).frames.map((f) => JSON.parse(f.data));
     expect(events.filter((e) => e.type === 'content_block_start').map((e) => e.content_block)).toEqual([
@@ -401,12 +371,7 @@ describe('control API', () => {
       payload: { fixtures: 'fixtures/messages' },
     });
     expect(fixtures.statusCode).toBe(200);
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('hello'),
-    });
+    const res = await postMessages(app, 'hello');
     expect(JSON.parse(res.body).content[0].text).toBe('Hello! How can I help you today?');
     const bad = await app.inject({ method: 'PUT', url: '/__wirecheck/scenario', payload: { model: 'gpt' } });
     expectErrorBody(bad, 400, 'invalid_request_error');
@@ -447,12 +412,7 @@ test('a scenario whose splits are not lists of offsets gets 500 api_error naming
     const { app } = appWith({
       scenario: () => ({ kind: 'message', message: SAMPLE, splits: splits as never }),
     });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x', { stream: true }),
-    });
+    const res = await postMessages(app, 'x', { stream: true });
     expect(expectErrorBody(res, 500, 'api_error')).toMatch(expected);
     await app.close();
   }
@@ -460,12 +420,7 @@ test('a scenario whose splits are not lists of offsets gets 500 api_error naming
   const { app } = appWith({
     scenario: () => ({ kind: 'message', message: SAMPLE, splits: [null, undefined] as never }),
   });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/v1/messages',
-    headers: KEY,
-    payload: messagesBody('x', { stream: true }),
-  });
+  const res = await postMessages(app, 'x', { stream: true });
   expect(res.statusCode).toBe(200);
   expect(decodeChunks([res.rawPayload]).message).toEqual(SAMPLE);
   await app.close();
@@ -480,12 +435,7 @@ test('a raw reply with a frame the mock cannot send gets 500 api_error naming it
     [{ type: 'ping' }, { event: 3, data: 'x' }],
   ]) {
     const { app } = appWith({ scenario: () => ({ kind: 'raw', frames: frames as never }) });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x', { stream: true }),
-    });
+    const res = await postMessages(app, 'x', { stream: true });
     expect(expectErrorBody(res, 500, 'api_error')).toMatch(
       new RegExp(`^the mock's scenario returned a raw reply whose frame ${frames.length - 1} is neither`),
     );
@@ -497,12 +447,7 @@ test('a raw reply with a frame the mock cannot send gets 500 api_error naming it
       frames: [{ type: 'ping' }, { comment: 'c' }, { event: 'x', data: 'y' }, { data: 'z' }],
     }),
   });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/v1/messages',
-    headers: KEY,
-    payload: messagesBody('x', { stream: true }),
-  });
+  const res = await postMessages(app, 'x', { stream: true });
   expect(res.statusCode).toBe(200);
   const decoded = decodeChunks([res.rawPayload]);
   expect(decoded.frames.map((f) => [f.event, f.data])).toEqual([
@@ -521,14 +466,7 @@ test('a stream the mock cannot go on writing is cut, and the journal says why', 
       message: { ...SAMPLE, content: [{ type: 'text', text: 'x', meta: 1n }] } as never,
     }),
   });
-  const res = await app
-    .inject({
-      method: 'POST',
-      url: '/v1/messages',
-      headers: KEY,
-      payload: messagesBody('x', { stream: true }),
-    })
-    .catch((e: Error) => e);
+  const res = await postMessages(app, 'x', { stream: true }).catch((e: Error) => e);
   expect(res).toBeInstanceOf(Error);
   const entry = state.journal.entries()[0]!;
   expect(entry.outcome).toBe('disconnected');
@@ -540,12 +478,7 @@ test('a scenario that returns an invalid message gets 500 api_error naming the f
   const { app } = appWith({
     scenario: () => ({ kind: 'message', message: { ...SAMPLE, stop_reason: 42 as never } }),
   });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/v1/messages',
-    headers: KEY,
-    payload: messagesBody('x'),
-  });
+  const res = await postMessages(app, 'x');
   expect(expectErrorBody(res, 500, 'api_error')).toMatch(
     /^the mock's scenario returned an invalid message: stop_reason: /,
   );
