@@ -49,6 +49,32 @@ describe('judgeScenarioReply', () => {
     violation({ reply: { ...reply, splits: 'ab' }, stream: true }, ok(full));
     violation({ reply: { kind: 'raw', frames: [null] }, stream: true }, ok(''));
     violation({ reply: { kind: 'raw', frames: [null] }, stream: true }, refusal('something else'));
+    // A mistyped fault and a header Node cannot send must be refused, not served.
+    violation({ reply: { ...reply, faults: { lineEnding: 'nope' } }, stream: true }, ok(full));
+    const rateLimited = ok(
+      JSON.stringify({
+        type: 'error',
+        error: { type: 'rate_limit_error', message: 'm' },
+        request_id: 'req_1',
+      }),
+      'application/json',
+      429,
+    );
+    violation(
+      { reply: { kind: 'error', status: 429, headers: { 'x-a': 'a\nb' } }, stream: false },
+      rateLimited,
+    );
+    violation({ reply: { kind: 'error', status: 429, headers: { 'x a': 'b' } }, stream: false }, rateLimited);
+    // Served as given when it can be.
+    expect(() =>
+      judgeScenarioReply(
+        { reply: { kind: 'error', status: 429, headers: { 'x-a': 'é', 'x-b': '' } }, stream: false },
+        rateLimited,
+      ),
+    ).not.toThrow();
+    expect(() =>
+      judgeScenarioReply({ reply: { ...reply, faults: { lineEnding: 'crlf' } }, stream: true }, ok(full)),
+    ).not.toThrow();
   });
 
   test('a broken reply refused with 500 api_error naming the scenario passes', () => {
@@ -56,6 +82,12 @@ describe('judgeScenarioReply', () => {
       judgeScenarioReply(
         { reply: { kind: 'raw', frames: [null] }, stream: true },
         refusal("the mock's scenario returned a raw reply whose frame 0 is neither ..."),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      judgeScenarioReply(
+        { reply: { kind: 'error', status: 429, headers: { 'x-a': '€' } }, stream: false },
+        refusal(`the mock's scenario returned an error reply whose headers are wrong: ...`),
       ),
     ).not.toThrow();
   });

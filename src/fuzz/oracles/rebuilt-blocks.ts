@@ -20,7 +20,7 @@ export function rebuiltBlocks(events: readonly Record<string, unknown>[]): unkno
     }
     if (e.type !== 'content_block_delta') continue;
     const delta = e.delta as Record<string, string>;
-    const field = joined[delta.type!];
+    const field = Object.hasOwn(joined, delta.type!) ? joined[delta.type!] : undefined;
     if (field !== undefined) blocks[index]![field] = `${blocks[index]![field] as string}${delta[field]}`;
     if (delta.type === 'input_json_delta') json[index] = `${json[index] ?? ''}${delta.partial_json ?? ''}`;
   }

@@ -11,7 +11,8 @@ import { type FuzzSurface, FuzzViolation } from '../surface.js';
 /*
  * What a test's scenario hands the mock messages service: messages with blocks of any type
  * (the real API's thinking and server tools, made-up ones), cuts of any kind, raw frames of
- * any JSON value, error replies of any status; valid and broken alike. The mock must
+ * any JSON value, error replies of any status and headers, line endings known and
+ * mistyped; valid and broken alike. The mock must
  * either serve the reply whole or refuse it with 500 api_error before any frame, never
  * cut a response or serve a broken reply as if it were fine.
  */
@@ -65,6 +66,20 @@ const arbCuts: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
 );
 
+/** Faults a script may hand over: a line ending, known or mistyped. */
+const arbFaults: fc.Arbitrary<unknown> = fc.record({
+  lineEnding: fc.oneof(fc.constantFrom('lf', 'crlf', 'cr'), fc.string()),
+});
+
+/** Response headers of an error reply: sendable, or with a name or value Node refuses (line breaks, text above U+00FF). */
+const arbHeaders: fc.Arbitrary<unknown> = fc.dictionary(
+  fc
+    .oneof(fc.constantFrom('x-a', 'x-should-retry', 'retry-after'), fc.string({ minLength: 1, maxLength: 8 }))
+    .map((n) => n.toLowerCase()),
+  fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('a\r\nb', 'é', '€', '')),
+  { maxKeys: 3 },
+);
+
 const arbMessageReply: fc.Arbitrary<unknown> = arbMessage({ maxBlocks: 3 }).chain((m) =>
   fc
     .record({
@@ -84,13 +99,19 @@ const arbMessageReply: fc.Arbitrary<unknown> = arbMessage({ maxBlocks: 3 }).chai
         { weight: 8, arbitrary: fc.array(arbCuts, { maxLength: 7 }) },
         { weight: 1, arbitrary: fc.constantFrom(undefined, 'ab', 7, { a: 1 }) },
       ),
+      faults: fc.option(arbFaults, { freq: 4, nil: undefined }),
     })
-    .map(({ inserts, broken, splits }) => {
+    .map(({ inserts, broken, splits, faults }) => {
       const content: unknown[] = [...m.content];
       for (const [at, block] of inserts) content.splice(Math.min(at, content.length), 0, block);
       const message: Record<string, unknown> = { ...m, content };
       if (broken) message[broken[0]] = broken[1];
-      return { kind: 'message', message, ...(splits !== undefined && { splits }) };
+      return {
+        kind: 'message',
+        message,
+        ...(splits !== undefined && { splits }),
+        ...(faults !== undefined && { faults }),
+      };
     }),
 );
 
@@ -108,7 +129,10 @@ const arbReply: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: arbMessageReply },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('raw'), frames: fc.array(arbRawFrame, { maxLength: 6 }) }),
+    arbitrary: fc.record(
+      { kind: fc.constant('raw'), frames: fc.array(arbRawFrame, { maxLength: 6 }), faults: arbFaults },
+      { requiredKeys: ['kind', 'frames'] },
+    ),
   },
   {
     weight: 1,
@@ -118,6 +142,7 @@ const arbReply: fc.Arbitrary<unknown> = fc.oneof(
         status: fc.oneof(fc.integer({ min: 400, max: 599 }), fc.integer({ min: -1, max: 1000 })),
         errorType: fc.string({ minLength: 1 }),
         message: fc.string(),
+        headers: arbHeaders,
       },
       { requiredKeys: ['kind', 'status'] },
     ),
@@ -128,9 +153,21 @@ const arbReply: fc.Arbitrary<unknown> = fc.oneof(
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** An HTTP token, and the text a header value may hold (RFC 9110: visible ASCII, tab, space, obs-text). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+function faultsOk(faults: unknown): boolean {
+  if (faults === undefined) return true;
+  return (
+    isObject(faults) && ['lf', 'crlf', 'cr', undefined].includes(faults.lineEnding as string | undefined)
+  );
+}
+
 /** Whether the mock must serve the reply: what the docs promise, decided here without the mock's code. */
 function servable(reply: unknown): boolean {
   if (!isObject(reply)) return false;
+  if (reply.kind !== 'error' && !faultsOk(reply.faults)) return false;
   if (reply.kind === 'message') {
     const splits = reply.splits;
     const splitsOk =
@@ -158,7 +195,13 @@ function servable(reply: unknown): boolean {
       typeof reply.status === 'number' &&
       Number.isInteger(reply.status) &&
       reply.status >= 400 &&
-      reply.status <= 599
+      reply.status <= 599 &&
+      (reply.headers === undefined ||
+        (isObject(reply.headers) &&
+          Object.entries(reply.headers).every(
+            ([name, value]) =>
+              HEADER_NAME.test(name) && typeof value === 'string' && HEADER_VALUE.test(value),
+          )))
     );
   }
   return false;

@@ -16,7 +16,8 @@ const DEFAULT_MESSAGES: Record<string, string> = {
 };
 
 export function defaultErrorMessage(type: string): string {
-  return DEFAULT_MESSAGES[type] ?? type;
+  // Own keys only: a scenario's errorType "constructor" read Object itself (and the body lost its message).
+  return Object.hasOwn(DEFAULT_MESSAGES, type) ? DEFAULT_MESSAGES[type]! : type;
 }
 
 /** The real API's error body for an HTTP status: `{"type":"error","error":{type,message},"request_id"}`. */

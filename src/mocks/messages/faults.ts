@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SendableHeaders } from './sendable-headers.js';
 
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative().finite();
@@ -124,7 +125,7 @@ export const FaultPlan = z.object({
       retryAfterS: z.number().nonnegative().optional(),
       retryAfterMs: z.number().nonnegative().optional(),
       times: z.number().int().positive().optional(),
-      headers: z.record(z.string(), z.string()).optional(),
+      headers: SendableHeaders.optional(),
     })
     .optional(),
 

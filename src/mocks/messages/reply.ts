@@ -12,6 +12,7 @@ import { estimateTokens, inputTokensOf } from './conversation.js';
 import { FaultPlan } from './faults.js';
 import type { Journal } from './journal.js';
 import type { ReplayOptions } from './replay-plan.js';
+import { SendableHeaders } from './sendable-headers.js';
 import type { RawFrame } from './source-frames.js';
 
 /**
@@ -89,7 +90,7 @@ export const ReplyJson = z.discriminatedUnion('kind', [
     status: z.number().int().min(400).max(599),
     errorType: z.string().min(1).optional(),
     message: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: SendableHeaders.optional(),
   }),
   z.object({ kind: z.literal('raw'), frames: z.array(RawFrameJson), faults: FaultPlan.optional() }),
 ]);

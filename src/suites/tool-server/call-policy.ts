@@ -46,8 +46,10 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function isReferenceTool(tool: Tool): boolean {
-  const props = REFERENCE_TOOL_PROPERTIES[tool.name];
-  return props !== undefined && sameNames(Object.keys(tool.inputSchema.properties ?? {}), props);
+  // Own keys only: a tool named "toString" is not one of the reference's.
+  if (!Object.hasOwn(REFERENCE_TOOL_PROPERTIES, tool.name)) return false;
+  const props = REFERENCE_TOOL_PROPERTIES[tool.name]!;
+  return sameNames(Object.keys(tool.inputSchema.properties ?? {}), props);
 }
 
 function readOnly(tool: Tool): boolean {

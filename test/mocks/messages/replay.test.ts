@@ -104,6 +104,8 @@ describe('replay through the mock service', () => {
         stream: true,
         messages: [{ role: 'user', content: 'hi' }],
       }),
+      // A mock that never answers fails the test here, not at the test's timeout.
+      signal: AbortSignal.timeout(5_000),
     });
 
   test('serves the recorded status, headers and body, recordings in turn', async () => {
@@ -118,6 +120,22 @@ describe('replay through the mock service', () => {
     const second = await post(service.url);
     expect(second.status).toBe(529);
     expect(await second.text()).toBe(bodyOfChunks(overloaded.response.chunks).toString());
+  });
+
+  test('a recording with a header Node cannot send gets 500 api_error naming it (the request hung)', async () => {
+    const text = await library('text');
+    const broken = {
+      ...text,
+      response: { ...text.response, headers: { ...text.response.headers, 'x-odd': '€' } },
+    };
+    service = await startMockMessagesService({ scenario: recordingScenario([broken], { speed: 0 }) });
+    const res = await post(service.url);
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('api_error');
+    expect(body.error.message).toMatch(
+      /^the mock's scenario returned a recorded response whose header "x-odd" cannot be sent: Invalid character/,
+    );
   });
 
   test('an HTTP error fault is served instead of the recording', async () => {

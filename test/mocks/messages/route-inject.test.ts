@@ -426,6 +426,86 @@ test('a scenario whose splits are not lists of offsets gets 500 api_error naming
   await app.close();
 });
 
+test('an error reply with a header Node cannot send gets 500 api_error naming it (was a bare framework 500)', async () => {
+  for (const [headers, expected] of [
+    [{ 'x-odd': 'a\nb' }, /whose headers are wrong: .*header "x-odd" cannot be sent: Invalid character/],
+    [{ 'x-odd': 'é€' }, /header "x-odd" cannot be sent: Invalid character/],
+    [{ 'bad name': 'x' }, /header "bad name" cannot be sent: Header name must be a valid HTTP token/],
+  ] as [Record<string, string>, RegExp][]) {
+    const { app } = appWith({ scenario: () => ({ kind: 'error', status: 429, headers }) });
+    expect(expectErrorBody(await postMessages(app, 'x'), 500, 'api_error')).toMatch(expected);
+    await app.close();
+  }
+  // Latin-1 text is sendable (Node writes it byte for byte), as is an empty value.
+  const { app } = appWith({
+    scenario: () => ({ kind: 'error', status: 429, headers: { 'x-odd': 'é', 'x-e': '' } }),
+  });
+  const res = await postMessages(app, 'x');
+  expect(expectErrorBody(res, 429, 'rate_limit_error')).toBeTruthy();
+  expect(res.headers['x-e']).toBe('');
+  await app.close();
+});
+
+test('an error type named like a member of Object gets a body with that type and message (constructor lost its message)', async () => {
+  for (const errorType of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const { app } = appWith({ scenario: () => ({ kind: 'error', status: 400, errorType }) });
+    const res = await postMessages(app, 'x');
+    expect(expectErrorBody(res, 400, errorType)).toBe(errorType);
+    await app.close();
+  }
+});
+
+test("a script's faults are checked as PUT faults are: a mistyped fault gets 500 api_error naming it, before any frame", async () => {
+  for (const [faults, expected] of [
+    [{ lineEnding: 'nope' }, /^the mock's scenario returned faults the mock cannot apply: lineEnding: /],
+    [{ chunking: { mode: 'fixed', size: 0 } }, /faults the mock cannot apply: chunking.size: /],
+    [{ disconnectAfterFrame: -1 }, /faults the mock cannot apply: disconnectAfterFrame: /],
+    [
+      { httpError: { status: 429, headers: { 'x-a': 'a\r\nb' } } },
+      /httpError.headers: header "x-a" cannot be sent/,
+    ],
+  ] as const) {
+    for (const reply of [
+      { kind: 'message', message: SAMPLE, faults },
+      { kind: 'raw', frames: [{ type: 'ping' }], faults },
+    ]) {
+      const { app } = appWith({ scenario: () => reply as never });
+      expect(expectErrorBody(await postMessages(app, 'x', { stream: true }), 500, 'api_error')).toMatch(
+        expected,
+      );
+      await app.close();
+    }
+  }
+  const { app } = appWith({
+    scenario: () => ({ kind: 'message', message: SAMPLE, faults: { lineEnding: 'crlf' } }),
+  });
+  const res = await postMessages(app, 'x', { stream: true });
+  expect(res.statusCode).toBe(200);
+  expect(res.body).toContain('event: message_stop\r\n');
+  await app.close();
+});
+
+test('PUT faults and PUT scenario refuse headers Node cannot send (400), before any request meets them', async () => {
+  const { app, state } = appWith();
+  const faults = await app.inject({
+    method: 'PUT',
+    url: '/__wirecheck/faults',
+    payload: { httpError: { status: 529, headers: { 'x-a': 'line\nbreak' } } },
+  });
+  expect(expectErrorBody(faults, 400, 'invalid_request_error')).toMatch(
+    /^invalid fault plan: httpError.headers: header "x-a" cannot be sent/,
+  );
+  expect(state.faults).toBeUndefined();
+  const scenario = await app.inject({
+    method: 'PUT',
+    url: '/__wirecheck/scenario',
+    payload: { replies: [{ kind: 'error', status: 529, headers: { 'x-a': '€' } }] },
+  });
+  expect(scenario.statusCode).toBe(400);
+  expect(scenario.body).toMatch(/header \\"x-a\\" cannot be sent/);
+  await app.close();
+});
+
 test('a raw reply with a frame the mock cannot send gets 500 api_error naming it, before any frame', async () => {
   for (const frames of [
     [null],

@@ -33,6 +33,18 @@ describe('which tools the suite may call (--call-tools)', () => {
     expect(callPolicy(listed, 'my-server', undefined).allowed).toEqual([]);
   });
 
+  test("names of Object's own members are not reference tools (toString was allowed, constructor threw)", () => {
+    const listed = [
+      tool('toString'),
+      tool('constructor', ['x']),
+      tool('__proto__'),
+      tool('hasOwnProperty', ['a']),
+    ];
+    const policy = callPolicy(listed, REFERENCE_SERVER_NAME, undefined);
+    expect(policy.allowed).toEqual([]);
+    expect(policy.refused.map((t) => t.name)).toEqual(listed.map((t) => t.name));
+  });
+
   test('what the suite takes for the reference is what src/servers/tools defines', () => {
     expect(REFERENCE_SERVER_NAME).toBe(SERVER_NAME);
     expect(
