@@ -275,11 +275,14 @@ export function structuredContentProblems(
     const object = value as Record<string, unknown>;
     if (Array.isArray(s.required)) {
       for (const name of s.required)
-        if (typeof name === 'string' && !(name in object)) problems.push(`${path}.${name}: required, absent`);
+        if (typeof name === 'string' && !Object.hasOwn(object, name))
+          problems.push(`${path}.${name}: required, absent`);
     }
     if (typeof s.properties === 'object' && s.properties !== null) {
       for (const [name, sub] of Object.entries(s.properties as Record<string, unknown>)) {
-        if (name in object) problems.push(...structuredContentProblems(sub, object[name], `${path}.${name}`));
+        // Own keys only: an absent optional "toString" is absent, not Object's method.
+        if (Object.hasOwn(object, name))
+          problems.push(...structuredContentProblems(sub, object[name], `${path}.${name}`));
       }
     }
   }

@@ -77,11 +77,12 @@ export function arbitraryForSchema(schema: Schema, name = '', depth = 0): fc.Arb
 function objectArbitrary(schema: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const props = (schema.properties ?? {}) as Record<string, Schema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const model: Record<string, fc.Arbitrary<unknown>> = {};
+  // No prototype: a property named "constructor" or "__proto__" is a property like any other.
+  const model: Record<string, fc.Arbitrary<unknown>> = Object.create(null);
   for (const [key, sub] of Object.entries(props)) model[key] = arbitraryForSchema(sub, key, depth);
   // A required property the schema does not describe still gets a value.
   for (const key of required) model[key] ??= fc.jsonValue({ maxDepth: 1 });
-  return fc.record(model, { requiredKeys: required.filter((k) => k in model) });
+  return fc.record(model, { requiredKeys: required.filter((k) => Object.hasOwn(model, k)) });
 }
 
 /** Arguments for a listed tool, generated from its inputSchema. */

@@ -66,7 +66,8 @@ export function minimalValue(schema: Schema): unknown {
 /** Arguments holding every required property with a minimal valid value. */
 export function minimalArguments(tool: Tool): Record<string, unknown> {
   const props = properties(tool);
-  return Object.fromEntries(required(tool).map((name) => [name, minimalValue(props[name] ?? {})]));
+  const schemaOf = (name: string) => (Object.hasOwn(props, name) ? props[name] : undefined) ?? {};
+  return Object.fromEntries(required(tool).map((name) => [name, minimalValue(schemaOf(name))]));
 }
 
 /** Tools the suite calls freely: not named like slow or network tools. */

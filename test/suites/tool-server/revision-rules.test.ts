@@ -34,6 +34,21 @@ describe('structuredContentProblems (MCP 2025-06-18 output schema)', () => {
     ).toEqual([]);
   });
 
+  test("properties named like Object's members are judged as the value has them (an absent toString failed)", () => {
+    const schema = {
+      type: 'object',
+      properties: { toString: { type: 'string' }, constructor: { type: 'object' } },
+      required: ['valueOf'],
+    };
+    expect(structuredContentProblems(schema, JSON.parse('{"valueOf": 1}'))).toEqual([]);
+    expect(structuredContentProblems(schema, JSON.parse('{}'))).toEqual([
+      'structuredContent.valueOf: required, absent',
+    ]);
+    expect(structuredContentProblems(schema, JSON.parse('{"valueOf": 1, "toString": 2}'))).toEqual([
+      'structuredContent.toString: 2 is not of type "string"',
+    ]);
+  });
+
   test('every breach is named with its path', () => {
     expect(
       structuredContentProblems(WEATHER, {

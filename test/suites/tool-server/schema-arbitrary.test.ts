@@ -45,6 +45,19 @@ describe('arguments generated from an inputSchema (property-based tools/call)', 
     );
   });
 
+  test('properties named "constructor" or "__proto__" are generated like any other (the arbitrary threw)', () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"toString":{"type":"integer"}},"required":["__proto__","toString","constructor"]}',
+    );
+    const tool: Tool = { name: 't', inputSchema: schema };
+    for (const args of fc.sample(argumentsArbitrary(tool), { numRuns: 50, seed: 7 })) {
+      const sent = JSON.parse(JSON.stringify(args));
+      expect(Object.keys(sent).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+      expect(typeof Object.getOwnPropertyDescriptor(sent, '__proto__')?.value).toBe('string');
+      expect(Number.isInteger(sent.toString)).toBe(true);
+    }
+  });
+
   test('optional properties are sometimes present and sometimes absent', () => {
     const samples = fc.sample(argumentsArbitrary(TOOL), { seed: 3, numRuns: 100 });
     expect(samples.some((s) => 'flag' in s)).toBe(true);

@@ -40,6 +40,11 @@ describe('choosing tools (Reference tool behaviours: a diagnostic tool with an o
     expect(noArgumentTool([...tools, t('get-tiny-image')])?.name).toBe('get-tiny-image');
   });
 
+  test("minimal arguments read the schema's own properties only", () => {
+    const tool = t('x', { constructor: { type: 'integer', minimum: 3 } }, ['constructor', 'toString']);
+    expect(minimalArguments(tool)).toEqual({ constructor: 3, toString: 'wirecheck' });
+  });
+
   test('an echo tool is one with a single required string property', () => {
     expect(echoTool([t('echo', { message: { type: 'string' } }, ['message'])])).toMatchObject({
       property: 'message',
