@@ -176,8 +176,8 @@ export function outcomeOfCall(
   name: string,
   args: Record<string, unknown> | undefined,
 ): CallOutcome {
-  const scripted = scenario.calls[name];
-  if (scripted !== undefined) return scripted;
+  // Own keys only: a client calling "toString" calls an unknown tool, not Object's method.
+  if (Object.hasOwn(scenario.calls, name)) return scenario.calls[name]!;
   if (!scenario.tools.some((t) => t.name === name)) {
     // Spec "Errors": a call for an unknown tool is an error whose message names the tool.
     return { error: { code: -32602, message: `Unknown tool: ${name}` } };

@@ -32,14 +32,17 @@ export function compileArgumentChecker(schema: ToolInputSchema): ArgumentChecker
   const closed = (schema as { additionalProperties?: unknown }).additionalProperties === false;
   const declared = new Set(rules.map((r) => r.key));
 
+  // Own keys only: an absent "toString" is absent, not Object's method.
+  const own = (args: Record<string, unknown>, key: string) =>
+    Object.hasOwn(args, key) ? args[key] : undefined;
   return (args) => {
     for (const key of required) {
-      if (args[key] === undefined)
+      if (own(args, key) === undefined)
         return { ok: false, reason: `missing required argument ${JSON.stringify(key)}` };
     }
     let out = args;
     for (const rule of rules) {
-      const value = args[rule.key];
+      const value = own(args, rule.key);
       if (value === undefined) {
         if (rule.hasDefault) {
           if (out === args) out = { ...args };

@@ -33,6 +33,12 @@ describe('tool scenarios', () => {
   test('a call of an unknown tool is an error whose message names the tool (spec "Errors")', () => {
     const outcome = outcomeOfCall(toolScenario(), 'nope', {});
     expect('error' in outcome && outcome.error.message).toContain('nope');
+    // Names of Object's members are unknown tools too (the scripted-call table gave Object's method).
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      expect(outcomeOfCall(toolScenario(), name, {})).toEqual({
+        error: { code: -32602, message: `Unknown tool: ${name}` },
+      });
+    }
   });
 
   test('absent arguments echo as an empty object (spec: absent arguments count as empty)', () => {
