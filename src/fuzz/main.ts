@@ -91,11 +91,11 @@ function reproduce(result: FuzzRunResult & { status: 'failed' }, runs: number): 
   ];
 }
 
-function report(result: FuzzRunResult, runs: number, io: FuzzIo): void {
+function report(result: FuzzRunResult, runs: number, io: FuzzIo, width: number): void {
   const time = `${(result.durationMs / 1000).toFixed(2)} s`;
   const status = result.status === 'passed' ? 'ok' : result.status === 'failed' ? 'FAILED' : 'INTERRUPTED';
   io.out(
-    `${result.surface.padEnd(20)} ${String(result.cases).padStart(7)} cases ${time.padStart(9)}  ${status}`,
+    `${result.surface.padEnd(width)} ${String(result.cases).padStart(7)} cases ${time.padStart(9)}  ${status}`,
   );
   if (result.status === 'interrupted') {
     io.out(`  stopped after ${result.cases} of ${runs} cases: the time limit ran out`);
@@ -129,8 +129,10 @@ export async function main(
     io.out(USAGE);
     return 0;
   }
+  // Columns line up under the longest surface name.
+  const width = Math.max(20, ...surfaces.map((s) => s.name.length));
   if (command.list) {
-    for (const s of surfaces) io.out(`${s.name.padEnd(20)} ${s.description}`);
+    for (const s of surfaces) io.out(`${s.name.padEnd(width)} ${s.description}`);
     return 0;
   }
   const { runs, seed, path } = command;
@@ -146,7 +148,7 @@ export async function main(
       timeLimitMs: DEFAULT_TIME_LIMIT_MS,
       ...(path === undefined ? {} : { path }),
     });
-    report(result, runs, io);
+    report(result, runs, io, width);
     if (result.status !== 'passed') failed = true;
   }
   return failed ? 1 : 0;

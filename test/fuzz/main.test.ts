@@ -41,6 +41,15 @@ describe('fuzz main', () => {
     expect(closed).toBe(before + 1);
   });
 
+  test('the columns line up under the longest surface name', async () => {
+    const long = { ...sturdy, name: 'a-surface-name-of-27-chars' };
+    const { io, out } = capture();
+    expect(await main(argv('--runs', '3', '--seed', '7'), io, [sturdy, long])).toBe(0);
+    const at = out.slice(1).map((line) => line.indexOf(' cases'));
+    expect(at).toHaveLength(2);
+    expect(at[0]).toBe(at[1]);
+  });
+
   test('on a failure prints the seed, path, counterexample and reproduce command, and exits 1', async () => {
     const { io, out } = capture();
     expect(await main(argv('--seed', '3'), io, [sturdy, brittle])).toBe(1);
