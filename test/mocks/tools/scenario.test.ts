@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   loadToolScenario,
@@ -33,12 +34,22 @@ describe('tool scenarios', () => {
   test('a call of an unknown tool is an error whose message names the tool (spec "Errors")', () => {
     const outcome = outcomeOfCall(toolScenario(), 'nope', {});
     expect('error' in outcome && outcome.error.message).toContain('nope');
-    // Names of Object's members are unknown tools too (the scripted-call table gave Object's method).
-    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
-      expect(outcomeOfCall(toolScenario(), name, {})).toEqual({
-        error: { code: -32602, message: `Unknown tool: ${name}` },
-      });
-    }
+  });
+
+  test('any name a client calls is a listed tool, a scripted call or an unknown tool, never a member of Object', () => {
+    const scenario = toolScenario({ calls: { scripted: { result: { content: [] } } } });
+    const listed = new Set(scenario.tools.map((t) => t.name));
+    // The scripted-call table gave Object's method for "toString" and the like.
+    const arbName = fc.oneof(fc.string(), fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype)));
+    fc.assert(
+      fc.property(arbName, (name) => {
+        const outcome = outcomeOfCall(scenario, name, {});
+        if (name === 'scripted') expect(outcome).toEqual({ result: { content: [] } });
+        else if (listed.has(name)) expect(outcome).toHaveProperty('result.content');
+        else expect(outcome).toEqual({ error: { code: -32602, message: `Unknown tool: ${name}` } });
+      }),
+      { numRuns: 300, seed: 20261202 },
+    );
   });
 
   test('absent arguments echo as an empty object (spec: absent arguments count as empty)', () => {
