@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
+import { BUNDLED_LIBRARY_DIR, parseFixtureText, type ToolSession } from '../../../src/fixtures/index.js';
 import { arbMessageTemplate, pingMessage, renderMessages } from '../../../src/fuzz/mutations/jsonrpc.js';
 import { runStdioMockToolServer } from '../../../src/mocks/tools/index.js';
 
@@ -9,31 +12,44 @@ import { runStdioMockToolServer } from '../../../src/mocks/tools/index.js';
 
 const ALIVE = 'wirecheck-alive';
 
-test('any lines a client sends: the stdio mock tool server keeps answering JSON-RPC and stays alive', async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.array(arbMessageTemplate, { minLength: 1, maxLength: 6 }), async (templates) => {
-      const lines = [...renderMessages(templates).map((m) => m.body), pingMessage(ALIVE)];
-      const input = Buffer.concat(lines.flatMap((body) => [Buffer.from(body), Buffer.from('\n')]));
-      const out: string[] = [];
-      const { end } = await runStdioMockToolServer(
-        {},
-        {
-          input: (async function* () {
-            yield input;
-          })(),
-          write: (text) => out.push(text),
-        },
-      );
-      expect(end).toBe('eof');
-      const replies = out
-        .join('')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      for (const reply of replies.flat()) expect(reply).toMatchObject({ jsonrpc: '2.0' });
-      // The ping after the case is answered (a result, or an error if the case left the session unusable).
-      expect(replies.flat().some((r) => r.id === ALIVE && ('result' in r || 'error' in r))).toBe(true);
-    }),
-    { numRuns: 300, seed: 20261202 },
-  );
-});
+const recording = async (): Promise<ToolSession> =>
+  parseFixtureText(
+    await readFile(join(BUNDLED_LIBRARY_DIR, 'tool-sessions', 'stdio.json'), 'utf8'),
+  ) as ToolSession;
+
+test.each([
+  ['its scenario', undefined],
+  ['a recorded session (replay)', recording],
+])(
+  'any lines a client sends: the stdio mock tool server serving %s keeps answering JSON-RPC and stays alive',
+  async (_, replayOf) => {
+    const replay = await replayOf?.();
+    await fc.assert(
+      fc.asyncProperty(fc.array(arbMessageTemplate, { minLength: 1, maxLength: 6 }), async (templates) => {
+        const lines = [...renderMessages(templates).map((m) => m.body), pingMessage(ALIVE)];
+        const input = Buffer.concat(lines.flatMap((body) => [Buffer.from(body), Buffer.from('\n')]));
+        const out: string[] = [];
+        const { end } = await runStdioMockToolServer(
+          {},
+          {
+            input: (async function* () {
+              yield input;
+            })(),
+            write: (text) => out.push(text),
+            ...(replay && { replay, speed: 0 }),
+          },
+        );
+        expect(end).toBe('eof');
+        const replies = out
+          .join('')
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        for (const reply of replies.flat()) expect(reply).toMatchObject({ jsonrpc: '2.0' });
+        // The ping after the case is answered (a result, or an error if the case left the session unusable).
+        expect(replies.flat().some((r) => r.id === ALIVE && ('result' in r || 'error' in r))).toBe(true);
+      }),
+      { numRuns: 300, seed: 20261202 },
+    );
+  },
+);
