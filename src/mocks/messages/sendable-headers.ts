@@ -1,5 +1,5 @@
-import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { z } from 'zod';
+import { nodeHttp } from '../../transports/node-http.js';
 
 /**
  * What is wrong with the first header Node would refuse to send (a name that is not an
@@ -10,8 +10,8 @@ import { z } from 'zod';
 export function unsendableHeader(headers: Readonly<Record<string, unknown>>): string | undefined {
   for (const [name, value] of Object.entries(headers)) {
     try {
-      validateHeaderName(name);
-      validateHeaderValue(name, value as string);
+      nodeHttp.validateHeaderName(name);
+      nodeHttp.validateHeaderValue(name, value as string);
     } catch (e) {
       return `header ${JSON.stringify(name)} cannot be sent: ${(e as Error).message}`;
     }
