@@ -71,7 +71,10 @@ export function requestIdsOf(message: unknown): Set<string | number> {
   for (const item of Array.isArray(message) ? message : [message]) {
     if (typeof item !== 'object' || item === null) continue;
     const { id, method } = item as { id?: unknown; method?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.add(id);
+    // A number JSON cannot carry back (-1e400 parses to -Infinity) is no id: the request is
+    // refused with id null, so no response would ever carry it.
+    if (typeof method === 'string' && (typeof id === 'string' || Number.isFinite(id)))
+      ids.add(id as string | number);
   }
   return ids;
 }

@@ -4,6 +4,7 @@ import {
   acceptsMediaType,
   mcpSessionIdSchema,
   mediaTypeOf,
+  requestIdsOf,
 } from '../../../src/protocol/mcp/streamable-http.js';
 
 describe('Streamable HTTP wire helpers', () => {
@@ -15,6 +16,15 @@ describe('Streamable HTTP wire helpers', () => {
     expect(acceptsMediaType('text/*', 'text/event-stream')).toBe(true);
     expect(acceptsMediaType('*/*', 'application/json')).toBe(true);
     expect(acceptsMediaType('text/plain', 'text/event-stream')).toBe(false);
+  });
+
+  it('the responses a POST owes: requests with a string or finite number id, never -1e400 (no reply can carry it)', () => {
+    const body = JSON.parse(
+      '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":-1e400,"method":"ping"},' +
+        '{"jsonrpc":"2.0","id":1e400,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"},' +
+        '{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":8,"result":{}},{"jsonrpc":"2.0","id":{},"method":"ping"}]',
+    );
+    expect([...requestIdsOf(body)]).toEqual(['a', 7]);
   });
 
   it('a session id is visible ASCII only', () => {
