@@ -2,8 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { createMockMessagesApp } from '../../mocks/messages/build.js';
 import type { Reply } from '../../mocks/messages/reply.js';
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import { ErrorBody, Message } from '../../protocol/messages/index.js';
-import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
+import { decodeFrames } from '../../protocol/sse/index.js';
 import { arbMessage } from '../../suites/arbitraries/messages.js';
 import { rebuiltBlocks } from '../oracles/rebuilt-blocks.js';
 import { type FuzzSurface, FuzzViolation } from '../surface.js';
@@ -256,10 +257,7 @@ export function judgeScenarioReply(c: ScenarioReplyCase, answer: Answer | Error)
   if (!answer.contentType.startsWith('text/event-stream')) {
     throw new FuzzViolation(`expected an event stream; got content-type ${answer.contentType}`);
   }
-  const frames: SseFrame[] = [];
-  const decoder = createFrameDecoder({ onFrame: (f) => frames.push(f) });
-  decoder.feed(answer.body);
-  const rest = decoder.end();
+  const { frames, unterminated: rest } = decodeFrames([answer.body]);
   if (rest !== '')
     throw new FuzzViolation(`the stream ends inside a frame: ${JSON.stringify(rest.slice(0, 200))}`);
   if (reply.kind === 'raw') return;
@@ -283,12 +281,10 @@ export function judgeScenarioReply(c: ScenarioReplyCase, answer: Answer | Error)
   }
 }
 
+/** The mock's body as JSON, or undefined when it is not (parsed within the usual bounds). */
 function parseOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonBounded(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 export const mockScenarioReplies: FuzzSurface<ScenarioReplyCase> = {

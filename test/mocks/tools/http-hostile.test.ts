@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { arbMessageTemplate, pingMessage, renderMessages } from '../../../src/fuzz/mutations/jsonrpc.js';
 import { buildStreamableHttpMockToolServer } from '../../../src/mocks/tools/index.js';
-import { createFrameDecoder } from '../../../src/protocol/sse/index.js';
+import { decodeFrames } from '../../../src/protocol/sse/index.js';
 
 // The bodies the fuzz surfaces POST at the reference tool server (valid, broken, batches,
 // garbage, damaged bytes), POSTed in one session of the Streamable HTTP mock tool server: no
@@ -31,11 +31,9 @@ function answeredWithin<T>(answer: Promise<T>, what: string): Promise<T> {
 function messagesOf(contentType: string, body: string): unknown[] {
   if (body === '') return [];
   if (!contentType.startsWith('text/event-stream')) return [JSON.parse(body)].flat();
-  const data: string[] = [];
-  const decoder = createFrameDecoder({ onFrame: (f) => data.push(f.data) });
-  decoder.feed(Buffer.from(body));
-  decoder.end();
-  return data.filter((d) => d !== '').flatMap((d) => [JSON.parse(d)].flat());
+  return decodeFrames([body])
+    .frames.filter((f) => f.data !== '')
+    .flatMap((f) => [JSON.parse(f.data)].flat());
 }
 
 test.each(['json', 'sse'] as const)(
