@@ -1,5 +1,6 @@
 import {
-  classifyMessage,
+  type BodyMessage,
+  bodyMessages,
   errorResponse,
   JSONRPC_ERRORS,
   type JsonRpcId,
@@ -90,18 +91,21 @@ export class ReplayToolSession {
 
   /** One parsed JSON value from the client. */
   receive(value: unknown): void {
-    if (this.closedFlag) return;
-    const c = classifyMessage(value);
-    if (c.kind === 'batch') {
-      for (const item of c.items) this.receive(item);
-      return;
+    for (const c of bodyMessages(value)) {
+      if (this.closedFlag) return;
+      this.receiveOne(c);
     }
+    // Answers to the server's own requests need nothing; every message may unblock a step.
+    this.wake();
+  }
+
+  private receiveOne(c: BodyMessage): void {
     if (c.kind === 'invalid') {
       this.extra(errorResponse(c.id, JSONRPC_ERRORS.invalidRequest, `Invalid Request: ${c.reason}`));
       return;
     }
     if (c.kind === 'request' || c.kind === 'notification') {
-      const { kind, key } = matchKeyOf(value);
+      const { kind, key } = matchKeyOf(c.message);
       const at = this.plan.client.findIndex(
         (m, i) => !this.consumed.has(i) && m.kind === kind && m.key === key,
       );
@@ -123,8 +127,6 @@ export class ReplayToolSession {
         );
       }
     }
-    // Answers to the server's own requests need nothing; every message may unblock a step.
-    this.wake();
   }
 
   /** A line or body that was not JSON: JSON-RPC's parse error, id null. */

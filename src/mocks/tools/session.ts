@@ -1,5 +1,5 @@
 import {
-  classifyMessage,
+  bodyMessages,
   errorResponse,
   JSONRPC_ERRORS,
   type JsonRpcId,
@@ -65,30 +65,27 @@ export class MockToolSession {
     if (this.scenario.faults.closeStreamAfter === 0) this.close();
   }
 
-  /** One parsed JSON value from the client. */
+  /** One parsed JSON value from the client (MCP 2024-11-05 lets it be a batch: each message is answered on its own). */
   receive(value: unknown): void {
-    if (this.closedFlag) return;
-    const c = classifyMessage(value);
-    switch (c.kind) {
-      case 'request':
-        this.onRequest(c.message);
-        return;
-      case 'notification':
-        // notifications/initialized, cancellations and anything unknown need no answer.
-        return;
-      case 'success':
-      case 'error':
-        if (c.message.id !== null) this.waitingAnswers.get(c.message.id)?.();
-        return;
-      case 'batch':
-        // MCP 2024-11-05 lets a client send a batch; each item is answered on its own.
-        for (const item of c.items) this.receive(item);
-        return;
-      case 'invalid':
-        this.enqueue(() =>
-          errorResponse(c.id, JSONRPC_ERRORS.invalidRequest, `Invalid Request: ${c.reason}`),
-        );
-        return;
+    for (const c of bodyMessages(value)) {
+      if (this.closedFlag) return;
+      switch (c.kind) {
+        case 'request':
+          this.onRequest(c.message);
+          break;
+        case 'notification':
+          // notifications/initialized, cancellations and anything unknown need no answer.
+          break;
+        case 'success':
+        case 'error':
+          if (c.message.id !== null) this.waitingAnswers.get(c.message.id)?.();
+          break;
+        case 'invalid':
+          this.enqueue(() =>
+            errorResponse(c.id, JSONRPC_ERRORS.invalidRequest, `Invalid Request: ${c.reason}`),
+          );
+          break;
+      }
     }
   }
 

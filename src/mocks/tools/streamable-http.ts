@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponse, JSONRPC_ERRORS } from '../../protocol/jsonrpc/index.js';
+import { bodyMessages, errorResponse, JSONRPC_ERRORS, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
 import { isProtocolRevision, METHODS, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
 import {
   acceptsMediaType,
+  bodyHasRequest,
   PROTOCOL_VERSION_HEADER_SINCE,
-  requestIdsOf,
   responseIdOf,
   revisionAtLeast,
   STREAMABLE_HTTP_CONTENT_TYPES,
@@ -38,13 +38,19 @@ export const MAX_OPEN_HTTP_SESSIONS = 1_000;
 /** Server messages a session holds for a GET stream that is not open (the oldest are dropped past it). */
 export const HTTP_BACKLOG_LIMIT = 1_000;
 
-/** The answer to one POST that carried requests: a JSON body, or an event stream. */
+/**
+ * The answer to one POST that the session owes answers: a JSON body, or an event stream. The
+ * answers are those of its requests and of its invalid messages (JSON-RPC's Invalid Request
+ * errors), as the reference endpoint answers them in the POST's response.
+ */
 interface Exchange {
   readonly mode: 'json' | 'sse';
+  /** 200, or 400 for a POST of invalid messages and no request (the reference answers it so). */
+  readonly status: 200 | 400;
   /** Prefix of its event ids (unique in the session). */
   readonly streamId: string;
-  /** Requests whose responses it still owes. */
-  readonly owed: Set<string | number>;
+  /** Answers it still owes (a request id sent twice is owed twice). */
+  owed: number;
   /** json: the responses so far. */
   readonly texts: string[];
   readonly reply: FastifyReply;
@@ -61,8 +67,10 @@ interface HttpSession {
   readonly id: string;
   readonly index: number;
   session: MockSession;
-  /** Exchanges owing a response, by request id. */
-  readonly byRequest: Map<string | number, Exchange>;
+  /** Exchanges owing a response, by request id, oldest first (a client may reuse an id). */
+  readonly byRequest: Map<string | number, Exchange[]>;
+  /** Exchanges owing an Invalid Request error, one entry per error, oldest first. */
+  readonly owingInvalid: Exchange[];
   /** Event-stream exchanges not finished, by stream id (for Last-Event-ID). */
   readonly streams: Map<string, Exchange>;
   get: ServerResponse | undefined;
@@ -87,7 +95,8 @@ interface HttpSession {
  * - A POST carrying requests is answered as the scenario says (`httpAnswer`): one JSON body
  *   once every response is ready, or an event stream that carries the server's messages
  *   and the responses, each event with an id, and ends after the last response. A POST of
- *   notifications or responses only gets 202.
+ *   notifications or responses only gets 202. An invalid message's error is owed by its POST
+ *   as a response is (200, or 400 for a POST without a request: the reference's answers).
  * - The server's own messages (notifications, its ping) go on the newest open answer
  *   stream, else on the GET stream, else wait for one (at most HTTP_BACKLOG_LIMIT).
  * - Faults of this transport: `httpAnswer`, `dropAnswerStream`, `resumption`, `expireSession`,
@@ -163,7 +172,7 @@ export function buildStreamableHttpMockToolServer(
   const finish = (s: HttpSession, ex: Exchange) => {
     if (ex.mode === 'json') {
       const body = ex.texts.length === 1 ? ex.texts[0]! : `[${ex.texts.join(',')}]`;
-      void ex.reply.code(200).type(STREAMABLE_HTTP_CONTENT_TYPES.json).send(body);
+      void ex.reply.code(ex.status).type(STREAMABLE_HTTP_CONTENT_TYPES.json).send(body);
       return;
     }
     // A dropped stream stays until a GET resumes it.
@@ -180,17 +189,15 @@ export function buildStreamableHttpMockToolServer(
     } catch {
       value = undefined;
     }
-    const id = responseIdOf(value);
-    const owner = id === undefined ? undefined : s.byRequest.get(id);
-    if (owner !== undefined && id !== undefined) {
+    const owner = ownerOf(s, value);
+    if (owner !== undefined) {
       if (value !== null && typeof value === 'object' && 'result' in value && s.negotiated === undefined) {
         const version = (value.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
         if (typeof version === 'string') s.negotiated = version;
       }
-      s.byRequest.delete(id);
-      owner.owed.delete(id);
+      owner.owed -= 1;
       emit(s, owner, text);
-      if (owner.owed.size === 0) finish(s, owner);
+      if (owner.owed === 0) finish(s, owner);
       return;
     }
     const live = [...s.streams.values()].reverse().find((ex) => ex.raw !== undefined);
@@ -216,8 +223,9 @@ export function buildStreamableHttpMockToolServer(
     s.silenced = true;
     for (const ex of s.streams.values()) ex.raw?.destroy();
     s.streams.clear();
-    for (const ex of new Set(s.byRequest.values())) if (ex.mode === 'json') ex.reply.raw.destroy();
+    for (const ex of owingExchanges(s)) if (ex.mode === 'json') ex.reply.raw.destroy();
     s.byRequest.clear();
+    s.owingInvalid.length = 0;
     s.get?.destroy();
     s.get = undefined;
   };
@@ -226,8 +234,9 @@ export function buildStreamableHttpMockToolServer(
   const endCleanly = (s: HttpSession) => {
     for (const ex of s.streams.values()) ex.raw?.end();
     s.streams.clear();
-    for (const ex of new Set(s.byRequest.values())) if (ex.mode === 'json') ex.reply.raw.destroy();
+    for (const ex of owingExchanges(s)) if (ex.mode === 'json') ex.reply.raw.destroy();
     s.byRequest.clear();
+    s.owingInvalid.length = 0;
     s.get?.end();
     s.get = undefined;
   };
@@ -249,6 +258,7 @@ export function buildStreamableHttpMockToolServer(
       index,
       session: undefined as unknown as MockSession,
       byRequest: new Map(),
+      owingInvalid: [],
       streams: new Map(),
       get: undefined,
       getEvents: 0,
@@ -352,13 +362,13 @@ export function buildStreamableHttpMockToolServer(
       typeof value === 'object' &&
       !Array.isArray(value) &&
       (value as { method?: unknown }).method === METHODS.initialize;
-    const requests = requestIdsOf(value);
+    const owed = answersOwed(value);
     let s: HttpSession | undefined;
     if (initializing) s = newSession();
     else {
       s = sessionOf(request, reply, body);
       if (s === undefined) return;
-      if (faults.expireSession && !expired && s.index === 0 && requests.size > 0) {
+      if (faults.expireSession && !expired && s.index === 0 && owed.requests.length > 0) {
         expired = true;
         record(request, 404, s.id, body);
         end(s);
@@ -373,24 +383,31 @@ export function buildStreamableHttpMockToolServer(
       reply.raw.destroy();
       return;
     }
-    if (requests.size === 0) {
+    if (owed.requests.length === 0 && owed.invalid === 0) {
       record(request, 202, session.id, body);
       void reply.code(202).headers(headers).send();
       session.session.receive(value);
       return;
     }
-    record(request, 200, session.id, body);
+    const status = bodyHasRequest(value) ? 200 : 400;
+    record(request, status, session.id, body);
     const ex: Exchange = {
-      mode: faults.httpAnswer,
+      mode: status === 400 ? 'json' : faults.httpAnswer,
+      status,
       streamId: String(++session.exchanges),
-      owed: new Set(requests),
+      owed: owed.requests.length + owed.invalid,
       texts: [],
       reply,
       raw: undefined,
       held: [],
       events: 0,
     };
-    for (const id of requests) session.byRequest.set(id, ex);
+    for (const id of owed.requests) {
+      const owners = session.byRequest.get(id);
+      if (owners === undefined) session.byRequest.set(id, [ex]);
+      else owners.push(ex);
+    }
+    for (let i = 0; i < owed.invalid; i++) session.owingInvalid.push(ex);
     if (ex.mode === 'json') {
       void reply.headers(headers);
     } else {
@@ -490,7 +507,7 @@ export function buildStreamableHttpMockToolServer(
       raw.on('close', () => {
         if (resumed.raw === raw) resumed.raw = undefined;
       });
-      if (resumed.owed.size === 0) finish(s, resumed);
+      if (resumed.owed === 0) finish(s, resumed);
       return;
     }
     s.get = raw;
@@ -540,4 +557,44 @@ export async function startStreamableHttpMockToolServer(
     live: built.journal,
     close: () => built.app.close(),
   };
+}
+
+/** The answers the session owes a POSTed value: its requests' ids (in order, repeats kept) and its Invalid Request errors. */
+function answersOwed(value: unknown): { requests: JsonRpcId[]; invalid: number } {
+  const requests: JsonRpcId[] = [];
+  let invalid = 0;
+  for (const c of bodyMessages(value)) {
+    if (c.kind === 'request') requests.push(c.message.id);
+    else if (c.kind === 'invalid') invalid += 1;
+  }
+  return { requests, invalid };
+}
+
+/**
+ * The exchange a message of the session answers, taken off what it owes. An Invalid Request
+ * error goes to the oldest exchange owing one first: its id (null, or one the client reused)
+ * names no request reliably.
+ */
+function ownerOf(s: HttpSession, value: unknown): Exchange | undefined {
+  if (isInvalidRequestError(value) && s.owingInvalid.length > 0) return s.owingInvalid.shift();
+  const id = responseIdOf(value);
+  if (id === undefined) return undefined;
+  const owners = s.byRequest.get(id);
+  const owner = owners?.shift();
+  if (owners?.length === 0) s.byRequest.delete(id);
+  return owner;
+}
+
+function isInvalidRequestError(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { error } = value as { error?: { code?: unknown; message?: unknown } };
+  return (
+    error?.code === JSONRPC_ERRORS.invalidRequest &&
+    typeof error.message === 'string' &&
+    error.message.startsWith('Invalid Request: ')
+  );
+}
+
+function owingExchanges(s: HttpSession): Set<Exchange> {
+  return new Set([...[...s.byRequest.values()].flat(), ...s.owingInvalid]);
 }

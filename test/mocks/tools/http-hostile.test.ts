@@ -2,12 +2,15 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { arbMessageTemplate, pingMessage, renderMessages } from '../../../src/fuzz/mutations/jsonrpc.js';
 import { buildStreamableHttpMockToolServer } from '../../../src/mocks/tools/index.js';
+import { bodyMessages, JSONRPC_ERRORS } from '../../../src/protocol/jsonrpc/index.js';
+import { bodyHasRequest } from '../../../src/protocol/mcp/streamable-http.js';
 import { decodeFrames } from '../../../src/protocol/sse/index.js';
 
 // The bodies the fuzz surfaces POST at the reference tool server (valid, broken, batches,
 // garbage, damaged bytes), POSTed in one session of the Streamable HTTP mock tool server: no
-// answer is a server error, every body it sends is JSON-RPC, and the session still answers
-// a ping afterwards.
+// answer is a server error, every body it sends is JSON-RPC, a POST's answer carries every
+// answer the session owes its body (one per request, one Invalid Request error per invalid
+// message; 202 when none is owed), and the session still answers a ping afterwards.
 
 const ACCEPT = 'application/json, text/event-stream';
 const ALIVE = 'wirecheck-alive';
@@ -36,8 +39,47 @@ function messagesOf(contentType: string, body: string): unknown[] {
     .flatMap((f) => [JSON.parse(f.data)].flat());
 }
 
+/** What the POST of `bytes` must be answered with, once the mock could read it as JSON. */
+function owedFor(bytes: Uint8Array): { status: number; ids: unknown[]; invalid: number } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+  const ids: unknown[] = [];
+  let invalid = 0;
+  for (const c of bodyMessages(value)) {
+    // As the id comes back on the wire (-0 is written 0).
+    if (c.kind === 'request') ids.push(JSON.parse(JSON.stringify(c.message.id)));
+    else if (c.kind === 'invalid') invalid += 1;
+  }
+  const status = ids.length + invalid === 0 ? 202 : bodyHasRequest(value) ? 200 : 400;
+  return { status, ids, invalid };
+}
+
+/** The answer to one POST holds what the session owes its body, and nothing of another request. */
+function expectOwedAnswers(status: number, messages: readonly unknown[], bytes: Uint8Array, what: string) {
+  const owed = owedFor(bytes);
+  if (owed === undefined || (status === 400 && messages.length === 1 && isParseError(messages[0]))) return;
+  expect(status, what).toBe(owed.status);
+  const answers = messages.filter((m) => typeof m === 'object' && m !== null && !('method' in m));
+  const invalid = answers.filter(
+    (m) => (m as { error?: { code?: unknown } }).error?.code === JSONRPC_ERRORS.invalidRequest,
+  );
+  const others = answers.filter((m) => !invalid.includes(m)).map((m) => (m as { id?: unknown }).id);
+  expect(invalid.length, what).toBe(owed.invalid);
+  expect(others.map((id) => JSON.stringify(id)).sort(), what).toEqual(
+    owed.ids.map((id) => JSON.stringify(id)).sort(),
+  );
+}
+
+function isParseError(m: unknown): boolean {
+  return (m as { error?: { code?: unknown } } | undefined)?.error?.code === JSONRPC_ERRORS.parseError;
+}
+
 test.each(['json', 'sse'] as const)(
-  'any bodies a client POSTs: the Streamable HTTP mock tool server (%s answers) never errs, speaks JSON-RPC and stays alive',
+  'any bodies a client POSTs: the Streamable HTTP mock tool server (%s answers) never errs, answers each POST with what it owes and stays alive',
   async (httpAnswer) => {
     const built = buildStreamableHttpMockToolServer({ faults: { httpAnswer } });
     const post = (payload: string | Buffer, session?: string) =>
@@ -61,8 +103,9 @@ test.each(['json', 'sse'] as const)(
           for (const message of renderMessages(templates)) {
             const res = await answeredWithin(post(Buffer.from(message.body), session), message.what);
             expect(res.statusCode, message.what).toBeLessThan(500);
-            for (const m of messagesOf(String(res.headers['content-type'] ?? ''), res.body))
-              expect(m, message.what).toMatchObject({ jsonrpc: '2.0' });
+            const messages = messagesOf(String(res.headers['content-type'] ?? ''), res.body);
+            for (const m of messages) expect(m, message.what).toMatchObject({ jsonrpc: '2.0' });
+            expectOwedAnswers(res.statusCode, messages, message.body, message.what);
           }
           const ping = await answeredWithin(post(Buffer.from(pingMessage(ALIVE)), session), 'the ping');
           expect(ping.statusCode).toBe(200);

@@ -33,6 +33,20 @@ describe('stdio mock tool server (spec "Tool server, stdio transport")', () => {
     expect(journal[0]?.parseError).toBeDefined();
   });
 
+  test('a batch is answered item by item; an empty batch and a batch inside one are Invalid Request (id null), as the reference server', async () => {
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const { out } = await run({}, [JSON.stringify([]), JSON.stringify([[ping(1)], ping(2)])]);
+    const answers = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(answers).toHaveLength(3);
+    expect(answers.filter((a) => a.id === null && a.error?.code === -32600)).toHaveLength(2);
+    expect(answers).toContainEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    // The nested ping was not answered as if it stood alone.
+    expect(answers.some((a) => a.id === 1)).toBe(false);
+  });
+
   test('nonJsonStdout writes its banner line just before the tools/call reply', async () => {
     const { out } = await run({ faults: { nonJsonStdout: 'BANNER' } }, [init, call]);
     const lines = out.trim().split('\n');

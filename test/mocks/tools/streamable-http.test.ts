@@ -88,6 +88,46 @@ describe('Streamable HTTP mock tool server', () => {
     expect(((await batch.json()) as { id: number }[]).map((m) => m.id).sort()).toEqual([2, 3]);
   });
 
+  test('invalid messages are answered in the POST: 200 for a request with a bad id, 400 for the rest, as the reference endpoint', async () => {
+    const s = await start({ faults: { httpAnswer: 'json' } });
+    const session = (await post(s.url, INIT)).headers.get('mcp-session-id')!;
+    const to = { 'mcp-session-id': session };
+    // -1e400 reads as -Infinity: no id a response could carry back.
+    const badId = await post(s.url, '{"jsonrpc":"2.0","id":-1e400,"method":"tools/list"}', to);
+    expect(badId.status).toBe(200);
+    expect(await badId.json()).toMatchObject({ id: null, error: { code: -32600 } });
+    const notMessage = await post(s.url, { jsonrpc: '2.0', params: {} }, to);
+    expect(notMessage.status).toBe(400);
+    expect(await notMessage.json()).toMatchObject({ id: null, error: { code: -32600 } });
+    const nested = await post(
+      s.url,
+      [[{ jsonrpc: '2.0', id: 7, method: 'ping' }], { jsonrpc: '2.0', id: 8, method: 'ping' }],
+      to,
+    );
+    expect(nested.status).toBe(200);
+    const answers = (await nested.json()) as { id: unknown; error?: { code: number } }[];
+    expect(answers).toHaveLength(2);
+    expect(answers).toContainEqual(
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+    );
+    expect(answers).toContainEqual(expect.objectContaining({ id: 8, result: {} }));
+    expect((await post(s.url, [], to)).status).toBe(400);
+  });
+
+  test('two POSTs in flight with the same request id are both answered (a client reusing an id)', async () => {
+    const s = await start({ faults: { httpAnswer: 'json', replyDelayMs: 50 } });
+    const session = (await post(s.url, INIT)).headers.get('mcp-session-id')!;
+    const list = { jsonrpc: '2.0', id: 9, method: 'tools/list' };
+    const answers = await Promise.all([
+      post(s.url, list, { 'mcp-session-id': session }),
+      post(s.url, list, { 'mcp-session-id': session }),
+    ]);
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(await a.json()).toMatchObject({ id: 9, result: { tools: expect.any(Array) } });
+    }
+  });
+
   test('no session id is 400, an unknown or ended one 404; DELETE ends a session', async () => {
     const s = await start({ faults: { httpAnswer: 'json' } });
     expect((await post(s.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(400);
