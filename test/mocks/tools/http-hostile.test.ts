@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { arbMessageTemplate, pingMessage, renderMessages } from '../../../src/fuzz/mutations/jsonrpc.js';
+import { arbMessageTemplate, renderMessages } from '../../../src/fuzz/mutations/jsonrpc.js';
 import { buildStreamableHttpMockToolServer } from '../../../src/mocks/tools/index.js';
 import { bodyMessages, JSONRPC_ERRORS } from '../../../src/protocol/jsonrpc/index.js';
 import { bodyHasRequest } from '../../../src/protocol/mcp/streamable-http.js';
@@ -10,10 +10,12 @@ import { decodeFrames } from '../../../src/protocol/sse/index.js';
 // garbage, damaged bytes), POSTed in one session of the Streamable HTTP mock tool server: no
 // answer is a server error, every body it sends is JSON-RPC, a POST's answer carries every
 // answer the session owes its body (one per request, one Invalid Request error per invalid
-// message; 202 when none is owed), and the session still answers a ping afterwards.
+// message; 202 when none is owed), and the session still answers a tools/list afterwards (it
+// waits behind every answer queued before it, where a ping is answered at once).
 
 const ACCEPT = 'application/json, text/event-stream';
 const ALIVE = 'wirecheck-alive';
+const LIST = JSON.stringify({ jsonrpc: '2.0', id: ALIVE, method: 'tools/list' });
 const INIT = JSON.stringify({
   jsonrpc: '2.0',
   id: 'init',
@@ -107,10 +109,10 @@ test.each(['json', 'sse'] as const)(
             for (const m of messages) expect(m, message.what).toMatchObject({ jsonrpc: '2.0' });
             expectOwedAnswers(res.statusCode, messages, message.body, message.what);
           }
-          const ping = await answeredWithin(post(Buffer.from(pingMessage(ALIVE)), session), 'the ping');
-          expect(ping.statusCode).toBe(200);
-          expect(messagesOf(String(ping.headers['content-type']), ping.body)).toContainEqual(
-            expect.objectContaining({ id: ALIVE, result: {} }),
+          const list = await answeredWithin(post(LIST, session), 'the tools/list after the case');
+          expect(list.statusCode).toBe(200);
+          expect(messagesOf(String(list.headers['content-type']), list.body)).toContainEqual(
+            expect.objectContaining({ id: ALIVE, result: { tools: expect.any(Array) } }),
           );
         }),
         { numRuns: 150, seed: 20261202 },
