@@ -242,7 +242,7 @@ export class StreamAccumulator {
     const message = this.message!;
     message.stop_reason = parsed.data.delta.stop_reason;
     message.stop_sequence = parsed.data.delta.stop_sequence;
-    message.usage = { ...(message.usage as object), ...parsed.data.usage };
+    message.usage = { ...(message.usage as object), ...countsOf(parsed.data.usage) };
     this.phase = 'finishing';
   }
 }
@@ -325,4 +325,13 @@ export function accumulate(events: Iterable<unknown>): Message {
   const acc = new StreamAccumulator();
   for (const e of events) acc.push(e);
   return acc.finish();
+}
+
+/**
+ * The counts a message_delta's usage states: the real API writes `input_tokens` and the cache
+ * counts there as null when it has nothing new to say, and null does not replace the count
+ * message_start gave (the official SDKs keep it).
+ */
+function countsOf(usage: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== null));
 }

@@ -16,6 +16,24 @@ export function isKnownStopReason(value: unknown): value is StopReason {
   return (STOP_REASONS as readonly unknown[]).includes(value);
 }
 
+/** Stop reasons of a reply whose output is whole (`pause_turn`: the real API's, a server tool's pause). */
+const WHOLE_OUTPUT_STOP_REASONS: ReadonlySet<unknown> = new Set([
+  'end_turn',
+  'tool_use',
+  'stop_sequence',
+  'pause_turn',
+]);
+
+/**
+ * Whether a reply with this stop reason may end mid-output (a tool input cut mid-JSON):
+ * max_tokens (the spec's), the real API's stops of a reply it ends early (`refusal`,
+ * `model_context_window_exceeded`), and any reason not known to end whole, so a new enum
+ * member is never a failure.
+ */
+export function mayCutOutput(stopReason: unknown): boolean {
+  return typeof stopReason === 'string' && !WHOLE_OUTPUT_STOP_REASONS.has(stopReason);
+}
+
 export const Usage = z.looseObject({
   input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
@@ -58,7 +76,8 @@ function messageShapeWith<C extends z.ZodType>(content: C) {
     model: z.string(),
     content,
     stop_reason: ReceivedStopReason.nullable(),
-    stop_sequence: z.string().nullable(),
+    // Left out it reads as its default, null (the real API always writes it out).
+    stop_sequence: z.string().nullable().default(null),
     usage: Usage,
   });
 }

@@ -3,13 +3,13 @@ import { TextBlock, ToolUseBlock } from './content-blocks.js';
 import { ErrorBody } from './errors.js';
 import { Message, ReceivedStopReason } from './response.js';
 
-/** message_start carries the container: no content yet, no stop reason. */
+/** message_start carries the container: no content yet, no stop reason (null, written out or left out). */
 export const MessageStartEvent = z.looseObject({
   type: z.literal('message_start'),
   message: Message.extend({
     content: z.array(z.unknown()).length(0),
-    stop_reason: z.null(),
-    stop_sequence: z.null(),
+    stop_reason: z.null().default(null),
+    stop_sequence: z.null().default(null),
   }),
 });
 
@@ -39,7 +39,11 @@ export const ContentBlockStopEvent = z.looseObject({
 /** The stop reason may be one the spec does not list (see ReceivedStopReason). */
 export const MessageDeltaEvent = z.looseObject({
   type: z.literal('message_delta'),
-  delta: z.looseObject({ stop_reason: ReceivedStopReason, stop_sequence: z.string().nullable() }),
+  delta: z.looseObject({
+    stop_reason: ReceivedStopReason,
+    // Left out it reads as its default, null.
+    stop_sequence: z.string().nullable().default(null),
+  }),
   usage: z.looseObject({ output_tokens: z.number().int().nonnegative() }),
 });
 

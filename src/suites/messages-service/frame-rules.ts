@@ -2,6 +2,7 @@ import {
   type Message,
   MessageDeltaEvent,
   MessageStartEvent,
+  mayCutOutput,
   PingEvent,
   STREAM_EVENT_TYPES,
   StreamAccumulator,
@@ -175,8 +176,8 @@ export function orderViolations(
     violations.push(...problemViolations(frames, problem, readError));
   } else if (problem) {
     undetermined =
-      problem.kind === 'json' && cutByMaxTokens(frames)
-        ? `the order could not be followed past ${problemWhere(frames, problem)}, a tool input cut mid-JSON by max_tokens (allowed)`
+      problem.kind === 'json' && cuttingStopReason(frames) !== undefined
+        ? `the order could not be followed past ${problemWhere(frames, problem)}, a tool input cut mid-JSON by stop reason ${JSON.stringify(cuttingStopReason(frames))} (allowed)`
         : `the order could not be followed past ${problemWhere(frames, problem)}: ${problem.kind}: expected ${problem.expected}, got ${problem.actual}; see ${REDUCES_CHECK}`;
   }
   for (const stop of followed.stopsWithoutDeltas) {
@@ -255,12 +256,14 @@ export function deltaUsageViolations(frames: readonly SseFrame[]): Violation[] {
   return found;
 }
 
-/** The stream says (in a message_delta) that it was cut by max_tokens. */
-export function cutByMaxTokens(frames: readonly SseFrame[]): boolean {
-  return parseFrames(frames).some((p) => {
+/** The stop reason of the stream's message_delta when it may have cut the output short (max_tokens, refusal...). */
+export function cuttingStopReason(frames: readonly SseFrame[]): string | undefined {
+  for (const p of parseFrames(frames)) {
     const delta = p.data.delta as { stop_reason?: unknown } | undefined;
-    return typeOf(p.data) === 'message_delta' && delta?.stop_reason === 'max_tokens';
-  });
+    if (typeOf(p.data) === 'message_delta' && mayCutOutput(delta?.stop_reason))
+      return delta?.stop_reason as string;
+  }
+  return undefined;
 }
 
 /** content_block_start frames that open a tool_use block. */
@@ -273,7 +276,7 @@ export function toolUseStarts(frames: readonly SseFrame[]): ParsedFrame[] {
 
 /**
  * Events rule 3: the partial_json fragments of each tool_use block, concatenated, parse
- * into an object at content_block_stop. A block cut by max_tokens may end mid-JSON.
+ * into an object at content_block_stop. A block cut short (max_tokens, refusal...) may end mid-JSON.
  */
 export function partialJsonViolations(
   frames: readonly SseFrame[],
@@ -281,10 +284,11 @@ export function partialJsonViolations(
 ): { violations: Violation[]; undetermined: string | undefined } {
   const { problem } = followed;
   if (problem?.kind === 'json') {
-    if (cutByMaxTokens(frames)) {
+    const stopReason = cuttingStopReason(frames);
+    if (stopReason !== undefined) {
       return {
         violations: [],
-        undetermined: `the stream was cut by max_tokens at ${problemWhere(frames, problem)}, mid-JSON (allowed)`,
+        undetermined: `the stream was cut by stop reason ${JSON.stringify(stopReason)} at ${problemWhere(frames, problem)}, mid-JSON (allowed)`,
       };
     }
     return { violations: problemViolations(frames, problem), undetermined: undefined };

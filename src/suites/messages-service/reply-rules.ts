@@ -3,9 +3,10 @@ import {
   ErrorBody,
   Message,
   type Message as MessageT,
+  mayCutOutput,
   STOP_REASONS,
 } from '../../protocol/messages/index.js';
-import { cutByMaxTokens, followStream, problemViolations } from './frame-rules.js';
+import { cuttingStopReason, followStream, problemViolations } from './frame-rules.js';
 import { type BufferedReply, describeReply, headerOf, mediaTypeOf, type StreamedReply } from './replies.js';
 import { type Violation, violation } from './violations.js';
 
@@ -72,8 +73,8 @@ export function streamHeaderViolations(reply: StreamedReply): Violation[] {
 
 /**
  * The message a stream reduces to, with what kept it from reducing (status and content
- * type are judged elsewhere). A tool input cut mid-JSON by max_tokens is no violation: the
- * stream then has no complete message to judge, but broke no rule.
+ * type are judged elsewhere). A tool input cut mid-JSON by its stop reason (max_tokens,
+ * refusal...) is no violation: the stream then has no complete message to judge, but broke no rule.
  */
 export function streamedMessage(reply: StreamedReply): {
   message: MessageT | undefined;
@@ -83,7 +84,7 @@ export function streamedMessage(reply: StreamedReply): {
     return { message: undefined, violations: [violation('status', 'HTTP 200', describeReply(reply))] };
   }
   const followed = followStream(reply.frames);
-  if (followed.problem?.kind === 'json' && cutByMaxTokens(reply.frames)) {
+  if (followed.problem?.kind === 'json' && cuttingStopReason(reply.frames) !== undefined) {
     return { message: undefined, violations: [] };
   }
   return {
@@ -138,7 +139,7 @@ export function stopSequenceViolations(message: MessageT): Violation[] {
 
 /** "Built-in shell tool": the input of a bash tool_use has a string `command` (and maybe `restart`). */
 export function bashInputViolations(message: MessageT): Violation[] {
-  if (message.stop_reason === 'max_tokens') return [];
+  if (mayCutOutput(message.stop_reason)) return [];
   const found: Violation[] = [];
   message.content.forEach((block, i) => {
     if (block.type !== 'tool_use' || block.name !== 'bash') return;

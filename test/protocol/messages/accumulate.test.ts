@@ -171,6 +171,40 @@ describe('a valid stream', () => {
     expect(acc.blocksWithoutDeltas).toEqual([]);
   });
 
+  test("message_delta's usage with null counts (the real API's) keeps message_start's counts", () => {
+    const message = accumulate([
+      start,
+      textStart(),
+      text('a'),
+      stop(),
+      {
+        ...messageDelta(),
+        usage: {
+          input_tokens: null,
+          cache_creation_input_tokens: null,
+          cache_read_input_tokens: null,
+          output_tokens: 5,
+          server_tool_use: null,
+        },
+      },
+      messageStop,
+    ]);
+    expect(message.usage).toEqual({ input_tokens: 3, output_tokens: 5 });
+  });
+
+  test('stop_reason and stop_sequence left out where the spec shows null read as null (their default)', () => {
+    const { stop_reason: _r, stop_sequence: _s, ...container } = start.message;
+    const message = accumulate([
+      { type: 'message_start', message: container },
+      textStart(),
+      text('a'),
+      stop(),
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } },
+      messageStop,
+    ]);
+    expect(message).toMatchObject({ stop_reason: 'end_turn', stop_sequence: null });
+  });
+
   test('a tool_use start without input (the spec lists only id and name) starts from an empty object', () => {
     const noInput = {
       type: 'content_block_start',

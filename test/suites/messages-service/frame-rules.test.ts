@@ -209,7 +209,7 @@ describe('Events rule 2: no token counts in deltas', () => {
 });
 
 describe('Events rule 3: partial_json concatenation parses at content_block_stop', () => {
-  function brokenJson(stopReason: 'tool_use' | 'max_tokens'): SseFrame[] {
+  function brokenJson(stopReason: string): SseFrame[] {
     const evs = events({ ...MESSAGE, stop_reason: stopReason });
     const last = evs.findLast((e) => e.type === 'content_block_delta')!;
     const delta = last.delta as { partial_json: string };
@@ -226,14 +226,29 @@ describe('Events rule 3: partial_json concatenation parses at content_block_stop
     expect(violations[0]!.expected).toBe('the partial_json fragments of index 1 to form JSON');
   });
 
-  test('a tool input cut by max_tokens is no violation, and leaves the rule unjudged', () => {
-    const frames = brokenJson('max_tokens');
-    const followed = followStream(frames);
-    const verdict = partialJsonViolations(frames, followed);
-    expect(verdict.violations).toEqual([]);
-    expect(verdict.undetermined).toMatch(/cut by max_tokens at frame \d+ .*mid-JSON \(allowed\)$/);
-    expect(orderViolations(frames, followed).undetermined).toMatch(/cut mid-JSON by max_tokens \(allowed\)$/);
-  });
+  test.each(['max_tokens', 'refusal', 'model_context_window_exceeded', 'x_new_reason'])(
+    'a tool input cut by stop reason %s is no violation, and leaves the rule unjudged',
+    (stopReason) => {
+      const frames = brokenJson(stopReason);
+      const followed = followStream(frames);
+      const verdict = partialJsonViolations(frames, followed);
+      expect(verdict.violations).toEqual([]);
+      expect(verdict.undetermined).toMatch(
+        new RegExp(`cut by stop reason "${stopReason}" at frame \\d+ .*mid-JSON \\(allowed\\)$`),
+      );
+      expect(orderViolations(frames, followed).undetermined).toMatch(
+        new RegExp(`cut mid-JSON by stop reason "${stopReason}" \\(allowed\\)$`),
+      );
+    },
+  );
+
+  test.each(['end_turn', 'stop_sequence', 'pause_turn'])(
+    'a tool input that does not form JSON in a reply stopped by %s (its output whole) is a violation',
+    (stopReason) => {
+      const frames = brokenJson(stopReason);
+      expect(partialJsonViolations(frames, followStream(frames)).violations).toHaveLength(1);
+    },
+  );
 });
 
 describe('ping and unknown names', () => {

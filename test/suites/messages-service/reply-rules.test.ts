@@ -57,6 +57,11 @@ describe('Resources: Message response (buffered)', () => {
     expect(bufferedMessage(buffered(200, MESSAGE))).toEqual({ message: MESSAGE, violations: [] });
   });
 
+  test('stop_sequence left out reads as its default, null (the spec shows "string or null")', () => {
+    const { stop_sequence: _, ...withoutStopSequence } = MESSAGE;
+    expect(bufferedMessage(buffered(200, withoutStopSequence))).toEqual({ message: MESSAGE, violations: [] });
+  });
+
   test('a non-200 status, a body that is not JSON and a wrong role are each violations', () => {
     expect(bufferedMessage(buffered(500, { type: 'error' })).violations[0]?.expected).toBe('HTTP 200');
     expect(bufferedMessage(buffered(200, 'oops')).violations[0]?.expected).toBe('a JSON body');
@@ -134,6 +139,15 @@ describe('Built-in shell tool: tool_use input', () => {
     const message = { ...MESSAGE, content: [TOOL_USE, bad, other], stop_reason: 'tool_use' as const };
     expect(bashInputViolations(message).map((v) => v.where)).toEqual(['content[1] (tool_use toolu_1)']);
   });
+
+  test.each(['max_tokens', 'refusal', 'model_context_window_exceeded'])(
+    'a reply stopped by %s (its output may be cut) is not judged; one stopped by end_turn is',
+    (stopReason) => {
+      const cut = { ...MESSAGE, content: [{ ...TOOL_USE, input: {} }] };
+      expect(bashInputViolations({ ...cut, stop_reason: stopReason })).toEqual([]);
+      expect(bashInputViolations({ ...cut, stop_reason: 'end_turn' })).toHaveLength(1);
+    },
+  );
 });
 
 describe('error bodies (the real API shape)', () => {

@@ -1,4 +1,5 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
+import { mayCutOutput } from '../../../protocol/messages/index.js';
 import { followUps, type MessagesServiceCtx } from '../context.js';
 import { followStream, partialJsonViolations, toolUseStarts } from '../frame-rules.js';
 import { sendBuffered } from '../http.js';
@@ -45,7 +46,7 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
       'The partial_json fragments of a tool_use block, concatenated, parse into a JSON object when its content_block_stop arrives.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec (Events rule 3): the partial_json fragments of one tool_use block, concatenated, form the JSON input, parsed once at its content_block_stop. Every messages service.',
+    rule: 'The spec (Events rule 3): the partial_json fragments of one tool_use block, concatenated, form the JSON input, parsed once at its content_block_stop. Every messages service. A reply whose stop reason may end it mid-output (max_tokens; refusal, model_context_window_exceeded or another reason not known to end a reply whole) may stop a tool input mid-JSON: not judged.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const reply = await ctx.shared.toolStreamed();
@@ -76,10 +77,10 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
         m.reply.content.some((b) => b.type === 'tool_use' && b.name === 'bash'),
       );
       if (messages.length === 0) throw new NotExercised(`${NO_TOOL_USE} for the bash tool`);
-      const whole = messages.filter((m) => m.reply.stop_reason !== 'max_tokens');
+      const whole = messages.filter((m) => !mayCutOutput(m.reply.stop_reason));
       if (whole.length === 0) {
         throw new NotExercised(
-          `every reply with a bash tool_use block was cut by max_tokens (${messages.map((m) => m.label).join(', ')}), so its input may be incomplete`,
+          `every reply with a bash tool_use block was cut short by its stop reason (${messages.map((m) => `${m.label}: ${m.reply.stop_reason}`).join(', ')}), so its input may be incomplete`,
         );
       }
       failOn(
