@@ -1,5 +1,10 @@
 import type { Evidence, RpcItem } from '../../harness/results.js';
-import { classifyMessage, type JsonRpcId, type JsonRpcRequest } from '../../protocol/jsonrpc/index.js';
+import {
+  type BodyMessage,
+  bodyMessages,
+  type JsonRpcId,
+  type JsonRpcRequest,
+} from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
 import type { ToolJournalEntry } from './journal.js';
 
@@ -16,11 +21,24 @@ export function clientMessages(entries: readonly ToolJournalEntry[]): ToolJourna
   return entries.filter((e) => e.direction === 'received' && e.kind === 'message');
 }
 
+/**
+ * Every JSON-RPC message of the journal's entries in `direction`, in order, each with the entry
+ * that carried it: a batch's messages one by one (MCP: a peer MUST support receiving batches).
+ */
+function* messagesOf(
+  entries: readonly ToolJournalEntry[],
+  direction: ToolJournalEntry['direction'],
+): Generator<{ entry: ToolJournalEntry; c: BodyMessage }> {
+  for (const entry of entries) {
+    if (entry.direction !== direction || entry.kind !== 'message' || entry.value === undefined) continue;
+    for (const c of bodyMessages(entry.value)) yield { entry, c };
+  }
+}
+
 /** The requests the client sent (method and id), in order. */
 export function clientRequests(entries: readonly ToolJournalEntry[], method?: string): ReceivedRequest[] {
   const out: ReceivedRequest[] = [];
-  for (const entry of clientMessages(entries)) {
-    const c = classifyMessage(entry.value);
+  for (const { entry, c } of messagesOf(entries, 'received')) {
     if (c.kind !== 'request') continue;
     if (method === undefined || c.message.method === method) out.push({ entry, request: c.message });
   }
@@ -29,8 +47,7 @@ export function clientRequests(entries: readonly ToolJournalEntry[], method?: st
 
 /** The first `method` the client sent (request or notification); undefined when none. */
 export function firstMethod(entries: readonly ToolJournalEntry[]): string | undefined {
-  for (const entry of clientMessages(entries)) {
-    const c = classifyMessage(entry.value);
+  for (const { c } of messagesOf(entries, 'received')) {
     if (c.kind === 'request' || c.kind === 'notification') return c.message.method;
   }
   return undefined;
@@ -41,10 +58,26 @@ export function sentNotification(
   entries: readonly ToolJournalEntry[],
   method: string,
 ): ToolJournalEntry | undefined {
-  return clientMessages(entries).find((e) => {
-    const c = classifyMessage(e.value);
-    return c.kind === 'notification' && c.message.method === method;
-  });
+  for (const { entry, c } of messagesOf(entries, 'received')) {
+    if (c.kind === 'notification' && c.message.method === method) return entry;
+  }
+  return undefined;
+}
+
+/**
+ * The result the server sent for the client's last tools/call of `tool` (the first success
+ * with its id in its session after it); undefined when there was no such call or no result.
+ */
+export function sentCallResult(entries: readonly ToolJournalEntry[], tool: string): unknown {
+  const call = clientRequests(entries, METHODS.toolsCall)
+    .filter((r) => (r.request.params as { name?: unknown } | undefined)?.name === tool)
+    .at(-1);
+  if (call === undefined) return undefined;
+  const later = entries.filter((e) => e.seq > call.entry.seq && e.session === call.entry.session);
+  for (const { c } of messagesOf(later, 'sent')) {
+    if (c.kind === 'success' && c.message.id === call.request.id) return c.message.result;
+  }
+  return undefined;
 }
 
 /** A request id used more than once by the client within one session. */
@@ -76,37 +109,41 @@ export function duplicateIds(entries: readonly ToolJournalEntry[]): DuplicateId[
 export function lifecycleViolation(
   entries: readonly ToolJournalEntry[],
 ): { entry: ToolJournalEntry; reason: string } | undefined {
-  let initializeSeen = false;
-  let initializedSeen = false;
-  for (const entry of clientMessages(entries)) {
-    const c = classifyMessage(entry.value);
+  // Each session has its own lifecycle: a client may probe a server, then open its session.
+  const sessions = new Map<string, { initialize: boolean; initialized: boolean }>();
+  for (const { entry, c } of messagesOf(entries, 'received')) {
+    const state = sessions.get(entry.session) ?? { initialize: false, initialized: false };
+    sessions.set(entry.session, state);
     if (c.kind === 'notification' && c.message.method === METHODS.initialized) {
-      if (!initializeSeen) return { entry, reason: 'notifications/initialized came before initialize' };
-      initializedSeen = true;
+      if (!state.initialize) return { entry, reason: 'notifications/initialized came before initialize' };
+      state.initialized = true;
       continue;
     }
     if (c.kind !== 'request') continue;
     const { method } = c.message;
     if (method === METHODS.initialize) {
-      if (initializeSeen) return { entry, reason: 'a second initialize request in the same session' };
-      initializeSeen = true;
+      if (state.initialize) return { entry, reason: 'a second initialize request in the same session' };
+      state.initialize = true;
       continue;
     }
     if (method === METHODS.ping) continue;
-    if (!initializeSeen) return { entry, reason: `${method} came before initialize` };
-    if (!initializedSeen) {
+    if (!state.initialize) return { entry, reason: `${method} came before initialize` };
+    if (!state.initialized) {
       return { entry, reason: `${method} came before the notifications/initialized notification` };
     }
   }
   return undefined;
 }
 
-/** The client's answer (success or error) to the server request `id`, if it sent one. */
-export function answerTo(entries: readonly ToolJournalEntry[], id: JsonRpcId): ToolJournalEntry | undefined {
-  return clientMessages(entries).find((e) => {
-    const c = classifyMessage(e.value);
-    return (c.kind === 'success' || c.kind === 'error') && c.message.id === id;
-  });
+/** The client's answer (success or error) to the server request `id`, if it sent one: its entry, and the answer itself (an entry may carry a batch). */
+export function answerTo(
+  entries: readonly ToolJournalEntry[],
+  id: JsonRpcId,
+): (ToolJournalEntry & { readonly answer: Extract<BodyMessage, { kind: 'success' | 'error' }> }) | undefined {
+  for (const { entry, c } of messagesOf(entries, 'received')) {
+    if ((c.kind === 'success' || c.kind === 'error') && c.message.id === id) return { ...entry, answer: c };
+  }
+  return undefined;
 }
 
 /** The JSON-RPC traffic of a journal as report evidence; `markSeq` is the entry to blame. */

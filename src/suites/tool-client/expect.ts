@@ -5,6 +5,7 @@ import {
   journalEvidence,
   outcomeOfCall,
   type ReceivedRequest,
+  sentCallResult,
 } from '../../mocks/tools/index.js';
 import { describeDifferences, differences } from '../../protocol/compare.js';
 import { METHODS, normalizeCallToolResult } from '../../protocol/mcp/index.js';
@@ -25,8 +26,16 @@ export function describeCase(result: CaseResult): string {
   return `${describeToolClientRun(result.run)}${stopped}`;
 }
 
-/** What the mock answered to the case's tools/call: the result the client must print. */
+/**
+ * What the mock answered to the case's tools/call: the result the client must print. Read
+ * from the journal, so it answers the arguments as the client sent them (a client may write
+ * an object's keys in another order: JSON objects are unordered, and the echo tool's text
+ * follows the order it got); the scenario's answer to the case's arguments when the journal
+ * holds none.
+ */
 export function mockResultOf(result: CaseResult): unknown {
+  const sent = sentCallResult(result.journal, result.input.tool);
+  if (sent !== undefined) return sent;
   const outcome = outcomeOfCall(result.scenario, result.input.tool, result.input.arguments);
   return 'result' in outcome ? outcome.result : undefined;
 }

@@ -1,24 +1,27 @@
 import { describe, expect, test } from 'vitest';
 import {
+  answerTo,
+  clientRequests,
   duplicateIds,
   firstMethod,
   journalEvidence,
   lifecycleViolation,
+  sentCallResult,
   ToolJournal,
   type ToolJournalEntry,
 } from '../../../src/mocks/tools/index.js';
 
 function journalOf(...messages: unknown[]): ToolJournalEntry[] {
+  return journalIn(messages.map((m) => ['s', 'received', m] as const));
+}
+
+/** A journal of messages, each with its session and direction. */
+function journalIn(
+  messages: readonly (readonly [string, 'received' | 'sent', unknown])[],
+): ToolJournalEntry[] {
   const j = new ToolJournal();
-  for (const m of messages) {
-    j.record({
-      session: 's',
-      transport: 'stdio',
-      direction: 'received',
-      kind: 'message',
-      text: JSON.stringify(m),
-      value: m,
-    });
+  for (const [session, direction, m] of messages) {
+    j.record({ session, transport: 'sse', direction, kind: 'message', text: JSON.stringify(m), value: m });
   }
   return j.entries();
 }
@@ -27,6 +30,63 @@ const req = (id: number | string, method: string) => ({ jsonrpc: '2.0', id, meth
 const note = (method: string) => ({ jsonrpc: '2.0', method });
 
 describe('journal queries', () => {
+  test('batched messages are read one by one (MCP: a peer MUST support receiving batches)', () => {
+    const journal = journalOf(
+      req(1, 'initialize'),
+      [note('notifications/initialized')],
+      [req(2, 'tools/list'), { jsonrpc: '2.0', id: 9001, result: {} }],
+    );
+    expect(lifecycleViolation(journal)).toBeUndefined();
+    expect(clientRequests(journal).map((r) => r.request.method)).toEqual(['initialize', 'tools/list']);
+    expect(answerTo(journal, 9001)?.answer).toMatchObject({ kind: 'success', message: { result: {} } });
+    const early = journalOf(req(1, 'initialize'), [req(2, 'tools/call'), note('notifications/initialized')]);
+    expect(lifecycleViolation(early)?.reason).toBe(
+      'tools/call came before the notifications/initialized notification',
+    );
+  });
+
+  test('each session has its own lifecycle: a probe session, then the real one', () => {
+    const probeThenSession = journalIn([
+      ['probe', 'received', req(1, 'initialize')],
+      ['real', 'received', req(1, 'initialize')],
+      ['real', 'received', note('notifications/initialized')],
+      ['real', 'received', req(2, 'tools/call')],
+    ]);
+    expect(lifecycleViolation(probeThenSession)).toBeUndefined();
+    const twice = journalIn([
+      ['real', 'received', req(1, 'initialize')],
+      ['real', 'received', req(2, 'initialize')],
+    ]);
+    expect(lifecycleViolation(twice)?.reason).toBe('a second initialize request in the same session');
+    const uninitialized = journalIn([
+      ['a', 'received', req(1, 'initialize')],
+      ['a', 'received', note('notifications/initialized')],
+      ['b', 'received', req(2, 'tools/call')],
+    ]);
+    expect(lifecycleViolation(uninitialized)?.reason).toBe('tools/call came before initialize');
+  });
+
+  test("sentCallResult: the result the server sent for the client's last call of a tool, in its session", () => {
+    const call = (id: number, name: string) => ({
+      ...req(id, 'tools/call'),
+      params: { name, arguments: {} },
+    });
+    const result = (id: number, text: string) => ({
+      jsonrpc: '2.0',
+      id,
+      result: { content: [{ type: 'text', text }] },
+    });
+    const journal = journalIn([
+      ['s', 'received', call(2, 'echo')],
+      ['s', 'sent', result(2, 'first')],
+      ['other', 'sent', result(3, 'another session')],
+      ['s', 'received', [call(3, 'echo')]],
+      ['s', 'sent', result(3, '{"b":1,"a":2}')],
+    ]);
+    expect(sentCallResult(journal, 'echo')).toEqual(result(3, '{"b":1,"a":2}').result);
+    expect(sentCallResult(journal, 'nope')).toBeUndefined();
+  });
+
   test('duplicateIds finds a request id used twice in one session (JSON-RPC ids are unique)', () => {
     const dups = duplicateIds(
       journalOf(req(1, 'initialize'), note('notifications/initialized'), req(1, 'tools/call')),

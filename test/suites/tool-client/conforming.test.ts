@@ -31,6 +31,14 @@ test('an independent client that follows the spec passes every check over all th
   ]);
 }, 300_000);
 
+test('a client that differs only where the rules allow (argument keys sorted, batched notifications and answers, a ping answer with _meta, an SSE probe session first) passes every check', async () => {
+  const conforming = await runAgainst(nodeCommand('./clients/conforming.mjs'), {}, TOOL_TRANSPORTS);
+  const varied = await runAgainst(nodeCommand('./clients/equivalent-variations.mjs'), {}, TOOL_TRANSPORTS);
+  expect(notPassed(varied)).toEqual([]);
+  const statuses = (r: typeof varied) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
+  expect(statuses(varied)).toEqual(statuses(conforming));
+}, 600_000);
+
 test('an independent client speaking 2025-11-25 waits the retry of a dropped stream and passes the retry check', async () => {
   const only = ['tool-client.http.stream.resumed', 'tool-client.http.stream.retry-respected'];
   const result = await runAgainst(

@@ -6,8 +6,9 @@ import {
   duplicateIds,
   lifecycleViolation,
   MOCK_REQUEST_ID_BASE,
+  type ToolJournalEntry,
 } from '../../../mocks/tools/index.js';
-import { classifyMessage } from '../../../protocol/jsonrpc/index.js';
+import { bodyMessages, classifyMessage } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
 import { describeCase, evidenceOf, expectCallSent, expectFinished, expectTraffic } from '../expect.js';
@@ -28,28 +29,38 @@ function expectUniqueIds(result: CaseResult): void {
 
 /**
  * The first client message sent before the mock's initialize result went out (the
- * initialized notification or a request other than ping), or undefined.
+ * initialized notification or a request other than ping), or undefined. Judged in each
+ * session that an initialize opened (a probe session that ended unanswered holds nothing
+ * early); over the whole journal when the client sent no initialize.
  */
 export function earlyMessage(result: CaseResult) {
-  const answer = result.journal.find((e) => {
-    if (e.direction !== 'sent' || e.kind !== 'message') return false;
-    const c = classifyMessage(e.value);
-    const init = clientRequests(result.journal, METHODS.initialize)[0];
-    return c.kind === 'success' && init !== undefined && c.message.id === init.request.id;
-  });
-  for (const entry of clientMessages(result.journal)) {
-    if (answer !== undefined && entry.seq > answer.seq) return undefined;
-    const c = classifyMessage(entry.value);
-    if (c.kind === 'notification' && c.message.method === METHODS.initialized) return entry;
-    if (
-      c.kind === 'request' &&
-      c.message.method !== METHODS.initialize &&
-      c.message.method !== METHODS.ping
-    ) {
-      return entry;
+  const inits = clientRequests(result.journal, METHODS.initialize);
+  for (const init of inits.length === 0 ? [undefined] : inits) {
+    const session = init?.entry.session;
+    const answer =
+      init === undefined
+        ? undefined
+        : result.journal.find((e) => {
+            if (e.direction !== 'sent' || e.kind !== 'message' || e.session !== session) return false;
+            const c = classifyMessage(e.value);
+            return c.kind === 'success' && c.message.id === init.request.id;
+          });
+    for (const entry of clientMessages(result.journal)) {
+      if (session !== undefined && entry.session !== session) continue;
+      if (answer !== undefined && entry.seq > answer.seq) break;
+      if (isEarly(entry)) return entry;
     }
   }
   return undefined;
+}
+
+/** A message only allowed after the initialize result (a batch's messages one by one). */
+function isEarly(entry: ToolJournalEntry): boolean {
+  return bodyMessages(entry.value).some(
+    (c) =>
+      (c.kind === 'notification' && c.message.method === METHODS.initialized) ||
+      (c.kind === 'request' && c.message.method !== METHODS.initialize && c.message.method !== METHODS.ping),
+  );
 }
 
 /** The session's order, its ids and the answer to the server's ping. */
@@ -187,8 +198,9 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
             evidenceOf(result, 'ping'),
           );
         }
-        const c = classifyMessage(answer.value);
-        if (c.kind !== 'success' || Object.keys(c.message.result).length !== 0) {
+        const reply = answer.answer;
+        // MCP: the empty result is a Result, which may carry `_meta`.
+        if (reply.kind !== 'success' || Object.keys(reply.message.result).some((k) => k !== '_meta')) {
           throw new CheckFailure(
             `the answer to the ping is not an empty result: ${answer.text}`,
             `{"jsonrpc":"2.0","id":${pingId},"result":{}}`,

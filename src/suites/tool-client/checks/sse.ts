@@ -1,5 +1,5 @@
 import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
-import { clientMessages } from '../../../mocks/tools/index.js';
+import { clientMessages, type ToolJournalEntry } from '../../../mocks/tools/index.js';
 import { revisionsFrom } from '../../../protocol/mcp/index.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
 import { evidenceOf, expectFinished, expectReached, expectTraffic } from '../expect.js';
@@ -12,8 +12,12 @@ import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
  * with `host`, to that host and port.
  */
 function expectPostsToEndpoint(result: CaseResult, what: string, host?: string): void {
-  const endpoint = result.journal.find((e) => e.kind === 'endpoint');
-  if (endpoint === undefined) {
+  // Each session's own endpoint: a client may probe the server in a session of its own first.
+  const endpoints = new Map<string, ToolJournalEntry>();
+  for (const e of result.journal)
+    if (e.kind === 'endpoint' && !endpoints.has(e.session)) endpoints.set(e.session, e);
+  const first = endpoints.values().next().value;
+  if (first === undefined) {
     throw new CheckFailure(
       `${what}: the client never opened the SSE stream (GET /sse)`,
       'GET /sse with Accept: text/event-stream',
@@ -21,21 +25,29 @@ function expectPostsToEndpoint(result: CaseResult, what: string, host?: string):
       evidenceOf(result, what),
     );
   }
-  const announced = new URL(endpoint.text, 'http://announced.invalid');
-  const wanted = `${announced.pathname}${announced.search}`;
   const posts = clientMessages(result.journal);
   if (posts.length === 0) {
     throw new CheckFailure(
-      `${what}: no POST reached the announced endpoint ${endpoint.text}`,
-      `POST ${endpoint.text}`,
+      `${what}: no POST reached the announced endpoint ${first.text}`,
+      `POST ${first.text}`,
       'no POST',
       evidenceOf(result, what),
     );
   }
-  const stray = posts.find(
-    (p) => p.http?.url !== wanted || (host !== undefined && p.http?.headers?.host !== host),
-  );
+  const wantedBy = (endpoint: ToolJournalEntry) => {
+    const announced = new URL(endpoint.text, 'http://announced.invalid');
+    return `${announced.pathname}${announced.search}`;
+  };
+  const stray = posts.find((p) => {
+    const endpoint = endpoints.get(p.session);
+    return (
+      endpoint === undefined ||
+      p.http?.url !== wantedBy(endpoint) ||
+      (host !== undefined && p.http?.headers?.host !== host)
+    );
+  });
   if (stray !== undefined) {
+    const endpoint = endpoints.get(stray.session) ?? first;
     throw new CheckFailure(
       `${what}: a POST went to ${stray.http?.headers?.host ?? '?'}${stray.http?.url}, not to the announced endpoint ${endpoint.text}`,
       `POST ${endpoint.text}`,

@@ -36,6 +36,12 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [failOnCancel] take a notifications/cancelled naming its call as the call's failure
  * @property {boolean} [addIsErrorDefault] print the result with the default isError: false written out
  * @property {boolean} [dropFalseIsError] print the result without an isError: false the server sent
+ * @property {boolean} [sortArgumentKeys] equivalent: send the arguments' object keys sorted (JSON objects are unordered)
+ * @property {boolean} [batchNotifications] equivalent: send notifications and answers to the server's
+ *   requests as one-message batches (MCP: peers MUST support receiving batches)
+ * @property {boolean} [pingMeta] equivalent: answer a ping with a result that carries `_meta`
+ * @property {boolean} [probeSse] equivalent: over SSE, first probe the server (a session of its own:
+ *   initialize, 202, the stream closed), then open the real session
  * @property {string[]} [speaks] the versions this client goes on with (default: the one it asks for
  *   unless told, 2024-11-05, or 2025-03-26 over http)
  * @property {'negotiated' | 'requested'} [versionHeader] after initialize, send MCP-Protocol-Version on every
@@ -380,6 +386,17 @@ function httpConnection(url, flaws, events, initParams) {
   };
 }
 
+/** A JSON value with every object's keys in sorted order (as Go maps and serde_json write them). */
+function sortedKeys(value) {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys(value[k])]),
+  );
+}
+
 /** @param {Flaws} flaws */
 export async function main(flaws = {}) {
   let connection;
@@ -403,13 +420,17 @@ export async function main(flaws = {}) {
           if (flaws.ignorePing) return;
           const reply =
             msg.method === 'ping'
-              ? { jsonrpc: '2.0', id: msg.id, result: {} }
+              ? {
+                  jsonrpc: '2.0',
+                  id: msg.id,
+                  result: flaws.pingMeta ? { _meta: { client: 'wirecheck-test' } } : {},
+                }
               : {
                   jsonrpc: '2.0',
                   id: msg.id,
                   error: { code: -32601, message: `Method not found: ${msg.method}` },
                 };
-          connection?.send(reply).catch(() => {});
+          connection?.send(flaws.batchNotifications ? [reply] : reply).catch(() => {});
           return;
         }
         if ('method' in msg) {
@@ -454,7 +475,8 @@ export async function main(flaws = {}) {
         }
       });
     };
-    const notify = (method) => connection.send({ jsonrpc: '2.0', method });
+    const notify = (method) =>
+      connection.send(flaws.batchNotifications ? [{ jsonrpc: '2.0', method }] : { jsonrpc: '2.0', method });
 
     const transport = process.env.WIRECHECK_TRANSPORT;
     // 2024-11-05 has no Streamable HTTP: over it the client speaks 2025-03-26, the first revision that has it.
@@ -465,9 +487,24 @@ export async function main(flaws = {}) {
       ...(flaws.noClientInfo ? {} : { clientInfo: { name: 'test-tool-client', version: '0.0.1' } }),
     };
     if (transport === 'stdio') connection = stdioConnection(process.env.WIRECHECK_SERVER_CMD, flaws, events);
-    else if (transport === 'sse')
+    else if (transport === 'sse') {
+      if (flaws.probeSse) {
+        const quiet = { message() {}, fail() {}, closed() {} };
+        const probe = await sseConnection(process.env.WIRECHECK_SERVER_URL, {}, quiet);
+        await probe.send({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2024-11-05',
+            capabilities: {},
+            clientInfo: { name: 'probe', version: '0' },
+          },
+        });
+        probe.close();
+      }
       connection = await sseConnection(process.env.WIRECHECK_SERVER_URL, flaws, events);
-    else if (transport === 'http')
+    } else if (transport === 'http')
       connection = httpConnection(process.env.WIRECHECK_SERVER_URL, flaws, events, params);
     else throw new ClientFailure(`unknown WIRECHECK_TRANSPORT ${transport}`);
 
@@ -477,7 +514,7 @@ export async function main(flaws = {}) {
         ? { arguments: {} }
         : input.arguments === undefined
           ? {}
-          : { arguments: input.arguments }),
+          : { arguments: flaws.sortArgumentKeys ? sortedKeys(input.arguments) : input.arguments }),
     };
     let result;
     if (flaws.discoverFirst === 'always' || (flaws.discoverFirst && input.arguments === undefined)) {
