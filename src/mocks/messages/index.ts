@@ -13,6 +13,7 @@ export {
 export {
   type AuthScheme,
   atMessagesEndpoint,
+  atOtherApiOperation,
   Journal,
   type JournalEntry,
   JournalTimeoutError,

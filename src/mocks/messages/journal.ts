@@ -93,6 +93,25 @@ export function atMessagesEndpoint(entry: Pick<JournalEntry, 'method' | 'url'>):
   return entry.method === 'POST' && pathOf(entry) === MESSAGES_PATH;
 }
 
+/**
+ * Paths of the real API's other operations (the spec: "Other endpoints of the messages
+ * service: not shown"): token counting, batches, models, files. A client may call them beside
+ * the messages operation (a token count before each request, say); such a request is not the
+ * messages request sent to a wrong endpoint.
+ */
+const OTHER_API_OPERATIONS: readonly RegExp[] = [
+  /^\/v1\/messages\/count_tokens$/,
+  /^\/v1\/messages\/batches(\/.*)?$/,
+  /^\/v1\/models(\/.*)?$/,
+  /^\/v1\/files(\/.*)?$/,
+];
+
+/** Whether `entry` went to another operation of the real API than the messages one. */
+export function atOtherApiOperation(entry: Pick<JournalEntry, 'url'>): boolean {
+  const path = pathOf(entry);
+  return OTHER_API_OPERATIONS.some((operation) => operation.test(path));
+}
+
 /** The path of the request target, its query string left out. */
 export function pathOf(entry: Pick<JournalEntry, 'url'>): string {
   return entry.url.split('?')[0] ?? '';

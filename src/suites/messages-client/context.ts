@@ -5,6 +5,7 @@ import { NoRefusedPortError, refusedLoopbackPort } from '../../harness/refused-a
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { SharedWork } from '../../harness/shared-work.js';
 import {
+  atOtherApiOperation,
   type JournalEntry,
   type MockMessagesService,
   type Reply,
@@ -51,8 +52,13 @@ export interface CaseSpec {
 export interface CaseResult {
   readonly run: CommandRun;
   readonly outcome: ClientOutcome;
-  /** The requests the mock received during the run, in arrival order. */
+  /**
+   * The requests the mock received during the run, in arrival order, but for those to the
+   * real API's other operations (`otherOperations`): the checks judge the messages requests.
+   */
   readonly requests: readonly JournalEntry[];
+  /** Requests to another operation of the real API (count_tokens, models...): not judged. */
+  readonly otherOperations: readonly JournalEntry[];
   /** Set when wirecheck stopped the client for sending MAX_CASE_REQUESTS requests in the case. */
   readonly stoppedAfterRequests?: number;
 }
@@ -124,6 +130,14 @@ export const RATE_LIMIT_RETRY_AFTER_S = 1;
  */
 export const RATE_LIMIT_WAIT_MS = 2 * RATE_LIMIT_RETRY_AFTER_S * 1000;
 
+/**
+ * The budget of a case whose answer a client may retry (429, 5xx, a refused connection): a
+ * retry schedule of a client configured for more retries fits (the official TypeScript SDK
+ * with maxRetries 6 backs off ~23 s in all). A client still retrying when it runs out is
+ * not judged (expectClientError). A client that answers at once pays nothing for it.
+ */
+export const RETRYING_CASE_MS = 50_000;
+
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let promise: Promise<T> | undefined;
   return () => {
@@ -176,10 +190,12 @@ export async function openMessagesClient(
         }),
       );
       unwatch();
+      const entries = mock.journal.entries();
       return {
         run,
         outcome: classifyRun(run),
-        requests: mock.journal.entries(),
+        requests: entries.filter((e) => !atOtherApiOperation(e)),
+        otherOperations: entries.filter(atOtherApiOperation),
         ...(flood.signal.aborted && { stoppedAfterRequests: MAX_CASE_REQUESTS }),
       };
     } finally {
@@ -270,6 +286,7 @@ export async function openMessagesClient(
           headers: { 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
         }),
         body: plainRequest(false),
+        timeoutMs: RETRYING_CASE_MS,
       }),
     ),
   };

@@ -1,4 +1,4 @@
-import { CheckFailure, show } from '../../harness/check.js';
+import { CheckFailure, NotExercised, show } from '../../harness/check.js';
 import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH, pathOf } from '../../mocks/messages/index.js';
 import { describeDifferences, differences } from '../../protocol/compare.js';
 import { Message, normalizeMessageResponse } from '../../protocol/messages/index.js';
@@ -94,6 +94,12 @@ export function expectClientError(
       `${what}: the client exited 0 and printed a result (${context})`,
       expected,
       show(outcome.value),
+    );
+  }
+  if (outcome.type === 'broken' && result.run.timedOut && result.requests.length >= 2) {
+    // No rule bounds how long a client retries: a schedule that outlasts the case is not judged.
+    throw new NotExercised(
+      `${what}: the client was still retrying (${result.requests.length} requests) when the case ran out after ${Math.round(result.run.durationMs / 1000)} s, so the failure it reports was never seen (${context})`,
     );
   }
   if (outcome.type === 'broken') {

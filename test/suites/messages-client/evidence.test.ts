@@ -47,13 +47,13 @@ describe('the frames the mock served, replayed for the report', () => {
 });
 
 describe('a failing stream check carries the frames the mock served', () => {
-  test('a client that accepts a stream without message_stop: the picture ends at message_delta', async () => {
-    const id = `${P}stream-errors.no-message-stop`;
+  test('a client that accepts a stream cut after the first text delta: the picture ends there', async () => {
+    const id = `${P}stream-errors.disconnect`;
     const result = await runAgainst(nodeCommand('./broken/accept-truncated.mjs'), { only: [id] });
     const check = result.checks[0]!;
     expect(check.status).toBe('fail');
     const e = frames(check.evidence);
-    expect(e.frames.map((f) => f.event).slice(-1)).toEqual(['message_delta']);
+    expect(e.frames.map((f) => f.event).slice(-1)).toEqual(['content_block_delta']);
     expect(e.frames.some((f) => f.event === 'message_stop')).toBe(false);
     expect(e.title).toContain('frames the mock served');
   }, 60_000);

@@ -1,6 +1,9 @@
-import { expect, test } from 'vitest';
-import type { JournalEntry } from '../../../src/mocks/messages/index.js';
-import { refusalIn, refusalOf } from '../../../src/suites/messages-client/expect.js';
+import { describe, expect, test } from 'vitest';
+import { CheckFailure, NotExercised } from '../../../src/harness/check.js';
+import { atOtherApiOperation, type JournalEntry } from '../../../src/mocks/messages/index.js';
+import type { CaseResult } from '../../../src/suites/messages-client/context.js';
+import { expectClientError, refusalIn, refusalOf } from '../../../src/suites/messages-client/expect.js';
+import { classifyRun } from '../../../src/suites/messages-client/output.js';
 
 /** A journal entry of a POST to `url` answered `status`. */
 function entry(status: number, extra: Partial<JournalEntry> = {}, url = '/v1/messages'): JournalEntry {
@@ -40,4 +43,38 @@ test('a body the mock refused as the real API would was read, and is for request
 test('refusalIn names the first refused request of a case', () => {
   expect(refusalIn([entry(200), entry(404, {}, '/messages')])).toMatchObject({ index: 1 });
   expect(refusalIn([entry(200), entry(429)])).toBeUndefined();
+});
+
+describe('expectClientError on a client that is still retrying when its case runs out', () => {
+  const timedOut = (requests: number): CaseResult => {
+    const run = {
+      exitCode: null,
+      signal: 'SIGTERM',
+      stdout: '',
+      stderr: '',
+      timedOut: true,
+      durationMs: 50_020,
+    } as const;
+    return {
+      run,
+      outcome: classifyRun(run),
+      requests: Array.from({ length: requests }, () => entry(529)),
+      otherOperations: [],
+    };
+  };
+
+  test('with retries seen (two requests or more) the check is not exercised: no rule bounds retrying', () => {
+    expect(() => expectClientError(timedOut(4), ['status'], 'HTTP 529', 529)).toThrow(NotExercised);
+  });
+
+  test('one request and no exit is a failure: the client hung', () => {
+    expect(() => expectClientError(timedOut(1), ['status'], 'HTTP 529', 529)).toThrow(CheckFailure);
+  });
+});
+
+test('requests to the real API operations beside the messages one are no refusal and go to no check', () => {
+  expect(atOtherApiOperation(entry(404, {}, '/v1/messages/count_tokens'))).toBe(true);
+  expect(atOtherApiOperation(entry(404, {}, '/v1/models?limit=1'))).toBe(true);
+  expect(atOtherApiOperation(entry(404, {}, '/v1/message'))).toBe(false);
+  expect(atOtherApiOperation(entry(200))).toBe(false);
 });

@@ -26,6 +26,7 @@ test('the checks the spec does not state for every client only warn', () => {
       'request.body-additions',
       'stream-errors.invalid-tool-json',
       'stream-errors.no-event-line',
+      'stream-errors.no-message-stop',
       'stream-errors.stall',
       'stream-errors.type-mismatch',
       'stream.ping-before-message-start',

@@ -1,6 +1,12 @@
 import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
 import { errorTypeForStatus } from '../../../protocol/messages/index.js';
-import { always, type MessagesClientCtx, RATE_LIMIT_RETRY_AFTER_S, RATE_LIMIT_WAIT_MS } from '../context.js';
+import {
+  always,
+  type MessagesClientCtx,
+  RATE_LIMIT_RETRY_AFTER_S,
+  RATE_LIMIT_WAIT_MS,
+  RETRYING_CASE_MS,
+} from '../context.js';
 import { expectClientError, expectRequests } from '../expect.js';
 import { plainRequest } from '../requests.js';
 import { CASE_BUDGET_MS } from './common.js';
@@ -8,8 +14,10 @@ import { CASE_BUDGET_MS } from './common.js';
 const DISTINCT_FAILURES =
   'Errors: client libraries raise distinct failures for rate limiting, connection problems and non-success HTTP statuses';
 
-const STATUS_RULE =
-  'The spec (Errors): client libraries raise distinct failures for non-success HTTP statuses; the target contract reports them as kind status with the status. Every messages client, streamed requests included (the status arrives before any frame).';
+/** No rule bounds a client's retries: how long the case waits for them, and what it says after. */
+const RETRY_NOTE = `Retries are allowed: the case waits ${RETRYING_CASE_MS / 1000} s for them; a client still retrying then is not judged.`;
+
+const STATUS_RULE = `The spec (Errors): client libraries raise distinct failures for non-success HTTP statuses; the target contract reports them as kind status with the status. Every messages client, streamed requests included (the status arrives before any frame). ${RETRY_NOTE}`;
 
 /** A non-success status other than 429: kind `status` with that status. */
 function statusCheck(
@@ -41,6 +49,7 @@ function statusCheck(
           ...(headers && { headers }),
         }),
         body: plainRequest(streamed),
+        timeoutMs: RETRYING_CASE_MS,
         signal: env.signal,
       });
       expectRequests(result, label);
@@ -59,7 +68,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     description: 'HTTP 429 with retry-after makes the client fail with kind rate_limit and status 429.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec (Errors): client libraries raise distinct failures for rate limiting, connection problems and non-success statuses, and the rate-limit case exists for the messages service. Every messages client reports a 429 as kind rate_limit with status 429.',
+    rule: `The spec (Errors): client libraries raise distinct failures for rate limiting, connection problems and non-success statuses, and the rate-limit case exists for the messages service. Every messages client reports a 429 as kind rate_limit with status 429. ${RETRY_NOTE}`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.rateLimited();
@@ -105,7 +114,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     description: 'HTTP 429 to a streaming request makes the client fail with kind rate_limit and status 429.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec (Errors): rate limiting is a distinct failure, and a streamed request meets it before any frame (the 429 is the HTTP status). Every messages client reports kind rate_limit with status 429 for a streamed request too.',
+    rule: `The spec (Errors): rate limiting is a distinct failure, and a streamed request meets it before any frame (the 429 is the HTTP status). Every messages client reports kind rate_limit with status 429 for a streamed request too. ${RETRY_NOTE}`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
@@ -116,6 +125,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
           headers: { 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
         }),
         body: plainRequest(true),
+        timeoutMs: RETRYING_CASE_MS,
         signal: env.signal,
       });
       expectRequests(result, 'HTTP 429 to a streaming request');
@@ -140,7 +150,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
       'A base URL where the connection is refused makes the client fail with kind connection and no status.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec (Errors): connection problems are a distinct failure. Every messages client reports a refused connection as kind connection, with no HTTP status.',
+    rule: `The spec (Errors): connection problems are a distinct failure. Every messages client reports a refused connection as kind connection, with no HTTP status. ${RETRY_NOTE}`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
@@ -151,6 +161,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
         }),
         body: plainRequest(false),
         baseUrl: await ctx.refusedBaseUrl(),
+        timeoutMs: RETRYING_CASE_MS,
         signal: env.signal,
       });
       expectClientError(result, ['connection'], 'connection refused', null);

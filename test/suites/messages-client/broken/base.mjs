@@ -5,6 +5,9 @@
 /**
  * @typedef {object} Flaws
  * @property {boolean} [crashOnPing] throw when a ping frame arrives
+ * @property {boolean} [nonJsonBodyAsStream] report a buffered body that is not JSON as kind stream
+ * @property {boolean} [countTokensFirst] equivalent: POST /v1/messages/count_tokens (another operation
+ *   of the real API) before each messages request, going on whatever it answers
  * @property {boolean} [decodePerChunk] decode every network chunk on its own (breaks UTF-8 split across reads)
  * @property {boolean} [parseEachFragment] JSON.parse every partial_json fragment on arrival
  * @property {boolean} [exitZeroOn429] report a 429 with exit status 0
@@ -235,6 +238,15 @@ async function request(flaws) {
   const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
   const misroute = flaws.path !== undefined && !(flaws.pathOnlyWithoutTools && body.tools?.length > 0);
   const path = misroute ? flaws.path : '/v1/messages';
+  if (flaws.countTokensFirst) {
+    const { model, messages, tools } = body;
+    const count = await fetch(`${base}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model, messages, ...(tools && { tools }) }),
+    }).catch(() => undefined);
+    await count?.arrayBuffer();
+  }
   let response;
   for (;;) {
     try {
@@ -256,7 +268,14 @@ async function request(flaws) {
   const { text, broken } = await readBody(response, flaws);
   if (body.stream !== true) {
     if (broken) throw new ClientFailure('connection', `body broke off: ${broken.message}`);
-    const message = JSON.parse(text);
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      if (flaws.nonJsonBodyAsStream)
+        throw new ClientFailure('stream', `the body is not JSON: ${error.message}`);
+      throw error;
+    }
     if (flaws.strictBlocks && message.content.some((b) => !['text', 'tool_use'].includes(b.type)))
       throw new TypeError('unknown block type');
     if (flaws.strictStopReason && !KNOWN_STOP_REASONS.includes(message.stop_reason))
