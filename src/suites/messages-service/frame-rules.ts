@@ -1,4 +1,5 @@
 import {
+  ErrorBody,
   type Message,
   MessageDeltaEvent,
   MessageStartEvent,
@@ -125,6 +126,38 @@ export function followStream(frames: readonly SseFrame[]): FollowedStream {
   return { message, problem, stopsWithoutDeltas };
 }
 
+/** The service's `error` event that ended a stream, as the real API ends one it cannot finish. */
+export interface ErrorEnding {
+  readonly frameIndex: number;
+  /** `error.type` and `error.message` of the event. */
+  readonly type: string;
+  readonly message: string;
+}
+
+/**
+ * The spec leaves "an error event within the message stream" not shown; the real API sends
+ * `event: error` with its error body (overloaded_error...) and ends the stream there. A
+ * stream whose last frame is such an event broke no rule by stopping short of message_stop.
+ */
+export function errorEnding(frames: readonly SseFrame[]): ErrorEnding | undefined {
+  const frameIndex = frames.length - 1;
+  const last = frames[frameIndex];
+  if (last === undefined || last.event !== 'error') return undefined;
+  const body = ErrorBody.safeParse(jsonObject(last.data));
+  return body.success
+    ? { frameIndex, type: body.data.error.type, message: body.data.error.message }
+    : undefined;
+}
+
+export function describeErrorEnding(frames: readonly SseFrame[], ending: ErrorEnding): string {
+  return `ended by the service's error event at ${describeFrame(frames, ending.frameIndex)} (${ending.type}: ${abbreviate(ending.message)})`;
+}
+
+/** Whether the stream holds an event of `type` (its data's type). */
+export function hasEvent(frames: readonly SseFrame[], type: string): boolean {
+  return parseFrames(frames).some((p) => typeOf(p.data) === type);
+}
+
 /** The check that reports a stream the reducer could not follow. */
 const REDUCES_CHECK = 'messages-service.stream.reduces-to-message';
 
@@ -174,6 +207,8 @@ export function orderViolations(
   const { problem } = followed;
   if (problem && isOrderProblem(problem)) {
     violations.push(...problemViolations(frames, problem, readError));
+  } else if (problem?.kind === 'error-event' && errorEnding(frames)?.frameIndex === problem.frameIndex) {
+    // The order up to the error event was followed; the stream may end there.
   } else if (problem) {
     undetermined =
       problem.kind === 'json' && cuttingStopReason(frames) !== undefined
@@ -293,6 +328,18 @@ export function partialJsonViolations(
     }
     return { violations: problemViolations(frames, problem), undetermined: undefined };
   }
+  const ending = errorEnding(frames);
+  if (problem?.kind === 'error-event' && ending !== undefined && ending.frameIndex === problem.frameIndex) {
+    // Each input was parsed at its content_block_stop; one still open was cut by the error.
+    const open = toolUseStarts(frames).filter((start) => !closedAfter(frames, start));
+    return {
+      violations: [],
+      undetermined:
+        open.length === 0
+          ? undefined
+          : `a tool input was cut: the stream ${describeErrorEnding(frames, ending)}`,
+    };
+  }
   if (problem) {
     return {
       violations: [],
@@ -300,6 +347,15 @@ export function partialJsonViolations(
     };
   }
   return { violations: [], undetermined: undefined };
+}
+
+function closedAfter(frames: readonly SseFrame[], start: ParsedFrame): boolean {
+  return parseFrames(frames).some(
+    (p) =>
+      p.frameIndex > start.frameIndex &&
+      typeOf(p.data) === 'content_block_stop' &&
+      p.data.index === start.data.index,
+  );
 }
 
 /** "Events: ping": data `{type: ping}`. */

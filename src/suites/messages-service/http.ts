@@ -3,6 +3,7 @@ import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
+import { errorEnding } from './frame-rules.js';
 import type { BufferedReply, HeaderMap, StreamComment, StreamedReply } from './replies.js';
 import { messagesEndpoint } from './target.js';
 
@@ -122,8 +123,12 @@ function describeError(e: unknown, budgetMs?: number): string {
 
 function retryWaitMs(headers: Headers, attempt: number): number {
   const seconds = Number(headers.get('retry-after'));
-  const wait = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 500 * 2 ** attempt;
+  const wait = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : backoffMs(attempt);
   return Math.min(wait, MAX_RETRY_WAIT_MS);
+}
+
+function backoffMs(attempt: number): number {
+  return 500 * 2 ** attempt;
 }
 
 /** Node's fetch refuses some ports outright (its "bad port" list): a usage error, not a target fault. */
@@ -164,18 +169,23 @@ async function post(
     }
     if (!RETRY_STATUSES.has(response.status) || attempt >= MAX_RETRIES) return response;
     await response.body?.cancel();
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, retryWaitMs(response.headers, attempt));
-      signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await pause(retryWaitMs(response.headers, attempt), signal);
   }
+}
+
+/** Wait `ms`, or less when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 }
 
 /**
@@ -262,11 +272,32 @@ export async function sendBuffered(
   return { status: response.status, headers: headerMap(response.headers), text, json, jsonError };
 }
 
+/**
+ * The error types of an `error` stream event that are transient on the real API, as
+ * statuses 429 and 529 are: the stream is asked again, within the same number of retries.
+ */
+const RETRY_ERROR_EVENTS: ReadonlySet<string> = new Set(['rate_limit_error', 'overloaded_error']);
+
 /** POST a `stream: true` body and decode the reply's SSE frames as they arrive. */
 export async function sendStreamed(
   client: ServiceClient,
   body: string,
   options: StreamOptions = {},
+): Promise<StreamedReply> {
+  for (let attempt = 0; ; attempt++) {
+    const reply = await sendStreamedOnce(client, body, options);
+    const ending = reply.aborted ? undefined : errorEnding(reply.frames);
+    if (ending === undefined || !RETRY_ERROR_EVENTS.has(ending.type) || attempt >= MAX_RETRIES) return reply;
+    const signal = options.signal ? AbortSignal.any([client.signal, options.signal]) : client.signal;
+    if (signal.aborted) return reply;
+    await pause(backoffMs(attempt), signal);
+  }
+}
+
+async function sendStreamedOnce(
+  client: ServiceClient,
+  body: string,
+  options: StreamOptions,
 ): Promise<StreamedReply> {
   const controller = new AbortController();
   const budget = AbortSignal.timeout(client.requestTimeoutMs);

@@ -1,27 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { NotExercised } from '../../../src/harness/check.js';
-import { decodeFrames, encodeEvent } from '../../../src/protocol/sse/index.js';
 import { streamChecks } from '../../../src/suites/messages-service/checks/stream.js';
-import type { MessagesServiceCtx, StreamedReply } from '../../../src/suites/messages-service/index.js';
+import type { StreamedReply } from '../../../src/suites/messages-service/index.js';
+import { MESSAGE_START, streamReplyOf, streamsCtx } from './stream-replies.js';
 
 const check = streamChecks.find((c) => c.id === 'messages-service.stream.reduces-to-message')!;
 
 /** A 200 event stream of a tool_use reply whose input stops mid-JSON, ended by `stopReason`. */
 function toolStream(partialJson: string, stopReason: string): StreamedReply {
   const events = [
-    {
-      type: 'message_start',
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'm',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 3, output_tokens: 1 },
-      },
-    },
+    MESSAGE_START,
     {
       type: 'content_block_start',
       index: 0,
@@ -36,23 +24,10 @@ function toolStream(partialJson: string, stopReason: string): StreamedReply {
     },
     { type: 'message_stop' },
   ];
-  const text = events.map((e) => encodeEvent(e)).join('');
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream' },
-    frames: decodeFrames([text]).frames,
-    unterminated: '',
-    invalidLines: [],
-    text,
-    aborted: false,
-    readError: undefined,
-  };
+  return streamReplyOf(events);
 }
 
-const ctxOf = (text: StreamedReply, tool: StreamedReply) =>
-  ({
-    shared: { textStreamed: async () => text, toolStreamed: async () => tool },
-  }) as unknown as MessagesServiceCtx;
+const ctxOf = streamsCtx;
 const env = { signal: new AbortController().signal } as never;
 
 describe('messages-service.stream.reduces-to-message', () => {

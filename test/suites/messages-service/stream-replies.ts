@@ -1,0 +1,38 @@
+import { decodeFrames, encodeEvent } from '../../../src/protocol/sse/index.js';
+import type { MessagesServiceCtx, StreamedReply } from '../../../src/suites/messages-service/index.js';
+
+/** A 200 event stream carrying `events` in order, as the stream checks receive it. */
+export function streamReplyOf(events: readonly { type: string }[]): StreamedReply {
+  const text = events.map((e) => encodeEvent(e)).join('');
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream' },
+    frames: decodeFrames([text]).frames,
+    unterminated: '',
+    invalidLines: [],
+    text,
+    aborted: false,
+    readError: undefined,
+  };
+}
+
+/** A suite context whose shared text and tool streams are the given replies. */
+export const streamsCtx = (text: StreamedReply, tool: StreamedReply) =>
+  ({
+    shared: { textStreamed: async () => text, toolStreamed: async () => tool },
+  }) as unknown as MessagesServiceCtx;
+
+/** A message_start of the spec's shape: 3 input tokens. */
+export const MESSAGE_START = {
+  type: 'message_start',
+  message: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'm',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 3, output_tokens: 1 },
+  },
+};
