@@ -31,7 +31,10 @@ export interface ToolReplayOptions {
  * boundaries are kept: each recorded chunk is one write.
  *
  * A live request the recording cannot answer gets `{}` when it is a `ping`, else a
- * JSON-RPC error -32603 naming it. Faults of the scenario layered on top: `replyDelayMs`,
+ * JSON-RPC error -32603 naming it. A reply whose request has not come when the client asks
+ * for a later one (the client skipped or reordered a request) is passed over, so the later
+ * one is not held behind it; it goes out at once, with no recorded delay or fault, if its
+ * request comes after all. Faults of the scenario layered on top: `replyDelayMs`,
  * `notifications`, `nonJsonStdout` (before a `tools/call` reply), `closeStreamAfter`; the
  * SSE transport adds `endpoint`, `postStatus`, `keepAliveMs` and `commentFrames` (before
  * the frames it writes itself) as usual.
@@ -45,6 +48,8 @@ export class ReplayToolSession {
   private readonly liveIds = new Map<number, JsonRpcId>();
   private readonly liveAt = new Map<number, number>();
   private readonly consumed = new Set<number>();
+  /** Recorded replies passed over, by the recorded request they answer: sent when it arrives. */
+  private readonly passedOver = new Map<number, ToolReplayStep>();
   private anchor = { live: 0, recorded: 0 };
   private pulse: { promise: Promise<void>; resolve: () => void } = newPulse();
   private idle = true;
@@ -115,6 +120,11 @@ export class ReplayToolSession {
         this.liveAt.set(at, now);
         if (c.kind === 'request') this.liveIds.set(at, c.message.id);
         this.anchor = { live: now, recorded: this.plan.client[at]!.atMs };
+        const passed = this.passedOver.get(at);
+        if (passed) {
+          this.passedOver.delete(at);
+          this.extra({ ...(passed.value as object), id: this.liveIds.get(at) });
+        }
       } else if (c.kind === 'request') {
         this.extra(
           c.message.method === METHODS.ping
@@ -161,13 +171,19 @@ export class ReplayToolSession {
   }
 
   private async run(): Promise<void> {
-    for (const step of this.plan.steps) {
+    for (const [at, step] of this.plan.steps.entries()) {
       if (step.replyTo !== undefined) {
         const replyTo = step.replyTo;
-        while (!this.liveIds.has(replyTo) && !this.closedFlag) {
+        while (!this.liveIds.has(replyTo) && !this.closedFlag && !this.askedPast(at)) {
           this.flush();
           this.becomeIdle();
           await this.pulse.promise;
+        }
+        if (!this.liveIds.has(replyTo) && !this.closedFlag) {
+          // The client asked for a later reply first (a tools/call without the recorded
+          // tools/list, say): this one goes out when its request comes, if it does.
+          this.passedOver.set(replyTo, step);
+          continue;
         }
       }
       if (this.closedFlag) return;
@@ -200,6 +216,15 @@ export class ReplayToolSession {
     }
     this.flush();
     if (this.plan.serverEnded) this.close();
+  }
+
+  /** Whether the client asked for a reply recorded after step `at`. */
+  private askedPast(at: number): boolean {
+    for (let i = at + 1; i < this.plan.steps.length; i++) {
+      const replyTo = this.plan.steps[i]!.replyTo;
+      if (replyTo !== undefined && this.liveIds.has(replyTo)) return true;
+    }
+    return false;
   }
 
   /** Wait until the part is due: its recorded time on the clock of its anchor, over the speed. */

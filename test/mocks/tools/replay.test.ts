@@ -99,6 +99,29 @@ describe('mock tool servers replay a recorded session', () => {
     replay.dispose();
   });
 
+  test('a client that skips a recorded request (tools/call with no tools/list first) is answered; the skipped reply goes out if its request comes later', async () => {
+    const { writes, replay } = fakeReplay(stdioSession);
+    const answered = () => writes.map((w) => JSON.parse(w.split('data: ')[1]!) as { id?: unknown });
+    replay.receive(initialize(41));
+    replay.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await replay.drain();
+    replay.receive({
+      jsonrpc: '2.0',
+      id: 43,
+      method: 'tools/call',
+      params: { name: 'diagnostic', arguments: { verbose: false } },
+    });
+    await replay.drain();
+    expect(answered().find((m) => m.id === 43)).toMatchObject({ result: { content: [{ type: 'text' }] } });
+    replay.receive({ jsonrpc: '2.0', id: 44, method: 'tools/list' });
+    await replay.drain();
+    expect(answered().find((m) => m.id === 44)).toMatchObject({
+      result: { tools: [{ name: 'diagnostic' }] },
+    });
+    expect(answered().map((m) => m.id)).toEqual([41, undefined, 43, 44]);
+    replay.dispose();
+  });
+
   test('SSE: the reference client gets the recorded results, ids remapped, the reply after the recorded delay over the speed', async () => {
     const mock = await startMockToolServer({}, { replay: sseSession, speed: 4 });
     const client = new ToolClient(new SseClientTransport(mock.url));
