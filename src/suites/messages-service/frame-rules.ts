@@ -76,7 +76,7 @@ export function frameFormatViolations(frames: readonly SseFrame[], unterminated:
       );
     }
   });
-  if (unterminated !== '') {
+  if (holdsFrame(unterminated)) {
     found.push(
       violation(
         `end of stream after ${frames.length} frames`,
@@ -86,6 +86,15 @@ export function frameFormatViolations(frames: readonly SseFrame[], unterminated:
     );
   }
   return found;
+}
+
+/**
+ * Whether text left after the last blank line would have been a frame: it has a line other
+ * than `id:` and `retry:`. Those two set reader state and dispatch nothing (SSE), so a stray
+ * one at the end is no unclosed frame; the real API sends neither.
+ */
+function holdsFrame(unterminated: string): boolean {
+  return unterminated.split('\n').some((line) => line !== '' && !/^(id|retry)(:|$)/.test(line));
 }
 
 /** Where following the stream with the reducer stopped, and why. */

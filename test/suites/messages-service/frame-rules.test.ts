@@ -97,6 +97,16 @@ describe('frame format (Events: each frame is an event line and a data line whos
       expect.objectContaining({ expected: 'every frame closed by a blank line' }),
     ]);
   });
+
+  test('a stray id: or retry: line after the last frame is no unclosed frame (it dispatches nothing)', () => {
+    for (const tail of ['id: 7\n', 'retry: 100', 'id: 7\nretry: 100\n', 'id']) {
+      const { frames, unterminated } = decodeFrames([`${encodeFrame('ping', '{"type":"ping"}')}${tail}`]);
+      expect(unterminated).not.toBe('');
+      expect(frameFormatViolations(frames, unterminated)).toEqual([]);
+    }
+    const { frames, unterminated } = decodeFrames(['id: 7\ndata: {"type":"ping"}\n']);
+    expect(frameFormatViolations(frames, unterminated)).toHaveLength(1);
+  });
 });
 
 describe('Events rule 1: order', () => {

@@ -51,7 +51,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
       'Each frame is an `event:` line and a `data:` line with JSON whose `type` equals the event name, closed by a blank line.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec: each stream frame is an `event:` line and a `data:` line holding JSON whose `type` equals the event name, closed by a blank line. Every messages service.',
+    rule: 'The spec: each stream frame is an `event:` line and a `data:` line holding JSON whose `type` equals the event name, closed by a blank line. Every messages service. A stray `id:` or `retry:` line after the last frame dispatches nothing (SSE) and is no unclosed frame.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await framedStreams(ctx);
