@@ -5,6 +5,7 @@ import { buildStreamableHttpMockToolServer } from '../../../src/mocks/tools/inde
 import { bodyMessages, JSONRPC_ERRORS } from '../../../src/protocol/jsonrpc/index.js';
 import { bodyHasRequest } from '../../../src/protocol/mcp/streamable-http.js';
 import { decodeFrames } from '../../../src/protocol/sse/index.js';
+import { librarySession } from '../../fixtures/library-tool-sessions.js';
 
 // The bodies the fuzz surfaces POST at the reference tool server (valid, broken, batches,
 // garbage, damaged bytes), POSTed in one session of the Streamable HTTP mock tool server: no
@@ -80,10 +81,20 @@ function isParseError(m: unknown): boolean {
   return (m as { error?: { code?: unknown } } | undefined)?.error?.code === JSONRPC_ERRORS.parseError;
 }
 
-test.each(['json', 'sse'] as const)(
-  'any bodies a client POSTs: the Streamable HTTP mock tool server (%s answers) never errs, answers each POST with what it owes and stays alive',
-  async (httpAnswer) => {
-    const built = buildStreamableHttpMockToolServer({ faults: { httpAnswer } });
+const recording = async () => librarySession('tool-sessions/stdio.json');
+
+test.each([
+  ['json', 'its scenario', undefined],
+  ['sse', 'its scenario', undefined],
+  ['json', 'a recorded session (replay)', recording],
+] as const)(
+  'any bodies a client POSTs: the Streamable HTTP mock tool server (%s answers) serving %s never errs, answers each POST with what it owes and stays alive',
+  async (httpAnswer, _, replayOf) => {
+    const replay = await replayOf?.();
+    const built = buildStreamableHttpMockToolServer(
+      { faults: { httpAnswer } },
+      replay && { replay, speed: 0 },
+    );
     const post = (payload: string | Buffer, session?: string) =>
       built.app.inject({
         method: 'POST',
@@ -111,8 +122,11 @@ test.each(['json', 'sse'] as const)(
           }
           const list = await answeredWithin(post(LIST, session), 'the tools/list after the case');
           expect(list.statusCode).toBe(200);
+          // A replay answers it from the recording while one is left, else with an error naming it.
           expect(messagesOf(String(list.headers['content-type']), list.body)).toContainEqual(
-            expect.objectContaining({ id: ALIVE, result: { tools: expect.any(Array) } }),
+            replay
+              ? expect.objectContaining({ id: ALIVE })
+              : expect.objectContaining({ id: ALIVE, result: { tools: expect.any(Array) } }),
           );
         }),
         { numRuns: 150, seed: 20261202 },

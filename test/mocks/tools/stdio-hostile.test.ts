@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { BUNDLED_LIBRARY_DIR, parseFixtureText, type ToolSession } from '../../../src/fixtures/index.js';
 import { arbMessageTemplate, renderMessages } from '../../../src/fuzz/mutations/jsonrpc.js';
 import { runStdioMockToolServer } from '../../../src/mocks/tools/index.js';
+import { librarySession } from '../../fixtures/library-tool-sessions.js';
 
 // The lines the fuzz surfaces throw at the reference tool server (valid, broken, batches,
 // garbage, damaged bytes), thrown at the mock tool server a tool client under test talks to:
@@ -15,10 +13,7 @@ import { runStdioMockToolServer } from '../../../src/mocks/tools/index.js';
 const ALIVE = 'wirecheck-alive';
 const LIST = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: ALIVE, method: 'tools/list' }));
 
-const recording = async (): Promise<ToolSession> =>
-  parseFixtureText(
-    await readFile(join(BUNDLED_LIBRARY_DIR, 'tool-sessions', 'stdio.json'), 'utf8'),
-  ) as ToolSession;
+const recording = async () => librarySession('tool-sessions/stdio.json');
 
 test.each([
   ['its scenario', undefined],
