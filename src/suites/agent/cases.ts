@@ -21,7 +21,7 @@ export const CAPPED_MAX_TURNS = 4;
 export const ROOMY_MAX_TURNS = 10;
 /** Requests after which the endless model gives up: far past any reading of the cap. */
 export const CAPPED_HARD_STOP = 20;
-export const DEFAULT_CAP_HARD_STOP = 50;
+export const DEFAULT_CAP_HARD_STOP = 100;
 
 /** One agent run of the suite: the prompt, the scripted model and the settings. */
 export interface AgentCase {

@@ -6,13 +6,15 @@ import { LeftoverLedger } from '../../harness/containment/index.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { createSlots } from '../../harness/slots.js';
 import {
+  atOtherApiOperation,
   type JournalEntry,
   type MockMessagesService,
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
-import { type AgentCase, CASES, type CaseKey, DEFAULT_CAP_HARD_STOP } from './cases.js';
+import { type AgentCase, CASES, type CaseKey } from './cases.js';
+import { CASE_TIMEOUT_MS } from './expect.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
 import { specRequestError } from './spec-request.js';
@@ -20,7 +22,7 @@ import { type AgentTarget, agentEnv } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface AgentSuiteOptions {
-  /** Budget of one agent run (default 30 s). */
+  /** Budget of one agent run (default CASE_TIMEOUT_MS, 60 s). */
   readonly caseTimeoutMs?: number;
   /** Environment the agent's own is built from (default process.env). */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
@@ -30,8 +32,17 @@ export interface AgentSuiteOptions {
 export interface AgentCaseResult {
   readonly spec: AgentCase;
   readonly run: CommandRun;
-  /** The requests the mock received during the run, in arrival order. */
+  /**
+   * The requests of the loop the mock received during the run, in arrival order: those to
+   * the messages endpoint, and those to a path that is no operation of the real API.
+   */
   readonly requests: readonly JournalEntry[];
+  /**
+   * Requests to the real API's other operations (a token count, the models list: "not shown"
+   * in the spec), which the mock does not serve and no check judges; kept apart so that the
+   * checks count and pair the loop's requests only.
+   */
+  readonly otherOperations: readonly JournalEntry[];
   /** `served[i]`: the message the mock answered `requests[i]` with (undefined: it refused it). */
   readonly served: readonly (Message | undefined)[];
   readonly workdir: string;
@@ -40,12 +51,12 @@ export interface AgentCaseResult {
 }
 
 /**
- * Requests after which a case's agent is stopped: four times the longest script, so only an
+ * Requests after which a case's agent is stopped: twice the longest script, so only an
  * agent that never stops (or retries without end) meets it. It bounds the case's time, and
  * keeps its journal whole (the mock's journal forgets its oldest entries past its limits, and
  * the checks judge a case from its first request on).
  */
-export const MAX_CASE_REQUESTS = 4 * DEFAULT_CAP_HARD_STOP;
+export const MAX_CASE_REQUESTS = 200;
 
 export interface AgentCtx {
   readonly target: AgentTarget;
@@ -85,7 +96,7 @@ export async function openAgent(
     await rm(root, { recursive: true, force: true });
   };
   const baseEnv = options.baseEnv ?? process.env;
-  const timeoutMs = options.caseTimeoutMs ?? 30_000;
+  const timeoutMs = options.caseTimeoutMs ?? CASE_TIMEOUT_MS;
   const leftovers = new LeftoverLedger();
 
   const runCase = async (spec: AgentCase): Promise<AgentCaseResult> => {
@@ -126,17 +137,19 @@ export async function openAgent(
         }),
       );
       unwatch();
-      const requests = mock.journal.entries();
-      const problem = requests.length === 0 ? cannotStart(run) : undefined;
+      const journal = mock.journal.entries();
+      const problem = journal.length === 0 ? cannotStart(run) : undefined;
       if (problem !== undefined) {
         const cause = `the agent command ${JSON.stringify(target.agent)} ${problem}`;
         throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
       }
+      const requests = journal.filter((entry) => !atOtherApiOperation(entry));
       const served = requests.map((r) => model.served.get(r.seq));
       return {
         spec,
         run,
         requests,
+        otherOperations: journal.filter(atOtherApiOperation),
         served,
         workdir,
         ...(flood.signal.aborted && { stoppedAfterRequests: MAX_CASE_REQUESTS }),
@@ -172,8 +185,13 @@ export async function openAgent(
   }
   if (probe.requests.length === 0) {
     await close();
+    const others = probe.otherOperations.map((e) => `${e.method} ${e.url}`);
+    const besides =
+      others.length === 0
+        ? ''
+        : `; it called only the real API's other operations, which the mock does not serve (${[...new Set(others)].slice(0, 3).join(', ')})`;
     throw new TargetUnavailable(
-      `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin): ${describeOutput(probe.run)}`,
+      `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}`,
     );
   }
   return {

@@ -7,11 +7,19 @@ import { describeRequests } from './conversation.js';
 import { describeOutput } from './preflight.js';
 
 /**
- * Budget of every check of the suite: the agent runs `--jobs` cases at a time, so a check's
- * case may wait for every other case ahead of it in line, and each runs at most 30 s (ten
- * cases with their grace, and room).
+ * Budget of one agent run by default. No rule bounds an agent's time; a case is at most 100
+ * turns (the default-cap case of an agent without a cap), and an agent that starts a fresh
+ * container or VM per command spends seconds on each: a minute leaves such an agent room at
+ * the recommended cap of 15 and still ends an agent that hangs.
  */
-export const CHECK_BUDGET_MS = 360_000;
+export const CASE_TIMEOUT_MS = 60_000;
+
+/**
+ * Budget of every check of the suite: the agent runs `--jobs` cases at a time, so a check's
+ * case may wait for every other case ahead of it in line, and each runs at most
+ * CASE_TIMEOUT_MS (ten cases with their grace, and room).
+ */
+export const CHECK_BUDGET_MS = 12 * CASE_TIMEOUT_MS;
 
 /** How the run went, for failure messages: exit status, end of stderr, the requests. */
 export function runContext(result: AgentCaseResult): string {
@@ -19,7 +27,11 @@ export function runContext(result: AgentCaseResult): string {
     result.stoppedAfterRequests === undefined
       ? ''
       : ` (wirecheck stopped it after ${result.stoppedAfterRequests} requests in this case)`;
-  return `case ${result.spec.name}: ${describeCommandRun(result.run)}${stopped}; ${describeRequests(result.requests)}`;
+  const others =
+    result.otherOperations.length === 0
+      ? ''
+      : `; besides, ${result.otherOperations.length} request(s) to other operations of the real API (not judged)`;
+  return `case ${result.spec.name}: ${describeCommandRun(result.run)}${stopped}; ${describeRequests(result.requests)}${others}`;
 }
 
 /**
@@ -52,17 +64,6 @@ export function exitOf(result: AgentCaseResult): string {
   return run.exitCode === null ? `signal ${run.signal ?? 'none'}` : `exit ${run.exitCode}`;
 }
 
-/**
- * Paths of the real messages API that the spec does not show ("other endpoints ... not shown"):
- * an agent may use them, the mock serves none of them, and no check fails a request to one.
- */
-const REAL_API_PATHS = ['/v1/models', '/v1/messages/count_tokens', '/v1/messages/batches', '/v1/files'];
-
-export function atRealApiPathNotShown(entry: JournalEntry): boolean {
-  const path = pathOf(entry);
-  return REAL_API_PATHS.some((known) => path === known || path.startsWith(`${known}/`));
-}
-
 /** Why the mock refused a request and which check judges that, once the case was cut short by it. */
 export interface RefusedRequest {
   index: number;
@@ -83,20 +84,12 @@ export function refusedRequest(result: AgentCaseResult): RefusedRequest | undefi
   for (const [index, entry] of result.requests.entries()) {
     if (index >= result.spec.steps || entry.status === 200) continue;
     if (!atMessagesEndpoint(entry)) {
-      const target = `${entry.method} ${pathOf(entry)}`;
-      return atRealApiPathNotShown(entry)
-        ? {
-            index,
-            entry,
-            why: `${target}, a path of the real API the spec does not show and the mock does not serve`,
-            judgedBy: 'no check judges',
-          }
-        : {
-            index,
-            entry,
-            why: `${target}, not POST ${MESSAGES_PATH}`,
-            judgedBy: 'agent.loop.endpoint judges',
-          };
+      return {
+        index,
+        entry,
+        why: `${entry.method} ${pathOf(entry)}, not POST ${MESSAGES_PATH}`,
+        judgedBy: 'agent.loop.endpoint judges',
+      };
     }
     if (entry.configuredKeyIn.length === 0) {
       return { index, entry, why: 'no key', judgedBy: 'agent.auth.key-sent judges' };
@@ -162,9 +155,11 @@ export function workdirReady(result: AgentCaseResult): boolean {
 
 /**
  * The line asking for operator intervention: the contract asks for one on stderr without
- * fixing its words, so any line naming an operator, a human or intervention counts.
+ * fixing its words, so any line naming someone to act (an operator, a human, an
+ * administrator, the user...), intervention, a review or a manual step counts.
  */
-export const OPERATOR_LINE = /\b(operator|human)\b|interven/i;
+export const OPERATOR_LINE =
+  /\b(operators?|humans?|administrators?|admins?|supervisors?|maintainers?|users?|someone|person|attention|manual(ly)?|approv\w*|assist\w*|help)\b|interven|review/i;
 
 export function operatorLineOf(stderr: string): string | undefined {
   return stderr.split(/\r\n|\r|\n/).find((line) => OPERATOR_LINE.test(line));

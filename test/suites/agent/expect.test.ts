@@ -2,7 +2,9 @@ import { expect, test } from 'vitest';
 import type { CommandRun } from '../../../src/harness/run-command.js';
 import type { JournalEntry } from '../../../src/mocks/messages/index.js';
 import { CASES } from '../../../src/suites/agent/cases.js';
-import type { AgentCaseResult } from '../../../src/suites/agent/context.js';
+import { breakerChecks } from '../../../src/suites/agent/checks/breaker.js';
+import { capChecks } from '../../../src/suites/agent/checks/cap.js';
+import type { AgentCaseResult, AgentCtx } from '../../../src/suites/agent/context.js';
 import { expectExit, expectNotCutShort, expectRequestCount } from '../../../src/suites/agent/expect.js';
 
 const REFUSAL = 'messages.0.content.0.tool_use_id: unexpected tool_use_id found in tool_result blocks';
@@ -31,7 +33,14 @@ function caseRun(statuses: number[], exitCode: number, url = '/v1/messages'): Ag
     stderr: '',
     durationMs: 5,
   } as CommandRun;
-  return { spec: CASES.consecutiveFailures, run, requests, served: [], workdir: '/nowhere' };
+  return {
+    spec: CASES.consecutiveFailures,
+    run,
+    requests,
+    otherOperations: [],
+    served: [],
+    workdir: '/nowhere',
+  };
 }
 
 test('a case cut short by a refused request is not exercised, naming the request and the checks that judge it', () => {
@@ -88,16 +97,6 @@ test('a request to a path the mock does not serve is not exercised, and names ag
   );
 });
 
-test('a request to a real API path the spec does not show is not exercised, and blames no check', () => {
-  const result = caseRun([200, 404], 1, '/v1/messages/count_tokens');
-  expect(() => expectExit(result, 3, 'three failures')).toThrow(
-    expect.objectContaining({
-      name: 'NotExercised',
-      message: expect.stringContaining('a path of the real API the spec does not show'),
-    }),
-  );
-});
-
 test('a request refused with the key and a valid body (a scripted error) excuses nothing', () => {
   const result = caseRun([200, 500], 1);
   expect(() => expectExit(result, 3, 'three failures')).toThrow(
@@ -111,4 +110,25 @@ test('a case whose requests were all answered is judged as it is', () => {
   expect(() => expectRequestCount(result, 3, 'three failures')).toThrow(
     expect.objectContaining({ name: 'CheckFailure', actual: '2 requests' }),
   );
+});
+
+test('refused requests are no loop: three is no halt at the third failure, four no turn cap', async () => {
+  const env = { signal: new AbortController().signal } as never;
+  const ctxOf = (result: AgentCaseResult) => ({ result: async () => result }) as unknown as AgentCtx;
+  const check = (id: string) => [...breakerChecks, ...capChecks].find((c) => c.id === `agent.${id}`)!;
+  const three = caseRun([401, 401, 401], 1);
+  await expect(check('breaker.halts-at-third').run(ctxOf(three), env)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('agent.auth.key-sent'),
+    }),
+  );
+  const four = { ...caseRun([401, 401, 401, 401], 0), spec: CASES.capped };
+  await expect(check('cap.exact').run(ctxOf(four), env)).rejects.toThrow(
+    expect.objectContaining({ name: 'NotExercised' }),
+  );
+  // Served, the same counts pass.
+  await expect(
+    check('breaker.halts-at-third').run(ctxOf(caseRun([200, 200, 200], 3)), env),
+  ).resolves.toBeUndefined();
 });

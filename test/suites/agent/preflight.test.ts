@@ -33,6 +33,14 @@ test('an agent that dies at start is unavailable, with the first lines of its st
   expect(message).toContain("Cannot find module '/nonexistent/wirecheck-agent.js'");
 }, 30_000);
 
+test("an agent that calls only the real API's other operations (its loop posted to count_tokens) is unavailable, and says so", async () => {
+  const message = await refusal(nodeCommand('./broken/count-tokens-only.mjs'));
+  expect(message).toContain('never sent a request to the mock messages service');
+  expect(message).toContain(
+    "it called only the real API's other operations, which the mock does not serve (POST /v1/messages/count_tokens)",
+  );
+}, 30_000);
+
 test('a command that cannot be started is unavailable, with what sh said', async () => {
   const message = await refusal('wirecheck-no-such-agent-4711');
   expect(message).toContain('could not be started by sh -c (exit 127');

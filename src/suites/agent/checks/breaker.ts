@@ -43,8 +43,9 @@ export const breakerChecks: Check<AgentCtx>[] = [
     async run(ctx) {
       const result = await ctx.result('consecutiveFailures');
       const n = result.requests.length;
-      if (n === 3) return;
+      // Three requests count only when the mock served them: refused ones end no loop by the breaker.
       expectNotCutShort(result, 'the third consecutive failure', HALTS_AFTER[result.spec.name]);
+      if (n === 3) return;
       const why =
         n > 3
           ? 'the agent went on after the third consecutive failure'
@@ -76,7 +77,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     description: 'When the breaker trips the agent asks for operator intervention on stderr.',
     level: 'must',
     basis: 'spec',
-    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention.`,
+    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention; its words are not fixed, so a line naming someone to act (an operator, a human, an administrator, the user), intervention, a review or a manual step counts.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let halted = 0;

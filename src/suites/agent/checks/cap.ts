@@ -1,6 +1,6 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
 import { CAPPED_MAX_TURNS, DEFAULT_CAP_HARD_STOP } from '../cases.js';
-import type { AgentCtx } from '../context.js';
+import type { AgentCaseResult, AgentCtx } from '../context.js';
 import {
   CHECK_BUDGET_MS,
   caseFailure,
@@ -16,6 +16,20 @@ const LIMITS = 'Limits (turns per user prompt: "example loops use 5; recommended
 
 /** Limits: "recommended cap 10 to 15"; one more request for an agent that counts turns after the first. */
 const RECOMMENDED_MAX_REQUESTS = 16;
+
+/**
+ * A cap shows only in a loop that went on: an agent that sent one request and stopped (or
+ * whose requests the mock refused) reached no cap, whatever its exit status. The loop
+ * checks judge an agent that does not send the results back.
+ */
+function expectWentOn(result: AgentCaseResult): void {
+  expectNotCutShort(result, 'a cap could stop it', result.requests.length);
+  if (result.requests.length < 2) {
+    throw new NotExercised(
+      `case ${result.spec.name}: the agent sent ${result.requests.length} request(s) and never went on after a tool call (${exitOf(result)}): no cap to measure; the loop checks judge that`,
+    );
+  }
+}
 
 export const capChecks: Check<AgentCtx>[] = [
   {
@@ -51,8 +65,8 @@ export const capChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');
-      if (result.requests.length === CAPPED_MAX_TURNS) return;
       expectNotCutShort(result, 'the turn cap', CAPPED_MAX_TURNS);
+      if (result.requests.length === CAPPED_MAX_TURNS) return;
       throw caseFailure(
         result,
         `the agent sent ${result.requests.length} requests under a cap of ${CAPPED_MAX_TURNS} (${runContext(result)})`,
@@ -67,10 +81,11 @@ export const capChecks: Check<AgentCtx>[] = [
     description: `Without WIRECHECK_MAX_TURNS the agent still has a cap: a model that never stops is stopped before ${DEFAULT_CAP_HARD_STOP} requests, and the agent exits 0.`,
     level: 'must',
     basis: 'spec',
-    rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions).`,
+    rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions). An agent that never went on after a tool call reached no cap: not exercised (the loop checks judge it).`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
+      expectWentOn(result);
       if (result.requests.length >= DEFAULT_CAP_HARD_STOP) {
         throw caseFailure(
           result,
@@ -92,9 +107,7 @@ export const capChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
-      if (result.requests.length === 0) {
-        throw new NotExercised(`the agent sent no request in case ${result.spec.name}: no cap to measure`);
-      }
+      expectWentOn(result);
       if (result.requests.length <= RECOMMENDED_MAX_REQUESTS) {
         // Fewer requests show a cap only when the agent stopped by itself, the loop not cut short.
         expectNotCutShort(result, 'a cap could stop it', result.requests.length);

@@ -18,7 +18,6 @@ import {
   turnsOf,
 } from '../conversation.js';
 import {
-  atRealApiPathNotShown,
   CHECK_BUDGET_MS,
   caseFailure,
   expectExit,
@@ -105,7 +104,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           );
         }
         for (const [i, entry] of result.requests.entries()) {
-          if (atMessagesEndpoint(entry) || atRealApiPathNotShown(entry)) continue;
+          if (atMessagesEndpoint(entry)) continue;
           throw new CheckFailure(
             `case ${result.spec.name}, request ${i + 1}: the request must go to POST {WIRECHECK_BASE_URL}${MESSAGES_PATH} (the mock answered status ${entry.status ?? 'none'})`,
             `POST ${MESSAGES_PATH}`,

@@ -37,6 +37,11 @@ import { join } from 'node:path';
  *   text editor) and a custom tool
  * @property {boolean} [equivalentForms] not a flaw: write every other request in equivalent forms
  *   (a text-only user turn as a string, is_error false left out, tool_result content as text blocks)
+ * @property {boolean} [otherOperations] not a flaw: list the models at start and count the tokens of
+ *   every request first (operations of the real API the spec does not show; their errors ignored)
+ * @property {number} [defaultCap] not a flaw: the cap when WIRECHECK_MAX_TURNS is unset (default 8)
+ * @property {string} [operatorLine] not a flaw: the words asking for intervention when the breaker trips
+ * @property {boolean} [oneShot] stop after the first reply, whatever it asks for, and exit 0
  */
 
 async function readStdin() {
@@ -81,6 +86,21 @@ function equivalentForms(messages) {
   });
 }
 
+/** A call of another operation of the real API, whose answer (an error from the mock) is ignored. */
+async function callAside(method, path, body) {
+  const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      'x-api-key': process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY,
+      'anthropic-version': '2023-06-01',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  await response.arrayBuffer();
+}
+
 async function send(body, withKey, path = '/v1/messages') {
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
@@ -106,7 +126,10 @@ export async function main(flaws = {}) {
     process.exitCode = 1;
     return;
   }
-  const cap = flaws.noCap ? Number.POSITIVE_INFINITY : Number(process.env.WIRECHECK_MAX_TURNS || 8);
+  const cap = flaws.noCap
+    ? Number.POSITIVE_INFINITY
+    : Number(process.env.WIRECHECK_MAX_TURNS || flaws.defaultCap || 8);
+  if (flaws.otherOperations) await callAside('GET', '/v1/models');
   const workdir = process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
   if (!flaws.noMkdir) mkdirSync(workdir, { recursive: true });
   const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
@@ -132,17 +155,21 @@ export async function main(flaws = {}) {
   for (let requests = 1; ; requests++) {
     let reply;
     const turns = flaws.newTurnsOnly ? messages.slice(seenTurns) : messages;
+    const body = {
+      model: 'independent-model',
+      max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
+      messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
+      ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
+    };
     try {
-      reply = await send(
-        {
-          model: 'independent-model',
-          max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
-          messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
-          ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
-        },
-        !flaws.noApiKey && (!flaws.keyOnce || requests === 1),
-        flaws.path,
-      );
+      if (flaws.otherOperations) {
+        await callAside('POST', '/v1/messages/count_tokens', {
+          model: body.model,
+          messages: body.messages,
+          tools: body.tools,
+        });
+      }
+      reply = await send(body, !flaws.noApiKey && (!flaws.keyOnce || requests === 1), flaws.path);
     } catch (error) {
       if (flaws.neverStops) continue;
       process.stderr.write(`request failed: ${error.message}\n`);
@@ -154,7 +181,7 @@ export async function main(flaws = {}) {
       messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: 'Go on.' });
       continue;
     }
-    if (uses.length === 0) {
+    if (uses.length === 0 || flaws.oneShot) {
       process.stdout.write(`${reply.content.map((b) => b.text ?? '').join('')}\n`);
       return;
     }
@@ -171,7 +198,7 @@ export async function main(flaws = {}) {
     if (tripped) {
       if (!flaws.noOperatorLine)
         process.stderr.write(
-          'Circuit breaker open: 3 commands failed in a row. Human intervention needed.\n',
+          `${flaws.operatorLine ?? 'Circuit breaker open: 3 commands failed in a row. Human intervention needed.'}\n`,
         );
       process.exitCode = flaws.exitZeroOnBreaker ? 0 : 3;
       return;
