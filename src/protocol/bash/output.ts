@@ -11,6 +11,18 @@ export function assembleOutput(stdout: string, stderr: string): string {
   return `${stdout}\n${STDERR_SEPARATOR}\n${stderr}`;
 }
 
+/**
+ * The texts Runner contract 4 allows for `stdout` and `stderr`: the assembled one, and, when
+ * stdout already ends with a line break, the one that takes that break as the break before
+ * the separator line instead of adding another (the spec: "with a line break before and
+ * after" the separator line, which either text has).
+ */
+export function assembledOutputForms(stdout: string, stderr: string): [string, ...string[]] {
+  const assembled = assembleOutput(stdout, stderr);
+  if (stdout === '' || stderr === '' || !stdout.endsWith('\n')) return [assembled];
+  return [assembled, `${stdout}${STDERR_SEPARATOR}\n${stderr}`];
+}
+
 const isContinuationByte = (byte: number): boolean => (byte & 0xc0) === 0x80;
 
 /**

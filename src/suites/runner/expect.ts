@@ -1,5 +1,5 @@
 import { CheckFailure, expectThat } from '../../harness/check.js';
-import { BashToolResult } from '../../protocol/bash/index.js';
+import { type BashToolResult, BashToolResultLine } from '../../protocol/bash/index.js';
 import { stderrPart } from './preflight.js';
 import type { SessionRun } from './session.js';
 
@@ -52,15 +52,18 @@ export function jsonAt(run: SessionRun, index: number, what: string): unknown {
   }
 }
 
-/** The tool_result answering input line `index` (Runner contract 8), or a failure. */
+/**
+ * The tool_result answering input line `index` (Runner contract 8), or a failure. Content as
+ * text blocks and `is_error` false left out read as the result they mean.
+ */
 export function resultAt(run: SessionRun, index: number, what: string): BashToolResult {
   const value = jsonAt(run, index, what);
-  const parsed = BashToolResult.safeParse(value);
+  const parsed = BashToolResultLine.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new CheckFailure(
       `result line ${index + 1} (${what}) is not a tool_result block: ${issues}`,
-      '{"type":"tool_result","tool_use_id":string,"content":string,"is_error":boolean}',
+      '{"type":"tool_result","tool_use_id":string,"content":string (or text blocks),"is_error":boolean (false when left out)}',
       abbreviate(run.outputs[index]!.text),
     );
   }

@@ -54,9 +54,35 @@ export function answerDelayMs(run: SessionRun, index: number): number {
   return at - before;
 }
 
-/** judgeAnswerTime for the answer to line `index` of a session. */
+/**
+ * judgeAnswerTime for the answer to line `index` of a session. Late is measured from the
+ * previous answer (the runner's start-up is over by then); early from the spawn, when every
+ * line was written: no command started before it, whereas a runner that writes its answers
+ * late (a buffered stdout, as Python's print to a pipe) brings the previous answer close to
+ * this one without stopping any command early. `delayMs` of an early answer is from the spawn.
+ */
 export function answerTiming(run: SessionRun, index: number, window: AnswerWindow): AnswerTiming {
-  return judgeAnswerTime(answerDelayMs(run, index), run.harnessLagMs, window);
+  const late = judgeAnswerTime(answerDelayMs(run, index), run.harnessLagMs, {
+    earliestMs: Number.NEGATIVE_INFINITY,
+    latestMs: window.latestMs,
+  });
+  if (late.kind !== 'in-time') return late;
+  const sinceStart = run.outputs[index]?.atMs ?? Number.POSITIVE_INFINITY;
+  const early = judgeAnswerTime(sinceStart, run.harnessLagMs, {
+    earliestMs: window.earliestMs,
+    latestMs: Number.POSITIVE_INFINITY,
+  });
+  return early.kind === 'in-time' ? late : early;
+}
+
+/**
+ * Whether the answers to lines `index - 1` and `index` came closer together than `minGapMs`,
+ * the least time between them of a runner that writes each answer when its command ends:
+ * then they were held back and written together, and their arrival says nothing of when
+ * either command ended.
+ */
+export function answersBunched(run: SessionRun, index: number, minGapMs: number): boolean {
+  return index > 0 && run.outputs[index] !== undefined && answerDelayMs(run, index) < minGapMs;
 }
 
 /** "(the harness lagged up to 120 ms, excused)" for messages; empty when nothing was excused. */

@@ -10,6 +10,7 @@ import {
   resultAt,
 } from '../expect.js';
 import { toolUse } from '../lines.js';
+import { expectAssembledOutput } from '../output-rules.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
@@ -18,9 +19,10 @@ const BLANK = 'Runner contract for the shell tool, item 6 (Empty output)';
 const IS_ERROR = 'Runner contract for the shell tool, item 7 (is_error)';
 const FAILS = 'Errors (shell command fails: is_error true, captured output, stderr included, as content)';
 const ASSEMBLY_RULE =
-  'The spec, for every runner: the result text is stdout; when stderr is non-empty it is appended, preceded by the separator line `--- STDERR ---` with a line break before and after, but only if stdout was non-empty.';
+  'The spec, for every runner: the result text is stdout; when stderr is non-empty it is appended, preceded by the separator line `--- STDERR ---` with a line break before and after, but only if stdout was non-empty. A stdout that ends with a line break may lend it as the break before the separator line (`out\\n--- STDERR ---\\nerr`) or get one more (`out\\n\\n--- STDERR ---`): both have the separator on a line of its own.';
 /** "states ... that no output was produced", in the words a runner may choose. */
-const NO_OUTPUT = /\bno\b[^.\n]*\boutput\b|\bempty\b|\bnothing\b/i;
+export const NO_OUTPUT =
+  /\bno\b[^.\n]*\b(output|std(out|err))\b|\b(empty|nothing|blank|none|silent(ly)?)\b|\(none\)|without output/i;
 
 /**
  * Small commands whose results the output checks compare exactly, in one session. The bytes
@@ -68,7 +70,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const result = await resultOf(ctx, env, 'both');
-      expectContent(result, assembleOutput('out\n', 'err\n'), COMMANDS.both);
+      expectAssembledOutput(result.content, 'out\n', 'err\n', COMMANDS.both);
       expectIsError(result, false, COMMANDS.both);
     },
   },
@@ -185,7 +187,7 @@ export const outputChecks: Check<RunnerCtx>[] = [
       ] as const) {
         const result = await resultOf(ctx, env, key);
         expectIsError(result, true, COMMANDS[key]);
-        expectContent(result, assembleOutput(stdout, stderr), COMMANDS[key]);
+        expectAssembledOutput(result.content, stdout, stderr, COMMANDS[key]);
       }
     },
   },

@@ -79,9 +79,9 @@ export const restartChecks: Check<RunnerCtx>[] = [
     clause: CLAUSE,
     description:
       'After a restart, no background job started in the earlier session is still running (read from /proc by the harness).',
-    level: 'must',
-    basis: 'spec',
-    rule: `${FRESH} A discarded session takes its processes with it: a background job started before the restart is not running once the restart is answered.`,
+    level: 'should',
+    basis: 'protocol-should',
+    rule: `${FRESH} Whether a discarded session takes its background jobs with it is not stated (the real tool ends its shell process; a runner with one shell per command has no session holding them), so a job of the earlier session still running once the restart is answered is pointed out with a warning.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for processes');

@@ -15,7 +15,7 @@ import {
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
-import { answerTiming, excusedNote, warmUpLine } from '../timing.js';
+import { answerDelayMs, answersBunched, answerTiming, excusedNote, warmUpLine } from '../timing.js';
 import {
   CASE_BUDGET_MS,
   KILL_LATENCY_MS,
@@ -27,7 +27,9 @@ import {
 const ITEM_3 = 'Runner contract for the shell tool, item 3 (Timeout)';
 const ERRORS = 'Errors (shell command times out)';
 const LIMITS = 'Limits (shell command timeout 20 seconds default; grace 2 seconds for one reference runner)';
-export const TIMED_OUT = /timed?[\s_-]*out/i;
+/** "text stating that the command timed out", in the words a runner may choose. */
+export const TIMED_OUT =
+  /timed?[\s_-]*out|time\s*limit|deadline|(took|ran|running) (too|longer)|exceeded[^.\n]*\b(time|seconds?|\d+\s*s)\b/i;
 
 /** Timeout of the case that checks the timeout text: 2, so the number cannot be the -1 of an exit code. */
 const TEXT_TIMEOUT_S = 2;
@@ -73,8 +75,8 @@ export function expectTimedOut(
   );
   expectThat(
     timing.kind !== 'early',
-    `${what}: the command was stopped after ${delay} ms, before its timeout of ${seconds} s${excusedNote(timing)}`,
-    `>= ${seconds * 1000} ms`,
+    `${what}: the command was stopped before its timeout of ${seconds} s: answered ${delay} ms after the runner started${excusedNote(timing)}`,
+    `>= ${seconds * 1000} ms after the runner started`,
     `${delay} ms`,
   );
 }
@@ -133,6 +135,14 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
       "the harness never saw the command's processes in /proc: they are not visible from here (another machine or PID namespace)",
     );
   }
+  expectNoLeftover(run, marker, what);
+  // A timed-out answer comes at least the timeout after the warm-up's; closer, both were held
+  // back (a buffered stdout) and its arrival does not tell when the timeout fired.
+  if (answersBunched(run, TIMED_LINE, GROUP_TIMEOUT_S * 1000 - 100)) {
+    throw new NotExercised(
+      `the timed-out answer came ${Math.round(answerDelayMs(run, TIMED_LINE))} ms after the warm-up answer, less than the ${GROUP_TIMEOUT_S} s timeout: the runner wrote its answers together (a buffered stdout), so when it ended the group cannot be told; none of its processes outlived the session`,
+    );
+  }
   // Judged at the timeout, not only once the runner exits: a runner that kills everything
   // at its exit (a sandbox torn down) but only the shell at the timeout breaks the rule.
   const answeredAt = run.outputs[TIMED_LINE]!.atMs;
@@ -144,6 +154,10 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
     `no process of the timed-out command later than ${KILL_GRACE_MS + KILL_LATENCY_MS} ms after its answer`,
     `${(run.seen.get(marker.arg) ?? []).map((p) => `pid ${p.pid} pgid ${p.pgid}`).join('; ')} last seen ${Math.round(lastSeen ?? 0)} ms after the start; the timed-out answer at ${Math.round(answeredAt)} ms`,
   );
+}
+
+/** The marked process of the timed-out command did not outlive the session. */
+function expectNoLeftover(run: SessionRun, marker: Marker, what: string): void {
   const left = run.leftovers.get(marker.arg);
   if (left !== undefined) {
     throw new CheckFailure(

@@ -39,6 +39,12 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [strictUtf8] decode output strictly: bytes that are not UTF-8 crash the runner
  * @property {boolean} [refuseSetsid] refuse every command that holds "setsid" (a stricter blocklist: allowed)
  * @property {boolean} [killGroupsAtExit] no sandbox; the timeout signals the shell only, and every command's group is killed when the runner exits
+ * @property {boolean} [otherWords] not a flaw: its own words for the notes (the limit as "64 kilobyte", blank
+ *   output as "no stdout or stderr", the timeout as "exceeded the time limit"), and a stdout ending in a
+ *   line break lends it to the separator line
+ * @property {boolean} [longForms] not a flaw: content as a text block, is_error left out when false
+ * @property {boolean} [bufferAnswers] not a flaw: hold every result line until stdin ends, as a Python
+ *   runner's print to a pipe does
  */
 
 const LIMIT = 65536;
@@ -84,7 +90,9 @@ function bwrapWorks(uid) {
 function truncate(bytes, flaws) {
   // A fatal decoder throws in the child's close handler: the runner dies there.
   if (flaws.strictUtf8) new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, LIMIT));
-  const note = `\n[output truncated: exceeded the 64 KB limit (${LIMIT} bytes)]`;
+  const note = flaws.otherWords
+    ? '\n[output truncated: exceeded the 64 kilobyte limit]'
+    : `\n[output truncated: exceeded the 64 KB limit (${LIMIT} bytes)]`;
   if (flaws.cutByCharacters) {
     const text = bytes.toString('utf8');
     return text.length > LIMIT ? text.slice(0, LIMIT) + note : text;
@@ -100,6 +108,8 @@ function assemble(out, err, flaws) {
   if (err.length === 0) return out;
   if (flaws.noSeparator) return Buffer.concat([out, err]);
   if (out.length === 0 && !flaws.alwaysSeparator) return err;
+  if (flaws.otherWords && out.at(-1) === 0x0a)
+    return Buffer.concat([out, Buffer.from(SEPARATOR.slice(1)), err]);
   return Buffer.concat([out, Buffer.from(SEPARATOR), err]);
 }
 
@@ -223,12 +233,17 @@ function execute(command, env, flaws, ctx) {
       const text = truncate(assemble(clip(stdout), clip(err()), flaws), flaws);
       const blank = text.trim() === '';
       if (timedOut) {
-        const note = `Command timed out after ${env.timeoutS} seconds`;
+        const note = flaws.otherWords
+          ? `Command killed: it exceeded the time limit of ${env.timeoutS} seconds.`
+          : `Command timed out after ${env.timeoutS} seconds`;
         resolve({ content: blank ? note : `${note}\n${text}`, isError: true });
         return;
       }
       const shown = flaws.trimTrailingNewlines ? text.replace(/\n+$/, '') : text;
-      const content = blank ? (flaws.emptyBlankText ? '' : `(no output; exit code ${exitCode})`) : shown;
+      const blankText = flaws.otherWords
+        ? `(exit status ${exitCode}; no stdout or stderr)`
+        : `(no output; exit code ${exitCode})`;
+      const content = blank ? (flaws.emptyBlankText ? '' : blankText) : shown;
       resolve({ content, isError: exitCode !== 0 || (flaws.isErrorOnStderr === true && err().length > 0) });
     });
   });
@@ -277,7 +292,15 @@ export async function main(flaws = {}) {
     groups: [],
     bwrap: bwrapWorks(isRoot && !flaws.runAsRoot ? NOBODY : undefined),
   };
-  const write = (result) => process.stdout.write(`${JSON.stringify({ type: 'tool_result', ...result })}\n`);
+  const held = [];
+  const write = ({ tool_use_id, content, is_error }) => {
+    const result = flaws.longForms
+      ? { tool_use_id, content: [{ type: 'text', text: content }], ...(is_error ? { is_error } : {}) }
+      : { tool_use_id, content, is_error };
+    const line = `${JSON.stringify({ type: 'tool_result', ...result })}\n`;
+    if (flaws.bufferAnswers) held.push(line);
+    else process.stdout.write(line);
+  };
   try {
     for await (const line of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
       const { id, problem, block } = invalid(line);
@@ -301,6 +324,7 @@ export async function main(flaws = {}) {
       write({ tool_use_id: id, content, is_error: isError });
     }
   } finally {
+    if (held.length > 0) process.stdout.write(held.join(''));
     for (const pid of ctx.groups) killGroup(pid, 'SIGKILL');
     rmSync(scripts, { recursive: true, force: true });
     rmSync(ownWorkdir, { recursive: true, force: true });
