@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type CheckEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { SharedWork } from '../../harness/shared-work.js';
+import { slowRunnerAllowanceMs } from './checks/common.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
 import { type MemoryReport, type MemorySampler, sampleRunnerMemory } from './memory.js';
@@ -127,16 +128,22 @@ export async function openRunner(
     return join(dir, 'workdir');
   };
   const leftovers = new LeftoverLedger();
+  /** Set once the preflight has timed the runner's first answer. */
+  let allowanceMs = (_lines: number) => 0;
   const session = (spec: CaseSpec, workdir = workdirOf(spec), sampler?: MemorySampler) =>
     leftovers.track(
       `the session in ${workdir}`,
-      runSession(target.runner, spec, {
-        baseEnv,
-        workdir,
-        ...(sampler === undefined
-          ? {}
-          : { onOutput: () => sampler.firstOutput(), onStart: (pid: number) => sampler.started(pid) }),
-      }),
+      runSession(
+        target.runner,
+        { ...spec, budgetMs: spec.budgetMs + allowanceMs(spec.lines.length) },
+        {
+          baseEnv,
+          workdir,
+          ...(sampler === undefined
+            ? {}
+            : { onOutput: () => sampler.firstOutput(), onStart: (pid: number) => sampler.started(pid) }),
+        },
+      ),
     );
   const gone = (result: SessionRun): void => {
     const problem = cannotStart(result);
@@ -179,6 +186,8 @@ export async function openRunner(
     await close();
     throw new TargetUnavailable(`the runner command ${JSON.stringify(target.runner)} ${problem}`);
   }
+  const firstAnswerMs = probe.outputs[0]?.atMs ?? 0;
+  allowanceMs = (lines) => slowRunnerAllowanceMs(firstAnswerMs, lines);
   const ctx: RunnerCtx = {
     target,
     canaries,

@@ -64,3 +64,13 @@ test('a runner that ends timed-out groups only at its exit is not passed on the 
   });
   expect(statusById(result)).toEqual(expected);
 }, 180_000);
+
+test('a runner that takes 7 s to start (a container) gets its pace from the preflight, not failures at a budget', async () => {
+  const expected = expectedStatuses({
+    runner: 'slow-start',
+    flaw: '',
+    passes: ['results.exits-on-eof', 'spawn-failure.error-result', 'restart.answered'],
+  });
+  const result = await runAgainst(runnerCommand('slow-start'), { only: Object.keys(expected) });
+  expect(statusById(result)).toEqual(expected);
+}, 180_000);

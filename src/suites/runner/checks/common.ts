@@ -13,6 +13,20 @@ export const STARTUP_ALLOWANCE_MS = 5000;
 export function quickBudgetMs(lines: number, extraMs = 0): number {
   return STARTUP_ALLOWANCE_MS + lines * 1000 + extraMs;
 }
+/** The most a slow runner's allowance adds to one session's budget. */
+export const MAX_SLOW_RUNNER_ALLOWANCE_MS = 30_000;
+/**
+ * Time added to every session of a runner slower than the budgets above assume, from its
+ * answer to the preflight's one `echo` (`firstAnswerMs` after the spawn): no rule bounds how
+ * long a runner takes to start or to run a command (a container or a VM per command, as the
+ * spec recommends), so its own pace sets the budget. Twice its start-up past the allowance,
+ * and what its one answer took past a second for each line; at most MAX_SLOW_RUNNER_ALLOWANCE_MS.
+ */
+export function slowRunnerAllowanceMs(firstAnswerMs: number, lines: number): number {
+  const startup = Math.max(0, 2 * firstAnswerMs - STARTUP_ALLOWANCE_MS);
+  const perLine = Math.max(0, firstAnswerMs - 1000) * lines;
+  return Math.min(Math.ceil(startup + perLine), MAX_SLOW_RUNNER_ALLOWANCE_MS);
+}
 /**
  * Slack on top of a timeout and its grace for a runner's answer to arrive: starting the
  * command, a loaded machine, a runner that waits a moment for its pipes to drain. The

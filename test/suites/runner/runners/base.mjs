@@ -45,6 +45,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [longForms] not a flaw: content as a text block, is_error left out when false
  * @property {boolean} [bufferAnswers] not a flaw: hold every result line until stdin ends, as a Python
  *   runner's print to a pipe does
+ * @property {number} [startupMs] not a flaw: wait this long before reading stdin (a container starting)
  */
 
 const LIMIT = 65536;
@@ -266,6 +267,7 @@ function invalid(line) {
 
 /** @param {Flaws} flaws */
 export async function main(flaws = {}) {
+  if (flaws.startupMs) await new Promise((resolve) => setTimeout(resolve, flaws.startupMs));
   const timeoutS =
     Number(process.env.WIRECHECK_TIMEOUT_S) > 0
       ? Number(process.env.WIRECHECK_TIMEOUT_S)
