@@ -2,7 +2,13 @@ import { CheckFailure, CheckSkipped, TargetGone, TargetUnavailable } from '../..
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { UsageError } from '../../harness/errors.js';
 import { firstLinesBlock } from '../../harness/output-lines.js';
-import { InitializeResult, type Tool, ToolsListResult } from '../../protocol/mcp/index.js';
+import {
+  InitializeResult,
+  isProtocolRevision,
+  type Tool,
+  ToolsListResult,
+  transportRevisionMismatch,
+} from '../../protocol/mcp/index.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
@@ -57,11 +63,28 @@ export interface ToolPages {
 
 export const MAX_PAGES = 50;
 
+/** HTTP statuses that say "no room for another session now": capacity, not a routing fault. */
+export const CAPACITY_STATUSES: readonly number[] = [429, 503];
+
+/**
+ * A new session refused with 503 or 429: the server bounds how many sessions it holds at
+ * once (wirecheck's own servers do). Still a failure for a check that needs that session; a
+ * check that opens many (the session models) stops opening and judges those it has.
+ */
+export class SessionRefused extends CheckFailure {
+  override readonly name = 'SessionRefused';
+}
+
 export interface ToolServerCtx {
   readonly target: ToolServerTarget;
   readonly transport: 'stdio' | 'sse' | 'http';
   /** The protocol version the suite offers in initialize (offered-version.ts). */
   readonly offeredVersion: string;
+  /**
+   * The protocolVersion of the first initialize result (the preflight's), undefined when it
+   * is not a string. A server may answer an offer it does not support with another version.
+   */
+  readonly negotiatedVersion: string | undefined;
   readonly replyMs: number;
   /** Budget for the first reply of a session just opened: replyMs, plus startupMs on stdio (a new process). */
   readonly firstReplyMs: number;
@@ -192,6 +215,14 @@ export async function openToolServer(
 
   const openSession = async (label: string, init: boolean): Promise<SseChannel> => {
     const channel = await openStream(label);
+    if (CAPACITY_STATUSES.includes(channel.status)) {
+      await channel.close();
+      throw new SessionRefused(
+        `GET ${target.kind === 'sse' ? target.url : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now`,
+        'HTTP 200 and an event stream',
+        `HTTP ${channel.status}`,
+      );
+    }
     await channel.firstEvent(httpMs);
     if (channel.endpoint() === undefined) {
       // The first event may be something else (the endpoint check's business): give it the budget.
@@ -219,6 +250,17 @@ export async function openToolServer(
   const mustInitialize = async (channel: Channel): Promise<Exchange> => {
     const ex = await initialize(channel, firstReplyMs, revisionOf(target));
     if (ex.reply === undefined || !('result' in ex.reply)) {
+      const status = ex.post?.status;
+      if (channel.transport === 'http' && status !== undefined && CAPACITY_STATUSES.includes(status)) {
+        const refused = new SessionRefused(
+          `initialize on ${channel.peer.label} was answered HTTP ${status}: the server takes no more sessions now (${ex.post?.body.slice(0, 200)})`,
+          'an initialize result',
+          `HTTP ${status}`,
+          rpcEvidence(`initialize on ${channel.peer.label}`, [channel]),
+        );
+        await channel.close();
+        throw refused;
+      }
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
         // The exit is the cause other checks' failures on processes that died share (failWith).
         throw gone(
@@ -282,6 +324,9 @@ export async function openToolServer(
   spares?.fill();
   const info = InitializeResult.safeParse((first.ex.reply as { result?: unknown }).result);
   const serverInfo = info.success ? info.data.serverInfo : undefined;
+  const answered = (first.ex.reply as { result?: { protocolVersion?: unknown } | null }).result
+    ?.protocolVersion;
+  const negotiatedVersion = typeof answered === 'string' ? answered : undefined;
   sessions = 1;
   let mainChannel: Promise<Channel> = Promise.resolve(first.channel);
   const main = async (): Promise<Channel> => {
@@ -376,6 +421,7 @@ export async function openToolServer(
     target,
     transport: target.kind,
     offeredVersion,
+    negotiatedVersion,
     replyMs,
     firstReplyMs,
     httpMs,
@@ -462,7 +508,16 @@ async function preflight(
     }
   }
   const ex = await initializeOrGiveUp(channel, how.replyMs, revisionOf(target));
-  if (ex.reply !== undefined && 'result' in ex.reply) return { channel, ex };
+  if (ex.reply !== undefined && 'result' in ex.reply) {
+    const other = otherRevisionAnswered(target, ex);
+    if (other === undefined) return { channel, ex };
+    await channel.close();
+    const ran =
+      target.kind === 'stdio'
+        ? `the server command ${JSON.stringify(target.command)}`
+        : `the server at ${target.url}`;
+    throw new TargetUnavailable(`${ran} cannot be tested as ${target.protocol}: ${other}`);
+  }
   const proc = channel.transport === 'stdio' ? (channel as StdioChannel).process : how.started;
   // Let a dying process finish so its exit status and stderr are complete.
   if (proc !== undefined) await Promise.race([proc.exited, delay(300)]);
@@ -482,6 +537,25 @@ async function preflight(
       ? `the server command ${JSON.stringify(target.command)}`
       : `the server at ${target.url}`;
   throw new TargetUnavailable(`${ran} cannot be tested: ${why}${stderr(proc)}`);
+}
+
+/**
+ * Why a server cannot be tested as the revision --protocol names, or undefined: it answered
+ * initialize with another revision wirecheck knows, which MCP lets a server that does not
+ * support the requested version do. Every check of that run would judge a session that does
+ * not speak the named revision. A protocolVersion that is no known revision is left to the
+ * checks (initialize.result-shape, initialize.requested-revision): that is a fault, not a choice.
+ */
+function otherRevisionAnswered(target: ToolServerTarget, ex: Exchange): string | undefined {
+  if (target.protocol === undefined) return undefined;
+  const v = (ex.reply as { result?: { protocolVersion?: unknown } | null }).result?.protocolVersion;
+  if (!isProtocolRevision(v) || v === target.protocol) return undefined;
+  const mismatch = transportRevisionMismatch(target.kind, v);
+  const advice =
+    mismatch === undefined
+      ? `test it with --protocol ${v}`
+      : `wirecheck cannot test ${v} over --${target.kind}: ${mismatch}`;
+  return `asked for protocolVersion ${target.protocol} (--protocol), the server answered ${v}: it does not speak ${target.protocol}; ${advice}`;
 }
 
 /**

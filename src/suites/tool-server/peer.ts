@@ -63,7 +63,7 @@ export const PEER_LIMITS = {
  * empty result, anything else with Method not found) through `respond`.
  *
  * What arrives is also summed up in `wire` (a WireLog): what was not JSON, not JSON-RPC, or
- * the harness's own message echoed back. An echoed request is not answered (a `cat` would
+ * the harness's own request, notification or batch echoed back. An echoed request is not answered (a `cat` would
  * otherwise get "method not found" and send that back as the reply) and ends the wait for
  * its reply at once. Memory stays bounded whatever the target sends (PEER_LIMITS).
  */
@@ -129,7 +129,9 @@ export class RpcPeer {
       return;
     }
     const c = classifyMessage(value);
-    if (c.kind !== 'invalid' && this.sentTexts.has(text)) {
+    // A response is never an echo: the harness's answer to a server's ping id 7 is the same
+    // text as the server's correct answer to the harness's own ping id 7.
+    if (c.kind !== 'invalid' && c.kind !== 'success' && c.kind !== 'error' && this.sentTexts.has(text)) {
       this.echoed(text, c);
       return;
     }

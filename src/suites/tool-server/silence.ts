@@ -57,6 +57,11 @@ export class SilenceWatch {
       sharedCause: cause,
     });
   }
+
+  /** Forget the requests left unanswered so far (see excuseSilence). */
+  excuse(): void {
+    this.unanswered.length = 0;
+  }
 }
 
 const watches = new WeakMap<Channel, SilenceWatch>();
@@ -65,6 +70,15 @@ const watches = new WeakMap<Channel, SilenceWatch>();
 export function watchSilence(channel: Channel, watch: SilenceWatch): void {
   watches.set(channel, watch);
   watch.watch(channel);
+}
+
+/**
+ * A check has judged the silence on `channel` itself: a session busy with a long call (its
+ * process alive, its stream open) is not a server that stopped answering, and its unanswered
+ * requests must not make the next check's first slow reply the one that counts it gone.
+ */
+export function excuseSilence(channel: Channel): void {
+  watches.get(channel)?.excuse();
 }
 
 /** Note an exchange on a channel watched for silence (no-op on one that is not). */

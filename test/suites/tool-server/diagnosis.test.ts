@@ -98,6 +98,22 @@ describe('the peer: echoes, unreadable lines and bounded memory', () => {
     expect(answered).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
   });
 
+  test("the server's reply that matches the harness's own answer to a server ping is a reply, not an echo", async () => {
+    const answered: unknown[] = [];
+    const peer = new RpcPeer('p', (m) => answered.push(m));
+    // The server pings with id 7; the harness answers it; then the harness pings with id 7 too.
+    const serverPing = { jsonrpc: '2.0', id: 7, method: 'ping' };
+    peer.receive(JSON.stringify(serverPing), serverPing, true);
+    const answer = '{"jsonrpc":"2.0","id":7,"result":{}}';
+    peer.recordSent(answer, answered[0]);
+    const ping = '{"jsonrpc":"2.0","id":7,"method":"ping"}';
+    peer.recordSent(ping, JSON.parse(ping));
+    const waiting = peer.wait(7, 5000, () => undefined);
+    peer.receive(answer, JSON.parse(answer), true);
+    expect(await waiting).toEqual({ reply: { jsonrpc: '2.0', id: 7, result: {} } });
+    expect(peer.wire.diagnosis().problems).toEqual([]);
+  });
+
   test('a wait that times out says what arrived meanwhile', async () => {
     const peer = new RpcPeer('p', () => {});
     const waiting = peer.wait(1, 50, () => undefined);

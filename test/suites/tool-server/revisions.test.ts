@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../../src/harness/check.js';
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from '../../../src/protocol/mcp/index.js';
 import { referenceToolServerCommand, type ToolServerTarget } from '../../../src/suites/tool-server/index.js';
 import { notPassed, quickSuite, runAgainst, serverScript, statusById, stdioTarget } from './helpers.js';
@@ -74,20 +75,18 @@ describe('tool-server suite under each MCP revision', () => {
     }
   }, 180_000);
 
-  test('a server answering 2024-11-05 to every version it knows, though it offers 2025-11-25, fails the echo check (and does not speak 2025-06-18)', async () => {
-    const result = await runAgainst(
+  test('a server answering 2024-11-05 to every version it knows, though it offers 2025-11-25, fails the echo check (and cannot be tested as 2025-06-18)', async () => {
+    // MCP lets a server answer a version it does not support with another: a run as 2025-06-18
+    // has nothing of 2025-06-18 to judge, and says which --protocol the server does answer.
+    const june = runAgainst(
       at(revisionsServer('stuck-version'), '2025-06-18'),
       { only: REVISION_CHECKS },
       quickSuite,
     );
-    expect(verdicts(statusById(result))).toEqual({
-      'tool-server.initialize.protocol-version': 'skip',
-      'tool-server.initialize.requested-revision': 'fail',
-      'tool-server.initialize.supported-version-echoed': 'fail',
-      'tool-server.jsonrpc.batch-answered': 'skip',
-      'tool-server.tools.invalid-arguments-result': 'skip',
-      'tool-server.tools.name-format': 'skip',
-    });
+    await expect(june).rejects.toBeInstanceOf(TargetUnavailable);
+    await expect(june).rejects.toThrow(
+      'the server answered 2024-11-05: it does not speak 2025-06-18; test it with --protocol 2024-11-05',
+    );
     // Under 2024-11-05 it answers what it is asked: only the echo check sees the contradiction.
     const old = await runAgainst(
       at(revisionsServer('stuck-version'), '2024-11-05'),
@@ -109,6 +108,41 @@ describe('tool-server suite under each MCP revision', () => {
     // Nothing to ask for again: the server offered no version it supports.
     expect(status['tool-server.initialize.supported-version-echoed']).toBe('skip');
     expect(status['tool-server.initialize.requested-revision']).toBe('pass');
+  }, 120_000);
+
+  test("an unknown version answered with the spec's example error (data.supported) meets the must and warns; a bare error fails", async () => {
+    const listed = await runAgainst(
+      at(revisionsServer('unknown-error'), '2025-06-18'),
+      { only: REVISION_CHECKS },
+      quickSuite,
+    );
+    expect(verdicts(statusById(listed))).toMatchObject({
+      'tool-server.initialize.unsupported-version-result': 'warn',
+    });
+    const status = statusById(listed);
+    expect(status['tool-server.initialize.unsupported-version']).toBe('pass');
+    // The listed versions are asked for again, and echoed.
+    expect(status['tool-server.initialize.supported-version-echoed']).toBe('pass');
+    expect(notPassed(listed)).toEqual([
+      expect.stringMatching(
+        /^tool-server\.initialize\.unsupported-version-result: warn: initialize asking for 1999-01-01 was answered with an error listing the supported versions \(2024-11-05, /,
+      ),
+    ]);
+    const bare = await runAgainst(
+      at(revisionsServer('unknown-bare-error'), '2025-06-18'),
+      { only: REVISION_CHECKS },
+      quickSuite,
+    );
+    const c = Object.fromEntries(bare.checks.map((k) => [k.id, k]));
+    expect(c['tool-server.initialize.unsupported-version']?.status).toBe('fail');
+    expect(c['tool-server.initialize.unsupported-version']?.message).toContain(
+      'with an error that lists no supported version (error.data.supported)',
+    );
+    expect(c['tool-server.initialize.unsupported-version-result']).toMatchObject({
+      status: 'skip',
+      skipKind: 'not-exercised',
+    });
+    expect(c['tool-server.initialize.supported-version-echoed']).toMatchObject({ status: 'skip' });
   }, 120_000);
 
   test('a server refusing batches fails the batch check under 2025-03-26 only', async () => {

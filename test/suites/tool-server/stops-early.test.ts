@@ -31,7 +31,7 @@ describe('a server that stops answering after initialize is gone after a few req
       expect(result.stopped?.kind).toBe('target-gone');
       // The run stops early: the initialize checks (version negotiation included), the few that left
       // requests unanswered, and no more.
-      expect(ran(result).length).toBeLessThanOrEqual(8);
+      expect(ran(result).length).toBeLessThanOrEqual(9);
       expect(result.checks.filter((c) => c.skipKind === 'not-run').length).toBeGreaterThan(30);
       // stdout-purity is not blamed for another check's silence.
       expect(result.checks.find((c) => c.id === 'tool-server.stdio.stdout-purity')?.status).toBe('skip');

@@ -1,5 +1,9 @@
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
-import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
+import {
+  JSONRPC_ERRORS,
+  type JsonRpcErrorResponse,
+  type JsonRpcResponse,
+} from '../../../protocol/jsonrpc/index.js';
 import { looksLikeVersion, METHODS, revisionsFrom, revisionsUntil } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { nextId } from '../peer.js';
@@ -65,11 +69,28 @@ function unsupportedExchange(
   });
 }
 
+/**
+ * The versions an error answer to an unsupported version lists as supported, in the shape of
+ * MCP's own example (-32602 with data.supported and data.requested); undefined when the error
+ * lists none that looks like a version.
+ */
+function supportedListed(reply: JsonRpcResponse): string[] | undefined {
+  const error = (reply as Partial<JsonRpcErrorResponse>).error;
+  const supported = (error?.data as { supported?: unknown } | null | undefined)?.supported;
+  if (!Array.isArray(supported)) return undefined;
+  const versions = supported.filter((v): v is string => looksLikeVersion(v) && v !== UNSUPPORTED_VERSION);
+  return versions.length > 0 ? versions : undefined;
+}
+
 /** The version the server offered to that request, when it offered one that looks like a version. */
 async function unsupportedAnswer(ctx: ToolServerCtx): Promise<{ version?: string; why: string }> {
   const { ex } = await unsupportedExchange(ctx);
   if (ex.reply === undefined) return { why: `no reply: ${ex.why}` };
-  if (!('result' in ex.reply)) return { why: `an error: ${brief(ex.reply)}` };
+  if (!('result' in ex.reply)) {
+    // The spec's example error names what the server supports: ask for the first of those.
+    const listed = supportedListed(ex.reply);
+    return listed === undefined ? { why: `an error: ${brief(ex.reply)}` } : { version: listed[0], why: '' };
+  }
   const v = (ex.reply.result as { protocolVersion?: unknown } | null)?.protocolVersion;
   if (!looksLikeVersion(v) || v === UNSUPPORTED_VERSION)
     return { why: `protocolVersion ${JSON.stringify(v)}` };
@@ -207,17 +228,18 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
   {
     id: 'tool-server.initialize.unsupported-version',
     clause: 'MCP 2024-11-05 lifecycle, version negotiation (the spec shows only 2024-11-05)',
-    description: `initialize asking for a version the server cannot support (${UNSUPPORTED_VERSION}) is answered with a result naming a version the server does support, not with that version or an error.`,
+    description: `initialize asking for a version the server cannot support (${UNSUPPORTED_VERSION}) is answered with a version the server does support: a result naming one, or an error whose data lists them (the spec's example); not with that version, a bare error or nothing.`,
     level: 'must',
     basis: 'protocol-must',
-    rule: 'MCP 2024-11-05 (and 2025-11-25, in the same words): when the server does not support the version the client asks for, it MUST answer with another protocol version it supports (the client then decides whether to go on). Every tool server.',
+    rule: "MCP 2024-11-05 (and 2025-11-25, in the same words): when the server does not support the version the client asks for, it MUST answer with another protocol version it supports (the client then decides whether to go on). The same page's example answers with error -32602 whose data lists the supported versions, so that answer meets the rule too (initialize.unsupported-version-result prefers a result). Every tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { ex, channel } = await unsupportedExchange(ctx);
+      if (ex.reply !== undefined && 'error' in ex.reply && supportedListed(ex.reply) !== undefined) return;
       if (ex.reply === undefined || !('result' in ex.reply)) {
         throw failWith(
-          `initialize asking for ${UNSUPPORTED_VERSION} was answered ${ex.reply === undefined ? `with nothing (${ex.why})` : `with an error: ${brief(ex.reply)}`}`,
-          `a result whose protocolVersion is a version the server supports (e.g. ${revisionOf(ctx.target)})`,
+          `initialize asking for ${UNSUPPORTED_VERSION} was answered ${ex.reply === undefined ? `with nothing (${ex.why})` : `with an error that lists no supported version (error.data.supported): ${brief(ex.reply)}`}`,
+          `a result whose protocolVersion is a version the server supports (e.g. ${revisionOf(ctx.target)}), or an error whose data.supported lists them`,
           brief(ex.reply),
           [channel],
         );
@@ -231,6 +253,36 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
           [channel],
         );
       }
+    },
+  },
+  {
+    id: 'tool-server.initialize.unsupported-version-result',
+    clause: 'MCP 2024-11-05 lifecycle, version negotiation (the spec shows only 2024-11-05)',
+    description: `initialize asking for a version the server cannot support (${UNSUPPORTED_VERSION}) is answered with a result naming a version it supports, rather than with the error the spec shows as an example.`,
+    level: 'should',
+    basis: 'protocol-should',
+    rule: "MCP 2024-11-05 (and 2025-11-25): a server that does not support the requested version MUST answer with another version it supports, and a client then decides whether to go on; yet the same page's example answers with error -32602 listing the supported versions. With the spec showing both, an error that lists them warns: a result lets a client that can speak the offered version go on at once. Every tool server.",
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { ex, channel } = await unsupportedExchange(ctx);
+      if (ex.reply === undefined || !('error' in ex.reply)) {
+        if (ex.reply !== undefined && 'result' in ex.reply) return;
+        throw new NotExercised(
+          `initialize asking for ${UNSUPPORTED_VERSION} got no reply (${ex.why}): initialize.unsupported-version judges that`,
+        );
+      }
+      const listed = supportedListed(ex.reply);
+      if (listed === undefined) {
+        throw new NotExercised(
+          `initialize asking for ${UNSUPPORTED_VERSION} was answered with an error listing no supported version: initialize.unsupported-version judges that`,
+        );
+      }
+      throw failWith(
+        `initialize asking for ${UNSUPPORTED_VERSION} was answered with an error listing the supported versions (${listed.join(', ')}), not with a result naming one`,
+        `a result whose protocolVersion is one of ${listed.join(', ')}`,
+        brief(ex.reply),
+        [channel],
+      );
     },
   },
   {
@@ -403,10 +455,17 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       'A JSON-RPC batch of two pings, sent as one message, gets a response for each of them (in one array, as JSON-RPC 2.0 answers a batch, or one by one).',
     level: 'must',
     basis: 'protocol-must',
-    rule: 'MCP 2025-03-26: implementations MAY send JSON-RPC batches but MUST support receiving them (2025-06-18 removed batching, so the check holds in 2025-03-26 only). Every tool server run under --protocol 2025-03-26.',
+    rule: 'MCP 2025-03-26: implementations MAY send JSON-RPC batches but MUST support receiving them (2025-06-18 removed batching, so the check holds in 2025-03-26 only). Every tool server offered 2025-03-26 that answers initialize with 2025-03-26; one that answers a later revision it supports instead is not judged.',
     revisions: ['2025-03-26'],
     timeoutMs: CHECK_MS,
     async run(ctx) {
+      // The offer is not the session's revision: a server that does not support 2025-03-26
+      // MUST answer another version it supports, and one without batching owes no batch.
+      if (ctx.negotiatedVersion !== '2025-03-26') {
+        throw new NotExercised(
+          `the server answered initialize (offered 2025-03-26) with protocolVersion ${JSON.stringify(ctx.negotiatedVersion)}: batching is a rule of 2025-03-26 only, and the session speaks another revision`,
+        );
+      }
       const channel = await ctx.main();
       const before = channel.peer.items.length;
       const ids = [`wirecheck-batch-${nextId()}`, `wirecheck-batch-${nextId()}`];

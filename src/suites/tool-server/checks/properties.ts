@@ -15,17 +15,10 @@ import { rpcEvidence } from '../evidence.js';
 import { exchange } from '../rpc.js';
 import { callResultProblems } from '../rules.js';
 import { argumentsArbitrary } from '../schema-arbitrary.js';
-import { noteExchange } from '../silence.js';
+import { excuseSilence, noteExchange } from '../silence.js';
+import { LATE_REPLY_FACTOR } from '../slow-call.js';
 import { callableTools } from '../tool-choice.js';
 import { brief, CLAUSES } from './common.js';
-
-/**
- * A call and the ping after it both unanswered within the reply budget: the ping gets this
- * many budgets more before the server is judged to have stopped answering, so that a server
- * slowed by a busy machine is not called dead (a dead one stays silent; one that crashed is
- * seen gone at once).
- */
-const LATE_REPLY_FACTOR = 3;
 
 /** Wall-clock budget of the property; past it the remaining runs pass without calling. */
 const PROPERTY_MS = 40_000;
@@ -35,6 +28,8 @@ const NO_CALLS = 'no call with generated arguments was sent within the property 
 interface Silent {
   readonly tool: string;
   readonly args: Record<string, unknown>;
+  /** Set when the session answered nothing after it, not even a ping (it was then closed). */
+  readonly busy?: string;
 }
 
 /** Calls with generated arguments: the must part throws, the calls that got no reply are kept for the should part. */
@@ -51,10 +46,12 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
         failure: undefined,
         silent: [] as Silent[],
         calls: 0,
+        answered: 0,
       };
     }
     const silent: Silent[] = [];
     let calls = 0;
+    let answered = 0;
     const cap = env.full ? (ctx.options.maxFullCalls ?? 400) : (ctx.options.maxCalls ?? 40);
     const deadline = performance.now() + PROPERTY_MS;
     // One session for the whole property; a fresh one when a call killed it, so shrinking
@@ -87,13 +84,32 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
               // Both silent: a server that died, or one (or a harness) on a busy machine that
               // is slow to answer. Only a server that stays silent much longer is judged dead.
               const late = await ch.peer.wait(ping.id, LATE_REPLY_FACTOR * ctx.replyMs, () => ch.gone());
-              if (late.reply === undefined) {
+              if (late.reply === undefined && ch.gone() !== undefined) {
                 throw new CheckFailure(
                   `${tool} with ${JSON.stringify(args).slice(0, 300)} got no reply and the server stopped answering (${ex.why}; ping: ${ping.why}; nothing for ${LATE_REPLY_FACTOR} times as long again: ${late.why})`,
                   'a result or a JSON-RPC error, and the server still serving',
                   'silence',
                   rpcEvidence(`${tool} with generated arguments`, [ch]),
                 );
+              }
+              if (late.reply === undefined) {
+                // Alive (process running, stream open) but silent: a server that serves one
+                // request at a time may be inside a long call (a tool asked to wait 30 s).
+                // JSON-RPC sets no deadline, so this is the should check's to report; the next
+                // call gets a fresh session (over stdio, a new process).
+                await ch.sendText(
+                  JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: ex.id } }),
+                );
+                const waited = (2 + LATE_REPLY_FACTOR) * ctx.replyMs;
+                silent.push({
+                  tool,
+                  args,
+                  busy: `the session then answered nothing, not even a ping, for ${waited} ms, though it did not end`,
+                });
+                excuseSilence(ch);
+                await ch.close();
+                channel = undefined;
+                return;
               }
               // Alive: the late reply counts as an answer for the silence watch (a server that
               // serves one request at a time, busy with a slow tool, is not gone), and the
@@ -110,6 +126,7 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
             silent.push({ tool, args });
             return;
           }
+          answered += 1;
           if ('result' in reply) {
             const problems = callResultProblems(reply.result);
             if (problems.length > 0) {
@@ -126,7 +143,7 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
       ).catch((e: unknown) => {
         failure = e;
       });
-      return { skipped: undefined, failure, silent, calls };
+      return { skipped: undefined, failure, silent, calls, answered };
     } finally {
       await channel?.close();
     }
@@ -138,7 +155,7 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.tools.generated-arguments',
     clause: `${CLAUSES.objects} (Tool call result); ${CLAUSES.errors} (the handler raises an error)`,
     description:
-      'Calls of each listed tool with arguments generated from its inputSchema (required and optional properties) are answered with a well-formed result or a JSON-RPC error, and the server keeps serving.',
+      "Calls of each listed tool with arguments generated from its inputSchema (required and optional properties) are answered with a well-formed result or a JSON-RPC error, and the session does not end (one left silent but alive, as a server busy with a long call is, is generated-arguments-answered's to report).",
     level: 'must',
     basis: 'spec',
     rule: 'The spec: a tool call is answered with a call result (content items) or an error, and JSON-RPC 2.0 gives every request a response; a server that dies on some arguments leaves the call unanswered. Every tool server (only tools --call-tools allows are called).',
@@ -148,6 +165,11 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
       if (run.skipped !== undefined) throw new CheckSkipped(run.skipped);
       if (run.failure !== undefined) throw run.failure;
       if (run.calls === 0) throw new NotExercised(NO_CALLS);
+      if (run.answered === 0) {
+        throw new NotExercised(
+          `no call with generated arguments was answered, so none could be judged (tools.generated-arguments-answered reports the silence): ${run.silent[0]?.busy ?? `every one got no reply within ${ctx.replyMs} ms`}`,
+        );
+      }
     },
   },
   {
@@ -163,10 +185,11 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
       const run = await generatedCalls(ctx, env);
       if (run.skipped !== undefined) throw new CheckSkipped(run.skipped);
       if (run.calls === 0) throw new NotExercised(NO_CALLS);
-      const first = run.silent[0];
+      // A call after which the session fell silent is the one worth showing.
+      const first = run.silent.find((s) => s.busy !== undefined) ?? run.silent[0];
       if (first !== undefined) {
         throw new CheckFailure(
-          `${run.silent.length} of ${run.calls} calls got no reply within ${ctx.replyMs} ms, e.g. ${first.tool} with ${JSON.stringify(first.args).slice(0, 300)}`,
+          `${run.silent.length} of ${run.calls} calls got no reply within ${ctx.replyMs} ms, e.g. ${first.tool} with ${JSON.stringify(first.args).slice(0, 300)}${first.busy === undefined ? '' : ` (${first.busy})`}`,
           'a reply to every call',
           run.silent.map((s) => `${s.tool} ${JSON.stringify(s.args).slice(0, 200)}`).join('\n'),
         );

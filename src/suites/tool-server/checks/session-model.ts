@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { type Check, CheckFailure, CheckSkipped } from '../../../harness/check.js';
+import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { Channel } from '../channel.js';
-import type { ToolServerCtx } from '../context.js';
+import { SessionRefused, type ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { type Exchange, exchange } from '../rpc.js';
 import { echoTool } from '../tool-choice.js';
@@ -20,6 +20,16 @@ interface Model {
   /** Labels of the sessions open now, in opening order. */
   open: string[];
   opened: number;
+  /** The server refused a new session for capacity (503, 429): no more are opened this run. */
+  full: boolean;
+}
+
+/** What the runs of one check saw of the server's capacity. */
+interface Capacity {
+  /** The first refusal, as the server gave it. */
+  refused?: string;
+  /** The most sessions open at once in any run. */
+  mostOpen: number;
 }
 
 interface Pending {
@@ -36,6 +46,7 @@ interface Real {
   readonly all: Channel[];
   pending: Pending[];
   readonly echo: ReturnType<typeof echoTool>;
+  readonly capacity: Capacity;
 }
 
 /** Wait for every pending call of the sessions still open: each must be answered on its own stream. */
@@ -103,12 +114,19 @@ async function openMany(n: number, m: Model, r: Real): Promise<void> {
     r.all.push(o.value);
     m.open.push(label);
   });
-  const failed = opened.find((o) => o.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
+  r.capacity.mostOpen = Math.max(r.capacity.mostOpen, m.open.length);
+  // A session refused for capacity is no routing fault: the run goes on with those it has.
+  const failed = opened.find((o) => o.status === 'rejected' && !(o.reason instanceof SessionRefused));
+  if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+  const refused = opened.find((o) => o.status === 'rejected');
+  if (refused !== undefined) {
+    m.full = true;
+    r.capacity.refused ??= ((refused as PromiseRejectedResult).reason as SessionRefused).message;
+  }
 }
 
 class OpenSession implements fc.AsyncCommand<Model, Real> {
-  check = (m: Readonly<Model>) => m.open.length < MAX_OPEN;
+  check = (m: Readonly<Model>) => !m.full && m.open.length < MAX_OPEN;
   run = (m: Model, r: Real) => openOne(m, r);
   toString = () => 'open a session';
 }
@@ -191,13 +209,14 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
       // No tools to call (tools/list unreadable: its own checks say so) leaves pings only.
       const echo = echoTool(await toolsIfListed(ctx));
       const deadline = performance.now() + MODEL_MS;
+      const capacity: Capacity = { mostOpen: 0 };
       await checkProperty(
         env,
         commands,
         async (cmds) => {
           if (performance.now() > deadline) return;
-          const real: Real = { ctx, sessions: new Map(), all: [], pending: [], echo };
-          const model: Model = { open: [], opened: 0 };
+          const real: Real = { ctx, sessions: new Map(), all: [], pending: [], echo, capacity };
+          const model: Model = { open: [], opened: 0, full: false };
           try {
             await openMany(perRun, model, real);
             // Every run starts with one call on each open session at once: replies of concurrent
@@ -212,6 +231,11 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
         },
         { runs },
       );
+      if (capacity.refused !== undefined && capacity.mostOpen < 2) {
+        throw new NotExercised(
+          `the server refused new sessions for capacity (${capacity.refused}) with at most ${capacity.mostOpen} of the model's open at once: routing needs 2 sessions at once to judge`,
+        );
+      }
     },
   };
 }

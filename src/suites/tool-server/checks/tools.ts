@@ -22,6 +22,7 @@ import {
   toolsListProblems,
   unknownToolAnswer,
 } from '../rules.js';
+import { toolCallReply } from '../slow-call.js';
 import {
   findDiagnosticTool,
   invalidArguments,
@@ -76,12 +77,7 @@ async function invalidArgumentsCall(ctx: ToolServerCtx) {
     throw new NotExercised('no tool that may be called has a required argument to leave out');
   }
   const channel = await ctx.main();
-  const reply = await call(
-    channel,
-    METHODS.toolsCall,
-    { name: found.tool.name, arguments: found.args },
-    ctx.replyMs,
-  );
+  const reply = await toolCallReply(channel, { name: found.tool.name, arguments: found.args }, ctx.replyMs);
   const what = `${found.tool.name} with ${JSON.stringify(found.args)} (a required argument missing)`;
   return { channel, reply, what };
 }
@@ -217,12 +213,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       const refused: string[] = [];
       for (const tool of tools) {
         const args = minimalArguments(tool);
-        const reply = await call(
-          channel,
-          METHODS.toolsCall,
-          { name: tool.name, arguments: args },
-          ctx.replyMs,
-        );
+        const reply = await toolCallReply(channel, { name: tool.name, arguments: args }, ctx.replyMs);
         if (!('result' in reply)) {
           refused.push(`${tool.name} ${JSON.stringify(args)}: ${brief(reply)}`);
           continue;
@@ -255,8 +246,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       const tool = noArgumentTool(await callable(ctx, 'tools/call without arguments'));
       if (tool === undefined) throw new CheckSkipped('every tool that may be called looks slow or networked');
       const channel = await ctx.main();
-      const absent = await call(channel, METHODS.toolsCall, { name: tool.name }, ctx.replyMs);
-      const empty = await call(channel, METHODS.toolsCall, { name: tool.name, arguments: {} }, ctx.replyMs);
+      const absent = await toolCallReply(channel, { name: tool.name }, ctx.replyMs);
+      const empty = await toolCallReply(channel, { name: tool.name, arguments: {} }, ctx.replyMs);
       if (answerKind(absent) !== answerKind(empty)) {
         throw failWith(
           `${tool.name} without arguments got ${answerKind(absent)} (${brief(absent)}), with arguments {} ${answerKind(empty)}`,
@@ -379,9 +370,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       const channel = await ctx.main();
       let judged = 0;
       for (const tool of tools) {
-        const reply = await call(
+        const reply = await toolCallReply(
           channel,
-          METHODS.toolsCall,
           { name: tool.name, arguments: minimalArguments(tool) },
           ctx.replyMs,
         );

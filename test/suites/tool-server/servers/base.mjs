@@ -9,6 +9,16 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 
+/** Whether a line is a tools/call of a tool this server lists. */
+function listedToolCall(line) {
+  try {
+    const msg = JSON.parse(line);
+    return msg?.method === 'tools/call' && TOOLS.some((t) => t.name === msg.params?.name);
+  } catch {
+    return false;
+  }
+}
+
 const TOOLS = [
   {
     name: 'echo',
@@ -245,7 +255,11 @@ export function main(flaws = {}) {
         if (typeof msg.params !== 'object' || msg.params === null) {
           return reply({ error: { code: -32602, message: 'params required' } });
         }
-        if (flaws.hangOnNegative && msg.params.name === 'add' && msg.params.arguments?.a < 0) {
+        if (flaws.exitOnCall && TOOLS.some((t) => t.name === msg.params.name)) process.exit(5);
+        if (
+          (flaws.hangOnNegative && msg.params.name === 'add' && msg.params.arguments?.a < 0) ||
+          (flaws.hangOnCall && TOOLS.some((t) => t.name === msg.params.name))
+        ) {
           hung = true;
           return undefined;
         }
@@ -291,6 +305,12 @@ export function main(flaws = {}) {
         if (line.trim() === '') continue;
         const out = handleText(line, state);
         if (out === undefined) continue;
+        // slowAsyncCalls: a call of a listed tool is answered that many ms late, while every
+        // other request is served at once (a slow tool on a server that is not blocked by it).
+        if (flaws.slowAsyncCalls && listedToolCall(line)) {
+          setTimeout(() => process.stdout.write(`${JSON.stringify(out)}\n`), flaws.slowAsyncCalls);
+          continue;
+        }
         const initializeReply = out.result?.serverInfo !== undefined;
         if (flaws.silentAfterInitialize && !initializeReply) continue;
         if (flaws.deepReplies && !initializeReply) {
@@ -321,6 +341,12 @@ export function main(flaws = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/sse') {
+      if (flaws.maxSessions !== undefined && sessions.size >= flaws.maxSessions) {
+        // Bounded: at most maxSessions streams at once; more are refused until one closes.
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ error: 'too many sessions' }));
+        return;
+      }
       streamsOpened += 1;
       if (flaws.exitAfterStreams !== undefined && streamsOpened > flaws.exitAfterStreams) process.exit(4);
       const id = flaws.reuseSessionId && lastClosedId !== undefined ? lastClosedId : randomUUID();

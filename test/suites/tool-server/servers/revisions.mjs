@@ -6,6 +6,9 @@
 // as an isError result from 2025-11-25 on. Each flaw breaks one revision rule:
 //   stuck-version        answers 2024-11-05 to every known version (and its latest to an unknown one)
 //   echo-unknown         answers an unknown version with that same version
+//   unknown-error        answers an unknown version with the error MCP's own example shows (-32602,
+//                        data.supported and data.requested): meets the must, warns the should
+//   unknown-bare-error   answers an unknown version with -32602 and nothing saying what it supports
 //   no-batch             answers a batch with one Invalid Request
 //   structured-mismatch  structuredContent lacks a required property of the outputSchema
 //   bad-tool-name        lists a tool whose name has a space
@@ -79,6 +82,13 @@ function answer(msg) {
     case 'initialize': {
       const asked = msg.params?.protocolVersion;
       const known = REVISIONS.includes(asked);
+      if (!known && flaw === 'unknown-error') {
+        const data = { supported: REVISIONS, requested: asked };
+        return { id, error: { code: -32602, message: 'Unsupported protocol version', data } };
+      }
+      if (!known && flaw === 'unknown-bare-error') {
+        return { id, error: { code: -32602, message: 'Unsupported protocol version' } };
+      }
       revision = known
         ? flaw === 'stuck-version'
           ? '2024-11-05'

@@ -10,7 +10,10 @@
 // server answers 400); newestAnswer (each reply goes, 10 ms late, into the newest answer stream still
 // open, so the replies of concurrent POSTs are swapped, across sessions too);
 // resumeLateMs (replays that many ms after the GET's headers and keeps the stream open, as a loaded
-// server may: conforming too).
+// server may: conforming too); only0618 (supports MCP 2025-06-18 only: answers every initialize with it,
+// as MCP asks of a server that does not support the requested version, and refuses batches, which
+// 2025-06-18 removed: conforming too); maxSessions (at most that many sessions at once, a new one
+// past them refused 503 until one is deleted, as wirecheck's own server does: conforming too).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -26,7 +29,7 @@ const TOOLS = [
   },
 ];
 
-function answer(message) {
+function answer(message, flaws = {}) {
   const { id, method, params } = message;
   switch (method) {
     case 'initialize':
@@ -34,7 +37,8 @@ function answer(message) {
         jsonrpc: '2.0',
         id,
         result: {
-          protocolVersion: params?.protocolVersion === '2025-06-18' ? '2025-06-18' : '2025-03-26',
+          protocolVersion:
+            flaws.only0618 || params?.protocolVersion === '2025-06-18' ? '2025-06-18' : '2025-03-26',
           capabilities: { tools: {} },
           serverInfo: { name: 'streamable-test-server', version: '1' },
         },
@@ -148,7 +152,22 @@ export function main(flaws = {}) {
       } catch {
         return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
       }
+      if (flaws.only0618 && Array.isArray(message)) {
+        return json(res, 400, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'Invalid Request: batches are not supported (MCP 2025-06-18)' },
+        });
+      }
       const headers = {};
+      if (
+        message?.method === 'initialize' &&
+        sid === undefined &&
+        sessions.size >= (flaws.maxSessions ?? Infinity)
+      ) {
+        // Bounded, as wirecheck's own Streamable HTTP server: a session past the cap gets 503.
+        return refuse(res, 503, `Service Unavailable: ${sessions.size} sessions are open`);
+      }
       if (message?.method === 'initialize' && sid === undefined) {
         const id = flaws.badSessionId ? `wirecheck session ${sessions.size + 1}` : randomUUID();
         newSession(id);
@@ -174,7 +193,7 @@ export function main(flaws = {}) {
           error: { code: -32600, message: 'Invalid Request' },
         });
       }
-      const reply = answer(message);
+      const reply = answer(message, flaws);
       if (flaws.broadcast) {
         for (const s of sessions.values())
           for (const g of s.gets) g.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);

@@ -1,0 +1,109 @@
+import { CheckFailure, NotExercised } from '../../harness/check.js';
+import type { JsonRpcResponse } from '../../protocol/jsonrpc/index.js';
+import { METHODS } from '../../protocol/mcp/index.js';
+import type { Channel } from './channel.js';
+import { rpcEvidence } from './evidence.js';
+import { type Exchange, exchange } from './rpc.js';
+import { excuseSilence, noteExchange } from './silence.js';
+
+/**
+ * A call and the ping after it both unanswered within the reply budget: the ping gets this
+ * many budgets more before the server is judged to have stopped answering, so that a server
+ * slowed by a busy machine is not called dead (a dead one stays silent; one that crashed is
+ * seen gone at once).
+ */
+export const LATE_REPLY_FACTOR = 3;
+
+/**
+ * What one request got; when unanswered, whether the session still answers a ping (`alive`),
+ * and when it does not, whether the session ended (`gone`) or only fell silent.
+ */
+export type Answered =
+  | { readonly ex: Exchange; readonly reply: JsonRpcResponse }
+  | { readonly ex: Exchange; readonly reply: undefined; readonly alive: true }
+  | {
+      readonly ex: Exchange;
+      readonly reply: undefined;
+      readonly alive: false;
+      readonly gone: boolean;
+      readonly why: string;
+    };
+
+/**
+ * Send a request and wait the reply budget; when nothing came, ask a ping, and give that ping
+ * LATE_REPLY_FACTOR budgets more before calling the session silent. JSON-RPC sets no time for
+ * an answer: a request still pending while the session answers a ping is slow, not unanswered.
+ */
+export async function answeredOrAlive(
+  channel: Channel,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  replyMs: number,
+): Promise<Answered> {
+  const ex = await exchange(channel, method, params, replyMs);
+  if (ex.reply !== undefined) return { ex, reply: ex.reply };
+  if (channel.gone() !== undefined)
+    return { ex, reply: undefined, alive: false, gone: true, why: ex.why ?? 'no reply' };
+  const ping = await exchange(channel, METHODS.ping, undefined, replyMs);
+  let pong = ping.reply;
+  if (pong === undefined) {
+    const late = await channel.peer.wait(ping.id, LATE_REPLY_FACTOR * replyMs, () => channel.gone());
+    if (late.reply === undefined) {
+      return {
+        ex,
+        reply: undefined,
+        alive: false,
+        gone: channel.gone() !== undefined,
+        why: `${ex.why}; ping: ${ping.why}; nothing for ${LATE_REPLY_FACTOR} times as long again: ${late.why}`,
+      };
+    }
+    // The late reply counts for the silence watch: a server serving one request at a time,
+    // busy with a slow tool, is not gone.
+    noteExchange(channel, METHODS.ping, { ...ping, reply: late.reply });
+    pong = late.reply;
+  }
+  // The request's own reply may have come meanwhile (before the ping's, in order).
+  const reply = (await channel.peer.wait(ex.id, 0, () => undefined)).reply;
+  if (reply !== undefined) return { ex, reply };
+  return { ex, reply: undefined, alive: true };
+}
+
+/**
+ * A tools/call's reply for a check that judges the answer. A call the session is still
+ * working on (it answers a ping) leaves nothing to judge: NotExercised naming the budget,
+ * and the server is told to stop. A session that answers nothing at all but did not end is
+ * what a server serving one request at a time looks like inside a long call: NotExercised
+ * too, the session closed so the next check gets a fresh one (tools.generated-arguments-answered
+ * reports silence). Only a session that ended fails.
+ */
+export async function toolCallReply(
+  channel: Channel,
+  params: { readonly name: string; readonly arguments?: Record<string, unknown> },
+  replyMs: number,
+): Promise<JsonRpcResponse> {
+  const got = await answeredOrAlive(channel, METHODS.toolsCall, { ...params }, replyMs);
+  if (got.reply !== undefined) return got.reply;
+  if (got.alive || !got.gone) {
+    await channel.sendText(
+      JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: got.ex.id } }),
+    );
+  }
+  if (got.alive) {
+    throw new NotExercised(
+      `tools/call of ${params.name} got no reply within the ${replyMs} ms reply budget, though the session still answered a ping: the tool may just be slow (JSON-RPC sets no deadline; tools.generated-arguments-answered warns for slowness), so there was no answer to judge`,
+    );
+  }
+  if (!got.gone) {
+    excuseSilence(channel);
+    await channel.close();
+    throw new NotExercised(
+      `tools/call of ${params.name} got no reply, and the session answered nothing, not even a ping, for ${(2 + LATE_REPLY_FACTOR) * replyMs} ms, though it did not end: a server busy with a long call looks the same (JSON-RPC sets no deadline), so there was no answer to judge (${got.why})`,
+    );
+  }
+  throw new CheckFailure(
+    `tools/call of ${params.name} got no reply and the session ended (${got.why})`,
+    'a JSON-RPC reply with the request id, and the server still serving',
+    `no reply; ${channel.diagnosis().summary}`,
+    rpcEvidence(`tools/call on ${channel.peer.label}`, [channel]),
+  );
+}
