@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** One process as /proc shows it to the harness. */
 export interface ProcInfo {
@@ -24,13 +24,72 @@ export interface Marker {
   readonly command: string;
 }
 
+/** A marker sleeping `seconds` (whole milliseconds count; the digits after them make it unique). */
 export function newMarker(seconds: number): Marker {
   const digits = BigInt(`0x${randomBytes(8).toString('hex')}`)
     .toString()
     .padStart(12, '0')
     .slice(-12);
-  const arg = `${seconds}.000${digits}`;
+  const ms = Math.round(seconds * 1000);
+  const arg = `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}${digits}`;
   return { arg, command: `sleep ${arg}` };
+}
+
+/** What a process's standard input and output are (`pipe:[12]`, `socket:[34]`, a path), as /proc links them. */
+export interface Stdio {
+  readonly stdin: string | undefined;
+  readonly stdout: string | undefined;
+}
+
+/** A watched process when the harness first saw it, with what /proc told of its user and group. */
+export interface Sighting extends ProcInfo {
+  /** Its real user id as the harness's user namespace sees it (a container's root may be another user here). */
+  readonly uid: number | undefined;
+  /** The leader of its process group: command line and standard input and output (undefined: gone). */
+  readonly leader: { readonly argv: readonly string[]; readonly stdio: Stdio } | undefined;
+}
+
+/**
+ * The standard input and output of a process; a link that cannot be read (the process gone,
+ * another user's) is undefined.
+ */
+export function stdioOf(pid: number): Stdio {
+  const link = (fd: number) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      return undefined;
+    }
+  };
+  return { stdin: link(0), stdout: link(1) };
+}
+
+/** The real user id in a `/proc/<pid>/status` text: the first number of its `Uid:` line. */
+export function parseRealUid(status: string): number | undefined {
+  const m = /^Uid:\s+(\d+)/m.exec(status);
+  return m?.[1] === undefined ? undefined : Number(m[1]);
+}
+
+export function sightingOf(p: ProcInfo): Sighting {
+  const uid = readText(`/proc/${p.pid}/status`);
+  const cmdline = readText(`/proc/${p.pgid}/cmdline`);
+  return {
+    ...p,
+    uid: uid === undefined ? undefined : parseRealUid(uid),
+    leader: cmdline === undefined ? undefined : { argv: argvOf(cmdline), stdio: stdioOf(p.pgid) },
+  };
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function argvOf(cmdline: string): string[] {
+  return cmdline.split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
 }
 
 /**
@@ -88,7 +147,7 @@ export function scanMarkers(markers: readonly Marker[]): Map<string, ProcInfo[]>
     // Cheap filter before parsing: the marker's digits must appear in the command line.
     const marker = markers.find((m) => cmdline.includes(m.arg));
     if (marker === undefined) continue;
-    const argv = cmdline.split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+    const argv = argvOf(cmdline);
     if (!isMarkerProcess(argv, marker)) continue;
     const stat = readStat(Number(entry));
     if (stat === undefined || stat.state === 'Z') continue;
@@ -116,4 +175,25 @@ export function killAll(processes: Iterable<ProcInfo>): void {
       // gone already, or owned by another user (the harness is not root)
     }
   }
+}
+
+/**
+ * A process group that commands of two markers share and whose leader reads the runner's
+ * lines and writes its answers (the same standard input and output as the process the
+ * harness started): the runner's own group, even when the runner left the group the harness
+ * gave it (a launcher's child that called setsid). A group two commands share whose leader
+ * is a shell session or a sandbox the runner feeds is not the runner's, nor is a group one
+ * command's shell leads. Undefined when no such group was seen.
+ */
+export function groupLedByRunner(
+  first: readonly Sighting[],
+  second: readonly Sighting[],
+  runnerStdio: Stdio,
+): Sighting | undefined {
+  const holdsRunnerStdio = (s: Stdio) =>
+    s.stdin !== undefined && s.stdin === runnerStdio.stdin && s.stdout === runnerStdio.stdout;
+  return first.find(
+    (p) =>
+      p.leader !== undefined && holdsRunnerStdio(p.leader.stdio) && second.some((q) => q.pgid === p.pgid),
+  );
 }

@@ -5,7 +5,17 @@ import { type ContainedTarget, type Survivor, startContained } from '../../harne
 import { createHeadTailCapture } from '../../harness/head-tail.js';
 import { startLoopLagProbe } from '../../harness/loop-lag.js';
 import type { InputLine } from './lines.js';
-import { killAll, type Marker, type ProcInfo, readStat, scanMarkers } from './processes.js';
+import {
+  killAll,
+  type Marker,
+  type ProcInfo,
+  readStat,
+  type Sighting,
+  type Stdio,
+  scanMarkers,
+  sightingOf,
+  stdioOf,
+} from './processes.js';
 
 /** One runner process fed `lines`: everything a check may judge. */
 export interface SessionSpec {
@@ -48,7 +58,14 @@ export interface SessionRun {
   readonly stderr: string;
   readonly spawnError?: Error;
   /** First sighting of each watched marker while the runner ran (by marker argument). */
-  readonly seen: ReadonlyMap<string, readonly ProcInfo[]>;
+  readonly seen: ReadonlyMap<string, readonly Sighting[]>;
+  /**
+   * The standard input and output of the process the harness started, read while markers were
+   * watched: what the harness writes lines to and reads answers from, as /proc names them.
+   */
+  readonly runnerStdio: Stdio | undefined;
+  /** When each watched marker was first seen alive (ms after the spawn). */
+  readonly firstSeenMs: ReadonlyMap<string, number>;
   /** When each watched marker was last seen alive while the runner ran (ms after the spawn). */
   readonly lastSeenMs: ReadonlyMap<string, number>;
   /** Watched processes still alive (not zombies) once the runner exited and a settle time passed. */
@@ -108,15 +125,19 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   const childEnv: Record<string, string> = { ...env.baseEnv, WIRECHECK_WORKDIR: env.workdir };
   if (spec.timeoutS !== undefined) childEnv.WIRECHECK_TIMEOUT_S = String(spec.timeoutS);
   const watch = spec.watch ?? [];
-  const seen = new Map<string, ProcInfo[]>();
+  const seen = new Map<string, Sighting[]>();
+  let runnerStdio: Stdio | undefined;
+  const firstSeenMs = new Map<string, number>();
   const lastSeenMs = new Map<string, number>();
   const base = {
     spec,
     workdir: env.workdir,
     seen,
+    firstSeenMs,
     lastSeenMs,
     runnerPgid: undefined,
     runnerGroups: new Set<number>(),
+    runnerStdio: undefined,
     exitedOnEof: false,
     exitCode: null,
     exitSignal: null,
@@ -174,9 +195,16 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
       ? setInterval(() => {
           const group = runnerPgid === undefined ? undefined : readStat(runnerPgid)?.pgid;
           if (group !== undefined) runnerGroups.add(group);
+          if (runnerStdio === undefined && runnerPgid !== undefined) {
+            const stdio = stdioOf(runnerPgid);
+            if (stdio.stdin !== undefined && stdio.stdout !== undefined) runnerStdio = stdio;
+          }
           const now = elapsed();
           for (const [arg, procs] of scanMarkers(watch)) {
-            if (!seen.has(arg)) seen.set(arg, procs);
+            if (!seen.has(arg)) {
+              seen.set(arg, procs.map(sightingOf));
+              firstSeenMs.set(arg, now);
+            }
             lastSeenMs.set(arg, now);
           }
         }, POLL_MS)
@@ -221,6 +249,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     outputs,
     runnerPgid,
     runnerGroups,
+    runnerStdio,
     exitedOnEof: exitedOnEof && !budgetExceeded,
     exitCode: exit.code,
     exitSignal: exit.signal,

@@ -31,6 +31,12 @@ const CASES: BrokenCase[] = [
     passes: isRoot ? ['execution.workdir'] : ['execution.workdir', 'execution.not-root'],
   },
   {
+    runner: 'setsid-launched-shared-group',
+    flaw: 'is started by a launcher in a session of its own (setsid) and runs commands in its own group',
+    fails: ['execution.process-group'],
+    passes: ['execution.workdir'],
+  },
+  {
     runner: 'ignore-workdir',
     flaw: 'runs commands in a folder of its own instead of WIRECHECK_WORKDIR',
     fails: ['execution.workdir'],
@@ -58,6 +64,14 @@ const CASES: BrokenCase[] = [
     passes: ['processes.pipe-holder', 'timeout.kills-group'],
   },
   {
+    runner: 'group-only',
+    flaw: 'gives each command a process group and no PID namespace, and kills the group when the command ends',
+    // The escapee is judged once it has escaped: ending the group as the command ends does
+    // not reach it (before, a group kill that beat setsid passed the check).
+    warns: ['processes.setsid-escapee'],
+    passes: ['processes.background-job', 'execution.process-group', 'timeout.kills-group'],
+  },
+  {
     runner: 'kill-groups-at-exit',
     flaw: 'on timeout signals only the shell, and kills every command group when it exits',
     fails: ['timeout.kills-group', 'timeout.kills-term-ignoring-child'],
@@ -76,6 +90,13 @@ const CASES: BrokenCase[] = [
       'processes.none-left',
     ],
     passes: ['restart.answered', 'restart.fresh-session', 'timeout.kills-group'],
+  },
+  {
+    runner: 'keep-jobs-buffered',
+    flaw: 'leaves the jobs of a restarted session running and holds its answers until stdin ends',
+    // The job was alive while the command after the restart ran: the late answer hides nothing.
+    warns: ['restart.jobs-gone'],
+    passes: ['restart.answered', 'restart.fresh-session'],
   },
 ];
 

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { expectedStatuses, runAgainst, runnerCommand, statusById } from './helpers.js';
 
@@ -74,3 +78,66 @@ test('a runner that takes 7 s to start (a container) gets its pace from the pref
   const result = await runAgainst(runnerCommand('slow-start'), { only: Object.keys(expected) });
   expect(statusById(result)).toEqual(expected);
 }, 180_000);
+
+test('a runner whose commands are root of a user namespace (a rootless container) is not failed as running as root', async () => {
+  // Whether the commands are root inside depends on this machine allowing user namespaces;
+  // the verdict is a pass either way.
+  const inside = idInside('root-in-user-namespace');
+  expect(inside).toBe(
+    userNamespacesWork() ? '0' : String(process.getuid?.() === 0 ? 65534 : process.getuid?.()),
+  );
+  const expected = expectedStatuses({
+    runner: 'root-in-user-namespace',
+    flaw: '',
+    passes: ['execution.not-root', 'execution.workdir', 'execution.process-group'],
+  });
+  const result = await runAgainst(runnerCommand('root-in-user-namespace'), { only: Object.keys(expected) });
+  expect(statusById(result)).toEqual(expected);
+}, 180_000);
+
+test('a runner a launcher starts in a session of its own (setsid) passes the process-group checks', async () => {
+  // Its commands still run in groups of their own (setsid-launched-shared-group, which does
+  // not, fails: broken-processes.test.ts).
+  const expected = expectedStatuses({
+    runner: 'setsid-launched',
+    flaw: '',
+    passes: ['execution.process-group', 'timeout.kills-group', 'processes.background-job'],
+  });
+  const result = await runAgainst(runnerCommand('setsid-launched'), { only: Object.keys(expected) });
+  expect(statusById(result)).toEqual(expected);
+}, 180_000);
+
+/** What `id -u` prints in a command of the named test runner. */
+function idInside(runner: string): string {
+  const workdir = mkdtempSync(join(tmpdir(), 'wirecheck-id-'));
+  // Root's runner drops its commands to nobody, who must reach the directory.
+  chmodSync(workdir, 0o755);
+  try {
+    const line = JSON.stringify({
+      type: 'tool_use',
+      id: 'toolu_id',
+      name: 'bash',
+      input: { command: 'id -u' },
+    });
+    const r = spawnSync('sh', ['-c', runnerCommand(runner)], {
+      input: `${line}\n`,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, WIRECHECK_WORKDIR: join(workdir, 'w') },
+    });
+    return (JSON.parse(r.stdout.trim()) as { content: string }).content.trim();
+  } finally {
+    rmSync(workdir, { recursive: true, force: true });
+  }
+}
+
+/** The probe the test runner makes: a user namespace whose root the command's user is. */
+function userNamespacesWork(): boolean {
+  const ids = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const r = spawnSync('unshare', ['--user', '--map-root-user', 'id', '-u'], {
+    ...ids,
+    encoding: 'utf8',
+    timeout: 5000,
+  });
+  return r.status === 0 && r.stdout.trim() === '0';
+}

@@ -4,7 +4,7 @@ import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
-import { canScanProcesses, type Marker, newMarker } from '../processes.js';
+import { canScanProcesses, groupLedByRunner, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
@@ -16,12 +16,14 @@ const REFERENCE_ENV =
 const WAS_HERE = 'wirecheck-was-here';
 
 /** Which line of the identity session asks what. */
-const LINE = { pwd: 0, uid: 1, home: 2, user: 3, path: 4, env: 5, group: 6 } as const;
+const LINE = { pwd: 0, uid: 1, home: 2, user: 3, path: 4, env: 5, group: 6, nextGroup: 7 } as const;
 
 interface IdentitySession {
   readonly run: SessionRun;
-  /** The foreground sleep whose process group the harness reads from /proc. */
+  /** The foreground sleep whose process group and user the harness reads from /proc. */
   readonly marker: Marker;
+  /** The same in the next command: a group both commands share outlived each. */
+  readonly nextMarker: Marker;
 }
 
 /**
@@ -31,6 +33,7 @@ interface IdentitySession {
 function identitySession(ctx: RunnerCtx, asker: SessionAsker): Promise<IdentitySession> {
   return ctx.shared('identity', asker, async () => {
     const marker = newMarker(1);
+    const nextMarker = newMarker(0.5);
     const lines = [
       toolUse(`pwd -P; touch ${WAS_HERE}`),
       toolUse('id -u'),
@@ -39,15 +42,16 @@ function identitySession(ctx: RunnerCtx, asker: SessionAsker): Promise<IdentityS
       toolUse(`printf '${TAG}PATH=%s\\n' "$PATH"`),
       toolUse('env'),
       toolUse(marker.command),
+      toolUse(nextMarker.command),
     ];
     const run = await ctx.run({
       lines,
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(lines.length, 1000),
-      watch: [marker],
+      watch: [marker, nextMarker],
       signal: asker.signal,
     });
-    return { run, marker };
+    return { run, marker, nextMarker };
   });
 }
 
@@ -103,16 +107,27 @@ export const executionChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.execution.not-root',
     clause: `${EXECUTION}: "without privileges of a superuser"`,
-    description: 'Commands do not run as root: id -u is not 0.',
+    description:
+      "Commands do not run as root: id -u is not 0, or the command's process is another user's as the harness sees it (root of a rootless container).",
     level: 'must',
     basis: 'spec',
-    rule: 'The spec, for every runner: commands run without the privileges of a superuser, so `id -u` inside a command is not 0.',
+    rule: "The spec, for every runner: commands run without the privileges of a superuser: `id -u` inside a command is not 0, or, where a user namespace makes the command root inside it (a rootless container), the harness sees the command's process in /proc as an unprivileged user.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await identitySession(ctx, env);
+      const { run, marker } = await identitySession(ctx, env);
       const uid = printedLine(run, LINE.uid, 'id -u');
       expectThat(/^\d+$/.test(uid), 'id -u did not print a user id', 'a number', abbreviate(uid));
-      expectThat(uid !== '0', 'the command ran as root (uid 0)', 'a uid other than 0', uid);
+      if (uid !== '0') return;
+      // Root inside a user namespace is an unprivileged user outside it: the harness's view decides.
+      const outside = run.seen.get(marker.arg)?.find((p) => p.uid !== undefined)?.uid;
+      if (outside !== undefined && outside !== 0) return;
+      throw new CheckFailure(
+        outside === undefined
+          ? 'the command ran as root (id -u printed 0; the harness did not see its process in /proc to tell a user namespace)'
+          : 'the command ran as root (id -u printed 0, and /proc shows its process as uid 0 to the harness too)',
+        'a uid other than 0',
+        '0',
+      );
     },
   },
   {
@@ -127,7 +142,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       if (!canScanProcesses())
         throw new CheckSkipped('this machine has no /proc to read process groups from');
-      const { run, marker } = await identitySession(ctx, env);
+      const { run, marker, nextMarker } = await identitySession(ctx, env);
       resultAt(run, LINE.group, marker.command);
       const seen = run.seen.get(marker.arg);
       if (seen === undefined) {
@@ -143,6 +158,18 @@ export const executionChecks: Check<RunnerCtx>[] = [
             `pgid ${p.pgid}`,
           );
         }
+      }
+      const next = run.seen.get(nextMarker.arg);
+      const shared =
+        next === undefined || run.runnerStdio === undefined
+          ? undefined
+          : groupLedByRunner(seen, next, run.runnerStdio);
+      if (shared !== undefined) {
+        throw new CheckFailure(
+          `two commands ran in process group ${shared.pgid}, led by \`${abbreviate(shared.leader?.argv.join(' ') ?? '')}\`, which reads the runner's lines and writes its answers: the runner's own group (it left the group the harness started it in)`,
+          'a process group of the command, not the runner process',
+          `pgid ${shared.pgid}`,
+        );
       }
     },
   },

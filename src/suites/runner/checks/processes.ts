@@ -30,6 +30,23 @@ interface LeftoverSession {
   readonly probe: Marker;
 }
 
+/** The file the escapee writes once it is in a session of its own. */
+const ESCAPED = '.wirecheck-escaped';
+
+/**
+ * Starts a background job and a setsid escapee, and says `started` only once the escapee is in
+ * its session: a runner that ends the command's group as the command ends would otherwise
+ * often end the escapee before it escaped, and pass on a race.
+ */
+function startJobsCommand(background: Marker, escapee: Marker): string {
+  return [
+    `${background.command} >/dev/null 2>&1 &`,
+    `setsid sh -c 'echo $$ > ${ESCAPED}; exec ${escapee.command}' >/dev/null 2>&1 &`,
+    `i=0; while [ ! -s ${ESCAPED} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done;`,
+    `if [ -s ${ESCAPED} ]; then echo started; else echo 'the escapee did not start'; fi`,
+  ].join(' ');
+}
+
 /** A background job and a setsid escapee started by one command, then a second-long command. */
 function leftoverSession(ctx: RunnerCtx, asker: SessionAsker): Promise<LeftoverSession> {
   return ctx.shared('leftovers', asker, async () => {
@@ -37,12 +54,7 @@ function leftoverSession(ctx: RunnerCtx, asker: SessionAsker): Promise<LeftoverS
     const escapee = newMarker(315);
     const probe = newMarker(1);
     const run = await ctx.run({
-      lines: [
-        toolUse(
-          `${background.command} >/dev/null 2>&1 & setsid ${escapee.command} >/dev/null 2>&1 & echo started`,
-        ),
-        toolUse(probe.command),
-      ],
+      lines: [toolUse(startJobsCommand(background, escapee)), toolUse(probe.command)],
       timeoutS: PIPE_TIMEOUT_S,
       budgetMs: quickBudgetMs(2, 1000),
       watch: [background, escapee, probe],

@@ -46,6 +46,10 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [bufferAnswers] not a flaw: hold every result line until stdin ends, as a Python
  *   runner's print to a pipe does
  * @property {number} [startupMs] not a flaw: wait this long before reading stdin (a container starting)
+ * @property {boolean} [noPidNamespace] never sandbox: each command has its own process group only, killed when
+ *   the command ends (what the spec requires, not what it recommends)
+ * @property {boolean} [rootInUserNamespace] not a flaw: commands run as root of a user namespace that maps it
+ *   to an unprivileged user (a rootless container), where the machine allows one
  */
 
 const LIMIT = 65536;
@@ -82,6 +86,21 @@ function bwrapWorks(uid) {
   try {
     const r = spawnSync('bwrap', args, { uid, gid: uid, stdio: 'ignore', timeout: 5000 });
     return r.status === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this machine lets the command's user make a user namespace whose root it is. */
+function userNamespacesWork(uid) {
+  try {
+    const r = spawnSync('unshare', ['--user', '--map-root-user', 'id', '-u'], {
+      uid,
+      gid: uid,
+      encoding: 'utf8',
+      timeout: 5000,
+    });
+    return r.status === 0 && r.stdout.trim() === '0';
   } catch {
     return false;
   }
@@ -152,11 +171,19 @@ function execute(command, env, flaws, ctx) {
   writeFileSync(script, command, { mode: 0o644 });
   const cmdEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workdir, USER: 'runner', LANG: 'C.UTF-8' };
   const ids = uid === undefined ? {} : { uid, gid: uid };
-  const sandboxed = ctx.bwrap && !flaws.ignoreProcessGroup && !flaws.keepJobs && !flaws.killGroupsAtExit;
+  const sandboxed =
+    ctx.bwrap &&
+    !flaws.ignoreProcessGroup &&
+    !flaws.keepJobs &&
+    !flaws.killGroupsAtExit &&
+    !flaws.noPidNamespace;
+  const asNamespaceRoot = flaws.rootInUserNamespace && ctx.userNamespaces;
+  const shell = asNamespaceRoot ? ['unshare', '--user', '--map-root-user', '/bin/sh'] : ['/bin/sh'];
   const child = sandboxed
     ? spawn(
         'bwrap',
         [
+          ...(asNamespaceRoot ? ['--unshare-user', '--uid', '0', '--gid', '0'] : []),
           '--unshare-pid',
           '--die-with-parent',
           '--new-session',
@@ -179,7 +206,7 @@ function execute(command, env, flaws, ctx) {
         ],
         { ...ids, detached: true, cwd: '/', env: {}, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
       )
-    : spawn('/bin/sh', [script], {
+    : spawn(shell[0], [...shell.slice(1), script], {
         ...ids,
         detached: !flaws.ignoreProcessGroup,
         cwd: workdir,
@@ -293,6 +320,8 @@ export async function main(flaws = {}) {
     count: 0,
     groups: [],
     bwrap: bwrapWorks(isRoot && !flaws.runAsRoot ? NOBODY : undefined),
+    userNamespaces:
+      flaws.rootInUserNamespace && userNamespacesWork(isRoot && !flaws.runAsRoot ? NOBODY : undefined),
   };
   const held = [];
   const write = ({ tool_use_id, content, is_error }) => {
@@ -326,7 +355,8 @@ export async function main(flaws = {}) {
       write({ tool_use_id: id, content, is_error: isError });
     }
   } finally {
-    if (held.length > 0) process.stdout.write(held.join(''));
+    // A buffered runner's answers go out as it exits (Python flushing at exit).
+    if (held.length > 0) process.stdout.write(held.join(''), () => process.exit(0));
     for (const pid of ctx.groups) killGroup(pid, 'SIGKILL');
     rmSync(scripts, { recursive: true, force: true });
     rmSync(ownWorkdir, { recursive: true, force: true });
