@@ -20,14 +20,24 @@ export interface Exchange<Id extends number | string = number> {
   readonly post: PostOutcome | undefined;
 }
 
+export interface ExchangeOptions {
+  /**
+   * Whether an unanswered request counts for the silence watch (silence.ts; default true). A
+   * check that judges the unanswered requests itself (slow tools among many concurrent
+   * requests, say) sends false, so that they do not make the server count as gone meanwhile.
+   */
+  readonly countSilence?: boolean;
+}
+
 /** Send a request with a fresh id and wait up to `ms` for the reply on the channel. */
 export async function exchange(
   channel: Channel,
   method: string,
   params: Record<string, unknown> | undefined,
   ms: number,
+  options: ExchangeOptions = {},
 ): Promise<Exchange> {
-  return exchangeWithId(channel, nextId(), method, params, ms);
+  return exchangeWithId(channel, nextId(), method, params, ms, options);
 }
 
 /** exchange with a request id of the caller's choosing (a string id, say). */
@@ -37,6 +47,7 @@ export async function exchangeWithId<Id extends number | string>(
   method: string,
   params: Record<string, unknown> | undefined,
   ms: number,
+  options: ExchangeOptions = {},
 ): Promise<Exchange<Id>> {
   // Register before sending: an SDK server can answer on the stream before the POST returns.
   // A line too deep to read that arrives meanwhile is most likely the reply: stop waiting then.
@@ -65,7 +76,7 @@ export async function exchangeWithId<Id extends number | string>(
   const ex: Exchange<Id> =
     got.reply === undefined ? { id, reply: undefined, why: got.why, post } : { id, reply: got.reply, post };
   // A server that has left several requests in a row unanswered is gone (silence.ts).
-  noteExchange(channel, method, ex);
+  if (options.countSilence !== false) noteExchange(channel, method, ex);
   return ex;
 }
 

@@ -8,6 +8,8 @@ import type { ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
 import { nextId } from '../peer.js';
 import { delay, exchange, initializeParams } from '../rpc.js';
+import { noteExchange } from '../silence.js';
+import { LATE_REPLY_FACTOR } from '../slow-call.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
 import { findDiagnosticTool, minimalArguments, probeTool } from '../tool-choice.js';
 import { brief, CHECK_MS, CLAUSES, failWith, toolsIfListed } from './common.js';
@@ -110,6 +112,11 @@ export function foreignReplies(channel: Channel, observer: boolean): JsonRpcResp
   // A numeric reply to a digits-only string id is the channel's own reply, mangled (jsonrpc.string-id judges it).
   const own = new Set([...channel.peer.sentIds].map(String));
   return channel.peer.strayReplies.filter((r) => (r.id === null ? observer : !own.has(String(r.id))));
+}
+
+/** Whether a POST was accepted (2xx): a request refused there will not be answered on the stream. */
+function postAccepted(p: PostOutcome | undefined): boolean {
+  return p === undefined || (p.status !== undefined && p.status >= 200 && p.status < 300);
 }
 
 function isErrorBody(p: PostOutcome): boolean {
@@ -481,10 +488,10 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.sse.concurrent-routing',
     clause: `${CLAUSES.errors} ("Responses routed to wrong client": a registry maps each session id to its own stream)`,
     description:
-      'With several sessions open, concurrent requests on each are all answered, each on its own stream.',
+      'With several sessions open, concurrent requests on each are all answered, each on its own stream (a slow tool call is waited for longer; one still unanswered while its session answers the rest is not judged).',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec: replies go to the client that asked; a server keeps a registry mapping each session id to its own stream (else responses are routed to the wrong client). Every SSE tool server.',
+    rule: 'The spec: replies go to the client that asked; a server keeps a registry mapping each session id to its own stream (else responses are routed to the wrong client). Every SSE tool server. JSON-RPC sets no deadline for an answer, so a tool call not answered yet is slow, not lost, as long as the server answers the rest.',
     timeoutMs: 60_000,
     async run(ctx) {
       const SESSIONS = 8;
@@ -494,19 +501,40 @@ export const sseChecks: Check<ToolServerCtx>[] = [
       );
       try {
         const tool = probeTool(await toolsIfListed(ctx));
+        // Not counted for the silence watch: the unanswered ones are judged below (slow tools).
+        const uncounted = { countSilence: false } as const;
         const sends = sessions.flatMap((s) =>
-          Array.from({ length: PER_SESSION }, (_, n) =>
-            n % 2 === 1 && tool !== undefined
+          Array.from({ length: PER_SESSION }, (_, n) => {
+            const call = n % 2 === 1 && tool !== undefined;
+            const ex = call
               ? exchange(
                   s,
                   METHODS.toolsCall,
                   { name: tool.name, arguments: minimalArguments(tool) },
                   ctx.replyMs,
+                  uncounted,
                 )
-              : exchange(s, METHODS.ping, undefined, ctx.replyMs),
-          ),
+              : exchange(s, METHODS.ping, undefined, ctx.replyMs, uncounted);
+            return ex.then((e) => ({ session: s, call, ex: e }));
+          }),
         );
-        const results = await Promise.all(sends);
+        const sent = await Promise.all(sends);
+        // A request whose POST was accepted on a session still open may just be slow (a tool
+        // that takes seconds; a server serving one request at a time, the pings queued behind
+        // its calls): it gets LATE_REPLY_FACTOR budgets more, all waited for at once.
+        const lateMs = LATE_REPLY_FACTOR * ctx.replyMs;
+        const results = await Promise.all(
+          sent.map(async (r) => {
+            if (r.ex.reply !== undefined || !postAccepted(r.ex.post))
+              return { ...r, reply: r.ex.reply, why: r.ex.why };
+            const late = await r.session.peer.wait(r.ex.id, lateMs, () => r.session.gone());
+            return {
+              ...r,
+              reply: late.reply,
+              why: late.reply === undefined ? `${r.ex.why}; then ${late.why}` : undefined,
+            };
+          }),
+        );
         await delay(100);
         const strays = sessions.filter((s) => s.peer.strayReplies.length > 0);
         if (strays.length > 0) {
@@ -519,15 +547,55 @@ export const sseChecks: Check<ToolServerCtx>[] = [
             JSON.stringify(s.peer.strayReplies[0]!.id),
           );
         }
-        const unanswered = results.filter((r) => r.reply === undefined);
-        if (unanswered.length > 0) {
+        // A reply to one of these requests on any other stream the suite holds open is misrouted too.
+        const ours = new Set(results.map((r) => String(r.ex.id)));
+        const elsewhere = ctx
+          .openChannels()
+          .filter((c) => !sessions.includes(c as SseChannel))
+          .flatMap((c) =>
+            c.peer.strayReplies.filter((r) => ours.has(String(r.id))).map((reply) => ({ c, reply })),
+          );
+        const misrouted = elsewhere[0];
+        if (misrouted !== undefined) {
           throw failWith(
-            `${unanswered.length} of ${results.length} concurrent requests got no reply (${unanswered[0]!.why})`,
-            'every request answered on its own stream',
-            `${unanswered.length} unanswered`,
-            sessions,
+            `${elsewhere.length} reply(ies) to these sessions' requests arrived on another stream, e.g. on ${misrouted.c.peer.label}: ${JSON.stringify(misrouted.reply).slice(0, 200)}`,
+            'each reply on the stream of the session that sent the request',
+            brief(misrouted.reply),
+            [...sessions, misrouted.c],
+            JSON.stringify(misrouted.reply.id),
           );
         }
+        const answered = results.find((r) => r.reply !== undefined);
+        if (answered !== undefined)
+          noteExchange(answered.session, METHODS.ping, { ...answered.ex, reply: answered.reply });
+        const unanswered = results.filter((r) => r.reply === undefined);
+        if (unanswered.length === 0) return;
+        const calls = unanswered.filter((r) => r.call);
+        const ended = unanswered.filter((r) => r.session.gone() !== undefined);
+        const refused = unanswered.filter((r) => !postAccepted(r.ex.post));
+        // Slow, not lost: the session is open, the POST was accepted, and nothing else is missing
+        // but tool calls (or pings that may wait behind them). Told to stop; not judged.
+        if (calls.length > 0 && ended.length === 0 && refused.length === 0) {
+          await Promise.all(
+            calls.map((r) =>
+              r.session.sendText(
+                JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: r.ex.id } }),
+              ),
+            ),
+          );
+          const pings = unanswered.length - calls.length;
+          if (pings === 0) return; // every ping, and every call answered, came to its own stream
+          throw new NotExercised(
+            `${calls.length} tool call(s) of ${tool?.name} and ${pings} ping(s) of ${results.length} concurrent requests got no reply within ${ctx.replyMs + lateMs} ms, though every session stayed open and no reply went astray: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so the routing of those replies was not seen`,
+          );
+        }
+        const first = refused[0] ?? ended[0] ?? unanswered.find((r) => !r.call) ?? unanswered[0]!;
+        throw failWith(
+          `${unanswered.length} of ${results.length} concurrent requests got no reply (${first.why ?? 'no reply'})`,
+          'every request answered on its own stream',
+          `${unanswered.length} unanswered`,
+          sessions,
+        );
       } finally {
         await Promise.all(sessions.map((s) => s.close()));
       }
@@ -538,12 +606,19 @@ export const sseChecks: Check<ToolServerCtx>[] = [
 /** The reference's diagnostic line counting in-flight calls (any server printing it is read the same way). */
 const IN_FLIGHT = /in_flight_calls:\s*(\d+)/;
 const SLOW_CALL_MS = 20_000;
+/** How long after the close a server is given to abort the call: a count asked later than that must be back down. */
+const ABORT_GRACE_MS = 2000;
+/** Pause between two counts. */
+const COUNT_PAUSE_MS = 50;
 
 /**
  * Where it can be seen: a slow call in flight on a session whose stream closes is aborted.
  * Needs a `slow` tool with an `ms` argument and a diagnostic tool that reports
  * `in_flight_calls: N` (the reference server has both), both allowed by --call-tools;
- * otherwise there is nothing more to observe than the refused POST.
+ * otherwise there is nothing more to observe than the refused POST. The diagnostic may be
+ * slow itself: each count gets the reply budget and is not counted for the silence watch, each
+ * phase is bounded in time, and a count that did not come leaves the phase unobserved (the
+ * check then judges the refused POST only).
  */
 async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
   const allowed = await toolsIfListed(ctx);
@@ -551,14 +626,21 @@ async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
   const diagnostic = findDiagnosticTool(allowed);
   if (slow === undefined || diagnostic === undefined) return;
   const main = await ctx.main();
-  const count = async (): Promise<number | undefined> => {
-    const ex = await exchange(main, METHODS.toolsCall, { name: diagnostic.name, arguments: {} }, ctx.replyMs);
+  /** in_flight_calls as the diagnostic reports it (asked before `until`), or undefined when no answer came by then. */
+  const count = async (until: number): Promise<number | undefined> => {
+    const ms = Math.min(ctx.replyMs, until - performance.now());
+    if (ms <= 0) return undefined;
+    const ex = await exchange(main, METHODS.toolsCall, { name: diagnostic.name, arguments: {} }, ms, {
+      countSilence: false,
+    });
     if (ex.reply === undefined || !('result' in ex.reply)) return undefined;
+    // An answer counts for the silence watch (the session is talking).
+    noteExchange(main, METHODS.toolsCall, ex);
     const parsed = CallToolResult.safeParse(ex.reply.result);
     const m = parsed.success ? IN_FLIGHT.exec(resultText(parsed.data)) : null;
     return m === null ? undefined : Number(m[1]);
   };
-  const before = await count();
+  const before = await count(performance.now() + ctx.replyMs);
   if (before === undefined) return;
   const session = await ctx.openSession('deallocate', true);
   let during: number | undefined;
@@ -568,25 +650,36 @@ async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
         request(nextId(), METHODS.toolsCall, { name: slow.name, arguments: { ms: SLOW_CALL_MS } }),
       ),
     );
-    for (let i = 0; i < 20 && (during === undefined || during <= before); i++) {
-      await delay(50);
-      during = await count();
+    const until = performance.now() + ctx.replyMs;
+    for (let i = 0; i < 20 && performance.now() < until && (during === undefined || during <= before); i++) {
+      await delay(COUNT_PAUSE_MS);
+      during = await count(until);
     }
   } finally {
     await session.close();
   }
   if (during === undefined || during <= before) return; // the call never showed as in flight
-  let after = during;
-  for (let i = 0; i < 40 && after > before; i++) {
-    await delay(50);
-    after = (await count()) ?? after;
+  const closedAt = performance.now();
+  // Counts asked once the grace passed must show the call gone; one asked earlier that shows it
+  // still in flight only says the server had not got to it yet.
+  const until = closedAt + ABORT_GRACE_MS + ctx.replyMs;
+  let late: { asked: number; value: number } | undefined;
+  for (let i = 0; i < 60 && performance.now() < until; i++) {
+    await delay(COUNT_PAUSE_MS);
+    const asked = performance.now();
+    const value = await count(until);
+    if (value === undefined) continue;
+    if (value <= before) return;
+    if (asked - closedAt >= ABORT_GRACE_MS) {
+      late = { asked: asked - closedAt, value };
+      break;
+    }
   }
-  if (after > before) {
-    throw failWith(
-      `a ${slow.name} call in flight when its stream closed was not aborted: ${diagnostic.name} reports in_flight_calls ${after} two seconds after the close (${before} before the call, ${during} during it)`,
-      `in_flight_calls back to ${before} once the stream closed`,
-      `in_flight_calls: ${after}`,
-      [main, session],
-    );
-  }
+  if (late === undefined) return; // no count asked after the grace came back: not seen either way
+  throw failWith(
+    `a ${slow.name} call in flight when its stream closed was not aborted: ${diagnostic.name}, asked ${Math.round(late.asked)} ms after the close, reports in_flight_calls ${late.value} (${before} before the call, ${during} during it)`,
+    `in_flight_calls back to ${before} within ${ABORT_GRACE_MS} ms of the close`,
+    `in_flight_calls: ${late.value}`,
+    [main, session],
+  );
 }

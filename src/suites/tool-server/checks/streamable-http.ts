@@ -14,7 +14,7 @@ import type { ToolServerCtx } from '../context.js';
 import { openGet } from '../http.js';
 import { nextId } from '../peer.js';
 import { delay, exchange } from '../rpc.js';
-import type { StreamableChannel, StreamablePost } from '../streamable-channel.js';
+import type { RawAnswer, StreamableChannel, StreamablePost } from '../streamable-channel.js';
 import { CHECK_MS, failWith } from './common.js';
 import { resumptionChecks } from './streamable-resume.js';
 
@@ -54,6 +54,46 @@ function describePost(p: StreamablePost | undefined): string {
 function postOf(channel: StreamableChannel, id: number | string): StreamablePost | undefined {
   const needle = `"id":${JSON.stringify(id)}`;
   return channel.posts.find((p) => p.text.includes(needle) && p.text.includes('"method"'));
+}
+
+/** The Origin of a page of another site (origin-refused). */
+const FOREIGN_ORIGIN = 'http://wirecheck-rebinding.invalid';
+/** How many times origin-refused asks while the server answers 429 or 5xx (not now). */
+const ORIGIN_TRIES = 3;
+/** The pause between those tries (longer when Retry-After asks, up to ORIGIN_MAX_PAUSE_MS). */
+const ORIGIN_PAUSE_MS = 500;
+const ORIGIN_MAX_PAUSE_MS = 2000;
+
+/** 429 Too Many Requests or a 5xx: the server cannot serve now, whatever the request was. */
+function notNow(status: number | undefined): boolean {
+  return status !== undefined && (status === 429 || status >= 500);
+}
+
+/**
+ * POST `body` with `headers` until the answer is something else than 429 or 5xx, at most
+ * ORIGIN_TRIES times. A session the server opened for it is ended (DELETE) at once, so a
+ * server that bounds its sessions is not left one fewer.
+ */
+async function untilServed(
+  channel: StreamableChannel,
+  headers: Record<string, string>,
+  body: string,
+): Promise<RawAnswer> {
+  let answer: RawAnswer = { status: undefined, headers: {}, body: '', problem: 'not sent' };
+  for (let i = 0; i < ORIGIN_TRIES; i++) {
+    if (i > 0) {
+      const asked = Number(answer.headers['retry-after']);
+      const pause = Number.isFinite(asked) && asked > 0 ? asked * 1000 : ORIGIN_PAUSE_MS;
+      await delay(Math.min(Math.max(pause, ORIGIN_PAUSE_MS), ORIGIN_MAX_PAUSE_MS));
+    }
+    answer = await channel.raw('POST', headers, body);
+    const opened = answer.headers[STREAMABLE_HTTP_HEADERS.sessionId];
+    if (typeof opened === 'string') {
+      await channel.raw('DELETE', { [STREAMABLE_HTTP_HEADERS.sessionId]: opened }, undefined, 1000);
+    }
+    if (!notNow(answer.status)) break;
+  }
+  return answer;
 }
 
 /** A session with a notification, a client response and requests sent: its POSTs, shared by the checks. */
@@ -307,18 +347,16 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.http.origin-refused',
     clause: `${CLAUSE}, Security Warning`,
     description:
-      'A POST whose Origin is a page of another site (DNS rebinding) is refused with an HTTP error (403 from 2025-11-25).',
+      'A POST whose Origin is a page of another site (DNS rebinding) is refused with an HTTP error (403 from 2025-11-25), where the same initialize without that Origin is not refused the same way; an answer of 429 or 5xx (a server at capacity) is asked again a few times and otherwise not judged.',
     level: 'must',
     basis: 'protocol-must',
-    rule: 'MCP 2025-03-26: servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks (2025-11-25: an invalid Origin MUST be answered 403 Forbidden). Every Streamable HTTP server.',
+    rule: 'MCP 2025-03-26: servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks (2025-11-25: an invalid Origin MUST be answered 403 Forbidden). Every Streamable HTTP server. A refusal counts only when it is about the Origin: 429 and 5xx say the server cannot serve now (it may bound its sessions), and a status the same initialize without the Origin gets too says nothing about the Origin.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel } = await exercised(ctx);
-      const headers: Record<string, string> = {
-        ...channel.sessionHeaders(),
-        origin: 'http://wirecheck-rebinding.invalid',
-      };
-      delete headers[STREAMABLE_HTTP_HEADERS.sessionId];
+      const plain: Record<string, string> = { ...channel.sessionHeaders() };
+      delete plain[STREAMABLE_HTTP_HEADERS.sessionId];
+      const foreign = { ...plain, origin: FOREIGN_ORIGIN };
       const body = JSON.stringify(
         request(nextId(), METHODS.initialize, {
           protocolVersion: ctx.offeredVersion,
@@ -326,14 +364,34 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
           clientInfo: { name: 'wirecheck', version: '1' },
         }),
       );
-      const answer = await channel.raw('POST', headers, body);
+      const answer = await untilServed(channel, foreign, body);
       if (answer.status === undefined) throw new NotExercised(`the POST got no answer (${answer.problem})`);
+      if (notNow(answer.status)) {
+        throw new NotExercised(
+          `initialize POSTed with Origin ${FOREIGN_ORIGIN} was answered ${describeAnswer(answer)} ${ORIGIN_TRIES} times, ${ORIGIN_PAUSE_MS} ms or more apart: a server at capacity (or failing) refuses every new session so, whatever the Origin; nothing to judge`,
+        );
+      }
       const strict = revisionAtLeast(channel.negotiated(), '2025-11-25');
-      const refused = strict ? answer.status === 403 : answer.status >= 400;
-      if (!refused) {
+      if (answer.status < 400) {
         throw failWith(
-          `initialize POSTed with Origin http://wirecheck-rebinding.invalid was answered ${describeAnswer(answer)}: the server does not validate Origin`,
+          `initialize POSTed with Origin ${FOREIGN_ORIGIN} was answered ${describeAnswer(answer)}: the server does not validate Origin`,
           strict ? 'HTTP 403 Forbidden' : 'an HTTP error status (403)',
+          describeAnswer(answer),
+          [channel],
+        );
+      }
+      // The control: the same initialize without the Origin. Refused with the same status, the
+      // refusal was not about the Origin (a server taking no new session, say).
+      const control = await untilServed(channel, plain, body);
+      if (control.status === answer.status) {
+        throw new NotExercised(
+          `initialize POSTed with Origin ${FOREIGN_ORIGIN} was answered ${describeAnswer(answer)}, and the same initialize without an Origin was answered HTTP ${control.status} too: the refusal says nothing about the Origin`,
+        );
+      }
+      if (strict && answer.status !== 403) {
+        throw failWith(
+          `initialize POSTed with Origin ${FOREIGN_ORIGIN} was answered ${describeAnswer(answer)} (without the Origin: ${describeAnswer(control)})`,
+          'HTTP 403 Forbidden',
           describeAnswer(answer),
           [channel],
         );

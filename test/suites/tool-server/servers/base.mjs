@@ -63,6 +63,32 @@ const LOOKUP = {
   annotations: { readOnlyHint: true },
 };
 
+/** slowTool (SSE): waits `ms`, then answers; its calls count in the diagnostics' in_flight_calls
+ * and are aborted when their session's stream closes, as the reference server's `slow` tool
+ * (keepSlowCalls, the flaw: they run on after the close). */
+const SLOW = {
+  name: 'slow',
+  description: 'Waits the given number of milliseconds, then answers.',
+  inputSchema: {
+    type: 'object',
+    properties: { ms: { type: 'integer', description: 'how long to wait', default: 1000 } },
+  },
+};
+/** Calls of the slow tool in flight, over all sessions. */
+let inFlight = 0;
+
+/** A tools/call of the slow tool: its id and wait, or undefined. */
+function slowToolCall(body) {
+  try {
+    const msg = JSON.parse(body);
+    if (msg?.method !== 'tools/call' || msg.params?.name !== 'slow') return undefined;
+    const ms = Number(msg.params.arguments?.ms ?? 1000);
+    return { id: msg.id, ms: Math.min(Math.max(Number.isFinite(ms) ? ms : 0, 0), 30_000) };
+  } catch {
+    return undefined;
+  }
+}
+
 function text(t, isError = false) {
   return isError
     ? { content: [{ type: 'text', text: t }], isError: true }
@@ -81,6 +107,14 @@ export function main(flaws = {}) {
   };
   const transport = opt('--transport', 'stdio');
   const keepAliveMs = Number(process.env.WIRECHECK_TEST_KEEPALIVE_MS ?? 15000);
+
+  // slowAsyncCalls: a number of ms, or a list of them used in turn (cycling), the same
+  // sequence every run.
+  let slowCount = 0;
+  const slowDelay = () => {
+    const s = flaws.slowAsyncCalls;
+    return Array.isArray(s) ? s[slowCount++ % s.length] : s;
+  };
 
   const tools = () => {
     if (flaws.lookupOnly) return [LOOKUP];
@@ -124,6 +158,7 @@ export function main(flaws = {}) {
         },
       ];
     }
+    if (flaws.slowTool) return [...TOOLS, SLOW];
     return TOOLS;
   };
 
@@ -172,6 +207,7 @@ export function main(flaws = {}) {
     }
     if (name === 'diagnostics') {
       const lines = [`status: ok`, `pid: ${process.pid}`, `uptime: ${process.uptime().toFixed(1)} s`];
+      if (flaws.slowTool) lines.push(`in_flight_calls: ${inFlight}`);
       if (args.verbose === true)
         lines.push(`memory rss: ${process.memoryUsage().rss}`, `node: ${process.version}`);
       if (flaws.badDiagnostic) return { result: { content: lines.map((l) => ({ type: 'text', text: l })) } };
@@ -308,7 +344,7 @@ export function main(flaws = {}) {
         // slowAsyncCalls: a call of a listed tool is answered that many ms late, while every
         // other request is served at once (a slow tool on a server that is not blocked by it).
         if (flaws.slowAsyncCalls && listedToolCall(line)) {
-          setTimeout(() => process.stdout.write(`${JSON.stringify(out)}\n`), flaws.slowAsyncCalls);
+          setTimeout(() => process.stdout.write(`${JSON.stringify(out)}\n`), slowDelay());
           continue;
         }
         const initializeReply = out.result?.serverInfo !== undefined;
@@ -372,11 +408,16 @@ export function main(flaws = {}) {
       const timer = setInterval(() => {
         if (!flaws.noKeepAlive) res.write(': keep-alive\n\n');
       }, keepAliveMs);
-      const session = { id, res, timer, state: { initialized: false } };
+      const session = { id, res, timer, state: { initialized: false }, slow: new Set() };
       sessions.set(id, session);
       newest = session;
       res.on('close', () => {
         clearInterval(timer);
+        if (!flaws.keepSlowCalls) {
+          for (const t of session.slow) clearTimeout(t);
+          inFlight -= session.slow.size;
+          session.slow.clear();
+        }
         if (sessions.get(id) === session && !flaws.keepClosedSession) sessions.delete(id);
         if (newest === session) newest = undefined;
         lastClosedId = id;
@@ -415,7 +456,21 @@ export function main(flaws = {}) {
       const chunks = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
-        const out = handleText(Buffer.concat(chunks).toString('utf8'), session.state);
+        const body = Buffer.concat(chunks).toString('utf8');
+        const slowCall = flaws.slowTool ? slowToolCall(body) : undefined;
+        if (slowCall !== undefined) {
+          res.writeHead(202).end('Accepted');
+          inFlight += 1;
+          const t = setTimeout(() => {
+            session.slow.delete(t);
+            inFlight -= 1;
+            const done = { jsonrpc: '2.0', id: slowCall.id, result: text(`waited ${slowCall.ms} ms`) };
+            if (!session.res.destroyed) frame(session.res, 'message', JSON.stringify(done));
+          }, slowCall.ms);
+          session.slow.add(t);
+          return;
+        }
+        const out = handleText(body, session.state);
         if (flaws.replyInBody) {
           res
             .writeHead(200, { 'content-type': 'application/json' })
@@ -424,6 +479,28 @@ export function main(flaws = {}) {
         }
         res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
         if (out === undefined) return;
+        if (flaws.serialCalls !== undefined) {
+          // One message of a session at a time, in order: a call of a listed tool takes
+          // serialCalls ms, and what the session sent after it waits (other sessions do not).
+          const wait = listedToolCall(body) ? flaws.serialCalls : 0;
+          session.queue = (session.queue ?? Promise.resolve()).then(
+            () =>
+              new Promise((done) =>
+                setTimeout(() => {
+                  if (!session.res.destroyed) frame(session.res, 'message', JSON.stringify(out));
+                  done();
+                }, wait),
+              ),
+          );
+          return;
+        }
+        if (flaws.slowAsyncCalls && listedToolCall(body)) {
+          // As over stdio: the call is answered late, on its session's stream if still open.
+          setTimeout(() => {
+            if (!session.res.destroyed) frame(session.res, 'message', JSON.stringify(out));
+          }, slowDelay());
+          return;
+        }
         if (flaws.broadcast) {
           for (const s of sessions.values())
             if (!s.res.destroyed) frame(s.res, 'message', JSON.stringify(out));

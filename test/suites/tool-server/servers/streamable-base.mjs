@@ -13,7 +13,11 @@
 // server may: conforming too); only0618 (supports MCP 2025-06-18 only: answers every initialize with it,
 // as MCP asks of a server that does not support the requested version, and refuses batches, which
 // 2025-06-18 removed: conforming too); maxSessions (at most that many sessions at once, a new one
-// past them refused 503 until one is deleted, as wirecheck's own server does: conforming too).
+// past them refused 503 until one is deleted, as wirecheck's own server does: conforming too);
+// capacityStatus (the status of that refusal instead of 503); capacityFirst (the cap is checked
+// before the Origin, so a server at capacity answers even a foreign Origin so: conforming too);
+// busyOnce (the first POST carrying an Origin is answered 503 with Retry-After: 1, as a server
+// briefly at capacity: conforming too).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -98,13 +102,23 @@ export function main(flaws = {}) {
     res.end();
   };
 
+  let busyDone = false;
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
-    if (
+    if (flaws.busyOnce && origin !== undefined && !busyDone) {
+      busyDone = true;
+      return json(
+        res,
+        503,
+        { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service Unavailable: busy' } },
+        { 'retry-after': '1' },
+      );
+    }
+    const badOrigin =
       !flaws.anyOrigin &&
       origin !== undefined &&
-      !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin)
-    ) {
+      !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin);
+    if (badOrigin && !(flaws.capacityFirst && req.method === 'POST')) {
       return refuse(res, 403, 'Forbidden origin');
     }
     if (!req.url.startsWith('/mcp')) return refuse(res, 404, 'not found');
@@ -166,8 +180,13 @@ export function main(flaws = {}) {
         sessions.size >= (flaws.maxSessions ?? Infinity)
       ) {
         // Bounded, as wirecheck's own Streamable HTTP server: a session past the cap gets 503.
-        return refuse(res, 503, `Service Unavailable: ${sessions.size} sessions are open`);
+        return refuse(
+          res,
+          flaws.capacityStatus ?? 503,
+          `Service Unavailable: ${sessions.size} sessions are open`,
+        );
       }
+      if (badOrigin) return refuse(res, 403, 'Forbidden origin');
       if (message?.method === 'initialize' && sid === undefined) {
         const id = flaws.badSessionId ? `wirecheck session ${sessions.size + 1}` : randomUUID();
         newSession(id);
