@@ -6,6 +6,7 @@ import {
   type JsonRpcRequest,
 } from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
+import { canonicalIdText, hasInexactId, inexactIdSources } from './exact-ids.js';
 import type { ToolJournalEntry } from './journal.js';
 
 // Pure questions over a journal (an array of entries, e.g. read back from a journal file).
@@ -88,15 +89,26 @@ export interface DuplicateId {
   readonly entries: readonly ToolJournalEntry[];
 }
 
-/** Request ids the client reused within a session (JSON-RPC: an id identifies one request). */
+/**
+ * Request ids the client reused within a session (JSON-RPC: an id identifies one request).
+ * An integer id past 2^53 is told apart by the digits the client wrote (JSON.parse rounds
+ * 9007199254740993 to 9007199254740992: two ids, not one).
+ */
 export function duplicateIds(entries: readonly ToolJournalEntry[]): DuplicateId[] {
   const seen = new Map<string, { session: string; id: JsonRpcId; entries: ToolJournalEntry[] }>();
-  for (const { entry, request } of clientRequests(entries)) {
-    // typeof keeps 1 and "1" apart: JSON-RPC compares ids by value and type.
-    const key = `${entry.session}\u0000${typeof request.id}:${String(request.id)}`;
-    const slot = seen.get(key) ?? { session: entry.session, id: request.id, entries: [] };
-    slot.entries.push(entry);
-    seen.set(key, slot);
+  for (const entry of entries) {
+    if (entry.direction !== 'received' || entry.kind !== 'message' || entry.value === undefined) continue;
+    const sources = hasInexactId(entry.value) ? inexactIdSources(entry.text) : [];
+    for (const [index, c] of bodyMessages(entry.value).entries()) {
+      if (c.kind !== 'request') continue;
+      const { id } = c.message;
+      const source = sources[index];
+      // typeof keeps 1 and "1" apart: JSON-RPC compares ids by value and type.
+      const key = `${entry.session}\u0000${typeof id}:${source === undefined ? String(id) : canonicalIdText(source)}`;
+      const slot = seen.get(key) ?? { session: entry.session, id, entries: [] };
+      slot.entries.push(entry);
+      seen.set(key, slot);
+    }
   }
   return [...seen.values()].filter((s) => s.entries.length > 1);
 }

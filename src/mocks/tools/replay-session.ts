@@ -94,8 +94,8 @@ export class ReplayToolSession {
     });
   }
 
-  /** One parsed JSON value from the client. */
-  receive(value: unknown): void {
+  /** One parsed JSON value from the client (its text is for the scripted session's ids: a replay answers as recorded). */
+  receive(value: unknown, _text?: string): void {
     for (const c of bodyMessages(value)) {
       if (this.closedFlag) return;
       this.receiveOne(c);

@@ -9,6 +9,7 @@ import {
 } from '../../protocol/jsonrpc/index.js';
 import { METHODS, ToolsCallParams } from '../../protocol/mcp/index.js';
 import { mixSeed, type Random, seededRandom } from '../messages/random.js';
+import { hasInexactId, inexactIdSources, isRawJson, replyIdOf } from './exact-ids.js';
 import type { ToolJournal } from './journal.js';
 import { journalSent } from './journal-sent.js';
 import { outcomeOfCall, type ResolvedToolScenario } from './scenario.js';
@@ -40,6 +41,8 @@ export const MOCK_REQUEST_ID_BASE = 9001;
 export class MockToolSession {
   private closedFlag = false;
   private sent = 0;
+  /** Set once a reply carries an id written with the client's digits (replyId). */
+  private exactIds = false;
   private nextRequestId = MOCK_REQUEST_ID_BASE;
   private readonly random: Random;
   private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
@@ -65,13 +68,18 @@ export class MockToolSession {
     if (this.scenario.faults.closeStreamAfter === 0) this.close();
   }
 
-  /** One parsed JSON value from the client (MCP 2024-11-05 lets it be a batch: each message is answered on its own). */
-  receive(value: unknown): void {
-    for (const c of bodyMessages(value)) {
+  /**
+   * One parsed JSON value from the client (MCP 2024-11-05 lets it be a batch: each message is
+   * answered on its own), with the `text` it was parsed from when the transport has it: a
+   * request id past 2^53, which JSON.parse rounds, is answered with the client's own digits.
+   */
+  receive(value: unknown, text?: string): void {
+    const sources = text !== undefined && hasInexactId(value) ? inexactIdSources(text) : [];
+    for (const [index, c] of bodyMessages(value).entries()) {
       if (this.closedFlag) return;
       switch (c.kind) {
         case 'request':
-          this.onRequest(c.message);
+          this.onRequest(c.message, sources[index]);
           break;
         case 'notification':
           // notifications/initialized, cancellations and anything unknown need no answer.
@@ -118,8 +126,10 @@ export class MockToolSession {
     this.channel.close();
   }
 
-  private onRequest(req: JsonRpcRequest): void {
-    const { id, method } = req;
+  /** `idSource`: the digits of an id past 2^53 as the client wrote them, to answer with. */
+  private onRequest(req: JsonRpcRequest, idSource?: string): void {
+    const { method } = req;
+    const id = this.replyId(req.id, idSource);
     if (method === METHODS.ping) {
       // Answered at once, outside the queue: a ping must not wait behind a slow reply.
       this.send(successResponse(id, {}));
@@ -162,13 +172,21 @@ export class MockToolSession {
     this.enqueue(() => errorResponse(id, JSONRPC_ERRORS.methodNotFound, `Method not found: ${method}`));
   }
 
+  /** The id a reply to request `id` carries: the client's own digits when JSON.parse rounded them. */
+  private replyId(id: JsonRpcId, source: string | undefined): JsonRpcId {
+    const reply = replyIdOf(id, source);
+    if (reply === id) return id;
+    this.exactIds = true;
+    return reply as JsonRpcId;
+  }
+
   /** Fault lifecycleNotifications: progress and a cancellation about the call `id`. */
   private sendLifecycleNotifications(id: JsonRpcId, params: Record<string, unknown> | undefined): void {
     const meta = params?._meta as { progressToken?: unknown } | undefined;
     const token =
       typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
         ? meta.progressToken
-        : `wirecheck-progress-${String(id)}`;
+        : `wirecheck-progress-${isRawJson(id) ? (id as unknown as { rawJSON: string }).rawJSON : String(id)}`;
     this.send({
       jsonrpc: '2.0',
       method: METHODS.progress,
@@ -213,7 +231,8 @@ export class MockToolSession {
   private send(message: unknown): void {
     if (this.closedFlag) return;
     const text = JSON.stringify(message);
-    journalSent(this.journal, this.channel, 'message', text, message);
+    // An id written with the client's digits is journaled as any parsed id is (a number).
+    journalSent(this.journal, this.channel, 'message', text, this.exactIds ? JSON.parse(text) : message);
     this.channel.write(text);
     this.sent++;
     const limit = this.scenario.faults.closeStreamAfter;

@@ -183,7 +183,7 @@ export function buildMockToolServer(
     // The reply goes on the stream after the POST is answered, as the spec's sequence shows.
     setImmediate(() => {
       if (entry.parseError !== undefined) stream.session.receiveUnparseable(entry.parseError);
-      else stream.session.receive(entry.value);
+      else stream.session.receive(entry.value, entry.text);
     });
   });
 

@@ -89,7 +89,7 @@ export async function runStdioMockToolServer(
           text: line.line,
           value: line.value,
         });
-        session.receive(line.value);
+        session.receive(line.value, line.line);
       } else {
         journal.record({
           session: 'stdio',

@@ -386,7 +386,7 @@ export function buildStreamableHttpMockToolServer(
     if (owed.requests.length === 0 && owed.invalid === 0) {
       record(request, 202, session.id, body);
       void reply.code(202).headers(headers).send();
-      session.session.receive(value);
+      session.session.receive(value, body);
       return;
     }
     const status = bodyHasRequest(value) ? 200 : 400;
@@ -434,7 +434,7 @@ export function buildStreamableHttpMockToolServer(
         });
       }
     }
-    session.session.receive(value);
+    session.session.receive(value, body);
   });
 
   app.get(MOCK_HTTP_PATH, (request, reply) => {

@@ -170,7 +170,35 @@ export const CASES: readonly BrokenClientCase[] = [
     client: 'no-await',
     flaw: 'sends initialized and tools/call before the initialize result',
     fails: ['stdio.lifecycle.initialize-awaited', 'sse.lifecycle.initialize-awaited'],
+    warns: ['stdio.lifecycle.requests-after-initialize-result'],
     passes: ['stdio.lifecycle.initialized-first'],
+  },
+  {
+    client: 'pipeline-list',
+    // MCP 2024-11-05: the client SHOULD NOT send requests other than pings before the server
+    // has responded to the initialize request; its initialized notification comes after the result.
+    flaw: 'pipelines tools/list before the initialize result, and sends initialized after it',
+    warns: [
+      'stdio.lifecycle.requests-after-initialize-result',
+      'sse.lifecycle.requests-after-initialize-result',
+    ],
+    passes: [
+      'stdio.lifecycle.initialize-awaited',
+      'sse.lifecycle.initialize-awaited',
+      'stdio.lifecycle.initialized-first',
+      'sse.lifecycle.initialized-first',
+      'stdio.result.printed',
+    ],
+  },
+  {
+    client: 'initialized-early',
+    flaw: 'sends initialized before the initialize result, and no other request early',
+    fails: ['stdio.lifecycle.initialize-awaited', 'sse.lifecycle.initialize-awaited'],
+    passes: [
+      'stdio.lifecycle.requests-after-initialize-result',
+      'sse.lifecycle.requests-after-initialize-result',
+      'stdio.lifecycle.initialized-first',
+    ],
   },
   {
     client: 'fail-on-cancel',

@@ -51,3 +51,26 @@ test('an independent client speaking 2025-11-25 waits the retry of a dropped str
     Object.fromEntries(only.map((id) => [id, 'pass'])),
   );
 }, 120_000);
+
+/**
+ * MCP Streamable HTTP: a client answered 404 for its session MUST start a new session with a
+ * new initialize. What else of the old session arrives around it (a second request in flight
+ * that gets its own 404, the DELETE of the old session) is no failure.
+ */
+for (const [client, how] of [
+  ['http-reinit-concurrent', 'has two requests in flight when its session expires'],
+  ['http-reinit-delete-expired', 'sends DELETE for the expired session after starting a new one'],
+] as const) {
+  test(`a client that ${how} passes http.session-expired.reinitialize`, async () => {
+    const only = [
+      'tool-client.http.session-expired.reinitialize',
+      'tool-client.http.session-id',
+      'tool-client.http.result.printed',
+    ];
+    const result = await runAgainst(nodeCommand(`./clients/${client}.mjs`), { only }, ['http']);
+    expect(notPassed(result)).toEqual([]);
+    expect(Object.fromEntries(result.checks.map((c) => [c.id, c.status]))).toEqual(
+      Object.fromEntries(only.map((id) => [id, 'pass'])),
+    );
+  }, 120_000);
+}

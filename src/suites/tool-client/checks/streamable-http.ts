@@ -82,6 +82,31 @@ function expectSessionEchoed(result: CaseResult, what: string): void {
   }
 }
 
+/**
+ * Every request after the first initialize carries a session id the mock had issued by then
+ * (an initialize answered 200): after a session ended, requests of the old session still in
+ * flight, or the DELETE of it, carry its id, which is no wrong id; a request without one, or
+ * with an id the mock never issued, is.
+ */
+function expectIssuedSessions(result: CaseResult, what: string): void {
+  const issued = new Set<string>();
+  for (const entry of httpRequestsOf(result)) {
+    if (isInitialize(entry)) {
+      if (entry.http?.status === 200) issued.add(entry.session);
+      continue;
+    }
+    if (issued.size === 0) continue;
+    const sent = headerOf(entry, STREAMABLE_HTTP_HEADERS.sessionId);
+    if (sent !== undefined && issued.has(sent)) continue;
+    throw new CheckFailure(
+      `${what}: a ${describe(entry)} after initialize carried ${sent === undefined ? 'no Mcp-Session-Id' : `Mcp-Session-Id ${JSON.stringify(sent)}`}, not a session id the server issued`,
+      `Mcp-Session-Id: one of ${[...issued].join(', ')}`,
+      sent === undefined ? 'absent' : sent,
+      evidenceOf(result, what, entry.seq),
+    );
+  }
+}
+
 /** The client's GETs that carried Last-Event-ID. */
 function resumedWith(result: CaseResult): ToolJournalEntry[] {
   return httpRequestsOf(result).filter(
@@ -149,7 +174,7 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
     id: idOf('http', 'session-expired.reinitialize'),
     clause: `${TEXT}: a 404 to a request carrying the session id means the session ended; the client starts a new one`,
     description:
-      'The mock answers the first request after initialize with 404: the client sends a new initialize without a session id, uses the new id, and prints the result.',
+      'The mock answers the first request after initialize with 404: the client then sends a new initialize without a session id (whatever else of the old session arrives around it), uses the new id, and prints the result.',
     level: 'must',
     basis: 'protocol-must',
     rule: 'MCP Streamable HTTP: when a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it MUST start a new session by sending a new InitializeRequest without a session id attached. Every Streamable HTTP client.',
@@ -163,25 +188,32 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
       if (expiredAt < 0) {
         throw new NotExercised(`${what}: the client sent no request after initialize, so no 404 was given`);
       }
-      const next = requests.slice(expiredAt + 1).find((e) => e.kind === 'message');
-      if (next === undefined || !isInitialize(next)) {
+      const expired = requests[expiredAt]!;
+      // Judged by what was sent, not by the order it arrived in: requests in flight with the
+      // old id get their 404s too, a client may DELETE the old session or reopen a stream
+      // first. The MUST is that a new initialize, without a session id, follows the 404.
+      const after = requests.slice(expiredAt + 1);
+      const reinitialize = after.find(isInitialize);
+      if (reinitialize === undefined) {
+        const sent = after.filter((e) => e.kind === 'message');
+        const shown = sent.slice(0, 3).map(describe).join(', ');
         throw new CheckFailure(
-          `${what}: after the 404 the client ${next === undefined ? 'sent nothing more' : `sent ${describe(next)}`}, not a new initialize`,
+          `${what}: after the 404 the client ${sent.length === 0 ? 'sent nothing more' : `sent ${shown}${sent.length > 3 ? ` and ${sent.length - 3} more` : ''}`}, and no new initialize`,
           'POST initialize without Mcp-Session-Id',
-          next === undefined ? 'nothing' : describe(next),
-          evidenceOf(result, what, requests[expiredAt]!.seq),
+          sent.length === 0 ? 'nothing' : shown,
+          evidenceOf(result, what, expired.seq),
         );
       }
-      const carried = headerOf(next, STREAMABLE_HTTP_HEADERS.sessionId);
+      const carried = headerOf(reinitialize, STREAMABLE_HTTP_HEADERS.sessionId);
       if (carried !== undefined) {
         throw new CheckFailure(
           `${what}: the new initialize carried Mcp-Session-Id ${JSON.stringify(carried)}`,
           'no Mcp-Session-Id on the new initialize',
           carried,
-          evidenceOf(result, what, next.seq),
+          evidenceOf(result, what, reinitialize.seq),
         );
       }
-      expectSessionEchoed(result, what);
+      expectIssuedSessions(result, what);
       await excuseIfPlainCallFails(ctx, result, what);
       expectPrintedResult(result, what);
     },

@@ -33,6 +33,9 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [sameOriginOnly] refuse an endpoint on another origin (as the official SDK does)
  * @property {boolean} [ignoreVersion] carry on whatever protocol version the server answers
  * @property {boolean} [noAwait] send initialize, initialized and tools/call without waiting for replies
+ * @property {boolean} [pipelineList] send tools/list right after initialize, before its result (MCP: SHOULD NOT),
+ *   and notifications/initialized only once the result arrived
+ * @property {boolean} [initializedEarly] send notifications/initialized right after initialize, before its result
  * @property {boolean} [failOnCancel] take a notifications/cancelled naming its call as the call's failure
  * @property {boolean} [addIsErrorDefault] print the result with the default isError: false written out
  * @property {boolean} [dropFalseIsError] print the result without an isError: false the server sent
@@ -56,11 +59,36 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [httpWrongLastEventId] Streamable HTTP: resume with a Last-Event-ID the server never sent
  * @property {boolean} [httpIgnoreRetry] Streamable HTTP: wait 100 ms before resuming whatever the stream's retry field says
  * @property {boolean} [httpNoDelete] Streamable HTTP: end without DELETE
+ * @property {boolean} [httpConcurrent] equivalent: Streamable HTTP: send tools/list and tools/call at once after
+ *   initialized; every request answered 404 for the ended session waits for one new session, then goes again
+ * @property {boolean} [httpDeleteExpired] equivalent: Streamable HTTP: once a new session replaced one answered 404,
+ *   send DELETE for the old one (cleanup; its 404 is ignored)
  * @property {boolean} [neverCalls] give up after initialize, before tools/call, with an error
  * @property {boolean} [floodPings] after initialized, send ping after ping without end instead of tools/call
+ * @property {boolean} [bigIds] equivalent: integer request ids from 2^53 up (as a client with 64-bit integers
+ *   may use; JSON-RPC ids are any number), written and matched exactly, as a Go or Rust client does
  */
 
 class ClientFailure extends Error {}
+
+/** Flaw bigIds: ids are BigInts, written and read with every digit (JSON.parse would round them past 2^53). */
+let exactIds = false;
+
+/** JSON text of a message (ids that are BigInts written out in full). */
+function toJson(value) {
+  if (!exactIds) return JSON.stringify(value);
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v));
+}
+
+/** A message from its JSON text (an integer id read as a BigInt, every digit kept). */
+function fromJson(text) {
+  if (!exactIds) return JSON.parse(text);
+  return JSON.parse(text, (key, v, context) =>
+    key === 'id' && typeof v === 'number' && /^-?\d+$/.test(context?.source ?? '')
+      ? BigInt(context.source)
+      : v,
+  );
+}
 
 async function readStdin() {
   const chunks = [];
@@ -85,7 +113,7 @@ function stdioConnection(command, flaws, events) {
       lineNumber++;
       let value;
       try {
-        value = JSON.parse(line);
+        value = fromJson(line);
       } catch {
         if (flaws.skipNonJson) continue;
         if (flaws.nonJsonAsText) {
@@ -111,7 +139,7 @@ function stdioConnection(command, flaws, events) {
   child.stdin.on('error', () => {});
   return {
     send: async (message) => {
-      child.stdin.write(`${JSON.stringify(message)}\n`);
+      child.stdin.write(`${toJson(message)}\n`);
     },
     // MCP shutdown over stdio: close the server's stdin, wait, signal only if it stays.
     close: async () => {
@@ -160,7 +188,7 @@ async function sseConnection(url, flaws, events) {
     }
     if (event === 'message' || event === undefined) {
       try {
-        events.message(JSON.parse(data));
+        events.message(fromJson(data));
       } catch {
         events.fail(
           new ClientFailure(`an SSE message event is not JSON: ${JSON.stringify(data.slice(0, 80))}`),
@@ -218,7 +246,7 @@ async function sseConnection(url, flaws, events) {
           'content-type': flaws.textPlainPost ? 'text/plain' : 'application/json',
           ...(flaws.headerVersion === undefined ? {} : { 'mcp-protocol-version': flaws.headerVersion }),
         },
-        body: JSON.stringify(message),
+        body: toJson(message),
       });
       await r.text();
       const ok = flaws.only202 ? r.status === 202 : r.status === 202 || r.status === 200;
@@ -286,7 +314,7 @@ function httpConnection(url, flaws, events, initParams) {
         body,
         (event, data) => {
           if (event !== undefined && event !== 'message') return;
-          const message = JSON.parse(data);
+          const message = fromJson(data);
           if ('id' in message && !('method' in message)) owed.delete(message.id);
           deliver(message);
         },
@@ -319,10 +347,34 @@ function httpConnection(url, flaws, events, initParams) {
         'content-type': 'application/json',
         accept: flaws.httpAcceptJsonOnly ? 'application/json' : 'application/json, text/event-stream',
       }),
-      body: JSON.stringify(message),
+      body: toJson(message),
     });
     if (message.method === 'initialize') session = r.headers.get('mcp-session-id') ?? undefined;
     return r;
+  };
+  let reinit;
+  /** A new session in place of `expired` (answered 404), with DELETE for the old one when the flaw says so. */
+  const reinitialize = async (expired) => {
+    session = undefined;
+    version = undefined;
+    const init = await post({ jsonrpc: '2.0', id: 'reinitialize', method: 'initialize', params: initParams });
+    const type = init.headers.get('content-type') ?? '';
+    if (type.startsWith('text/event-stream')) {
+      await readEventStream(
+        init.body,
+        (_e, data) => {
+          version = JSON.parse(data).result?.protocolVersion;
+        },
+        () => {},
+      );
+    } else version = (await init.json()).result?.protocolVersion;
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+    if (flaws.httpDeleteExpired) {
+      const r = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': expired } }).catch(
+        () => undefined,
+      );
+      await r?.text();
+    }
   };
   const send = async (message) => {
     if (message.method === 'initialize') {
@@ -331,29 +383,27 @@ function httpConnection(url, flaws, events, initParams) {
     }
     const sentSession = session;
     const r = await post(message);
+    if (
+      r.status === 404 &&
+      sentSession !== undefined &&
+      (flaws.httpConcurrent || flaws.httpDeleteExpired) &&
+      !flaws.httpNoReinitialize
+    ) {
+      await r.text();
+      // One new session for every request that met the 404 (a request may arrive after it was made).
+      if (session === sentSession) {
+        reinit ??= reinitialize(sentSession).finally(() => {
+          reinit = undefined;
+        });
+      }
+      await reinit;
+      return send(message);
+    }
     if (r.status === 404 && sentSession !== undefined && !flaws.httpNoReinitialize && !reinitializing) {
       await r.text();
       // The session ended: a new one, then the message again.
       reinitializing = true;
-      session = undefined;
-      version = undefined;
-      const init = await post({
-        jsonrpc: '2.0',
-        id: 'reinitialize',
-        method: 'initialize',
-        params: initParams,
-      });
-      const type = init.headers.get('content-type') ?? '';
-      if (type.startsWith('text/event-stream')) {
-        await readEventStream(
-          init.body,
-          (_e, data) => {
-            version = JSON.parse(data).result?.protocolVersion;
-          },
-          () => {},
-        );
-      } else version = (await init.json()).result?.protocolVersion;
-      await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+      await reinitialize(sentSession);
       reinitializing = false;
       return send(message);
     }
@@ -374,7 +424,7 @@ function httpConnection(url, flaws, events, initParams) {
       return;
     }
     if (flaws.httpSseOnly) throw new ClientFailure('the server answered with JSON');
-    const value = await r.json();
+    const value = fromJson(await r.text());
     for (const m of Array.isArray(value) ? value : [value]) deliver(m);
   };
   return {
@@ -409,6 +459,7 @@ export async function main(flaws = {}) {
   };
   const fail = (message) => finish(flaws.exitZeroOnError ? 0 : 1, { error: { message } });
   try {
+    exactIds = flaws.bigIds === true;
     const input = JSON.parse(await readStdin());
     const pending = new Map();
     let nextId = 1;
@@ -460,12 +511,21 @@ export async function main(flaws = {}) {
         events.fail(new ClientFailure(reason));
       },
     };
+    // The send of the latest request (its POST accepted over SSE), for a flaw that sends the next before the reply.
+    let lastSent = Promise.resolve();
     const request = (method, params) => {
       if (failed) return Promise.reject(failed);
-      const id = flaws.sameId ? 1 : flaws.stringIds ? `req-${nextId++}` : nextId++;
+      const id = flaws.sameId
+        ? 1
+        : flaws.stringIds
+          ? `req-${nextId++}`
+          : flaws.bigIds
+            ? 2n ** 53n + BigInt(nextId++ - 1)
+            : nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        connection.send({ jsonrpc: '2.0', id, method, params }).catch((e) => {
+        lastSent = connection.send({ jsonrpc: '2.0', id, method, params });
+        lastSent.catch((e) => {
           pending.delete(id);
           reject(e);
         });
@@ -517,6 +577,8 @@ export async function main(flaws = {}) {
           : { arguments: flaws.sortArgumentKeys ? sortedKeys(input.arguments) : input.arguments }),
     };
     let result;
+    // Set once a flaw sent notifications/initialized out of the usual place.
+    let alreadyInitialized = false;
     if (flaws.discoverFirst === 'always' || (flaws.discoverFirst && input.arguments === undefined)) {
       await request('server/discover', {});
     }
@@ -527,7 +589,22 @@ export async function main(flaws = {}) {
       await init;
       result = await call;
     } else {
-      const init = await request('initialize', params);
+      let listed;
+      let initializedSent;
+      const initializing = request('initialize', params);
+      if (flaws.pipelineList || flaws.initializedEarly) await lastSent.catch(() => {});
+      if (flaws.pipelineList) listed = request('tools/list', {});
+      if (flaws.initializedEarly) initializedSent = notify('notifications/initialized');
+      const init = await initializing;
+      if (listed !== undefined) {
+        await notify('notifications/initialized');
+        await listed;
+        alreadyInitialized = true;
+      }
+      if (initializedSent !== undefined) {
+        await initializedSent;
+        alreadyInitialized = true;
+      }
       const speaks = flaws.speaks ?? [ownVersion];
       if (!flaws.ignoreVersion && !speaks.includes(init?.protocolVersion)) {
         throw new ClientFailure(
@@ -546,10 +623,12 @@ export async function main(flaws = {}) {
       await notify('notifications/initialized');
       result = await call;
     } else {
-      if (!flaws.noInitialized) await notify('notifications/initialized');
+      if (!flaws.noInitialized && !alreadyInitialized) await notify('notifications/initialized');
       if (flaws.neverCalls) throw new ClientFailure('the client is not configured to call tools');
       while (flaws.floodPings) await request('ping', {});
-      result = await request('tools/call', callParams);
+      if (flaws.httpConcurrent && transport === 'http') {
+        [, result] = await Promise.all([request('tools/list', {}), request('tools/call', callParams)]);
+      } else result = await request('tools/call', callParams);
     }
     if (flaws.wrongResult) result = result.content?.[0]?.text ?? null;
     if (flaws.addIsErrorDefault && result && result.isError === undefined)

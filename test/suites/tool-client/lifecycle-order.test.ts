@@ -1,0 +1,63 @@
+import { describe, expect, test } from 'vitest';
+import { ToolJournal, type ToolJournalEntry } from '../../../src/mocks/tools/index.js';
+import { orderViolation } from '../../../src/suites/tool-client/checks/lifecycle.js';
+
+// The lifecycle order the must check judges (MCP 2024-11-05: initialize first; after its
+// result the client MUST send notifications/initialized before normal operation), apart from
+// the requests a client pipelines before the result, which MCP only says SHOULD NOT be sent.
+
+/** A journal of messages, each with its direction, in one session. */
+function journalOf(...messages: readonly (readonly ['received' | 'sent', unknown])[]): ToolJournalEntry[] {
+  const j = new ToolJournal();
+  for (const [direction, m] of messages) {
+    j.record({
+      session: 's',
+      transport: 'stdio',
+      direction,
+      kind: 'message',
+      text: JSON.stringify(m),
+      value: m,
+    });
+  }
+  return j.entries();
+}
+
+const req = (id: number, method: string) => ['received', { jsonrpc: '2.0', id, method }] as const;
+const initialized = ['received', { jsonrpc: '2.0', method: 'notifications/initialized' }] as const;
+const result = (id: number) => ['sent', { jsonrpc: '2.0', id, result: {} }] as const;
+
+describe('orderViolation', () => {
+  test('a request pipelined before the initialize result, initialized after it: no must violation', () => {
+    expect(
+      orderViolation(
+        journalOf(req(1, 'initialize'), req(2, 'tools/list'), result(1), initialized, result(2)),
+      ),
+    ).toBeUndefined();
+  });
+
+  test('a request after the initialize result and before initialized: to be confirmed (after-result)', () => {
+    const v = orderViolation(journalOf(req(1, 'initialize'), result(1), req(2, 'tools/call'), initialized));
+    expect(v?.kind).toBe('after-result');
+    expect(v?.reason).toMatch(/tools\/call came after the initialize result but before/);
+  });
+
+  test('no initialized at all after a pipelined request and the result: an order violation', () => {
+    const v = orderViolation(journalOf(req(1, 'initialize'), req(2, 'tools/call'), result(1), result(2)));
+    expect(v?.kind).toBe('order');
+    expect(v?.reason).toMatch(/never sent the notifications\/initialized/);
+  });
+
+  test('a request before initialize, a second initialize, initialized before initialize: order violations', () => {
+    expect(orderViolation(journalOf(req(1, 'server/discover'), req(2, 'initialize')))?.kind).toBe('order');
+    expect(
+      orderViolation(journalOf(req(1, 'initialize'), result(1), initialized, req(2, 'initialize')))?.reason,
+    ).toBe('a second initialize request in the same session');
+    expect(orderViolation(journalOf(initialized, req(1, 'initialize')))?.kind).toBe('order');
+  });
+
+  test('ping is allowed anywhere; a client sending nothing after initialize breaks nothing', () => {
+    expect(orderViolation(journalOf(req(1, 'ping'), req(2, 'initialize'), req(3, 'ping'), result(2)))).toBe(
+      undefined,
+    );
+  });
+});
