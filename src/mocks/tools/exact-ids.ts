@@ -1,4 +1,4 @@
-import { bodyMessages } from '../../protocol/jsonrpc/index.js';
+import type { BodyMessage } from '../../protocol/jsonrpc/index.js';
 
 // JSON-RPC 2.0 ids may be any number, and the spec's table shows integers: a client with 64-bit
 // integers may use ids past 2^53, which JSON.parse rounds (9007199254740993 becomes
@@ -19,9 +19,9 @@ export function isInexactId(id: unknown): boolean {
   return typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id);
 }
 
-/** Whether any message of a parsed body (one message or a batch) has an inexact id. */
-export function hasInexactId(value: unknown): boolean {
-  return bodyMessages(value).some((c) => 'message' in c && isInexactId((c.message as { id?: unknown }).id));
+/** Whether any message of a body (its bodyMessages: one message or a batch's) has an inexact id. */
+export function hasInexactId(messages: readonly BodyMessage[]): boolean {
+  return messages.some((c) => 'message' in c && isInexactId((c.message as { id?: unknown }).id));
 }
 
 /**

@@ -2,6 +2,7 @@ export * from './command.js';
 export * from './journal.js';
 export * from './journal-file.js';
 export * from './journal-queries.js';
+export * from './lifecycle-order.js';
 export * from './replay-file.js';
 export * from './replay-plan.js';
 export { ReplayToolSession, type ToolReplayOptions } from './replay-session.js';

@@ -98,8 +98,9 @@ export function duplicateIds(entries: readonly ToolJournalEntry[]): DuplicateId[
   const seen = new Map<string, { session: string; id: JsonRpcId; entries: ToolJournalEntry[] }>();
   for (const entry of entries) {
     if (entry.direction !== 'received' || entry.kind !== 'message' || entry.value === undefined) continue;
-    const sources = hasInexactId(entry.value) ? inexactIdSources(entry.text) : [];
-    for (const [index, c] of bodyMessages(entry.value).entries()) {
+    const messages = bodyMessages(entry.value);
+    const sources = hasInexactId(messages) ? inexactIdSources(entry.text) : [];
+    for (const [index, c] of messages.entries()) {
       if (c.kind !== 'request') continue;
       const { id } = c.message;
       const source = sources[index];
@@ -111,40 +112,6 @@ export function duplicateIds(entries: readonly ToolJournalEntry[]): DuplicateId[
     }
   }
   return [...seen.values()].filter((s) => s.entries.length > 1);
-}
-
-/**
- * MCP lifecycle: `initialize` comes first, and `notifications/initialized` before any other
- * request except `ping`. Returns the entry that broke the order, or undefined when none did
- * (also when the client sent nothing but initialize).
- */
-export function lifecycleViolation(
-  entries: readonly ToolJournalEntry[],
-): { entry: ToolJournalEntry; reason: string } | undefined {
-  // Each session has its own lifecycle: a client may probe a server, then open its session.
-  const sessions = new Map<string, { initialize: boolean; initialized: boolean }>();
-  for (const { entry, c } of messagesOf(entries, 'received')) {
-    const state = sessions.get(entry.session) ?? { initialize: false, initialized: false };
-    sessions.set(entry.session, state);
-    if (c.kind === 'notification' && c.message.method === METHODS.initialized) {
-      if (!state.initialize) return { entry, reason: 'notifications/initialized came before initialize' };
-      state.initialized = true;
-      continue;
-    }
-    if (c.kind !== 'request') continue;
-    const { method } = c.message;
-    if (method === METHODS.initialize) {
-      if (state.initialize) return { entry, reason: 'a second initialize request in the same session' };
-      state.initialize = true;
-      continue;
-    }
-    if (method === METHODS.ping) continue;
-    if (!state.initialize) return { entry, reason: `${method} came before initialize` };
-    if (!state.initialized) {
-      return { entry, reason: `${method} came before the notifications/initialized notification` };
-    }
-  }
-  return undefined;
 }
 
 /** The client's answer (success or error) to the server request `id`, if it sent one: its entry, and the answer itself (an entry may carry a batch). */

@@ -74,8 +74,9 @@ export class MockToolSession {
    * request id past 2^53, which JSON.parse rounds, is answered with the client's own digits.
    */
   receive(value: unknown, text?: string): void {
-    const sources = text !== undefined && hasInexactId(value) ? inexactIdSources(text) : [];
-    for (const [index, c] of bodyMessages(value).entries()) {
+    const messages = bodyMessages(value);
+    const sources = text !== undefined && hasInexactId(messages) ? inexactIdSources(text) : [];
+    for (const [index, c] of messages.entries()) {
       if (this.closedFlag) return;
       switch (c.kind) {
         case 'request':

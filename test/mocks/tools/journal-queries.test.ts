@@ -39,9 +39,13 @@ describe('journal queries', () => {
     expect(lifecycleViolation(journal)).toBeUndefined();
     expect(clientRequests(journal).map((r) => r.request.method)).toEqual(['initialize', 'tools/list']);
     expect(answerTo(journal, 9001)?.answer).toMatchObject({ kind: 'success', message: { result: {} } });
-    const early = journalOf(req(1, 'initialize'), [req(2, 'tools/call'), note('notifications/initialized')]);
+    const early = journalIn([
+      ['s', 'received', req(1, 'initialize')],
+      ['s', 'sent', { jsonrpc: '2.0', id: 1, result: {} }],
+      ['s', 'received', [req(2, 'tools/call'), note('notifications/initialized')]],
+    ]);
     expect(lifecycleViolation(early)?.reason).toBe(
-      'tools/call came before the notifications/initialized notification',
+      'tools/call came after the initialize result but before the notifications/initialized notification',
     );
   });
 
@@ -111,10 +115,17 @@ describe('journal queries', () => {
     expect(firstMethod(ok)).toBe('ping');
   });
 
-  test('lifecycle: a request before notifications/initialized is blamed', () => {
-    const bad = journalOf(req(1, 'initialize'), req(2, 'tools/call'), note('notifications/initialized'));
-    expect(lifecycleViolation(bad)?.reason).toContain('tools/call came before the notifications/initialized');
-    expect(lifecycleViolation(bad)?.entry.seq).toBe(1);
+  test('lifecycle: a request after the initialize result and before notifications/initialized is blamed', () => {
+    const bad = journalIn([
+      ['s', 'received', req(1, 'initialize')],
+      ['s', 'sent', { jsonrpc: '2.0', id: 1, result: {} }],
+      ['s', 'received', req(2, 'tools/call')],
+      ['s', 'received', note('notifications/initialized')],
+    ]);
+    expect(lifecycleViolation(bad)).toMatchObject({ kind: 'after-result', entry: { seq: 2 } });
+    expect(lifecycleViolation(bad)?.reason).toContain(
+      'tools/call came after the initialize result but before',
+    );
   });
 
   test('evidence marks the blamed entry', () => {

@@ -4,10 +4,12 @@ import {
   clientMessages,
   clientRequests,
   duplicateIds,
+  type LifecycleViolation,
+  lifecycleViolation,
   MOCK_REQUEST_ID_BASE,
   type ToolJournalEntry,
 } from '../../../mocks/tools/index.js';
-import { bodyMessages, type JsonRpcId } from '../../../protocol/jsonrpc/index.js';
+import { bodyMessages } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
 import { describeCase, evidenceOf, expectCallSent, expectFinished, expectTraffic } from '../expect.js';
@@ -67,6 +69,11 @@ function initializeAnswer(
   });
 }
 
+/** Whether the client sent notifications/initialized at all (a batch's messages one by one). */
+function sentInitialized(result: CaseResult): boolean {
+  return clientMessages(result.journal).some((entry) => isEarly(entry, 'initialized'));
+}
+
 /** A message only allowed after the initialize result (a batch's messages one by one). */
 function isEarly(entry: ToolJournalEntry, kind: EarlyKind): boolean {
   return bodyMessages(entry.value).some((c) =>
@@ -74,96 +81,6 @@ function isEarly(entry: ToolJournalEntry, kind: EarlyKind): boolean {
       ? c.kind === 'notification' && c.message.method === METHODS.initialized
       : c.kind === 'request' && c.message.method !== METHODS.initialize && c.message.method !== METHODS.ping,
   );
-}
-
-/** A break of the lifecycle's order in one session, and whether arrival order alone may hide a pipelined request. */
-export interface OrderViolation {
-  readonly entry: ToolJournalEntry;
-  readonly reason: string;
-  /**
-   * `after-result`: a request arrived after the initialize result went out but before
-   * notifications/initialized. The client may have sent it before it read the result (a
-   * pipelined request, which MCP only says SHOULD NOT: lifecycle.requests-after-initialize-result),
-   * so the check confirms it where replies take a second. `order`: anything else.
-   */
-  readonly kind: 'order' | 'after-result';
-}
-
-/**
- * MCP lifecycle, per session: initialize is the first request (before it, ping only), it is
- * not sent twice, notifications/initialized follows it, and once the initialize result went
- * out, no request but ping comes before notifications/initialized; a session whose initialize
- * was answered and that went on with requests sends notifications/initialized at all. A
- * request that arrived before the initialize result went out (pipelined) is not judged here.
- */
-export function orderViolation(journal: readonly ToolJournalEntry[]): OrderViolation | undefined {
-  interface State {
-    initializeId?: JsonRpcId;
-    answered: boolean;
-    initialized: boolean;
-    pipelined?: ToolJournalEntry;
-    afterResult?: { entry: ToolJournalEntry; method: string };
-  }
-  const sessions = new Map<string, State>();
-  const stateOf = (session: string) => {
-    const state = sessions.get(session) ?? { answered: false, initialized: false };
-    sessions.set(session, state);
-    return state;
-  };
-  for (const entry of journal) {
-    if (entry.kind !== 'message' || entry.value === undefined) continue;
-    const state = stateOf(entry.session);
-    for (const c of bodyMessages(entry.value)) {
-      if (entry.direction === 'sent') {
-        if (c.kind === 'success' && state.initializeId !== undefined && c.message.id === state.initializeId)
-          state.answered = true;
-        continue;
-      }
-      if (c.kind === 'notification' && c.message.method === METHODS.initialized) {
-        if (state.initializeId === undefined) {
-          return { entry, reason: 'notifications/initialized came before initialize', kind: 'order' };
-        }
-        state.initialized = true;
-        continue;
-      }
-      if (c.kind !== 'request') continue;
-      const { method } = c.message;
-      if (method === METHODS.initialize) {
-        if (state.initializeId !== undefined) {
-          return { entry, reason: 'a second initialize request in the same session', kind: 'order' };
-        }
-        state.initializeId = c.message.id;
-        continue;
-      }
-      if (method === METHODS.ping) continue;
-      if (state.initializeId === undefined) {
-        return { entry, reason: `${method} came before initialize`, kind: 'order' };
-      }
-      if (state.initialized) continue;
-      if (state.answered) state.afterResult ??= { entry, method };
-      else state.pipelined ??= entry;
-    }
-  }
-  for (const state of sessions.values()) {
-    if (state.afterResult !== undefined) {
-      const { entry, method } = state.afterResult;
-      const reason = state.initialized
-        ? `${method} came after the initialize result but before the notifications/initialized notification`
-        : `${method} came after the initialize result, and the notifications/initialized notification never came`;
-      return { entry, reason, kind: 'after-result' };
-    }
-  }
-  for (const state of sessions.values()) {
-    if (state.pipelined !== undefined && state.answered && !state.initialized) {
-      return {
-        entry: state.pipelined,
-        reason:
-          'the client went on with requests but never sent the notifications/initialized notification after the initialize result',
-        kind: 'order',
-      };
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -180,9 +97,9 @@ async function expectOrderKept(
   env: CheckEnv,
   t: ToolTransport,
   basic: CaseResult,
-  found: OrderViolation,
+  found: LifecycleViolation,
 ): Promise<void> {
-  const fail = (result: CaseResult, violation: OrderViolation, note = '') => {
+  const fail = (result: CaseResult, violation: LifecycleViolation, note = '') => {
     throw new CheckFailure(
       `${violation.reason}${note}`,
       'initialize, then notifications/initialized, then other requests',
@@ -192,7 +109,7 @@ async function expectOrderKept(
   };
   if (found.kind === 'order') fail(basic, found);
   const slow = await ctx.shared.slow(t, env);
-  const confirmed = orderViolation(slow.journal);
+  const confirmed = lifecycleViolation(slow.journal);
   if (confirmed !== undefined) {
     fail(
       slow,
@@ -222,7 +139,7 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       async run(ctx, env) {
         const result = await ctx.shared.basic(t);
         expectTraffic(result, 'lifecycle');
-        const violation = orderViolation(result.journal);
+        const violation = lifecycleViolation(result.journal);
         if (violation !== undefined) await expectOrderKept(ctx, env, t, result, violation);
         if (clientRequests(result.journal).length === 0) {
           throw new CheckFailure(
@@ -242,7 +159,7 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause:
         'MCP 2024-11-05 lifecycle (not shown in the spec): the initialized notification is sent after successful initialization',
       description:
-        'With replies taking a second, the client sends notifications/initialized only after the initialize result arrived.',
+        'With replies taking a second, the client sends notifications/initialized only after the initialize result arrived (a client that never sends it is not exercised here: lifecycle.initialized-first fails it).',
       level: 'must',
       basis: 'protocol-must',
       rule: 'MCP 2024-11-05: after successful initialization, that is after the initialize result, the client MUST send the initialized notification; sent before the result, it tells a server that has not agreed on a version yet that the client is ready. Every tool client.',
@@ -265,6 +182,11 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
             'an initialize request',
             'none',
             evidenceOf(result, 'initialize awaited'),
+          );
+        }
+        if (!sentInitialized(result)) {
+          throw new NotExercised(
+            `the client never sent notifications/initialized (${describeCase(result)}): nothing was sent early, and ${idOf(t, 'lifecycle.initialized-first')} judges its absence`,
           );
         }
       },

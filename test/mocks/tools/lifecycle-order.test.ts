@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ToolJournal, type ToolJournalEntry } from '../../../src/mocks/tools/index.js';
-import { orderViolation } from '../../../src/suites/tool-client/checks/lifecycle.js';
+import { lifecycleViolation, ToolJournal, type ToolJournalEntry } from '../../../src/mocks/tools/index.js';
 
 // The lifecycle order the must check judges (MCP 2024-11-05: initialize first; after its
 // result the client MUST send notifications/initialized before normal operation), apart from
@@ -26,38 +25,43 @@ const req = (id: number, method: string) => ['received', { jsonrpc: '2.0', id, m
 const initialized = ['received', { jsonrpc: '2.0', method: 'notifications/initialized' }] as const;
 const result = (id: number) => ['sent', { jsonrpc: '2.0', id, result: {} }] as const;
 
-describe('orderViolation', () => {
+describe('lifecycleViolation', () => {
   test('a request pipelined before the initialize result, initialized after it: no must violation', () => {
     expect(
-      orderViolation(
+      lifecycleViolation(
         journalOf(req(1, 'initialize'), req(2, 'tools/list'), result(1), initialized, result(2)),
       ),
     ).toBeUndefined();
   });
 
   test('a request after the initialize result and before initialized: to be confirmed (after-result)', () => {
-    const v = orderViolation(journalOf(req(1, 'initialize'), result(1), req(2, 'tools/call'), initialized));
+    const v = lifecycleViolation(
+      journalOf(req(1, 'initialize'), result(1), req(2, 'tools/call'), initialized),
+    );
     expect(v?.kind).toBe('after-result');
     expect(v?.reason).toMatch(/tools\/call came after the initialize result but before/);
   });
 
   test('no initialized at all after a pipelined request and the result: an order violation', () => {
-    const v = orderViolation(journalOf(req(1, 'initialize'), req(2, 'tools/call'), result(1), result(2)));
+    const v = lifecycleViolation(journalOf(req(1, 'initialize'), req(2, 'tools/call'), result(1), result(2)));
     expect(v?.kind).toBe('order');
     expect(v?.reason).toMatch(/never sent the notifications\/initialized/);
   });
 
   test('a request before initialize, a second initialize, initialized before initialize: order violations', () => {
-    expect(orderViolation(journalOf(req(1, 'server/discover'), req(2, 'initialize')))?.kind).toBe('order');
+    expect(lifecycleViolation(journalOf(req(1, 'server/discover'), req(2, 'initialize')))?.kind).toBe(
+      'order',
+    );
     expect(
-      orderViolation(journalOf(req(1, 'initialize'), result(1), initialized, req(2, 'initialize')))?.reason,
+      lifecycleViolation(journalOf(req(1, 'initialize'), result(1), initialized, req(2, 'initialize')))
+        ?.reason,
     ).toBe('a second initialize request in the same session');
-    expect(orderViolation(journalOf(initialized, req(1, 'initialize')))?.kind).toBe('order');
+    expect(lifecycleViolation(journalOf(initialized, req(1, 'initialize')))?.kind).toBe('order');
   });
 
   test('ping is allowed anywhere; a client sending nothing after initialize breaks nothing', () => {
-    expect(orderViolation(journalOf(req(1, 'ping'), req(2, 'initialize'), req(3, 'ping'), result(2)))).toBe(
-      undefined,
-    );
+    expect(
+      lifecycleViolation(journalOf(req(1, 'ping'), req(2, 'initialize'), req(3, 'ping'), result(2))),
+    ).toBe(undefined);
   });
 });

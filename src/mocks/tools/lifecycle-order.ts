@@ -1,0 +1,96 @@
+import { bodyMessages, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
+import { METHODS } from '../../protocol/mcp/index.js';
+import type { ToolJournalEntry } from './journal.js';
+
+// MCP's lifecycle order over a journal, as a must judges it: the requests a client pipelines
+// before the initialize result are apart (MCP 2024-11-05 only says SHOULD NOT).
+
+/** A break of the lifecycle's order in one session, and whether arrival order alone may hide a pipelined request. */
+export interface LifecycleViolation {
+  readonly entry: ToolJournalEntry;
+  readonly reason: string;
+  /**
+   * `after-result`: a request arrived after the initialize result went out but before
+   * notifications/initialized. The client may have sent it before it read the result (a
+   * pipelined request, which MCP only says SHOULD NOT: lifecycle.requests-after-initialize-result),
+   * so the check confirms it where replies take a second. `order`: anything else.
+   */
+  readonly kind: 'order' | 'after-result';
+}
+
+/**
+ * MCP lifecycle, per session: initialize is the first request (before it, ping only), it is
+ * not sent twice, notifications/initialized follows it, and once the initialize result went
+ * out, no request but ping comes before notifications/initialized; a session whose initialize
+ * was answered and that went on with requests sends notifications/initialized at all. A
+ * request that arrived before the initialize result went out (pipelined) is not judged here.
+ */
+export function lifecycleViolation(journal: readonly ToolJournalEntry[]): LifecycleViolation | undefined {
+  interface State {
+    initializeId?: JsonRpcId;
+    answered: boolean;
+    initialized: boolean;
+    pipelined?: ToolJournalEntry;
+    afterResult?: { entry: ToolJournalEntry; method: string };
+  }
+  const sessions = new Map<string, State>();
+  const stateOf = (session: string) => {
+    const state = sessions.get(session) ?? { answered: false, initialized: false };
+    sessions.set(session, state);
+    return state;
+  };
+  for (const entry of journal) {
+    if (entry.kind !== 'message' || entry.value === undefined) continue;
+    const state = stateOf(entry.session);
+    for (const c of bodyMessages(entry.value)) {
+      if (entry.direction === 'sent') {
+        if (c.kind === 'success' && state.initializeId !== undefined && c.message.id === state.initializeId)
+          state.answered = true;
+        continue;
+      }
+      if (c.kind === 'notification' && c.message.method === METHODS.initialized) {
+        if (state.initializeId === undefined) {
+          return { entry, reason: 'notifications/initialized came before initialize', kind: 'order' };
+        }
+        state.initialized = true;
+        continue;
+      }
+      if (c.kind !== 'request') continue;
+      const { method } = c.message;
+      if (method === METHODS.initialize) {
+        if (state.initializeId !== undefined) {
+          return { entry, reason: 'a second initialize request in the same session', kind: 'order' };
+        }
+        state.initializeId = c.message.id;
+        continue;
+      }
+      if (method === METHODS.ping) continue;
+      if (state.initializeId === undefined) {
+        return { entry, reason: `${method} came before initialize`, kind: 'order' };
+      }
+      if (state.initialized) continue;
+      if (state.answered) state.afterResult ??= { entry, method };
+      else state.pipelined ??= entry;
+    }
+  }
+  for (const state of sessions.values()) {
+    if (state.afterResult !== undefined) {
+      const { entry, method } = state.afterResult;
+      const reason = state.initialized
+        ? `${method} came after the initialize result but before the notifications/initialized notification`
+        : `${method} came after the initialize result, and the notifications/initialized notification never came`;
+      return { entry, reason, kind: 'after-result' };
+    }
+  }
+  for (const state of sessions.values()) {
+    if (state.pipelined !== undefined && state.answered && !state.initialized) {
+      return {
+        entry: state.pipelined,
+        reason:
+          'the client went on with requests but never sent the notifications/initialized notification after the initialize result',
+        kind: 'order',
+      };
+    }
+  }
+  return undefined;
+}
