@@ -1,4 +1,10 @@
-import { CheckFailure, CheckSkipped, TargetGone, TargetUnavailable } from '../../harness/check.js';
+import {
+  CheckFailure,
+  CheckSkipped,
+  NotExercised,
+  TargetGone,
+  TargetUnavailable,
+} from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { UsageError } from '../../harness/errors.js';
 import { firstLinesBlock } from '../../harness/output-lines.js';
@@ -68,12 +74,12 @@ export const CAPACITY_STATUSES: readonly number[] = [429, 503];
 
 /**
  * A new session refused with 503 or 429: the server bounds how many sessions it holds at
- * once (wirecheck's own servers do). Still a failure for a check that needs that session; a
- * check that opens many (the session models) stops opening and judges those it has.
+ * once (wirecheck's own servers do), and the suite's own sessions (the main one, the idle
+ * stream) count against that bound. Not a fault of the server: a check that needs the session
+ * is not exercised; one that opens many (the session models, sse.concurrent-routing) stops
+ * opening and judges those it has.
  */
-export class SessionRefused extends CheckFailure {
-  override readonly name = 'SessionRefused';
-}
+export class SessionRefused extends NotExercised {}
 
 export interface ToolServerCtx {
   readonly target: ToolServerTarget;
@@ -171,6 +177,11 @@ export async function openToolServer(
     };
     return c;
   };
+  /** "3 sessions": the channels the suite holds open now (its main session, the idle stream, the checks'). */
+  const sessionsHeld = () => {
+    const open = [...channels].filter((c) => c.gone() === undefined).length;
+    return `${open} session${open === 1 ? '' : 's'}`;
+  };
 
   const leftovers = new LeftoverLedger();
   const spawnStdio = (label: string): StdioChannel => {
@@ -204,25 +215,25 @@ export async function openToolServer(
 
   const openStream = async (label: string): Promise<SseChannel> => {
     if (target.kind !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
+    let channel: SseChannel;
     try {
-      return track(await openSseChannel(target.url, { label, timeoutMs: httpMs, postTimeoutMs: httpMs }));
+      channel = track(await openSseChannel(target.url, { label, timeoutMs: httpMs, postTimeoutMs: httpMs }));
     } catch (e) {
       if (!(e instanceof SseOpenError)) throw e;
       if (live) throw gone(`the server stopped answering at ${target.url} (${e.message})`);
       throw new CheckFailure(e.message, 'HTTP 200 and an event stream', 'no stream');
     }
+    if (CAPACITY_STATUSES.includes(channel.status)) {
+      await channel.close();
+      throw new SessionRefused(
+        `GET ${target.url} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (${sessionsHeld()} held by the suite), so this check could not open the session it needs`,
+      );
+    }
+    return channel;
   };
 
   const openSession = async (label: string, init: boolean): Promise<SseChannel> => {
     const channel = await openStream(label);
-    if (CAPACITY_STATUSES.includes(channel.status)) {
-      await channel.close();
-      throw new SessionRefused(
-        `GET ${target.kind === 'sse' ? target.url : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now`,
-        'HTTP 200 and an event stream',
-        `HTTP ${channel.status}`,
-      );
-    }
     await channel.firstEvent(httpMs);
     if (channel.endpoint() === undefined) {
       // The first event may be something else (the endpoint check's business): give it the budget.
@@ -252,14 +263,10 @@ export async function openToolServer(
     if (ex.reply === undefined || !('result' in ex.reply)) {
       const status = ex.post?.status;
       if (channel.transport === 'http' && status !== undefined && CAPACITY_STATUSES.includes(status)) {
-        const refused = new SessionRefused(
-          `initialize on ${channel.peer.label} was answered HTTP ${status}: the server takes no more sessions now (${ex.post?.body.slice(0, 200)})`,
-          'an initialize result',
-          `HTTP ${status}`,
-          rpcEvidence(`initialize on ${channel.peer.label}`, [channel]),
-        );
         await channel.close();
-        throw refused;
+        throw new SessionRefused(
+          `initialize on ${channel.peer.label} was answered HTTP ${status}: the server takes no more sessions now (${sessionsHeld()} held by the suite; ${JSON.stringify(ex.post?.body.slice(0, 200))}), so this check could not open the session it needs`,
+        );
       }
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
         // The exit is the cause other checks' failures on processes that died share (failWith).

@@ -42,6 +42,24 @@ export async function sseTarget(
 }
 
 /**
+ * A Streamable HTTP test server (servers/<script>.mjs) started by `--start` on a free port,
+ * serving `/mcp`; its tools are harmless (`--call-tools all`).
+ */
+export async function httpTarget(
+  script: string,
+  protocol?: ToolServerTarget['protocol'],
+): Promise<ToolServerTarget> {
+  const port = await freePort();
+  return {
+    kind: 'http',
+    url: `http://127.0.0.1:${port}/mcp`,
+    start: `${serverScript(script)} --port ${port}`,
+    callTools: 'all',
+    ...(protocol === undefined ? {} : { protocol }),
+  };
+}
+
+/**
  * A test server (servers/<name>.mjs) in either transport. Its tools are harmless, so the
  * checks may call them all (`--call-tools all`, as a user would opt in).
  */

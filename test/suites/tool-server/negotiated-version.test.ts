@@ -1,26 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
-import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
-import { freePort, quickSuite, runAgainst, serverScript, statusById } from './helpers.js';
+import { httpTarget, quickSuite, runAgainst, statusById } from './helpers.js';
 
 // A server that does not support the offered revision answers another one it supports (MCP
 // lifecycle: "Otherwise, the server MUST respond with another protocol version it supports").
 // The rules of the offered revision then do not bind the session.
 
-async function only0618(protocol?: '2025-11-25'): Promise<ToolServerTarget> {
-  const port = await freePort();
-  return {
-    kind: 'http',
-    url: `http://127.0.0.1:${port}/mcp`,
-    start: `${serverScript('streamable-only-0618')} --port ${port}`,
-    callTools: 'all',
-    ...(protocol === undefined ? {} : { protocol }),
-  };
-}
-
 describe('the revision the server answered, not the one offered', () => {
   test('a server that answers the 2025-03-26 offer with 2025-06-18 owes no batch: not exercised, naming the answer', async () => {
-    const result = await runAgainst(await only0618(), { only: ['tool-server.'] }, quickSuite);
+    const result = await runAgainst(
+      await httpTarget('streamable-only-0618'),
+      { only: ['tool-server.'] },
+      quickSuite,
+    );
     const batch = result.checks.find((c) => c.id === 'tool-server.jsonrpc.batch-answered');
     expect(batch).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
     expect(batch?.message).toContain('protocolVersion "2025-06-18"');
@@ -28,7 +20,7 @@ describe('the revision the server answered, not the one offered', () => {
   }, 120_000);
 
   test('--protocol naming a revision the server answers with another: the target cannot be tested as it (exit 2), saying which to name', async () => {
-    const run = runAgainst(await only0618('2025-11-25'), {}, quickSuite);
+    const run = runAgainst(await httpTarget('streamable-only-0618', '2025-11-25'), {}, quickSuite);
     await expect(run).rejects.toThrow(TargetUnavailable);
     await expect(run).rejects.toThrow(
       /cannot be tested as 2025-11-25: asked for protocolVersion 2025-11-25 \(--protocol\), the server answered 2025-06-18: it does not speak 2025-11-25; test it with --protocol 2025-06-18/,

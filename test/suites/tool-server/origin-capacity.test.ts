@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { startStreamableToolServer } from '../../../src/servers/tools/index.js';
-import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
-import { freePort, quickSuite, runAgainst, serverScript } from './helpers.js';
+import { httpTarget, quickSuite, runAgainst } from './helpers.js';
 
 // tool-server.http.origin-refused asks for a new session with a foreign Origin. A server that
 // bounds its sessions and is at capacity refuses that (503, 429) whatever the Origin, so the
@@ -12,18 +11,8 @@ import { freePort, quickSuite, runAgainst, serverScript } from './helpers.js';
 
 const ID = 'tool-server.http.origin-refused';
 
-async function streamable(name: string): Promise<ToolServerTarget> {
-  const port = await freePort();
-  return {
-    kind: 'http',
-    url: `http://127.0.0.1:${port}/mcp`,
-    start: `${serverScript(`streamable-${name}`)} --port ${port}`,
-    callTools: 'all',
-  };
-}
-
 async function verdict(name: string) {
-  const result = await runAgainst(await streamable(name), { only: [ID] }, quickSuite);
+  const result = await runAgainst(await httpTarget(`streamable-${name}`), { only: [ID] }, quickSuite);
   return result.checks.find((c) => c.id === ID)!;
 }
 

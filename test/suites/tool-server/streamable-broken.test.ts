@@ -1,19 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import type { ToolServerTarget } from '../../../src/suites/tool-server/index.js';
 import { type ExpectedVerdicts, verdictPhrase } from '../../broken-verdicts.js';
-import { freePort, quickSuite, runAgainst, serverScript, statusById, testSuite } from './helpers.js';
+import { httpTarget, quickSuite, runAgainst, statusById, testSuite } from './helpers.js';
 
 /** A test server of servers/streamable-<name>.mjs, started by --start on a free port. */
-async function httpServer(name: string): Promise<ToolServerTarget> {
-  const port = await freePort();
-  return {
-    kind: 'http',
-    url: `http://127.0.0.1:${port}/mcp`,
-    start: `${serverScript(`streamable-${name}`)} --port ${port}`,
-    callTools: 'all',
-  };
-}
-
 const HTTP_CHECKS = [
   'session-id',
   'notification-202',
@@ -115,7 +104,11 @@ describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
   for (const c of CASES) {
     test(`a server that ${c.flaw} ${verdictPhrase(c)}`, async () => {
       const suite = c.defaultBudget ? testSuite : quickSuite;
-      const result = await runAgainst(await httpServer(c.server), { only: HTTP_CHECKS }, suite);
+      const result = await runAgainst(
+        await httpTarget(`streamable-${c.server}`),
+        { only: HTTP_CHECKS },
+        suite,
+      );
       expect(statusById(result)).toEqual(expected(c));
     }, 90_000);
   }
@@ -128,7 +121,7 @@ describe('the MCP-Protocol-Version header of a 2025-06-18 session (--protocol 20
     ['ignore-version-header', 'serves a request with an unsupported MCP-Protocol-Version', 'fail'],
   ] as const) {
     test(`a server that ${flaw} ${verdict === 'pass' ? 'passes' : 'fails'} ${id}`, async () => {
-      const target = { ...(await httpServer(server)), protocol: '2025-06-18' as const };
+      const target = { ...(await httpTarget(`streamable-${server}`)), protocol: '2025-06-18' as const };
       const result = await runAgainst(target, { only: [id] }, quickSuite);
       expect(statusById(result)).toEqual({ [id]: verdict });
     }, 60_000);

@@ -13,6 +13,7 @@ import { LATE_REPLY_FACTOR } from '../slow-call.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
 import { findDiagnosticTool, minimalArguments, probeTool } from '../tool-choice.js';
 import { brief, CHECK_MS, CLAUSES, failWith, toolsIfListed } from './common.js';
+import { openWithinCapacity } from './open-within-capacity.js';
 
 /** How long a reply that should not come is waited for. */
 const QUIET_MS = 500;
@@ -488,7 +489,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.sse.concurrent-routing',
     clause: `${CLAUSES.errors} ("Responses routed to wrong client": a registry maps each session id to its own stream)`,
     description:
-      'With several sessions open, concurrent requests on each are all answered, each on its own stream (a slow tool call is waited for longer; one still unanswered while its session answers the rest is not judged).',
+      'With several sessions open (8, or as many as the server takes: a session refused with 503 or 429 is left out), concurrent requests on each are all answered, each on its own stream (a slow tool call is waited for longer; one still unanswered while its session answers the rest is not judged).',
     level: 'must',
     basis: 'spec',
     rule: 'The spec: replies go to the client that asked; a server keeps a registry mapping each session id to its own stream (else responses are routed to the wrong client). Every SSE tool server. JSON-RPC sets no deadline for an answer, so a tool call not answered yet is slow, not lost, as long as the server answers the rest.',
@@ -496,9 +497,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     async run(ctx) {
       const SESSIONS = 8;
       const PER_SESSION = 6;
-      const sessions: SseChannel[] = await Promise.all(
-        Array.from({ length: SESSIONS }, (_, i) => ctx.openSession(`s${i + 1}`, true)),
-      );
+      const sessions = await openWithinCapacity(ctx, SESSIONS);
       try {
         const tool = probeTool(await toolsIfListed(ctx));
         // Not counted for the silence watch: the unanswered ones are judged below (slow tools).
