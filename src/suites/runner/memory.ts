@@ -9,6 +9,11 @@ export interface MemorySample {
   readonly processes: number;
   /** Sum over the group of each process's peak resident set so far (VmHWM), KiB: an upper bound of the group's peak. */
   readonly peakKiB: number;
+  /**
+   * Bytes the group's processes have read so far (rchar of /proc/<pid>/io, pipes included),
+   * summed; undefined when no process's io could be read (another user's, or no such file).
+   */
+  readonly readBytes: number | undefined;
 }
 
 export interface MemorySampler {
@@ -32,6 +37,8 @@ export interface MemoryReport {
   readonly peaks: ReadonlyMap<number, { readonly name: string; readonly hwmKiB: number }>;
   /** The group's peak (KiB) when the runner printed its first line; undefined if it was not seen then. */
   readonly atFirstOutputKiB?: number;
+  /** What the group had read when the runner printed its first line (readBytes then). */
+  readonly readAtFirstOutput?: number;
 }
 
 const INTERVAL_MS = 50;
@@ -46,6 +53,7 @@ const INTERVAL_MS = 50;
 export function sampleRunnerMemory(): MemorySampler {
   const started = performance.now();
   const peaks = new Map<number, { name: string; hwmKiB: number }>();
+  const reads = new Map<number, number>();
   const samples: MemorySample[] = [];
   let leader: number | undefined;
   const look = () => {
@@ -57,13 +65,18 @@ export function sampleRunnerMemory(): MemorySampler {
       processes++;
       const before = peaks.get(pid);
       if (before === undefined || status.hwmKiB > before.hwmKiB) peaks.set(pid, status);
+      const read = readChars(pid);
+      if (read !== undefined && read > (reads.get(pid) ?? -1)) reads.set(pid, read);
     }
     if (processes === 0) return;
     let peakKiB = 0;
     for (const p of peaks.values()) peakKiB += p.hwmKiB;
-    samples.push({ atMs: performance.now() - started, processes, peakKiB });
+    let readBytes: number | undefined;
+    for (const r of reads.values()) readBytes = (readBytes ?? 0) + r;
+    samples.push({ atMs: performance.now() - started, processes, peakKiB, readBytes });
   };
   let atFirstOutputKiB: number | undefined;
+  let readAtFirstOutput: number | undefined;
   const timer = setInterval(look, INTERVAL_MS);
   return {
     started(pid) {
@@ -74,6 +87,7 @@ export function sampleRunnerMemory(): MemorySampler {
       if (atFirstOutputKiB !== undefined) return;
       look();
       atFirstOutputKiB = samples.at(-1)?.peakKiB;
+      readAtFirstOutput = samples.at(-1)?.readBytes;
     },
     stop() {
       clearInterval(timer);
@@ -82,6 +96,7 @@ export function sampleRunnerMemory(): MemorySampler {
         samples,
         peaks,
         ...(atFirstOutputKiB === undefined ? {} : { atFirstOutputKiB }),
+        ...(readAtFirstOutput === undefined ? {} : { readAtFirstOutput }),
       };
     },
   };
@@ -116,6 +131,28 @@ function readStatus(pid: number): { name: string; hwmKiB: number } | undefined {
   if (hwm === null) return undefined;
   const name = /^Name:\s+(.*)$/m.exec(text)?.[1] ?? '?';
   return { name, hwmKiB: Number(hwm[1]) };
+}
+
+/** rchar of /proc/<pid>/io: bytes the process passed to read() so far; undefined when unreadable. */
+function readChars(pid: number): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/io`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const rchar = /^rchar:\s+(\d+)$/m.exec(text);
+  return rchar === null ? undefined : Number(rchar[1]);
+}
+
+/**
+ * Bytes the runner's process group read from its first line to the end of the session (the
+ * output of the commands after it, among other reads); undefined when it could not be read.
+ */
+export function readSinceFirstOutput(report: MemoryReport): number | undefined {
+  const last = report.samples.at(-1)?.readBytes;
+  if (last === undefined || report.readAtFirstOutput === undefined) return undefined;
+  return last - report.readAtFirstOutput;
 }
 
 /** The group's peak over the whole session (KiB). */

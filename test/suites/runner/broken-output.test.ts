@@ -150,6 +150,13 @@ const CASES: BrokenCase[] = [
     warns: ['flood.memory-bounded'],
     passes: ['flood.timeout-result', 'flood.output-kept'],
   },
+  {
+    runner: 'keep-output-slow-reads',
+    flaw: 'holds the output it reads, but reads so little of the flood that keeping it stays under the bound:',
+    fails: [],
+    skips: ['flood.memory-bounded'],
+    passes: ['flood.timeout-result', 'flood.output-kept'],
+  },
 ];
 
 describe('the suite fails runners that break an output, refusal or input rule', () => {

@@ -3,7 +3,7 @@ import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
 import type { MeasuredRun, RunnerCtx, SessionAsker } from '../context.js';
 import { abbreviate, describeSession, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
-import { describePeaks, finalPeak, mib } from '../memory.js';
+import { describePeaks, finalPeak, mib, readSinceFirstOutput } from '../memory.js';
 import { LIMIT_NOTE } from '../output-rules.js';
 import { canScanProcesses } from '../processes.js';
 import { CASE_BUDGET_MS, timedSessionBudgetMs } from './common.js';
@@ -90,7 +90,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
     description: `While \`yes\` floods it for ${FLOOD_TIMEOUT_S} s, the runner's process group (read from /proc, on this machine) grows by less than ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB: it drops what it does not keep.`,
     level: 'should',
     basis: 'protocol-should',
-    rule: `The spec keeps 65536 bytes of output per result but does not speak of the runner's memory. A runner should drop what it will not keep instead of holding all output until the command ends: a command that prints without end must not exhaust the host. Measured as the growth of the peak resident set (VmHWM) summed over the runner's process group (its commands run in groups of their own and are not counted), bounded at ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB.`,
+    rule: `The spec keeps 65536 bytes of output per result but does not speak of the runner's memory. A runner should drop what it will not keep instead of holding all output until the command ends: a command that prints without end must not exhaust the host. Measured as the growth of the peak resident set (VmHWM) summed over the runner's process group (its commands run in groups of their own and are not counted), bounded at ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB. Not exercised when the group read less than that during the flood (rchar of /proc/<pid>/io; a machine too busy to flood it): a runner keeping all of it would pass too.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       if (!canScanProcesses())
@@ -110,6 +110,14 @@ export const floodChecks: Check<RunnerCtx>[] = [
         );
       }
       const growth = after - before;
+      const read = readSinceFirstOutput(memory);
+      // A runner that kept every byte it read grows at least by what it read: below the bound,
+      // holding and dropping look alike (a machine too busy for `yes` to flood in 2 s).
+      if (growth < FLOOD_GROWTH_LIMIT_KIB && read !== undefined && read < FLOOD_GROWTH_LIMIT_KIB * 1024) {
+        throw new NotExercised(
+          `the runner's process group read ${mib(read / 1024)} while \`yes\` ran for ${FLOOD_TIMEOUT_S} s (grew by ${mib(growth)}): less than the ${mib(FLOOD_GROWTH_LIMIT_KIB)} bound, so keeping all of it would have passed too (a machine this busy floods too slowly to tell)`,
+        );
+      }
       expectThat(
         growth < FLOOD_GROWTH_LIMIT_KIB,
         `while \`yes\` ran for ${FLOOD_TIMEOUT_S} s the runner's process group grew by ${mib(growth)} (peak resident set ${mib(before)} after its first answer, ${mib(after)} at the end): it holds output it does not keep`,

@@ -33,6 +33,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [failureStderrOnly] a failing command's content is its stderr alone (stdout dropped)
  * @property {boolean} [crashOnBadWorkdir] prepare the working directory's parent at start-up and crash when it cannot
  * @property {boolean} [keepOutput] hold up to 384 MiB of each stream in memory, not just what the result keeps
+ * @property {number} [readBytesPerS] read each command's output no faster than this (a runner on a busy machine)
  * @property {number} [defaultTimeoutS] the timeout when WIRECHECK_TIMEOUT_S is unset (the spec: 20)
  * @property {boolean} [trimTrailingNewlines] drop the trailing line breaks of the text (as the official SDK's bash tool does)
  * @property {boolean} [keepJobs] no sandbox, and never kill what a command leaves in its group (restart does nothing)
@@ -134,10 +135,14 @@ function assemble(out, err, flaws) {
 }
 
 /** A stream kept up to `max` bytes; the rest is read and dropped so the command never blocks. */
-function capture(stream, max) {
+function capture(stream, max, bytesPerS) {
   const chunks = [];
   let kept = 0;
   stream.on('data', (chunk) => {
+    if (bytesPerS !== undefined) {
+      stream.pause();
+      setTimeout(() => stream.resume(), (chunk.length / bytesPerS) * 1000);
+    }
     if (kept >= max) return;
     const part = chunk.subarray(0, max - kept);
     chunks.push(part);
@@ -220,8 +225,8 @@ function execute(command, env, flaws, ctx) {
     if (m) innerPid = Number(m[1]);
   });
   const max = flaws.keepOutput ? KEEP_OUTPUT_BYTES : flaws.cutByCharacters ? 16 * LIMIT : LIMIT + 4;
-  const out = capture(child.stdout, max);
-  const err = capture(child.stderr, max);
+  const out = capture(child.stdout, max, flaws.readBytesPerS);
+  const err = capture(child.stderr, max, flaws.readBytesPerS);
   const signalAll = (signal) => {
     if (flaws.ignoreProcessGroup || flaws.killGroupsAtExit) {
       child.kill(signal);
