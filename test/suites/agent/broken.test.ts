@@ -79,6 +79,7 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     warns: ['loop.requests-accepted'],
     // The spec allows the body, so the mock serves it and the rest of the loop is judged.
     passes: [
+      'loop.bash-built-in',
       'loop.tools-every-request',
       'loop.requests-valid',
       'loop.first-request',
@@ -164,10 +165,24 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     ],
   },
   {
+    agent: 'custom-bash',
+    flaw: "declares bash as a custom tool with an input schema (as the SDK's betaBashTool does), not as the built-in shell tool",
+    fails: [],
+    warns: ['loop.bash-built-in'],
+    passes: [
+      'loop.tools-every-request',
+      'loop.requests-valid',
+      'loop.requests-accepted',
+      'loop.history-kept',
+      'loop.ends-without-tool-use',
+    ],
+  },
+  {
     agent: 'more-tools',
     flaw: 'offers web_search_20250305, text_editor_20250429 and a custom tool beside bash (not a flaw: the real API accepts them)',
     fails: [],
     passes: [
+      'loop.bash-built-in',
       'loop.requests-accepted',
       'loop.tools-every-request',
       'loop.requests-valid',

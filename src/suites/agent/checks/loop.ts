@@ -49,6 +49,12 @@ function isBashTool(tool: unknown): boolean {
 }
 const DATED_BASH_TYPE = /^bash_\d{8}$/;
 
+/** The `tools` of a request body, when it is an array (each element as the agent wrote it). */
+function toolsOf(entry: JournalEntry): { name?: unknown; type?: unknown }[] | undefined {
+  const tools = (entry.body as { tools?: unknown } | undefined)?.tools;
+  return Array.isArray(tools) ? (tools as { name?: unknown; type?: unknown }[]) : undefined;
+}
+
 export const loopChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.loop.first-request',
@@ -116,12 +122,12 @@ export const loopChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.loop.tools-every-request',
-    clause: `${FOLLOW_UP}; Built-in shell tool definition (type bash_20250124 or bash_20241022, name bash)`,
+    clause: `${FOLLOW_UP}; Built-in shell tool definition (name bash)`,
     description:
-      'Every request offers the built-in bash tool in `tools` ({"type":"bash_20250124"|"bash_20241022","name":"bash"}; a dated type the spec does not list passes here, and requests-accepted judges it as the real API does).',
+      'Every request offers the bash tool in `tools` (a tool named bash: the built-in {"type":"bash_20250124"|"bash_20241022","name":"bash"}, or a custom tool of that name, which loop.bash-built-in warns of).',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec, for every client of the loop: `tools` is sent again on every request, and the built-in shell tool is declared as {"type": "bash_20250124" or "bash_20241022", "name": "bash"} (date-suffixed: the type string selects the version, so a newer date is not a fault of this rule).',
+    rule: "The spec, for every client of the loop: `tools` is sent again on every request, and the shell tool the loop runs is named bash. How the agent declares it (the built-in definition, or a custom tool with an input schema) is loop.bash-built-in's.",
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
@@ -129,21 +135,49 @@ export const loopChecks: Check<AgentCtx>[] = [
         result.requests.forEach((entry, i) => {
           if (!bodyRead(entry)) return;
           judged++;
-          const tools = (entry.body as { tools?: unknown } | undefined)?.tools;
-          if (Array.isArray(tools) && tools.some(isBashTool)) return;
-          const named = Array.isArray(tools)
-            ? (tools as { name?: unknown; type?: unknown }[]).find((t) => t?.name === 'bash')
-            : undefined;
+          if (toolsOf(entry)?.some((t) => t?.name === 'bash')) return;
+          const raw = (entry.body as { tools?: unknown } | undefined)?.tools;
           throw new CheckFailure(
-            named === undefined
-              ? `case ${result.spec.name}, request ${i + 1}: the bash tool must be sent on every request`
-              : `case ${result.spec.name}, request ${i + 1}: the tool named bash is declared ${named.type === undefined ? 'without a type' : `with type ${JSON.stringify(named.type)}`}, not as the built-in shell tool (a dated bash_ type and no parameter schema)`,
+            `case ${result.spec.name}, request ${i + 1}: the bash tool must be sent on every request`,
             'tools: [{"type":"bash_20250124","name":"bash"}, ...]',
-            tools === undefined ? 'no tools field' : show(tools),
+            raw === undefined ? 'no tools field' : show(raw),
           );
         });
       }
       if (judged === 0) throw noBodyRead();
+    },
+  },
+  {
+    id: 'agent.loop.bash-built-in',
+    clause:
+      'Built-in shell tool definition (type bash_20250124 or bash_20241022, name bash; no parameter schema)',
+    description:
+      'The tool named bash is declared as the built-in shell tool ({"type":"bash_20250124"|"bash_20241022","name":"bash"}; a dated type the spec does not list passes here, and requests-accepted judges it as the real API does), not as a custom tool with an input schema.',
+    level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec defines the shell tool as a built-in: {"type": "bash_20250124" or "bash_20241022", "name": "bash"}, no parameter schema declared. It states no rule that every agent declares it so: a custom tool named bash (a description and an input schema with command) runs the same loop, but to the real API it is another tool, which the model knows only by its schema. A warning.',
+    timeoutMs: CHECK_BUDGET_MS,
+    async run(ctx) {
+      let judged = 0;
+      for (const result of await ctx.results(CASE_KEYS)) {
+        result.requests.forEach((entry, i) => {
+          if (!bodyRead(entry)) return;
+          const named = toolsOf(entry)?.find((t) => t?.name === 'bash');
+          if (named === undefined) return;
+          judged++;
+          if (isBashTool(named)) return;
+          throw new CheckFailure(
+            `case ${result.spec.name}, request ${i + 1}: the tool named bash is declared ${named.type === undefined ? 'without a type' : `with type ${JSON.stringify(named.type)}`}, as a custom tool, not as the built-in shell tool (a dated bash_ type and no parameter schema)`,
+            '{"type":"bash_20250124","name":"bash"}',
+            show(named),
+          );
+        });
+      }
+      if (judged === 0) {
+        throw new NotExercised(
+          'no request body read offered a tool named bash (loop.tools-every-request judges that)',
+        );
+      }
     },
   },
   {

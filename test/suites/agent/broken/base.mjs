@@ -24,6 +24,8 @@ import { join } from 'node:path';
  *   it held the conversation and its own reply (the official SDK's tool runner does this by default)
  * @property {boolean} [anyTool] run every tool_use as a bash command, whatever tool it names
  * @property {string} [bashType] declare the bash tool with this type (default bash_20250124)
+ * @property {boolean} [customBash] declare bash as a custom tool (a description and an input schema), as the
+ *   official SDK's betaBashTool does, not as the built-in shell tool
  * @property {boolean} [noApiKey] send no key (the mock refuses every request with 401)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [noMkdir] never create WIRECHECK_WORKDIR (every command there then fails)
@@ -134,7 +136,17 @@ export async function main(flaws = {}) {
   if (!flaws.noMkdir) mkdirSync(workdir, { recursive: true });
   const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
   const tools = [
-    { type: flaws.bashType ?? 'bash_20250124', name: 'bash' },
+    flaws.customBash
+      ? {
+          name: 'bash',
+          description: 'Run a shell command',
+          input_schema: {
+            type: 'object',
+            properties: { command: { type: 'string' }, restart: { type: 'boolean' } },
+            required: ['command'],
+          },
+        }
+      : { type: flaws.bashType ?? 'bash_20250124', name: 'bash' },
     ...(flaws.moreTools
       ? [
           { type: 'web_search_20250305', name: 'web_search', max_uses: 2 },
