@@ -131,18 +131,15 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const result of await ctx.results(CASE_KEYS)) {
-        result.requests.forEach((entry, i) => {
-          if (!bodyRead(entry)) return;
-          judged++;
-          if (toolsOf(entry)?.some((t) => t?.name === 'bash')) return;
-          const raw = (entry.body as { tools?: unknown } | undefined)?.tools;
-          throw new CheckFailure(
-            `case ${result.spec.name}, request ${i + 1}: the bash tool must be sent on every request`,
-            'tools: [{"type":"bash_20250124","name":"bash"}, ...]',
-            raw === undefined ? 'no tools field' : show(raw),
-          );
-        });
+      for (const { result, entry, index } of readBodies(await ctx.results(CASE_KEYS))) {
+        judged++;
+        if (toolsOf(entry)?.some((t) => t?.name === 'bash')) continue;
+        const raw = (entry.body as { tools?: unknown } | undefined)?.tools;
+        throw new CheckFailure(
+          `case ${result.spec.name}, request ${index + 1}: the bash tool must be sent on every request`,
+          'tools: [{"type":"bash_20250124","name":"bash"}, ...]',
+          raw === undefined ? 'no tools field' : show(raw),
+        );
       }
       if (judged === 0) throw noBodyRead();
     },
@@ -159,19 +156,16 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const result of await ctx.results(CASE_KEYS)) {
-        result.requests.forEach((entry, i) => {
-          if (!bodyRead(entry)) return;
-          const named = toolsOf(entry)?.find((t) => t?.name === 'bash');
-          if (named === undefined) return;
-          judged++;
-          if (isBashTool(named)) return;
-          throw new CheckFailure(
-            `case ${result.spec.name}, request ${i + 1}: the tool named bash is declared ${named.type === undefined ? 'without a type' : `with type ${JSON.stringify(named.type)}`}, as a custom tool, not as the built-in shell tool (a dated bash_ type and no parameter schema)`,
-            '{"type":"bash_20250124","name":"bash"}',
-            show(named),
-          );
-        });
+      for (const { result, entry, index } of readBodies(await ctx.results(CASE_KEYS))) {
+        const named = toolsOf(entry)?.find((t) => t?.name === 'bash');
+        if (named === undefined) continue;
+        judged++;
+        if (isBashTool(named)) continue;
+        throw new CheckFailure(
+          `case ${result.spec.name}, request ${index + 1}: the tool named bash is declared ${named.type === undefined ? 'without a type' : `with type ${JSON.stringify(named.type)}`}, as a custom tool, not as the built-in shell tool (a dated bash_ type and no parameter schema)`,
+          '{"type":"bash_20250124","name":"bash"}',
+          show(named),
+        );
       }
       if (judged === 0) {
         throw new NotExercised(
@@ -191,18 +185,15 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const result of await ctx.results(CASE_KEYS)) {
-        for (const [i, entry] of result.requests.entries()) {
-          if (!bodyRead(entry)) continue;
-          judged++;
-          const error = specRequestError(entry.body);
-          if (error === undefined) continue;
-          throw new CheckFailure(
-            `case ${result.spec.name}, request ${i + 1}: the request breaks a rule of the spec: ${error}`,
-            'a request body the spec allows',
-            describeRequest(entry, i),
-          );
-        }
+      for (const { result, entry, index } of readBodies(await ctx.results(CASE_KEYS))) {
+        judged++;
+        const error = specRequestError(entry.body);
+        if (error === undefined) continue;
+        throw new CheckFailure(
+          `case ${result.spec.name}, request ${index + 1}: the request breaks a rule of the spec: ${error}`,
+          'a request body the spec allows',
+          describeRequest(entry, index),
+        );
       }
       if (judged === 0) throw noBodyRead();
     },
@@ -375,6 +366,17 @@ export const loopChecks: Check<AgentCtx>[] = [
  */
 function bodyRead(entry: JournalEntry): boolean {
   return entry.body !== undefined;
+}
+
+/** Every request of the cases whose body the mock read, with its case and its place in it. */
+function* readBodies(
+  results: readonly AgentCaseResult[],
+): Generator<{ result: AgentCaseResult; entry: JournalEntry; index: number }> {
+  for (const result of results) {
+    for (const [index, entry] of result.requests.entries()) {
+      if (bodyRead(entry)) yield { result, entry, index };
+    }
+  }
 }
 
 function noBodyRead(): NotExercised {
