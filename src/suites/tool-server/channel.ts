@@ -9,6 +9,8 @@ export interface PostOutcome {
   readonly contentType: string | undefined;
   /** Set when no (whole) response came: "no response within 2000 ms", "ECONNREFUSED ...", a body cut off at its limit. */
   readonly problem?: string;
+  /** No response at all within the budget (a server busy in a slow call looks so), not a failed connection. */
+  readonly timedOut?: boolean;
 }
 
 /**

@@ -24,6 +24,7 @@ import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
 import { SilenceWatch, watchSilence } from './silence.js';
+import { silenceMs } from './slow-call.js';
 import { SpareProcesses } from './spare-processes.js';
 import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js';
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
@@ -146,6 +147,7 @@ export async function openToolServer(
   const replyMs = options.replyMs ?? 5000;
   const firstReplyMs = replyMs + (target.kind === 'stdio' ? (options.startupMs ?? 5000) : 0);
   const httpMs = options.httpMs ?? 3000;
+  const silentMs = silenceMs(replyMs);
   const channels = new Set<Channel>();
   let started: ServerProcess | undefined;
   const memo = new Map<string, Promise<unknown>>();
@@ -215,9 +217,11 @@ export async function openToolServer(
 
   const openStream = async (label: string): Promise<SseChannel> => {
     if (target.kind !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
+    const open = (timeoutMs: number) =>
+      openSseChannel(target.url, { label, timeoutMs, postTimeoutMs: httpMs });
     let channel: SseChannel;
     try {
-      channel = track(await openSseChannel(target.url, { label, timeoutMs: httpMs, postTimeoutMs: httpMs }));
+      channel = track(await open(httpMs).catch((e: unknown) => openAgainIfBusy(e, open)));
     } catch (e) {
       if (!(e instanceof SseOpenError)) throw e;
       if (live) throw gone(`the server stopped answering at ${target.url} (${e.message})`);
@@ -230,6 +234,22 @@ export async function openToolServer(
       );
     }
     return channel;
+  };
+
+  /**
+   * A GET left without response headers while the server lives may meet a server whose
+   * process a slow tool call holds (one request at a time): it gets as long as a session gets
+   * to answer anything (silentMs) before the server counts as gone.
+   */
+  const openAgainIfBusy = async (
+    e: unknown,
+    open: (timeoutMs: number) => Promise<SseChannel>,
+  ): Promise<SseChannel> => {
+    if (!(e instanceof SseOpenError) || !e.timedOut || !live || started?.exit() !== undefined) throw e;
+    return open(silentMs).catch((again: unknown) => {
+      if (!(again instanceof SseOpenError)) throw again;
+      throw new SseOpenError(`${e.message}, nor within ${silentMs} ms more`, again.timedOut);
+    });
   };
 
   const openSession = async (label: string, init: boolean): Promise<SseChannel> => {

@@ -64,6 +64,7 @@ export function post(
         body: '',
         contentType: undefined,
         problem: `no response within ${options.timeoutMs} ms`,
+        timedOut: true,
       });
     }, options.timeoutMs);
     req.on('response', (res) => {
@@ -111,12 +112,12 @@ export function openGet(
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number,
-): Promise<{ req: ClientRequest; res: IncomingMessage } | { problem: string }> {
+): Promise<{ req: ClientRequest; res: IncomingMessage } | { problem: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     const req = moduleFor(url).get(url, { agent: false, headers });
     const timer = setTimeout(() => {
       req.destroy();
-      resolve({ problem: `no response headers within ${timeoutMs} ms` });
+      resolve({ problem: `no response headers within ${timeoutMs} ms`, timedOut: true });
     }, timeoutMs);
     req.on('response', (res) => {
       clearTimeout(timer);
@@ -124,7 +125,7 @@ export function openGet(
     });
     req.on('error', (e) => {
       clearTimeout(timer);
-      resolve({ problem: e.message });
+      resolve({ problem: e.message, timedOut: false });
     });
   });
 }

@@ -115,7 +115,11 @@ export async function callOk(
   params: Record<string, unknown> | undefined,
   ms: number,
 ): Promise<JsonRpcSuccess> {
-  const reply = await call(channel, method, params, ms);
+  return successOf(channel, method, await call(channel, method, params, ms));
+}
+
+/** The reply as a success; an error reply is a CheckFailure. */
+export function successOf(channel: Channel, method: string, reply: JsonRpcResponse): JsonRpcSuccess {
   if (!('result' in reply)) {
     throw new CheckFailure(
       `${method} was answered with an error: ${(reply as JsonRpcErrorResponse).error.message}`,

@@ -15,6 +15,14 @@ import { excuseSilence, noteExchange } from './silence.js';
 export const LATE_REPLY_FACTOR = 3;
 
 /**
+ * How long a session answers nothing at all (a call, the ping after it, and the ping's late
+ * wait) before it counts as silent rather than slow.
+ */
+export function silenceMs(replyMs: number): number {
+  return (2 + LATE_REPLY_FACTOR) * replyMs;
+}
+
+/**
  * What one request got; when unanswered, whether the session still answers a ping (`alive`),
  * and when it does not, whether the session ended (`gone`) or only fell silent.
  */
@@ -97,7 +105,7 @@ export async function toolCallReply(
     excuseSilence(channel);
     await channel.close();
     throw new NotExercised(
-      `tools/call of ${params.name} got no reply, and the session answered nothing, not even a ping, for ${(2 + LATE_REPLY_FACTOR) * replyMs} ms, though it did not end: a server busy with a long call looks the same (JSON-RPC sets no deadline), so there was no answer to judge (${got.why})`,
+      `tools/call of ${params.name} got no reply, and the session answered nothing, not even a ping, for ${silenceMs(replyMs)} ms, though it did not end: a server busy with a long call looks the same (JSON-RPC sets no deadline), so there was no answer to judge (${got.why})`,
     );
   }
   throw new CheckFailure(

@@ -61,6 +61,13 @@ export interface SseOpenOptions {
 /** Why a stream could not be opened as a session (status, content type, no endpoint event). */
 export class SseOpenError extends Error {
   override readonly name = 'SseOpenError';
+  /** No response headers within the budget (a busy server looks so), not a refused or reset connection. */
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -73,7 +80,7 @@ export class SseOpenError extends Error {
 export async function openSseChannel(streamUrl: string, options: SseOpenOptions): Promise<SseChannel> {
   const url = new URL(streamUrl);
   const opened = await openGet(url, { accept: 'text/event-stream' }, options.timeoutMs);
-  if ('problem' in opened) throw new SseOpenError(`GET ${streamUrl}: ${opened.problem}`);
+  if ('problem' in opened) throw new SseOpenError(`GET ${streamUrl}: ${opened.problem}`, opened.timedOut);
   const { req, res } = opened;
   const openedAt = performance.now();
   const frames: SeenFrame[] = [];

@@ -16,7 +16,7 @@ import { exchange } from '../rpc.js';
 import { callResultProblems } from '../rules.js';
 import { argumentsArbitrary } from '../schema-arbitrary.js';
 import { excuseSilence, noteExchange } from '../silence.js';
-import { LATE_REPLY_FACTOR } from '../slow-call.js';
+import { LATE_REPLY_FACTOR, silenceMs } from '../slow-call.js';
 import { callableTools } from '../tool-choice.js';
 import { brief, CLAUSES } from './common.js';
 
@@ -100,7 +100,7 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
                 await ch.sendText(
                   JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: ex.id } }),
                 );
-                const waited = (2 + LATE_REPLY_FACTOR) * ctx.replyMs;
+                const waited = silenceMs(ctx.replyMs);
                 silent.push({
                   tool,
                   args,

@@ -3,11 +3,13 @@ import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../h
 import { checkProperty } from '../../../harness/property.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { Channel } from '../channel.js';
-import { SessionRefused, type ToolServerCtx } from '../context.js';
+import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { type Exchange, exchange } from '../rpc.js';
+import { LATE_REPLY_FACTOR } from '../slow-call.js';
 import { echoTool } from '../tool-choice.js';
 import { CLAUSES, toolsIfListed } from './common.js';
+import { settleOpens } from './open-within-capacity.js';
 
 /** Sessions opened across the quick tier's runs, at least (the issue's bar). */
 export const MIN_SESSIONS = 50;
@@ -49,12 +51,30 @@ interface Real {
   readonly capacity: Capacity;
 }
 
+/**
+ * A request whose POST got no HTTP response at all, on a session still open: a server whose
+ * process a slow tool call holds answers nothing meanwhile. Its reply gets LATE_REPLY_FACTOR
+ * budgets more; none then leaves where it would land unseen (JSON-RPC sets no deadline), so
+ * the run is not judged.
+ */
+async function lateIfBusy(real: Real, label: string, ex: Exchange): Promise<Exchange> {
+  const channel = real.sessions.get(label);
+  if (ex.reply !== undefined || ex.post?.timedOut !== true || channel === undefined) return ex;
+  const lateMs = LATE_REPLY_FACTOR * real.ctx.replyMs;
+  const late = await channel.peer.wait(ex.id, lateMs, () => channel.gone());
+  if (late.reply !== undefined) return { ...ex, reply: late.reply };
+  if (channel.gone() !== undefined) return ex;
+  throw new NotExercised(
+    `a request on session ${label} got no HTTP response to its POST within ${real.ctx.httpMs} ms and no reply on its stream for ${lateMs} ms more, though the session stayed open: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so where its reply lands was not seen`,
+  );
+}
+
 /** Wait for every pending call of the sessions still open: each must be answered on its own stream. */
 async function settle(real: Real): Promise<void> {
   const pending = real.pending;
   real.pending = [];
   for (const p of pending) {
-    const ex = await p.exchange;
+    const ex = await lateIfBusy(real, p.label, await p.exchange);
     if (!real.sessions.has(p.label)) continue; // closed meanwhile: its reply may be dropped
     if (ex.reply === undefined) {
       const elsewhere = real.all.find((s) => s.peer.label !== p.label && s.peer.replies.has(ex.id));
@@ -102,26 +122,24 @@ async function openMany(n: number, m: Model, r: Real): Promise<void> {
     return `S${m.opened}`;
   });
   // SSE: a new stream; Streamable HTTP: a new session (initialize without a session id).
-  const opened = await Promise.allSettled(
+  const { opened, refusal, failed } = await settleOpens(
     labels.map((label) =>
       r.ctx.transport === 'sse' ? r.ctx.openSession(label, true) : r.ctx.connect(label),
     ),
   );
   labels.forEach((label, i) => {
-    const o = opened[i];
-    if (o?.status !== 'fulfilled') return;
-    r.sessions.set(label, o.value);
-    r.all.push(o.value);
+    const session = opened[i];
+    if (session === undefined) return;
+    r.sessions.set(label, session);
+    r.all.push(session);
     m.open.push(label);
   });
   r.capacity.mostOpen = Math.max(r.capacity.mostOpen, m.open.length);
   // A session refused for capacity is no routing fault: the run goes on with those it has.
-  const failed = opened.find((o) => o.status === 'rejected' && !(o.reason instanceof SessionRefused));
-  if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
-  const refused = opened.find((o) => o.status === 'rejected');
-  if (refused !== undefined) {
+  if (failed.length > 0) throw failed[0];
+  if (refusal !== undefined) {
     m.full = true;
-    r.capacity.refused ??= ((refused as PromiseRejectedResult).reason as SessionRefused).message;
+    r.capacity.refused ??= refusal.message;
   }
 }
 

@@ -524,7 +524,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         const lateMs = LATE_REPLY_FACTOR * ctx.replyMs;
         const results = await Promise.all(
           sent.map(async (r) => {
-            if (r.ex.reply !== undefined || !postAccepted(r.ex.post))
+            if (r.ex.reply !== undefined || !(postAccepted(r.ex.post) || r.ex.post?.timedOut === true))
               return { ...r, reply: r.ex.reply, why: r.ex.why };
             const late = await r.session.peer.wait(r.ex.id, lateMs, () => r.session.gone());
             return {
@@ -571,9 +571,11 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         if (unanswered.length === 0) return;
         const calls = unanswered.filter((r) => r.call);
         const ended = unanswered.filter((r) => r.session.gone() !== undefined);
-        const refused = unanswered.filter((r) => !postAccepted(r.ex.post));
-        // Slow, not lost: the session is open, the POST was accepted, and nothing else is missing
-        // but tool calls (or pings that may wait behind them). Told to stop; not judged.
+        const refused = unanswered.filter((r) => !postAccepted(r.ex.post) && r.ex.post?.timedOut !== true);
+        const postsUnanswered = unanswered.filter((r) => r.ex.post?.timedOut === true).length;
+        // Slow, not lost: the session is open, no POST was refused, and nothing else is missing
+        // but tool calls (or pings and POSTs that may wait behind them: a server whose process a
+        // slow call holds answers no HTTP request meanwhile). Told to stop; not judged.
         if (calls.length > 0 && ended.length === 0 && refused.length === 0) {
           await Promise.all(
             calls.map((r) =>
@@ -585,7 +587,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
           const pings = unanswered.length - calls.length;
           if (pings === 0) return; // every ping, and every call answered, came to its own stream
           throw new NotExercised(
-            `${calls.length} tool call(s) of ${tool?.name} and ${pings} ping(s) of ${results.length} concurrent requests got no reply within ${ctx.replyMs + lateMs} ms, though every session stayed open and no reply went astray: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so the routing of those replies was not seen`,
+            `${calls.length} tool call(s) of ${tool?.name} and ${pings} ping(s) of ${results.length} concurrent requests got no reply within ${ctx.replyMs + lateMs} ms${postsUnanswered === 0 ? '' : ` (${postsUnanswered} POST(s) got no HTTP response within ${ctx.httpMs} ms)`}, though every session stayed open and no reply went astray: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so the routing of those replies was not seen`,
           );
         }
         const first = refused[0] ?? ended[0] ?? unanswered.find((r) => !r.call) ?? unanswered[0]!;

@@ -10,7 +10,7 @@ import {
 } from '../../../protocol/mcp/index.js';
 import { noToolMessage } from '../call-policy.js';
 import type { ToolServerCtx } from '../context.js';
-import { call, callOk } from '../rpc.js';
+import { call, successOf } from '../rpc.js';
 import {
   answerKind,
   callResultProblems,
@@ -453,7 +453,11 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       ];
       for (const args of variants) {
         const params = args === undefined ? { name: tool.name } : { name: tool.name, arguments: args };
-        const reply = await callOk(channel, METHODS.toolsCall, params, ctx.replyMs);
+        const reply = successOf(
+          channel,
+          METHODS.toolsCall,
+          await toolCallReply(channel, params, ctx.replyMs),
+        );
         const parsed = CallToolResult.safeParse(reply.result);
         const content = parsed.success ? parsed.data.content : [];
         const only = content[0];
@@ -490,7 +494,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       if (!policy.allowed.includes(tool))
         throw new CheckSkipped(noToolMessage({ ...policy, allowed: [] }, `the diagnostic tool ${tool.name}`));
       const channel = await ctx.main();
-      const reply = await callOk(channel, METHODS.toolsCall, { name: tool.name, arguments: {} }, ctx.replyMs);
+      const params = { name: tool.name, arguments: {} };
+      const reply = successOf(channel, METHODS.toolsCall, await toolCallReply(channel, params, ctx.replyMs));
       const parsed = CallToolResult.safeParse(reply.result);
       const text = parsed.success ? resultText(parsed.data) : '';
       const status = /status|ok|healthy|running|ready|up/i.test(text);
