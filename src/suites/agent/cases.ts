@@ -37,12 +37,19 @@ export interface AgentCase {
   readonly workdirExists: boolean;
 }
 
+/** A scripted model with bash calls in `calls` (one reply each), ending with a text stopping for `stopReason`. */
 function scripted(
   name: string,
   calls: readonly (readonly ScriptedCall[])[],
-  options: { workdirExists?: boolean } = {},
+  options: { workdirExists?: boolean; stopReason?: string } = {},
 ): AgentCase {
-  const steps: ScriptStep[] = [...calls.map((c) => ({ calls: c })), { text: `Finished (${name}).` }];
+  const { stopReason } = options;
+  const steps: ScriptStep[] = [
+    ...calls.map((c) => ({ calls: c })),
+    stopReason === undefined
+      ? { text: `Finished (${name}).` }
+      : { text: `Stopped with ${stopReason} (${name}).`, stopReason },
+  ];
   return {
     name,
     prompt: `wirecheck case ${name}: use the bash tool as you see fit.`,
@@ -104,6 +111,9 @@ export const CASES = {
       { tool: OTHER_TOOL, input: { command: `touch ${OTHER_TOOL_MARKER}`, query: 'weather in Paris' } },
     ]),
   ),
+  // A reply cut at max_tokens, and one with a stop reason the spec does not list (the real API's refusal).
+  maxTokensStop: scripted('max-tokens-stop', [['echo wc-max-tokens-stop']], { stopReason: 'max_tokens' }),
+  unlistedStop: scripted('unlisted-stop', [['echo wc-unlisted-stop']], { stopReason: 'refusal' }),
   capped: endless('capped', CAPPED_MAX_TURNS, CAPPED_HARD_STOP),
   defaultCap: endless('default-cap', undefined, DEFAULT_CAP_HARD_STOP),
 } as const satisfies Record<string, AgentCase>;

@@ -10,8 +10,14 @@ export type ScriptedCall =
   | { readonly command: string; readonly restart: true }
   | { readonly tool: string; readonly input: Readonly<Record<string, unknown>> };
 
-/** One reply of the scripted model: bash calls (after a short text), or a final text. */
-export type ScriptStep = { readonly calls: readonly ScriptedCall[] } | { readonly text: string };
+/**
+ * One reply of the scripted model: bash calls (after a short text), or a final text, which
+ * stops with `end_turn` unless `stopReason` says otherwise (max_tokens, or a value the real
+ * API added since the spec, such as refusal).
+ */
+export type ScriptStep =
+  | { readonly calls: readonly ScriptedCall[] }
+  | { readonly text: string; readonly stopReason?: string };
 
 export interface ScriptedModel {
   readonly scenario: Scenario;
@@ -50,7 +56,7 @@ export function messageOfStep(tag: string, i: number, step: ScriptStep, model: s
       role: 'assistant',
       model,
       content: [{ type: 'text', text: step.text }],
-      stop_reason: 'end_turn',
+      stop_reason: step.stopReason ?? 'end_turn',
       stop_sequence: null,
       usage,
     };

@@ -137,6 +137,18 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['loop.ends-without-tool-use', 'results.ids-match', 'loop.requests-valid'],
   },
   {
+    agent: 'continue-on-max-tokens',
+    flaw: 'answers a reply cut at max_tokens with "Please continue." instead of ending the loop',
+    fails: ['loop.ends-whatever-stop-reason'],
+    passes: ['loop.ends-without-tool-use', 'loop.requests-valid', 'loop.history-kept'],
+  },
+  {
+    agent: 'fail-on-unlisted-stop',
+    flaw: 'exits 1 on a reply whose stop_reason the spec does not list (refusal)',
+    fails: ['loop.ends-whatever-stop-reason'],
+    passes: ['loop.ends-without-tool-use', 'loop.requests-valid', 'results.ids-match'],
+  },
+  {
     agent: 'zero-max-tokens',
     flaw: 'sends max_tokens 0, which the spec allows and the real API refuses',
     fails: [],

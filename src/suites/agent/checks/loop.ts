@@ -31,6 +31,14 @@ import { specRequestError } from '../spec-request.js';
 
 /** Cases whose scripted model ends with a text reply inside the cap: the loop must end there. */
 const ENDING_CASES: readonly CaseKey[] = ['oneCall', 'severalCalls', 'restart'];
+/** The same, the final text stopping with max_tokens, or with a stop reason the spec does not list. */
+const STOP_REASON_CASES: readonly CaseKey[] = ['maxTokensStop', 'unlistedStop'];
+
+/** The stop_reason of the last reply a case's script has. */
+function stopReasonOfLastStep(result: AgentCaseResult): string {
+  const last = result.spec.step(result.spec.steps - 1);
+  return last !== undefined && 'text' in last ? (last.stopReason ?? 'end_turn') : 'tool_use';
+}
 
 const LOOP = 'Tool-use loop (client side)';
 const FOLLOW_UP =
@@ -332,6 +340,37 @@ export const loopChecks: Check<AgentCtx>[] = [
           `case ${result.spec.name}: the model answered request ${result.spec.steps} without a tool call, after ${result.spec.steps - 1} repl${result.spec.steps === 2 ? 'y' : 'ies'} with tool calls`,
         );
         expectExit(result, 0, `case ${result.spec.name}: the loop ended, so the agent must exit 0`);
+      }
+    },
+  },
+  {
+    id: 'agent.loop.ends-whatever-stop-reason',
+    clause: `${LOOP} ("reply has no tool_use block for bash: done, loop ends"); Resources: message response (stop_reason); target contract, agent (exit 0 when the loop ends)`,
+    description:
+      'A reply without a bash tool_use ends the loop whatever its stop_reason: max_tokens (a reply cut at the token bound), or a value the spec does not list (refusal, which the real API sends): no further request, exit status 0.',
+    level: 'must',
+    basis: 'spec',
+    rule: 'The spec, for every client of the loop: what ends the loop is a reply with no tool_use block for bash, not its stop reason; the target contract: the agent then exits 0. A stop reason the spec does not list is a value the real API added, never a failure of the reply.',
+    timeoutMs: CHECK_BUDGET_MS,
+    async run(ctx) {
+      const judged = (await ctx.results(STOP_REASON_CASES)).filter(workdirReady);
+      if (judged.length === 0) {
+        throw new NotExercised(
+          'the agent created WIRECHECK_WORKDIR in no case that needed it; agent.runner.workdir judges that',
+        );
+      }
+      for (const result of judged) {
+        const stop = stopReasonOfLastStep(result);
+        expectRequestCount(
+          result,
+          result.spec.steps,
+          `case ${result.spec.name}: the model answered request ${result.spec.steps} with a text and stop_reason ${stop}, no tool call, so the loop ends there`,
+        );
+        expectExit(
+          result,
+          0,
+          `case ${result.spec.name}: the loop ended (stop_reason ${stop}), so the agent must exit 0`,
+        );
       }
     },
   },

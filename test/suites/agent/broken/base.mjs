@@ -44,6 +44,9 @@ import { join } from 'node:path';
  * @property {number} [defaultCap] not a flaw: the cap when WIRECHECK_MAX_TURNS is unset (default 8)
  * @property {string} [operatorLine] not a flaw: the words asking for intervention when the breaker trips
  * @property {boolean} [oneShot] stop after the first reply, whatever it asks for, and exit 0
+ * @property {boolean} [continueOnMaxTokens] answer a reply cut at max_tokens with "Please continue." instead of
+ *   ending the loop
+ * @property {boolean} [failOnUnlistedStop] exit 1 on a reply whose stop_reason the spec does not list
  */
 
 async function readStdin() {
@@ -192,6 +195,21 @@ export async function main(flaws = {}) {
     if (uses.length === 0 && flaws.neverStops) {
       messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: 'Go on.' });
       continue;
+    }
+    if (uses.length === 0 && flaws.continueOnMaxTokens && reply.stop_reason === 'max_tokens') {
+      messages.push(
+        { role: 'assistant', content: reply.content },
+        { role: 'user', content: 'Please continue.' },
+      );
+      continue;
+    }
+    if (
+      flaws.failOnUnlistedStop &&
+      !['end_turn', 'max_tokens', 'stop_sequence', 'tool_use'].includes(reply.stop_reason)
+    ) {
+      process.stderr.write(`unexpected stop_reason ${reply.stop_reason}\n`);
+      process.exitCode = 1;
+      return;
     }
     if (uses.length === 0 || flaws.oneShot) {
       process.stdout.write(`${reply.content.map((b) => b.text ?? '').join('')}\n`);
