@@ -41,10 +41,11 @@ export interface AgentCase {
 function scripted(
   name: string,
   calls: readonly (readonly ScriptedCall[])[],
-  options: { workdirExists?: boolean; stopReason?: string } = {},
+  options: { workdirExists?: boolean; stopReason?: string; overloadedFirst?: boolean } = {},
 ): AgentCase {
   const { stopReason } = options;
   const steps: ScriptStep[] = [
+    ...(options.overloadedFirst ? [{ overloaded: true as const }] : []),
     ...calls.map((c) => ({ calls: c })),
     stopReason === undefined
       ? { text: `Finished (${name}).` }
@@ -114,6 +115,8 @@ export const CASES = {
   // A reply cut at max_tokens, and one with a stop reason the spec does not list (the real API's refusal).
   maxTokensStop: scripted('max-tokens-stop', [['echo wc-max-tokens-stop']], { stopReason: 'max_tokens' }),
   unlistedStop: scripted('unlisted-stop', [['echo wc-unlisted-stop']], { stopReason: 'refusal' }),
+  // The first request answered 529 overloaded_error: the real API's SDKs retry it.
+  overloadedOnce: scripted('overloaded-once', [['echo wc-after-overload']], { overloadedFirst: true }),
   capped: endless('capped', CAPPED_MAX_TURNS, CAPPED_HARD_STOP),
   defaultCap: endless('default-cap', undefined, DEFAULT_CAP_HARD_STOP),
 } as const satisfies Record<string, AgentCase>;

@@ -17,7 +17,19 @@ export type ScriptedCall =
  */
 export type ScriptStep =
   | { readonly calls: readonly ScriptedCall[] }
-  | { readonly text: string; readonly stopReason?: string };
+  | { readonly text: string; readonly stopReason?: string }
+  | OverloadedStep;
+
+/**
+ * No reply: HTTP 529 overloaded_error, as the real API answers when it is overloaded (its
+ * SDKs retry it). The request that comes next gets the script's next step.
+ */
+export interface OverloadedStep {
+  readonly overloaded: true;
+}
+
+/** How soon the overloaded answer asks for a retry (the SDKs' retry-after-ms header). */
+export const OVERLOADED_RETRY_AFTER_MS = 100;
 
 export interface ScriptedModel {
   readonly scenario: Scenario;
@@ -46,7 +58,12 @@ export function scriptedToolUseId(tag: string, step: number, k: number): string 
 }
 
 /** The message step `i` of case `tag` stands for. */
-export function messageOfStep(tag: string, i: number, step: ScriptStep, model: string): Message {
+export function messageOfStep(
+  tag: string,
+  i: number,
+  step: Exclude<ScriptStep, OverloadedStep>,
+  model: string,
+): Message {
   const id = `msg_wc_${tag.replace(/-/g, '_')}_${i}`;
   const usage = { input_tokens: 20 + 10 * i, output_tokens: 12 };
   if ('text' in step) {
@@ -100,6 +117,15 @@ export function scriptedAgentModel(
         status: 500,
         errorType: 'api_error',
         message: `script exhausted: the scripted model of case ${tag} has no reply ${i + 1}`,
+      };
+    }
+    if ('overloaded' in step) {
+      return {
+        kind: 'error',
+        status: 529,
+        errorType: 'overloaded_error',
+        message: 'Overloaded',
+        headers: { 'retry-after-ms': String(OVERLOADED_RETRY_AFTER_MS) },
       };
     }
     const message = messageOfStep(tag, i, step, request.model);

@@ -149,6 +149,12 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['loop.ends-without-tool-use', 'loop.requests-valid', 'results.ids-match'],
   },
   {
+    agent: 'no-retry',
+    flaw: 'gives up at once when a request is answered 529 overloaded_error',
+    warns: ['loop.retries-overloaded'],
+    passes: ['loop.first-request', 'loop.ends-without-tool-use', 'loop.requests-valid'],
+  },
+  {
     agent: 'zero-max-tokens',
     flaw: 'sends max_tokens 0, which the spec allows and the real API refuses',
     fails: [],

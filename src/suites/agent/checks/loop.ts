@@ -375,6 +375,47 @@ export const loopChecks: Check<AgentCtx>[] = [
     },
   },
   {
+    id: 'agent.loop.retries-overloaded',
+    clause:
+      'Errors: status codes and the error body not shown (the real API answers HTTP 529 overloaded_error with retry-after-ms when it is overloaded)',
+    description:
+      "A request answered HTTP 529 overloaded_error (retry-after-ms 100) is sent again with the same conversation, as the real API's SDKs do.",
+    level: 'should',
+    basis: 'real-api',
+    rule: 'The spec leaves status codes to the real API. The real Messages API answers 529 overloaded_error when it is overloaded, and its SDKs retry 429, 529 and other 5xx (twice by default, after retry-after-ms when given): an agent that gives up at once ends a loop the service would serve a moment later. A habit of the real API, so a warning.',
+    timeoutMs: CHECK_BUDGET_MS,
+    async run(ctx) {
+      const result = await ctx.result('overloadedOnce');
+      expectNotCutShort(result, 'the overloaded answer could be served', 1);
+      const first = result.requests[0];
+      if (first?.status !== 529) {
+        throw new NotExercised(
+          `case ${result.spec.name}: the mock answered no request 529 (${runContext(result)}): the agent sent ${first === undefined ? 'no request' : `request 1 and it was answered ${first.status ?? 'nothing'}`}`,
+        );
+      }
+      const retry = result.requests[1];
+      if (retry === undefined) {
+        throw caseFailure(
+          result,
+          `the agent did not send request 1 again after HTTP 529 overloaded_error (${runContext(result)})`,
+          'the same request sent again, after retry-after-ms',
+          'no second request',
+        );
+      }
+      const before = turnsOf(first);
+      const again = turnsOf(retry);
+      const found = before === undefined || again === undefined ? [] : specDifferences(before, again);
+      if (found.length > 0) {
+        throw caseFailure(
+          result,
+          `the request after HTTP 529 overloaded_error is not the same conversation again; ${found.length} difference(s): ${describeDifferences(found)}`,
+          'the turns of request 1, unchanged',
+          describeRequest(retry, 1),
+        );
+      }
+    },
+  },
+  {
     id: 'agent.loop.other-tool-ends',
     clause: `${LOOP} ("reply has no tool_use block for bash: done, loop ends"); target contract, agent (exit 0 when the loop ends)`,
     description: `A reply whose only tool_use is for another tool (${OTHER_TOOL}, never offered) ends the loop: the agent neither crashes, nor runs it as a command, nor goes on asking; what it sent back is reported.`,

@@ -47,6 +47,7 @@ import { join } from 'node:path';
  * @property {boolean} [continueOnMaxTokens] answer a reply cut at max_tokens with "Please continue." instead of
  *   ending the loop
  * @property {boolean} [failOnUnlistedStop] exit 1 on a reply whose stop_reason the spec does not list
+ * @property {boolean} [noRetry] give up at once on 429 and 529 (retried twice otherwise)
  */
 
 async function readStdin() {
@@ -106,7 +107,20 @@ async function callAside(method, path, body) {
   await response.arrayBuffer();
 }
 
-async function send(body, withKey, path = '/v1/messages') {
+async function send(body, withKey, path = '/v1/messages', retries = 2) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await sendOnce(body, withKey, path);
+    } catch (error) {
+      // Rate limited (429) and overloaded (529) are retried, as the real API's SDKs do (they
+      // retry other 5xx too; the mock's 500 past a script's end is left to end the run).
+      if (attempt >= retries || !(error.status === 429 || error.status === 529)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? 500));
+    }
+  }
+}
+
+async function sendOnce(body, withKey, path) {
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
   const response = await fetch(`${base}${path}`, {
@@ -119,7 +133,13 @@ async function send(body, withKey, path = '/v1/messages') {
     body: JSON.stringify(body),
   });
   const json = await response.json();
-  if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(json)}`);
+  if (!response.ok) {
+    const error = new Error(`HTTP ${response.status}: ${JSON.stringify(json)}`);
+    error.status = response.status;
+    const after = Number(response.headers.get('retry-after-ms'));
+    if (Number.isFinite(after) && after > 0) error.retryAfterMs = Math.min(after, 2000);
+    throw error;
+  }
   return json;
 }
 
@@ -184,7 +204,12 @@ export async function main(flaws = {}) {
           tools: body.tools,
         });
       }
-      reply = await send(body, !flaws.noApiKey && (!flaws.keyOnce || requests === 1), flaws.path);
+      reply = await send(
+        body,
+        !flaws.noApiKey && (!flaws.keyOnce || requests === 1),
+        flaws.path,
+        flaws.noRetry ? 0 : 2,
+      );
     } catch (error) {
       if (flaws.neverStops) continue;
       process.stderr.write(`request failed: ${error.message}\n`);
