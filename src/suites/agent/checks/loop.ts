@@ -27,6 +27,7 @@ import {
   runContext,
   workdirReady,
 } from '../expect.js';
+import { OVERLOADED_RETRY_AFTER_MS } from '../script.js';
 import { specRequestError } from '../spec-request.js';
 
 /** Cases whose scripted model ends with a text reply inside the cap: the loop must end there. */
@@ -377,9 +378,8 @@ export const loopChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.loop.retries-overloaded',
     clause:
-      'Errors: status codes and the error body not shown (the real API answers HTTP 529 overloaded_error with retry-after-ms when it is overloaded)',
-    description:
-      "A request answered HTTP 529 overloaded_error (retry-after-ms 100) is sent again with the same conversation, as the real API's SDKs do.",
+      'Errors ("Error response body shape and status codes of the messages service: not shown"; the real API answers HTTP 529 overloaded_error with retry-after-ms when it is overloaded)',
+    description: `A request answered HTTP 529 overloaded_error (retry-after-ms ${OVERLOADED_RETRY_AFTER_MS}) is sent again with the same conversation, as the real API's SDKs do.`,
     level: 'should',
     basis: 'real-api',
     rule: 'The spec leaves status codes to the real API. The real Messages API answers 529 overloaded_error when it is overloaded, and its SDKs retry 429, 529 and other 5xx (twice by default, after retry-after-ms when given): an agent that gives up at once ends a loop the service would serve a moment later. A habit of the real API, so a warning.',
