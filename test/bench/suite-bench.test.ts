@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { runSuiteBench } from '../../src/bench/suite-bench.js';
+import { CASE_KEYS } from '../../src/suites/agent/cases.js';
 import { buildDist, distIsFresh } from '../global-setup.js';
 
 describe('the suites part of the bench', () => {
@@ -16,7 +17,7 @@ describe('the suites part of the bench', () => {
     expect(row?.ratio).toBeCloseTo((row?.baseline ?? 0) / (row?.value ?? 1), 2);
     expect(row?.note).toMatch(/^floor = \d+ agent starts x \d+ ms \/ \d+ jobs?; wall\/floor \d/);
     expect(lines.some((l) => /^suite agent: .* 0 failed/.test(l))).toBe(true);
-    // The agents' own CPU: ten runs of a node process and their bash commands take well over
+    // The agents' own CPU: one run of a node process per case and their bash commands take well over
     // what their bare starts alone would.
     expect(cpu?.name).toMatch(
       /^suite agent against its reference, quick tier: wall time vs its target processes' CPU \/ \d+ cores$/,
@@ -24,7 +25,9 @@ describe('the suites part of the bench', () => {
     expect(cpu?.goal).toBe(0);
     expect(cpu?.value).toBe(row?.value);
     expect(cpu?.note).toMatch(
-      /^target CPU \d+(\.\d+)? ms or more \(10 agent runs and the processes they waited for, less 3 bare starts x \d/,
+      new RegExp(
+        `^target CPU \\d+(\\.\\d+)? ms or more \\(${CASE_KEYS.length} agent runs and the processes they waited for, less 3 bare starts x \\d`,
+      ),
     );
     const cores = Number(cpu?.name.match(/\/ (\d+) cores$/)?.[1]);
     const cpuMs = Number(cpu?.note?.match(/^target CPU (\d+(\.\d+)?) ms or more/)?.[1]);
