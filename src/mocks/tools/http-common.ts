@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import fastify, { type FastifyInstance } from 'fastify';
+import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
 import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
 import { type HostPolicy, hostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
@@ -28,6 +28,7 @@ export const CLOSED_IDS_KEPT = 10_000;
  */
 export function prepareMockApp(app: FastifyInstance, hosts: HostPolicy, journal: ToolJournal): void {
   app.addHook('onRequest', (request, reply, done) => {
+    headersArrived.set(request.raw, performance.now());
     const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
     // Credentials a request carries are scrubbed from every journal entry, bodies included.
     journal.learnSecrets(secretsOfRequest(request.headers, request.url));
@@ -36,6 +37,15 @@ export function prepareMockApp(app: FastifyInstance, hosts: HostPolicy, journal:
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+}
+
+/** When each request's headers arrived (performance.now()), before its body. */
+const headersArrived = new WeakMap<object, number>();
+
+/** Ms since `request`'s headers arrived: recorded with its body, how long the body took. */
+export function bodyMsOf(request: FastifyRequest): number | undefined {
+  const at = headersArrived.get(request.raw);
+  return at === undefined ? undefined : performance.now() - at;
 }
 
 /** The plans of the recordings to replay, one per recording (sessions take them in turn). */
@@ -66,18 +76,24 @@ export function originOf(hostHeader: string | undefined, app: FastifyInstance): 
   return `http://127.0.0.1:${address.port}`;
 }
 
-/** The journal's view of an HTTP request: credentials redacted (headers by name, query parameters, known values). */
+/**
+ * The journal's view of an HTTP request: credentials redacted (headers by name, query
+ * parameters, known values). `bodyMs`: how long its body took to arrive after its headers
+ * (bodyMsOf when the body is recorded).
+ */
 export function httpOf(
   method: string,
   url: string,
   status: number,
   headers: Record<string, string | string[] | undefined>,
+  bodyMs?: number,
 ): NonNullable<ToolJournalEntry['http']> {
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers))
     if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
   const secrets = secretsOf(flat);
-  return { method, url: redactTarget(url, secrets), status, headers: redactHeaders(flat, secrets) };
+  const shown = { method, url: redactTarget(url, secrets), status, headers: redactHeaders(flat, secrets) };
+  return bodyMs === undefined ? shown : { ...shown, bodyMs: Math.round(bodyMs * 1000) / 1000 };
 }
 
 /** `http://ADDRESS:PORT` of a listening app (IPv6 in brackets). */

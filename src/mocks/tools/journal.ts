@@ -50,6 +50,11 @@ export interface ToolJournalEntry {
     readonly url: string;
     readonly status?: number;
     readonly headers?: Readonly<Record<string, string>>;
+    /**
+     * Ms from the request's headers to the end of its body: the request began to arrive at
+     * `atMs - bodyMs`. Two requests in flight at once may arrive in another order than sent.
+     */
+    readonly bodyMs?: number;
   };
   /**
    * Streamable HTTP: a GET resuming a stream the mock dropped (`dropAnswerStream`): the

@@ -13,9 +13,11 @@ export interface LifecycleViolation {
    * `after-result`: a request arrived after the initialize result went out but before
    * notifications/initialized. The client may have sent it before it read the result (a
    * pipelined request, which MCP only says SHOULD NOT: lifecycle.requests-after-initialize-result),
-   * so the check confirms it where replies take a second. `order`: anything else.
+   * so the check confirms it where replies take a second. `overlapped`: the same, but the
+   * notification's HTTP request had begun to arrive before that request's (its body came
+   * slower): the client may well have sent it first. `order`: anything else.
    */
-  readonly kind: 'order' | 'after-result';
+  readonly kind: 'order' | 'after-result' | 'overlapped';
 }
 
 /**
@@ -29,13 +31,13 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
   interface State {
     initializeId?: JsonRpcId;
     answered: boolean;
-    initialized: boolean;
+    initialized?: ToolJournalEntry;
     pipelined?: ToolJournalEntry;
     afterResult?: { entry: ToolJournalEntry; method: string };
   }
   const sessions = new Map<string, State>();
   const stateOf = (session: string) => {
-    const state = sessions.get(session) ?? { answered: false, initialized: false };
+    const state = sessions.get(session) ?? { answered: false };
     sessions.set(session, state);
     return state;
   };
@@ -52,7 +54,7 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
         if (state.initializeId === undefined) {
           return { entry, reason: 'notifications/initialized came before initialize', kind: 'order' };
         }
-        state.initialized = true;
+        state.initialized ??= entry;
         continue;
       }
       if (c.kind !== 'request') continue;
@@ -68,7 +70,7 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
       if (state.initializeId === undefined) {
         return { entry, reason: `${method} came before initialize`, kind: 'order' };
       }
-      if (state.initialized) continue;
+      if (state.initialized !== undefined) continue;
       if (state.answered) state.afterResult ??= { entry, method };
       else state.pipelined ??= entry;
     }
@@ -76,14 +78,22 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
   for (const state of sessions.values()) {
     if (state.afterResult !== undefined) {
       const { entry, method } = state.afterResult;
-      const reason = state.initialized
-        ? `${method} came after the initialize result but before the notifications/initialized notification`
-        : `${method} came after the initialize result, and the notifications/initialized notification never came`;
-      return { entry, reason, kind: 'after-result' };
+      if (state.initialized === undefined) {
+        const reason = `${method} came after the initialize result, and the notifications/initialized notification never came`;
+        return { entry, reason, kind: 'after-result' };
+      }
+      const reason = `${method} came after the initialize result but before the notifications/initialized notification`;
+      const lead = headStart(state.initialized, entry);
+      if (lead === undefined) return { entry, reason, kind: 'after-result' };
+      return {
+        entry,
+        reason: `${reason}, though the notification's HTTP request had begun to arrive ${lead} ms before the ${method}'s (its body came last: arrival order does not show which was sent first)`,
+        kind: 'overlapped',
+      };
     }
   }
   for (const state of sessions.values()) {
-    if (state.pipelined !== undefined && state.answered && !state.initialized) {
+    if (state.pipelined !== undefined && state.answered && state.initialized === undefined) {
       return {
         entry: state.pipelined,
         reason:
@@ -93,4 +103,14 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
     }
   }
   return undefined;
+}
+
+/**
+ * How many ms before `earlier` began to arrive `later` (whose body was recorded after it) had
+ * begun, when both came over HTTP with their timing; undefined when `later` began after.
+ */
+function headStart(later: ToolJournalEntry, earlier: ToolJournalEntry): number | undefined {
+  if (later.http?.bodyMs === undefined || earlier.http?.bodyMs === undefined) return undefined;
+  const lead = earlier.atMs - earlier.http.bodyMs - (later.atMs - later.http.bodyMs);
+  return lead > 0 ? Math.round(lead) : undefined;
 }

@@ -10,7 +10,7 @@ import type { HostPolicyOptions } from '../../servers/http/host-guard.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import type { JournalLimits } from '../limits.js';
-import { httpOf, listeningOrigin, mockHttpBase, originOf } from './http-common.js';
+import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase, originOf } from './http-common.js';
 import { messageEntry, type ToolJournal, type ToolJournalEntry } from './journal.js';
 import type { ReplayToolSession } from './replay-session.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
@@ -168,7 +168,7 @@ export function buildMockToolServer(
       session: stream === undefined ? id || '(none)' : id,
       transport: 'sse',
       direction: 'received',
-      http: httpOf('POST', request.url, status, request.headers),
+      http: httpOf('POST', request.url, status, request.headers, bodyMsOf(request)),
     });
     journal.record(entry);
     if (stream === undefined || stream.ended) {

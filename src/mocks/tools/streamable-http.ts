@@ -16,7 +16,7 @@ import {
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
-import { httpOf, listeningOrigin, mockHttpBase } from './http-common.js';
+import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase } from './http-common.js';
 import { messageEntry, type ToolJournalEntry } from './journal.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
 import type {
@@ -124,7 +124,7 @@ export function buildStreamableHttpMockToolServer(
       session,
       transport: 'http',
       direction: 'received',
-      http: httpOf(request.method, request.url, status, request.headers),
+      http: httpOf(request.method, request.url, status, request.headers, bodyMsOf(request)),
     });
     journal.record(entry);
     return entry;

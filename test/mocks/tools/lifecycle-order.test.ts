@@ -64,4 +64,54 @@ describe('lifecycleViolation', () => {
       lifecycleViolation(journalOf(req(1, 'ping'), req(2, 'initialize'), req(3, 'ping'), result(2))),
     ).toBe(undefined);
   });
+
+  describe('two HTTP requests in flight at once', () => {
+    /** The journal, each message over HTTP, arrived whole at `atMs` after its headers began `bodyMs` earlier. */
+    const overHttp = (...messages: readonly (readonly ['received' | 'sent', unknown, number, number])[]) =>
+      messages.map(
+        ([direction, m, atMs, bodyMs], seq): ToolJournalEntry => ({
+          seq,
+          at: 0,
+          atMs,
+          session: 's',
+          transport: 'sse',
+          direction,
+          kind: 'message',
+          text: JSON.stringify(m),
+          value: m,
+          ...(direction === 'received'
+            ? { http: { method: 'POST', url: '/messages', status: 202, bodyMs } }
+            : {}),
+        }),
+      );
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call' };
+    const notification = initialized[1];
+
+    test("a call that overtook the notification, whose POST began first: overlapped, naming the notification's head start", () => {
+      const v = lifecycleViolation(
+        overHttp(
+          ['received', { jsonrpc: '2.0', id: 1, method: 'initialize' }, 10, 1],
+          ['sent', { jsonrpc: '2.0', id: 1, result: {} }, 11, 0],
+          ['received', call, 70, 1],
+          ['received', notification, 320, 300],
+        ),
+      );
+      expect(v?.kind).toBe('overlapped');
+      expect(v?.reason).toContain(
+        "the notification's HTTP request had begun to arrive 49 ms before the tools/call's",
+      );
+    });
+
+    test("a call whose POST began before the notification's, however slow its body: after-result", () => {
+      const v = lifecycleViolation(
+        overHttp(
+          ['received', { jsonrpc: '2.0', id: 1, method: 'initialize' }, 10, 1],
+          ['sent', { jsonrpc: '2.0', id: 1, result: {} }, 11, 0],
+          ['received', call, 70, 40],
+          ['received', notification, 80, 5],
+        ),
+      );
+      expect(v?.kind).toBe('after-result');
+    });
+  });
 });

@@ -43,6 +43,8 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [batchNotifications] equivalent: send notifications and answers to the server's
  *   requests as one-message batches (MCP: peers MUST support receiving batches)
  * @property {boolean} [pingMeta] equivalent: answer a ping with a result that carries `_meta`
+ * @property {boolean} [overlapInitialized] equivalent: over HTTP, send tools/call without waiting for the answer
+ *   to the notifications/initialized POST, whose body trickles in (its POST begins first and ends last)
  * @property {boolean} [probeSse] equivalent: over SSE, first probe the server (a session of its own:
  *   initialize, 202, the stream closed), then open the real session
  * @property {string[]} [speaks] the versions this client goes on with (default: the one it asks for
@@ -246,7 +248,7 @@ async function sseConnection(url, flaws, events) {
           'content-type': flaws.textPlainPost ? 'text/plain' : 'application/json',
           ...(flaws.headerVersion === undefined ? {} : { 'mcp-protocol-version': flaws.headerVersion }),
         },
-        body: toJson(message),
+        ...bodyOf(message, flaws),
       });
       await r.text();
       const ok = flaws.only202 ? r.status === 202 : r.status === 202 || r.status === 200;
@@ -254,6 +256,26 @@ async function sseConnection(url, flaws, events) {
     },
     close: () => controller.abort(),
   };
+}
+
+/**
+ * A POST's body: the JSON text, or (flaw overlapInitialized) for notifications/initialized a
+ * stream that sends half of it at once and the rest 300 ms later.
+ */
+function bodyOf(message, flaws) {
+  const text = toJson(message);
+  if (!flaws.overlapInitialized || message.method !== 'notifications/initialized') return { body: text };
+  const bytes = new TextEncoder().encode(text);
+  const half = bytes.length >> 1;
+  const body = new ReadableStream({
+    async pull(controller) {
+      controller.enqueue(bytes.subarray(0, half));
+      await new Promise((r) => setTimeout(r, 300));
+      controller.enqueue(bytes.subarray(half));
+      controller.close();
+    },
+  });
+  return { body, duplex: 'half' };
 }
 
 /** Read an event stream: `onFrame(event, data, id)` per frame with data; resolves when it ends. */
@@ -347,7 +369,7 @@ function httpConnection(url, flaws, events, initParams) {
         'content-type': 'application/json',
         accept: flaws.httpAcceptJsonOnly ? 'application/json' : 'application/json, text/event-stream',
       }),
-      body: toJson(message),
+      ...bodyOf(message, flaws),
     });
     if (message.method === 'initialize') session = r.headers.get('mcp-session-id') ?? undefined;
     return r;
@@ -623,12 +645,18 @@ export async function main(flaws = {}) {
       await notify('notifications/initialized');
       result = await call;
     } else {
-      if (!flaws.noInitialized && !alreadyInitialized) await notify('notifications/initialized');
+      const initialized =
+        flaws.noInitialized || alreadyInitialized ? undefined : notify('notifications/initialized');
+      // Unless overlapping on purpose, the next request waits for the notification's POST to be
+      // answered; overlapping, it waits only until that POST has surely begun.
+      if (!flaws.overlapInitialized || transport === 'stdio') await initialized;
+      else await new Promise((r) => setTimeout(r, 50));
       if (flaws.neverCalls) throw new ClientFailure('the client is not configured to call tools');
       while (flaws.floodPings) await request('ping', {});
       if (flaws.httpConcurrent && transport === 'http') {
         [, result] = await Promise.all([request('tools/list', {}), request('tools/call', callParams)]);
       } else result = await request('tools/call', callParams);
+      await initialized;
     }
     if (flaws.wrongResult) result = result.content?.[0]?.text ?? null;
     if (flaws.addIsErrorDefault && result && result.isError === undefined)
