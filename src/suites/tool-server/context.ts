@@ -15,6 +15,7 @@ import {
   ToolsListResult,
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
+import { CallBacklog } from './call-backlog.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
@@ -72,6 +73,9 @@ export const MAX_PAGES = 50;
 
 /** HTTP statuses that say "no room for another session now": capacity, not a routing fault. */
 export const CAPACITY_STATUSES: readonly number[] = [429, 503];
+
+/** Most a GET waits, past the silence budget, for tool calls the suite left unanswered. */
+export const MAX_BACKLOG_WAIT_MS = 120_000;
 
 /**
  * A new session refused with 503 or 429: the server bounds how many sessions it holds at
@@ -167,13 +171,17 @@ export async function openToolServer(
   };
 
   const silence = new SilenceWatch();
+  const backlog = new CallBacklog(replyMs);
   const track = <C extends Channel>(c: C): C => {
     channels.add(c);
     watchSilence(c, silence);
     const original = c.close.bind(c);
     // A channel closed by a check leaves the registry, so a long run does not accumulate them.
     (c as { close: () => Promise<void> }).close = async () => {
-      channels.delete(c);
+      if (channels.delete(c)) {
+        backlog.observe(c.peer.slowestCallMs);
+        backlog.left(c.peer.unansweredCalls());
+      }
       silence.unwatch(c);
       await original();
     };
@@ -239,16 +247,25 @@ export async function openToolServer(
   /**
    * A GET left without response headers while the server lives may meet a server whose
    * process a slow tool call holds (one request at a time): it gets as long as a session gets
-   * to answer anything (silentMs) before the server counts as gone.
+   * to answer anything (silentMs), and more for each tool call the suite left unanswered
+   * (CallBacklog, up to MAX_BACKLOG_WAIT_MS), before the server counts as gone.
    */
   const openAgainIfBusy = async (
     e: unknown,
     open: (timeoutMs: number) => Promise<SseChannel>,
   ): Promise<SseChannel> => {
     if (!(e instanceof SseOpenError) || !e.timedOut || !live || started?.exit() !== undefined) throw e;
-    return open(silentMs).catch((again: unknown) => {
+    let openCalls = 0;
+    for (const c of channels) {
+      backlog.observe(c.peer.slowestCallMs);
+      if (c.gone() === undefined) openCalls += c.peer.unansweredCalls();
+    }
+    const owedMs = Math.min(MAX_BACKLOG_WAIT_MS, Math.round(backlog.owedMs(openCalls)));
+    const waitMs = silentMs + owedMs;
+    return open(waitMs).catch((again: unknown) => {
       if (!(again instanceof SseOpenError)) throw again;
-      throw new SseOpenError(`${e.message}, nor within ${silentMs} ms more`, again.timedOut);
+      const owed = owedMs === 0 ? '' : ` (${owedMs} ms of it for tool calls the suite left unanswered)`;
+      throw new SseOpenError(`${e.message}, nor within ${waitMs} ms more${owed}`, again.timedOut);
     });
   };
 

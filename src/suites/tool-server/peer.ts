@@ -75,6 +75,10 @@ export class RpcPeer {
   readonly replies = new Map<JsonRpcId, JsonRpcResponse>();
   /** Ids this peer sent requests with. */
   readonly sentIds = new Set<JsonRpcId>();
+  /** The tools/call requests among them, with when each was sent (performance.now()). */
+  private readonly callsSent = new Map<JsonRpcId, number>();
+  /** The longest a tools/call took to be answered, in ms (0 before any was). */
+  slowestCallMs = 0;
   /** What arrived, summed up: see Channel.diagnosis(). */
   readonly wire: WireLog;
   private readonly waiters = new Map<JsonRpcId, Waiter>();
@@ -100,7 +104,16 @@ export class RpcPeer {
       }
     }
     const c = value === undefined ? undefined : classifyMessage(value);
-    if (c?.kind === 'request') this.sentIds.add(c.message.id);
+    if (c?.kind !== 'request') return;
+    this.sentIds.add(c.message.id);
+    if (c.message.method === METHODS.toolsCall) this.callsSent.set(c.message.id, performance.now());
+  }
+
+  /** How many of the tools/call requests sent have had no reply. */
+  unansweredCalls(): number {
+    let n = 0;
+    for (const id of this.callsSent.keys()) if (!this.replies.has(id)) n++;
+    return n;
   }
 
   /** Keep a received item, within the bounds; the text is cut to a preview when `whole` is false. */
@@ -150,6 +163,9 @@ export class RpcPeer {
         (waiter !== undefined || this.sentIds.has(reply.id) || this.replies.size < PEER_LIMITS.maxKeptItems)
       ) {
         this.replies.set(reply.id, reply);
+        const sentAt = this.callsSent.get(reply.id);
+        if (sentAt !== undefined)
+          this.slowestCallMs = Math.max(this.slowestCallMs, performance.now() - sentAt);
       }
       if (waiter !== undefined) {
         this.waiters.delete(reply.id);

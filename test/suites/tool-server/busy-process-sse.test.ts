@@ -50,3 +50,21 @@ test.each([
   },
   180_000,
 );
+
+test('the calls the suite leaves such a server (a burst of routing calls, the session model) do not make it gone: no check after them fails', async () => {
+  const only = [
+    'tool-server.sse.concurrent-routing',
+    'tool-server.sse.session-model',
+    'tool-server.tools.generated-arguments',
+    'tool-server.malformed.survives',
+  ];
+  const result = await runAgainst(await testServer('slow-calls', 'sse'), { only }, busySuite);
+  const failed = result.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.message}`);
+  expect(failed).toEqual([]);
+  expect(result.checks.map((c) => c.id).sort()).toEqual([...only].sort());
+  const routing = result.checks.find((c) => c.id === 'tool-server.sse.concurrent-routing')!;
+  expect(routing.message ?? '').toMatch(
+    /after a first call of diagnostics got no reply within 156 ms \(so the burst held 2 calls only\)|^$/,
+  );
+  expect(result.checks.find((c) => c.id === 'tool-server.malformed.survives')?.status).toBe('pass');
+}, 300_000);

@@ -3,7 +3,7 @@ import type { SuiteResult } from '../../../src/harness/results.js';
 import { quickSuite, runAgainst, testServer, testSuite } from './helpers.js';
 
 // Over SSE, sse.concurrent-routing sends 48 requests at once on 8 sessions, half of them tool
-// calls, and sse.closed-session asks the diagnostic tool how many calls are in flight. A server
+// calls (two only when a first call was slow), and sse.closed-session asks the diagnostic tool how many calls are in flight. A server
 // whose tools take seconds (JSON-RPC sets no deadline) is slow, not broken: its late replies are
 // waited for, requests left unanswered in a session that still answers are not judged, and they
 // do not make the server count as gone. A server that keeps a call running after its stream
@@ -26,15 +26,13 @@ describe(`${ROUTING} against slow tools`, () => {
     }, 120_000);
   }
 
-  test('a server serving each session one message at a time (calls 3 s, the pings queued behind them): passes with the default budget, not exercised with a short one', async () => {
+  test('a server serving each session one message at a time (calls 3 s, the pings queued behind them) passes with the default budget and with a short one: its first call is slow, so the burst calls it on two sessions only', async () => {
     const long = await runAgainst(await testServer('serial-calls', 'sse'), { only: [ROUTING] }, testSuite);
     expect(check(long, ROUTING).status, check(long, ROUTING).message).toBe('pass');
+    // Before, with 24 calls in the burst, the pings queued behind them were not answered within
+    // the short budget (not exercised); two calls leave them answered in time.
     const short = await runAgainst(await testServer('serial-calls', 'sse'), { only: [ROUTING] }, quickSuite);
-    const c = check(short, ROUTING);
-    expect(c, c.message).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
-    expect(c.message).toMatch(
-      /tool call\(s\) of diagnostics and \d+ ping\(s\) of 48 concurrent requests got no reply within 6000 ms, though every session stayed open/,
-    );
+    expect(check(short, ROUTING).status, check(short, ROUTING).message).toBe('pass');
   }, 120_000);
 });
 
