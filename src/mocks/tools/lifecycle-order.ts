@@ -75,6 +75,8 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
       else state.pipelined ??= entry;
     }
   }
+  // A session whose order is shown broken outweighs one whose requests only overlapped.
+  let overlapped: LifecycleViolation | undefined;
   for (const state of sessions.values()) {
     if (state.afterResult !== undefined) {
       const { entry, method } = state.afterResult;
@@ -85,7 +87,7 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
       const reason = `${method} came after the initialize result but before the notifications/initialized notification`;
       const lead = headStart(state.initialized, entry);
       if (lead === undefined) return { entry, reason, kind: 'after-result' };
-      return {
+      overlapped ??= {
         entry,
         reason: `${reason}, though the notification's HTTP request had begun to arrive ${lead} ms before the ${method}'s (its body came last: arrival order does not show which was sent first)`,
         kind: 'overlapped',
@@ -102,7 +104,7 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
       };
     }
   }
-  return undefined;
+  return overlapped;
 }
 
 /**
@@ -112,5 +114,5 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
 function headStart(later: ToolJournalEntry, earlier: ToolJournalEntry): number | undefined {
   if (later.http?.bodyMs === undefined || earlier.http?.bodyMs === undefined) return undefined;
   const lead = earlier.atMs - earlier.http.bodyMs - (later.atMs - later.http.bodyMs);
-  return lead > 0 ? Math.round(lead) : undefined;
+  return lead > 0 ? Math.max(1, Math.round(lead)) : undefined;
 }

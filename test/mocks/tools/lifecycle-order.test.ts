@@ -113,5 +113,22 @@ describe('lifecycleViolation', () => {
       );
       expect(v?.kind).toBe('after-result');
     });
+
+    test('a session shown out of order outweighs another whose requests only overlapped', () => {
+      const overlapping = overHttp(
+        ['received', { jsonrpc: '2.0', id: 1, method: 'initialize' }, 10, 1],
+        ['sent', { jsonrpc: '2.0', id: 1, result: {} }, 11, 0],
+        ['received', call, 70, 1],
+        ['received', notification, 320, 300],
+      );
+      const outOfOrder = overHttp(
+        ['received', { jsonrpc: '2.0', id: 5, method: 'initialize' }, 400, 1],
+        ['sent', { jsonrpc: '2.0', id: 5, result: {} }, 401, 0],
+        ['received', { jsonrpc: '2.0', id: 6, method: 'tools/list' }, 410, 1],
+        ['received', notification, 420, 1],
+      ).map((e) => ({ ...e, seq: e.seq + 4, session: 't' }));
+      const v = lifecycleViolation([...overlapping, ...outOfOrder]);
+      expect(v).toMatchObject({ kind: 'after-result', entry: { session: 't' } });
+    });
   });
 });
