@@ -40,6 +40,16 @@ export async function exchange(
   return exchangeWithId(channel, nextId(), method, params, ms, options);
 }
 
+/**
+ * Tell the server to stop work on request `id` (MCP notifications/cancelled): sent for a call the
+ * suite stops waiting for, so a server that serves one request at a time can go on.
+ */
+export function cancelRequest(channel: Channel, id: number | string): Promise<PostOutcome | undefined> {
+  return channel.sendText(
+    JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: id } }),
+  );
+}
+
 /** exchange with a request id of the caller's choosing (a string id, say). */
 export async function exchangeWithId<Id extends number | string>(
   channel: Channel,

@@ -3,7 +3,7 @@ import type { JsonRpcResponse } from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
-import { type Exchange, exchange } from './rpc.js';
+import { cancelRequest, type Exchange, exchange } from './rpc.js';
 import { excuseSilence, noteExchange } from './silence.js';
 
 /**
@@ -92,9 +92,7 @@ export async function toolCallReply(
   const got = await answeredOrAlive(channel, METHODS.toolsCall, { ...params }, replyMs);
   if (got.reply !== undefined) return got.reply;
   if (got.alive || !got.gone) {
-    await channel.sendText(
-      JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: got.ex.id } }),
-    );
+    await cancelRequest(channel, got.ex.id);
   }
   if (got.alive) {
     throw new NotExercised(

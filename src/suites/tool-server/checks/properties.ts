@@ -12,7 +12,7 @@ import { noToolMessage } from '../call-policy.js';
 import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
-import { exchange } from '../rpc.js';
+import { cancelRequest, exchange } from '../rpc.js';
 import { callResultProblems } from '../rules.js';
 import { argumentsArbitrary } from '../schema-arbitrary.js';
 import { excuseSilence, noteExchange } from '../silence.js';
@@ -97,9 +97,7 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
                 // request at a time may be inside a long call (a tool asked to wait 30 s).
                 // JSON-RPC sets no deadline, so this is the should check's to report; the next
                 // call gets a fresh session (over stdio, a new process).
-                await ch.sendText(
-                  JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: ex.id } }),
-                );
+                await cancelRequest(ch, ex.id);
                 const waited = silenceMs(ctx.replyMs);
                 silent.push({
                   tool,
@@ -120,9 +118,7 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
           }
           if (reply === undefined) {
             // Alive but silent: tell the server to stop, and remember it for the should check.
-            await ch.sendText(
-              JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: ex.id } }),
-            );
+            await cancelRequest(ch, ex.id);
             silent.push({ tool, args });
             return;
           }

@@ -13,7 +13,7 @@ import type { Channel, PostOutcome } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
 import { nextId } from '../peer.js';
-import { delay, exchange, initializeParams } from '../rpc.js';
+import { cancelRequest, delay, exchange, initializeParams } from '../rpc.js';
 import { noteExchange } from '../silence.js';
 import { LATE_REPLY_FACTOR, silenceMs } from '../slow-call.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
@@ -590,13 +590,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         // but tool calls (or pings and POSTs that may wait behind them: a server whose process a
         // slow call holds answers no HTTP request meanwhile). Told to stop; not judged.
         if ((calls.length > 0 || opening?.quick === false) && ended.length === 0 && refused.length === 0) {
-          await Promise.all(
-            calls.map((r) =>
-              r.session.sendText(
-                JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: r.ex.id } }),
-              ),
-            ),
-          );
+          await Promise.all(calls.map((r) => cancelRequest(r.session, r.ex.id)));
           const pings = unanswered.length - calls.length;
           if (pings === 0) return; // every ping, and every call answered, came to its own stream
           const what = calls.length > 0 ? `${calls.length} tool call(s) of ${tool?.name} and ` : '';
@@ -641,9 +635,7 @@ async function firstCall(
   const params = { name: tool.name, arguments: minimalArguments(tool) };
   const ex = await exchange(session, METHODS.toolsCall, params, budgetMs, { countSilence: false });
   if (ex.reply !== undefined) return { quick: true, budgetMs };
-  await session.sendText(
-    JSON.stringify({ jsonrpc: '2.0', method: METHODS.cancelled, params: { requestId: ex.id } }),
-  );
+  await cancelRequest(session, ex.id);
   return { quick: false, budgetMs };
 }
 
