@@ -1,4 +1,4 @@
-import type { ScriptedCall, ScriptStep } from './script.js';
+import type { ScriptedCall, ScriptStep, ServiceErrorStep } from './script.js';
 
 /** Commands the scripted model asks for that exit non-zero (harmless whatever runs them). */
 export const FAILING_COMMANDS: readonly string[] = ['false', 'exit 2', "sh -c 'exit 1'"];
@@ -41,11 +41,16 @@ export interface AgentCase {
 function scripted(
   name: string,
   calls: readonly (readonly ScriptedCall[])[],
-  options: { workdirExists?: boolean; stopReason?: string; overloadedFirst?: boolean } = {},
+  options: {
+    workdirExists?: boolean;
+    stopReason?: string;
+    /** Errors answered first, one request each, before the calls. */
+    errorsFirst?: readonly ServiceErrorStep['serviceError'][];
+  } = {},
 ): AgentCase {
   const { stopReason } = options;
   const steps: ScriptStep[] = [
-    ...(options.overloadedFirst ? [{ overloaded: true as const }] : []),
+    ...(options.errorsFirst ?? []).map((serviceError) => ({ serviceError })),
     ...calls.map((c) => ({ calls: c })),
     stopReason === undefined
       ? { text: `Finished (${name}).` }
@@ -115,8 +120,11 @@ export const CASES = {
   // A reply cut at max_tokens, and one with a stop reason the spec does not list (the real API's refusal).
   maxTokensStop: scripted('max-tokens-stop', [['echo wc-max-tokens-stop']], { stopReason: 'max_tokens' }),
   unlistedStop: scripted('unlisted-stop', [['echo wc-unlisted-stop']], { stopReason: 'refusal' }),
-  // The first request answered 529 overloaded_error: the real API's SDKs retry it.
-  overloadedOnce: scripted('overloaded-once', [['echo wc-after-overload']], { overloadedFirst: true }),
+  // The first request answered 529 overloaded_error, its retry 429 rate_limit_error: the real
+  // API's SDKs retry both (twice by default, so the third try is served).
+  retriedErrors: scripted('retried-errors', [['echo wc-after-retries']], {
+    errorsFirst: ['overloaded', 'rateLimited'],
+  }),
   capped: endless('capped', CAPPED_MAX_TURNS, CAPPED_HARD_STOP),
   defaultCap: endless('default-cap', undefined, DEFAULT_CAP_HARD_STOP),
 } as const satisfies Record<string, AgentCase>;

@@ -18,18 +18,37 @@ export type ScriptedCall =
 export type ScriptStep =
   | { readonly calls: readonly ScriptedCall[] }
   | { readonly text: string; readonly stopReason?: string }
-  | OverloadedStep;
+  | ServiceErrorStep;
 
 /**
- * No reply: HTTP 529 overloaded_error, as the real API answers when it is overloaded (its
- * SDKs retry it). The request that comes next gets the script's next step.
+ * No reply: an error the real API answers when it cannot serve the request now, and its SDKs
+ * retry. The request that comes next gets the script's next step.
  */
-export interface OverloadedStep {
-  readonly overloaded: true;
+export interface ServiceErrorStep {
+  readonly serviceError: keyof typeof RETRIED_ERRORS;
 }
 
-/** How soon the overloaded answer asks for a retry (the SDKs' retry-after-ms header). */
-export const OVERLOADED_RETRY_AFTER_MS = 100;
+/** How soon the retried errors ask for a retry (the SDKs' retry-after-ms header). */
+export const RETRY_AFTER_MS = 100;
+
+/**
+ * The real API's answers that its SDKs retry: 529 when it is overloaded, and 429 when the
+ * account's rate limit is reached (with retry-after in seconds, and retry-after-ms read first).
+ */
+export const RETRIED_ERRORS = {
+  overloaded: {
+    status: 529,
+    errorType: 'overloaded_error',
+    message: 'Overloaded',
+    headers: { 'retry-after-ms': String(RETRY_AFTER_MS) },
+  },
+  rateLimited: {
+    status: 429,
+    errorType: 'rate_limit_error',
+    message: 'This request would exceed the rate limit for your organization. Please try again later.',
+    headers: { 'retry-after-ms': String(RETRY_AFTER_MS), 'retry-after': '1' },
+  },
+} as const;
 
 export interface ScriptedModel {
   readonly scenario: Scenario;
@@ -61,7 +80,7 @@ export function scriptedToolUseId(tag: string, step: number, k: number): string 
 export function messageOfStep(
   tag: string,
   i: number,
-  step: Exclude<ScriptStep, OverloadedStep>,
+  step: Exclude<ScriptStep, ServiceErrorStep>,
   model: string,
 ): Message {
   const id = `msg_wc_${tag.replace(/-/g, '_')}_${i}`;
@@ -119,14 +138,9 @@ export function scriptedAgentModel(
         message: `script exhausted: the scripted model of case ${tag} has no reply ${i + 1}`,
       };
     }
-    if ('overloaded' in step) {
-      return {
-        kind: 'error',
-        status: 529,
-        errorType: 'overloaded_error',
-        message: 'Overloaded',
-        headers: { 'retry-after-ms': String(OVERLOADED_RETRY_AFTER_MS) },
-      };
+    if ('serviceError' in step) {
+      const { status, errorType, message, headers } = RETRIED_ERRORS[step.serviceError];
+      return { kind: 'error', status, errorType, message, headers: { ...headers } };
     }
     const message = messageOfStep(tag, i, step, request.model);
     served.set(requestIndex, message);

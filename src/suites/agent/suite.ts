@@ -10,6 +10,7 @@ import { capChecks } from './checks/cap.js';
 import { leftoverChecks } from './checks/leftovers.js';
 import { loopChecks } from './checks/loop.js';
 import { resultChecks } from './checks/results.js';
+import { retryChecks } from './checks/retries.js';
 import { type AgentCtx, type AgentSuiteOptions, openAgent } from './context.js';
 import { type AgentTarget, agentEnv, describeTarget, targetArgs } from './target.js';
 
@@ -23,6 +24,7 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     // leftoverChecks last: it judges what every case of the run left running.
     checks: [
       ...loopChecks,
+      ...retryChecks,
       ...authChecks,
       ...resultChecks,
       ...capChecks,

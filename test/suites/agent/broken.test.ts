@@ -152,7 +152,15 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     agent: 'no-retry',
     flaw: 'gives up at once when a request is answered 529 overloaded_error',
     warns: ['loop.retries-overloaded'],
+    // It never got the 429 that its retry would have been answered.
+    skips: ['loop.retries-rate-limited'],
     passes: ['loop.first-request', 'loop.ends-without-tool-use', 'loop.requests-valid'],
+  },
+  {
+    agent: 'retry-overloaded-only',
+    flaw: 'sends a request answered 529 overloaded_error again, but gives up at once on 429 rate_limit_error',
+    warns: ['loop.retries-rate-limited'],
+    passes: ['loop.retries-overloaded', 'loop.first-request', 'loop.requests-valid'],
   },
   {
     agent: 'zero-max-tokens',
@@ -182,6 +190,7 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
       'loop.first-request',
       // Its retry after a 529 is written in the other form: still the same conversation.
       'loop.retries-overloaded',
+      'loop.retries-rate-limited',
     ],
   },
   {

@@ -27,7 +27,6 @@ import {
   runContext,
   workdirReady,
 } from '../expect.js';
-import { OVERLOADED_RETRY_AFTER_MS } from '../script.js';
 import { specRequestError } from '../spec-request.js';
 
 /** Cases whose scripted model ends with a text reply inside the cap: the loop must end there. */
@@ -371,46 +370,6 @@ export const loopChecks: Check<AgentCtx>[] = [
           result,
           0,
           `case ${result.spec.name}: the loop ended (stop_reason ${stop}), so the agent must exit 0`,
-        );
-      }
-    },
-  },
-  {
-    id: 'agent.loop.retries-overloaded',
-    clause:
-      'Errors ("Error response body shape and status codes of the messages service: not shown"; the real API answers HTTP 529 overloaded_error with retry-after-ms when it is overloaded)',
-    description: `A request answered HTTP 529 overloaded_error (retry-after-ms ${OVERLOADED_RETRY_AFTER_MS}) is sent again with the same conversation, as the real API's SDKs do.`,
-    level: 'should',
-    basis: 'real-api',
-    rule: 'The spec leaves status codes to the real API. The real Messages API answers 529 overloaded_error when it is overloaded, and its SDKs retry 429, 529 and other 5xx (twice by default, after retry-after-ms when given): an agent that gives up at once ends a loop the service would serve a moment later. A habit of the real API, so a warning.',
-    timeoutMs: CHECK_BUDGET_MS,
-    async run(ctx) {
-      const result = await ctx.result('overloadedOnce');
-      expectNotCutShort(result, 'the overloaded answer could be served', 1);
-      const first = result.requests[0];
-      if (first?.status !== 529) {
-        throw new NotExercised(
-          `case ${result.spec.name}: the mock answered no request 529 (${runContext(result)}): the agent sent ${first === undefined ? 'no request' : `request 1 and it was answered ${first.status ?? 'nothing'}`}`,
-        );
-      }
-      const retry = result.requests[1];
-      if (retry === undefined) {
-        throw caseFailure(
-          result,
-          `the agent did not send request 1 again after HTTP 529 overloaded_error (${runContext(result)})`,
-          'the same request sent again, after retry-after-ms',
-          'no second request',
-        );
-      }
-      const before = turnsOf(first);
-      const again = turnsOf(retry);
-      const found = before === undefined || again === undefined ? [] : specDifferences(before, again);
-      if (found.length > 0) {
-        throw caseFailure(
-          result,
-          `the request after HTTP 529 overloaded_error is not the same conversation again; ${found.length} difference(s): ${describeDifferences(found)}`,
-          'the turns of request 1, unchanged',
-          describeRequest(retry, 1),
         );
       }
     },

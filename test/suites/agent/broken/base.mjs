@@ -48,6 +48,7 @@ import { join } from 'node:path';
  *   ending the loop
  * @property {boolean} [failOnUnlistedStop] exit 1 on a reply whose stop_reason the spec does not list
  * @property {boolean} [noRetry] give up at once on 429 and 529 (retried twice otherwise)
+ * @property {boolean} [retryOverloadedOnly] retry 529 only, giving up at once on 429
  */
 
 async function readStdin() {
@@ -107,14 +108,14 @@ async function callAside(method, path, body) {
   await response.arrayBuffer();
 }
 
-async function send(body, withKey, path = '/v1/messages', retries = 2) {
+async function send(body, withKey, path = '/v1/messages', retries = 2, retried = [429, 529]) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await sendOnce(body, withKey, path);
     } catch (error) {
       // Rate limited (429) and overloaded (529) are retried, as the real API's SDKs do (they
       // retry other 5xx too; the mock's 500 past a script's end is left to end the run).
-      if (attempt >= retries || !(error.status === 429 || error.status === 529)) throw error;
+      if (attempt >= retries || !retried.includes(error.status)) throw error;
       await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? 500));
     }
   }
@@ -209,6 +210,7 @@ export async function main(flaws = {}) {
         !flaws.noApiKey && (!flaws.keyOnce || requests === 1),
         flaws.path,
         flaws.noRetry ? 0 : 2,
+        flaws.retryOverloadedOnly ? [529] : [429, 529],
       );
     } catch (error) {
       if (flaws.neverStops) continue;
