@@ -10,10 +10,23 @@ const ERRORS_CLAUSE =
 const SDK_HABIT =
   'The spec leaves status codes to the real API, and its SDKs retry 429, 529 and other 5xx (twice by default, after retry-after-ms when given): an agent that gives up at once ends a loop the service would serve a moment later. A habit of the real API, so a warning.';
 
+type RetriedError = ServiceErrorStep['serviceError'];
+
+const CHECK_OF: Readonly<Record<RetriedError, string>> = {
+  overloaded: 'agent.loop.retries-overloaded',
+  rateLimited: 'agent.loop.retries-rate-limited',
+};
+
 /** "HTTP 529 overloaded_error", as the case's step answered it. */
-function answerOf(error: ServiceErrorStep['serviceError']): string {
+function answerOf(error: RetriedError): string {
   const { status, errorType } = RETRIED_ERRORS[error];
   return `HTTP ${status} ${errorType}`;
+}
+
+/** The error the case's script answers request `index` with, if any. */
+function errorAt(result: AgentCaseResult, index: number): RetriedError | undefined {
+  const step = index < 0 ? undefined : result.spec.step(index);
+  return step !== undefined && 'serviceError' in step ? step.serviceError : undefined;
 }
 
 /**
@@ -22,26 +35,22 @@ function answerOf(error: ServiceErrorStep['serviceError']): string {
  * conversation. Not exercised when the agent never got that answer (it did not retry the one
  * before, which the check of that error judges).
  */
-function expectSentAgain(
-  result: AgentCaseResult,
-  index: number,
-  error: ServiceErrorStep['serviceError'],
-): void {
+function expectSentAgain(result: AgentCaseResult, index: number, error: RetriedError): void {
   expectNotCutShort(result, `the ${answerOf(error)} answer could be served`, index + 1);
   const answered = result.requests[index];
   const status = RETRIED_ERRORS[error].status;
+  const before = errorAt(result, index - 1);
   if (answered?.status !== status) {
     const seen =
       answered !== undefined
         ? `request ${index + 1} was answered ${answered.status ?? 'nothing'}`
-        : index === 0
-          ? 'the agent sent no request'
-          : `the agent did not send request 1 again after ${answerOf('overloaded')}, which agent.loop.retries-overloaded judges`;
-    throw new NotExercised(
-      `case ${result.spec.name}: the mock answered no request ${status}: ${seen} (${runContext(result)})`,
-    );
+        : before === undefined
+          ? `the agent sent ${index} request(s)`
+          : `the agent did not send request 1 again after ${answerOf(before)}, which ${CHECK_OF[before]} judges`;
+    throw new NotExercised(`the mock answered no request ${status}: ${seen} (${runContext(result)})`);
   }
-  const earlier = index === 0 ? '' : ` (it had sent it again once already, after ${answerOf('overloaded')})`;
+  const earlier =
+    before === undefined ? '' : ` (it had sent it again once already, after ${answerOf(before)})`;
   const retry = result.requests[index + 1];
   if (retry === undefined) {
     throw caseFailure(

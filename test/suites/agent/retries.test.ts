@@ -1,0 +1,103 @@
+import { expect, test } from 'vitest';
+import type { CommandRun } from '../../../src/harness/run-command.js';
+import type { JournalEntry } from '../../../src/mocks/messages/index.js';
+import { CASES } from '../../../src/suites/agent/cases.js';
+import { retryChecks } from '../../../src/suites/agent/checks/retries.js';
+import type { AgentCaseResult, AgentCtx } from '../../../src/suites/agent/context.js';
+
+const PROMPT = { role: 'user', content: 'wirecheck case retried-errors: use the bash tool as you see fit.' };
+
+/** A run of case retried-errors whose requests got `statuses`, each sending `turns` (the prompt by default). */
+function retriedRun(statuses: number[], turns: (i: number) => unknown[] = () => [PROMPT]): AgentCaseResult {
+  const requests = statuses.map(
+    (status, seq) =>
+      ({
+        seq,
+        status,
+        method: 'POST',
+        url: '/v1/messages',
+        body: { model: 'm', max_tokens: 64, messages: turns(seq) },
+        configuredKeyIn: ['x-api-key'],
+      }) as unknown as JournalEntry,
+  );
+  const run = {
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    stdout: '',
+    stderr: '',
+    durationMs: 5,
+  } as CommandRun;
+  return { spec: CASES.retriedErrors, run, requests, otherOperations: [], served: [], workdir: '/nowhere' };
+}
+
+const env = { signal: new AbortController().signal } as never;
+const ctxOf = (result: AgentCaseResult) => ({ result: async () => result }) as unknown as AgentCtx;
+const judge = (id: 'overloaded' | 'rate-limited', result: AgentCaseResult) =>
+  retryChecks.find((c) => c.id === `agent.loop.retries-${id}`)!.run(ctxOf(result), env);
+
+test('the case answers 529, then 429, then its script: an agent that sent request 1 three times passes both', async () => {
+  expect(CASES.retriedErrors.step(0)).toEqual({ serviceError: 'overloaded' });
+  expect(CASES.retriedErrors.step(1)).toEqual({ serviceError: 'rateLimited' });
+  const served = retriedRun([529, 429, 200, 200]);
+  await expect(judge('overloaded', served)).resolves.toBeUndefined();
+  await expect(judge('rate-limited', served)).resolves.toBeUndefined();
+});
+
+test('an agent that gives up after the 429 fails rate-limited only, told it had retried the 529', async () => {
+  const result = retriedRun([529, 429]);
+  await expect(judge('overloaded', result)).resolves.toBeUndefined();
+  await expect(judge('rate-limited', result)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'CheckFailure',
+      message: expect.stringMatching(
+        /^the agent did not send request 1 again after HTTP 429 rate_limit_error \(it had sent it again once already, after HTTP 529 overloaded_error\)/,
+      ),
+    }),
+  );
+});
+
+test('an agent that gives up after the 529 fails overloaded; rate-limited is not exercised and names the check that judges', async () => {
+  const result = retriedRun([529]);
+  await expect(judge('overloaded', result)).rejects.toThrow(
+    expect.objectContaining({ name: 'CheckFailure' }),
+  );
+  await expect(judge('rate-limited', result)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining(
+        'the mock answered no request 429: the agent did not send request 1 again after HTTP 529 overloaded_error, which agent.loop.retries-overloaded judges',
+      ),
+    }),
+  );
+});
+
+test('a retry that is not the same conversation fails, naming the error it followed', async () => {
+  const changed = retriedRun([529, 429, 200], (i) =>
+    i === 2 ? [PROMPT, { role: 'user', content: 'again' }] : [PROMPT],
+  );
+  await expect(judge('overloaded', changed)).resolves.toBeUndefined();
+  await expect(judge('rate-limited', changed)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'CheckFailure',
+      message: expect.stringContaining(
+        'the request after HTTP 429 rate_limit_error is not the same conversation again',
+      ),
+    }),
+  );
+});
+
+test('a request answered something else than the script says is not exercised', async () => {
+  await expect(judge('overloaded', retriedRun([200]))).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('request 1 was answered 200'),
+    }),
+  );
+  await expect(judge('overloaded', retriedRun([]))).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('the agent sent 0 request(s)'),
+    }),
+  );
+});
