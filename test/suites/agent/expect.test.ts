@@ -1,11 +1,11 @@
 import { expect, test } from 'vitest';
-import type { CommandRun } from '../../../src/harness/run-command.js';
 import type { JournalEntry } from '../../../src/mocks/messages/index.js';
 import { CASES } from '../../../src/suites/agent/cases.js';
 import { breakerChecks } from '../../../src/suites/agent/checks/breaker.js';
 import { capChecks } from '../../../src/suites/agent/checks/cap.js';
 import type { AgentCaseResult, AgentCtx } from '../../../src/suites/agent/context.js';
 import { expectExit, expectNotCutShort, expectRequestCount } from '../../../src/suites/agent/expect.js';
+import { fakeCaseResult } from './fake-result.js';
 
 const REFUSAL = 'messages.0.content.0.tool_use_id: unexpected tool_use_id found in tool_result blocks';
 
@@ -25,22 +25,7 @@ function caseRun(statuses: number[], exitCode: number, url = '/v1/messages'): Ag
         ...(status === 400 ? { bodyError: REFUSAL } : {}),
       }) as unknown as JournalEntry,
   );
-  const run = {
-    exitCode,
-    signal: null,
-    timedOut: false,
-    stdout: '',
-    stderr: '',
-    durationMs: 5,
-  } as CommandRun;
-  return {
-    spec: CASES.consecutiveFailures,
-    run,
-    requests,
-    otherOperations: [],
-    served: [],
-    workdir: '/nowhere',
-  };
+  return fakeCaseResult(CASES.consecutiveFailures, requests, exitCode);
 }
 
 test('a case cut short by a refused request is not exercised, naming the request and the checks that judge it', () => {

@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
-import type { CommandRun } from '../../../src/harness/run-command.js';
 import type { JournalEntry } from '../../../src/mocks/messages/index.js';
 import { CASES } from '../../../src/suites/agent/cases.js';
 import { retryChecks } from '../../../src/suites/agent/checks/retries.js';
 import type { AgentCaseResult, AgentCtx } from '../../../src/suites/agent/context.js';
+import { fakeCaseResult } from './fake-result.js';
 
 const PROMPT = { role: 'user', content: 'wirecheck case retried-errors: use the bash tool as you see fit.' };
 
@@ -20,15 +20,7 @@ function retriedRun(statuses: number[], turns: (i: number) => unknown[] = () => 
         configuredKeyIn: ['x-api-key'],
       }) as unknown as JournalEntry,
   );
-  const run = {
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    stdout: '',
-    stderr: '',
-    durationMs: 5,
-  } as CommandRun;
-  return { spec: CASES.retriedErrors, run, requests, otherOperations: [], served: [], workdir: '/nowhere' };
+  return fakeCaseResult(CASES.retriedErrors, requests, 1);
 }
 
 const env = { signal: new AbortController().signal } as never;
