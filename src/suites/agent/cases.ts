@@ -44,18 +44,24 @@ function scripted(
   options: {
     workdirExists?: boolean;
     stopReason?: string;
-    /** Errors answered first, one request each, before the calls. */
-    errorsFirst?: readonly ServiceErrorStep['serviceError'][];
+    /**
+     * `errorsBefore[k]`: the error answered to the first try of the request that reply k (the
+     * k-th of the calls, then the final text) answers; the retry gets the reply.
+     */
+    errorsBefore?: readonly (ServiceErrorStep['serviceError'] | undefined)[];
   } = {},
 ): AgentCase {
   const { stopReason } = options;
-  const steps: ScriptStep[] = [
-    ...(options.errorsFirst ?? []).map((serviceError) => ({ serviceError })),
+  const replies: ScriptStep[] = [
     ...calls.map((c) => ({ calls: c })),
     stopReason === undefined
       ? { text: `Finished (${name}).` }
       : { text: `Stopped with ${stopReason} (${name}).`, stopReason },
   ];
+  const steps = replies.flatMap((reply, k): ScriptStep[] => {
+    const serviceError = options.errorsBefore?.[k];
+    return serviceError === undefined ? [reply] : [{ serviceError }, reply];
+  });
   return {
     name,
     prompt: `wirecheck case ${name}: use the bash tool as you see fit.`,
@@ -120,10 +126,11 @@ export const CASES = {
   // A reply cut at max_tokens, and one with a stop reason the spec does not list (the real API's refusal).
   maxTokensStop: scripted('max-tokens-stop', [['echo wc-max-tokens-stop']], { stopReason: 'max_tokens' }),
   unlistedStop: scripted('unlisted-stop', [['echo wc-unlisted-stop']], { stopReason: 'refusal' }),
-  // The first request answered 529 overloaded_error, its retry 429 rate_limit_error: the real
-  // API's SDKs retry both (twice by default, so the third try is served).
-  retriedErrors: scripted('retried-errors', [['echo wc-after-retries']], {
-    errorsFirst: ['overloaded', 'rateLimited'],
+  // The first request answered 529 overloaded_error, the one that follows the tool call 429
+  // rate_limit_error: the real API's SDKs retry both. Each is the first try of its request, so
+  // an agent that retries once is served.
+  retriedErrors: scripted('retried-errors', [['echo wc-between-retries']], {
+    errorsBefore: ['overloaded', 'rateLimited'],
   }),
   capped: endless('capped', CAPPED_MAX_TURNS, CAPPED_HARD_STOP),
   defaultCap: endless('default-cap', undefined, DEFAULT_CAP_HARD_STOP),

@@ -1,5 +1,5 @@
 import type { Scenario } from '../../mocks/messages/index.js';
-import type { Message } from '../../protocol/messages/index.js';
+import { type ApiErrorType, type Message, STATUS_OF_ERROR_TYPE } from '../../protocol/messages/index.js';
 
 /**
  * A tool call the scripted model makes: a bash command, a bash command with `restart:
@@ -32,23 +32,26 @@ export interface ServiceErrorStep {
 export const RETRY_AFTER_MS = 100;
 
 /**
- * The real API's answers that its SDKs retry: 529 when it is overloaded, and 429 when the
- * account's rate limit is reached (with retry-after in seconds, and retry-after-ms read first).
+ * The real API's answers that its SDKs retry: 529 overloaded_error when it is overloaded, and
+ * 429 rate_limit_error when the account's rate limit is reached (with retry-after in seconds,
+ * and retry-after-ms read first). The status is the error type's, and the message the mock's
+ * default wording.
  */
 export const RETRIED_ERRORS = {
   overloaded: {
-    status: 529,
     errorType: 'overloaded_error',
-    message: 'Overloaded',
     headers: { 'retry-after-ms': String(RETRY_AFTER_MS) },
   },
   rateLimited: {
-    status: 429,
     errorType: 'rate_limit_error',
-    message: 'This request would exceed the rate limit for your organization. Please try again later.',
     headers: { 'retry-after-ms': String(RETRY_AFTER_MS), 'retry-after': '1' },
   },
-} as const;
+} as const satisfies Record<string, { errorType: ApiErrorType; headers: Record<string, string> }>;
+
+/** The HTTP status a retried error is answered with. */
+export function statusOfRetried(error: keyof typeof RETRIED_ERRORS): number {
+  return STATUS_OF_ERROR_TYPE[RETRIED_ERRORS[error].errorType];
+}
 
 export interface ScriptedModel {
   readonly scenario: Scenario;
@@ -139,8 +142,13 @@ export function scriptedAgentModel(
       };
     }
     if ('serviceError' in step) {
-      const { status, errorType, message, headers } = RETRIED_ERRORS[step.serviceError];
-      return { kind: 'error', status, errorType, message, headers: { ...headers } };
+      const { errorType, headers } = RETRIED_ERRORS[step.serviceError];
+      return {
+        kind: 'error',
+        status: statusOfRetried(step.serviceError),
+        errorType,
+        headers: { ...headers },
+      };
     }
     const message = messageOfStep(tag, i, step, request.model);
     served.set(requestIndex, message);

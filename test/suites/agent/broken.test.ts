@@ -152,7 +152,7 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     agent: 'no-retry',
     flaw: 'gives up at once when a request is answered 529 overloaded_error',
     warns: ['loop.retries-overloaded'],
-    // It never got the 429 that its retry would have been answered.
+    // Its loop ended at the 529, before the request answered 429.
     skips: ['loop.retries-rate-limited'],
     passes: ['loop.first-request', 'loop.ends-without-tool-use', 'loop.requests-valid'],
   },
@@ -161,6 +161,17 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     flaw: 'sends a request answered 529 overloaded_error again, but gives up at once on 429 rate_limit_error',
     warns: ['loop.retries-rate-limited'],
     passes: ['loop.retries-overloaded', 'loop.first-request', 'loop.requests-valid'],
+  },
+  {
+    agent: 'retry-once',
+    flaw: 'retries 429 and 529 once only (not a flaw: each error is the first try of its request)',
+    fails: [],
+    passes: [
+      'loop.retries-overloaded',
+      'loop.retries-rate-limited',
+      'loop.history-kept',
+      'results.ids-match',
+    ],
   },
   {
     agent: 'zero-max-tokens',

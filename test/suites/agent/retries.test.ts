@@ -6,9 +6,23 @@ import type { AgentCaseResult, AgentCtx } from '../../../src/suites/agent/contex
 import { fakeCaseResult } from './fake-result.js';
 
 const PROMPT = { role: 'user', content: 'wirecheck case retried-errors: use the bash tool as you see fit.' };
+const TOOL_USE = {
+  type: 'tool_use',
+  id: 'toolu_wc_retried_errors_1_0',
+  name: 'bash',
+  input: { command: 'echo wc' },
+};
+const AFTER_CALL = [
+  PROMPT,
+  { role: 'assistant', content: [TOOL_USE] },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: TOOL_USE.id, content: 'wc' }] },
+];
 
-/** A run of case retried-errors whose requests got `statuses`, each sending `turns` (the prompt by default). */
-function retriedRun(statuses: number[], turns: (i: number) => unknown[] = () => [PROMPT]): AgentCaseResult {
+/** The turns a conforming agent sends: the prompt (requests 1 and 2), then the tool call's result. */
+const conforming = (i: number) => (i < 2 ? [PROMPT] : AFTER_CALL);
+
+/** A run of case retried-errors whose requests got `statuses`, each sending `turns(i)`. */
+function retriedRun(statuses: number[], turns: (i: number) => unknown[] = conforming): AgentCaseResult {
   const requests = statuses.map(
     (status, seq) =>
       ({
@@ -28,22 +42,25 @@ const ctxOf = (result: AgentCaseResult) => ({ result: async () => result }) as u
 const judge = (id: 'overloaded' | 'rate-limited', result: AgentCaseResult) =>
   retryChecks.find((c) => c.id === `agent.loop.retries-${id}`)!.run(ctxOf(result), env);
 
-test('the case answers 529, then 429, then its script: an agent that sent request 1 three times passes both', async () => {
+test('the case answers 529 to request 1 and 429 to request 3: an agent that sends each again once passes both', async () => {
   expect(CASES.retriedErrors.step(0)).toEqual({ serviceError: 'overloaded' });
-  expect(CASES.retriedErrors.step(1)).toEqual({ serviceError: 'rateLimited' });
-  const served = retriedRun([529, 429, 200, 200]);
+  expect(CASES.retriedErrors.step(1)).toHaveProperty('calls');
+  expect(CASES.retriedErrors.step(2)).toEqual({ serviceError: 'rateLimited' });
+  expect(CASES.retriedErrors.step(3)).toHaveProperty('text');
+  // The 429's retry is compared with request 3, not request 1: its conversation has three turns.
+  const served = retriedRun([529, 200, 429, 200]);
   await expect(judge('overloaded', served)).resolves.toBeUndefined();
   await expect(judge('rate-limited', served)).resolves.toBeUndefined();
 });
 
-test('an agent that gives up after the 429 fails rate-limited only, told it had retried the 529', async () => {
-  const result = retriedRun([529, 429]);
+test('an agent that gives up after the 429 fails rate-limited only', async () => {
+  const result = retriedRun([529, 200, 429]);
   await expect(judge('overloaded', result)).resolves.toBeUndefined();
   await expect(judge('rate-limited', result)).rejects.toThrow(
     expect.objectContaining({
       name: 'CheckFailure',
       message: expect.stringMatching(
-        /^the agent did not send request 1 again after HTTP 429 rate_limit_error \(it had sent it again once already, after HTTP 529 overloaded_error\)/,
+        /^the agent did not send request 3 again after HTTP 429 rate_limit_error/,
       ),
     }),
   );
@@ -65,8 +82,8 @@ test('an agent that gives up after the 529 fails overloaded; rate-limited is not
 });
 
 test('a retry that is not the same conversation fails, naming the error it followed', async () => {
-  const changed = retriedRun([529, 429, 200], (i) =>
-    i === 2 ? [PROMPT, { role: 'user', content: 'again' }] : [PROMPT],
+  const changed = retriedRun([529, 200, 429, 200], (i) =>
+    i === 3 ? [...AFTER_CALL, { role: 'user', content: 'again' }] : conforming(i),
   );
   await expect(judge('overloaded', changed)).resolves.toBeUndefined();
   await expect(judge('rate-limited', changed)).rejects.toThrow(
@@ -90,6 +107,12 @@ test('a request answered something else than the script says is not exercised', 
     expect.objectContaining({
       name: 'NotExercised',
       message: expect.stringContaining('the agent sent 0 request(s)'),
+    }),
+  );
+  await expect(judge('rate-limited', retriedRun([529, 200, 200]))).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('request 3 was answered 200'),
     }),
   );
 });

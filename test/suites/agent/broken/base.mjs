@@ -49,6 +49,7 @@ import { join } from 'node:path';
  * @property {boolean} [failOnUnlistedStop] exit 1 on a reply whose stop_reason the spec does not list
  * @property {boolean} [noRetry] give up at once on 429 and 529 (retried twice otherwise)
  * @property {boolean} [retryOverloadedOnly] retry 529 only, giving up at once on 429
+ * @property {boolean} [retryOnce] not a flaw: retry 429 and 529 once, as an SDK client set to one retry
  */
 
 async function readStdin() {
@@ -209,7 +210,7 @@ export async function main(flaws = {}) {
         body,
         !flaws.noApiKey && (!flaws.keyOnce || requests === 1),
         flaws.path,
-        flaws.noRetry ? 0 : 2,
+        flaws.noRetry ? 0 : flaws.retryOnce ? 1 : 2,
         flaws.retryOverloadedOnly ? [529] : [429, 529],
       );
     } catch (error) {
