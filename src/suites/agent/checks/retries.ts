@@ -85,7 +85,7 @@ function expectSentAgain(result: AgentCaseResult, error: RetriedError): void {
 
 export const retryChecks: Check<AgentCtx>[] = [
   {
-    id: 'agent.loop.retries-overloaded',
+    id: CHECK_OF.overloaded,
     clause: `${ERRORS_CLAUSE}; the real API answers HTTP 529 overloaded_error with retry-after-ms when it is overloaded)`,
     description: `The first request answered HTTP 529 overloaded_error (retry-after-ms ${RETRY_AFTER_MS}) is sent again with the same conversation, as the real API's SDKs do.`,
     level: 'should',
@@ -97,7 +97,7 @@ export const retryChecks: Check<AgentCtx>[] = [
     },
   },
   {
-    id: 'agent.loop.retries-rate-limited',
+    id: CHECK_OF.rateLimited,
     clause: `${ERRORS_CLAUSE}; the real API answers HTTP 429 rate_limit_error with retry-after when a rate limit is reached)`,
     description: `A request answered HTTP 429 rate_limit_error (retry-after-ms ${RETRY_AFTER_MS}, retry-after 1) is sent again with the same conversation, as the real API's SDKs do. It is the request that carries the tool_result, so the retry repeats a conversation of three turns; it is its first try, so an agent that retries once is served.`,
     level: 'should',
