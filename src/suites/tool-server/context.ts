@@ -20,6 +20,7 @@ import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
+import { IdleStream } from './idle-stream.js';
 import { whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
@@ -74,6 +75,9 @@ export const MAX_PAGES = 50;
 /** HTTP statuses that say "no room for another session now": capacity, not a routing fault. */
 export const CAPACITY_STATUSES: readonly number[] = [429, 503];
 
+/** Between two tries of a stream refused for capacity, once the idle stream has let its session go. */
+const ASK_AGAIN_PAUSE_MS = 100;
+
 /** Most a GET waits, past the silence budget, for tool calls the suite left unanswered. */
 export const MAX_BACKLOG_WAIT_MS = 120_000;
 
@@ -103,8 +107,8 @@ export interface ToolServerCtx {
   readonly options: ToolServerSuiteOptions;
   /** serverInfo of the first initialize (the preflight's). */
   readonly serverInfo: { readonly name: string; readonly version: string } | undefined;
-  /** SSE: the idle stream opened with the suite, watched for keep-alives until the end. */
-  readonly idle: SseChannel | undefined;
+  /** SSE: the idle stream opened with the suite, watched for keep-alives until the end (idle-stream.ts). */
+  readonly idle: IdleStream;
   /** The shared initialized session; replaced by a new one when a check left it dead. */
   main(): Promise<Channel>;
   /** A new initialized session (stdio: a new process; sse: a new stream). Closed with the ctx at the latest. */
@@ -170,6 +174,13 @@ export async function openToolServer(
     await started?.kill();
   };
 
+  const idle = new IdleStream(
+    (label) => openSession(label, true),
+    async () => {
+      const current = await mainChannel.catch(() => undefined);
+      await Promise.all([...channels].filter((c) => c !== current).map((c) => c.close()));
+    },
+  );
   const silence = new SilenceWatch();
   const backlog = new CallBacklog(replyMs);
   const track = <C extends Channel>(c: C): C => {
@@ -187,10 +198,10 @@ export async function openToolServer(
     };
     return c;
   };
-  /** "3 sessions": the channels the suite holds open now (its main session, the idle stream, the checks'). */
+  /** "3 sessions: main, idle, observer": the channels the suite holds open now (its main session, the idle stream, the checks'). */
   const sessionsHeld = () => {
-    const open = [...channels].filter((c) => c.gone() === undefined).length;
-    return `${open} session${open === 1 ? '' : 's'}`;
+    const open = [...channels].filter((c) => c.gone() === undefined);
+    return `${open.length} session${open.length === 1 ? '' : 's'}${open.length === 0 ? '' : `: ${open.map((c) => c.peer.label).join(', ')}`}`;
   };
 
   const leftovers = new LeftoverLedger();
@@ -223,25 +234,33 @@ export async function openToolServer(
     return new TargetGone(message, undefined, undefined, undefined, { sharedCause: cause ?? message });
   };
 
-  const openStream = async (label: string): Promise<SseChannel> => {
+  const openStreamOnce = async (label: string): Promise<SseChannel> => {
     if (target.kind !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
     const open = (timeoutMs: number) =>
       openSseChannel(target.url, { label, timeoutMs, postTimeoutMs: httpMs });
-    let channel: SseChannel;
     try {
-      channel = track(await open(httpMs).catch((e: unknown) => openAgainIfBusy(e, open)));
+      return track(await open(httpMs).catch((e: unknown) => openAgainIfBusy(e, open)));
     } catch (e) {
       if (!(e instanceof SseOpenError)) throw e;
       if (live) throw gone(`the server stopped answering at ${target.url} (${e.message})`);
       throw new CheckFailure(e.message, 'HTTP 200 and an event stream', 'no stream');
     }
-    if (CAPACITY_STATUSES.includes(channel.status)) {
+  };
+
+  /** A new stream; refused for capacity, it is asked again once the idle stream has let its session go. */
+  const openStream = async (label: string): Promise<SseChannel> => {
+    for (;;) {
+      const channel = await openStreamOnce(label);
+      if (!CAPACITY_STATUSES.includes(channel.status)) return channel;
       await channel.close();
-      throw new SessionRefused(
-        `GET ${target.url} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (${sessionsHeld()} held by the suite), so this check could not open the session it needs`,
-      );
+      // Bounded: letGo says yes for ASK_AGAIN_MS after the idle stream went, and each try waits.
+      if (!(await idle.letGo())) {
+        throw new SessionRefused(
+          `GET ${target.kind === 'sse' ? target.url : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (the suite holds ${sessionsHeld()}), so this check could not open the session it needs`,
+        );
+      }
+      await delay(ASK_AGAIN_PAUSE_MS);
     }
-    return channel;
   };
 
   /**
@@ -302,7 +321,7 @@ export async function openToolServer(
       if (channel.transport === 'http' && status !== undefined && CAPACITY_STATUSES.includes(status)) {
         await channel.close();
         throw new SessionRefused(
-          `initialize on ${channel.peer.label} was answered HTTP ${status}: the server takes no more sessions now (${sessionsHeld()} held by the suite; ${JSON.stringify(ex.post?.body.slice(0, 200))}), so this check could not open the session it needs`,
+          `initialize on ${channel.peer.label} was answered HTTP ${status}: the server takes no more sessions now (the suite holds ${sessionsHeld()}; ${JSON.stringify(ex.post?.body.slice(0, 200))}), so this check could not open the session it needs`,
         );
       }
       if (live && channel.transport === 'stdio' && channel.gone() !== undefined) {
@@ -384,14 +403,7 @@ export async function openToolServer(
 
   // SSE: the keep-alive watch starts now and is judged by the last check, so its 20 s
   // overlap the rest of the suite instead of adding to it.
-  let idle: SseChannel | undefined;
-  if (target.kind === 'sse') {
-    try {
-      idle = await openSession('idle', true);
-    } catch {
-      idle = undefined; // the keep-alive check says why it has nothing to watch
-    }
-  }
+  if (target.kind === 'sse') await idle.start();
 
   const shared = <T>(key: string, make: () => Promise<T>): Promise<T> => {
     let promise = memo.get(key) as Promise<T> | undefined;

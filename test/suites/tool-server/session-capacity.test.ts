@@ -33,27 +33,72 @@ describe('checks that open many sessions, against a server that bounds them (503
     expect(check.status, check.message).toBe('pass');
   }, 120_000);
 
-  test('SSE: concurrent routing with room for one session only is not exercised, saying why', async () => {
+  test("SSE with room for one session beside the suite's main and idle streams: the idle stream lets its session go, and concurrent routing is judged on two and passes", async () => {
     const check = await verdict(
       await testServer('max-sessions-3', 'sse'),
+      'tool-server.sse.concurrent-routing',
+    );
+    expect(check.status, check.message).toBe('pass');
+  }, 120_000);
+
+  test('SSE: the idle stream let go for a capped server, keep-alives are judged on a new one: beats pass, silence fails', async () => {
+    const only = ['tool-server.sse.concurrent-routing', 'tool-server.sse.keep-alive'];
+    const beating = await runAgainst(await testServer('max-sessions-3', 'sse'), { only });
+    expect(beating.checks.map((c) => [c.id, c.status, c.message])).toEqual(
+      only.map((id) => [id, 'pass', '']),
+    );
+    const silent = await runAgainst(await testServer('max-sessions-3-no-keep-alive', 'sse'), { only });
+    const [routing, keepAlive] = only.map((id) => silent.checks.find((c) => c.id === id)!);
+    expect(routing?.status, routing?.message).toBe('pass');
+    expect(keepAlive).toMatchObject({ status: 'fail', level: 'must' });
+    expect(keepAlive?.message).toMatch(/the idle stream carried no keep-alive for \d+ ms/);
+  }, 120_000);
+
+  test('SSE: concurrent routing with room for one session only, even once the idle stream has let its go, is not exercised, saying why', async () => {
+    const check = await verdict(
+      await testServer('max-sessions-2', 'sse'),
       'tool-server.sse.concurrent-routing',
     );
     expect(check).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
     expect(check.message).toMatch(/refused new sessions for capacity \(GET .* was answered HTTP 503/);
   }, 120_000);
 
-  test("SSE with room for one session beside the suite's own: no check fails or warns; those that need more are not exercised", async () => {
-    const result = await runAgainst(await testServer('max-sessions-3', 'sse'), { only: ['tool-server.'] });
+  test("SSE with no room beside the suite's main and idle streams: no check fails or warns; the idle stream lets its session go, so the checks that need one session are judged, and keep-alives on a new stream at the end", async () => {
+    const result = await runAgainst(await testServer('max-sessions-2', 'sse'), { only: ['tool-server.'] });
     expect(notPassed(result)).toEqual([]);
     const refused = result.checks.filter((c) =>
       /the server takes no more sessions now/.test(c.message ?? ''),
     );
     expect(refused.length).toBeGreaterThan(0);
     for (const c of refused) expect(c).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
+    const statusOf = (id: string) => result.checks.find((c) => c.id === id)?.status;
+    for (const id of [
+      'sse.stream-response',
+      'sse.reconnect-new-session',
+      'malformed.survives',
+      'sse.keep-alive',
+    ])
+      expect(statusOf(`tool-server.${id}`), id).toBe('pass');
+  }, 120_000);
+
+  test("SSE with room for one session beside the suite's main and idle streams: only the checks that need three sessions at once are not exercised; the sessions checks share are closed once used", async () => {
+    const result = await runAgainst(await testServer('max-sessions-3', 'sse'), { only: ['tool-server.'] });
+    expect(notPassed(result)).toEqual([]);
+    const refused = result.checks.filter(
+      (c) => c.skipKind === 'not-exercised' && /no more sessions/.test(c.message ?? ''),
+    );
+    expect(refused.map((c) => c.id)).toEqual([
+      'tool-server.sse.unknown-session-refused',
+      'tool-server.sse.no-session-400',
+      'tool-server.sse.closed-session',
+      'tool-server.sse.no-cross-session-reply',
+    ]);
+    expect(refused[0]?.message).toMatch(/the suite holds 3 sessions: main, observer, observer-2\)/);
+    expect(result.checks.find((c) => c.id === 'tool-server.sse.keep-alive')?.status).toBe('pass');
   }, 120_000);
 
   test('SSE with room for one session of the model only: not exercised, saying why', async () => {
-    const check = await verdict(await testServer('max-sessions-3', 'sse'), 'tool-server.sse.session-model');
+    const check = await verdict(await testServer('max-sessions-2', 'sse'), 'tool-server.sse.session-model');
     expect(check).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
     expect(check.message).toMatch(/refused new sessions for capacity \(GET .* was answered HTTP 503/);
     expect(check.message).toMatch(/routing needs 2 sessions at once/);

@@ -2,45 +2,38 @@ import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../h
 import { KEEP_ALIVE_MS } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
+import {
+  KEEP_ALIVE_LIMIT,
+  KEEP_ALIVE_TOLERANCE_MS,
+  KEEP_ALIVE_WATCH_MS,
+  keepAliveVerdictSettled,
+  keepAliveWindow,
+} from '../idle-stream.js';
 import { delay } from '../rpc.js';
 import { keepAliveGap, keepAliveSettledAt } from '../rules.js';
 import { CLAUSES } from './common.js';
-
-/** Slack on the 15 s interval: timers, scheduling, a busy CI machine. */
-export const KEEP_ALIVE_TOLERANCE_MS = 5_000;
-const OBSERVE_MARGIN_MS = 1_000;
-/** How long the idle stream is watched: a silent stream then shows a gap over the limit. */
-export const KEEP_ALIVE_WATCH_MS = KEEP_ALIVE_MS + KEEP_ALIVE_TOLERANCE_MS + OBSERVE_MARGIN_MS;
 
 export const keepAliveChecks: Check<ToolServerCtx>[] = [
   {
     id: 'tool-server.sse.keep-alive',
     clause: `${CLAUSES.sseEvents} (keep-alive: "servers emit a comment frame ... or a JSON-RPC ping request every 15 seconds"); ${CLAUSES.limits} (keep-alive interval 15 s)`,
-    description: `An idle stream carries a keep-alive (a comment frame or a JSON-RPC ping request) at least every 15 s (+${KEEP_ALIVE_TOLERANCE_MS / 1000} s tolerance). The stream is opened with the suite and judged at its end, so the watch overlaps the other checks; it ends at the first keep-alive that settles the verdict.`,
+    description: `An idle stream carries a keep-alive (a comment frame or a JSON-RPC ping request) at least every 15 s (+${KEEP_ALIVE_TOLERANCE_MS / 1000} s tolerance). The stream is opened with the suite and judged at its end, so the watch overlaps the other checks; it ends at the first keep-alive that settles the verdict. When a server that bounds its sessions refused one a check needed, the suite let that stream go, and a new one is watched here instead if its verdict was not yet settled.`,
     level: 'must',
     basis: 'spec',
     rule: 'The spec: SSE tool servers emit a keep-alive every 15 seconds, a comment frame or a JSON-RPC ping request, so that proxies and load balancers do not close idle streams (they do after 30 to 60 s). Every SSE tool server.',
-    // The watch started when the suite opened; what is left of it, at most, plus slack.
-    timeoutMs: KEEP_ALIVE_WATCH_MS + 10_000,
+    // The watch started when the suite opened; what is left of it, at most, plus slack. A new
+    // stream (the first let go for a capped server) is opened, then watched whole.
+    timeoutMs: KEEP_ALIVE_WATCH_MS + 20_000,
     // What is left of the watch is a wait: it holds no job slot of a run shared with other suites.
     schedule: 'waits',
     async run(ctx, env) {
       if (ctx.transport !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
-      const channel = ctx.idle;
-      if (channel === undefined) throw new NotExercised('the idle stream could not be opened with the suite');
-      const endpointFrame = channel.frames.find((f) => f.event === 'endpoint');
-      const fromMs = Math.round((endpointFrame?.at ?? channel.openedAt) - channel.openedAt);
-      const toMs = fromMs + KEEP_ALIVE_WATCH_MS;
-      const limit = { intervalMs: KEEP_ALIVE_MS, toleranceMs: KEEP_ALIVE_TOLERANCE_MS };
+      const channel = await ctx.idle.watched();
+      const { fromMs, toMs } = keepAliveWindow(channel);
+      const limit = KEEP_ALIVE_LIMIT;
       // The watch ends early once a keep-alive settles the verdict (keepAliveSettledAt): a
       // server beating every 15 s is judged at its first beat, not 21 s after the suite opened.
-      const settled = () => keepAliveSettledAt(channel.frameItems(), { fromMs, toMs }, limit);
-      while (
-        channel.gone() === undefined &&
-        settled() === undefined &&
-        performance.now() < channel.openedAt + toMs + 50 &&
-        !env.signal.aborted
-      ) {
+      while (!keepAliveVerdictSettled(channel) && !env.signal.aborted) {
         await delay(Math.min(250, Math.max(0, channel.openedAt + toMs + 50 - performance.now())), env.signal);
       }
       const frames = channel.frameItems();

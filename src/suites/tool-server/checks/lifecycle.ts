@@ -26,13 +26,22 @@ export const UNSUPPORTED_VERSION = '1999-01-01';
 /** How long after the notifications (and a ping answered) a reply to them would still be seen. */
 const NO_REPLY_WINDOW_MS = 300;
 
-/** One initialize on a session of its own, shared by the checks that judge its reply. */
+/**
+ * One initialize on a session of its own, shared by the checks that judge its reply. Over SSE
+ * and Streamable HTTP the session is closed once answered: it would hold one of a capped
+ * server's sessions until the suite ends. A stdio process is left running, so that one that
+ * died is told as the cause of what its checks saw (failWith), not a process wirecheck ended.
+ */
 function firstInitialize(
   ctx: ToolServerCtx,
 ): Promise<{ ex: Exchange; channel: Awaited<ReturnType<ToolServerCtx['connectRaw']>> }> {
   return ctx.shared('initialize', async () => {
     const channel = await ctx.connectRaw('initialize');
-    return { ex: await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target)), channel };
+    try {
+      return { ex: await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target)), channel };
+    } finally {
+      if (channel.transport !== 'stdio') await channel.close();
+    }
   });
 }
 

@@ -33,12 +33,20 @@ function describePost(p: PostOutcome | undefined): string {
   return `HTTP ${p.status}${body === '' ? '' : ` ${body}`}`;
 }
 
-/** The first POST of a session (initialize): its HTTP response and where its reply went. */
+/**
+ * The first POST of a session (initialize): its HTTP response and where its reply went. The
+ * checks that share it judge what was recorded, so the session is closed at once: it would
+ * hold one of a capped server's sessions until the suite ends.
+ */
 function firstPost(ctx: ToolServerCtx) {
   return ctx.shared('first-post', async () => {
     const channel = await ctx.openSession('first-post', false);
-    const ex = await exchange(channel, METHODS.initialize, initializeParams(), ctx.replyMs);
-    return { channel, ex };
+    try {
+      const ex = await exchange(channel, METHODS.initialize, initializeParams(), ctx.replyMs);
+      return { channel, ex };
+    } finally {
+      await channel.close();
+    }
   });
 }
 
@@ -67,47 +75,65 @@ interface ForeignPost {
  */
 function foreignPosts(ctx: ToolServerCtx) {
   return ctx.shared('foreign-posts', async () => {
-    const observer = await ctx.openSession('observer', true);
-    const second = await ctx.openSession('observer-2', true);
-    const endpoint = observer.endpoint()!;
-    // Each observer's own request, answered while the other listens.
-    await exchange(second, METHODS.ping, undefined, ctx.replyMs);
-    await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
-    const posts: ForeignPost[] = [];
-    const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
-      const id = nextId();
-      const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
-      posts.push({ what, id, outcome });
+    // Opened here and kept for the checks that share them; when the posts cannot all be made
+    // (a capped server refuses a session), closed, or they would hold its sessions to the end.
+    const opened: Channel[] = [];
+    const open = async (label: string) => {
+      const channel = await ctx.openSession(label, true);
+      opened.push(channel);
+      return channel;
     };
-    await ping('a POST without a sessionId', withSession(endpoint, undefined));
-    await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
-    const closed = await ctx.openSession('closed', true);
-    await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
-    const closedEndpoint = closed.endpoint()!;
-    await closed.close();
-    await delay(CLOSE_SETTLE_MS);
-    const closedId = nextId();
-    const closedPost: ForeignPost = {
-      what: 'a POST for a closed session',
-      id: closedId,
-      outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
-    };
-    // A call in flight when its stream closes: its reply must not surface elsewhere. The
-    // POST is answered before the stream closes, so the call reaches the server every run.
-    const inFlight = await ctx.openSession('in-flight', true);
-    const tool = probeTool(await toolsIfListed(ctx));
-    const id = nextId();
-    await inFlight.sendText(
-      JSON.stringify(
-        tool === undefined
-          ? request(id, METHODS.ping)
-          : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
-      ),
-    );
-    await inFlight.close();
-    await delay(QUIET_MS);
-    return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
+    try {
+      return await postForeign(ctx, open);
+    } catch (e) {
+      await Promise.all(opened.map((c) => c.close()));
+      throw e;
+    }
   });
+}
+
+/** The posts of foreignPosts, on sessions opened with `open`. */
+async function postForeign(ctx: ToolServerCtx, open: (label: string) => Promise<SseChannel>) {
+  const observer = await open('observer');
+  const second = await open('observer-2');
+  const endpoint = observer.endpoint()!;
+  // Each observer's own request, answered while the other listens.
+  await exchange(second, METHODS.ping, undefined, ctx.replyMs);
+  await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
+  const posts: ForeignPost[] = [];
+  const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
+    const id = nextId();
+    const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
+    posts.push({ what, id, outcome });
+  };
+  await ping('a POST without a sessionId', withSession(endpoint, undefined));
+  await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
+  const closed = await open('closed');
+  await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
+  const closedEndpoint = closed.endpoint()!;
+  await closed.close();
+  await delay(CLOSE_SETTLE_MS);
+  const closedId = nextId();
+  const closedPost: ForeignPost = {
+    what: 'a POST for a closed session',
+    id: closedId,
+    outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
+  };
+  // A call in flight when its stream closes: its reply must not surface elsewhere. The
+  // POST is answered before the stream closes, so the call reaches the server every run.
+  const inFlight = await open('in-flight');
+  const tool = probeTool(await toolsIfListed(ctx));
+  const id = nextId();
+  await inFlight.sendText(
+    JSON.stringify(
+      tool === undefined
+        ? request(id, METHODS.ping)
+        : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
+    ),
+  );
+  await inFlight.close();
+  await delay(QUIET_MS);
+  return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
 }
 
 /**
@@ -319,8 +345,9 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const mine = await ctx.openSession('header', true);
-      const other = await ctx.openSession('other', true);
+      let other: Channel | undefined;
       try {
+        other = await ctx.openSession('other', true);
         const id = nextId();
         const waiting = mine.peer.wait(id, ctx.replyMs, () => mine.gone());
         const outcome = await mine.postTo(
@@ -341,7 +368,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         }
       } finally {
         await mine.close();
-        await other.close();
+        await other?.close();
       }
     },
   },

@@ -1,0 +1,114 @@
+import { NotExercised, TargetGone } from '../../harness/check.js';
+import { KEEP_ALIVE_MS } from '../../protocol/mcp/index.js';
+import { keepAliveSettledAt } from './rules.js';
+import type { SseChannel } from './sse-channel.js';
+
+/** Slack on the 15 s interval: timers, scheduling, a busy CI machine. */
+export const KEEP_ALIVE_TOLERANCE_MS = 5_000;
+const OBSERVE_MARGIN_MS = 1_000;
+/** How long an idle stream is watched: a silent stream then shows a gap over the limit. */
+export const KEEP_ALIVE_WATCH_MS = KEEP_ALIVE_MS + KEEP_ALIVE_TOLERANCE_MS + OBSERVE_MARGIN_MS;
+export const KEEP_ALIVE_LIMIT = { intervalMs: KEEP_ALIVE_MS, toleranceMs: KEEP_ALIVE_TOLERANCE_MS } as const;
+
+/** Past the window's end before it counts as over: a frame sent at the end may still be on its way. */
+const WINDOW_END_MARGIN_MS = 50;
+
+/**
+ * After the idle stream is let go, how long a session refused for capacity is asked again:
+ * the server learns of the closed stream a moment later, not at once.
+ */
+export const ASK_AGAIN_MS = 1_000;
+
+/** The part of a stream the keep-alive check judges, in ms on the stream's clock: from its endpoint event on. */
+export function keepAliveWindow(channel: SseChannel): { fromMs: number; toMs: number } {
+  const endpointFrame = channel.frames.find((f) => f.event === 'endpoint');
+  const fromMs = Math.round((endpointFrame?.at ?? channel.openedAt) - channel.openedAt);
+  return { fromMs, toMs: fromMs + KEEP_ALIVE_WATCH_MS };
+}
+
+/**
+ * Whether the keep-alive verdict on the stream can no longer change: a keep-alive settled it
+ * (keepAliveSettledAt), the window is over, or the stream ended.
+ */
+export function keepAliveVerdictSettled(channel: SseChannel, now = performance.now()): boolean {
+  const window = keepAliveWindow(channel);
+  return (
+    channel.gone() !== undefined ||
+    now >= channel.openedAt + window.toMs + WINDOW_END_MARGIN_MS ||
+    keepAliveSettledAt(channel.frameItems(), window, KEEP_ALIVE_LIMIT) !== undefined
+  );
+}
+
+/**
+ * The SSE stream the keep-alive check watches. It is opened with the suite, so that its watch
+ * overlaps the other checks, and it holds one of the server's sessions: a server that bounds
+ * them (503 or 429 past its cap) may refuse a session a check needs while it is open. The
+ * suite then lets it go (`letGo`) and asks again, and the keep-alive check watches a new
+ * stream at its turn when the verdict on the first was not yet settled: a capped server's
+ * checks are exercised, and its keep-alives still judged over a whole window.
+ */
+export class IdleStream {
+  private first: SseChannel | undefined;
+  private letGoAt: number | undefined;
+  private cutShort = false;
+  private again: Promise<SseChannel> | undefined;
+
+  /**
+   * `open` opens and initializes a new stream under the label given; it throws what
+   * openSession throws. `closeOthers` closes every session the suite holds but its main one.
+   */
+  constructor(
+    private readonly open: (label: string) => Promise<SseChannel>,
+    private readonly closeOthers: () => Promise<void>,
+  ) {}
+
+  /** Opens the first stream; one that cannot be opened leaves the keep-alive check nothing to watch. */
+  async start(): Promise<void> {
+    try {
+      this.first = await this.open('idle');
+    } catch {
+      this.first = undefined;
+    }
+  }
+
+  /**
+   * A session was refused for capacity: let the idle stream's session go if it still holds
+   * one. Whether the refused session may be asked again: true for ASK_AGAIN_MS after the
+   * stream was let go (by this call or another refusal's), false when it held no session.
+   */
+  async letGo(): Promise<boolean> {
+    if (this.letGoAt === undefined) {
+      const held = this.first;
+      if (held === undefined || held.gone() !== undefined) return false;
+      this.letGoAt = performance.now();
+      this.cutShort = !keepAliveVerdictSettled(held, this.letGoAt);
+      await held.close();
+    }
+    return performance.now() - this.letGoAt < ASK_AGAIN_MS;
+  }
+
+  /**
+   * The stream whose keep-alives are judged: the first, or a new one, opened at the first
+   * call, when the first was let go before its verdict settled. The keep-alive check calls it
+   * after every check that opens sessions has ended, so the sessions they left open (shared
+   * by several checks, kept until the end) are closed first: on a capped server they would
+   * leave the new stream no room. NotExercised when there is none; TargetGone when the
+   * server stopped answering.
+   */
+  async watched(): Promise<SseChannel> {
+    if (!this.cutShort) {
+      if (this.first === undefined)
+        throw new NotExercised('the idle stream could not be opened with the suite');
+      return this.first;
+    }
+    this.again ??= this.closeOthers().then(() => this.open('idle-again'));
+    try {
+      return await this.again;
+    } catch (e) {
+      if (e instanceof TargetGone) throw e;
+      throw new NotExercised(
+        `the idle stream opened with the suite was let go before its keep-alives were judged, for a session the server refused for capacity, and a new one could not be opened: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  }
+}
