@@ -97,6 +97,23 @@ describe('checks that open many sessions, against a server that bounds them (503
     expect(result.checks.find((c) => c.id === 'tool-server.sse.keep-alive')?.status).toBe('pass');
   }, 120_000);
 
+  test("Streamable HTTP with room for one session beside the suite's main one and the one its checks share: only the checks that need two at once are not exercised; the sessions the others share are closed once used", async () => {
+    // 2025-06-18: the test server answers no batch, a rule of 2025-03-26 only.
+    const result = await runAgainst(await httpTarget('streamable-max-sessions-3', '2025-06-18'), {
+      only: ['tool-server.'],
+    });
+    expect(notPassed(result)).toEqual([]);
+    const refused = result.checks.filter(
+      (c) => c.skipKind === 'not-exercised' && /no more sessions/.test(c.message ?? ''),
+    );
+    expect(refused.map((c) => c.id)).toEqual([
+      'tool-server.http.no-cross-session-reply',
+      'tool-server.http.session-model',
+    ]);
+    for (const id of ['malformed.survives', 'tools.generated-arguments'])
+      expect(result.checks.find((c) => c.id === `tool-server.${id}`)?.status, id).toBe('pass');
+  }, 120_000);
+
   test('SSE with room for one session of the model only: not exercised, saying why', async () => {
     const check = await verdict(await testServer('max-sessions-2', 'sse'), 'tool-server.sse.session-model');
     expect(check).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });

@@ -440,7 +440,11 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const a = await session(ctx, 'http-routing-a');
-      const b = await session(ctx, 'http-routing-b');
+      // Refused for capacity, b leaves a open no longer: it would hold a capped server's session to the end.
+      const b = await session(ctx, 'http-routing-b').catch(async (e: unknown) => {
+        await a.close();
+        throw e;
+      });
       const listeners = await Promise.all([a, b].map((c) => listen(c, ctx.httpMs)));
       try {
         const calls = [a, b].flatMap((channel, s) =>

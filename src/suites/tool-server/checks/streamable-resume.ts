@@ -163,65 +163,76 @@ export function resumeExercise(ctx: ToolServerCtx): Promise<ResumeExercise> {
     if (ctx.transport !== 'http')
       throw new CheckSkipped('this check applies to the Streamable HTTP transport only');
     const channel = (await ctx.connect('http-resume')) as StreamableChannel;
-    const pings = [
-      await exchange(channel, METHODS.ping, undefined, ctx.replyMs),
-      await exchange(channel, METHODS.ping, undefined, ctx.replyMs),
-    ];
-    await channel.settle(END_MS);
-    const ids = channel.posts.flatMap((p, stream) =>
-      p.events.flatMap((e) => (e.id === undefined || e.id === '' ? [] : [{ id: e.id, stream }])),
-    );
-    if (!channel.posts.some((p) => p.kind === 'sse'))
-      return {
-        channel,
-        ids,
-        trials: [],
-        unexercised: 'the server answered with JSON bodies: no event stream to resume',
-      };
-    if (ids.length === 0) {
-      return {
-        channel,
-        ids,
-        trials: [],
-        unexercised:
-          'the server attached no event ids to its events (a MAY of the revision): nothing to resume',
-      };
+    // The checks that share it judge what was recorded: closed at once, it holds none of a
+    // capped server's sessions to the end.
+    try {
+      return await resumeOn(channel, ctx);
+    } finally {
+      await channel.close();
     }
-    const plans = pings.flatMap((ping, i) => {
-      const post = postOf(channel, ping.id);
-      const withIds = post?.events.filter((e) => e.id !== undefined && e.id !== '') ?? [];
-      if (post === undefined || withIds.length === 0) return [];
-      const at = i === 0 ? withIds[0] : withIds[withIds.length - 1];
-      if (at === undefined) return [];
-      const index = post.events.indexOf(at);
-      const others = channel.posts.filter((p) => p !== post);
-      return [
-        {
-          from: at.id as string,
-          requestId: ping.id,
-          upTo: messagesOf(post.events.slice(0, index + 1)),
-          after: messagesOf(post.events.slice(index + 1)),
-          others: others.flatMap((p) => (p.kind === 'json' ? p.messages.map(text) : messagesOf(p.events))),
-          otherRequestIds: new Set(others.map((p) => requestIdOf(p.text)).filter((id) => id !== undefined)),
-        },
-      ];
-    });
-    if (plans.length === 0) {
-      return { channel, ids, trials: [], unexercised: 'no answer stream of a ping carried an event id' };
-    }
-    const answers = await Promise.all(plans.map((p) => resumeGet(channel, p.from, p.after, ctx.replyMs)));
-    const trials = plans.map((p, i) => ({ ...p, answer: answers[i] as ResumeAnswer }));
-    const resumed = trials.filter((t) => t.answer.status === 200);
-    if (resumed.length === 0) {
-      return {
-        channel,
-        ids,
-        trials,
-        unexercised: `the server does not resume streams (a MAY): GET with Last-Event-ID was answered ${describeResumed(trials[0]?.answer ?? { status: undefined, contentType: undefined, events: [] })}`,
-      };
-    }
-    return { channel, ids, trials: resumed };
   });
+}
+
+/** The exercise of resumeExercise on its own session. */
+async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise<ResumeExercise> {
+  const pings = [
+    await exchange(channel, METHODS.ping, undefined, ctx.replyMs),
+    await exchange(channel, METHODS.ping, undefined, ctx.replyMs),
+  ];
+  await channel.settle(END_MS);
+  const ids = channel.posts.flatMap((p, stream) =>
+    p.events.flatMap((e) => (e.id === undefined || e.id === '' ? [] : [{ id: e.id, stream }])),
+  );
+  if (!channel.posts.some((p) => p.kind === 'sse'))
+    return {
+      channel,
+      ids,
+      trials: [],
+      unexercised: 'the server answered with JSON bodies: no event stream to resume',
+    };
+  if (ids.length === 0) {
+    return {
+      channel,
+      ids,
+      trials: [],
+      unexercised:
+        'the server attached no event ids to its events (a MAY of the revision): nothing to resume',
+    };
+  }
+  const plans = pings.flatMap((ping, i) => {
+    const post = postOf(channel, ping.id);
+    const withIds = post?.events.filter((e) => e.id !== undefined && e.id !== '') ?? [];
+    if (post === undefined || withIds.length === 0) return [];
+    const at = i === 0 ? withIds[0] : withIds[withIds.length - 1];
+    if (at === undefined) return [];
+    const index = post.events.indexOf(at);
+    const others = channel.posts.filter((p) => p !== post);
+    return [
+      {
+        from: at.id as string,
+        requestId: ping.id,
+        upTo: messagesOf(post.events.slice(0, index + 1)),
+        after: messagesOf(post.events.slice(index + 1)),
+        others: others.flatMap((p) => (p.kind === 'json' ? p.messages.map(text) : messagesOf(p.events))),
+        otherRequestIds: new Set(others.map((p) => requestIdOf(p.text)).filter((id) => id !== undefined)),
+      },
+    ];
+  });
+  if (plans.length === 0) {
+    return { channel, ids, trials: [], unexercised: 'no answer stream of a ping carried an event id' };
+  }
+  const answers = await Promise.all(plans.map((p) => resumeGet(channel, p.from, p.after, ctx.replyMs)));
+  const trials = plans.map((p, i) => ({ ...p, answer: answers[i] as ResumeAnswer }));
+  const resumed = trials.filter((t) => t.answer.status === 200);
+  if (resumed.length === 0) {
+    return {
+      channel,
+      ids,
+      trials,
+      unexercised: `the server does not resume streams (a MAY): GET with Last-Event-ID was answered ${describeResumed(trials[0]?.answer ?? { status: undefined, contentType: undefined, events: [] })}`,
+    };
+  }
+  return { channel, ids, trials: resumed };
 }
 
 function requestIdOf(posted: string): unknown {
