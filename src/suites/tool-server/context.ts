@@ -25,6 +25,7 @@ import { whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
+import { SessionOwners } from './session-owners.js';
 import { SilenceWatch, watchSilence } from './silence.js';
 import { silenceMs } from './slow-call.js';
 import { SpareProcesses } from './spare-processes.js';
@@ -111,7 +112,10 @@ export interface ToolServerCtx {
   readonly idle: IdleStream;
   /** The shared initialized session; replaced by a new one when a check left it dead. */
   main(): Promise<Channel>;
-  /** A new initialized session (stdio: a new process; sse: a new stream). Closed with the ctx at the latest. */
+  /**
+   * A new initialized session (stdio: a new process; sse: a new stream). Closed when the check
+   * that opened it ends at the latest; one opened to make a shared value, with the ctx.
+   */
   connect(label: string): Promise<Channel>;
   /** A new session that is not initialized. */
   connectRaw(label: string): Promise<Channel>;
@@ -131,8 +135,13 @@ export interface ToolServerCtx {
   toolPages(): Promise<ToolPages>;
   /** Which listed tools the checks may call (--call-tools; call-policy.ts). */
   policy(): Promise<CallPolicy>;
-  /** A value computed once per run and shared by the checks that judge it. */
+  /**
+   * A value computed once per run and shared by the checks that judge it. The sessions `make`
+   * opens stay open for them (session-owners.ts), unless making it failed.
+   */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /** Run a check's body: the sessions it opens outside `shared` are closed when it ends or `signal` aborts. */
+  ownSessions<T>(signal: AbortSignal, body: () => Promise<T>): Promise<T>;
   /** stdio: what every server process left running once its session was closed (tool-server.processes.none-left). */
   readonly leftovers: LeftoverLedger;
 }
@@ -174,17 +183,18 @@ export async function openToolServer(
     await started?.kill();
   };
 
+  const owners = new SessionOwners(async (c) => {
+    if (channels.has(c)) await c.close();
+  });
   const idle = new IdleStream(
     (label) => openSession(label, true),
-    async () => {
-      const current = await mainChannel.catch(() => undefined);
-      await Promise.all([...channels].filter((c) => c !== current).map((c) => c.close()));
-    },
+    async () => owners.closeShared(await mainChannel.catch(() => undefined)),
   );
   const silence = new SilenceWatch();
   const backlog = new CallBacklog(replyMs);
   const track = <C extends Channel>(c: C): C => {
     channels.add(c);
+    owners.opened(c);
     watchSilence(c, silence);
     const original = c.close.bind(c);
     // A channel closed by a check leaves the registry, so a long run does not accumulate them.
@@ -397,7 +407,7 @@ export async function openToolServer(
     if (current !== undefined && current.gone() === undefined) return current;
     await current?.close();
     sessions += 1;
-    mainChannel = connect(`main-${sessions}`);
+    mainChannel = owners.asShared(() => connect(`main-${sessions}`));
     return mainChannel;
   };
 
@@ -408,7 +418,7 @@ export async function openToolServer(
   const shared = <T>(key: string, make: () => Promise<T>): Promise<T> => {
     let promise = memo.get(key) as Promise<T> | undefined;
     if (promise === undefined) {
-      promise = make();
+      promise = owners.asShared(make);
       memo.set(key, promise);
     }
     return promise;
@@ -496,6 +506,7 @@ export async function openToolServer(
     toolPages: () => prerequisite('tools/list', toolPages),
     policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
     shared,
+    ownSessions: (signal, body) => owners.asCheck(signal, body),
     leftovers,
     close,
   };

@@ -26,6 +26,11 @@ export function keepAliveWindow(channel: SseChannel): { fromMs: number; toMs: nu
   return { fromMs, toMs: fromMs + KEEP_ALIVE_WATCH_MS };
 }
 
+/** When the window counts as over, on performance.now()'s clock. */
+export function keepAliveWindowOverAt(channel: SseChannel): number {
+  return channel.openedAt + keepAliveWindow(channel).toMs + WINDOW_END_MARGIN_MS;
+}
+
 /**
  * Whether the keep-alive verdict on the stream can no longer change: a keep-alive settled it
  * (keepAliveSettledAt), the window is over, or the stream ended.
@@ -34,7 +39,7 @@ export function keepAliveVerdictSettled(channel: SseChannel, now = performance.n
   const window = keepAliveWindow(channel);
   return (
     channel.gone() !== undefined ||
-    now >= channel.openedAt + window.toMs + WINDOW_END_MARGIN_MS ||
+    now >= keepAliveWindowOverAt(channel) ||
     keepAliveSettledAt(channel.frameItems(), window, KEEP_ALIVE_LIMIT) !== undefined
   );
 }
@@ -55,11 +60,12 @@ export class IdleStream {
 
   /**
    * `open` opens and initializes a new stream under the label given; it throws what
-   * openSession throws. `closeOthers` closes every session the suite holds but its main one.
+   * openSession throws. `closeShared` closes the sessions that shared values keep open for
+   * the checks that share them, but the main one (a check's own are closed when it ends).
    */
   constructor(
     private readonly open: (label: string) => Promise<SseChannel>,
-    private readonly closeOthers: () => Promise<void>,
+    private readonly closeShared: () => Promise<void>,
   ) {}
 
   /** Opens the first stream; one that cannot be opened leaves the keep-alive check nothing to watch. */
@@ -90,9 +96,8 @@ export class IdleStream {
   /**
    * The stream whose keep-alives are judged: the first, or a new one, opened at the first
    * call, when the first was let go before its verdict settled. The keep-alive check calls it
-   * after every check that opens sessions has ended, so the sessions they left open (shared
-   * by several checks, kept until the end) are closed first: on a capped server they would
-   * leave the new stream no room. NotExercised when there is none; TargetGone when the
+   * after every check that opens sessions has ended, so the sessions kept for the checks that
+   * share them are closed first: on a capped server they would leave the new stream no room. NotExercised when there is none; TargetGone when the
    * server stopped answering.
    */
   async watched(): Promise<SseChannel> {
@@ -101,7 +106,7 @@ export class IdleStream {
         throw new NotExercised('the idle stream could not be opened with the suite');
       return this.first;
     }
-    this.again ??= this.closeOthers().then(() => this.open('idle-again'));
+    this.again ??= this.closeShared().then(() => this.open('idle-again'));
     try {
       return await this.again;
     } catch (e) {

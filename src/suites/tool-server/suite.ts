@@ -1,5 +1,5 @@
 import type { BareStart } from '../../harness/bare-start.js';
-import type { Suite } from '../../harness/check.js';
+import type { Check, Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { earlyRequestChecks } from './checks/early-request.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
@@ -44,7 +44,7 @@ export function createToolServerSuite(
         ...leftoverChecks,
       ].map(skipShouldOnPrerequisite),
       (ctx) => revisionOf(ctx.target),
-    ),
+    ).map(closingItsSessions),
     describeTarget,
     targetArgs,
     open: (target, env) => openToolServer(target, options, env.jobs ?? 1),
@@ -54,6 +54,11 @@ export function createToolServerSuite(
 }
 
 export const toolServerSuite = createToolServerSuite();
+
+/** The check, with the sessions it opens closed when it ends (session-owners.ts). */
+function closingItsSessions(check: Check<ToolServerCtx>): Check<ToolServerCtx> {
+  return { ...check, run: (ctx, env) => ctx.ownSessions(env.signal, () => check.run(ctx, env)) };
+}
 
 /**
  * Over stdio every session is a server process: started with stdin closed at once, a

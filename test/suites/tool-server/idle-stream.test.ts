@@ -64,14 +64,14 @@ describe('keepAliveVerdictSettled', () => {
 describe('IdleStream', () => {
   const make = (first: SseChannel | Error, again?: SseChannel | Error) => {
     const opened: string[] = [];
-    const closeOthers = vi.fn(async () => {});
+    const closeShared = vi.fn(async () => {});
     const idle = new IdleStream(async (label) => {
       opened.push(label);
       const next = label === 'idle' ? first : again;
       if (next === undefined || next instanceof Error) throw next ?? new Error('no stream');
       return next;
-    }, closeOthers);
-    return { idle, opened, closeOthers };
+    }, closeShared);
+    return { idle, opened, closeShared };
   };
 
   test('letGo closes the stream and says "ask again" for ASK_AGAIN_MS after, to every refusal', async () => {
@@ -105,24 +105,24 @@ describe('IdleStream', () => {
   test('let go after its verdict settled: the keep-alive check judges the first stream, nothing new is opened', async () => {
     setClock(16_000);
     const first = fakeStream('idle', [15_000]);
-    const { idle, opened, closeOthers } = make(first, fakeStream('idle-again'));
+    const { idle, opened, closeShared } = make(first, fakeStream('idle-again'));
     await idle.start();
     expect(await idle.letGo()).toBe(true);
     expect(await idle.watched()).toBe(first);
     expect(opened).toEqual(['idle']);
-    expect(closeOthers).not.toHaveBeenCalled();
+    expect(closeShared).not.toHaveBeenCalled();
   });
 
   test('let go before its verdict settled: the sessions left open are closed, then one new stream is watched', async () => {
     setClock(3_000);
     const again = fakeStream('idle-again');
-    const { idle, opened, closeOthers } = make(fakeStream('idle'), again);
+    const { idle, opened, closeShared } = make(fakeStream('idle'), again);
     await idle.start();
     expect(await idle.letGo()).toBe(true);
     expect(await idle.watched()).toBe(again);
     expect(await idle.watched()).toBe(again);
     expect(opened).toEqual(['idle', 'idle-again']);
-    expect(closeOthers).toHaveBeenCalledTimes(1);
+    expect(closeShared).toHaveBeenCalledTimes(1);
   });
 
   test('a new stream that cannot be opened leaves the check not exercised, saying why; a server gone stays gone', async () => {

@@ -6,6 +6,13 @@ import { httpTarget, notPassed, runAgainst, testServer } from './helpers.js';
 // own Streamable HTTP server does) has no routing fault: the session models and the concurrent
 // routing check stop opening at the refusal and judge the sessions they have.
 
+/** The checks of a run that name a session refused for capacity, in run order; each must be not exercised. */
+const refusedForCapacity = (result: Awaited<ReturnType<typeof runAgainst>>) => {
+  const refused = result.checks.filter((c) => /the server takes no more sessions now/.test(c.message ?? ''));
+  for (const c of refused) expect(c, c.id).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
+  return refused;
+};
+
 const verdict = async (target: ToolServerTarget, id: string) => {
   const result = await runAgainst(target, { only: [id] });
   return result.checks.find((c) => c.id === id)!;
@@ -66,11 +73,8 @@ describe('checks that open many sessions, against a server that bounds them (503
   test("SSE with no room beside the suite's main and idle streams: no check fails or warns; the idle stream lets its session go, so the checks that need one session are judged, and keep-alives on a new stream at the end", async () => {
     const result = await runAgainst(await testServer('max-sessions-2', 'sse'), { only: ['tool-server.'] });
     expect(notPassed(result)).toEqual([]);
-    const refused = result.checks.filter((c) =>
-      /the server takes no more sessions now/.test(c.message ?? ''),
-    );
+    const refused = refusedForCapacity(result);
     expect(refused.length).toBeGreaterThan(0);
-    for (const c of refused) expect(c).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
     const statusOf = (id: string) => result.checks.find((c) => c.id === id)?.status;
     for (const id of [
       'sse.stream-response',
@@ -84,9 +88,7 @@ describe('checks that open many sessions, against a server that bounds them (503
   test("SSE with room for one session beside the suite's main and idle streams: only the checks that need three sessions at once are not exercised; the sessions checks share are closed once used", async () => {
     const result = await runAgainst(await testServer('max-sessions-3', 'sse'), { only: ['tool-server.'] });
     expect(notPassed(result)).toEqual([]);
-    const refused = result.checks.filter(
-      (c) => c.skipKind === 'not-exercised' && /no more sessions/.test(c.message ?? ''),
-    );
+    const refused = refusedForCapacity(result);
     expect(refused.map((c) => c.id)).toEqual([
       'tool-server.sse.unknown-session-refused',
       'tool-server.sse.no-session-400',
@@ -103,9 +105,7 @@ describe('checks that open many sessions, against a server that bounds them (503
       only: ['tool-server.'],
     });
     expect(notPassed(result)).toEqual([]);
-    const refused = result.checks.filter(
-      (c) => c.skipKind === 'not-exercised' && /no more sessions/.test(c.message ?? ''),
-    );
+    const refused = refusedForCapacity(result);
     expect(refused.map((c) => c.id)).toEqual([
       'tool-server.http.no-cross-session-reply',
       'tool-server.http.session-model',

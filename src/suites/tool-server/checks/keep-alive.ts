@@ -8,6 +8,7 @@ import {
   KEEP_ALIVE_WATCH_MS,
   keepAliveVerdictSettled,
   keepAliveWindow,
+  keepAliveWindowOverAt,
 } from '../idle-stream.js';
 import { delay } from '../rpc.js';
 import { keepAliveGap, keepAliveSettledAt } from '../rules.js';
@@ -30,17 +31,19 @@ export const keepAliveChecks: Check<ToolServerCtx>[] = [
       if (ctx.transport !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
       const channel = await ctx.idle.watched();
       const { fromMs, toMs } = keepAliveWindow(channel);
-      const limit = KEEP_ALIVE_LIMIT;
       // The watch ends early once a keep-alive settles the verdict (keepAliveSettledAt): a
       // server beating every 15 s is judged at its first beat, not 21 s after the suite opened.
       while (!keepAliveVerdictSettled(channel) && !env.signal.aborted) {
-        await delay(Math.min(250, Math.max(0, channel.openedAt + toMs + 50 - performance.now())), env.signal);
+        await delay(
+          Math.min(250, Math.max(0, keepAliveWindowOverAt(channel) - performance.now())),
+          env.signal,
+        );
       }
       const frames = channel.frameItems();
-      const settledAt = keepAliveSettledAt(frames, { fromMs, toMs }, limit);
+      const settledAt = keepAliveSettledAt(frames, { fromMs, toMs }, KEEP_ALIVE_LIMIT);
       const endedAt = channel.gone() === undefined ? toMs : Math.round(performance.now() - channel.openedAt);
       const watched = { fromMs, toMs: settledAt ?? Math.min(toMs, endedAt) };
-      const gap = keepAliveGap(frames, watched, limit);
+      const gap = keepAliveGap(frames, watched, KEEP_ALIVE_LIMIT);
       if (gap !== undefined) {
         throw new CheckFailure(
           `the idle stream carried no keep-alive for ${Math.round(gap.gapMs)} ms (from ${gap.afterMs} ms after it opened; ${frames.length} frames in all, ${frames.filter((f) => f.comment).length} comments)`,

@@ -74,66 +74,51 @@ interface ForeignPost {
  * refusal rules and the routing check.
  */
 function foreignPosts(ctx: ToolServerCtx) {
+  // Its sessions are kept for the checks that share them; when the posts cannot all be made (a
+  // capped server refuses a session), ctx.shared closes them.
   return ctx.shared('foreign-posts', async () => {
-    // Opened here and kept for the checks that share them; when the posts cannot all be made
-    // (a capped server refuses a session), closed, or they would hold its sessions to the end.
-    const opened: Channel[] = [];
-    const open = async (label: string) => {
-      const channel = await ctx.openSession(label, true);
-      opened.push(channel);
-      return channel;
+    const open = (label: string) => ctx.openSession(label, true);
+    const observer = await open('observer');
+    const second = await open('observer-2');
+    const endpoint = observer.endpoint()!;
+    // Each observer's own request, answered while the other listens.
+    await exchange(second, METHODS.ping, undefined, ctx.replyMs);
+    await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
+    const posts: ForeignPost[] = [];
+    const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
+      const id = nextId();
+      const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
+      posts.push({ what, id, outcome });
     };
-    try {
-      return await postForeign(ctx, open);
-    } catch (e) {
-      await Promise.all(opened.map((c) => c.close()));
-      throw e;
-    }
-  });
-}
-
-/** The posts of foreignPosts, on sessions opened with `open`. */
-async function postForeign(ctx: ToolServerCtx, open: (label: string) => Promise<SseChannel>) {
-  const observer = await open('observer');
-  const second = await open('observer-2');
-  const endpoint = observer.endpoint()!;
-  // Each observer's own request, answered while the other listens.
-  await exchange(second, METHODS.ping, undefined, ctx.replyMs);
-  await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
-  const posts: ForeignPost[] = [];
-  const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
+    await ping('a POST without a sessionId', withSession(endpoint, undefined));
+    await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
+    const closed = await open('closed');
+    await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
+    const closedEndpoint = closed.endpoint()!;
+    await closed.close();
+    await delay(CLOSE_SETTLE_MS);
+    const closedId = nextId();
+    const closedPost: ForeignPost = {
+      what: 'a POST for a closed session',
+      id: closedId,
+      outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
+    };
+    // A call in flight when its stream closes: its reply must not surface elsewhere. The
+    // POST is answered before the stream closes, so the call reaches the server every run.
+    const inFlight = await open('in-flight');
+    const tool = probeTool(await toolsIfListed(ctx));
     const id = nextId();
-    const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
-    posts.push({ what, id, outcome });
-  };
-  await ping('a POST without a sessionId', withSession(endpoint, undefined));
-  await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
-  const closed = await open('closed');
-  await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
-  const closedEndpoint = closed.endpoint()!;
-  await closed.close();
-  await delay(CLOSE_SETTLE_MS);
-  const closedId = nextId();
-  const closedPost: ForeignPost = {
-    what: 'a POST for a closed session',
-    id: closedId,
-    outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
-  };
-  // A call in flight when its stream closes: its reply must not surface elsewhere. The
-  // POST is answered before the stream closes, so the call reaches the server every run.
-  const inFlight = await open('in-flight');
-  const tool = probeTool(await toolsIfListed(ctx));
-  const id = nextId();
-  await inFlight.sendText(
-    JSON.stringify(
-      tool === undefined
-        ? request(id, METHODS.ping)
-        : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
-    ),
-  );
-  await inFlight.close();
-  await delay(QUIET_MS);
-  return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
+    await inFlight.sendText(
+      JSON.stringify(
+        tool === undefined
+          ? request(id, METHODS.ping)
+          : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
+      ),
+    );
+    await inFlight.close();
+    await delay(QUIET_MS);
+    return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
+  });
 }
 
 /**
@@ -345,9 +330,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const mine = await ctx.openSession('header', true);
-      let other: Channel | undefined;
+      const other = await ctx.openSession('other', true);
       try {
-        other = await ctx.openSession('other', true);
         const id = nextId();
         const waiting = mine.peer.wait(id, ctx.replyMs, () => mine.gone());
         const outcome = await mine.postTo(
@@ -368,7 +352,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
         }
       } finally {
         await mine.close();
-        await other?.close();
+        await other.close();
       }
     },
   },

@@ -440,11 +440,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const a = await session(ctx, 'http-routing-a');
-      // Refused for capacity, b leaves a open no longer: it would hold a capped server's session to the end.
-      const b = await session(ctx, 'http-routing-b').catch(async (e: unknown) => {
-        await a.close();
-        throw e;
-      });
+      const b = await session(ctx, 'http-routing-b');
       const listeners = await Promise.all([a, b].map((c) => listen(c, ctx.httpMs)));
       try {
         const calls = [a, b].flatMap((channel, s) =>

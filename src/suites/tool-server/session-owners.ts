@@ -1,0 +1,68 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Channel } from './channel.js';
+
+/** The sessions one part of the suite opened: one check's, or one shared value's. */
+interface Owner {
+  readonly channels: Set<Channel>;
+}
+
+/**
+ * Who opened each session, so that none outlives its use: a server that bounds its sessions
+ * (503 past a cap) would otherwise refuse the later checks the sessions an earlier one left
+ * open, on a path its author did not close by hand (a refusal, a failure, a timeout).
+ *
+ * A session opened while a check runs is the check's, closed when the check ends or its time
+ * runs out. One opened while a shared value is made (ctx.shared, the main session) is the
+ * suite's: the checks that share it use it later, so it stays open, unless the making failed
+ * and nobody can use it. Sessions opened outside both (the preflight's, the idle stream) are
+ * the suite's too. Ownership follows the async call chain (AsyncLocalStorage), so it holds
+ * through every helper a check calls, whichever opens the session.
+ */
+export class SessionOwners {
+  private readonly current = new AsyncLocalStorage<Owner>();
+  private readonly sharedOwners: Owner[] = [];
+
+  /** `close` closes a session the suite still holds and does nothing for one already closed. */
+  constructor(private readonly close: (channel: Channel) => Promise<void>) {}
+
+  /** Record a session just opened under whoever is running now. */
+  opened(channel: Channel): void {
+    this.current.getStore()?.channels.add(channel);
+  }
+
+  /** Run a check's body; what it opened is closed when it settles, or at once when `signal` aborts. */
+  async asCheck<T>(signal: AbortSignal, body: () => Promise<T>): Promise<T> {
+    const owner: Owner = { channels: new Set() };
+    const release = () => this.closeAll(owner);
+    signal.addEventListener('abort', release, { once: true });
+    try {
+      return await this.current.run(owner, body);
+    } finally {
+      signal.removeEventListener('abort', release);
+      await release();
+    }
+  }
+
+  /** Make a shared value; what it opened stays open for the checks that share it, or is closed if making it failed. */
+  async asShared<T>(make: () => Promise<T>): Promise<T> {
+    const owner: Owner = { channels: new Set() };
+    this.sharedOwners.push(owner);
+    try {
+      return await this.current.run(owner, make);
+    } catch (e) {
+      await this.closeAll(owner);
+      throw e;
+    }
+  }
+
+  /** Close the sessions shared values opened, but `keep`: once no check will use them again. */
+  async closeShared(keep: Channel | undefined): Promise<void> {
+    await Promise.all(this.sharedOwners.map((owner) => this.closeAll(owner, keep)));
+  }
+
+  private async closeAll(owner: Owner, keep?: Channel): Promise<void> {
+    const closing = [...owner.channels].filter((c) => c !== keep);
+    for (const c of closing) owner.channels.delete(c);
+    await Promise.all(closing.map((c) => this.close(c)));
+  }
+}

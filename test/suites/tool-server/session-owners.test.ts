@@ -1,0 +1,107 @@
+import { describe, expect, test, vi } from 'vitest';
+import type { CheckEnv } from '../../../src/harness/check.js';
+import type { Channel } from '../../../src/suites/tool-server/channel.js';
+import type { ToolServerCtx } from '../../../src/suites/tool-server/context.js';
+import { SessionOwners } from '../../../src/suites/tool-server/session-owners.js';
+import { toolServerSuite } from '../../../src/suites/tool-server/suite.js';
+
+// Who opened each session, and when it is closed: a check's own when the check ends, a shared
+// value's when making it failed or when closeShared is asked.
+
+function harness() {
+  const open = new Set<Channel>();
+  const closed: string[] = [];
+  const owners = new SessionOwners(async (c) => {
+    if (!open.delete(c)) return;
+    closed.push(c.peer.label);
+  });
+  /** A session opened now, under whoever runs. */
+  const session = async (label: string): Promise<Channel> => {
+    // Opened after an await, as a real session is: ownership must follow the async chain.
+    await Promise.resolve();
+    const channel = { peer: { label } } as unknown as Channel;
+    open.add(channel);
+    owners.opened(channel);
+    return channel;
+  };
+  const labels = () => [...open].map((c) => c.peer.label);
+  return { owners, session, closed, labels };
+}
+
+describe('SessionOwners', () => {
+  test("a check's sessions are closed when it returns, and when it throws", async () => {
+    const { owners, session, labels } = harness();
+    await owners.asCheck(new AbortController().signal, async () => {
+      await session('a');
+      await session('b');
+    });
+    expect(labels()).toEqual([]);
+    await expect(
+      owners.asCheck(new AbortController().signal, async () => {
+        await session('c');
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(labels()).toEqual([]);
+  });
+
+  test("a check's sessions are closed at once when its signal aborts, though its body still runs", async () => {
+    const { owners, session, labels } = harness();
+    const controller = new AbortController();
+    let finish = () => {};
+    const body = owners.asCheck(controller.signal, async () => {
+      await session('slow');
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      await session('after-abort');
+    });
+    await vi.waitFor(() => expect(labels()).toEqual(['slow']));
+    controller.abort();
+    await vi.waitFor(() => expect(labels()).toEqual([]));
+    finish();
+    await body;
+    expect(labels()).toEqual([]);
+  });
+
+  test('a shared value made within a check keeps its sessions past the check, and a failed one closes them', async () => {
+    const { owners, session, labels, closed } = harness();
+    await owners.asCheck(new AbortController().signal, async () => {
+      await session('own');
+      await owners.asShared(async () => {
+        await session('observer');
+        await session('observer-2');
+      });
+    });
+    expect(labels()).toEqual(['observer', 'observer-2']);
+    await expect(
+      owners.asShared(async () => {
+        await session('first');
+        throw new Error('the second was refused');
+      }),
+    ).rejects.toThrow('the second was refused');
+    expect(labels()).toEqual(['observer', 'observer-2']);
+    expect(closed).toEqual(['own', 'first']);
+  });
+
+  test('closeShared closes what shared values opened, but the session it keeps and those no part owns', async () => {
+    const { owners, session, labels } = harness();
+    await session('idle');
+    const main = await owners.asShared(() => session('main-2'));
+    await owners.asShared(async () => session('malformed'));
+    await owners.closeShared(main);
+    expect(labels()).toEqual(['idle', 'main-2']);
+  });
+});
+
+describe('the tool-server suite', () => {
+  test('runs every check under ownSessions, with the check signal', async () => {
+    const signal = new AbortController().signal;
+    const ownSessions = vi.fn(async () => {});
+    const ctx = { ownSessions } as unknown as ToolServerCtx;
+    const env = { signal } as unknown as CheckEnv;
+    for (const check of toolServerSuite.checks) await check.run(ctx, env);
+    expect(ownSessions).toHaveBeenCalledTimes(toolServerSuite.checks.length);
+    expect(ownSessions.mock.calls.every((call) => (call as unknown[])[0] === signal)).toBe(true);
+  });
+});
