@@ -208,9 +208,13 @@ export async function openToolServer(
     };
     return c;
   };
-  /** "3 sessions: main, idle, observer": the channels the suite holds open now (its main session, the idle stream, the checks'). */
+  /**
+   * "3 sessions: main, idle, observer": the sessions the suite holds on the server now (its main
+   * session, the idle stream, the checks'). Over Streamable HTTP a channel holds one only once
+   * its initialize was answered: one still waiting for the answer holds none yet.
+   */
   const sessionsHeld = () => {
-    const open = [...channels].filter((c) => c.gone() === undefined);
+    const open = [...channels].filter((c) => c.gone() === undefined && initializedIfHttp(c));
     return `${open.length} session${open.length === 1 ? '' : 's'}${open.length === 0 ? '' : `: ${open.map((c) => c.peer.label).join(', ')}`}`;
   };
 
@@ -510,6 +514,13 @@ export async function openToolServer(
     leftovers,
     close,
   };
+}
+
+/** False for a Streamable HTTP channel whose initialize was not answered (no session id issued, no version agreed). */
+function initializedIfHttp(channel: Channel): boolean {
+  if (channel.transport !== 'http') return true;
+  const http = channel as StreamableChannel;
+  return http.sessionId() !== undefined || http.negotiated() !== undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type ExpectedVerdicts, verdictPhrase } from '../../broken-verdicts.js';
-import { httpTarget, quickSuite, runAgainst, statusById, testSuite } from './helpers.js';
+import { httpTarget, notPassed, quickSuite, runAgainst, statusById, testSuite } from './helpers.js';
 
 /** A test server of servers/streamable-<name>.mjs, started by --start on a free port. */
 const HTTP_CHECKS = [
@@ -110,6 +110,23 @@ describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
         suite,
       );
       expect(statusById(result)).toEqual(expected(c));
+    }, 90_000);
+  }
+});
+
+describe('the conforming Streamable HTTP test servers, every check (2025-03-26, the default offer)', () => {
+  for (const [server, how] of [
+    ['conforming', 'event-stream answers'],
+    ['json', 'JSON answers'],
+  ] as const) {
+    test(`${how}: no check fails or warns, and a JSON-RPC batch is answered`, async () => {
+      const result = await runAgainst(
+        await httpTarget(`streamable-${server}`),
+        { only: ['tool-server.'] },
+        quickSuite,
+      );
+      expect(notPassed(result)).toEqual([]);
+      expect(statusById(result)['tool-server.jsonrpc.batch-answered']).toBe('pass');
     }, 90_000);
   }
 });

@@ -102,6 +102,23 @@ export function main(flaws = {}) {
     res.end();
   };
 
+  // A JSON-RPC batch, which MCP 2025-03-26 asks every server to receive: a response for each
+  // request in it, in one JSON array (json) or as events of one answer stream; 202 when it
+  // holds none (notifications and responses only).
+  const answerBatch = (res, batch) => {
+    if (batch.length === 0) {
+      return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } });
+    }
+    const replies = batch
+      .filter((m) => typeof m?.method === 'string' && 'id' in m)
+      .map((m) => answer(m, flaws));
+    if (replies.length === 0) return res.writeHead(202).end();
+    if (flaws.json) return json(res, 200, replies);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const reply of replies) res.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+    res.end();
+  };
+
   let busyDone = false;
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
@@ -199,6 +216,7 @@ export function main(flaws = {}) {
       if (!flaws.ignoreVersionHeader && version !== undefined && !REVISIONS.includes(version)) {
         return refuse(res, 400, `unsupported MCP-Protocol-Version ${version}`);
       }
+      if (Array.isArray(message)) return answerBatch(res, message);
       const isRequest = typeof message?.method === 'string' && 'id' in message;
       if (!isRequest) {
         if (flaws.notification200) return json(res, 200, { ok: true });
