@@ -20,7 +20,7 @@ import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
-import { IdleStream } from './idle-stream.js';
+import { ASK_AGAIN_MS, IdleStream } from './idle-stream.js';
 import { whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
@@ -127,6 +127,11 @@ export interface ToolServerCtx {
   spawnStdio(label: string): StdioChannel;
   /** Streamable HTTP only (CheckSkipped otherwise): a new session, not initialized (nothing sent yet). */
   openHttp(label: string): StreamableChannel;
+  /**
+   * Close a session the caller no longer needs, to make room on a server that bounds its
+   * sessions: over SSE a stream refused for capacity within ASK_AGAIN_MS after is asked again.
+   */
+  makeRoom(channel: Channel): Promise<void>;
   /** Every session the suite holds open now (a reply misrouted to any of them shows as a stray there). */
   openChannels(): Channel[];
   /** Every tool of tools/list (all pages), asked once per run. */
@@ -137,11 +142,12 @@ export interface ToolServerCtx {
   policy(): Promise<CallPolicy>;
   /**
    * A value computed once per run and shared by the checks that judge it. The sessions `make`
-   * opens stay open for them (session-owners.ts), unless making it failed.
+   * opens stay open for them (session-owners.ts), unless making it failed; once every check
+   * `usedBy` names has ended, a session refused for capacity may have their room.
    */
-  shared<T>(key: string, make: () => Promise<T>): Promise<T>;
-  /** Run a check's body: the sessions it opens outside `shared` are closed when it ends or `signal` aborts. */
-  ownSessions<T>(signal: AbortSignal, body: () => Promise<T>): Promise<T>;
+  shared<T>(key: string, make: () => Promise<T>, usedBy?: readonly string[]): Promise<T>;
+  /** Run the body of the check `id`: the sessions it opens outside `shared` are closed when it ends or `signal` aborts. */
+  ownSessions<T>(id: string, signal: AbortSignal, body: () => Promise<T>): Promise<T>;
   /** stdio: what every server process left running once its session was closed (tool-server.processes.none-left). */
   readonly leftovers: LeftoverLedger;
 }
@@ -184,7 +190,9 @@ export async function openToolServer(
   };
 
   const owners = new SessionOwners(async (c) => {
-    if (channels.has(c)) await c.close();
+    if (!channels.has(c)) return false;
+    await c.close();
+    return true;
   });
   const idle = new IdleStream(
     (label) => openSession(label, true),
@@ -261,14 +269,27 @@ export async function openToolServer(
     }
   };
 
-  /** A new stream; refused for capacity, it is asked again once the idle stream has let its session go. */
+  /** When a check last closed a session to make room (makeRoom). */
+  let roomMadeAt = Number.NEGATIVE_INFINITY;
+  const makeRoom = async (channel: Channel) => {
+    await channel.close();
+    roomMadeAt = performance.now();
+  };
+
+  /**
+   * A new stream; refused for capacity, it is asked again once the idle stream has let its
+   * session go, or a check has closed one to make room.
+   */
   const openStream = async (label: string): Promise<SseChannel> => {
     for (;;) {
       const channel = await openStreamOnce(label);
       if (!CAPACITY_STATUSES.includes(channel.status)) return channel;
       await channel.close();
-      // Bounded: letGo says yes for ASK_AGAIN_MS after the idle stream went, and each try waits.
-      if (!(await idle.letGo())) {
+      // Sessions kept for checks that all ended first: letting the idle stream go costs a new watch.
+      if (await owners.releaseDone()) roomMadeAt = performance.now();
+      // Bounded: both say yes for ASK_AGAIN_MS after a session went, and each try waits.
+      const roomMade = performance.now() - roomMadeAt < ASK_AGAIN_MS;
+      if (!(await idle.letGo()) && !roomMade) {
         throw new SessionRefused(
           `GET ${target.kind === 'sse' ? target.url : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (the suite holds ${sessionsHeld()}), so this check could not open the session it needs`,
         );
@@ -364,9 +385,17 @@ export async function openToolServer(
         : openSession(label, false);
 
   const connect = async (label: string): Promise<Channel> => {
-    const channel = await connectRaw(label);
-    await mustInitialize(channel);
-    return channel;
+    for (;;) {
+      const channel = await connectRaw(label);
+      try {
+        await mustInitialize(channel);
+        return channel;
+      } catch (e) {
+        // Streamable HTTP: refused for capacity, asked again once sessions no check will use
+        // again are ended (their DELETE answered). Bounded: each round ends at least one.
+        if (!(e instanceof SessionRefused && (await owners.releaseDone()))) throw e;
+      }
+    }
   };
 
   // --- preflight ---
@@ -419,10 +448,10 @@ export async function openToolServer(
   // overlap the rest of the suite instead of adding to it.
   if (target.kind === 'sse') await idle.start();
 
-  const shared = <T>(key: string, make: () => Promise<T>): Promise<T> => {
+  const shared = <T>(key: string, make: () => Promise<T>, usedBy?: readonly string[]): Promise<T> => {
     let promise = memo.get(key) as Promise<T> | undefined;
     if (promise === undefined) {
-      promise = owners.asShared(make);
+      promise = owners.asShared(make, usedBy);
       memo.set(key, promise);
     }
     return promise;
@@ -505,12 +534,13 @@ export async function openToolServer(
     openSession,
     spawnStdio,
     openHttp,
+    makeRoom,
     openChannels: () => [...channels].filter((c) => c.gone() === undefined),
     tools,
     toolPages: () => prerequisite('tools/list', toolPages),
     policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
     shared,
-    ownSessions: (signal, body) => owners.asCheck(signal, body),
+    ownSessions: (id, signal, body) => owners.asCheck(id, signal, body),
     leftovers,
     close,
   };

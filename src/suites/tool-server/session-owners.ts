@@ -4,6 +4,8 @@ import type { Channel } from './channel.js';
 /** The sessions one part of the suite opened: one check's, or one shared value's. */
 interface Owner {
   readonly channels: Set<Channel>;
+  /** A shared value's: the checks that use it and have not ended yet, when they were named. */
+  readonly users?: Set<string>;
 }
 
 /**
@@ -14,24 +16,30 @@ interface Owner {
  * A session opened while a check runs is the check's, closed when the check ends or its time
  * runs out. One opened while a shared value is made (ctx.shared, the main session) is the
  * suite's: the checks that share it use it later, so it stays open, unless the making failed
- * and nobody can use it. Sessions opened outside both (the preflight's, the idle stream) are
+ * and nobody can use it. Once every check that uses it ended (when they were named), a session
+ * refused for capacity can have its room (`releaseDone`); until then the sessions stay open,
+ * as evidence: a reply misrouted to them shows there. Sessions opened outside both (the preflight's, the idle stream) are
  * the suite's too. Ownership follows the async call chain (AsyncLocalStorage), so it holds
  * through every helper a check calls, whichever opens the session.
  */
 export class SessionOwners {
   private readonly current = new AsyncLocalStorage<Owner>();
   private readonly sharedOwners: Owner[] = [];
+  private readonly ended = new Set<string>();
 
-  /** `close` closes a session the suite still holds and does nothing for one already closed. */
-  constructor(private readonly close: (channel: Channel) => Promise<void>) {}
+  /** `close` closes a session the suite still holds (true) and does nothing for one already closed (false). */
+  constructor(private readonly close: (channel: Channel) => Promise<boolean>) {}
 
   /** Record a session just opened under whoever is running now. */
   opened(channel: Channel): void {
     this.current.getStore()?.channels.add(channel);
   }
 
-  /** Run a check's body; what it opened is closed when it settles, or at once when `signal` aborts. */
-  async asCheck<T>(signal: AbortSignal, body: () => Promise<T>): Promise<T> {
+  /**
+   * Run the body of the check `id`; what it opened is closed when it settles, or at once when
+   * `signal` aborts.
+   */
+  async asCheck<T>(id: string, signal: AbortSignal, body: () => Promise<T>): Promise<T> {
     const owner: Owner = { channels: new Set() };
     const release = () => this.closeAll(owner);
     signal.addEventListener('abort', release, { once: true });
@@ -40,12 +48,33 @@ export class SessionOwners {
     } finally {
       signal.removeEventListener('abort', release);
       await release();
+      this.checkEnded(id);
     }
   }
 
-  /** Make a shared value; what it opened stays open for the checks that share it, or is closed if making it failed. */
-  async asShared<T>(make: () => Promise<T>): Promise<T> {
-    const owner: Owner = { channels: new Set() };
+  private checkEnded(id: string): void {
+    this.ended.add(id);
+    for (const owner of this.sharedOwners) owner.users?.delete(id);
+  }
+
+  /**
+   * Close the sessions of the shared values every named user of which has ended: a session was
+   * refused for capacity, and no check will use them again. Whether it closed any.
+   */
+  async releaseDone(): Promise<boolean> {
+    const done = this.sharedOwners.filter((o) => o.users?.size === 0);
+    const closed = await Promise.all(done.map((owner) => this.closeAll(owner)));
+    return closed.includes(true);
+  }
+
+  /**
+   * Make a shared value; what it opened stays open for the checks that share it, or is closed
+   * if making it failed. `usedBy` names every check that uses it: once all of them ended,
+   * `releaseDone` may close its sessions.
+   */
+  async asShared<T>(make: () => Promise<T>, usedBy?: readonly string[]): Promise<T> {
+    const users = usedBy === undefined ? undefined : new Set(usedBy.filter((id) => !this.ended.has(id)));
+    const owner: Owner = { channels: new Set(), ...(users === undefined ? {} : { users }) };
     this.sharedOwners.push(owner);
     try {
       return await this.current.run(owner, make);
@@ -60,9 +89,10 @@ export class SessionOwners {
     await Promise.all(this.sharedOwners.map((owner) => this.closeAll(owner, keep)));
   }
 
-  private async closeAll(owner: Owner, keep?: Channel): Promise<void> {
+  /** Whether any of them was still open. */
+  private async closeAll(owner: Owner, keep?: Channel): Promise<boolean> {
     const closing = [...owner.channels].filter((c) => c !== keep);
     for (const c of closing) owner.channels.delete(c);
-    await Promise.all(closing.map((c) => this.close(c)));
+    return (await Promise.all(closing.map((c) => this.close(c)))).includes(true);
   }
 }

@@ -57,7 +57,7 @@ export const toolServerSuite = createToolServerSuite();
 
 /** The check, with the sessions it opens closed when it ends (session-owners.ts). */
 function closingItsSessions(check: Check<ToolServerCtx>): Check<ToolServerCtx> {
-  return { ...check, run: (ctx, env) => ctx.ownSessions(env.signal, () => check.run(ctx, env)) };
+  return { ...check, run: (ctx, env) => ctx.ownSessions(check.id, env.signal, () => check.run(ctx, env)) };
 }
 
 /**

@@ -12,8 +12,9 @@ function harness() {
   const open = new Set<Channel>();
   const closed: string[] = [];
   const owners = new SessionOwners(async (c) => {
-    if (!open.delete(c)) return;
+    if (!open.delete(c)) return false;
     closed.push(c.peer.label);
+    return true;
   });
   /** A session opened now, under whoever runs. */
   const session = async (label: string): Promise<Channel> => {
@@ -25,19 +26,21 @@ function harness() {
     return channel;
   };
   const labels = () => [...open].map((c) => c.peer.label);
-  return { owners, session, closed, labels };
+  /** What a check's own close does: the session leaves the suite's registry. */
+  const closeByHand = (channel: Channel) => open.delete(channel);
+  return { owners, session, closed, labels, closeByHand };
 }
 
 describe('SessionOwners', () => {
   test("a check's sessions are closed when it returns, and when it throws", async () => {
     const { owners, session, labels } = harness();
-    await owners.asCheck(new AbortController().signal, async () => {
+    await owners.asCheck('check', new AbortController().signal, async () => {
       await session('a');
       await session('b');
     });
     expect(labels()).toEqual([]);
     await expect(
-      owners.asCheck(new AbortController().signal, async () => {
+      owners.asCheck('check', new AbortController().signal, async () => {
         await session('c');
         throw new Error('refused');
       }),
@@ -49,7 +52,7 @@ describe('SessionOwners', () => {
     const { owners, session, labels } = harness();
     const controller = new AbortController();
     let finish = () => {};
-    const body = owners.asCheck(controller.signal, async () => {
+    const body = owners.asCheck('check', controller.signal, async () => {
       await session('slow');
       await new Promise<void>((resolve) => {
         finish = resolve;
@@ -66,7 +69,7 @@ describe('SessionOwners', () => {
 
   test('a shared value made within a check keeps its sessions past the check, and a failed one closes them', async () => {
     const { owners, session, labels, closed } = harness();
-    await owners.asCheck(new AbortController().signal, async () => {
+    await owners.asCheck('check', new AbortController().signal, async () => {
       await session('own');
       await owners.asShared(async () => {
         await session('observer');
@@ -84,6 +87,26 @@ describe('SessionOwners', () => {
     expect(closed).toEqual(['own', 'first']);
   });
 
+  test('releaseDone closes the sessions of a shared value once every user it names ended (none that ended before it was made is waited for), and says whether it closed any', async () => {
+    const { owners, session, labels, closeByHand } = harness();
+    const signal = new AbortController().signal;
+    await owners.asCheck('a', signal, async () => {});
+    const users = ['a', 'b', 'c'];
+    await owners.asCheck('b', signal, () => owners.asShared(() => session('observer'), users));
+    await owners.asShared(() => session('unnamed'));
+    // Closed by its own make once used: when its user ended, nothing is left to release.
+    await owners.asShared(async () => closeByHand(await session('used')), ['other']);
+    await owners.asCheck('other', signal, async () => {});
+    expect(await owners.releaseDone()).toBe(false);
+    expect(labels()).toEqual(['observer', 'unnamed']);
+    await owners.asCheck('c', signal, async () => {});
+    // Ended, but kept as evidence until a refusal asks for the room.
+    expect(labels()).toEqual(['observer', 'unnamed']);
+    expect(await owners.releaseDone()).toBe(true);
+    expect(labels()).toEqual(['unnamed']);
+    expect(await owners.releaseDone()).toBe(false);
+  });
+
   test('closeShared closes what shared values opened, but the session it keeps and those no part owns', async () => {
     const { owners, session, labels } = harness();
     await session('idle');
@@ -95,13 +118,14 @@ describe('SessionOwners', () => {
 });
 
 describe('the tool-server suite', () => {
-  test('runs every check under ownSessions, with the check signal', async () => {
+  test('runs every check under ownSessions, with its id and signal', async () => {
     const signal = new AbortController().signal;
-    const ownSessions = vi.fn(async () => {});
+    const ownSessions = vi.fn(async (_id: string, _signal: AbortSignal) => {});
     const ctx = { ownSessions } as unknown as ToolServerCtx;
     const env = { signal } as unknown as CheckEnv;
     for (const check of toolServerSuite.checks) await check.run(ctx, env);
     expect(ownSessions).toHaveBeenCalledTimes(toolServerSuite.checks.length);
-    expect(ownSessions.mock.calls.every((call) => (call as unknown[])[0] === signal)).toBe(true);
+    expect(ownSessions.mock.calls.map(([id]) => id)).toEqual(toolServerSuite.checks.map((c) => c.id));
+    expect(ownSessions.mock.calls.every(([, s]) => s === signal)).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '../../../protocol/mcp/index.js';
 import type { Channel, PostOutcome } from '../channel.js';
-import type { ToolServerCtx } from '../context.js';
+import { SessionRefused, type ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
 import { nextId } from '../peer.js';
 import { cancelRequest, delay, exchange, initializeParams } from '../rpc.js';
@@ -60,6 +60,14 @@ function bodyIsReply(body: string, id: number): boolean {
   }
 }
 
+/** The checks that judge foreignPosts: once all of them ended, its sessions are closed. */
+const FOREIGN_POST_CHECKS = {
+  unknownSession: 'tool-server.sse.unknown-session-refused',
+  noSession400: 'tool-server.sse.no-session-400',
+  closedSession: 'tool-server.sse.closed-session',
+  noCrossSessionReply: 'tool-server.sse.no-cross-session-reply',
+} as const;
+
 interface ForeignPost {
   readonly what: string;
   readonly id: number;
@@ -74,51 +82,61 @@ interface ForeignPost {
  * refusal rules and the routing check.
  */
 function foreignPosts(ctx: ToolServerCtx) {
-  // Its sessions are kept for the checks that share them; when the posts cannot all be made (a
-  // capped server refuses a session), ctx.shared closes them.
-  return ctx.shared('foreign-posts', async () => {
-    const open = (label: string) => ctx.openSession(label, true);
-    const observer = await open('observer');
-    const second = await open('observer-2');
-    const endpoint = observer.endpoint()!;
-    // Each observer's own request, answered while the other listens.
-    await exchange(second, METHODS.ping, undefined, ctx.replyMs);
-    await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
-    const posts: ForeignPost[] = [];
-    const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
+  // Its sessions are kept for the checks that judge them, until they have all ended; when the
+  // posts cannot all be made (a capped server refuses a session), ctx.shared closes them.
+  return ctx.shared(
+    'foreign-posts',
+    async () => {
+      const open = (label: string) => ctx.openSession(label, true);
+      const observer = await open('observer');
+      const second = await open('observer-2');
+      const endpoint = observer.endpoint()!;
+      // Each observer's own request, answered while the other listens.
+      await exchange(second, METHODS.ping, undefined, ctx.replyMs);
+      await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
+      const posts: ForeignPost[] = [];
+      const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
+        const id = nextId();
+        const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
+        posts.push({ what, id, outcome });
+      };
+      await ping('a POST without a sessionId', withSession(endpoint, undefined));
+      await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
+      // A server with room for two sessions beside main only: observer-2's own exchange is
+      // recorded, so it makes room, and the posts that follow are watched by one observer.
+      const closed = await open('closed').catch(async (e: unknown) => {
+        if (!(e instanceof SessionRefused)) throw e;
+        await ctx.makeRoom(second);
+        return open('closed');
+      });
+      await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
+      const closedEndpoint = closed.endpoint()!;
+      await ctx.makeRoom(closed);
+      await delay(CLOSE_SETTLE_MS);
+      const closedId = nextId();
+      const closedPost: ForeignPost = {
+        what: 'a POST for a closed session',
+        id: closedId,
+        outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
+      };
+      // A call in flight when its stream closes: its reply must not surface elsewhere. The
+      // POST is answered before the stream closes, so the call reaches the server every run.
+      const inFlight = await open('in-flight');
+      const tool = probeTool(await toolsIfListed(ctx));
       const id = nextId();
-      const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
-      posts.push({ what, id, outcome });
-    };
-    await ping('a POST without a sessionId', withSession(endpoint, undefined));
-    await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
-    const closed = await open('closed');
-    await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
-    const closedEndpoint = closed.endpoint()!;
-    await closed.close();
-    await delay(CLOSE_SETTLE_MS);
-    const closedId = nextId();
-    const closedPost: ForeignPost = {
-      what: 'a POST for a closed session',
-      id: closedId,
-      outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
-    };
-    // A call in flight when its stream closes: its reply must not surface elsewhere. The
-    // POST is answered before the stream closes, so the call reaches the server every run.
-    const inFlight = await open('in-flight');
-    const tool = probeTool(await toolsIfListed(ctx));
-    const id = nextId();
-    await inFlight.sendText(
-      JSON.stringify(
-        tool === undefined
-          ? request(id, METHODS.ping)
-          : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
-      ),
-    );
-    await inFlight.close();
-    await delay(QUIET_MS);
-    return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
-  });
+      await inFlight.sendText(
+        JSON.stringify(
+          tool === undefined
+            ? request(id, METHODS.ping)
+            : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
+        ),
+      );
+      await inFlight.close();
+      await delay(QUIET_MS);
+      return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
+    },
+    Object.values(FOREIGN_POST_CHECKS),
+  );
 }
 
 /**
@@ -357,7 +375,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.sse.unknown-session-refused',
+    id: FOREIGN_POST_CHECKS.unknownSession,
     clause: `${CLAUSES.session} (POST on an open session: 202); ${CLAUSES.sseTransport}; ${CLAUSES.errors}`,
     description:
       'A POST without a sessionId, or for a sessionId the server never issued, is not accepted (no 2xx status).',
@@ -379,7 +397,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.sse.no-session-400',
+    id: FOREIGN_POST_CHECKS.noSession400,
     clause: `${CLAUSES.sseTransport} ("no SSE stream is active, a reference server answers HTTP 400 with a JSON object holding a string field error"); ${CLAUSES.errors}`,
     description:
       'A POST without a sessionId, for an unknown one or for a closed session is answered HTTP 400 with a JSON body {"error": "<string>"}.',
@@ -401,7 +419,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.sse.closed-session',
+    id: FOREIGN_POST_CHECKS.closedSession,
     clause: `${CLAUSES.session} (open -> closed: "server de-allocates: unregisters subscriptions, aborts in-flight tool tasks, frees connections")`,
     description:
       "After a client closes its stream, a POST for that session is not accepted (no 2xx); where the server reports its in-flight calls (the reference's diagnostic), a slow call in flight on the closed session is aborted.",
@@ -424,10 +442,10 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.sse.no-cross-session-reply',
+    id: FOREIGN_POST_CHECKS.noCrossSessionReply,
     clause: `${CLAUSES.errors} ("Responses routed to wrong client"); ${CLAUSES.session} (closed: the server de-allocates, aborts in-flight tool tasks)`,
     description:
-      "No stream ever carries a reply it did not ask for: with two observer sessions open, replies to the other sessions' requests, to POSTs without a session, for an unknown or a closed session, and to a call in flight when its stream closes never appear on another session's stream.",
+      "No stream ever carries a reply it did not ask for: with two observer sessions open (one, on a server whose cap leaves room for no more), replies to the other sessions' requests, to POSTs without a session, for an unknown or a closed session, and to a call in flight when its stream closes never appear on another session's stream.",
     level: 'must',
     basis: 'spec',
     rule: 'The spec: responses routed to the wrong client are a server fault; a server keeps a registry mapping each session id to its own stream, so a reply goes to the stream of the session that asked, or nowhere. Every SSE tool server.',

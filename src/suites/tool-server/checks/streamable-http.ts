@@ -96,26 +96,43 @@ async function untilServed(
   return answer;
 }
 
+/** The checks that judge or send on the exercised session: once all of them ended, it is closed. */
+const EXERCISE_CHECKS = {
+  sessionId: 'tool-server.http.session-id',
+  notification202: 'tool-server.http.notification-202',
+  requestAnswer: 'tool-server.http.request-answer',
+  answerStreamEnds: 'tool-server.http.answer-stream-ends',
+  sessionRequired: 'tool-server.http.session-required',
+  unknownSession404: 'tool-server.http.unknown-session-404',
+  getStream: 'tool-server.http.get-stream',
+  originRefused: 'tool-server.http.origin-refused',
+  protocolVersionHeader: 'tool-server.http.protocol-version-header',
+} as const;
+
 /** A session with a notification, a client response and requests sent: its POSTs, shared by the checks. */
 function exercised(ctx: ToolServerCtx) {
-  return ctx.shared('http-exercised', async () => {
-    const channel = await session(ctx, 'http-exercise');
-    const notification = await channel.sendText(
-      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/wirecheck-unknown', params: {} }),
-    );
-    const response = await channel.sendText(
-      JSON.stringify({ jsonrpc: '2.0', id: `wirecheck-${randomUUID()}`, result: {} }),
-    );
-    const ping = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
-    const list = await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
-    await channel.settle(END_MS);
-    return { channel, notification, response, ping, list };
-  });
+  return ctx.shared(
+    'http-exercised',
+    async () => {
+      const channel = await session(ctx, 'http-exercise');
+      const notification = await channel.sendText(
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/wirecheck-unknown', params: {} }),
+      );
+      const response = await channel.sendText(
+        JSON.stringify({ jsonrpc: '2.0', id: `wirecheck-${randomUUID()}`, result: {} }),
+      );
+      const ping = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
+      const list = await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
+      await channel.settle(END_MS);
+      return { channel, notification, response, ping, list };
+    },
+    Object.values(EXERCISE_CHECKS),
+  );
 }
 
 export const streamableHttpChecks: Check<ToolServerCtx>[] = [
   {
-    id: 'tool-server.http.session-id',
+    id: EXERCISE_CHECKS.sessionId,
     clause: `${CLAUSE}, Session Management`,
     description:
       'A session id issued in the initialize answer (Mcp-Session-Id) holds visible ASCII only (0x21 to 0x7E).',
@@ -141,7 +158,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.notification-202',
+    id: EXERCISE_CHECKS.notification202,
     clause: `${CLAUSE}, Sending Messages to the Server`,
     description:
       'A POST holding only a notification, or only a response, that the server accepts is answered 202 Accepted with no body.',
@@ -171,7 +188,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.request-answer',
+    id: EXERCISE_CHECKS.requestAnswer,
     clause: `${CLAUSE}, Sending Messages to the Server`,
     description:
       "A POST holding a request is answered with Content-Type application/json or text/event-stream, and that answer carries the response with the request's id (both answer types are accepted).",
@@ -207,7 +224,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.answer-stream-ends',
+    id: EXERCISE_CHECKS.answerStreamEnds,
     clause: `${CLAUSE}, Sending Messages to the Server`,
     description: 'An event stream answering a POST ends once it has carried the responses to its requests.',
     level: 'should',
@@ -231,7 +248,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.session-required',
+    id: EXERCISE_CHECKS.sessionRequired,
     clause: `${CLAUSE}, Session Management`,
     description:
       'A server that issued a session id answers a POST without Mcp-Session-Id (other than initialize) with 400 Bad Request.',
@@ -256,7 +273,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.unknown-session-404',
+    id: EXERCISE_CHECKS.unknownSession404,
     clause: `${CLAUSE}, Session Management`,
     description: 'A POST naming a session id the server never issued is answered 404 Not Found.',
     level: 'should',
@@ -315,7 +332,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.get-stream',
+    id: EXERCISE_CHECKS.getStream,
     clause: `${CLAUSE}, Listening for Messages from the Server`,
     description:
       'GET on the endpoint (Accept: text/event-stream, the session id) opens an event stream or is answered 405 Method Not Allowed.',
@@ -344,7 +361,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.origin-refused',
+    id: EXERCISE_CHECKS.originRefused,
     clause: `${CLAUSE}, Security Warning`,
     description:
       'A POST whose Origin is a page of another site (DNS rebinding) is refused with an HTTP error (403 from 2025-11-25), where the same initialize without that Origin is not refused the same way; an answer of 429 or 5xx (a server at capacity) is asked again a few times and otherwise not judged.',
@@ -399,7 +416,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.http.protocol-version-header',
+    id: EXERCISE_CHECKS.protocolVersionHeader,
     clause: `${CLAUSE}, Protocol Version Header (2025-06-18 and later)`,
     description:
       'When the negotiated revision is 2025-06-18 or later, a POST with an MCP-Protocol-Version the server does not support is answered 400 Bad Request.',
