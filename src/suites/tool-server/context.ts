@@ -285,11 +285,11 @@ export async function openToolServer(
       const channel = await openStreamOnce(label);
       if (!CAPACITY_STATUSES.includes(channel.status)) return channel;
       await channel.close();
-      // Sessions kept for checks that all ended first: letting the idle stream go costs a new watch.
+      // Sessions kept for checks that all ended go first: letting the idle stream go costs a new watch.
       if (await owners.releaseDone()) roomMadeAt = performance.now();
       // Bounded: both say yes for ASK_AGAIN_MS after a session went, and each try waits.
       const roomMade = performance.now() - roomMadeAt < ASK_AGAIN_MS;
-      if (!(await idle.letGo()) && !roomMade) {
+      if (!roomMade && !(await idle.letGo())) {
         throw new SessionRefused(
           `GET ${target.kind === 'sse' ? target.url : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (the suite holds ${sessionsHeld()}), so this check could not open the session it needs`,
         );

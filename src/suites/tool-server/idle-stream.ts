@@ -97,8 +97,8 @@ export class IdleStream {
    * The stream whose keep-alives are judged: the first, or a new one, opened at the first
    * call, when the first was let go before its verdict settled. The keep-alive check calls it
    * after every check that opens sessions has ended, so the sessions kept for the checks that
-   * share them are closed first: on a capped server they would leave the new stream no room. NotExercised when there is none; TargetGone when the
-   * server stopped answering.
+   * share them are closed first: on a capped server they would leave the new stream no room.
+   * NotExercised when there is none; TargetGone when the server stopped answering.
    */
   async watched(): Promise<SseChannel> {
     if (!this.cutShort) {

@@ -17,10 +17,10 @@ interface Owner {
  * runs out. One opened while a shared value is made (ctx.shared, the main session) is the
  * suite's: the checks that share it use it later, so it stays open, unless the making failed
  * and nobody can use it. Once every check that uses it ended (when they were named), a session
- * refused for capacity can have its room (`releaseDone`); until then the sessions stay open,
- * as evidence: a reply misrouted to them shows there. Sessions opened outside both (the preflight's, the idle stream) are
- * the suite's too. Ownership follows the async call chain (AsyncLocalStorage), so it holds
- * through every helper a check calls, whichever opens the session.
+ * refused for capacity may have its room (`releaseDone`); until then it stays open as evidence
+ * (a reply misrouted to it shows there). Sessions opened outside both (the preflight's, the
+ * idle stream) are the suite's too. Ownership follows the async call chain (AsyncLocalStorage),
+ * so it holds through every helper a check calls, whichever opens the session.
  */
 export class SessionOwners {
   private readonly current = new AsyncLocalStorage<Owner>();
