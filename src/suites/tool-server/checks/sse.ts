@@ -60,7 +60,7 @@ function bodyIsReply(body: string, id: number): boolean {
   }
 }
 
-/** The checks that judge foreignPosts: once all of them ended, its sessions are closed. */
+/** The checks that judge foreignPosts: once all of them ended, a session refused for capacity may have its sessions' room. */
 const FOREIGN_POST_CHECKS = {
   unknownSession: 'tool-server.sse.unknown-session-refused',
   noSession400: 'tool-server.sse.no-session-400',
@@ -75,15 +75,16 @@ interface ForeignPost {
 }
 
 /**
- * POSTs that no open stream should answer, with two observer sessions listening: no
- * sessionId, an unknown one, a closed session's, and a call in flight when its stream
- * closes; and before them, requests of other sessions answered while the observers listen
- * (a server that broadcasts replies shows them on the observers every run). Shared by the
- * refusal rules and the routing check.
+ * POSTs that no open stream should answer, with two observer sessions listening (one, when a
+ * capped server leaves no room for the closed session beside them): no sessionId, an unknown
+ * one, a closed session's, and a call in flight when its stream closes; and before them,
+ * requests of other sessions answered while the observers listen (a server that broadcasts
+ * replies shows them on the observers every run). Shared by the refusal rules and the
+ * routing check.
  */
 function foreignPosts(ctx: ToolServerCtx) {
-  // Its sessions are kept for the checks that judge them, until they have all ended; when the
-  // posts cannot all be made (a capped server refuses a session), ctx.shared closes them.
+  // Its sessions are kept for the checks that judge them (session-owners.ts); when the posts
+  // cannot all be made (a capped server refuses a session), ctx.shared closes them.
   return ctx.shared(
     'foreign-posts',
     async () => {

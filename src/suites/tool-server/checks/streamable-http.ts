@@ -96,7 +96,7 @@ async function untilServed(
   return answer;
 }
 
-/** The checks that judge or send on the exercised session: once all of them ended, it is closed. */
+/** The checks that judge or send on the exercised session: once all of them ended, a session refused for capacity may have its room. */
 const EXERCISE_CHECKS = {
   sessionId: 'tool-server.http.session-id',
   notification202: 'tool-server.http.notification-202',
