@@ -210,6 +210,11 @@ export type OpenEnv = Omit<CheckEnv, 'signal' | 'idle'> & {
    * still prepare that many things ahead (the tool server's spare stdio processes).
    */
   readonly jobs?: number;
+  /**
+   * The ids of the checks the run selected (`--only`, tier, shard), when known: a check left
+   * out never runs, so nothing should wait for it to end.
+   */
+  readonly checks?: readonly string[];
 };
 
 /** The target could not be started or reached: bad usage, exit status 2. */

@@ -271,7 +271,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   const opened = await openWithin(
     suite,
     target,
-    { seed, runs, full, jobs: requestedJobs(options) },
+    { seed, runs, full, jobs: requestedJobs(options), checks: checks.map((c) => c.id) },
     options.signal,
     deadline,
     plan.budgetMs,
@@ -423,7 +423,7 @@ type Opened<C> = { ctx: C & { close(): Promise<void> }; stop?: undefined } | { s
 async function openWithin<T, C>(
   suite: Suite<T, C>,
   target: T,
-  env: { seed: number; runs: number; full: boolean; jobs: number },
+  env: { seed: number; runs: number; full: boolean; jobs: number; checks: readonly string[] },
   signal: AbortSignal | undefined,
   deadline: number,
   budgetMs: number,

@@ -108,7 +108,7 @@ export function describeSuite(
   describe(title, () => {
     let ctx: { close(): Promise<void> } | undefined;
     beforeAll(async () => {
-      ctx = await suite.open(target, settings);
+      ctx = await suite.open(target, { ...settings, checks: checks.map((c) => c.id) });
     }, options.openTimeoutMs ?? 60_000);
     afterAll(async () => {
       await ctx?.close();

@@ -20,10 +20,11 @@ import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
-import { ASK_AGAIN_MS, IdleStream } from './idle-stream.js';
+import { IdleStream } from './idle-stream.js';
 import { whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
+import { RoomMade } from './room-made.js';
 import { call, delay, type Exchange, initialize } from './rpc.js';
 import { SessionOwners } from './session-owners.js';
 import { SilenceWatch, watchSilence } from './silence.js';
@@ -76,7 +77,7 @@ export const MAX_PAGES = 50;
 /** HTTP statuses that say "no room for another session now": capacity, not a routing fault. */
 export const CAPACITY_STATUSES: readonly number[] = [429, 503];
 
-/** Between two tries of a stream refused for capacity, once the idle stream has let its session go. */
+/** Between two tries of a stream refused for capacity, once room was made (room-made.ts). */
 const ASK_AGAIN_PAUSE_MS = 100;
 
 /** Most a GET waits, past the silence budget, for tool calls the suite left unanswered. */
@@ -129,7 +130,7 @@ export interface ToolServerCtx {
   openHttp(label: string): StreamableChannel;
   /**
    * Close a session the caller no longer needs, to make room on a server that bounds its
-   * sessions: over SSE a stream refused for capacity within ASK_AGAIN_MS after is asked again.
+   * sessions: over SSE a stream refused for capacity soon after is asked again (room-made.ts).
    */
   makeRoom(channel: Channel): Promise<void>;
   /** Every session the suite holds open now (a reply misrouted to any of them shows as a stray there). */
@@ -164,6 +165,8 @@ export async function openToolServer(
   options: ToolServerSuiteOptions = {},
   /** The run's --jobs: how many stdio processes may start at once (the one asked for and spares). */
   jobs = 1,
+  /** The ids of the checks the run selected, when known (a shared value waits only for those). */
+  selected?: readonly string[],
 ): Promise<ToolServerCtx & { close(): Promise<void> }> {
   const mismatch = revisionMismatchOf(target);
   if (mismatch !== undefined) throw new UsageError(mismatch);
@@ -189,11 +192,14 @@ export async function openToolServer(
     await started?.kill();
   };
 
-  const owners = new SessionOwners(async (c) => {
-    if (!channels.has(c)) return false;
-    await c.close();
-    return true;
-  });
+  const owners = new SessionOwners(
+    async (c) => {
+      if (!channels.has(c)) return false;
+      await c.close();
+      return true;
+    },
+    selected === undefined ? undefined : new Set(selected),
+  );
   const idle = new IdleStream(
     (label) => openSession(label, true),
     async () => owners.closeShared(await mainChannel.catch(() => undefined)),
@@ -269,16 +275,15 @@ export async function openToolServer(
     }
   };
 
-  /** When a check last closed a session to make room (makeRoom). */
-  let roomMadeAt = Number.NEGATIVE_INFINITY;
+  const roomMade = new RoomMade();
   const makeRoom = async (channel: Channel) => {
     await channel.close();
-    roomMadeAt = performance.now();
+    roomMade.mark();
   };
 
   /**
-   * A new stream; refused for capacity, it is asked again once the idle stream has let its
-   * session go, or a check has closed one to make room.
+   * A new stream; refused for capacity, it is asked again once room was made: a check closed a
+   * session, sessions kept for checks that all ended were closed, or the idle stream let its go.
    */
   const openStream = async (label: string): Promise<SseChannel> => {
     for (;;) {
@@ -286,10 +291,9 @@ export async function openToolServer(
       if (!CAPACITY_STATUSES.includes(channel.status)) return channel;
       await channel.close();
       // Sessions kept for checks that all ended go first: letting the idle stream go costs a new watch.
-      if (await owners.releaseDone()) roomMadeAt = performance.now();
-      // Bounded: both say yes for ASK_AGAIN_MS after a session went, and each try waits.
-      const roomMade = performance.now() - roomMadeAt < ASK_AGAIN_MS;
-      if (!roomMade && !(await idle.letGo())) {
+      // Bounded: each closes a session once, and a refusal asks again only within ASK_AGAIN_MS of one.
+      if ((await owners.releaseDone()) || (!roomMade.recently() && (await idle.letGo()))) roomMade.mark();
+      if (!roomMade.recently()) {
         throw new SessionRefused(
           `GET ${target.kind === 'sse' ? target.url : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (the suite holds ${sessionsHeld()}), so this check could not open the session it needs`,
         );
@@ -449,6 +453,7 @@ export async function openToolServer(
   if (target.kind === 'sse') await idle.start();
 
   const shared = <T>(key: string, make: () => Promise<T>, usedBy?: readonly string[]): Promise<T> => {
+    if (usedBy !== undefined) owners.assertNamed(key, usedBy);
     let promise = memo.get(key) as Promise<T> | undefined;
     if (promise === undefined) {
       promise = owners.asShared(make, usedBy);

@@ -13,12 +13,6 @@ export const KEEP_ALIVE_LIMIT = { intervalMs: KEEP_ALIVE_MS, toleranceMs: KEEP_A
 /** Past the window's end before it counts as over: a frame sent at the end may still be on its way. */
 const WINDOW_END_MARGIN_MS = 50;
 
-/**
- * After the idle stream is let go, how long a session refused for capacity is asked again:
- * the server learns of the closed stream a moment later, not at once.
- */
-export const ASK_AGAIN_MS = 1_000;
-
 /** The part of a stream the keep-alive check judges, in ms on the stream's clock: from its endpoint event on. */
 export function keepAliveWindow(channel: SseChannel): { fromMs: number; toMs: number } {
   const endpointFrame = channel.frames.find((f) => f.event === 'endpoint');
@@ -54,7 +48,7 @@ export function keepAliveVerdictSettled(channel: SseChannel, now = performance.n
  */
 export class IdleStream {
   private first: SseChannel | undefined;
-  private letGoAt: number | undefined;
+  private wasLetGo = false;
   private cutShort = false;
   private again: Promise<SseChannel> | undefined;
 
@@ -78,19 +72,16 @@ export class IdleStream {
   }
 
   /**
-   * A session was refused for capacity: let the idle stream's session go if it still holds
-   * one. Whether the refused session may be asked again: true for ASK_AGAIN_MS after the
-   * stream was let go (by this call or another refusal's), false when it held no session.
+   * A session was refused for capacity: let the idle stream's session go. Whether it held one
+   * and let it go now (false once let go, or when it held none).
    */
   async letGo(): Promise<boolean> {
-    if (this.letGoAt === undefined) {
-      const held = this.first;
-      if (held === undefined || held.gone() !== undefined) return false;
-      this.letGoAt = performance.now();
-      this.cutShort = !keepAliveVerdictSettled(held, this.letGoAt);
-      await held.close();
-    }
-    return performance.now() - this.letGoAt < ASK_AGAIN_MS;
+    const held = this.first;
+    if (this.wasLetGo || held === undefined || held.gone() !== undefined) return false;
+    this.wasLetGo = true;
+    this.cutShort = !keepAliveVerdictSettled(held);
+    await held.close();
+    return true;
   }
 
   /**

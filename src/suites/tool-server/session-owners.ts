@@ -4,6 +4,8 @@ import type { Channel } from './channel.js';
 /** The sessions one part of the suite opened: one check's, or one shared value's. */
 interface Owner {
   readonly channels: Set<Channel>;
+  /** A check's: its id. */
+  readonly check?: string;
   /** A shared value's: the checks that use it and have not ended yet, when they were named. */
   readonly users?: Set<string>;
 }
@@ -27,8 +29,15 @@ export class SessionOwners {
   private readonly sharedOwners: Owner[] = [];
   private readonly ended = new Set<string>();
 
-  /** `close` closes a session the suite still holds (true) and does nothing for one already closed (false). */
-  constructor(private readonly close: (channel: Channel) => Promise<boolean>) {}
+  /**
+   * `close` closes a session the suite still holds (true) and does nothing for one already
+   * closed (false). `selected` names the checks this run will run, when it is known: a named
+   * user it leaves out (`--only`, a shard) never ends, so it is not waited for.
+   */
+  constructor(
+    private readonly close: (channel: Channel) => Promise<boolean>,
+    private readonly selected?: ReadonlySet<string>,
+  ) {}
 
   /** Record a session just opened under whoever is running now. */
   opened(channel: Channel): void {
@@ -40,7 +49,7 @@ export class SessionOwners {
    * `signal` aborts.
    */
   async asCheck<T>(id: string, signal: AbortSignal, body: () => Promise<T>): Promise<T> {
-    const owner: Owner = { channels: new Set() };
+    const owner: Owner = { channels: new Set(), check: id };
     const release = () => this.closeAll(owner);
     signal.addEventListener('abort', release, { once: true });
     try {
@@ -50,6 +59,19 @@ export class SessionOwners {
       await release();
       this.checkEnded(id);
     }
+  }
+
+  /**
+   * Throws when the check running now (in this async call chain) is not among `usedBy`, the
+   * users the shared value `key` names: once those ended, its sessions may be closed under it
+   * (false 404s). A bug of wirecheck, shown as the check's failure with a message that says so.
+   */
+  assertNamed(key: string, usedBy: readonly string[]): void {
+    const asker = this.current.getStore()?.check;
+    if (asker === undefined || usedBy.includes(asker)) return;
+    throw new Error(
+      `wirecheck's own fault, not the target's: the check ${asker} uses the shared value "${key}", whose list of users does not name it (it names ${usedBy.join(', ')})`,
+    );
   }
 
   private checkEnded(id: string): void {
@@ -62,9 +84,7 @@ export class SessionOwners {
    * refused for capacity, and no check will use them again. Whether it closed any.
    */
   async releaseDone(): Promise<boolean> {
-    const done = this.sharedOwners.filter((o) => o.users?.size === 0);
-    const closed = await Promise.all(done.map((owner) => this.closeAll(owner)));
-    return closed.includes(true);
+    return this.closeOwners(this.sharedOwners.filter((o) => o.users?.size === 0));
   }
 
   /**
@@ -73,7 +93,10 @@ export class SessionOwners {
    * `releaseDone` may close its sessions.
    */
   async asShared<T>(make: () => Promise<T>, usedBy?: readonly string[]): Promise<T> {
-    const users = usedBy === undefined ? undefined : new Set(usedBy.filter((id) => !this.ended.has(id)));
+    const users =
+      usedBy === undefined
+        ? undefined
+        : new Set(usedBy.filter((id) => this.willRun(id) && !this.ended.has(id)));
     const owner: Owner = { channels: new Set(), ...(users === undefined ? {} : { users }) };
     this.sharedOwners.push(owner);
     try {
@@ -86,7 +109,16 @@ export class SessionOwners {
 
   /** Close the sessions shared values opened, but `keep`: once no check will use them again. */
   async closeShared(keep: Channel | undefined): Promise<void> {
-    await Promise.all(this.sharedOwners.map((owner) => this.closeAll(owner, keep)));
+    await this.closeOwners(this.sharedOwners, keep);
+  }
+
+  private willRun(id: string): boolean {
+    return this.selected === undefined || this.selected.has(id);
+  }
+
+  /** Whether any of their sessions was still open. */
+  private async closeOwners(owners: readonly Owner[], keep?: Channel): Promise<boolean> {
+    return (await Promise.all(owners.map((owner) => this.closeAll(owner, keep)))).includes(true);
   }
 
   /** Whether any of them was still open. */

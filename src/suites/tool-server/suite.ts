@@ -47,7 +47,7 @@ export function createToolServerSuite(
     ).map(closingItsSessions),
     describeTarget,
     targetArgs,
-    open: (target, env) => openToolServer(target, options, env.jobs ?? 1),
+    open: (target, env) => openToolServer(target, options, env.jobs ?? 1, env.checks),
     bareStart: stdioBareStart,
     startsAhead: true,
   };

@@ -8,14 +8,14 @@ import { toolServerSuite } from '../../../src/suites/tool-server/suite.js';
 // Who opened each session, and when it is closed: a check's own when the check ends, a shared
 // value's when making it failed or when closeShared is asked.
 
-function harness() {
+function harness(selected?: ReadonlySet<string>) {
   const open = new Set<Channel>();
   const closed: string[] = [];
   const owners = new SessionOwners(async (c) => {
     if (!open.delete(c)) return false;
     closed.push(c.peer.label);
     return true;
-  });
+  }, selected);
   /** A session opened now, under whoever runs. */
   const session = async (label: string): Promise<Channel> => {
     // Opened after an await, as a real session is: ownership must follow the async chain.
@@ -105,6 +105,34 @@ describe('SessionOwners', () => {
     expect(await owners.releaseDone()).toBe(true);
     expect(labels()).toEqual(['unnamed']);
     expect(await owners.releaseDone()).toBe(false);
+  });
+
+  test('a named user the run did not select (--only, a shard) is not waited for', async () => {
+    const { owners, session, labels } = harness(new Set(['a', 'later']));
+    const signal = new AbortController().signal;
+    await owners.asCheck('a', signal, () => owners.asShared(() => session('observer'), ['a', 'b']));
+    // 'b' never runs: with 'a' ended, the room may go.
+    expect(await owners.releaseDone()).toBe(true);
+    expect(labels()).toEqual([]);
+    const all = harness();
+    await all.owners.asCheck('a', signal, () =>
+      all.owners.asShared(() => all.session('observer'), ['a', 'b']),
+    );
+    expect(await all.owners.releaseDone()).toBe(false);
+    expect(all.labels()).toEqual(['observer']);
+  });
+
+  test('assertNamed throws for a check that uses a shared value not naming it, and passes its users and the suite itself', async () => {
+    const { owners } = harness();
+    const signal = new AbortController().signal;
+    const users = ['a', 'b'];
+    await owners.asCheck('b', signal, async () => owners.assertNamed('foreign-posts', users));
+    await expect(
+      owners.asCheck('c', signal, async () => owners.assertNamed('foreign-posts', users)),
+    ).rejects.toThrow(/wirecheck's own fault.*the check c uses the shared value "foreign-posts".*names a, b/);
+    // Outside a check (the preflight), or while a shared value is made, there is no asker.
+    owners.assertNamed('foreign-posts', users);
+    await owners.asCheck('c', signal, () => owners.asShared(async () => owners.assertNamed('x', users)));
   });
 
   test('closeShared closes what shared values opened, but the session it keeps and those no part owns', async () => {

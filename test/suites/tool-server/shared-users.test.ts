@@ -6,7 +6,8 @@ import { toolServerSuite } from '../../../src/suites/tool-server/suite.js';
 // A shared value that names the checks using it gives its sessions' room away once they all
 // ended (session-owners.ts): a check that uses it but is not named could then send on a session
 // already ended. Every check is run against a context that records which shared values it asks
-// for, and stops it there.
+// for, and stops it there. (A run asserts it too, SessionOwners.assertNamed, whatever the check
+// called first; this test sees it without a server.)
 
 class Stop extends Error {}
 

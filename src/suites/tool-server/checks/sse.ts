@@ -80,64 +80,62 @@ interface ForeignPost {
  * one, a closed session's, and a call in flight when its stream closes; and before them,
  * requests of other sessions answered while the observers listen (a server that broadcasts
  * replies shows them on the observers every run). Shared by the refusal rules and the
- * routing check.
+ * routing check: its sessions are kept for the checks that judge them (session-owners.ts),
+ * and closed by ctx.shared when the posts cannot all be made (a capped server refuses one).
  */
 function foreignPosts(ctx: ToolServerCtx) {
-  // Its sessions are kept for the checks that judge them (session-owners.ts); when the posts
-  // cannot all be made (a capped server refuses a session), ctx.shared closes them.
-  return ctx.shared(
-    'foreign-posts',
-    async () => {
-      const open = (label: string) => ctx.openSession(label, true);
-      const observer = await open('observer');
-      const second = await open('observer-2');
-      const endpoint = observer.endpoint()!;
-      // Each observer's own request, answered while the other listens.
-      await exchange(second, METHODS.ping, undefined, ctx.replyMs);
-      await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
-      const posts: ForeignPost[] = [];
-      const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
-        const id = nextId();
-        const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
-        posts.push({ what, id, outcome });
-      };
-      await ping('a POST without a sessionId', withSession(endpoint, undefined));
-      await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
-      // A server with room for two sessions beside main only: observer-2's own exchange is
-      // recorded, so it makes room, and the posts that follow are watched by one observer.
-      const closed = await open('closed').catch(async (e: unknown) => {
-        if (!(e instanceof SessionRefused)) throw e;
-        await ctx.makeRoom(second);
-        return open('closed');
-      });
-      await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
-      const closedEndpoint = closed.endpoint()!;
-      await ctx.makeRoom(closed);
-      await delay(CLOSE_SETTLE_MS);
-      const closedId = nextId();
-      const closedPost: ForeignPost = {
-        what: 'a POST for a closed session',
-        id: closedId,
-        outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
-      };
-      // A call in flight when its stream closes: its reply must not surface elsewhere. The
-      // POST is answered before the stream closes, so the call reaches the server every run.
-      const inFlight = await open('in-flight');
-      const tool = probeTool(await toolsIfListed(ctx));
-      const id = nextId();
-      await inFlight.sendText(
-        JSON.stringify(
-          tool === undefined
-            ? request(id, METHODS.ping)
-            : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
-        ),
-      );
-      await inFlight.close();
-      await delay(QUIET_MS);
-      return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
-    },
-    Object.values(FOREIGN_POST_CHECKS),
+  return ctx.shared('foreign-posts', () => postForeign(ctx), Object.values(FOREIGN_POST_CHECKS));
+}
+
+/** The exchange of foreignPosts, made once per run. */
+async function postForeign(ctx: ToolServerCtx) {
+  const open = (label: string) => ctx.openSession(label, true);
+  const observer = await open('observer');
+  const second = await open('observer-2');
+  const endpoint = observer.endpoint()!;
+  // Each observer's own request, answered while the other listens.
+  await exchange(second, METHODS.ping, undefined, ctx.replyMs);
+  await exchange(observer, METHODS.ping, undefined, ctx.replyMs);
+  const posts: ForeignPost[] = [];
+  const ping = async (what: string, url: URL, headers?: Record<string, string>) => {
+    const id = nextId();
+    const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
+    posts.push({ what, id, outcome });
+  };
+  await ping('a POST without a sessionId', withSession(endpoint, undefined));
+  await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
+  // A server with room for two sessions beside main only: observer-2's own exchange is
+  // recorded, so it makes room, and the posts that follow are watched by one observer.
+  const closed = await open('closed').catch(async (e: unknown) => {
+    if (!(e instanceof SessionRefused)) throw e;
+    await ctx.makeRoom(second);
+    return open('closed');
+  });
+  await exchange(closed, METHODS.ping, undefined, ctx.replyMs);
+  const closedEndpoint = closed.endpoint()!;
+  await ctx.makeRoom(closed);
+  await delay(CLOSE_SETTLE_MS);
+  const closedId = nextId();
+  const closedPost: ForeignPost = {
+    what: 'a POST for a closed session',
+    id: closedId,
+    outcome: await observer.postTo(closedEndpoint, JSON.stringify(request(closedId, METHODS.ping))),
+  };
+  // A call in flight when its stream closes: its reply must not surface elsewhere. The
+  // POST is answered before the stream closes, so the call reaches the server every run.
+  const inFlight = await open('in-flight');
+  const tool = probeTool(await toolsIfListed(ctx));
+  const id = nextId();
+  await inFlight.sendText(
+    JSON.stringify(
+      tool === undefined
+        ? request(id, METHODS.ping)
+        : request(id, METHODS.toolsCall, { name: tool.name, arguments: minimalArguments(tool) }),
+    ),
   );
+  await inFlight.close();
+  await delay(QUIET_MS);
+  return { observer, second, posts, closedPost, inFlightId: id, closed, inFlight };
 }
 
 /**
