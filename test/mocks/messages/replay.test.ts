@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   BUNDLED_LIBRARY_DIR,
   bodyOfChunks,
@@ -120,6 +121,25 @@ describe('replay through the mock service', () => {
     const second = await post(service.url);
     expect(second.status).toBe(529);
     expect(await second.text()).toBe(bodyOfChunks(overloaded.response.chunks).toString());
+  });
+
+  test('a recording the mock cannot go on writing is cut, and the journal says why', async () => {
+    const text = await library('text');
+    service = await startMockMessagesService({ scenario: recordingScenario([text], { speed: 0 }) });
+    // The first body write of the mock's own response throws, as a broken socket's may.
+    const write = vi.spyOn(ServerResponse.prototype, 'write').mockImplementationOnce(() => {
+      throw new Error('the socket broke');
+    });
+    try {
+      const res = await post(service.url);
+      expect(res.status).toBe(200);
+      await expect(res.arrayBuffer()).rejects.toThrow();
+    } finally {
+      write.mockRestore();
+    }
+    const entry = service.journal.entries()[0]!;
+    expect(entry.outcome).toBe('disconnected');
+    expect(entry.streamError).toBe('the mock could not replay the recorded response: the socket broke');
   });
 
   test('a recording with a header Node cannot send gets 500 api_error naming it (the request hung)', async () => {
