@@ -182,7 +182,8 @@ async function runGuarded(
       runPlanned(planned, shared, blocks.block(i), progress, pool).finally(() => blocks.end(i)),
   );
   const results = outcomes.filter((r): r is SuiteResult => r !== undefined);
-  const stop = guard.stop;
+  // A bug a check caught in wirecheck stops its suite only; the run's status says it all the same.
+  const stop = guard.stop ?? results.find((r) => r.stopped?.kind === 'harness-error')?.stopped;
   if (stop !== undefined) reportStop(stop, guard, results, ctx, out);
   const ran = results.filter((r) => r.error === undefined);
   if (ran.length > 0) {
@@ -344,12 +345,14 @@ function reportStop(
   const progress = `${finished} of ${checks.length} checks finished; the rest are marked not run`;
   if (stop.kind === 'harness-error') {
     const detail = guard.harnessErrors.map(describeUncaught).join('\n');
+    // The guard's stop is an uncaught error; a suite's own, a HarnessBug one of its checks threw.
+    const what =
+      guard.stop !== undefined
+        ? 'an uncaught error stopped the run: this is a bug of wirecheck (or of a suite), please report it with the lines below'
+        : `${stop.message}. Please report it with this line`;
     reportError(
       ctx.stderr,
-      new WirecheckError(
-        'WC_INTERNAL',
-        `an uncaught error stopped the run: this is a bug of wirecheck (or of a suite), please report it with the lines below. ${progress}.\n${detail}`,
-      ),
+      new WirecheckError('WC_INTERNAL', `${what}. ${progress}.${detail === '' ? '' : `\n${detail}`}`),
     );
     return;
   }

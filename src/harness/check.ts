@@ -79,6 +79,15 @@ export interface CheckFailureOptions {
   readonly sharedCause?: string;
 }
 
+/**
+ * Thrown where a check finds wirecheck itself in a state it must never reach (a bug of
+ * wirecheck or of a suite): no target is blamed. The check is not run, and the suite's run
+ * stops there as on an uncaught error (a harness error: exit status 2, the reports written).
+ */
+export class HarnessBug extends Error {
+  override readonly name = 'HarnessBug';
+}
+
 /** Thrown by a check that cannot apply to this target (it becomes a skip). */
 export class CheckSkipped extends Error {
   override readonly name: string = 'CheckSkipped';

@@ -7,6 +7,7 @@ import {
   type CheckEnv,
   CheckFailure,
   CheckSkipped,
+  HarnessBug,
   NotExercised,
   type PropertyReplay,
   type Suite,
@@ -300,10 +301,20 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
     if (stop === undefined && performance.now() >= deadline) stop = budgetStop(plan.budgetMs, undefined);
     return stop !== undefined;
   };
-  /** After a check: the target went away, the run was stopped or its budget is used up. */
-  const noteStop = (check: Check<C>, result: CheckResult, cut: Cut['kind'] | undefined): void => {
+  /** After a check: wirecheck failed, the target went away, the run was stopped or its budget is used up. */
+  const noteStop = (
+    check: Check<C>,
+    result: CheckResult,
+    cut: Cut['kind'] | undefined,
+    bug: HarnessBug | undefined,
+  ): void => {
     if (stop !== undefined) return;
-    if (result.skipKind === 'not-run' && options.signal?.aborted) stop = stopOf(options.signal);
+    if (bug !== undefined) {
+      stop = {
+        kind: 'harness-error',
+        message: `wirecheck failed during ${check.id} (a bug of wirecheck or of a suite): ${bug.message}`,
+      };
+    } else if (result.skipKind === 'not-run' && options.signal?.aborted) stop = stopOf(options.signal);
     else if (result.targetGone === true) {
       stop = { kind: 'target-gone', message: `the target stopped during ${check.id}: ${result.message}` };
     } else if (cut === 'suite-budget' || performance.now() >= deadline) {
@@ -328,12 +339,16 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
           notRunFrom(i, stop);
           break;
         }
-        const { result, cut } = await runCheckCut(suite, target, check, ctx, settingsOf(undefined)).finally(
-          held,
-        );
+        const { result, cut, bug } = await runCheckCut(
+          suite,
+          target,
+          check,
+          ctx,
+          settingsOf(undefined),
+        ).finally(held);
         results.push(result);
         options.onResult?.(result, i + 1, checks.length);
-        noteStop(check, result, cut);
+        noteStop(check, result, cut, bug);
       }
     } else {
       // Checks run concurrently and finish in any order; results are reported in catalogue order.
@@ -359,9 +374,9 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
           const check = checks[i] as Check<C>;
           // The progress line counts the checks reported so far, as with one check at a time.
           options.onStart?.(check.id, reported, checks.length);
-          const { result, cut } = await runCheckCut(suite, target, check, ctx, settingsOf(slots));
+          const { result, cut, bug } = await runCheckCut(suite, target, check, ctx, settingsOf(slots));
           done[i] = result;
-          noteStop(check, result, cut);
+          noteStop(check, result, cut, bug);
           report();
         },
       });
@@ -508,7 +523,7 @@ async function runCheckCut<T, C>(
   check: Check<C>,
   ctx: C,
   settings: CheckSettings,
-): Promise<{ result: CheckResult; cut?: Cut['kind'] }> {
+): Promise<{ result: CheckResult; cut?: Cut['kind']; bug?: HarnessBug }> {
   const { seed, full } = settings;
   const t0 = performance.now();
   const controller = new AbortController();
@@ -613,7 +628,11 @@ async function runCheckCut<T, C>(
       }
     }
   }
-  return cutBy === undefined ? { result } : { result, cut: cutBy };
+  return {
+    result,
+    ...(cutBy === undefined ? {} : { cut: cutBy }),
+    ...(thrown instanceof HarnessBug ? { bug: thrown } : {}),
+  };
 }
 
 /** The record of a selected check that the run did not reach. */
@@ -650,6 +669,13 @@ type Outcome = Pick<
 >;
 
 function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
+  if (e instanceof HarnessBug) {
+    return {
+      status: 'skip',
+      skipKind: 'not-run',
+      message: `not run: wirecheck failed during this check (a bug of wirecheck or of a suite, not of the target): ${e.message}`,
+    };
+  }
   if (e instanceof NotExercised) return { status: 'skip', skipKind: 'not-exercised', message: e.message };
   if (e instanceof CheckSkipped) return { status: 'skip', skipKind: 'not-applicable', message: e.message };
   // A target that went away fails the check that saw it go, whatever the check's level.

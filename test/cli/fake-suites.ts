@@ -7,6 +7,7 @@ import {
   CheckFailure,
   type CheckSchedule,
   CheckSkipped,
+  HarnessBug,
   NotExercised,
   type Suite,
   TargetGone,
@@ -20,9 +21,10 @@ import { registerSuite, SUITES, type SuiteEntry } from '../../src/suites/registr
 
 /**
  * How a fake check ends: as told; `not-exercised` ran but judged nothing; `gone` saw the
- * target go (TargetGone); `hang` never settles and ignores its abort signal.
+ * target go (TargetGone); `hang` never settles and ignores its abort signal; `bug` caught
+ * wirecheck in a state it must never reach (HarnessBug).
  */
-export type Outcome = 'pass' | 'fail' | 'skip' | 'not-exercised' | 'gone' | 'hang';
+export type Outcome = 'pass' | 'fail' | 'skip' | 'not-exercised' | 'gone' | 'hang' | 'bug';
 
 export interface FakeCheck {
   id: string;
@@ -89,6 +91,7 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
           if (c.outcome === 'gone')
             throw new TargetGone('the target exited with status 1', 'running', 'exited');
           if (c.outcome === 'hang') await new Promise(() => {});
+          if (c.outcome === 'bug') throw new HarnessBug(`${c.id} found a list that leaves it out`);
         },
       }),
     ),

@@ -58,4 +58,24 @@ describe('an uncaught error during a run is a harness error: exit 2, a message n
       ]);
     }, 40_000);
   }
+
+  test('a HarnessBug a check throws (wirecheck caught itself in a state it must never reach) blames no target: the same stop', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-harness-error-'));
+    dirs.push(dir);
+    const result = await run(['test', 'buggy', '--report-dir', dir, 'caught']);
+    const context = `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`;
+    expect(result.code, context).toBe(2);
+    expect(result.stderr).toContain(
+      'wirecheck: WC_INTERNAL: wirecheck failed during buggy.bug (a bug of wirecheck or of a suite): a list of the suite left this check out. Please report it',
+    );
+    expect(result.stdout).not.toMatch(/FAIL/);
+    const results = SuiteResult.parse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')));
+    expect(results.stopped?.kind).toBe('harness-error');
+    expect(results.summary.failed).toBe(0);
+    const [fine, bug, after] = results.checks;
+    expect([fine?.status, bug?.skipKind, after?.skipKind]).toEqual(['pass', 'not-run', 'not-run']);
+    expect(bug?.message).toBe(
+      'not run: wirecheck failed during this check (a bug of wirecheck or of a suite, not of the target): a list of the suite left this check out',
+    );
+  }, 40_000);
 });

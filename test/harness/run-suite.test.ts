@@ -13,6 +13,35 @@ function statuses(result: Awaited<ReturnType<typeof runSuite>>) {
   return result.checks.map((c) => [c.id, c.status, c.skipKind ?? ''] as const);
 }
 
+describe('runSuite: a HarnessBug a check throws', () => {
+  for (const concurrent of [false, true]) {
+    test(`stops the suite as a harness error and fails nothing (${concurrent ? '--jobs 2' : 'one check at a time'})`, async () => {
+      const { suite } = fakeSuite(
+        'fake',
+        [
+          // Under --jobs 2 it runs beside the bug and ends after it: its verdict stands.
+          { id: 'fake.fine', outcome: 'pass', delayMs: 100 },
+          { id: 'fake.bug', outcome: 'bug' },
+          { id: 'fake.after', outcome: 'fail' },
+        ],
+        { concurrent },
+      );
+      const result = await runSuite(suite, TARGET, { seed: 1, runs: 10, jobs: concurrent ? 2 : 1 });
+      expect(result.stopped).toEqual({
+        kind: 'harness-error',
+        message:
+          'wirecheck failed during fake.bug (a bug of wirecheck or of a suite): fake.bug found a list that leaves it out',
+      });
+      expect(statuses(result)).toEqual([
+        ['fake.fine', 'pass', ''],
+        ['fake.bug', 'skip', 'not-run'],
+        ['fake.after', 'skip', 'not-run'],
+      ]);
+      expect(result.summary.failed).toBe(0);
+    });
+  }
+});
+
 describe('runSuite: what each check really did', () => {
   test('a check that caps its property runs records the runs it used; a check without a property records none', async () => {
     const { suite } = fakeSuite('fake', [

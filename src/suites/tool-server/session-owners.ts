@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { HarnessBug } from '../../harness/check.js';
 import type { Channel } from './channel.js';
 
 /** The sessions one part of the suite opened: one check's, or one shared value's. */
@@ -64,13 +65,13 @@ export class SessionOwners {
   /**
    * Throws when the check running now (in this async call chain) is not among `usedBy`, the
    * users the shared value `key` names: once those ended, its sessions may be closed under it
-   * (false 404s). A bug of wirecheck, shown as the check's failure with a message that says so.
+   * (false 404s): a bug of wirecheck, which stops the run as a harness error (HarnessBug).
    */
   assertNamed(key: string, usedBy: readonly string[]): void {
     const asker = this.current.getStore()?.check;
     if (asker === undefined || usedBy.includes(asker)) return;
-    throw new Error(
-      `wirecheck's own fault, not the target's: the check ${asker} uses the shared value "${key}", whose list of users does not name it (it names ${usedBy.join(', ')})`,
+    throw new HarnessBug(
+      `the check ${asker} uses the shared value "${key}", whose list of users does not name it (it names ${usedBy.join(', ')})`,
     );
   }
 

@@ -1,12 +1,15 @@
 // The wirecheck CLI (as bin/wirecheck.js runs it) with one registered suite, `buggy`, whose
 // checks have the bugs a suite can have: the second leaves a promise rejected with nobody
-// listening (or, with --bug timer, throws from a timer) and then waits; the first and last
-// are fine. For the harness-error test: the run must stop with exit 2 and a report.
+// listening (or, with `timer`, throws from a timer) and then waits, or (with `caught`) throws
+// the HarnessBug it caught itself in; the first and last are fine. For the harness-error test:
+// the run must stop with exit 2 and a report.
 import { main } from '../../../dist/cli/main.js';
+import { HarnessBug } from '../../../dist/harness/check.js';
 import { registerSuite, SUITES } from '../../../dist/suites/registry.js';
 
-const bug = process.argv.includes('timer') ? 'timer' : 'rejection';
-const argv = process.argv.filter((a) => a !== 'timer' && a !== 'rejection');
+const BUGS = ['timer', 'caught', 'rejection'];
+const bug = BUGS.find((b) => process.argv.includes(b)) ?? 'rejection';
+const argv = process.argv.filter((a) => !BUGS.includes(a));
 
 const check = (id, run) => ({ id, clause: 'Events rule 1', description: `check ${id}`, level: 'must', run });
 SUITES.splice(0);
@@ -17,6 +20,7 @@ registerSuite({
     checks: [
       check('buggy.fine', async () => {}),
       check('buggy.bug', async () => {
+        if (bug === 'caught') throw new HarnessBug('a list of the suite left this check out');
         if (bug === 'timer') {
           setTimeout(() => {
             throw new Error('thrown from a timer of the suite');

@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import type { CheckEnv } from '../../../src/harness/check.js';
+import { type CheckEnv, HarnessBug } from '../../../src/harness/check.js';
 import type { Channel } from '../../../src/suites/tool-server/channel.js';
 import type { ToolServerCtx } from '../../../src/suites/tool-server/context.js';
 import { SessionOwners } from '../../../src/suites/tool-server/session-owners.js';
@@ -129,7 +129,11 @@ describe('SessionOwners', () => {
     await owners.asCheck('b', signal, async () => owners.assertNamed('foreign-posts', users));
     await expect(
       owners.asCheck('c', signal, async () => owners.assertNamed('foreign-posts', users)),
-    ).rejects.toThrow(/wirecheck's own fault.*the check c uses the shared value "foreign-posts".*names a, b/);
+    ).rejects.toThrow(
+      new HarnessBug(
+        'the check c uses the shared value "foreign-posts", whose list of users does not name it (it names a, b)',
+      ),
+    );
     // Outside a check (the preflight), or while a shared value is made, there is no asker.
     owners.assertNamed('foreign-posts', users);
     await owners.asCheck('c', signal, () => owners.asShared(async () => owners.assertNamed('x', users)));
