@@ -188,11 +188,11 @@ describe('measureBareStart', () => {
 });
 
 describe('prescribedWaitMs', () => {
-  test("a suite's longest prescribed wait: the 429's retry-after twice, two 1 s replies, the runner's real default", () => {
+  test("a suite's longest prescribed wait: the 429's retry-after twice, two 1.5 s replies, the runner's real default", () => {
     expect(prescribedWaitMs([])).toBe(0);
     expect(prescribedWaitMs([{}, { prescribedWaitMs: 5 }, { prescribedWaitMs: 3 }])).toBe(5);
     expect(prescribedWaitMs(messagesClientSuite.checks)).toBe(2000);
-    expect(prescribedWaitMs(toolClientSuite.checks)).toBe(2000);
+    expect(prescribedWaitMs(toolClientSuite.checks)).toBe(3000);
     expect(prescribedWaitMs(runnerSuite.checks)).toBe(DEFAULT_TIMEOUT_S * 1000 + KILL_GRACE_MS);
     expect(prescribedWaitMs(agentSuite.checks)).toBe(0);
   });

@@ -134,7 +134,7 @@ export interface SharedCases {
   basic(transport: ToolTransport, asker?: SharedAsker): Promise<CaseResult>;
   /** The mock pings the client before answering tools/call. */
   ping(transport: ToolTransport, asker?: SharedAsker): Promise<CaseResult>;
-  /** Every reply takes a second (replyDelayMs 1000). */
+  /** Every reply takes a second and a half (SLOW_REPLY_MS). */
   slow(transport: ToolTransport, asker?: SharedAsker): Promise<CaseResult>;
   /** stdio: the mock writes NON_JSON_BANNER on stdout just before the tools/call reply. */
   nonJsonStdout(asker?: SharedAsker): Promise<CaseResult>;
@@ -143,8 +143,12 @@ export interface SharedCases {
 type SharedAsker = Pick<CheckEnv, 'idle'>;
 
 /** The line that is not JSON, for the stdio-hygiene case. */
-/** How long the mock takes to send each reply in the slow case (`shared.slow`). */
-export const SLOW_REPLY_MS = 1000;
+/**
+ * How long the mock takes to send each reply in the slow case (`shared.slow`): clearly past one
+ * second, the timeout the rule names. A delay equal to a client's own timeout (@ai-sdk/mcp gives
+ * its first request 1000 ms) is a race between two timers, and the verdict would move with load.
+ */
+export const SLOW_REPLY_MS = 1500;
 
 /** What the slow case waits out against a conforming client: its replies to initialize and tools/call. */
 export const SLOW_CASE_WAIT_MS = 2 * SLOW_REPLY_MS;

@@ -126,7 +126,7 @@ async function expectOrderKept(
   if (found.kind !== 'overlapped') fail(basic, found);
   if (confirmed !== undefined) {
     throw new NotExercised(
-      `${confirmed.reason}; with replies taking a second as well: which the client sent first is not shown (${describeCase(slow)})`,
+      `${confirmed.reason}; with replies taking 1.5 s as well: which the client sent first is not shown (${describeCase(slow)})`,
     );
   }
 }
@@ -161,13 +161,13 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     },
     {
       id: idOf(t, 'lifecycle.initialize-awaited'),
-      // Its case waits on replies that each take a second: the wait overlaps other checks.
+      // Its case waits on replies that each take 1.5 s: the wait overlaps other checks.
       schedule: 'waits',
       prescribedWaitMs: SLOW_CASE_WAIT_MS,
       clause:
         'MCP 2024-11-05 lifecycle (not shown in the spec): the initialized notification is sent after successful initialization',
       description:
-        'With replies taking a second, the client sends notifications/initialized only after the initialize result arrived (a client that never sends it is not exercised here: lifecycle.initialized-first fails it).',
+        'With replies taking 1.5 s, the client sends notifications/initialized only after the initialize result arrived (a client that never sends it is not exercised here: lifecycle.initialized-first fails it).',
       level: 'must',
       basis: 'protocol-must',
       rule: 'MCP 2024-11-05: after successful initialization, that is after the initialize result, the client MUST send the initialized notification; sent before the result, it tells a server that has not agreed on a version yet that the client is ready. Every tool client.',
@@ -201,13 +201,13 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     },
     {
       id: idOf(t, 'lifecycle.requests-after-initialize-result'),
-      // The slow case of initialize-awaited: replies take a second, so the order shows.
+      // The slow case of initialize-awaited: replies take 1.5 s, so the order shows.
       schedule: 'waits',
       prescribedWaitMs: SLOW_CASE_WAIT_MS,
       clause:
         'MCP 2024-11-05 lifecycle (not shown in the spec): the client SHOULD NOT send requests other than pings before the server has responded to the initialize request',
       description:
-        'With replies taking a second, the client sends no request but ping before the initialize result arrived.',
+        'With replies taking 1.5 s, the client sends no request but ping before the initialize result arrived.',
       level: 'should',
       basis: 'protocol-should',
       rule: 'MCP 2024-11-05: the client SHOULD NOT send requests other than pings before the server has responded to the initialize request. Every tool client; a SHOULD NOT, so a request pipelined before the result is a warning.',

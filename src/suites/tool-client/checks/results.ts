@@ -162,15 +162,15 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
     },
     {
       id: idOf(t, 'result.slow-reply'),
-      // Its case waits on replies that each take a second: the wait overlaps other checks.
+      // Its case waits on replies that each take 1.5 s: the wait overlaps other checks.
       schedule: 'waits',
       prescribedWaitMs: SLOW_CASE_WAIT_MS,
       clause:
         'Spec silent on client timeouts; Limits: keep-alive 15 s implies replies may take seconds (should)',
-      description: 'Replies that each take a second still lead to the right result.',
+      description: 'Replies that each take 1.5 s still lead to the right result.',
       level: 'should',
       basis: 'protocol-should',
-      rule: 'The spec sets no client timeout, and its 15 s keep-alive implies replies may take seconds; a client that gives up after a second fails real servers. A warning.',
+      rule: 'The spec sets no client timeout, and its 15 s keep-alive implies replies may take seconds; a client that gives up after a second fails real servers (each reply here takes 1.5 s, clear of a one-second timer). A warning.',
       timeoutMs: CASE_BUDGET_MS,
       async run(ctx, env) {
         const result = await ctx.shared.slow(t, env);
