@@ -88,6 +88,9 @@ export class HarnessBug extends Error {
   override readonly name = 'HarnessBug';
 }
 
+/** Whom a harness error blames, in the line of the check it stopped and in its suite's stop. */
+export const WIRECHECK_BLAMED = 'a bug of wirecheck or of a suite';
+
 /** Thrown by a check that cannot apply to this target (it becomes a skip). */
 export class CheckSkipped extends Error {
   override readonly name: string = 'CheckSkipped';

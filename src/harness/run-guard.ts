@@ -1,3 +1,4 @@
+import { WIRECHECK_BLAMED } from './check.js';
 import type { RunStop } from './results.js';
 import { exitCodeOfSignal, interruptStop } from './stop.js';
 
@@ -61,7 +62,7 @@ export function guardRun(proc: GuardedProcess, options: RunGuardOptions): RunGua
     const first = describeUncaught(error).split('\n')[0] ?? '';
     stopWith({
       kind: 'harness-error',
-      message: `wirecheck failed (a bug of wirecheck or of a suite): ${first}`,
+      message: `wirecheck failed (${WIRECHECK_BLAMED}): ${first}`,
     });
   };
   proc.on('SIGINT', onInt);

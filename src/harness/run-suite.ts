@@ -13,6 +13,7 @@ import {
   type Suite,
   TargetGone,
   TargetUnavailable,
+  WIRECHECK_BLAMED,
 } from './check.js';
 import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
@@ -302,17 +303,12 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
     return stop !== undefined;
   };
   /** After a check: wirecheck failed, the target went away, the run was stopped or its budget is used up. */
-  const noteStop = (
-    check: Check<C>,
-    result: CheckResult,
-    cut: Cut['kind'] | undefined,
-    bug: HarnessBug | undefined,
-  ): void => {
+  const noteStop = (check: Check<C>, { result, cut, bug }: CheckRun): void => {
     if (stop !== undefined) return;
     if (bug !== undefined) {
       stop = {
         kind: 'harness-error',
-        message: `wirecheck failed during ${check.id} (a bug of wirecheck or of a suite): ${bug.message}`,
+        message: `wirecheck failed during ${check.id} (${WIRECHECK_BLAMED}): ${bug.message}`,
       };
     } else if (result.skipKind === 'not-run' && options.signal?.aborted) stop = stopOf(options.signal);
     else if (result.targetGone === true) {
@@ -339,16 +335,10 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
           notRunFrom(i, stop);
           break;
         }
-        const { result, cut, bug } = await runCheckCut(
-          suite,
-          target,
-          check,
-          ctx,
-          settingsOf(undefined),
-        ).finally(held);
-        results.push(result);
-        options.onResult?.(result, i + 1, checks.length);
-        noteStop(check, result, cut, bug);
+        const ran = await runCheckCut(suite, target, check, ctx, settingsOf(undefined)).finally(held);
+        results.push(ran.result);
+        options.onResult?.(ran.result, i + 1, checks.length);
+        noteStop(check, ran);
       }
     } else {
       // Checks run concurrently and finish in any order; results are reported in catalogue order.
@@ -374,9 +364,9 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
           const check = checks[i] as Check<C>;
           // The progress line counts the checks reported so far, as with one check at a time.
           options.onStart?.(check.id, reported, checks.length);
-          const { result, cut, bug } = await runCheckCut(suite, target, check, ctx, settingsOf(slots));
-          done[i] = result;
-          noteStop(check, result, cut, bug);
+          const ran = await runCheckCut(suite, target, check, ctx, settingsOf(slots));
+          done[i] = ran.result;
+          noteStop(check, ran);
           report();
         },
       });
@@ -516,14 +506,21 @@ export async function runCheck<T, C>(
   return (await runCheckCut(suite, target, check, ctx, settings)).result;
 }
 
-/** runCheck, also saying what cut the body short, if anything did. */
+/** A check's result, what cut its body short if anything did, and the HarnessBug it threw if it did. */
+interface CheckRun {
+  readonly result: CheckResult;
+  readonly cut?: Cut['kind'];
+  readonly bug?: HarnessBug;
+}
+
+/** runCheck, also saying what cut the body short and what bug of wirecheck it met. */
 async function runCheckCut<T, C>(
   suite: Suite<T, C>,
   target: T,
   check: Check<C>,
   ctx: C,
   settings: CheckSettings,
-): Promise<{ result: CheckResult; cut?: Cut['kind']; bug?: HarnessBug }> {
+): Promise<CheckRun> {
   const { seed, full } = settings;
   const t0 = performance.now();
   const controller = new AbortController();
@@ -673,7 +670,7 @@ function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
     return {
       status: 'skip',
       skipKind: 'not-run',
-      message: `not run: wirecheck failed during this check (a bug of wirecheck or of a suite, not of the target): ${e.message}`,
+      message: `not run: wirecheck failed during this check (${WIRECHECK_BLAMED}, not of the target): ${e.message}`,
     };
   }
   if (e instanceof NotExercised) return { status: 'skip', skipKind: 'not-exercised', message: e.message };

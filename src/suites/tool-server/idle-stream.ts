@@ -48,7 +48,6 @@ export function keepAliveVerdictSettled(channel: SseChannel, now = performance.n
  */
 export class IdleStream {
   private first: SseChannel | undefined;
-  private wasLetGo = false;
   private cutShort = false;
   private again: Promise<SseChannel> | undefined;
 
@@ -73,12 +72,12 @@ export class IdleStream {
 
   /**
    * A session was refused for capacity: let the idle stream's session go. Whether it held one
-   * and let it go now (false once let go, or when it held none).
+   * and let it go now (false once let go, or when it held none). A stream let go is gone from
+   * the close call on, so a refusal that comes while it closes is told it holds none.
    */
   async letGo(): Promise<boolean> {
     const held = this.first;
-    if (this.wasLetGo || held === undefined || held.gone() !== undefined) return false;
-    this.wasLetGo = true;
+    if (held === undefined || held.gone() !== undefined) return false;
     this.cutShort = !keepAliveVerdictSettled(held);
     await held.close();
     return true;

@@ -46,6 +46,8 @@ export interface SseChannel extends Channel {
   postTo(url: URL, text: string, headers?: Record<string, string>, timeoutMs?: number): Promise<PostOutcome>;
   /** The frames as report evidence (times relative to the response headers). */
   frameItems(): FrameItem[];
+  /** Closes the stream; `gone()` says so from the call on, before the returned promise settles. */
+  close(): Promise<void>;
 }
 
 export interface SseOpenOptions {

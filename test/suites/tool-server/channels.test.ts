@@ -2,7 +2,11 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Channel } from '../../../src/suites/tool-server/channel.js';
 import { cannotSpeakProtocol } from '../../../src/suites/tool-server/diagnosis.js';
 import { exchange } from '../../../src/suites/tool-server/rpc.js';
-import { MAX_KEPT_FRAMES, openSseChannel } from '../../../src/suites/tool-server/sse-channel.js';
+import {
+  MAX_KEPT_FRAMES,
+  openSseChannel,
+  type SseChannel,
+} from '../../../src/suites/tool-server/sse-channel.js';
 import { openStdioChannel } from '../../../src/suites/tool-server/stdio-channel.js';
 import { type RunningTarget, startSseTarget, targetCommand } from '../../hostile/targets.js';
 
@@ -106,9 +110,9 @@ describe('SSE channel: bounded', () => {
     expect(c.diagnosis().fatal?.kind).toBe('over-limit');
   });
 
-  test('a flood of comments is counted, and no more than MAX_KEPT_FRAMES are kept', async () => {
+  /** Opens a channel to a server that writes `body` on its stream and keeps it open, then runs `use`. */
+  async function onStream(body: string, use: (c: SseChannel) => Promise<void>): Promise<void> {
     const { createServer } = await import('node:http');
-    const body = `event: endpoint\ndata: /messages?sessionId=1\n\n${': keep-alive\n\n'.repeat(MAX_KEPT_FRAMES * 2)}`;
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(body);
@@ -122,11 +126,29 @@ describe('SSE channel: bounded', () => {
         postTimeoutMs: 2000,
       });
       open.push(c);
-      await until('the flood', () => c.diagnosis().bytes === body.length);
-      expect(c.frames).toHaveLength(MAX_KEPT_FRAMES);
+      await use(c);
     } finally {
       server.closeAllConnections();
       server.close();
     }
+  }
+  const ENDPOINT = 'event: endpoint\ndata: /messages?sessionId=1\n\n';
+
+  test('a flood of comments is counted, and no more than MAX_KEPT_FRAMES are kept', async () => {
+    const body = `${ENDPOINT}${': keep-alive\n\n'.repeat(MAX_KEPT_FRAMES * 2)}`;
+    await onStream(body, async (c) => {
+      await until('the flood', () => c.diagnosis().bytes === body.length);
+      expect(c.frames).toHaveLength(MAX_KEPT_FRAMES);
+    });
+  });
+
+  test('close(): gone() says so from the call on, before the close settles (IdleStream.letGo counts on it)', async () => {
+    await onStream(ENDPOINT, async (c) => {
+      await c.firstEvent(2000);
+      expect(c.gone()).toBeUndefined();
+      const closing = c.close();
+      expect(c.gone()).toBe('the harness closed the stream');
+      await closing;
+    });
   });
 });

@@ -84,6 +84,15 @@ describe('IdleStream', () => {
     expect(first.close).toHaveBeenCalledTimes(1);
   });
 
+  test('two refusals at once: one lets the stream go, the other is told it holds none', async () => {
+    setClock(2_000);
+    const first = fakeStream('idle');
+    const { idle } = make(first);
+    await idle.start();
+    expect((await Promise.all([idle.letGo(), idle.letGo()])).sort()).toEqual([false, true]);
+    expect(first.close).toHaveBeenCalledTimes(1);
+  });
+
   test('letGo with no stream held (none opened, or the server ended it) says no', async () => {
     setClock(2_000);
     const none = make(new Error('refused'));
