@@ -27,8 +27,13 @@ export interface Channel {
    * 2024-11-05 (Streamable HTTP: see offered-version.ts).
    */
   readonly protocolVersion?: string;
-  /** Send one text (normally a JSON-RPC message, unchanged). */
-  sendText(text: string): Promise<PostOutcome | undefined>;
+  /**
+   * Send one text (normally a JSON-RPC message, unchanged). `answerWithinMs`: how long the
+   * answer to a request in it may take. Over Streamable HTTP the POST's response carries that
+   * answer (a JSON body is written once the answer is ready), so its wait is the longer of this
+   * and the POST budget; over SSE the POST is only accepted, and stdio has no response.
+   */
+  sendText(text: string, answerWithinMs?: number): Promise<PostOutcome | undefined>;
   /**
    * Why the session is over, undefined while it lives: the process exited, the stream
    * ended, or the target sent a line or frame past a limit and the harness stopped reading

@@ -92,6 +92,15 @@ export const MAX_BACKLOG_WAIT_MS = 120_000;
  */
 export class SessionRefused extends NotExercised {}
 
+/**
+ * initialize on a new session got no reply at all within its budget (not a wrong one). A check
+ * that opened many sessions at once may have slowed the server itself: it judges no routing
+ * then (openedAtOnce).
+ */
+export class InitializeUnanswered extends CheckFailure {
+  override readonly name = 'InitializeUnanswered';
+}
+
 export interface ToolServerCtx {
   readonly target: ToolServerTarget;
   readonly transport: 'stdio' | 'sse' | 'http';
@@ -370,7 +379,7 @@ export async function openToolServer(
           channel.gone(),
         );
       }
-      throw new CheckFailure(
+      throw new (ex.reply === undefined ? InitializeUnanswered : CheckFailure)(
         `initialize on ${channel.peer.label} was not answered with a result: ${ex.why ?? JSON.stringify(ex.reply)}`,
         'an initialize result',
         ex.reply === undefined ? 'nothing' : JSON.stringify(ex.reply),

@@ -71,7 +71,7 @@ export async function exchangeWithId<Id extends number | string>(
         ? 'a message nested too deep to read arrived instead of a reply'
         : undefined),
   );
-  const post = await channel.sendText(JSON.stringify(request(id, method, params)));
+  const post = await channel.sendText(JSON.stringify(request(id, method, params)), ms);
   if (post !== undefined && (post.status === undefined || post.status >= 300)) {
     // A POST refused or unanswered will not be answered on the stream: stop waiting soon.
     const shortly = await Promise.race([waiting, delay(Math.min(ms, 300)).then(() => undefined)]);
@@ -80,7 +80,12 @@ export async function exchangeWithId<Id extends number | string>(
       post.status === undefined
         ? (post.problem ?? 'no response')
         : `HTTP ${post.status} ${post.body.slice(0, 200)}`;
-    return { id, reply: undefined, why: `the POST was not accepted (${how})`, post };
+    // Over Streamable HTTP the POST's response is the answer: none within the budget is no reply.
+    const why =
+      channel.transport === 'http' && post.status === undefined
+        ? `no reply: the POST got ${how}`
+        : `the POST was not accepted (${how})`;
+    return { id, reply: undefined, why, post };
   }
   const got = await waiting;
   const ex: Exchange<Id> =

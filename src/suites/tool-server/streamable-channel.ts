@@ -75,7 +75,7 @@ export interface StreamableChannel extends Channel {
 
 export interface StreamableOpenOptions {
   readonly label: string;
-  /** Budget for a POST's response headers (and a JSON body). */
+  /** Budget for a POST's response headers (and a JSON body); a request's answer budget, when longer, replaces it (sendText). */
   readonly postTimeoutMs: number;
   /** The protocol version the harness offers in initialize on this channel. */
   readonly protocolVersion: string;
@@ -152,7 +152,8 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     for (const w of [...settleWaiters]) w();
   };
 
-  function sendText(text: string): Promise<PostOutcome> {
+  function sendText(text: string, answerWithinMs = 0): Promise<PostOutcome> {
+    const waitMs = Math.max(options.postTimeoutMs, answerWithinMs);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -197,10 +198,10 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       };
       const timer = setTimeout(() => {
         if (record.status !== undefined) return;
-        record.problem = `no response within ${options.postTimeoutMs} ms`;
+        record.problem = `no response within ${waitMs} ms`;
         req.destroy();
         finish({ status: undefined, body: '', contentType: undefined, problem: record.problem });
-      }, options.postTimeoutMs);
+      }, waitMs);
       req.on('error', (e) => {
         record.problem ??= e.message;
         done();

@@ -15,7 +15,7 @@ import {
   toolServerTargetFromOptions,
 } from '../../../src/suites/tool-server/index.js';
 import { offeredProtocolVersion } from '../../../src/suites/tool-server/offered-version.js';
-import { freePort, notPassed, quickSuite, runAgainst, statusById } from './helpers.js';
+import { freePort, notPassed, quickSuite, runAgainst, serverScript, statusById } from './helpers.js';
 
 let reference: RunningStreamableToolServer;
 beforeAll(async () => {
@@ -98,6 +98,53 @@ describe('the tool-server suite over Streamable HTTP (--http)', () => {
       await json.close();
     }
   }, 60_000);
+
+  test('answers written as JSON bodies later than the POST budget, within the reply budget, are judged as answers', async () => {
+    // Over Streamable HTTP a POST's response carries the answer: in JSON its headers come with
+    // it. Waiting for them only the POST budget (1.5 s here) made this server (2 s an answer)
+    // unavailable, its initialize "not accepted".
+    const port = await freePort();
+    const only = [
+      'tool-server.initialize.result-shape',
+      'tool-server.ping.answered',
+      'tool-server.jsonrpc.batch-answered',
+    ];
+    const result = await runAgainst(
+      {
+        kind: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+        start: `${serverScript('streamable-json-slow')} --port ${port}`,
+      },
+      { only },
+    );
+    expect(result.error).toBeUndefined();
+    expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
+  }, 120_000);
+
+  test('initialize left unanswered while many sessions are opened at once is no routing fault: the session model is not exercised', async () => {
+    // A bridge that starts a process for each session answered 25 initializes at once in 4.6 s;
+    // this server answers those past 3 at once in 6 s, past the reply budget (5 s). The tests'
+    // suite opens 25 at once (2 model runs), and used to fail the check for it.
+    const port = await freePort();
+    const only = ['tool-server.http.session-model', 'tool-server.http.session-id'];
+    const result = await runAgainst(
+      {
+        kind: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+        start: `${serverScript('streamable-burst-initialize')} --port ${port}`,
+      },
+      { only },
+    );
+    expect(statusById(result)).toEqual({
+      'tool-server.http.session-model': 'skip',
+      'tool-server.http.session-id': 'pass',
+    });
+    const model = result.checks.find((c) => c.id === 'tool-server.http.session-model');
+    expect(model?.skipKind).toBe('not-exercised');
+    expect(model?.message).toMatch(
+      /^\d+ of 25 sessions opened at once got no answer to initialize \(the first: initialize on S\d+ was not answered with a result: no reply: the POST got no response within 5000 ms\): a server slow to start that many sessions at once looks the same \(JSON-RPC sets no deadline\), so routing was not judged$/,
+    );
+  }, 120_000);
 
   test('under 2025-11-25 (priming events) the reference passes the resumption checks', async () => {
     const only = ['event-ids-unique', 'resume-same-stream', 'resume-replays-after'].map(

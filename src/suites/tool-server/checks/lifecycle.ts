@@ -479,7 +479,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       const before = channel.peer.items.length;
       const ids = [`wirecheck-batch-${nextId()}`, `wirecheck-batch-${nextId()}`];
       const batch = ids.map((id) => ({ jsonrpc: '2.0', id, method: METHODS.ping }));
-      const post = await channel.sendText(JSON.stringify(batch));
+      const post = await channel.sendText(JSON.stringify(batch), ctx.replyMs);
       const answered = () =>
         answeredIds(
           channel.peer.items

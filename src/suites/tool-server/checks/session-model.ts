@@ -9,7 +9,7 @@ import { type Exchange, exchange } from '../rpc.js';
 import { LATE_REPLY_FACTOR } from '../slow-call.js';
 import { echoTool } from '../tool-choice.js';
 import { CLAUSES, toolsIfListed } from './common.js';
-import { settleOpens } from './open-within-capacity.js';
+import { openFailure, settleOpens } from './open-within-capacity.js';
 
 /** Sessions opened across the quick tier's runs, at least (the bar). */
 export const MIN_SESSIONS = 50;
@@ -136,7 +136,7 @@ async function openMany(n: number, m: Model, r: Real): Promise<void> {
   });
   r.capacity.mostOpen = Math.max(r.capacity.mostOpen, m.open.length);
   // A session refused for capacity is no routing fault: the run goes on with those it has.
-  if (failed.length > 0) throw failed[0];
+  if (failed.length > 0) throw openFailure(failed, n, r.all);
   if (refusal !== undefined) {
     m.full = true;
     r.capacity.refused ??= refusal.message;

@@ -17,7 +17,11 @@
 // capacityStatus (the status of that refusal instead of 503); capacityFirst (the cap is checked
 // before the Origin, so a server at capacity answers even a foreign Origin so: conforming too);
 // busyOnce (the first POST carrying an Origin is answered 503 with Retry-After: 1, as a server
-// briefly at capacity: conforming too).
+// briefly at capacity: conforming too); answerDelayMs (with json: each request's JSON body, and
+// so the response's headers, written that many ms late, as a server whose answers take time
+// writes them: conforming too); burstInitializeMs (an initialize that comes while 3 others are
+// being answered is answered that many ms late, as a bridge that starts a process for each
+// session slows down when many are opened at once: conforming too).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -113,6 +117,11 @@ export function main(flaws = {}) {
       .filter((m) => typeof m?.method === 'string' && 'id' in m)
       .map((m) => answer(m, flaws));
     if (replies.length === 0) return res.writeHead(202).end();
+    if (flaws.json && flaws.answerDelayMs !== undefined) {
+      const timer = setTimeout(() => json(res, 200, replies), flaws.answerDelayMs);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
     if (flaws.json) return json(res, 200, replies);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const reply of replies) res.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
@@ -120,6 +129,8 @@ export function main(flaws = {}) {
   };
 
   let busyDone = false;
+  /** burstInitializeMs: initialize requests being answered now. */
+  let initializing = 0;
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
     if (flaws.busyOnce && origin !== undefined && !busyDone) {
@@ -240,6 +251,11 @@ export function main(flaws = {}) {
         res.end(JSON.stringify(reply));
         return;
       }
+      if (flaws.json && flaws.answerDelayMs !== undefined) {
+        const timer = setTimeout(() => json(res, 200, reply, headers), flaws.answerDelayMs);
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
       if (flaws.json) return json(res, 200, reply, headers);
       if (flaws.newestAnswer && message.method !== 'initialize') {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -249,6 +265,28 @@ export function main(flaws = {}) {
           newest.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
           newest.end();
         }, 10);
+        return;
+      }
+      if (flaws.burstInitializeMs !== undefined && message.method === 'initialize') {
+        const late = initializing >= 3;
+        initializing += 1;
+        let counted = true;
+        const done = () => {
+          if (counted) initializing -= 1;
+          counted = false;
+        };
+        const timer = setTimeout(
+          () => {
+            done();
+            res.writeHead(200, { 'content-type': 'text/event-stream', ...headers });
+            res.end(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+          },
+          late ? flaws.burstInitializeMs : 50,
+        );
+        res.on('close', () => {
+          clearTimeout(timer);
+          done();
+        });
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
