@@ -53,6 +53,15 @@ export const COMPATIBILITY_TABLES = {
     // Checks of a transport the target does not speak.
     unlistedSkip: () => true,
   },
+  // The tool-server suite over Streamable HTTP: a second table of the same page. A check it does
+  // not list passes, or skips as not applicable (another transport, another revision); a check
+  // that was given nothing to judge has a row, so a pass that turns into one is seen.
+  'tool-server-http': {
+    doc: 'tool-server-compatibility.md',
+    marker: 'streamable-table',
+    listsEveryCheck: false,
+    unlistedSkip: (check) => check.skipKind === 'not-applicable',
+  },
 } as const satisfies Record<string, CompatibilityTableSpec>;
 
 export type TabledSuite = keyof typeof COMPATIBILITY_TABLES;

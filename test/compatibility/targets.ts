@@ -94,10 +94,11 @@ const MCP_PROXY = bin('mcp-proxy/dist/bin/mcp-proxy.mjs');
 
 /**
  * A tool server in a fresh folder (filesystem and memory servers work there; no check calls
- * a writing tool, so it stays empty), over stdio or SSE on a port chosen for `--start`.
+ * a writing tool, so it stays empty), over stdio, or over SSE (`/sse`) or Streamable HTTP
+ * (`/mcp`) on a port chosen for `--start`.
  */
 function toolServer(
-  over: 'stdio' | 'sse',
+  over: 'stdio' | 'sse' | 'http',
   command: (dir: string, port: number) => string,
 ): () => Promise<StartedTarget<ToolServerTarget>> {
   return async () => {
@@ -105,8 +106,9 @@ function toolServer(
     const close = () => rm(dir, { recursive: true, force: true });
     if (over === 'stdio') return { target: { kind: 'stdio', command: command(dir, 0) }, dir, close };
     const port = await portForServerStart();
+    const path = over === 'sse' ? '/sse' : '/mcp';
     return {
-      target: { kind: 'sse', url: `http://127.0.0.1:${port}/sse`, start: command(dir, port) },
+      target: { kind: over, url: `http://127.0.0.1:${port}${path}`, start: command(dir, port) },
       dir,
       close,
     };
@@ -133,6 +135,26 @@ export const TOOL_SERVERS: ThirdPartyTargets<ToolServerTarget> = {
   'fastmcp sse': toolServer('sse', (_, port) => `${testServer('fastmcp')} --port ${port}`),
 };
 
+/** The same over Streamable HTTP (`--http`), the suite offering 2025-03-26 in `initialize`. */
+export const TOOL_SERVERS_HTTP: ThirdPartyTargets<ToolServerTarget> = {
+  'SDK http': toolServer('http', (_, port) => `${testServer('sdk-streamable')} --port ${port}`),
+  'SDK http json': toolServer('http', (_, port) => `${testServer('sdk-streamable')} --port ${port} --json`),
+  'SDK http event store': toolServer(
+    'http',
+    (_, port) => `${testServer('sdk-streamable')} --port ${port} --event-store`,
+  ),
+  'SDK http defaults': toolServer(
+    'http',
+    (_, port) => `${testServer('sdk-streamable')} --port ${port} --no-origin-check`,
+  ),
+  'everything http': toolServer('http', (_, port) => `PORT=${port} ${EVERYTHING} streamableHttp`),
+  'mcp-proxy http': toolServer(
+    'http',
+    (dir, port) => `${MCP_PROXY} --port ${port} --server stream -- sh -c ${shellQuote(memory(dir))}`,
+  ),
+  'fastmcp http': toolServer('http', (_, port) => `${testServer('fastmcp')} --port ${port}`),
+};
+
 /** Every compatibility table's targets, one per column. */
 export const THIRD_PARTY_TARGETS: Readonly<Record<TabledSuite, ThirdPartyTargets<unknown>>> = {
   agent: AGENTS,
@@ -141,4 +163,5 @@ export const THIRD_PARTY_TARGETS: Readonly<Record<TabledSuite, ThirdPartyTargets
   runner: RUNNERS,
   'tool-client': TOOL_CLIENTS,
   'tool-server': TOOL_SERVERS,
+  'tool-server-http': TOOL_SERVERS_HTTP,
 };
