@@ -95,7 +95,7 @@ export class SessionRefused extends NotExercised {}
 /**
  * initialize on a new session got no reply at all within its budget (not a wrong one). A check
  * that opened many sessions at once may have slowed the server itself: it judges no routing
- * then (openedAtOnce).
+ * then (openFailure, checks/open-within-capacity.ts).
  */
 export class InitializeUnanswered extends CheckFailure {
   override readonly name = 'InitializeUnanswered';
