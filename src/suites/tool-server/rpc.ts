@@ -72,7 +72,7 @@ export async function exchangeWithId<Id extends number | string>(
         : undefined),
   );
   const post = await channel.sendText(JSON.stringify(request(id, method, params)), ms);
-  if (post !== undefined && (post.status === undefined || post.status >= 300)) {
+  if (post !== undefined && !postAccepted(post)) {
     // A POST refused or unanswered will not be answered on the stream: stop waiting soon.
     const shortly = await Promise.race([waiting, delay(Math.min(ms, 300)).then(() => undefined)]);
     if (shortly?.reply !== undefined) return { id, reply: shortly.reply, post };
@@ -93,6 +93,15 @@ export async function exchangeWithId<Id extends number | string>(
   // A server that has left several requests in a row unanswered is gone (silence.ts).
   if (options.countSilence !== false) noteExchange(channel, method, ex);
   return ex;
+}
+
+/**
+ * Whether a request was taken by the server: sent on stdio (no POST), or its POST answered 2xx.
+ * One refused or unanswered says nothing of the server's replies (the silence watch skips it)
+ * and will not be answered.
+ */
+export function postAccepted(post: PostOutcome | undefined): boolean {
+  return post === undefined || (post.status !== undefined && post.status >= 200 && post.status < 300);
 }
 
 /**

@@ -3,7 +3,8 @@ import type { SuiteResult } from '../../../src/harness/results.js';
 import { quickSuite, runAgainst, testServer, testSuite } from './helpers.js';
 
 // Over SSE, sse.concurrent-routing sends 48 requests at once on 8 sessions, half of them tool
-// calls (two only when a first call was slow), and sse.closed-session asks the diagnostic tool how many calls are in flight. A server
+// calls (two only when a first call was slow), sse.session-model echo calls among pings on many
+// sessions, and sse.closed-session asks the diagnostic tool how many calls are in flight. A server
 // whose tools take seconds (JSON-RPC sets no deadline) is slow, not broken: its late replies are
 // waited for, requests left unanswered in a session that still answers are not judged, and they
 // do not make the server count as gone. A server that keeps a call running after its stream
@@ -11,6 +12,7 @@ import { quickSuite, runAgainst, testServer, testSuite } from './helpers.js';
 
 const ROUTING = 'tool-server.sse.concurrent-routing';
 const CLOSED = 'tool-server.sse.closed-session';
+const MODEL = 'tool-server.sse.session-model';
 
 const check = (result: SuiteResult, id: string) => result.checks.find((c) => c.id === id)!;
 
@@ -33,6 +35,18 @@ describe(`${ROUTING} against slow tools`, () => {
     // the short budget (not exercised); two calls leave them answered in time.
     const short = await runAgainst(await testServer('serial-calls', 'sse'), { only: [ROUTING] }, quickSuite);
     expect(check(short, ROUTING).status, check(short, ROUTING).message).toBe('pass');
+  }, 120_000);
+});
+
+describe(`${MODEL} against slow tools`, () => {
+  test('a server that answers each tool call 4 s late (past the 1.5 s budget), pings at once, passes: the late echo replies are waited for together', async () => {
+    // Before, the first echo call unanswered within the budget failed the check as a lost reply.
+    const result = await runAgainst(
+      await testServer('slow-async-calls', 'sse'),
+      { only: [MODEL] },
+      quickSuite,
+    );
+    expect(check(result, MODEL).status, check(result, MODEL).message).toBe('pass');
   }, 120_000);
 });
 

@@ -44,6 +44,18 @@ const CASES: Case[] = [
   },
   { server: 'unknown-200', flaw: 'serves a session id it never issued', warns: ['unknown-session-404'] },
   {
+    // A bridge that starts a process per request answered 25 pings at once over 5 s late on 2
+    // cores. Replies past the budget on answer streams still open used to count as lost (the
+    // session model) and as silence (the routing burst: the server "gone").
+    server: 'burst-reply',
+    flaw: 'answers requests past 3 at once 3 s late, on their open event streams (past the 1.5 s budget)',
+  },
+  {
+    server: 'burst-lost',
+    flaw: 'never answers requests past 3 at once, their event streams left open',
+    fails: ['session-model'],
+  },
+  {
     server: 'broadcast',
     flaw: 'writes every response on every GET stream too',
     fails: ['no-cross-session-reply'],
@@ -113,6 +125,16 @@ describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
     }, 90_000);
   }
 });
+
+test('a reply lost on an answer stream still open fails the session model only after the late window, which the message names', async () => {
+  const id = 'tool-server.http.session-model';
+  const result = await runAgainst(await httpTarget('streamable-burst-lost'), { only: [id] }, quickSuite);
+  const model = result.checks.find((c) => c.id === id);
+  expect(model?.status).toBe('fail');
+  expect(model?.message).toMatch(
+    /^a request on session S\d+ got no reply on its stream \(no reply within 1500 ms; .*\), nor in the 4500 ms more it was given/,
+  );
+}, 90_000);
 
 describe('the conforming Streamable HTTP test servers, every check (2025-03-26, the default offer)', () => {
   for (const [server, how] of [

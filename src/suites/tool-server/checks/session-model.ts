@@ -5,7 +5,8 @@ import { METHODS } from '../../../protocol/mcp/index.js';
 import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
-import { type Exchange, exchange } from '../rpc.js';
+import { type Exchange, exchange, postAccepted } from '../rpc.js';
+import { noteExchange } from '../silence.js';
 import { LATE_REPLY_FACTOR } from '../slow-call.js';
 import { echoTool } from '../tool-choice.js';
 import { CLAUSES, toolsIfListed } from './common.js';
@@ -24,7 +25,15 @@ interface Model {
   opened: number;
   /** The server refused a new session for capacity (503, 429): no more are opened this run. */
   full: boolean;
+  /**
+   * Past this (performance.now()) the run's remaining commands are not run: a slow server's
+   * settles may each wait its late replies, and the check must end within its timeout.
+   */
+  readonly deadline: number;
 }
+
+/** Whether the run may still act (see Model.deadline). */
+const inTime = (m: Readonly<Model>) => performance.now() < m.deadline;
 
 /** What the runs of one check saw of the server's capacity. */
 interface Capacity {
@@ -36,6 +45,7 @@ interface Capacity {
 
 interface Pending {
   readonly label: string;
+  readonly method: string;
   readonly exchange: Promise<Exchange>;
   /** Text an echo tool must give back, when the call went to one. */
   readonly echo?: string;
@@ -51,59 +61,121 @@ interface Real {
   readonly capacity: Capacity;
 }
 
-/**
- * A request whose POST got no HTTP response at all, on a session still open: a server whose
- * process a slow tool call holds answers nothing meanwhile. Its reply gets LATE_REPLY_FACTOR
- * budgets more; none then leaves where it would land unseen (JSON-RPC sets no deadline), so
- * the run is not judged.
- */
-async function lateIfBusy(real: Real, label: string, ex: Exchange): Promise<Exchange> {
-  const channel = real.sessions.get(label);
-  if (ex.reply !== undefined || ex.post?.timedOut !== true || channel === undefined) return ex;
-  const lateMs = LATE_REPLY_FACTOR * real.ctx.replyMs;
-  const late = await channel.peer.wait(ex.id, lateMs, () => channel.gone());
-  if (late.reply !== undefined) return { ...ex, reply: late.reply };
-  if (channel.gone() !== undefined) return ex;
-  throw new NotExercised(
-    `a request on session ${label} got no HTTP response to its POST within ${real.ctx.httpMs} ms and no reply on its stream for ${lateMs} ms more, though the session stayed open: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so where its reply lands was not seen`,
+interface Settled {
+  readonly p: Pending;
+  ex: Exchange;
+}
+
+/** The reply of `s` landed on another session, or an echo came back without its own text. */
+function misrouted(real: Real, s: Settled): CheckFailure | undefined {
+  const { p, ex } = s;
+  if (ex.reply === undefined) {
+    const elsewhere = real.all.find((c) => c.peer.label !== p.label && c.peer.replies.has(ex.id));
+    if (elsewhere === undefined) return undefined;
+    return new CheckFailure(
+      `the reply to request ${ex.id} of session ${p.label} landed on session ${elsewhere.peer.label}, and none on its own stream`,
+      'every request on an open session answered on its own stream',
+      'nothing',
+      rpcEvidence('sessions of the model run', real.all),
+    );
+  }
+  if (p.echo !== undefined && !JSON.stringify(ex.reply).includes(p.echo)) {
+    return new CheckFailure(
+      `the echo call on session ${p.label} came back without its own text ${p.echo}`,
+      p.echo,
+      JSON.stringify(ex.reply).slice(0, 300),
+      rpcEvidence('sessions of the model run', real.all, `"id":${ex.id}`),
+    );
+  }
+  return undefined;
+}
+
+/** A session received a reply to a request it did not send. */
+function strayReply(real: Real): CheckFailure | undefined {
+  const stray = real.all.find((s) => s.peer.strayReplies.length > 0);
+  if (stray === undefined) return undefined;
+  const reply = stray.peer.strayReplies[0]!;
+  return new CheckFailure(
+    `session ${stray.peer.label} received a reply to another session's request: ${JSON.stringify(reply).slice(0, 300)}`,
+    'each reply on the stream of the session that sent the request',
+    JSON.stringify(reply).slice(0, 300),
+    rpcEvidence('sessions of the model run', real.all, JSON.stringify(reply.id)),
   );
 }
 
-/** Wait for every pending call of the sessions still open: each must be answered on its own stream. */
+/** Throw the first misrouting seen among `settled`, or a stray reply. */
+function throwMisrouting(real: Real, settled: readonly Settled[]): void {
+  for (const s of settled) {
+    const failure = misrouted(real, s);
+    if (failure !== undefined) throw failure;
+  }
+  const stray = strayReply(real);
+  if (stray !== undefined) throw stray;
+}
+
+/**
+ * Give every request still unanswered LATE_REPLY_FACTOR budgets more, all in one window: many
+ * sessions at once slow a server (a bridge that starts a process per request took over 5 s for
+ * 25 pings at once on 2 cores), and JSON-RPC sets no deadline. Waited for together, so the
+ * allowance costs one window however many are late, and nothing when none is.
+ */
+async function waitForLateReplies(real: Real, unanswered: readonly Settled[], lateMs: number): Promise<void> {
+  await Promise.all(
+    unanswered.map(async (s) => {
+      const channel = real.sessions.get(s.p.label)!;
+      const late = await channel.peer.wait(s.ex.id, lateMs, () => channel.gone());
+      if (late.reply !== undefined) s.ex = { ...s.ex, reply: late.reply };
+    }),
+  );
+}
+
+/**
+ * Wait for every pending call of the sessions still open: each must be answered on its own
+ * stream. A reply seen elsewhere fails at once; one missing gets the late window first. Then a
+ * request whose POST was accepted and still has no reply on a session still open was lost (a
+ * server may route it to a session it closed, where it is unseen); one whose POST got no
+ * response at all is a server busy with slow calls, which answers nothing meanwhile: where its
+ * reply lands was not seen, so the run is not judged.
+ */
 async function settle(real: Real): Promise<void> {
   const pending = real.pending;
   real.pending = [];
-  for (const p of pending) {
-    const ex = await lateIfBusy(real, p.label, await p.exchange);
-    if (!real.sessions.has(p.label)) continue; // closed meanwhile: its reply may be dropped
-    if (ex.reply === undefined) {
-      const elsewhere = real.all.find((s) => s.peer.label !== p.label && s.peer.replies.has(ex.id));
-      throw new CheckFailure(
-        elsewhere === undefined
-          ? `a request on session ${p.label} got no reply on its stream (${ex.why})`
-          : `the reply to request ${ex.id} of session ${p.label} landed on session ${elsewhere.peer.label}, and none on its own stream`,
-        'every request on an open session answered on its own stream',
-        'nothing',
-        rpcEvidence('sessions of the model run', real.all),
-      );
-    }
-    if (p.echo !== undefined && !JSON.stringify(ex.reply).includes(p.echo)) {
-      throw new CheckFailure(
-        `the echo call on session ${p.label} came back without its own text ${p.echo}`,
-        p.echo,
-        JSON.stringify(ex.reply).slice(0, 300),
-        rpcEvidence('sessions of the model run', real.all, `"id":${ex.id}`),
-      );
-    }
+  const settled: Settled[] = (
+    await Promise.all(pending.map(async (p) => ({ p, ex: await p.exchange })))
+  ).filter(
+    (s) => real.sessions.has(s.p.label), // closed meanwhile: its reply may be dropped
+  );
+  throwMisrouting(real, settled);
+  // A POST refused (4xx, 5xx) will not be answered: only one the server took, or that got no
+  // response at all, may still be.
+  const late = settled.filter(
+    (s) => s.ex.reply === undefined && (postAccepted(s.ex.post) || s.ex.post?.timedOut === true),
+  );
+  const lateMs = LATE_REPLY_FACTOR * real.ctx.replyMs;
+  if (late.length > 0) await waitForLateReplies(real, late, lateMs);
+  // For the silence watch, what the requests the server took got in the end: any reply means
+  // it is talking (a lost reply is judged below); none at all, it may be gone (exit 2).
+  const answered = settled.find((s) => s.ex.reply !== undefined);
+  for (const s of answered === undefined ? settled.filter((s) => postAccepted(s.ex.post)) : [answered]) {
+    noteExchange(real.sessions.get(s.p.label)!, s.p.method, s.ex);
   }
-  const stray = real.all.find((s) => s.peer.strayReplies.length > 0);
-  if (stray !== undefined) {
-    const reply = stray.peer.strayReplies[0]!;
+  throwMisrouting(real, settled);
+  const still = settled.filter((s) => s.ex.reply === undefined);
+  const busy = (s: Settled) =>
+    s.ex.post?.timedOut === true && real.sessions.get(s.p.label)!.gone() === undefined;
+  const lost = still.find((s) => !busy(s));
+  if (lost !== undefined) {
     throw new CheckFailure(
-      `session ${stray.peer.label} received a reply to another session's request: ${JSON.stringify(reply).slice(0, 300)}`,
-      'each reply on the stream of the session that sent the request',
-      JSON.stringify(reply).slice(0, 300),
-      rpcEvidence('sessions of the model run', real.all, JSON.stringify(reply.id)),
+      `a request on session ${lost.p.label} got no reply on its stream (${lost.ex.why})${late.includes(lost) ? `, nor in the ${lateMs} ms more it was given` : ''}`,
+      'every request on an open session answered on its own stream',
+      'nothing',
+      rpcEvidence('sessions of the model run', real.all),
+    );
+  }
+  const first = still[0];
+  if (first !== undefined) {
+    throw new NotExercised(
+      `a request on session ${first.p.label} got no HTTP response to its POST (${first.ex.post?.problem}) and no reply on its stream for ${lateMs} ms more, though the session stayed open: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so where its reply lands was not seen`,
     );
   }
 }
@@ -144,14 +216,14 @@ async function openMany(n: number, m: Model, r: Real): Promise<void> {
 }
 
 class OpenSession implements fc.AsyncCommand<Model, Real> {
-  check = (m: Readonly<Model>) => !m.full && m.open.length < MAX_OPEN;
+  check = (m: Readonly<Model>) => inTime(m) && !m.full && m.open.length < MAX_OPEN;
   run = (m: Model, r: Real) => openOne(m, r);
   toString = () => 'open a session';
 }
 
 class CloseSession implements fc.AsyncCommand<Model, Real> {
   constructor(readonly pick: number) {}
-  check = (m: Readonly<Model>) => m.open.length > 0;
+  check = (m: Readonly<Model>) => inTime(m) && m.open.length > 0;
   async run(m: Model, r: Real): Promise<void> {
     const label = m.open[this.pick % m.open.length]!;
     m.open = m.open.filter((l) => l !== label);
@@ -162,12 +234,15 @@ class CloseSession implements fc.AsyncCommand<Model, Real> {
   toString = () => `close open session #${this.pick}`;
 }
 
+/** settle judges the unanswered calls, after their late window (and notes them for silence then). */
+const JUDGED_IN_SETTLE = { countSilence: false } as const;
+
 class CallOn implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly pick: number,
     readonly useTool: boolean,
   ) {}
-  check = (m: Readonly<Model>) => m.open.length > 0;
+  check = (m: Readonly<Model>) => inTime(m) && m.open.length > 0;
   async run(m: Model, r: Real): Promise<void> {
     const label = m.open[this.pick % m.open.length]!;
     const channel = r.sessions.get(label)!;
@@ -175,17 +250,24 @@ class CallOn implements fc.AsyncCommand<Model, Real> {
     if (this.useTool && r.echo !== undefined) {
       const text = `wirecheck-${label}-${r.pending.length}`;
       const params = { name: r.echo.tool.name, arguments: { [r.echo.property]: text } };
-      r.pending.push({ label, exchange: exchange(channel, METHODS.toolsCall, params, ms), echo: text });
+      const method = METHODS.toolsCall;
+      r.pending.push({
+        label,
+        method,
+        exchange: exchange(channel, method, params, ms, JUDGED_IN_SETTLE),
+        echo: text,
+      });
     } else {
       // Not awaited: calls on several sessions interleave until the next settle.
-      r.pending.push({ label, exchange: exchange(channel, METHODS.ping, undefined, ms) });
+      const method = METHODS.ping;
+      r.pending.push({ label, method, exchange: exchange(channel, method, undefined, ms, JUDGED_IN_SETTLE) });
     }
   }
   toString = () => `call on open session #${this.pick}${this.useTool ? ' (echo)' : ''}`;
 }
 
 class Settle implements fc.AsyncCommand<Model, Real> {
-  check = () => true;
+  check = inTime;
   run = (_m: Model, r: Real) => settle(r);
   toString = () => 'wait for every reply';
 }
@@ -209,7 +291,7 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
     clause: sse
       ? `${CLAUSES.session}; ${CLAUSES.errors} ("Responses routed to wrong client")`
       : `MCP 2025-03-26 and later, Transports: Streamable HTTP, Session Management; ${CLAUSES.errors} ("Responses routed to wrong client")`,
-    description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier; each run begins with one call on every open session at once); every reply lands ${sse ? 'on the stream' : 'in the POST answer'} of the session that asked.`,
+    description: `Model-based: sessions opened and closed at random with calls interleaved across them (at least ${MIN_SESSIONS} sessions in the quick tier; each run begins with one call on every open session at once); every reply lands ${sse ? 'on the stream' : 'in the POST answer'} of the session that asked (one late gets ${LATE_REPLY_FACTOR} reply budgets more, the late ones waited for together).`,
     level: 'must',
     basis: sse ? 'spec' : 'protocol-must',
     rule: sse
@@ -234,7 +316,7 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
         async (cmds) => {
           if (performance.now() > deadline) return;
           const real: Real = { ctx, sessions: new Map(), all: [], pending: [], echo, capacity };
-          const model: Model = { open: [], opened: 0, full: false };
+          const model: Model = { open: [], opened: 0, full: false, deadline };
           try {
             await openMany(perRun, model, real);
             // Every run starts with one call on each open session at once: replies of concurrent

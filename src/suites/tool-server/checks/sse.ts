@@ -13,7 +13,7 @@ import type { Channel, PostOutcome } from '../channel.js';
 import { SessionRefused, type ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
 import { nextId } from '../peer.js';
-import { cancelRequest, delay, exchange, initializeParams } from '../rpc.js';
+import { cancelRequest, delay, exchange, initializeParams, postAccepted } from '../rpc.js';
 import { noteExchange } from '../silence.js';
 import { LATE_REPLY_FACTOR, silenceMs } from '../slow-call.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
@@ -150,10 +150,6 @@ export function foreignReplies(channel: Channel, observer: boolean): JsonRpcResp
 }
 
 /** Whether a POST was accepted (2xx): a request refused there will not be answered on the stream. */
-function postAccepted(p: PostOutcome | undefined): boolean {
-  return p === undefined || (p.status !== undefined && p.status >= 200 && p.status < 300);
-}
-
 function isErrorBody(p: PostOutcome): boolean {
   try {
     const v = JSON.parse(p.body) as { error?: unknown };

@@ -21,7 +21,11 @@
 // so the response's headers, written that many ms late, as a server whose answers take time
 // writes them: conforming too); burstInitializeMs (an initialize that comes while 3 others are
 // being answered is answered that many ms late, as a bridge that starts a process for each
-// session slows down when many are opened at once: conforming too).
+// session slows down when many are opened at once: conforming too); burstReplyMs (a request other
+// than initialize that comes while 3 others are being answered gets its event stream at once and
+// its reply on it that many ms late, as a bridge that starts a process for each request slows
+// down under many at once: conforming too); burstReplyLost (that reply is never written, the
+// stream left open: a lost reply).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -69,6 +73,22 @@ function answer(message, flaws = {}) {
 }
 
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+
+/**
+ * Count a request among those of `burst` being answered now, until `done` or its response
+ * closes; `late` when 3 others were being answered already.
+ */
+function joinBurst(burst, res) {
+  const late = burst.count >= 3;
+  burst.count += 1;
+  let counted = true;
+  const done = () => {
+    if (counted) burst.count -= 1;
+    counted = false;
+  };
+  res.on('close', done);
+  return { late, done };
+}
 
 export function main(flaws = {}) {
   /** newestAnswer: answer streams waiting for a reply, oldest first. */
@@ -130,7 +150,9 @@ export function main(flaws = {}) {
 
   let busyDone = false;
   /** burstInitializeMs: initialize requests being answered now. */
-  let initializing = 0;
+  const initializing = { count: 0 };
+  /** burstReplyMs, burstReplyLost: other requests being answered now. */
+  const answering = { count: 0 };
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
     if (flaws.busyOnce && origin !== undefined && !busyDone) {
@@ -268,13 +290,7 @@ export function main(flaws = {}) {
         return;
       }
       if (flaws.burstInitializeMs !== undefined && message.method === 'initialize') {
-        const late = initializing >= 3;
-        initializing += 1;
-        let counted = true;
-        const done = () => {
-          if (counted) initializing -= 1;
-          counted = false;
-        };
+        const { late, done } = joinBurst(initializing, res);
         const timer = setTimeout(
           () => {
             done();
@@ -283,10 +299,22 @@ export function main(flaws = {}) {
           },
           late ? flaws.burstInitializeMs : 50,
         );
-        res.on('close', () => {
-          clearTimeout(timer);
-          done();
-        });
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
+      if ((flaws.burstReplyMs !== undefined || flaws.burstReplyLost) && message.method !== 'initialize') {
+        const { late, done } = joinBurst(answering, res);
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+        res.flushHeaders();
+        if (late && flaws.burstReplyLost) return;
+        const timer = setTimeout(
+          () => {
+            done();
+            res.end(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+          },
+          late ? flaws.burstReplyMs : 50,
+        );
+        res.on('close', () => clearTimeout(timer));
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
