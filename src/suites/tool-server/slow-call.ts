@@ -3,7 +3,7 @@ import type { JsonRpcResponse } from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
-import { cancelRequest, type Exchange, exchange } from './rpc.js';
+import { cancelRequest, type Exchange, exchange, postAccepted } from './rpc.js';
 import { excuseSilence, noteExchange } from './silence.js';
 
 /**
@@ -20,6 +20,44 @@ export const LATE_REPLY_FACTOR = 3;
  */
 export function silenceMs(replyMs: number): number {
   return (2 + LATE_REPLY_FACTOR) * replyMs;
+}
+
+/** One request of several sent at once, on its session. */
+export interface SentRequest {
+  readonly channel: Channel;
+  readonly ex: Exchange;
+}
+
+/** What a request of a burst got once its late window passed. */
+export interface LateOutcome {
+  readonly reply: JsonRpcResponse | undefined;
+  /** Why no reply, both waits said (undefined when one came). */
+  readonly why: string | undefined;
+  /** How long it was waited for after its budget: 0 when answered in time or refused. */
+  readonly lateMs: number;
+}
+
+/**
+ * The replies of requests sent at once. One the server took (its POST accepted, or one that got
+ * no HTTP response at all: a process busy with a slow call) and left unanswered within the reply
+ * budget may be slow, not lost: many requests at once slow a server, and JSON-RPC sets no
+ * deadline. It gets LATE_REPLY_FACTOR budgets more, all of them waited for together, so the
+ * allowance costs one window however many are late, and nothing when none is. A POST refused
+ * (4xx, 5xx) will not be answered and is not waited for.
+ */
+export async function withLateReplies(sent: readonly SentRequest[], replyMs: number): Promise<LateOutcome[]> {
+  const lateMs = LATE_REPLY_FACTOR * replyMs;
+  return Promise.all(
+    sent.map(async ({ channel, ex }): Promise<LateOutcome> => {
+      if (ex.reply !== undefined) return { reply: ex.reply, why: undefined, lateMs: 0 };
+      if (!postAccepted(ex.post) && ex.post?.timedOut !== true)
+        return { reply: undefined, why: ex.why, lateMs: 0 };
+      const late = await channel.peer.wait(ex.id, lateMs, () => channel.gone());
+      return late.reply !== undefined
+        ? { reply: late.reply, why: undefined, lateMs }
+        : { reply: undefined, why: `${ex.why}; then ${late.why}`, lateMs };
+    }),
+  );
 }
 
 /**

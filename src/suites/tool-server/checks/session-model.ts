@@ -7,7 +7,7 @@ import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { type Exchange, exchange, postAccepted } from '../rpc.js';
 import { noteExchange } from '../silence.js';
-import { LATE_REPLY_FACTOR } from '../slow-call.js';
+import { LATE_REPLY_FACTOR, withLateReplies } from '../slow-call.js';
 import { echoTool } from '../tool-choice.js';
 import { CLAUSES, toolsIfListed } from './common.js';
 import { openFailure, settleOpens } from './open-within-capacity.js';
@@ -64,6 +64,8 @@ interface Real {
 interface Settled {
   readonly p: Pending;
   ex: Exchange;
+  /** How long its reply was waited for after the budget (withLateReplies). */
+  lateMs: number;
 }
 
 /** The reply of `s` landed on another session, or an echo came back without its own text. */
@@ -114,22 +116,6 @@ function throwMisrouting(real: Real, settled: readonly Settled[]): void {
 }
 
 /**
- * Give every request still unanswered LATE_REPLY_FACTOR budgets more, all in one window: many
- * sessions at once slow a server (a bridge that starts a process per request took over 5 s for
- * 25 pings at once on 2 cores), and JSON-RPC sets no deadline. Waited for together, so the
- * allowance costs one window however many are late, and nothing when none is.
- */
-async function waitForLateReplies(real: Real, unanswered: readonly Settled[], lateMs: number): Promise<void> {
-  await Promise.all(
-    unanswered.map(async (s) => {
-      const channel = real.sessions.get(s.p.label)!;
-      const late = await channel.peer.wait(s.ex.id, lateMs, () => channel.gone());
-      if (late.reply !== undefined) s.ex = { ...s.ex, reply: late.reply };
-    }),
-  );
-}
-
-/**
  * Wait for every pending call of the sessions still open: each must be answered on its own
  * stream. A reply seen elsewhere fails at once; one missing gets the late window first. Then a
  * request whose POST was accepted and still has no reply on a session still open was lost (a
@@ -141,18 +127,19 @@ async function settle(real: Real): Promise<void> {
   const pending = real.pending;
   real.pending = [];
   const settled: Settled[] = (
-    await Promise.all(pending.map(async (p) => ({ p, ex: await p.exchange })))
+    await Promise.all(pending.map(async (p) => ({ p, ex: await p.exchange, lateMs: 0 })))
   ).filter(
     (s) => real.sessions.has(s.p.label), // closed meanwhile: its reply may be dropped
   );
   throwMisrouting(real, settled);
-  // A POST refused (4xx, 5xx) will not be answered: only one the server took, or that got no
-  // response at all, may still be.
-  const late = settled.filter(
-    (s) => s.ex.reply === undefined && (postAccepted(s.ex.post) || s.ex.post?.timedOut === true),
+  const outcomes = await withLateReplies(
+    settled.map((s) => ({ channel: real.sessions.get(s.p.label)!, ex: s.ex })),
+    real.ctx.replyMs,
   );
-  const lateMs = LATE_REPLY_FACTOR * real.ctx.replyMs;
-  if (late.length > 0) await waitForLateReplies(real, late, lateMs);
+  settled.forEach((s, i) => {
+    s.ex = { ...s.ex, reply: outcomes[i]!.reply };
+    s.lateMs = outcomes[i]!.lateMs;
+  });
   // For the silence watch, what the requests the server took got in the end: any reply means
   // it is talking (a lost reply is judged below); none at all, it may be gone (exit 2).
   const answered = settled.find((s) => s.ex.reply !== undefined);
@@ -166,7 +153,7 @@ async function settle(real: Real): Promise<void> {
   const lost = still.find((s) => !busy(s));
   if (lost !== undefined) {
     throw new CheckFailure(
-      `a request on session ${lost.p.label} got no reply on its stream (${lost.ex.why})${late.includes(lost) ? `, nor in the ${lateMs} ms more it was given` : ''}`,
+      `a request on session ${lost.p.label} got no reply on its stream (${lost.ex.why})${lost.lateMs > 0 ? `, nor in the ${lost.lateMs} ms more it was given` : ''}`,
       'every request on an open session answered on its own stream',
       'nothing',
       rpcEvidence('sessions of the model run', real.all),
@@ -175,7 +162,7 @@ async function settle(real: Real): Promise<void> {
   const first = still[0];
   if (first !== undefined) {
     throw new NotExercised(
-      `a request on session ${first.p.label} got no HTTP response to its POST (${first.ex.post?.problem}) and no reply on its stream for ${lateMs} ms more, though the session stayed open: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so where its reply lands was not seen`,
+      `a request on session ${first.p.label} got no HTTP response to its POST (${first.ex.post?.problem}) and no reply on its stream for ${first.lateMs} ms more, though the session stayed open: a server that serves one request at a time, busy with slow calls, looks the same (JSON-RPC sets no deadline), so where its reply lands was not seen`,
     );
   }
 }

@@ -15,7 +15,7 @@ import { frameEvidence } from '../evidence.js';
 import { nextId } from '../peer.js';
 import { cancelRequest, delay, exchange, initializeParams, postAccepted } from '../rpc.js';
 import { noteExchange } from '../silence.js';
-import { LATE_REPLY_FACTOR, silenceMs } from '../slow-call.js';
+import { LATE_REPLY_FACTOR, silenceMs, withLateReplies } from '../slow-call.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
 import { findDiagnosticTool, minimalArguments, probeTool } from '../tool-choice.js';
 import { brief, CHECK_MS, CLAUSES, failWith, toolsIfListed } from './common.js';
@@ -555,22 +555,14 @@ export const sseChecks: Check<ToolServerCtx>[] = [
           }),
         );
         const sent = await Promise.all(sends);
-        // A request whose POST was accepted on a session still open may just be slow (a tool
-        // that takes seconds; a server serving one request at a time, the pings queued behind
-        // its calls): it gets LATE_REPLY_FACTOR budgets more, all waited for at once.
-        const lateMs = LATE_REPLY_FACTOR * ctx.replyMs;
-        const results = await Promise.all(
-          sent.map(async (r) => {
-            if (r.ex.reply !== undefined || !(postAccepted(r.ex.post) || r.ex.post?.timedOut === true))
-              return { ...r, reply: r.ex.reply, why: r.ex.why };
-            const late = await r.session.peer.wait(r.ex.id, lateMs, () => r.session.gone());
-            return {
-              ...r,
-              reply: late.reply,
-              why: late.reply === undefined ? `${r.ex.why}; then ${late.why}` : undefined,
-            };
-          }),
+        // A request the server took may just be slow (a tool that takes seconds; a server
+        // serving one request at a time, the pings queued behind its calls).
+        const outcomes = await withLateReplies(
+          sent.map((r) => ({ channel: r.session, ex: r.ex })),
+          ctx.replyMs,
         );
+        const lateMs = LATE_REPLY_FACTOR * ctx.replyMs;
+        const results = sent.map((r, i) => ({ ...r, reply: outcomes[i]!.reply, why: outcomes[i]!.why }));
         await delay(100);
         const strays = sessions.filter((s) => s.peer.strayReplies.length > 0);
         if (strays.length > 0) {
