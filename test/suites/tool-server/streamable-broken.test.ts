@@ -136,6 +136,22 @@ test('a reply lost on an answer stream still open fails the session model only a
   );
 }, 90_000);
 
+test('a server that answers nothing after initialize is silence, not a lost reply: the session model says the server stopped answering', async () => {
+  // The model's calls count for the silence watch only after their late window, and only when
+  // none of them was answered: this server's stay unanswered, so the watch ends the run.
+  const id = 'tool-server.http.session-model';
+  const result = await runAgainst(
+    await httpTarget('streamable-silent-after-initialize'),
+    { only: [id] },
+    quickSuite,
+  );
+  const model = result.checks.find((c) => c.id === id);
+  expect(model?.status).toBe('fail');
+  expect(model?.message).toMatch(
+    /^the server left 3 requests in a row unanswered \(tools\/list, ping, ping\)/,
+  );
+}, 90_000);
+
 describe('the conforming Streamable HTTP test servers, every check (2025-03-26, the default offer)', () => {
   for (const [server, how] of [
     ['conforming', 'event-stream answers'],

@@ -25,7 +25,8 @@
 // than initialize that comes while 3 others are being answered gets its event stream at once and
 // its reply on it that many ms late, as a bridge that starts a process for each request slows
 // down under many at once: conforming too); burstReplyLost (that reply is never written, the
-// stream left open: a lost reply).
+// stream left open: a lost reply); silentAfterInitialize (no request but initialize is ever
+// answered, its event stream left open: a server that stopped answering).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -302,11 +303,13 @@ export function main(flaws = {}) {
         res.on('close', () => clearTimeout(timer));
         return;
       }
-      if ((flaws.burstReplyMs !== undefined || flaws.burstReplyLost) && message.method !== 'initialize') {
+      const burstFlaw =
+        flaws.burstReplyMs !== undefined || flaws.burstReplyLost || flaws.silentAfterInitialize;
+      if (burstFlaw && message.method !== 'initialize') {
         const { late, done } = joinBurst(answering, res);
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
         res.flushHeaders();
-        if (late && flaws.burstReplyLost) return;
+        if ((late && flaws.burstReplyLost) || flaws.silentAfterInitialize) return;
         const timer = setTimeout(
           () => {
             done();
