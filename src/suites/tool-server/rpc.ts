@@ -97,8 +97,8 @@ export async function exchangeWithId<Id extends number | string>(
 
 /**
  * Whether a request was taken by the server: sent on stdio (no POST), or its POST answered 2xx.
- * One refused or unanswered says nothing of the server's replies (the silence watch skips it)
- * and will not be answered.
+ * One refused (4xx, 5xx) will not be answered; one whose POST got no response at all may be,
+ * late (a process busy with a slow call). Neither counts for the silence watch.
  */
 export function postAccepted(post: PostOutcome | undefined): boolean {
   return post === undefined || (post.status !== undefined && post.status >= 200 && post.status < 300);

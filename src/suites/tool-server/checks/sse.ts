@@ -149,7 +149,6 @@ export function foreignReplies(channel: Channel, observer: boolean): JsonRpcResp
   return channel.peer.strayReplies.filter((r) => (r.id === null ? observer : !own.has(String(r.id))));
 }
 
-/** Whether a POST was accepted (2xx): a request refused there will not be answered on the stream. */
 function isErrorBody(p: PostOutcome): boolean {
   try {
     const v = JSON.parse(p.body) as { error?: unknown };
