@@ -18,12 +18,17 @@ function occurrences(text: string, part: string): number {
 const ran = (result: SuiteResult) => result.checks.filter((c) => c.skipKind !== 'not-run');
 
 describe('a server that stops answering after initialize is gone after a few requests, not a list of failures', () => {
-  for (const [server, flaw] of [
-    ['silent-after-initialize', 'answers nothing after initialize'],
-    ['deep-replies', 'answers with replies nested too deep to read'],
+  for (const [server, flaw, transport] of [
+    ['silent-after-initialize', 'answers nothing after initialize', 'stdio'],
+    [
+      'silent-after-initialize',
+      'answers nothing after initialize (POSTs accepted, nothing on the stream)',
+      'sse',
+    ],
+    ['deep-replies', 'answers with replies nested too deep to read', 'stdio'],
   ] as const) {
-    test(`a stdio server that ${flaw}`, async () => {
-      const result = await runAgainst(await testServer(server, 'stdio'), {}, quickSuite);
+    test(`${transport === 'sse' ? 'an SSE' : 'a stdio'} server that ${flaw}`, async () => {
+      const result = await runAgainst(await testServer(server, transport), {}, quickSuite);
       const gone = result.checks.filter((c) => c.targetGone === true);
       expect(gone).toHaveLength(1);
       const cause = gone[0]!.sharedCause!;
@@ -51,6 +56,23 @@ describe('a server that stops answering after initialize is gone after a few req
     }, 120_000);
   }
 });
+
+test('alone, the SSE session model ends against a server silent after initialize as silence, not as a lost reply', async () => {
+  // Its calls count for the silence watch only after their late window, and only when none of
+  // them was answered: this server accepts every POST and answers none, so the watch ends the run.
+  const id = 'tool-server.sse.session-model';
+  const result = await runAgainst(
+    await testServer('silent-after-initialize', 'sse'),
+    { only: [id] },
+    quickSuite,
+  );
+  const model = result.checks.find((c) => c.id === id);
+  expect(model).toMatchObject({ status: 'fail', targetGone: true });
+  expect(model?.message).toMatch(
+    /^the server left 3 requests in a row unanswered \(tools\/list, ping, ping\)/,
+  );
+  expect(result.stopped?.kind).toBe('target-gone');
+}, 120_000);
 
 describe('a tools/list that gets no reply is one cause, not a failure of every check that needs the tools', () => {
   test('the must checks that need the list fail with one shared cause, a should check is not exercised, stdout-purity judges the lines it saw', async () => {

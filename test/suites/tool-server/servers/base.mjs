@@ -479,6 +479,7 @@ export function main(flaws = {}) {
         }
         res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
         if (out === undefined) return;
+        if (flaws.silentAfterInitialize && out.result?.serverInfo === undefined) return;
         if (flaws.serialCalls !== undefined) {
           // One message of a session at a time, in order: a call of a listed tool takes
           // serialCalls ms, and what the session sent after it waits (other sessions do not).
