@@ -135,6 +135,17 @@ async function sseTarget(name: string): Promise<string[]> {
   ];
 }
 
+/** A Streamable HTTP hostile target (`--answer json` for JSON answers, event streams by default). */
+async function httpTarget(name: string, ...args: string[]): Promise<string[]> {
+  const port = await freePort();
+  return [
+    '--http',
+    `http://127.0.0.1:${port}/mcp`,
+    '--start',
+    targetCommand(name, '--transport', 'http', '--port', String(port), ...args),
+  ];
+}
+
 /** `test tool-server` against a target the preflight refuses: the run and results.json. */
 async function unavailableToolServer(target: string[]): Promise<{ run: Run; results: unknown }> {
   const reportDir = join(dir, `report-${runs + 1}`);
@@ -197,6 +208,33 @@ describe('test tool-server against hostile servers: exit 1, a report naming the 
     const { run, check } = await toolServer(await sseTarget('deep-nesting'));
     expectProtocolFailure(run, check, '512-level limit (maxDepth)');
   });
+
+  // Over Streamable HTTP each answer is cut alone: the wait for its reply ends there, naming the
+  // limit (it used to run out the reply budget and say only "no reply within 5000 ms").
+  test('Streamable HTTP: a JSON answer that never ends (MAX_ANSWER_BYTES)', async () => {
+    const { run, check } = await toolServer(
+      await httpTarget('endless-line', '--after-initialize', '--answer', 'json'),
+    );
+    expectProtocolFailure(run, check, 'longer than the 16777216-byte limit (MAX_ANSWER_BYTES)');
+    expect(check?.message).toMatch(/^ping got no reply: wirecheck stopped reading the answer to its POST/);
+  });
+
+  test('Streamable HTTP: an answer stream whose line never ends (maxLineLength)', async () => {
+    const { run, check } = await toolServer(await httpTarget('endless-line', '--after-initialize'));
+    expectProtocolFailure(run, check, '16777216-character limit (maxLineLength)');
+  });
+
+  test('Streamable HTTP: an answer stream whose frame never ends (maxFrameLength)', async () => {
+    const { run, check } = await toolServer(await httpTarget('endless-frame', '--after-initialize'));
+    expectProtocolFailure(run, check, '16777216-character limit (maxFrameLength)');
+  });
+
+  test('Streamable HTTP: a JSON answer nested a million levels deep (maxDepth)', async () => {
+    const { run, check } = await toolServer(
+      await httpTarget('deep-nesting', '--after-initialize', '--answer', 'json'),
+    );
+    expectProtocolFailure(run, check, '512-level limit (maxDepth)');
+  });
 });
 
 describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {
@@ -215,6 +253,13 @@ describe('test tool-server against a server hostile from its first reply: unavai
       targetCommand('endless-line', '--transport', 'stdio'),
     ]);
     expectUnavailable(run, results, '16777216-byte limit (maxLineBytes)');
+  });
+
+  test('Streamable HTTP: an initialize answer that never ends: unavailable (exit 2), naming MAX_ANSWER_BYTES, bounded', async () => {
+    const { run, results } = await unavailableToolServer(
+      await httpTarget('endless-line', '--answer', 'json'),
+    );
+    expectUnavailable(run, results, '16777216-byte limit (MAX_ANSWER_BYTES)');
   });
 });
 

@@ -703,7 +703,9 @@ function whyNoStreamableInitialize(channel: StreamableChannel, ex: Exchange, bud
     return `it answered initialize (protocolVersion ${channel.protocolVersion}) with an error: ${JSON.stringify(ex.reply).slice(0, 300)}; nothing else can be tested`;
   }
   if (post.messages.length === 0) {
-    return `the POST of initialize was answered HTTP ${post.status} ${post.headers['content-type'] ?? '(no content type)'} with no JSON-RPC message within ${budgetMs} ms${shown}: is this an MCP Streamable HTTP endpoint?`;
+    // The wait's own reason says what came instead: a body cut at its limit, nesting too deep, nothing in time.
+    const why = ex.why ?? `none within ${budgetMs} ms`;
+    return `the POST of initialize was answered HTTP ${post.status} ${post.headers['content-type'] ?? '(no content type)'} with no JSON-RPC message (${why})${shown}: is this an MCP Streamable HTTP endpoint?`;
   }
   return `it did not answer initialize with a result within ${budgetMs} ms (got ${JSON.stringify(post.messages.slice(0, 2)).slice(0, 300)})`;
 }

@@ -28,8 +28,8 @@ export type Awaited =
 
 interface Waiter {
   resolve(reply: JsonRpcResponse): void;
-  /** The request came back unchanged (a `cat`): no reply will come. */
-  echoed(why: string): void;
+  /** No reply will come (the request came back unchanged, or its answer was cut): `why` says so. */
+  noReply(why: string): void;
 }
 
 /** Why a received text could not be read as JSON: `not-json` (syntax) or `too-deep` (nesting limit). */
@@ -200,9 +200,22 @@ export class RpcPeer {
     const waiter = this.waiters.get(c.message.id);
     if (waiter === undefined) return;
     this.waiters.delete(c.message.id);
-    waiter.echoed(
+    waiter.noReply(
       `the server echoed the request back instead of answering it: it looks like \`cat\`, not a tool server`,
     );
+  }
+
+  /**
+   * The channel stopped reading what would have carried these requests' replies (an answer
+   * stream cut at a size limit): their waits end now, saying why, instead of at their budget.
+   */
+  unreadable(ids: readonly JsonRpcId[], why: string): void {
+    for (const id of ids) {
+      const waiter = this.waiters.get(id);
+      if (waiter === undefined) continue;
+      this.waiters.delete(id);
+      waiter.noReply(why);
+    }
   }
 
   /** Replies received with a null id (parse errors, invalid requests), in order. */
@@ -234,7 +247,7 @@ export class RpcPeer {
       }, 50);
       this.waiters.set(id, {
         resolve: (reply) => finish({ reply }),
-        echoed: (why) => finish({ reply: undefined, why }),
+        noReply: (why) => finish({ reply: undefined, why }),
       });
     });
   }

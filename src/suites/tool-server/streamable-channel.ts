@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { parseJsonBounded } from '../../protocol/json/index.js';
+import { bodyMessages, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
 import {
   mediaTypeOf,
   revisionAtLeast,
@@ -173,6 +174,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     };
     if (posts.length < MAX_KEPT_POSTS) posts.push(record);
     const sentSession = session;
+    const asked = requestIds(value);
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: PostOutcome) => {
@@ -195,6 +197,13 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         record.ended = true;
         open.delete(req);
         wakeSettle();
+      };
+      // An answer past a reading limit is cut: the replies it would carry will not come.
+      const cut = (head: string, detail: string) => {
+        peer.wire.fatal('over-limit', head, detail);
+        record.problem = `wirecheck cut the answer: ${detail}`;
+        peer.unreadable(asked, `wirecheck stopped reading the answer to its POST: ${detail}`);
+        req.destroy();
       };
       const timer = setTimeout(() => {
         if (record.status !== undefined) return;
@@ -231,9 +240,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
               if (name === 'message' && frame.data !== '') deliver(record, frame.data);
             },
             onLimit(error) {
-              peer.wire.fatal('over-limit', error.head, error.message);
-              record.problem = `wirecheck cut the answer stream: ${error.message}`;
-              req.destroy();
+              cut(error.head, error.message);
             },
           });
           res.on('data', (chunk: Buffer) => {
@@ -248,12 +255,17 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         let bytes = 0;
         res.on('data', (chunk: Buffer) => {
           peer.wire.bytesIn(chunk);
-          bytes += chunk.length;
-          if (bytes > MAX_ANSWER_BYTES) {
-            record.problem = `the answer body went past ${MAX_ANSWER_BYTES} bytes and was cut off`;
-            req.destroy();
+          if (bytes + chunk.length > MAX_ANSWER_BYTES) {
+            const head = Buffer.concat(chunks.length > 0 ? [chunks[0] as Buffer] : [chunk])
+              .subarray(0, 120)
+              .toString('utf8');
+            const detail = `an answer body longer than the ${MAX_ANSWER_BYTES}-byte limit (MAX_ANSWER_BYTES): more than ${bytes + chunk.length} bytes, starting ${JSON.stringify(head)}`;
+            chunks.length = 0;
+            cut(head, detail);
+            finish({ status, body: '', contentType: res.headers['content-type'], problem: record.problem });
             return;
           }
+          bytes += chunk.length;
           chunks.push(chunk);
         });
         res.on('end', () => {
@@ -269,7 +281,9 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         res.on('error', () =>
           finish({
             status,
-            body: Buffer.concat(chunks).toString('utf8'),
+            body: Buffer.concat(chunks)
+              .subarray(0, 64 * 1024)
+              .toString('utf8'),
             contentType: res.headers['content-type'],
           }),
         );
@@ -367,4 +381,10 @@ export function rawRequest(
     });
     req.end(body);
   });
+}
+
+/** The ids of the requests a POST's body carries (one message or a batch). */
+function requestIds(value: unknown): JsonRpcId[] {
+  if (value === undefined) return [];
+  return bodyMessages(value).flatMap((m) => (m.kind === 'request' ? [m.message.id] : []));
 }

@@ -7,8 +7,12 @@
 // With `--after-initialize` a session first answers `initialize` as a tool server would and
 // turns hostile at the next message (wirecheck's test tool-server needs an initialized session
 // before any check: a server hostile from the start is unavailable, exit 2).
+// Over Streamable HTTP (`--transport http`, endpoint /mcp) `out` is the answer to one POST:
+// an event stream, or with `--answer json` an application/json body; a session is its
+// Mcp-Session-Id, and every request is hostile once its session answered initialize.
 //
-//   node <file>.mjs --transport stdio|sse [--port N] [--count-file PATH] [--after-initialize]
+//   node <file>.mjs --transport stdio|sse|http [--answer sse|json] [--port N] [--count-file PATH]
+//     [--after-initialize]
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 
@@ -119,6 +123,10 @@ export function serve({ onRequest = () => {}, onStart = () => {} }) {
     process.stdin.on('end', () => process.exit(0));
     return;
   }
+  if (transport === 'http') {
+    serveStreamableHttp({ onRequest, onStart, afterInitialize });
+    return;
+  }
   const sessions = new Map();
   let next = 0;
   const server = http.createServer((req, res) => {
@@ -160,13 +168,74 @@ export function serve({ onRequest = () => {}, onStart = () => {} }) {
   });
 }
 
+/**
+ * Streamable HTTP: each request's answer is `out`, a stream of its own. With
+ * --after-initialize, initialize is answered as a server would (JSON, with a session id) and
+ * every later request of that session is handed over; without it, initialize is hostile too.
+ */
+function serveStreamableHttp({ onRequest, onStart, afterInitialize }) {
+  const json = opt('--answer', 'sse') === 'json';
+  const sessions = new Set();
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/mcp') return void res.writeHead(404).end();
+    if (req.method === 'DELETE') return void res.writeHead(200).end();
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', async () => {
+      let request;
+      try {
+        request = JSON.parse(body);
+      } catch {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"not JSON"}');
+      }
+      if (afterInitialize && request.method === 'initialize') {
+        const id = `s${++next}`;
+        sessions.add(id);
+        const version = request.params?.protocolVersion ?? '2025-03-26';
+        const result = { ...INITIALIZE_RESULT, protocolVersion: version };
+        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': id });
+        return void res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result }));
+      }
+      if (afterInitialize && !sessions.has(req.headers['mcp-session-id'])) {
+        return void res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":"no such session"}');
+      }
+      if (request.id === undefined) return void res.writeHead(202).end();
+      res.writeHead(200, { 'content-type': json ? 'application/json' : 'text/event-stream' });
+      const out = writerOf(res);
+      await onStart(out);
+      await onRequest(request, out);
+      res.end();
+    });
+  });
+  server.listen(Number(opt('--port', '0')), '127.0.0.1', () => {
+    process.stderr.write(`listening on http://127.0.0.1:${server.address().port}/mcp\n`);
+  });
+}
+
 const INITIALIZE_RESULT = {
   protocolVersion: '2024-11-05',
   capabilities: { tools: {} },
   serverInfo: { name: 'wirecheck-hostile-target', version: '1.0.0' },
 };
 
-/** `event: message` frame (SSE) or a line (stdio) holding `json`. */
+/** How an answer is written: lines (stdio), a JSON body (Streamable HTTP --answer json), or SSE frames. */
+export function framing() {
+  const transport = opt('--transport', 'stdio');
+  if (transport === 'stdio') return 'line';
+  return transport === 'http' && opt('--answer', 'sse') === 'json' ? 'json' : 'sse';
+}
+
+/** `event: message` frame (SSE), a line (stdio) or a body (JSON) holding `json`. */
 export function message(json) {
-  return opt('--transport', 'stdio') === 'stdio' ? `${json}\n` : `event: message\ndata: ${json}\n\n`;
+  const how = framing();
+  if (how === 'line') return `${json}\n`;
+  return how === 'json' ? json : `event: message\ndata: ${json}\n\n`;
 }

@@ -114,6 +114,20 @@ describe('the peer: echoes, unreadable lines and bounded memory', () => {
     expect(peer.wire.diagnosis().problems).toEqual([]);
   });
 
+  test('an answer cut at a reading limit ends the waits of the requests it would carry, and no other', async () => {
+    const peer = new RpcPeer('p', () => {});
+    const cut = peer.wait(1, 5000, () => undefined);
+    const other = peer.wait(2, 5000, () => undefined);
+    peer.unreadable([1], 'wirecheck stopped reading the answer to its POST: a body past its limit');
+    expect(await cut).toEqual({
+      reply: undefined,
+      why: 'wirecheck stopped reading the answer to its POST: a body past its limit',
+    });
+    const reply = { jsonrpc: '2.0', id: 2, result: {} };
+    peer.receive(JSON.stringify(reply), reply, true);
+    expect(await other).toEqual({ reply });
+  });
+
   test('a wait that times out says what arrived meanwhile', async () => {
     const peer = new RpcPeer('p', () => {});
     const waiting = peer.wait(1, 50, () => undefined);
