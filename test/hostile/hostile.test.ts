@@ -97,19 +97,25 @@ interface CheckResult {
 }
 
 /** `test tool-server` of one check against a target; returns the run and the check's result from results.json. */
-async function toolServer(target: string[]): Promise<{ run: Run; check: CheckResult | undefined }> {
+async function toolServer(
+  target: string[],
+  env?: Record<string, string>,
+): Promise<{ run: Run; check: CheckResult | undefined }> {
   const reportDir = join(dir, `report-${runs + 1}`);
-  const run = await wirecheck([
-    'test',
-    'tool-server',
-    ...target,
-    '--only',
-    'tool-server.ping.answered',
-    '--seed',
-    '1',
-    '--report-dir',
-    reportDir,
-  ]);
+  const run = await wirecheck(
+    [
+      'test',
+      'tool-server',
+      ...target,
+      '--only',
+      'tool-server.ping.answered',
+      '--seed',
+      '1',
+      '--report-dir',
+      reportDir,
+    ],
+    env === undefined ? {} : { env },
+  );
   const resultsFile = join(reportDir, 'results.json');
   expect(existsSync(resultsFile), `results.json written (stderr: ${run.stderr.slice(-2000)})`).toBe(true);
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { checks: CheckResult[] };
@@ -235,6 +241,27 @@ describe('test tool-server against hostile servers: exit 1, a report naming the 
     );
     expectProtocolFailure(run, check, '512-level limit (maxDepth)');
   });
+});
+
+/**
+ * Small messages without end are under every size limit: only the bounds on what is kept hold
+ * memory, so the run must finish inside a small heap (V8 collects lazily, so peak RSS alone
+ * would not show a leak). Over Streamable HTTP every message of an answer stream was kept:
+ * in a 64 MB heap the run died of heap exhaustion within 4 s, leaving no report.
+ */
+describe('test tool-server against a server that answers with notifications without end: the run finishes in a 64 MB heap', () => {
+  for (const transport of ['stdio', 'sse', 'http'] as const) {
+    test(transport, async () => {
+      const target =
+        transport === 'stdio'
+          ? stdioTarget('flood-messages')
+          : transport === 'sse'
+            ? await sseTarget('flood-messages')
+            : await httpTarget('flood-messages', '--after-initialize');
+      const { run, check } = await toolServer(target, { NODE_OPTIONS: '--max-old-space-size=64' });
+      expectProtocolFailure(run, check, 'ping got no reply');
+    });
+  }
 });
 
 describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {

@@ -1,5 +1,6 @@
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { detach } from '../../protocol/clip.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { bodyMessages, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
 import {
@@ -20,6 +21,13 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 export const MAX_OPEN_ANSWER_STREAMS = 256;
 /** POSTs whose record a channel keeps (the rest are counted). */
 export const MAX_KEPT_POSTS = 10_000;
+/**
+ * JSON-RPC messages a channel keeps in its POST records, responses and the rest counted apart
+ * (an answer stream may carry notifications without end; the responses are what checks judge).
+ * Past them a message still reaches the peer, which bounds what it keeps, and is counted in
+ * its record's `dropped`.
+ */
+export const MAX_KEPT_MESSAGES = { responses: 10_000, others: 10_000 } as const;
 
 export const STREAMABLE_WORDS: WireVocabulary = { source: 'the POST answers', unit: 'message' };
 
@@ -42,8 +50,10 @@ export interface StreamablePost {
   body: string;
   /** SSE answers: every event as seen (the data whole up to the decoder's limits). */
   readonly events: { id: string | undefined; event: string | undefined; data: string }[];
-  /** JSON-RPC messages the answer carried, in order. */
+  /** JSON-RPC messages the answer carried, in order (within the channel's MAX_KEPT_MESSAGES). */
   readonly messages: unknown[];
+  /** Messages the answer carried past MAX_KEPT_MESSAGES: read and counted, not kept. */
+  dropped: number;
   /** The answer is complete (body ended, or the event stream ended). */
   ended: boolean;
   problem?: string;
@@ -100,6 +110,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
   let version: string | undefined;
   let ended: string | undefined;
   const posts: StreamablePost[] = [];
+  const kept = { responses: 0, others: 0 };
   const open = new Set<ClientRequest>();
   const settleWaiters = new Set<() => void>();
   const peer: RpcPeer = new RpcPeer(
@@ -132,7 +143,14 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     }
     const values = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
     for (const value of values) {
-      record.messages.push(value);
+      const kind =
+        typeof value === 'object' && value !== null && ('result' in value || 'error' in value)
+          ? 'responses'
+          : 'others';
+      if (kept[kind] < MAX_KEPT_MESSAGES[kind]) {
+        kept[kind] += 1;
+        record.messages.push(value);
+      } else record.dropped += 1;
       noteInitializeResult(value);
       peer.receive(Array.isArray(parsed.value) ? JSON.stringify(value) : text, value, true);
     }
@@ -170,6 +188,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       body: '',
       events: [],
       messages: [],
+      dropped: 0,
       ended: false,
     };
     if (posts.length < MAX_KEPT_POSTS) posts.push(record);
@@ -235,7 +254,11 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
             ...(options.limits === undefined ? {} : { limits: options.limits }),
             onFrame(frame) {
               if (record.events.length < 1000)
-                record.events.push({ id: frame.id, event: frame.event, data: frame.data.slice(0, 4096) });
+                record.events.push({
+                  id: frame.id,
+                  event: frame.event,
+                  data: detach(frame.data.slice(0, 4096)),
+                });
               const name = frame.event ?? 'message';
               if (name === 'message' && frame.data !== '') deliver(record, frame.data);
             },
