@@ -99,27 +99,17 @@ interface CheckResult {
 /** `test tool-server` of one check against a target; returns the run and the check's result from results.json. */
 async function toolServer(
   target: string[],
-  env?: Record<string, string>,
+  { env, only = 'tool-server.ping.answered' }: { env?: Record<string, string>; only?: string } = {},
 ): Promise<{ run: Run; check: CheckResult | undefined }> {
   const reportDir = join(dir, `report-${runs + 1}`);
   const run = await wirecheck(
-    [
-      'test',
-      'tool-server',
-      ...target,
-      '--only',
-      'tool-server.ping.answered',
-      '--seed',
-      '1',
-      '--report-dir',
-      reportDir,
-    ],
+    ['test', 'tool-server', ...target, '--only', only, '--seed', '1', '--report-dir', reportDir],
     env === undefined ? {} : { env },
   );
   const resultsFile = join(reportDir, 'results.json');
   expect(existsSync(resultsFile), `results.json written (stderr: ${run.stderr.slice(-2000)})`).toBe(true);
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { checks: CheckResult[] };
-  return { run, check: results.checks.find((c) => c.id === 'tool-server.ping.answered') };
+  return { run, check: results.checks.find((c) => c.id === only) };
 }
 
 /**
@@ -243,25 +233,36 @@ describe('test tool-server against hostile servers: exit 1, a report naming the 
   });
 });
 
+const SMALL_HEAP = { NODE_OPTIONS: '--max-old-space-size=64' };
+
 /**
- * Small messages without end are under every size limit: only the bounds on what is kept hold
+ * Messages without end, each under every size limit: only the bounds on what is kept hold
  * memory, so the run must finish inside a small heap (V8 collects lazily, so peak RSS alone
- * would not show a leak). Over Streamable HTTP every message of an answer stream was kept:
- * in a 64 MB heap the run died of heap exhaustion within 4 s, leaving no report.
+ * would not show a leak). Over Streamable HTTP every message of an answer stream was kept, and
+ * every response on a watched GET stream whole: in a 64 MB heap the run died of heap
+ * exhaustion within 4 s, leaving no report.
  */
-describe('test tool-server against a server that answers with notifications without end: the run finishes in a 64 MB heap', () => {
+
+describe('test tool-server against floods of small readable messages: the run finishes in a 64 MB heap', () => {
   for (const transport of ['stdio', 'sse', 'http'] as const) {
-    test(transport, async () => {
+    test(`${transport}: notifications without end, never the reply`, async () => {
       const target =
         transport === 'stdio'
           ? stdioTarget('flood-messages')
           : transport === 'sse'
             ? await sseTarget('flood-messages')
             : await httpTarget('flood-messages', '--after-initialize');
-      const { run, check } = await toolServer(target, { NODE_OPTIONS: '--max-old-space-size=64' });
+      const { run, check } = await toolServer(target, { env: SMALL_HEAP });
       expectProtocolFailure(run, check, 'ping got no reply');
     });
   }
+
+  test('http: responses of 1 MiB without end on the GET streams, watched for 3 s by no-cross-session-reply (each was kept whole)', async () => {
+    const target = await httpTarget('get-responses', '--after-initialize', '--reply-after', '3000');
+    const only = 'tool-server.http.no-cross-session-reply';
+    const { run, check } = await toolServer(target, { env: SMALL_HEAP, only });
+    expectProtocolFailure(run, check, 'carried a response: {"jsonrpc":"2.0","id":999999');
+  });
 });
 
 describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {

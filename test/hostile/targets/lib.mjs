@@ -9,7 +9,8 @@
 // before any check: a server hostile from the start is unavailable, exit 2).
 // Over Streamable HTTP (`--transport http`, endpoint /mcp) `out` is the answer to one POST:
 // an event stream, or with `--answer json` an application/json body; a session is its
-// Mcp-Session-Id, and every request is hostile once its session answered initialize.
+// Mcp-Session-Id, and every request is hostile once its session answered initialize. There
+// `onStart(out)` runs for each GET stream a session opens (with --after-initialize only).
 //
 //   node <file>.mjs --transport stdio|sse|http [--answer sse|json] [--port N] [--count-file PATH]
 //     [--after-initialize]
@@ -181,6 +182,12 @@ function serveStreamableHttp({ onRequest, onStart, afterInitialize }) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/mcp') return void res.writeHead(404).end();
     if (req.method === 'DELETE') return void res.writeHead(200).end();
+    if (req.method === 'GET' && sessions.has(req.headers['mcp-session-id'])) {
+      // A session's own stream (GET): `onStart` writes on it.
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      void onStart(writerOf(res));
+      return;
+    }
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
     let body = '';
     req.setEncoding('utf8');
@@ -209,9 +216,7 @@ function serveStreamableHttp({ onRequest, onStart, afterInitialize }) {
       }
       if (request.id === undefined) return void res.writeHead(202).end();
       res.writeHead(200, { 'content-type': json ? 'application/json' : 'text/event-stream' });
-      const out = writerOf(res);
-      await onStart(out);
-      await onRequest(request, out);
+      await onRequest(request, writerOf(res));
       res.end();
     });
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { clip } from '../../../protocol/clip.js';
 import { request } from '../../../protocol/jsonrpc/index.js';
 import {
   METHODS,
@@ -499,6 +500,8 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         for (const l of listeners) {
           for (const m of l.responses())
             problems.push(`the GET stream of ${l.label} carried a response: ${m.slice(0, 200)}`);
+          const more = l.count() - l.responses().length;
+          if (more > 0) problems.push(`the GET stream of ${l.label} carried ${more} response(s) more`);
         }
         if (answered.length === 0 && problems.length === 0) {
           // No response anywhere is not a routing fault (tool-server.http.request-answer judges it).
@@ -523,21 +526,27 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
   ...resumptionChecks,
 ];
 
+/** Responses seen on a GET stream that a listener keeps, each as a preview: one is already a fault. */
+const MAX_KEPT_STRAY = 20;
+
 /** A session's GET stream, watched for responses (none may come on it). Servers without one give a dummy. */
 async function listen(channel: StreamableChannel, ms: number) {
   const found: string[] = [];
+  let count = 0;
   const sid = channel.sessionId();
   const headers: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream };
   if (sid !== undefined) headers[STREAMABLE_HTTP_HEADERS.sessionId] = sid;
   const opened = await openEventStream(channel.url, headers, ms, (data) => {
     try {
       const v = JSON.parse(data) as Record<string, unknown>;
-      if ('result' in v || 'error' in v) found.push(data);
+      if (!('result' in v || 'error' in v)) return;
+      count += 1;
+      if (found.length < MAX_KEPT_STRAY) found.push(clip(data, 200));
     } catch {
       // not JSON: not a response
     }
   });
-  return { label: channel.peer.label, responses: () => [...found], close: opened.close };
+  return { label: channel.peer.label, responses: () => [...found], count: () => count, close: opened.close };
 }
 
 async function openEventStream(

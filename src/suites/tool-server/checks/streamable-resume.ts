@@ -1,4 +1,5 @@
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { detach } from '../../../protocol/clip.js';
 import { parseJsonBounded } from '../../../protocol/json/index.js';
 import {
   METHODS,
@@ -28,6 +29,8 @@ const END_MS = 2000;
 export const RESUME_READ_MS = 1500;
 /** Events of a resumed stream kept; past it the stream is cut. */
 const MAX_RESUMED_EVENTS = 200;
+/** Characters of event data a resumed stream's kept messages may come from; past it an event keeps no parse. */
+const MAX_RESUMED_CHARS = 16 * 1024 * 1024;
 
 /** One event of a resumed stream: its id, and the message its data carried (undefined: no JSON). */
 interface ResumedEvent {
@@ -118,12 +121,15 @@ async function resumeGet(
       timer = setTimeout(finish, ms);
     };
     readOn(missing.size === 0 ? RESUME_READ_MS : Math.max(replyMs, RESUME_READ_MS));
+    let parsedChars = 0;
     const decoder = createFrameDecoder({
       onFrame(f) {
-        const parsed = f.data === '' ? undefined : parseJsonBounded(f.data);
+        parsedChars += f.data.length;
+        const parsed =
+          f.data === '' || parsedChars > MAX_RESUMED_CHARS ? undefined : parseJsonBounded(f.data);
         events.push({
           id: f.id,
-          data: f.data.slice(0, 4096),
+          data: detach(f.data.slice(0, 4096)),
           message: parsed?.ok ? parsed.value : undefined,
         });
         if (events.length >= MAX_RESUMED_EVENTS) return finish();
