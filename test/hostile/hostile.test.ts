@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort, type RunningTarget, startSseTarget, targetCommand, writeForever } from './targets.js';
+import {
+  freePort,
+  type RunningTarget,
+  startHttpTarget,
+  startSseTarget,
+  targetCommand,
+  writeForever,
+} from './targets.js';
 
 /*
  * Hostile targets against the real CLI (issue 12, item 3; issue 13, item 5): each run is
@@ -313,6 +320,26 @@ describe('probe and the reference messages client stay bounded', () => {
       await target.stop();
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(limit);
+      expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
+    },
+  );
+
+  test.each([
+    [['endless-line', '--answer', 'json'], 'went on past the 1048576-byte limit'],
+    [['endless-frame'], 'maxFrameLength'],
+    [
+      ['deep-nesting'],
+      'ended without a response to initialize; it carried an event that cannot be read: JSON nested deeper than the 512-level limit (maxDepth)',
+    ],
+  ])(
+    '`wirecheck probe --http` of a server whose answer is %j: unhealthy (exit 1), saying %s',
+    async (args, why) => {
+      const [name, ...rest] = args as [string, ...string[]];
+      target = await startHttpTarget(name, ...rest);
+      const run = await wirecheck(['probe', '--http', target.url]);
+      await target.stop();
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(why);
       expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
     },
   );

@@ -19,8 +19,17 @@ export interface RunningTarget {
 
 /** Start an SSE hostile target on a free port; resolves once it listens. Stopped by its pid. */
 export function startSseTarget(name: string, ...args: string[]): Promise<RunningTarget> {
+  return startTarget('sse', name, args);
+}
+
+/** The same over Streamable HTTP (the URL is its endpoint, /mcp). */
+export function startHttpTarget(name: string, ...args: string[]): Promise<RunningTarget> {
+  return startTarget('http', name, args);
+}
+
+function startTarget(transport: 'sse' | 'http', name: string, args: string[]): Promise<RunningTarget> {
   const script = fileURLToPath(new URL(`./targets/${name}.mjs`, import.meta.url));
-  const child = spawn(process.execPath, [script, '--transport', 'sse', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [script, '--transport', transport, '--port', '0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const stop = async () => {

@@ -14,6 +14,7 @@ import {
   httpRequest,
   pumpFrames,
   readBody,
+  readBounded,
   STREAMABLE_HTTP_POST_ACCEPT,
 } from '../../transports/index.js';
 import { VERSION } from '../../version.js';
@@ -101,14 +102,26 @@ export async function probeStreamableHttpServer(
       fail(`POST initialize answered HTTP ${status}, expected 200: ${body}`);
       return report;
     }
+    // What the answer stream carried that could not be read, and whether it was still open at the capture's end.
+    let unreadable: string | undefined;
+    let captureRanOut = false;
     if (type === STREAMABLE_HTTP_CONTENT_TYPES.json) {
-      const text = await readBody(response, MAX_ANSWER_BYTES);
-      const parsed = parseJsonBounded(text);
+      const body = await readBounded(response, MAX_ANSWER_BYTES);
+      if (body.over) {
+        fail(
+          `the JSON answer went on past the ${MAX_ANSWER_BYTES}-byte limit of the probe's read (an initialize result is small)`,
+        );
+        return report;
+      }
+      const parsed = parseJsonBounded(body.bytes.toString('utf8'));
       if (parsed.ok) report.reply = { message: parsed.value, atMs: now() };
       else fail(`the JSON answer cannot be read: ${parsed.message}`);
     } else if (type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
       const got = new AbortController();
-      const capture = setTimeout(() => got.abort(), captureMs);
+      const capture = setTimeout(() => {
+        captureRanOut = true;
+        got.abort();
+      }, captureMs);
       const stop = AbortSignal.any([got.signal, controller.signal]);
       try {
         await pumpFrames(
@@ -118,6 +131,7 @@ export async function probeStreamableHttpServer(
               if (report.reply !== undefined || frame.data === '') return;
               if (frame.event !== undefined && frame.event !== 'message') return;
               const parsed = parseJsonBounded(frame.data);
+              if (!parsed.ok) unreadable ??= parsed.message;
               const value = parsed.ok ? parsed.value : undefined;
               if ((value as { id?: unknown } | undefined)?.id !== INITIALIZE_ID) return;
               report.reply = { message: value, atMs: now() };
@@ -139,7 +153,10 @@ export async function probeStreamableHttpServer(
       return report;
     }
     if (report.reply === undefined) {
-      fail(`no response to initialize within ${captureMs} ms`);
+      const how = captureRanOut
+        ? `no response to initialize within ${captureMs} ms`
+        : 'the answer stream ended without a response to initialize';
+      fail(unreadable === undefined ? how : `${how}; it carried an event that cannot be read: ${unreadable}`);
       return report;
     }
     const c = classifyMessage(report.reply.message);
