@@ -218,7 +218,9 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         wakeSettle();
       };
       // An answer past a reading limit is cut: the replies it would carry will not come.
+      let cutOff = false;
       const cut = (head: string, detail: string) => {
+        cutOff = true;
         peer.wire.fatal('over-limit', head, detail);
         record.problem = `wirecheck cut the answer: ${detail}`;
         peer.unreadable(asked, `wirecheck stopped reading the answer to its POST: ${detail}`);
@@ -277,6 +279,8 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         const chunks: Buffer[] = [];
         let bytes = 0;
         res.on('data', (chunk: Buffer) => {
+          // A chunk already in flight when the answer was cut is not read.
+          if (cutOff) return;
           peer.wire.bytesIn(chunk);
           if (bytes + chunk.length > MAX_ANSWER_BYTES) {
             const head = Buffer.concat(chunks.length > 0 ? [chunks[0] as Buffer] : [chunk])
