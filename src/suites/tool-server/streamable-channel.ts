@@ -54,6 +54,11 @@ export interface StreamablePost {
   readonly messages: unknown[];
   /** Messages the answer carried past MAX_KEPT_MESSAGES: read and counted, not kept. */
   dropped: number;
+  /**
+   * For each request the POST carried, how many responses with its id the answer carried,
+   * every one counted whether kept or not: what a check judges "answered once" by.
+   */
+  readonly responseCounts: Map<JsonRpcId, number>;
   /** The answer is complete (body ended, or the event stream ended). */
   ended: boolean;
   problem?: string;
@@ -147,6 +152,9 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         typeof value === 'object' && value !== null && ('result' in value || 'error' in value)
           ? 'responses'
           : 'others';
+      const id = (kind === 'responses' ? (value as { id?: unknown }).id : undefined) as JsonRpcId;
+      const count = record.responseCounts.get(id);
+      if (count !== undefined) record.responseCounts.set(id, count + 1);
       if (kept[kind] < MAX_KEPT_MESSAGES[kind]) {
         kept[kind] += 1;
         record.messages.push(value);
@@ -189,11 +197,13 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       events: [],
       messages: [],
       dropped: 0,
+      responseCounts: new Map(),
       ended: false,
     };
     if (posts.length < MAX_KEPT_POSTS) posts.push(record);
     const sentSession = session;
     const asked = requestIds(value);
+    for (const id of asked) record.responseCounts.set(id, 0);
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: PostOutcome) => {
@@ -217,11 +227,13 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         open.delete(req);
         wakeSettle();
       };
-      // An answer past a reading limit is cut: the replies it would carry will not come.
+      // An answer past a reading limit is cut: the replies it would carry will not come. Only
+      // this answer ends; the session goes on (each POST has its own answer), so the channel's
+      // diagnosis counts it as a problem, not as the end of reading.
       let cutOff = false;
       const cut = (head: string, detail: string) => {
         cutOff = true;
-        peer.wire.fatal('over-limit', head, detail);
+        peer.wire.problem('over-limit', head, detail);
         record.problem = `wirecheck cut the answer: ${detail}`;
         peer.unreadable(asked, `wirecheck stopped reading the answer to its POST: ${detail}`);
         req.destroy();

@@ -60,6 +60,11 @@ const CASES: Case[] = [
     flaw: 'writes every response on every GET stream too',
     fails: ['no-cross-session-reply'],
   },
+  {
+    server: 'broadcast-batch',
+    flaw: 'writes every response on every GET stream too, as a batch of one',
+    fails: ['no-cross-session-reply'],
+  },
   { server: 'bad-session-id', flaw: 'issues a session id with spaces', fails: ['session-id'] },
   { server: 'any-origin', flaw: 'accepts any Origin', fails: ['origin-refused'] },
   { server: 'get-json', flaw: 'answers GET with JSON', fails: ['get-stream'] },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
 import { clip } from '../../../protocol/clip.js';
+import { parseJsonBounded } from '../../../protocol/json/index.js';
 import { request } from '../../../protocol/jsonrpc/index.js';
 import {
   METHODS,
@@ -49,7 +50,8 @@ function describePost(p: StreamablePost | undefined): string {
   if (p === undefined) return 'no POST';
   if (p.status === undefined) return p.problem ?? 'no answer';
   const shown = p.kind === 'sse' ? `${p.events.length} event(s)` : p.body.slice(0, 200);
-  return `HTTP ${p.status} ${String(p.headers['content-type'] ?? '(no content type)')} ${shown}`;
+  const unkept = p.dropped > 0 ? ` (and ${p.dropped} message(s) read but not kept)` : '';
+  return `HTTP ${p.status} ${String(p.headers['content-type'] ?? '(no content type)')} ${shown}${unkept}`;
 }
 
 /** The POST record of the request with this id on the channel. */
@@ -213,8 +215,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
             [channel],
           );
         }
-        const carried = post.messages.some((m) => (m as { id?: unknown } | null)?.id === ex.id);
-        if (!carried) {
+        if ((post.responseCounts.get(ex.id) ?? 0) === 0) {
           throw failWith(
             `the ${post.kind === 'sse' ? 'event stream' : 'JSON body'} answering request ${ex.id} did not carry its response (carried: ${JSON.stringify(post.messages).slice(0, 300)})`,
             `a JSON-RPC response with id ${ex.id} in the answer`,
@@ -481,7 +482,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         if (talking !== undefined) noteExchange(talking.channel, METHODS.ping, talking.ex);
         for (const { channel, ex } of answered) {
           const post = postOf(channel, ex.id);
-          const own = post?.messages.filter((m) => (m as { id?: unknown } | null)?.id === ex.id).length ?? 0;
+          const own = post?.responseCounts.get(ex.id) ?? 0;
           if (own !== 1) problems.push(`the answer to request ${ex.id} carried its response ${own} time(s)`);
         }
         for (const channel of [a, b]) {
@@ -537,13 +538,14 @@ async function listen(channel: StreamableChannel, ms: number) {
   const headers: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream };
   if (sid !== undefined) headers[STREAMABLE_HTTP_HEADERS.sessionId] = sid;
   const opened = await openEventStream(channel.url, headers, ms, (data) => {
-    try {
-      const v = JSON.parse(data) as Record<string, unknown>;
-      if (!('result' in v || 'error' in v)) return;
+    // Text that is not JSON, or past the reader's limits, is no response it can judge.
+    const parsed = parseJsonBounded(data);
+    if (!parsed.ok) return;
+    // A batch (2025-03-26) may carry responses too.
+    for (const v of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {
+      if (typeof v !== 'object' || v === null || !('result' in v || 'error' in v)) continue;
       count += 1;
-      if (found.length < MAX_KEPT_STRAY) found.push(clip(data, 200));
-    } catch {
-      // not JSON: not a response
+      if (found.length < MAX_KEPT_STRAY) found.push(clip(JSON.stringify(v), 200));
     }
   });
   return { label: channel.peer.label, responses: () => [...found], count: () => count, close: opened.close };

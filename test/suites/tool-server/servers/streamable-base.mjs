@@ -1,7 +1,8 @@
 // A small Streamable HTTP MCP tool server (plain node:http, no wirecheck code) that conforms,
 // and the flaws the broken-server tests switch on, one per rule. Usage:
 //   node streamable-<name>.mjs --port N
-// Flaws (main({...})): notification200, ignoreSessions, unknown200, broadcast, badSessionId,
+// Flaws (main({...})): notification200, ignoreSessions, unknown200, broadcast ('batch': each copy a
+// batch of one), badSessionId,
 // anyOrigin, getJson, streamOpen, textPlain, json (answers JSON bodies: conforming too);
 // eventIds (resumable: a priming event and an id `<stream>-<seq>` on every event of an answer
 // stream, GET + Last-Event-ID replays that stream after the id: conforming too) and its flaws
@@ -266,8 +267,9 @@ export function main(flaws = {}) {
       }
       const reply = answer(message, flaws);
       if (flaws.broadcast) {
+        const copy = JSON.stringify(flaws.broadcast === 'batch' ? [reply] : reply);
         for (const s of sessions.values())
-          for (const g of s.gets) g.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+          for (const g of s.gets) g.write(`event: message\ndata: ${copy}\n\n`);
       }
       if (flaws.textPlain && message.method === 'tools/list') {
         res.writeHead(200, { 'content-type': 'text/plain', ...headers });

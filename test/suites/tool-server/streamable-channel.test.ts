@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { afterEach, describe, expect, test } from 'vitest';
+import { exchange } from '../../../src/suites/tool-server/rpc.js';
+import {
+  MAX_KEPT_MESSAGES,
+  openStreamableChannel,
+  type StreamableChannel,
+} from '../../../src/suites/tool-server/streamable-channel.js';
+
+// A Streamable HTTP channel against a server of the test's own making: each POST's answer is
+// what `answer` writes for the request it carried.
+
+type Answer = (request: { id: number; method: string }, res: ServerResponse) => void;
+
+const servers: Server[] = [];
+const channels: StreamableChannel[] = [];
+afterEach(async () => {
+  for (const c of channels.splice(0)) await c.close();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+async function serve(answer: Answer): Promise<string> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
+    req.on('end', () => {
+      if (req.method !== 'POST') {
+        res.writeHead(405).end();
+        return;
+      }
+      const message = JSON.parse(body) as { id?: number; method: string };
+      if (message.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      answer({ id: message.id, method: message.method }, res);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+}
+
+function open(url: string): StreamableChannel {
+  const c = openStreamableChannel(url, {
+    label: 'test',
+    postTimeoutMs: 2000,
+    protocolVersion: '2025-03-26',
+    limits: { maxLineLength: 1024 },
+  });
+  channels.push(c);
+  return c;
+}
+
+const stream = (res: ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+describe('Streamable HTTP channel: one answer cut at a limit, the session goes on', () => {
+  test('the cut request says so; a later request that times out still shows what the channel received', async () => {
+    const url = await serve(({ id, method }, res) => {
+      stream(res);
+      if (method === 'tools/list') res.write(`data: ${'x'.repeat(2000)}`);
+      else if (method === 'ping') res.end(event({ jsonrpc: '2.0', id, result: {} }));
+      // Anything else: the stream stays open and silent.
+    });
+    const c = open(url);
+    const cut = await exchange(c, 'tools/list', {}, 2000);
+    expect(cut.why).toMatch(
+      /^wirecheck stopped reading the answer to its POST: an SSE line longer than the 1024-character limit/,
+    );
+    // The session is not over: the next answer is read.
+    expect((await exchange(c, 'ping', {}, 2000)).reply).toMatchObject({ result: {} });
+    expect(c.diagnosis().fatal).toBeUndefined();
+    expect(c.gone()).toBeUndefined();
+    const silent = await exchange(c, 'resources/list', {}, 200);
+    expect(silent.why).toMatch(
+      /^no reply within 200 ms; the POST answers carried 1 message \([\d,]+ bytes\): 1 JSON-RPC message, 1 past the size limit \(the first: "data: x+\.\.\.": an SSE line longer than the 1024-character limit/,
+    );
+  });
+});
+
+describe('Streamable HTTP channel: what a POST record keeps is bounded, what it counts is exact', () => {
+  test('past MAX_KEPT_MESSAGES a response is no longer kept, yet every response to the asked request is counted', async () => {
+    const flood = MAX_KEPT_MESSAGES.responses;
+    const url = await serve(({ id }, res) => {
+      stream(res);
+      const others = Array.from({ length: flood }, (_, i) =>
+        event({ jsonrpc: '2.0', id: `other-${i}`, result: {} }),
+      );
+      const own = event({ jsonrpc: '2.0', id, result: {} });
+      res.end(`${others.join('')}${own}${own}`);
+    });
+    const c = open(url);
+    const ex = await exchange(c, 'ping', {}, 5000);
+    expect(ex.reply).toMatchObject({ id: ex.id, result: {} });
+    await c.settle(5000);
+    const post = c.posts[0];
+    expect(post?.messages).toHaveLength(flood);
+    expect(post?.dropped).toBe(2);
+    // The two copies of its own response came after the cap: both counted, neither kept.
+    expect(post?.responseCounts.get(ex.id)).toBe(2);
+    expect(post?.responseCounts.size).toBe(1);
+  });
+});
