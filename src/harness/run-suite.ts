@@ -18,6 +18,7 @@ import {
 import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
+import { boundResultText, RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
 import { dispatch } from './schedule.js';
 import { type Shard, selectShard } from './shard.js';
@@ -665,7 +666,23 @@ type Outcome = Pick<
   | 'labels'
 >;
 
+/** The outcome of what a check threw, its texts within RESULT_TEXT_LIMITS. */
 function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
+  const o = unboundedOutcomeOf(e, level);
+  const shown = (t: string | undefined) =>
+    t === undefined ? undefined : boundResultText(t, RESULT_TEXT_LIMITS.shown);
+  return {
+    ...o,
+    message: boundResultText(o.message, RESULT_TEXT_LIMITS.message),
+    ...('expected' in o ? { expected: shown(o.expected) } : {}),
+    ...('actual' in o ? { actual: shown(o.actual) } : {}),
+    ...(o.sharedCause === undefined
+      ? {}
+      : { sharedCause: boundResultText(o.sharedCause, RESULT_TEXT_LIMITS.message) }),
+  };
+}
+
+function unboundedOutcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
   if (e instanceof HarnessBug) {
     return {
       status: 'skip',

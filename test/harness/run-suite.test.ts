@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { OPEN_ALLOWANCE_MS, suiteBudgetMs } from '../../src/harness/budget.js';
-import { type Check, type Suite, TargetUnavailable } from '../../src/harness/check.js';
+import { type Check, CheckFailure, type Suite, TargetUnavailable } from '../../src/harness/check.js';
 import { checkProperty } from '../../src/harness/property.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 import { interruptStop } from '../../src/harness/stop.js';
@@ -276,5 +276,39 @@ describe('runSuite: a run that stops early', () => {
     ];
     const result = await runSuite(fakeSuite('fake', checks).suite, TARGET, { seed: 1 });
     expect(result.budgetMs).toBe(1_000 + OPEN_ALLOWANCE_MS);
+  });
+});
+
+describe('runSuite: what a failure quotes is bounded', () => {
+  test('a message, expected and actual of a megabyte each are cut, noting their length', async () => {
+    const huge = 'x'.repeat(1024 * 1024);
+    const suite: Suite<null, object> = {
+      name: 'big',
+      description: 'a check that quotes a megabyte a target sent',
+      describeTarget: () => 'fixed',
+      targetArgs: () => [],
+      async open() {
+        return { close: async () => {} };
+      },
+      checks: [
+        {
+          id: 'big.quote',
+          clause: 'none',
+          description: 'quotes what arrived',
+          level: 'must',
+          basis: 'spec',
+          rule: 'a rule',
+          async run() {
+            throw new CheckFailure(`got ${huge}`, huge, `🙂${huge}`);
+          },
+        },
+      ],
+    };
+    const result = await runSuite(suite, null, { seed: 1, runs: 1 });
+    const check = result.checks[0];
+    expect(check?.status).toBe('fail');
+    expect(check?.message).toBe(`got ${'x'.repeat(4092)}... (1048580 characters in all)`);
+    expect(check?.expected).toBe(`${'x'.repeat(16_384)}... (1048576 characters in all)`);
+    expect(check?.actual).toBe(`🙂${'x'.repeat(16_382)}... (1048578 characters in all)`);
   });
 });

@@ -167,12 +167,17 @@ function expectUnavailable(run: Run, results: unknown, why: string): void {
   expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
 }
 
-function expectProtocolFailure(run: Run, check: CheckResult | undefined, limit: string): void {
+function expectProtocolFailure(
+  run: Run,
+  check: CheckResult | undefined,
+  limit: string,
+  maxRssMiB = MAX_RSS_MIB,
+): void {
   expect(run.signal).toBeNull();
   expect(run.code, run.stderr.slice(-2000)).toBe(1);
   expect(check?.status).toBe('fail');
   expect(check?.message).toContain(limit);
-  expect(run.maxRssMiB).toBeLessThan(MAX_RSS_MIB);
+  expect(run.maxRssMiB).toBeLessThan(maxRssMiB);
 }
 
 describe('test tool-server against hostile servers: exit 1, a report naming the limit, bounded memory', () => {
@@ -270,6 +275,44 @@ describe('test tool-server against floods of small readable messages: the run fi
     const { run, check } = await toolServer(target, { env: SMALL_HEAP, only });
     expectProtocolFailure(run, check, 'carried a response: {"jsonrpc":"2.0","id":999999');
   });
+});
+
+/**
+ * Replies of 1 MiB to ids never sent, without end: each is evidence of a reply routed to the
+ * wrong session, kept as such, and they were kept by count only (10,000 in the session's
+ * replies, 1,000 stray ones, 10,000 in a Streamable HTTP record; frames of 64 KiB over SSE).
+ * In a 256 MB heap the run died of heap exhaustion within 15 s over each transport, leaving
+ * no report. The session's own 64 Mi characters of kept text need more than the 64 MB heap
+ * above.
+ */
+const MID_HEAP = { NODE_OPTIONS: '--max-old-space-size=256' };
+const FLOODED = {
+  stdio: { only: 'tool-server.ping.answered', says: 'ping got no reply' },
+  // Eight sessions flooded at once, each within its own bounds: 420-430 MB measured, with the
+  // heap capped or not.
+  sse: {
+    only: 'tool-server.sse.concurrent-routing',
+    says: '8 session(s) received replies to requests of other sessions',
+    maxRssMiB: 512,
+  },
+  http: { only: 'tool-server.http.no-cross-session-reply', says: 'carried a response it did not ask for' },
+} as const;
+
+describe('test tool-server against a flood of large replies nobody asked for: the run finishes in a 256 MB heap', () => {
+  for (const transport of ['stdio', 'sse', 'http'] as const) {
+    test(`${transport}: replies of 1 MiB to ids never sent, never the reply (in ${FLOODED[transport].only})`, async () => {
+      const target =
+        transport === 'stdio'
+          ? stdioTarget('flood-replies')
+          : transport === 'sse'
+            ? await sseTarget('flood-replies')
+            : await httpTarget('flood-replies', '--after-initialize');
+      // Over SSE and HTTP, checks of many sessions or concurrent requests: more floods at once.
+      const flood: { only: string; says: string; maxRssMiB?: number } = FLOODED[transport];
+      const { run, check } = await toolServer(target, { env: MID_HEAP, only: flood.only });
+      expectProtocolFailure(run, check, flood.says, flood.maxRssMiB);
+    });
+  }
 });
 
 describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {

@@ -51,6 +51,8 @@ export const PEER_LIMITS = {
   maxKeptText: 64 * 1024 * 1024,
   previewChars: 1024,
   maxStrayReplies: 1000,
+  /** Characters of replies to ids never sent kept (in `replies` and `strayReplies`). */
+  maxStrayText: 4 * 1024 * 1024,
   /** Texts sent, remembered to tell an echo (only texts up to 64 KiB). */
   maxRemembered: 1000,
   maxRememberedChars: 64 * 1024,
@@ -84,6 +86,7 @@ export class RpcPeer {
   private readonly waiters = new Map<JsonRpcId, Waiter>();
   private receivedKept = 0;
   private textKept = 0;
+  private strayText = 0;
   /** Texts this peer sent, to tell an echo from a message. */
   private readonly sentTexts = new Set<string>();
 
@@ -150,9 +153,14 @@ export class RpcPeer {
     }
     if (c.kind === 'invalid') this.wire.problem('not-jsonrpc', text, 'JSON, but not a JSON-RPC message');
     else this.wire.message();
-    this.keep(text, c.kind, c.kind !== 'invalid');
-    if (c.kind === 'success' || c.kind === 'error') {
-      const reply = c.message;
+    const reply = c.kind === 'success' || c.kind === 'error' ? c.message : undefined;
+    const asked =
+      reply !== undefined && reply.id !== null && (this.waiters.has(reply.id) || this.sentIds.has(reply.id));
+    // A reply to no request of this peer past maxStrayText is kept as a preview only, and not as a reply.
+    const keptStray = reply === undefined || asked || this.strayFits(text);
+    this.keep(text, c.kind, c.kind !== 'invalid' && keptStray);
+    if (reply !== undefined) {
+      if (!keptStray) return;
       if (reply.id === null) {
         this.stray(reply);
         return;
@@ -186,6 +194,18 @@ export class RpcPeer {
             ),
       );
     }
+  }
+
+  /**
+   * Whether a reply to no request of this peer (evidence of a reply routed to the wrong session)
+   * is kept, as a reply and whole among the items: while the text of such replies fits
+   * `maxStrayText`; past it they are read and counted, not kept (a server flooding replies of
+   * 1 MiB to ids never sent exhausted a 256 MB heap within 15 s).
+   */
+  private strayFits(text: string): boolean {
+    if (this.strayText + text.length > PEER_LIMITS.maxStrayText) return false;
+    this.strayText += text.length;
+    return true;
   }
 
   private stray(reply: JsonRpcResponse): void {

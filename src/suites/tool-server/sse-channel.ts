@@ -21,6 +21,12 @@ import { RpcPeer } from './peer.js';
  */
 export const MAX_KEPT_FRAMES = 10_000;
 export const MAX_FRAME_DATA = 64 * 1024;
+/**
+ * Characters of frame data an SSE channel keeps in all: past them a frame keeps a preview of
+ * FRAME_PREVIEW_CHARS (10,000 frames of 64 KiB would hold 640 Mi characters).
+ */
+export const MAX_KEPT_FRAME_CHARS = 4 * 1024 * 1024;
+const FRAME_PREVIEW_CHARS = 200;
 
 /** One SSE frame or comment as the harness saw it, with its absolute time. */
 export interface SeenFrame {
@@ -100,7 +106,13 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
   const keepFrame = (frame: SeenFrame) => {
     if (frames.length < MAX_KEPT_FRAMES) frames.push(frame);
   };
-  const clipped = (data: string) => clip(data, MAX_FRAME_DATA);
+  let frameChars = 0;
+  const clipped = (data: string) => {
+    const whole = frameChars + Math.min(data.length, MAX_FRAME_DATA) <= MAX_KEPT_FRAME_CHARS;
+    const kept = clip(data, whole ? MAX_FRAME_DATA : FRAME_PREVIEW_CHARS);
+    frameChars += kept.length;
+    return kept;
+  };
   const decoder = createFrameDecoder({
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     onFrame(frame) {

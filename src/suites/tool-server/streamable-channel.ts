@@ -28,6 +28,8 @@ export const MAX_KEPT_POSTS = 10_000;
  * its record's `dropped`.
  */
 export const MAX_KEPT_MESSAGES = { responses: 10_000, others: 10_000 } as const;
+/** Characters of message text a channel keeps in its POST records, whatever the count (16 Mi). */
+export const MAX_KEPT_MESSAGE_CHARS = 16 * 1024 * 1024;
 
 export const STREAMABLE_WORDS: WireVocabulary = { source: 'the POST answers', unit: 'message' };
 
@@ -50,9 +52,9 @@ export interface StreamablePost {
   body: string;
   /** SSE answers: every event as seen (the data whole up to the decoder's limits). */
   readonly events: { id: string | undefined; event: string | undefined; data: string }[];
-  /** JSON-RPC messages the answer carried, in order (within the channel's MAX_KEPT_MESSAGES). */
+  /** JSON-RPC messages the answer carried, in order (within the channel's MAX_KEPT_MESSAGES and MAX_KEPT_MESSAGE_CHARS). */
   readonly messages: unknown[];
-  /** Messages the answer carried past MAX_KEPT_MESSAGES: read and counted, not kept. */
+  /** Messages the answer carried past those bounds: read and counted, not kept. */
   dropped: number;
   /**
    * For each request the POST carried, how many responses with its id the answer carried,
@@ -115,7 +117,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
   let version: string | undefined;
   let ended: string | undefined;
   const posts: StreamablePost[] = [];
-  const kept = { responses: 0, others: 0 };
+  const kept = { responses: 0, others: 0, chars: 0 };
   const open = new Set<ClientRequest>();
   const settleWaiters = new Set<() => void>();
   const peer: RpcPeer = new RpcPeer(
@@ -147,6 +149,8 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       return;
     }
     const values = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+    // A batch's members share its text's length, near enough for a budget.
+    const chars = Math.ceil(text.length / Math.max(1, values.length));
     for (const value of values) {
       const kind =
         typeof value === 'object' && value !== null && ('result' in value || 'error' in value)
@@ -155,8 +159,9 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       const id = (kind === 'responses' ? (value as { id?: unknown }).id : undefined) as JsonRpcId;
       const count = record.responseCounts.get(id);
       if (count !== undefined) record.responseCounts.set(id, count + 1);
-      if (kept[kind] < MAX_KEPT_MESSAGES[kind]) {
+      if (kept[kind] < MAX_KEPT_MESSAGES[kind] && kept.chars + chars <= MAX_KEPT_MESSAGE_CHARS) {
         kept[kind] += 1;
+        kept.chars += chars;
         record.messages.push(value);
       } else record.dropped += 1;
       noteInitializeResult(value);

@@ -3,6 +3,8 @@ import type { Channel } from '../../../src/suites/tool-server/channel.js';
 import { cannotSpeakProtocol } from '../../../src/suites/tool-server/diagnosis.js';
 import { exchange } from '../../../src/suites/tool-server/rpc.js';
 import {
+  MAX_FRAME_DATA,
+  MAX_KEPT_FRAME_CHARS,
   MAX_KEPT_FRAMES,
   openSseChannel,
   type SseChannel,
@@ -139,6 +141,19 @@ describe('SSE channel: bounded', () => {
     await onStream(body, async (c) => {
       await until('the flood', () => c.diagnosis().bytes === body.length);
       expect(c.frames).toHaveLength(MAX_KEPT_FRAMES);
+    });
+  });
+
+  test('frame data is kept whole up to MAX_KEPT_FRAME_CHARS in all, then as a preview', async () => {
+    const data = 'y'.repeat(MAX_FRAME_DATA);
+    const count = Math.ceil(MAX_KEPT_FRAME_CHARS / MAX_FRAME_DATA) + 50;
+    const body = `${ENDPOINT}${`event: note\ndata: ${data}\n\n`.repeat(count)}`;
+    await onStream(body, async (c) => {
+      await until('the frames', () => c.frames.length === count + 1, 20_000);
+      const kept = c.frames.reduce((n, f) => n + f.data.length, 0);
+      expect(kept).toBeLessThanOrEqual(MAX_KEPT_FRAME_CHARS + 50 * 300);
+      expect(c.frames[1]?.data).toBe(data);
+      expect(c.frames[count]?.data).toBe(`${'y'.repeat(200)}... (${MAX_FRAME_DATA} characters)`);
     });
   });
 

@@ -168,4 +168,25 @@ describe('the peer: echoes, unreadable lines and bounded memory', () => {
     expect(d.dropped).toBe(2 * (PEER_LIMITS.maxKeptItems + 500) - PEER_LIMITS.maxKeptItems);
     expect(d.summary).toContain('were read but not kept');
   });
+
+  test('replies to ids never sent are kept while their text fits maxStrayText; replies to its own requests always', async () => {
+    const peer = new RpcPeer('p', () => {});
+    const pad = 'x'.repeat(1024 * 1024);
+    const fit = Math.floor(PEER_LIMITS.maxStrayText / (pad.length + 50));
+    for (let i = 0; i < fit + 10; i++) {
+      const stray = { jsonrpc: '2.0', id: `stray-${i}`, result: { pad } };
+      peer.receive(JSON.stringify(stray), stray, true);
+    }
+    expect(peer.strayReplies).toHaveLength(fit);
+    expect(peer.replies.size).toBe(fit);
+    expect(peer.replies.has(`stray-${fit}`)).toBe(false);
+    // Its own request's reply, as large, still arrives and is kept.
+    peer.recordSent('{"jsonrpc":"2.0","id":1,"method":"ping"}', { jsonrpc: '2.0', id: 1, method: 'ping' });
+    const waiting = peer.wait(1, 5000, () => undefined);
+    const own = { jsonrpc: '2.0', id: 1, result: { pad } };
+    peer.receive(JSON.stringify(own), own, true);
+    expect(await waiting).toEqual({ reply: own });
+    expect(peer.replies.get(1)).toEqual(own);
+    expect(peer.wire.diagnosis().messages).toBe(fit + 11);
+  });
 });

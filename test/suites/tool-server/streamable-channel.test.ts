@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
+import type { SseLimits } from '../../../src/protocol/sse/index.js';
 import { exchange } from '../../../src/suites/tool-server/rpc.js';
 import {
+  MAX_KEPT_MESSAGE_CHARS,
   MAX_KEPT_MESSAGES,
   openStreamableChannel,
   type StreamableChannel,
@@ -46,12 +48,13 @@ async function serve(answer: Answer): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
 }
 
-function open(url: string): StreamableChannel {
+/** A channel to `url`; its SSE lines are cut at 1024 characters unless `limits` says otherwise. */
+function open(url: string, limits: SseLimits = { maxLineLength: 1024 }): StreamableChannel {
   const c = openStreamableChannel(url, {
     label: 'test',
     postTimeoutMs: 2000,
     protocolVersion: '2025-03-26',
-    limits: { maxLineLength: 1024 },
+    limits,
   });
   channels.push(c);
   return c;
@@ -106,5 +109,26 @@ describe('Streamable HTTP channel: what a POST record keeps is bounded, what it 
     // The two copies of its own response came after the cap: both counted, neither kept.
     expect(post?.responseCounts.get(ex.id)).toBe(2);
     expect(post?.responseCounts.size).toBe(1);
+  });
+
+  test('past MAX_KEPT_MESSAGE_CHARS of kept text a message is no longer kept, however few came', async () => {
+    const pad = 'x'.repeat(1024 * 1024);
+    const count = MAX_KEPT_MESSAGE_CHARS / pad.length + 4;
+    const url = await serve(({ id }, res) => {
+      stream(res);
+      const big = (n: number) =>
+        event({ jsonrpc: '2.0', method: 'notifications/message', params: { n, pad } });
+      res.end(
+        `${Array.from({ length: count }, (_, n) => big(n)).join('')}${event({ jsonrpc: '2.0', id, result: {} })}`,
+      );
+    });
+    const c = open(url, {});
+    const ex = await exchange(c, 'ping', {}, 10_000);
+    expect(ex.reply).toMatchObject({ result: {} });
+    await c.settle(5000);
+    const post = c.posts[0];
+    expect(post?.messages.length).toBeLessThan(count);
+    expect((post?.messages.length ?? 0) + (post?.dropped ?? 0)).toBe(count + 1);
+    expect(post?.responseCounts.get(ex.id)).toBe(1);
   });
 });
