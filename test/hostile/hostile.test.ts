@@ -149,6 +149,12 @@ async function httpTarget(name: string, ...args: string[]): Promise<string[]> {
   ];
 }
 
+/** The hostile target `name` over `transport`, turning hostile after initialize. */
+async function targetOver(transport: 'stdio' | 'sse' | 'http', name: string): Promise<string[]> {
+  if (transport === 'stdio') return stdioTarget(name);
+  return transport === 'sse' ? sseTarget(name) : httpTarget(name, '--after-initialize');
+}
+
 /** `test tool-server` against a target the preflight refuses: the run and results.json. */
 async function unavailableToolServer(target: string[]): Promise<{ run: Run; results: unknown }> {
   const reportDir = join(dir, `report-${runs + 1}`);
@@ -258,12 +264,7 @@ const SMALL_HEAP = { NODE_OPTIONS: '--max-old-space-size=64' };
 describe('test tool-server against floods of small readable messages: the run finishes in a 64 MB heap', () => {
   for (const transport of ['stdio', 'sse', 'http'] as const) {
     test(`${transport}: notifications without end, never the reply`, async () => {
-      const target =
-        transport === 'stdio'
-          ? stdioTarget('flood-messages')
-          : transport === 'sse'
-            ? await sseTarget('flood-messages')
-            : await httpTarget('flood-messages', '--after-initialize');
+      const target = await targetOver(transport, 'flood-messages');
       const { run, check } = await toolServer(target, { env: SMALL_HEAP });
       expectProtocolFailure(run, check, 'ping got no reply');
     });
@@ -301,12 +302,7 @@ const FLOODED = {
 describe('test tool-server against a flood of large replies nobody asked for: the run finishes in a 256 MB heap', () => {
   for (const transport of ['stdio', 'sse', 'http'] as const) {
     test(`${transport}: replies of 1 MiB to ids never sent, never the reply (in ${FLOODED[transport].only})`, async () => {
-      const target =
-        transport === 'stdio'
-          ? stdioTarget('flood-replies')
-          : transport === 'sse'
-            ? await sseTarget('flood-replies')
-            : await httpTarget('flood-replies', '--after-initialize');
+      const target = await targetOver(transport, 'flood-replies');
       // Over SSE and HTTP, checks of many sessions or concurrent requests: more floods at once.
       const flood: { only: string; says: string; maxRssMiB?: number } = FLOODED[transport];
       const { run, check } = await toolServer(target, { env: MID_HEAP, only: flood.only });
