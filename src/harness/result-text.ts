@@ -9,15 +9,3 @@ export const RESULT_TEXT_LIMITS = {
   /** Characters of a result's expected and actual. */
   shown: 16_384,
 } as const;
-
-/**
- * `text` when it fits in `max` characters; otherwise its first `max` characters and a note of
- * its length. The kept part is a copy: a slice would keep the whole text alive in the results.
- */
-export function boundResultText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  // Not half of a surrogate pair at the cut.
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  const head = Buffer.from(text.slice(0, end), 'utf16le').toString('utf16le');
-  return `${head}... (${text.length} characters in all)`;
-}

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { clip } from '../protocol/clip.js';
 import { VERSION } from '../version.js';
 import { type BareStart, measureBareStart } from './bare-start.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, formatBudget, suiteBudgetMs } from './budget.js';
@@ -18,7 +19,7 @@ import {
 import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
-import { boundResultText, RESULT_TEXT_LIMITS } from './result-text.js';
+import { RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
 import { dispatch } from './schedule.js';
 import { type Shard, selectShard } from './shard.js';
@@ -669,16 +670,13 @@ type Outcome = Pick<
 /** The outcome of what a check threw, its texts within RESULT_TEXT_LIMITS. */
 function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
   const o = unboundedOutcomeOf(e, level);
-  const shown = (t: string | undefined) =>
-    t === undefined ? undefined : boundResultText(t, RESULT_TEXT_LIMITS.shown);
+  const shown = (t: string | undefined) => (t === undefined ? undefined : clip(t, RESULT_TEXT_LIMITS.shown));
   return {
     ...o,
-    message: boundResultText(o.message, RESULT_TEXT_LIMITS.message),
+    message: clip(o.message, RESULT_TEXT_LIMITS.message),
     ...('expected' in o ? { expected: shown(o.expected) } : {}),
     ...('actual' in o ? { actual: shown(o.actual) } : {}),
-    ...(o.sharedCause === undefined
-      ? {}
-      : { sharedCause: boundResultText(o.sharedCause, RESULT_TEXT_LIMITS.message) }),
+    ...(o.sharedCause === undefined ? {} : { sharedCause: clip(o.sharedCause, RESULT_TEXT_LIMITS.message) }),
   };
 }
 

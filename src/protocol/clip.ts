@@ -9,7 +9,12 @@ export function detach(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
-/** At most `max` characters of `text`, detached, with its length noted when it was cut. */
+/**
+ * At most `max` characters of `text`, detached, with its length noted when it was cut. The
+ * cut never splits a surrogate pair: half of one is not text a report can encode.
+ */
 export function clip(text: string, max: number): string {
-  return text.length > max ? `${detach(text.slice(0, max))}... (${text.length} characters)` : detach(text);
+  if (text.length <= max) return detach(text);
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return `${detach(text.slice(0, end))}... (${text.length} characters)`;
 }

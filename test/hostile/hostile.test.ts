@@ -289,7 +289,7 @@ describe('test tool-server against floods of small readable messages: the run fi
 const MID_HEAP = { NODE_OPTIONS: '--max-old-space-size=256' };
 const FLOODED = {
   stdio: { only: 'tool-server.ping.answered', says: 'ping got no reply' },
-  // Eight sessions flooded at once, each within its own bounds: 420-430 MB measured, with the
+  // Eight sessions flooded at once, each within its own bounds: 417-457 MB measured, with the
   // heap capped or not.
   sse: {
     only: 'tool-server.sse.concurrent-routing',

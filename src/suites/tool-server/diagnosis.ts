@@ -12,7 +12,9 @@ import { detach } from '../../protocol/clip.js';
  * - `too-deep`: JSON nested deeper than the reader's limit (refused before parsing);
  * - `not-jsonrpc`: JSON that is not a JSON-RPC message;
  * - `echo`: one of the harness's own messages sent back unchanged;
- * - `over-limit`: a line or frame past the reader's size limit (fatal: reading stopped).
+ * - `over-limit`: a line, frame or answer past the reader's size limit. Over stdio and SSE
+ *   the reader stops, so it is the channel's fatal problem; over Streamable HTTP it ends
+ *   only the one POST answer, so it is a problem like the others.
  */
 export type WireProblemKind = 'not-json' | 'too-deep' | 'not-jsonrpc' | 'echo' | 'over-limit';
 
