@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, test } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
+import { ownCgroupDir } from '../../src/harness/containment/cgroup.js';
 import {
   CONTAINMENT_METHODS,
   type ContainedTarget,
@@ -13,8 +16,8 @@ import {
   resetContainment,
   spawnContained,
 } from '../../src/harness/containment/index.js';
-import { isAlive, readCommandLine } from '../../src/harness/containment/procfs.js';
-import { liveWith, waitForLive } from './process-helpers.js';
+import { isAlive, killPid, readCommandLine } from '../../src/harness/containment/procfs.js';
+import { liveNow, liveWith, stillAlive, waitForLive } from './process-helpers.js';
 
 const original = process.env[METHOD_VARIABLE];
 afterAll(() => {
@@ -127,17 +130,69 @@ describe.each(CONTAINMENT_METHODS)('containment by %s', (method) => {
   });
 });
 
-test('in a PID namespace, a target dies with the harness even when the harness is killed by SIGKILL', async () => {
-  const arg = marker();
+/**
+ * A harness of its own (a child process using dist/) that starts one target leaving a setsid
+ * escapee, `sleep <arg>`, then prints the pids of its children that are reapers.
+ */
+function harnessWithTarget(method: ContainmentMethod, arg: string, then: 'wait' | 'exit') {
   const module = new URL('../../dist/harness/containment/index.js', import.meta.url).href;
-  const script = `import { spawnContained } from ${JSON.stringify(module)};
-spawnContained('setsid sleep ${arg} </dev/null >/dev/null 2>&1 & sleep ${arg}', { env: process.env, stdio: ['ignore', 'ignore', 'ignore'] });
-setInterval(() => {}, 1000);`;
+  const script = `import { readFileSync } from 'node:fs';
+import { spawnContained } from ${JSON.stringify(module)};
+const target = spawnContained('setsid sleep ${arg} </dev/null >/dev/null 2>&1 & sleep ${arg}', { env: process.env, stdio: ['ignore', 'ignore', 'ignore'] });
+const children = readFileSync('/proc/self/task/' + process.pid + '/children', 'utf8').trim().split(' ').map(Number);
+const reapers = children.filter((pid) => readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').includes('wirecheck-reaper'));
+console.log(JSON.stringify(reapers));
+${then === 'exit' ? 'setTimeout(() => target.close().then(() => process.exit(0)), 300);' : 'setInterval(() => {}, 1000);'}`;
   const harness = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, [METHOD_VARIABLE]: 'pid-namespace' },
-    stdio: 'ignore',
+    env: { ...process.env, [METHOD_VARIABLE]: method },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await waitForLive(arg, 2);
-  harness.kill('SIGKILL');
-  expect(await liveWith(arg, 2000)).toEqual([]);
+  const reapers = new Promise<number[]>((resolve) => {
+    let out = '';
+    harness.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out) as number[]);
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => harness.once('exit', (code) => resolve(code)));
+  // A failed assertion must not leave the harness, or the targets it failed to end, running.
+  onTestFinished(() => {
+    harness.kill('SIGKILL');
+    for (const pid of liveNow(arg)) killPid(pid);
+  });
+  return { harness, reapers, exited };
+}
+
+describe.each(CONTAINMENT_METHODS)('containment by %s, when the harness dies', (method) => {
+  test('a target and its escapee die with the harness even when the harness is killed by SIGKILL', async () => {
+    const arg = marker();
+    const { harness, reapers } = harnessWithTarget(method, arg, 'wait');
+    await waitForLive(arg, 2);
+    const reaper = await reapers;
+    // The reaper holds nothing of the harness's environment but PATH.
+    for (const pid of reaper) {
+      const names = readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((e) => e.split('=')[0]);
+      expect(names).toEqual(['PATH']);
+    }
+    harness.kill('SIGKILL');
+    expect(await liveWith(arg, 3000)).toEqual([]);
+    // cgroup and tag need a reaper (a PID namespace's init watches a lifeline of its own).
+    expect(reaper).toHaveLength(method === 'pid-namespace' ? 0 : 1);
+    // The reaper does its work and goes, and with it the run's cgroup.
+    await expect.poll(() => stillAlive(reaper), { timeout: 3000, interval: 20 }).toEqual([]);
+    if (method === 'cgroup')
+      expect(existsSync(join(ownCgroupDir() ?? '', `wirecheck-${harness.pid}`))).toBe(false);
+  });
+
+  test('a harness that ends normally leaves no reaper running', async () => {
+    const arg = marker();
+    const { reapers, exited } = harnessWithTarget(method, arg, 'exit');
+    const reaper = await reapers;
+    expect(await exited).toBe(0);
+    expect(await liveWith(arg, 1000)).toEqual([]);
+    await expect.poll(() => stillAlive(reaper), { timeout: 1000, interval: 20 }).toEqual([]);
+  });
 });

@@ -196,6 +196,19 @@ export function cgroupEnclosures(setup: CgroupSetup): EnclosureFactory {
   };
 }
 
+/**
+ * What the reaper (reaper.ts) runs when the harness died without its exit path, $1 the run's
+ * cgroup: one `cgroup.kill` ends every target of the run, then the emptied cgroups go
+ * (bounded: 2 s; what is still busy stays for the next run to remove).
+ */
+export const CGROUP_REAPER_KILL = [
+  'echo 1 > "$1/cgroup.kill" 2>/dev/null',
+  'i=0',
+  'while [ $i -lt 20 ] && [ -n "$(cat "$1"/*/cgroup.procs 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done',
+  'rmdir "$1"/*/ "$1" 2>/dev/null',
+  'exit 0',
+].join('\n');
+
 /** Removes the run's cgroup (at exit); what is still busy stays for the next run to remove. */
 export function releaseRunCgroup(setup: CgroupSetup): void {
   for (const pid of cgroupMembers(setup.runDir)) {

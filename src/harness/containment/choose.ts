@@ -1,8 +1,15 @@
-import { type CgroupSetup, cgroupEnclosures, probeCgroup, releaseRunCgroup } from './cgroup.js';
+import {
+  CGROUP_REAPER_KILL,
+  type CgroupSetup,
+  cgroupEnclosures,
+  probeCgroup,
+  releaseRunCgroup,
+} from './cgroup.js';
 import { CONTAINMENT_METHODS, type ContainmentMethod, type EnclosureFactory } from './enclosure.js';
 import { type PidNamespaceSetup, pidNamespaceEnclosures, probePidNamespace } from './pid-namespace.js';
+import { type Reaper, startReaper } from './reaper.js';
 import { killAllContainedTargets } from './registry.js';
-import { tagEnclosures } from './tag.js';
+import { TAG_REAPER_ARGS, TAG_REAPER_KILL, tagEnclosures } from './tag.js';
 
 /** The variable that forces a method (for tests, and for machines where a probe misleads). */
 export const METHOD_VARIABLE = 'WIRECHECK_CONTAINMENT';
@@ -12,7 +19,7 @@ export interface ContainmentInfo {
   readonly method: ContainmentMethod;
   /** Why each stronger method was not used (empty when the strongest works). */
   readonly fallbacks: readonly string[];
-  /** The run's cgroup, or the unshare used, for messages. */
+  /** The run's cgroup, or the unshare used, for messages; and why no reaper runs, if none does. */
   readonly detail: string;
 }
 
@@ -39,15 +46,29 @@ function hookExit(): void {
   });
 }
 
+/**
+ * `detail`, with why no reaper runs if none could start. A method whose enclosures outlive a
+ * harness that dies without its exit path (cgroup, tag) gets a reaper (reaper.ts); a PID
+ * namespace's init watches a lifeline of its own.
+ */
+function withReaper(detail: string, reaper: Reaper | string): { detail: string; dismiss: () => void } {
+  if (typeof reaper === 'string') return { detail: `${detail} (no reaper: ${reaper})`, dismiss() {} };
+  return { detail, dismiss: () => reaper.dismiss() };
+}
+
 function tryMethod(method: ContainmentMethod): Chosen | string {
   switch (method) {
     case 'cgroup': {
       const setup: CgroupSetup | string = probeCgroup();
       if (typeof setup === 'string') return setup;
+      const { detail, dismiss } = withReaper(setup.runDir, startReaper(CGROUP_REAPER_KILL, [setup.runDir]));
       return {
-        info: { method, fallbacks: [], detail: setup.runDir },
+        info: { method, fallbacks: [], detail },
         enclosures: cgroupEnclosures(setup),
-        release: () => releaseRunCgroup(setup),
+        release() {
+          dismiss();
+          releaseRunCgroup(setup);
+        },
       };
     }
     case 'pid-namespace': {
@@ -60,12 +81,13 @@ function tryMethod(method: ContainmentMethod): Chosen | string {
         release() {},
       };
     }
-    case 'tag':
-      return {
-        info: { method, fallbacks: [], detail: 'environment tag scanned in /proc' },
-        enclosures: tagEnclosures(),
-        release() {},
-      };
+    case 'tag': {
+      const { detail, dismiss } = withReaper(
+        'environment tag scanned in /proc',
+        startReaper(TAG_REAPER_KILL, TAG_REAPER_ARGS),
+      );
+      return { info: { method, fallbacks: [], detail }, enclosures: tagEnclosures(), release: dismiss };
+    }
   }
 }
 

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, closeSync, constants, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Enclosure, EnclosureFactory } from './enclosure.js';
+import { openLifeline } from './lifeline.js';
 import { environmentHolds, isAlive, killPid, listPids, pidNamespaceOf } from './procfs.js';
 
 /**
@@ -78,25 +78,6 @@ function find(name: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * A FIFO the harness holds open for reading and writing from now until it exits: every
- * namespace's init reads it, and gets end-of-file only when the harness is gone. The path
- * is removed at once; inits open it through the harness's fd.
- */
-function openLifeline(): number | string {
-  const dir = mkdtempSync(join(tmpdir(), 'wirecheck-lifeline-'));
-  const path = join(dir, 'lifeline');
-  try {
-    const made = spawnSync('mkfifo', ['-m', '0600', path], { stdio: ['ignore', 'ignore', 'pipe'] });
-    if (made.status !== 0) return `mkfifo failed: ${made.stderr?.toString().trim() ?? made.error?.message}`;
-    return openSync(path, 'r+');
-  } catch (error) {
-    return `cannot open a FIFO: ${(error as Error).message}`;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Argument list of unshare for one target. */

@@ -1,5 +1,4 @@
 import { type ChildProcess, type IOType, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { noteTargetStart } from '../target-starts.js';
 import { chooseContainment } from './choose.js';
 import { type ContainmentMethod, type Enclosure, TAG_VARIABLE } from './enclosure.js';
@@ -7,6 +6,7 @@ import { killGroup, readProcStat, type Survivor, survivorOf } from './procfs.js'
 import { register, unregister } from './registry.js';
 import { SpawnerLost } from './spawner.js';
 import { activeSpawner } from './spawner-lease.js';
+import { newTag } from './tag.js';
 
 export interface ContainedSpawnOptions {
   /** The whole environment of the target (the tag variable is added). */
@@ -58,7 +58,7 @@ interface Prepared {
 }
 
 function prepare(command: string, options: ContainedSpawnOptions): Prepared {
-  const tag = randomBytes(12).toString('hex');
+  const tag = newTag();
   const enclosure = chooseContainment().enclosures(tag, command);
   const env = Object.fromEntries(
     Object.entries({ ...options.env, [TAG_VARIABLE]: tag }).filter(([, v]) => v !== undefined),

@@ -1,6 +1,33 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { type Enclosure, type EnclosureFactory, TAG_VARIABLE } from './enclosure.js';
 import { environmentHolds, isAlive, killPid, listPids } from './procfs.js';
+
+/** What every tag of this process starts with: the reaper finds the run's targets by it. */
+const RUN_TAG = randomBytes(8).toString('hex');
+
+/** A new target's tag: the run's, then the target's own. */
+export function newTag(): string {
+  return `${RUN_TAG}-${randomBytes(8).toString('hex')}`;
+}
+
+/**
+ * What the reaper (reaper.ts) runs for the tag method when the harness died without its exit
+ * path: every process whose initial environment holds a tag of this run is killed, twice
+ * over (a process may fork while the first pass runs).
+ */
+export const TAG_REAPER_KILL = [
+  'cd /proc || exit 0',
+  'for pass in 1 2; do',
+  '  for p in [0-9]*; do',
+  '    if tr "\\0" "\\n" < "$p/environ" 2>/dev/null | grep -q "^$1"; then kill -9 "$p" 2>/dev/null; fi',
+  '  done',
+  'done',
+  'exit 0',
+].join('\n');
+
+/** The argument of TAG_REAPER_KILL: the start of every environment entry of this run's tags. */
+export const TAG_REAPER_ARGS = [`${TAG_VARIABLE}=${RUN_TAG}-`] as const;
 
 /**
  * The fallback: the target's processes are those whose initial environment holds the
