@@ -30,6 +30,14 @@ export const MAX_KEPT_POSTS = 10_000;
 export const MAX_KEPT_MESSAGES = { responses: 10_000, others: 10_000 } as const;
 /** Characters of message text a channel keeps in its POST records, whatever the count (16 Mi). */
 export const MAX_KEPT_MESSAGE_CHARS = 16 * 1024 * 1024;
+/** Events an answer stream's record keeps (the rest are counted in `eventsSeen`). */
+export const MAX_KEPT_EVENTS = 1000;
+/**
+ * Characters of events (data, id and name) a channel keeps in its POST records, whatever the count
+ * (4 Mi): a server that sends 64 KiB notifications before every answer filled a 256 MB heap
+ * within 15 s at 1,000 events of 4 KiB per answer.
+ */
+export const MAX_KEPT_EVENT_CHARS = 4 * 1024 * 1024;
 
 export const STREAMABLE_WORDS: WireVocabulary = { source: 'the POST answers', unit: 'message' };
 
@@ -50,8 +58,13 @@ export interface StreamablePost {
   kind: 'json' | 'sse' | 'empty' | 'other' | undefined;
   /** The body (JSON and other answers), cut at MAX_ANSWER_BYTES; event streams leave it empty. */
   body: string;
-  /** SSE answers: every event as seen (the data whole up to the decoder's limits). */
+  /**
+   * SSE answers: the events as seen, whole, within MAX_KEPT_EVENTS and the channel's
+   * MAX_KEPT_EVENT_CHARS; past them an event is counted only.
+   */
   readonly events: { id: string | undefined; event: string | undefined; data: string }[];
+  /** SSE answers: every event the answer carried, kept or not. */
+  eventsSeen: number;
   /** JSON-RPC messages the answer carried, in order (within the channel's MAX_KEPT_MESSAGES and MAX_KEPT_MESSAGE_CHARS). */
   readonly messages: unknown[];
   /** Messages the answer carried past those bounds: read and counted, not kept. */
@@ -117,7 +130,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
   let version: string | undefined;
   let ended: string | undefined;
   const posts: StreamablePost[] = [];
-  const kept = { responses: 0, others: 0, chars: 0 };
+  const kept = { responses: 0, others: 0, chars: 0, eventChars: 0 };
   const open = new Set<ClientRequest>();
   const settleWaiters = new Set<() => void>();
   const peer: RpcPeer = new RpcPeer(
@@ -200,6 +213,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       kind: undefined,
       body: '',
       events: [],
+      eventsSeen: 0,
       messages: [],
       dropped: 0,
       responseCounts: new Map(),
@@ -272,12 +286,16 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
           const decoder = createFrameDecoder({
             ...(options.limits === undefined ? {} : { limits: options.limits }),
             onFrame(frame) {
-              if (record.events.length < 1000)
+              record.eventsSeen += 1;
+              const chars = frame.data.length + (frame.id?.length ?? 0) + (frame.event?.length ?? 0);
+              if (record.events.length < MAX_KEPT_EVENTS && kept.eventChars + chars <= MAX_KEPT_EVENT_CHARS) {
+                kept.eventChars += chars;
                 record.events.push({
-                  id: frame.id,
-                  event: frame.event,
-                  data: detach(frame.data.slice(0, 4096)),
+                  id: frame.id === undefined ? undefined : detach(frame.id),
+                  event: frame.event === undefined ? undefined : detach(frame.event),
+                  data: detach(frame.data),
                 });
+              }
               const name = frame.event ?? 'message';
               if (name === 'message' && frame.data !== '') deliver(record, frame.data);
             },

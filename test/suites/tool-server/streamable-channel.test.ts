@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { SseLimits } from '../../../src/protocol/sse/index.js';
+import { describePost } from '../../../src/suites/tool-server/checks/streamable-http.js';
 import { exchange } from '../../../src/suites/tool-server/rpc.js';
 import {
+  MAX_KEPT_EVENT_CHARS,
+  MAX_KEPT_EVENTS,
   MAX_KEPT_MESSAGE_CHARS,
   MAX_KEPT_MESSAGES,
   openStreamableChannel,
@@ -109,6 +112,10 @@ describe('Streamable HTTP channel: what a POST record keeps is bounded, what it 
     // The two copies of its own response came after the cap: both counted, neither kept.
     expect(post?.responseCounts.get(ex.id)).toBe(2);
     expect(post?.responseCounts.size).toBe(1);
+    // A message that quotes the record says what was read but not kept.
+    expect(describePost(post)).toBe(
+      `HTTP 200 text/event-stream ${flood + 2} event(s) (${MAX_KEPT_EVENTS} kept) (and 2 message(s) read but not kept)`,
+    );
   });
 
   test('past MAX_KEPT_MESSAGE_CHARS of kept text a message is no longer kept, however few came', async () => {
@@ -130,5 +137,31 @@ describe('Streamable HTTP channel: what a POST record keeps is bounded, what it 
     expect(post?.messages.length).toBeLessThan(count);
     expect((post?.messages.length ?? 0) + (post?.dropped ?? 0)).toBe(count + 1);
     expect(post?.responseCounts.get(ex.id)).toBe(1);
+  });
+
+  test('past MAX_KEPT_EVENT_CHARS for the channel an event is counted, not kept, however few came', async () => {
+    const pad = 'x'.repeat(64 * 1024);
+    const count = MAX_KEPT_EVENT_CHARS / pad.length + 4;
+    const url = await serve(({ id }, res) => {
+      stream(res);
+      const noise = `event: noise\ndata: ${pad}\n\n`.repeat(count);
+      res.end(`${noise}${event({ jsonrpc: '2.0', id, result: {} })}`);
+    });
+    const c = open(url, {});
+    // Each noise event counts its data and its name; the small reply event fits in what is left.
+    const noiseKept = Math.floor(MAX_KEPT_EVENT_CHARS / (pad.length + 'noise'.length));
+    for (const [nth, kept] of [
+      [0, noiseKept + 1],
+      [1, 1],
+    ] as const) {
+      const ex = await exchange(c, 'ping', {}, 10_000);
+      expect(ex.reply).toMatchObject({ result: {} });
+      await c.settle(5000);
+      const post = c.posts[nth];
+      expect(post?.eventsSeen).toBe(count + 1);
+      // The budget is the channel's: the first answer used it up, the second keeps its reply only.
+      expect(post?.events.length).toBe(kept);
+      expect(describePost(post)).toBe(`HTTP 200 text/event-stream ${count + 1} event(s) (${kept} kept)`);
+    }
   });
 });

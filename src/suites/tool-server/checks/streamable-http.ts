@@ -46,10 +46,12 @@ function describeAnswer(a: {
   return `HTTP ${a.status}${type === undefined ? '' : ` ${String(type)}`}${body === '' ? '' : ` ${body}`}`;
 }
 
-function describePost(p: StreamablePost | undefined): string {
+/** What a POST's answer was, for messages: its status, type, what it carried and what was not kept. */
+export function describePost(p: StreamablePost | undefined): string {
   if (p === undefined) return 'no POST';
   if (p.status === undefined) return p.problem ?? 'no answer';
-  const shown = p.kind === 'sse' ? `${p.events.length} event(s)` : p.body.slice(0, 200);
+  const kept = p.eventsSeen > p.events.length ? ` (${p.events.length} kept)` : '';
+  const shown = p.kind === 'sse' ? `${p.eventsSeen} event(s)${kept}` : p.body.slice(0, 200);
   const unkept = p.dropped > 0 ? ` (and ${p.dropped} message(s) read but not kept)` : '';
   return `HTTP ${p.status} ${String(p.headers['content-type'] ?? '(no content type)')} ${shown}${unkept}`;
 }
