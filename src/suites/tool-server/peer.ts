@@ -10,6 +10,7 @@ import {
 } from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
 import { STDIO_WORDS, WireLog, type WireProblemKind, type WireVocabulary } from './diagnosis.js';
+import { type KeptTextAccount, keptTextPool } from './kept-text.js';
 
 /** One message that crossed the wire, seen from the harness, with its absolute time. */
 export interface WireItem {
@@ -50,6 +51,8 @@ export const PEER_LIMITS = {
   maxKeptItems: 10_000,
   maxKeptText: 64 * 1024 * 1024,
   previewChars: 1024,
+  /** What an item keeps of its text once the session's kept text (KeptTextAccount) is used up. */
+  markerChars: 80,
   maxStrayReplies: 1000,
   /** Characters of replies to ids never sent kept (in `replies` and `strayReplies`). */
   maxStrayText: 4 * 1024 * 1024,
@@ -94,8 +97,15 @@ export class RpcPeer {
     readonly label: string,
     private readonly respond: (message: unknown) => void,
     words: WireVocabulary = STDIO_WORDS,
+    /** The session's share of what the process keeps whole; its channel keeps its copies on it too. */
+    readonly keptText: KeptTextAccount = keptTextPool.account(),
   ) {
     this.wire = new WireLog(words);
+  }
+
+  /** The session is closed: what it kept no longer holds the process's pool (kept-text.ts). */
+  releaseKeptText(): void {
+    this.keptText.release();
   }
 
   recordSent(text: string, value?: unknown): void {
@@ -126,11 +136,20 @@ export class RpcPeer {
       return;
     }
     this.receivedKept++;
-    const keepWhole = whole && this.textKept + text.length <= PEER_LIMITS.maxKeptText;
+    const keepWhole =
+      whole && this.textKept + text.length <= PEER_LIMITS.maxKeptText && this.keptText.take(text.length);
     // Copies: a slice would keep the whole chunk or line it came from alive.
-    const kept = keepWhole ? detach(text) : clip(text, PEER_LIMITS.previewChars);
+    const kept = keepWhole ? detach(text) : clip(text, this.previewChars(text.length));
     this.textKept += kept.length;
     this.items.push({ at: performance.now(), direction: 'received', text: kept, ...(kind ? { kind } : {}) });
+  }
+
+  /** How much of a text of `length` characters not kept whole an item keeps: a preview while the session's kept text has room, else a marker. */
+  private previewChars(length: number): number {
+    const size = Math.min(length, PEER_LIMITS.previewChars);
+    return size <= PEER_LIMITS.markerChars || this.keptText.take(size)
+      ? PEER_LIMITS.previewChars
+      : PEER_LIMITS.markerChars;
   }
 
   /**
@@ -203,7 +222,8 @@ export class RpcPeer {
    * 1 MiB to ids never sent exhausted a 256 MB heap within 15 s).
    */
   private strayFits(text: string): boolean {
-    if (this.strayText + text.length > PEER_LIMITS.maxStrayText) return false;
+    if (this.strayText + text.length > PEER_LIMITS.maxStrayText || !this.keptText.take(text.length))
+      return false;
     this.strayText += text.length;
     return true;
   }

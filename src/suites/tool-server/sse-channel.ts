@@ -108,7 +108,8 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
   };
   let frameChars = 0;
   const clipped = (data: string) => {
-    const whole = frameChars + Math.min(data.length, MAX_FRAME_DATA) <= MAX_KEPT_FRAME_CHARS;
+    const size = Math.min(data.length, MAX_FRAME_DATA);
+    const whole = frameChars + size <= MAX_KEPT_FRAME_CHARS && peer.keptText.take(size);
     const kept = clip(data, whole ? MAX_FRAME_DATA : FRAME_PREVIEW_CHARS);
     frameChars += kept.length;
     return kept;
@@ -206,6 +207,7 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
     diagnosis: () => peer.wire.diagnosis(),
     async close() {
       end('the harness closed the stream');
+      peer.releaseKeptText();
       req.destroy();
       res.destroy();
     },

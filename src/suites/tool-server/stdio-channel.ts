@@ -99,7 +99,10 @@ export function openStdioChannel(
     gone: () =>
       stopped ?? (proc.exit() === undefined ? undefined : `the server process ${describeExit(proc)}`),
     diagnosis: () => peer.wire.diagnosis(),
-    close: () => proc.kill(),
+    close: async () => {
+      await proc.kill();
+      peer.releaseKeptText();
+    },
     async endInput(ms) {
       proc.child.stdin.end();
       await waitAtMost(proc.exited, ms);

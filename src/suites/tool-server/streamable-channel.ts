@@ -172,7 +172,11 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       const id = (kind === 'responses' ? (value as { id?: unknown }).id : undefined) as JsonRpcId;
       const count = record.responseCounts.get(id);
       if (count !== undefined) record.responseCounts.set(id, count + 1);
-      if (kept[kind] < MAX_KEPT_MESSAGES[kind] && kept.chars + chars <= MAX_KEPT_MESSAGE_CHARS) {
+      if (
+        kept[kind] < MAX_KEPT_MESSAGES[kind] &&
+        kept.chars + chars <= MAX_KEPT_MESSAGE_CHARS &&
+        peer.keptText.take(chars)
+      ) {
         kept[kind] += 1;
         kept.chars += chars;
         record.messages.push(value);
@@ -288,7 +292,11 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
             onFrame(frame) {
               record.eventsSeen += 1;
               const chars = frame.data.length + (frame.id?.length ?? 0) + (frame.event?.length ?? 0);
-              if (record.events.length < MAX_KEPT_EVENTS && kept.eventChars + chars <= MAX_KEPT_EVENT_CHARS) {
+              if (
+                record.events.length < MAX_KEPT_EVENTS &&
+                kept.eventChars + chars <= MAX_KEPT_EVENT_CHARS &&
+                peer.keptText.take(chars)
+              ) {
                 kept.eventChars += chars;
                 record.events.push({
                   id: frame.id === undefined ? undefined : detach(frame.id),
@@ -384,6 +392,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     },
     async close() {
       ended ??= 'the harness closed the session';
+      peer.releaseKeptText();
       for (const req of open) req.destroy();
       open.clear();
       if (session !== undefined) {
