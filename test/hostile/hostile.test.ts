@@ -311,7 +311,8 @@ describe('test tool-server against a flood of large replies nobody asked for: th
       const flood: { only: string; says: string; maxRssMiB?: number } = FLOODED[transport];
       const { run, check } = await toolServer(target, { env: MID_HEAP, only: flood.only });
       expectProtocolFailure(run, check, flood.says, flood.maxRssMiB);
-    });
+      // The SSE case alone takes 27 s: eight sessions flooded at once.
+    }, 90_000);
   }
 });
 
@@ -334,7 +335,7 @@ describe('test tool-server against a server chatty in every session: the run fin
     // Read at some 300 MB/s, the garbage of parsing between collections sets peak RSS: 448 MB
     // measured with the heap capped, 508 MB without; what is kept is what the heap cap holds.
     expectProtocolFailure(run, check, 'after DELETE was answered HTTP 200', 512);
-  });
+  }, 90_000);
 });
 
 describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {

@@ -51,7 +51,7 @@ export const PEER_LIMITS = {
   maxKeptItems: 10_000,
   maxKeptText: 64 * 1024 * 1024,
   previewChars: 1024,
-  /** What an item keeps of its text once the session's kept text (KeptTextAccount) is used up. */
+  /** What an item keeps of a text longer than `previewChars` once the session's kept text (KeptTextAccount) is used up. */
   markerChars: 80,
   maxStrayReplies: 1000,
   /** Characters of replies to ids never sent kept (in `replies` and `strayReplies`). */
@@ -144,12 +144,15 @@ export class RpcPeer {
     this.items.push({ at: performance.now(), direction: 'received', text: kept, ...(kind ? { kind } : {}) });
   }
 
-  /** How much of a text of `length` characters not kept whole an item keeps: a preview while the session's kept text has room, else a marker. */
+  /**
+   * How much of a text of `length` characters not kept whole an item keeps. A text within
+   * `previewChars` is kept whole all the same (a check reads a small reply in a heavy session
+   * from its item: a batch's responses, an error answer); a longer one keeps a preview while
+   * the session's kept text has room, else a marker.
+   */
   private previewChars(length: number): number {
-    const size = Math.min(length, PEER_LIMITS.previewChars);
-    return size <= PEER_LIMITS.markerChars || this.keptText.take(size)
-      ? PEER_LIMITS.previewChars
-      : PEER_LIMITS.markerChars;
+    if (length <= PEER_LIMITS.previewChars) return PEER_LIMITS.previewChars;
+    return this.keptText.take(PEER_LIMITS.previewChars) ? PEER_LIMITS.previewChars : PEER_LIMITS.markerChars;
   }
 
   /**

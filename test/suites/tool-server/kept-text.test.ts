@@ -63,4 +63,19 @@ describe('RpcPeer on a shared pool: a session flooded does not take what another
     quiet.receive(m.text, m.value, true);
     expect(quiet.items[2]?.text).toBe(m.text);
   });
+
+  test('a message within previewChars is kept whole past every budget: a check reads a small reply from its item', () => {
+    const pool = new KeptTextPool({ floor: 0, pool: 0 });
+    const peer = new RpcPeer('heavy', () => {}, STDIO_WORDS, pool.account());
+    const batch = [
+      { jsonrpc: '2.0', id: 'wirecheck-batch-1', result: {} },
+      { jsonrpc: '2.0', id: 'wirecheck-batch-2', result: {} },
+    ];
+    const big = note(PEER_LIMITS.previewChars + 1);
+    peer.receive(big.text, big.value, true);
+    peer.receive(JSON.stringify(batch), batch, true);
+    expect(peer.items[0]?.text.startsWith(big.text.slice(0, PEER_LIMITS.markerChars))).toBe(true);
+    expect(peer.items[0]?.text.length).toBeLessThan(PEER_LIMITS.previewChars);
+    expect(JSON.parse(peer.items[1]?.text ?? '')).toEqual(batch);
+  });
 });
