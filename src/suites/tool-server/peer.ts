@@ -103,11 +103,6 @@ export class RpcPeer {
     this.wire = new WireLog(words);
   }
 
-  /** The session is closed: what it kept no longer holds the process's pool (kept-text.ts). */
-  releaseKeptText(): void {
-    this.keptText.release();
-  }
-
   recordSent(text: string, value?: unknown): void {
     this.items.push({ at: performance.now(), direction: 'sent', text });
     if (text.length <= PEER_LIMITS.maxRememberedChars) {

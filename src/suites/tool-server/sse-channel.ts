@@ -207,7 +207,7 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
     diagnosis: () => peer.wire.diagnosis(),
     async close() {
       end('the harness closed the stream');
-      peer.releaseKeptText();
+      peer.keptText.release();
       req.destroy();
       res.destroy();
     },

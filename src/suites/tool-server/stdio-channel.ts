@@ -101,7 +101,7 @@ export function openStdioChannel(
     diagnosis: () => peer.wire.diagnosis(),
     close: async () => {
       await proc.kill();
-      peer.releaseKeptText();
+      peer.keptText.release();
     },
     async endInput(ms) {
       proc.child.stdin.end();

@@ -34,8 +34,8 @@ export const MAX_KEPT_MESSAGE_CHARS = 16 * 1024 * 1024;
 export const MAX_KEPT_EVENTS = 1000;
 /**
  * Characters of events (data, id and name) a channel keeps in its POST records, whatever the count
- * (4 Mi): a server that sends 64 KiB notifications before every answer filled a 256 MB heap
- * within 15 s at 1,000 events of 4 KiB per answer.
+ * (4 Mi): before this bound, up to 1,000 events of 4 KiB per answer were kept outside every
+ * channel budget. What all sessions keep together is bounded by the pool (kept-text.ts).
  */
 export const MAX_KEPT_EVENT_CHARS = 4 * 1024 * 1024;
 
@@ -392,7 +392,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     },
     async close() {
       ended ??= 'the harness closed the session';
-      peer.releaseKeptText();
+      peer.keptText.release();
       for (const req of open) req.destroy();
       open.clear();
       if (session !== undefined) {

@@ -58,7 +58,7 @@ describe('RpcPeer on a shared pool: a session flooded does not take what another
     quiet.receive(m.text, m.value, true);
     expect(quiet.items[1]?.text.length).toBe(PEER_LIMITS.markerChars + preview);
     // Once the flooded session is closed, what it drew is the others' again.
-    flooded.releaseKeptText();
+    flooded.keptText.release();
     expect(pool.inUse()).toBe(0);
     quiet.receive(m.text, m.value, true);
     expect(quiet.items[2]?.text).toBe(m.text);
