@@ -336,6 +336,26 @@ describe('test tool-server against a server chatty in every session: the run fin
     // measured with the heap capped, 508 MB without; what is kept is what the heap cap holds.
     expectProtocolFailure(run, check, 'after DELETE was answered HTTP 200', 512);
   }, 90_000);
+
+  test('http: every answer after 10,000 notifications within 1 KiB each (the tool-server.http. checks)', async () => {
+    // Small texts were kept whole past every budget, 10,000 a session: rc 134 within 24 s, no report.
+    const target = await httpTarget(
+      'chatty-answers',
+      '--after-initialize',
+      '--notes',
+      '10000',
+      '--note-size',
+      '950',
+    );
+    const { run, check } = await toolServer(target, {
+      env: MID_HEAP,
+      only: 'tool-server.http.',
+      checkId: 'tool-server.http.deleted-session-404',
+    });
+    // The heap cap is the bound under test; RSS peaks higher than above (486-501 MB measured),
+    // at the garbage of parsing 10,000 messages an answer.
+    expectProtocolFailure(run, check, 'after DELETE was answered HTTP 200', 640);
+  }, 90_000);
 });
 
 describe('test tool-server against a server hostile from its first reply: unavailable (exit 2), the report says why, bounded memory', () => {

@@ -39,7 +39,7 @@ export interface WireDiagnosis {
   readonly units: number;
   /** Of those, JSON-RPC messages (echoes not counted). */
   readonly messages: number;
-  /** Received items not kept for evidence once the channel's cap was reached (still counted and read). */
+  /** Received items not kept for evidence once the channel's cap of items, or of markers, was reached (still counted and read). */
   readonly dropped: number;
   /** At most one entry per kind, in order of first occurrence. */
   readonly problems: readonly WireProblem[];
@@ -111,7 +111,7 @@ export class WireLog {
     this.messages++;
   }
 
-  /** A received item not kept (the cap of kept items was reached). */
+  /** A received item not kept (the cap of kept items, or of markers, was reached). */
   drop(): void {
     this.dropped++;
   }
@@ -181,7 +181,7 @@ export function summarize(d: Omit<WireDiagnosis, 'summary'>, words: WireVocabula
         `${p.count.toLocaleString('en-US')} ${LABELS[p.kind]} (the first: ${quote(p.first)}: ${p.detail})`,
     ),
   ];
-  const kept = d.dropped > 0 ? `; the last ${plural(d.dropped, words.unit)} were read but not kept` : '';
+  const kept = d.dropped > 0 ? `; ${plural(d.dropped, words.unit)} were read but not kept` : '';
   return `${d.source} carried ${plural(d.units, words.unit)} (${plural(d.bytes, 'byte')}): ${parts.join(', ')}${kept}`;
 }
 

@@ -51,8 +51,15 @@ export const PEER_LIMITS = {
   maxKeptItems: 10_000,
   maxKeptText: 64 * 1024 * 1024,
   previewChars: 1024,
-  /** What an item keeps of a text longer than `previewChars` once the session's kept text (KeptTextAccount) is used up. */
+  /** What an item keeps once the session's kept text (KeptTextAccount) is used up, of any text but a small reply. */
   markerChars: 80,
+  /**
+   * Items a session keeps as markers (texts of 80 characters or less too, once its kept text is
+   * used up); past them a text that would be one is read and counted, not kept. A marker with
+   * its item costs some 250 bytes: at 10,000 a session, a server flooding notifications of
+   * 1 KiB in 31 sessions at once held 77 MB of markers alone.
+   */
+  maxMarkers: 1000,
   maxStrayReplies: 1000,
   /** Characters of replies to ids never sent kept (in `replies` and `strayReplies`). */
   maxStrayText: 4 * 1024 * 1024,
@@ -60,6 +67,14 @@ export const PEER_LIMITS = {
   maxRemembered: 1000,
   maxRememberedChars: 64 * 1024,
 } as const;
+
+/** Kinds of received text a check may read from an item: replies, batches, and JSON that may be a malformed reply. */
+const READ_WHOLE: ReadonlySet<NonNullable<WireItem['kind']>> = new Set([
+  'success',
+  'error',
+  'batch',
+  'invalid',
+]);
 
 /**
  * The harness's side of one JSON-RPC session, without I/O: it records every message in
@@ -88,6 +103,7 @@ export class RpcPeer {
   readonly wire: WireLog;
   private readonly waiters = new Map<JsonRpcId, Waiter>();
   private receivedKept = 0;
+  private markersKept = 0;
   private textKept = 0;
   private strayText = 0;
   /** Texts this peer sent, to tell an echo from a message. */
@@ -130,24 +146,36 @@ export class RpcPeer {
       this.wire.drop();
       return;
     }
-    this.receivedKept++;
     const keepWhole =
       whole && this.textKept + text.length <= PEER_LIMITS.maxKeptText && this.keptText.take(text.length);
+    const chars = keepWhole ? text.length : this.previewChars(text.length, kind);
+    if (!keepWhole && chars === PEER_LIMITS.markerChars) {
+      if (this.markersKept >= PEER_LIMITS.maxMarkers) {
+        this.wire.drop();
+        return;
+      }
+      this.markersKept++;
+    }
+    this.receivedKept++;
     // Copies: a slice would keep the whole chunk or line it came from alive.
-    const kept = keepWhole ? detach(text) : clip(text, this.previewChars(text.length));
+    const kept = keepWhole ? detach(text) : clip(text, chars);
     this.textKept += kept.length;
     this.items.push({ at: performance.now(), direction: 'received', text: kept, ...(kind ? { kind } : {}) });
   }
 
   /**
-   * How much of a text of `length` characters not kept whole an item keeps. A text within
-   * `previewChars` is kept whole all the same (a check reads a small reply in a heavy session
-   * from its item: a batch's responses, an error answer); a longer one keeps a preview while
-   * the session's kept text has room, else a marker.
+   * How much of a text of `length` characters not kept whole an item keeps. A reply within
+   * `previewChars` (or JSON that may be a malformed one) is kept whole all the same: a check reads
+   * a small reply in a heavy session from its item (a batch's responses, an error answer). Any
+   * other text keeps a preview while the session's kept text has room, else a marker, so that a
+   * flood of small notifications costs a session markers, not 10,000 texts of 1 KiB.
    */
-  private previewChars(length: number): number {
-    if (length <= PEER_LIMITS.previewChars) return PEER_LIMITS.previewChars;
-    return this.keptText.take(PEER_LIMITS.previewChars) ? PEER_LIMITS.previewChars : PEER_LIMITS.markerChars;
+  private previewChars(length: number, kind: WireItem['kind']): number {
+    if (length <= PEER_LIMITS.previewChars && kind !== undefined && READ_WHOLE.has(kind))
+      return PEER_LIMITS.previewChars;
+    return this.keptText.take(Math.min(length, PEER_LIMITS.previewChars))
+      ? PEER_LIMITS.previewChars
+      : PEER_LIMITS.markerChars;
   }
 
   /**

@@ -64,7 +64,7 @@ describe('RpcPeer on a shared pool: a session flooded does not take what another
     expect(quiet.items[2]?.text).toBe(m.text);
   });
 
-  test('a message within previewChars is kept whole past every budget: a check reads a small reply from its item', () => {
+  test('a reply within previewChars is kept whole past every budget: a check reads a small reply from its item', () => {
     const pool = new KeptTextPool({ floor: 0, pool: 0 });
     const peer = new RpcPeer('heavy', () => {}, STDIO_WORDS, pool.account());
     const batch = [
@@ -77,5 +77,55 @@ describe('RpcPeer on a shared pool: a session flooded does not take what another
     expect(peer.items[0]?.text.startsWith(big.text.slice(0, PEER_LIMITS.markerChars))).toBe(true);
     expect(peer.items[0]?.text.length).toBeLessThan(PEER_LIMITS.previewChars);
     expect(JSON.parse(peer.items[1]?.text ?? '')).toEqual(batch);
+  });
+
+  test('past every budget small notifications and lines that are not JSON keep markers, while small replies stay whole', () => {
+    const pool = new KeptTextPool({ floor: 0, pool: 0 });
+    const peer = new RpcPeer('flooded', () => {}, STDIO_WORDS, pool.account());
+    const small = note(PEER_LIMITS.previewChars);
+    const garbage = 'x'.repeat(PEER_LIMITS.previewChars);
+    const error = {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: `Parse error ${'.'.repeat(400)}` },
+    };
+    const notRpc = { id: 1, note: 'y'.repeat(400) };
+    for (let i = 0; i < 100; i++) {
+      peer.receive(small.text, small.value, true);
+      peer.receive(garbage, undefined, false);
+    }
+    peer.receive(JSON.stringify(error), error, true);
+    peer.receive(JSON.stringify(notRpc), notRpc, true);
+    const marker = PEER_LIMITS.markerChars + `... (${PEER_LIMITS.previewChars} characters)`.length;
+    const flood = peer.items.slice(0, 200).map((item) => item.text.length);
+    expect(flood).toEqual(Array(200).fill(marker));
+    // A malformed-input probe reads the error answer; JSON that is not JSON-RPC may be a malformed reply.
+    expect(JSON.parse(peer.items[200]?.text ?? '')).toEqual(error);
+    expect(JSON.parse(peer.items[201]?.text ?? '')).toEqual(notRpc);
+  });
+
+  test('past maxMarkers a text that would be a marker is read and counted, not kept; a small reply after it still is', () => {
+    const pool = new KeptTextPool({ floor: 0, pool: 0 });
+    const peer = new RpcPeer('flooded', () => {}, STDIO_WORDS, pool.account());
+    const tiny = note(60);
+    const extra = 250;
+    for (let i = 0; i < PEER_LIMITS.maxMarkers + extra; i++) peer.receive(tiny.text, tiny.value, true);
+    const reply = { jsonrpc: '2.0', id: 7, result: {} };
+    peer.receive(JSON.stringify(reply), reply, true);
+    expect(peer.items.length).toBe(PEER_LIMITS.maxMarkers + 1);
+    expect(peer.items[0]?.text).toBe(tiny.text);
+    expect(JSON.parse(peer.items.at(-1)?.text ?? '')).toEqual(reply);
+    const d = peer.wire.diagnosis();
+    expect(d.dropped).toBe(extra);
+    expect(d.messages).toBe(PEER_LIMITS.maxMarkers + extra + 1);
+  });
+
+  test('a text of markerChars or less kept whole within the budget is no marker: maxMarkers does not count it', () => {
+    const pool = new KeptTextPool({ floor: 1024 * 1024, pool: 0 });
+    const peer = new RpcPeer('quiet', () => {}, STDIO_WORDS, pool.account());
+    const tiny = note(PEER_LIMITS.markerChars);
+    for (let i = 0; i < PEER_LIMITS.maxMarkers + 10; i++) peer.receive(tiny.text, tiny.value, true);
+    expect(peer.items.length).toBe(PEER_LIMITS.maxMarkers + 10);
+    expect(peer.wire.diagnosis().dropped).toBe(0);
   });
 });
