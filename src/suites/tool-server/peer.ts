@@ -33,6 +33,25 @@ interface Waiter {
   noReply(why: string): void;
 }
 
+/** A line or frame data as it arrived, kept or not: for a watch (RpcPeer.watch). */
+export interface Arrival {
+  readonly text: string;
+  /** Its parse; undefined when it was not JSON. */
+  readonly value: unknown;
+  readonly kind: NonNullable<WireItem['kind']>;
+}
+
+/** What a watch picked from the arrivals since it began: the first `keep` of them, and how many in all. */
+export interface Watch<T> {
+  readonly found: readonly T[];
+  readonly count: number;
+  /** Ends the watch; what it found stays. */
+  stop(): void;
+}
+
+/** Picks a watch keeps by default: enough to quote, few enough that a flood costs nothing. */
+const WATCH_KEEP = 20;
+
 /** Why a received text could not be read as JSON: `not-json` (syntax) or `too-deep` (nesting limit). */
 export interface Unreadable {
   readonly kind: Extract<WireProblemKind, 'not-json' | 'too-deep'>;
@@ -108,6 +127,7 @@ export class RpcPeer {
   private strayText = 0;
   /** Texts this peer sent, to tell an echo from a message. */
   private readonly sentTexts = new Set<string>();
+  private readonly watchers = new Set<(arrival: Arrival) => void>();
 
   constructor(
     readonly label: string,
@@ -186,10 +206,12 @@ export class RpcPeer {
     this.wire.unit();
     if (!parsed) {
       this.wire.problem(unreadable?.kind ?? 'not-json', text, unreadable?.detail ?? 'not JSON');
+      this.tell({ text, value: undefined, kind: 'not-json' });
       this.keep(text, 'not-json', false);
       return;
     }
     const c = classifyMessage(value);
+    this.tell({ text, value, kind: c.kind });
     // A response is never an echo: the harness's answer to a server's ping id 7 is the same
     // text as the server's correct answer to the harness's own ping id 7.
     if (c.kind !== 'invalid' && c.kind !== 'success' && c.kind !== 'error' && this.sentTexts.has(text)) {
@@ -282,6 +304,37 @@ export class RpcPeer {
       this.waiters.delete(id);
       waiter.noReply(why);
     }
+  }
+
+  /**
+   * Watch every text received from now on, kept among the items or not: `pick` returns what a
+   * check needs of an arrival (a short quote, an id), or undefined to pass it by. A check that
+   * judges what arrives after a point judges from a watch, not from `items`, which stop growing
+   * at their caps while reading goes on. Stop it when done (in a finally).
+   */
+  watch<T>(pick: (arrival: Arrival) => T | undefined, keep: number = WATCH_KEEP): Watch<T> {
+    const found: T[] = [];
+    let count = 0;
+    const see = (arrival: Arrival) => {
+      const picked = pick(arrival);
+      if (picked === undefined) return;
+      count++;
+      if (found.length < keep) found.push(picked);
+    };
+    this.watchers.add(see);
+    return {
+      found,
+      get count() {
+        return count;
+      },
+      stop: () => {
+        this.watchers.delete(see);
+      },
+    };
+  }
+
+  private tell(arrival: Arrival): void {
+    for (const see of this.watchers) see(arrival);
   }
 
   /** Replies received with a null id (parse errors, invalid requests), in order. */

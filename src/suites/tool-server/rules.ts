@@ -219,27 +219,20 @@ export function keepAliveSettledAt(
 }
 
 /**
- * The ids answered among received JSON-RPC texts: replies alone or inside an array (a batch
- * response, JSON-RPC 2.0 "Batch"). Texts that are not JSON are passed over.
+ * The ids one received JSON-RPC message answers: a reply's own, or those of the replies inside
+ * an array (a batch response, JSON-RPC 2.0 "Batch"). Requests, notifications, replies with a
+ * null id and anything else answer none.
  */
-export function answeredIds(texts: readonly string[]): Set<string | number> {
-  const ids = new Set<string | number>();
+export function answeredIds(value: unknown): (string | number)[] {
+  const ids: (string | number)[] = [];
   const take = (v: unknown) => {
     if (typeof v !== 'object' || v === null) return;
     const r = v as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
     if (r.jsonrpc !== '2.0' || !('result' in r || 'error' in r)) return;
-    if (typeof r.id === 'string' || typeof r.id === 'number') ids.add(r.id);
+    if (typeof r.id === 'string' || typeof r.id === 'number') ids.push(r.id);
   };
-  for (const text of texts) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    if (Array.isArray(value)) for (const item of value) take(item);
-    else take(value);
-  }
+  if (Array.isArray(value)) for (const item of value) take(item);
+  else take(value);
   return ids;
 }
 

@@ -129,3 +129,37 @@ describe('RpcPeer on a shared pool: a session flooded does not take what another
     expect(peer.wire.diagnosis().dropped).toBe(0);
   });
 });
+
+describe('RpcPeer.watch', () => {
+  test('sees every text received past the kept items, keeps the first picks and counts them all, until stopped', () => {
+    const peer = new RpcPeer('s', () => {}, STDIO_WORDS, new KeptTextPool().account());
+    const small = note(100);
+    for (let i = 0; i < PEER_LIMITS.maxKeptItems; i++) peer.receive(small.text, small.value, true);
+    const watch = peer.watch(({ kind, text }) => (kind === 'not-json' ? text : undefined), 2);
+    for (const line of ['banner 1', 'banner 2', 'banner 3']) {
+      peer.receive(small.text, small.value, true);
+      peer.receive(line, undefined, false);
+    }
+    expect(peer.items).toHaveLength(PEER_LIMITS.maxKeptItems);
+    expect(watch.found).toEqual(['banner 1', 'banner 2']);
+    expect(watch.count).toBe(3);
+    watch.stop();
+    peer.receive('banner 4', undefined, false);
+    expect(watch.count).toBe(3);
+  });
+
+  test('an arrival carries its parse and kind: a reply, a batch, and text that is not JSON', () => {
+    const peer = new RpcPeer('s', () => {});
+    const seen = peer.watch((a) => ({ kind: a.kind, value: a.value }));
+    const reply = { jsonrpc: '2.0', id: 1, result: {} };
+    peer.receive(JSON.stringify(reply), reply, true);
+    peer.receive(JSON.stringify([reply]), [reply], true);
+    peer.receive('{"jsonrpc"', undefined, false);
+    seen.stop();
+    expect(seen.found).toEqual([
+      { kind: 'success', value: reply },
+      { kind: 'batch', value: [reply] },
+      { kind: 'not-json', value: undefined },
+    ]);
+  });
+});

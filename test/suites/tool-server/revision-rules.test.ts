@@ -107,18 +107,21 @@ describe('toolNameProblems (MCP 2025-11-25 tool names)', () => {
 });
 
 describe('answeredIds (batch responses)', () => {
-  test('ids of replies alone and inside arrays; requests, notifications and non-JSON are passed over', () => {
-    const ids = answeredIds([
-      JSON.stringify([
+  test('ids of a reply alone and of replies inside an array; requests, null ids and other values answer none', () => {
+    expect(
+      answeredIds([
         { jsonrpc: '2.0', id: 'a', result: {} },
         { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'x' } },
+        { jsonrpc: '2.0', id: 'd', method: 'ping' },
       ]),
-      JSON.stringify({ jsonrpc: '2.0', id: 'c', result: {} }),
-      JSON.stringify({ jsonrpc: '2.0', id: 'd', method: 'ping' }),
-      JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } }),
-      'not json',
-    ]);
-    expect([...ids]).toEqual(['a', 2, 'c']);
+    ).toEqual(['a', 2]);
+    expect(answeredIds({ jsonrpc: '2.0', id: 'c', result: {} })).toEqual(['c']);
+    expect(answeredIds({ jsonrpc: '2.0', id: 'd', method: 'ping' })).toEqual([]);
+    expect(
+      answeredIds({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } }),
+    ).toEqual([]);
+    expect(answeredIds({ id: 'e', result: {} })).toEqual([]);
+    expect(answeredIds(undefined)).toEqual([]);
   });
 });
 

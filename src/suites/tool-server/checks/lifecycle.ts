@@ -2,6 +2,7 @@ import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.j
 import {
   JSONRPC_ERRORS,
   type JsonRpcErrorResponse,
+  type JsonRpcId,
   type JsonRpcResponse,
 } from '../../../protocol/jsonrpc/index.js';
 import { looksLikeVersion, METHODS, revisionsFrom, revisionsUntil } from '../../../protocol/mcp/index.js';
@@ -389,38 +390,40 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     prescribedWaitMs: NO_REPLY_WINDOW_MS,
     async run(ctx) {
       const channel = await ctx.main();
-      const before = channel.peer.items.length;
-      await channel.sendText(
-        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/wirecheck-unknown', params: { n: 1 } }),
-      );
-      await channel.sendText(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          method: METHODS.cancelled,
-          params: { requestId: 987654321, reason: 'wirecheck' },
-        }),
-      );
-      // A ping after them: on an ordered channel any reply to the notifications comes first.
-      const ping = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
-      await delay(NO_REPLY_WINDOW_MS);
-      const replies = channel.peer.items
-        .slice(before)
-        .filter((i) => i.direction === 'received' && (i.kind === 'success' || i.kind === 'error'))
-        .filter((i) => {
-          try {
-            const id = (JSON.parse(i.text) as { id?: unknown }).id;
-            return id === null || id === undefined || !channel.peer.sentIds.has(id as number);
-          } catch {
-            return false;
-          }
-        });
-      if (replies.length > 0) {
+      // A reply to no request sent: watched, not read from the items, which a chatty session
+      // may have filled by now.
+      const replies = channel.peer.watch(({ kind, value, text }) => {
+        if (kind !== 'success' && kind !== 'error') return undefined;
+        const id = (value as { id?: unknown }).id;
+        if (id !== null && id !== undefined && channel.peer.sentIds.has(id as JsonRpcId)) return undefined;
+        return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+      });
+      let ping: Exchange;
+      try {
+        await channel.sendText(
+          JSON.stringify({ jsonrpc: '2.0', method: 'notifications/wirecheck-unknown', params: { n: 1 } }),
+        );
+        await channel.sendText(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: METHODS.cancelled,
+            params: { requestId: 987654321, reason: 'wirecheck' },
+          }),
+        );
+        // A ping after them: on an ordered channel any reply to the notifications comes first.
+        ping = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
+        await delay(NO_REPLY_WINDOW_MS);
+      } finally {
+        replies.stop();
+      }
+      const first = replies.found[0];
+      if (first !== undefined) {
         throw failWith(
-          `${replies.length} reply(ies) to notifications: ${replies.map((r) => r.text.slice(0, 200)).join(' ')}`,
+          `${replies.count} reply(ies) to notifications: ${replies.found.map((r) => r.slice(0, 200)).join(' ')}`,
           'no reply to a notification',
-          replies.map((r) => r.text.slice(0, 300)).join('\n'),
+          replies.found.join('\n'),
           [channel],
-          replies[0]!.text,
+          first.slice(0, 200),
         );
       }
       if (ping.reply === undefined)
@@ -476,40 +479,44 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
         );
       }
       const channel = await ctx.main();
-      const before = channel.peer.items.length;
       const ids = [`wirecheck-batch-${nextId()}`, `wirecheck-batch-${nextId()}`];
       const batch = ids.map((id) => ({ jsonrpc: '2.0', id, method: METHODS.ping }));
-      const post = await channel.sendText(JSON.stringify(batch), ctx.replyMs);
-      const answered = () =>
-        answeredIds(
-          channel.peer.items
-            .slice(before)
-            .filter((i) => i.direction === 'received')
-            .map((i) => i.text),
-        );
-      const deadline = performance.now() + ctx.replyMs;
-      while (
-        ids.some((id) => !answered().has(id)) &&
-        channel.gone() === undefined &&
-        performance.now() < deadline
-      )
-        await delay(20);
-      const missing = ids.filter((id) => !answered().has(id));
-      if (missing.length > 0) {
-        const how =
-          post === undefined
-            ? ''
-            : ` (the POST got ${post.status === undefined ? (post.problem ?? 'no response') : `HTTP ${post.status}`})`;
-        throw failWith(
-          `a batch of ${ids.length} pings got no response for ${missing.join(', ')} within ${ctx.replyMs} ms${how}`,
-          `a response for each of ${ids.join(', ')}`,
-          channel.peer.items
-            .slice(before)
-            .filter((i) => i.direction === 'received')
-            .map((i) => i.text.slice(0, 300))
-            .join('\n') || 'nothing',
-          [channel],
-        );
+      // Watched, not read from the items, which a chatty session may have filled by now.
+      const answered = new Set<string | number>();
+      const answers = channel.peer.watch(({ value }) => {
+        const ours = answeredIds(value).filter((id) => ids.includes(id as string));
+        for (const id of ours) answered.add(id);
+        return ours.length > 0 ? ours : undefined;
+      });
+      const arrived = channel.peer.watch(({ text }) =>
+        text.length > 300 ? `${text.slice(0, 300)}...` : text,
+      );
+      try {
+        const post = await channel.sendText(JSON.stringify(batch), ctx.replyMs);
+        const deadline = performance.now() + ctx.replyMs;
+        while (
+          ids.some((id) => !answered.has(id)) &&
+          channel.gone() === undefined &&
+          performance.now() < deadline
+        )
+          await delay(20);
+        const missing = ids.filter((id) => !answered.has(id));
+        if (missing.length > 0) {
+          const how =
+            post === undefined
+              ? ''
+              : ` (the POST got ${post.status === undefined ? (post.problem ?? 'no response') : `HTTP ${post.status}`})`;
+          const more = arrived.count > arrived.found.length ? `\n(${arrived.count} in all)` : '';
+          throw failWith(
+            `a batch of ${ids.length} pings got no response for ${missing.join(', ')} within ${ctx.replyMs} ms${how}`,
+            `a response for each of ${ids.join(', ')}`,
+            arrived.found.length === 0 ? 'nothing' : `${arrived.found.join('\n')}${more}`,
+            [channel],
+          );
+        }
+      } finally {
+        answers.stop();
+        arrived.stop();
       }
     },
   },

@@ -1,11 +1,11 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
-import { JSONRPC_ERRORS } from '../../../protocol/jsonrpc/index.js';
+import { JSONRPC_ERRORS, type JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { Channel, PostOutcome } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { delay, type Exchange, exchange } from '../rpc.js';
-import { CHECK_MS, CLAUSES } from './common.js';
+import { brief, CHECK_MS, CLAUSES } from './common.js';
 
 /** How long an answer to malformed input is waited for before the server is pinged. */
 const ANSWER_MS = 1000;
@@ -36,27 +36,23 @@ async function probe(
   text: string,
   envelopeId?: number,
 ): Promise<Probe> {
-  const seen = channel.peer.items.length;
-  const post = await channel.sendText(text);
-  const answered = () =>
-    channel.peer.items
-      .slice(seen)
-      .filter((i) => i.direction === 'received')
-      .map((i) => {
-        try {
-          return JSON.parse(i.text) as { id?: unknown; error?: { code?: unknown } };
-        } catch {
-          return undefined;
-        }
-      })
-      .filter((v) => v !== undefined && 'error' in v && (v.id === null || v.id === envelopeId))
-      .map((v) => ({ code: Number(v!.error?.code), text: JSON.stringify(v) }));
-  const deadline = performance.now() + ANSWER_MS;
-  while (answered().length === 0 && performance.now() < deadline && channel.gone() === undefined)
-    await delay(25);
-  const answers = answered();
-  const after = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
-  return { post, answers, after };
+  // Watched, not read from the items: a chatty session may be past the items' cap by now.
+  const watch = channel.peer.watch(({ value }) => {
+    if (typeof value !== 'object' || value === null || !('error' in value)) return undefined;
+    const v = value as { id?: unknown; error?: { code?: unknown } };
+    if (v.id !== null && v.id !== envelopeId) return undefined;
+    return { code: Number(v.error?.code), text: brief(v as JsonRpcResponse) };
+  });
+  try {
+    const post = await channel.sendText(text);
+    const deadline = performance.now() + ANSWER_MS;
+    while (watch.count === 0 && performance.now() < deadline && channel.gone() === undefined) await delay(25);
+    const answers = [...watch.found];
+    const after = await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
+    return { post, answers, after };
+  } finally {
+    watch.stop();
+  }
 }
 
 /**

@@ -1,12 +1,19 @@
 import { type Check, CheckFailure, NotExercised, TargetGone } from '../../../harness/check.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
+import type { WireProblemKind } from '../diagnosis.js';
 import { rpcEvidence } from '../evidence.js';
 import { describeExit } from '../process.js';
 import { exchange, initialize } from '../rpc.js';
 import { revisionOf } from '../target.js';
 import { minimalArguments, probeTool } from '../tool-choice.js';
 import { CHECK_MS, CLAUSES, failWith, toolsIfListed } from './common.js';
+
+/**
+ * What makes a stdout line something other than a JSON-RPC message. A line nested deeper than
+ * the reader reads is not among them: it may be a message, and it was not read.
+ */
+const NOT_PROTOCOL: ReadonlySet<WireProblemKind> = new Set(['not-json', 'not-jsonrpc']);
 
 /** After the last reply, how long stdout is still watched for late output (a banner on exit, say). */
 const TAIL_MS = 300;
@@ -46,20 +53,34 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
         });
         await channel.endInput(1000);
         await new Promise((r) => setTimeout(r, TAIL_MS));
-        const received = channel.peer.items.filter((i) => i.direction === 'received');
-        const bad = received.filter((i) => i.kind === 'not-json' || i.kind === 'invalid');
-        const first = bad[0];
+        // Judged from the wire's tallies, which count every line read: the items stop at their
+        // caps, and a banner after 10,000 log lines is a banner all the same.
+        const wire = channel.diagnosis();
+        const problems = wire.problems.filter((p) => NOT_PROTOCOL.has(p.kind));
+        const first = problems[0];
         if (first !== undefined) {
+          const count = problems.reduce((n, p) => n + p.count, 0);
           throw new CheckFailure(
-            `${bad.length} stdout line(s) are not JSON-RPC messages, the first: ${JSON.stringify(first.text.slice(0, 200))}`,
+            `${count} stdout line(s) are not JSON-RPC messages, the first: ${JSON.stringify(first.first)}`,
             'only JSON-RPC messages on stdout',
-            bad.map((b) => b.text.slice(0, 200)).join('\n'),
-            rpcEvidence('stdout of a stdio session', [channel], first.text),
+            wire.summary,
+            rpcEvidence('stdout of a stdio session', [channel], first.first),
           );
         }
-        if (received.length === 0) {
+        if (wire.fatal !== undefined) {
           throw new NotExercised(
-            `the server printed nothing on stdout${unfinished === undefined ? '' : ` (${unfinished})`}: no line to judge`,
+            `${wire.summary}: the lines after it were not read, so stdout cannot be judged whole`,
+          );
+        }
+        const deep = wire.problems.find((p) => p.kind === 'too-deep');
+        if (deep !== undefined) {
+          throw new NotExercised(
+            `${deep.count} stdout line(s) were nested too deep to read (the first: ${JSON.stringify(deep.first.slice(0, 120))}: ${deep.detail}), so stdout cannot be judged whole`,
+          );
+        }
+        if (wire.units === 0) {
+          throw new NotExercised(
+            `no complete line on stdout to judge (${wire.summary})${unfinished === undefined ? '' : `; ${unfinished}`}`,
           );
         }
       } finally {

@@ -358,6 +358,19 @@ export function main(flaws = {}) {
           continue;
         }
         process.stdout.write(`${JSON.stringify(out)}\n`);
+        // flood: that many log notifications after the initialize reply (a chatty server, within
+        // the protocol); lateBanner: then a line that is not JSON-RPC.
+        if (initializeReply && flaws.flood !== undefined) {
+          const note = (n) =>
+            JSON.stringify({
+              jsonrpc: '2.0',
+              method: 'notifications/message',
+              params: { level: 'info', data: `step ${n}` },
+            });
+          const lines = Array.from({ length: flaws.flood }, (_, n) => note(n));
+          if (flaws.lateBanner) lines.push('tool server ready');
+          process.stdout.write(`${lines.join('\n')}\n`);
+        }
       }
     });
     process.stdin.on('end', () => {

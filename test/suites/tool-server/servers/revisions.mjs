@@ -1,5 +1,5 @@
 // A stdio tool server of every MCP revision, for the --protocol tests:
-//   node revisions.mjs [--flaw NAME]
+//   node revisions.mjs [--flaw NAME] [--flood N]
 // It negotiates as every revision says (the version asked for when it knows it, else its
 // latest), answers JSON-RPC batches, lists a tool with an outputSchema whose results carry
 // conforming structuredContent, and answers invalid arguments as -32602 up to 2025-06-18 and
@@ -19,6 +19,8 @@ const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 const LATEST = REVISIONS.at(-1);
 const argv = process.argv.slice(2);
 const flaw = argv.includes('--flaw') ? argv[argv.indexOf('--flaw') + 1] : undefined;
+/** --flood N: that many log notifications after the initialize reply (chatty, within the protocol). */
+const flood = argv.includes('--flood') ? Number(argv[argv.indexOf('--flood') + 1]) : 0;
 
 const TOOLS = [
   {
@@ -139,5 +141,14 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   const reply = wrap(answer(msg));
   if (reply !== undefined) write(reply);
+  if (msg?.method === 'initialize' && flood > 0) {
+    const note = (n) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: `step ${n}` },
+      });
+    process.stdout.write(`${Array.from({ length: flood }, (_, n) => note(n)).join('\n')}\n`);
+  }
 });
 process.stdin.on('end', () => process.exit(0));

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { PEER_LIMITS } from '../../../src/suites/tool-server/peer.js';
+import { notPassed, runAgainst, serverScript, statusById, stdioTarget, testServer } from './helpers.js';
+
+// A session past the items it keeps as evidence (PEER_LIMITS.maxKeptItems): the checks that
+// judge what arrives after a point judge every line read, not the items kept. Each server here
+// logs 12,000 notifications right after its initialize reply, within the protocol.
+const FLOOD = 12_000;
+
+describe('checks of a session past its kept items', () => {
+  test('the servers log more lines than a session keeps', () => {
+    expect(PEER_LIMITS.maxKeptItems).toBeLessThan(FLOOD);
+  });
+
+  test('a conforming server that logs 12,000 notifications after initialize passes every quick check', async () => {
+    const result = await runAgainst(await testServer('flood', 'stdio'));
+    expect(notPassed(result)).toEqual([]);
+    const status = statusById(result);
+    for (const id of [
+      'tool-server.stdio.stdout-purity',
+      'tool-server.jsonrpc.notification-no-reply',
+      'tool-server.malformed.parse-error',
+      'tool-server.malformed.invalid-request',
+    ])
+      expect(status[id], id).toBe('pass');
+  }, 120_000);
+
+  test('a banner after the log lines fails stdout-purity, quoting it', async () => {
+    const id = 'tool-server.stdio.stdout-purity';
+    const result = await runAgainst(await testServer('flood-late-banner', 'stdio'), { only: [id] });
+    const check = result.checks.find((c) => c.id === id);
+    expect(check?.status).toBe('fail');
+    expect(check?.message).toBe('1 stdout line(s) are not JSON-RPC messages, the first: "tool server ready"');
+  }, 120_000);
+
+  test('replies to notifications after the log lines fail notification-no-reply', async () => {
+    const id = 'tool-server.jsonrpc.notification-no-reply';
+    const result = await runAgainst(await testServer('flood-reply-to-notifications', 'stdio'), {
+      only: [id],
+    });
+    const check = result.checks.find((c) => c.id === id);
+    expect(check?.status).toBe('fail');
+    // The reply to notifications/initialized may be among them: it comes after the log lines.
+    expect(check?.message).toMatch(
+      /^[23] reply\(ies\) to notifications: .*Method not found: notifications\/wirecheck-unknown/,
+    );
+  }, 120_000);
+
+  test('a batch answered after the log lines passes batch-answered under 2025-03-26', async () => {
+    const id = 'tool-server.jsonrpc.batch-answered';
+    const target = {
+      ...stdioTarget(`${serverScript('revisions')} --flood ${FLOOD}`, 'all'),
+      protocol: '2025-03-26' as const,
+    };
+    const result = await runAgainst(target, { only: [id] });
+    expect(result.checks.find((c) => c.id === id)?.status).toBe('pass');
+  }, 120_000);
+});
