@@ -12,12 +12,15 @@ import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js'
 import type { Channel, PostOutcome } from './channel.js';
 import { SSE_WORDS } from './diagnosis.js';
 import { openGet, post } from './http.js';
+import { KeepAliveBeats } from './keep-alive-beats.js';
 import { RpcPeer } from './peer.js';
+import { isKeepAlive } from './rules.js';
 
 /**
  * What an SSE channel keeps of the frames it saw, as evidence: the first MAX_KEPT_FRAMES
  * frames and comments, each with at most MAX_FRAME_DATA characters of data (the peer still
- * gets every message whole). Later frames are counted in the diagnosis, not kept.
+ * gets every message whole). Later frames are counted in the diagnosis, not kept, but for
+ * keep-alives, which the keep-alive check judges by (KeepAliveBeats, thinned).
  */
 export const MAX_KEPT_FRAMES = 10_000;
 export const MAX_FRAME_DATA = 64 * 1024;
@@ -50,7 +53,10 @@ export interface SseChannel extends Channel {
   firstEvent(ms: number): Promise<SeenFrame | undefined>;
   /** POST a text to the endpoint or to another URL, with extra headers. */
   postTo(url: URL, text: string, headers?: Record<string, string>, timeoutMs?: number): Promise<PostOutcome>;
-  /** The frames as report evidence (times relative to the response headers). */
+  /**
+   * The frames kept, then the keep-alives seen past them (thinned: KeepAliveBeats), with times
+   * relative to the response headers: report evidence, and what the keep-alive check judges.
+   */
   frameItems(): FrameItem[];
   /** Closes the stream; `gone()` says so from the call on, before the returned promise settles. */
   close(): Promise<void>;
@@ -103,8 +109,23 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
     },
     SSE_WORDS,
   );
-  const keepFrame = (frame: SeenFrame) => {
-    if (frames.length < MAX_KEPT_FRAMES) frames.push(frame);
+  const beats = new KeepAliveBeats<SeenFrame>();
+  /** A frame or comment as seen: kept among the first MAX_KEPT_FRAMES, past them only a keep-alive, thinned. */
+  const seeFrame = (event: string | undefined, data: string, comment: boolean): SeenFrame => {
+    const kept = frames.length < MAX_KEPT_FRAMES;
+    // Past the kept frames a frame is only looked at: it draws nothing from the channel's budget.
+    const seen: SeenFrame = {
+      at: performance.now(),
+      event,
+      data: kept ? clipped(data) : clip(data, FRAME_PREVIEW_CHARS),
+      ...(comment ? { comment: true as const } : {}),
+    };
+    const beat = comment || (data.includes('ping') && isKeepAlive(seen));
+    if (kept) {
+      frames.push(seen);
+      if (beat) beats.keptElsewhere(seen);
+    } else if (beat) beats.see(seen);
+    return seen;
   };
   let frameChars = 0;
   const clipped = (data: string) => {
@@ -117,8 +138,7 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
   const decoder = createFrameDecoder({
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     onFrame(frame) {
-      const seen: SeenFrame = { at: performance.now(), event: frame.event, data: clipped(frame.data) };
-      keepFrame(seen);
+      const seen = seeFrame(frame.event, frame.data, false);
       events += 1;
       if (events === 1) for (const w of firstEventWaiters.splice(0)) w(seen);
       const name = frame.event ?? 'message';
@@ -140,7 +160,7 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
       }
     },
     onComment(comment) {
-      keepFrame({ at: performance.now(), event: undefined, data: clipped(comment), comment: true });
+      seeFrame(undefined, comment, true);
     },
     onLimit(error) {
       peer.wire.fatal('over-limit', error.head, error.message);
@@ -212,7 +232,7 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
       res.destroy();
     },
     frameItems: () =>
-      frames.map((f) => {
+      [...frames, ...beats.view()].map((f) => {
         const item: FrameItem = { atMs: Math.round(f.at - openedAt), data: f.data };
         if (f.event !== undefined) item.event = f.event;
         if (f.comment) item.comment = true;

@@ -1,15 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { PEER_LIMITS } from '../../../src/suites/tool-server/peer.js';
+import { MAX_KEPT_FRAMES } from '../../../src/suites/tool-server/sse-channel.js';
 import { notPassed, runAgainst, serverScript, statusById, stdioTarget, testServer } from './helpers.js';
 
 // A session past the items it keeps as evidence (PEER_LIMITS.maxKeptItems): the checks that
-// judge what arrives after a point judge every line read, not the items kept. Each server here
-// logs 12,000 notifications right after its initialize reply, within the protocol.
+// judge what arrives after a point judge every line read, not the items kept, and over SSE the
+// keep-alive check sees keep-alives past the frames a stream keeps. Each server here logs 12,000
+// notifications right after its initialize reply (over SSE, on every stream), within the protocol.
 const FLOOD = 12_000;
 
 describe('checks of a session past its kept items', () => {
-  test('the servers log more lines than a session keeps', () => {
+  test('the servers log more lines than a session keeps, and more frames than a stream keeps', () => {
     expect(PEER_LIMITS.maxKeptItems).toBeLessThan(FLOOD);
+    expect(MAX_KEPT_FRAMES).toBeLessThan(FLOOD);
   });
 
   test('a conforming server that logs 12,000 notifications after initialize passes every quick check', async () => {
@@ -23,6 +26,19 @@ describe('checks of a session past its kept items', () => {
       'tool-server.malformed.invalid-request',
     ])
       expect(status[id], id).toBe('pass');
+  }, 120_000);
+
+  test('over SSE, a conforming server that logs 12,000 notifications on every stream passes every quick check, keep-alive included', async () => {
+    const result = await runAgainst(await testServer('flood', 'sse'));
+    expect(notPassed(result)).toEqual([]);
+    // Its keep-alives come after the frames a stream keeps (MAX_KEPT_FRAMES).
+    expect(statusById(result)['tool-server.sse.keep-alive']).toBe('pass');
+  }, 180_000);
+
+  test('over SSE, the same server without keep-alives fails the keep-alive check: its log lines are no keep-alive', async () => {
+    const id = 'tool-server.sse.keep-alive';
+    const result = await runAgainst(await testServer('flood-no-keep-alive', 'sse'), { only: [id] });
+    expect(result.checks.find((c) => c.id === id)?.status).toBe('fail');
   }, 120_000);
 
   test('a banner after the log lines fails stdout-purity, quoting it', async () => {

@@ -46,7 +46,7 @@ export const keepAliveChecks: Check<ToolServerCtx>[] = [
       const gap = keepAliveGap(frames, watched, KEEP_ALIVE_LIMIT);
       if (gap !== undefined) {
         throw new CheckFailure(
-          `the idle stream carried no keep-alive for ${Math.round(gap.gapMs)} ms (from ${gap.afterMs} ms after it opened; ${frames.length} frames in all, ${frames.filter((f) => f.comment).length} comments)`,
+          `the idle stream carried no keep-alive for ${Math.round(gap.gapMs)} ms (from ${gap.afterMs} ms after it opened; ${frames.length} frames kept, ${frames.filter((f) => f.comment).length} of them comments)`,
           `a comment frame or a ping request at least every ${KEEP_ALIVE_MS} ms`,
           `${Math.round(gap.gapMs)} ms without one`,
           frameEvidence('idle stream', channel),

@@ -359,7 +359,7 @@ export function main(flaws = {}) {
         }
         process.stdout.write(`${JSON.stringify(out)}\n`);
         // flood: that many log notifications after the initialize reply (a chatty server, within
-        // the protocol); lateBanner: then a line that is not JSON-RPC.
+        // the protocol; over SSE, on every stream); lateBanner: then a line that is not JSON-RPC.
         if (initializeReply && flaws.flood !== undefined) {
           const note = (n) =>
             JSON.stringify({
@@ -418,6 +418,12 @@ export function main(flaws = {}) {
           }),
         );
       frame(res, 'endpoint', `/messages?sessionId=${id}`);
+      // flood: as over stdio, that many log notifications, here on every stream after its endpoint.
+      if (flaws.flood !== undefined) {
+        const note = (n) =>
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `step ${n}` } })}\n\n`;
+        res.write(Array.from({ length: flaws.flood }, (_, n) => note(n)).join(''));
+      }
       const timer = setInterval(() => {
         if (!flaws.noKeepAlive) res.write(': keep-alive\n\n');
       }, keepAliveMs);

@@ -1,0 +1,3 @@
+import { main } from './base.mjs';
+
+main({ flood: 12_000, noKeepAlive: true });
