@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { detach } from '../../protocol/clip.js';
@@ -38,6 +39,26 @@ export const MAX_KEPT_EVENTS = 1000;
  * channel budget. What all sessions keep together is bounded by the pool (kept-text.ts).
  */
 export const MAX_KEPT_EVENT_CHARS = 4 * 1024 * 1024;
+/**
+ * Event ids a channel keeps in its POST records, past the events it keeps: whether ids are unique
+ * across a session is judged by every id, and a chatty answer's later ids are past MAX_KEPT_EVENTS.
+ * 1 Mi characters of them in all at most.
+ */
+export const MAX_KEPT_EVENT_IDS = 100_000;
+const MAX_KEPT_EVENT_ID_CHARS = 1024 * 1024;
+/** Characters of an event id kept as they are; a longer id is kept as its start and its hash. */
+export const MAX_EVENT_ID_CHARS = 256;
+
+/**
+ * An event id as a record keeps it: as it is within MAX_EVENT_ID_CHARS, else its first 64
+ * characters and the SHA-256 of the whole, so that two long ids are the same kept id only when
+ * they are the same id (cut at a length, ids differing at their end would read as one).
+ */
+export function keptEventId(id: string): string {
+  if (id.length <= MAX_EVENT_ID_CHARS) return detach(id);
+  const hash = createHash('sha256').update(id).digest('hex');
+  return `${detach(id.slice(0, 64))}... (${id.length} characters, sha256 ${hash})`;
+}
 
 export const STREAMABLE_WORDS: WireVocabulary = { source: 'the POST answers', unit: 'message' };
 
@@ -65,6 +86,10 @@ export interface StreamablePost {
   readonly events: { id: string | undefined; event: string | undefined; data: string }[];
   /** SSE answers: every event the answer carried, kept or not. */
   eventsSeen: number;
+  /** SSE answers: the non-empty id of every event, kept or not, within MAX_KEPT_EVENT_IDS. */
+  readonly eventIds: string[];
+  /** SSE answers: event ids past those the channel keeps, counted only. */
+  eventIdsDropped: number;
   /** JSON-RPC messages the answer carried, in order (within the channel's MAX_KEPT_MESSAGES and MAX_KEPT_MESSAGE_CHARS). */
   readonly messages: unknown[];
   /** Messages the answer carried past those bounds: read and counted, not kept. */
@@ -130,7 +155,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
   let version: string | undefined;
   let ended: string | undefined;
   const posts: StreamablePost[] = [];
-  const kept = { responses: 0, others: 0, chars: 0, eventChars: 0 };
+  const kept = { responses: 0, others: 0, chars: 0, eventChars: 0, eventIds: 0, eventIdChars: 0 };
   const open = new Set<ClientRequest>();
   const settleWaiters = new Set<() => void>();
   const peer: RpcPeer = new RpcPeer(
@@ -218,6 +243,8 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       body: '',
       events: [],
       eventsSeen: 0,
+      eventIds: [],
+      eventIdsDropped: 0,
       messages: [],
       dropped: 0,
       responseCounts: new Map(),
@@ -291,6 +318,18 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
             ...(options.limits === undefined ? {} : { limits: options.limits }),
             onFrame(frame) {
               record.eventsSeen += 1;
+              if (frame.id !== undefined && frame.id !== '') {
+                const id = keptEventId(frame.id);
+                if (
+                  kept.eventIds < MAX_KEPT_EVENT_IDS &&
+                  kept.eventIdChars + id.length <= MAX_KEPT_EVENT_ID_CHARS &&
+                  peer.keptText.take(id.length)
+                ) {
+                  kept.eventIds += 1;
+                  kept.eventIdChars += id.length;
+                  record.eventIds.push(id);
+                } else record.eventIdsDropped += 1;
+              }
               const chars = frame.data.length + (frame.id?.length ?? 0) + (frame.event?.length ?? 0);
               if (
                 record.events.length < MAX_KEPT_EVENTS &&

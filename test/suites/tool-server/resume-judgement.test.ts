@@ -48,6 +48,16 @@ describe('judging a resumed stream', () => {
     expect(replayFaults(trial([]))).toEqual([expect.stringMatching(/^did not replay/)]);
   });
 
+  test('a message the stream carried twice after the id is replayed twice without fault; three times is one too many', () => {
+    const note = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'tick' } };
+    const after = [text(note), text(note), text(response(2))];
+    const twice = [event('2-2', note), event('2-3', note), event('2-4', response(2))];
+    expect(replayFaults(trial(twice, { after }))).toEqual([]);
+    expect(replayFaults(trial([...twice, event('2-5', note)], { after }))).toEqual([
+      expect.stringMatching(/^replayed 3 times/),
+    ]);
+  });
+
   test('a priming event (empty data) is no message', () => {
     const t = trial([{ id: '2-1', data: '', message: undefined }, event('2-2', response(2))]);
     expect(replayFaults(t)).toEqual([]);

@@ -4,6 +4,7 @@ import type { SseLimits } from '../../../src/protocol/sse/index.js';
 import { describePost } from '../../../src/suites/tool-server/checks/streamable-http.js';
 import { exchange } from '../../../src/suites/tool-server/rpc.js';
 import {
+  keptEventId,
   MAX_KEPT_EVENT_CHARS,
   MAX_KEPT_EVENTS,
   MAX_KEPT_MESSAGE_CHARS,
@@ -163,5 +164,15 @@ describe('Streamable HTTP channel: what a POST record keeps is bounded, what it 
       expect(post?.events.length).toBe(kept);
       expect(describePost(post)).toBe(`HTTP 200 text/event-stream ${count + 1} event(s) (${kept} kept)`);
     }
+  });
+});
+
+describe('keptEventId', () => {
+  test('an id within 256 characters is kept as it is; longer ids that differ only at their end stay apart', () => {
+    expect(keptEventId('2-17')).toBe('2-17');
+    const long = 'x'.repeat(300);
+    expect(keptEventId(`${long}a`)).not.toBe(keptEventId(`${long}b`));
+    expect(keptEventId(`${long}a`)).toBe(keptEventId(`${long}a`));
+    expect(keptEventId(`${long}a`).length).toBeLessThan(200);
   });
 });

@@ -27,7 +27,10 @@ const END_MS = 2000;
  * may keep it open after the replay; extra or repeated messages come in this window).
  */
 export const RESUME_READ_MS = 1500;
-/** Events of a resumed stream kept; past it the stream is cut. */
+/**
+ * Events of a resumed stream kept beyond the messages expected of it; past them the stream is
+ * cut. (A fixed 200 cut a chatty server's replay short of what it was expected to carry.)
+ */
 const MAX_RESUMED_EVENTS = 200;
 /** Characters of event data a resumed stream's kept messages may come from; past it an event keeps no parse. */
 const MAX_RESUMED_CHARS = 16 * 1024 * 1024;
@@ -65,6 +68,8 @@ export interface ResumeExercise {
   readonly channel: StreamableChannel;
   /** Every event id of the session's answer streams, with the request its stream answered. */
   readonly ids: { id: string; stream: number }[];
+  /** Event ids past those the channel keeps (MAX_KEPT_EVENT_IDS): seen, not compared. */
+  readonly idsNotKept: number;
   readonly trials: ResumeTrial[];
   /** Why nothing could be resumed, when so. */
   readonly unexercised?: string;
@@ -132,7 +137,7 @@ async function resumeGet(
           data: detach(f.data.slice(0, 4096)),
           message: parsed?.ok ? parsed.value : undefined,
         });
-        if (events.length >= MAX_RESUMED_EVENTS) return finish();
+        if (events.length >= MAX_RESUMED_EVENTS + expected.length) return finish();
         if (missing.size === 0) return;
         for (const m of messagesOf([f])) missing.delete(m);
         if (missing.size === 0) readOn(RESUME_READ_MS);
@@ -186,13 +191,14 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
     await exchange(channel, METHODS.ping, undefined, ctx.replyMs),
   ];
   await channel.settle(END_MS);
-  const ids = channel.posts.flatMap((p, stream) =>
-    p.events.flatMap((e) => (e.id === undefined || e.id === '' ? [] : [{ id: e.id, stream }])),
-  );
+  // Every id, not only those of the events kept: a chatty answer's later events are past them.
+  const ids = channel.posts.flatMap((p, stream) => p.eventIds.map((id) => ({ id, stream })));
+  const idsNotKept = channel.posts.reduce((n, p) => n + p.eventIdsDropped, 0);
   if (!channel.posts.some((p) => p.kind === 'sse'))
     return {
       channel,
       ids,
+      idsNotKept,
       trials: [],
       unexercised: 'the server answered with JSON bodies: no event stream to resume',
     };
@@ -200,6 +206,7 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
     return {
       channel,
       ids,
+      idsNotKept,
       trials: [],
       unexercised:
         'the server attached no event ids to its events (a MAY of the revision): nothing to resume',
@@ -225,7 +232,13 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
     ];
   });
   if (plans.length === 0) {
-    return { channel, ids, trials: [], unexercised: 'no answer stream of a ping carried an event id' };
+    return {
+      channel,
+      ids,
+      idsNotKept,
+      trials: [],
+      unexercised: 'no answer stream of a ping carried an event id',
+    };
   }
   const answers = await Promise.all(plans.map((p) => resumeGet(channel, p.from, p.after, ctx.replyMs)));
   const trials = plans.map((p, i) => ({ ...p, answer: answers[i] as ResumeAnswer }));
@@ -234,11 +247,12 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
     return {
       channel,
       ids,
+      idsNotKept,
       trials,
       unexercised: `the server does not resume streams (a MAY): GET with Last-Event-ID was answered ${describeResumed(trials[0]?.answer ?? { status: undefined, contentType: undefined, events: [] })}`,
     };
   }
-  return { channel, ids, trials: resumed };
+  return { channel, ids, idsNotKept, trials: resumed };
 }
 
 function requestIdOf(posted: string): unknown {
@@ -274,10 +288,16 @@ export function otherStreamMessages(trial: ResumeTrial): string[] {
 export function replayFaults(trial: ResumeTrial): string[] {
   const replayed = messagesOf(trial.answer.events);
   const faults: string[] = [];
-  const count = new Map<string, number>();
-  for (const m of replayed) count.set(m, (count.get(m) ?? 0) + 1);
+  const tally = (messages: readonly string[]) => {
+    const n = new Map<string, number>();
+    for (const m of messages) n.set(m, (n.get(m) ?? 0) + 1);
+    return n;
+  };
+  const count = tally(replayed);
+  // A message the stream carried twice after the event (two identical notifications) is replayed twice.
+  const due = tally(trial.after);
   for (const [m, n] of count) {
-    if (n > 1) faults.push(`replayed ${n} times: ${m.slice(0, 160)}`);
+    if (n > Math.max(1, due.get(m) ?? 0)) faults.push(`replayed ${n} times: ${m.slice(0, 160)}`);
     if (trial.upTo.includes(m) && !trial.after.includes(m))
       faults.push(
         `replayed a message at or before event ${trial.from}, which the client already has: ${m.slice(0, 160)}`,
@@ -339,6 +359,11 @@ export const resumptionChecks: Check<ToolServerCtx>[] = [
           'each event id once across the streams of the session',
           shown.slice(0, 12).join('\n'),
           [ex.channel],
+        );
+      }
+      if (ex.idsNotKept > 0) {
+        throw new NotExercised(
+          `the ${ex.ids.length} event ids kept are unique, but ${ex.idsNotKept} more came past what a session keeps and were not compared`,
         );
       }
     },

@@ -6,7 +6,9 @@
 // anyOrigin, getJson, streamOpen, textPlain, json (answers JSON bodies: conforming too);
 // eventIds (resumable: a priming event and an id `<stream>-<seq>` on every event of an answer
 // stream, GET + Last-Event-ID replays that stream after the id: conforming too) and its flaws
-// resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption);
+// resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption),
+// noteEvents (that many notifications with ids before each reply: conforming too) and repeatLastNote (the
+// last of them has one id on every stream);
 // ignoreVersionHeader (serves a request whose MCP-Protocol-Version is no revision, where a conforming
 // server answers 400); newestAnswer (each reply goes, 10 ms late, into the newest answer stream still
 // open, so the replies of concurrent POSTs are swapped, across sessions too);
@@ -329,9 +331,22 @@ export function main(flaws = {}) {
         s?.streams.push(stream);
         const no = s === undefined ? 0 : s.streams.length;
         const idOf = (seq) => (flaws.sameIds ? `${seq}` : `${no}-${seq}`);
+        // noteEvents: that many log notifications between the priming event and the reply, each
+        // with its id (a chatty server: conforming too); repeatLastNote: the last of them has the
+        // same id on every stream.
+        const notes = Array.from({ length: flaws.noteEvents ?? 0 }, (_, i) => {
+          const last = i === flaws.noteEvents - 1;
+          const note = {
+            jsonrpc: '2.0',
+            method: 'notifications/message',
+            params: { level: 'info', data: `step ${i}` },
+          };
+          return `id: ${last && flaws.repeatLastNote ? 'last-note' : idOf(i + 2)}\nevent: message\ndata: ${JSON.stringify(note)}\n\n`;
+        });
         const events = [
           `id: ${idOf(1)}\ndata: \n\n`,
-          `id: ${idOf(2)}\nevent: message\ndata: ${JSON.stringify(reply)}\n\n`,
+          ...notes,
+          `id: ${idOf(notes.length + 2)}\nevent: message\ndata: ${JSON.stringify(reply)}\n\n`,
         ];
         stream.push(...events);
         res.write(events.join(''));
