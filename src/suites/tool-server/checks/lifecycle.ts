@@ -1,4 +1,5 @@
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { clip } from '../../../protocol/clip.js';
 import {
   JSONRPC_ERRORS,
   type JsonRpcErrorResponse,
@@ -396,7 +397,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
         if (kind !== 'success' && kind !== 'error') return undefined;
         const id = (value as { id?: unknown }).id;
         if (id !== null && id !== undefined && channel.peer.sentIds.has(id as JsonRpcId)) return undefined;
-        return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+        return clip(text, 300);
       });
       let ping: Exchange;
       try {
@@ -481,16 +482,13 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       const channel = await ctx.main();
       const ids = [`wirecheck-batch-${nextId()}`, `wirecheck-batch-${nextId()}`];
       const batch = ids.map((id) => ({ jsonrpc: '2.0', id, method: METHODS.ping }));
-      // Watched, not read from the items, which a chatty session may have filled by now.
+      // Watched, not read from the items, which a chatty session may have filled by now: every
+      // text is quoted, and the ids of the batch it answers are noted.
       const answered = new Set<string | number>();
-      const answers = channel.peer.watch(({ value }) => {
-        const ours = answeredIds(value).filter((id) => ids.includes(id as string));
-        for (const id of ours) answered.add(id);
-        return ours.length > 0 ? ours : undefined;
+      const arrived = channel.peer.watch(({ value, text }) => {
+        for (const id of answeredIds(value)) if (ids.includes(id as string)) answered.add(id);
+        return clip(text, 300);
       });
-      const arrived = channel.peer.watch(({ text }) =>
-        text.length > 300 ? `${text.slice(0, 300)}...` : text,
-      );
       try {
         const post = await channel.sendText(JSON.stringify(batch), ctx.replyMs);
         const deadline = performance.now() + ctx.replyMs;
@@ -515,7 +513,6 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
           );
         }
       } finally {
-        answers.stop();
         arrived.stop();
       }
     },

@@ -68,8 +68,6 @@ export interface ResumeExercise {
   readonly channel: StreamableChannel;
   /** Every event id of the session's answer streams, with the request its stream answered. */
   readonly ids: { id: string; stream: number }[];
-  /** Event ids past those the channel keeps (MAX_KEPT_EVENT_IDS): seen, not compared. */
-  readonly idsNotKept: number;
   readonly trials: ResumeTrial[];
   /** Why nothing could be resumed, when so. */
   readonly unexercised?: string;
@@ -193,12 +191,10 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
   await channel.settle(END_MS);
   // Every id, not only those of the events kept: a chatty answer's later events are past them.
   const ids = channel.posts.flatMap((p, stream) => p.eventIds.map((id) => ({ id, stream })));
-  const idsNotKept = channel.posts.reduce((n, p) => n + p.eventIdsDropped, 0);
   if (!channel.posts.some((p) => p.kind === 'sse'))
     return {
       channel,
       ids,
-      idsNotKept,
       trials: [],
       unexercised: 'the server answered with JSON bodies: no event stream to resume',
     };
@@ -206,7 +202,6 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
     return {
       channel,
       ids,
-      idsNotKept,
       trials: [],
       unexercised:
         'the server attached no event ids to its events (a MAY of the revision): nothing to resume',
@@ -235,7 +230,6 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
     return {
       channel,
       ids,
-      idsNotKept,
       trials: [],
       unexercised: 'no answer stream of a ping carried an event id',
     };
@@ -247,12 +241,11 @@ async function resumeOn(channel: StreamableChannel, ctx: ToolServerCtx): Promise
     return {
       channel,
       ids,
-      idsNotKept,
       trials,
       unexercised: `the server does not resume streams (a MAY): GET with Last-Event-ID was answered ${describeResumed(trials[0]?.answer ?? { status: undefined, contentType: undefined, events: [] })}`,
     };
   }
-  return { channel, ids, idsNotKept, trials: resumed };
+  return { channel, ids, trials: resumed };
 }
 
 function requestIdOf(posted: string): unknown {
@@ -361,9 +354,10 @@ export const resumptionChecks: Check<ToolServerCtx>[] = [
           [ex.channel],
         );
       }
-      if (ex.idsNotKept > 0) {
+      const notKept = ex.channel.posts.reduce((n, p) => n + p.eventIdsDropped, 0);
+      if (notKept > 0) {
         throw new NotExercised(
-          `the ${ex.ids.length} event ids kept are unique, but ${ex.idsNotKept} more came past what a session keeps and were not compared`,
+          `the ${ex.ids.length} event ids kept are unique, but ${notKept} more came past what a session keeps and were not compared`,
         );
       }
     },
