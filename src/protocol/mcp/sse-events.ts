@@ -22,7 +22,22 @@ export function resolveEndpoint(data: string, streamUrl: string): URL {
   return new URL(trimmed, new URL(streamUrl).origin);
 }
 
-/** The session id of an endpoint URL, from its `sessionId` query parameter. */
+/**
+ * The query parameter that carries an endpoint URL's session: `sessionId`, the spec's name,
+ * or else one spelled so in another case or style (`session_id`: the Python SDK's and
+ * FastMCP's). A client uses the announced URL as is, so a server reads its session from the
+ * parameter it named; only sse.endpoint-first judges the name.
+ */
+export function sessionParamOf(endpoint: URL): string | undefined {
+  if (endpoint.searchParams.has(SESSION_QUERY_PARAM)) return SESSION_QUERY_PARAM;
+  for (const name of endpoint.searchParams.keys()) {
+    if (name.replace(/[-_]/g, '').toLowerCase() === 'sessionid') return name;
+  }
+  return undefined;
+}
+
+/** The session id of an endpoint URL, from the query parameter that carries it (sessionParamOf). */
 export function sessionIdOf(endpoint: URL): string | undefined {
-  return endpoint.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
+  const name = sessionParamOf(endpoint);
+  return name === undefined ? undefined : (endpoint.searchParams.get(name) ?? undefined);
 }

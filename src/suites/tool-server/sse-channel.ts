@@ -6,6 +6,7 @@ import {
   resolveEndpoint,
   SESSION_QUERY_PARAM,
   sessionIdOf,
+  sessionParamOf,
   TOOL_SSE_EVENTS,
 } from '../../protocol/mcp/index.js';
 import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js';
@@ -248,10 +249,15 @@ export function sessionOf(channel: SseChannel): string | undefined {
   return e === undefined ? undefined : sessionIdOf(e);
 }
 
-/** The endpoint URL with its sessionId query parameter replaced (or removed when `id` is undefined). */
+/**
+ * The endpoint URL with the query parameter that carries its session (sessionParamOf:
+ * `sessionId`, or `session_id` where the server named it so) replaced, or removed when `id`
+ * is undefined.
+ */
 export function withSession(endpoint: URL, id: string | undefined): URL {
   const url = new URL(endpoint);
-  if (id === undefined) url.searchParams.delete(SESSION_QUERY_PARAM);
-  else url.searchParams.set(SESSION_QUERY_PARAM, id);
+  const name = sessionParamOf(endpoint) ?? SESSION_QUERY_PARAM;
+  if (id === undefined) url.searchParams.delete(name);
+  else url.searchParams.set(name, id);
   return url;
 }

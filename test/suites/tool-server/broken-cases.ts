@@ -68,6 +68,13 @@ export const CASES: BrokenCase[] = [
     passes: ['ping.answered'],
   },
   {
+    server: 'unknown-method-invalid-params',
+    transport: 'stdio',
+    flaw: 'answers unknown methods with -32602, as the Python SDK does',
+    warns: ['jsonrpc.unknown-method-code'],
+    passes: ['jsonrpc.unknown-method'],
+  },
+  {
     server: 'reply-to-notifications',
     transport: 'stdio',
     flaw: 'answers notifications with an error',

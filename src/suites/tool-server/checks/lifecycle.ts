@@ -358,20 +358,46 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
   {
     id: 'tool-server.jsonrpc.unknown-method',
     clause: `${CLAUSES.jsonrpc}: Method not found`,
-    description: 'A request for a method the server does not have is answered with JSON-RPC error -32601.',
+    description:
+      'A request for a method the server does not have is answered with a JSON-RPC error, not a result.',
     level: 'must',
     basis: 'protocol-must',
-    rule: "JSON-RPC 2.0: every request gets a response, and -32601 Method not found is the error for a method the server does not have (the spec leaves the tool server's codes to JSON-RPC). Every tool server.",
+    rule: "JSON-RPC 2.0: every request gets a response, and a call that cannot succeed is answered with an error object (its code an integer), never a result. Which code is judged by jsonrpc.unknown-method-code: the spec leaves the tool server's codes unshown. Every tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const channel = await ctx.main();
       const reply = await call(channel, 'wirecheck/no-such-method', {}, ctx.replyMs);
-      if (
-        !('error' in reply) ||
-        (reply as JsonRpcErrorResponse).error.code !== JSONRPC_ERRORS.methodNotFound
-      ) {
+      const code = 'error' in reply ? (reply as JsonRpcErrorResponse).error.code : undefined;
+      if (!Number.isInteger(code)) {
         throw failWith(
-          `an unknown method was answered ${brief(reply)}, not with Method not found`,
+          `an unknown method was answered ${brief(reply)}, not with an error`,
+          'a JSON-RPC error (code -32601, Method not found)',
+          brief(reply),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: 'tool-server.jsonrpc.unknown-method-code',
+    clause: `${CLAUSES.jsonrpc}: Method not found`,
+    description: 'The error for a method the server does not have is -32601 (Method not found).',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: "JSON-RPC 2.0 describes -32601 as the error for a method that does not exist, but states no MUST for the code, and the spec leaves the tool server's error codes unshown (the Python SDK answers -32602); a warning, like the malformed-input codes.",
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const channel = await ctx.main();
+      const reply = await call(channel, 'wirecheck/no-such-method', {}, ctx.replyMs);
+      if (!('error' in reply)) {
+        throw new NotExercised(
+          `an unknown method was answered ${brief(reply)}, with no error to read a code from (jsonrpc.unknown-method judges that)`,
+        );
+      }
+      const { code } = (reply as JsonRpcErrorResponse).error;
+      if (code !== JSONRPC_ERRORS.methodNotFound) {
+        throw failWith(
+          `an unknown method was answered with error code ${JSON.stringify(code)}, not -32601 (Method not found)`,
           'error code -32601',
           brief(reply),
           [channel],

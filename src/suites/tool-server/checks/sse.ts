@@ -7,6 +7,8 @@ import {
   METHODS,
   resultText,
   SESSION_HEADER,
+  SESSION_QUERY_PARAM,
+  sessionParamOf,
   type Tool,
 } from '../../../protocol/mcp/index.js';
 import type { Channel, PostOutcome } from '../channel.js';
@@ -87,6 +89,17 @@ function foreignPosts(ctx: ToolServerCtx) {
   return ctx.shared('foreign-posts', () => postForeign(ctx), Object.values(FOREIGN_POST_CHECKS));
 }
 
+/**
+ * Not exercised: the endpoint names no session in a query parameter (sse.endpoint-first
+ * judges that), so a check that needs a session id, or a POST without one, has nothing to use.
+ */
+function noSessionParam(channel: SseChannel, seen?: string): NotExercised {
+  const endpoint = channel.endpoint()?.href ?? 'no endpoint';
+  return new NotExercised(
+    `the endpoint ${JSON.stringify(endpoint.slice(0, 200))} carries no session id in a query parameter (sse.endpoint-first judges that): nothing here to send without it or to compare${seen === undefined ? '' : `; ${seen}`}`,
+  );
+}
+
 /** The exchange of foreignPosts, made once per run. */
 async function postForeign(ctx: ToolServerCtx) {
   const open = (label: string) => ctx.openSession(label, true);
@@ -102,8 +115,12 @@ async function postForeign(ctx: ToolServerCtx) {
     const outcome = await observer.postTo(url, JSON.stringify(request(id, METHODS.ping)), headers);
     posts.push({ what, id, outcome });
   };
-  await ping('a POST without a sessionId', withSession(endpoint, undefined));
-  await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
+  // An endpoint that carries its session elsewhere than in a query parameter (endpoint-first
+  // judges that) leaves no POST without it, or for another session, to be made.
+  if (sessionParamOf(endpoint) !== undefined) {
+    await ping('a POST without a sessionId', withSession(endpoint, undefined));
+    await ping('a POST for an unknown sessionId', withSession(endpoint, randomUUID()));
+  }
   // A server with room for two sessions beside main only: observer-2's own exchange is
   // recorded, so it makes room, and the posts that follow are watched by one observer.
   const closed = await open('closed').catch(async (e: unknown) => {
@@ -191,7 +208,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
       'The first event of the stream is `endpoint`, whose data is the POST path (or URL) carrying a sessionId query parameter.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec: the first event of a new stream is `endpoint`, whose data is the path (or URL) of the POST endpoint with the sessionId query parameter. Every SSE tool server.',
+    rule: 'The spec: the first event of a new stream is `endpoint`, whose data is the path (or URL) of the POST endpoint with the sessionId query parameter. Every SSE tool server. The name is judged here only: the other checks follow a session parameter named otherwise (session_id).',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const channel = await ctx.openStream('endpoint');
@@ -215,13 +232,20 @@ export const sseChecks: Check<ToolServerCtx>[] = [
             frameEvidence('stream', channel, index),
           );
         }
-        if (
-          channel.endpoint() === undefined ||
-          sessionOf(channel) === undefined ||
-          sessionOf(channel) === ''
-        ) {
+        const endpoint = channel.endpoint();
+        if (endpoint === undefined || sessionOf(channel) === undefined || sessionOf(channel) === '') {
           throw new CheckFailure(
             'the endpoint event names no usable POST URL with a sessionId',
+            expected,
+            first.data.slice(0, 300),
+            frameEvidence('stream', channel, index),
+          );
+        }
+        const param = sessionParamOf(endpoint);
+        if (param !== SESSION_QUERY_PARAM) {
+          // The other checks follow the parameter the server named; this one judges the name.
+          throw new CheckFailure(
+            `the endpoint carries its session in the query parameter ${JSON.stringify(param)}, where the spec names it sessionId`,
             expected,
             first.data.slice(0, 300),
             frameEvidence('stream', channel, index),
@@ -344,12 +368,14 @@ export const sseChecks: Check<ToolServerCtx>[] = [
       const mine = await ctx.openSession('header', true);
       const other = await ctx.openSession('other', true);
       try {
+        const session = sessionOf(mine);
+        if (session === undefined) throw noSessionParam(mine);
         const id = nextId();
         const waiting = mine.peer.wait(id, ctx.replyMs, () => mine.gone());
         const outcome = await mine.postTo(
           withSession(mine.endpoint()!, undefined),
           JSON.stringify(request(id, METHODS.ping)),
-          { [SESSION_HEADER]: sessionOf(mine)! },
+          { [SESSION_HEADER]: session },
         );
         const accepted = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
         if (!accepted) return; // the server reads the session from the query only: allowed
@@ -379,6 +405,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { posts, observer } = await foreignPosts(ctx);
+      if (posts.length === 0) throw noSessionParam(observer);
       const accepted = posts.filter((p) => p.outcome.status !== undefined && p.outcome.status < 300);
       if (accepted.length > 0) {
         throw failWith(
@@ -492,7 +519,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
       await delay(CLOSE_SETTLE_MS);
       const again = await ctx.openSession('after-reconnect', true);
       try {
-        if (sessionOf(again) === before) {
+        if (before !== undefined && sessionOf(again) === before) {
           throw failWith(
             `the new stream announced the closed session's id ${before} again`,
             'a new sessionId',
@@ -509,6 +536,7 @@ export const sseChecks: Check<ToolServerCtx>[] = [
             [first, again],
           );
         }
+        if (before === undefined) throw noSessionParam(first, 'the new stream answered a ping');
       } finally {
         await again.close();
       }

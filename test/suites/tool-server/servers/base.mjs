@@ -303,7 +303,9 @@ export function main(flaws = {}) {
       default:
         if (flaws.unknownMethodResult) return reply({ result: {} });
     }
-    return reply({ error: { code: -32601, message: `Method not found: ${msg.method}` } });
+    return reply({
+      error: { code: flaws.unknownMethodCode ?? -32601, message: `Method not found: ${msg.method}` },
+    });
   };
 
   /** One text (a line or a POST body) -> the reply, or undefined. */
@@ -417,7 +419,13 @@ export function main(flaws = {}) {
             params: { level: 'info', data: 'hello' },
           }),
         );
-      frame(res, 'endpoint', `/messages?sessionId=${id}`);
+      // sessionParam: the query parameter named otherwise (the Python SDK's session_id);
+      // sessionInPath: the session as the path's last segment, no query at all.
+      frame(
+        res,
+        'endpoint',
+        flaws.sessionInPath ? `/messages/${id}` : `/messages?${flaws.sessionParam ?? 'sessionId'}=${id}`,
+      );
       // flood: as over stdio, that many log notifications, here on every stream after its endpoint.
       if (flaws.flood !== undefined) {
         const note = (n) =>
@@ -443,17 +451,22 @@ export function main(flaws = {}) {
       });
       return;
     }
-    if (req.method === 'POST' && url.pathname === '/messages') {
+    if (
+      req.method === 'POST' &&
+      (url.pathname === '/messages' || (flaws.sessionInPath && url.pathname.startsWith('/messages/')))
+    ) {
       if (
         flaws.loseHeaderOnly &&
-        url.searchParams.get('sessionId') === null &&
+        url.searchParams.get(flaws.sessionParam ?? 'sessionId') === null &&
         req.headers['mcp-session-id']
       ) {
         res.writeHead(202).end('Accepted');
         return;
       }
       const id =
-        url.searchParams.get('sessionId') ?? (flaws.noSessionHeader ? null : req.headers['mcp-session-id']);
+        (flaws.sessionInPath ? url.pathname.slice('/messages/'.length) : null) ??
+        url.searchParams.get(flaws.sessionParam ?? 'sessionId') ??
+        (flaws.noSessionHeader ? null : req.headers['mcp-session-id']);
       let session = id === null || id === undefined ? undefined : sessions.get(id);
       if (session === undefined && flaws.routeUnknownToFirst) session = sessions.values().next().value;
       if (session === undefined) {
