@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest';
 import { NO_OUTPUT } from '../../../src/suites/runner/checks/output.js';
+import { SECURITY_VIOLATION } from '../../../src/suites/runner/checks/refusal.js';
+import { NAMES_FAILURE, NAMES_PROCESS } from '../../../src/suites/runner/checks/spawn-failure.js';
 import { TIMED_OUT } from '../../../src/suites/runner/checks/timeout.js';
 import { LIMIT_NOTE } from '../../../src/suites/runner/output-rules.js';
 
@@ -25,6 +27,9 @@ test.each([
   ['Command killed: it exceeded the time limit of 2 seconds.'],
   ['timeout: the command ran longer than 2 s'],
   ['exceeded 2 seconds'],
+  ['expired after 2 seconds'],
+  ['did not finish within 2 seconds'],
+  ['killed after exceeding the 2 s limit'],
 ])('a timeout text: %s', (text) => expect(TIMED_OUT.test(text)).toBe(true));
 
 test.each([['exit code -1'], ['Killed'], ['exceeded the 64 KB limit']])('not a timeout text: %s', (text) =>
@@ -37,8 +42,36 @@ test.each([
   ['exit 3, output empty'],
   ['(none) exit 0'],
   ['exit code 0, blank'],
+  ['Exit code 0 (the command did not produce any output)'],
+  ['exit 0 without any output'],
+  ['exit 3; 0 bytes of output'],
 ])('a no-output text: %s', (text) => expect(NO_OUTPUT.test(text)).toBe(true));
 
 test('a no-output text must say so: the exit code alone is not enough', () => {
   expect(NO_OUTPUT.test('exit code 0')).toBe(false);
 });
+
+test.each([
+  ['Security violation: the command contains a blocked substring'],
+  ["Refused: command matches blocked pattern 'rm -rf /'"],
+  ['Blocked: destructive command not allowed'],
+  ['This command is not permitted: it is dangerous'],
+  ['command rejected by the blocklist'],
+])('a text naming a security violation: %s', (text) => expect(SECURITY_VIOLATION.test(text)).toBe(true));
+
+test.each([['exit code 1'], ["rm: cannot remove '/': Permission denied"], ['(no output; exit code 0)']])(
+  'not a security violation text: %s',
+  (text) => expect(SECURITY_VIOLATION.test(text)).toBe(false),
+);
+
+const namesProcessError = (text: string) => NAMES_PROCESS.test(text) && NAMES_FAILURE.test(text);
+
+test.each([
+  ['Error: failed to spawn process: ENOTDIR'],
+  ['could not run the command: /tmp/x/work is not a directory'],
+  ['Command failed to start: Not a directory'],
+])('a text naming a process execution error: %s', (text) => expect(namesProcessError(text)).toBe(true));
+
+test.each([['Not a directory'], ['exit code 1']])('not a process execution error text: %s', (text) =>
+  expect(namesProcessError(text)).toBe(false),
+);

@@ -22,7 +22,7 @@ const ASSEMBLY_RULE =
   'The spec, for every runner: the result text is stdout; when stderr is non-empty it is appended, preceded by the separator line `--- STDERR ---` with a line break before and after, but only if stdout was non-empty. A stdout that ends with a line break may lend it as the break before the separator line (`out\\n--- STDERR ---\\nerr`) or get one more (`out\\n\\n--- STDERR ---`): both have the separator on a line of its own.';
 /** "states ... that no output was produced", in the words a runner may choose. */
 export const NO_OUTPUT =
-  /\bno\b[^.\n]*\b(output|std(out|err))\b|\b(empty|nothing|blank|none|silent(ly)?)\b|\(none\)|without output/i;
+  /\bno\b[^.\n]*\b(output|std(out|err))\b|\bany (output|std(out|err))\b|\b(empty|nothing|blank|none|silent(ly)?)\b|\(none\)|without (any )?output|\b(zero|0) bytes\b/i;
 
 /**
  * Small commands whose results the output checks compare exactly, in one session. The bytes

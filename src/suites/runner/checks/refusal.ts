@@ -11,6 +11,13 @@ import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 const ITEM_1 = 'Runner contract for the shell tool, item 1 (Validation)';
 const ERRORS = 'Errors (shell command refused by validation)';
 const CLAUSE = `${ITEM_1}; ${ERRORS}`;
+/**
+ * "text naming a security violation", in the words a runner may choose: the violation, or the
+ * command blocked, refused or not allowed as dangerous (a runner's own words for its blocklist).
+ */
+export const SECURITY_VIOLATION =
+  /secur|violat|block(ed|list)?\b|forbid|prohibit|dangerous|destructive|unsafe|not (allowed|permitted)|disallow|refus|reject/i;
+
 /** What a refusal is, for every runner. */
 const REFUSED =
   'refused: a tool_result with is_error true and a text naming a security violation, and nothing of the command executed';
@@ -111,7 +118,7 @@ function expectRefused(session: RefusalSession, probe: Probe): void {
   }
   const result = resultAt(session.run, line.index, what);
   expectIsError(result, true, what);
-  expectMatches(result, /security/i, what, 'name a security violation');
+  expectMatches(result, SECURITY_VIOLATION, what, 'name a security violation');
 }
 
 function blockedCheck(probe: Probe): Check<RunnerCtx> {

@@ -70,6 +70,12 @@ export const restartChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await restartSession(ctx, env);
+      const before = resultAt(run, 0, 'the command that exports WC_STATE').content;
+      if (before.trim() !== 'started') {
+        throw new NotExercised(
+          `the command that exports WC_STATE before the restart did not run through (its result: ${JSON.stringify(before.slice(0, 200))}): no variable for the restart to discard`,
+        );
+      }
       const after = resultAt(run, 2, 'echo "[$WC_STATE]" after the restart');
       expectCommandOutput(after, '[]\n', 'a variable exported before the restart, read after it');
     },

@@ -5,8 +5,8 @@ import { toolUse } from '../lines.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
 /** "text naming a process execution error": what failed (the process, its execution) and that it failed. */
-const NAMES_PROCESS = /process|execut|spawn|start|launch/i;
-const NAMES_FAILURE = /error|fail|cannot|can't|could not|unable/i;
+export const NAMES_PROCESS = /process|execut|spawn|start|launch|\brun\b|command/i;
+export const NAMES_FAILURE = /error|fail|cannot|can't|could not|unable/i;
 
 export const spawnFailureChecks: Check<RunnerCtx>[] = [
   {

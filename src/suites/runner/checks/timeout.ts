@@ -29,7 +29,7 @@ const ERRORS = 'Errors (shell command times out)';
 const LIMITS = 'Limits (shell command timeout 20 seconds default; grace 2 seconds for one reference runner)';
 /** "text stating that the command timed out", in the words a runner may choose. */
 export const TIMED_OUT =
-  /timed?[\s_-]*out|time\s*limit|deadline|(took|ran|running) (too|longer)|exceeded[^.\n]*\b(time|seconds?|\d+\s*s)\b/i;
+  /timed?[\s_-]*out|time\s*limit|deadline|expired|(took|ran|running) (too|longer)|exceed(ed|s|ing)?[^.\n]*\b(time|seconds?|\d+\s*s)\b|(did not|didn't|failed to) (finish|complete|end)|killed after/i;
 
 /** Timeout of the case that checks the timeout text: 2, so the number cannot be the -1 of an exit code. */
 const TEXT_TIMEOUT_S = 2;

@@ -39,6 +39,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [keepJobs] no sandbox, and never kill what a command leaves in its group (restart does nothing)
  * @property {boolean} [strictUtf8] decode output strictly: bytes that are not UTF-8 crash the runner
  * @property {boolean} [refuseSetsid] refuse every command that holds "setsid" (a stricter blocklist: allowed)
+ * @property {boolean} [refuseExport] refuse every command that holds "export" (a stricter blocklist: allowed)
  * @property {boolean} [killGroupsAtExit] no sandbox; the timeout signals the shell only, and every command's group is killed when the runner exits
  * @property {boolean} [otherWords] not a flaw: its own words for the notes (the limit as "64 kilobyte", blank
  *   output as "no stdout or stderr", the timeout as "exceeded the time limit"), and a stdout ending in a
@@ -65,6 +66,7 @@ const isRoot = process.getuid?.() === 0;
 function refusedBy(command, flaws) {
   if (flaws.noRefusal) return undefined;
   if (flaws.refuseSetsid && command.includes('setsid')) return 'setsid';
+  if (flaws.refuseExport && command.includes('export')) return 'export';
   if (flaws.twoSubstringsCaseSensitive) return BLOCKED.slice(0, 2).find((b) => command.includes(b));
   const collapse = (s) => s.toLowerCase().replace(/\s+/g, ' ');
   const strip = (s) => s.toLowerCase().replace(/\s+/g, '');
