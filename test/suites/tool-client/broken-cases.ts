@@ -43,6 +43,14 @@ export const CASES: readonly BrokenClientCase[] = [
     passes: ['stdio.result.printed'],
   },
   {
+    client: 'no-initialized-never-calls',
+    flaw: 'gives up after the initialize result without notifications/initialized or a call',
+    fails: ['stdio.result.printed'],
+    // It never began normal operation: no order to judge (it passed initialized-first before).
+    skips: ['stdio.lifecycle.initialized-first', 'sse.lifecycle.initialized-first'],
+    passes: ['stdio.initialize.client-info'],
+  },
+  {
     client: 'call-before-initialized',
     flaw: 'sends tools/call before notifications/initialized',
     fails: ['sse.lifecycle.initialized-first'],

@@ -60,6 +60,7 @@ test('an independent client speaking 2025-11-25 waits the retry of a dropped str
 for (const [client, how] of [
   ['http-reinit-concurrent', 'has two requests in flight when its session expires'],
   ['http-reinit-delete-expired', 'sends DELETE for the expired session after starting a new one'],
+  ['http-reinit-no-retry', 'starts a new session and reports the request that met the 404 as failed'],
 ] as const) {
   test(`a client that ${how} passes http.session-expired.reinitialize`, async () => {
     const only = [

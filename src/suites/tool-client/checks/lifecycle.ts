@@ -149,12 +149,21 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         expectTraffic(result, 'lifecycle');
         const violation = lifecycleViolation(result.journal);
         if (violation !== undefined) await expectOrderKept(ctx, env, t, result, violation);
-        if (clientRequests(result.journal).length === 0) {
+        const requests = clientRequests(result.journal);
+        if (requests.length === 0) {
           throw new CheckFailure(
             `the client sent no request (${describeCase(result)})`,
             'initialize, notifications/initialized, tools/call',
             'nothing',
             evidenceOf(result, 'lifecycle'),
+          );
+        }
+        const operated = requests.some(
+          ({ request }) => request.method !== METHODS.initialize && request.method !== METHODS.ping,
+        );
+        if (!operated && !sentInitialized(result)) {
+          throw new NotExercised(
+            `the client sent initialize and then neither notifications/initialized nor any other request (${describeCase(result)}): it stopped before normal operation, so there is no order to judge (${idOf(t, 'result.printed')} judges the missing call)`,
           );
         }
       },
@@ -167,7 +176,7 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause:
         'MCP 2024-11-05 lifecycle (not shown in the spec): the initialized notification is sent after successful initialization',
       description:
-        'With replies taking 1.5 s, the client sends notifications/initialized only after the initialize result arrived (a client that never sends it is not exercised here: lifecycle.initialized-first fails it).',
+        'With replies taking 1.5 s, the client sends notifications/initialized only after the initialize result arrived (a client that never sends it is not exercised here: lifecycle.initialized-first fails it when other requests follow).',
       level: 'must',
       basis: 'protocol-must',
       rule: 'MCP 2024-11-05: after successful initialization, that is after the initialize result, the client MUST send the initialized notification; sent before the result, it tells a server that has not agreed on a version yet that the client is ready. Every tool client.',
@@ -194,7 +203,7 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         }
         if (!sentInitialized(result)) {
           throw new NotExercised(
-            `the client never sent notifications/initialized (${describeCase(result)}): nothing was sent early, and ${idOf(t, 'lifecycle.initialized-first')} judges its absence`,
+            `the client never sent notifications/initialized (${describeCase(result)}): nothing was sent early, and ${idOf(t, 'lifecycle.initialized-first')} judges its absence once the client goes on to other requests`,
           );
         }
       },

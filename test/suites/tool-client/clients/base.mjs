@@ -427,6 +427,9 @@ function httpConnection(url, flaws, events, initParams) {
       reinitializing = true;
       await reinitialize(sentSession);
       reinitializing = false;
+      // Not a flaw: MCP asks for the new session, not for the request to be sent again.
+      if (flaws.httpReinitializeNoRetry)
+        throw new ClientFailure('the session expired (HTTP 404); a new one was started');
       return send(message);
     }
     if (r.status === 202) {
