@@ -4,7 +4,9 @@
 // `wirecheck serve mock-tools --transport stdio` does; the suite starts it once per stdio
 // case, where the CLI's start-up (every command's modules) would cost most of the case.
 // Never imported: running it is its only use.
+import { closeSync, openSync } from 'node:fs';
 import module from 'node:module';
+import type { ToolJournalEntry } from './journal.js';
 
 // Before the mock's modules load (hence the dynamic imports below): V8's code cache on disk
 // makes each of the suite's many starts cheaper, as for bin/wirecheck.js.
@@ -20,13 +22,42 @@ const journalFile = flag('--journal');
 const replayFile = flag('--replay');
 const speedText = flag('--speed');
 // A replay's modules (fixture formats, SSE framing) load only when asked for: a suite's case has none.
-const [{ journalFileWriter }, { loadToolScenario, toolScenario }, { runStdioMockToolServer }, replayModule] =
-  await Promise.all([
-    import('./journal-file.js'),
-    import('./scenario.js'),
-    import('./stdio.js'),
-    replayFile === undefined && speedText === undefined ? undefined : import('./replay-file.js'),
-  ]);
+const [
+  { journalFileWriter },
+  { loadToolScenario, toolScenario },
+  { runStdioMockToolServer, stdioSessionName },
+  replayModule,
+] = await Promise.all([
+  import('./journal-file.js'),
+  import('./scenario.js'),
+  import('./stdio.js'),
+  replayFile === undefined && speedText === undefined ? undefined : import('./replay-file.js'),
+]);
+
+/** Server processes of one journal that get sessions of their own; later ones share the last. */
+const MAX_SESSIONS = 64;
+/** Entry numbers of one process's session: the nth process numbers from n times this. */
+const SEQ_STRIDE = 1_000_000_000;
+
+/**
+ * Which of the server processes writing to `file` this one is (0-based), claimed by creating
+ * `<file>.session-<n>` exclusively: a client may start several (one to list the tools,
+ * another to call one), each a stdio session of its own in the one journal.
+ */
+function claimSession(file: string): number {
+  for (let n = 0; n < MAX_SESSIONS - 1; n++) {
+    try {
+      closeSync(openSync(`${file}.session-${n + 1}`, 'wx', 0o600));
+      return n;
+    } catch {
+      // Taken by an earlier process.
+    }
+  }
+  return MAX_SESSIONS - 1;
+}
+
+const sessionIndex = journalFile === undefined ? 0 : claimSession(journalFile);
+const sessionName = stdioSessionName(sessionIndex);
 
 // Shutdown order (MCP 2024-11-05: close stdin, wait, then SIGTERM): a SIGTERM is written to
 // the journal, saying whether the client that started this mock still ran (the mock's parent
@@ -40,7 +71,7 @@ if (journalFile !== undefined) {
       seq: -1,
       at: Date.now(),
       atMs: Math.round(performance.now() * 1000) / 1000,
-      session: 'stdio',
+      session: sessionName,
       transport: 'stdio',
       direction: 'received',
       kind: 'closed',
@@ -49,6 +80,13 @@ if (journalFile !== undefined) {
     process.exit(143);
   });
 }
+/** Entries numbered apart from those of the journal's other server processes. */
+function sessionEntries(write: (entry: ToolJournalEntry) => void): (entry: ToolJournalEntry) => void {
+  return sessionIndex === 0
+    ? write
+    : (entry) => write({ ...entry, seq: sessionIndex * SEQ_STRIDE + entry.seq });
+}
+
 try {
   const scenario = scenarioFile === undefined ? toolScenario() : await loadToolScenario(scenarioFile);
   const replay = replayFile === undefined ? undefined : await replayModule?.loadToolReplay(replayFile);
@@ -58,7 +96,8 @@ try {
     ...(replay !== undefined && { replay, speed }),
     input: process.stdin,
     write: (text) => process.stdout.write(text),
-    ...(journalFile !== undefined && { onEntry: journalFileWriter(journalFile) }),
+    session: sessionName,
+    ...(journalFile !== undefined && { onEntry: sessionEntries(journalFileWriter(journalFile)) }),
   });
   // A stdio session ends when the server process ends (spec, "Tool server, stdio transport"):
   // a session the mock closed ends the process, whether or not the client still writes to

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { shellQuote } from '../shell-quote.js';
 import { ToolJournal } from './journal.js';
 import { type ToolScenario, toolScenario } from './scenario.js';
-import { runStdioMockToolServer, type StdioMockEnd } from './stdio.js';
+import { runStdioMockToolServer, type StdioMockEnd, stdioSessionName } from './stdio.js';
 import { STDIO_RELAY_SCRIPT } from './stdio-relay-script.js';
 
 /** The longest Unix socket path Linux takes (sun_path is 108 bytes, NUL included). */
@@ -19,6 +19,11 @@ const HELLO_TIMEOUT_MS = 5_000;
 const MAX_FRAME_BYTES = 64 * 1024;
 /** Client bytes queued for the mock before the relay's socket is paused. */
 const QUEUE_HIGH_BYTES = 1024 * 1024;
+/**
+ * Server processes one case's client may start (a session each: a client may list the tools
+ * in one and call in another); a relay past them is turned away.
+ */
+export const MAX_RELAYED_SESSIONS = 8;
 
 /** One stdio session whose mock runs here, reached by the client through `command`. */
 export interface RelayedStdioSession {
@@ -29,10 +34,12 @@ export interface RelayedStdioSession {
   readonly command: string;
   /** The relay's program and arguments, as `command` runs them. */
   readonly argv: readonly string[];
-  /** The session's journal, as it grows. */
+  /** The session's journal, as it grows: every server process the client started, each a session of its own. */
   readonly journal: ToolJournal;
-  /** How the session ended; settles after stop() if the relay never connected. */
+  /** How the first server process's session ended; settles after stop() if no relay connected. */
   readonly ended: Promise<StdioMockEnd | 'never-connected'>;
+  /** Settles once no relay of the case is connected (at once when none is). */
+  idle(): Promise<void>;
   /** Ends the session (a relay that connects later is turned away). */
   stop(): void;
 }
@@ -88,7 +95,6 @@ export async function startStdioRelayHost(
         socket.destroy();
         return;
       }
-      waiting.delete(token);
       attach(socket, head.subarray(33));
     };
     socket.on('data', onData);
@@ -105,15 +111,24 @@ export async function startStdioRelayHost(
       const token = randomBytes(16).toString('hex');
       const journal = new ToolJournal();
       const stopper = new AbortController();
-      let attached = false;
+      let attached = 0;
+      const live = new Set<Promise<StdioMockEnd>>();
       const ended = new Promise<StdioMockEnd | 'never-connected'>((resolve) => {
         stopper.signal.addEventListener('abort', () => {
           waiting.delete(token);
-          if (!attached) resolve('never-connected');
+          if (attached === 0) resolve('never-connected');
         });
+        // Each server process the client starts relays to a session of its own, the same scenario.
         waiting.set(token, (socket, rest) => {
-          attached = true;
-          resolve(serve(scenario, journal, socket, rest, stopper.signal));
+          if (attached >= MAX_RELAYED_SESSIONS) {
+            socket.destroy();
+            return;
+          }
+          const served = serve(scenario, journal, socket, rest, stopper.signal, stdioSessionName(attached));
+          if (attached === 0) resolve(served);
+          attached++;
+          live.add(served);
+          void served.finally(() => live.delete(served));
         });
       });
       const argv = [perl, '-e', STDIO_RELAY_SCRIPT, socketPath, token];
@@ -122,6 +137,9 @@ export async function startStdioRelayHost(
         argv,
         journal,
         ended,
+        idle: async () => {
+          while (live.size > 0) await Promise.allSettled([...live]);
+        },
         stop: () => stopper.abort(),
       };
     },
@@ -172,13 +190,14 @@ async function serve(
   socket: Socket,
   rest: Buffer,
   stop: AbortSignal,
+  session: string,
 ): Promise<StdioMockEnd> {
   const vanished = new AbortController();
   const input = new FrameInput(socket, (frame) => {
     if (frame.kind === 'term') {
       // The text the mock's own process journals on SIGTERM (stdio-process.ts).
       journal.record({
-        session: 'stdio',
+        session,
         transport: 'stdio',
         direction: 'received',
         kind: 'closed',
@@ -190,6 +209,7 @@ async function serve(
   input.push(rest);
   try {
     const { end } = await runStdioMockToolServer(scenario, {
+      session,
       input,
       journal,
       write: (text) => {

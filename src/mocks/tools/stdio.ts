@@ -31,6 +31,8 @@ export interface StdioMockOptions {
   readonly speed?: number;
   /** Bounds of the journal (default DEFAULT_JOURNAL_LIMITS). */
   readonly journalLimits?: Partial<JournalLimits>;
+  /** The session's name in the journal (default `stdio`; a client's later server processes: `stdio-2`...). */
+  readonly session?: string;
 }
 
 /**
@@ -38,6 +40,15 @@ export interface StdioMockOptions {
  * caller stopped it (`aborted`), or its process went away (`vanished`).
  */
 export type StdioMockEnd = 'eof' | 'closed' | 'aborted' | 'vanished';
+
+/**
+ * The journal's name for the `n`th server process (0-based) one client started in a case:
+ * `stdio`, then `stdio-2`... A stdio session is one process, and a client may start several
+ * (one to list the tools, another to call one).
+ */
+export function stdioSessionName(n: number): string {
+  return n === 0 ? 'stdio' : `stdio-${n + 1}`;
+}
 
 /**
  * The stdio mock tool server: newline-delimited JSON-RPC on `input`/`write`. Every line is
@@ -50,6 +61,7 @@ export async function runStdioMockToolServer(
   options: StdioMockOptions,
 ): Promise<{ end: StdioMockEnd; journal: ToolJournal }> {
   const scenario = toolScenario(input, 'stdio');
+  const sessionName = options.session ?? 'stdio';
   const journal = options.journal ?? new ToolJournal(options.onEntry, options.journalLimits);
   const recording = Array.isArray(options.replay)
     ? options.replay[0]
@@ -59,7 +71,7 @@ export async function runStdioMockToolServer(
     closedByMock = () => resolve('closed');
   });
   const channel = {
-    session: 'stdio',
+    session: sessionName,
     transport: 'stdio' as const,
     write: (text: string) => options.write(`${text}\n`),
     writeBanner: (text: string) => options.write(`${text}\n`),
@@ -82,7 +94,7 @@ export async function runStdioMockToolServer(
           : { ok: false as const, line: parsed.line, error: deep, lineNumber: parsed.lineNumber };
       if (line.ok) {
         journal.record({
-          session: 'stdio',
+          session: sessionName,
           transport: 'stdio',
           direction: 'received',
           kind: 'message',
@@ -92,7 +104,7 @@ export async function runStdioMockToolServer(
         session.receive(line.value, line.line);
       } else {
         journal.record({
-          session: 'stdio',
+          session: sessionName,
           transport: 'stdio',
           direction: 'received',
           kind: 'message',
@@ -132,7 +144,7 @@ export async function runStdioMockToolServer(
   }
   if (end === 'eof' || end === 'aborted') {
     journal.record({
-      session: 'stdio',
+      session: sessionName,
       transport: 'stdio',
       direction: 'received',
       kind: 'closed',

@@ -230,7 +230,7 @@ export async function openToolClient(
       try {
         const run = await runClient(flood.signal, { transport: 'stdio', command: session.command });
         // The client and everything it started are gone: the relay's last frames are on their way.
-        await Promise.race([session.ended, delay(RELAY_END_WAIT_MS, undefined, { ref: false })]);
+        await Promise.race([session.idle(), delay(RELAY_END_WAIT_MS, undefined, { ref: false })]);
         return resultOf(run, flood.upToStop(session.journal.entries()), flood);
       } finally {
         unwatch();

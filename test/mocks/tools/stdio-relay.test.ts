@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { toolScenario } from '../../../src/mocks/tools/index.js';
-import { findPerl, type StdioRelayHost, startStdioRelayHost } from '../../../src/mocks/tools/stdio-relay.js';
+import { stdioSessionName } from '../../../src/mocks/tools/stdio.js';
+import {
+  findPerl,
+  MAX_RELAYED_SESSIONS,
+  type StdioRelayHost,
+  startStdioRelayHost,
+} from '../../../src/mocks/tools/stdio-relay.js';
 import { call, init } from './requests.js';
 
 let dir: string;
@@ -220,6 +226,31 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
     await new Promise((r) => silent.on('close', r));
     expect(performance.now() - started).toBeGreaterThan(4_000);
   }, 15_000);
+
+  test("each server process a client starts is a session of its own in the case's journal, up to MAX_RELAYED_SESSIONS; after stop() none is served", async () => {
+    const session = host.session(toolScenario({}));
+    await session.idle();
+    for (let n = 0; n < MAX_RELAYED_SESSIONS + 1; n++) {
+      const relay = start(session.command);
+      relay.child.stdin?.end(`${init}\n`);
+      await relay.exit;
+      // Each one served answers initialize; the one past the limit is turned away unanswered.
+      expect(relay.stdout().includes('"id":1'), `process ${n + 1}`).toBe(n < MAX_RELAYED_SESSIONS);
+    }
+    await session.idle();
+    expect(await session.ended).toBe('eof');
+    const initializes = session.journal
+      .entries()
+      .filter((e) => e.direction === 'received' && e.kind === 'message')
+      .map((e) => e.session);
+    expect(initializes).toEqual(Array.from({ length: MAX_RELAYED_SESSIONS }, (_, n) => stdioSessionName(n)));
+    expect(initializes.slice(0, 2)).toEqual(['stdio', 'stdio-2']);
+    session.stop();
+    const late = start(session.command);
+    late.child.stdin?.end(`${init}\n`);
+    await late.exit;
+    expect(late.stdout()).toBe('');
+  }, 30_000);
 
   test('a session whose relay never connected ends when stopped', async () => {
     const session = host.session(toolScenario({}));

@@ -39,6 +39,14 @@ test('a client that differs only where the rules allow (argument keys sorted, ba
   expect(statuses(varied)).toEqual(statuses(conforming));
 }, 600_000);
 
+test('a client that lists the tools in a server process of its own before starting another for the call (a session per operation) passes every stdio check', async () => {
+  const conforming = await runAgainst(nodeCommand('./clients/conforming.mjs'), {}, ['stdio']);
+  const split = await runAgainst(nodeCommand('./clients/list-in-own-session.mjs'), {}, ['stdio']);
+  expect(notPassed(split)).toEqual([]);
+  const statuses = (r: typeof split) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
+  expect(statuses(split)).toEqual(statuses(conforming));
+}, 300_000);
+
 test('an independent client speaking 2025-11-25 waits the retry of a dropped stream and passes the retry check', async () => {
   const only = ['tool-client.http.stream.resumed', 'tool-client.http.stream.retry-respected'];
   const result = await runAgainst(

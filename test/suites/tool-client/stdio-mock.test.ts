@@ -34,6 +34,11 @@ test.each([
   ['a client that leaves a setsid sleep behind', nodeCommand('./clients/leave-setsid-sleep.mjs')],
   // The mock process once outlived the session it closed, and failed this client on errors.stream-closed.
   ['a client that sends its requests without awaiting replies', nodeCommand('./clients/no-await.mjs')],
+  // Two server processes, each a session of its own (the mock processes share one journal file).
+  [
+    'a client that lists the tools in a server process of its own first',
+    nodeCommand('./clients/list-in-own-session.mjs'),
+  ],
 ])(
   '%s gets the same stdio verdicts through the relay as from the mock process',
   async (_, client) => {

@@ -69,6 +69,8 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [floodPings] after initialized, send ping after ping without end instead of tools/call
  * @property {boolean} [bigIds] equivalent: integer request ids from 2^53 up (as a client with 64-bit integers
  *   may use; JSON-RPC ids are any number), written and matched exactly, as a Go or Rust client does
+ * @property {boolean} [listInOwnSession] equivalent: over stdio, list the tools in a server process of their own
+ *   first (initialize, initialized, tools/list, stdin closed), then start another for the call
  */
 
 class ClientFailure extends Error {}
@@ -90,6 +92,38 @@ function fromJson(text) {
       ? BigInt(context.source)
       : v,
   );
+}
+
+/**
+ * Not a flaw (listInOwnSession): a server process of its own to list the tools, shut down before
+ * the call's session starts, as clients that open a session per operation do.
+ */
+async function listInOwnSession(command, params) {
+  const waiting = new Map();
+  let failure;
+  const events = {
+    message(value) {
+      waiting.get(value.id)?.(value);
+    },
+    fail(error) {
+      failure = error;
+    },
+    closed() {},
+  };
+  const connection = stdioConnection(command, {}, events);
+  const ask = (id, method, params) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(failure ?? new ClientFailure(`${method}: no reply`)), 5000);
+      waiting.set(id, (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      });
+      void connection.send({ jsonrpc: '2.0', id, method, params });
+    });
+  await ask(1, 'initialize', params);
+  await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await ask(2, 'tools/list', {});
+  await connection.close();
 }
 
 async function readStdin() {
@@ -571,6 +605,9 @@ export async function main(flaws = {}) {
       capabilities: {},
       ...(flaws.noClientInfo ? {} : { clientInfo: { name: 'test-tool-client', version: '0.0.1' } }),
     };
+    if (transport === 'stdio' && flaws.listInOwnSession) {
+      await listInOwnSession(process.env.WIRECHECK_SERVER_CMD, params);
+    }
     if (transport === 'stdio') connection = stdioConnection(process.env.WIRECHECK_SERVER_CMD, flaws, events);
     else if (transport === 'sse') {
       if (flaws.probeSse) {
