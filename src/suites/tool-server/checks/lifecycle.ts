@@ -301,7 +301,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     clause:
       'MCP 2024-11-05 lifecycle: initialization is the first interaction (not shown in the spec); JSON-RPC 2.0: every request gets a response',
     description:
-      'A tools/list sent before initialize still gets a response (an error or, leniently, the result), and initialize on the same session succeeds afterwards.',
+      'A tools/list sent before initialize still gets a response (an error, an HTTP 4xx refusal of its POST or, leniently, the result), and initialize on the same session succeeds afterwards (a server that ends the session after answering is not judged on that).',
     level: 'must',
     basis: 'protocol-must',
     rule: 'JSON-RPC 2.0: every request gets a response, and MCP 2024-11-05: a server answers initialize with its version, capabilities and serverInfo. MCP states no rule for how a server answers a request that comes before initialize (refusing it and serving it are both seen; the official SDK serves it), but such a request must neither go unanswered nor break the session. Every tool server.',
@@ -316,7 +316,12 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       try {
         const early = await exchange(channel, METHODS.toolsList, {}, ctx.firstReplyMs);
         const init = await initialize(channel, ctx.replyMs, revisionOf(ctx.target));
-        if (early.reply === undefined) {
+        // Over SSE a POST refused with a 4xx is an answer: the message was not taken.
+        const status = early.post?.status;
+        const refused = status !== undefined && status >= 400 && status < 500;
+        const answer =
+          early.reply !== undefined ? brief(early.reply) : refused ? `HTTP ${status}` : undefined;
+        if (answer === undefined) {
           throw failWith(
             `tools/list before initialize got no response (${early.why})`,
             'a JSON-RPC error (the session is not initialized) or the result',
@@ -324,9 +329,14 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
             [channel],
           );
         }
+        if (init.reply === undefined && channel.gone() !== undefined) {
+          throw new NotExercised(
+            `the server answered the early tools/list (${answer}) and then ended the session (${channel.gone()}): MCP states no rule that a session outlives a request out of order, so there was no initialize to judge`,
+          );
+        }
         if (init.reply === undefined || !('result' in init.reply)) {
           throw failWith(
-            `after an early tools/list (answered ${brief(early.reply)}), initialize was answered ${init.reply === undefined ? `with nothing (${init.why})` : brief(init.reply)}`,
+            `after an early tools/list (answered ${answer}), initialize was answered ${init.reply === undefined ? `with nothing (${init.why})` : brief(init.reply)}`,
             'an initialize result',
             brief(init.reply),
             [channel],

@@ -251,6 +251,11 @@ export function main(flaws = {}) {
     if (msg.method !== 'initialize' && msg.method !== 'ping' && !state.initialized) {
       if (flaws.silentBeforeInitialize) return undefined;
       if (transport === 'stdio' && !flaws.servesBeforeInitialize) {
+        // exitBeforeInitialize: the error, then the end of the session (its process).
+        if (flaws.exitBeforeInitialize) {
+          process.stdin.pause();
+          setTimeout(() => process.exit(0), 50);
+        }
         return reply({ error: { code: -32002, message: `${msg.method} before initialize` } });
       }
     }
@@ -500,6 +505,13 @@ export function main(flaws = {}) {
             if (!session.res.destroyed) frame(session.res, 'message', JSON.stringify(done));
           }, slowCall.ms);
           session.slow.add(t);
+          return;
+        }
+        // refuseBeforeInitialize: a POST of anything but initialize or ping before it, refused with 400.
+        if (flaws.refuseBeforeInitialize && !session.state.initialized && !/"(initialize|ping)"/.test(body)) {
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: 'session not initialized' }));
           return;
         }
         const out = handleText(body, session.state);
