@@ -158,18 +158,27 @@ function withShrinkBudget<T>(
   predicate: (value: T) => Promise<void>,
   maxShrinkRuns: number | undefined,
 ): (value: T) => Promise<void> {
-  if (maxShrinkRuns === undefined) return predicate;
   let failed = false;
+  let unjudged = false;
   let shrinkRuns = 0;
   return async (value) => {
-    if (failed && shrinkRuns++ >= maxShrinkRuns) return;
+    // A case that could not be judged (the target went away, was busy...) is the outcome:
+    // shrinking it would only send the target more of what it could not take.
+    if (unjudged) return;
+    if (failed && maxShrinkRuns !== undefined && shrinkRuns++ >= maxShrinkRuns) return;
     try {
       await predicate(value);
     } catch (e) {
       failed = true;
+      if (isUnjudged(e)) unjudged = true;
       throw e;
     }
   };
+}
+
+/** An error that says a case could not be judged, not that it broke a rule. */
+function isUnjudged(error: unknown): error is TargetGone | CheckSkipped {
+  return error instanceof TargetGone || error instanceof CheckSkipped;
 }
 
 async function searchOnce<T>(
@@ -284,6 +293,8 @@ async function searchConcurrently<T>(
   while (workers.size > 0) await Promise.all([...workers]);
   if (lowest === undefined || env.signal.aborted) return;
   const first = lowest;
+  // Not judged is the outcome, with nothing to shrink.
+  if (isUnjudged(first.error)) throw first.error;
   const path = String(first.index);
   // The case runs first; only if it fails again do its shrinks follow (else fast-check would
   // go on to the cases after it, which the search above did not judge).
@@ -338,7 +349,7 @@ function failureOf(found: {
 }): Error {
   const { value, error } = found;
   // The target went away, or the case could not be judged: that is the outcome, not a counterexample.
-  if (error instanceof TargetGone || error instanceof CheckSkipped) return error;
+  if (isUnjudged(error)) return error;
   const text = fc.stringify(value);
   const json = jsonOf(value);
   const counterexample: PropertyCounterexample = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type CheckEnv, CheckFailure } from '../../src/harness/check.js';
+import { type CheckEnv, CheckFailure, NotExercised } from '../../src/harness/check.js';
 import { checkProperty, PropertyFailure } from '../../src/harness/property.js';
 import { createSlots } from '../../src/harness/slots.js';
 import { checkEnv } from '../check-env.js';
@@ -136,4 +136,31 @@ describe('property cases run concurrently on borrowed job slots', () => {
       /flaky failure \(property failed after \d+ runs \(the case passed when run again/,
     );
   });
+});
+
+describe('a case that could not be judged ends the property without shrinking', () => {
+  for (const [how, slots] of [
+    ['one case at a time', undefined],
+    ['on borrowed slots', 4],
+  ] as const) {
+    test(`${how}: the NotExercised of the first such case is the outcome, and no case runs after it to shrink`, async () => {
+      let calls = 0;
+      let firstUnjudged: number | undefined;
+      const e = env(slots === undefined ? undefined : createSlots(slots));
+      const error = await checkProperty(e, fc.integer({ min: 0, max: 1000 }), async (v) => {
+        calls++;
+        if (v > 300) {
+          firstUnjudged ??= calls;
+          throw new NotExercised(`the target was busy at ${v}`);
+        }
+      }).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(NotExercised);
+      expect(firstUnjudged).toBeDefined();
+      // Before, fast-check shrank it: every smaller value over 300 was sent again.
+      expect(calls).toBeLessThanOrEqual((firstUnjudged ?? 0) + (slots ?? 1));
+    });
+  }
 });

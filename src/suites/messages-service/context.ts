@@ -66,7 +66,8 @@ const MAX_REMEMBERED_BODIES = 2000;
 export function createSharedReplies(client: ServiceClient, model: string): SharedReplies {
   const json = (body: unknown) => JSON.stringify(body);
   return {
-    textBuffered: once(() => sendBuffered(client, json(textRequest(model, false)))),
+    // The probe's request: a busy service's answer is returned, for the probe to say so.
+    textBuffered: once(() => sendBuffered(client, json(textRequest(model, false)), { busy: 'return' })),
     textStreamed: once(() => sendStreamed(client, json(textRequest(model, true)))),
     toolBuffered: once(() => sendBuffered(client, json(toolRequest(model, false)))),
     toolStreamed: once(() => sendStreamed(client, json(toolRequest(model, true)))),

@@ -1,4 +1,4 @@
-import { CheckFailure, TargetGone } from '../../harness/check.js';
+import { CheckFailure, NotExercised, TargetGone } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
@@ -60,6 +60,8 @@ export interface SendOptions {
   readonly versionHeaders?: 'both' | 'spec';
   /** Aborts this request too (a check's budget). */
   readonly signal?: AbortSignal;
+  /** `return`: a busy service's reply is returned (the probe's, to say so); by default it is ServiceBusy. */
+  readonly busy?: 'throw' | 'return';
 }
 
 export interface StreamOptions extends SendOptions {
@@ -69,6 +71,22 @@ export interface StreamOptions extends SendOptions {
 
 /** The request could not be completed at all: no connection, timeout, reset before the headers. */
 export class RequestFailed extends CheckFailure {}
+
+/**
+ * The service was rate-limited or overloaded through the retries (429, 529, 503, or a stream
+ * ended by rate_limit_error or overloaded_error): no rule is broken, and the check that sent
+ * the request cannot judge it now.
+ */
+export class ServiceBusy extends NotExercised {}
+
+/** Statuses of a service that cannot serve for now: the real API's 429 and 529, a gateway's 503. */
+const BUSY_STATUSES: ReadonlySet<number> = new Set([429, 503, 529]);
+
+function serviceBusy(what: string): ServiceBusy {
+  return new ServiceBusy(
+    `the service answered ${what}, after ${MAX_RETRIES} retries for 429 and 529: it is rate-limited or overloaded, so this could not be judged now (run again later)`,
+  );
+}
 
 /**
  * Bounds on one reply, whatever the service sends: its bytes (MAX_BODY_BYTES, 32 MiB), its
@@ -269,6 +287,9 @@ export async function sendBuffered(
   const parsed = parseJsonBounded(text, { maxLength: client.maxBodyBytes ?? MAX_BODY_BYTES });
   const json = parsed.ok ? parsed.value : undefined;
   const jsonError = parsed.ok ? undefined : parsed.message;
+  if (BUSY_STATUSES.has(response.status) && options.busy !== 'return') {
+    throw serviceBusy(`HTTP ${response.status} ${clip(text, 200)}`);
+  }
   return { status: response.status, headers: headerMap(response.headers), text, json, jsonError };
 }
 
@@ -286,8 +307,15 @@ export async function sendStreamed(
 ): Promise<StreamedReply> {
   for (let attempt = 0; ; attempt++) {
     const reply = await sendStreamedOnce(client, body, options);
+    if (BUSY_STATUSES.has(reply.status) && options.busy !== 'return') {
+      throw serviceBusy(`HTTP ${reply.status} ${clip(reply.text, 200)}`);
+    }
     const ending = reply.aborted ? undefined : errorEnding(reply.frames);
-    if (ending === undefined || !RETRY_ERROR_EVENTS.has(ending.type) || attempt >= MAX_RETRIES) return reply;
+    const transient = ending !== undefined && RETRY_ERROR_EVENTS.has(ending.type);
+    if (transient && attempt >= MAX_RETRIES && options.busy !== 'return') {
+      throw serviceBusy(`a stream ended by an error event of type ${ending.type}`);
+    }
+    if (!transient || attempt >= MAX_RETRIES) return reply;
     const signal = options.signal ? AbortSignal.any([client.signal, options.signal]) : client.signal;
     if (signal.aborted) return reply;
     await pause(backoffMs(attempt), signal);

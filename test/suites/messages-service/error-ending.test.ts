@@ -4,7 +4,7 @@ import { NotExercised } from '../../../src/harness/check.js';
 import { encodeEvent } from '../../../src/protocol/sse/index.js';
 import { streamChecks } from '../../../src/suites/messages-service/checks/stream.js';
 import { toolChecks } from '../../../src/suites/messages-service/checks/tools.js';
-import { type ServiceClient, sendStreamed } from '../../../src/suites/messages-service/http.js';
+import { ServiceBusy, type ServiceClient, sendStreamed } from '../../../src/suites/messages-service/http.js';
 import { streamedMessage } from '../../../src/suites/messages-service/reply-rules.js';
 import { MESSAGE_START, streamReplyOf, streamsCtx } from './stream-replies.js';
 
@@ -149,10 +149,18 @@ describe('messages-service: a stream ended by a transient error event is asked a
     expect(streamedMessage(got).message?.stop_reason).toBe('tool_use');
   });
 
-  test('at most two retries, as for status 529; then the error-ended stream is the reply', async () => {
+  test('at most two retries, as for status 529; then the service is busy (not exercised), or, asked for, the error-ended stream is the reply', async () => {
     const { client, asked } = await service([[START, OVERLOADED]]);
-    const got = await sendStreamed(client, BODY);
+    const error = await sendStreamed(client, BODY).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(asked()).toBe(3);
+    expect(error).toBeInstanceOf(ServiceBusy);
+    expect(error).toBeInstanceOf(NotExercised);
+    expect((error as Error).message).toContain('a stream ended by an error event of type overloaded_error');
+    const got = await sendStreamed(client, BODY, { busy: 'return' });
+    expect(asked()).toBe(6);
     expect(got.frames.at(-1)?.event).toBe('error');
   });
 

@@ -55,6 +55,7 @@ export const BREAKS = [
   'unknown-model', // every request with the key gets 400: the model is not one it serves
   'buffered-for-stream', // a stream: true request gets the buffered JSON message (200 application/json)
   'tool-cut-by-max-tokens', // every tool_use reply is cut by max_tokens: input {} buffered, mid-JSON streamed (equivalent)
+  'overloaded-streams', // every stream: true request gets 529 overloaded_error (retry-after 0.01 s): busy, not broken
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -404,6 +405,10 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
     );
     if (hasResults && breaks.has('rejects-tool-results')) {
       return sendError(res, n, 400, 'invalid_request_error', 'tool_result blocks are not supported');
+    }
+    if (request.stream === true && breaks.has('overloaded-streams')) {
+      res.setHeader('retry-after', '0.01');
+      return sendError(res, n, 529, 'overloaded_error', 'Overloaded');
     }
     const message = reply(request, n, breaks, request.stream === true);
     if (request.stream !== true || breaks.has('buffered-for-stream')) return sendMessage(res, n, message);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import {
   MAX_STREAM_ITEMS,
   RequestFailed,
+  ServiceBusy,
   type ServiceClient,
   sendBuffered,
   sendStreamed,
@@ -99,5 +100,13 @@ describe('messages-service suite: one reply is bounded in time, bytes, lines, fr
     const reply = await sendBuffered(client, BODY);
     expect(reply.json).toBeUndefined();
     expect(reply.jsonError).toContain('512-level limit (maxDepth)');
+  });
+});
+
+describe('messages-service suite: a service busy through the retries is not judged', () => {
+  test('a 503 is ServiceBusy, unless the caller asks for the reply (the probe, to say so)', async () => {
+    const client = await service((res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('busy'));
+    await expect(sendBuffered(client, BODY)).rejects.toBeInstanceOf(ServiceBusy);
+    expect((await sendBuffered(client, BODY, { busy: 'return' })).status).toBe(503);
   });
 });

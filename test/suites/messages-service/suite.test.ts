@@ -434,6 +434,18 @@ describe('a broken service fails the check of the rule it breaks', () => {
     expect(got).toEqual(expected);
   });
 
+  test('a service overloaded for every stream (529 through the retries) fails nothing: the checks that needed a stream are not exercised, saying why', async () => {
+    const { result } = await runAgainst(['overloaded-streams']);
+    expect(result.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)).toEqual(
+      [],
+    );
+    const order = result.checks.find((c) => c.id === `${P}stream.order`);
+    expect(order).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
+    expect(order?.message).toMatch(/HTTP 529 .*rate-limited or overloaded/);
+    // The buffered replies were served and judged.
+    expect(result.checks.find((c) => c.id === `${P}buffered.message-shape`)?.status).toBe('pass');
+  });
+
   test('a service that stops serving after a client aborts a stream gets a warning', async () => {
     const id = `${P}stream.abort-keeps-service-healthy`;
     const { result } = await runAgainst(['dies-after-abort'], { only: [id] });
