@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { type ContainedTarget, type Survivor, startContained } from './containment/index.js';
 import { createHeadTailCapture } from './head-tail.js';
+import { createLineWatch } from './line-watch.js';
 import { waitAtMost } from './wait-at-most.js';
 
 export interface CommandRun {
@@ -9,6 +10,8 @@ export interface CommandRun {
   stdout: string;
   /** The first and the last 8 KiB of stderr, with a note of what was left out between them. */
   stderr: string;
+  /** The first line of the whole stderr that CommandOptions.stderrLine picked (the middle of `stderr` may be left out). */
+  stderrPicked?: string;
   timedOut: boolean;
   durationMs: number;
   /** Set when the command could not be started at all. */
@@ -32,6 +35,8 @@ export interface CommandOptions {
   cwd?: string;
   /** Aborting kills the command and everything it started at once. */
   signal?: AbortSignal;
+  /** Every line of stderr is shown to it, kept or not: the first it accepts is `stderrPicked`. */
+  stderrLine?: (line: string) => boolean;
 }
 
 /** After the command exits, how long its output may still arrive (a holder of the pipes is dead by then). */
@@ -72,8 +77,12 @@ export async function runCommand(command: string, options: CommandOptions): Prom
   return new Promise((resolve) => {
     const out = headCollector(max);
     const err = createHeadTailCapture();
+    const picked = options.stderrLine === undefined ? undefined : createLineWatch(options.stderrLine);
     child.stdout?.on('data', out.push);
-    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err.push(chunk);
+      picked?.push(chunk);
+    });
     let timedOut = false;
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
@@ -107,11 +116,13 @@ export async function runCommand(command: string, options: CommandOptions): Prom
       const survivors = await target.close();
       await waitAtMost(closed, DRAIN_MS);
       for (const stream of [child.stdout, child.stderr] as (Readable | null)[]) stream?.destroy();
+      picked?.end();
       resolve({
         exitCode,
         signal,
         stdout: out.text(),
         stderr: err.text(),
+        ...(picked?.found !== undefined && { stderrPicked: picked.found }),
         timedOut,
         durationMs: performance.now() - started,
         survivors,

@@ -259,6 +259,12 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['breaker.operator-line', 'breaker.exit-status'],
   },
   {
+    agent: 'verbose-around-breaker',
+    flaw: 'writes 16 KiB of trace before its operator line and 16 after (not a flaw: the line is in the middle of stderr, which a run does not keep)',
+    fails: [],
+    passes: ['breaker.operator-line', 'breaker.exit-status'],
+  },
+  {
     agent: 'one-shot',
     flaw: 'stops after the first reply though it asks for a command, and exits 0',
     fails: ['loop.ends-without-tool-use', 'cap.honoured'],

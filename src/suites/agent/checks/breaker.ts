@@ -91,7 +91,8 @@ export const breakerChecks: Check<AgentCtx>[] = [
           halts > 1 && result.requests.length === halts && result.requests.every((r) => r.status === 200);
         if (result.run.exitCode !== BREAKER_EXIT && !stoppedThere) continue;
         halted++;
-        if (operatorLineOf(result.run.stderr) !== undefined) continue;
+        if (result.run.stderrPicked !== undefined || operatorLineOf(result.run.stderr) !== undefined)
+          continue;
         throw new CheckFailure(
           `case ${result.spec.name}: the agent halted after three consecutive failures but asked nobody for intervention (${runContext(result)})`,
           'a stderr line asking for operator (human) intervention',

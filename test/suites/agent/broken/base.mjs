@@ -43,6 +43,7 @@ import { join } from 'node:path';
  *   every request first (operations of the real API the spec does not show; their errors ignored)
  * @property {number} [defaultCap] not a flaw: the cap when WIRECHECK_MAX_TURNS is unset (default 8)
  * @property {string} [operatorLine] not a flaw: the words asking for intervention when the breaker trips
+ * @property {boolean} [verboseAroundBreaker] not a flaw: 16 KiB of trace on stderr before the operator line and 16 after
  * @property {boolean} [oneShot] stop after the first reply, whatever it asks for, and exit 0
  * @property {boolean} [continueOnMaxTokens] answer a reply cut at max_tokens with "Please continue." instead of
  *   ending the loop
@@ -253,11 +254,17 @@ export async function main(flaws = {}) {
       const id = flaws.mismatchedIds ? `toolu_wrong_${requests}_${k}` : use.id;
       return { type: 'tool_result', tool_use_id: id, content, is_error: isError };
     });
+    // verboseAroundBreaker: traces before and after that line, so that it sits in the middle of
+    // a stderr longer than the 16 KiB (the first and the last 8) a run keeps.
+    const trace = (from) =>
+      Array.from({ length: 500 }, (_, n) => `trace ${from + n}: step done, exit status 1\n`).join('');
     if (tripped) {
+      if (flaws.verboseAroundBreaker) process.stderr.write(trace(0));
       if (!flaws.noOperatorLine)
         process.stderr.write(
           `${flaws.operatorLine ?? 'Circuit breaker open: 3 commands failed in a row. Human intervention needed.'}\n`,
         );
+      if (flaws.verboseAroundBreaker) process.stderr.write(trace(500));
       process.exitCode = flaws.exitZeroOnBreaker ? 0 : 3;
       return;
     }
