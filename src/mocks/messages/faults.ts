@@ -10,7 +10,7 @@ const ms = z.number().nonnegative().finite();
  * the frame count is after the last frame.
  */
 export const Injection = z.object({
-  /** Gap positions (0 = before the first scripted frame). */
+  /** Gap positions (0 = before the first scripted frame); a position listed n times gets n frames in a row. */
   at: z.array(count).optional(),
   /** Probability, per gap, of one more injected frame there (seeded). */
   rate: z.number().min(0).max(1).optional(),

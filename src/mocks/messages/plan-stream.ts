@@ -99,6 +99,13 @@ export function* planMessageSteps(
   yield { kind: 'end' };
 }
 
+/** How many times each gap position is listed: a position listed twice gets two frames in a row. */
+function countsOf(positions: readonly number[] | undefined): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const at of positions ?? []) counts.set(at, (counts.get(at) ?? 0) + 1);
+  return counts;
+}
+
 /** `planStream` over already prepared frames, lazily: steps are produced as they are consumed. */
 export function* planSteps(
   source: Iterable<SourceFrame>,
@@ -120,14 +127,14 @@ export function* planSteps(
   const pause = (ms: number): StreamStep =>
     keepAlive && ms > keepAlive.everyMs ? { kind: 'wait', ms, keepAlive } : { kind: 'wait', ms };
   const at = {
-    pings: new Set(plan.pings?.at),
-    comments: new Set(plan.comments?.at),
-    unknown: new Set(plan.unknownEvents?.at),
+    pings: countsOf(plan.pings?.at),
+    comments: countsOf(plan.comments?.at),
+    unknown: countsOf(plan.unknownEvents?.at),
   };
   const malformed = new Map<number, { kind: Malformation; eventName?: string | undefined }>();
   for (const m of plan.malformed ?? []) malformed.set(m.atFrame, m);
-  const injectHere = (set: Set<number>, rate: number | undefined, i: number): number =>
-    (set.has(i) ? 1 : 0) + (rate !== undefined && rate > 0 && random() < rate ? 1 : 0);
+  const injectHere = (counts: ReadonlyMap<number, number>, rate: number | undefined, i: number): number =>
+    (counts.get(i) ?? 0) + (rate !== undefined && rate > 0 && random() < rate ? 1 : 0);
 
   /** Gap i, just before scripted frame i; false when the stream ends there. */
   function* gap(i: number, beforeFrame: boolean): Generator<StreamStep, boolean> {

@@ -170,6 +170,15 @@ describe('injected frames', () => {
     expect(decoded.message).toEqual(SAMPLE);
   });
 
+  test('a gap listed n times gets n pings in a row (the several pings in a row stream.pings claims)', () => {
+    const decoded = decodeChunks(writesOf(plan({ pings: { at: [2, 2, 2, 5] } })));
+    const events = decoded.frames.map((f) => f.event);
+    expect(events.filter((e) => e === 'ping')).toHaveLength(4);
+    expect(events.slice(2, 5)).toEqual(['ping', 'ping', 'ping']);
+    expect(events[5]).not.toBe('ping');
+    expect(decoded.message).toEqual(SAMPLE);
+  });
+
   test('random pings are reproducible from the seed', () => {
     const count = (seed: number) =>
       decodeChunks(writesOf(plan({ pings: { rate: 0.5 } }, seed))).frames.filter((f) => f.event === 'ping')
