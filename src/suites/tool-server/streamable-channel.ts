@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { detach } from '../../protocol/clip.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
@@ -14,12 +14,17 @@ import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js'
 import { nodeHttp as http } from '../../transports/node-http.js';
 import type { Channel, PostOutcome } from './channel.js';
 import type { WireVocabulary } from './diagnosis.js';
+import { openGet } from './http.js';
 import { RpcPeer } from './peer.js';
 
 /** Bytes of a JSON answer or of an error body read; past it the answer is cut off (a protocol failure). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Answer streams (event streams of POSTs) one channel keeps open at once; past it the oldest is cut. */
 export const MAX_OPEN_ANSWER_STREAMS = 256;
+/** Continuations of one answer stream that ended before its responses (GET with Last-Event-ID). */
+const MAX_ANSWER_RESUMES = 3;
+/** The longest `retry:` waited before a continuation. */
+const MAX_RESUME_WAIT_MS = 5000;
 /** POSTs whose record a channel keeps (the rest are counted). */
 export const MAX_KEPT_POSTS = 10_000;
 /**
@@ -101,6 +106,8 @@ export interface StreamablePost {
   readonly responseCounts: Map<JsonRpcId, number>;
   /** The answer is complete (body ended, or the event stream ended). */
   ended: boolean;
+  /** How many times wirecheck continued the answer stream with GET and Last-Event-ID (it ended before its responses). */
+  resumed?: number;
   problem?: string;
 }
 
@@ -221,8 +228,10 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       version = result.protocolVersion;
   };
 
+  /** Answers being continued (a GET with Last-Event-ID on its way): not settled yet. */
+  let resumingAnswers = 0;
   const wakeSettle = () => {
-    if (open.size > 0) return;
+    if (open.size > 0 || resumingAnswers > 0) return;
     for (const w of [...settleWaiters]) w();
   };
 
@@ -261,6 +270,98 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         settled = true;
         clearTimeout(timer);
         resolve(outcome);
+      };
+      // The last event id and retry of the answer, for a stream that ends before its responses.
+      let lastEventId: string | undefined;
+      let retryMs: number | undefined;
+      let resumes = 0;
+      const unanswered = () => asked.some((id) => (record.responseCounts.get(id) ?? 0) === 0);
+      /** The events of the POST's answer stream, or of its continuation (a GET with Last-Event-ID). */
+      const readEvents = (res: IncomingMessage) => {
+        const decoder = createFrameDecoder({
+          ...(options.limits === undefined ? {} : { limits: options.limits }),
+          onFrame(frame) {
+            if (frame.id !== undefined && frame.id !== '') lastEventId = frame.id;
+            record.eventsSeen += 1;
+            if (frame.id !== undefined && frame.id !== '') {
+              const id = keptEventId(frame.id);
+              if (
+                kept.eventIds < MAX_KEPT_EVENT_IDS &&
+                kept.eventIdChars + id.length <= MAX_KEPT_EVENT_ID_CHARS &&
+                peer.keptText.take(id.length)
+              ) {
+                kept.eventIds += 1;
+                kept.eventIdChars += id.length;
+                record.eventIds.push(id);
+              } else record.eventIdsDropped += 1;
+            }
+            const chars = frame.data.length + (frame.id?.length ?? 0) + (frame.event?.length ?? 0);
+            if (
+              record.events.length < MAX_KEPT_EVENTS &&
+              kept.eventChars + chars <= MAX_KEPT_EVENT_CHARS &&
+              peer.keptText.take(chars)
+            ) {
+              kept.eventChars += chars;
+              record.events.push({
+                id: frame.id === undefined ? undefined : detach(frame.id),
+                event: frame.event === undefined ? undefined : detach(frame.event),
+                data: detach(frame.data),
+              });
+            }
+            const name = frame.event ?? 'message';
+            if (name === 'message' && frame.data !== '') deliver(record, frame.data);
+          },
+          onRetry(ms) {
+            retryMs = ms;
+          },
+          onLimit(error) {
+            cut(error.head, error.message);
+          },
+        });
+        res.on('data', (chunk: Buffer) => {
+          peer.wire.bytesIn(chunk);
+          decoder.feed(chunk);
+        });
+        res.on('end', () => {
+          decoder.end();
+          void resume();
+        });
+      };
+      /**
+       * MCP resumability (2025-03-26 on; 2025-11-25 lets a server end an answer stream before its
+       * response once it sent an event id, polling): an answer that ended with requests unanswered
+       * and an event id seen is continued with GET and Last-Event-ID, as a client does, a few times.
+       */
+      const resume = async () => {
+        if (cutOff || lastEventId === undefined || !unanswered() || resumes >= MAX_ANSWER_RESUMES) return;
+        resumes += 1;
+        resumingAnswers += 1;
+        try {
+          await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, MAX_RESUME_WAIT_MS)));
+          const headers = sessionHeaders();
+          delete headers['content-type'];
+          headers.accept = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
+          headers[STREAMABLE_HTTP_HEADERS.lastEventId] = lastEventId;
+          const got = await openGet(url, headers, waitMs);
+          if ('problem' in got) return;
+          const type = mediaTypeOf(got.res.headers['content-type']);
+          if (got.res.statusCode !== 200 || type !== STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
+            got.req.destroy();
+            return;
+          }
+          record.resumed = resumes;
+          open.add(got.req);
+          const limit = setTimeout(() => got.req.destroy(), waitMs);
+          got.req.on('close', () => {
+            clearTimeout(limit);
+            open.delete(got.req);
+            wakeSettle();
+          });
+          readEvents(got.res);
+        } finally {
+          resumingAnswers -= 1;
+          wakeSettle();
+        }
       };
       const req = moduleFor(url).request(url, {
         method: 'POST',
@@ -314,47 +415,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         const type = mediaTypeOf(res.headers['content-type']);
         if (type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
           record.kind = 'sse';
-          const decoder = createFrameDecoder({
-            ...(options.limits === undefined ? {} : { limits: options.limits }),
-            onFrame(frame) {
-              record.eventsSeen += 1;
-              if (frame.id !== undefined && frame.id !== '') {
-                const id = keptEventId(frame.id);
-                if (
-                  kept.eventIds < MAX_KEPT_EVENT_IDS &&
-                  kept.eventIdChars + id.length <= MAX_KEPT_EVENT_ID_CHARS &&
-                  peer.keptText.take(id.length)
-                ) {
-                  kept.eventIds += 1;
-                  kept.eventIdChars += id.length;
-                  record.eventIds.push(id);
-                } else record.eventIdsDropped += 1;
-              }
-              const chars = frame.data.length + (frame.id?.length ?? 0) + (frame.event?.length ?? 0);
-              if (
-                record.events.length < MAX_KEPT_EVENTS &&
-                kept.eventChars + chars <= MAX_KEPT_EVENT_CHARS &&
-                peer.keptText.take(chars)
-              ) {
-                kept.eventChars += chars;
-                record.events.push({
-                  id: frame.id === undefined ? undefined : detach(frame.id),
-                  event: frame.event === undefined ? undefined : detach(frame.event),
-                  data: detach(frame.data),
-                });
-              }
-              const name = frame.event ?? 'message';
-              if (name === 'message' && frame.data !== '') deliver(record, frame.data);
-            },
-            onLimit(error) {
-              cut(error.head, error.message);
-            },
-          });
-          res.on('data', (chunk: Buffer) => {
-            peer.wire.bytesIn(chunk);
-            decoder.feed(chunk);
-          });
-          res.on('end', () => decoder.end());
+          readEvents(res);
           finish({ status, body: '', contentType: res.headers['content-type'] });
           return;
         }

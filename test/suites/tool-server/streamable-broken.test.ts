@@ -77,6 +77,11 @@ const CASES: Case[] = [
   },
   { server: 'resumable', flaw: 'conforms (event ids, priming events, resumption)', resumes: RESUME_CHECKS },
   {
+    server: 'poll-answers',
+    flaw: 'ends each answer stream after its priming event and a retry, the response replayed to a GET with Last-Event-ID (polling, as MCP 2025-11-25 allows: conforming)',
+    resumes: RESUME_CHECKS,
+  },
+  {
     server: 'resume-late',
     flaw: 'replays 2.5 s after the resuming GET and keeps the stream open (as a loaded server may)',
     resumes: RESUME_CHECKS,

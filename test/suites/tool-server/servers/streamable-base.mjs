@@ -7,6 +7,8 @@
 // eventIds (resumable: a priming event and an id `<stream>-<seq>` on every event of an answer
 // stream, GET + Last-Event-ID replays that stream after the id: conforming too) and its flaws
 // resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption),
+// pollAnswers (with eventIds, MCP 2025-11-25 polling: an answer stream ends after its priming event and a
+// retry, its response replayed to a GET with Last-Event-ID: conforming too),
 // noteEvents (that many notifications with ids before each reply: conforming too) and repeatLastNote (the
 // last of them has one id on every stream);
 // ignoreVersionHeader (serves a request whose MCP-Protocol-Version is no revision, where a conforming
@@ -349,6 +351,12 @@ export function main(flaws = {}) {
           `id: ${idOf(notes.length + 2)}\nevent: message\ndata: ${JSON.stringify(reply)}\n\n`,
         ];
         stream.push(...events);
+        // pollAnswers (MCP 2025-11-25, polling: conforming): the priming event and a retry, then the
+        // stream ends; the rest, the response included, comes to a GET with Last-Event-ID.
+        if (flaws.pollAnswers) {
+          res.end(`retry: 50\n${events[0]}`);
+          return;
+        }
         res.write(events.join(''));
         if (!flaws.streamOpen) res.end();
         return;
