@@ -94,8 +94,11 @@ export interface SessionEnv {
   readonly onStart?: (pid: number) => void;
 }
 
-/** After the last answer, how long a runner gets to exit on its own. */
-const EXIT_WAIT_MS = 3000;
+/**
+ * After the last answer, how long a runner gets to exit on its own: the contract sets no
+ * deadline, and a runner may tear down a container or a VM first (the spec recommends one).
+ */
+export const EXIT_WAIT_MS = 10_000;
 /** After the exit, how long stdout may still deliver buffered lines. */
 const DRAIN_MS = 1000;
 /** After the exit, how long watched processes get to disappear (a kill is not instant). */

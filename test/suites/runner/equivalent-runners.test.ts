@@ -141,3 +141,9 @@ function userNamespacesWork(): boolean {
   });
   return r.status === 0 && r.stdout.trim() === '0';
 }
+
+test('a runner that takes 5 s to exit once stdin ends (a sandbox torn down) exits on EOF: the contract sets no deadline', async () => {
+  const expected = expectedStatuses({ runner: 'slow-exit', flaw: '', passes: ['results.exits-on-eof'] });
+  const result = await runAgainst(runnerCommand('slow-exit'), { only: Object.keys(expected) });
+  expect(statusById(result)).toEqual(expected);
+}, 120_000);

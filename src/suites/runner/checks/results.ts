@@ -4,6 +4,7 @@ import { checkProperty } from '../../../harness/property.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { describeSession, expectCommandOutput, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
+import { EXIT_WAIT_MS } from '../session.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
 
 const CLAUSE =
@@ -70,17 +71,18 @@ export const resultChecks: Check<RunnerCtx>[] = [
       const run = await ctx.run({
         lines: [toolUse('echo one'), toolUse('echo two')],
         timeoutS: ORDINARY_TIMEOUT_S,
-        budgetMs: quickBudgetMs(2),
+        // The session lasts until the runner exits: room for the whole wait after the answers.
+        budgetMs: quickBudgetMs(2, EXIT_WAIT_MS),
         signal: env.signal,
       });
       resultAt(run, 1, 'echo two');
       expectThat(
         run.exitedOnEof,
-        `the runner was still running 3 s after answering its last line with stdin closed: ${describeSession(run)}`,
-        'exit within 3 s after stdin closes',
+        `the runner was still running ${EXIT_WAIT_MS / 1000} s after answering its last line with stdin closed: ${describeSession(run)}`,
+        `exit within ${EXIT_WAIT_MS / 1000} s after stdin closes`,
         run.budgetExceeded
           ? `still running at the session budget of ${run.spec.budgetMs} ms`
-          : 'still running 3 s later',
+          : `still running ${EXIT_WAIT_MS / 1000} s later`,
       );
     },
   },

@@ -39,6 +39,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [keepJobs] no sandbox, and never kill what a command leaves in its group (restart does nothing)
  * @property {boolean} [strictUtf8] decode output strictly: bytes that are not UTF-8 crash the runner
  * @property {boolean} [refuseSetsid] refuse every command that holds "setsid" (a stricter blocklist: allowed)
+ * @property {number} [exitDelayMs] not a flaw: exit that many ms after stdin ends (a sandbox torn down)
  * @property {boolean} [refuseExport] refuse every command that holds "export" (a stricter blocklist: allowed)
  * @property {boolean} [killGroupsAtExit] no sandbox; the timeout signals the shell only, and every command's group is killed when the runner exits
  * @property {boolean} [otherWords] not a flaw: its own words for the notes (the limit as "64 kilobyte", blank
@@ -367,5 +368,7 @@ export async function main(flaws = {}) {
     for (const pid of ctx.groups) killGroup(pid, 'SIGKILL');
     rmSync(scripts, { recursive: true, force: true });
     rmSync(ownWorkdir, { recursive: true, force: true });
+    // exitDelayMs: a teardown that takes time once stdin ends (a container or a VM stopped).
+    if (flaws.exitDelayMs !== undefined) await new Promise((r) => setTimeout(r, flaws.exitDelayMs));
   }
 }
