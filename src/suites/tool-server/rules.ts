@@ -246,6 +246,32 @@ const MAX_SCHEMA_DEPTH = 32;
  * nested objects and arrays. Other keywords (formats, patterns, combinators, $ref) are not
  * judged: a value they would refuse passes here, never the other way round.
  */
+/**
+ * JSON Schema's equality of instances: the same type and value, arrays item by item, objects
+ * member by member in any order (JSON.stringify told {"a":1,"b":2} from {"b":2,"a":1}).
+ */
+export function sameJson(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  // Past the depth judged, not judged: taken as equal, so no value fails for it.
+  if (depth > MAX_SCHEMA_DEPTH) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => sameJson(item, b[i], depth + 1))
+    );
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  return (
+    keys.length === Object.keys(y).length &&
+    keys.every((k) => Object.hasOwn(y, k) && sameJson(x[k], y[k], depth + 1))
+  );
+}
+
 export function structuredContentProblems(
   schema: unknown,
   value: unknown,
@@ -257,10 +283,10 @@ export function structuredContentProblems(
   if (s.type !== undefined && !matchesType(s.type, value)) {
     return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not of type ${JSON.stringify(s.type)}`];
   }
-  if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+  if (Array.isArray(s.enum) && !s.enum.some((e) => sameJson(e, value))) {
     return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not one of its enum`];
   }
-  if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(value)) {
+  if ('const' in s && !sameJson(s.const, value)) {
     return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not its const ${JSON.stringify(s.const)}`];
   }
   const problems: string[] = [];

@@ -49,6 +49,22 @@ describe('structuredContentProblems (MCP 2025-06-18 output schema)', () => {
     ]);
   });
 
+  test('enum and const compare JSON values, objects member by member in any order', () => {
+    const schema = {
+      type: 'object',
+      properties: { at: { const: { lat: 1, lon: 2 } }, mode: { enum: [{ a: [1, { b: 2, c: 3 }] }, 'x'] } },
+    };
+    expect(
+      structuredContentProblems(schema, { at: { lon: 2, lat: 1 }, mode: { a: [1, { c: 3, b: 2 }] } }),
+    ).toEqual([]);
+    expect(
+      structuredContentProblems(schema, { at: { lat: 1, lon: 2, alt: 0 }, mode: { a: [{ b: 2, c: 3 }, 1] } }),
+    ).toEqual([
+      'structuredContent.at: {"lat":1,"lon":2,"alt":0} is not its const {"lat":1,"lon":2}',
+      'structuredContent.mode: {"a":[{"b":2,"c":3},1]} is not one of its enum',
+    ]);
+  });
+
   test('every breach is named with its path', () => {
     expect(
       structuredContentProblems(WEATHER, {
