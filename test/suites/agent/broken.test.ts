@@ -189,7 +189,7 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
   },
   {
     agent: 'equivalent-forms',
-    flaw: 'writes every other request in equivalent forms (string turns, is_error false left out, text-block results)',
+    flaw: 'writes every other request in equivalent forms (string turns, is_error false left out, text-block results, restart false written out)',
     fails: [],
     passes: [
       'loop.history-kept',

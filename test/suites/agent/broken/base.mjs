@@ -83,6 +83,10 @@ function equivalentForms(messages) {
     return {
       ...turn,
       content: turn.content.map((b) => {
+        // A bash input rebuilt from a typed model: the restart default written out.
+        if (b.type === 'tool_use' && b.name === 'bash' && b.input?.restart === undefined) {
+          return { ...b, input: { ...b.input, restart: false } };
+        }
         if (b.type !== 'tool_result') return b;
         const { is_error, content, ...rest } = b;
         return {
