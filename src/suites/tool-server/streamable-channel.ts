@@ -106,8 +106,6 @@ export interface StreamablePost {
   readonly responseCounts: Map<JsonRpcId, number>;
   /** The answer is complete (body ended, or the event stream ended). */
   ended: boolean;
-  /** How many times wirecheck continued the answer stream with GET and Last-Event-ID (it ended before its responses). */
-  resumed?: number;
   problem?: string;
 }
 
@@ -132,6 +130,8 @@ export interface StreamableChannel extends Channel {
   raw(method: string, headers: Record<string, string>, body?: string, timeoutMs?: number): Promise<RawAnswer>;
   /** The headers a POST of this session sends (Accept, Content-Type, session id, protocol version). */
   sessionHeaders(): Record<string, string>;
+  /** The headers of a GET that resumes a stream of this session after the event `lastEventId`. */
+  resumeHeaders(lastEventId: string): Record<string, string>;
   /** Wait until every answer stream of the channel ended, or `ms` passed. */
   settle(ms: number): Promise<void>;
 }
@@ -181,6 +181,14 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     if (session !== undefined) h[STREAMABLE_HTTP_HEADERS.sessionId] = session;
     if (version !== undefined && revisionAtLeast(version, '2025-06-18'))
       h[STREAMABLE_HTTP_HEADERS.protocolVersion] = version;
+    return h;
+  };
+
+  const resumeHeaders = (lastEventId: string): Record<string, string> => {
+    const h = sessionHeaders();
+    delete h['content-type'];
+    h.accept = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
+    h[STREAMABLE_HTTP_HEADERS.lastEventId] = lastEventId;
     return h;
   };
 
@@ -281,9 +289,9 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         const decoder = createFrameDecoder({
           ...(options.limits === undefined ? {} : { limits: options.limits }),
           onFrame(frame) {
-            if (frame.id !== undefined && frame.id !== '') lastEventId = frame.id;
             record.eventsSeen += 1;
             if (frame.id !== undefined && frame.id !== '') {
+              lastEventId = frame.id;
               const id = keptEventId(frame.id);
               if (
                 kept.eventIds < MAX_KEPT_EVENT_IDS &&
@@ -338,18 +346,13 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         resumingAnswers += 1;
         try {
           await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, MAX_RESUME_WAIT_MS)));
-          const headers = sessionHeaders();
-          delete headers['content-type'];
-          headers.accept = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
-          headers[STREAMABLE_HTTP_HEADERS.lastEventId] = lastEventId;
-          const got = await openGet(url, headers, waitMs);
+          const got = await openGet(url, resumeHeaders(lastEventId), waitMs);
           if ('problem' in got) return;
           const type = mediaTypeOf(got.res.headers['content-type']);
           if (got.res.statusCode !== 200 || type !== STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
             got.req.destroy();
             return;
           }
-          record.resumed = resumes;
           open.add(got.req);
           const limit = setTimeout(() => got.req.destroy(), waitMs);
           got.req.on('close', () => {
@@ -474,6 +477,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     sessionId: () => session,
     negotiated: () => version,
     sessionHeaders,
+    resumeHeaders,
     sendText,
     raw,
     gone: () => ended,

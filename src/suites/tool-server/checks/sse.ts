@@ -8,6 +8,7 @@ import {
   resultText,
   SESSION_HEADER,
   SESSION_QUERY_PARAM,
+  sessionIdOf,
   sessionParamOf,
   type Tool,
 } from '../../../protocol/mcp/index.js';
@@ -233,7 +234,8 @@ export const sseChecks: Check<ToolServerCtx>[] = [
           );
         }
         const endpoint = channel.endpoint();
-        if (endpoint === undefined || sessionOf(channel) === undefined || sessionOf(channel) === '') {
+        const session = endpoint === undefined ? undefined : sessionIdOf(endpoint);
+        if (endpoint === undefined || session === undefined || session === '') {
           throw new CheckFailure(
             'the endpoint event names no usable POST URL with a sessionId',
             expected,

@@ -1,12 +1,7 @@
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
 import { detach } from '../../../protocol/clip.js';
 import { parseJsonBounded } from '../../../protocol/json/index.js';
-import {
-  METHODS,
-  mediaTypeOf,
-  STREAMABLE_HTTP_CONTENT_TYPES,
-  STREAMABLE_HTTP_HEADERS,
-} from '../../../protocol/mcp/index.js';
+import { METHODS, mediaTypeOf, STREAMABLE_HTTP_CONTENT_TYPES } from '../../../protocol/mcp/index.js';
 import { createFrameDecoder } from '../../../protocol/sse/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { openGet } from '../http.js';
@@ -97,11 +92,7 @@ async function resumeGet(
   expected: readonly string[],
   replyMs: number,
 ): Promise<ResumeAnswer> {
-  const headers = channel.sessionHeaders();
-  delete headers['content-type'];
-  headers.accept = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
-  headers[STREAMABLE_HTTP_HEADERS.lastEventId] = from;
-  const got = await openGet(channel.url, headers, replyMs);
+  const got = await openGet(channel.url, channel.resumeHeaders(from), replyMs);
   if ('problem' in got)
     return { status: undefined, contentType: undefined, events: [], problem: got.problem };
   const contentType = got.res.headers['content-type'];
