@@ -256,7 +256,11 @@ export const REVISION_CHANGES: readonly RevisionChange[] = [
       url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
       text: 'If the server does close the connection prior to terminating the SSE stream, it SHOULD send an SSE event with a standard retry field before closing the connection. The client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect.',
     },
-    checks: ['tool-client.http.stream.retry-respected', 'tool-server.http.request-answer'],
+    checks: [
+      'tool-client.http.stream.retry-respected',
+      'tool-server.http.request-answer',
+      'tool-server.http.answer-before-close',
+    ],
   },
   {
     id: '2025-11-25.tasks',

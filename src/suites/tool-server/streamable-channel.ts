@@ -106,6 +106,12 @@ export interface StreamablePost {
   readonly responseCounts: Map<JsonRpcId, number>;
   /** The answer is complete (body ended, or the event stream ended). */
   ended: boolean;
+  /**
+   * SSE answers: each time the answer stream (or its continuation) ended with a request of the
+   * POST unanswered, whether that stream sent a `retry` field and whether an event id had come
+   * (at most MAX_ANSWER_RESUMES + 1 entries).
+   */
+  readonly earlyEnds: { readonly retry: boolean; readonly afterEventId: boolean }[];
   problem?: string;
 }
 
@@ -266,6 +272,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       dropped: 0,
       responseCounts: new Map(),
       ended: false,
+      earlyEnds: [],
     };
     if (posts.length < MAX_KEPT_POSTS) posts.push(record);
     const sentSession = session;
@@ -286,6 +293,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       const unanswered = () => asked.some((id) => (record.responseCounts.get(id) ?? 0) === 0);
       /** The events of the POST's answer stream, or of its continuation (a GET with Last-Event-ID). */
       const readEvents = (res: IncomingMessage) => {
+        let retrySent = false;
         const decoder = createFrameDecoder({
           ...(options.limits === undefined ? {} : { limits: options.limits }),
           onFrame(frame) {
@@ -321,6 +329,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
           },
           onRetry(ms) {
             retryMs = ms;
+            retrySent = true;
           },
           onLimit(error) {
             cut(error.head, error.message);
@@ -332,6 +341,8 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         });
         res.on('end', () => {
           decoder.end();
+          if (!cutOff && unanswered())
+            record.earlyEnds.push({ retry: retrySent, afterEventId: lastEventId !== undefined });
           void resume();
         });
       };

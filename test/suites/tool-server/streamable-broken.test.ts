@@ -8,6 +8,7 @@ const HTTP_CHECKS = [
   'notification-202',
   'request-answer',
   'answer-stream-ends',
+  'answer-before-close',
   'session-required',
   'unknown-session-404',
   'deleted-session-404',
@@ -30,6 +31,8 @@ interface Case extends Pick<ExpectedVerdicts, 'fails' | 'warns'> {
   readonly resumes?: readonly string[];
   /** Run with the default reply budget (5 s) instead of quickSuite's 1.5 s. */
   readonly defaultBudget?: true;
+  /** The revision asked for (--protocol); the default offer otherwise (the server answers 2025-03-26). */
+  readonly protocol?: '2025-11-25';
 }
 
 const CASES: Case[] = [
@@ -78,8 +81,22 @@ const CASES: Case[] = [
   { server: 'resumable', flaw: 'conforms (event ids, priming events, resumption)', resumes: RESUME_CHECKS },
   {
     server: 'poll-answers',
-    flaw: 'ends each answer stream after its priming event and a retry, the response replayed to a GET with Last-Event-ID (polling, as MCP 2025-11-25 allows: conforming)',
+    flaw: 'ends each answer stream after its priming event and a retry, the response replayed to a GET with Last-Event-ID (polling, as MCP 2025-11-25 allows: conforming there)',
     resumes: RESUME_CHECKS,
+    protocol: '2025-11-25',
+  },
+  {
+    server: 'poll-answers',
+    flaw: 'polls its answers so under 2025-03-26, whose servers should not end an answer stream before its response',
+    warns: ['answer-before-close'],
+    resumes: RESUME_CHECKS,
+  },
+  {
+    server: 'poll-no-retry',
+    flaw: 'polls its answers under 2025-11-25 without a retry field before the stream ends',
+    warns: ['answer-before-close'],
+    resumes: RESUME_CHECKS,
+    protocol: '2025-11-25',
   },
   {
     server: 'resume-late',
@@ -115,7 +132,8 @@ const CASES: Case[] = [
 
 function expected(c: Case): Record<string, string> {
   const want: Record<string, string> = Object.fromEntries(HTTP_CHECKS.map((id) => [id, 'pass']));
-  want['tool-server.http.answer-stream-ends'] = c.server === 'json' ? 'skip' : 'pass';
+  for (const id of ['answer-stream-ends', 'answer-before-close'])
+    want[`tool-server.http.${id}`] = c.server === 'json' ? 'skip' : 'pass';
   for (const id of RESUME_CHECKS) if (!c.resumes?.includes(id)) want[`tool-server.http.${id}`] = 'skip';
   for (const id of c.fails ?? []) want[`tool-server.http.${id}`] = 'fail';
   for (const id of c.warns ?? []) want[`tool-server.http.${id}`] = 'warn';
@@ -124,10 +142,10 @@ function expected(c: Case): Record<string, string> {
 
 describe('Streamable HTTP tool servers, one flaw each (--http)', () => {
   for (const c of CASES) {
-    test(`a server that ${c.flaw} ${verdictPhrase(c)}`, async () => {
+    test(`a server that ${c.flaw} ${verdictPhrase(c)}${c.protocol === undefined ? '' : ` (--protocol ${c.protocol})`}`, async () => {
       const suite = c.defaultBudget ? testSuite : quickSuite;
       const result = await runAgainst(
-        await httpTarget(`streamable-${c.server}`),
+        await httpTarget(`streamable-${c.server}`, c.protocol),
         { only: HTTP_CHECKS },
         suite,
       );

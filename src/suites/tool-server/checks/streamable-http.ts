@@ -108,6 +108,7 @@ const EXERCISE_CHECKS = {
   notification202: 'tool-server.http.notification-202',
   requestAnswer: 'tool-server.http.request-answer',
   answerStreamEnds: 'tool-server.http.answer-stream-ends',
+  answerBeforeClose: 'tool-server.http.answer-before-close',
   sessionRequired: 'tool-server.http.session-required',
   unknownSession404: 'tool-server.http.unknown-session-404',
   getStream: 'tool-server.http.get-stream',
@@ -247,6 +248,45 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
           `${open.length} event stream(s) answering a request were still open ${END_MS} ms after carrying the response`,
           'the answer stream ends after its last response',
           open.map(describePost).join('\n'),
+          [channel],
+        );
+      }
+    },
+  },
+  {
+    id: EXERCISE_CHECKS.answerBeforeClose,
+    clause: `${CLAUSE}, Sending Messages to the Server`,
+    description:
+      'An event stream answering a POST is not ended before it carried the responses to its requests; under 2025-11-25, a server that ends it early (polling) sends a retry field first.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'MCP 2025-03-26 and 2025-06-18: the server SHOULD NOT close the SSE stream before sending a JSON-RPC response per received request, unless the session expires. MCP 2025-11-25: the server MAY close it early once it sent an event with an id, and then SHOULD send an event with a retry field before closing. wirecheck continues such an answer with GET and Last-Event-ID, as a client does, so the response still counts for the other checks.',
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { channel, ping, list } = await exercised(ctx);
+      const streams = [ping, list]
+        .map((ex) => [ex.id, postOf(channel, ex.id)] as const)
+        .filter(([, p]) => p?.kind === 'sse');
+      if (streams.length === 0)
+        throw new CheckSkipped('the server answered with JSON bodies, not event streams');
+      const polling = revisionAtLeast(channel.negotiated(), '2025-11-25');
+      for (const [id, post] of streams) {
+        const ends = post?.earlyEnds ?? [];
+        const wrong = polling ? ends.filter((e) => !e.retry || !e.afterEventId) : ends;
+        const first = wrong[0];
+        if (first === undefined) continue;
+        const what = `the event stream answering request ${id} ended before its response${ends.length === 1 ? '' : ` (${ends.length} times, each continued with GET and Last-Event-ID)`}`;
+        const why = !polling
+          ? `where under ${channel.negotiated() ?? 'the negotiated revision'} a server ends it only after the response (ending it early is the polling of 2025-11-25)`
+          : !first.afterEventId
+            ? 'before any event with an id, so a client cannot resume it'
+            : 'with no retry field sent first';
+        throw failWith(
+          `${what}, ${why}`,
+          polling
+            ? 'an event with an id and a retry field before the stream ends early'
+            : 'the answer stream ends after the response to its request',
+          describePost(post),
           [channel],
         );
       }

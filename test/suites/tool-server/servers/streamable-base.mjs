@@ -8,7 +8,8 @@
 // stream, GET + Last-Event-ID replays that stream after the id: conforming too) and its flaws
 // resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption),
 // pollAnswers (with eventIds, MCP 2025-11-25 polling: an answer stream ends after its priming event and a
-// retry, its response replayed to a GET with Last-Event-ID: conforming too),
+// retry, its response replayed to a GET with Last-Event-ID: conforming under 2025-11-25; 'no-retry' leaves
+// the retry field out),
 // noteEvents (that many notifications with ids before each reply: conforming too) and repeatLastNote (the
 // last of them has one id on every stream);
 // ignoreVersionHeader (serves a request whose MCP-Protocol-Version is no revision, where a conforming
@@ -55,8 +56,11 @@ function answer(message, flaws = {}) {
         jsonrpc: '2.0',
         id,
         result: {
-          protocolVersion:
-            flaws.only0618 || params?.protocolVersion === '2025-06-18' ? '2025-06-18' : '2025-03-26',
+          protocolVersion: flaws.only0618
+            ? '2025-06-18'
+            : ['2025-06-18', '2025-11-25'].includes(params?.protocolVersion)
+              ? params.protocolVersion
+              : '2025-03-26',
           capabilities: { tools: {} },
           serverInfo: { name: 'streamable-test-server', version: '1' },
         },
@@ -354,7 +358,7 @@ export function main(flaws = {}) {
         // pollAnswers (MCP 2025-11-25, polling: conforming): the priming event and a retry, then the
         // stream ends; the rest, the response included, comes to a GET with Last-Event-ID.
         if (flaws.pollAnswers) {
-          res.end(`retry: 50\n${events[0]}`);
+          res.end(`${flaws.pollAnswers === 'no-retry' ? '' : 'retry: 50\n'}${events[0]}`);
           return;
         }
         res.write(events.join(''));
