@@ -77,12 +77,15 @@ export function expectFinalMessage(result: CaseResult, expected: Message, what: 
 /**
  * The client exited non-zero and printed `{"error":{...}}` with one of `kinds`, and,
  * when `status` is a number, that HTTP status (null: no status, absent or null, allowed).
+ * `unseenAttempts`: the case's attempts reach no mock (a refused connection), so a client
+ * still running when the case ran out may be retrying, and is not judged.
  */
 export function expectClientError(
   result: CaseResult,
   kinds: readonly ClientErrorKind[],
   what: string,
   status?: number | null,
+  unseenAttempts = false,
 ): void {
   const { outcome } = result;
   const expected = `exit non-zero and {"error":{"kind":${kinds.map((k) => JSON.stringify(k)).join('|')}${
@@ -100,6 +103,11 @@ export function expectClientError(
     // No rule bounds how long a client retries: a schedule that outlasts the case is not judged.
     throw new NotExercised(
       `${what}: the client was still retrying (${result.requests.length} requests) when the case ran out after ${Math.round(result.run.durationMs / 1000)} s, so the failure it reports was never seen (${context})`,
+    );
+  }
+  if (outcome.type === 'broken' && result.run.timedOut && unseenAttempts) {
+    throw new NotExercised(
+      `${what}: the client neither reported the failure nor exited in the ${Math.round(result.run.durationMs / 1000)} s the case gives it. It may still have been retrying: no rule bounds retries, and attempts that are refused reach no mock to be counted. A client that hangs instead is not told apart from it; give it fewer retries to have it judged (${context})`,
     );
   }
   if (outcome.type === 'broken') {

@@ -70,6 +70,15 @@ describe('expectClientError on a client that is still retrying when its case run
   test('one request and no exit is a failure: the client hung', () => {
     expect(() => expectClientError(timedOut(1), ['status'], 'HTTP 529', 529)).toThrow(CheckFailure);
   });
+
+  test('a refused connection leaves no request to count: no exit in the case is not judged there, and is a failure where attempts reach the mock', () => {
+    const refused = () => expectClientError(timedOut(0), ['connection'], 'connection refused', null, true);
+    expect(refused).toThrow(NotExercised);
+    expect(refused).toThrow(/may still have been retrying/);
+    expect(() => expectClientError(timedOut(0), ['connection'], 'connection refused', null)).toThrow(
+      CheckFailure,
+    );
+  });
 });
 
 test('requests to the real API operations beside the messages one are no refusal and go to no check', () => {
