@@ -1,5 +1,6 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import https from 'node:https';
+import { clip } from '../../protocol/clip.js';
 import { nodeHttp as http } from '../../transports/node-http.js';
 import type { PostOutcome } from './channel.js';
 
@@ -14,6 +15,23 @@ export const MAX_POST_BODY_BYTES = 1024 * 1024;
 
 function moduleFor(url: URL) {
   return url.protocol === 'https:' ? https : http;
+}
+
+/**
+ * Start an HTTP request, or say why it cannot be sent. What goes into one can come from the
+ * server (an endpoint URL it announced, an event id sent back as Last-Event-ID, a session id):
+ * a scheme other than http(s) or a header value Node refuses throws at once, where a request
+ * that fails later emits 'error'. Both are the server's doing, reported as a problem.
+ */
+export function startRequest(url: URL, options: RequestOptions): ClientRequest | { problem: string } {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { problem: `the URL ${clip(url.href, 200)} is not http or https (scheme ${url.protocol})` };
+  }
+  try {
+    return moduleFor(url).request(url, options);
+  } catch (e) {
+    return { problem: `wirecheck could not send the request: ${clip((e as Error).message, 300)}` };
+  }
 }
 
 /**
@@ -36,7 +54,7 @@ export function post(
       clearTimeout(timer);
       resolve(outcome);
     };
-    const req = moduleFor(url).request(url, {
+    const req = startRequest(url, {
       method: 'POST',
       agent: url.protocol === 'https:' ? postAgents.https : postAgents.http,
       headers: {
@@ -45,6 +63,10 @@ export function post(
         ...options.headers,
       },
     });
+    if (!('on' in req)) {
+      resolve({ status: undefined, body: '', contentType: undefined, problem: req.problem });
+      return;
+    }
     let partial:
       | { status: number | undefined; chunks: Buffer[]; contentType: string | undefined }
       | undefined;
@@ -114,7 +136,12 @@ export function openGet(
   timeoutMs: number,
 ): Promise<{ req: ClientRequest; res: IncomingMessage } | { problem: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const req = moduleFor(url).get(url, { agent: false, headers });
+    const req = startRequest(url, { method: 'GET', agent: false, headers });
+    if (!('on' in req)) {
+      resolve({ problem: req.problem, timedOut: false });
+      return;
+    }
+    req.end();
     const timer = setTimeout(() => {
       req.destroy();
       resolve({ problem: `no response headers within ${timeoutMs} ms`, timedOut: true });

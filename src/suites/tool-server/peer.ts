@@ -82,6 +82,14 @@ export const PEER_LIMITS = {
   maxStrayReplies: 1000,
   /** Characters of replies to ids never sent kept (in `replies` and `strayReplies`). */
   maxStrayText: 4 * 1024 * 1024,
+  /**
+   * Characters of sent texts kept whole among the items; past them a sent item keeps a
+   * preview. The harness's own messages are few; its answers to the server's requests echo
+   * the server's ids, which can be long and many.
+   */
+  maxSentText: 16 * 1024 * 1024,
+  /** The server's requests a session answers (a ping, say); past them they are counted, not answered. */
+  maxAnsweredRequests: 10_000,
   /** Texts sent, remembered to tell an echo (only texts up to 64 KiB). */
   maxRemembered: 1000,
   maxRememberedChars: 64 * 1024,
@@ -125,6 +133,10 @@ export class RpcPeer {
   private markersKept = 0;
   private textKept = 0;
   private strayText = 0;
+  private sentKept = 0;
+  private sentText = 0;
+  /** The server's requests answered (PEER_LIMITS.maxAnsweredRequests). */
+  private answeredRequests = 0;
   /** Texts this peer sent, to tell an echo from a message. */
   private readonly sentTexts = new Set<string>();
   private readonly watchers = new Set<(arrival: Arrival) => void>();
@@ -140,7 +152,13 @@ export class RpcPeer {
   }
 
   recordSent(text: string, value?: unknown): void {
-    this.items.push({ at: performance.now(), direction: 'sent', text });
+    if (this.sentKept < PEER_LIMITS.maxKeptItems) {
+      this.sentKept += 1;
+      const whole = this.sentText + text.length <= PEER_LIMITS.maxSentText;
+      if (whole) this.sentText += text.length;
+      const kept = whole ? text : `${text.slice(0, PEER_LIMITS.previewChars)}... (${text.length} characters)`;
+      this.items.push({ at: performance.now(), direction: 'sent', text: kept });
+    }
     if (text.length <= PEER_LIMITS.maxRememberedChars) {
       this.sentTexts.add(text);
       if (this.sentTexts.size > PEER_LIMITS.maxRemembered) {
@@ -251,6 +269,8 @@ export class RpcPeer {
     } else if (c.kind === 'request') {
       // A server may ping its client (spec "Tool-server SSE events": keep-alive).
       const { id, method } = c.message;
+      if (this.answeredRequests >= PEER_LIMITS.maxAnsweredRequests) return;
+      this.answeredRequests += 1;
       this.respond(
         method === METHODS.ping
           ? successResponse(id, {})

@@ -18,7 +18,12 @@ export interface StdioReadLimits {
   readonly maxLineBytes?: number;
   /** Deepest JSON nesting parsed (default 512). */
   readonly maxDepth?: number;
+  /** Bytes written to stdin that the server may leave unread (default MAX_UNREAD_INPUT_BYTES). */
+  readonly maxUnreadInputBytes?: number;
 }
+
+/** What the harness holds of its own input to a server that does not read it; past it the session ends. */
+export const MAX_UNREAD_INPUT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Bytes read of a long stdout line whose start shows it is not JSON: enough for the peer's
@@ -41,6 +46,7 @@ export function openStdioChannel(
   started?: ServerProcess,
 ): StdioChannel {
   const maxLineBytes = limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const maxUnreadInputBytes = limits.maxUnreadInputBytes ?? MAX_UNREAD_INPUT_BYTES;
   const proc = started ?? spawnServer(command);
   const peer: RpcPeer = new RpcPeer(
     label,
@@ -88,7 +94,16 @@ export function openStdioChannel(
     }
     peer.recordSent(text, value);
     if (stopped !== undefined || proc.exit() !== undefined || !proc.child.stdin.writable) return undefined;
-    await new Promise<void>((resolve) => proc.child.stdin.write(`${text}\n`, () => resolve()));
+    // Not awaited: a server that stops reading its stdin would hold the exchange past its reply
+    // budget. What it leaves unread is bounded instead.
+    const unread = proc.child.stdin.writableLength;
+    if (unread + text.length > maxUnreadInputBytes) {
+      stopped = `wirecheck ended the session: the server left ${unread} bytes of its input unread (past the ${maxUnreadInputBytes}-byte limit, MAX_UNREAD_INPUT_BYTES), so it no longer reads its stdin`;
+      proc.child.stdout.off('data', onData);
+      void proc.kill();
+      return undefined;
+    }
+    proc.child.stdin.write(`${text}\n`);
     return undefined;
   };
   return {

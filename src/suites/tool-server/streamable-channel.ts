@@ -14,11 +14,13 @@ import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js'
 import { nodeHttp as http } from '../../transports/node-http.js';
 import type { Channel, PostOutcome } from './channel.js';
 import type { WireVocabulary } from './diagnosis.js';
-import { openGet } from './http.js';
+import { openGet, startRequest } from './http.js';
 import { RpcPeer } from './peer.js';
 
 /** Bytes of a JSON answer or of an error body read; past it the answer is cut off (a protocol failure). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** Bytes of JSON answers one channel holds while they are still being read; past it the answer read is cut. */
+export const MAX_BUFFERED_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Answer streams (event streams of POSTs) one channel keeps open at once; past it the oldest is cut. */
 export const MAX_OPEN_ANSWER_STREAMS = 256;
 /** Continuations of one answer stream that ended before its responses (GET with Last-Event-ID). */
@@ -149,17 +151,16 @@ export interface StreamableOpenOptions {
   /** The protocol version the harness offers in initialize on this channel. */
   readonly protocolVersion: string;
   readonly limits?: SseLimits;
-}
-
-function moduleFor(url: URL) {
-  return url.protocol === 'https:' ? https : http;
+  /** MAX_BUFFERED_ANSWER_BYTES unless given (tests). */
+  readonly maxBufferedAnswerBytes?: number;
 }
 
 /**
  * A Streamable HTTP session with the server under test: every message is one POST to the
  * endpoint; the answer (a JSON body or an event stream) feeds the peer. The session id the
  * initialize answer carries is sent on every later POST, and `MCP-Protocol-Version` from
- * 2025-06-18 on. Reading is bounded: JSON bodies at MAX_ANSWER_BYTES, event streams by the
+ * 2025-06-18 on. Reading is bounded: JSON bodies at MAX_ANSWER_BYTES each and
+ * MAX_BUFFERED_ANSWER_BYTES in all, and in time by the answer's budget; event streams by the
  * SSE decoder's limits, open answer streams by count.
  */
 export function openStreamableChannel(endpoint: string, options: StreamableOpenOptions): StreamableChannel {
@@ -194,7 +195,9 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     const h = sessionHeaders();
     delete h['content-type'];
     h.accept = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
-    h[STREAMABLE_HTTP_HEADERS.lastEventId] = lastEventId;
+    // An event id is any text; a header value is bytes, which Node writes from a string as latin1.
+    // The id's UTF-8 bytes go out, as EventSource sends them (WHATWG HTML: Last-Event-ID).
+    h[STREAMABLE_HTTP_HEADERS.lastEventId] = Buffer.from(lastEventId, 'utf8').toString('latin1');
     return h;
   };
 
@@ -242,6 +245,9 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       version = result.protocolVersion;
   };
 
+  /** Bytes of the JSON answers being read (MAX_BUFFERED_ANSWER_BYTES). */
+  let buffered = 0;
+  const maxBuffered = options.maxBufferedAnswerBytes ?? MAX_BUFFERED_ANSWER_BYTES;
   /** Answers being continued (a GET with Last-Event-ID on its way): not settled yet. */
   let resumingAnswers = 0;
   const wakeSettle = () => {
@@ -377,11 +383,17 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
           wakeSettle();
         }
       };
-      const req = moduleFor(url).request(url, {
+      const req = startRequest(url, {
         method: 'POST',
         agent: url.protocol === 'https:' ? agents.https : agents.http,
         headers: { ...sessionHeaders(), 'content-length': String(Buffer.byteLength(text)) },
       });
+      if (!('on' in req)) {
+        record.problem = req.problem;
+        record.ended = true;
+        finish({ status: undefined, body: '', contentType: undefined, problem: req.problem });
+        return;
+      }
       open.add(req);
       if (open.size > MAX_OPEN_ANSWER_STREAMS) {
         const oldest = open.values().next().value;
@@ -396,15 +408,20 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       // this answer ends; the session goes on (each POST has its own answer), so the channel's
       // diagnosis counts it as a problem, not as the end of reading.
       let cutOff = false;
-      const cut = (head: string, detail: string) => {
+      const cut = (head: string, detail: string, overLimit = true) => {
         cutOff = true;
-        peer.wire.problem('over-limit', head, detail);
+        if (overLimit) peer.wire.problem('over-limit', head, detail);
         record.problem = `wirecheck cut the answer: ${detail}`;
         peer.unreadable(asked, `wirecheck stopped reading the answer to its POST: ${detail}`);
         req.destroy();
       };
+      /** A body still being read when the answer's time is up (set while one is). */
+      let lateBody: (() => void) | undefined;
       const timer = setTimeout(() => {
-        if (record.status !== undefined) return;
+        if (record.status !== undefined) {
+          lateBody?.();
+          return;
+        }
         record.problem = `no response within ${waitMs} ms`;
         req.destroy();
         finish({ status: undefined, body: '', contentType: undefined, problem: record.problem });
@@ -435,25 +452,60 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         }
         const chunks: Buffer[] = [];
         let bytes = 0;
+        const release = () => {
+          buffered -= bytes;
+          bytes = 0;
+          chunks.length = 0;
+          lateBody = undefined;
+        };
+        const cutBody = (detail: (head: string) => string, chunk?: Buffer, overLimit = true) => {
+          const first = chunks[0] ?? chunk;
+          const head = first === undefined ? '' : first.subarray(0, 120).toString('utf8');
+          release();
+          cut(head, detail(head), overLimit);
+          finish({ status, body: '', contentType: res.headers['content-type'], problem: record.problem });
+        };
+        // The body is read within the answer's time too: one that trickles or stalls after its
+        // headers would hold the exchange (and its bytes) until the check's budget.
+        lateBody = () =>
+          cutBody(
+            (head) =>
+              `an answer body still coming ${waitMs} ms after the POST (${bytes} bytes read, starting ${JSON.stringify(head)})`,
+            undefined,
+            false,
+          );
         res.on('data', (chunk: Buffer) => {
           // A chunk already in flight when the answer was cut is not read.
           if (cutOff) return;
           peer.wire.bytesIn(chunk);
           if (bytes + chunk.length > MAX_ANSWER_BYTES) {
-            const head = Buffer.concat(chunks.length > 0 ? [chunks[0] as Buffer] : [chunk])
-              .subarray(0, 120)
-              .toString('utf8');
-            const detail = `an answer body longer than the ${MAX_ANSWER_BYTES}-byte limit (MAX_ANSWER_BYTES): more than ${bytes + chunk.length} bytes, starting ${JSON.stringify(head)}`;
-            chunks.length = 0;
-            cut(head, detail);
-            finish({ status, body: '', contentType: res.headers['content-type'], problem: record.problem });
+            const total = bytes + chunk.length;
+            cutBody(
+              (head) =>
+                `an answer body longer than the ${MAX_ANSWER_BYTES}-byte limit (MAX_ANSWER_BYTES): more than ${total} bytes, starting ${JSON.stringify(head)}`,
+              chunk,
+            );
+            return;
+          }
+          if (buffered + chunk.length > maxBuffered) {
+            cutBody(
+              (head) =>
+                `answer bodies being read at once past the channel's ${maxBuffered}-byte limit (MAX_BUFFERED_ANSWER_BYTES); this one had ${bytes} bytes, starting ${JSON.stringify(head)}`,
+              chunk,
+            );
             return;
           }
           bytes += chunk.length;
+          buffered += chunk.length;
           chunks.push(chunk);
         });
+        res.on('close', () => {
+          if (lateBody !== undefined) release();
+        });
         res.on('end', () => {
+          if (cutOff) return;
           const body = Buffer.concat(chunks).toString('utf8');
+          release();
           record.body = body.length > 64 * 1024 ? `${body.slice(0, 64 * 1024)}...` : body;
           record.kind =
             body === '' ? 'empty' : type === STREAMABLE_HTTP_CONTENT_TYPES.json ? 'json' : 'other';
@@ -532,6 +584,16 @@ export function rawRequest(
   timeoutMs: number,
 ): Promise<RawAnswer> {
   return new Promise((resolve) => {
+    const req = startRequest(url, {
+      method,
+      agent: false,
+      headers:
+        body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    });
+    if (!('on' in req)) {
+      resolve({ status: undefined, headers: {}, body: '', problem: req.problem });
+      return;
+    }
     let settled = false;
     const finish = (answer: RawAnswer) => {
       if (settled) return;
@@ -540,12 +602,6 @@ export function rawRequest(
       req.destroy();
       resolve(answer);
     };
-    const req = moduleFor(url).request(url, {
-      method,
-      agent: false,
-      headers:
-        body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    });
     const timer = setTimeout(
       () => finish({ status: undefined, headers: {}, body: '', problem: `no answer within ${timeoutMs} ms` }),
       timeoutMs,

@@ -33,6 +33,30 @@ async function until(what: string, done: () => boolean, ms = 5000): Promise<void
   }
 }
 
+describe('stdio channel: a server that does not read its stdin', () => {
+  // `sleep` never reads: once the pipe is full, a write waits for ever.
+  test('an exchange whose request does not fit the pipe still ends at its reply budget', async () => {
+    const c = stdio('sleep 30');
+    const ex = await exchange(
+      c,
+      'tools/call',
+      { name: 'echo', arguments: { pad: 'x'.repeat(256 * 1024) } },
+      300,
+    );
+    expect(ex.reply).toBeUndefined();
+    expect(ex.why).toMatch(/^no reply within 300 ms/);
+  });
+
+  test('past the bytes it may leave unread, the session ends and gone() says why', async () => {
+    const c = stdio('sleep 30', { maxUnreadInputBytes: 512 * 1024 });
+    for (let i = 0; i < 4; i++)
+      await c.sendText(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'y'.repeat(200_000) } }));
+    expect(c.gone()).toMatch(
+      /^wirecheck ended the session: the server left \d+ bytes of its input unread \(past the 524288-byte limit, MAX_UNREAD_INPUT_BYTES\)/,
+    );
+  });
+});
+
 describe('stdio channel: what arrived, when it is not the protocol', () => {
   test('`cat` echoes the request back: the wait ends at once and says so', async () => {
     const c = stdio('cat');

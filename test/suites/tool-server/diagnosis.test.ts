@@ -86,6 +86,27 @@ describe('the peer: echoes, unreadable lines and bounded memory', () => {
     expect(cannotSpeakProtocol(d)).toBe(d.summary);
   });
 
+  test("the server's requests are answered up to maxAnsweredRequests, and the sent texts kept are bounded", () => {
+    const answered: unknown[] = [];
+    const peer = new RpcPeer('p', (m) => {
+      answered.push(m);
+      peer.recordSent(JSON.stringify(m), m);
+    });
+    const longId = 'i'.repeat(4096);
+    for (let n = 0; n < PEER_LIMITS.maxAnsweredRequests + 5; n++) {
+      const ping = { jsonrpc: '2.0', id: `${longId}${n}`, method: 'ping' };
+      peer.receive(JSON.stringify(ping), ping, true);
+    }
+    expect(answered).toHaveLength(PEER_LIMITS.maxAnsweredRequests);
+    const sent = peer.items.filter((i) => i.direction === 'sent');
+    expect(sent.reduce((n, i) => n + i.text.length, 0)).toBeLessThanOrEqual(
+      PEER_LIMITS.maxSentText + sent.length * (PEER_LIMITS.previewChars + 40),
+    );
+    expect(sent.at(-1)?.text).toMatch(/\.\.\. \(\d+ characters\)$/);
+    // What it kept of the pings counts against the process's pool, which the tests after share.
+    peer.keptText.release();
+  });
+
   test("a server's own request is answered even when it looks like nothing the peer sent", () => {
     const answered: unknown[] = [];
     const peer = new RpcPeer('p', (m) => answered.push(m));

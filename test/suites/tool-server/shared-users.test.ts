@@ -61,6 +61,6 @@ describe('shared values that name their users', () => {
     // The test saw the users it guards: the foreign posts' four and the exercised session's.
     const users = (key: string) => [...named].filter((n) => n.startsWith(`${key}: `)).length;
     expect(users('foreign-posts')).toBe(4);
-    expect(users('http-exercised')).toBe(9);
+    expect(users('http-exercised')).toBe(10);
   });
 });

@@ -92,6 +92,14 @@ const CASES: Case[] = [
     resumes: RESUME_CHECKS,
   },
   {
+    // Before, wirecheck put such an id in Last-Event-ID as is: Node threw, unhandled, and the run
+    // stopped on a harness error.
+    server: 'poll-wide-ids',
+    flaw: 'polls its answers with event ids outside latin1 (sent back in Last-Event-ID as their UTF-8 bytes)',
+    resumes: RESUME_CHECKS,
+    protocol: '2025-11-25',
+  },
+  {
     server: 'poll-no-retry',
     flaw: 'polls its answers under 2025-11-25 without a retry field before the stream ends',
     warns: ['answer-before-close'],

@@ -92,6 +92,45 @@ describe('Streamable HTTP channel: one answer cut at a limit, the session goes o
   });
 });
 
+describe('Streamable HTTP channel: a JSON answer body is read within the answer time', () => {
+  test('a body that stalls after its headers ends the exchange at the budget, saying so; the session goes on', async () => {
+    const url = await serve(({ id, method }, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (method === 'tools/list') res.write('{"jsonrpc":"2.0","result":{"tools":[');
+      else res.end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+      // tools/list: the rest never comes.
+    });
+    const c = open(url);
+    const stalled = await exchange(c, 'tools/list', {}, 300);
+    expect(stalled.reply).toBeUndefined();
+    expect(c.posts[0]?.problem).toMatch(
+      /^wirecheck cut the answer: an answer body still coming 2000 ms after the POST \(\d+ bytes read, starting "\{\\"jsonrpc/,
+    );
+    expect((await exchange(c, 'ping', {}, 2000)).reply).toMatchObject({ result: {} });
+    expect(c.diagnosis().fatal).toBeUndefined();
+  });
+
+  test('bodies being read at once are bounded in bytes for the channel: the one past the bound is cut', async () => {
+    const url = await serve((_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"jsonrpc":"2.0","result":{"pad":"${'x'.repeat(700)}`);
+    });
+    const c = openStreamableChannel(url, {
+      label: 'test',
+      postTimeoutMs: 1000,
+      protocolVersion: '2025-03-26',
+      maxBufferedAnswerBytes: 1000,
+    });
+    channels.push(c);
+    await Promise.all([exchange(c, 'tools/list', {}, 300), exchange(c, 'resources/list', {}, 300)]);
+    const problems = c.posts.map((p) => p.problem ?? '');
+    expect(
+      problems.filter((p) => /being read at once past the channel's 1000-byte limit/.test(p)),
+    ).toHaveLength(1);
+    expect(problems.filter((p) => /still coming 1000 ms after the POST/.test(p))).toHaveLength(1);
+  });
+});
+
 describe('Streamable HTTP channel: what a POST record keeps is bounded, what it counts is exact', () => {
   test('past MAX_KEPT_MESSAGES a response is no longer kept, yet every response to the asked request is counted', async () => {
     const flood = MAX_KEPT_MESSAGES.responses;

@@ -9,7 +9,8 @@
 // resumeOtherStream, resumeInclusive, resumeNothing, sameIds (ids restart on every stream; no resumption),
 // pollAnswers (with eventIds, MCP 2025-11-25 polling: an answer stream ends after its priming event and a
 // retry, its response replayed to a GET with Last-Event-ID: conforming under 2025-11-25; 'no-retry' leaves
-// the retry field out),
+// the retry field out), idPrefix (put before every event id: '中' makes ids outside latin1, which a
+// client sends in Last-Event-ID as their UTF-8 bytes: conforming too),
 // noteEvents (that many notifications with ids before each reply: conforming too) and repeatLastNote (the
 // last of them has one id on every stream);
 // ignoreVersionHeader (serves a request whose MCP-Protocol-Version is no revision, where a conforming
@@ -117,7 +118,10 @@ export function main(flaws = {}) {
 
   // GET + Last-Event-ID `<stream>-<seq>`: the events of that stream after seq, then the stream ends.
   const resume = (s, res, last) => {
-    const [no, seq] = String(last).split('-').map(Number);
+    const [no, seq] = String(last)
+      .slice((flaws.idPrefix ?? '').length)
+      .split('-')
+      .map(Number);
     const stream = s.streams[no - 1];
     if (flaws.sameIds || stream === undefined || !(seq >= 1 && seq <= stream.length))
       return refuse(res, 400, `cannot resume after ${last}`);
@@ -195,7 +199,9 @@ export function main(flaws = {}) {
       if (sid === undefined) return refuse(res, 400, 'session id required');
       const s = known(sid);
       if (s === undefined) return refuse(res, 404, 'no such session');
-      const last = req.headers['last-event-id'];
+      // Node reads a header's bytes as latin1: an id's UTF-8 bytes, as EventSource sends them, read back.
+      const header = req.headers['last-event-id'];
+      const last = header === undefined ? undefined : Buffer.from(header, 'latin1').toString('utf8');
       if (flaws.eventIds && last !== undefined) return resume(s, res, last);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.flushHeaders();
@@ -336,7 +342,7 @@ export function main(flaws = {}) {
         const stream = [];
         s?.streams.push(stream);
         const no = s === undefined ? 0 : s.streams.length;
-        const idOf = (seq) => (flaws.sameIds ? `${seq}` : `${no}-${seq}`);
+        const idOf = (seq) => (flaws.sameIds ? `${seq}` : `${flaws.idPrefix ?? ''}${no}-${seq}`);
         // noteEvents: that many log notifications between the priming event and the reply, each
         // with its id (a chatty server: conforming too); repeatLastNote: the last of them has the
         // same id on every stream.
