@@ -34,6 +34,16 @@ import { ToolAbortError, ToolProtocolError, ToolServerError, ToolTimeoutError } 
 /** Per-request timeout when none is given: long enough for a slow tool, short enough for CI. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
+/** `work`, or the error `late` makes once `ms` passed; `work` settling later is handled. */
+function withinMs<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  work.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
 export interface ToolClientOptions {
   /** Default per-request timeout (ms). */
   readonly timeoutMs?: number;
@@ -109,8 +119,16 @@ export class ToolClient {
   async connect(options: ToolRequestOptions = {}): Promise<InitializeResult> {
     if (this.state !== 'new') throw new Error(`ToolClient.connect(): the client is already ${this.state}`);
     this.state = 'connecting';
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     try {
-      await this.transport.start();
+      await withinMs(this.transport.start(), timeoutMs, () => {
+        void this.transport.close();
+        return new TransportError(
+          'connection',
+          `connecting: the transport did not start within ${timeoutMs} ms (a server that accepts the connection and never answers, say)`,
+          true,
+        );
+      });
     } catch (e) {
       this.state = 'closed';
       throw e;
@@ -229,12 +247,14 @@ export class ToolClient {
     // It may settle while `send` is still running; it is awaited (and so handled) below.
     reply.catch(() => {});
     try {
-      try {
-        await this.transport.send(request(id, method, params));
-      } catch (e) {
+      const sending = this.transport.send(request(id, method, params)).catch((e: unknown) => {
         this.pending.delete(id);
         throw this.sendError(method, e);
-      }
+      });
+      // The reply's timer also bounds the send: a server that takes the POST and never answers
+      // it, or trickles its body, does not hold the request past its timeout.
+      sending.catch(() => {});
+      await Promise.race([sending, reply]);
       const result = await reply;
       if (schema === undefined) return result as z.infer<S>;
       const parsed = schema.safeParse(result);
@@ -256,8 +276,18 @@ export class ToolClient {
   /** Send a notification (no reply). */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     const message = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     try {
-      await this.transport.send(message);
+      await withinMs(
+        this.transport.send(message),
+        timeoutMs,
+        () =>
+          new TransportError(
+            'connection',
+            `${method}: the notification was not sent within ${timeoutMs} ms`,
+            false,
+          ),
+      );
     } catch (e) {
       throw this.sendError(method, e);
     }

@@ -1,14 +1,35 @@
+import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { probeToolServer, ToolClient } from '../../../src/clients/tools/index.js';
-import { ChildProcessTransport, SseClientTransport } from '../../../src/transports/index.js';
+import {
+  ChildProcessTransport,
+  SseClientTransport,
+  StreamableHttpClientTransport,
+} from '../../../src/transports/index.js';
 import { type RunningTarget, startSseTarget, targetCommand } from '../../hostile/targets.js';
 
 const running: RunningTarget[] = [];
 const clients: ToolClient[] = [];
+const servers: Server[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
   for (const t of running.splice(0)) await t.stop();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
 });
+
+/** A server on 127.0.0.1 that takes each request and answers with `answer` (or never). */
+async function stalling(answer: (res: import('node:http').ServerResponse) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    answer(res);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
 
 async function sseTarget(name: string): Promise<RunningTarget> {
   const t = await startSseTarget(name);
@@ -72,5 +93,34 @@ describe('reference tool client: bounded on a hostile server', () => {
     const error = await connectError(client);
     expect(error.name).toBe('ToolTimeoutError');
     expect(warnings.join('\n')).toContain('maxDepth');
+  });
+});
+
+describe('reference tool client: bounded in time on a server that stalls', () => {
+  test('over SSE, a stream request never answered fails connect at its timeout', async () => {
+    const url = await stalling(() => {});
+    const error = await connectError(
+      new ToolClient(new SseClientTransport(`${url}/sse`), { timeoutMs: 300 }),
+    );
+    expect(error.message).toMatch(/did not start within 300 ms/);
+  });
+
+  test('over Streamable HTTP, a POST never answered fails initialize at its timeout', async () => {
+    const url = await stalling(() => {});
+    const error = await connectError(
+      new ToolClient(new StreamableHttpClientTransport(`${url}/mcp`), { timeoutMs: 300 }),
+    );
+    expect(error.name).toBe('ToolTimeoutError');
+  });
+
+  test('over Streamable HTTP, a JSON answer whose body never ends fails initialize at its timeout', async () => {
+    const url = await stalling((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"jsonrpc":"2.0","id":1,');
+    });
+    const error = await connectError(
+      new ToolClient(new StreamableHttpClientTransport(`${url}/mcp`), { timeoutMs: 300 }),
+    );
+    expect(error.name).toBe('ToolTimeoutError');
   });
 });
