@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { parseJsonBounded } from '../protocol/json/index.js';
 import { headAndTail } from './head-tail.js';
 import type { CommandRun } from './run-command.js';
 
@@ -7,6 +8,13 @@ import type { CommandRun } from './run-command.js';
  * (messages-client, tool-client): exit 0 prints the result, a non-zero exit prints the
  * suite's error object. Each suite names its own error schema and shape.
  */
+/**
+ * What a target's stdout is parsed within: stdout is kept up to 16 MiB, and 16 MiB of `[`
+ * parses into some 485 MB of heap and 8 s of work, kept with the case. Far deeper than anything
+ * a suite's mock serves (the mocks refuse bodies past 1,000 levels).
+ */
+export const OUTPUT_JSON_LIMITS = { maxDepth: 2048, maxLength: Number.POSITIVE_INFINITY } as const;
+
 export type JsonCommandOutcome<E> =
   | { type: 'printed'; value: unknown }
   | { type: 'error'; error: E; exitCode: number | null }
@@ -28,15 +36,15 @@ export function classifyJsonCommandRun<S extends z.ZodType<{ error: unknown }>>(
     return { type: 'timed-out', reason: `the command did not exit within ${Math.round(run.durationMs)} ms` };
   }
   const text = run.stdout.trim();
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+  const parsed = parseJsonBounded(text, OUTPUT_JSON_LIMITS);
+  if (!parsed.ok) {
+    const why = parsed.reason === 'syntax' ? '' : ` (${parsed.message})`;
     return {
       type: 'broken',
-      reason: `stdout is not one JSON value (exit ${exitOf(run)}): ${abbreviate(run.stdout)}`,
+      reason: `stdout is not one JSON value${why} (exit ${exitOf(run)}): ${abbreviate(run.stdout)}`,
     };
   }
+  const value = parsed.value;
   const asError = errorSchema.safeParse(value);
   if (run.exitCode === 0) {
     if (asError.success) {

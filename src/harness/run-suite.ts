@@ -18,6 +18,7 @@ import {
 } from './check.js';
 import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
+import { boundEvidence } from './evidence-bounds.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
 import { RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
@@ -677,6 +678,7 @@ function outcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
     ...('expected' in o ? { expected: shown(o.expected) } : {}),
     ...('actual' in o ? { actual: shown(o.actual) } : {}),
     ...(o.sharedCause === undefined ? {} : { sharedCause: clip(o.sharedCause, RESULT_TEXT_LIMITS.message) }),
+    ...(o.evidence === undefined ? {} : { evidence: boundEvidence(o.evidence) }),
   };
 }
 

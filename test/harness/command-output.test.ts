@@ -35,6 +35,19 @@ describe('a target command prints one JSON value: the result on exit 0, the erro
     expect(noShape).toMatchObject({ type: 'broken', reason: `exit 2 but stdout is not ${SHAPE}: "{}"` });
     expect(classifyJsonCommandRun(run({ stdout: 'hello' }), ErrorOut, SHAPE).type).toBe('broken');
   });
+  test('stdout nested deeper than OUTPUT_JSON_LIMITS is broken, naming the limit, and is never parsed', () => {
+    const deep = `${'['.repeat(4_000_000)}${']'.repeat(4_000_000)}`;
+    const out = classifyJsonCommandRun(run({ stdout: deep }), ErrorOut, SHAPE);
+    expect(out).toMatchObject({
+      type: 'broken',
+      reason: expect.stringMatching(
+        /^stdout is not one JSON value \(JSON nested deeper than the 2048-level limit/,
+      ),
+    });
+    // Within the limit a deep value is a result like any other.
+    const within = `${'['.repeat(2000)}${']'.repeat(2000)}`;
+    expect(classifyJsonCommandRun(run({ stdout: within }), ErrorOut, SHAPE).type).toBe('printed');
+  });
   test('a run past its budget is timed out; one that could not start is broken', () => {
     expect(classifyJsonCommandRun(run({ timedOut: true, exitCode: null }), ErrorOut, SHAPE).type).toBe(
       'timed-out',

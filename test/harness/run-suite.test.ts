@@ -280,7 +280,7 @@ describe('runSuite: a run that stops early', () => {
 });
 
 describe('runSuite: what a failure quotes is bounded', () => {
-  test('a message, expected and actual of a megabyte each are cut, noting their length', async () => {
+  test('a message, expected and actual of a megabyte each are cut, noting their length, and the evidence is bounded', async () => {
     const huge = 'x'.repeat(1024 * 1024);
     const suite: Suite<null, object> = {
       name: 'big',
@@ -299,7 +299,18 @@ describe('runSuite: what a failure quotes is bounded', () => {
           basis: 'spec',
           rule: 'a rule',
           async run() {
-            throw new CheckFailure(`got ${huge}`, huge, `🙂${huge}`);
+            const messages = Array.from({ length: 2000 }, (_, n) => ({
+              atMs: n,
+              session: 'stdio',
+              direction: 'received' as const,
+              text: huge,
+            }));
+            throw new CheckFailure(`got ${huge}`, huge, `🙂${huge}`, {
+              kind: 'jsonrpc',
+              title: 'the case',
+              messages,
+              mark: 1990,
+            });
           },
         },
       ],
@@ -310,5 +321,11 @@ describe('runSuite: what a failure quotes is bounded', () => {
     expect(check?.message).toBe(`got ${'x'.repeat(4092)}... (1048580 characters)`);
     expect(check?.expected).toBe(`${'x'.repeat(16_384)}... (1048576 characters)`);
     expect(check?.actual).toBe(`🙂${'x'.repeat(16_382)}... (1048578 characters)`);
+    // Its evidence too: a window of messages around the mark, each text clipped.
+    const evidence = check?.evidence;
+    if (evidence?.kind !== 'jsonrpc') throw new Error('no jsonrpc evidence');
+    expect(evidence.messages).toHaveLength(1000);
+    expect(evidence.messages[evidence.mark ?? -1]?.atMs).toBe(1990);
+    expect(evidence.messages[0]?.text).toBe(`${'x'.repeat(4096)}... (1048576 characters)`);
   });
 });
