@@ -20,6 +20,11 @@ export interface MessagesServiceSuiteOptions {
   readonly maxRunawayReplies?: number;
   /** Pause between aborting a stream and the next request (default 200 ms). */
   readonly abortSettleMs?: number;
+  /**
+   * Characters of reply text (and of the bodies sent) that `sendOnce` remembers in all
+   * (default 64 Mi): past it a body is sent again instead of remembered.
+   */
+  readonly maxRememberedChars?: number;
 }
 
 /**
@@ -61,7 +66,49 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
-const MAX_REMEMBERED_BODIES = 2000;
+/** What `sendOnce` remembers at most: bodies, and characters of their bodies and reply texts. */
+export interface RememberLimits {
+  readonly maxBodies: number;
+  readonly maxChars: number;
+}
+
+/**
+ * A count alone does not bound the heap: a service answering each invalid body with 31 MiB
+ * of error message would make 2000 remembered replies hold some 8 GB.
+ */
+export const REMEMBER_LIMITS: RememberLimits = { maxBodies: 2000, maxChars: 64 * 1024 * 1024 };
+
+/**
+ * `send`, with each reply remembered by its raw body while the limits allow, so checks that
+ * share generated bodies send each once. A reply that would pass the character budget is
+ * forgotten once it arrives (the callers judge its parsed body, so no clipped form would do):
+ * the same body is then simply sent again.
+ */
+export function rememberingSender(
+  send: (raw: string) => Promise<BufferedReply>,
+  limits: RememberLimits = REMEMBER_LIMITS,
+): (raw: string) => Promise<BufferedReply> {
+  const remembered = new Map<string, Promise<BufferedReply>>();
+  let chars = 0;
+  return (raw) => {
+    const known = remembered.get(raw);
+    if (known !== undefined) return known;
+    const reply = send(raw);
+    if (remembered.size >= limits.maxBodies || chars + raw.length > limits.maxChars) return reply;
+    remembered.set(raw, reply);
+    chars += raw.length;
+    // Attached before the caller's await, so the reply is forgotten before the caller goes on.
+    reply.then(
+      ({ text }) => {
+        if (chars + text.length <= limits.maxChars) chars += text.length;
+        else if (remembered.delete(raw)) chars -= raw.length;
+      },
+      // A failed request stays remembered, as before the budget: the caller sees its failure.
+      () => undefined,
+    );
+    return reply;
+  };
+}
 
 export function createSharedReplies(client: ServiceClient, model: string): SharedReplies {
   const json = (body: unknown) => JSON.stringify(body);
@@ -142,21 +189,17 @@ export async function openMessagesService(
     }
     throw e;
   }
-  const remembered = new Map<string, Promise<BufferedReply>>();
+  const sendOnce = rememberingSender((raw) => sendBuffered(client, raw), {
+    ...REMEMBER_LIMITS,
+    ...(options.maxRememberedChars === undefined ? {} : { maxChars: options.maxRememberedChars }),
+  });
   return {
     client,
     model: resolved.model,
     maxHttpRuns: options.maxHttpRuns ?? 50,
     abortSettleMs: options.abortSettleMs ?? 200,
     shared,
-    sendOnce(raw) {
-      let reply = remembered.get(raw);
-      if (reply === undefined) {
-        reply = sendBuffered(client, raw);
-        if (remembered.size < MAX_REMEMBERED_BODIES) remembered.set(raw, reply);
-      }
-      return reply;
-    },
+    sendOnce,
     close,
   };
 }

@@ -1,3 +1,4 @@
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import {
   ErrorBody,
   type Message,
@@ -23,21 +24,42 @@ export interface ParsedFrame {
 export function parseFrames(frames: readonly SseFrame[]): ParsedFrame[] {
   const parsed: ParsedFrame[] = [];
   frames.forEach((frame, frameIndex) => {
-    const data = jsonObject(frame.data);
+    const { data } = frameData(frame);
     if (data !== undefined) parsed.push({ frameIndex, data });
   });
   return parsed;
 }
 
-function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+/** A frame's data as a JSON object, or undefined with the limit it passed when it was refused unparsed. */
+export type FrameData =
+  | { readonly data: Readonly<Record<string, unknown>>; readonly refused?: undefined }
+  | { readonly data: undefined; readonly refused: string | undefined };
+
+/**
+ * Each frame's data, parsed once for the twenty-odd rules that read every frame: a
+ * service's 16 MiB frame would otherwise be parsed by each. The text is kept beside the
+ * result so a frame whose data was replaced is parsed again. The entries live as long as
+ * their frames, which are held anyway as long as their reply is.
+ */
+const parsedData = new WeakMap<SseFrame, { readonly text: string; readonly result: FrameData }>();
+
+export function frameData(frame: SseFrame): FrameData {
+  const cached = parsedData.get(frame);
+  if (cached !== undefined && cached.text === frame.data) return cached.result;
+  const result = jsonObject(frame.data);
+  parsedData.set(frame, { text: frame.data, result });
+  return result;
+}
+
+/** Within the JSON limits: a `[[[[...` frame from the service costs no parse, only a scan. */
+function jsonObject(text: string): FrameData {
+  const parsed = parseJsonBounded(text);
+  if (!parsed.ok)
+    return { data: undefined, refused: parsed.reason === 'syntax' ? undefined : parsed.message };
+  const value = parsed.value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? { data: value as Record<string, unknown> }
+    : { data: undefined, refused: undefined };
 }
 
 function typeOf(data: Readonly<Record<string, unknown>>): string | undefined {
@@ -60,9 +82,11 @@ export function frameFormatViolations(frames: readonly SseFrame[], unterminated:
       found.push(violation(where, 'an `event:` line naming the event', 'no event line', i));
       return;
     }
-    const data = jsonObject(frame.data);
+    const { data, refused } = frameData(frame);
     if (data === undefined) {
-      found.push(violation(where, 'a `data:` line holding a JSON object', abbreviate(frame.data), i));
+      const arrived =
+        refused === undefined ? abbreviate(frame.data) : `${refused} in ${abbreviate(frame.data)}`;
+      found.push(violation(where, 'a `data:` line holding a JSON object', arrived, i));
       return;
     }
     if (data.type !== frame.event) {
@@ -128,11 +152,21 @@ export function followStream(frames: readonly SseFrame[]): FollowedStream {
     const frameIndex = e.kind === 'truncated' ? undefined : parsed[e.eventIndex]?.frameIndex;
     problem = { kind: e.kind, frameIndex, expected: e.expected, actual: e.actual };
   }
-  const stopsWithoutDeltas = acc.blocksWithoutDeltas.map(
-    (index) =>
-      parsed.find((p) => p.data.type === 'content_block_stop' && p.data.index === index)?.frameIndex ?? -1,
-  );
+  // One map for all blocks: a stream of 30k empty blocks must not search the stream 30k times.
+  const stops = acc.blocksWithoutDeltas.length === 0 ? undefined : firstStops(parsed);
+  const stopsWithoutDeltas = acc.blocksWithoutDeltas.map((index) => stops?.get(index) ?? -1);
   return { message, problem, stopsWithoutDeltas };
+}
+
+/** The frame of the first content_block_stop of each index. */
+function firstStops(parsed: readonly ParsedFrame[]): Map<unknown, number> {
+  const stops = new Map<unknown, number>();
+  for (const p of parsed) {
+    if (typeOf(p.data) === 'content_block_stop' && !stops.has(p.data.index)) {
+      stops.set(p.data.index, p.frameIndex);
+    }
+  }
+  return stops;
 }
 
 /** The service's `error` event that ended a stream, as the real API ends one it cannot finish. */
@@ -152,7 +186,7 @@ export function errorEnding(frames: readonly SseFrame[]): ErrorEnding | undefine
   const frameIndex = frames.length - 1;
   const last = frames[frameIndex];
   if (last === undefined || last.event !== 'error') return undefined;
-  const body = ErrorBody.safeParse(jsonObject(last.data));
+  const body = ErrorBody.safeParse(frameData(last).data);
   return body.success
     ? { frameIndex, type: body.data.error.type, message: body.data.error.message }
     : undefined;
@@ -312,10 +346,12 @@ export function cuttingStopReason(frames: readonly SseFrame[]): string | undefin
 
 /** content_block_start frames that open a tool_use block. */
 export function toolUseStarts(frames: readonly SseFrame[]): ParsedFrame[] {
-  return parseFrames(frames).filter((p) => {
-    const block = p.data.content_block as { type?: unknown } | undefined;
-    return typeOf(p.data) === 'content_block_start' && block?.type === 'tool_use';
-  });
+  return parseFrames(frames).filter(isToolUseStart);
+}
+
+function isToolUseStart(p: ParsedFrame): boolean {
+  const block = p.data.content_block as { type?: unknown } | undefined;
+  return typeOf(p.data) === 'content_block_start' && block?.type === 'tool_use';
 }
 
 /**
@@ -340,13 +376,11 @@ export function partialJsonViolations(
   const ending = errorEnding(frames);
   if (problem?.kind === 'error-event' && ending !== undefined && ending.frameIndex === problem.frameIndex) {
     // Each input was parsed at its content_block_stop; one still open was cut by the error.
-    const open = toolUseStarts(frames).filter((start) => !closedAfter(frames, start));
     return {
       violations: [],
-      undetermined:
-        open.length === 0
-          ? undefined
-          : `a tool input was cut: the stream ${describeErrorEnding(frames, ending)}`,
+      undetermined: hasOpenToolUse(parseFrames(frames))
+        ? `a tool input was cut: the stream ${describeErrorEnding(frames, ending)}`
+        : undefined,
     };
   }
   if (problem) {
@@ -358,13 +392,19 @@ export function partialJsonViolations(
   return { violations: [], undetermined: undefined };
 }
 
-function closedAfter(frames: readonly SseFrame[], start: ParsedFrame): boolean {
-  return parseFrames(frames).some(
-    (p) =>
-      p.frameIndex > start.frameIndex &&
-      typeOf(p.data) === 'content_block_stop' &&
-      p.data.index === start.data.index,
-  );
+/**
+ * Whether a tool_use block has no content_block_stop of its index after its start. One
+ * pass from the end, remembering the indexes stopped so far: a hostile stream of 30k
+ * blocks must not be searched once per block.
+ */
+function hasOpenToolUse(parsed: readonly ParsedFrame[]): boolean {
+  const stopped = new Set<unknown>();
+  for (let i = parsed.length - 1; i >= 0; i--) {
+    const p = parsed[i]!;
+    if (typeOf(p.data) === 'content_block_stop') stopped.add(p.data.index);
+    else if (isToolUseStart(p) && !stopped.has(p.data.index)) return true;
+  }
+  return false;
 }
 
 /** "Events: ping": data `{type: ping}`. */
@@ -372,7 +412,7 @@ export function pingViolations(frames: readonly SseFrame[]): { pings: number; vi
   let pings = 0;
   const found: Violation[] = [];
   frames.forEach((frame, i) => {
-    const data = jsonObject(frame.data);
+    const { data } = frameData(frame);
     if (frame.event !== 'ping' && data?.type !== 'ping') return;
     pings++;
     if (!PingEvent.safeParse(data).success || frame.event !== 'ping') {
@@ -395,7 +435,7 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set(STREAM_EVENT_TYPES);
 export function unknownNameViolations(frames: readonly SseFrame[]): Violation[] {
   const found: Violation[] = [];
   frames.forEach((frame, i) => {
-    const type = jsonObject(frame.data)?.type;
+    const type = frameData(frame).data?.type;
     if (frame.event !== undefined && !KNOWN_EVENTS.has(frame.event)) {
       found.push(
         violation(describeFrame(frames, i), 'an event named in the spec', `event ${frame.event}`, i),

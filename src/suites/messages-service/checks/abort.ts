@@ -2,19 +2,16 @@ import { setTimeout } from 'node:timers/promises';
 import { type Check, NotExercised } from '../../../harness/check.js';
 import type { SseFrame } from '../../../protocol/sse/index.js';
 import type { MessagesServiceCtx } from '../context.js';
+import { frameData } from '../frame-rules.js';
 import { sendBuffered, sendStreamed } from '../http.js';
 import { bufferedMessage } from '../reply-rules.js';
 import { textRequest } from '../requests.js';
 import { failOn, within } from '../violations.js';
 import { NETWORK_BUDGET_MS } from './common.js';
 
-function isDelta(frame: SseFrame): boolean {
-  if (frame.event === 'content_block_delta') return true;
-  try {
-    return (JSON.parse(frame.data) as { type?: unknown })?.type === 'content_block_delta';
-  } catch {
-    return false;
-  }
+/** Whether the client has its first delta; a frame whose data passed the JSON limits is none. */
+export function isDelta(frame: SseFrame): boolean {
+  return frame.event === 'content_block_delta' || frameData(frame).data?.type === 'content_block_delta';
 }
 
 export const abortChecks: Check<MessagesServiceCtx>[] = [
