@@ -1,12 +1,13 @@
 import { CheckFailure } from '../../harness/check.js';
 import { assembledOutputForms, OUTPUT_LIMIT_BYTES, utf8Prefix } from '../../protocol/bash/index.js';
-import { abbreviate } from './expect.js';
+import { abbreviate, mentions } from './expect.js';
 
 /**
  * "a note that the 64 KB limit was exceeded", in the words a runner may choose: the limit
- * named in KB, KiB, K or kilobytes, or in bytes.
+ * named in KB, KiB, K or kilobytes, or in bytes. The gaps are bounded: unbounded ones on either
+ * side of the hyphen backtrack quadratically on a "64" followed by a long run of spaces.
  */
-export const LIMIT_NOTE = /\b64\s*-?\s*(Ki?B|K\b|kilo-?bytes?|kibi-?bytes?)|65[,.\s]?536/i;
+export const LIMIT_NOTE = /\b64\s{0,16}-?\s{0,16}(Ki?B|K\b|kilo-?bytes?|kibi-?bytes?)|65[,.\s]?536/i;
 
 /**
  * Runner contract 4 and 5 for a command that printed `stdout` and `stderr` (valid UTF-8,
@@ -95,7 +96,7 @@ function expectFormOfOutput(
       abbreviate(rest.slice(0, 200)),
     );
   }
-  if (!LIMIT_NOTE.test(rest)) {
+  if (!mentions(LIMIT_NOTE, rest)) {
     throw new CheckFailure(
       `${what}: no note that the 64 KB limit was exceeded after the kept output`,
       `a note matching ${LIMIT_NOTE}`,

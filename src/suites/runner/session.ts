@@ -41,6 +41,11 @@ export interface SessionRun {
   readonly spec: SessionSpec;
   readonly workdir: string;
   readonly outputs: readonly OutputLine[];
+  /**
+   * Lines the runner printed after the kept ones (past keptLinesFor or MAX_STDOUT_BYTES):
+   * counted, not kept. A line is kept whole or not at all.
+   */
+  readonly droppedLines: number;
   /** The runner's process group: the harness started it as the leader of its own group. */
   readonly runnerPgid: number | undefined;
   /**
@@ -105,6 +110,17 @@ const DRAIN_MS = 1000;
 const SETTLE_MS = 1000;
 const POLL_MS = 50;
 const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+/**
+ * Lines kept beyond one per input line: room for a runner's extra lines (a banner, a stray
+ * print) to be kept and judged. A bound on bytes alone is not enough: 64 MiB of nothing but
+ * line breaks (`yes ''`) are 67 million lines, an object each, gigabytes of the harness's heap.
+ */
+export const EXTRA_LINES_KEPT = 1000;
+
+/** How many of the runner's stdout lines a session keeps when fed `inputLines` lines. */
+export function keptLinesFor(inputLines: number): number {
+  return inputLines + EXTRA_LINES_KEPT;
+}
 
 /**
  * Run the runner command once as the target contract in the README says (`sh -c`, its own process group,
@@ -147,6 +163,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     budgetExceeded: false,
     stderr: '',
     survivors: [],
+    droppedLines: 0,
   };
 
   let contained: ContainedTarget;
@@ -167,16 +184,12 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   if (runnerPgid !== undefined) env.onStart?.(runnerPgid);
   const runnerGroups = new Set<number>(runnerPgid === undefined ? [] : [runnerPgid]);
   const outputs: OutputLine[] = [];
-  const lines = lineSplitter((text) => {
+  const lines = stdoutLines(keptLinesFor(spec.lines.length), MAX_STDOUT_BYTES, (text) => {
     const line = { text, atMs: elapsed() };
     outputs.push(line);
     env.onOutput?.(line);
   });
-  let stdoutBytes = 0;
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdoutBytes += chunk.length;
-    if (stdoutBytes <= MAX_STDOUT_BYTES) lines.push(chunk);
-  });
+  child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk));
   const stderr = createHeadTailCapture();
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   // Both: the exit may be known before the last of stderr is read (what sh says of a command it cannot find).
@@ -250,6 +263,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   const run: SessionRun = {
     ...base,
     outputs,
+    droppedLines: lines.droppedLines,
     runnerPgid,
     runnerGroups,
     runnerStdio,
@@ -313,6 +327,64 @@ function waitUntil(done: () => boolean, signal: AbortSignal | undefined): Promis
   });
 }
 
+/** The lines of a runner's stdout: those kept (passed to `onLine`) and a count of the rest. */
+export interface StdoutLines {
+  push(chunk: Buffer): void;
+  /** Stdout closed: a last line without a line break is a line too. */
+  end(): void;
+  readonly droppedLines: number;
+}
+
+/**
+ * Keeps the first `maxLines` lines of the first `maxBytes` bytes of stdout and counts the
+ * lines after them (by their line breaks, holding nothing of them), so that a flood of lines
+ * costs the harness bounded memory and still shows in the session.
+ */
+export function stdoutLines(maxLines: number, maxBytes: number, onLine: (text: string) => void): StdoutLines {
+  let kept = 0;
+  let dropped = 0;
+  let bytes = 0;
+  let overflowing = false;
+  // Overflowing: whether a line has begun that no line break has ended yet.
+  let open = false;
+  const splitter = lineSplitter((text) => {
+    if (kept < maxLines) {
+      kept++;
+      onLine(text);
+    } else dropped++;
+  });
+  const overflow = (chunk: Buffer) => {
+    if (!overflowing) {
+      overflowing = true;
+      // The line begun before the limit is not kept: a line is kept whole or not at all.
+      open = splitter.discard();
+    }
+    dropped += lineBreaks(chunk);
+    if (chunk.length > 0) open = chunk[chunk.length - 1] !== 10;
+  };
+  return {
+    push(chunk) {
+      bytes += chunk.length;
+      if (overflowing || kept >= maxLines || bytes > maxBytes) overflow(chunk);
+      else splitter.push(chunk);
+    },
+    end() {
+      if (!overflowing) splitter.end();
+      else if (open) dropped++;
+      open = false;
+    },
+    get droppedLines() {
+      return dropped;
+    },
+  };
+}
+
+function lineBreaks(chunk: Buffer): number {
+  let n = 0;
+  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
+  return n;
+}
+
 /** Bytes to lines: split on LF (a CR before it is dropped), decoding each line whole. */
 function lineSplitter(onLine: (text: string) => void) {
   let pending: Buffer[] = [];
@@ -334,6 +406,12 @@ function lineSplitter(onLine: (text: string) => void) {
     end() {
       if (pending.length > 0 && Buffer.concat(pending).length > 0) emit(Buffer.concat(pending));
       pending = [];
+    },
+    /** Forget the line begun and not ended; whether there was one. */
+    discard(): boolean {
+      const begun = pending.some((part) => part.length > 0);
+      pending = [];
+      return begun;
     },
   };
 }

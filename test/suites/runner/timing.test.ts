@@ -28,6 +28,7 @@ function timedRun(opts: { seconds: number; startMs: number; delayMs?: number; la
     spec: { lines, timeoutS: opts.seconds, budgetMs: 60_000 },
     workdir: '/nonexistent',
     outputs,
+    droppedLines: 0,
     runnerPgid: 1,
     runnerGroups: new Set([1]),
     runnerStdio: undefined,

@@ -1,7 +1,7 @@
 import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
 import type { MeasuredRun, RunnerCtx, SessionAsker } from '../context.js';
-import { abbreviate, describeSession, resultAt } from '../expect.js';
+import { abbreviate, describeSession, mentions, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { describePeaks, finalPeak, mib, readSinceFirstOutput } from '../memory.js';
 import { LIMIT_NOTE } from '../output-rules.js';
@@ -76,7 +76,7 @@ export const floodChecks: Check<RunnerCtx>[] = [
       const { run } = await floodSession(ctx, env);
       const result = resultAt(run, FLOOD_LINE, '`yes`');
       expectThat(
-        result.content.includes('y\ny\ny\ny\n') && LIMIT_NOTE.test(result.content),
+        result.content.includes('y\ny\ny\ny\n') && mentions(LIMIT_NOTE, result.content),
         '`yes` until the timeout: the output printed before the timeout is not in the result, cut with the note',
         `"y\\ny\\n..." and a note matching ${LIMIT_NOTE}`,
         abbreviate(result.content.slice(0, 300)),

@@ -1,6 +1,13 @@
 import { type Check, expectThat } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
-import { describeSession, expectCommandOutput, expectIsError, jsonAt, resultAt } from '../expect.js';
+import {
+  describeSession,
+  expectCommandOutput,
+  expectIsError,
+  jsonAt,
+  linesPrinted,
+  resultAt,
+} from '../expect.js';
 import { type InputLine, rawLine, toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
@@ -50,10 +57,10 @@ function badLineSession(ctx: RunnerCtx, asker: SessionAsker) {
 
 function expectCount(run: SessionRun, what: string): void {
   expectThat(
-    run.outputs.length === run.spec.lines.length,
+    linesPrinted(run) === run.spec.lines.length,
     `${what}: ${describeSession(run)}`,
     `${run.spec.lines.length} result lines`,
-    `${run.outputs.length}`,
+    `${linesPrinted(run)}`,
   );
 }
 

@@ -20,9 +20,12 @@ const IS_ERROR = 'Runner contract for the shell tool, item 7 (is_error)';
 const FAILS = 'Errors (shell command fails: is_error true, captured output, stderr included, as content)';
 const ASSEMBLY_RULE =
   'The spec, for every runner: the result text is stdout; when stderr is non-empty it is appended, preceded by the separator line `--- STDERR ---` with a line break before and after, but only if stdout was non-empty. A stdout that ends with a line break may lend it as the break before the separator line (`out\\n--- STDERR ---\\nerr`) or get one more (`out\\n\\n--- STDERR ---`): both have the separator on a line of its own.';
-/** "states ... that no output was produced", in the words a runner may choose. */
+/**
+ * "states ... that no output was produced", in the words a runner may choose. The gap after "no"
+ * is bounded (a sentence's worth): an unbounded one backtracks quadratically on "no " repeated.
+ */
 export const NO_OUTPUT =
-  /\bno\b[^.\n]*\b(output|std(out|err))\b|\bany (output|std(out|err))\b|\b(empty|nothing|blank|none|silent(ly)?)\b|\(none\)|without (any )?output|\b(zero|0) bytes\b/i;
+  /\bno\b[^.\n]{0,200}\b(output|std(out|err))\b|\bany (output|std(out|err))\b|\b(empty|nothing|blank|none|silent(ly)?)\b|\(none\)|without (any )?output|\b(zero|0) bytes\b/i;
 
 /**
  * Small commands whose results the output checks compare exactly, in one session. The bytes

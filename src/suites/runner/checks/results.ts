@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { type Check, expectThat } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
-import { describeSession, expectCommandOutput, resultAt } from '../expect.js';
+import { describeSession, expectCommandOutput, linesPrinted, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { EXIT_WAIT_MS } from '../session.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
@@ -42,10 +42,10 @@ export const resultChecks: Check<RunnerCtx>[] = [
             signal: env.signal,
           });
           expectThat(
-            run.outputs.length === lines.length,
+            linesPrinted(run) === lines.length,
             `${lines.length} tool_use lines were not answered by as many result lines: ${describeSession(run)}`,
             `${lines.length} lines`,
-            `${run.outputs.length} lines`,
+            `${linesPrinted(run)} lines`,
           );
           for (const [i] of ids.entries()) {
             expectCommandOutput(
