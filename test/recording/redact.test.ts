@@ -8,6 +8,9 @@ import {
   redactBody,
   redactHeaders,
   redactTarget,
+  scrubPrefix,
+  scrubSecrets,
+  scrubWindow,
   secretsOf,
   secretsOfTarget,
 } from '../../src/recording/redact.js';
@@ -118,6 +121,77 @@ describe('redaction by name: credential words as parts of names', () => {
       secretsOf({ authorization: `Bearer ${KEY}`, 'x-api-key': 'short', accept: 'x'.repeat(20) }),
     ).toEqual([`Bearer ${KEY}`, KEY]);
     expect(mergeSecrets([KEY, undefined, 'tiny'], [KEY])).toEqual([KEY]);
+  });
+});
+
+describe('scrubbing the prefix of a text that a journal keeps', () => {
+  const A = 'sk-secret-AAAAAAAAAAAA';
+  const B = 'token-BBBBBBBB';
+
+  test('the first `keep` code units, secrets replaced as scrubSecrets does', () => {
+    const text = `one ${A} two ${B} three`;
+    expect(scrubPrefix(text, [A, B], text.length)).toBe(scrubSecrets(text, [A, B]));
+    expect(scrubPrefix(text, [A, B], 8)).toBe('one [redacted]');
+    expect(scrubPrefix('plain text', [A], 5)).toBe('plain');
+  });
+
+  test('a secret that straddles the cut is replaced whole: no first part of it is kept, nothing after the cut either', () => {
+    const text = `head ${A} tail ${A}`;
+    for (let keep = 6; keep <= 5 + A.length; keep++) {
+      expect(scrubPrefix(text, [A], keep)).toBe(`head ${REDACTED}`);
+    }
+    expect(scrubPrefix(text, [A], 5 + A.length + 3)).toBe(`head ${REDACTED} ta`);
+  });
+
+  test('overlapping secrets leave no fragment of either', () => {
+    const text = `x ${A}${B.slice(0, 5)} y`;
+    const overlapping = `AAAA${B.slice(0, 5)}`;
+    expect(scrubPrefix(text, [A, overlapping], text.length)).toBe(`x ${REDACTED} y`);
+    // A secret that overlaps itself: its second occurrence begins inside the first.
+    expect(scrubPrefix('<ababababab>', ['abababab'], 12)).toBe(`<${REDACTED}>`);
+  });
+
+  test('a 16 KiB secret of one letter around a digit is found in a text of that letter', () => {
+    const long = `${'a'.repeat(8000)}0${'a'.repeat(8000)}`;
+    const text = `${'a'.repeat(20_000)}${long}${'a'.repeat(100)}`;
+    expect(scrubPrefix(text, [long], text.length)).toBe(`${'a'.repeat(20_000)}${REDACTED}${'a'.repeat(100)}`);
+  });
+
+  test('only `keep` plus the longest secret less one are searched, however long the text', () => {
+    const secrets = [A, B];
+    expect(scrubWindow(32 * 1024 * 1024, secrets, 1024 * 1024)).toBe(1024 * 1024 + A.length - 1);
+    expect(scrubWindow(100, secrets, 1024 * 1024)).toBe(100);
+    expect(scrubWindow(32 * 1024 * 1024, [], 1024)).toBe(1024);
+  });
+
+  test('property: no secret and no part of a secret begun before the cut is ever kept', () => {
+    const secret = fc.stringMatching(/^[ab]{8,12}$/);
+    fc.assert(
+      fc.property(
+        fc.array(secret, { minLength: 1, maxLength: 4 }),
+        fc.stringMatching(/^[ab ]{0,80}$/),
+        fc.nat(90),
+        (secrets, text, keep) => {
+          const kept = scrubPrefix(text, secrets, keep);
+          const plain = kept.split(REDACTED);
+          for (const s of secrets) expect(plain.some((part) => part.includes(s))).toBe(false);
+          // What is kept besides the placeholders is text from before the cut, in order.
+          expect(plain.join('').length).toBeLessThanOrEqual(Math.min(keep, text.length));
+          // A kept tail that is not a placeholder ends before the cut, and no secret begins there.
+          if (!kept.endsWith(REDACTED)) {
+            const tail = plain.at(-1)!;
+            const end = Math.min(keep, text.length);
+            expect(text.slice(end - tail.length, end)).toBe(tail);
+            for (const s of secrets) {
+              for (let k = 1; k <= tail.length && k < s.length; k++) {
+                if (tail.endsWith(s.slice(0, k))) expect(text.startsWith(s, end - k)).toBe(false);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

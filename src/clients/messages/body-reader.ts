@@ -1,5 +1,5 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { BodyLimitError } from './errors.js';
+import { BodyLimitError, BodyTimeoutError } from './errors.js';
 
 /** Chunks buffered ahead of a slow consumer before the socket is paused. */
 const HIGH_WATER_CHUNKS = 64;
@@ -11,14 +11,23 @@ const HIGH_WATER_CHUNKS = 64;
  * ahead of the consumer); `wait()` waits for the next one. The idle watchdog only runs
  * while the consumer waits, so a slow consumer is never blamed on the server: when no byte
  * arrives for `idleMs` the request is destroyed and `wait()` rejects with `idleError()`.
- * One timer serves a whole silence instead of one timer per chunk. A body that goes past
- * `maxBytes` fails at once with a BodyLimitError, whatever is buffered.
+ * Bytes restart that watchdog, so the time spent waiting is also counted in all: past
+ * `bodyMs` the body fails with `bodyTimeoutError()`, however often bytes came (a comment
+ * every 50 s, forever). One timer serves both limits and a whole silence, instead of one
+ * timer per chunk. A body that goes past `maxBytes` fails at once with a BodyLimitError,
+ * whatever is buffered.
  */
 export class BodyReader {
   /** Body bytes received so far. */
   bytes = 0;
   /** Builds the error thrown when the watchdog fires; the consumer knows where it was. */
   idleError: (idleMs: number) => Error = (idleMs) => new Error(`no body byte for ${idleMs} ms`);
+  /** Builds the error thrown when the body has not ended within `bodyMs` of waiting. */
+  bodyTimeoutError: (bodyMs: number) => Error = (bodyMs) =>
+    new BodyTimeoutError(
+      bodyMs,
+      `response body not ended within ${bodyMs} ms of waiting for it (bodyTimeoutMs)`,
+    );
 
   private readonly queue: Buffer[] = [];
   private head = 0;
@@ -26,6 +35,8 @@ export class BodyReader {
   private failure: Error | undefined;
   private waiter: { resolve(chunk: Buffer | null): void; reject(error: Error): void } | undefined;
   private waitStart = 0;
+  /** Milliseconds the consumer spent waiting in the waits that are over. */
+  private waited = 0;
   private timer: NodeJS.Timeout | undefined;
   private paused = false;
 
@@ -36,6 +47,8 @@ export class BodyReader {
     /** Called once, when the body ended or failed: release what the exchange holds. */
     private readonly onSettle: () => void,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    /** Longest time waited for the body in all (bodyTimeoutMs). */
+    private readonly bodyMs = Number.POSITIVE_INFINITY,
   ) {
     res.on('data', (chunk: Buffer) => this.onData(chunk));
     res.on('end', () => this.onEnd());
@@ -68,7 +81,7 @@ export class BodyReader {
     const ready = this.read();
     if (ready !== undefined) return Promise.resolve(ready);
     this.waitStart = Date.now();
-    if (this.timer === undefined) this.timer = setTimeout(this.onTimer, this.idleMs);
+    if (this.timer === undefined) this.timer = setTimeout(this.onTimer, this.nextCheck(0));
     return new Promise((resolve, reject) => {
       this.waiter = { resolve, reject };
     });
@@ -128,6 +141,7 @@ export class BodyReader {
     const waiter = this.waiter;
     if (waiter) {
       this.waiter = undefined;
+      this.waited += Date.now() - this.waitStart;
       waiter.resolve(chunk);
       return;
     }
@@ -153,12 +167,15 @@ export class BodyReader {
     this.timer = undefined;
     if (!this.waiter || this.ended || this.failure) return;
     const silent = Date.now() - this.waitStart;
-    if (silent < this.idleMs) {
-      this.timer = setTimeout(this.onTimer, this.idleMs - silent);
-      return;
-    }
-    this.fail(this.idleError(this.idleMs), true);
+    if (silent >= this.idleMs) this.fail(this.idleError(this.idleMs), true);
+    else if (this.waited + silent >= this.bodyMs) this.fail(this.bodyTimeoutError(this.bodyMs), true);
+    else this.timer = setTimeout(this.onTimer, this.nextCheck(silent));
   };
+
+  /** Milliseconds until the first limit can be reached, `silent` ms into the current wait. */
+  private nextCheck(silent: number): number {
+    return Math.min(this.idleMs - silent, this.bodyMs - this.waited - silent);
+  }
 
   private settle(): void {
     if (this.timer !== undefined) {

@@ -3,12 +3,14 @@ import { Message, type MessageRequest, StreamProtocolError } from '../../protoco
 import {
   AbortError,
   BodyLimitError,
+  BodyTimeoutError,
   bodyTooLarge,
   ConnectionError,
   IdleTimeoutError,
+  isBodyTimeout,
   StreamError,
 } from './errors.js';
-import { openMessagesResponse } from './exchange.js';
+import { bodyTimeoutMessage, openMessagesResponse } from './exchange.js';
 import { type MessagesClientOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { MessageStream } from './stream.js';
 
@@ -45,6 +47,8 @@ export class MessagesClient {
     const { reader, first, status, requestId } = opened;
     reader.idleError = (ms) =>
       new IdleTimeoutError(ms, `response body idle for ${ms} ms after ${reader.bytes} bytes`);
+    reader.bodyTimeoutError = (ms) =>
+      new BodyTimeoutError(ms, bodyTimeoutMessage(ms, `after ${reader.bytes} bytes`, false));
     let body: Buffer;
     try {
       body = first === null ? Buffer.alloc(0) : Buffer.concat([first, await reader.readAll()]);
@@ -52,10 +56,9 @@ export class MessagesClient {
       if (error instanceof AbortError) throw error;
       if (error instanceof BodyLimitError) throw bodyTooLarge(error, { status, requestId });
       // No stream here: a body that stalls or breaks off is a connection problem.
-      const reason =
-        error instanceof IdleTimeoutError
-          ? error.message
-          : `the response body broke off after ${reader.bytes} bytes: ${(error as Error).message}`;
+      const reason = isBodyTimeout(error)
+        ? error.message
+        : `the response body broke off after ${reader.bytes} bytes: ${(error as Error).message}`;
       throw new ConnectionError(reason, error, requestId);
     }
     const json = parseJsonBounded(body.toString('utf8'), { maxLength: this.options.maxBodyBytes });

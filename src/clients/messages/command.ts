@@ -1,11 +1,11 @@
-import type { MessageRequest } from '../../protocol/messages/index.js';
+import { type MessageRequest, StreamProtocolError } from '../../protocol/messages/index.js';
 import { MessagesClient } from './client.js';
-import { AbortError, MessagesClientError } from './errors.js';
+import { AbortError, MessagesClientError, StreamError } from './errors.js';
 
 export interface MessagesClientCommandIo {
   /** One JSON request body. */
   stdin: string;
-  /** WIRECHECK_BASE_URL / WIRECHECK_API_KEY (falling back to ANTHROPIC_*), WIRECHECK_MAX_RETRIES, WIRECHECK_IDLE_TIMEOUT_MS. */
+  /** WIRECHECK_BASE_URL / WIRECHECK_API_KEY (falling back to ANTHROPIC_*), WIRECHECK_MAX_RETRIES, WIRECHECK_IDLE_TIMEOUT_MS, WIRECHECK_BODY_TIMEOUT_MS. */
   env: Record<string, string | undefined>;
   signal?: AbortSignal;
 }
@@ -31,6 +31,36 @@ function failure(error: MessagesClientError): CommandResult {
     stderr: `messages-client: ${error.name}: ${error.message}\n`,
     exitCode: 1,
   };
+}
+
+/**
+ * The success output: the final message as one JSON line. A message that cannot be written
+ * as JSON (nested deeper than JSON.stringify's recursion survives, a BigInt) came that way
+ * from the service's payload, so it is the contract's `stream` failure: the command prints
+ * its error object instead of dying with a stack trace and no verdict.
+ */
+export function messageOutput(message: unknown): CommandResult {
+  let text: string | undefined;
+  let problem: string | undefined;
+  try {
+    text = JSON.stringify(message);
+  } catch (error) {
+    problem = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
+  if (text !== undefined) return { stdout: `${text}\n`, stderr: '', exitCode: 0 };
+  const cause = new StreamProtocolError(
+    'shape',
+    'a final message that can be written as JSON',
+    problem ?? `a value JSON cannot hold (${typeof message})`,
+    0,
+  );
+  return failure(
+    new StreamError(
+      `the final message cannot be printed as JSON: expected ${cause.expected}, got ${cause.actual}`,
+      cause,
+      {},
+    ),
+  );
 }
 
 function integerEnv(
@@ -66,8 +96,10 @@ export async function runMessagesClientCommand(io: MessagesClientCommandIo): Pro
   }
   const maxRetries = integerEnv(io.env, 'WIRECHECK_MAX_RETRIES', 0);
   const idleTimeoutMs = integerEnv(io.env, 'WIRECHECK_IDLE_TIMEOUT_MS', 1);
+  const bodyTimeoutMs = integerEnv(io.env, 'WIRECHECK_BODY_TIMEOUT_MS', 1);
   if (typeof maxRetries === 'string') return usage(maxRetries);
   if (typeof idleTimeoutMs === 'string') return usage(idleTimeoutMs);
+  if (typeof bodyTimeoutMs === 'string') return usage(bodyTimeoutMs);
 
   let client: MessagesClient;
   try {
@@ -75,6 +107,7 @@ export async function runMessagesClientCommand(io: MessagesClientCommandIo): Pro
       env: io.env,
       ...(maxRetries === undefined ? {} : { maxRetries }),
       ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+      ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
     });
   } catch (error) {
     if (error instanceof MessagesClientError) return failure(error);
@@ -83,7 +116,7 @@ export async function runMessagesClientCommand(io: MessagesClientCommandIo): Pro
 
   try {
     const message = await client.create(request as MessageRequest, io.signal ? { signal: io.signal } : {});
-    return { stdout: `${JSON.stringify(message)}\n`, stderr: '', exitCode: 0 };
+    return messageOutput(message);
   } catch (error) {
     if (error instanceof MessagesClientError) return failure(error);
     if (error instanceof AbortError)

@@ -95,6 +95,28 @@ export class IdleTimeoutError extends Error {
   }
 }
 
+/**
+ * A response body that had not ended when the client had waited `timeoutMs` for it in all
+ * (`bodyTimeoutMs`), however often bytes came: a service that sends a keep-alive comment
+ * more often than the idle watchdog's limit, forever, is stopped here.
+ */
+export class BodyTimeoutError extends Error {
+  override readonly name = 'BodyTimeoutError';
+  constructor(
+    readonly timeoutMs: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A timeout of a response body: silence (IdleTimeoutError) or no end in time (BodyTimeoutError). */
+export type BodyTimeout = IdleTimeoutError | BodyTimeoutError;
+
+export function isBodyTimeout(error: unknown): error is BodyTimeout {
+  return error instanceof IdleTimeoutError || error instanceof BodyTimeoutError;
+}
+
 /** A response body went past the client's size limit; the connection was closed. */
 export class BodyLimitError extends Error {
   override readonly name = 'BodyLimitError';
@@ -110,15 +132,16 @@ export class BodyLimitError extends Error {
 
 /**
  * A 2xx response whose body broke the protocol: a stream that violates the Events rules,
- * carries an `error` event, ends before message_stop or goes silent (idle watchdog), or a
- * buffered body that is not a message. `status` is the 2xx status it arrived with.
+ * carries an `error` event, ends before message_stop, goes silent (idle watchdog) or does not
+ * end in time (bodyTimeoutMs), or a buffered body that is not a message. `status` is the 2xx
+ * status it arrived with.
  */
 export class StreamError extends MessagesClientError {
   override readonly name = 'StreamError';
-  declare readonly cause: StreamProtocolError | IdleTimeoutError;
+  declare readonly cause: StreamProtocolError | BodyTimeout;
   constructor(
     message: string,
-    cause: StreamProtocolError | IdleTimeoutError,
+    cause: StreamProtocolError | BodyTimeout,
     context: { status?: number | undefined; requestId?: string | undefined },
   ) {
     super('stream', message, {

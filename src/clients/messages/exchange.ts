@@ -7,9 +7,11 @@ import { BodyReader } from './body-reader.js';
 import {
   AbortError,
   BodyLimitError,
+  BodyTimeoutError,
   bodyTooLarge,
   ConnectionError,
   IdleTimeoutError,
+  isBodyTimeout,
   type MessagesClientError,
   RateLimitError,
   StatusError,
@@ -97,7 +99,14 @@ function attempt(
     req.on('response', (res) => {
       headersArrived = true;
       clearTimeout(timer);
-      reader = new BodyReader(req, res, options.idleTimeoutMs, release, options.maxBodyBytes);
+      reader = new BodyReader(
+        req,
+        res,
+        options.idleTimeoutMs,
+        release,
+        options.maxBodyBytes,
+        options.bodyTimeoutMs,
+      );
       resolve({ status: res.statusCode ?? 0, headers: res.headers, reader });
     });
     req.end(body);
@@ -187,6 +196,11 @@ export async function openMessagesResponse(
               ? `stream idle for ${ms} ms after frame 0`
               : `response body idle for ${ms} ms after 0 bytes`,
           );
+        reader.bodyTimeoutError = (ms) =>
+          new BodyTimeoutError(
+            ms,
+            bodyTimeoutMessage(ms, stream ? 'after frame 0' : 'after 0 bytes', stream),
+          );
         try {
           let first = reader.read();
           if (first === undefined) first = await reader.wait();
@@ -194,7 +208,7 @@ export async function openMessagesResponse(
         } catch (error) {
           if (error instanceof AbortError) throw error;
           if (error instanceof BodyLimitError) throw bodyTooLarge(error, { status, requestId });
-          if (error instanceof IdleTimeoutError) {
+          if (isBodyTimeout(error)) {
             throw stream
               ? new StreamError(error.message, error, { status, requestId })
               : new ConnectionError(error.message, error, requestId);
@@ -226,12 +240,18 @@ export async function openMessagesResponse(
       failure = error;
       retryAfterMs = undefined;
       // A stalled body is not retried: another attempt would likely stall as long again.
-      retryable = !(error.cause instanceof IdleTimeoutError);
+      retryable = !isBodyTimeout(error.cause);
     }
     const delay = retryable ? retryDelay(retries, options.maxRetries, retryAfterMs) : undefined;
     if (delay === undefined) throw failure;
     await sleep(delay, signal);
   }
+}
+
+/** Why a body timed out at `bodyTimeoutMs`, and where it was (`after frame 3`, `after 120 bytes`). */
+export function bodyTimeoutMessage(ms: number, where: string, stream: boolean): string {
+  const what = stream ? 'stream' : 'response body';
+  return `${what} not ended within ${ms} ms of waiting for it (bodyTimeoutMs): still open ${where}`;
 }
 
 function versionHeaders(which: ResolvedOptions['versionHeader'], version: string): Record<string, string> {

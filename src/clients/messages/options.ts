@@ -29,6 +29,15 @@ export interface MessagesClientOptions {
    */
   idleTimeoutMs?: number;
   /**
+   * Longest wait, in all, for one response body to end, default 600 000 ms (10 minutes).
+   * Bytes arriving do not extend it, so a service that sends a keep-alive comment every 50 s
+   * forever (each one restarting the idle watchdog) is stopped: the request fails with the
+   * body's timeout error (StreamError, or ConnectionError for a buffered body), cause
+   * BodyTimeoutError. Only time spent waiting for the service counts, not a slow consumer's
+   * own. A longer reply needs more: 128k tokens at 50 tokens/s stream for 43 minutes.
+   */
+  bodyTimeoutMs?: number;
+  /**
    * Largest response body read, buffered or streamed, default 64 MiB (four times the stream
    * of a 128k-token reply): past it the connection is closed and the request fails with a
    * StreamError naming the limit. Lines and frames of a stream are bounded apart (16 MiB,
@@ -48,6 +57,7 @@ export interface ResolvedOptions {
   maxRetries: number;
   timeoutMs: number;
   idleTimeoutMs: number;
+  bodyTimeoutMs: number;
   maxBodyBytes: number;
 }
 
@@ -116,6 +126,7 @@ export function resolveOptions(options: MessagesClientOptions = {}): ResolvedOpt
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
     timeoutMs: positiveMs('timeoutMs', options.timeoutMs ?? 600_000),
     idleTimeoutMs: positiveMs('idleTimeoutMs', options.idleTimeoutMs ?? 60_000),
+    bodyTimeoutMs: positiveMs('bodyTimeoutMs', options.bodyTimeoutMs ?? 600_000),
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
   };
 }

@@ -7,12 +7,14 @@ import {
 import {
   AbortError,
   BodyLimitError,
+  BodyTimeoutError,
   bodyTooLarge,
   IdleTimeoutError,
+  isBodyTimeout,
   MessagesClientError,
   StreamError,
 } from './errors.js';
-import { abortErrorOf, type OpenResponse } from './exchange.js';
+import { abortErrorOf, bodyTimeoutMessage, type OpenResponse } from './exchange.js';
 import { MessageFrameReducer } from './frame-reducer.js';
 
 /**
@@ -100,6 +102,8 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     this.opened = opened;
     opened.reader.idleError = (ms) =>
       new IdleTimeoutError(ms, `stream idle for ${ms} ms after frame ${this.reducer.frames}`);
+    opened.reader.bodyTimeoutError = (ms) =>
+      new BodyTimeoutError(ms, bodyTimeoutMessage(ms, `after frame ${this.reducer.frames}`, true));
     const contentType = opened.headers['content-type'];
     // Lenient on parameters (charset) and on an absent header; strict on another media type.
     if (contentType !== undefined && !contentType.toLowerCase().startsWith('text/event-stream')) {
@@ -199,7 +203,7 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
         error.kind === 'truncated' ? `after frame ${r.frames}` : `frame ${r.frames} (event ${r.lastEvent})`;
       return new StreamError(`${where}: ${error.message}`, error, context);
     }
-    if (error instanceof IdleTimeoutError) return new StreamError(error.message, error, context);
+    if (isBodyTimeout(error)) return new StreamError(error.message, error, context);
     if (error instanceof BodyLimitError) {
       return bodyTooLarge(error, context, r.eventCount);
     }

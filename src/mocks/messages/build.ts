@@ -73,6 +73,8 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     const credentials = credentialsOf(raw);
     // The journal keeps no credential: headers named like one are redacted, and the key the
     // request presented is scrubbed wherever else it appears (other headers, the URL, the body).
+    // The list is as long as the headers allow (Node's 16 KiB), and so are the headers and URL
+    // searched for each value; a body is scrubbed of at most MAX_BODY_SECRETS, or withheld.
     const secrets = mergeSecrets([credentials.key], secretsOf(raw), secretsOfTarget(request.url));
     const entry = journalEntry({
       seq: state.takeSeq(),

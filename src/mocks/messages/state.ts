@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { scrubSecrets } from '../../recording/redact.js';
+import { scrubPrefix, scrubWindow } from '../../recording/redact.js';
 import { type HostPolicy, hostPolicy } from '../../servers/http/host-guard.js';
 import { FaultPlan } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
@@ -18,6 +18,41 @@ function parses(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Most distinct secrets a request body is scrubbed of. Each is searched for in the kept part
+ * of the body; a client sending a thousand credential-named parameters would make that a
+ * thousand searches of a megabyte per request. A request that presented more has its body
+ * withheld from the journal instead: no secret may reach it.
+ */
+export const MAX_BODY_SECRETS = 16;
+
+/** What the journal keeps of a body: the text, whether it was cut or withheld, and how many code units were searched. */
+export interface JournalBody {
+  readonly text: string;
+  readonly cut: boolean;
+  readonly withheld: boolean;
+  readonly searched: number;
+}
+
+/**
+ * What the journal keeps of a request body: its first `keep` code units (a journal of
+ * `keep` bytes keeps no more) with the secrets scrubbed, searched in that prefix only, a
+ * secret across the cut replaced whole (scrubPrefix); or, past MAX_BODY_SECRETS, a note in
+ * place of the body saying why it is not kept.
+ */
+export function journalBodyOf(text: string, secrets: readonly string[], keep: number): JournalBody {
+  if (secrets.length > MAX_BODY_SECRETS) {
+    const why = `the request presented ${secrets.length} distinct secret values, more than the ${MAX_BODY_SECRETS} a body is scrubbed of (MAX_BODY_SECRETS)`;
+    return { text: `[redacted: ${why}]`, cut: false, withheld: true, searched: 0 };
+  }
+  return {
+    text: scrubPrefix(text, secrets, keep),
+    cut: text.length > keep,
+    withheld: false,
+    searched: scrubWindow(text.length, secrets, keep),
+  };
 }
 
 /** What a request presented: the key the mock reads, and every secret value to keep out of the journal. */
@@ -113,12 +148,24 @@ export class MockState {
     (request as RecordedRequest)[RECORD] = { entry, presented };
   }
 
-  /** Keep a request's body text in the journal, with the secrets it presented scrubbed. */
+  /**
+   * Keep a request's body text in the journal, with the secrets it presented scrubbed. Only
+   * what the journal keeps is scrubbed (a UTF-8 byte is at least one code unit, so its
+   * `bodyBytes` fit in as many code units): a 32 MiB body costs a search of 1 MiB.
+   */
   keepBody(request: FastifyRequest, entry: JournalEntry, text: string, json: boolean): void {
-    const scrubbed = scrubSecrets(text, this.presentedBy(request).secrets);
+    const kept = journalBodyOf(text, this.presentedBy(request).secrets, this.journal.limits.bodyBytes);
+    if (kept.withheld) {
+      this.journal.setBody(entry, kept.text, false);
+      return;
+    }
     // A secret cut out of JSON in an odd place (inside an escape) could leave text that no
     // longer parses: then the journal keeps it as text.
-    this.journal.setBody(entry, scrubbed, json && (scrubbed === text || parses(scrubbed)));
+    const whole = json && !kept.cut && (kept.text === text || parses(kept.text));
+    this.journal.setBody(entry, kept.text, whole);
+    // The journal measured the prefix it was given; the size worth noting is the body's.
+    if (kept.cut || entry.bodyTruncated !== undefined)
+      entry.bodyTruncated = { bytes: Buffer.byteLength(text) };
   }
 
   /** The request's credentials as sent, and the secret values to scrub from what the journal keeps. */

@@ -1,3 +1,4 @@
+import { parseJsonBounded } from '../json/index.js';
 import { TextBlock, ToolUseBlock } from './content-blocks.js';
 import { ErrorBody } from './errors.js';
 import { Message, STOP_REASONS } from './response.js';
@@ -278,20 +279,24 @@ function blockOfStart(
   return { kind: 'other', block: value as Record<string, unknown>, text: '' };
 }
 
-/** Events rule 3: concatenate every partial_json of the block, parse once, at its stop. */
+/**
+ * Events rule 3: concatenate every partial_json of the block, parse once, at its stop.
+ * Within the JSON limits: fragments may join to a value nested a million levels deep, which
+ * parses but crashes whatever walks it next (JSON.stringify of the final message), so past
+ * the limits the block is as broken as one whose fragments form no JSON.
+ */
 function parseToolInput(open: OpenBlock, at: number): unknown {
   if (open.json === '') return open.block.input;
-  let value: unknown;
-  try {
-    value = JSON.parse(open.json);
-  } catch (e) {
+  const parsed = parseJsonBounded(open.json);
+  if (!parsed.ok) {
     throw new StreamProtocolError(
       'json',
       `the partial_json fragments of index ${open.index} to form JSON`,
-      `${(e as Error).message} in ${abbreviate(open.json)}`,
+      `${parsed.message} in ${abbreviate(open.json)}`,
       at,
     );
   }
+  const value = parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new StreamProtocolError(
       'json',

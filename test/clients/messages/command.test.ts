@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { runMessagesClientCommand } from '../../../src/clients/messages/index.js';
+import { messageOutput, runMessagesClientCommand } from '../../../src/clients/messages/index.js';
 import { encodeEvent } from '../../../src/protocol/sse/index.js';
 import {
   closedPort,
@@ -174,5 +174,68 @@ describe('messages-client target command (TARGETS.md)', () => {
     });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('WIRECHECK_MAX_RETRIES');
+  });
+
+  test('a tool_use input whose fragments nest a million levels deep is a stream error object, not a crash', async () => {
+    const levels = 1_000_000;
+    const fragments = ['{"a":', '['.repeat(levels), ']'.repeat(levels), '}'];
+    const events = [
+      { type: 'message_start', message: { ...MESSAGE, content: [], stop_reason: null } },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: 'bash' },
+      },
+      ...fragments.map((partial_json) => ({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json },
+      })),
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'tool_use', stop_sequence: null },
+        usage: { output_tokens: 1 },
+      },
+      { type: 'message_stop' },
+    ];
+    const service = await serve((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(events.map((e) => encodeEvent(e)).join(''));
+    });
+    const result = await runMessagesClientCommand({ stdin: STREAM_BODY, env: envFor(service.url) });
+    expect(result.exitCode).toBe(1);
+    const printed = printedError(result.stdout);
+    expect(printed).toMatchObject({ kind: 'stream', status: 200 });
+    expect(printed.message).toContain('JSON nested deeper than the 512-level limit (maxDepth)');
+  });
+});
+
+describe("the command's success output", () => {
+  const deep = (levels: number): unknown => {
+    let value: unknown = {};
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  test.each([
+    ['nested past what JSON.stringify survives', () => deep(1_000_000), /RangeError/],
+    ['holding a BigInt', () => ({ ...MESSAGE, usage: { input_tokens: 1n } }), /TypeError/],
+  ])("a final message %s becomes the contract's stream error object", (_what, message, cause) => {
+    const result = messageOutput(message());
+    expect(result.exitCode).toBe(1);
+    const printed = printedError(result.stdout);
+    expect(printed.kind).toBe('stream');
+    expect(printed.message).toMatch(/^the final message cannot be printed as JSON: expected/);
+    expect(printed.message).toMatch(cause);
+    expect(result.stderr).toMatch(/^messages-client: StreamError: /);
+  });
+
+  test('a final message that can be printed is one JSON line, exit 0', () => {
+    expect(messageOutput(MESSAGE)).toEqual({
+      stdout: `${JSON.stringify(MESSAGE)}\n`,
+      stderr: '',
+      exitCode: 0,
+    });
   });
 });

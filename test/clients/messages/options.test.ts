@@ -15,7 +15,7 @@ describe('client options (Authentication: the key comes from the environment and
     expect(o.baseUrl).toBe('http://127.0.0.1:9');
   });
 
-  test('defaults: the real API URL, both version headers, 2 retries, 600 s to headers, 60 s idle, 64 MiB of body', () => {
+  test('defaults: the real API URL, both version headers, 2 retries, 600 s to headers, 60 s idle, 600 s of body wait, 64 MiB of body', () => {
     expect(resolveOptions({ env: { WIRECHECK_API_KEY: 'k' } })).toEqual({
       apiKey: 'k',
       baseUrl: 'https://api.anthropic.com',
@@ -24,6 +24,7 @@ describe('client options (Authentication: the key comes from the environment and
       maxRetries: 2,
       timeoutMs: 600_000,
       idleTimeoutMs: 60_000,
+      bodyTimeoutMs: 600_000,
       maxBodyBytes: 64 * 1024 * 1024,
     });
   });

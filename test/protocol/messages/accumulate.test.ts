@@ -429,6 +429,31 @@ describe('json violations (Events rule 3)', () => {
     expect(e.actual).toMatch(/ in "\{\\"a\\":1"$/);
   });
 
+  test('fragments that join to JSON nested a million levels deep fail at the block stop, naming the depth limit', () => {
+    // Parsed, such a value crashes whatever walks it next (JSON.stringify: RangeError).
+    const levels = 1_000_000;
+    const events = [start, toolStart(), json('{"a":'), json('['.repeat(levels)), json(']'.repeat(levels))];
+    const e = violation([...events, json('}'), stop(), messageDelta('tool_use'), messageStop]);
+    expect([e.kind, e.expected, e.eventIndex]).toEqual([
+      'json',
+      'the partial_json fragments of index 0 to form JSON',
+      6,
+    ]);
+    expect(e.actual).toMatch(
+      /^JSON nested deeper than the 512-level limit \(maxDepth\): level 513 at offset 516 in "/,
+    );
+    expect(e.actual).toMatch(/\.\.\. \(2000006 chars\)$/);
+  });
+
+  test('fragments that join to JSON longer than the length limit fail at the block stop, naming it', () => {
+    const long = `{"a":"${'x'.repeat(16 * 1024 * 1024)}"}`;
+    const e = violation([start, toolStart(), json(long), stop()]);
+    expect([e.kind, e.eventIndex]).toEqual(['json', 3]);
+    expect(e.actual).toMatch(
+      /^JSON text longer than the 16777216-character limit \(maxLength\): 16777224 characters in "/,
+    );
+  });
+
   test('fragments that concatenate to JSON other than an object fail at the block stop', () => {
     expectViolation(
       [start, toolStart(), json('[1'), json(']'), stop()],
