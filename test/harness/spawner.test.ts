@@ -63,6 +63,23 @@ test(
   20_000,
 );
 
+test(
+  'a spawner a target stopped (kill -STOP $PPID) is killed at the next start, which is made without it',
+  () =>
+    withSpawner(async () => {
+      const first = await parentOf();
+      if (!spawnerUsed()) return expect(first).toBe(process.pid);
+      process.kill(first, 'SIGSTOP');
+      const run = await runCommand('echo after', { env, timeoutMs: 20_000 });
+      expect(run.stdout).toBe('after\n');
+      await expect.poll(() => isAlive(first), { timeout: 5000, interval: 50 }).toBe(false);
+      // The next start gets a new spawner.
+      const second = await parentOf();
+      expect(second).not.toBe(first);
+    }),
+  30_000,
+);
+
 test('the spawner ends with the last run that holds it, and the CPU of its targets is then the harness\u2019s waited-for CPU', async () => {
   const before = waitedChildrenCpuMs();
   let spawner = 0;

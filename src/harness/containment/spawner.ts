@@ -40,6 +40,12 @@ interface Pending {
 const LOST_POLL_MS = 50;
 /** How long close() waits for the targets still running to exit. */
 const CLOSE_WAIT_MS = 5000;
+/**
+ * How long a start waits for the spawner's answer (it takes milliseconds). A target can stop
+ * its parent (`kill -STOP $PPID`): past this the spawner is killed and taken as lost, and the
+ * start is made without it (spawn.ts).
+ */
+export const START_WAIT_MS = 5000;
 
 /**
  * One spawner process (spawner-script.ts) and the targets it started: `start` resolves once
@@ -101,6 +107,9 @@ export class Spawner {
       this.process.send({ id, ...request }, undefined, {}, (error) => {
         if (error !== null) this.lose();
       });
+      setTimeout(() => {
+        if (this.pending.has(id)) this.kill();
+      }, START_WAIT_MS).unref();
     });
   }
 
@@ -115,7 +124,15 @@ export class Spawner {
     this.holdLoop();
     await waitAtMost(this.ended, waitMs);
     if (this.process.connected) this.process.disconnect();
+    // A spawner a target stopped never exits by itself.
+    if (!(await waitAtMost(this.ended, waitMs))) this.kill();
     await this.ended;
+  }
+
+  /** The spawner does not answer (stopped, say): it goes, and what it started is watched as lost. */
+  private kill(): void {
+    this.lose();
+    this.process.kill('SIGKILL');
   }
 
   private receive(message: Message, handle: unknown): void {
