@@ -461,8 +461,10 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         const cutBody = (detail: (head: string) => string, chunk?: Buffer, overLimit = true) => {
           const first = chunks[0] ?? chunk;
           const head = first === undefined ? '' : first.subarray(0, 120).toString('utf8');
+          // Said before release(), which forgets the bytes the detail counts.
+          const said = detail(head);
           release();
-          cut(head, detail(head), overLimit);
+          cut(head, said, overLimit);
           finish({ status, body: '', contentType: res.headers['content-type'], problem: record.problem });
         };
         // The body is read within the answer's time too: one that trickles or stalls after its
@@ -490,7 +492,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
           if (buffered + chunk.length > maxBuffered) {
             cutBody(
               (head) =>
-                `answer bodies being read at once past the channel's ${maxBuffered}-byte limit (MAX_BUFFERED_ANSWER_BYTES); this one had ${bytes} bytes, starting ${JSON.stringify(head)}`,
+                `answer bodies being read at once past the channel's ${maxBuffered}-byte limit (MAX_BUFFERED_ANSWER_BYTES); this one reached ${bytes + chunk.length} bytes, starting ${JSON.stringify(head)}`,
               chunk,
             );
             return;
