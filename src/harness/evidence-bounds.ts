@@ -1,4 +1,5 @@
 import { clip } from '../protocol/clip.js';
+import { windowAround } from './item-window.js';
 import type { Evidence } from './results.js';
 
 /**
@@ -15,20 +16,15 @@ export const EVIDENCE_LIMITS = {
   title: 600,
 } as const;
 
-/** The items kept of `all`: a window of at most `max` around `mark`, the last one always; the mark's new index. */
+/** The items kept of `all` (the report's window: around the mark, the last always) and the mark's new index. */
 function windowOf<T>(
   all: readonly T[],
   mark: number | undefined,
   max: number,
 ): { kept: T[]; mark: number | undefined } {
-  if (all.length <= max) return { kept: [...all], mark };
-  const centre = mark !== undefined && mark < all.length ? mark : 0;
-  const to = Math.min(all.length - 1, Math.max(centre + Math.ceil(max / 2), max - 1));
-  const from = Math.max(0, to - (max - 1));
-  const kept = all.slice(from, to);
-  kept.push(all[all.length - 1] as T);
-  const shifted = mark === undefined ? undefined : mark === all.length - 1 ? kept.length - 1 : mark - from;
-  return { kept, mark: shifted };
+  const { items } = windowAround(all, mark, max);
+  const at = mark === undefined ? -1 : items.findIndex((x) => x.index === mark);
+  return { kept: items.map((x) => x.item), mark: at === -1 ? undefined : at };
 }
 
 export function boundEvidence(evidence: Evidence): Evidence {

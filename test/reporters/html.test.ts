@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
+import { windowAround } from '../../src/harness/item-window.js';
 import type { CheckResult, Evidence } from '../../src/harness/results.js';
 import { diffInline, diffLines } from '../../src/reporters/html/diff.js';
 import { renderDifference } from '../../src/reporters/html/difference.js';
 import { SCRIPT } from '../../src/reporters/html/script.js';
-import { windowAround } from '../../src/reporters/html/window.js';
 import { escapeHtml, formatHtml } from '../../src/reporters/html.js';
 import { check, mixedResult, suiteResult } from './fixtures.js';
 
@@ -183,6 +183,8 @@ describe('windowAround', () => {
     expect(w.items.map((x) => x.index)).toEqual([45, 46, 47, 48, 49, 50, 51, 52, 53, 99]);
     expect(w.omitted).toBe(90);
     expect(windowAround([0, 1, 2, 3, 4, 5], undefined, 3).items.map((x) => x.index)).toEqual([0, 1, 5]);
+    // A window reaching the end still draws `max` items.
+    expect(windowAround([0, 1, 2, 3, 4, 5], 5, 3).items.map((x) => x.index)).toEqual([3, 4, 5]);
   });
 });
 

@@ -1,6 +1,6 @@
+import { windowAround } from '../../harness/item-window.js';
 import type { Evidence } from '../../harness/results.js';
 import { clip, escapeHtml } from './escape.js';
-import { windowAround } from './window.js';
 
 type RpcEvidence = Extract<Evidence, { kind: 'jsonrpc' }>;
 
