@@ -13,8 +13,14 @@ export const DEFAULT_ENDPOINT_TIMEOUT_MS = 5_000;
 export interface SseClientTransportOptions {
   /** Bound on the wait for the `endpoint` event after the stream opened. */
   readonly endpointTimeoutMs?: number;
-  /** Extra headers on the GET and every POST (e.g. `Authorization`). */
+  /**
+   * Extra headers on the GET and every POST (e.g. `Authorization`). They go to the stream's
+   * origin only: an `endpoint` event naming another origin gets POSTs without them, unless
+   * `headersToOtherOrigin` is set.
+   */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Send `headers` on POSTs to an announced endpoint of another origin too (default false). */
+  readonly headersToOtherOrigin?: boolean;
   /** Named in errors; default "SSE server <url>". */
   readonly label?: string;
 }
@@ -150,7 +156,11 @@ export function isEventStream(contentType: string | undefined): boolean {
  *
  * - The endpoint: an absolute URL is used as is, a path is prefixed with the stream URL's
  *   origin (spec "Tool server, SSE transport"). A later `endpoint` event is ignored: the
- *   session is the one announced first.
+ *   session is the one announced first. An endpoint that is not http(s) fails `start`.
+ *   Configured headers (credentials, typically) are not sent to an endpoint of another
+ *   origin: whatever can write into the stream could otherwise steer them to a host of its
+ *   choosing. The spec's rule (use it as is) is kept; the official SDK refuses such an
+ *   endpoint outright.
  * - A POST answered 200 or 202 is a success (the spec: 202, "200 also accepted"); its body is
  *   read and dropped, as the reply travels on the stream. Any other status rejects `send`
  *   with a TransportError of kind `http` carrying the status and the body (and is reported
@@ -175,6 +185,8 @@ export class SseClientTransport implements Transport {
   private readonly label: string;
   private readonly controller = new AbortController();
   private readonly agent: HttpAgent;
+  /** The POSTs' pool: the stream's, unless the endpoint has another scheme. */
+  private postAgent: HttpAgent;
   private endpointUrl: URL | undefined;
   private started = false;
   private closed = false;
@@ -188,6 +200,7 @@ export class SseClientTransport implements Transport {
     this.streamUrl = new URL(streamUrl);
     this.label = options.label ?? `SSE server ${this.streamUrl.href}`;
     this.agent = createAgent(this.streamUrl);
+    this.postAgent = this.agent;
   }
 
   /** The POST endpoint, once the `endpoint` event arrived. */
@@ -267,13 +280,14 @@ export class SseClientTransport implements Transport {
     if (this.closed) throw new TransportClosedError(this.label);
     const endpoint = this.endpointUrl;
     if (endpoint === undefined) throw new Error(`${this.label}: send() before start() resolved`);
+    const withheld = this.withheldHeaders(endpoint);
     let response: IncomingMessage;
     try {
       response = await httpRequest(endpoint, {
         method: 'POST',
-        headers: { ...this.options.headers, 'content-type': 'application/json' },
+        headers: { ...(withheld ? {} : this.options.headers), 'content-type': 'application/json' },
         body: JSON.stringify(message),
-        agent: this.agent,
+        agent: this.postAgent,
         signal: this.controller.signal,
       });
     } catch (e) {
@@ -288,9 +302,12 @@ export class SseClientTransport implements Transport {
     // The body (202 "Accepted" or nothing) is read to free the connection, then dropped.
     const body = await readBody(response);
     if (status === 200 || status === 202) return;
+    const note = withheld
+      ? ` (the configured headers were not sent: ${endpoint.origin} is not the stream's origin; headersToOtherOrigin sends them)`
+      : '';
     const error = new TransportError(
       'http',
-      `${this.label}: POST ${endpoint.href} answered HTTP ${status}, expected 202 or 200: ${body}`,
+      `${this.label}: POST ${endpoint.href} answered HTTP ${status}, expected 202 or 200${note}: ${body}`,
       false,
       body,
       status,
@@ -307,8 +324,20 @@ export class SseClientTransport implements Transport {
     this.closed = true;
     this.controller.abort();
     await this.pump;
-    this.agent.destroy();
+    this.destroyAgents();
     this.onclose?.();
+  }
+
+  /** Whether the configured headers stay off a POST to `endpoint` (another origin). */
+  private withheldHeaders(endpoint: URL): boolean {
+    const configured = this.options.headers;
+    if (configured === undefined || Object.keys(configured).length === 0) return false;
+    return endpoint.origin !== this.streamUrl.origin && this.options.headersToOtherOrigin !== true;
+  }
+
+  private destroyAgents(): void {
+    this.agent.destroy();
+    if (this.postAgent !== this.agent) this.postAgent.destroy();
   }
 
   private async read(body: Readable): Promise<void> {
@@ -338,7 +367,7 @@ export class SseClientTransport implements Transport {
     );
     if (this.endpointWaiter === undefined) this.onerror?.(ending);
     this.closed = true;
-    this.agent.destroy();
+    this.destroyAgents();
     this.onclose?.();
   }
 
@@ -348,12 +377,17 @@ export class SseClientTransport implements Transport {
     if (event === TOOL_SSE_EVENTS.endpoint) {
       if (this.endpointUrl !== undefined) return;
       try {
-        this.endpointUrl = resolveEndpoint(frame.data, this.streamUrl.href);
+        const endpoint = resolveEndpoint(frame.data, this.streamUrl.href);
+        if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') {
+          throw new Error(`its scheme ${endpoint.protocol} is not http: or https:`);
+        }
+        if (endpoint.protocol !== this.streamUrl.protocol) this.postAgent = createAgent(endpoint);
+        this.endpointUrl = endpoint;
       } catch (e) {
         this.endpointWaiter?.reject(
           new TransportError(
             'protocol',
-            `${this.label}: the \`endpoint\` event's data ${JSON.stringify(frame.data)} is not a URL or path: ${causeOf(e)}`,
+            `${this.label}: the \`endpoint\` event's data ${JSON.stringify(frame.data)} is not a usable URL or path: ${causeOf(e)}`,
             true,
             frame.data,
           ),
@@ -375,7 +409,7 @@ export class SseClientTransport implements Transport {
   private fail(error: TransportError): TransportError {
     this.closed = true;
     this.controller.abort();
-    this.agent.destroy();
+    this.destroyAgents();
     return error;
   }
 }

@@ -1,4 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -135,6 +137,83 @@ describe('wirecheck record tools --sse (spec "Tool server, SSE transport")', () 
     expect(done.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sse\n$/);
     expect(done.stderr).toContain(`recording ${server.url} into `);
   });
+});
+
+/** A node:http server on 127.0.0.1, port 0; its origin and a close that ends every connection. */
+async function listen(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ origin: string; close(): Promise<void> }> {
+  const srv: Server = createServer(handler);
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  return {
+    origin: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((r) => {
+        srv.closeAllConnections();
+        srv.close(() => r());
+      }),
+  };
+}
+
+/** An SSE upstream whose `endpoint` event carries `endpoint`, its stream held open. */
+function announcing(endpoint: string) {
+  return listen((req, res) => {
+    if (req.method !== 'GET') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(`event: endpoint\ndata: ${endpoint}\n\n`);
+  });
+}
+
+describe('wirecheck record tools --sse: an endpoint the server points elsewhere', () => {
+  test('POSTs relayed to another origin carry no credential header; other headers go on', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const other = await listen((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      req.on('end', () => res.writeHead(202).end('Accepted'));
+    });
+    const upstream = await announcing(`${other.origin}/messages?sessionId=s1`);
+    const proxy = await startSseRecordingProxy({ upstream: `${upstream.origin}/sse` });
+    const transport = new SseClientTransport(proxy.url, {
+      headers: {
+        authorization: 'Bearer sk-secret-123456',
+        'x-api-key': 'k-secret-654321',
+        'x-trace': 'kept',
+      },
+    });
+    try {
+      await transport.start();
+      // The proxy rewrote the endpoint to itself, so the client sent its headers to the proxy.
+      expect(transport.endpoint?.origin).toBe(new URL(proxy.url).origin);
+      await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    } finally {
+      await transport.close();
+      await proxy.close();
+      await upstream.close();
+      await other.close();
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.authorization).toBeUndefined();
+    expect(seen[0]?.['x-api-key']).toBeUndefined();
+    expect(seen[0]?.['x-trace']).toBe('kept');
+  }, 20_000);
+
+  test('an endpoint that is not http(s) gets its POSTs answered 502, naming it; the proxy goes on', async () => {
+    const upstream = await announcing('ftp://127.0.0.1/messages?sessionId=s1');
+    const proxy = await startSseRecordingProxy({ upstream: `${upstream.origin}/sse` });
+    const transport = new SseClientTransport(proxy.url);
+    transport.onerror = () => {};
+    try {
+      await transport.start();
+      await expect(transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).rejects.toThrow(
+        /HTTP 502.*endpoint on ftp:\/\/127\.0\.0\.1, which is not http\(s\)/,
+      );
+    } finally {
+      await transport.close();
+      await proxy.close();
+      await upstream.close();
+    }
+  }, 20_000);
 });
 
 describe('wirecheck record tools --sse: no secret reaches the fixture', () => {

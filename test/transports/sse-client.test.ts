@@ -41,10 +41,19 @@ async function until(condition: () => boolean, what: string, ms = 2000): Promise
 const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
 
 /** A node:http relay on another origin that forwards POSTs to `target` and records them. */
-async function relay(target: string): Promise<{ origin: string; hits: string[]; close(): Promise<void> }> {
+async function relay(
+  target: string,
+): Promise<{
+  origin: string;
+  hits: string[];
+  authorizations: (string | undefined)[];
+  close(): Promise<void>;
+}> {
   const hits: string[] = [];
+  const authorizations: (string | undefined)[] = [];
   const srv: Server = createServer((req, res) => {
     hits.push(req.url ?? '');
+    authorizations.push(req.headers.authorization);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -61,6 +70,7 @@ async function relay(target: string): Promise<{ origin: string; hits: string[]; 
   return {
     origin: `http://127.0.0.1:${port}`,
     hits,
+    authorizations,
     close: () =>
       new Promise((r) => {
         srv.closeAllConnections();
@@ -92,6 +102,41 @@ describe('SSE client transport (spec "Tool server, SSE transport")', () => {
     await c.t.send(init);
     await until(() => c.messages.length === 1, 'the reply');
     expect(other.hits).toEqual(['/messages?sessionId=s1']);
+  });
+
+  test("configured headers go to the stream's origin only, unless headersToOtherOrigin", async () => {
+    const main = await server({ endpoint: (session) => `${other.origin}/messages?sessionId=${session}` });
+    const other = await relay(main.origin);
+    servers.push(other);
+    const headers = { authorization: 'Bearer secret-token-123' };
+    for (const headersToOtherOrigin of [false, true]) {
+      const t = new SseClientTransport(main.url, { endpointTimeoutMs: 2000, headers, headersToOtherOrigin });
+      transports.push(t);
+      await t.start();
+      await t.send(init);
+    }
+    expect(other.authorizations).toEqual([undefined, headers.authorization]);
+  });
+
+  test('a refused POST to another origin says the configured headers were not sent', async () => {
+    const other = createServer((_req, res) => res.writeHead(401).end('no credentials'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    servers.push({ close: () => new Promise<void>((r) => other.close(() => r())) });
+    const otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const main = await server({ endpoint: (session) => `${otherOrigin}/messages?sessionId=${session}` });
+    const t = new SseClientTransport(main.url, { headers: { authorization: 'Bearer secret-token-123' } });
+    transports.push(t);
+    t.onerror = () => {};
+    await t.start();
+    await expect(t.send(init)).rejects.toThrow(
+      /401.*configured headers were not sent: .* is not the stream's origin/,
+    );
+  });
+
+  test('an endpoint of a scheme other than http(s) fails start, naming it', async () => {
+    const main = await server({ endpoint: () => 'ftp://127.0.0.1/messages?sessionId=s1' });
+    const c = open(main.url);
+    await expect(c.t.start()).rejects.toThrow(/endpoint.*ftp:.*not http: or https:/);
   });
 
   test.each([200, 202])('a POST answered %i counts as success', async (status) => {

@@ -17,6 +17,7 @@ import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
 import {
   createChunkScrubber,
+  isSecretName,
   maskSecrets,
   mergeSecrets,
   redactHeaders,
@@ -66,6 +67,20 @@ interface LiveSession {
 }
 
 const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+
+/** The origin a session's POSTs are relayed to, if the proxy can send there (http or https). */
+function relayableOrigin(origin: string): URL | undefined {
+  if (!URL.canParse(origin)) return undefined;
+  const url = new URL(origin);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+}
+
+/** Raw header pairs without those named like a credential (`authorization`, `x-api-key`, `cookie`...). */
+function withoutCredentials(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (!isSecretName(raw[i]!)) out.push(raw[i]!, raw[i + 1]!);
+  return out;
+}
 const POST_BODY_KEPT = 500;
 /** A stream quiet this long has the chunk the scrubber holds back journaled. */
 const IDLE_MS = 20;
@@ -268,10 +283,22 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     const answered = (post: NonNullable<ToolMessage['post']>) => {
       if (index !== undefined) session?.log?.post(index, post);
     };
-    const out = send(new URL(session?.postOrigin ?? upstream.origin), {
+    const origin = session?.postOrigin ?? upstream.origin;
+    const target = relayableOrigin(origin);
+    if (target === undefined) {
+      const text = `wirecheck record: the server announced an endpoint on ${origin}, which is not http(s)`;
+      answered({ status: 502, body: text });
+      res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: text }));
+      ended();
+      return;
+    }
+    const forwarded = forwardable(req.rawHeaders, new Set(['host', 'content-length']));
+    const out = send(target, {
       method: req.method ?? 'POST',
       path: req.url ?? '/',
-      headers: forwardable(req.rawHeaders, new Set(['host', 'content-length'])).concat(
+      // The client sent its credentials to the proxy, which stands for the upstream's origin:
+      // they do not follow an endpoint the server points elsewhere.
+      headers: (target.origin === upstream.origin ? forwarded : withoutCredentials(forwarded)).concat(
         'content-length',
         String(body.length),
       ),
