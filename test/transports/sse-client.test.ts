@@ -41,9 +41,7 @@ async function until(condition: () => boolean, what: string, ms = 2000): Promise
 const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
 
 /** A node:http relay on another origin that forwards POSTs to `target` and records them. */
-async function relay(
-  target: string,
-): Promise<{
+async function relay(target: string): Promise<{
   origin: string;
   hits: string[];
   authorizations: (string | undefined)[];
