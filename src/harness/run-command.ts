@@ -28,6 +28,13 @@ export interface CommandOptions {
   env: Record<string, string | undefined>;
   stdin?: string;
   timeoutMs: number;
+  /**
+   * Settles when the command first reaches its peer (a case's mock): if that is before the
+   * timeout ran out, the timeout starts over from then, once. A command's own start-up (an
+   * interpreter, a package manager, a JVM) is then not held against a case's budget, which
+   * is meant for the protocol work; at most it doubles the wait for a command that hangs.
+   */
+  restartTimeoutOn?: Promise<unknown>;
   /** Between the terminate and the kill signal on timeout. */
   graceMs?: number;
   /** Bytes kept of stdout; the rest is drained and dropped. */
@@ -86,11 +93,20 @@ export async function runCommand(command: string, options: CommandOptions): Prom
     let timedOut = false;
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
-    const timer = setTimeout(() => {
+    const onTimeout = () => {
       timedOut = true;
       target.signalGroup('SIGTERM');
       graceTimer = setTimeout(() => target.signalGroup('SIGKILL'), options.graceMs ?? 2000);
-    }, options.timeoutMs);
+    };
+    let timer = setTimeout(onTimeout, options.timeoutMs);
+    void options.restartTimeoutOn?.then(
+      () => {
+        if (settled || timedOut) return;
+        clearTimeout(timer);
+        timer = setTimeout(onTimeout, options.timeoutMs);
+      },
+      () => {},
+    );
     const onAbort = () => target.killNow();
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });

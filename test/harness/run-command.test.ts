@@ -137,3 +137,35 @@ test('a finished command leaves no timer behind to hold the harness open', () =>
   });
   expect(JSON.parse(out)).toEqual({ stdout: 'done\n', timers: 0 });
 });
+
+describe('a timeout that starts over at the first contact', () => {
+  // The command waits for a file the test writes 2.5 s after the start; the budget is 2 s.
+  const waitFor = (file: string) => `while [ ! -e ${file} ]; do sleep 0.05; done; echo done`;
+  const run = async (contactAfterMs: number | undefined) => {
+    const dir = execFileSync('mktemp', ['-d']).toString().trim();
+    const file = join(dir, 'go');
+    const contact =
+      contactAfterMs === undefined ? undefined : new Promise<void>((r) => setTimeout(r, contactAfterMs));
+    const go = setTimeout(() => execFileSync('touch', [file]), 2500);
+    try {
+      return await runCommand(waitFor(file), {
+        env,
+        timeoutMs: 2000,
+        graceMs: 100,
+        ...(contact === undefined ? {} : { restartTimeoutOn: contact }),
+      });
+    } finally {
+      clearTimeout(go);
+      execFileSync('rm', ['-rf', dir]);
+    }
+  };
+
+  test('without a contact the command is timed out at its budget', async () => {
+    expect((await run(undefined)).timedOut).toBe(true);
+  });
+
+  test('a contact 1.5 s in gives the budget again from then: the command finishes', async () => {
+    const done = await run(1500);
+    expect(done).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
+  });
+});

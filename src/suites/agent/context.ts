@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type OpenEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
+import { firstContact } from '../../harness/first-contact.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { createSlots } from '../../harness/slots.js';
 import {
@@ -120,7 +121,10 @@ export async function openAgent(
     });
     mocks.add(mock);
     const flood = new AbortController();
+    // The case's budget counts from the first request, not the client's start-up.
+    const contact = firstContact();
     const unwatch = mock.journal.onArrival((entry) => {
+      contact.mark();
       if (entry.seq + 1 >= MAX_CASE_REQUESTS) flood.abort();
     });
     try {
@@ -132,6 +136,7 @@ export async function openAgent(
           env: agentEnv(baseEnv, { baseUrl: mock.url, apiKey, maxTurns: spec.maxTurns, workdir }),
           stdin: `${spec.prompt}\n`,
           timeoutMs,
+          restartTimeoutOn: contact.reached,
           graceMs: 1000,
           signal: stop === undefined ? flood.signal : AbortSignal.any([stop, flood.signal]),
           // The breaker's request to an operator, wherever it is in a stderr longer than the 16 KiB kept.

@@ -1,5 +1,6 @@
 import { type CheckEnv, NotExercised, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
+import { firstContact } from '../../harness/first-contact.js';
 import { firstLinesBlock } from '../../harness/output-lines.js';
 import { NoRefusedPortError, refusedLoopbackPort } from '../../harness/refused-address.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
@@ -169,7 +170,10 @@ export async function openMessagesClient(
     const mock = await startMockMessagesService({ apiKey, seed, scenario: spec.scenario });
     mocks.add(mock);
     const flood = new AbortController();
+    // The case's budget counts from the first request, not the client's start-up.
+    const contact = firstContact();
     const unwatch = mock.journal.onArrival((entry) => {
+      contact.mark();
       if (entry.seq + 1 >= MAX_CASE_REQUESTS) flood.abort();
     });
     let relay: Awaited<ReturnType<typeof startReadSplittingRelay>> | undefined;
@@ -185,6 +189,7 @@ export async function openMessagesClient(
           env,
           stdin: JSON.stringify(spec.body),
           timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+          restartTimeoutOn: contact.reached,
           graceMs: 1000,
           signal: spec.signal === undefined ? flood.signal : AbortSignal.any([spec.signal, flood.signal]),
         }),

@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type CheckEnv, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { UsageError } from '../../harness/errors.js';
+import { firstContact } from '../../harness/first-contact.js';
 import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { SharedWork } from '../../harness/shared-work.js';
@@ -101,9 +102,13 @@ function floodGuard(caseSignal: AbortSignal | undefined, full: () => boolean = (
   const flood = new AbortController();
   let received = 0;
   let lastSeq = Number.POSITIVE_INFINITY;
+  const contact = firstContact();
   return {
     signal: caseSignal === undefined ? flood.signal : AbortSignal.any([caseSignal, flood.signal]),
+    /** Settles at the first thing the mock journals of the client: its start-up is over. */
+    contact: contact.reached,
     see(entry: ToolJournalEntry): void {
+      contact.mark();
       if (flood.signal.aborted) return;
       if (entry.direction === 'received' && entry.kind === 'message') received++;
       if (received >= MAX_CASE_MESSAGES || full()) {
@@ -195,14 +200,16 @@ export async function openToolClient(
       ...spec.scenario,
     });
     // The client's run against the case's mock, stopped early through `signal` (floodGuard).
-    const runClient = (signal: AbortSignal, env: Parameters<typeof toolClientEnv>[1]) =>
+    // The case's budget counts from the client's first contact with the mock, not its start-up.
+    const runClient = (flood: ReturnType<typeof floodGuard>, env: Parameters<typeof toolClientEnv>[1]) =>
       leftovers.track(
         `run ${n + 1} of the client (${spec.transport})`,
         runCommand(target.client, {
           stdin: JSON.stringify(spec.input),
           timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
+          restartTimeoutOn: flood.contact,
           graceMs: 1000,
-          signal,
+          signal: flood.signal,
           env: toolClientEnv(baseEnv, env),
         }),
       );
@@ -228,7 +235,7 @@ export async function openToolClient(
       );
       const unwatch = session.journal.subscribe((entry) => flood.see(entry));
       try {
-        const run = await runClient(flood.signal, { transport: 'stdio', command: session.command });
+        const run = await runClient(flood, { transport: 'stdio', command: session.command });
         // The client and everything it started are gone: the relay's last frames are on their way.
         await Promise.race([session.idle(), delay(RELAY_END_WAIT_MS, undefined, { ref: false })]);
         return resultOf(run, flood.upToStop(session.journal.entries()), flood);
@@ -249,7 +256,7 @@ export async function openToolClient(
       let run: CommandRun;
       let journal: ToolJournalEntry[];
       try {
-        run = await runClient(flood.signal, { transport: 'stdio', command });
+        run = await runClient(flood, { transport: 'stdio', command });
       } finally {
         journal = flood.upToStop(await unfollow());
       }
@@ -263,7 +270,7 @@ export async function openToolClient(
     const flood = floodGuard(spec.signal, () => mock.live.totalBytes * 2 >= mock.live.bounds.totalBytes);
     const unwatch = mock.live.subscribe((entry) => flood.see(entry));
     try {
-      const run = await runClient(flood.signal, { transport, url: mock.url });
+      const run = await runClient(flood, { transport, url: mock.url });
       unwatch();
       return resultOf(run, mock.journal(), flood);
     } finally {
