@@ -21,7 +21,7 @@ import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet } from './http.js';
 import { IdleStream } from './idle-stream.js';
-import { whyNoInitialize } from './preflight.js';
+import { SLOW_START_HINT, whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { RoomMade } from './room-made.js';
@@ -180,7 +180,8 @@ export async function openToolServer(
   const mismatch = revisionMismatchOf(target);
   if (mismatch !== undefined) throw new UsageError(mismatch);
   const replyMs = options.replyMs ?? 5000;
-  const firstReplyMs = replyMs + (target.kind === 'stdio' ? (options.startupMs ?? 5000) : 0);
+  const firstReplyMs =
+    replyMs + (target.kind === 'stdio' ? (target.startTimeoutMs ?? options.startupMs ?? 5000) : 0);
   const httpMs = options.httpMs ?? 3000;
   const silentMs = silenceMs(replyMs);
   const channels = new Set<Channel>();
@@ -414,7 +415,11 @@ export async function openToolServer(
   // --- preflight ---
   if (target.kind !== 'stdio' && target.start !== undefined) {
     started = spawnServer(target.start);
-    const problem = await waitUntilAnswers(target.url, started, options.startMs ?? 15_000);
+    const problem = await waitUntilAnswers(
+      target.url,
+      started,
+      target.startTimeoutMs ?? options.startMs ?? 15_000,
+    );
     if (problem !== undefined) {
       await close();
       throw new TargetUnavailable(problem);
@@ -652,7 +657,7 @@ async function preflight(
   }
   const why = bodyIsReply(ex.post?.body)
     ? `it answered initialize in the POST response body (${JSON.stringify(ex.post?.body.slice(0, 200))}), not on the event stream as the SSE transport does: is this a Streamable HTTP server?`
-    : whyNoInitialize(channel, ex, how.replyMs);
+    : whyNoInitialize(channel, ex, how.replyMs, channel.transport === 'stdio');
   await channel.close();
   const ran =
     target.kind === 'stdio'
@@ -797,5 +802,5 @@ async function waitUntilAnswers(url: string, proc: ServerProcess, ms: number): P
   }
   await proc.kill();
   const block = firstLinesBlock('its stderr', proc.stderrTail());
-  return `${url} did not answer within ${ms} ms of the --start command (last: ${last})${block === '' ? '' : `\n${block}`}`;
+  return `${url} did not answer within ${ms} ms of the --start command (last: ${last}); ${SLOW_START_HINT}${block === '' ? '' : `\n${block}`}`;
 }

@@ -11,7 +11,13 @@ import type { Exchange } from './rpc.js';
  * diagnosis: non-protocol output, our own request echoed back, nothing at all) or from the
  * answer (an error, something else).
  */
-export function whyNoInitialize(channel: Channel, ex: Exchange, budgetMs: number): string {
+export function whyNoInitialize(
+  channel: Channel,
+  ex: Exchange,
+  budgetMs: number,
+  /** Where a slow start is plausible (a new stdio process): name the option that allows for one. */
+  startHint = false,
+): string {
   const diagnosis = channel.diagnosis();
   const cannot = ex.reply === undefined ? cannotSpeakProtocol(diagnosis) : undefined;
   if (cannot !== undefined) {
@@ -23,8 +29,13 @@ export function whyNoInitialize(channel: Channel, ex: Exchange, budgetMs: number
   if (ex.reply !== undefined) return `it answered initialize with ${quote(JSON.stringify(ex.reply))}`;
   const gone = channel.gone();
   if (gone !== undefined) return `${gone} before answering initialize`;
-  return `it did not answer initialize within ${budgetMs} ms (${diagnosis.summary})`;
+  const hint = startHint ? `; ${SLOW_START_HINT}` : '';
+  return `it did not answer initialize within ${budgetMs} ms (${diagnosis.summary})${hint}`;
 }
+
+/** What a user whose server is only slow to start (a package fetched by npx or uvx, a container) can do. */
+export const SLOW_START_HINT =
+  'a server that takes longer to start (npx or uvx fetching a package, a container) can be given more time with --start-timeout SECONDS';
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}...` : text);

@@ -25,6 +25,12 @@ export type ToolServerTarget = (
   readonly callTools?: CallToolsOption;
   /** `--protocol`: the MCP revision the suite asks for and judges by (absent: see offered-version.ts). */
   readonly protocol?: ProtocolRevision;
+  /**
+   * `--start-timeout`: how long the server may take to start: over stdio, each new server
+   * process before its first reply is due (default 5 s, on top of the reply budget); with
+   * `--start`, until the URL answers (default 15 s).
+   */
+  readonly startTimeoutMs?: number;
 };
 
 /** The revision a run speaks to this target: `--protocol`, else the transport's default. */
@@ -65,8 +71,28 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       "which tools of the server the checks may call: all, none, or NAME,NAME... (default: the tools of wirecheck's reference and mock servers and tools annotated readOnlyHint: true; never any other tool)",
   },
+  {
+    flags: '--start-timeout <seconds>',
+    description:
+      'how long the server may take to start: with --stdio, each server process before its first reply is due (default 5); with --start, until the URL answers (default 15). For a server fetched or built at start (npx, uvx, a container)',
+  },
   PROTOCOL_TARGET_OPTION,
 ];
+
+/** Longest `--start-timeout` taken (seconds): a start past ten minutes is not a start. */
+const MAX_START_TIMEOUT_S = 600;
+
+/** `--start-timeout` as given, in ms. */
+export function parseStartTimeout(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(seconds > 0 && seconds <= MAX_START_TIMEOUT_S)) {
+    throw new UsageError(
+      `--start-timeout takes a number of seconds above 0 and at most ${MAX_START_TIMEOUT_S}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
 
 /** `--call-tools` as given: `all`, `none`, or a comma-separated list of tool names. */
 export function parseCallTools(value: unknown): CallToolsOption | undefined {
@@ -94,9 +120,11 @@ function targetOfOptions(opts: Record<string, unknown>): ToolServerTarget {
   const { stdio, sse, http, start } = opts;
   const callTools = parseCallTools(opts.callTools);
   const protocol = protocolOption(opts);
+  const startTimeoutMs = parseStartTimeout(opts.startTimeout);
   const policy = {
     ...(callTools === undefined ? {} : { callTools }),
     ...(protocol === undefined ? {} : { protocol }),
+    ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
   };
   const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   const count = [stdio, sse, http].filter(given).length;
@@ -134,7 +162,9 @@ function describeCallTools(c: CallToolsOption | undefined): string {
 }
 
 export function describeTarget(target: ToolServerTarget): string {
-  const policy = `${describeCallTools(target.callTools)}${target.protocol === undefined ? '' : ` (MCP ${target.protocol})`}`;
+  const startTimeout =
+    target.startTimeoutMs === undefined ? '' : ` (--start-timeout ${target.startTimeoutMs / 1000})`;
+  const policy = `${describeCallTools(target.callTools)}${target.protocol === undefined ? '' : ` (MCP ${target.protocol})`}${startTimeout}`;
   if (target.kind === 'stdio') return `stdio: ${target.command}${policy}`;
   const name = target.kind === 'http' ? 'streamable http' : 'sse';
   return target.start === undefined
@@ -147,6 +177,7 @@ export function targetArgs(target: ToolServerTarget): string[] {
   const policy = [
     ...(c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')]),
     ...protocolArgs(target.protocol),
+    ...(target.startTimeoutMs === undefined ? [] : ['--start-timeout', String(target.startTimeoutMs / 1000)]),
   ];
   if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
   const flag = target.kind === 'http' ? '--http' : '--sse';

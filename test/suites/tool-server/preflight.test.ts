@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
+import { referenceToolServerCommand } from '../../../src/suites/tool-server/index.js';
 import {
+  freePort,
   NODE,
   quickSuite,
   runAgainst,
@@ -54,10 +56,35 @@ describe('a tool server that cannot be tested is unavailable, with what was seen
     expect(message).toContain('boom: no config');
   }, 30_000);
 
-  test('a command that never answers is unavailable after the reply budget', async () => {
+  test('a command that never answers is unavailable after the reply budget, naming --start-timeout', async () => {
     const message = await unavailable(stdioTarget('sleep 30'));
     expect(message).toMatch(/did not answer initialize within 6500 ms \(nothing arrived on stdout\)/);
+    expect(message).toContain('can be given more time with --start-timeout SECONDS');
   }, 30_000);
+
+  test('--start: a URL that does not answer within --start-timeout is unavailable, naming the option', async () => {
+    const port = await freePort();
+    const message = await unavailable({
+      kind: 'sse',
+      url: `http://127.0.0.1:${port}/sse`,
+      start: 'sleep 30',
+      startTimeoutMs: 1000,
+    });
+    expect(message).toMatch(/did not answer within 1000 ms of the --start command/);
+    expect(message).toContain('--start-timeout SECONDS');
+  }, 30_000);
+
+  test('a server that takes 8 s to start is tested when --start-timeout allows for it', async () => {
+    const slow = `sleep 8; exec ${referenceToolServerCommand('stdio')}`;
+    expect(await unavailable(stdioTarget(slow))).toMatch(/did not answer initialize within 6500 ms/);
+    const result = await runSuite(
+      quickSuite,
+      { ...stdioTarget(slow), startTimeoutMs: 15_000 },
+      { seed: 1, runs: 1, only: ['tool-server.initialize.'] },
+    );
+    expect(result.summary.passed).toBeGreaterThan(0);
+    expect(result.summary.failed).toBe(0);
+  }, 90_000);
 
   test('an SSE URL answering 404 gives its status, content type and body', async () => {
     const target = await sseTarget(

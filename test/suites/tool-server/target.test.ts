@@ -16,6 +16,23 @@ describe('tool-server target options (TARGETS.md tool-server)', () => {
     expect(targetArgs(sse)).toEqual(['--sse', 'http://127.0.0.1:8000/sse', '--start', 'node s.js']);
   });
 
+  test('--start-timeout SECONDS: how long the server may take to start, kept in the reproduce line', () => {
+    const stdio = toolServerTargetFromOptions({ stdio: 'npx -y some-server', startTimeout: '45' });
+    expect(stdio).toEqual({ kind: 'stdio', command: 'npx -y some-server', startTimeoutMs: 45_000 });
+    expect(targetArgs(stdio)).toEqual(['--stdio', 'npx -y some-server', '--start-timeout', '45']);
+    const http = toolServerTargetFromOptions({
+      http: 'http://127.0.0.1:1/mcp',
+      start: 's',
+      startTimeout: '2.5',
+    });
+    expect(http).toMatchObject({ startTimeoutMs: 2500 });
+    for (const bad of ['0', '-3', 'soon', '601', '']) {
+      expect(() => toolServerTargetFromOptions({ stdio: 'a', startTimeout: bad })).toThrow(
+        /--start-timeout takes/,
+      );
+    }
+  });
+
   test('no target, both transports, --start without --sse, or a URL that is not http are usage errors', () => {
     expect(() => toolServerTargetFromOptions({})).toThrow(UsageError);
     expect(() => toolServerTargetFromOptions({ stdio: 'a', sse: 'http://x/sse' })).toThrow(UsageError);
