@@ -114,9 +114,9 @@ function shortest(secrets: readonly string[]): number {
 }
 
 /**
- * `text` with every occurrence of each secret replaced by REDACTED (a run of secrets that
- * touch or overlap by one): the text comes from a target, and split() on a long repetitive
- * secret is not linear in it, where scrubPrefix is.
+ * `text` with every occurrence of each secret replaced by REDACTED (occurrences that overlap
+ * or touch become one): the text comes from a target, and split() on a long repetitive secret
+ * is not linear in it, where scrubPrefix is.
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return scrubPrefix(text, secrets, text.length);
