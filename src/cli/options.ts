@@ -41,6 +41,7 @@ export interface TargetOptionOfCli {
   readonly attribute: string;
   readonly description: string;
   readonly suites: readonly string[];
+  readonly repeatable: boolean;
 }
 
 /**
@@ -52,7 +53,10 @@ export function targetOptionUnion(
   entries: readonly SuiteEntry[],
   reserved: readonly string[],
 ): TargetOptionOfCli[] {
-  const byAttribute = new Map<string, { flags: string; descriptions: string[]; suites: string[] }>();
+  const byAttribute = new Map<
+    string,
+    { flags: string; descriptions: string[]; suites: string[]; repeatable: boolean }
+  >();
   for (const entry of entries) {
     for (const spec of entry.targetOptions) {
       const attribute = new Option(spec.flags).attributeName();
@@ -65,10 +69,11 @@ export function targetOptionUnion(
           flags: spec.flags,
           descriptions: [spec.description],
           suites: [entry.suite.name],
+          repeatable: spec.repeatable === true,
         });
-      } else if (seen.flags !== spec.flags) {
+      } else if (seen.flags !== spec.flags || seen.repeatable !== (spec.repeatable === true)) {
         throw new Error(
-          `suite ${entry.suite.name} declares ${spec.flags}, but suite ${seen.suites[0]} declares ${seen.flags}`,
+          `suite ${entry.suite.name} declares ${spec.flags}${spec.repeatable === true ? ' (repeatable)' : ''}, but suite ${seen.suites[0]} declares ${seen.flags}${seen.repeatable ? ' (repeatable)' : ''}`,
         );
       } else {
         seen.suites.push(entry.suite.name);
@@ -85,7 +90,16 @@ export function targetOptionUnion(
         ? `${o.descriptions[0]} [${o.suites[0]}]`
         : o.suites.map((suite, i) => `[${suite}] ${o.descriptions[i]}`).join('; '),
     suites: o.suites,
+    repeatable: o.repeatable,
   }));
+}
+
+/** The commander option of a target option: a repeatable one collects its values in order. */
+export function commanderOptionOf(option: TargetOptionOfCli): Option {
+  const made = new Option(option.flags, option.description);
+  return option.repeatable
+    ? made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    : made;
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import { WirecheckError } from '../harness/errors.js';
 import { defaultJobs, randomSeed } from '../harness/run-suite.js';
 import { findSuite, SUITES, type SuiteEntry, suiteNames } from '../suites/registry.js';
 import type { CliContext } from './context.js';
 import {
   assertOnlyMatches,
+  commanderOptionOf,
   parseOptions,
   RunOptionsInput,
   targetOptionUnion,
@@ -81,7 +81,7 @@ export function addTestCommand(program: Command, ctx: CliContext, finish: Finish
     .command('test')
     .description('run one suite against an implementation under test')
     .argument('<suite>', `the suite to run (${suiteNames().join(', ') || 'none registered yet'})`);
-  for (const option of union) command.addOption(new Option(option.flags, option.description));
+  for (const option of union) command.addOption(commanderOptionOf(option));
   addCommonRunOptions(command)
     .option('--report-dir <dir>', 'write results.json, junit.xml and report.html there')
     .option('--only <ids>', "run only these checks: comma-separated ids, or prefixes ending in '.'")

@@ -200,6 +200,12 @@ export interface Suite<Target, Ctx> {
   /** The target options as CLI arguments, for the reproduce line. */
   targetArgs(target: Target): string[];
   /**
+   * What the target was given that no report may show (an HTTP header's credential), as a
+   * function that hides it in a text: every text of the run's results and a target-unavailable
+   * message go through it, since a target may echo a credential back in what a check quotes.
+   */
+  scrubber?(target: Target): ((text: string) => string) | undefined;
+  /**
    * The command the suite starts for its cases, as started with nothing to do: timed once per
    * run, so the summary can say what one start of the target costs (`312 client starts, 41 ms
    * each`). Absent: the suite starts no target process per case.

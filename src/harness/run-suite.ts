@@ -19,6 +19,7 @@ import {
 import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
 import { boundEvidence } from './evidence-bounds.js';
+import { mapStrings } from './map-strings.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
 import { RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
@@ -437,7 +438,12 @@ async function openWithin<T, C>(
   budgetMs: number,
 ): Promise<Opened<C>> {
   if (signal?.aborted) return { stop: stopOf(signal) };
-  const opening = suite.open(target, signal === undefined ? env : { ...env, signal });
+  const opening = suite.open(target, signal === undefined ? env : { ...env, signal }).catch((e: unknown) => {
+    // The target's answer quoted in the message may echo a credential it was given.
+    const scrub = suite.scrubber?.(target);
+    if (!(e instanceof TargetUnavailable) || scrub === undefined) throw e;
+    throw new TargetUnavailable(scrub(e.message), { cause: e.cause });
+  });
   const cut = cutter(signal, deadline - performance.now());
   try {
     const first = await Promise.race([opening.then((ctx) => ({ ctx }) as const), cut.promise]);
@@ -587,6 +593,8 @@ async function runCheckCut<T, C>(
     controller.abort();
     await lease.end();
   }
+  const scrub = suite.scrubber?.(target);
+  if (scrub !== undefined) outcome = mapStrings(outcome, scrub);
   if (cutBy === 'stop' && settings.stop !== undefined) {
     const message = `${notRunMessage(stopOf(settings.stop))} while it ran`;
     return {

@@ -11,6 +11,8 @@ export interface TargetOptionSpec {
   /** e.g. `--base-url <url>`; a flag shared by several suites must be spelled the same by each. */
   readonly flags: string;
   readonly description: string;
+  /** The flag may be given more than once: targetFromOptions gets every value, in order, as a string[]. */
+  readonly repeatable?: boolean;
 }
 
 /** A reference implementation started for `wirecheck all`. */

@@ -329,3 +329,48 @@ describe('runSuite: what a failure quotes is bounded', () => {
     expect(evidence.messages[0]?.text).toBe(`${'x'.repeat(4096)}... (1048576 characters)`);
   });
 });
+
+describe('runSuite: what the target was given that no report may show (Suite.scrubber)', () => {
+  const SECRET = 'Bearer s3cret-value-42';
+  const suiteQuoting = (openThrows: boolean): Suite<null, object> => ({
+    name: 'echo',
+    description: 'a target that echoes the credential it was given',
+    describeTarget: () => 'fixed',
+    targetArgs: () => [],
+    scrubber: () => (text) => text.replaceAll('s3cret-value-42', '[redacted]'),
+    async open() {
+      if (openThrows) throw new TargetUnavailable(`HTTP 401: bad token ${SECRET}`);
+      return { close: async () => {} };
+    },
+    checks: [
+      {
+        id: 'echo.quote',
+        clause: 'none',
+        description: 'quotes what arrived',
+        level: 'must',
+        basis: 'spec',
+        rule: 'a rule',
+        async run() {
+          throw new CheckFailure(`the server said "token s3cret-value-42 refused"`, 'a result', SECRET, {
+            kind: 'jsonrpc',
+            title: 'the case',
+            messages: [{ atMs: 0, session: 'main', direction: 'received', text: `{"error":"${SECRET}"}` }],
+          });
+        },
+      },
+    ],
+  });
+
+  test('is hidden in every text of every result, keeping what is around it', async () => {
+    const result = await runSuite(suiteQuoting(false), null, { seed: 1, runs: 1 });
+    expect(JSON.stringify(result)).not.toContain('s3cret-value-42');
+    expect(result.checks[0]?.message).toBe('the server said "token [redacted] refused"');
+    expect(result.checks[0]?.actual).toBe('Bearer [redacted]');
+  });
+
+  test('is hidden in the message of a target that cannot be reached', async () => {
+    await expect(runSuite(suiteQuoting(true), null, { seed: 1, runs: 1 })).rejects.toThrow(
+      /^HTTP 401: bad token Bearer \[redacted\]$/,
+    );
+  });
+});

@@ -19,7 +19,7 @@ import { CallBacklog } from './call-backlog.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
-import { openGet } from './http.js';
+import { openGet, type TargetHeaders } from './http.js';
 import { IdleStream } from './idle-stream.js';
 import { SLOW_START_HINT, whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
@@ -34,6 +34,7 @@ import { openSseChannel, type SseChannel, SseOpenError } from './sse-channel.js'
 import { openStdioChannel, type StdioChannel } from './stdio-channel.js';
 import { openStreamableChannel, type StreamableChannel } from './streamable-channel.js';
 import { describeTarget, revisionMismatchOf, revisionOf, type ToolServerTarget } from './target.js';
+import { headersToSend } from './target-headers.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface ToolServerSuiteOptions {
@@ -257,11 +258,18 @@ export async function openToolServer(
   };
 
   const offeredVersion = revisionOf(target);
+  const targetHeaders = headersToSend(target);
+  const sent = targetHeaders === undefined ? {} : { targetHeaders };
   const openHttp = (label: string): StreamableChannel => {
     if (target.kind !== 'http')
       throw new CheckSkipped('this check applies to the Streamable HTTP transport only');
     return track(
-      openStreamableChannel(target.url, { label, postTimeoutMs: httpMs, protocolVersion: offeredVersion }),
+      openStreamableChannel(target.url, {
+        label,
+        postTimeoutMs: httpMs,
+        protocolVersion: offeredVersion,
+        ...sent,
+      }),
     );
   };
 
@@ -275,7 +283,7 @@ export async function openToolServer(
   const openStreamOnce = async (label: string): Promise<SseChannel> => {
     if (target.kind !== 'sse') throw new CheckSkipped('this check applies to the SSE transport only');
     const open = (timeoutMs: number) =>
-      openSseChannel(target.url, { label, timeoutMs, postTimeoutMs: httpMs });
+      openSseChannel(target.url, { label, timeoutMs, postTimeoutMs: httpMs, ...sent });
     try {
       return track(await open(httpMs).catch((e: unknown) => openAgainIfBusy(e, open)));
     } catch (e) {
@@ -419,6 +427,7 @@ export async function openToolServer(
       target.url,
       started,
       target.startTimeoutMs ?? options.startMs ?? 15_000,
+      targetHeaders,
     );
     if (problem !== undefined) {
       await close();
@@ -434,7 +443,12 @@ export async function openToolServer(
         if (target.kind === 'stdio') return spawnStdio('main');
         if (target.kind === 'http') return openHttp('main');
         return track(
-          await openSseChannel(target.url, { label: 'main', timeoutMs: httpMs, postTimeoutMs: httpMs }),
+          await openSseChannel(target.url, {
+            label: 'main',
+            timeoutMs: httpMs,
+            postTimeoutMs: httpMs,
+            ...sent,
+          }),
         );
       },
       started,
@@ -591,7 +605,12 @@ async function preflight(
     return block === '' ? '' : `\n${block}`;
   };
   if (target.kind === 'sse') {
-    const got = await openGet(new URL(target.url), { accept: 'text/event-stream' }, how.httpMs);
+    const got = await openGet(
+      new URL(target.url),
+      { accept: 'text/event-stream' },
+      how.httpMs,
+      headersToSend(target),
+    );
     if ('problem' in got) {
       throw new TargetUnavailable(
         `the stream URL ${target.url} does not answer: ${got.problem}${stderr(how.started)}`,
@@ -783,7 +802,12 @@ function firstBytes(res: import('node:http').IncomingMessage, max: number, ms: n
 }
 
 /** Poll the stream URL until it answers (any HTTP status), the process exits, or the budget ends. */
-async function waitUntilAnswers(url: string, proc: ServerProcess, ms: number): Promise<string | undefined> {
+async function waitUntilAnswers(
+  url: string,
+  proc: ServerProcess,
+  ms: number,
+  targetHeaders: TargetHeaders | undefined,
+): Promise<string | undefined> {
   const deadline = performance.now() + ms;
   let last = '';
   while (performance.now() < deadline) {
@@ -792,7 +816,7 @@ async function waitUntilAnswers(url: string, proc: ServerProcess, ms: number): P
       const block = firstLinesBlock('its stderr', proc.stderrTail());
       return `the --start command exited (${describeExit(proc).split(' (stderr')[0]}) before ${url} answered${block === '' ? '' : `\n${block}`}`;
     }
-    const got = await openGet(new URL(url), { accept: 'text/event-stream' }, 1000);
+    const got = await openGet(new URL(url), { accept: 'text/event-stream' }, 1000, targetHeaders);
     if (!('problem' in got)) {
       got.req.destroy();
       return undefined;

@@ -13,6 +13,26 @@ const postAgents = {
 /** Bytes of a POST's response body read; a body that goes on past it is cut off with its connection. */
 export const MAX_POST_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The target's `--header`s and the origin they are for. A request elsewhere (an endpoint the
+ * server announced on another host) goes without them: a credential is for its server only,
+ * as a browser drops Authorization on a redirect to another origin.
+ */
+export interface TargetHeaders {
+  readonly origin: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** What a request of the suite sends: a header the call sets itself wins (the target may set none of those). */
+function headersFor(
+  url: URL,
+  own: RequestOptions['headers'],
+  target: TargetHeaders | undefined,
+): RequestOptions['headers'] {
+  if (target === undefined || url.origin !== target.origin) return own;
+  return { ...target.headers, ...(own as Record<string, string> | undefined) };
+}
+
 function moduleFor(url: URL) {
   return url.protocol === 'https:' ? https : http;
 }
@@ -23,12 +43,19 @@ function moduleFor(url: URL) {
  * a scheme other than http(s) or a header value Node refuses throws at once, where a request
  * that fails later emits 'error'. Both are the server's doing, reported as a problem.
  */
-export function startRequest(url: URL, options: RequestOptions): ClientRequest | { problem: string } {
+export function startRequest(
+  url: URL,
+  options: RequestOptions,
+  targetHeaders?: TargetHeaders,
+): ClientRequest | { problem: string } {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { problem: `the URL ${clip(url.href, 200)} is not http or https (scheme ${url.protocol})` };
   }
   try {
-    return moduleFor(url).request(url, options);
+    return moduleFor(url).request(url, {
+      ...options,
+      headers: headersFor(url, options.headers, targetHeaders),
+    });
   } catch (e) {
     return { problem: `wirecheck could not send the request: ${clip((e as Error).message, 300)}` };
   }
@@ -44,7 +71,7 @@ export function startRequest(url: URL, options: RequestOptions): ClientRequest |
 export function post(
   url: URL,
   body: string,
-  options: { headers?: Record<string, string>; timeoutMs: number },
+  options: { headers?: Record<string, string>; timeoutMs: number; targetHeaders?: TargetHeaders },
 ): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let settled = false;
@@ -54,15 +81,19 @@ export function post(
       clearTimeout(timer);
       resolve(outcome);
     };
-    const req = startRequest(url, {
-      method: 'POST',
-      agent: url.protocol === 'https:' ? postAgents.https : postAgents.http,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(body)),
-        ...options.headers,
+    const req = startRequest(
+      url,
+      {
+        method: 'POST',
+        agent: url.protocol === 'https:' ? postAgents.https : postAgents.http,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          ...options.headers,
+        },
       },
-    });
+      options.targetHeaders,
+    );
     if (!('on' in req)) {
       resolve({ status: undefined, body: '', contentType: undefined, problem: req.problem });
       return;
@@ -134,9 +165,10 @@ export function openGet(
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number,
+  targetHeaders?: TargetHeaders,
 ): Promise<{ req: ClientRequest; res: IncomingMessage } | { problem: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const req = startRequest(url, { method: 'GET', agent: false, headers });
+    const req = startRequest(url, { method: 'GET', agent: false, headers }, targetHeaders);
     if (!('on' in req)) {
       resolve({ problem: req.problem, timedOut: false });
       return;

@@ -19,3 +19,4 @@ export {
   targetArgs,
   toolServerTargetFromOptions,
 } from './target.js';
+export type { TargetHeader } from './target-headers.js';

@@ -12,7 +12,7 @@ import {
 import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js';
 import type { Channel, PostOutcome } from './channel.js';
 import { SSE_WORDS } from './diagnosis.js';
-import { openGet, post } from './http.js';
+import { openGet, post, type TargetHeaders } from './http.js';
 import { KeepAliveBeats } from './keep-alive-beats.js';
 import { RpcPeer } from './peer.js';
 import { isKeepAlive } from './rules.js';
@@ -71,6 +71,8 @@ export interface SseOpenOptions {
   readonly postTimeoutMs: number;
   /** Line and frame limits of the stream (default DEFAULT_SSE_LIMITS, 16 MiB each). */
   readonly limits?: SseLimits;
+  /** `--header`s, sent with the GET and every POST. */
+  readonly targetHeaders?: TargetHeaders;
 }
 
 /** Why a stream could not be opened as a session (status, content type, no endpoint event). */
@@ -94,7 +96,12 @@ export class SseOpenError extends Error {
  */
 export async function openSseChannel(streamUrl: string, options: SseOpenOptions): Promise<SseChannel> {
   const url = new URL(streamUrl);
-  const opened = await openGet(url, { accept: 'text/event-stream' }, options.timeoutMs);
+  const opened = await openGet(
+    url,
+    { accept: 'text/event-stream' },
+    options.timeoutMs,
+    options.targetHeaders,
+  );
   if ('problem' in opened) throw new SseOpenError(`GET ${streamUrl}: ${opened.problem}`, opened.timedOut);
   const { req, res } = opened;
   const openedAt = performance.now();
@@ -187,7 +194,11 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
   res.on('close', () => end('the stream was closed'));
 
   const postTo = (target: URL, text: string, headers?: Record<string, string>, timeoutMs?: number) =>
-    post(target, text, { timeoutMs: timeoutMs ?? options.postTimeoutMs, ...(headers ? { headers } : {}) });
+    post(target, text, {
+      timeoutMs: timeoutMs ?? options.postTimeoutMs,
+      ...(headers ? { headers } : {}),
+      ...(options.targetHeaders === undefined ? {} : { targetHeaders: options.targetHeaders }),
+    });
 
   async function sendText(text: string): Promise<PostOutcome | undefined> {
     let value: unknown;

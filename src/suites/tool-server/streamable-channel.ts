@@ -14,7 +14,7 @@ import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js'
 import { nodeHttp as http } from '../../transports/node-http.js';
 import type { Channel, PostOutcome } from './channel.js';
 import type { WireVocabulary } from './diagnosis.js';
-import { openGet, startRequest } from './http.js';
+import { openGet, startRequest, type TargetHeaders } from './http.js';
 import { RpcPeer } from './peer.js';
 
 /** Bytes of a JSON answer or of an error body read; past it the answer is cut off (a protocol failure). */
@@ -128,6 +128,8 @@ export interface RawAnswer {
 export interface StreamableChannel extends Channel {
   readonly transport: 'http';
   readonly url: URL;
+  /** `--header`s: a check's own request to the endpoint sends them too. */
+  readonly targetHeaders: TargetHeaders | undefined;
   /** The session id the initialize answer issued (undefined before, or when the server issues none). */
   sessionId(): string | undefined;
   /** The protocol version of the initialize result, once it came. */
@@ -153,6 +155,8 @@ export interface StreamableOpenOptions {
   readonly limits?: SseLimits;
   /** MAX_BUFFERED_ANSWER_BYTES unless given (tests). */
   readonly maxBufferedAnswerBytes?: number;
+  /** `--header`s, sent with every request of the session. */
+  readonly targetHeaders?: TargetHeaders;
 }
 
 /**
@@ -363,7 +367,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         resumingAnswers += 1;
         try {
           await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, MAX_RESUME_WAIT_MS)));
-          const got = await openGet(url, resumeHeaders(lastEventId), waitMs);
+          const got = await openGet(url, resumeHeaders(lastEventId), waitMs, options.targetHeaders);
           if ('problem' in got) return;
           const type = mediaTypeOf(got.res.headers['content-type']);
           if (got.res.statusCode !== 200 || type !== STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
@@ -383,11 +387,15 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
           wakeSettle();
         }
       };
-      const req = startRequest(url, {
-        method: 'POST',
-        agent: url.protocol === 'https:' ? agents.https : agents.http,
-        headers: { ...sessionHeaders(), 'content-length': String(Buffer.byteLength(text)) },
-      });
+      const req = startRequest(
+        url,
+        {
+          method: 'POST',
+          agent: url.protocol === 'https:' ? agents.https : agents.http,
+          headers: { ...sessionHeaders(), 'content-length': String(Buffer.byteLength(text)) },
+        },
+        options.targetHeaders,
+      );
       if (!('on' in req)) {
         record.problem = req.problem;
         record.ended = true;
@@ -531,11 +539,12 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
   }
 
   const raw = (method: string, headers: Record<string, string>, body?: string, timeoutMs?: number) =>
-    rawRequest(url, method, headers, body, timeoutMs ?? options.postTimeoutMs);
+    rawRequest(url, method, headers, body, timeoutMs ?? options.postTimeoutMs, options.targetHeaders);
 
   return {
     transport: 'http',
     url,
+    targetHeaders: options.targetHeaders,
     peer,
     posts,
     protocolVersion: options.protocolVersion,
@@ -584,14 +593,19 @@ export function rawRequest(
   headers: Record<string, string>,
   body: string | undefined,
   timeoutMs: number,
+  targetHeaders?: TargetHeaders,
 ): Promise<RawAnswer> {
   return new Promise((resolve) => {
-    const req = startRequest(url, {
-      method,
-      agent: false,
-      headers:
-        body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    });
+    const req = startRequest(
+      url,
+      {
+        method,
+        agent: false,
+        headers:
+          body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      targetHeaders,
+    );
     if (!('on' in req)) {
       resolve({ status: undefined, headers: {}, body: '', problem: req.problem });
       return;

@@ -16,6 +16,7 @@ import { toolChecks } from './checks/tools.js';
 import { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
 import { skipShouldOnPrerequisite } from './prerequisite.js';
 import { describeTarget, revisionOf, type ToolServerTarget, targetArgs } from './target.js';
+import { headerScrubber, headerSecrets } from './target-headers.js';
 
 /** The tool-server suite with its own tuning (budgets, property caps). */
 export function createToolServerSuite(
@@ -47,6 +48,7 @@ export function createToolServerSuite(
     ).map(closingItsSessions),
     describeTarget,
     targetArgs,
+    scrubber: (target) => headerScrubber(headerSecrets(target)),
     open: (target, env) => openToolServer(target, options, env.jobs ?? 1, env.checks),
     bareStart: stdioBareStart,
     startsAhead: true,

@@ -8,6 +8,7 @@ import {
 import type { TargetOptionSpec } from '../registry.js';
 import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
 import { offeredProtocolVersion } from './offered-version.js';
+import { parseHeaders, shownHeader, type TargetHeader } from './target-headers.js';
 
 /**
  * Which tools of the server the suite may call (`--call-tools`): `all`, `none`, or the
@@ -19,8 +20,13 @@ export type CallToolsOption = 'all' | 'none' | readonly string[];
 /** How the harness reaches a tool server (the target contract in the README, tool-server). */
 export type ToolServerTarget = (
   | { readonly kind: 'stdio'; readonly command: string }
-  | { readonly kind: 'sse'; readonly url: string; readonly start?: string }
-  | { readonly kind: 'http'; readonly url: string; readonly start?: string }
+  | {
+      readonly kind: 'sse' | 'http';
+      readonly url: string;
+      readonly start?: string;
+      /** `--header`: sent with every request to the server (authorization, say). */
+      readonly headers?: readonly TargetHeader[];
+    }
 ) & {
   readonly callTools?: CallToolsOption;
   /** `--protocol`: the MCP revision the suite asks for and judges by (absent: see offered-version.ts). */
@@ -76,6 +82,13 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'how long the server may take to start: with --stdio, each server process before its first reply is due (default 5); with --start, until the URL answers (default 15). For a server fetched or built at start (npx, uvx, a container)',
   },
+  {
+    flags: '--header <header>',
+    description:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is what the user types, expanded by parseHeaders
+      "with --sse or --http: 'Name: value' sent with every request to the server, e.g. 'Authorization: Bearer ${MCP_TOKEN}' (${VAR} is read from the environment, so the secret stays out of reports); repeatable",
+    repeatable: true,
+  },
   PROTOCOL_TARGET_OPTION,
 ];
 
@@ -118,6 +131,7 @@ export function toolServerTargetFromOptions(opts: Record<string, unknown>): Tool
 
 function targetOfOptions(opts: Record<string, unknown>): ToolServerTarget {
   const { stdio, sse, http, start } = opts;
+  const headers = parseHeaders(opts.header);
   const callTools = parseCallTools(opts.callTools);
   const protocol = protocolOption(opts);
   const startTimeoutMs = parseStartTimeout(opts.startTimeout);
@@ -131,6 +145,8 @@ function targetOfOptions(opts: Record<string, unknown>): ToolServerTarget {
   if (count > 1) throw new UsageError('give one of --stdio, --sse or --http');
   if (given(stdio)) {
     if (start !== undefined) throw new UsageError('--start goes with --sse or --http only');
+    if (headers !== undefined)
+      throw new UsageError('--header goes with --sse or --http only: stdio has no HTTP');
     return { kind: 'stdio', command: stdio, ...policy };
   }
   const [kind, flag, url] = given(sse)
@@ -149,7 +165,13 @@ function targetOfOptions(opts: Record<string, unknown>): ToolServerTarget {
       throw new UsageError(`${flag} needs an http(s) URL, got ${JSON.stringify(url)}`);
     }
     if (start !== undefined && !given(start)) throw new UsageError('--start needs a command');
-    return given(start) ? { kind, url, start, ...policy } : { kind, url, ...policy };
+    return {
+      kind,
+      url,
+      ...(given(start) ? { start } : {}),
+      ...(headers === undefined ? {} : { headers }),
+      ...policy,
+    };
   }
   throw new UsageError(
     'the tool-server suite needs --stdio "<command>", --sse <url> or --http <url> [--start "<command>"]',
@@ -167,9 +189,13 @@ export function describeTarget(target: ToolServerTarget): string {
   const policy = `${describeCallTools(target.callTools)}${target.protocol === undefined ? '' : ` (MCP ${target.protocol})`}${startTimeout}`;
   if (target.kind === 'stdio') return `stdio: ${target.command}${policy}`;
   const name = target.kind === 'http' ? 'streamable http' : 'sse';
+  const headers =
+    target.headers === undefined || target.headers.length === 0
+      ? ''
+      : ` (--header ${target.headers.map((h) => h.name).join(', ')})`;
   return target.start === undefined
-    ? `${name}: ${target.url}${policy}`
-    : `${name}: ${target.url} (started by ${target.start})${policy}`;
+    ? `${name}: ${target.url}${policy}${headers}`
+    : `${name}: ${target.url} (started by ${target.start})${policy}${headers}`;
 }
 
 export function targetArgs(target: ToolServerTarget): string[] {
@@ -182,5 +208,6 @@ export function targetArgs(target: ToolServerTarget): string[] {
   if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
   const flag = target.kind === 'http' ? '--http' : '--sse';
   const base = target.start === undefined ? [flag, target.url] : [flag, target.url, '--start', target.start];
-  return [...base, ...policy];
+  const headers = (target.headers ?? []).flatMap((h) => ['--header', shownHeader(h)]);
+  return [...base, ...headers, ...policy];
 }

@@ -579,7 +579,7 @@ async function listen(channel: StreamableChannel, ms: number) {
   const sid = channel.sessionId();
   const headers: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream };
   if (sid !== undefined) headers[STREAMABLE_HTTP_HEADERS.sessionId] = sid;
-  const opened = await openEventStream(channel.url, headers, ms, (data) => {
+  const opened = await openEventStream(channel, headers, ms, (data) => {
     // Text that is not JSON, or past the reader's limits, is no response it can judge.
     const parsed = parseJsonBounded(data);
     if (!parsed.ok) return;
@@ -594,12 +594,12 @@ async function listen(channel: StreamableChannel, ms: number) {
 }
 
 async function openEventStream(
-  url: URL,
+  channel: StreamableChannel,
   headers: Record<string, string>,
   ms: number,
   onData: (data: string) => void,
 ): Promise<{ close: () => void }> {
-  const got = await openGet(url, headers, ms);
+  const got = await openGet(channel.url, headers, ms, channel.targetHeaders);
   if ('problem' in got) return { close: () => {} };
   if (got.res.statusCode !== 200) {
     got.req.destroy();
