@@ -12,6 +12,7 @@ export interface ToolClientFlags {
   list?: boolean;
   timeoutMs?: string;
   protocol?: string;
+  header?: string[];
 }
 
 /** The reference tool client as one call (src/clients/tools runToolClientCommand), passed in by main.ts. */
@@ -70,6 +71,12 @@ export function addToolClientCommand(
     .option('--arguments <json>', 'arguments of --tool, a JSON object (default none)')
     .option('--list', 'print the tools/list result instead of calling a tool')
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 30000)')
+    .option(
+      '--header <header>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is what the user types, expanded from the environment
+      "with --sse or --http: 'Name: value' sent with every request, e.g. 'Authorization: Bearer ${MCP_TOKEN}' (${VAR} is read from the environment); repeatable",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option(
       '--protocol <revision>',
       'MCP revision to ask for in initialize: 2024-11-05 (default), 2025-03-26, 2025-06-18 or 2025-11-25; any of them answered is accepted',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseHeaderOptions } from '../../protocol/header-option.js';
 import { defaultRevisionFor, isProtocolRevision, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
 import { ToolClient } from './client.js';
 import { resolveToolServerAddress, transportForAddress } from './target.js';
@@ -14,6 +15,8 @@ export interface ToolClientCommandFlags {
   timeoutMs?: string;
   /** `--protocol`: the MCP revision offered in initialize (default 2024-11-05). */
   protocol?: string;
+  /** `--header 'Name: value'` (repeatable): sent with every request to an SSE or Streamable HTTP server. */
+  header?: string[];
 }
 
 export interface ToolClientCommandIo {
@@ -71,6 +74,18 @@ async function whatToDo(io: ToolClientCommandIo): Promise<{ list: true } | ToolC
   return parsed.data;
 }
 
+/** `--header`s as the transport sends them, or what is wrong with them (stdio has no HTTP). */
+function headersOf(
+  given: readonly string[] | undefined,
+  transport: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> | undefined | string {
+  if (given === undefined || given.length === 0) return undefined;
+  if (transport === 'stdio') return '--header goes with an SSE or Streamable HTTP server: stdio has no HTTP';
+  const parsed = parseHeaderOptions(given, env);
+  return typeof parsed === 'string' ? parsed : Object.fromEntries(parsed.map((h) => [h.name, h.value]));
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -107,6 +122,8 @@ export async function runToolClientCommand(io: ToolClientCommandIo): Promise<Too
       `--protocol ${JSON.stringify(flags.protocol)} is not an MCP revision this client knows (known: ${PROTOCOL_REVISIONS.join(', ')})`,
     );
   }
+  const headers = headersOf(flags.header, target.transport, io.env);
+  if (typeof headers === 'string') return failed(EXIT_USAGE, headers);
   const todo = await whatToDo(io);
   if (typeof todo === 'string') return failed(EXIT_USAGE, todo);
 
@@ -115,6 +132,7 @@ export async function runToolClientCommand(io: ToolClientCommandIo): Promise<Too
     transportForAddress(target, {
       env: io.env,
       ...(timeoutMs === undefined ? {} : { endpointTimeoutMs: timeoutMs }),
+      ...(headers === undefined ? {} : { headers }),
     }),
     {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -74,6 +74,8 @@ export interface TargetTransportOptions {
   readonly onStderr?: (chunk: Buffer) => void;
   /** For SSE: bound on the wait for the `endpoint` event. */
   readonly endpointTimeoutMs?: number;
+  /** For SSE and Streamable HTTP: sent with every request (to the stream's origin only, over SSE). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -87,9 +89,10 @@ export function transportForAddress(
       ...(options.env === undefined ? {} : { env: options.env }),
     });
   }
-  if (target.transport === 'http') return new StreamableHttpClientTransport(target.url);
-  return new SseClientTransport(
-    target.url,
-    options.endpointTimeoutMs === undefined ? {} : { endpointTimeoutMs: options.endpointTimeoutMs },
-  );
+  const headers = options.headers === undefined ? {} : { headers: options.headers };
+  if (target.transport === 'http') return new StreamableHttpClientTransport(target.url, headers);
+  return new SseClientTransport(target.url, {
+    ...(options.endpointTimeoutMs === undefined ? {} : { endpointTimeoutMs: options.endpointTimeoutMs }),
+    ...headers,
+  });
 }

@@ -1,15 +1,11 @@
 import { UsageError } from '../../harness/errors.js';
+import { type GivenHeader, parseHeaderOptions } from '../../protocol/header-option.js';
 import { isSecretName, mergeSecrets, REDACTED, scrubSecrets } from '../../recording/redact.js';
 import type { TargetHeaders } from './http.js';
 import type { ToolServerTarget } from './target.js';
 
 /** A `--header` of an HTTP target: what is sent, and the value as given (`${VAR}` unexpanded) for reports. */
-export interface TargetHeader {
-  readonly name: string;
-  /** Sent on every request; never written to a report. */
-  readonly value: string;
-  readonly given: string;
-}
+export type TargetHeader = GivenHeader;
 
 /**
  * Headers the suite sets itself on its requests, or judges the server by: a `--header`
@@ -26,55 +22,15 @@ export const OWNED_HEADER_NAMES: readonly string[] = [
   'origin',
 ];
 
-/** RFC 9110 token: the characters a header name may hold. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /** `--header` values as given (commander collects a repeatable option into a list). */
 export function parseHeaders(
   value: unknown,
   env: NodeJS.ProcessEnv = process.env,
 ): TargetHeader[] | undefined {
   if (value === undefined) return undefined;
-  const headers = (Array.isArray(value) ? value : [value]).map((one) => parseHeader(one, env));
-  const names = headers.map((h) => h.name.toLowerCase());
-  const twice = names.find((name, i) => names.indexOf(name) !== i);
-  if (twice !== undefined) throw new UsageError(`--header ${twice} is given twice: give each header once`);
-  return headers;
-}
-
-function parseHeader(text: unknown, env: NodeJS.ProcessEnv): TargetHeader {
-  const colon = typeof text === 'string' ? text.indexOf(':') : -1;
-  if (typeof text !== 'string' || colon < 0) {
-    throw new UsageError(`--header takes 'Name: value', got ${JSON.stringify(text)}`);
-  }
-  const name = text.slice(0, colon).trim();
-  const given = text.slice(colon + 1).trim();
-  if (!HEADER_NAME.test(name)) {
-    throw new UsageError(`--header needs an HTTP header name before the colon, got ${JSON.stringify(text)}`);
-  }
-  if (given === '') throw new UsageError(`--header ${name} has an empty value, got ${JSON.stringify(text)}`);
-  if (OWNED_HEADER_NAMES.includes(name.toLowerCase())) {
-    throw new UsageError(
-      `--header ${name}: the suite sets ${name} itself (it cannot be given: ${OWNED_HEADER_NAMES.join(', ')})`,
-    );
-  }
-  const value = expandVariables(given, env, name);
-  // Node refuses a header value with control characters only when the request is made: say so now.
-  if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) {
-    throw new UsageError(`--header ${name}: the value holds a control character (a line break?)`);
-  }
-  return { name, value, given };
-}
-
-/** `${VAR}` in a `--header` value, from wirecheck's own environment: an unset one is a usage error. */
-function expandVariables(given: string, env: NodeJS.ProcessEnv, name: string): string {
-  return given.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
-    const value = env[variable];
-    if (value === undefined) {
-      throw new UsageError(`--header ${name} names the environment variable ${variable}, which is not set`);
-    }
-    return value;
-  });
+  const parsed = parseHeaderOptions(Array.isArray(value) ? value : [value], env, OWNED_HEADER_NAMES);
+  if (typeof parsed === 'string') throw new UsageError(parsed);
+  return parsed;
 }
 
 /**

@@ -180,6 +180,33 @@ describe('tool-client by hand', () => {
     );
   });
 
+  test('--header goes with every request to the server, a variable read from the environment; with stdio, or unset, it is a usage error', async () => {
+    const s = await startScriptedHttpServer({ answer: 'json' });
+    servers.push(s);
+    const result = await runToolClientCommand({
+      ...stdinOf(''),
+      env: { MCP_TOKEN: 't0ken-1234' },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: what the user types
+      flags: { http: s.url, list: true, header: ['Authorization: Bearer ${MCP_TOKEN}', 'X-Tenant: acme'] },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(s.exchanges.length).toBeGreaterThan(1);
+    for (const e of s.exchanges) {
+      expect(e.headers.authorization).toBe('Bearer t0ken-1234');
+      expect(e.headers['x-tenant']).toBe('acme');
+    }
+    for (const flags of [
+      { stdio: 'x', list: true, header: ['X-A: 1'] },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: what the user types
+      { http: s.url, list: true, header: ['Authorization: Bearer ${NOT_SET_HERE}'] },
+      { http: s.url, list: true, header: ['no colon'] },
+    ]) {
+      const refused = await runToolClientCommand({ ...stdinOf(''), env: {}, flags });
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(/--header/);
+    }
+  });
+
   test('--list prints the tools/list result', async () => {
     const s = await sse();
     const result = await runToolClientCommand({ ...stdinOf(''), env: {}, flags: { sse: s.url, list: true } });

@@ -173,7 +173,7 @@ describe('tool-server target options (TARGETS.md tool-server)', () => {
       'Origin',
     ]) {
       expect(() => toolServerTargetFromOptions({ sse, header: [`${owned}: x`] })).toThrow(
-        new RegExp(`--header ${owned}: the suite sets ${owned} itself`),
+        new RegExp(`--header ${owned}: wirecheck sets ${owned} itself`),
       );
     }
     expect(() => toolServerTargetFromOptions({ stdio: 'node s.js', header: ['X-A: 1'] })).toThrow(
