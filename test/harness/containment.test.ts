@@ -103,7 +103,10 @@ describe.each(CONTAINMENT_METHODS)('containment by %s', (method) => {
     target.child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
+    // 'exit' may come before the last of stdout was read: wait for its end too.
+    const ended = new Promise((r) => target.child.stdout?.once('end', r));
     await exited(target);
+    await ended;
     await target.close();
     const [ids, cmdline] = out.split('\n');
     const [pid, uid] = (ids ?? '').split(' ').map(Number);
