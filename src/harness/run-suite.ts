@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { clip } from '../protocol/clip.js';
+import { mapJsonValue } from '../protocol/json/map-values.js';
 import { VERSION } from '../version.js';
 import { type BareStart, measureBareStart } from './bare-start.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, formatBudget, suiteBudgetMs } from './budget.js';
@@ -19,7 +20,6 @@ import {
 import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
 import { boundEvidence } from './evidence-bounds.js';
-import { mapStrings } from './map-strings.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
 import { RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
@@ -594,7 +594,7 @@ async function runCheckCut<T, C>(
     await lease.end();
   }
   const scrub = suite.scrubber?.(target);
-  if (scrub !== undefined) outcome = mapStrings(outcome, scrub);
+  if (scrub !== undefined) outcome = mapJsonValue(outcome, { string: scrub });
   if (cutBy === 'stop' && settings.stop !== undefined) {
     const message = `${notRunMessage(stopOf(settings.stop))} while it ran`;
     return {

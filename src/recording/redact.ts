@@ -12,6 +12,8 @@
  *   where an upstream echoed it back.
  */
 
+import { mapJsonValue } from '../protocol/json/map-values.js';
+
 /** What a redacted value is replaced with. */
 export const REDACTED = '[redacted]';
 
@@ -296,31 +298,11 @@ function safeDecode(text: string): string {
  * thousands of levels deep. Numbers and booleans stay (`token_count: 3` is no secret).
  */
 export function redactBody(value: unknown, secrets: readonly string[] = []): unknown {
-  const root: { v: unknown } = { v: undefined };
-  const work: { from: unknown; into: Record<string, unknown> | unknown[]; at: string | number }[] = [
-    { from: value, into: root as unknown as Record<string, unknown>, at: 'v' },
-  ];
-  while (work.length > 0) {
-    const { from, into, at } = work.pop()!;
-    const put = (v: unknown) => {
-      (into as Record<string | number, unknown>)[at] = v;
-    };
-    if (typeof from === 'string') put(scrubSecrets(from, secrets));
-    else if (Array.isArray(from)) {
-      const out: unknown[] = new Array(from.length);
-      put(out);
-      for (let i = 0; i < from.length; i++) work.push({ from: from[i], into: out, at: i });
-    } else if (from !== null && typeof from === 'object') {
-      const out: Record<string, unknown> = {};
-      put(out);
-      for (const [k, v] of Object.entries(from)) {
-        const name = scrubSecrets(k, secrets);
-        if (typeof v === 'string' && isSecretName(k)) out[name] = REDACTED;
-        else work.push({ from: v, into: out, at: name });
-      }
-    } else put(from);
-  }
-  return root.v;
+  return mapJsonValue(value, {
+    string: (text) => scrubSecrets(text, secrets),
+    key: (name) => scrubSecrets(name, secrets),
+    member: (name, v) => (typeof v === 'string' && isSecretName(name) ? { value: REDACTED } : undefined),
+  });
 }
 
 /**

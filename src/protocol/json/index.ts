@@ -1,1 +1,2 @@
 export * from './bounded.js';
+export * from './map-values.js';
