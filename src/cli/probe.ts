@@ -1,18 +1,22 @@
 import type { Command } from 'commander';
 import { UsageError } from '../harness/errors.js';
+import { OWNED_HEADER_NAMES, parseHeaderOptions } from '../protocol/header-option.js';
+import { mapJsonValue } from '../protocol/json/map-values.js';
+import { givenHeaderSecrets, mergeSecrets, scrubSecrets } from '../recording/redact.js';
 import type { CliContext } from './context.js';
 
 /** The probe and its formatter as one call: the report, its lines and the verdict. */
 export type ProbeToolServerCommand = (
   url: string,
   signal: AbortSignal,
-  options?: { http?: boolean },
+  options?: { http?: boolean; headers?: Readonly<Record<string, string>> },
 ) => Promise<{ healthy: boolean; report: unknown; lines: string[] }>;
 
 /**
  * `wirecheck probe <url>`: the spec's health probe of an SSE tool server (5 s in all, 3 s of
  * stream capture); with `--http`, of a Streamable HTTP endpoint. Exit 0 healthy, 1 unhealthy,
- * 2 bad usage.
+ * 2 bad usage. `--header` values that the command line does not show (credential-named, or
+ * `${VAR}`) are scrubbed from what it prints: a server may echo a token in a 401 body.
  */
 export function addProbeCommand(
   program: Command,
@@ -31,17 +35,30 @@ export function addProbeCommand(
       '--http',
       'the URL is a Streamable HTTP endpoint (MCP 2025-03-26 and later): POST initialize, read the JSON or event-stream answer, POST initialized, DELETE',
     )
-    .action(async (url: string, flags: { json?: boolean; http?: boolean }) => {
+    .option(
+      '--header <header>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is what the user types, expanded from the environment
+      "'Name: value' sent with every request, e.g. 'Authorization: Bearer ${MCP_TOKEN}' (${VAR} is read from the environment); over SSE, with the POSTs only when the endpoint is on the stream's origin; repeatable",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .action(async (url: string, flags: { json?: boolean; http?: boolean; header?: string[] }) => {
       if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
         throw new UsageError(`probe takes the http(s) URL of the stream, got ${JSON.stringify(url)}`);
       }
+      const given = parseHeaderOptions(flags.header ?? [], ctx.env, OWNED_HEADER_NAMES);
+      if (typeof given === 'string') throw new UsageError(given);
+      const secrets = mergeSecrets(givenHeaderSecrets(given));
+      const scrub = (text: string) => scrubSecrets(text, secrets);
       const shutdown = ctx.onShutdown();
       try {
-        const result = await probe(url, shutdown.signal, flags.http === true ? { http: true } : {});
+        const result = await probe(url, shutdown.signal, {
+          ...(flags.http === true ? { http: true } : {}),
+          ...(given.length === 0 ? {} : { headers: Object.fromEntries(given.map((h) => [h.name, h.value])) }),
+        });
         ctx.stdout.write(
           flags.json === true
-            ? `${JSON.stringify(result.report)}\n`
-            : result.lines.map((l) => `${l}\n`).join(''),
+            ? `${JSON.stringify(mapJsonValue(result.report, { string: scrub }))}\n`
+            : result.lines.map((l) => `${scrub(l)}\n`).join(''),
         );
         finish(result.healthy ? 0 : 1);
       } finally {

@@ -9,6 +9,22 @@ export interface GivenHeader {
   readonly given: string;
 }
 
+/**
+ * Headers a wirecheck MCP client over HTTP (the tool-server suite, the probe) sets itself
+ * on its requests, or judges the server by: a `--header` naming one would change what is
+ * sent, and so what is judged.
+ */
+export const OWNED_HEADER_NAMES: readonly string[] = [
+  'content-type',
+  'content-length',
+  'accept',
+  'host',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'origin',
+];
+
 /** RFC 9110 token: the characters a header name may hold. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

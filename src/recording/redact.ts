@@ -12,6 +12,7 @@
  *   where an upstream echoed it back.
  */
 
+import type { GivenHeader } from '../protocol/header-option.js';
 import { mapJsonValue } from '../protocol/json/map-values.js';
 
 /** What a redacted value is replaced with. */
@@ -303,6 +304,15 @@ export function redactBody(value: unknown, secrets: readonly string[] = []): unk
     key: (name) => scrubSecrets(name, secrets),
     member: (name, v) => (typeof v === 'string' && isSecretName(name) ? { value: REDACTED } : undefined),
   });
+}
+
+/**
+ * The values of `--header`s that a printed command line does not show: a credential-named
+ * header's, and any read from the environment (`${VAR}`). A value the command line shows is
+ * no secret, and scrubbing it (`X-Client: wirecheck`) would garble messages.
+ */
+export function givenHeaderSecrets(headers: readonly GivenHeader[]): string[] {
+  return headers.filter((h) => isSecretName(h.name) || h.given.includes('${')).map((h) => h.value);
 }
 
 /**

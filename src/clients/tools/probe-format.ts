@@ -36,6 +36,9 @@ export function formatProbeReport(report: ProbeReport): string[] {
   if (report.initializedStatus !== undefined) {
     lines.push(`POST notifications/initialized: HTTP ${report.initializedStatus}`);
   }
+  if (report.headersWithheld === true) {
+    lines.push("--header: not sent with the POSTs (the endpoint is not on the stream's origin)");
+  }
   const others = report.frames.length - (e === undefined ? 0 : 1) - (report.reply === undefined ? 0 : 1);
   lines.push(
     `captured: ${report.frames.length} event(s), ${report.comments} comment(s)${others > 0 ? `, ${others} other` : ''}`,

@@ -41,7 +41,7 @@ const INITIALIZE_ID = 1;
  * spec's probe budget (5 s in all, 3 s to read the answer): POST `initialize` with `Accept:
  * application/json, text/event-stream`, read its answer (one JSON body, or an event stream up
  * to the response), then POST `notifications/initialized` and DELETE the session, both with
- * the `Mcp-Session-Id` issued (when one was). Healthy means a 200 answer of either kind
+ * the `Mcp-Session-Id` issued (when one was); `headers` go with every request. Healthy means a 200 answer of either kind
  * carrying a successful initialize result; the last two statuses are reported only.
  */
 export async function probeStreamableHttpServer(
@@ -62,12 +62,17 @@ export async function probeStreamableHttpServer(
   const fail = (reason: string) => {
     report.reason ??= reason;
   };
+  const given = options.headers ?? {};
   try {
     let response: IncomingMessage;
     try {
       response = await httpRequest(target, {
         method: 'POST',
-        headers: { 'content-type': STREAMABLE_HTTP_CONTENT_TYPES.json, accept: STREAMABLE_HTTP_POST_ACCEPT },
+        headers: {
+          ...given,
+          'content-type': STREAMABLE_HTTP_CONTENT_TYPES.json,
+          accept: STREAMABLE_HTTP_POST_ACCEPT,
+        },
         body: JSON.stringify(
           request(INITIALIZE_ID, METHODS.initialize, {
             protocolVersion: defaultRevisionFor('http'),
@@ -167,6 +172,7 @@ export async function probeStreamableHttpServer(
       return report;
     }
     const session = {
+      ...given,
       ...(sessionId === undefined ? {} : { [STREAMABLE_HTTP_HEADERS.sessionId]: sessionId }),
       [STREAMABLE_HTTP_HEADERS.protocolVersion]: version,
     };

@@ -29,6 +29,11 @@ export interface ProbeOptions {
   /** The stream is read for at most this long after it opens (spec "Limits": 3 s). */
   readonly captureMs?: number;
   readonly signal?: AbortSignal;
+  /**
+   * `--header`s: sent with the GET and, over SSE, with the POSTs only when the announced
+   * endpoint has the stream's origin (a credential stays with the host it was meant for).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** One frame of the captured stream, with its arrival time since the probe started. */
@@ -50,6 +55,8 @@ export interface ProbeReport {
   reply?: { message: unknown; atMs: number };
   /** Status of the `notifications/initialized` POST sent after a successful reply. */
   initializedStatus?: number;
+  /** The `--header`s were not sent with the POSTs: the endpoint is on another origin. */
+  headersWithheld?: true;
   /** The frames captured (at most MAX_FRAMES), comments counted apart. */
   frames: ProbeFrame[];
   comments: number;
@@ -86,7 +93,14 @@ export async function probeToolServer(url: string, options: ProbeOptions = {}): 
   };
   const agent = createAgent(new URL(url));
   try {
-    await probe(url, report, { signal: controller.signal, agent, captureMs, now, unhealthy });
+    await probe(url, report, {
+      signal: controller.signal,
+      agent,
+      captureMs,
+      now,
+      unhealthy,
+      headers: options.headers ?? {},
+    });
   } finally {
     agent.destroy();
     clearTimeout(budget);
@@ -104,13 +118,14 @@ interface ProbeRun {
   readonly captureMs: number;
   readonly now: () => number;
   readonly unhealthy: (reason: string) => void;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<void> {
-  const { signal, agent, captureMs, now, unhealthy } = run;
+  const { signal, agent, captureMs, now, unhealthy, headers } = run;
   let response: IncomingMessage;
   try {
-    response = await openEventStream(new URL(url), agent, signal);
+    response = await openEventStream(new URL(url), agent, signal, headers);
   } catch (e) {
     report.stream.error = causeOf(e);
     return unhealthy(`GET ${url} failed: ${abortReason(signal) ?? causeOf(e)}`);
@@ -202,6 +217,9 @@ async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<v
         `no \`endpoint\` event on the stream (${capture.signal.reason?.message ?? 'stream ended'})`,
       );
     }
+    const withheld = endpointUrl.origin !== new URL(url).origin && Object.keys(headers).length > 0;
+    if (withheld) report.headersWithheld = true;
+    const postHeaders = withheld ? {} : headers;
     const posted = await post(
       endpointUrl,
       request(INITIALIZE_ID, METHODS.initialize, {
@@ -211,12 +229,13 @@ async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<v
       }),
       signal,
       agent,
+      postHeaders,
     );
     report.post = { ...posted, atMs: now() };
     if (posted.error !== undefined) return unhealthy(`POST ${endpointUrl.href} failed: ${posted.error}`);
     if (posted.status !== 200 && posted.status !== 202) {
       return unhealthy(
-        `POST ${endpointUrl.href} answered HTTP ${posted.status}, expected 202 or 200: ${posted.body}`,
+        `POST ${endpointUrl.href} answered HTTP ${posted.status}, expected 202 or 200: ${posted.body}${withheld ? ` (the --header values were not sent: ${endpointUrl.origin} is not the stream's origin)` : ''}`,
       );
     }
     await reply;
@@ -236,6 +255,7 @@ async function probe(url: string, report: ProbeReport, run: ProbeRun): Promise<v
       { jsonrpc: '2.0', method: METHODS.initialized },
       signal,
       agent,
+      postHeaders,
     );
     if (initialized.status !== undefined) report.initializedStatus = initialized.status;
   } finally {
@@ -250,11 +270,12 @@ async function post(
   message: unknown,
   signal: AbortSignal,
   agent: Agent,
+  headers: Readonly<Record<string, string>>,
 ): Promise<{ status?: number; body?: string; error?: string }> {
   try {
     const response = await httpRequest(endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify(message),
       agent,
       signal,

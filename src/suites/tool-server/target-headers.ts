@@ -1,26 +1,17 @@
 import { UsageError } from '../../harness/errors.js';
-import { type GivenHeader, parseHeaderOptions } from '../../protocol/header-option.js';
-import { isSecretName, mergeSecrets, REDACTED, scrubSecrets } from '../../recording/redact.js';
+import { type GivenHeader, OWNED_HEADER_NAMES, parseHeaderOptions } from '../../protocol/header-option.js';
+import {
+  givenHeaderSecrets,
+  isSecretName,
+  mergeSecrets,
+  REDACTED,
+  scrubSecrets,
+} from '../../recording/redact.js';
 import type { TargetHeaders } from './http.js';
 import type { ToolServerTarget } from './target.js';
 
 /** A `--header` of an HTTP target: what is sent, and the value as given (`${VAR}` unexpanded) for reports. */
 export type TargetHeader = GivenHeader;
-
-/**
- * Headers the suite sets itself on its requests, or judges the server by: a `--header`
- * naming one would change what a check sends, and so what it judges.
- */
-export const OWNED_HEADER_NAMES: readonly string[] = [
-  'content-type',
-  'content-length',
-  'accept',
-  'host',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'last-event-id',
-  'origin',
-];
 
 /** `--header` values as given (commander collects a repeatable option into a list). */
 export function parseHeaders(
@@ -42,16 +33,9 @@ export function shownHeader(header: TargetHeader): string {
   return `${header.name}: ${literalSecret ? REDACTED : header.given}`;
 }
 
-/**
- * The values of the target's `--header`s that reports do not show (credential-named, or read
- * from the environment), for the suite to scrub from what it reports. A value the reproduce
- * line shows is no secret, and scrubbing it (`X-Client: wirecheck`) would garble messages.
- */
+/** The values of the target's `--header`s that reports do not show (`givenHeaderSecrets`), to scrub. */
 export function headerSecrets(target: ToolServerTarget): string[] {
-  if (target.kind === 'stdio') return [];
-  return (target.headers ?? [])
-    .filter((h) => isSecretName(h.name) || h.given.includes('${'))
-    .map((h) => h.value);
+  return target.kind === 'stdio' ? [] : givenHeaderSecrets(target.headers ?? []);
 }
 
 /** The `--header`s to send with each request to the server, or undefined when none were given. */
