@@ -35,6 +35,11 @@ export interface CommandOptions {
    * is meant for the protocol work; at most it doubles the wait for a command that hangs.
    */
   restartTimeoutOn?: Promise<unknown>;
+  /**
+   * With `restartTimeoutOn`: the budget until that first contact, where it is longer than
+   * `timeoutMs` (a client the user said is slow to start, `--start-timeout`); never shorter.
+   */
+  startTimeoutMs?: number;
   /** Between the terminate and the kill signal on timeout. */
   graceMs?: number;
   /** Bytes kept of stdout; the rest is drained and dropped. */
@@ -98,7 +103,11 @@ export async function runCommand(command: string, options: CommandOptions): Prom
       target.signalGroup('SIGTERM');
       graceTimer = setTimeout(() => target.signalGroup('SIGKILL'), options.graceMs ?? 2000);
     };
-    let timer = setTimeout(onTimeout, options.timeoutMs);
+    const untilContactMs =
+      options.restartTimeoutOn === undefined
+        ? options.timeoutMs
+        : Math.max(options.timeoutMs, options.startTimeoutMs ?? 0);
+    let timer = setTimeout(onTimeout, untilContactMs);
     void options.restartTimeoutOn?.then(
       () => {
         if (settled || timedOut) return;

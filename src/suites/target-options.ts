@@ -51,3 +51,38 @@ export function protocolOption(opts: Record<string, unknown>): ProtocolRevision 
 export function protocolArgs(revision: ProtocolRevision | undefined): string[] {
   return revision === undefined || revision === DEFAULT_REVISION ? [] : ['--protocol', revision];
 }
+
+/** Longest `--start-timeout` taken (seconds): a start past ten minutes is not a start. */
+const MAX_START_TIMEOUT_S = 600;
+
+/** `--start-timeout` as given, in ms, or undefined when absent. */
+export function parseStartTimeout(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(seconds > 0 && seconds <= MAX_START_TIMEOUT_S)) {
+    throw new UsageError(
+      `--start-timeout takes a number of seconds above 0 and at most ${MAX_START_TIMEOUT_S}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** The reproduce line's `--start-timeout` argument: none when absent. */
+export function startTimeoutArgs(ms: number | undefined): string[] {
+  return ms === undefined ? [] : ['--start-timeout', String(ms / 1000)];
+}
+
+/** What a user whose client only starts slowly (a JVM, npx, a container) can do, said when a run timed out before reaching its mock. */
+export const CLIENT_SLOW_START_HINT =
+  'a command that takes longer to start (a JVM, npx fetching a package, a container) can be given more time with --start-timeout SECONDS';
+
+/**
+ * `--start-timeout` of a suite that runs a client command once per case against a mock: how
+ * long the command may take to reach the case's mock, when longer than the case's budget.
+ */
+export function clientStartTimeoutOption(caseBudgetS: number): { flags: string; description: string } {
+  return {
+    flags: '--start-timeout <seconds>',
+    description: `how long the command may take to first reach the case's mock, for a client that is slow to start (a JVM, npx, a container); the case's budget (${caseBudgetS} s) then counts from that contact. Default and least: the case's budget`,
+  };
+}

@@ -141,7 +141,7 @@ test('a finished command leaves no timer behind to hold the harness open', () =>
 describe('a timeout that starts over at the first contact', () => {
   // The command waits for a file the test writes 2.5 s after the start; the budget is 2 s.
   const waitFor = (file: string) => `while [ ! -e ${file} ]; do sleep 0.05; done; echo done`;
-  const run = async (contactAfterMs: number | undefined) => {
+  const run = async (contactAfterMs: number | undefined, startTimeoutMs?: number) => {
     const dir = execFileSync('mktemp', ['-d']).toString().trim();
     const file = join(dir, 'go');
     const contact =
@@ -153,6 +153,7 @@ describe('a timeout that starts over at the first contact', () => {
         timeoutMs: 2000,
         graceMs: 100,
         ...(contact === undefined ? {} : { restartTimeoutOn: contact }),
+        ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
       });
     } finally {
       clearTimeout(go);
@@ -167,5 +168,20 @@ describe('a timeout that starts over at the first contact', () => {
   test('a contact 1.5 s in gives the budget again from then: the command finishes', async () => {
     const done = await run(1500);
     expect(done).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
+  });
+
+  test('a contact after the budget ran out comes too late, unless startTimeoutMs allows that long', async () => {
+    expect((await run(2200)).timedOut).toBe(true);
+    const done = await run(2200, 3000);
+    expect(done).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
+  });
+
+  test('a startTimeoutMs shorter than the budget does not shorten it', async () => {
+    const done = await run(1500, 500);
+    expect(done).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
+  });
+
+  test('startTimeoutMs without a contact to wait for changes nothing: the budget holds', async () => {
+    expect((await run(undefined, 3000)).timedOut).toBe(true);
   });
 });

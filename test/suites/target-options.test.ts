@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/harness/errors.js';
+import * as agent from '../../src/suites/agent/target.js';
+import * as messagesClient from '../../src/suites/messages-client/target.js';
 import { requiredStringOption, stringOption } from '../../src/suites/target-options.js';
+import * as toolClient from '../../src/suites/tool-client/target.js';
 
 describe('target option helpers', () => {
   test('a missing or empty required option is a usage error naming the flag', () => {
@@ -18,4 +21,42 @@ describe('target option helpers', () => {
     expect(stringOption({ apiKeyEnv: 'K' }, 'apiKeyEnv', 'WIRECHECK_API_KEY')).toBe('K');
     expect(stringOption({}, 'model')).toBeUndefined();
   });
+});
+
+describe('--start-timeout of the client suites: how long a run may take to reach its mock', () => {
+  const suites = [
+    {
+      name: 'messages-client',
+      flag: '--client',
+      key: 'client',
+      m: messagesClient,
+      parse: messagesClient.messagesClientTargetFromOptions,
+    },
+    {
+      name: 'tool-client',
+      flag: '--client',
+      key: 'client',
+      m: toolClient,
+      parse: toolClient.toolClientTargetFromOptions,
+    },
+    { name: 'agent', flag: '--agent', key: 'agent', m: agent, parse: agent.agentTargetFromOptions },
+  ] as const;
+
+  test.each(suites)(
+    '$name: taken in seconds, shown in the description, kept in the reproduce line',
+    (suite) => {
+      const target = suite.parse({ [suite.key]: 'java -jar client.jar', startTimeout: '45' });
+      expect(target).toMatchObject({ startTimeoutMs: 45_000 });
+      const args = (suite.m.targetArgs as (t: unknown) => string[])(target);
+      expect(args.slice(0, 2)).toEqual([suite.flag, 'java -jar client.jar']);
+      expect(args.slice(-2)).toEqual(['--start-timeout', '45']);
+      expect((suite.m.describeTarget as (t: unknown) => string)(target)).toContain('--start-timeout 45');
+      const plain = suite.parse({ [suite.key]: 'c' });
+      expect(plain).not.toHaveProperty('startTimeoutMs');
+      expect((suite.m.targetArgs as (t: unknown) => string[])(plain)).not.toContain('--start-timeout');
+      for (const bad of ['0', '-3', 'soon', '601']) {
+        expect(() => suite.parse({ [suite.key]: 'c', startTimeout: bad })).toThrow(/--start-timeout takes/);
+      }
+    },
+  );
 });

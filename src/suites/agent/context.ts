@@ -14,6 +14,7 @@ import {
 } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
+import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { type AgentCase, CASES, type CaseKey } from './cases.js';
 import { CASE_TIMEOUT_MS, OPERATOR_LINE } from './expect.js';
 import { cannotStart, describeOutput } from './preflight.js';
@@ -137,6 +138,7 @@ export async function openAgent(
           stdin: `${spec.prompt}\n`,
           timeoutMs,
           restartTimeoutOn: contact.reached,
+          ...(target.startTimeoutMs === undefined ? {} : { startTimeoutMs: target.startTimeoutMs }),
           graceMs: 1000,
           signal: stop === undefined ? flood.signal : AbortSignal.any([stop, flood.signal]),
           // The breaker's request to an operator, wherever it is in a stderr longer than the 16 KiB kept.
@@ -198,7 +200,7 @@ export async function openAgent(
         ? ''
         : `; it called only the real API's other operations, which the mock does not serve (${[...new Set(others)].slice(0, 3).join(', ')})`;
     throw new TargetUnavailable(
-      `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}`,
+      `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}${probe.run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`,
     );
   }
   return {

@@ -1,11 +1,14 @@
 import { UsageError } from '../../harness/errors.js';
 import { clientEnv } from '../messages-client/target.js';
 import type { TargetOptionSpec } from '../registry.js';
+import { clientStartTimeoutOption, parseStartTimeout, startTimeoutArgs } from '../target-options.js';
 
 /** How the harness reaches an agent: a shell command (the target contract in the README, agent). */
 export interface AgentTarget {
   /** Run by `sh -c` once per case; the prompt on stdin. */
   readonly agent: string;
+  /** `--start-timeout`: how long a run may take to first reach its case's mock, when longer than the case's budget. */
+  readonly startTimeoutMs?: number;
 }
 
 /** What one agent run is pointed at. */
@@ -39,6 +42,7 @@ export const AGENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'agent command, run by sh -c once per case: the prompt on stdin, the tool-use loop against the mock (exit 0 done, 3 circuit breaker)',
   },
+  clientStartTimeoutOption(60),
 ];
 
 /** The target from commander's option values (`--agent` -> `agent`). */
@@ -47,13 +51,16 @@ export function agentTargetFromOptions(opts: Record<string, unknown>): AgentTarg
   if (typeof agent !== 'string' || agent.trim() === '') {
     throw new UsageError('the agent suite needs --agent "<command>"');
   }
-  return { agent };
+  const startTimeoutMs = parseStartTimeout(opts.startTimeout);
+  return { agent, ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }) };
 }
 
 export function describeTarget(target: AgentTarget): string {
-  return target.agent;
+  return target.startTimeoutMs === undefined
+    ? target.agent
+    : `${target.agent} (--start-timeout ${target.startTimeoutMs / 1000})`;
 }
 
 export function targetArgs(target: AgentTarget): string[] {
-  return ['--agent', target.agent];
+  return ['--agent', target.agent, ...startTimeoutArgs(target.startTimeoutMs)];
 }

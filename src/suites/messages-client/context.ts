@@ -14,6 +14,7 @@ import {
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
+import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { refusalIn } from './expect.js';
 import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
@@ -190,6 +191,7 @@ export async function openMessagesClient(
           stdin: JSON.stringify(spec.body),
           timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
           restartTimeoutOn: contact.reached,
+          ...(target.startTimeoutMs === undefined ? {} : { startTimeoutMs: target.startTimeoutMs }),
           graceMs: 1000,
           signal: spec.signal === undefined ? flood.signal : AbortSignal.any([spec.signal, flood.signal]),
         }),
@@ -337,7 +339,7 @@ function startProblem(probe: CaseResult): string | undefined {
       : run.timedOut
         ? 'never sent a request to the mock before its time ran out'
         : 'never sent a request to the mock';
-  return `${how} (${exitOf(run)}${stderrBlock(run.stderr)})`;
+  return `${how} (${exitOf(run)}${stderrBlock(run.stderr)})${run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`;
 }
 
 /** `; first lines of stderr:` and those lines, or ''. */

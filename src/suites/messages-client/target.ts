@@ -1,10 +1,13 @@
 import { UsageError } from '../../harness/errors.js';
 import type { TargetOptionSpec } from '../registry.js';
+import { clientStartTimeoutOption, parseStartTimeout, startTimeoutArgs } from '../target-options.js';
 
 /** How the harness reaches a messages client: a shell command (the target contract in the README, messages-client). */
 export interface MessagesClientTarget {
   /** Run by `sh -c` once per case; the request body on stdin. */
   readonly client: string;
+  /** `--start-timeout`: how long a run may take to first reach its case's mock, when longer than the case's budget. */
+  readonly startTimeoutMs?: number;
 }
 
 /** Where a case points the client, and with which key (undefined: both key variables unset). */
@@ -55,6 +58,7 @@ export const MESSAGES_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'messages client command, run by sh -c once per case: request JSON on stdin, final message (or error) JSON on stdout',
   },
+  clientStartTimeoutOption(20),
 ];
 
 /** The target from commander's option values (`--client` -> `client`). */
@@ -63,13 +67,16 @@ export function messagesClientTargetFromOptions(opts: Record<string, unknown>): 
   if (typeof client !== 'string' || client.trim() === '') {
     throw new UsageError('the messages-client suite needs --client "<command>"');
   }
-  return { client };
+  const startTimeoutMs = parseStartTimeout(opts.startTimeout);
+  return { client, ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }) };
 }
 
 export function describeTarget(target: MessagesClientTarget): string {
-  return target.client;
+  return target.startTimeoutMs === undefined
+    ? target.client
+    : `${target.client} (--start-timeout ${target.startTimeoutMs / 1000})`;
 }
 
 export function targetArgs(target: MessagesClientTarget): string[] {
-  return ['--client', target.client];
+  return ['--client', target.client, ...startTimeoutArgs(target.startTimeoutMs)];
 }

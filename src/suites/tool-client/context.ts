@@ -20,6 +20,7 @@ import {
   toolScenario,
 } from '../../mocks/tools/index.js';
 import { findPerl, type StdioRelayHost, startStdioRelayHost } from '../../mocks/tools/stdio-relay.js';
+import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
 import {
   revisionMismatchOf,
@@ -208,6 +209,7 @@ export async function openToolClient(
           stdin: JSON.stringify(spec.input),
           timeoutMs: spec.timeoutMs ?? caseTimeoutMs,
           restartTimeoutOn: flood.contact,
+          ...(target.startTimeoutMs === undefined ? {} : { startTimeoutMs: target.startTimeoutMs }),
           graceMs: 1000,
           signal: flood.signal,
           env: toolClientEnv(baseEnv, env),
@@ -355,7 +357,8 @@ function neverReached(probes: readonly CaseResult[]): string {
     const err = firstLines(p.run.stderr, 6).join('\n');
     return `over ${p.transport}: ${describeToolClientRun(p.run).split('; stderr')[0] ?? ''}${out === '' ? ', nothing on stdout' : `, stdout ${JSON.stringify(out.slice(0, 200))}`}${err === '' ? '' : `\n  first lines of its stderr:\n  ${err.split('\n').join('\n  ')}`}`;
   });
-  return `never reached the mock tool server (no message on stdio, no stream opened over SSE, no request over Streamable HTTP), so nothing can be judged:\n${lines.join('\n')}`;
+  const hint = probes.some((p) => p.run.timedOut) ? `\n${CLIENT_SLOW_START_HINT}` : '';
+  return `never reached the mock tool server (no message on stdio, no stream opened over SSE, no request over Streamable HTTP), so nothing can be judged:\n${lines.join('\n')}${hint}`;
 }
 
 /** Why a probe run shows the command cannot be started at all; undefined when it ran. */

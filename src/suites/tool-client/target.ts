@@ -5,7 +5,14 @@ import {
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
 import type { TargetOptionSpec } from '../registry.js';
-import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
+import {
+  clientStartTimeoutOption,
+  PROTOCOL_TARGET_OPTION,
+  parseStartTimeout,
+  protocolArgs,
+  protocolOption,
+  startTimeoutArgs,
+} from '../target-options.js';
 
 /** How the harness reaches a tool client: a shell command (the target contract in the README, tool-client). */
 export interface ToolClientTarget {
@@ -21,6 +28,8 @@ export interface ToolClientTarget {
    * the checks of the others are skipped as not applicable.
    */
   readonly transports?: readonly ToolTransport[];
+  /** `--start-timeout`: how long a run may take to first reach its case's mock, when longer than the case's budget. */
+  readonly startTimeoutMs?: number;
 }
 
 /** The revision a run's mock servers speak over `transport`: `--protocol`, else the transport's default. */
@@ -85,6 +94,7 @@ export const TOOL_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'transports to run the client over, comma-separated: stdio, sse, http (Streamable HTTP, MCP 2025-03-26 and later); default stdio,sse',
   },
+  clientStartTimeoutOption(15),
 ];
 
 /** `stdio,sse,http` as a list; a sentence for the user when a name is not a transport. */
@@ -106,7 +116,11 @@ export function toolClientTargetFromOptions(opts: Record<string, unknown>): Tool
     throw new UsageError('the tool-client suite needs --client "<command>"');
   }
   const protocol = protocolOption(opts);
-  const chosen = protocol === undefined ? {} : { protocol };
+  const startTimeoutMs = parseStartTimeout(opts.startTimeout);
+  const chosen = {
+    ...(protocol === undefined ? {} : { protocol }),
+    ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
+  };
   let target: ToolClientTarget = { client, ...chosen };
   if (transports !== undefined) {
     const parsed = parseToolTransports(String(transports));
@@ -124,6 +138,7 @@ export function describeTarget(target: ToolClientTarget): string {
     ...(target.protocol === undefined ? [] : [`MCP ${target.protocol}`]),
     ...(overHttp ? [`MCP ${defaultRevisionFor('http')} over http`] : []),
     ...(target.transports === undefined ? [] : [`over ${target.transports.join(', ')}`]),
+    ...(target.startTimeoutMs === undefined ? [] : [`--start-timeout ${target.startTimeoutMs / 1000}`]),
   ];
   return notes.length === 0 ? target.client : `${target.client} (${notes.join('; ')})`;
 }
@@ -134,5 +149,6 @@ export function targetArgs(target: ToolClientTarget): string[] {
     target.client,
     ...protocolArgs(target.protocol),
     ...(target.transports === undefined ? [] : ['--transports', target.transports.join(',')]),
+    ...startTimeoutArgs(target.startTimeoutMs),
   ];
 }

@@ -6,7 +6,13 @@ import {
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
 import type { TargetOptionSpec } from '../registry.js';
-import { PROTOCOL_TARGET_OPTION, protocolArgs, protocolOption } from '../target-options.js';
+import {
+  PROTOCOL_TARGET_OPTION,
+  parseStartTimeout,
+  protocolArgs,
+  protocolOption,
+  startTimeoutArgs,
+} from '../target-options.js';
 import { offeredProtocolVersion } from './offered-version.js';
 import { parseHeaders, shownHeader, type TargetHeader } from './target-headers.js';
 
@@ -91,21 +97,6 @@ export const TOOL_SERVER_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
   },
   PROTOCOL_TARGET_OPTION,
 ];
-
-/** Longest `--start-timeout` taken (seconds): a start past ten minutes is not a start. */
-const MAX_START_TIMEOUT_S = 600;
-
-/** `--start-timeout` as given, in ms. */
-export function parseStartTimeout(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!(seconds > 0 && seconds <= MAX_START_TIMEOUT_S)) {
-    throw new UsageError(
-      `--start-timeout takes a number of seconds above 0 and at most ${MAX_START_TIMEOUT_S}, got ${JSON.stringify(value)}`,
-    );
-  }
-  return Math.round(seconds * 1000);
-}
 
 /** `--call-tools` as given: `all`, `none`, or a comma-separated list of tool names. */
 export function parseCallTools(value: unknown): CallToolsOption | undefined {
@@ -203,7 +194,7 @@ export function targetArgs(target: ToolServerTarget): string[] {
   const policy = [
     ...(c === undefined ? [] : ['--call-tools', typeof c === 'string' ? c : c.join(',')]),
     ...protocolArgs(target.protocol),
-    ...(target.startTimeoutMs === undefined ? [] : ['--start-timeout', String(target.startTimeoutMs / 1000)]),
+    ...startTimeoutArgs(target.startTimeoutMs),
   ];
   if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
   const flag = target.kind === 'http' ? '--http' : '--sse';

@@ -25,3 +25,19 @@ test('an agent that starts slowly is given the case budget from its first reques
     await ctx.close();
   }
 }, 30_000);
+
+test('--start-timeout: an agent that needs longer than the case budget to reach the mock at all is given that long', async () => {
+  // 3 s of start-up against a 2 s budget: stopped before it sent anything, unless allowed 6 s.
+  // The first case is the preflight: it never reached the mock, so the target is unavailable, and says what to do.
+  await expect(openAgent({ agent }, { seed: 1, jobs: 1 }, { caseTimeoutMs: 2000 })).rejects.toThrow(
+    /never sent a request to the mock.*--start-timeout SECONDS/s,
+  );
+  const ctx = await openAgent({ agent, startTimeoutMs: 6000 }, { seed: 1, jobs: 1 }, { caseTimeoutMs: 2500 });
+  try {
+    const probe = await ctx.result('oneCall');
+    expect(probe.requests).toHaveLength(1);
+    expect(probe.run).toMatchObject({ timedOut: false, exitCode: 0 });
+  } finally {
+    await ctx.close();
+  }
+}, 40_000);

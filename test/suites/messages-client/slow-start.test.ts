@@ -30,3 +30,19 @@ test('a client that starts slowly is given the case budget from its first reques
     await ctx.close();
   }
 }, 40_000);
+
+test('--start-timeout: a client that needs longer than the case budget to reach the mock at all is given that long', async () => {
+  // 3 s of start-up against a 2 s budget: stopped before it sent anything, unless allowed 6 s.
+  // The first case is the preflight: it never reached the mock, so the target is unavailable, and says what to do.
+  await expect(openMessagesClient({ client }, 1, { caseTimeoutMs: 2000 })).rejects.toThrow(
+    /never sent a request to the mock before its time ran out.*--start-timeout SECONDS/s,
+  );
+  const ctx = await openMessagesClient({ client, startTimeoutMs: 6000 }, 1, { caseTimeoutMs: 2500 });
+  try {
+    const result = await ctx.shared.richBuffered();
+    expect(result.requests).toHaveLength(1);
+    expect(result.run).toMatchObject({ timedOut: false, exitCode: 0 });
+  } finally {
+    await ctx.close();
+  }
+}, 40_000);
