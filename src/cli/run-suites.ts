@@ -12,6 +12,7 @@ import type { RunStop, SuiteResult } from '../harness/results.js';
 import { describeUncaught } from '../harness/run-guard.js';
 import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import type { Shard } from '../harness/shard.js';
+import { shownTarget } from '../harness/shown-target.js';
 import { createSlots, type Slots } from '../harness/slots.js';
 import { exitCodeOfSignal, stopOf } from '../harness/stop.js';
 import { unavailableRun, unreachedRun } from '../harness/unrun.js';
@@ -292,7 +293,7 @@ async function runPlanned(
     reportError(stderr, error);
     return unavailableRun(suite, '(not started)', runSettings, error);
   }
-  const target = suite.describeTarget(running.target);
+  const target = shownTarget(suite, running.target);
   const printer = createSuitePrinter(style, { verbose: settings.verbose, askedRuns: settings.runs });
   try {
     const run = await runSuite(suite, running.target, {

@@ -14,9 +14,11 @@ import {
   ToolScenario,
 } from '../mocks/tools/index.js';
 import { PROTOCOL_REVISIONS } from '../protocol/mcp/index.js';
+import { requiredHeadersNote } from '../servers/http/required-headers.js';
 import { protocolOption } from '../suites/target-options.js';
 import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
+import { addRequireHeaderOption, requiredHeadersOf } from './require-header-option.js';
 
 const ServeToolsInput = z.object({
   transport: z.enum(['stdio', 'sse', 'http'], '--transport is stdio, sse or http'),
@@ -69,7 +71,7 @@ export function addServeMockToolsCommand(
   ctx: CliContext,
   finish: (exitCode: number) => void,
 ): void {
-  serve
+  const command = serve
     .command('mock-tools')
     .description(
       'run a mock tool server (stdio, SSE or Streamable HTTP) from a scenario file, journaling every message',
@@ -92,50 +94,54 @@ export function addServeMockToolsCommand(
     .option(
       '--protocol <revision>',
       `MCP revision the mock answers in initialize and speaks (overrides the scenario's protocolVersion): ${PROTOCOL_REVISIONS.join(', ')}`,
-    )
-    .action(async (raw: Record<string, unknown>) => {
-      const input = parseOptions(ServeToolsInput, raw);
-      if (input.speed !== undefined && input.replay === undefined)
-        throw new UsageError('--speed applies to --replay');
-      const protocol = protocolOption(raw);
-      const loaded = await scenarioOf(input.scenario, input.seed);
-      const scenario = protocol === undefined ? loaded : { ...loaded, protocolVersion: protocol };
-      const replay = await replayOf(input.replay, ctx);
-      const replaying = replay === undefined ? {} : { replay, speed: input.speed ?? 1 };
-      const onEntry = input.journal === undefined ? undefined : journalFileWriter(input.journal);
-      const shutdown = ctx.onShutdown();
-      try {
-        if (input.transport === 'stdio') {
-          await runStdioMockToolServer(scenario, {
-            input: ctx.stdin as AsyncIterable<string | Uint8Array>,
-            write: (text) => ctx.stdout.write(text),
-            signal: shutdown.signal,
-            ...(onEntry && { onEntry }),
-            ...replaying,
-          });
-          finish(0);
-          return;
-        }
-        let running: Awaited<ReturnType<typeof startMockToolServer>>;
-        try {
-          const start = input.transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer;
-          running = await start(scenario, {
-            host: input.host,
-            port: input.port,
-            ...(onEntry && { onEntry }),
-            ...replaying,
-          });
-        } catch (e) {
-          const reason = e instanceof Error ? e.message : String(e);
-          throw new WirecheckError('WC_SERVE_FAILED', `mock tool server: ${reason}`, { cause: e });
-        }
-        ctx.stdout.write(`${running.url}\n`);
-        ctx.stderr.write('mock tool server running; interrupt (Ctrl-C) to stop\n');
-        await untilShutdown(shutdown);
-        await running.close();
+    );
+  addRequireHeaderOption(command).action(async (raw: Record<string, unknown>) => {
+    const input = parseOptions(ServeToolsInput, raw);
+    const requireHeaders = requiredHeadersOf(raw.requireHeader, input.transport, ctx.env);
+    if (input.speed !== undefined && input.replay === undefined)
+      throw new UsageError('--speed applies to --replay');
+    const protocol = protocolOption(raw);
+    const loaded = await scenarioOf(input.scenario, input.seed);
+    const scenario = protocol === undefined ? loaded : { ...loaded, protocolVersion: protocol };
+    const replay = await replayOf(input.replay, ctx);
+    const replaying = replay === undefined ? {} : { replay, speed: input.speed ?? 1 };
+    const onEntry = input.journal === undefined ? undefined : journalFileWriter(input.journal);
+    const shutdown = ctx.onShutdown();
+    try {
+      if (input.transport === 'stdio') {
+        await runStdioMockToolServer(scenario, {
+          input: ctx.stdin as AsyncIterable<string | Uint8Array>,
+          write: (text) => ctx.stdout.write(text),
+          signal: shutdown.signal,
+          ...(onEntry && { onEntry }),
+          ...replaying,
+        });
         finish(0);
-      } finally {
-        shutdown.dispose();
+        return;
       }
-    });
+      let running: Awaited<ReturnType<typeof startMockToolServer>>;
+      try {
+        const start = input.transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer;
+        running = await start(scenario, {
+          host: input.host,
+          port: input.port,
+          ...(onEntry && { onEntry }),
+          ...(requireHeaders && { requireHeaders }),
+          ...replaying,
+        });
+      } catch (e) {
+        const reason = e instanceof Error ? e.message : String(e);
+        throw new WirecheckError('WC_SERVE_FAILED', `mock tool server: ${reason}`, { cause: e });
+      }
+      ctx.stdout.write(`${running.url}\n`);
+      ctx.stderr.write(
+        `mock tool server running${requiredHeadersNote(requireHeaders)}; interrupt (Ctrl-C) to stop\n`,
+      );
+      await untilShutdown(shutdown);
+      await running.close();
+      finish(0);
+    } finally {
+      shutdown.dispose();
+    }
+  });
 }

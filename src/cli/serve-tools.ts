@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
+import type { RequiredHeaders } from '../servers/http/required-headers.js';
 import type { CliContext, OutputStream } from './context.js';
 import { integer, parseOptions } from './parse-options.js';
+import { addRequireHeaderOption, requiredHeadersOf } from './require-header-option.js';
 
 /** What `wirecheck serve tools` asks of the reference tool server (src/servers/tools). */
 export interface ServeToolsOptions {
@@ -12,6 +14,8 @@ export interface ServeToolsOptions {
   readonly path: string;
   readonly port: number;
   readonly keepAliveMs: number;
+  /** `--require-header`: sse, http answer 401 to a request without these. */
+  readonly requireHeaders?: RequiredHeaders;
 }
 
 export interface ServeToolsIo {
@@ -43,13 +47,15 @@ const ServeToolsInput = z.object({
 /** A flag beats the environment, which beats the default; an empty variable counts as unset. */
 export function serveToolsOptionsOf(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): ServeToolsOptions {
   const fromEnv = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
-  return parseOptions(ServeToolsInput, {
+  const options = parseOptions(ServeToolsInput, {
     transport: raw.transport ?? fromEnv('MCP_TRANSPORT') ?? 'sse',
     host: raw.host ?? fromEnv('MCP_HOST') ?? DEFAULT_TOOLS_HOST,
     path: raw.path ?? DEFAULT_TOOLS_PATH,
     port: raw.port ?? fromEnv('MCP_PORT') ?? String(DEFAULT_TOOLS_PORT),
     keepAliveMs: raw.keepAliveMs ?? String(DEFAULT_KEEP_ALIVE_MS),
   });
+  const requireHeaders = requiredHeadersOf(raw.requireHeader, options.transport, env);
+  return requireHeaders === undefined ? options : { ...options, requireHeaders };
 }
 
 /**
@@ -64,7 +70,7 @@ export function addServeToolsCommand(
   run: ServeTools,
   finish: (exitCode: number) => void,
 ): void {
-  serve
+  const command = serve
     .command('tools')
     .description(
       'run the reference MCP tool server (stdio, SSE + POST, or Streamable HTTP) until interrupted',
@@ -79,24 +85,24 @@ export function addServeToolsCommand(
     .option(
       '--keep-alive-ms <ms>',
       'sse, http: a keep-alive comment frame on event streams this often, 0 for none (default 15000)',
-    )
-    .action(async (raw: Record<string, unknown>) => {
-      const options = serveToolsOptionsOf(raw, ctx.env);
-      const shutdown = ctx.onShutdown();
-      try {
-        await run(options, {
-          stdin: ctx.stdin,
-          stdout: ctx.stdout,
-          log: (line) => ctx.stderr.write(`wirecheck serve tools: ${line}\n`),
-          signal: shutdown.signal,
-        });
-        finish(0);
-      } catch (e) {
-        if (e instanceof WirecheckError) throw e;
-        const reason = e instanceof Error ? e.message : String(e);
-        throw new WirecheckError('WC_SERVE_FAILED', `reference tool server: ${reason}`, { cause: e });
-      } finally {
-        shutdown.dispose();
-      }
-    });
+    );
+  addRequireHeaderOption(command).action(async (raw: Record<string, unknown>) => {
+    const options = serveToolsOptionsOf(raw, ctx.env);
+    const shutdown = ctx.onShutdown();
+    try {
+      await run(options, {
+        stdin: ctx.stdin,
+        stdout: ctx.stdout,
+        log: (line) => ctx.stderr.write(`wirecheck serve tools: ${line}\n`),
+        signal: shutdown.signal,
+      });
+      finish(0);
+    } catch (e) {
+      if (e instanceof WirecheckError) throw e;
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new WirecheckError('WC_SERVE_FAILED', `reference tool server: ${reason}`, { cause: e });
+    } finally {
+      shutdown.dispose();
+    }
+  });
 }

@@ -25,6 +25,7 @@ import { RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
 import { dispatch } from './schedule.js';
 import { type Shard, selectShard } from './shard.js';
+import { shownTarget, shownTargetArgs } from './shown-target.js';
 import { leaseSlot, NO_LEASE } from './slot-lease.js';
 import type { Slots } from './slots.js';
 import { notRunMessage, stopOf } from './stop.js';
@@ -246,7 +247,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   const runs = options.runs ?? (full ? 1000 : 100);
   const startedAt = new Date();
   const started = performance.now();
-  const { plan, checks } = planRun(suite, suite.describeTarget(target), { ...options, seed, runs, full });
+  const { plan, checks } = planRun(suite, shownTarget(suite, target), { ...options, seed, runs, full });
   options.onBegin?.(plan);
   const deadline = started + plan.budgetMs;
   const results: CheckResult[] = [];
@@ -615,7 +616,7 @@ async function runCheckCut<T, C>(
     ...(runs === undefined ? {} : { runs }),
   };
   if (result.status === 'fail' || result.status === 'warn') {
-    result.reproduce = reproduceLine(suite.name, suite.targetArgs(target), seed, check.id, full);
+    result.reproduce = reproduceLine(suite.name, shownTargetArgs(suite, target), seed, check.id, full);
     if (thrown instanceof PropertyFailure && settings.reportDir !== undefined) {
       try {
         result.counterexample = await writeCounterexample(settings.reportDir, {
@@ -625,8 +626,8 @@ async function runCheckCut<T, C>(
           seed,
           runs: settings.runs,
           full,
-          target: suite.describeTarget(target),
-          targetArgs: suite.targetArgs(target),
+          target: shownTarget(suite, target),
+          targetArgs: shownTargetArgs(suite, target),
           message: result.message,
           property: thrown.counterexample,
         });

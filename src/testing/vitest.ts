@@ -8,6 +8,7 @@ import { readCounterexampleSync, replaySettings } from '../harness/counterexampl
 import type { CheckResult } from '../harness/results.js';
 import { randomSeed, runCheck, selectChecks } from '../harness/run-suite.js';
 import { selectShard } from '../harness/shard.js';
+import { shownTarget } from '../harness/shown-target.js';
 import { formatCheck } from '../reporters/console.js';
 
 export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 'onResult' | 'replay'> {
@@ -103,7 +104,7 @@ export function describeSuite(
   const settings = { seed, runs, full, ...(replaying === undefined ? {} : { replay: replaying }) };
   const checks = selectShard(selectChecks(suite.checks, options.only, full), shardOption(options.shard));
   const title =
-    options.title ?? `wirecheck ${suite.name} against ${suite.describeTarget(target)} (seed ${seed})`;
+    options.title ?? `wirecheck ${suite.name} against ${shownTarget(suite, target)} (seed ${seed})`;
 
   describe(title, () => {
     let ctx: { close(): Promise<void> } | undefined;

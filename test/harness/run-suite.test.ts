@@ -335,8 +335,9 @@ describe('runSuite: what the target was given that no report may show (Suite.scr
   const suiteQuoting = (openThrows: boolean): Suite<null, object> => ({
     name: 'echo',
     description: 'a target that echoes the credential it was given',
-    describeTarget: () => 'fixed',
-    targetArgs: () => [],
+    // The user's own start command may carry it too.
+    describeTarget: () => 'started by serve --require-header "Authorization: Bearer s3cret-value-42"',
+    targetArgs: () => ['--start', 'serve --require-header "Authorization: Bearer s3cret-value-42"'],
     scrubber: () => (text) => text.replaceAll('s3cret-value-42', '[redacted]'),
     async open() {
       if (openThrows) throw new TargetUnavailable(`HTTP 401: bad token ${SECRET}`);
@@ -366,6 +367,10 @@ describe('runSuite: what the target was given that no report may show (Suite.scr
     expect(JSON.stringify(result)).not.toContain('s3cret-value-42');
     expect(result.checks[0]?.message).toBe('the server said "token [redacted] refused"');
     expect(result.checks[0]?.actual).toBe('Bearer [redacted]');
+    expect(result.target).toBe('started by serve --require-header "Authorization: Bearer [redacted]"');
+    expect(result.checks[0]?.reproduce).toContain(
+      `'serve --require-header "Authorization: Bearer [redacted]"'`,
+    );
   });
 
   test('is hidden in the message of a target that cannot be reached', async () => {

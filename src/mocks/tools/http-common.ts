@@ -4,6 +4,7 @@ import type { ToolSession } from '../../fixtures/schema.js';
 import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
 import { type HostPolicy, hostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { SESSION_QUEUE_LIMIT_BYTES } from '../../servers/http/outbound-queue.js';
+import { type RequiredHeaders, requiredHeaderRefusal } from '../../servers/http/required-headers.js';
 import { ToolJournal, type ToolJournalEntry } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
@@ -22,18 +23,27 @@ export const CLOSED_IDS_KEPT = 10_000;
 
 /**
  * What both HTTP mocks (SSE and Streamable HTTP) do before any route: refuse DNS rebinding
- * and pages of other sites with 403 (MCP: servers validate Origin), learn the request's credentials
+ * and pages of other sites with 403 (MCP: servers validate Origin), a request without the
+ * `required` headers with 401 (a mock behind a token), learn the request's credentials
  * for the journal to scrub, and keep bodies as text, so the journal records what arrived before
  * anything validates it.
  */
-export function prepareMockApp(app: FastifyInstance, hosts: HostPolicy, journal: ToolJournal): void {
+export function prepareMockApp(
+  app: FastifyInstance,
+  hosts: HostPolicy,
+  journal: ToolJournal,
+  required?: RequiredHeaders,
+): void {
   app.addHook('onRequest', (request, reply, done) => {
     headersArrived.set(request.raw, performance.now());
     const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
     // Credentials a request carries are scrubbed from every journal entry, bodies included.
     journal.learnSecrets(secretsOfRequest(request.headers, request.url));
-    if (refusal === undefined) return done();
-    void reply.code(403).send({ error: refusal });
+    if (refusal !== undefined) return void reply.code(403).send({ error: refusal });
+    const denied = requiredHeaderRefusal(required, request.headers);
+    if (denied !== undefined)
+      return void reply.code(denied.status).headers(denied.headers).send({ error: denied.message });
+    done();
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -135,7 +145,7 @@ export function mockHttpBase(
   // Several recordings: each new session replays the next one, in turn.
   const plans = replayPlansOf(options.replay);
   const app = fastify({ logger: false, forceCloseConnections: true });
-  prepareMockApp(app, hostPolicy(options), journal);
+  prepareMockApp(app, hostPolicy(options), journal, options.requireHeaders);
   let opened = 0;
   return {
     scenario,

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { RequiredHeaders } from './required-headers.js';
 
 /**
  * Which `Host` (and `Origin`) names a local server answers. A page on another site can
@@ -23,6 +24,8 @@ export interface HostPolicyOptions {
   readonly host?: string;
   /** More names to answer to, e.g. the name a container network gives the server. */
   readonly allowedHosts?: readonly string[];
+  /** Headers every request must carry with exactly these values, else 401 (`--require-header`: a server behind a token). */
+  readonly requireHeaders?: RequiredHeaders;
 }
 
 /** The policy of a server listening on `host` (a wildcard bind checks no Host). */

@@ -17,6 +17,7 @@ import {
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from './host-guard.js';
 import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from './outbound-queue.js';
 import { eventIdOf, parseEventId, ReplayLog } from './replay-log.js';
+import { requiredHeaderRefusal } from './required-headers.js';
 
 /** What one message (or batch) of a session is answered with: a reply, nothing, or a promise of one. */
 export type SessionOutcome =
@@ -447,6 +448,12 @@ export function createStreamableEndpoint(options: StreamableEndpointOptions): St
   function route(req: IncomingMessage, res: ServerResponse): undefined {
     const refusal = hostRefusal(hosts, req.headers.host) ?? originRefusal(hosts, req.headers.origin);
     if (refusal !== undefined) return refuse(res, 403, `Forbidden: ${refusal}`);
+    const denied = requiredHeaderRefusal(options.requireHeaders, req.headers);
+    if (denied !== undefined) {
+      return answerJson(res, denied.status, errorResponse(null, -32000, denied.message), {
+        ...denied.headers,
+      });
+    }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     if ((q < 0 ? url : url.slice(0, q)) !== path) {

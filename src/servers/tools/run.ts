@@ -1,4 +1,5 @@
 import { Readable, Writable } from 'node:stream';
+import { requiredHeadersNote } from '../http/required-headers.js';
 import { REFERENCE_TOOLS } from './reference-tools.js';
 import { serveToolsOverStdio } from './stdio.js';
 
@@ -9,6 +10,8 @@ export interface RunToolServerOptions {
   readonly path?: string;
   readonly port: number;
   readonly keepAliveMs: number;
+  /** sse, http: a request without these headers is answered 401. */
+  readonly requireHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface RunToolServerIo {
@@ -39,7 +42,13 @@ export async function runToolServer(options: RunToolServerOptions, io: RunToolSe
     io.log('stdin ended or stopped; in-flight calls aborted; bye');
     return;
   }
-  const common = { host: options.host, port: options.port, keepAliveMs: options.keepAliveMs, log: io.log };
+  const common = {
+    host: options.host,
+    port: options.port,
+    keepAliveMs: options.keepAliveMs,
+    log: io.log,
+    ...(options.requireHeaders === undefined ? {} : { requireHeaders: options.requireHeaders }),
+  };
   // Loaded here, not above: the tool-server suite starts the stdio server once per session,
   // and fastify is most of what these would add to each start.
   const server =
@@ -50,10 +59,11 @@ export async function runToolServer(options: RunToolServerOptions, io: RunToolSe
         })
       : await (await import('./start.js')).startToolServer(common);
   io.stdout.write(`${server.url}\n`);
+  const required = requiredHeadersNote(options.requireHeaders);
   io.log(
     options.transport === 'http'
-      ? `reference tool server on Streamable HTTP (MCP 2025-03-26, 2025-06-18, 2025-11-25; 2024-11-05 when asked) at ${server.url}; tools: ${tools}`
-      : `reference tool server on SSE (MCP 2024-11-05) at ${server.url}; tools: ${tools}`,
+      ? `reference tool server on Streamable HTTP (MCP 2025-03-26, 2025-06-18, 2025-11-25; 2024-11-05 when asked) at ${server.url}; tools: ${tools}${required}`
+      : `reference tool server on SSE (MCP 2024-11-05) at ${server.url}; tools: ${tools}${required}`,
   );
   io.log('interrupt (Ctrl-C) to stop');
   await new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import { SseServerTransport } from '../../transports/sse-server.js';
 import { TransportClosedError } from '../../transports/transport.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from '../http/host-guard.js';
 import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from '../http/outbound-queue.js';
+import { requiredHeaderRefusal } from '../http/required-headers.js';
 import { createToolServerCore, type ToolServerCore } from './core.js';
 import { REFERENCE_TOOLS } from './reference-tools.js';
 import { serveSession } from './serve-session.js';
@@ -92,8 +93,11 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
   // DNS rebinding and pages of other sites (MCP: servers validate Origin): refused before any route.
   app.addHook('onRequest', (request, reply, done) => {
     const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
-    if (refusal === undefined) return done();
-    void reply.code(403).send({ error: refusal });
+    if (refusal !== undefined) return void reply.code(403).send({ error: refusal });
+    const denied = requiredHeaderRefusal(options.requireHeaders, request.headers);
+    if (denied !== undefined)
+      return void reply.code(denied.status).headers(denied.headers).send({ error: denied.message });
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {

@@ -11,6 +11,8 @@ export interface PostOutcome {
   readonly problem?: string;
   /** No response at all within the budget (a server busy in a slow call looks so), not a failed connection. */
   readonly timedOut?: boolean;
+  /** The origin this POST went to without the target's `--header`s (an endpoint announced on another origin). */
+  readonly headersWithheldFrom?: string;
 }
 
 /**

@@ -73,7 +73,13 @@ export function post(
   body: string,
   options: { headers?: Record<string, string>; timeoutMs: number; targetHeaders?: TargetHeaders },
 ): Promise<PostOutcome> {
-  return new Promise((resolve) => {
+  const given = options.targetHeaders;
+  const withheld =
+    given !== undefined && Object.keys(given.headers).length > 0 && url.origin !== given.origin
+      ? { headersWithheldFrom: url.origin }
+      : {};
+  return new Promise((done) => {
+    const resolve = (outcome: PostOutcome) => done({ ...outcome, ...withheld });
     let settled = false;
     const finish = (outcome: PostOutcome) => {
       if (settled) return;

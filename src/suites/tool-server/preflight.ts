@@ -1,6 +1,6 @@
 import type { Channel } from './channel.js';
 import { cannotSpeakProtocol } from './diagnosis.js';
-import type { Exchange } from './rpc.js';
+import { type Exchange, postAccepted } from './rpc.js';
 
 // What the suite tells the user when a server cannot be tested at all: what was run, what
 // came back, and the first lines the server wrote on stderr. Pure over what a channel
@@ -8,8 +8,8 @@ import type { Exchange } from './rpc.js';
 
 /**
  * Why a session never got an initialize result, read from what it received (the channel's
- * diagnosis: non-protocol output, our own request echoed back, nothing at all) or from the
- * answer (an error, something else).
+ * diagnosis: non-protocol output, our own request echoed back, nothing at all), from the
+ * answer (an error, something else), or from the refusal of the POST that carried it.
  */
 export function whyNoInitialize(
   channel: Channel,
@@ -18,6 +18,10 @@ export function whyNoInitialize(
   /** Where a slow start is plausible (a new stdio process): name the option that allows for one. */
   startHint = false,
 ): string {
+  // A POST refused (401, 404) is the cause, whatever the stream carried: it was never going to answer.
+  if (ex.reply === undefined && ex.post?.status !== undefined && !postAccepted(ex.post)) {
+    return `initialize got no answer: ${ex.why ?? `the POST was answered HTTP ${ex.post.status}`}`;
+  }
   const diagnosis = channel.diagnosis();
   const cannot = ex.reply === undefined ? cannotSpeakProtocol(diagnosis) : undefined;
   if (cannot !== undefined) {

@@ -76,10 +76,15 @@ export async function exchangeWithId<Id extends number | string>(
     // A POST refused or unanswered will not be answered on the stream: stop waiting soon.
     const shortly = await Promise.race([waiting, delay(Math.min(ms, 300)).then(() => undefined)]);
     if (shortly?.reply !== undefined) return { id, reply: shortly.reply, post };
-    const how =
+    const withheld =
+      post.headersWithheldFrom === undefined
+        ? ''
+        : `; the --header values were not sent with it: ${post.headersWithheldFrom} is not the target URL's origin`;
+    const how = `${
       post.status === undefined
         ? (post.problem ?? 'no response')
-        : `HTTP ${post.status} ${post.body.slice(0, 200)}`;
+        : `HTTP ${post.status} ${post.body.slice(0, 200)}`
+    }${withheld}`;
     // Over Streamable HTTP the POST's response is the answer: none within the budget is no reply.
     const why =
       channel.transport === 'http' && post.status === undefined

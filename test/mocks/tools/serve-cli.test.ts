@@ -196,3 +196,68 @@ describe('wirecheck serve mock-tools --transport http --replay', () => {
     }
   }, 30_000);
 });
+
+describe('wirecheck serve mock-tools --require-header', () => {
+  test('a mock behind a token: 401 without it, served with it, the value read from the environment and never printed or journaled', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'wirecheck-mock-auth-'));
+    const journalFile = join(dir, 'journal.jsonl');
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'serve',
+        'mock-tools',
+        '--transport',
+        'http',
+        '--port',
+        '0',
+        '--journal',
+        journalFile,
+        '--require-header',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the user's ${VAR}, expanded by wirecheck
+        'Authorization: Bearer ${MOCK_TOKEN}',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MOCK_TOKEN: 'mock-s3cret-99' } },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    try {
+      const url = await firstLine(child);
+      const refused = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: INIT,
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+      const client = new ToolClient(
+        new StreamableHttpClientTransport(url, { headers: { Authorization: 'Bearer mock-s3cret-99' } }),
+      );
+      await client.connect();
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+      expect(stderr).toContain('every request must carry Authorization (else 401)');
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      child.kill('SIGKILL');
+    }
+    expect(stderr).not.toContain('mock-s3cret-99');
+    const journal = await readJournalFile(journalFile);
+    expect(journal.length).toBeGreaterThan(0);
+    expect(JSON.stringify(journal)).not.toContain('mock-s3cret-99');
+  }, 30_000);
+
+  test('with --transport stdio it is a usage error (exit 2)', () => {
+    const run = spawnSync(
+      process.execPath,
+      [BIN, 'serve', 'mock-tools', '--transport', 'stdio', '--require-header', 'Authorization: Bearer x'],
+      { encoding: 'utf8', input: '' },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--require-header goes with --transport sse or http/);
+  });
+});

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import { referenceToolServerCommand } from '../../../src/suites/tool-server/index.js';
+import { startSseServer } from '../../clients/tools/sse-server.js';
 import {
   freePort,
   NODE,
@@ -38,6 +39,17 @@ describe('a tool server that cannot be tested is unavailable, with what was seen
     const message = await unavailable(stdioTarget('cat'));
     expect(message).toContain('"cat"');
     expect(message).toMatch(/echoed the request back: it looks like `cat`, not a tool server/);
+  }, 30_000);
+
+  test('an SSE server whose POST of initialize is refused is named for the refusal, not for what its stream carried', async () => {
+    const server = await startSseServer({ postStatus: 404 });
+    try {
+      const message = await unavailable({ kind: 'sse', url: server.url });
+      expect(message).toMatch(/initialize got no answer: the POST was not accepted \(HTTP 404/);
+      expect(message).not.toMatch(/newline-delimited JSON-RPC/);
+    } finally {
+      await server.close();
+    }
   }, 30_000);
 
   test('a command that floods stdout with lines that are not JSON (yes) is stopped early', async () => {

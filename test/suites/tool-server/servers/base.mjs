@@ -426,10 +426,16 @@ export function main(flaws = {}) {
         );
       // sessionParam: the query parameter named otherwise (the Python SDK's session_id);
       // sessionInPath: the session as the path's last segment, no query at all.
+      // endpointHost: the endpoint as an absolute URL on another name of this server (another origin).
+      const path = flaws.sessionInPath
+        ? `/messages/${id}`
+        : `/messages?${flaws.sessionParam ?? 'sessionId'}=${id}`;
       frame(
         res,
         'endpoint',
-        flaws.sessionInPath ? `/messages/${id}` : `/messages?${flaws.sessionParam ?? 'sessionId'}=${id}`,
+        flaws.endpointHost === undefined
+          ? path
+          : `http://${flaws.endpointHost}:${req.socket.localPort}${path}`,
       );
       // flood: as over stdio, that many log notifications, here on every stream after its endpoint.
       if (flaws.flood !== undefined) {

@@ -5,6 +5,7 @@
 //
 //   node bearer-auth.mjs --transport sse --port N     (SSE + POST: base.mjs)
 //   node bearer-auth.mjs --transport http --port N    (Streamable HTTP: streamable-base.mjs)
+//   --endpoint-host H (SSE): the endpoint event names http://H:N/messages..., another origin
 import http from 'node:http';
 
 export const TOKEN = 't0ken-secret-123';
@@ -23,4 +24,5 @@ http.createServer = (handler) =>
 const argv = process.argv.slice(2);
 const transport = argv[argv.indexOf('--transport') + 1];
 const { main } = await import(transport === 'http' ? './streamable-base.mjs' : './base.mjs');
-main({});
+const host = argv.indexOf('--endpoint-host');
+main(host < 0 ? {} : { endpointHost: argv[host + 1] });
