@@ -6,12 +6,20 @@ export const OPEN_ALLOWANCE_MS = 60_000;
 
 /**
  * The total time budget of a suite run: the budgets of the selected checks added up, plus
- * OPEN_ALLOWANCE_MS for opening the suite. Each check is already cut at its own budget, so
+ * OPEN_ALLOWANCE_MS for opening the suite, all times the target's `budgetScale`. Each check is already cut at its own budget, so
  * this bounds what the per-check budgets do not: opening, and checks that run out the clock
  * one after another. When it is used up, the check running is cut and the rest are not run.
  */
-export function suiteBudgetMs(checks: readonly { timeoutMs?: number }[]): number {
-  return checks.reduce((sum, c) => sum + (c.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS), OPEN_ALLOWANCE_MS);
+export function suiteBudgetMs(checks: readonly { timeoutMs?: number }[], scale = 1): number {
+  return checks.reduce(
+    (sum, c) => sum + checkBudgetMs(c, scale),
+    Math.round(OPEN_ALLOWANCE_MS * Math.max(1, scale)),
+  );
+}
+
+/** One check's budget: its own (default DEFAULT_CHECK_TIMEOUT_MS), times the target's `budgetScale`. */
+export function checkBudgetMs(check: { timeoutMs?: number }, scale = 1): number {
+  return Math.round((check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS) * Math.max(1, scale));
 }
 
 /** "90 s", "1.5 s", "250 ms": a budget as the console and the messages say it. */

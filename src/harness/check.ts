@@ -206,6 +206,12 @@ export interface Suite<Target, Ctx> {
    */
   scrubber?(target: Target): ((text: string) => string) | undefined;
   /**
+   * How many times its usual budget a check of this target may take, at least 1: a target
+   * given longer to start (`--start-timeout`) takes longer per case, and a check's budget is
+   * sized in cases. Every check's budget, and so the suite's, grows by this factor.
+   */
+  budgetScale?(target: Target): number;
+  /**
    * The command the suite starts for its cases, as started with nothing to do: timed once per
    * run, so the summary can say what one start of the target costs (`312 client starts, 41 ms
    * each`). Absent: the suite starts no target process per case.

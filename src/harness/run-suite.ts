@@ -3,7 +3,7 @@ import { clip } from '../protocol/clip.js';
 import { mapJsonValue } from '../protocol/json/map-values.js';
 import { VERSION } from '../version.js';
 import { type BareStart, measureBareStart } from './bare-start.js';
-import { DEFAULT_CHECK_TIMEOUT_MS, formatBudget, suiteBudgetMs } from './budget.js';
+import { checkBudgetMs, formatBudget, suiteBudgetMs } from './budget.js';
 import {
   type Check,
   type CheckEnv,
@@ -122,6 +122,8 @@ export interface CheckSettings {
   deadline?: number;
   /** The suite's whole budget, for the message of a check cut by it. */
   suiteBudgetMs?: number;
+  /** The target's `budgetScale`: the check's budget is its own times this (default 1). */
+  budgetScale?: number;
   /** Job slots the check may borrow to run its property cases concurrently. */
   slots?: Slots;
 }
@@ -158,7 +160,7 @@ export function tiersOf(checks: readonly { tier?: 'quick' | 'full' }[]): ('quick
 export function planRun<T, C>(
   suite: Suite<T, C>,
   target: string,
-  options: RunOptions & { seed: number; runs: number; full: boolean },
+  options: RunOptions & { seed: number; runs: number; full: boolean; budgetScale?: number },
 ): { plan: RunPlan; checks: Check<C>[] } {
   const jobs = suite.concurrent === true ? requestedJobs(options) : 1;
   const checks = selectShard(selectChecks(suite.checks, options.only, options.full), options.shard);
@@ -171,7 +173,7 @@ export function planRun<T, C>(
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     checks: checks.map((c) => ({ id: c.id, tier: c.tier ?? 'quick' })),
     tiers: tiersOf(checks),
-    budgetMs: options.budgetMs ?? suiteBudgetMs(checks),
+    budgetMs: options.budgetMs ?? suiteBudgetMs(checks, options.budgetScale),
     jobs,
   };
   return { plan, checks };
@@ -247,7 +249,14 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   const runs = options.runs ?? (full ? 1000 : 100);
   const startedAt = new Date();
   const started = performance.now();
-  const { plan, checks } = planRun(suite, shownTarget(suite, target), { ...options, seed, runs, full });
+  const budgetScale = suite.budgetScale?.(target) ?? 1;
+  const { plan, checks } = planRun(suite, shownTarget(suite, target), {
+    ...options,
+    seed,
+    runs,
+    full,
+    budgetScale,
+  });
   options.onBegin?.(plan);
   const deadline = started + plan.budgetMs;
   const results: CheckResult[] = [];
@@ -296,6 +305,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
     full,
     deadline,
     suiteBudgetMs: plan.budgetMs,
+    budgetScale,
     ...(options.reportDir === undefined ? {} : { reportDir: options.reportDir }),
     ...(options.replay === undefined ? {} : { replay: options.replay }),
     ...(options.signal === undefined ? {} : { stop: options.signal }),
@@ -534,7 +544,7 @@ async function runCheckCut<T, C>(
   const { seed, full } = settings;
   const t0 = performance.now();
   const controller = new AbortController();
-  const budget = check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const budget = checkBudgetMs(check, settings.budgetScale);
   // `slots` is given to an ordinary check of a concurrent run, which holds one of them.
   const lease = settings.slots === undefined ? NO_LEASE : leaseSlot(settings.slots);
   const env: CheckEnv = {

@@ -80,9 +80,18 @@ export const CLIENT_SLOW_START_HINT =
  * `--start-timeout` of a suite that runs a client command once per case against a mock: how
  * long the command may take to reach the case's mock, when longer than the case's budget.
  */
-export function clientStartTimeoutOption(caseBudgetS: number): { flags: string; description: string } {
+export function clientStartTimeoutOption(caseBudgetMs: number): { flags: string; description: string } {
   return {
     flags: '--start-timeout <seconds>',
-    description: `how long the command may take to first reach the case's mock, for a client that is slow to start (a JVM, npx, a container); the case's budget (${caseBudgetS} s) then counts from that contact. Default and least: the case's budget`,
+    description: `how long the command may take to first reach the case's mock, for a client that is slow to start (a JVM, npx, a container); the case's budget (${caseBudgetMs / 1000} s) then counts from that contact. Default and least: the case's budget`,
   };
+}
+
+/**
+ * A client suite's `budgetScale` (harness): with `--start-timeout` longer than the case's
+ * budget, a case may take that much longer, so a check's budget, sized in cases, grows by
+ * the ratio of the two; 1 without it.
+ */
+export function startBudgetScale(startTimeoutMs: number | undefined, caseBudgetMs: number): number {
+  return startTimeoutMs === undefined ? 1 : Math.max(1, startTimeoutMs / caseBudgetMs);
 }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type AnySuite, assertOnlyMatches, resolveSuite, type SuiteRunOptions, shardOption } from '../api.js';
 import { failsRun, markCheck } from '../harness/baseline.js';
+import { checkBudgetMs, OPEN_ALLOWANCE_MS } from '../harness/budget.js';
 import type { PropertyReplay, Suite } from '../harness/check.js';
 import { readCounterexampleSync, replaySettings } from '../harness/counterexamples.js';
 import type { CheckResult } from '../harness/results.js';
@@ -14,7 +15,7 @@ import { formatCheck } from '../reporters/console.js';
 export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 'onResult' | 'replay'> {
   /** Title of the describe block; default `wirecheck <suite> against <target> (seed N)`. */
   title?: string;
-  /** Budget for opening the suite's context in beforeAll (default 60 s). */
+  /** Budget for opening the suite's context in beforeAll (default 60 s, times the target's budgetScale). */
   openTimeoutMs?: number;
   /**
    * A counterexample fixture (`<report-dir>/counterexamples/<check-id>.json`): run only its
@@ -24,8 +25,7 @@ export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 
   replay?: string;
 }
 
-/** Default budget of a check (as in the harness); the vitest test gets a little more. */
-const CHECK_BUDGET_MS = 30_000;
+/** A check's vitest test gets a little more than the check's own budget (harness/budget.ts). */
 const MARGIN_MS = 5_000;
 
 /** A failed check as a test failure: the console's text (message, clause, expected, actual, reproduce). */
@@ -101,21 +101,31 @@ export function describeSuite(
   const full = options.full ?? false;
   const runs = options.runs ?? (full ? 1000 : 100);
   const strict = options.strict ?? false;
-  const settings = { seed, runs, full, ...(replaying === undefined ? {} : { replay: replaying }) };
+  const budgetScale = suite.budgetScale?.(target) ?? 1;
+  const settings = {
+    seed,
+    runs,
+    full,
+    budgetScale,
+    ...(replaying === undefined ? {} : { replay: replaying }),
+  };
   const checks = selectShard(selectChecks(suite.checks, options.only, full), shardOption(options.shard));
   const title =
     options.title ?? `wirecheck ${suite.name} against ${shownTarget(suite, target)} (seed ${seed})`;
 
   describe(title, () => {
     let ctx: { close(): Promise<void> } | undefined;
-    beforeAll(async () => {
-      ctx = await suite.open(target, { ...settings, checks: checks.map((c) => c.id) });
-    }, options.openTimeoutMs ?? 60_000);
+    beforeAll(
+      async () => {
+        ctx = await suite.open(target, { ...settings, checks: checks.map((c) => c.id) });
+      },
+      options.openTimeoutMs ?? Math.round(OPEN_ALLOWANCE_MS * budgetScale),
+    );
     afterAll(async () => {
       await ctx?.close();
     });
     for (const check of checks) {
-      const timeout = (check.timeoutMs ?? CHECK_BUDGET_MS) + MARGIN_MS;
+      const timeout = checkBudgetMs(check, budgetScale) + MARGIN_MS;
       test(check.id, { timeout }, async (context) => {
         if (ctx === undefined)
           throw new Error(`suite ${suite.name} was not opened (see the beforeAll error)`);

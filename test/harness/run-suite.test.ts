@@ -277,6 +277,18 @@ describe('runSuite: a run that stops early', () => {
     const result = await runSuite(fakeSuite('fake', checks).suite, TARGET, { seed: 1 });
     expect(result.budgetMs).toBe(1_000 + OPEN_ALLOWANCE_MS);
   });
+
+  test("a target's budgetScale (a client given longer to start) multiplies each check's budget and the suite's", async () => {
+    const checks: FakeCheck[] = [{ id: 'fake.slow', outcome: 'pass', timeoutMs: 100, delayMs: 250 }];
+    const plain = await runSuite(fakeSuite('fake', checks).suite, TARGET, { seed: 1 });
+    expect(plain.checks[0]?.message).toBe('check did not finish within 100 ms');
+    const scaled = { ...fakeSuite('fake', checks).suite, budgetScale: () => 4 };
+    const result = await runSuite(scaled, TARGET, { seed: 1 });
+    expect(result.checks[0]?.status).toBe('pass');
+    expect(result.budgetMs).toBe(4 * (100 + OPEN_ALLOWANCE_MS));
+    // Never below 1: a scale cannot shorten a budget.
+    expect(suiteBudgetMs([{ timeoutMs: 100 }], 0.5)).toBe(100 + OPEN_ALLOWANCE_MS);
+  });
 });
 
 describe('runSuite: what a failure quotes is bounded', () => {

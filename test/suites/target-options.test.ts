@@ -1,9 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/harness/errors.js';
+import { createAgentSuite } from '../../src/suites/agent/index.js';
 import * as agent from '../../src/suites/agent/target.js';
+import { createMessagesClientSuite } from '../../src/suites/messages-client/index.js';
 import * as messagesClient from '../../src/suites/messages-client/target.js';
 import { requiredStringOption, stringOption } from '../../src/suites/target-options.js';
+import { createToolClientSuite } from '../../src/suites/tool-client/index.js';
 import * as toolClient from '../../src/suites/tool-client/target.js';
+import { createToolServerSuite } from '../../src/suites/tool-server/index.js';
 
 describe('target option helpers', () => {
   test('a missing or empty required option is a usage error naming the flag', () => {
@@ -59,4 +63,24 @@ describe('--start-timeout of the client suites: how long a run may take to reach
       }
     },
   );
+});
+
+describe("budgetScale: a check's budget grows with the start allowance", () => {
+  test('client suites: the start allowance over the case budget, 1 without one or below it', () => {
+    const messages = createMessagesClientSuite();
+    expect(messages.budgetScale?.({ client: 'c' })).toBe(1);
+    expect(messages.budgetScale?.({ client: 'c', startTimeoutMs: 10_000 })).toBe(1);
+    expect(messages.budgetScale?.({ client: 'c', startTimeoutMs: 60_000 })).toBe(3);
+    expect(createToolClientSuite().budgetScale?.({ client: 'c', startTimeoutMs: 60_000 })).toBe(4);
+    expect(createAgentSuite().budgetScale?.({ agent: 'a', startTimeoutMs: 180_000 })).toBe(3);
+  });
+
+  test('tool-server: over stdio the first reply budget with the allowance over the default one; 1 over HTTP', () => {
+    const suite = createToolServerSuite();
+    expect(suite.budgetScale?.({ kind: 'stdio', command: 's', startTimeoutMs: 45_000 })).toBe(5);
+    expect(suite.budgetScale?.({ kind: 'stdio', command: 's' })).toBe(1);
+    expect(suite.budgetScale?.({ kind: 'sse', url: 'http://127.0.0.1:1/sse', startTimeoutMs: 45_000 })).toBe(
+      1,
+    );
+  });
 });

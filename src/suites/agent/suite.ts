@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BareStart } from '../../harness/bare-start.js';
 import type { Suite } from '../../harness/check.js';
 import { REFUSED_BASE_URL } from '../messages-client/target.js';
+import { startBudgetScale } from '../target-options.js';
 import { authChecks } from './checks/auth.js';
 import { breakerChecks } from './checks/breaker.js';
 import { capChecks } from './checks/cap.js';
@@ -12,6 +13,7 @@ import { loopChecks } from './checks/loop.js';
 import { resultChecks } from './checks/results.js';
 import { retryChecks } from './checks/retries.js';
 import { type AgentCtx, type AgentSuiteOptions, openAgent } from './context.js';
+import { CASE_TIMEOUT_MS } from './expect.js';
 import { type AgentTarget, agentEnv, describeTarget, targetArgs } from './target.js';
 
 /** The agent suite with its own tuning (case budget, base environment). */
@@ -33,6 +35,8 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     ],
     describeTarget,
     targetArgs,
+    budgetScale: (target) =>
+      startBudgetScale(target.startTimeoutMs, options.caseTimeoutMs ?? CASE_TIMEOUT_MS),
     open: (target, env) => openAgent(target, env, options),
     bareStart: (target) => bareAgentStart(target, options),
   };

@@ -2,6 +2,7 @@ import { UsageError } from '../../harness/errors.js';
 import { clientEnv } from '../messages-client/target.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { clientStartTimeoutOption, parseStartTimeout, startTimeoutArgs } from '../target-options.js';
+import { CASE_TIMEOUT_MS } from './expect.js';
 
 /** How the harness reaches an agent: a shell command (the target contract in the README, agent). */
 export interface AgentTarget {
@@ -42,7 +43,7 @@ export const AGENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'agent command, run by sh -c once per case: the prompt on stdin, the tool-use loop against the mock (exit 0 done, 3 circuit breaker)',
   },
-  clientStartTimeoutOption(60),
+  clientStartTimeoutOption(CASE_TIMEOUT_MS),
 ];
 
 /** The target from commander's option values (`--agent` -> `agent`). */

@@ -20,7 +20,7 @@ import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';
 import { plainRequest, requestFor, richRequest } from './requests.js';
-import { clientEnv, type MessagesClientTarget, runApiKey } from './target.js';
+import { CASE_TIMEOUT_MS, clientEnv, type MessagesClientTarget, runApiKey } from './target.js';
 
 /** Tuning of the suite itself (not of the target). */
 export interface MessagesClientSuiteOptions {
@@ -160,7 +160,7 @@ export async function openMessagesClient(
 ): Promise<MessagesClientCtx & { close(): Promise<void> }> {
   const apiKey = runApiKey(seed);
   const baseEnv = options.baseEnv ?? process.env;
-  const caseTimeoutMs = options.caseTimeoutMs ?? 20_000;
+  const caseTimeoutMs = options.caseTimeoutMs ?? CASE_TIMEOUT_MS;
   // Every case has a mock of its own (a few ms to start), so cases run concurrently (--jobs)
   // and each sees the journal, scenario and request numbering of its own run only.
   const mocks = new Set<MockMessagesService>();

@@ -1,5 +1,6 @@
 import type { Suite } from '../../harness/check.js';
 import { KEEP_CLIENT_WARM } from '../../warm/advice.js';
+import { startBudgetScale } from '../target-options.js';
 import { bufferedChecks } from './checks/buffered.js';
 import { errorChecks } from './checks/errors.js';
 import { forwardCompatChecks } from './checks/forward-compat.js';
@@ -9,6 +10,7 @@ import { streamChecks } from './checks/stream.js';
 import { streamErrorChecks } from './checks/stream-errors.js';
 import { type MessagesClientCtx, type MessagesClientSuiteOptions, openMessagesClient } from './context.js';
 import {
+  CASE_TIMEOUT_MS,
   clientEnv,
   describeTarget,
   type MessagesClientTarget,
@@ -39,6 +41,8 @@ export function createMessagesClientSuite(
     waitsAtOnce: errorChecks.filter((c) => c.schedule === 'waits').length,
     describeTarget,
     targetArgs,
+    budgetScale: (target) =>
+      startBudgetScale(target.startTimeoutMs, options.caseTimeoutMs ?? CASE_TIMEOUT_MS),
     open: (target, env) => openMessagesClient(target, env.seed, options),
     // Empty stdin and a base URL where nothing listens: the client starts, finds no request, exits.
     bareStart: (target) => ({

@@ -10,6 +10,9 @@ export interface MessagesClientTarget {
   readonly startTimeoutMs?: number;
 }
 
+/** A case's budget for the client command (`caseTimeoutMs`), counted from its first contact with the mock. */
+export const CASE_TIMEOUT_MS = 20_000;
+
 /** Where a case points the client, and with which key (undefined: both key variables unset). */
 export interface ClientEndpoint {
   readonly baseUrl: string;
@@ -58,7 +61,7 @@ export const MESSAGES_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'messages client command, run by sh -c once per case: request JSON on stdin, final message (or error) JSON on stdout',
   },
-  clientStartTimeoutOption(20),
+  clientStartTimeoutOption(CASE_TIMEOUT_MS),
 ];
 
 /** The target from commander's option values (`--client` -> `client`). */

@@ -23,6 +23,7 @@ import { findPerl, type StdioRelayHost, startStdioRelayHost } from '../../mocks/
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
 import {
+  CASE_TIMEOUT_MS,
   revisionMismatchOf,
   revisionOf,
   type ToolClientTarget,
@@ -187,7 +188,7 @@ export async function openToolClient(
   if (mismatch !== undefined) throw new UsageError(mismatch);
   const dir = await mkdtemp(join(tmpdir(), 'wirecheck-tool-client-'));
   const baseEnv = options.baseEnv ?? process.env;
-  const caseTimeoutMs = options.caseTimeoutMs ?? 15_000;
+  const caseTimeoutMs = options.caseTimeoutMs ?? CASE_TIMEOUT_MS;
   let counter = 0;
   const leftovers = new LeftoverLedger();
   const relay: StdioRelayHost | undefined =

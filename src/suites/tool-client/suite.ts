@@ -1,6 +1,7 @@
 import { type Check, CheckSkipped, type Suite } from '../../harness/check.js';
 import { KEEP_CLIENT_WARM } from '../../warm/advice.js';
 import { gatedByRevision } from '../revision-gate.js';
+import { startBudgetScale } from '../target-options.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
 import { leftoverChecks } from './checks/leftovers.js';
@@ -11,6 +12,7 @@ import { stdioChecks } from './checks/stdio.js';
 import { streamableHttpChecks } from './checks/streamable-http.js';
 import { openToolClient, type ToolClientCtx, type ToolClientSuiteOptions } from './context.js';
 import {
+  CASE_TIMEOUT_MS,
   describeTarget,
   revisionOf,
   TOOL_TRANSPORTS,
@@ -72,6 +74,8 @@ export function createToolClientSuite(
     checks: allChecks(),
     describeTarget,
     targetArgs,
+    budgetScale: (target) =>
+      startBudgetScale(target.startTimeoutMs, options.caseTimeoutMs ?? CASE_TIMEOUT_MS),
     // Its waiting checks (a slow initialize, a slow reply, a stream's retry) judge only that the
     // client waited long enough.
     waitsAtOnce: allChecks().filter((c) => c.schedule === 'waits').length,

@@ -82,6 +82,9 @@ export function toolClientEnv(
  * Spelled as messages-client spells it: the CLI registers one `--client` for both suites
  * (and shows the description of the first suite registered).
  */
+/** A case's budget for the client command (`caseTimeoutMs`), counted from its first contact with the mock. */
+export const CASE_TIMEOUT_MS = 15_000;
+
 export const TOOL_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
   {
     flags: '--client <cmd>',
@@ -94,7 +97,7 @@ export const TOOL_CLIENT_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description:
       'transports to run the client over, comma-separated: stdio, sse, http (Streamable HTTP, MCP 2025-03-26 and later); default stdio,sse',
   },
-  clientStartTimeoutOption(15),
+  clientStartTimeoutOption(CASE_TIMEOUT_MS),
 ];
 
 /** `stdio,sse,http` as a list; a sentence for the user when a name is not a transport. */

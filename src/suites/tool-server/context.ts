@@ -37,6 +37,10 @@ import { describeTarget, revisionMismatchOf, revisionOf, type ToolServerTarget }
 import { headersToSend } from './target-headers.js';
 
 /** Tuning of the suite itself (not of the target). */
+/** A reply's budget (`replyMs`), and a new stdio process's start allowance before its first (`startupMs`). */
+export const DEFAULT_REPLY_MS = 5000;
+export const DEFAULT_STARTUP_MS = 5000;
+
 export interface ToolServerSuiteOptions {
   /** Budget for one reply (default 5000 ms). */
   readonly replyMs?: number;
@@ -180,9 +184,10 @@ export async function openToolServer(
 ): Promise<ToolServerCtx & { close(): Promise<void> }> {
   const mismatch = revisionMismatchOf(target);
   if (mismatch !== undefined) throw new UsageError(mismatch);
-  const replyMs = options.replyMs ?? 5000;
+  const replyMs = options.replyMs ?? DEFAULT_REPLY_MS;
   const firstReplyMs =
-    replyMs + (target.kind === 'stdio' ? (target.startTimeoutMs ?? options.startupMs ?? 5000) : 0);
+    replyMs +
+    (target.kind === 'stdio' ? (target.startTimeoutMs ?? options.startupMs ?? DEFAULT_STARTUP_MS) : 0);
   const httpMs = options.httpMs ?? 3000;
   const silentMs = silenceMs(replyMs);
   const channels = new Set<Channel>();

@@ -1,6 +1,7 @@
 import type { BareStart } from '../../harness/bare-start.js';
 import type { Check, Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
+import { startBudgetScale } from '../target-options.js';
 import { earlyRequestChecks } from './checks/early-request.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
 import { leftoverChecks } from './checks/leftovers.js';
@@ -13,7 +14,13 @@ import { sseChecks } from './checks/sse.js';
 import { stdioChecks } from './checks/stdio.js';
 import { streamableHttpChecks } from './checks/streamable-http.js';
 import { toolChecks } from './checks/tools.js';
-import { openToolServer, type ToolServerCtx, type ToolServerSuiteOptions } from './context.js';
+import {
+  DEFAULT_REPLY_MS,
+  DEFAULT_STARTUP_MS,
+  openToolServer,
+  type ToolServerCtx,
+  type ToolServerSuiteOptions,
+} from './context.js';
 import { skipShouldOnPrerequisite } from './prerequisite.js';
 import { describeTarget, revisionOf, type ToolServerTarget, targetArgs } from './target.js';
 import { headerScrubber, headerSecrets } from './target-headers.js';
@@ -49,6 +56,14 @@ export function createToolServerSuite(
     describeTarget,
     targetArgs,
     scrubber: (target) => headerScrubber(headerSecrets(target)),
+    // Over stdio every session is a new process, each allowed --start-timeout before its first reply.
+    budgetScale: (target) =>
+      target.kind === 'stdio' && target.startTimeoutMs !== undefined
+        ? startBudgetScale(
+            (options.replyMs ?? DEFAULT_REPLY_MS) + target.startTimeoutMs,
+            (options.replyMs ?? DEFAULT_REPLY_MS) + (options.startupMs ?? DEFAULT_STARTUP_MS),
+          )
+        : 1,
     open: (target, env) => openToolServer(target, options, env.jobs ?? 1, env.checks),
     bareStart: stdioBareStart,
     startsAhead: true,
