@@ -6,15 +6,18 @@ export const OPEN_ALLOWANCE_MS = 60_000;
 
 /**
  * The total time budget of a suite run: the budgets of the selected checks added up, plus
- * OPEN_ALLOWANCE_MS for opening the suite, all times the target's `budgetScale`. Each check is already cut at its own budget, so
- * this bounds what the per-check budgets do not: opening, and checks that run out the clock
- * one after another. When it is used up, the check running is cut and the rest are not run.
+ * the allowance for opening the suite (openAllowanceMs), each times the target's
+ * `budgetScale`. Each check is already cut at its own budget, so this bounds what the
+ * per-check budgets do not: opening, and checks that run out the clock one after another.
+ * When it is used up, the check running is cut and the rest are not run.
  */
-export function suiteBudgetMs(checks: readonly { timeoutMs?: number }[], scale = 1): number {
-  return checks.reduce(
-    (sum, c) => sum + checkBudgetMs(c, scale),
-    Math.round(OPEN_ALLOWANCE_MS * Math.max(1, scale)),
-  );
+export function suiteBudgetMs(checks: readonly { timeoutMs?: number }[], scale = 1, openMs?: number): number {
+  return checks.reduce((sum, c) => sum + checkBudgetMs(c, scale), openAllowanceMs(scale, openMs));
+}
+
+/** What opening a suite may take: OPEN_ALLOWANCE_MS times the target's `budgetScale`, or the suite's `openMs` where longer. */
+export function openAllowanceMs(scale = 1, openMs?: number): number {
+  return Math.max(Math.round(OPEN_ALLOWANCE_MS * Math.max(1, scale)), openMs ?? 0);
 }
 
 /** One check's budget: its own (default DEFAULT_CHECK_TIMEOUT_MS), times the target's `budgetScale`. */

@@ -212,6 +212,11 @@ export interface Suite<Target, Ctx> {
    */
   budgetScale?(target: Target): number;
   /**
+   * What opening the suite may take for this target, where more than the usual allowance
+   * (OPEN_ALLOWANCE_MS, scaled): a server the suite starts and waits for (`--start-timeout`).
+   */
+  openMs?(target: Target): number | undefined;
+  /**
    * The command the suite starts for its cases, as started with nothing to do: timed once per
    * run, so the summary can say what one start of the target costs (`312 client starts, 41 ms
    * each`). Absent: the suite starts no target process per case.

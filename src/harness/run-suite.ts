@@ -160,7 +160,7 @@ export function tiersOf(checks: readonly { tier?: 'quick' | 'full' }[]): ('quick
 export function planRun<T, C>(
   suite: Suite<T, C>,
   target: string,
-  options: RunOptions & { seed: number; runs: number; full: boolean; budgetScale?: number },
+  options: RunOptions & { seed: number; runs: number; full: boolean; budgetScale?: number; openMs?: number },
 ): { plan: RunPlan; checks: Check<C>[] } {
   const jobs = suite.concurrent === true ? requestedJobs(options) : 1;
   const checks = selectShard(selectChecks(suite.checks, options.only, options.full), options.shard);
@@ -173,7 +173,7 @@ export function planRun<T, C>(
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     checks: checks.map((c) => ({ id: c.id, tier: c.tier ?? 'quick' })),
     tiers: tiersOf(checks),
-    budgetMs: options.budgetMs ?? suiteBudgetMs(checks, options.budgetScale),
+    budgetMs: options.budgetMs ?? suiteBudgetMs(checks, options.budgetScale, options.openMs),
     jobs,
   };
   return { plan, checks };
@@ -250,12 +250,14 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   const startedAt = new Date();
   const started = performance.now();
   const budgetScale = suite.budgetScale?.(target) ?? 1;
+  const openMs = suite.openMs?.(target);
   const { plan, checks } = planRun(suite, shownTarget(suite, target), {
     ...options,
     seed,
     runs,
     full,
     budgetScale,
+    ...(openMs === undefined ? {} : { openMs }),
   });
   options.onBegin?.(plan);
   const deadline = started + plan.budgetMs;

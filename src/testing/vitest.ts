@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type AnySuite, assertOnlyMatches, resolveSuite, type SuiteRunOptions, shardOption } from '../api.js';
 import { failsRun, markCheck } from '../harness/baseline.js';
-import { checkBudgetMs, OPEN_ALLOWANCE_MS } from '../harness/budget.js';
+import { checkBudgetMs, openAllowanceMs } from '../harness/budget.js';
 import type { PropertyReplay, Suite } from '../harness/check.js';
 import { readCounterexampleSync, replaySettings } from '../harness/counterexamples.js';
 import type { CheckResult } from '../harness/results.js';
@@ -15,7 +15,7 @@ import { formatCheck } from '../reporters/console.js';
 export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 'onResult' | 'replay'> {
   /** Title of the describe block; default `wirecheck <suite> against <target> (seed N)`. */
   title?: string;
-  /** Budget for opening the suite's context in beforeAll (default 60 s, times the target's budgetScale). */
+  /** Budget for opening the suite's context in beforeAll (default 60 s, times the target's budgetScale, or the suite's openMs where longer). */
   openTimeoutMs?: number;
   /**
    * A counterexample fixture (`<report-dir>/counterexamples/<check-id>.json`): run only its
@@ -119,7 +119,7 @@ export function describeSuite(
       async () => {
         ctx = await suite.open(target, { ...settings, checks: checks.map((c) => c.id) });
       },
-      options.openTimeoutMs ?? Math.round(OPEN_ALLOWANCE_MS * budgetScale),
+      options.openTimeoutMs ?? openAllowanceMs(budgetScale, suite.openMs?.(target)),
     );
     afterAll(async () => {
       await ctx?.close();

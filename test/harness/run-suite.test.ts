@@ -289,6 +289,14 @@ describe('runSuite: a run that stops early', () => {
     // Never below 1: a scale cannot shorten a budget.
     expect(suiteBudgetMs([{ timeoutMs: 100 }], 0.5)).toBe(100 + OPEN_ALLOWANCE_MS);
   });
+
+  test("a suite's openMs (a server it starts and waits for) replaces the open allowance where longer", async () => {
+    const checks: FakeCheck[] = [{ id: 'fake.a', outcome: 'pass', timeoutMs: 100 }];
+    const starting = { ...fakeSuite('fake', checks).suite, openMs: () => OPEN_ALLOWANCE_MS + 100_000 };
+    expect((await runSuite(starting, TARGET, { seed: 1 })).budgetMs).toBe(100 + OPEN_ALLOWANCE_MS + 100_000);
+    const quick = { ...fakeSuite('fake', checks).suite, openMs: () => 10 };
+    expect((await runSuite(quick, TARGET, { seed: 1 })).budgetMs).toBe(100 + OPEN_ALLOWANCE_MS);
+  });
 });
 
 describe('runSuite: what a failure quotes is bounded', () => {

@@ -83,4 +83,12 @@ describe("budgetScale: a check's budget grows with the start allowance", () => {
       1,
     );
   });
+
+  test('tool-server: with --start, opening may take --start-timeout more than the usual allowance', () => {
+    const suite = createToolServerSuite();
+    const url = 'http://127.0.0.1:1/sse';
+    expect(suite.openMs?.({ kind: 'sse', url, start: 'srv', startTimeoutMs: 100_000 })).toBe(160_000);
+    expect(suite.openMs?.({ kind: 'sse', url, start: 'srv' })).toBeUndefined();
+    expect(suite.openMs?.({ kind: 'sse', url, startTimeoutMs: 100_000 })).toBeUndefined();
+  });
 });

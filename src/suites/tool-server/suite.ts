@@ -1,4 +1,5 @@
 import type { BareStart } from '../../harness/bare-start.js';
+import { OPEN_ALLOWANCE_MS } from '../../harness/budget.js';
 import type { Check, Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { startBudgetScale } from '../target-options.js';
@@ -64,6 +65,11 @@ export function createToolServerSuite(
             (options.replyMs ?? DEFAULT_REPLY_MS) + (options.startupMs ?? DEFAULT_STARTUP_MS),
           )
         : 1,
+    // With --start, opening waits up to --start-timeout for the server before the usual allowance.
+    openMs: (target) =>
+      target.kind !== 'stdio' && target.start !== undefined && target.startTimeoutMs !== undefined
+        ? target.startTimeoutMs + OPEN_ALLOWANCE_MS
+        : undefined,
     open: (target, env) => openToolServer(target, options, env.jobs ?? 1, env.checks),
     bareStart: stdioBareStart,
     startsAhead: true,
