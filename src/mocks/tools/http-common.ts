@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
+import { SESSION_QUERY_PARAM } from '../../protocol/mcp/sse-events.js';
+import { STREAMABLE_HTTP_HEADERS } from '../../protocol/mcp/streamable-http.js';
 import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
 import { type HostPolicy, hostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { SESSION_QUEUE_LIMIT_BYTES } from '../../servers/http/outbound-queue.js';
 import { type RequiredHeaders, requiredHeaderRefusal } from '../../servers/http/required-headers.js';
-import { ToolJournal, type ToolJournalEntry } from './journal.js';
+import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
@@ -26,27 +28,69 @@ export const CLOSED_IDS_KEPT = 10_000;
  * and pages of other sites with 403 (MCP: servers validate Origin), a request without the
  * `required` headers with 401 (a mock behind a token), learn the request's credentials
  * for the journal to scrub, and keep bodies as text, so the journal records what arrived before
- * anything validates it.
+ * anything validates it. A refused request to one of the mock's routes is journaled too, with
+ * its status: a POST as the message it carried, a GET as a stream asked for, a DELETE as a
+ * session end asked for.
  */
 export function prepareMockApp(
   app: FastifyInstance,
   hosts: HostPolicy,
   journal: ToolJournal,
+  transport: 'sse' | 'http',
   required?: RequiredHeaders,
 ): void {
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     headersArrived.set(request.raw, performance.now());
-    const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
     // Credentials a request carries are scrubbed from every journal entry, bodies included.
     journal.learnSecrets(secretsOfRequest(request.headers, request.url));
-    if (refusal !== undefined) return void reply.code(403).send({ error: refusal });
+    done();
+  });
+  // After the body is read (bounded by the app's bodyLimit), so that a refused POST is journaled with it.
+  app.addHook('preHandler', (request, reply, done) => {
+    const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
+    if (refusal !== undefined) {
+      journalRefused(journal, transport, request, 403);
+      return void reply.code(403).send({ error: refusal });
+    }
     const denied = requiredHeaderRefusal(required, request.headers);
-    if (denied !== undefined)
+    if (denied !== undefined) {
+      journalRefused(journal, transport, request, denied.status);
       return void reply.code(denied.status).headers(denied.headers).send({ error: denied.message });
+    }
     done();
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+}
+
+/** A request refused before its route ran, in the journal: under the session it named, or `(none)`. */
+function journalRefused(
+  journal: ToolJournal,
+  transport: 'sse' | 'http',
+  request: FastifyRequest,
+  status: number,
+): void {
+  // A path that is none of the mock's routes is no message, stream or session end.
+  if (request.is404) return;
+  const named =
+    transport === 'sse'
+      ? (request.query as Record<string, string | undefined>)[SESSION_QUERY_PARAM]
+      : request.headers[STREAMABLE_HTTP_HEADERS.sessionId];
+  const session = typeof named === 'string' && named !== '' ? named : '(none)';
+  const http = httpOf(request.method, request.url, status, request.headers, bodyMsOf(request));
+  if (request.method === 'POST') {
+    const body = typeof request.body === 'string' ? request.body : '';
+    journal.record(messageEntry(body, { session, transport, direction: 'received', http }));
+    return;
+  }
+  journal.record({
+    session,
+    transport,
+    direction: 'received',
+    kind: request.method === 'DELETE' ? 'closed' : 'stream-open',
+    text: `${request.method} ${redactTarget(request.url)}`,
+    http,
+  });
 }
 
 /** When each request's headers arrived (performance.now()), before its body. */
@@ -145,7 +189,7 @@ export function mockHttpBase(
   // Several recordings: each new session replays the next one, in turn.
   const plans = replayPlansOf(options.replay);
   const app = fastify({ logger: false, forceCloseConnections: true });
-  prepareMockApp(app, hostPolicy(options), journal, options.requireHeaders);
+  prepareMockApp(app, hostPolicy(options), journal, transport, options.requireHeaders);
   let opened = 0;
   return {
     scenario,

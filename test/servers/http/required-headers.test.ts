@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { serveToolsOptionsOf } from '../../../src/cli/serve-tools.js';
 import { ToolClient } from '../../../src/clients/tools/index.js';
@@ -102,6 +103,112 @@ describe.each(servers)('$name with requireHeaders', (server) => {
       await running.close();
     }
   }, 30_000);
+});
+
+/** One request by node:http (fetch does not let a test set Host): its status. */
+function send(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body = '',
+): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
+
+const mocks = [
+  {
+    name: 'SSE mock tool server',
+    start: () => startMockToolServer({}, { requireHeaders: REQUIRED }),
+    streamPath: '/sse',
+    postPath: '/messages?sessionId=s-1',
+    sessionHeaders: {},
+    // The SSE transport has no DELETE: a path of no route.
+    deleteIsRoute: false,
+  },
+  {
+    name: 'Streamable HTTP mock tool server',
+    start: () => startStreamableHttpMockToolServer({}, { requireHeaders: REQUIRED }),
+    streamPath: '/mcp',
+    postPath: '/mcp',
+    sessionHeaders: { 'mcp-session-id': 's-1' },
+    deleteIsRoute: true,
+  },
+] as const;
+
+describe.each(mocks)('$name journals the requests it refuses', (mock) => {
+  test('a GET, a POST and a DELETE refused with 401, and a Host refused with 403, are journaled with their status, under the session named; a path of no route is not', async () => {
+    const running = await mock.start();
+    try {
+      const { host } = new URL(running.url);
+      const json = {
+        host,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      expect(await send(running.url, 'GET', mock.streamPath, { host, accept: 'text/event-stream' })).toBe(
+        401,
+      );
+      expect(
+        await send(
+          running.url,
+          'POST',
+          mock.postPath,
+          { ...json, ...mock.sessionHeaders, authorization: 'Bearer guessed-value-0000' },
+          INITIALIZE,
+        ),
+      ).toBe(401);
+      expect(await send(running.url, 'DELETE', mock.streamPath, { host, ...mock.sessionHeaders })).toBe(401);
+      expect(await send(running.url, 'GET', '/no-such-route', { host })).toBe(401);
+      expect(
+        await send(
+          running.url,
+          'POST',
+          mock.postPath,
+          { ...json, host: 'evil.example', ...mock.sessionHeaders, ...REQUIRED },
+          INITIALIZE,
+        ),
+      ).toBe(403);
+
+      const entries = running.journal().map((e) => ({
+        kind: e.kind,
+        session: e.session,
+        status: e.http?.status,
+        method: e.http?.method,
+        rpc: (e.value as { method?: string } | undefined)?.method,
+      }));
+      expect(entries).toEqual([
+        { kind: 'stream-open', session: '(none)', status: 401, method: 'GET', rpc: undefined },
+        { kind: 'message', session: 's-1', status: 401, method: 'POST', rpc: 'initialize' },
+        ...(mock.deleteIsRoute
+          ? [{ kind: 'closed', session: 's-1', status: 401, method: 'DELETE', rpc: undefined }]
+          : []),
+        { kind: 'message', session: 's-1', status: 403, method: 'POST', rpc: 'initialize' },
+      ]);
+      // The token a refused client sent, and the one required, are not written down.
+      const written = JSON.stringify(running.journal());
+      expect(written).not.toContain('guessed-value');
+      expect(written).not.toContain('s3cret');
+      expect(running.journal()[1]?.http?.headers?.authorization).toBe('Bearer [redacted]');
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 describe('serve tools --require-header', () => {
