@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { HeldBytes } from '../protocol/held-line.js';
 import { type ContainedTarget, type Survivor, startContained } from './containment/index.js';
 import { createHeadTailCapture } from './head-tail.js';
 import { createLineWatch } from './line-watch.js';
@@ -162,15 +163,12 @@ export async function runCommand(command: string, options: CommandOptions): Prom
 
 /** Keeps the first `max` bytes of a stream and drops the rest. */
 function headCollector(max: number) {
-  const chunks: Buffer[] = [];
-  let kept = 0;
+  const held = new HeldBytes();
   return {
     push: (chunk: Buffer) => {
-      if (kept >= max) return;
-      const part = kept + chunk.length > max ? chunk.subarray(0, max - kept) : chunk;
-      chunks.push(part);
-      kept += part.length;
+      if (held.length >= max) return;
+      held.add(held.length + chunk.length > max ? chunk.subarray(0, max - held.length) : chunk, false);
     },
-    text: () => Buffer.concat(chunks).toString('utf8'),
+    text: () => held.text(),
   };
 }

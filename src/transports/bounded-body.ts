@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { HeldBytes } from '../protocol/held-line.js';
 
 // Bodies of HTTP answers read by the client transports: never more than a limit is held.
 
@@ -22,21 +23,25 @@ export interface BoundedBody {
  * connection with it) and no more is read. Never rejects: a broken body is `error`.
  */
 export async function readBounded(response: IncomingMessage, limit: number): Promise<BoundedBody> {
-  const parts: Buffer[] = [];
+  const held = new HeldBytes();
+  const bytes = () => {
+    const all = held.head();
+    return Buffer.from(all.buffer, all.byteOffset, all.byteLength);
+  };
   let total = 0;
   try {
     for await (const chunk of response) {
       total += (chunk as Buffer).length;
       if (total > limit) {
         response.destroy();
-        return { bytes: Buffer.concat(parts), total, over: true };
+        return { bytes: bytes(), total, over: true };
       }
-      parts.push(chunk as Buffer);
+      held.add(chunk as Buffer, false);
     }
   } catch (e) {
-    return { bytes: Buffer.concat(parts), total, over: false, error: e as Error };
+    return { bytes: bytes(), total, over: false, error: e as Error };
   }
-  return { bytes: Buffer.concat(parts), total, over: false };
+  return { bytes: bytes(), total, over: false };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { HeldBytes } from '../../protocol/held-line.js';
 import { BodyLimitError, BodyTimeoutError } from './errors.js';
 
 /** Chunks buffered ahead of a slow consumer before the socket is paused. */
@@ -89,17 +90,19 @@ export class BodyReader {
 
   /** Read the rest of the body into one buffer. */
   async readAll(limit = Number.POSITIVE_INFINITY): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const held = new HeldBytes();
+    const all = () => {
+      const bytes = held.head();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    };
     for (;;) {
       let chunk = this.read();
       if (chunk === undefined) chunk = await this.wait();
-      if (chunk === null) return Buffer.concat(chunks, size);
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= limit) {
+      if (chunk === null) return all();
+      held.add(chunk, false);
+      if (held.length >= limit) {
         this.close();
-        return Buffer.concat(chunks, size);
+        return all();
       }
     }
   }

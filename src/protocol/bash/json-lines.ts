@@ -1,3 +1,5 @@
+import { HeldBytes } from '../held-line.js';
+
 /**
  * One line of the runner's JSON Lines input: its text, or why it has none. Every line the
  * input holds yields exactly one of these, so a bad line still gets its own result.
@@ -26,19 +28,19 @@ const CR = 0x0d;
  * counted and dropped, and it is reported as too long, so memory stays bounded.
  */
 export function createLineSplitter(maxLineBytes = MAX_INPUT_LINE_BYTES): LineSplitter {
-  let parts: Uint8Array[] = [];
+  const held = new HeldBytes();
   let lineBytes = 0;
 
   function append(bytes: Uint8Array): void {
     lineBytes += bytes.length;
-    if (lineBytes <= maxLineBytes) parts.push(new Uint8Array(bytes));
-    else parts = [];
+    if (lineBytes <= maxLineBytes) held.add(bytes, true);
+    else held.clear();
   }
 
   function finishLine(): InputLine {
     const bytes = lineBytes;
-    const all = Buffer.concat(parts);
-    parts = [];
+    const all = held.head();
+    held.clear();
     lineBytes = 0;
     if (bytes > maxLineBytes) return { kind: 'too-long', bytes, maxBytes: maxLineBytes };
     const body = all.length > 0 && all[all.length - 1] === CR ? all.subarray(0, all.length - 1) : all;

@@ -1,3 +1,4 @@
+import { HeldBytes } from '../held-line.js';
 import {
   cannotStartMessage,
   DEFAULT_JSON_LIMITS,
@@ -87,7 +88,9 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
   const maxDepth = options.maxDepth ?? DEFAULT_JSON_LIMITS.maxDepth;
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let pending: Uint8Array[] = [];
+  /** What is kept of the current line (its head only, once the head shows it cannot be JSON). */
+  const held = new HeldBytes();
+  /** Bytes of the current line, kept or not. */
   let pendingBytes = 0;
   /** Inside a line over the limit, already reported: its bytes are counted and dropped. */
   let skipping = false;
@@ -121,13 +124,13 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
 
   /** Forget the current line: what is kept of it and the judgement of its head. */
   const startLine = (): void => {
-    pending = [];
+    held.clear();
     pendingBytes = 0;
     refused = undefined;
   };
 
   const take = (): Uint8Array => {
-    const joined = pending.length === 1 ? (pending[0] as Uint8Array) : concat(pending, pendingBytes);
+    const joined = held.head();
     startLine();
     return joined;
   };
@@ -144,12 +147,12 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
           return;
         }
       }
-      pending.push(copy ? bytes.slice() : bytes);
+      held.add(bytes, copy);
       pendingBytes += bytes.length;
       return;
     }
     const seen = pendingBytes + bytes.length;
-    const quoted = concat([...pending, bytes], Math.min(seen, HEAD_BYTES));
+    const quoted = concat([held.head(Math.min(held.length, HEAD_BYTES)), bytes], Math.min(seen, HEAD_BYTES));
     startLine();
     skipping = true;
     lineNumber += 1;
@@ -165,7 +168,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
 
   /** The current line reached `headBytes`: judged from its head (decoded without a cut last character). */
   const judgeHead = (headBytes: number): void => {
-    const head = new TextDecoder().decode(concat(pending, headBytes), { stream: true });
+    const head = new TextDecoder().decode(held.head(headBytes), { stream: true });
     const why = prefixRefusal(head);
     refused = why === undefined ? false : { head, why };
   };

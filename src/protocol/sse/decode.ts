@@ -1,5 +1,6 @@
 import { createParser, type ParseError } from 'eventsource-parser';
 import { detach } from '../clip.js';
+import { HeldText } from '../held-line.js';
 
 /** One decoded SSE frame. `event` is undefined when the frame had no `event:` line. */
 export interface SseFrame {
@@ -128,9 +129,8 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
   let atStart = true;
   /** Characters taken in so far (after the BOM): the text being handled always ends there. */
   let streamLength = 0;
-  /** The current line, not yet terminated, as fragments (joined once its end arrives). */
-  const partialLine: string[] = [];
-  let partialLength = 0;
+  /** The current line, not yet terminated (joined once its end arrives). */
+  const partial = new HeldText();
   /** Last character handed to the parser: always a line terminator, or 0 before any. */
   let lastFed = 0;
   /** Field lines since the last blank line: the frame still open (the first 64 KiB of it). */
@@ -218,15 +218,10 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
 
   /** The open line plus `s` (no terminator in it) passed maxLineLength: skip the rest of it. */
   function partialLineTooLong(s: string): string {
-    let head = '';
-    for (const fragment of partialLine) {
-      head += fragment.slice(0, HEAD_LENGTH - head.length);
-      if (head.length >= HEAD_LENGTH) break;
-    }
+    let head = partial.head(HEAD_LENGTH);
     if (head.length < HEAD_LENGTH) head += s.slice(0, HEAD_LENGTH - head.length);
-    const seen = partialLength + s.length;
-    partialLine.length = 0;
-    partialLength = 0;
+    const seen = partial.length + s.length;
+    partial.clear();
     discardFrame();
     mode = 'skip-line';
     report('maxLineLength', seen, streamLength - seen, head);
@@ -235,9 +230,8 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
 
   function holdPartial(tail: string): string {
     if (tail === '') return '';
-    if (partialLength + tail.length > maxLine) return partialLineTooLong(tail);
-    partialLine.push(tail);
-    partialLength += tail.length;
+    if (partial.length + tail.length > maxLine) return partialLineTooLong(tail);
+    partial.add(tail);
     return '';
   }
 
@@ -246,25 +240,17 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
     const lastEnd = lastLineTerminator(s);
     if (lastEnd === -1) return holdPartial(s);
     const upTo = lastEnd + 1;
-    const open = partialLength + upTo;
+    const open = partial.length + upTo;
     if (open > maxLine || frameLength + open > maxFrame) return feedLineByLine(s);
-    const base = streamLength - partialLength - s.length;
-    let lines = s.slice(0, upTo);
-    if (partialLine.length > 0) {
-      partialLine.push(lines);
-      lines = partialLine.join('');
-      partialLine.length = 0;
-    }
-    partialLength = 0;
+    const base = streamLength - partial.length - s.length;
+    const lines = partial.length > 0 ? partial.take() + s.slice(0, upTo) : s.slice(0, upTo);
     feedLines(lines, base);
     return holdPartial(s.slice(upTo));
   }
 
   /** Near a limit: the open line and `s`, one line at a time, each checked before it is fed. */
   function feedLineByLine(s: string): string {
-    const all = partialLine.length > 0 ? partialLine.join('') + s : s;
-    partialLine.length = 0;
-    partialLength = 0;
+    const all = partial.length > 0 ? partial.take() + s : s;
     const base = streamLength - all.length;
     let at = 0;
     while (at < all.length) {
@@ -356,9 +342,7 @@ export function createFrameDecoder(callbacks: FrameDecoderCallbacks): FrameDecod
     end() {
       // An incomplete UTF-8 sequence at the very end becomes U+FFFD here.
       feedText(text.decode());
-      const last = partialLine.join('');
-      partialLine.length = 0;
-      partialLength = 0;
+      const last = partial.take();
       const skipped = mode !== 'normal';
       mode = 'normal';
       const fields = last !== '' && last.charCodeAt(0) !== COLON ? [...openFrame, last] : openFrame;

@@ -1,5 +1,6 @@
 import { roundMs } from '../../fixtures/chunks.js';
 import type { ToolDirection, ToolMessage } from '../../fixtures/schema.js';
+import { HeldBytes } from '../../protocol/held-line.js';
 
 const NEWLINE = 0x0a;
 const utf8 = new TextDecoder();
@@ -19,9 +20,10 @@ export interface LineRecorder {
  * `push`.
  */
 export function createLineRecorder(direction: ToolDirection, push: (m: ToolMessage) => void): LineRecorder {
-  let pending: Uint8Array[] = [];
-  const emit = (parts: Uint8Array[], atMs: number, unterminated: boolean) => {
-    const text = utf8.decode(Buffer.concat(parts));
+  const pending = new HeldBytes();
+  const emit = (atMs: number, unterminated: boolean) => {
+    const text = utf8.decode(pending.head());
+    pending.clear();
     if (text.trim() === '' && !unterminated) return;
     push({ atMs: roundMs(atMs), direction, text, ...(unterminated && { unterminated: true as const }) });
   };
@@ -29,16 +31,14 @@ export function createLineRecorder(direction: ToolDirection, push: (m: ToolMessa
     feed(bytes, atMs) {
       let from = 0;
       for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, from)) {
-        pending.push(bytes.subarray(from, i));
-        emit(pending, atMs, false);
-        pending = [];
+        pending.add(bytes.subarray(from, i), false);
+        emit(atMs, false);
         from = i + 1;
       }
-      if (from < bytes.length) pending.push(bytes.slice(from));
+      if (from < bytes.length) pending.add(bytes.subarray(from), true);
     },
     end(atMs) {
-      if (pending.some((p) => p.length > 0)) emit(pending, atMs, true);
-      pending = [];
+      if (pending.length > 0) emit(atMs, true);
     },
   };
 }

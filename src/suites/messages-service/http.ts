@@ -1,6 +1,7 @@
 import { CheckFailure, NotExercised, TargetGone } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
+import { HeldBytes } from '../../protocol/held-line.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
 import { errorEnding } from './frame-rules.js';
@@ -269,11 +270,11 @@ export async function sendBuffered(
       client.runaway?.strike(`a buffered reply sent no headers within ${client.requestTimeoutMs} ms`);
     throw e;
   });
-  const chunks: Uint8Array[] = [];
+  const held = new HeldBytes();
   const read = await readBody(
     response,
     (chunk) => {
-      chunks.push(chunk);
+      held.add(chunk, false);
       return false;
     },
     bodyLimits(client),
@@ -282,7 +283,7 @@ export async function sendBuffered(
     noteRunaway(client, budget, read, 'a buffered reply');
     throw new RequestFailed(`reading the reply body failed: ${read.readError}`);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = held.text();
   // Nesting is bounded before anything walks the value (schemas, comparisons, reports).
   const parsed = parseJsonBounded(text, { maxLength: client.maxBodyBytes ?? MAX_BODY_BYTES });
   const json = parsed.ok ? parsed.value : undefined;
@@ -414,16 +415,16 @@ async function sendTextOf(
   response: Response,
   limits: { budgetMs?: number; maxBytes?: number },
 ): Promise<{ text: string; readError: string | undefined }> {
-  const chunks: Uint8Array[] = [];
+  const held = new HeldBytes();
   const { readError } = await readBody(
     response,
     (chunk) => {
-      chunks.push(chunk);
+      held.add(chunk, false);
       return false;
     },
     limits,
   );
-  return { text: Buffer.concat(chunks).toString('utf8'), readError };
+  return { text: held.text(), readError };
 }
 
 function emptyStream(status: number, headers: HeaderMap): StreamedReply {

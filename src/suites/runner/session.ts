@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { type ContainedTarget, type Survivor, startContained } from '../../harness/containment/index.js';
 import { createHeadTailCapture } from '../../harness/head-tail.js';
 import { startLoopLagProbe } from '../../harness/loop-lag.js';
+import { HeldBytes } from '../../protocol/held-line.js';
 import type { InputLine } from './lines.js';
 import {
   killAll,
@@ -387,30 +388,29 @@ function lineBreaks(chunk: Buffer): number {
 
 /** Bytes to lines: split on LF (a CR before it is dropped), decoding each line whole. */
 function lineSplitter(onLine: (text: string) => void) {
-  let pending: Buffer[] = [];
-  const emit = (buf: Buffer) => {
-    const text = buf.toString('utf8');
+  const pending = new HeldBytes();
+  const emit = () => {
+    const text = pending.text();
+    pending.clear();
     onLine(text.endsWith('\r') ? text.slice(0, -1) : text);
   };
   return {
     push(chunk: Buffer) {
       let start = 0;
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
-        pending.push(chunk.subarray(start, i));
-        emit(Buffer.concat(pending));
-        pending = [];
+        pending.add(chunk.subarray(start, i), false);
+        emit();
         start = i + 1;
       }
-      if (start < chunk.length) pending.push(chunk.subarray(start));
+      if (start < chunk.length) pending.add(chunk.subarray(start), false);
     },
     end() {
-      if (pending.length > 0 && Buffer.concat(pending).length > 0) emit(Buffer.concat(pending));
-      pending = [];
+      if (pending.length > 0) emit();
     },
     /** Forget the line begun and not ended; whether there was one. */
     discard(): boolean {
-      const begun = pending.some((part) => part.length > 0);
-      pending = [];
+      const begun = pending.length > 0;
+      pending.clear();
       return begun;
     },
   };

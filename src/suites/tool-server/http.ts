@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import https from 'node:https';
 import { clip } from '../../protocol/clip.js';
+import { HeldBytes } from '../../protocol/held-line.js';
 import { nodeHttp as http } from '../../transports/node-http.js';
 import type { PostOutcome } from './channel.js';
 
@@ -104,15 +105,13 @@ export function post(
       resolve({ status: undefined, body: '', contentType: undefined, problem: req.problem });
       return;
     }
-    let partial:
-      | { status: number | undefined; chunks: Buffer[]; contentType: string | undefined }
-      | undefined;
+    let partial: { status: number | undefined; held: HeldBytes; contentType: string | undefined } | undefined;
     const timer = setTimeout(() => {
       req.destroy();
       if (partial !== undefined) {
         finish({
           status: partial.status,
-          body: Buffer.concat(partial.chunks).toString('utf8'),
+          body: partial.held.text(),
           contentType: partial.contentType,
           problem: `the response body was still coming after ${options.timeoutMs} ms and was cut off`,
         });
@@ -127,19 +126,19 @@ export function post(
       });
     }, options.timeoutMs);
     req.on('response', (res) => {
-      const chunks: Buffer[] = [];
+      const held = new HeldBytes();
       let bytes = 0;
-      partial = { status: res.statusCode, chunks, contentType: res.headers['content-type'] };
+      partial = { status: res.statusCode, held, contentType: res.headers['content-type'] };
       res.on('data', (c: Buffer) => {
         bytes += c.length;
         if (bytes <= MAX_POST_BODY_BYTES) {
-          chunks.push(c);
+          held.add(c, false);
           return;
         }
         req.destroy();
         finish({
           status: res.statusCode,
-          body: Buffer.concat(chunks).toString('utf8'),
+          body: held.text(),
           contentType: res.headers['content-type'],
           problem: `the response body went past the ${MAX_POST_BODY_BYTES}-byte limit of a POST's response and was cut off`,
         });
@@ -147,14 +146,14 @@ export function post(
       res.on('end', () =>
         finish({
           status: res.statusCode,
-          body: Buffer.concat(chunks).toString('utf8'),
+          body: held.text(),
           contentType: res.headers['content-type'],
         }),
       );
       res.on('error', () =>
         finish({
           status: res.statusCode,
-          body: Buffer.concat(chunks).toString('utf8'),
+          body: held.text(),
           contentType: res.headers['content-type'],
         }),
       );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { detach } from '../../protocol/clip.js';
+import { HeldBytes } from '../../protocol/held-line.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { bodyMessages, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
 import {
@@ -458,17 +459,17 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
           finish({ status, body: '', contentType: res.headers['content-type'] });
           return;
         }
-        const chunks: Buffer[] = [];
+        const held = new HeldBytes();
         let bytes = 0;
         const release = () => {
           buffered -= bytes;
           bytes = 0;
-          chunks.length = 0;
+          held.clear();
           lateBody = undefined;
         };
         const cutBody = (detail: (head: string) => string, chunk?: Buffer, overLimit = true) => {
-          const first = chunks[0] ?? chunk;
-          const head = first === undefined ? '' : first.subarray(0, 120).toString('utf8');
+          const first = held.length > 0 ? held.head(120) : chunk;
+          const head = first === undefined ? '' : Buffer.from(first.subarray(0, 120)).toString('utf8');
           // Said before release(), which forgets the bytes the detail counts.
           const said = detail(head);
           release();
@@ -507,14 +508,14 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
           }
           bytes += chunk.length;
           buffered += chunk.length;
-          chunks.push(chunk);
+          held.add(chunk, false);
         });
         res.on('close', () => {
           if (lateBody !== undefined) release();
         });
         res.on('end', () => {
           if (cutOff) return;
-          const body = Buffer.concat(chunks).toString('utf8');
+          const body = held.text();
           release();
           record.body = body.length > 64 * 1024 ? `${body.slice(0, 64 * 1024)}...` : body;
           record.kind =
@@ -527,9 +528,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         res.on('error', () =>
           finish({
             status,
-            body: Buffer.concat(chunks)
-              .subarray(0, 64 * 1024)
-              .toString('utf8'),
+            body: Buffer.from(held.head(Math.min(held.length, 64 * 1024))).toString('utf8'),
             contentType: res.headers['content-type'],
           }),
         );

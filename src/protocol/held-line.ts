@@ -1,0 +1,151 @@
+// A line held until its end, for a reader of a target's stream: as bytes (HeldBytes) or as
+// decoded text (HeldText). Small chunks are gathered into parts of HELD_PART_SIZE: a target that
+// writes its line a byte at a time costs the line's size, not an object per byte.
+
+/** Small chunks are joined into parts of this many bytes or characters. */
+export const HELD_PART_SIZE = 4096;
+
+/**
+ * The bytes of a line (or a body) held until its end, for a reader of a target's stream. A
+ * small chunk after the first is copied into a shared part of HELD_PART_SIZE rather than held
+ * as an array of its own: a target that writes a byte at a time costs the bytes, not an object
+ * per byte (about 700 bytes of heap each). A large chunk, or the first, is held as it is
+ * unless `copy` says the caller will reuse its buffer: a line that arrives whole is never copied.
+ */
+export class HeldBytes {
+  private parts: Uint8Array[] = [];
+  /** The part small chunks are copied into, and how much of it is used. */
+  private stage: Uint8Array | undefined;
+  private staged = 0;
+  /** Bytes held. */
+  length = 0;
+
+  /** Arrays held apart: what a flood of small chunks would multiply. */
+  get partCount(): number {
+    return this.parts.length + (this.stage === undefined ? 0 : 1);
+  }
+
+  /** Hold `bytes`; `copy`: the caller reuses its buffer once this returns. */
+  add(bytes: Uint8Array, copy: boolean): void {
+    if (bytes.length === 0) return;
+    const first = this.length === 0;
+    this.length += bytes.length;
+    if (bytes.length >= HELD_PART_SIZE || (first && !copy)) {
+      this.seal();
+      this.parts.push(copy ? bytes.slice() : bytes);
+      return;
+    }
+    if (this.stage === undefined || this.staged + bytes.length > HELD_PART_SIZE) {
+      this.seal();
+      this.stage = new Uint8Array(HELD_PART_SIZE);
+    }
+    this.stage.set(bytes, this.staged);
+    this.staged += bytes.length;
+  }
+
+  /** The first `count` bytes held (all by default) as one array; a view of the only part when there is one. */
+  head(count = this.length): Uint8Array {
+    this.seal();
+    const first = this.parts[0];
+    if (first !== undefined && first.length >= count) return first.subarray(0, count);
+    const out = new Uint8Array(Math.min(count, this.length));
+    let at = 0;
+    for (const part of this.parts) {
+      if (at >= out.length) break;
+      const piece = part.subarray(0, out.length - at);
+      out.set(piece, at);
+      at += piece.length;
+    }
+    return out;
+  }
+
+  /** Forget everything held. */
+  clear(): void {
+    this.parts = [];
+    this.stage = undefined;
+    this.staged = 0;
+    this.length = 0;
+  }
+
+  /** Everything held, decoded as UTF-8 (a character cut at the end becomes U+FFFD). */
+  text(): string {
+    const all = this.head();
+    return Buffer.from(all.buffer, all.byteOffset, all.byteLength).toString('utf8');
+  }
+
+  /** The stage's bytes become a part (cut to size when mostly unused); the next small chunk starts a new stage. */
+  private seal(): void {
+    const stage = this.stage;
+    if (stage !== undefined && this.staged > 0)
+      this.parts.push(
+        this.staged > HELD_PART_SIZE / 2 ? stage.subarray(0, this.staged) : stage.slice(0, this.staged),
+      );
+    this.stage = undefined;
+    this.staged = 0;
+  }
+}
+
+/**
+ * The text of a line held until its end: fragments of at least HELD_PART_SIZE characters are
+ * held as they are, smaller ones joined once they add up to that (each character is copied
+ * once more at most). A fragment of a character or two costs about 60 bytes of heap held
+ * apart (the array slot, the string), so at most HELD_PART_SIZE fragments are ever held apart.
+ */
+export class HeldText {
+  private parts: string[] = [];
+  private small: string[] = [];
+  private smallLength = 0;
+  /** Characters held. */
+  length = 0;
+
+  /** Strings held apart: what a flood of small fragments would multiply. */
+  get partCount(): number {
+    return this.parts.length + this.small.length;
+  }
+
+  add(text: string): void {
+    if (text === '') return;
+    this.length += text.length;
+    if (text.length >= HELD_PART_SIZE) {
+      this.seal();
+      this.parts.push(text);
+      return;
+    }
+    this.small.push(text);
+    this.smallLength += text.length;
+    if (this.smallLength >= HELD_PART_SIZE) this.seal();
+  }
+
+  /** The first `count` characters held. */
+  head(count: number): string {
+    this.seal();
+    let head = '';
+    for (const part of this.parts) {
+      if (head.length >= count) break;
+      head += part.slice(0, count - head.length);
+    }
+    return head;
+  }
+
+  /** Everything held, as one string; then nothing is. */
+  take(): string {
+    this.seal();
+    const all = this.parts.length === 1 ? (this.parts[0] as string) : this.parts.join('');
+    this.clear();
+    return all;
+  }
+
+  clear(): void {
+    this.parts = [];
+    this.small = [];
+    this.smallLength = 0;
+    this.length = 0;
+  }
+
+  private seal(): void {
+    if (this.small.length === 0) return;
+    this.parts.push(this.small.length === 1 ? (this.small[0] as string) : this.small.join(''));
+    this.small = [];
+    this.smallLength = 0;
+  }
+}
