@@ -21,18 +21,31 @@ export function createLineWatch(pick: (line: string) => boolean): LineWatch {
   const decoder = new StringDecoder('utf8');
   let partial = '';
   let found: string | undefined;
+  /** The current line passed MAX_LINE_CHARS: it was judged by its start, the rest of it is skipped. */
+  let overlong = false;
   const see = (line: string) => {
     if (found === undefined && pick(line)) found = line.slice(0, MAX_KEPT_CHARS);
   };
+  // Only the new text is split: a line written a character at a time costs its length once,
+  // not once per chunk.
   const take = (text: string) => {
-    if (found !== undefined) return;
-    const lines = (partial + text).split(/\r\n|\r|\n/);
-    partial = lines.pop() ?? '';
-    for (const line of lines) see(line);
-    // A line without end is judged by its start, and its rest is not kept.
+    if (found !== undefined || text === '') return;
+    const lines = text.split(/\r\n|\r|\n/);
+    const rest = lines.pop() ?? '';
+    if (lines.length > 0) {
+      if (overlong) lines.shift();
+      else lines[0] = partial + lines[0];
+      partial = '';
+      overlong = false;
+      for (const line of lines) see(line);
+    }
+    if (overlong) return;
+    partial += rest;
+    // A line without end is judged by its start, once, and its rest is not kept.
     if (partial.length > MAX_LINE_CHARS) {
-      see(partial);
-      partial = partial.slice(0, MAX_LINE_CHARS);
+      see(partial.slice(0, MAX_LINE_CHARS));
+      partial = '';
+      overlong = true;
     }
   };
   return {
@@ -43,6 +56,7 @@ export function createLineWatch(pick: (line: string) => boolean): LineWatch {
       take(decoder.end());
       if (partial !== '') see(partial);
       partial = '';
+      overlong = false;
     },
     get found() {
       return found;

@@ -34,3 +34,18 @@ test('a line without end is judged by its start and held to 64 Ki characters; a 
   none.end();
   expect(none.found).toBeUndefined();
 });
+
+test('a line written a character at a time is judged once, not once per chunk, and the line after it still is', () => {
+  let judged = 0;
+  const watch = createLineWatch((line) => {
+    judged++;
+    return line.startsWith('operator');
+  });
+  const x = bytes('x');
+  for (let i = 0; i < 100_000; i++) watch.push(x);
+  watch.push(bytes('\noperator line\n'));
+  watch.end();
+  expect(watch.found).toBe('operator line');
+  // The overlong line once (by its first 64 Ki characters), then the picked one.
+  expect(judged).toBe(2);
+});
