@@ -378,6 +378,11 @@ describe('test tool-server against a server hostile from its first reply: unavai
     expectUnavailable(run, results, '16777216-byte limit (maxLineBytes)');
   });
 
+  test('stdio: a reply to initialize written a byte at a time and never ended: unavailable (exit 2), bounded (it was 500 MiB in 10 s)', async () => {
+    const { run, results } = await unavailableToolServer(['--stdio', targetCommand('trickle-line')]);
+    expectUnavailable(run, results, 'but no complete line');
+  });
+
   test('Streamable HTTP: an initialize answer that never ends: unavailable (exit 2), naming MAX_ANSWER_BYTES, bounded', async () => {
     const { run, results } = await unavailableToolServer(
       await httpTarget('endless-line', '--answer', 'json'),
