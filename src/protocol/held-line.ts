@@ -7,10 +7,13 @@ export const HELD_PART_SIZE = 4096;
 
 /**
  * The bytes of a line (or a body) held until its end, for a reader of a target's stream. A
- * small chunk after the first is copied into a shared part of HELD_PART_SIZE rather than held
- * as an array of its own: a target that writes a byte at a time costs the bytes, not an object
- * per byte (about 700 bytes of heap each). A large chunk, or the first, is held as it is
- * unless `copy` says the caller will reuse its buffer: a line that arrives whole is never copied.
+ * small chunk after the first is copied into a part of HELD_PART_SIZE (the stage) rather than
+ * held as an array of its own: a target that writes a byte at a time costs the bytes (at most
+ * twice), not an object per byte (about 700 bytes of heap each). A large chunk, or the first,
+ * is held as it is unless `copy` says the caller will reuse its buffer: a line that arrives
+ * whole is never copied. The stage outlives `clear()`, so lines cut across chunks cost no new
+ * array each (a fresh backing store per line made the stdio framing twice as slow at 60-byte
+ * chunks): what `head()` returns is valid until the next `add()`.
  */
 export class HeldBytes {
   private parts: Uint8Array[] = [];
@@ -22,7 +25,7 @@ export class HeldBytes {
 
   /** Arrays held apart: what a flood of small chunks would multiply. */
   get partCount(): number {
-    return this.parts.length + (this.stage === undefined ? 0 : 1);
+    return this.parts.length + (this.staged > 0 ? 1 : 0);
   }
 
   /** Hold `bytes`; `copy`: the caller reuses its buffer once this returns. */
@@ -32,37 +35,38 @@ export class HeldBytes {
     this.length += bytes.length;
     if (bytes.length >= HELD_PART_SIZE || (first && !copy)) {
       this.seal();
-      this.parts.push(copy ? bytes.slice() : bytes);
+      // new Uint8Array copies; Buffer#slice would be a view.
+      this.parts.push(copy ? new Uint8Array(bytes) : bytes);
       return;
     }
-    if (this.stage === undefined || this.staged + bytes.length > HELD_PART_SIZE) {
-      this.seal();
-      this.stage = new Uint8Array(HELD_PART_SIZE);
-    }
+    if (this.staged + bytes.length > HELD_PART_SIZE) this.seal();
+    this.stage ??= new Uint8Array(HELD_PART_SIZE);
     this.stage.set(bytes, this.staged);
     this.staged += bytes.length;
   }
 
   /** The first `count` bytes held (all by default) as one array; a view of the only part when there is one. */
   head(count = this.length): Uint8Array {
+    const n = Math.min(count, this.length);
+    if (this.parts.length === 0)
+      return this.stage === undefined ? new Uint8Array(0) : this.stage.subarray(0, n);
     this.seal();
-    const first = this.parts[0];
-    if (first !== undefined && first.length >= count) return first.subarray(0, count);
-    const out = new Uint8Array(Math.min(count, this.length));
+    const first = this.parts[0] as Uint8Array;
+    if (first.length >= n) return first.subarray(0, n);
+    const out = new Uint8Array(n);
     let at = 0;
     for (const part of this.parts) {
-      if (at >= out.length) break;
-      const piece = part.subarray(0, out.length - at);
+      if (at >= n) break;
+      const piece = part.subarray(0, n - at);
       out.set(piece, at);
       at += piece.length;
     }
     return out;
   }
 
-  /** Forget everything held. */
+  /** Forget everything held (the stage is kept, empty, for the next line). */
   clear(): void {
-    this.parts = [];
-    this.stage = undefined;
+    if (this.parts.length > 0) this.parts = [];
     this.staged = 0;
     this.length = 0;
   }
@@ -73,13 +77,10 @@ export class HeldBytes {
     return Buffer.from(all.buffer, all.byteOffset, all.byteLength).toString('utf8');
   }
 
-  /** The stage's bytes become a part (cut to size when mostly unused); the next small chunk starts a new stage. */
+  /** The stage's bytes become a part; the next small chunk starts a new stage. */
   private seal(): void {
-    const stage = this.stage;
-    if (stage !== undefined && this.staged > 0)
-      this.parts.push(
-        this.staged > HELD_PART_SIZE / 2 ? stage.subarray(0, this.staged) : stage.slice(0, this.staged),
-      );
+    if (this.staged === 0) return;
+    this.parts.push((this.stage as Uint8Array).subarray(0, this.staged));
     this.stage = undefined;
     this.staged = 0;
   }

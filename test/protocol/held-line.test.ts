@@ -2,27 +2,32 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { HELD_PART_SIZE, HeldBytes, HeldText } from '../../src/protocol/held-line.js';
 
-const concat = (parts: readonly Uint8Array[]): Uint8Array => Uint8Array.from(parts.flatMap((p) => [...p]));
+const concat = (parts: readonly Uint8Array[]): Buffer => Buffer.concat(parts);
 
 describe('HeldBytes', () => {
   test('holds what it was given, in order, however chunked and whether or not the caller reuses its buffer', () => {
     const chunk = fc.record({
-      bytes: fc.uint8Array({ maxLength: 3 * HELD_PART_SIZE }),
+      bytes: fc.oneof(
+        fc.uint8Array({ maxLength: 64 }),
+        fc.uint8Array({ minLength: HELD_PART_SIZE - 2, maxLength: HELD_PART_SIZE + 64 }),
+      ),
       copy: fc.boolean(),
+      // Buffer#slice is a view, not a copy: a Buffer the caller reuses must be copied all the same.
+      buffer: fc.boolean(),
     });
     fc.assert(
       fc.property(fc.array(chunk, { maxLength: 40 }), fc.nat(20_000), (chunks, headCount) => {
         const held = new HeldBytes();
-        for (const { bytes, copy } of chunks) {
-          const given = Uint8Array.from(bytes);
+        for (const { bytes, copy, buffer } of chunks) {
+          const given = buffer ? Buffer.from(bytes) : Uint8Array.from(bytes);
           held.add(given, copy);
           // A caller that said it reuses its buffer does: what was held must not change with it.
           if (copy) given.fill(0xee);
         }
         const all = concat(chunks.map((c) => c.bytes));
         expect(held.length).toBe(all.length);
-        expect([...held.head()]).toEqual([...all]);
-        expect([...held.head(headCount)]).toEqual([...all.subarray(0, headCount)]);
+        expect(Buffer.from(held.head()).equals(all)).toBe(true);
+        expect(Buffer.from(held.head(headCount)).equals(all.subarray(0, headCount))).toBe(true);
         expect(held.text()).toBe(Buffer.from(all).toString('utf8'));
       }),
       { numRuns: 200 },
@@ -43,6 +48,23 @@ describe('HeldBytes', () => {
     const owned = new HeldBytes();
     for (let i = 0; i < 100_000; i++) owned.add(Uint8Array.of(i & 0xff), false);
     expect(owned.partCount).toBeLessThanOrEqual(Math.ceil(100_000 / HELD_PART_SIZE) + 2);
+  });
+
+  test('lines held one after another through clear() come out whole, each valid until the next add', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 8 }), { maxLength: 20 }),
+        (lines) => {
+          const held = new HeldBytes();
+          for (const pieces of lines) {
+            for (const [i, piece] of pieces.entries()) held.add(Buffer.from(piece), i > 0);
+            expect([...held.head()]).toEqual([...concat(pieces)]);
+            held.clear();
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   test('a line that arrives whole is held as it is (no copy); clear forgets everything', () => {
