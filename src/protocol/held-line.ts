@@ -52,7 +52,9 @@ export class HeldBytes {
       return this.stage === undefined ? new Uint8Array(0) : this.stage.subarray(0, n);
     this.seal();
     const first = this.parts[0] as Uint8Array;
-    if (first.length >= n) return first.subarray(0, n);
+    // The whole of the only part, as it is: a line that arrived whole costs no new view.
+    if (first.length === n) return first;
+    if (first.length > n) return first.subarray(0, n);
     const out = new Uint8Array(n);
     let at = 0;
     for (const part of this.parts) {
