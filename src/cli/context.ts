@@ -14,6 +14,27 @@ export interface OutputStream {
   readonly isTTY?: boolean;
   /** Width of the terminal, when it is one. */
   readonly columns?: number;
+  /** A Node stream's events: `drain` once it took what a `write` that returned false left queued. */
+  once?(event: OutputEvent, listener: () => void): unknown;
+  off?(event: OutputEvent, listener: () => void): unknown;
+}
+
+type OutputEvent = 'drain' | 'close' | 'error';
+
+/**
+ * Writes `chunk`. When the stream is behind (a Node stream's `write` returned false), returns
+ * a promise that settles once it has drained, or closed or failed (then nothing is waited for).
+ */
+export function writeOrBehind(stream: OutputStream, chunk: string): Promise<void> | undefined {
+  if (stream.write(chunk) !== false || stream.once === undefined) return undefined;
+  return new Promise((resolve) => {
+    const events: OutputEvent[] = ['drain', 'close', 'error'];
+    const done = () => {
+      for (const event of events) stream.off?.(event, done);
+      resolve();
+    };
+    for (const event of events) stream.once?.(event, done);
+  });
 }
 
 /** Aborted on SIGINT/SIGTERM; `dispose` restores the default signal behaviour. */
@@ -101,6 +122,12 @@ export function processRunGuard(): CliRunGuard {
   };
 }
 
+/**
+ * SIGINT and SIGTERM stop the command. Once a stopped command is over (`dispose`), the process
+ * ends with its status even if output its reader no longer takes is still queued (a stdio
+ * relay whose client stopped reading and then stopped it): an unref'd timer, so a process with
+ * nothing left ends sooner by itself.
+ */
 export function processShutdown(): Shutdown {
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -111,6 +138,12 @@ export function processShutdown(): Shutdown {
     dispose() {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      if (controller.signal.aborted) {
+        setTimeout(
+          () => process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0),
+          EXIT_GRACE_MS,
+        ).unref();
+      }
     },
   };
 }

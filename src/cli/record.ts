@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import type { ToolSession } from '../fixtures/index.js';
 import { WirecheckError } from '../harness/errors.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../protocol/jsonrpc/index.js';
 import { startRecordingProxy } from '../recording/index.js';
 import {
   recordStdioSession,
@@ -9,7 +11,7 @@ import {
   startSseRecordingProxy,
   startStreamableHttpRecordingProxy,
 } from '../recording/tools/index.js';
-import { type CliContext, untilShutdown } from './context.js';
+import { type CliContext, untilShutdown, writeOrBehind } from './context.js';
 import { integer, parseOptions } from './options.js';
 
 const RecordInput = z.object({
@@ -131,10 +133,12 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
     .action(async (raw: Record<string, unknown>) => {
       const input = parseOptions(RecordToolsInput, raw);
       const outDir = resolve(input.out);
-      const onSession = (session: { messages: unknown[]; transport: string }, file: string | undefined) =>
+      const onSession = (session: ToolSession, file: string | undefined) => {
+        const cut = session.messages.filter((m) => m.cut).length;
         ctx.stderr.write(
-          `recorded ${session.transport} session, ${session.messages.length} message(s): ${file ?? '(not written)'}\n`,
+          `recorded ${session.transport} session, ${session.messages.length} message(s)${cut > 0 ? ` (${cut} longer than ${DEFAULT_MAX_LINE_BYTES} bytes, recorded cut: only their start)` : ''}: ${file ?? '(not written)'}\n`,
         );
+      };
       const onWriteError = (error: Error, file: string) =>
         ctx.stderr.write(`wirecheck record: cannot write ${file}: ${error.message}\n`);
       const shutdown = ctx.onShutdown();
@@ -145,8 +149,8 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
             command: input.stdio,
             input: ctx.stdin as AsyncIterable<Uint8Array | string>,
             // Valid UTF-8 (every JSON-RPC line) comes out byte for byte.
-            write: (bytes) => ctx.stdout.write(text.decode(bytes, { stream: true })),
-            writeError: (bytes) => ctx.stderr.write(Buffer.from(bytes).toString('utf8')),
+            write: (bytes) => writeOrBehind(ctx.stdout, text.decode(bytes, { stream: true })),
+            writeError: (bytes) => writeOrBehind(ctx.stderr, Buffer.from(bytes).toString('utf8')),
             env: ctx.env,
             signal: shutdown.signal,
             outDir,

@@ -123,12 +123,14 @@ export function createUpstream(given: string): Upstream {
 }
 
 /** Bytes a recording may have waiting for the disk before its upstream is paused. */
-const DISK_QUEUE_LIMIT = 8 * 1024 * 1024;
+export const DISK_QUEUE_LIMIT = 8 * 1024 * 1024;
 
 /** Pauses a source (an upstream response) while what it feeds is behind; resumes it once nothing is. */
 export interface Pacer {
   /** After a write the client did not take at once: paused until the client drains. */
   client(res: ServerResponse): void;
+  /** After a write the client's side took as behind: paused until `caughtUp` settles. */
+  output(caughtUp: Promise<unknown>): void;
   /** After a write to a recording's file: paused while more than 8 MiB wait for the disk. */
   disk(file: { readonly queuedBytes: number; drained(): Promise<void> } | undefined): void;
 }
@@ -146,6 +148,13 @@ export function createPacer(source: { pause(): unknown; resume(): unknown }): Pa
   return {
     client(res) {
       if (!behind.has('client')) hold('client', new Promise((r) => res.once('drain', r)));
+    },
+    output(caughtUp) {
+      if (!behind.has('client'))
+        hold(
+          'client',
+          caughtUp.catch(() => {}),
+        );
     },
     disk(file) {
       if (file !== undefined && file.queuedBytes > DISK_QUEUE_LIMIT && !behind.has('disk'))

@@ -52,7 +52,9 @@ describe('recordStdioSession when a side fails', () => {
       // Echoes the client's lines back, and exits when its stdin closes.
       command: 'cat',
       input: input(),
-      write: (bytes) => written.push(Buffer.from(bytes).toString()),
+      write: (bytes) => {
+        written.push(Buffer.from(bytes).toString());
+      },
       writeError: () => {},
       outDir: join(dir, 'out'),
     });

@@ -113,7 +113,8 @@ export function toolReplayPlanOf(session: ToolSession): ToolReplayPlan {
   if (session.transport === 'stdio' || session.stream === undefined) {
     const steps = serverMessages.map(([index, m], chunk): ToolReplayStep => {
       const parts = [{ bytes: Buffer.from(m.unterminated ? m.text : `${m.text}\n`), atMs: m.atMs, chunk }];
-      return parse(m.text) === undefined
+      // A cut line is only its start, whatever that start parses as.
+      return m.cut || parse(m.text) === undefined
         ? { kind: 'raw', parts, atMs: m.atMs }
         : messageStep(index, parts, m.text);
     });

@@ -1,6 +1,7 @@
 import { roundMs } from '../../fixtures/chunks.js';
 import type { ToolDirection, ToolMessage } from '../../fixtures/schema.js';
 import { HeldBytes } from '../../protocol/held-line.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../protocol/jsonrpc/index.js';
 
 const NEWLINE = 0x0a;
 const utf8 = new TextDecoder();
@@ -16,29 +17,66 @@ export interface LineRecorder {
 /**
  * Records each `\n`-terminated line of a byte stream as one message (text without the `\n`,
  * a trailing `\r` kept: the recording is of what was sent), timed when its last byte
- * arrived. Blank lines are not messages (newline-delimited JSON skips them). Pure apart from
- * `push`.
+ * arrived. Blank lines are not messages (newline-delimited JSON skips them). A line longer
+ * than `maxLineBytes` (default DEFAULT_MAX_LINE_BYTES, the longest line wirecheck's own
+ * readers take) is recorded by its start, cut at a character boundary and marked `cut`: the
+ * relay passes every byte, but what the recorder holds of one line is bounded, whatever a
+ * server writes. Pure apart from `push`.
  */
-export function createLineRecorder(direction: ToolDirection, push: (m: ToolMessage) => void): LineRecorder {
+export function createLineRecorder(
+  direction: ToolDirection,
+  push: (m: ToolMessage) => void,
+  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+): LineRecorder {
   const pending = new HeldBytes();
+  let cut = false;
+  const hold = (bytes: Uint8Array, copy: boolean) => {
+    if (cut) return;
+    const room = maxLineBytes - pending.length;
+    if (bytes.length > room) {
+      cut = true;
+      bytes = bytes.subarray(0, room);
+    }
+    pending.add(bytes, copy);
+  };
   const emit = (atMs: number, unterminated: boolean) => {
-    const text = utf8.decode(pending.head());
+    const head = pending.head();
+    const text = utf8.decode(cut ? withoutCutCharacter(head) : head);
+    const wasCut = cut;
     pending.clear();
-    if (text.trim() === '' && !unterminated) return;
-    push({ atMs: roundMs(atMs), direction, text, ...(unterminated && { unterminated: true as const }) });
+    cut = false;
+    if (text.trim() === '' && !unterminated && !wasCut) return;
+    push({
+      atMs: roundMs(atMs),
+      direction,
+      text,
+      ...(unterminated && { unterminated: true as const }),
+      ...(wasCut && { cut: true as const }),
+    });
   };
   return {
     feed(bytes, atMs) {
       let from = 0;
       for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, from)) {
-        pending.add(bytes.subarray(from, i), false);
+        hold(bytes.subarray(from, i), false);
         emit(atMs, false);
         from = i + 1;
       }
-      if (from < bytes.length) pending.add(bytes.subarray(from), true);
+      if (from < bytes.length) hold(bytes.subarray(from), true);
     },
     end(atMs) {
-      if (pending.length > 0) emit(atMs, true);
+      if (pending.length > 0 || cut) emit(atMs, true);
     },
   };
+}
+
+/** `bytes` without the character its end cuts into, if it does (UTF-8). */
+export function withoutCutCharacter(bytes: Uint8Array): Uint8Array {
+  for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 4; i--) {
+    const b = bytes[i] as number;
+    if ((b & 0xc0) === 0x80) continue;
+    const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return i + size > bytes.length ? bytes.subarray(0, i) : bytes;
+  }
+  return bytes;
 }

@@ -9,6 +9,7 @@ import {
 import { spawnContained } from '../../harness/containment/index.js';
 import { waitAtMost } from '../../harness/wait-at-most.js';
 import { scrubSecrets } from '../redact.js';
+import { createPacer, DISK_QUEUE_LIMIT } from '../relay-server.js';
 import { createLineRecorder } from './lines.js';
 import { redactCommand, secretsOfEnv } from './redact-target.js';
 import { openSessionLog, type SessionSink } from './store.js';
@@ -18,10 +19,14 @@ export interface StdioRecorderOptions extends SessionSink {
   readonly command: string;
   /** The client's side: what it writes to "the server's" stdin. */
   readonly input: AsyncIterable<Uint8Array | string>;
-  /** Where the server's stdout goes, unchanged (the recorder's own stdout). */
-  write(bytes: Uint8Array): void;
-  /** Where the server's stderr goes, unchanged. */
-  writeError(bytes: Uint8Array): void;
+  /**
+   * Where the server's stdout goes, unchanged (the recorder's own stdout). A promise returned
+   * says the output is behind: the server's stdout is not read until it settles, so a client
+   * that reads slowly costs the server's pipe, not the recorder's memory.
+   */
+  write(bytes: Uint8Array): void | Promise<void>;
+  /** Where the server's stderr goes, unchanged; paced as `write`. */
+  writeError(bytes: Uint8Array): void | Promise<void>;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
   /** Stops the session: the server's group gets SIGTERM, then SIGKILL after 2 s. */
@@ -76,13 +81,33 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   });
   const child = contained.child as ChildProcessWithoutNullStreams;
   const group = (signal: NodeJS.Signals) => contained.signalGroup(signal);
-  // Once the server is gone, so is what it left (which could hold its pipes open).
-  child.once('exit', () => void contained.close());
+  // The server's output is read no faster than the client and the journal's disk take it.
+  const stdoutPacer = createPacer(child.stdout);
+  const stderrPacer = createPacer(child.stderr);
+  let paced = true;
+  // Once the server is gone or being stopped, what is left in its pipes is read whatever the
+  // client does: bounded by the pipes, and the session can end.
+  const unpace = () => {
+    paced = false;
+    child.stdout.resume();
+    child.stderr.resume();
+  };
+  child.once('exit', () => {
+    unpace();
+    // Once the server is gone, so is what it left (which could hold its pipes open).
+    void contained.close();
+  });
   child.stdout.on('data', (b: Buffer) => {
     fromServer.feed(b, since());
-    options.write(b);
+    const behind = options.write(b);
+    if (!paced) return;
+    if (behind) stdoutPacer.output(behind);
+    stdoutPacer.disk(log);
   });
-  child.stderr.on('data', (b: Buffer) => options.writeError(b));
+  child.stderr.on('data', (b: Buffer) => {
+    const behind = options.writeError(b);
+    if (paced && behind) stderrPacer.output(behind);
+  });
   child.stdin.on('error', () => {
     // EPIPE once the server is gone: its exit is what the recording says.
   });
@@ -92,6 +117,7 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
   });
   let killTimer: NodeJS.Timeout | undefined;
   const stop = () => {
+    unpace();
     group('SIGTERM');
     killTimer = setTimeout(() => group('SIGKILL'), 2_000);
     killTimer.unref();
@@ -123,6 +149,7 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
         if (!child.stdin.write(bytes)) {
           await Promise.race([new Promise((r) => child.stdin.once('drain', r)), gone]);
         }
+        if (log.queuedBytes > DISK_QUEUE_LIMIT) await Promise.race([log.drained(), gone]);
       }
     } catch {
       // The client's input failed: the session goes on as if it had ended there.

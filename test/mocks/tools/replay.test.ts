@@ -80,6 +80,22 @@ describe('mock tool servers replay a recorded session', () => {
     replay.dispose();
   });
 
+  test('a message the recorder cut is replayed as the start it kept, a line that is no message, even when that start parses', () => {
+    const index = stdioSession.messages.findIndex((m) => m.direction === 'server->client');
+    const cut: ToolSession = {
+      ...stdioSession,
+      messages: stdioSession.messages.map((m, i) =>
+        i === index ? { ...m, text: '{"jsonrpc":"2.0","id":0,"result":{}}', cut: true as const } : m,
+      ),
+    };
+    const [first] = toolReplayPlanOf(cut).steps;
+    expect(first).toMatchObject({ kind: 'raw' });
+    expect(Buffer.concat(first!.parts.map((p) => p.bytes)).toString()).toBe(
+      '{"jsonrpc":"2.0","id":0,"result":{}}\n',
+    );
+    expect(toolReplayPlanOf(stdioSession).steps[0]).toMatchObject({ kind: 'message' });
+  });
+
   test('a request the recording cannot answer gets an error naming it; a ping gets {}', async () => {
     const { writes, replay } = fakeReplay(sseSession);
     replay.receive({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'nope' } });
