@@ -61,14 +61,15 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     const refusal =
       hostRefusal(state.hosts, request.headers.host) ??
       (control ? originRefusal(state.hosts, request.headers.origin) : undefined);
-    if (refusal !== undefined) {
+    const refuse = (why: string) =>
       void reply
         .code(403)
         .type('application/json')
-        .send(errorBodyFor(403, request.id, 'permission_error', refusal));
-      return;
+        .send(errorBodyFor(403, request.id, 'permission_error', why));
+    if (control) {
+      if (refusal !== undefined) return refuse(refusal);
+      return done();
     }
-    if (control) return done();
     const raw = headersOf(request.raw.rawHeaders);
     const credentials = credentialsOf(raw);
     // The journal keeps no credential: headers named like one are redacted, and the key the
@@ -95,6 +96,8 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     });
     state.attach(request, entry, { credentials, secrets });
     state.journal.record(entry);
+    // Journaled, then refused (before its body is read): a user whose client is refused sees why.
+    if (refusal !== undefined) return refuse(refusal);
     done();
   });
 

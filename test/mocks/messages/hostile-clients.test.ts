@@ -79,7 +79,7 @@ describe('the journal keeps no credential (HTTP journal)', () => {
 });
 
 describe('requests of other sites (DNS rebinding) and the control routes', () => {
-  test('a Host that is not a loopback name or the configured host is 403 permission_error, before any journal entry', async () => {
+  test('a Host that is not a loopback name or the configured host is 403 permission_error; a refused request to the service is journaled with its 403 (credentials redacted), one to the control routes is not', async () => {
     const { app, state } = appWith();
     const res = await app.inject({
       method: 'GET',
@@ -97,7 +97,11 @@ describe('requests of other sites (DNS rebinding) and the control routes', () =>
       payload: messagesBody('hi'),
     });
     expect(post.statusCode).toBe(403);
-    expect(state.journal.size).toBe(0);
+    expect(state.journal.size).toBe(1);
+    const [entry] = state.journal.entries();
+    expect(entry).toMatchObject({ method: 'POST', url: '/v1/messages', status: 403, outcome: 'completed' });
+    expect(entry?.headers?.['x-api-key']).toBe('[redacted]');
+    expect(entry?.body).toBeUndefined();
     const allowed = createMockMessagesApp({ allowedHosts: ['mock.internal'] }).app;
     const ok = await allowed.inject({
       method: 'GET',
