@@ -73,10 +73,15 @@ export class HeldBytes {
     this.length = 0;
   }
 
+  /** Everything held as a Buffer (a view of `head()`, valid as long). */
+  bytes(): Buffer {
+    const all = this.head();
+    return Buffer.from(all.buffer, all.byteOffset, all.byteLength);
+  }
+
   /** Everything held, decoded as UTF-8 (a character cut at the end becomes U+FFFD). */
   text(): string {
-    const all = this.head();
-    return Buffer.from(all.buffer, all.byteOffset, all.byteLength).toString('utf8');
+    return this.bytes().toString('utf8');
   }
 
   /** The stage's bytes become a part; the next small chunk starts a new stage. */

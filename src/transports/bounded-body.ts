@@ -24,24 +24,20 @@ export interface BoundedBody {
  */
 export async function readBounded(response: IncomingMessage, limit: number): Promise<BoundedBody> {
   const held = new HeldBytes();
-  const bytes = () => {
-    const all = held.head();
-    return Buffer.from(all.buffer, all.byteOffset, all.byteLength);
-  };
   let total = 0;
   try {
     for await (const chunk of response) {
       total += (chunk as Buffer).length;
       if (total > limit) {
         response.destroy();
-        return { bytes: bytes(), total, over: true };
+        return { bytes: held.bytes(), total, over: true };
       }
       held.add(chunk as Buffer, false);
     }
   } catch (e) {
-    return { bytes: bytes(), total, over: false, error: e as Error };
+    return { bytes: held.bytes(), total, over: false, error: e as Error };
   }
-  return { bytes: bytes(), total, over: false };
+  return { bytes: held.bytes(), total, over: false };
 }
 
 /**

@@ -28,6 +28,7 @@ describe('HeldBytes', () => {
         expect(held.length).toBe(all.length);
         expect(Buffer.from(held.head()).equals(all)).toBe(true);
         expect(Buffer.from(held.head(headCount)).equals(all.subarray(0, headCount))).toBe(true);
+        expect(held.bytes().equals(all)).toBe(true);
         expect(held.text()).toBe(Buffer.from(all).toString('utf8'));
       }),
       { numRuns: 200 },

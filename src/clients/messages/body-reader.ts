@@ -91,18 +91,14 @@ export class BodyReader {
   /** Read the rest of the body into one buffer. */
   async readAll(limit = Number.POSITIVE_INFINITY): Promise<Buffer> {
     const held = new HeldBytes();
-    const all = () => {
-      const bytes = held.head();
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    };
     for (;;) {
       let chunk = this.read();
       if (chunk === undefined) chunk = await this.wait();
-      if (chunk === null) return all();
+      if (chunk === null) return held.bytes();
       held.add(chunk, false);
       if (held.length >= limit) {
         this.close();
-        return all();
+        return held.bytes();
       }
     }
   }
