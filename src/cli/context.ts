@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { guardRun, type RunGuard } from '../harness/run-guard.js';
+import type { PacedOutput } from '../transports/output-pace.js';
 import type { RunAgentCommand } from './agent.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
 import type { ProbeToolServerCommand } from './probe.js';
@@ -9,32 +10,11 @@ import type { ServeTools } from './serve-tools.js';
 import type { RunToolClientCommand } from './tool-client.js';
 
 /** Where output goes: process.stdout/stderr in production, string buffers in tests. */
-export interface OutputStream {
+export interface OutputStream extends PacedOutput<string> {
   write(chunk: string): unknown;
   readonly isTTY?: boolean;
   /** Width of the terminal, when it is one. */
   readonly columns?: number;
-  /** A Node stream's events: `drain` once it took what a `write` that returned false left queued. */
-  once?(event: OutputEvent, listener: () => void): unknown;
-  off?(event: OutputEvent, listener: () => void): unknown;
-}
-
-type OutputEvent = 'drain' | 'close' | 'error';
-
-/**
- * Writes `chunk`. When the stream is behind (a Node stream's `write` returned false), returns
- * a promise that settles once it has drained, or closed or failed (then nothing is waited for).
- */
-export function writeOrBehind(stream: OutputStream, chunk: string): Promise<void> | undefined {
-  if (stream.write(chunk) !== false || stream.once === undefined) return undefined;
-  return new Promise((resolve) => {
-    const events: OutputEvent[] = ['drain', 'close', 'error'];
-    const done = () => {
-      for (const event of events) stream.off?.(event, done);
-      resolve();
-    };
-    for (const event of events) stream.once?.(event, done);
-  });
 }
 
 /** Aborted on SIGINT/SIGTERM; `dispose` restores the default signal behaviour. */

@@ -11,7 +11,8 @@ import {
   startSseRecordingProxy,
   startStreamableHttpRecordingProxy,
 } from '../recording/tools/index.js';
-import { type CliContext, untilShutdown, writeOrBehind } from './context.js';
+import { writeOrBehind } from '../transports/output-pace.js';
+import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
 
 const RecordInput = z.object({

@@ -16,6 +16,7 @@ import {
 import { PROTOCOL_REVISIONS } from '../protocol/mcp/index.js';
 import { requiredHeadersNote } from '../servers/http/required-headers.js';
 import { protocolOption } from '../suites/target-options.js';
+import { OUTPUT_ALLOWANCE_BYTES, writeOrBehind } from '../transports/output-pace.js';
 import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
 import { addRequireHeaderOption, requiredHeadersOf } from './require-header-option.js';
@@ -111,7 +112,7 @@ export function addServeMockToolsCommand(
       if (input.transport === 'stdio') {
         await runStdioMockToolServer(scenario, {
           input: ctx.stdin as AsyncIterable<string | Uint8Array>,
-          write: (text) => ctx.stdout.write(text),
+          write: (text) => writeOrBehind(ctx.stdout, text, OUTPUT_ALLOWANCE_BYTES),
           signal: shutdown.signal,
           ...(onEntry && { onEntry }),
           ...replaying,

@@ -14,6 +14,13 @@ export interface StreamTransportOptions {
   readonly closeOnParseError?: boolean;
   /** Named in errors: "stdio server `node srv.js`". */
   readonly label?: string;
+  /**
+   * A server's: stop reading input while more than this many bytes of output wait for the
+   * reader (OUTPUT_ALLOWANCE_BYTES), and read on once it drained, so a client that writes
+   * and never reads costs a full pipe, not the server's memory. Not for a client: one that
+   * stopped reading a server's stdout because its own writes wait could deadlock.
+   */
+  readonly outputAllowanceBytes?: number;
 }
 
 const PROBLEMS: Record<LineProblem, string> = {
@@ -34,6 +41,8 @@ export class StreamTransport implements Transport {
   onerror?: (error: TransportError) => void;
   onclose?: () => void;
   private closed = false;
+  /** Input paused while the output is behind (outputAllowanceBytes). */
+  private inputHeld = false;
   private readonly label: string;
   private readonly onData = (chunk: Buffer): void => this.decoder.feed(chunk);
   private readonly onEnd = (): void => {
@@ -78,9 +87,27 @@ export class StreamTransport implements Transport {
   async send(message: unknown): Promise<void> {
     if (this.closed) throw new TransportClosedError(this.label);
     const line = `${JSON.stringify(message)}\n`;
-    await new Promise<void>((resolve, reject) => {
-      this.options.output.write(line, (e) => (e ? reject(e) : resolve()));
+    const { input, output, outputAllowanceBytes } = this.options;
+    const written = new Promise<void>((resolve, reject) => {
+      output.write(line, (e) => (e ? reject(e) : resolve()));
     });
+    if (
+      outputAllowanceBytes !== undefined &&
+      !this.inputHeld &&
+      output.writableLength > outputAllowanceBytes
+    ) {
+      this.inputHeld = true;
+      input.pause();
+      const release = () => {
+        output.off('drain', release);
+        output.off('close', release);
+        this.inputHeld = false;
+        if (!this.closed) input.resume();
+      };
+      output.once('drain', release);
+      output.once('close', release);
+    }
+    await written;
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@
 // Never imported: running it is its only use.
 import { closeSync, openSync } from 'node:fs';
 import module from 'node:module';
+import { OUTPUT_ALLOWANCE_BYTES, writeOrBehind } from '../../transports/output-pace.js';
 import type { ToolJournalEntry } from './journal.js';
 
 // Before the mock's modules load (hence the dynamic imports below): V8's code cache on disk
@@ -95,13 +96,14 @@ try {
   const { end } = await runStdioMockToolServer(scenario, {
     ...(replay !== undefined && { replay, speed }),
     input: process.stdin,
-    write: (text) => process.stdout.write(text),
+    write: (text) => writeOrBehind(process.stdout, text, OUTPUT_ALLOWANCE_BYTES),
     session: sessionName,
     ...(journalFile !== undefined && { onEntry: sessionEntries(journalFileWriter(journalFile)) }),
   });
   // A stdio session ends when the server process ends (spec, "Tool server, stdio transport"):
   // a session the mock closed ends the process, whether or not the client still writes to
-  // it (its stdin would keep the process alive). Writes to a pipe are synchronous here.
+  // it (its stdin would keep the process alive). Writes to a pipe are synchronous here
+  // while the pipe has room (a client that stopped reading may miss the last replies).
   if (end === 'closed') process.exit(0);
 } catch (e) {
   process.stderr.write(`wirecheck mock tool server: ${e instanceof Error ? e.message : String(e)}\n`);

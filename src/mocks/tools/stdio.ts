@@ -11,8 +11,12 @@ import { MockToolSession } from './session.js';
 export interface StdioMockOptions {
   /** The client's messages: the mock's stdin. */
   readonly input: AsyncIterable<string | Uint8Array>;
-  /** The mock's stdout; must write synchronously or in order. */
-  write(text: string): void;
+  /**
+   * The mock's stdout; must write synchronously or in order. A promise returned says the
+   * output is behind (writeOrBehind): no more input is read until it settles, so a client that
+   * writes and never reads costs a full pipe, not the mock's memory.
+   */
+  write(text: string): void | Promise<void>;
   /** Called with every journal entry as it is recorded (e.g. to append it to a file). */
   readonly onEntry?: (entry: ToolJournalEntry) => void;
   /** Stops the mock (as if its stdin ended). */
@@ -70,12 +74,22 @@ export async function runStdioMockToolServer(
   const closed = new Promise<'closed'>((resolve) => {
     closedByMock = () => resolve('closed');
   });
+  /** Settles once the output caught up, while it is behind. */
+  let behind: Promise<'caught-up'> | undefined;
+  const write = (text: string) => {
+    const waiting = options.write(text);
+    if (waiting === undefined || behind !== undefined) return;
+    behind = waiting.then(() => {
+      behind = undefined;
+      return 'caught-up' as const;
+    });
+  };
   const channel = {
     session: sessionName,
     transport: 'stdio' as const,
-    write: (text: string) => options.write(`${text}\n`),
-    writeBanner: (text: string) => options.write(`${text}\n`),
-    writeRaw: (bytes: Uint8Array) => options.write(Buffer.from(bytes).toString('utf8')),
+    write: (text: string) => write(`${text}\n`),
+    writeBanner: (text: string) => write(`${text}\n`),
+    writeRaw: (bytes: Uint8Array) => write(Buffer.from(bytes).toString('utf8')),
     close: () => closedByMock(),
   };
   const session =
@@ -123,6 +137,13 @@ export async function runStdioMockToolServer(
   const iterator = options.input[Symbol.asyncIterator]();
   let end: StdioMockEnd;
   for (;;) {
+    if (behind !== undefined) {
+      const waited = await Promise.race([behind, closed, aborted]);
+      if (waited !== 'caught-up') {
+        end = waited;
+        break;
+      }
+    }
     const next = await Promise.race([iterator.next(), closed, aborted]);
     if (next === 'closed' || next === 'aborted' || next === 'vanished') {
       end = next;

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Implementation } from '../../protocol/mcp/index.js';
+import { OUTPUT_ALLOWANCE_BYTES } from '../../transports/output-pace.js';
 import { StreamTransport } from '../../transports/stream.js';
 import { createToolServerCore, type ToolServerCore, type ToolServerSession } from './core.js';
 import { REFERENCE_TOOLS } from './reference-tools.js';
@@ -42,6 +43,7 @@ export async function serveToolsOverStdio(options: StdioToolServerOptions): Prom
     output: options.output,
     closeOnParseError: false,
     label: 'stdin',
+    outputAllowanceBytes: OUTPUT_ALLOWANCE_BYTES,
   });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {

@@ -33,7 +33,7 @@ test.each([
             input: (async function* () {
               yield input;
             })(),
-            write: (text) => out.push(text),
+            write: (text) => void out.push(text),
             ...(replay && { replay, speed: 0 }),
           },
         );

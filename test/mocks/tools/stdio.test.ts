@@ -7,7 +7,7 @@ import { call, init } from './requests.js';
 async function run(scenario: ToolScenarioInput, lines: string[]) {
   const input = new PassThrough();
   const out: string[] = [];
-  const done = runStdioMockToolServer(scenario, { input, write: (t) => out.push(t) });
+  const done = runStdioMockToolServer(scenario, { input, write: (t) => void out.push(t) });
   for (const l of lines) input.write(`${l}\n`);
   input.end();
   const { end, journal } = await done;
@@ -59,7 +59,7 @@ describe('stdio mock tool server (spec "Tool server, stdio transport")', () => {
     const out: string[] = [];
     const done = runStdioMockToolServer(
       { faults: { closeStreamAfter: 1 } },
-      { input, write: (t) => out.push(t) },
+      { input, write: (t) => void out.push(t) },
     );
     input.write(`${init}\n`);
     const { end } = await done;
