@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
 import type { RunBashServiceOptions } from '../runner/index.js';
 import { ISOLATION_LEVELS, RunnerStartError } from '../runner/index.js';
+import { OUTPUT_ALLOWANCE_BYTES, writeOrBehind } from '../transports/output-pace.js';
 import type { CliContext } from './context.js';
 import { parseOptions } from './parse-options.js';
 
@@ -63,7 +64,7 @@ export async function runBashAction(
       timeoutS: options.timeout,
       isolation: options.isolation,
       input: ctx.stdin,
-      writeLine: (line) => ctx.stdout.write(line),
+      writeLine: (line) => writeOrBehind(ctx.stdout, line, OUTPUT_ALLOWANCE_BYTES),
       log,
       signal: shutdown.signal,
     });

@@ -5,8 +5,12 @@ export interface ServeLinesOptions {
   readonly runner: BashRunner;
   /** JSON Lines, one tool_use block per line. */
   readonly input: AsyncIterable<string | Uint8Array>;
-  /** Receives each result line, newline included. */
-  readonly writeLine: (line: string) => void;
+  /**
+   * Receives each result line, newline included. A promise returned says the output is behind
+   * (writeOrBehind): the next line is not run until it settles, so a client that sends
+   * commands and never reads their results costs a full pipe, not the runner's memory.
+   */
+  readonly writeLine: (line: string) => void | Promise<void>;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -23,8 +27,10 @@ export async function serveJsonLines(
   let lines = 0;
   const answer = async (line: InputLine): Promise<void> => {
     const report = await runner.runLine(line, signal === undefined ? {} : { signal });
-    writeLine(`${JSON.stringify(report.result)}\n`);
+    const behind = writeLine(`${JSON.stringify(report.result)}\n`);
     lines += 1;
+    // Stopped while behind, it stops: the client reading nothing must not hold the runner.
+    if (behind !== undefined) await caughtUpOrStopped(behind, signal);
   };
   try {
     for await (const chunk of options.input) {
@@ -42,7 +48,7 @@ export async function serveJsonLines(
 
 export interface RunBashServiceOptions extends BashRunnerOptions {
   readonly input: AsyncIterable<string | Uint8Array>;
-  readonly writeLine: (line: string) => void;
+  readonly writeLine: ServeLinesOptions['writeLine'];
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -68,5 +74,21 @@ export async function runBashService(
     });
   } finally {
     await runner.close();
+  }
+}
+
+/** Settles once the output caught up, or at once when `signal` is (or gets) aborted. */
+async function caughtUpOrStopped(behind: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return behind;
+  if (signal.aborted) return;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    await Promise.race([behind, stopped]);
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
 }

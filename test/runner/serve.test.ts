@@ -25,7 +25,7 @@ async function serve(chunks: (string | Uint8Array)[]): Promise<BashToolResult[]>
     input: (async function* () {
       yield* chunks;
     })(),
-    writeLine: (line) => out.push(line),
+    writeLine: (line) => void out.push(line),
   });
   const text = out.join('');
   expect(text.endsWith('\n') || text === '').toBe(true);
@@ -98,6 +98,29 @@ describe('the JSON Lines runner contract (TARGETS.md, runner)', () => {
     expect(results[0]?.content).toMatch(/UTF-8/);
   });
 
+  test('a result the output is behind on holds the next line until it drained: a client that sends commands and reads nothing costs a pipe, not memory', async () => {
+    let release!: () => void;
+    const caughtUp = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const out: string[] = [];
+    const serving = serveJsonLines({
+      runner,
+      input: (async function* () {
+        yield `${toolUse('a', { command: 'echo a' })}\n${toolUse('b', { command: 'echo b' })}\n`;
+      })(),
+      writeLine: (line) => {
+        out.push(line);
+        return out.length === 1 ? caughtUp : undefined;
+      },
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(out).toHaveLength(1);
+    release();
+    expect(await serving).toEqual({ lines: 2, aborted: false });
+    expect(out).toHaveLength(2);
+  });
+
   test('no input, no output', async () => {
     expect(await serve([])).toEqual([]);
   });
@@ -110,7 +133,7 @@ describe('the JSON Lines runner contract (TARGETS.md, runner)', () => {
       input: (async function* () {
         yield `${toolUse('long', { command: 'sleep 30' })}\n${toolUse('never', { command: 'echo no' })}\n`;
       })(),
-      writeLine: (line) => out.push(line),
+      writeLine: (line) => void out.push(line),
       signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 300);

@@ -927,7 +927,7 @@ async function viaLibrary(
     input: (async function* () {
       yield* chunks;
     })(),
-    writeLine: (line) => written.push(line),
+    writeLine: (line) => void written.push(line),
   });
   for (const [i, line] of written.entries()) {
     if (!line.endsWith('\n') || line.indexOf('\n') !== line.length - 1) {
