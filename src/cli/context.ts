@@ -10,8 +10,9 @@ import type { ServeTools } from './serve-tools.js';
 import type { RunToolClientCommand } from './tool-client.js';
 
 /** Where output goes: process.stdout/stderr in production, string buffers in tests. */
-export interface OutputStream extends PacedOutput<string> {
-  write(chunk: string): unknown;
+export interface OutputStream extends PacedOutput<string | Uint8Array> {
+  /** Text, or bytes passed through as they are (a relay's). */
+  write(chunk: string | Uint8Array): unknown;
   readonly isTTY?: boolean;
   /** Width of the terminal, when it is one. */
   readonly columns?: number;

@@ -145,13 +145,12 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
       const shutdown = ctx.onShutdown();
       try {
         if (input.stdio !== undefined) {
-          const text = new TextDecoder();
           const { exit } = await recordStdioSession({
             command: input.stdio,
             input: ctx.stdin as AsyncIterable<Uint8Array | string>,
-            // Valid UTF-8 (every JSON-RPC line) comes out byte for byte.
-            write: (bytes) => writeOrBehind(ctx.stdout, text.decode(bytes, { stream: true })),
-            writeError: (bytes) => writeOrBehind(ctx.stderr, Buffer.from(bytes).toString('utf8')),
+            // Byte for byte, invalid UTF-8 included: a client sees what the server wrote.
+            write: (bytes) => writeOrBehind(ctx.stdout, bytes),
+            writeError: (bytes) => writeOrBehind(ctx.stderr, bytes),
             env: ctx.env,
             signal: shutdown.signal,
             outDir,

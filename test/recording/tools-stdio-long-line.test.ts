@@ -103,3 +103,30 @@ test('record tools --stdio stopped (SIGTERM) while its client reads nothing: it 
   const session = (await readFixtureFile(join(out, file!))) as ToolSession;
   expect(session.messages.map((m) => m.direction)).toEqual(['client->server', 'server->client']);
 }, 30_000);
+
+test('record tools --stdio relays the server’s bytes exactly, invalid UTF-8 included (it relayed U+FFFD for each bad byte)', async () => {
+  const out = join(dir, 'bytes');
+  // Through `sh -c`: answer the first line with a reply whose string holds the bytes FF FE.
+  const server = `read line; printf '{"jsonrpc":"2.0","id":0,"result":{"x":"\\377\\376"}}\\n'`;
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/wirecheck.js'), 'record', 'tools', '--stdio', server, '--out', out],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (b: Buffer) => chunks.push(b));
+  child.stdin.end('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  clearTimeout(killer);
+  expect(code).toBe(0);
+  const expected = Buffer.concat([
+    Buffer.from('{"jsonrpc":"2.0","id":0,"result":{"x":"'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('"}}\n'),
+  ]);
+  expect(Buffer.concat(chunks).toString('hex')).toBe(expected.toString('hex'));
+}, 30_000);
