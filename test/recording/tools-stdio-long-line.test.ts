@@ -90,7 +90,11 @@ test('record tools --stdio stopped (SIGTERM) while its client reads nothing: it 
   // The client never reads what the server sends through the recorder.
   child.stdout.pause();
   child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
-  await new Promise((r) => setTimeout(r, 1_000));
+  // Stopped once the server's answer is on its way: bytes relayed, unread, held by this side.
+  for (let i = 0; i < 300 && child.stdout.readableLength === 0; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(child.stdout.readableLength).toBeGreaterThan(0);
+  await new Promise((r) => setTimeout(r, 200));
   child.kill('SIGTERM');
   const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) =>
