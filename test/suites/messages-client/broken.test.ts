@@ -342,13 +342,15 @@ test('a client that prints nothing for a refused connection, and works otherwise
 test('a client that stops working mid-run fails the check that saw it, and the rest are not run', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wc-gone-'));
   try {
-    // Works for the probe and two cases, then exits 1 before sending anything, for good.
+    // Works for the probe and two cases, then exits 1 before sending anything, for good. Each
+    // run leaves a file of its own and counts them: a counter file rewritten in place could be
+    // read empty by a run beside the one writing it, start again from 1, and mend the client.
     const script = join(dir, 'client.sh');
-    const counter = join(dir, 'runs');
+    const runs = join(dir, 'runs');
     const conforming = nodeCommand('./broken/conforming.mjs');
     await writeFile(
       script,
-      `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}\nif [ "$n" -ge 3 ]; then echo 'the client broke' >&2; exit 1; fi\nexec ${conforming}\n`,
+      `mkdir -p ${runs}; mktemp -p ${runs} > /dev/null; n=$(ls ${runs} | wc -l)\nif [ "$n" -gt 3 ]; then echo 'the client broke' >&2; exit 1; fi\nexec ${conforming}\n`,
     );
     const result = await runAgainst(`sh ${shellQuote(script)}`, {
       only: [`${P}request.`, `${P}buffered.final-message`, `${P}stream.utf8-split`, `${P}errors.`],
