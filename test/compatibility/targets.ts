@@ -83,6 +83,7 @@ const toolClient = (file: string) =>
 
 export const TOOL_CLIENTS: ThirdPartyTargets<ToolClientTarget> = {
   'official SDK': toolClient('mcp-sdk-client.mjs'),
+  'official SDK v2': toolClient('mcp-sdk-v2-client.mjs'),
   '@ai-sdk/mcp': toolClient('ai-sdk-client.mjs'),
 };
 
@@ -133,6 +134,9 @@ export const TOOL_SERVERS: ThirdPartyTargets<ToolServerTarget> = {
     (dir, port) => `${MCP_PROXY} --port ${port} --server sse -- sh -c ${shellQuote(memory(dir))}`,
   ),
   'fastmcp sse': toolServer('sse', (_, port) => `${testServer('fastmcp')} --port ${port}`),
+  'SDK v2 stdio': toolServer('stdio', () => testServer('sdk-v2')),
+  'tmcp stdio': toolServer('stdio', () => testServer('tmcp')),
+  'tmcp sse': toolServer('sse', (_, port) => `${testServer('tmcp')} --sse --port ${port}`),
 };
 
 /** The same over Streamable HTTP (`--http`), the suite offering 2025-03-26 in `initialize`. */
@@ -153,6 +157,13 @@ export const TOOL_SERVERS_HTTP: ThirdPartyTargets<ToolServerTarget> = {
     (dir, port) => `${MCP_PROXY} --port ${port} --server stream -- sh -c ${shellQuote(memory(dir))}`,
   ),
   'fastmcp http': toolServer('http', (_, port) => `${testServer('fastmcp')} --port ${port}`),
+  'SDK v2 http': toolServer('http', (_, port) => `${testServer('sdk-v2')} --port ${port}`),
+  'SDK v2 http sessions': toolServer(
+    'http',
+    (_, port) => `${testServer('sdk-v2')} --port ${port} --stateful`,
+  ),
+  'tmcp http': toolServer('http', (_, port) => `${testServer('tmcp')} --http --port ${port}`),
+  'mcp-lite http': toolServer('http', (_, port) => `${testServer('mcp-lite')} --port ${port}`),
 };
 
 /** Every compatibility table's targets, one per column. */
