@@ -26,6 +26,13 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['stream.comments'],
   },
   {
+    client: 'last-data-line',
+    flaw: 'keeps only the last data: line of a frame',
+    fails: [],
+    warns: ['stream.sse-syntax'],
+    passes: ['stream.final-message', 'stream.line-endings'],
+  },
+  {
     client: 'decode-per-chunk',
     flaw: 'decodes every network read on its own, breaking characters cut across reads',
     fails: ['stream.utf8-split'],
@@ -263,6 +270,17 @@ test('a client that retries a 5xx without end is stopped after MAX_CASE_REQUESTS
   expect(check.message).toContain(`wirecheck stopped it after ${MAX_CASE_REQUESTS} requests in this case`);
   expect(check.message).toContain(`${MAX_CASE_REQUESTS} requests: POST /v1/messages`);
   expect(check.message).toContain(`... ${MAX_CASE_REQUESTS - 5} more ...`);
+}, 60_000);
+
+test('the SSE syntax warning names, of the pieces served together, the one the client trips on alone', async () => {
+  const result = await runAgainst(nodeCommand('./broken/last-data-line.mjs'), {
+    only: [`${P}stream.sse-syntax`],
+  });
+  const [check] = result.checks;
+  expect(check?.status).toBe('warn');
+  expect(check?.message).toMatch(
+    /served one at a time, the client trips on data over several data: lines\)$/,
+  );
 }, 60_000);
 
 test('a failure names what was expected and what the client did', async () => {

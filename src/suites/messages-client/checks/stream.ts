@@ -1,4 +1,4 @@
-import type { Check } from '../../../harness/check.js';
+import { type Check, type CheckEnv, CheckFailure, NotExercised } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
 import { arbStreamedMessageCase } from '../arbitraries.js';
@@ -12,6 +12,45 @@ const SMALL_WRITES: FaultPlan['chunking'] = { mode: 'random', minBytes: 1, maxBy
 /** Reads cut inside every character and CRLF, and at random in between. */
 function everyHardCut(seed: number): ReadCutPlan {
   return { insideCharacters: true, random: { seed, meanGapBytes: 24 } };
+}
+
+/** The SSE syntax stream.sse-syntax serves at once, each as the mock's fault that adds it. */
+const SSE_SYNTAX: readonly (readonly [string, FaultPlan])[] = [
+  ['a byte order mark', { bom: true }],
+  ['id: lines', { idLines: true }],
+  ['data over several data: lines', { multiLineData: true }],
+  ['an unknown field line', { malformed: [{ atFrame: 1, kind: 'garbage-line' }] }],
+];
+
+/**
+ * `failure` (of the stream with every piece of SSE syntax at once) with what the client trips on
+ * when each piece comes alone: a client author learns what to fix, not only that something broke.
+ */
+async function withSyntaxCulprits(
+  ctx: MessagesClientCtx,
+  env: CheckEnv,
+  failure: CheckFailure,
+  readCuts: ReadCutPlan,
+): Promise<CheckFailure> {
+  const tripped: string[] = [];
+  for (const [name, faults] of SSE_SYNTAX) {
+    try {
+      await expectStreamedMessage(ctx, env, MIXED_MESSAGE, { faults, readCuts }, `a stream with ${name}`);
+    } catch (error) {
+      if (error instanceof CheckFailure) tripped.push(name);
+      else if (!(error instanceof NotExercised)) throw error;
+    }
+  }
+  const culprits =
+    tripped.length === 0
+      ? 'served one at a time, each was handled: only together do they trip the client'
+      : `served one at a time, the client trips on ${tripped.join(', ')}`;
+  return new CheckFailure(
+    `${failure.message} (${culprits})`,
+    failure.expected,
+    failure.actual,
+    failure.evidence,
+  );
 }
 
 export const streamChecks: Check<MessagesClientCtx>[] = [
@@ -176,27 +215,27 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     id: 'messages-client.stream.sse-syntax',
     clause: 'What the service does 2 (SSE syntax beyond the frames the spec shows)',
     description:
-      'A byte order mark, id: lines, data split over several data: lines and unknown field lines are handled as SSE says.',
+      'A byte order mark, id: lines, data split over several data: lines and unknown field lines are handled as SSE says (a client that trips is served each alone, and told which it trips on).',
     level: 'should',
     basis: 'protocol-should',
     rule: 'SSE syntax beyond the frames the spec shows (a byte order mark, id: lines, data over several data: lines, unknown field lines): the SSE format tells readers how to handle each; the real API sends none of them, so a client that trips on one gets a warning.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectStreamedMessage(
-        ctx,
-        env,
-        MIXED_MESSAGE,
-        {
-          faults: {
-            bom: true,
-            idLines: true,
-            multiLineData: true,
-            malformed: [{ atFrame: 1, kind: 'garbage-line' }],
-          },
-          readCuts: everyHardCut(env.seed),
-        },
-        'a stream with a BOM, id: lines, multi-line data and an unknown field line',
-      );
+      const readCuts = everyHardCut(env.seed);
+      const faults: FaultPlan = Object.assign({}, ...SSE_SYNTAX.map(([, plan]) => plan));
+      try {
+        await expectStreamedMessage(
+          ctx,
+          env,
+          MIXED_MESSAGE,
+          { faults, readCuts },
+          'a stream with a BOM, id: lines, multi-line data and an unknown field line',
+        );
+      } catch (error) {
+        // A client that did not run at all has nothing to narrow down.
+        if (!(error instanceof CheckFailure) || error.sharedCause !== undefined) throw error;
+        throw await withSyntaxCulprits(ctx, env, error, readCuts);
+      }
     },
   },
 ];

@@ -5,6 +5,7 @@
 /**
  * @typedef {object} Flaws
  * @property {boolean} [crashOnPing] throw when a ping frame arrives
+ * @property {boolean} [lastDataLineOnly] keep only the last data: line of a frame (SSE joins them with a newline)
  * @property {boolean} [nonJsonBodyAsStream] report a buffered body that is not JSON as kind stream
  * @property {boolean} [countTokensFirst] equivalent: POST /v1/messages/count_tokens (another operation
  *   of the real API) before each messages request, going on whatever it answers
@@ -52,7 +53,7 @@ async function readStdin() {
 }
 
 /** SSE: bytes to frames ({event, data}); a frame not closed by a blank line is dropped. */
-function parseSse(text) {
+function parseSse(text, flaws) {
   const frames = [];
   let event;
   let data = [];
@@ -70,7 +71,10 @@ function parseSse(text) {
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
+    else if (field === 'data') {
+      if (flaws.lastDataLineOnly) data = [];
+      data.push(value);
+    }
   }
   return frames;
 }
@@ -282,7 +286,7 @@ async function request(flaws) {
       throw new TypeError(`unknown stop reason ${message.stop_reason}`);
     return message;
   }
-  const message = accumulate(parseSse(text), flaws);
+  const message = accumulate(parseSse(text, flaws), flaws);
   if (broken && !flaws.acceptTruncated)
     throw new ClientFailure('stream', `stream broke off: ${broken.message}`);
   return message;
