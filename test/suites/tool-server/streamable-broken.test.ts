@@ -188,6 +188,17 @@ test('a server that answers nothing after initialize is silence, not a lost repl
   );
 }, 90_000);
 
+test('a server that refuses a batch under 2025-03-26 fails batch-answered, said to be refused by its status, not waited on', async () => {
+  const id = 'tool-server.jsonrpc.batch-answered';
+  const result = await runAgainst(await httpTarget('streamable-no-batch'), { only: [id] }, quickSuite);
+  const batch = result.checks.find((c) => c.id === id);
+  expect(batch?.status).toBe('fail');
+  expect(batch?.message).toMatch(
+    /^a batch of 2 pings got no response for wirecheck-batch-\d+, wirecheck-batch-\d+: the POST was refused with HTTP 400, so none can follow/,
+  );
+  expect(batch?.actual).toContain('batches are not supported');
+}, 90_000);
+
 describe('the conforming Streamable HTTP test servers, every check (2025-03-26, the default offer)', () => {
   for (const [server, how] of [
     ['conforming', 'event-stream answers'],

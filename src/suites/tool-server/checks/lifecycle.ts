@@ -527,8 +527,13 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       });
       try {
         const post = await channel.sendText(JSON.stringify(batch), ctx.replyMs);
+        // A POST answered with an error status was not accepted (a Streamable HTTP server that
+        // cannot accept the input MUST answer so): no response to it can follow, so none is
+        // waited for. Its body, a JSON-RPC error, was read before sendText settled.
+        const refusedWith = post?.status !== undefined && post.status >= 400 ? post.status : undefined;
         const deadline = performance.now() + ctx.replyMs;
         while (
+          refusedWith === undefined &&
           ids.some((id) => !answered.has(id)) &&
           channel.gone() === undefined &&
           performance.now() < deadline
@@ -540,9 +545,13 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
             post === undefined
               ? ''
               : ` (the POST got ${post.status === undefined ? (post.problem ?? 'no response') : `HTTP ${post.status}`})`;
+          const when =
+            refusedWith === undefined
+              ? ` within ${ctx.replyMs} ms${how}`
+              : `: the POST was refused with HTTP ${refusedWith}, so none can follow`;
           const more = arrived.count > arrived.found.length ? `\n(${arrived.count} in all)` : '';
           throw failWith(
-            `a batch of ${ids.length} pings got no response for ${missing.join(', ')} within ${ctx.replyMs} ms${how}`,
+            `a batch of ${ids.length} pings got no response for ${missing.join(', ')}${when}`,
             `a response for each of ${ids.join(', ')}`,
             arrived.found.length === 0 ? 'nothing' : `${arrived.found.join('\n')}${more}`,
             [channel],

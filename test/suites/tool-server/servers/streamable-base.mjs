@@ -19,7 +19,8 @@
 // resumeLateMs (replays that many ms after the GET's headers and keeps the stream open, as a loaded
 // server may: conforming too); only0618 (supports MCP 2025-06-18 only: answers every initialize with it,
 // as MCP asks of a server that does not support the requested version, and refuses batches, which
-// 2025-06-18 removed: conforming too); maxSessions (at most that many sessions at once, a new one
+// 2025-06-18 removed: conforming too); noBatch (refuses batches with that 400 while it answers
+// 2025-03-26, whose servers MUST take them, as tmcp 1.20.0 does); maxSessions (at most that many sessions at once, a new one
 // past them refused 503 until one is deleted, as wirecheck's own server does: conforming too);
 // capacityStatus (the status of that refusal instead of 503); capacityFirst (the cap is checked
 // before the Origin, so a server at capacity answers even a foreign Origin so: conforming too);
@@ -232,7 +233,7 @@ export function main(flaws = {}) {
       } catch {
         return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
       }
-      if (flaws.only0618 && Array.isArray(message)) {
+      if ((flaws.only0618 || flaws.noBatch) && Array.isArray(message)) {
         return json(res, 400, {
           jsonrpc: '2.0',
           id: null,
