@@ -279,7 +279,7 @@ test('the SSE syntax warning names, of the pieces served together, the one the c
   const [check] = result.checks;
   expect(check?.status).toBe('warn');
   expect(check?.message).toMatch(
-    /served one at a time, the client trips on data over several data: lines\)$/,
+    /\(served one at a time, the client trips on data over several data: lines\)$/,
   );
 }, 60_000);
 
