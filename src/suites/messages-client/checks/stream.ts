@@ -22,24 +22,27 @@ const SSE_SYNTAX: readonly (readonly [string, FaultPlan])[] = [
   ['an unknown field line', { malformed: [{ atFrame: 1, kind: 'garbage-line' }] }],
 ];
 
-/**
- * What serving each of `pieces` alone showed: the ones the client `tripped` on, or that each was
- * handled; the `untried` ones were not served, for want of time.
- */
-export function culpritsNote(
-  pieces: readonly string[],
-  tripped: readonly string[],
-  untried: readonly string[],
-): string {
-  const handled = pieces.filter((p) => !tripped.includes(p) && !untried.includes(p));
+/** What serving one piece alone showed: `unjudged`, the run judged nothing; `untried`, time ran short. */
+export type PieceOutcome = 'tripped' | 'handled' | 'unjudged' | 'untried';
+
+/** What serving each piece alone showed, as the warning says it. */
+export function culpritsNote(outcomes: readonly (readonly [string, PieceOutcome])[]): string {
+  const named = (outcome: PieceOutcome) => outcomes.filter(([, o]) => o === outcome).map(([name]) => name);
+  const tripped = named('tripped');
+  const handled = named('handled');
+  const unjudged = named('unjudged');
+  const untried = named('untried');
   const found =
     tripped.length > 0
       ? `the client trips on ${tripped.join(', ')}`
-      : untried.length === 0
+      : handled.length === outcomes.length
         ? 'each was handled: only together do they trip the client'
-        : `${handled.join(', ')} handled`;
+        : handled.length > 0
+          ? `${handled.join(', ')} handled`
+          : 'none was seen to trip the client';
+  const unseen = unjudged.length === 0 ? '' : `; ${unjudged.join(', ')} alone judged nothing`;
   const late = untried.length === 0 ? '' : `; ${untried.join(', ')} not served alone, for want of time`;
-  return `served one at a time, ${found}${late}`;
+  return `served one at a time, ${found}${unseen}${late}`;
 }
 
 /**
@@ -60,26 +63,23 @@ async function withSyntaxCulprits(
   readCuts: ReadCutPlan,
   started: number,
 ): Promise<CheckFailure> {
-  const tripped: string[] = [];
-  const untried: string[] = [];
+  const outcomes: [string, PieceOutcome][] = [];
   for (const [name, faults] of SSE_SYNTAX) {
     if (performance.now() - started > NARROWING_WINDOW_MS) {
-      untried.push(name);
+      outcomes.push([name, 'untried']);
       continue;
     }
     try {
       await expectStreamedMessage(ctx, env, MIXED_MESSAGE, { faults, readCuts }, `a stream with ${name}`);
+      outcomes.push([name, 'handled']);
     } catch (error) {
-      if (error instanceof CheckFailure) tripped.push(name);
-      else if (!(error instanceof NotExercised)) throw error;
+      if (error instanceof CheckFailure) outcomes.push([name, 'tripped']);
+      else if (error instanceof NotExercised) outcomes.push([name, 'unjudged']);
+      else throw error;
     }
   }
   return new CheckFailure(
-    `${failure.message} (${culpritsNote(
-      SSE_SYNTAX.map(([name]) => name),
-      tripped,
-      untried,
-    )})`,
+    `${failure.message} (${culpritsNote(outcomes)})`,
     failure.expected,
     failure.actual,
     failure.evidence,
