@@ -111,6 +111,25 @@ export function toolUsesOfMessage(message: Message): ToolUseBlock[] {
 }
 
 /**
+ * The tool_result answering `toolUseId` in a request as the agent wrote it, before defaults were
+ * written out (`is_error` left out stays left out): a failure shows what arrived.
+ */
+export function arrivedToolResult(entry: JournalEntry, toolUseId: unknown): unknown {
+  const messages = (entry.body as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  for (let t = messages.length - 1; t >= 0; t--) {
+    const content = (messages[t] as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) continue;
+    const block = content.find(
+      (b: { type?: unknown; tool_use_id?: unknown } | null) =>
+        b?.type === 'tool_result' && b.tool_use_id === toolUseId,
+    );
+    if (block !== undefined) return block;
+  }
+  return undefined;
+}
+
+/**
  * A follow-up: request `index` of a case, sent after the reply to the request before it
  * asked for tools. `earlier` are the turns of that request before, `turns` this one's.
  */

@@ -309,6 +309,42 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     fails: ['breaker.operator-line'],
     passes: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply'],
   },
+  {
+    agent: 'count-failures-first',
+    flaw: "counts a reply's failing commands for the breaker before its succeeding ones, as when they run at once (not a flaw: the spec fixes no order within a reply)",
+    fails: [],
+    passes: [
+      'breaker.halts-at-third',
+      'breaker.one-reply',
+      'breaker.across-replies',
+      'breaker.reset-by-success',
+      'breaker.exit-status',
+    ],
+  },
+  {
+    agent: 'count-successes-first',
+    flaw: "counts a reply's succeeding commands for the breaker before its failing ones (not a flaw either)",
+    fails: [],
+    passes: [
+      'breaker.halts-at-third',
+      'breaker.one-reply',
+      'breaker.across-replies',
+      'breaker.reset-by-success',
+      'breaker.exit-status',
+    ],
+  },
+  {
+    agent: 'no-is-error',
+    flaw: "leaves is_error out of a failing command's result",
+    fails: ['results.is-error'],
+    passes: ['results.output', 'results.ids-match', 'breaker.halts-at-third'],
+  },
+  {
+    agent: 'no-output',
+    flaw: 'answers each command with its outcome, not its output',
+    fails: ['results.output'],
+    passes: ['results.is-error', 'results.ids-match', 'runner.workdir'],
+  },
 ];
 
 describe('the suite fails agents that break a rule', () => {
@@ -344,6 +380,20 @@ test('a failure names what was expected and what the agent did', async () => {
   expect(check.expected).toContain('3 requests');
   expect(check.actual).toBe('2 requests');
   expect(check.reproduce).toContain('--only agent.breaker.halts-at-third');
+}, 60_000);
+
+test('an is_error left out is shown as the agent wrote it, not with the default written in', async () => {
+  const result = await runAgainst(nodeCommand('./broken/no-is-error.mjs'), {
+    only: [`${P}results.is-error`],
+  });
+  const check = result.checks[0]!;
+  expect(check.status).toBe('fail');
+  expect(check.message).toMatch(
+    /the result of "(false|exit 2|sh -c 'exit 1')" \(exit non-zero\) leaves out is_error \(false\)/,
+  );
+  expect(check.expected).toBe('is_error: true');
+  expect(check.actual).toContain('"tool_use_id"');
+  expect(check.actual).not.toContain('is_error');
 }, 60_000);
 
 test('a follow-up without the assistant turn is named for what it holds instead', async () => {

@@ -124,7 +124,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     id: 'agent.breaker.across-replies',
     clause: `${BREAKER} (counted per command, across replies)`,
     description:
-      'A success, two failures (one reply), then one more failure (the next reply) trip the breaker: 2 requests, exit 3.',
+      'Two failures (one reply), then one more failure (the next reply) trip the breaker: 2 requests, exit 3.',
     level: 'must',
     basis: 'spec',
     rule: `${BREAKER_RULE} Exits are counted per command, across replies: two failures ending one reply and one starting the next are three in a row.`,
@@ -139,7 +139,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     id: 'agent.breaker.reset-by-success',
     clause: `${BREAKER}; Errors ("shell command fails: ... the loop continues")`,
     description:
-      'Failures separated by successes (F F S, then F S F, then F) never trip the breaker: the loop runs to the end and exits 0.',
+      "Failures separated by a success (F, F, S, F, F: one command per reply, so the order a reply's commands run in does not matter) never trip the breaker: the loop runs to the end and exits 0.",
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every client of the loop: a failing command does not stop the loop ("the loop continues"); only 3 *consecutive* non-zero exits trip the breaker, so a success in between starts the count again.',

@@ -4,6 +4,7 @@ import { type Check, CheckFailure, NotExercised, show } from '../../../harness/c
 import { CASE_KEYS, type CaseKey, FAILING_COMMANDS, MARKER_FILE } from '../cases.js';
 import type { AgentCtx } from '../context.js';
 import {
+  arrivedToolResult,
   type FollowUp,
   followUpsOf,
   newToolResults,
@@ -160,10 +161,15 @@ export const resultChecks: Check<AgentCtx>[] = [
           const failing = FAILING_COMMANDS.includes(command);
           judged[failing ? 'failing' : 'succeeding']++;
           if (failing ? result.is_error === true : result.is_error !== true) continue;
+          const arrived = arrivedToolResult(f.entry, use.id) as { is_error?: unknown } | undefined;
+          const wrong =
+            arrived !== undefined && arrived.is_error === undefined
+              ? 'leaves out is_error (false)'
+              : 'has the wrong is_error';
           throw new CheckFailure(
-            `${f.label}: the result of ${JSON.stringify(command)} (exit ${failing ? 'non-zero' : '0'}) has the wrong is_error`,
+            `${f.label}: the result of ${JSON.stringify(command)} (exit ${failing ? 'non-zero' : '0'}) ${wrong}`,
             `is_error: ${failing}`,
-            show(result),
+            show(arrived ?? result),
           );
         }
       }
@@ -199,7 +205,7 @@ export const resultChecks: Check<AgentCtx>[] = [
           throw new CheckFailure(
             `${f.label}: the result of ${JSON.stringify(commandOf(use))} must carry its output`,
             `content containing ${JSON.stringify(printed)}`,
-            show(result),
+            show(arrivedToolResult(f.entry, use.id) ?? result),
           );
         }
       }

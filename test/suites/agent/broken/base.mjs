@@ -51,6 +51,11 @@ import { join } from 'node:path';
  * @property {boolean} [noRetry] give up at once on 429 and 529 (retried twice otherwise)
  * @property {boolean} [retryOverloadedOnly] retry 529 only, giving up at once on 429
  * @property {boolean} [retryOnce] not a flaw: retry 429 and 529 once, as an SDK client set to one retry
+ * @property {'failures-first' | 'successes-first'} [countOrder] not a flaw: count a reply's failing commands
+ *   for the breaker before (or after) its succeeding ones, as when a reply's commands run at once and
+ *   finish in that order
+ * @property {boolean} [noIsError] leave is_error out of every result (a failing command's too)
+ * @property {boolean} [noOutput] answer each command with its outcome only, not its output
  */
 
 async function readStdin() {
@@ -250,13 +255,34 @@ export async function main(flaws = {}) {
     }
     if (!flaws.dropAssistantTurn) messages.push({ role: 'assistant', content: reply.content });
     seenTurns = messages.length;
-    const results = uses.map((use, k) => {
-      const { content, isError } = runBash(String(use.input?.command ?? ''), workdir);
-      if (isError && flaws.throwOnFailure) throw new Error(`command failed: ${content}`);
+    const outcomes = uses.map((use) => {
+      const outcome = runBash(String(use.input?.command ?? ''), workdir);
+      if (outcome.isError && flaws.throwOnFailure) throw new Error(`command failed: ${outcome.content}`);
+      return outcome;
+    });
+    const failuresFirst = flaws.countOrder === 'failures-first';
+    const counted =
+      flaws.countOrder === undefined
+        ? outcomes
+        : [...outcomes].sort((a, b) => (failuresFirst ? b.isError - a.isError : a.isError - b.isError));
+    for (const { isError } of counted) {
       failures = isError ? failures + 1 : 0;
       if (failures >= threshold) tripped = true;
+    }
+    const results = uses.map((use, k) => {
+      const { isError } = outcomes[k];
+      const content = flaws.noOutput
+        ? isError
+          ? 'the command failed'
+          : 'the command succeeded'
+        : outcomes[k].content;
       const id = flaws.mismatchedIds ? `toolu_wrong_${requests}_${k}` : use.id;
-      return { type: 'tool_result', tool_use_id: id, content, is_error: isError };
+      return {
+        type: 'tool_result',
+        tool_use_id: id,
+        content,
+        ...(flaws.noIsError ? {} : { is_error: isError }),
+      };
     });
     // verboseAroundBreaker: traces before and after that line, so that it sits in the middle of
     // a stderr longer than the 16 KiB (the first and the last 8) a run keeps.
