@@ -55,6 +55,7 @@ export const AGENTS: ThirdPartyTargets<AgentTarget> = {
     agent: node('../suites/agent/third-party/sdk-tool-runner-defaults.mjs'),
   }),
   'ai 7.0.173 generateText (adapter)': fixed({ agent: node('../../examples/ai-sdk-agent.mjs') }),
+  'langchain 1.5.14 createAgent (adapter)': fixed({ agent: node('../../examples/langchain-agent.mjs') }),
 };
 
 /** The environment variable the aimock target's key is read from (the suite takes a variable, not a key). */
