@@ -165,6 +165,11 @@ export const TOOL_SERVERS_HTTP: ThirdPartyTargets<ToolServerTarget> = {
   ),
   'tmcp http': toolServer('http', (_, port) => `${testServer('tmcp')} --http --port ${port}`),
   'mcp-lite http': toolServer('http', (_, port) => `${testServer('mcp-lite')} --port ${port}`),
+  'hono http': toolServer('http', (_, port) => `${testServer('hono-mcp')} --port ${port}`),
+  'hono http sessions': toolServer(
+    'http',
+    (_, port) => `${testServer('hono-mcp')} --port ${port} --sessions`,
+  ),
 };
 
 /** Every compatibility table's targets, one per column. */

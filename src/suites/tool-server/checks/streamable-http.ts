@@ -34,6 +34,10 @@ async function session(ctx: ToolServerCtx, label: string): Promise<StreamableCha
   return (await ctx.connect(label)) as StreamableChannel;
 }
 
+function clipped(body: string): string {
+  return body.length > 200 ? `${body.slice(0, 200)}...` : body;
+}
+
 function describeAnswer(a: {
   status: number | undefined;
   headers?: Record<string, unknown>;
@@ -42,7 +46,7 @@ function describeAnswer(a: {
 }): string {
   if (a.status === undefined) return a.problem ?? 'no answer';
   const type = a.headers?.['content-type'];
-  const body = a.body.length > 200 ? `${a.body.slice(0, 200)}...` : a.body;
+  const body = clipped(a.body);
   return `HTTP ${a.status}${type === undefined ? '' : ` ${String(type)}`}${body === '' ? '' : ` ${body}`}`;
 }
 
@@ -184,8 +188,13 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         }
         const accepted = outcome.status >= 200 && outcome.status < 300;
         if (accepted && (outcome.status !== 202 || outcome.body !== '')) {
+          // A short body such as `null` reads as part of the status line unless it is named.
+          const answered =
+            outcome.status === 202
+              ? `HTTP 202 with a body (${clipped(outcome.body)})`
+              : describeAnswer(outcome);
           throw failWith(
-            `the POST of ${what} was answered ${describeAnswer(outcome)}, not 202 with no body`,
+            `the POST of ${what} was answered ${answered}, not 202 with no body`,
             'HTTP 202 Accepted, no body',
             describeAnswer(outcome),
             [channel],
