@@ -147,6 +147,7 @@ export async function openMessagesService(
   const client: ServiceClient = {
     baseUrl: resolved.baseUrl,
     apiKey,
+    ...(target.headers === undefined ? {} : { headers: target.headers }),
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     signal: lifetime.signal,

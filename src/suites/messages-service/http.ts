@@ -1,9 +1,11 @@
 import { CheckFailure, NotExercised, TargetGone } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
+import type { GivenHeader } from '../../protocol/header-option.js';
 import { HeldBytes } from '../../protocol/held-line.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
+import { isSecretName } from '../../recording/redact.js';
 import { errorEnding } from './frame-rules.js';
 import type { BufferedReply, HeaderMap, StreamComment, StreamedReply } from './replies.js';
 import { messagesEndpoint } from './target.js';
@@ -12,6 +14,8 @@ import { messagesEndpoint } from './target.js';
 export interface ServiceClient {
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** The `--header`s, sent with every request; credential-named ones not with a missing or wrong key. */
+  readonly headers?: readonly GivenHeader[];
   /** Budget of one request, headers to the end of the body. */
   readonly requestTimeoutMs: number;
   /** Most bytes read of one reply body (a stream that never ends stops here). */
@@ -106,12 +110,16 @@ const MAX_RETRIES = 2;
 const MAX_RETRY_WAIT_MS = 10_000;
 
 function requestHeaders(client: ServiceClient, options: SendOptions): Record<string, string> {
-  const headers: Record<string, string> = {
+  // A request that tests a missing or wrong key must carry no other credential either.
+  const keyTested = options.withKey === false || options.apiKey !== undefined;
+  const headers: Record<string, string> = {};
+  for (const h of client.headers ?? []) if (!(keyTested && isSecretName(h.name))) headers[h.name] = h.value;
+  Object.assign(headers, {
     'content-type': 'application/json',
     // The spec names the version header `service-version`; the real API names it
     // `anthropic-version` and requires it. Both carry the spec's value.
     'service-version': '2023-06-01',
-  };
+  });
   if (options.versionHeaders !== 'spec') headers['anthropic-version'] = '2023-06-01';
   if (options.withKey ?? true) headers['x-api-key'] = options.apiKey ?? client.apiKey;
   return headers;

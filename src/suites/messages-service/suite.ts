@@ -1,4 +1,6 @@
 import type { Suite } from '../../harness/check.js';
+import { givenHeaderSecrets } from '../../recording/redact.js';
+import { headerScrubber } from '../given-headers.js';
 import { abortChecks } from './checks/abort.js';
 import { agreementChecks } from './checks/agreement.js';
 import { authChecks } from './checks/auth.js';
@@ -34,6 +36,7 @@ export function createMessagesServiceSuite(
     ],
     describeTarget,
     targetArgs,
+    scrubber: (target) => headerScrubber(givenHeaderSecrets(target.headers ?? [])),
     open: (target) => openMessagesService(target, options),
   };
 }

@@ -1,5 +1,7 @@
 import { UsageError } from '../../harness/errors.js';
+import type { GivenHeader } from '../../protocol/header-option.js';
 import { DEFAULT_MODEL } from '../../protocol/messages/default-model.js';
+import { parseHeaders, shownHeader } from '../given-headers.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { requiredStringOption, stringOption } from '../target-options.js';
 
@@ -11,7 +13,23 @@ export interface MessagesServiceTarget {
   readonly apiKeyEnv?: string;
   /** Model named in every request (default DEFAULT_MODEL). */
   readonly model?: string;
+  /** `--header`s sent with every request (a gateway's routing or credentials). */
+  readonly headers?: readonly GivenHeader[];
 }
+
+/**
+ * Headers the suite sets itself on its requests, or judges the service by: a `--header` naming
+ * one would change what is judged. The key comes from `--api-key-env`.
+ */
+export const SUITE_HEADER_NAMES: readonly string[] = [
+  'content-type',
+  'content-length',
+  'accept',
+  'host',
+  'x-api-key',
+  'service-version',
+  'anthropic-version',
+];
 
 export const DEFAULT_API_KEY_ENV = 'WIRECHECK_API_KEY';
 export { DEFAULT_MODEL };
@@ -60,6 +78,13 @@ export const MESSAGES_SERVICE_TARGET_OPTIONS: readonly TargetOptionSpec[] = [
     description: `environment variable holding the API key (default ${DEFAULT_API_KEY_ENV})`,
   },
   { flags: '--model <model>', description: `model named in every request (default ${DEFAULT_MODEL})` },
+  {
+    flags: '--header <header>',
+    description:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is what the user types, expanded by parseHeaders
+      "'Name: value' sent with every request to the service, such as a gateway's routing or credential header (e.g. 'Authorization: Bearer ${GATEWAY_KEY}'); a credential-named one is left out of the requests that test a missing or wrong key. Not x-api-key, which --api-key-env gives; repeatable",
+    repeatable: true,
+  },
 ];
 
 /** The target from commander's option values (`--base-url` -> `baseUrl`). */
@@ -69,10 +94,12 @@ export function messagesServiceTargetFromOptions(opts: Record<string, unknown>):
   if (problem !== undefined) throw new UsageError(problem);
   const apiKeyEnv = stringOption(opts, 'apiKeyEnv');
   const model = stringOption(opts, 'model');
+  const headers = parseHeaders(opts.header, SUITE_HEADER_NAMES);
   return {
     baseUrl,
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
     ...(model ? { model } : {}),
+    ...(headers === undefined || headers.length === 0 ? {} : { headers }),
   };
 }
 
@@ -83,5 +110,6 @@ export function describeTarget(target: MessagesServiceTarget): string {
 
 export function targetArgs(target: MessagesServiceTarget): string[] {
   const t = resolveTarget(target);
-  return ['--base-url', t.baseUrl, '--api-key-env', t.apiKeyEnv, '--model', t.model];
+  const headers = (target.headers ?? []).flatMap((h) => ['--header', shownHeader(h)]);
+  return ['--base-url', t.baseUrl, '--api-key-env', t.apiKeyEnv, '--model', t.model, ...headers];
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type ApiErrorType,
@@ -67,8 +67,8 @@ export interface FakeServiceOptions {
 
 export interface FakeService {
   readonly baseUrl: string;
-  /** Requests served, in arrival order (method, path, whether a key was sent). */
-  readonly requests: { method: string; path: string; keyed: boolean }[];
+  /** Requests served, in arrival order (method, path, whether a key was sent, the headers). */
+  readonly requests: { method: string; path: string; keyed: boolean; headers: IncomingHttpHeaders }[];
   close(): Promise<void>;
 }
 
@@ -322,7 +322,12 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const n = ++served;
     const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '');
-    requests.push({ method: req.method ?? '', path: req.url ?? '', keyed: key !== undefined });
+    requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      keyed: key !== undefined,
+      headers: req.headers,
+    });
     const raw = await readBody(req);
     if (dead) return sendError(res, n, 500, 'api_error', 'the fake died after an aborted stream');
     if (breaks.has('html-everything')) {

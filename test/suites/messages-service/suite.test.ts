@@ -7,7 +7,9 @@ import {
   createMessagesServiceSuite,
   MALFORMED_RULES,
   messagesServiceSuite,
+  messagesServiceTargetFromOptions,
   SEMANTIC_RULES,
+  targetArgs,
 } from '../../../src/suites/messages-service/index.js';
 import { type Break, type FakeService, startFakeService } from './fake-service.js';
 
@@ -224,6 +226,55 @@ describe('requests sent', () => {
     } finally {
       await fake.close();
     }
+  });
+
+  test('--header goes with every request, a credential but where the key is tested, and reports hide its value', async () => {
+    const fake = await startFakeService({ apiKey: KEY });
+    try {
+      // The fake takes a Bearer token as the key: sent where the key is left out, it would be accepted.
+      const headers = messagesServiceTargetFromOptions({
+        baseUrl: fake.baseUrl,
+        header: ['X-Gateway-Route: wc-route-7', `Authorization: Bearer ${KEY}`],
+      }).headers;
+      const result = await runSuite(
+        quickSuite,
+        { baseUrl: fake.baseUrl, apiKeyEnv: KEY_ENV, ...(headers ? { headers } : {}) },
+        { seed: 5, runs: 10, only: ['messages-service.auth.', 'messages-service.buffered.message-shape'] },
+      );
+      expect(notPassing(result)).toEqual({});
+      expect(fake.requests.every((r) => r.headers['x-gateway-route'] === 'wc-route-7')).toBe(true);
+      const unkeyed = fake.requests.filter((r) => r.headers['x-api-key'] === undefined);
+      const wrongKey = fake.requests.filter(
+        (r) => r.headers['x-api-key'] !== undefined && r.headers['x-api-key'] !== KEY,
+      );
+      expect(unkeyed.length).toBeGreaterThan(0);
+      expect(wrongKey.length).toBeGreaterThan(0);
+      for (const r of [...unkeyed, ...wrongKey]) expect(r.headers.authorization).toBeUndefined();
+      expect(fake.requests.filter((r) => r.headers.authorization === `Bearer ${KEY}`).length).toBeGreaterThan(
+        0,
+      );
+      expect(targetArgs({ baseUrl: fake.baseUrl, ...(headers ? { headers } : {}) }).slice(-4)).toEqual([
+        '--header',
+        'X-Gateway-Route: wc-route-7',
+        '--header',
+        'Authorization: [redacted]',
+      ]);
+      expect(JSON.stringify(result)).not.toContain(`Bearer ${KEY}`);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test('a --header naming one the suite sets itself is refused', () => {
+    expect(() =>
+      messagesServiceTargetFromOptions({ baseUrl: 'http://127.0.0.1:1', header: ['x-api-key: k'] }),
+    ).toThrow(UsageError);
+    expect(() =>
+      messagesServiceTargetFromOptions({
+        baseUrl: 'http://127.0.0.1:1',
+        header: ['Anthropic-Version: 2099-01-01'],
+      }),
+    ).toThrow(/anthropic-version|Anthropic-Version/);
   });
 
   test('HTTP properties run min(runs, maxHttpRuns) times', async () => {
