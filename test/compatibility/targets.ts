@@ -11,6 +11,7 @@ import type { RunnerTarget } from '../../src/suites/runner/target.js';
 import { TOOL_TRANSPORTS, type ToolClientTarget } from '../../src/suites/tool-client/index.js';
 import type { ToolServerTarget } from '../../src/suites/tool-server/index.js';
 import { startAimock } from '../suites/messages-service/aimock.js';
+import { startPortkeyInFront } from '../suites/messages-service/portkey.js';
 import type { TabledSuite } from './tables.js';
 
 // The third-party implementations of docs/*-compatibility.md, one per column: the interop
@@ -61,6 +62,8 @@ export const AGENTS: ThirdPartyTargets<AgentTarget> = {
 /** The environment variable the aimock target's key is read from (the suite takes a variable, not a key). */
 export const AIMOCK_KEY_ENV = 'WIRECHECK_TEST_AIMOCK_KEY';
 const AIMOCK_KEY = 'wc-test-key-aimock';
+const PORTKEY_KEY_ENV = 'WIRECHECK_TEST_PORTKEY_KEY';
+const PORTKEY_KEY = 'wc-test-key-portkey';
 
 export const MESSAGES_SERVICES: ThirdPartyTargets<MessagesServiceTarget> = {
   '@copilotkit/aimock 1.43.0': async () => {
@@ -71,6 +74,17 @@ export const MESSAGES_SERVICES: ThirdPartyTargets<MessagesServiceTarget> = {
       close: async () => {
         await aimock.close();
         delete process.env[AIMOCK_KEY_ENV];
+      },
+    };
+  },
+  '@portkey-ai/gateway 1.15.2 (in front of the reference)': async () => {
+    process.env[PORTKEY_KEY_ENV] = PORTKEY_KEY;
+    const gateway = await startPortkeyInFront(PORTKEY_KEY);
+    return {
+      target: { baseUrl: gateway.baseUrl, apiKeyEnv: PORTKEY_KEY_ENV, headers: gateway.headers },
+      close: async () => {
+        await gateway.close();
+        delete process.env[PORTKEY_KEY_ENV];
       },
     };
   },

@@ -20,3 +20,20 @@ test(`${COLUMN}: every check gets the outcome docs/messages-compatibility.md giv
     await aimock.close();
   }
 }, 120_000);
+
+// Portkey's AI gateway in front of the reference service, routed by its own headers (--header).
+const GATEWAY = '@portkey-ai/gateway 1.15.2 (in front of the reference)';
+
+test(`${GATEWAY}: every check gets the outcome docs/messages-compatibility.md gives it`, async () => {
+  const gateway = await MESSAGES_SERVICES[GATEWAY]!();
+  try {
+    const result = await runSuite(messagesServiceSuite, gateway.target, { seed: 20261101, runs: 10 });
+    const table = await readCompatibilityTable('messages-service');
+    expect(tableDifferences('messages-service', table, GATEWAY, result)).toEqual([]);
+    // Buffered requests reach the reference through it (its routing headers are sent); streams do not.
+    const streams = result.checks.find((c) => c.id === 'messages-service.http.stream-content-type')!;
+    expect(streams.message).toContain('got HTTP 500 (application/json) "{\\"status\\":\\"failure\\"');
+  } finally {
+    await gateway.close();
+  }
+}, 120_000);
