@@ -44,6 +44,7 @@ export const MESSAGES_CLIENTS: ThirdPartyTargets<MessagesClientTarget> = {
   'ai 7.0.173 + @ai-sdk/anthropic 4.0.105': fixed({
     client: node('../../examples/ai-sdk-anthropic-client.mjs'),
   }),
+  '@langchain/anthropic 1.5.11': fixed({ client: node('../../examples/langchain-anthropic-client.mjs') }),
 };
 
 export const RUNNERS: ThirdPartyTargets<RunnerTarget> = {

@@ -275,10 +275,12 @@ export async function openMessagesClient(
   const cleanStreams = new Map<string, Promise<CaseResult>>();
   const shared: SharedCases = {
     cleanStream: (message) => {
-      let run = cleanStreams.get(message.id);
+      // Keyed by the whole message: two checks may stream messages that share an id.
+      const key = JSON.stringify(message);
+      let run = cleanStreams.get(key);
       if (run === undefined) {
         run = judgedCase({ scenario: answer(message), body: requestFor(message, true) });
-        cleanStreams.set(message.id, run);
+        cleanStreams.set(key, run);
       }
       return run;
     },

@@ -201,6 +201,24 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['compat.unknown-deltas'],
   },
   {
+    client: 'add-start-output-tokens',
+    flaw: "adds message_start's output_tokens to message_delta's, so every stream's count is off",
+    fails: ['stream.final-message'],
+    // Each reads its variation as the plain stream, and the plain stream is final-message's to fail.
+    skips: [
+      'stream.utf8-split',
+      'stream.line-endings',
+      'stream.tool-input-fragments',
+      'stream.pings',
+      'stream.comments',
+      'stream.unknown-events',
+      'stream.sse-syntax',
+      'compat.unknown-deltas',
+      'compat.usage-counters',
+    ],
+    passes: ['buffered.final-message'],
+  },
+  {
     client: 'sum-usage',
     flaw: 'adds every usage counter of message_delta into output_tokens',
     fails: [],
@@ -225,9 +243,11 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
   {
     client: 'no-tool-streams',
     flaw: 'fails every stream that carries tool input (kind stream)',
-    fails: ['stream.tool-input-fragments', 'stream.final-message'],
-    // It fails the same streams without the fault: reporting the fault says nothing.
+    fails: ['stream.final-message'],
+    // It fails the same streams without the fault: reporting the fault says nothing. Nor does
+    // failing the message cut one code point per delta, as it fails it uncut alike.
     skips: [
+      'stream.tool-input-fragments',
       'stream-errors.error-event-first',
       'stream-errors.no-message-stop',
       'stream-errors.ends-mid-block',
@@ -281,6 +301,25 @@ test('the SSE syntax warning names, of the pieces served together, the one the c
   expect(check?.message).toMatch(
     /\(served one at a time, the client trips on data over several data: lines\)$/,
   );
+}, 60_000);
+
+test('a fault every stream shares is not blamed on pings: the check names it and stream.final-message', async () => {
+  const result = await runAgainst(nodeCommand('./broken/add-start-output-tokens.mjs'), {
+    only: [`${P}stream.pings`],
+  });
+  const check = result.checks[0]!;
+  expect(check.status).toBe('skip');
+  expect(check.message).toContain(
+    'the client gets the same stream without the variation wrong in the same way (the printed message differs from the message the mock served: $.usage.output_tokens: expected 123, got 124)',
+  );
+  expect(check.message).toContain('messages-client.stream.final-message judges the plain stream');
+}, 60_000);
+
+test('a client that also trips on pings still fails stream.pings: its plain stream goes wrong another way', async () => {
+  const result = await runAgainst(nodeCommand('./broken/crash-on-ping-off-count.mjs'), {
+    only: [`${P}stream.pings`, `${P}stream.comments`],
+  });
+  expect(statusById(result)).toEqual({ [`${P}stream.pings`]: 'fail', [`${P}stream.comments`]: 'skip' });
 }, 60_000);
 
 test('a failure names what was expected and what the client did', async () => {

@@ -1,6 +1,7 @@
-import type { CheckEnv } from '../../../harness/check.js';
+import { type CheckEnv, CheckFailure } from '../../../harness/check.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
 import type { DeltaSplits, Message } from '../../../protocol/messages/index.js';
+import { failureOfVariation } from '../clean-stream.js';
 import { always, type CaseResult, type MessagesClientCtx } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import type { ReadCutPlan } from '../read-cuts.js';
@@ -37,6 +38,15 @@ export function runStreamed(
   });
 }
 
+/** The client streamed `message`, delivered as `delivery` says, and printed exactly it. */
+function expectStreamedResult(result: CaseResult, message: Message, delivery: Delivery, what: string): void {
+  expectStreamFlag(result, true, what);
+  withServedFrames(
+    () => expectFinalMessage(result, message, what),
+    () => servedFramesEvidence(message, delivery.splits, delivery.faults, result.requests),
+  );
+}
+
 /** A valid stream of `message`: the client must stream it and print exactly `message`. */
 export async function expectStreamedMessage(
   ctx: MessagesClientCtx,
@@ -45,10 +55,26 @@ export async function expectStreamedMessage(
   delivery: Delivery,
   what: string,
 ): Promise<void> {
+  expectStreamedResult(await runStreamed(ctx, env, message, delivery), message, delivery, what);
+}
+
+/**
+ * A variation of the plain stream of `message` (pings, comments, line endings, reads cut
+ * anywhere): the client must print exactly `message`, and a failure it shares with the plain
+ * stream is not judged here (failureOfVariation).
+ */
+export async function expectStreamVariation(
+  ctx: MessagesClientCtx,
+  env: CheckEnv,
+  message: Message,
+  delivery: Delivery,
+  what: string,
+): Promise<void> {
   const result = await runStreamed(ctx, env, message, delivery);
-  expectStreamFlag(result, true, what);
-  withServedFrames(
-    () => expectFinalMessage(result, message, what),
-    () => servedFramesEvidence(message, delivery.splits, delivery.faults, result.requests),
-  );
+  try {
+    expectStreamedResult(result, message, delivery, what);
+  } catch (error) {
+    if (!(error instanceof CheckFailure)) throw error;
+    throw await failureOfVariation(ctx, message, result, error, what);
+  }
 }

@@ -1,7 +1,7 @@
 import { type Check, CheckFailure, show } from '../../../harness/check.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
 import { eventsOfMessage, type Message, type StreamEvent } from '../../../protocol/messages/index.js';
-import { expectCleanStreamHandled } from '../clean-stream.js';
+import { expectCleanStreamHandled, failureOfVariation } from '../clean-stream.js';
 import { always, type MessagesClientCtx } from '../context.js';
 import { describeRequests, expectClientError, expectFinalMessage, expectStreamFlag } from '../expect.js';
 import { MIXED_MESSAGE } from '../messages.js';
@@ -69,13 +69,20 @@ function reportOrRecover(
         await expectCleanStreamHandled(ctx, MIXED_MESSAGE, label);
         return;
       }
-      withServedFrames(
-        () => {
-          if (result.outcome.type === 'printed') expectFinalMessage(result, MIXED_MESSAGE, label);
-          else expectClientError(result, ['stream'], `${label} (or the message it carries)`);
-        },
-        () => servedFramesEvidence(MIXED_MESSAGE, undefined, faults, result.requests),
-      );
+      const evidence = () => servedFramesEvidence(MIXED_MESSAGE, undefined, faults, result.requests);
+      if (result.outcome.type !== 'printed') {
+        withServedFrames(
+          () => expectClientError(result, ['stream'], `${label} (or the message it carries)`),
+          evidence,
+        );
+        return;
+      }
+      try {
+        withServedFrames(() => expectFinalMessage(result, MIXED_MESSAGE, label), evidence);
+      } catch (error) {
+        if (!(error instanceof CheckFailure)) throw error;
+        throw await failureOfVariation(ctx, MIXED_MESSAGE, result, error, label);
+      }
     },
   };
 }

@@ -5,7 +5,13 @@ import { arbStreamedMessageCase } from '../arbitraries.js';
 import type { MessagesClientCtx } from '../context.js';
 import { frameCountOf, gaps, MIXED_MESSAGE, oneCodePointPerDelta } from '../messages.js';
 import type { ReadCutPlan } from '../read-cuts.js';
-import { CASE_BUDGET_MS, expectStreamedMessage, PROPERTY_BUDGET_MS, SHRINK_RUNS } from './common.js';
+import {
+  CASE_BUDGET_MS,
+  expectStreamedMessage,
+  expectStreamVariation,
+  PROPERTY_BUDGET_MS,
+  SHRINK_RUNS,
+} from './common.js';
 
 const MIXED_FRAMES = frameCountOf(MIXED_MESSAGE, []);
 const SMALL_WRITES: FaultPlan['chunking'] = { mode: 'random', minBytes: 1, maxBytes: 7 };
@@ -114,7 +120,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     rule: 'The spec (Events): frames are UTF-8 text. Every messages client decodes a character whose bytes arrive in two reads as one character.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectStreamedMessage(
+      await expectStreamVariation(
         ctx,
         env,
         MIXED_MESSAGE,
@@ -138,7 +144,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
         ['lone CR line endings', { lineEnding: 'cr' }],
       ];
       for (const [what, faults] of dialects) {
-        await expectStreamedMessage(
+        await expectStreamVariation(
           ctx,
           env,
           MIXED_MESSAGE,
@@ -158,7 +164,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     rule: 'The spec (Events rule 3): tool input arrives as partial_json fragments that are not JSON on their own; a consumer concatenates them and parses once, at content_block_stop. Every messages client.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectStreamedMessage(
+      await expectStreamVariation(
         ctx,
         env,
         MIXED_MESSAGE,
@@ -181,7 +187,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
         [3, 17],
       ];
       const after = gaps(1, frameCountOf(MIXED_MESSAGE, splits) - 1);
-      await expectStreamedMessage(
+      await expectStreamVariation(
         ctx,
         env,
         MIXED_MESSAGE,
@@ -199,7 +205,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     rule: 'The spec says both that a ping may occur anywhere and that the first frame is message_start; a ping before message_start is the one place the two disagree, so a client that refuses it only gets a warning.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectStreamedMessage(
+      await expectStreamVariation(
         ctx,
         env,
         MIXED_MESSAGE,
@@ -217,7 +223,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     rule: "The spec defers to SSE for the frame syntax, and SSE makes a line starting with a colon a comment that readers ignore (the spec's tool-server keep-alives are such lines). Every messages client ignores comments.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectStreamedMessage(
+      await expectStreamVariation(
         ctx,
         env,
         MIXED_MESSAGE,
@@ -235,7 +241,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
     rule: "Not in the spec's event list: the real API adds event types over time and asks clients to ignore the ones they do not know. A client that fails on one gets a warning.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      await expectStreamedMessage(
+      await expectStreamVariation(
         ctx,
         env,
         MIXED_MESSAGE,
@@ -258,7 +264,7 @@ export const streamChecks: Check<MessagesClientCtx>[] = [
       const readCuts = everyHardCut(env.seed);
       const faults: FaultPlan = Object.assign({}, ...SSE_SYNTAX.map(([, plan]) => plan));
       try {
-        await expectStreamedMessage(
+        await expectStreamVariation(
           ctx,
           env,
           MIXED_MESSAGE,

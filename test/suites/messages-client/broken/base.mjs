@@ -31,6 +31,8 @@
  * @property {boolean} [strictBlocks] fail on a content block or delta type the spec does not list
  * @property {boolean} [strictStopReason] fail on a stop reason the spec does not list
  * @property {boolean} [sumUsage] add every number of message_delta's usage into output_tokens
+ * @property {boolean} [addStartOutputTokens] add message_start's output_tokens to message_delta's (as LangChain's
+ *   usage metadata does), so every stream's count is off
  * @property {boolean} [noToolStreams] fail with kind stream on any input_json_delta (no streamed tool input)
  * @property {boolean} [retryForever] retry a request answered 5xx at once, without end
  * @property {string} [path] post to this path of the base URL (default /v1/messages)
@@ -122,6 +124,7 @@ function completeJson(text) {
 
 function accumulate(frames, flaws) {
   let message;
+  let startOutputTokens = 0;
   let stopped = false;
   const json = new Map();
   for (const { event, data } of frames) {
@@ -163,6 +166,7 @@ function accumulate(frames, flaws) {
         throw new ClientFailure('stream', `error event: ${ev.error?.type}: ${ev.error?.message}`);
       case 'message_start':
         message = { ...ev.message, content: [] };
+        startOutputTokens = ev.message.usage?.output_tokens ?? 0;
         break;
       case 'content_block_start':
         message.content[ev.index] = { ...ev.content_block };
@@ -198,6 +202,7 @@ function accumulate(frames, flaws) {
         message.stop_reason = ev.delta.stop_reason;
         message.stop_sequence = ev.delta.stop_sequence;
         message.usage = { ...message.usage, ...ev.usage };
+        if (flaws.addStartOutputTokens) message.usage.output_tokens += startOutputTokens;
         if (flaws.sumUsage) {
           const numbers = Object.values(ev.usage).filter((v) => typeof v === 'number');
           message.usage.output_tokens = numbers.reduce((a, b) => a + b, 0);
