@@ -322,6 +322,15 @@ test('a client that also trips on pings still fails stream.pings: its plain stre
   expect(statusById(result)).toEqual({ [`${P}stream.pings`]: 'fail', [`${P}stream.comments`]: 'skip' });
 }, 60_000);
 
+test('a dialect not judged leaves the other line endings judged: lone CR unread still fails', async () => {
+  const result = await runAgainst(nodeCommand('./broken/no-lone-cr-off-count.mjs'), {
+    only: [`${P}stream.line-endings`],
+  });
+  const check = result.checks[0]!;
+  expect(check.status).toBe('fail');
+  expect(check.message).toMatch(/^lone CR line endings: /);
+}, 60_000);
+
 test('a failure names what was expected and what the client did', async () => {
   const result = await runAgainst(nodeCommand('./broken/rate-limit-as-status.mjs'), {
     only: [`${P}errors.rate-limit`],

@@ -31,6 +31,7 @@
  * @property {boolean} [strictBlocks] fail on a content block or delta type the spec does not list
  * @property {boolean} [strictStopReason] fail on a stop reason the spec does not list
  * @property {boolean} [sumUsage] add every number of message_delta's usage into output_tokens
+ * @property {boolean} [noLoneCr] break lines at LF and CRLF only (a lone CR is not a line break)
  * @property {boolean} [addStartOutputTokens] add message_start's output_tokens to message_delta's (as LangChain's
  *   usage metadata does), so every stream's count is off
  * @property {boolean} [noToolStreams] fail with kind stream on any input_json_delta (no streamed tool input)
@@ -60,7 +61,7 @@ function parseSse(text, flaws) {
   let event;
   let data = [];
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  for (const line of body.split(/\r\n|\r|\n/)) {
+  for (const line of body.split(flaws.noLoneCr ? /\r?\n/ : /\r\n|\r|\n/)) {
     if (line === '') {
       if (data.length > 0) frames.push({ event, data: data.join('\n') });
       event = undefined;

@@ -1,0 +1,3 @@
+import { main } from './base.mjs';
+
+await main({ noLoneCr: true, addStartOutputTokens: true });
