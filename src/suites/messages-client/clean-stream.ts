@@ -1,7 +1,7 @@
 import { CheckFailure, NotExercised } from '../../harness/check.js';
 import type { Message } from '../../protocol/messages/index.js';
 import type { CaseResult, MessagesClientCtx } from './context.js';
-import { expectFinalMessage } from './expect.js';
+import { expectFinalMessage, printedMessageProblem } from './expect.js';
 
 /**
  * Throws NotExercised unless the client prints `message` from the same stream without the
@@ -30,18 +30,11 @@ export async function expectCleanStreamHandled(
  * how the stream was delivered, or undefined when nothing is: the differences from the message,
  * the error kind reported, or that the run broke.
  */
-export function finalMessageProblem(result: CaseResult, message: Message): string | undefined {
+function finalMessageProblem(result: CaseResult, message: Message): string | undefined {
   const { outcome } = result;
   if (outcome.type === 'error') return `it reported an error of kind ${JSON.stringify(outcome.error.kind)}`;
   if (outcome.type === 'broken') return 'it printed no message and reported no error';
-  try {
-    expectFinalMessage(result, message, '');
-    return undefined;
-  } catch (error) {
-    // The message without the empty label's ": ".
-    if (error instanceof CheckFailure) return error.message.slice(2);
-    throw error;
-  }
+  return printedMessageProblem(outcome.value, message)?.says;
 }
 
 /**

@@ -51,27 +51,39 @@ export function expectFinalMessage(result: CaseResult, expected: Message, what: 
       got,
     );
   }
-  const parsed = Message.safeParse(outcome.value);
+  const problem = printedMessageProblem(outcome.value, expected);
+  if (problem !== undefined)
+    throw new CheckFailure(`${what}: ${problem.says}`, show(problem.expected), show(problem.actual));
+}
+
+/**
+ * What is wrong with `value`, a client's printed final message, as `expected` (see
+ * expectFinalMessage), or undefined when nothing is.
+ */
+export function printedMessageProblem(
+  value: unknown,
+  expected: Message,
+): { says: string; expected: unknown; actual: unknown } | undefined {
+  const parsed = Message.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues
       .slice(0, 3)
       .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
       .join('; ');
-    throw new CheckFailure(
-      `${what}: stdout is not a message in the buffered response shape (${issues})`,
-      show(bufferedShape(expected)),
-      show(outcome.value),
-    );
+    return {
+      says: `stdout is not a message in the buffered response shape (${issues})`,
+      expected: bufferedShape(expected),
+      actual: value,
+    };
   }
   const want = normalizeMessageResponse(bufferedShape(expected));
   const found = differences(want, normalizeMessageResponse(parsed.data), { extra: 'tolerate' });
-  if (found.length > 0) {
-    throw new CheckFailure(
-      `${what}: the printed message differs from the message the mock served: ${describeDifferences(found)}`,
-      show(want),
-      show(parsed.data),
-    );
-  }
+  if (found.length === 0) return undefined;
+  return {
+    says: `the printed message differs from the message the mock served: ${describeDifferences(found)}`,
+    expected: want,
+    actual: parsed.data,
+  };
 }
 
 /**
