@@ -58,6 +58,7 @@ export const AGENTS: ThirdPartyTargets<AgentTarget> = {
   }),
   'ai 7.0.173 generateText (adapter)': fixed({ agent: node('../../examples/ai-sdk-agent.mjs') }),
   'langchain 1.5.14 createAgent (adapter)': fixed({ agent: node('../../examples/langchain-agent.mjs') }),
+  '@tanstack/ai 0.58.0 chat (adapter)': fixed({ agent: node('../../examples/tanstack-ai-agent.mjs') }),
 };
 
 /** The environment variable the aimock target's key is read from (the suite takes a variable, not a key). */
