@@ -45,6 +45,7 @@ export const MESSAGES_CLIENTS: ThirdPartyTargets<MessagesClientTarget> = {
     client: node('../../examples/ai-sdk-anthropic-client.mjs'),
   }),
   '@langchain/anthropic 1.5.11': fixed({ client: node('../../examples/langchain-anthropic-client.mjs') }),
+  '@effect/ai-anthropic 0.27.0': fixed({ client: node('../../examples/effect-anthropic-client.mjs') }),
 };
 
 export const RUNNERS: ThirdPartyTargets<RunnerTarget> = {

@@ -8,6 +8,7 @@ import { ensureBuilt, runAgainst } from './helpers.js';
 // measures with docs/messages-compatibility.md.
 const SDK = '@anthropic-ai/sdk 1.12.0';
 const AI_SDK = 'ai 7.0.173 + @ai-sdk/anthropic 4.0.105';
+const EFFECT = '@effect/ai-anthropic 0.27.0';
 
 beforeAll(ensureBuilt, 60_000);
 
@@ -30,7 +31,8 @@ describe('interop with messages clients nobody here wrote', () => {
       const result = await measure(name);
       const table = await readCompatibilityTable('messages-client');
       expect(tableDifferences('messages-client', table, name, result)).toEqual([]);
-    }, 240_000);
+      // Effect's client takes 1.4 s to start, 75 starts a run.
+    }, 420_000);
   }
 
   test('the official SDK 1.x fails no must check; it warns where it departs from the spec', async () => {
@@ -83,4 +85,12 @@ describe('interop with messages clients nobody here wrote', () => {
     expect(additions.message).toContain('eager_input_streaming');
     expect(additions.message).not.toContain('is_error');
   }, 240_000);
+
+  test('Effect reports a 413 whose error type its schema lacks as malformed output, not as the status', async () => {
+    const result = await measure(EFFECT);
+    const check = result.checks.find((c) => c.id === 'messages-client.errors.status-413')!;
+    expect(check.status).toBe('fail');
+    expect(check.message).toContain('wrong failure kind "stream"');
+    expect(check.actual).toContain('request_too_large');
+  }, 420_000);
 });
