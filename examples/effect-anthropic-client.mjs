@@ -75,7 +75,8 @@ class StreamError extends Error {}
 
 /** The contract's error kind for a failure of Effect's client. */
 function report(error) {
-  if (error?._tag === 'ConfigError' || error?._op === 'MissingData')
+  // Config's error for a variable that is not set names it: "Missing data at ANTHROPIC_API_KEY".
+  if (error?._op === 'MissingData' && error.path?.includes('ANTHROPIC_API_KEY'))
     return fail('missing_api_key', 'ANTHROPIC_API_KEY is not set');
   if (error?._tag === 'HttpResponseError' && error.response !== undefined) {
     const status = error.response.status;

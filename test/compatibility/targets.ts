@@ -155,6 +155,7 @@ export const TOOL_SERVERS: ThirdPartyTargets<ToolServerTarget> = {
   'SDK v2 stdio': toolServer('stdio', () => testServer('sdk-v2')),
   'tmcp stdio': toolServer('stdio', () => testServer('tmcp')),
   'tmcp sse': toolServer('sse', (_, port) => `${testServer('tmcp')} --sse --port ${port}`),
+  'effect stdio': toolServer('stdio', () => testServer('effect-mcp')),
 };
 
 /** The same over Streamable HTTP (`--http`), the suite offering 2025-03-26 in `initialize`. */
@@ -187,6 +188,7 @@ export const TOOL_SERVERS_HTTP: ThirdPartyTargets<ToolServerTarget> = {
     'http',
     (_, port) => `${testServer('hono-mcp')} --port ${port} --sessions`,
   ),
+  'effect http': toolServer('http', (_, port) => `${testServer('effect-mcp')} --port ${port}`),
 };
 
 /** Every compatibility table's targets, one per column. */

@@ -472,13 +472,26 @@ export async function openToolServer(
   const negotiatedVersion = typeof answered === 'string' ? answered : undefined;
   sessions = 1;
   let mainChannel: Promise<Channel> = Promise.resolve(first.channel);
+  // A main session that died, or left a request unanswered (a check's, maybe one a correct
+  // server would answer: the server may serve nothing more on it), is replaced, so that one
+  // check's fault is not every later check's: the same checks judge a server alike in any
+  // order, and with --only.
   const main = async (): Promise<Channel> => {
-    const current = await mainChannel.catch(() => undefined);
-    if (current !== undefined && current.gone() === undefined) return current;
-    await current?.close();
-    sessions += 1;
-    mainChannel = owners.asShared(() => connect(`main-${sessions}`));
-    return mainChannel;
+    const before = mainChannel;
+    const current = await before.catch(() => undefined);
+    if (current !== undefined && current.gone() === undefined && !current.peer.leftUnanswered()) {
+      owners.uses(current);
+      return current;
+    }
+    if (mainChannel === before) {
+      sessions += 1;
+      mainChannel = owners.asShared(() => connect(`main-${sessions}`));
+      if (current?.gone() !== undefined) await current.close();
+      else if (current !== undefined) await owners.retire(current);
+    }
+    const next = await mainChannel;
+    owners.uses(next);
+    return next;
   };
 
   // SSE: the keep-alive watch starts now and is judged by the last check, so its 20 s

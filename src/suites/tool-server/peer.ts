@@ -129,6 +129,8 @@ export class RpcPeer {
   /** What arrived, summed up: see Channel.diagnosis(). */
   readonly wire: WireLog;
   private readonly waiters = new Map<JsonRpcId, Waiter>();
+  /** Requests this peer stopped waiting for before a reply came (the first maxStrayReplies). */
+  private readonly gaveUp = new Set<JsonRpcId>();
   private receivedKept = 0;
   private markersKept = 0;
   private textKept = 0;
@@ -169,6 +171,16 @@ export class RpcPeer {
     if (c?.kind !== 'request') return;
     this.sentIds.add(c.message.id);
     if (c.message.method === METHODS.toolsCall) this.callsSent.set(c.message.id, performance.now());
+  }
+
+  /**
+   * Whether a request this peer stopped waiting for is still unanswered: the server may have
+   * stopped serving this session (one that never answers a string id, say, may answer nothing
+   * after it), so another check should not be judged on it.
+   */
+  leftUnanswered(): boolean {
+    for (const id of this.gaveUp) if (!this.replies.has(id)) return true;
+    return false;
   }
 
   /** How many of the tools/call requests sent have had no reply. */
@@ -371,6 +383,7 @@ export class RpcPeer {
         clearTimeout(timer);
         clearInterval(poll);
         this.waiters.delete(id);
+        if (value.reply === undefined && this.gaveUp.size < PEER_LIMITS.maxStrayReplies) this.gaveUp.add(id);
         resolve(value);
       };
       // What arrived meanwhile is part of why nothing came (a banner, a `yes`, nothing at all).

@@ -29,6 +29,10 @@ export class SessionOwners {
   private readonly current = new AsyncLocalStorage<Owner>();
   private readonly sharedOwners: Owner[] = [];
   private readonly ended = new Set<string>();
+  /** Shared sessions handed out (the main one), with the checks and shared values using them. */
+  private readonly users = new Map<Channel, Set<Owner>>();
+  /** Shared sessions replaced, to be closed once nobody uses them. */
+  private readonly retired = new Set<Channel>();
 
   /**
    * `close` closes a session the suite still holds (true) and does nothing for one already
@@ -59,7 +63,41 @@ export class SessionOwners {
       signal.removeEventListener('abort', release);
       await release();
       this.checkEnded(id);
+      await this.stoppedUsing(owner);
     }
+  }
+
+  /** The check or shared value running now uses the shared session `channel`. */
+  uses(channel: Channel): void {
+    const owner = this.current.getStore();
+    if (owner === undefined) return;
+    const users = this.users.get(channel) ?? new Set<Owner>();
+    this.users.set(channel, users);
+    users.add(owner);
+  }
+
+  /**
+   * Close the shared session `channel`, replaced by another, once every check and shared value
+   * that used it has ended: one of them may still be waiting on it.
+   */
+  async retire(channel: Channel): Promise<void> {
+    this.retired.add(channel);
+    if ((this.users.get(channel)?.size ?? 0) === 0) await this.closeRetired(channel);
+  }
+
+  private async stoppedUsing(owner: Owner): Promise<void> {
+    const idle: Channel[] = [];
+    for (const [channel, users] of this.users) {
+      if (users.delete(owner) && users.size === 0 && this.retired.has(channel)) idle.push(channel);
+    }
+    await Promise.all(idle.map((c) => this.closeRetired(c)));
+  }
+
+  private async closeRetired(channel: Channel): Promise<void> {
+    this.retired.delete(channel);
+    this.users.delete(channel);
+    for (const owner of this.sharedOwners) owner.channels.delete(channel);
+    await this.close(channel);
   }
 
   /**
@@ -105,6 +143,8 @@ export class SessionOwners {
     } catch (e) {
       await this.closeAll(owner);
       throw e;
+    } finally {
+      await this.stoppedUsing(owner);
     }
   }
 

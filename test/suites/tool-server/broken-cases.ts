@@ -47,6 +47,14 @@ export const CASES: BrokenCase[] = [
     passes: ['ping.answered'],
   },
   {
+    server: 'wedge-on-string-id',
+    transport: 'stdio',
+    flaw: 'never answers a request with a string id, nor anything after it on that session',
+    fails: ['jsonrpc.string-id'],
+    // Judged on a session of their own: the session the string id wedged is not handed on.
+    passes: ['tools.list-shape', 'tools.call-result-shape', 'jsonrpc.unknown-method', 'ping.answered'],
+  },
+  {
     server: 'serves-before-initialize',
     transport: 'stdio',
     flaw: 'serves a request sent before initialize instead of refusing it',

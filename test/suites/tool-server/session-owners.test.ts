@@ -147,6 +147,42 @@ describe('SessionOwners', () => {
     await owners.closeShared(main);
     expect(labels()).toEqual(['idle', 'main-2']);
   });
+
+  test('a retired shared session is closed once every check and shared value that used it ended; at once when none uses it', async () => {
+    const { owners, session, labels } = harness();
+    const signal = new AbortController().signal;
+    const main = await owners.asShared(() => session('main-1'));
+    let finishA = () => {};
+    const a = owners.asCheck('a', signal, async () => {
+      owners.uses(main);
+      await new Promise<void>((resolve) => {
+        finishA = resolve;
+      });
+    });
+    await owners.asCheck('b', signal, async () => owners.uses(main));
+    // A shared value made on it still uses it while it is made.
+    let finishValue = () => {};
+    const value = owners.asShared(async () => {
+      owners.uses(main);
+      await new Promise<void>((resolve) => {
+        finishValue = resolve;
+      });
+    });
+    await owners.retire(main);
+    expect(labels()).toEqual(['main-1']);
+    finishA();
+    await a;
+    expect(labels()).toEqual(['main-1']);
+    finishValue();
+    await value;
+    expect(labels()).toEqual([]);
+    // One nobody uses goes at once, and only once.
+    const idle = await owners.asShared(() => session('main-2'));
+    await owners.retire(idle);
+    expect(labels()).toEqual([]);
+    await owners.closeShared(undefined);
+    expect(labels()).toEqual([]);
+  });
 });
 
 describe('the tool-server suite', () => {

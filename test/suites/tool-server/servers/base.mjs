@@ -222,6 +222,11 @@ export function main(flaws = {}) {
   /** One message -> the reply object, or undefined for none. `state` is the session's. */
   const handle = (msg, state) => {
     if (hung) return undefined;
+    // wedgeOnStringId: a request with a string id is never answered, nor anything after it on that session.
+    if (flaws.wedgeOnStringId && (state.wedged || typeof msg?.id === 'string')) {
+      state.wedged = true;
+      return undefined;
+    }
     if (
       typeof msg !== 'object' ||
       msg === null ||
