@@ -4,6 +4,7 @@ import {
   classifyMessage,
   errorResponse,
   JSONRPC_ERRORS,
+  type JsonRpcErrorResponse,
   type JsonRpcId,
   type JsonRpcResponse,
   successResponse,
@@ -135,6 +136,8 @@ export class RpcPeer {
   private markersKept = 0;
   private textKept = 0;
   private strayText = 0;
+  /** Replies that arrived for no request of this peer, kept or not (strayReplies holds the first ones). */
+  private strayCount = 0;
   private sentKept = 0;
   private sentText = 0;
   /** The server's requests answered (PEER_LIMITS.maxAnsweredRequests). */
@@ -254,6 +257,7 @@ export class RpcPeer {
     const asked =
       reply !== undefined && reply.id !== null && (this.waiters.has(reply.id) || this.sentIds.has(reply.id));
     // A reply to no request of this peer past maxStrayText is kept as a preview only, and not as a reply.
+    if (reply !== undefined && !asked) this.strayCount += 1;
     const keptStray = reply === undefined || asked || this.strayFits(text);
     this.keep(text, c.kind, c.kind !== 'invalid' && keptStray);
     if (reply !== undefined) {
@@ -378,6 +382,8 @@ export class RpcPeer {
   wait(id: JsonRpcId, ms: number, gone: () => string | undefined): Promise<Awaited> {
     const already = this.replies.get(id);
     if (already !== undefined) return Promise.resolve({ reply: already });
+    const straysBefore = this.strayCount;
+    const keptBefore = this.strayReplies.length;
     return new Promise((resolve) => {
       const finish = (value: Awaited) => {
         clearTimeout(timer);
@@ -388,8 +394,10 @@ export class RpcPeer {
       };
       // What arrived meanwhile is part of why nothing came (a banner, a `yes`, nothing at all).
       const explain = (why: string) => (this.wire.stopped ? why : `${why}; ${this.wire.diagnosis().summary}`);
+      // A reply to an id never sent, meanwhile, is most often this request's, under a wrong id.
+      const strays = () => strayReplySentence(this.strayCount - straysBefore, this.strayReplies[keptBefore]);
       const timer = setTimeout(
-        () => finish({ reply: undefined, why: explain(`no reply within ${ms} ms`) }),
+        () => finish({ reply: undefined, why: explain(`no reply within ${ms} ms${strays()}`) }),
         ms,
       );
       // A server that died, or that the channel stopped reading, will never answer: stop waiting early and say why.
@@ -403,6 +411,24 @@ export class RpcPeer {
       });
     });
   }
+}
+
+/**
+ * '' when no reply to an id never sent arrived during a wait; otherwise what did, e.g.
+ * ` (meanwhile 1 reply arrived with an id no request had: id -32603, error 1 "...")`.
+ */
+export function strayReplySentence(count: number, first: JsonRpcResponse | undefined): string {
+  if (count <= 0) return '';
+  const replies = count === 1 ? '1 reply' : `${count.toLocaleString('en-US')} replies`;
+  return ` (meanwhile ${replies} arrived with an id no request had${first === undefined ? '' : `, the first: ${describeReply(first)}`})`;
+}
+
+function describeReply(reply: JsonRpcResponse): string {
+  const id = `id ${JSON.stringify(reply.id)}`;
+  // A success may carry any other member, an `error` too: only a reply without a result is an error.
+  if ('result' in reply) return `${id}, a result`;
+  const { code, message } = (reply as JsonRpcErrorResponse).error;
+  return `${id}, error ${code} ${JSON.stringify(clip(message, 120))}`;
 }
 
 let lastId = 0;
