@@ -389,7 +389,52 @@ export function partialJsonViolations(
       undetermined: `the stream could not be followed past ${problemWhere(frames, problem)} (${problem.kind}); see ${REDUCES_CHECK}`,
     };
   }
-  return { violations: [], undetermined: undefined };
+  return fragmentsSeen(parseFrames(frames), frames);
+}
+
+/**
+ * A stream followed whole judges rule 3 only where a tool input came as fragments: a block
+ * whose partial_json joins to nothing has no input to parse (an empty input, which the real
+ * API streams as one empty fragment) unless its content_block_start carried the input whole,
+ * which a consumer following rule 3 never reads.
+ */
+function fragmentsSeen(
+  parsed: readonly ParsedFrame[],
+  frames: readonly SseFrame[],
+): { violations: Violation[]; undetermined: string | undefined } {
+  const blocks = new Map<unknown, { start: ParsedFrame; fragments: boolean }>();
+  for (const p of parsed) {
+    if (isToolUseStart(p)) blocks.set(p.data.index, { start: p, fragments: false });
+    const delta = p.data.delta as { type?: unknown; partial_json?: unknown } | undefined;
+    const block = typeOf(p.data) === 'content_block_delta' ? blocks.get(p.data.index) : undefined;
+    if (block !== undefined && typeof delta?.partial_json === 'string' && delta.partial_json !== '')
+      block.fragments = true;
+  }
+  const violations: Violation[] = [];
+  for (const { start, fragments } of blocks.values()) {
+    const input = (start.data.content_block as { input?: unknown }).input;
+    if (fragments || !isNonEmptyObject(input)) continue;
+    violations.push(
+      violation(
+        describeFrame(frames, start.frameIndex),
+        'the tool input as partial_json fragments (content_block_start opens the block with its id and name)',
+        `the input whole in content_block_start (${abbreviate(JSON.stringify(input))}) and no partial_json text for index ${String(start.data.index)}`,
+        start.frameIndex,
+      ),
+    );
+  }
+  const judged = [...blocks.values()].some((b) => b.fragments);
+  return {
+    violations,
+    undetermined:
+      judged || violations.length > 0
+        ? undefined
+        : 'no tool input came as fragments: every tool_use block had an empty input (no partial_json text to join)',
+  };
+}
+
+function isNonEmptyObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0;
 }
 
 /**

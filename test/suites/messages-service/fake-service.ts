@@ -56,6 +56,7 @@ export const BREAKS = [
   'buffered-for-stream', // a stream: true request gets the buffered JSON message (200 application/json)
   'tool-cut-by-max-tokens', // every tool_use reply is cut by max_tokens: input {} buffered, mid-JSON streamed (equivalent)
   'overloaded-streams', // every stream: true request gets 529 overloaded_error (retry-after 0.01 s): busy, not broken
+  'tool-input-in-start', // a tool_use content_block_start carries the whole input, its one input_json_delta is empty
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -252,6 +253,22 @@ function streamOf(message: Message, breaks: ReadonlySet<Break>): string[] {
     if (lastFragment) {
       const delta = lastFragment.delta as { partial_json: string };
       lastFragment.delta = { ...delta, partial_json: delta.partial_json.slice(0, -1) };
+    }
+  }
+  if (breaks.has('tool-input-in-start')) {
+    // The input whole in the block's start, one empty fragment after it (stream.order wants one delta).
+    const tool = message.content.findIndex((b) => b.type === 'tool_use');
+    const start = events.find((e) => e.type === 'content_block_start' && e.index === tool);
+    if (start !== undefined) {
+      start.content_block = message.content[tool];
+      const isFragment = (e: Record<string, unknown>) => e.type === 'content_block_delta' && e.index === tool;
+      const first = events.findIndex(isFragment);
+      const fragments = events.filter(isFragment).length;
+      events.splice(first, fragments, {
+        type: 'content_block_delta',
+        index: tool,
+        delta: { type: 'input_json_delta', partial_json: '' },
+      });
     }
   }
   if (breaks.has('out-of-order')) {

@@ -261,6 +261,41 @@ describe('Events rule 3: partial_json concatenation parses at content_block_stop
   );
 });
 
+describe('Events rule 3 judges the inputs that came as fragments', () => {
+  const EMPTY_INPUT: Message = {
+    ...MESSAGE,
+    content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_time', input: {} }],
+  };
+
+  test('a tool_use block with an empty input and one empty fragment (as the real API streams it) leaves the rule unjudged', () => {
+    const evs = eventsOfMessage(EMPTY_INPUT, [[1]]).map((e) => ({ ...e }) as Ev);
+    for (const e of evs)
+      if (e.type === 'content_block_delta') e.delta = { type: 'input_json_delta', partial_json: '' };
+    const frames = framesOf(evs);
+    expect(followStream(frames).message?.content).toEqual(EMPTY_INPUT.content);
+    const verdict = partialJsonViolations(frames, followStream(frames));
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.undetermined).toMatch(/^no tool input came as fragments/);
+  });
+
+  test('an input carried whole in content_block_start, with no partial_json text, is a violation at that frame', () => {
+    const evs = events();
+    const start = evs.find((e) => e.type === 'content_block_start' && e.index === 1)!;
+    start.content_block = MESSAGE.content[1];
+    for (const e of evs)
+      if (e.type === 'content_block_delta' && e.index === 1)
+        e.delta = { type: 'input_json_delta', partial_json: '' };
+    const frames = framesOf(evs);
+    const verdict = partialJsonViolations(frames, followStream(frames));
+    expect(verdict.undetermined).toBeUndefined();
+    expect(verdict.violations).toHaveLength(1);
+    expect(verdict.violations[0]!.where).toMatch(/^frame \d+ «event: content_block_start/);
+    expect(verdict.violations[0]!.actual).toMatch(
+      /the input whole in content_block_start .* no partial_json text for index 1$/,
+    );
+  });
+});
+
 describe('ping and unknown names', () => {
   test('a ping whose data is not {type: ping} is a violation', () => {
     const frames = decodeFrames([encodeFrame('ping', '{"type":"pong"}'), encodeFrame('ping', '{}')]).frames;

@@ -360,6 +360,10 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
     expected: { 'tools.partial-json': 'fail', 'stream.reduces-to-message': 'fail', 'stream.order': 'skip' },
   },
   {
+    breaks: 'tool-input-in-start',
+    expected: { 'tools.partial-json': 'fail' },
+  },
+  {
     breaks: 'end-turn-with-tool-use',
     expected: { 'tools.stop-reason': 'fail', 'tools.bash-20241022': 'fail' },
   },
