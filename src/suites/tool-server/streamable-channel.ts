@@ -141,8 +141,13 @@ export interface StreamableChannel extends Channel {
   raw(method: string, headers: Record<string, string>, body?: string, timeoutMs?: number): Promise<RawAnswer>;
   /** The headers a POST of this session sends (Accept, Content-Type, session id, protocol version). */
   sessionHeaders(): Record<string, string>;
-  /** The headers of a GET that resumes a stream of this session after the event `lastEventId`. */
-  resumeHeaders(lastEventId: string): Record<string, string>;
+  /**
+   * The headers of a GET on this session: a stream of its own, or with `lastEventId` one that
+   * resumes after that event (Accept, session id, protocol version).
+   */
+  streamHeaders(lastEventId?: string): Record<string, string>;
+  /** The headers of a DELETE that ends this session (session id, protocol version). */
+  endHeaders(): Record<string, string>;
   /** Wait until every answer stream of the channel ended, or `ms` passed. */
   settle(ms: number): Promise<void>;
 }
@@ -185,24 +190,28 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     STREAMABLE_WORDS,
   );
 
-  const sessionHeaders = (): Record<string, string> => {
-    const h: Record<string, string> = {
-      accept: POST_ACCEPT,
-      'content-type': STREAMABLE_HTTP_CONTENT_TYPES.json,
-    };
+  // Every request after initialize carries the session, and from 2025-06-18 the negotiated
+  // revision (MCP 2025-06-18, Transports: the client MUST send MCP-Protocol-Version on all of them).
+  const endHeaders = (): Record<string, string> => {
+    const h: Record<string, string> = {};
     if (session !== undefined) h[STREAMABLE_HTTP_HEADERS.sessionId] = session;
     if (version !== undefined && revisionAtLeast(version, '2025-06-18'))
       h[STREAMABLE_HTTP_HEADERS.protocolVersion] = version;
     return h;
   };
 
-  const resumeHeaders = (lastEventId: string): Record<string, string> => {
-    const h = sessionHeaders();
-    delete h['content-type'];
-    h.accept = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
+  const sessionHeaders = (): Record<string, string> => ({
+    accept: POST_ACCEPT,
+    'content-type': STREAMABLE_HTTP_CONTENT_TYPES.json,
+    ...endHeaders(),
+  });
+
+  const streamHeaders = (lastEventId?: string): Record<string, string> => {
+    const h: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream, ...endHeaders() };
     // An event id is any text; a header value is bytes, which Node writes from a string as latin1.
     // The id's UTF-8 bytes go out, as EventSource sends them (WHATWG HTML: Last-Event-ID).
-    h[STREAMABLE_HTTP_HEADERS.lastEventId] = Buffer.from(lastEventId, 'utf8').toString('latin1');
+    if (lastEventId !== undefined)
+      h[STREAMABLE_HTTP_HEADERS.lastEventId] = Buffer.from(lastEventId, 'utf8').toString('latin1');
     return h;
   };
 
@@ -368,7 +377,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         resumingAnswers += 1;
         try {
           await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, MAX_RESUME_WAIT_MS)));
-          const got = await openGet(url, resumeHeaders(lastEventId), waitMs, options.targetHeaders);
+          const got = await openGet(url, streamHeaders(lastEventId), waitMs, options.targetHeaders);
           if ('problem' in got) return;
           const type = mediaTypeOf(got.res.headers['content-type']);
           if (got.res.statusCode !== 200 || type !== STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
@@ -550,7 +559,8 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
     sessionId: () => session,
     negotiated: () => version,
     sessionHeaders,
-    resumeHeaders,
+    streamHeaders,
+    endHeaders,
     sendText,
     raw,
     gone: () => ended,
@@ -574,9 +584,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       open.clear();
       if (session !== undefined) {
         // Polite end of the session (the revision text: a client SHOULD send DELETE); its answer is not judged here.
-        await raw('DELETE', { [STREAMABLE_HTTP_HEADERS.sessionId]: session }, undefined, 1000).catch(
-          () => {},
-        );
+        await raw('DELETE', endHeaders(), undefined, 1000).catch(() => {});
       }
     },
   };

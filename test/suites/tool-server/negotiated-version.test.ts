@@ -19,6 +19,19 @@ describe('the revision the server answered, not the one offered', () => {
     expect(statusById(result)['tool-server.initialize.supported-version-echoed']).toBe('pass');
   }, 120_000);
 
+  test('a 2025-06-18 server that answers 400 to a request without MCP-Protocol-Version (2025-03-26 assumed, which it does not speak) gets the header on every request, GET and DELETE too', async () => {
+    const result = await runAgainst(
+      await httpTarget('streamable-only-0618-version-required', '2025-06-18'),
+      {},
+      quickSuite,
+    );
+    const statuses = statusById(result);
+    expect(Object.entries(statuses).filter(([, s]) => s === 'fail' || s === 'warn')).toEqual([]);
+    expect(statuses['tool-server.http.get-stream']).toBe('pass');
+    expect(statuses['tool-server.http.deleted-session-404']).toBe('pass');
+    expect(statuses['tool-server.http.no-cross-session-reply']).toBe('pass');
+  }, 180_000);
+
   test('--protocol naming a revision the server answers with another: the target cannot be tested as it (exit 2), saying which to name', async () => {
     const run = runAgainst(await httpTarget('streamable-only-0618', '2025-11-25'), {}, quickSuite);
     await expect(run).rejects.toThrow(TargetUnavailable);

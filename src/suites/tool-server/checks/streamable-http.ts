@@ -365,7 +365,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
       const channel = await session(ctx, 'http-delete');
       const id = channel.sessionId();
       if (id === undefined) throw new CheckSkipped('the server issued no session id');
-      const del = await channel.raw('DELETE', { [STREAMABLE_HTTP_HEADERS.sessionId]: id });
+      const del = await channel.raw('DELETE', channel.endHeaders());
       if (del.status === 405) throw new CheckSkipped('the server refuses DELETE with 405 (allowed)');
       if (del.status === undefined || del.status >= 300) {
         throw new NotExercised(`DELETE of the session was answered ${describeAnswer(del)}: nothing to judge`);
@@ -396,10 +396,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel } = await exercised(ctx);
-      const headers: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream };
-      const sid = channel.sessionId();
-      if (sid !== undefined) headers[STREAMABLE_HTTP_HEADERS.sessionId] = sid;
-      const answer = await channel.raw('GET', headers);
+      const answer = await channel.raw('GET', channel.streamHeaders());
       const type = mediaTypeOf(answer.headers['content-type'] as string | undefined);
       if (
         answer.status === 405 ||
@@ -585,10 +582,7 @@ const MAX_KEPT_STRAY = 20;
 async function listen(channel: StreamableChannel, ms: number) {
   const found: string[] = [];
   let count = 0;
-  const sid = channel.sessionId();
-  const headers: Record<string, string> = { accept: STREAMABLE_HTTP_CONTENT_TYPES.eventStream };
-  if (sid !== undefined) headers[STREAMABLE_HTTP_HEADERS.sessionId] = sid;
-  const opened = await openEventStream(channel, headers, ms, (data) => {
+  const opened = await openEventStream(channel, channel.streamHeaders(), ms, (data) => {
     // Text that is not JSON, or past the reader's limits, is no response it can judge.
     const parsed = parseJsonBounded(data);
     if (!parsed.ok) return;

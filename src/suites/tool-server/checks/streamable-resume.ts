@@ -92,7 +92,7 @@ async function resumeGet(
   expected: readonly string[],
   replyMs: number,
 ): Promise<ResumeAnswer> {
-  const got = await openGet(channel.url, channel.resumeHeaders(from), replyMs, channel.targetHeaders);
+  const got = await openGet(channel.url, channel.streamHeaders(from), replyMs, channel.targetHeaders);
   if ('problem' in got)
     return { status: undefined, contentType: undefined, events: [], problem: got.problem };
   const contentType = got.res.headers['content-type'];

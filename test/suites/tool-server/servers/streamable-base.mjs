@@ -34,7 +34,9 @@
 // its reply on it that many ms late, as a bridge that starts a process for each request slows
 // down under many at once: conforming too); burstReplyLost (that reply is never written, the
 // stream left open: a lost reply); silentAfterInitialize (no request but initialize is ever
-// answered, its event stream left open: a server that stopped answering).
+// answered, its event stream left open: a server that stopped answering); versionHeaderRequired (with
+// only0618: a request of a session without MCP-Protocol-Version is 2025-03-26, which MCP 2025-06-18 tells a
+// server to assume and this one does not speak, so it is answered 400: conforming too).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -188,6 +190,17 @@ export function main(flaws = {}) {
     }
     if (!req.url.startsWith('/mcp')) return refuse(res, 404, 'not found');
     const sid = req.headers['mcp-session-id'];
+    if (
+      flaws.versionHeaderRequired &&
+      sid !== undefined &&
+      req.headers['mcp-protocol-version'] === undefined
+    ) {
+      return refuse(
+        res,
+        400,
+        'no MCP-Protocol-Version: 2025-03-26 assumed, which this server does not support',
+      );
+    }
     const known = (id) =>
       sessions.get(id) ?? (flaws.unknown200 && !ended.has(id) ? newSession(id) : undefined);
     const newSession = (id) => {
