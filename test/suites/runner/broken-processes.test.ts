@@ -100,6 +100,12 @@ const CASES: BrokenCase[] = [
     passes: ['restart.answered', 'restart.fresh-session', 'timeout.kills-group'],
   },
   {
+    runner: 'restart-keeps-exports',
+    flaw: 'keeps what a command exports for the next command (a session) and does not discard it on a restart',
+    fails: ['restart.fresh-session'],
+    passes: ['restart.answered'],
+  },
+  {
     runner: 'keep-jobs-buffered',
     flaw: 'leaves the jobs of a restarted session running and holds its answers until stdin ends',
     // The job was alive while the command after the restart ran: the late answer hides nothing.

@@ -45,6 +45,16 @@ test('a runner that writes content as a text block and leaves is_error false out
   expect(statusById(result)).toEqual(expected);
 }, 180_000);
 
+test('a runner that keeps what a command exports for the next command, until a restart, passes the restart checks', async () => {
+  const expected = expectedStatuses({
+    runner: 'keep-exports',
+    flaw: '',
+    passes: ['restart.answered', 'restart.fresh-session', 'restart.jobs-gone', 'output.stdout-only'],
+  });
+  const result = await runAgainst(runnerCommand('keep-exports'), { only: Object.keys(expected) });
+  expect(statusById(result)).toEqual(expected);
+}, 180_000);
+
 test('a runner that holds its answers until stdin ends (a buffered stdout) is not failed by the timing checks; what its timing cannot show is not exercised', async () => {
   const expected = expectedStatuses({
     runner: 'buffered',

@@ -70,6 +70,9 @@ test.each([
   ['Error: failed to spawn process: ENOTDIR'],
   ['could not run the command: /tmp/x/work is not a directory'],
   ['Command failed to start: Not a directory'],
+  // The case's cause named instead of the process: a runner that creates the directory first.
+  ['Error: failed to create working directory /tmp/x/work: Not a directory'],
+  ["mkdir: cannot create directory '/tmp/x/work': Not a directory"],
 ])('a text naming a process execution error: %s', (text) => expect(namesProcessError(text)).toBe(true));
 
 test.each([['Not a directory'], ['exit code 1']])('not a process execution error text: %s', (text) =>

@@ -4,8 +4,12 @@ import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
-/** "text naming a process execution error": what failed (the process, its execution) and that it failed. */
-export const NAMES_PROCESS = /process|execut|spawn|start|launch|\brun\b|command/i;
+/**
+ * "text naming a process execution error": what failed (the process, its execution, or the
+ * working directory it was to start in: the case's cause, which a runner may name instead)
+ * and that it failed.
+ */
+export const NAMES_PROCESS = /process|execut|spawn|start|launch|\brun\b|command|director|workdir|\bcwd\b/i;
 export const NAMES_FAILURE = /error|fail|cannot|can't|could not|unable/i;
 
 export const spawnFailureChecks: Check<RunnerCtx>[] = [

@@ -53,6 +53,9 @@ import { createInterface } from 'node:readline';
  *   the command ends (what the spec requires, not what it recommends)
  * @property {boolean} [rootInUserNamespace] not a flaw: commands run as root of a user namespace that maps it
  *   to an unprivileged user (a rootless container), where the machine allows one
+ * @property {boolean} [keepExports] not a flaw: the variables a command exports are there for the next
+ *   command, as in one persistent shell, until a restart discards them
+ * @property {boolean} [restartKeepsExports] with keepExports: a restart does not discard them
  */
 
 const LIMIT = 65536;
@@ -176,7 +179,11 @@ function execute(command, env, flaws, ctx) {
   const uid = isRoot && !flaws.runAsRoot ? NOBODY : undefined;
   if (uid !== undefined) chownSync(workdir, uid, uid);
   const script = join(ctx.scripts, `cmd-${++ctx.count}.sh`);
-  writeFileSync(script, command, { mode: 0o644 });
+  // The session's exports: read before the command, written back when its shell exits.
+  const session = flaws.keepExports
+    ? `[ -s '${ctx.exports}' ] && . '${ctx.exports}'\ntrap "export -p > '${ctx.exports}'" EXIT\n`
+    : '';
+  writeFileSync(script, session + command, { mode: 0o644 });
   const cmdEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workdir, USER: 'runner', LANG: 'C.UTF-8' };
   const ids = uid === undefined ? {} : { uid, gid: uid };
   const sandboxed =
@@ -322,8 +329,13 @@ export async function main(flaws = {}) {
   chmodSync(scripts, 0o755);
   const ownWorkdir = mkdtempSync(join(parent, '.runner-own-'));
   if (isRoot) chmodSync(ownWorkdir, 0o777);
+  // Writable by the commands' user (nobody, when started as root).
+  const exports = join(scripts, 'exports.sh');
+  writeFileSync(exports, '', { mode: 0o666 });
+  chmodSync(exports, 0o666);
   const ctx = {
     scripts,
+    exports,
     ownWorkdir,
     count: 0,
     groups: [],
@@ -358,7 +370,9 @@ export async function main(flaws = {}) {
         });
         continue;
       }
-      // One shell per command: a restart has no session to discard.
+      // One shell per command: a restart has no session to discard but the kept exports.
+      if (block.input.restart === true && flaws.keepExports && !flaws.restartKeepsExports)
+        writeFileSync(ctx.exports, '');
       const { content, isError } = await execute(command, env, flaws, ctx);
       write({ tool_use_id: id, content, is_error: isError });
     }
