@@ -14,6 +14,10 @@ export function isDelta(frame: SseFrame): boolean {
   return frame.event === 'content_block_delta' || frameData(frame).data?.type === 'content_block_delta';
 }
 
+function isMessageStop(frame: SseFrame): boolean {
+  return frame.event === 'message_stop' || frameData(frame).data?.type === 'message_stop';
+}
+
 export const abortChecks: Check<MessagesServiceCtx>[] = [
   {
     id: 'messages-service.stream.abort-keeps-service-healthy',
@@ -37,6 +41,13 @@ export const abortChecks: Check<MessagesServiceCtx>[] = [
         );
       }
       if (!aborted.aborted) throw new NotExercised('the stream ended before its first content_block_delta');
+      // Frames come in reads: one that held the first delta and the end too left nothing to abort.
+      const ended = aborted.frames.findIndex(isMessageStop);
+      if (ended >= 0) {
+        throw new NotExercised(
+          `the read that brought the first content_block_delta brought message_stop too (frame ${ended} of ${aborted.frames.length}): the whole reply had arrived, so closing the stream aborted nothing`,
+        );
+      }
       // A service learns of a client's disconnect a little after the client leaves: give it that moment.
       await setTimeout(ctx.abortSettleMs, undefined, { signal: env.signal });
       const next = await sendBuffered(ctx.client, JSON.stringify(textRequest(ctx.model, false)), {
