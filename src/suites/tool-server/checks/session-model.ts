@@ -68,7 +68,14 @@ interface Settled {
   lateMs: number;
 }
 
-/** The reply of `s` landed on another session, or an echo came back without its own text. */
+/** The echo texts of the run (`wirecheck-<session>-<n>`) a reply carries, with their sessions. */
+const ECHO_TEXT = /wirecheck-(S\d+)-\d+/g;
+
+/**
+ * The reply of `s` landed on another session, or an echo came back with another session's
+ * text. An echo without its own text and no other is no routing evidence: what a tool named
+ * like an echo gives back is its own (it may change the text, or refuse it).
+ */
 function misrouted(real: Real, s: Settled): CheckFailure | undefined {
   const { p, ex } = s;
   if (ex.reply === undefined) {
@@ -81,9 +88,11 @@ function misrouted(real: Real, s: Settled): CheckFailure | undefined {
       rpcEvidence('sessions of the model run', real.all),
     );
   }
-  if (p.echo !== undefined && !JSON.stringify(ex.reply).includes(p.echo)) {
+  const text = p.echo === undefined ? '' : JSON.stringify(ex.reply);
+  const foreign = [...text.matchAll(ECHO_TEXT)].find((m) => m[1] !== p.label);
+  if (p.echo !== undefined && !text.includes(p.echo) && foreign !== undefined) {
     return new CheckFailure(
-      `the echo call on session ${p.label} came back without its own text ${p.echo}`,
+      `the echo call on session ${p.label} came back without its own text ${p.echo}, with session ${foreign[1]}'s ${foreign[0]}`,
       p.echo,
       JSON.stringify(ex.reply).slice(0, 300),
       rpcEvidence('sessions of the model run', real.all, `"id":${ex.id}`),

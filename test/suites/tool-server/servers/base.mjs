@@ -98,6 +98,8 @@ function text(t, isError = false) {
 let stalled = false;
 /** hangOnNegative: once set, nothing more is answered (the process stays alive). */
 let hung = false;
+/** echoSwapped: the message of the last echo call, from any session. */
+let lastEcho;
 
 export function main(flaws = {}) {
   const argv = process.argv.slice(2);
@@ -190,6 +192,14 @@ export function main(flaws = {}) {
         return flaws.invalidArgsAsResult
           ? { result: text('message must be a string', true) }
           : { error: { code: -32602, message: 'Invalid params: message must be a string' } };
+      }
+      // echoUpper (conforming: an echo may change the text); echoSwapped (gives back the text of the
+      // echo call before it, whichever session made it: payloads mixed up across sessions, ids kept).
+      if (flaws.echoUpper) return { result: text(args.message.toUpperCase()) };
+      if (flaws.echoSwapped) {
+        const previous = lastEcho ?? args.message;
+        lastEcho = args.message;
+        return { result: text(previous) };
       }
       return { result: text(args.message) };
     }
