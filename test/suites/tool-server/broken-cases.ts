@@ -264,6 +264,13 @@ export const CASES: BrokenCase[] = [
     passes: ['sse.unknown-session-refused'],
   },
   {
+    server: 'forget-closed-on-write',
+    transport: 'sse',
+    flaw: 'forgets a closed session only when a reply finds its stream gone (allowed: the spec sets no deadline)',
+    fails: [],
+    passes: ['sse.closed-session', 'sse.no-cross-session-reply'],
+  },
+  {
     server: 'route-unknown-to-first',
     transport: 'sse',
     flaw: 'routes POSTs for unknown sessions to the first stream',

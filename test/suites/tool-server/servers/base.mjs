@@ -471,7 +471,9 @@ export function main(flaws = {}) {
           inFlight -= session.slow.size;
           session.slow.clear();
         }
-        if (sessions.get(id) === session && !flaws.keepClosedSession) sessions.delete(id);
+        // forgetClosedOnWrite: the session is forgotten only when its reply finds the stream gone.
+        if (sessions.get(id) === session && !flaws.keepClosedSession && !flaws.forgetClosedOnWrite)
+          sessions.delete(id);
         if (newest === session) newest = undefined;
         lastClosedId = id;
       });
@@ -543,6 +545,10 @@ export function main(flaws = {}) {
           return;
         }
         res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
+        if (flaws.forgetClosedOnWrite && session.res.destroyed) {
+          if (sessions.get(session.id) === session) sessions.delete(session.id);
+          return;
+        }
         if (out === undefined) return;
         if (flaws.silentAfterInitialize && out.result?.serverInfo === undefined) return;
         if (flaws.serialCalls !== undefined) {
