@@ -1,6 +1,8 @@
 import { expect, test } from 'vitest';
 import { MUST_BASES } from '../../../src/harness/check.js';
+import { RETRYING_CASE_MS } from '../../../src/suites/messages-client/context.js';
 import { messagesClientSuite } from '../../../src/suites/messages-client/index.js';
+import { CASE_TIMEOUT_MS } from '../../../src/suites/messages-client/target.js';
 
 test('every check states its rule and basis, and its level follows from the basis (docs/levels.md)', () => {
   for (const check of messagesClientSuite.checks) {
@@ -36,4 +38,15 @@ test('the checks the spec does not state for every client only warn', () => {
       .map((id) => `messages-client.${id}`)
       .sort(),
   );
+});
+
+test('a check whose case a client may retry outlasts that case: start-up, the retry budget, the grace, and the probe run again', () => {
+  // A check cut at its budget fails; a client still retrying when its case ends is not judged.
+  const retrying = messagesClientSuite.checks.filter((c) =>
+    /^messages-client\.errors\.(status-|rate-limit|retry-after|connection-refused)/.test(c.id),
+  );
+  expect(retrying.length).toBeGreaterThan(8);
+  for (const check of retrying) {
+    expect(check.timeoutMs, check.id).toBeGreaterThanOrEqual(RETRYING_CASE_MS + 2 * (CASE_TIMEOUT_MS + 1000));
+  }
 });

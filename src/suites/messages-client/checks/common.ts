@@ -2,11 +2,12 @@ import { type CheckEnv, CheckFailure } from '../../../harness/check.js';
 import type { FaultPlan } from '../../../mocks/messages/index.js';
 import type { DeltaSplits, Message } from '../../../protocol/messages/index.js';
 import { failureOfVariation } from '../clean-stream.js';
-import { always, type CaseResult, type MessagesClientCtx } from '../context.js';
+import { always, type CaseResult, type MessagesClientCtx, RETRYING_CASE_MS } from '../context.js';
 import { expectFinalMessage, expectStreamFlag } from '../expect.js';
 import type { ReadCutPlan } from '../read-cuts.js';
 import { requestFor } from '../requests.js';
 import { servedFramesEvidence, withServedFrames } from '../served-frames.js';
+import { CASE_TIMEOUT_MS } from '../target.js';
 
 /** Budget of a property that runs the client once per run. */
 export const PROPERTY_BUDGET_MS = 600_000;
@@ -14,6 +15,13 @@ export const PROPERTY_BUDGET_MS = 600_000;
 export const SHRINK_RUNS = 20;
 /** Budget of a check that runs the client a few times. */
 export const CASE_BUDGET_MS = 60_000;
+/**
+ * Budget of a check whose case a client may retry: the case's own budget, which starts when
+ * the client first reaches the mock, the start allowed before that and the grace after, twice
+ * over for the probe run again when the client printed nothing. A check cut at its budget
+ * fails, so it must not end before a case a retrying client is excused from.
+ */
+export const RETRYING_CHECK_MS = RETRYING_CASE_MS + 2 * (CASE_TIMEOUT_MS + 5_000);
 
 /** How a streamed reply is cut into deltas, shaped by the mock, and cut into reads on the way. */
 export interface Delivery {

@@ -9,7 +9,7 @@ import {
 } from '../context.js';
 import { expectClientError, expectRequests } from '../expect.js';
 import { plainRequest } from '../requests.js';
-import { CASE_BUDGET_MS } from './common.js';
+import { RETRYING_CHECK_MS } from './common.js';
 
 const DISTINCT_FAILURES =
   'Errors: client libraries raise distinct failures for rate limiting, connection problems and non-success HTTP statuses';
@@ -38,7 +38,7 @@ function statusCheck(
     level: 'must',
     basis: 'spec',
     rule: STATUS_RULE,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: RETRYING_CHECK_MS,
     async run(ctx, env) {
       // The same answer to every attempt, so retries (allowed) cannot change the outcome.
       const result = await ctx.runCase({
@@ -69,7 +69,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `The spec (Errors): client libraries raise distinct failures for rate limiting, connection problems and non-success statuses, and the rate-limit case exists for the messages service. Every messages client reports a 429 as kind rate_limit with status 429. ${RETRY_NOTE}`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: RETRYING_CHECK_MS,
     async run(ctx) {
       const result = await ctx.shared.rateLimited();
       expectRequests(result, 'HTTP 429');
@@ -86,7 +86,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     level: 'should',
     basis: 'real-api',
     rule: 'Not in the spec: the real API sends retry-after with a 429 and its SDKs wait that long before a retry. A client that retries sooner gets a warning; one that does not retry is not judged.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: RETRYING_CHECK_MS,
     async run(ctx) {
       const requests = (await ctx.shared.rateLimited()).requests;
       if (requests.length < 2) throw new CheckSkipped('the client did not retry the 429');
@@ -115,7 +115,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `The spec (Errors): rate limiting is a distinct failure, and a streamed request meets it before any frame (the 429 is the HTTP status). Every messages client reports kind rate_limit with status 429 for a streamed request too. ${RETRY_NOTE}`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: RETRYING_CHECK_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
         scenario: always({
@@ -151,7 +151,7 @@ export const errorChecks: Check<MessagesClientCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `The spec (Errors): connection problems are a distinct failure. Every messages client reports a refused connection as kind connection, with no HTTP status. ${RETRY_NOTE} A refused attempt reaches no mock, so a client that neither reports nor exits in that time is not judged either.`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: RETRYING_CHECK_MS,
     async run(ctx, env) {
       const result = await ctx.runCase({
         scenario: always({
