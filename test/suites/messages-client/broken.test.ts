@@ -72,6 +72,14 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['headers.version', 'headers.content-type'],
   },
   {
+    client: 'no-version-header',
+    flaw: 'sends no version header',
+    fails: ['headers.version'],
+    // No value to judge: the must check above reports the absence, once.
+    skips: ['headers.version-value'],
+    passes: ['auth.key-sent', 'headers.content-type'],
+  },
+  {
     client: 'wrong-path',
     flaw: 'posts to {base}/messages, as if the base URL ended in /v1',
     fails: ['request.endpoint'],

@@ -249,7 +249,8 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     rule: "The spec's version value is 2023-06-01; the value selects an API version and the real API accepts newer ones (@anthropic-ai/sdk 1.x sends 2026-10-21). Another value is a warning.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      for (const { label, request } of await sharedRequests(ctx, env)) {
+      const requests = await sharedRequests(ctx, env);
+      for (const { label, request } of requests) {
         if (request.version !== null && request.version.value !== SPEC_VERSION) {
           throw new CheckFailure(
             `${label}: the version header names another version than the spec's`,
@@ -257,6 +258,11 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
             `${request.version.header}: ${request.version.value}`,
           );
         }
+      }
+      if (requests.every(({ request }) => request.version === null)) {
+        throw new NotExercised(
+          'no request carried a version header, so there was no value to judge (messages-client.headers.version judges its absence)',
+        );
       }
     },
   },

@@ -15,6 +15,7 @@
  * @property {boolean} [bearerAuth] send Authorization: Bearer instead of x-api-key
  * @property {boolean} [sendWithoutKey] send the request even when no key is set
  * @property {boolean} [omitKeyHeader] check that a key is set, then send no key header at all
+ * @property {boolean} [noVersionHeader] send no version header (neither service-version nor anthropic-version)
  * @property {boolean} [rateLimitAsStatus] report a 429 with kind "status"
  * @property {boolean} [acceptTruncated] print whatever was accumulated when the stream ends early
  * @property {boolean} [ignoreStreamFlag] always ask for a buffered reply
@@ -241,6 +242,7 @@ async function request(flaws) {
   if (!key && !flaws.sendWithoutKey)
     throw new ClientFailure('missing_api_key', 'no API key in the environment');
   const headers = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
+  if (flaws.noVersionHeader) delete headers['anthropic-version'];
   if (key && !flaws.omitKeyHeader) {
     if (flaws.bearerAuth) headers.authorization = `Bearer ${key}`;
     else headers['x-api-key'] = key;
