@@ -16,7 +16,7 @@ import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { type AgentCase, CASES, type CaseKey } from './cases.js';
-import { CASE_TIMEOUT_MS, OPERATOR_LINE } from './expect.js';
+import { asksForOperator, CASE_TIMEOUT_MS } from './expect.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
 import { specRequestError } from './spec-request.js';
@@ -142,7 +142,7 @@ export async function openAgent(
           graceMs: 1000,
           signal: stop === undefined ? flood.signal : AbortSignal.any([stop, flood.signal]),
           // The breaker's request to an operator, wherever it is in a stderr longer than the 16 KiB kept.
-          stderrLine: (line) => OPERATOR_LINE.test(line),
+          stderrLine: asksForOperator,
         }),
       );
       unwatch();

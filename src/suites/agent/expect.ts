@@ -158,9 +158,21 @@ export function workdirReady(result: AgentCaseResult): boolean {
  * fixing its words, so any line naming someone to act (an operator, a human, an
  * administrator, the user...), intervention, a review or a manual step counts.
  */
-export const OPERATOR_LINE =
+const OPERATOR_LINE =
   /\b(operators?|humans?|administrators?|admins?|supervisors?|maintainers?|users?|someone|person|attention|manual(ly)?|approv\w*|assist\w*|help)\b|interven|review/i;
 
+/**
+ * The conversation's roles as a log names them ("[assistant]", "user:", "role": "user", a user
+ * turn, an assistant reply): a trace of the loop, which asks nobody for anything.
+ */
+const ROLE_LABEL =
+  /\[(user|assistant)\]|\b(user|assistant)\s*[:>]|"?role"?\s*[:=]\s*"?(user|assistant)\b|\b(user|assistant)\s+(turns?|messages?|prompts?|content|blocks?|replies|reply|responses?|text)\b/gi;
+
+/** Whether a stderr line asks someone to act, the conversation's role names aside. */
+export function asksForOperator(line: string): boolean {
+  return OPERATOR_LINE.test(line.replace(ROLE_LABEL, ' '));
+}
+
 export function operatorLineOf(stderr: string): string | undefined {
-  return stderr.split(/\r\n|\r|\n/).find((line) => OPERATOR_LINE.test(line));
+  return stderr.split(/\r\n|\r|\n/).find(asksForOperator);
 }

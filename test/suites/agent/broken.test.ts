@@ -310,6 +310,12 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply'],
   },
   {
+    agent: 'trace-conversation-no-operator-line',
+    flaw: 'logs the conversation on stderr ("[assistant] ...", "sending user turn ...") and asks nobody for intervention when the breaker trips',
+    fails: ['breaker.operator-line'],
+    passes: ['breaker.halts-at-third', 'breaker.exit-status'],
+  },
+  {
     agent: 'count-failures-first',
     flaw: "counts a reply's failing commands for the breaker before its succeeding ones, as when they run at once (not a flaw: the spec fixes no order within a reply)",
     fails: [],

@@ -4,7 +4,12 @@ import { CASES } from '../../../src/suites/agent/cases.js';
 import { breakerChecks } from '../../../src/suites/agent/checks/breaker.js';
 import { capChecks } from '../../../src/suites/agent/checks/cap.js';
 import type { AgentCaseResult, AgentCtx } from '../../../src/suites/agent/context.js';
-import { expectExit, expectNotCutShort, expectRequestCount } from '../../../src/suites/agent/expect.js';
+import {
+  asksForOperator,
+  expectExit,
+  expectNotCutShort,
+  expectRequestCount,
+} from '../../../src/suites/agent/expect.js';
 import { fakeCaseResult } from './fake-result.js';
 
 const REFUSAL = 'messages.0.content.0.tool_use_id: unexpected tool_use_id found in tool_result blocks';
@@ -117,3 +122,19 @@ test('refused requests are no loop: three is no halt at the third failure, four 
     check('breaker.halts-at-third').run(ctxOf(caseRun([200, 200, 200], 3)), env),
   ).resolves.toBeUndefined();
 });
+
+test.each([
+  ['Circuit breaker open: 3 commands failed in a row. Human intervention needed.'],
+  ['Too many failures; ask the user for help'],
+  ['Need assistance: 3 commands failed'],
+  ['waiting for user input'],
+  ['[assistant] stopped: an operator should review the commands'],
+])('a line asking someone to act: %s', (line) => expect(asksForOperator(line)).toBe(true));
+
+test.each([
+  ['[assistant] [{"type":"tool_use","name":"bash"}]'],
+  ['sending user turn with 1 tool_result blocks'],
+  ['{"role":"assistant","content":"Running it."}'],
+  ['user: run false'],
+  ['assistant reply: tool_use bash'],
+])('a trace of the conversation, which asks nobody: %s', (line) => expect(asksForOperator(line)).toBe(false));

@@ -19,6 +19,8 @@ import { join } from 'node:path';
  * @property {number} [breakerAt] failures in a row that trip the breaker (default 3; 0: never)
  * @property {boolean} [exitZeroOnBreaker] exit 0 when the breaker trips
  * @property {boolean} [noOperatorLine] say nothing when the breaker trips
+ * @property {boolean} [traceConversation] not a flaw: log each reply as `[assistant] ...` and each
+ *   follow-up as `sending user turn with N tool_result blocks` on stderr
  * @property {boolean} [dropAssistantTurn] leave the assistant turn out of the follow-up
  * @property {boolean} [newTurnsOnly] send only the turns the service has not seen (the results), as if
  *   it held the conversation and its own reply (the official SDK's tool runner does this by default)
@@ -229,6 +231,8 @@ export async function main(flaws = {}) {
       process.exitCode = flaws.exitZeroOnApiError ? 0 : 1;
       return;
     }
+    if (flaws.traceConversation)
+      process.stderr.write(`[assistant] ${JSON.stringify(reply.content).slice(0, 200)}\n`);
     const uses = reply.content.filter((b) => b.type === 'tool_use' && (flaws.anyTool || b.name === 'bash'));
     if (uses.length === 0 && flaws.neverStops) {
       messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: 'Go on.' });
@@ -298,6 +302,8 @@ export async function main(flaws = {}) {
       process.exitCode = flaws.exitZeroOnBreaker ? 0 : 3;
       return;
     }
+    if (flaws.traceConversation)
+      process.stderr.write(`sending user turn with ${results.length} tool_result blocks\n`);
     if (flaws.resultTurnEach) for (const r of results) messages.push({ role: 'user', content: [r] });
     else messages.push({ role: 'user', content: results });
     if (requests >= (flaws.capPlusOne ? cap + 1 : cap)) return;
