@@ -1,5 +1,6 @@
 import { type Check, CheckSkipped } from '../../../harness/check.js';
 import type { ToolServerCtx } from '../context.js';
+import { PrerequisiteFailed } from '../prerequisite.js';
 import { CLAUSES } from './common.js';
 
 /**
@@ -17,10 +18,19 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
     basis: 'contract',
     rule: 'The contract of wirecheck with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool left uncalled is named, so the user sees what the run did not exercise. Not a rule of the server: this check only ever skips.',
     async run(ctx) {
-      const policy = await ctx.policy();
+      const policy = await ctx.policy().catch((e: unknown) => {
+        // Not a verdict on the server, not even under the list's shared cause: the must checks
+        // that need the list fail for it, once.
+        if (!(e instanceof PrerequisiteFailed)) throw e;
+        throw new CheckSkipped(
+          `no tool to name: ${e.what} failed (the checks that need the list report why)`,
+        );
+      });
       if (policy.refusedNote !== undefined) throw new CheckSkipped(policy.refusedNote);
       throw new CheckSkipped(
-        policy.allowed.length === 0 ? 'the server lists no tools' : 'every listed tool may be called',
+        policy.allowed.length === 0
+          ? 'no tool listed, or none read from the list (tools.list-shape judges it)'
+          : 'every listed tool may be called',
       );
     },
   },

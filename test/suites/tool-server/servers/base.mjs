@@ -95,6 +95,9 @@ function text(t, isError = false) {
     : { content: [{ type: 'text', text: t }] };
 }
 
+/** newerRevisionAlways: a revision later than any wirecheck knows (a date, as MCP revisions are). */
+const NEWER_REVISION = '2026-07-28';
+
 let stalled = false;
 /** hangOnNegative: once set, nothing more is answered (the process stays alive). */
 let hung = false;
@@ -277,6 +280,17 @@ export function main(flaws = {}) {
     switch (msg.method) {
       case 'initialize': {
         state.initialized = true;
+        // newerRevisionAlways: answers every initialize with its own newest revision, one later than
+        // any wirecheck knows, even when the client asks for a revision it supports (no negotiation).
+        if (flaws.newerRevisionAlways) {
+          return reply({
+            result: {
+              protocolVersion: NEWER_REVISION,
+              capabilities: { tools: {} },
+              serverInfo: { name: 'wirecheck-test-server', version: '1.0.0' },
+            },
+          });
+        }
         const asked = msg.params?.protocolVersion;
         const version = flaws.otherVersion
           ? '2025-06-18'
@@ -302,6 +316,9 @@ export function main(flaws = {}) {
         if (cursor !== undefined && flaws.badCursor) {
           return reply({ error: { code: -32602, message: `Invalid cursor ${cursor}` } });
         }
+        // silentOnCursor: its paging code throws on a cursor (the nextCursor it gave), the exception is
+        // swallowed, and that tools/list is never answered; the first page is.
+        if (cursor !== undefined && flaws.silentOnCursor) return undefined;
         const start = typeof cursor === 'string' ? Number(cursor.replace('page-', '')) : 0;
         const page = all.slice(start, start + 2);
         const next = start + 2 < all.length ? { nextCursor: `page-${start + 2}` } : {};
