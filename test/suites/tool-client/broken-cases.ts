@@ -35,6 +35,12 @@ export const CASES: readonly BrokenClientCase[] = [
     passes: ['stdio.initialize.capabilities'],
   },
   {
+    client: 'no-capabilities',
+    flaw: 'leaves capabilities out of initialize',
+    fails: ['stdio.initialize.capabilities', 'sse.initialize.capabilities'],
+    passes: ['stdio.initialize.client-info'],
+  },
+  {
     client: 'no-initialized',
     flaw: 'never sends notifications/initialized',
     fails: ['stdio.lifecycle.initialized-first', 'sse.lifecycle.initialized-first'],

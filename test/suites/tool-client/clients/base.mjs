@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
  * @typedef {object} Flaws
  * @property {string} [protocolVersion] ask for this version instead of 2024-11-05 (2025-03-26 over http)
  * @property {boolean} [noClientInfo] leave clientInfo out of initialize
+ * @property {boolean} [noCapabilities] leave capabilities out of initialize
  * @property {'always' | 'without-arguments'} [discoverFirst] send server/discover before initialize and give
  *   up when it is refused: always, or only for a call without arguments
  * @property {boolean} [noInitialized] never send notifications/initialized
@@ -602,7 +603,7 @@ export async function main(flaws = {}) {
     const ownVersion = transport === 'http' ? '2025-03-26' : '2024-11-05';
     const params = {
       protocolVersion: flaws.protocolVersion ?? ownVersion,
-      capabilities: {},
+      ...(flaws.noCapabilities ? {} : { capabilities: {} }),
       ...(flaws.noClientInfo ? {} : { clientInfo: { name: 'test-tool-client', version: '0.0.1' } }),
     };
     if (transport === 'stdio' && flaws.listInOwnSession) {
