@@ -138,6 +138,39 @@ const CASES: BrokenCase[] = [
     passes: ['input.large-command-answered'],
   },
   {
+    runner: 'latest-id',
+    flaw: 'queues each command as its line is read and answers it with the id of the line read last',
+    fails: ['results.ids-in-order'],
+    // The last line's answer carries its own id, and so does the one line of a session of one.
+    passes: ['results.exits-on-eof', 'truncation.invalid-utf8'],
+  },
+  {
+    runner: 'blocklist-empty-entry',
+    flaw: 'refuses every command: its blocklist, split from a text ending in a line break, holds the empty string',
+    fails: ['refusal.harmless-runs'],
+    warns: ['refusal.no-false-positive'],
+    passes: ['refusal.rm-rf-root', 'refusal.fork-bomb', 'refusal.embedded'],
+  },
+  {
+    runner: 'signal-as-exit-0',
+    flaw: "reads a shell killed by a signal as exit code 0 (Node's null exit code)",
+    fails: ['exit-status.signal-death'],
+    passes: ['exit-status.is-error-iff-nonzero', 'exit-status.stderr-not-error'],
+  },
+  {
+    runner: 'note-at-limit',
+    flaw: 'appends the truncation note to output of exactly 65536 bytes (an off-by-one)',
+    fails: ['truncation.at-limit'],
+    passes: ['truncation.over-limit', 'truncation.large-output', 'truncation.generated'],
+  },
+  {
+    runner: 'line-limit-64k',
+    flaw: 'dies on an input line over 64 KiB (a line reader with a fixed limit, as asyncio has)',
+    fails: ['input.large-command-answered'],
+    warns: ['input.large-command-runs'],
+    passes: ['input.bad-lines-answered', 'results.ids-in-order'],
+  },
+  {
     runner: 'crash-on-bad-workdir',
     flaw: 'crashes when WIRECHECK_WORKDIR cannot be created',
     fails: ['spawn-failure.error-result'],

@@ -56,6 +56,15 @@ const CASES: BrokenCase[] = [
     passes: ['timeout.expiry'],
   },
   {
+    runner: 'term-only',
+    flaw: 'sends only the terminate signal at the timeout, never the kill signal after the grace',
+    // The command that ignores the terminate signal runs on past the session's budget: no
+    // timed-out answer comes, and the group checks that share its session have none to judge by.
+    fails: ['timeout.term-ignored', 'timeout.kills-term-ignoring-child', 'timeout.kills-group'],
+    // A command that does not ignore the terminate signal ends with it, its handler run.
+    passes: ['timeout.expiry', 'timeout.term-grace'],
+  },
+  {
     runner: 'refuse-setsid',
     flaw: 'refuses every command that holds "setsid" (allowed: a stricter blocklist)',
     fails: [],
@@ -104,6 +113,14 @@ const CASES: BrokenCase[] = [
     flaw: 'keeps what a command exports for the next command (a session) and does not discard it on a restart',
     fails: ['restart.fresh-session'],
     passes: ['restart.answered'],
+  },
+  {
+    runner: 'silent-restart',
+    flaw: 'takes a line with restart: true for a control message: restarts, and neither runs nor answers it',
+    // The restart goes unanswered: the next answer stands in its place, and the last line has none.
+    fails: ['restart.answered', 'restart.fresh-session'],
+    warns: ['restart.jobs-gone'],
+    passes: ['results.ids-in-order', 'input.bad-lines-answered'],
   },
   {
     runner: 'keep-jobs-buffered',

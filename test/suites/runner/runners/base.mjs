@@ -56,6 +56,18 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [keepExports] not a flaw: the variables a command exports are there for the next
  *   command, as in one persistent shell, until a restart discards them
  * @property {boolean} [restartKeepsExports] with keepExports: a restart does not discard them
+ * @property {boolean} [latestId] read ahead: each command is queued as its line is read, and its answer
+ *   carries the id of the line read last (one shared variable), not of the line it answers
+ * @property {boolean} [blocklistEmptyEntry] the blocklist is split from a text that ends in a line break:
+ *   its empty last entry is in every command, so every command is refused
+ * @property {boolean} [signalAsExitZero] no sandbox; a shell killed by a signal (Node's exit code null)
+ *   counts as exit code 0
+ * @property {boolean} [noteAtLimit] an off-by-one: output of exactly 65536 bytes gets the truncation note
+ * @property {boolean} [termOnly] the timeout sends the terminate signal only, no kill signal after the grace
+ * @property {boolean} [silentRestart] a line with `restart: true` is a control message: the session is
+ *   restarted, its command neither run nor answered
+ * @property {boolean} [lineLimit] crash on an input line over 64 KiB (a line reader with a fixed limit, as
+ *   Python asyncio's StreamReader has)
  */
 
 const LIMIT = 65536;
@@ -65,6 +77,7 @@ const SEPARATOR = '\n--- STDERR ---\n';
 const BLOCKED = ['rm -rf /', ':(){ :|:& };:', 'mkfs', 'dd if=', '> /dev/sda', 'chmod -R 777 /'];
 const NOBODY = 65534;
 const KEEP_OUTPUT_BYTES = 384 * 1024 * 1024;
+const LINE_LIMIT = 64 * 1024;
 const isRoot = process.getuid?.() === 0;
 
 function refusedBy(command, flaws) {
@@ -72,6 +85,8 @@ function refusedBy(command, flaws) {
   if (flaws.refuseSetsid && command.includes('setsid')) return 'setsid';
   if (flaws.refuseExport && command.includes('export')) return 'export';
   if (flaws.twoSubstringsCaseSensitive) return BLOCKED.slice(0, 2).find((b) => command.includes(b));
+  if (flaws.blocklistEmptyEntry)
+    return `${BLOCKED.join('\n')}\n`.split('\n').find((b) => command.includes(b));
   const collapse = (s) => s.toLowerCase().replace(/\s+/g, ' ');
   const strip = (s) => s.toLowerCase().replace(/\s+/g, '');
   return BLOCKED.find((b) => collapse(command).includes(collapse(b)) || strip(command).includes(strip(b)));
@@ -124,7 +139,7 @@ function truncate(bytes, flaws) {
     const text = bytes.toString('utf8');
     return text.length > LIMIT ? text.slice(0, LIMIT) + note : text;
   }
-  if (bytes.length <= LIMIT) return bytes.toString('utf8');
+  if (flaws.noteAtLimit ? bytes.length < LIMIT : bytes.length <= LIMIT) return bytes.toString('utf8');
   if (flaws.replacementAtCut) return bytes.subarray(0, LIMIT).toString('utf8') + note;
   let end = LIMIT;
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
@@ -191,7 +206,8 @@ function execute(command, env, flaws, ctx) {
     !flaws.ignoreProcessGroup &&
     !flaws.keepJobs &&
     !flaws.killGroupsAtExit &&
-    !flaws.noPidNamespace;
+    !flaws.noPidNamespace &&
+    !flaws.signalAsExitZero;
   const asNamespaceRoot = flaws.rootInUserNamespace && ctx.userNamespaces;
   const shell = asNamespaceRoot ? ['unshare', '--user', '--map-root-user', '/bin/sh'] : ['/bin/sh'];
   const child = sandboxed
@@ -254,6 +270,7 @@ function execute(command, env, flaws, ctx) {
         timedOut = true;
         if (flaws.killAtOnce) return signalAll('SIGKILL');
         signalAll('SIGTERM');
+        if (flaws.termOnly) return;
         graceTimer = setTimeout(() => signalAll('SIGKILL'), GRACE_MS);
       }, env.timeoutS * 1000);
   const closed = new Promise((resolve) => child.on('close', resolve));
@@ -269,7 +286,7 @@ function execute(command, env, flaws, ctx) {
       await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))]);
       child.stdout.destroy();
       child.stderr.destroy();
-      const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
+      const exitCode = code ?? (flaws.signalAsExitZero ? 0 : 128 + (signal === 'SIGKILL' ? 9 : 15));
       const stdout = flaws.failureStderrOnly && exitCode !== 0 ? Buffer.alloc(0) : out();
       // Held in memory or not, a result keeps no more than the limit.
       const clip = (bytes) => (flaws.keepOutput ? bytes.subarray(0, LIMIT + 4) : bytes);
@@ -352,30 +369,47 @@ export async function main(flaws = {}) {
     if (flaws.bufferAnswers) held.push(line);
     else process.stdout.write(line);
   };
+  /** The answer to one input line, or undefined for none. */
+  const answer = async (line) => {
+    const { id, problem, block } = invalid(line);
+    if (problem !== undefined) {
+      if (flaws.skipBadLines) return undefined;
+      return { tool_use_id: id, content: `Invalid tool_use: ${problem}`, is_error: true };
+    }
+    const command = block.input.command;
+    const blocked = refusedBy(command, flaws);
+    if (blocked !== undefined) {
+      return {
+        tool_use_id: id,
+        content: `Security violation: blocked pattern ${JSON.stringify(blocked)}`,
+        is_error: true,
+      };
+    }
+    // One shell per command: a restart has no session to discard but the kept exports.
+    if (block.input.restart === true && flaws.keepExports && !flaws.restartKeepsExports)
+      writeFileSync(ctx.exports, '');
+    if (block.input.restart === true && flaws.silentRestart) return undefined;
+    const { content, isError } = await execute(command, env, flaws, ctx);
+    return { tool_use_id: id, content, is_error: isError };
+  };
+  let latestId = '';
+  let queue = Promise.resolve();
   try {
     for await (const line of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
-      const { id, problem, block } = invalid(line);
-      if (problem !== undefined) {
-        if (!flaws.skipBadLines)
-          write({ tool_use_id: id, content: `Invalid tool_use: ${problem}`, is_error: true });
-        continue;
-      }
-      const command = block.input.command;
-      const blocked = refusedBy(command, flaws);
-      if (blocked !== undefined) {
-        write({
-          tool_use_id: id,
-          content: `Security violation: blocked pattern ${JSON.stringify(blocked)}`,
-          is_error: true,
+      if (flaws.lineLimit && Buffer.byteLength(line) > LINE_LIMIT)
+        throw new Error(`Separator is not found, and chunk exceed the limit (${LINE_LIMIT} bytes)`);
+      if (flaws.latestId) {
+        latestId = invalid(line).id;
+        queue = queue.then(async () => {
+          const result = await answer(line);
+          if (result !== undefined) write({ ...result, tool_use_id: latestId });
         });
         continue;
       }
-      // One shell per command: a restart has no session to discard but the kept exports.
-      if (block.input.restart === true && flaws.keepExports && !flaws.restartKeepsExports)
-        writeFileSync(ctx.exports, '');
-      const { content, isError } = await execute(command, env, flaws, ctx);
-      write({ tool_use_id: id, content, is_error: isError });
+      const result = await answer(line);
+      if (result !== undefined) write(result);
     }
+    await queue;
   } finally {
     // A buffered runner's answers go out as it exits (Python flushing at exit).
     if (held.length > 0) process.stdout.write(held.join(''), () => process.exit(0));
