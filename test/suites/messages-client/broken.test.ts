@@ -272,6 +272,57 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
     fails: ['request.body'],
     passes: ['request.endpoint', 'headers.version', 'headers.content-type', 'auth.key-sent'],
   },
+  {
+    client: 'no-content-type',
+    flaw: 'sets no content-type, so fetch labels the JSON body text/plain',
+    // The mock reads the body whatever its label: only the header rule sees the fault.
+    fails: ['headers.content-type'],
+    passes: ['headers.version', 'request.body', 'auth.key-sent'],
+  },
+  {
+    client: 'buffered-without-usage',
+    flaw: 'prints a buffered reply without its usage',
+    fails: ['buffered.final-message', 'buffered.generated-messages'],
+    passes: ['stream.final-message', 'request.body'],
+  },
+  {
+    client: 'comments-as-data',
+    flaw: 'reads the text of an SSE comment line as data',
+    // Generated streams carry comments too: stream.final-message meets the same fault.
+    fails: ['stream.comments', 'stream.final-message'],
+    passes: ['stream.pings', 'stream.line-endings'],
+  },
+  {
+    client: 'skip-non-json-frames',
+    flaw: 'skips a frame whose data is not JSON and prints the rest',
+    fails: ['stream-errors.malformed-json'],
+    passes: ['stream-errors.error-event-first', 'stream.final-message'],
+  },
+  {
+    client: 'error-event-ends-stream',
+    flaw: 'takes an error event after message_start as the end of the stream and prints the partial message',
+    fails: ['stream-errors.error-event-mid-stream'],
+    // Before message_start there is nothing to print: it still reports the first frame's error.
+    passes: ['stream-errors.error-event-first', 'stream-errors.ends-mid-block'],
+  },
+  {
+    client: 'bad-request-kind-from-body',
+    flaw: "reports a 400 with the body's error type (invalid_request_error) as kind",
+    fails: ['errors.status-400'],
+    passes: ['errors.status-413', 'errors.status-500'],
+  },
+  {
+    client: 'auth-error-as-missing-key',
+    flaw: 'reports a 401 (the key refused) as kind missing_api_key',
+    fails: ['errors.status-401'],
+    passes: ['auth.missing-key', 'errors.status-403'],
+  },
+  {
+    client: 'overloaded-as-rate-limit',
+    flaw: 'reports a 529 (overloaded) as kind rate_limit',
+    fails: ['errors.status-529', 'errors.status-529-streamed', 'errors.status-529-retry-after'],
+    passes: ['errors.status-500', 'errors.rate-limit'],
+  },
 ];
 
 describe('the suite fails clients that break a rule', () => {

@@ -40,6 +40,16 @@
  * @property {string} [path] post to this path of the base URL (default /v1/messages)
  * @property {boolean} [pathOnlyWithoutTools] use `path` only for a request that offers no tools
  * @property {boolean} [refuseStreamedTools] send nothing for a stream: true request that offers tools (fail with kind stream)
+ * @property {boolean} [noContentType] set no content-type header, so fetch labels the string body
+ *   text/plain;charset=UTF-8
+ * @property {boolean} [bufferedWithoutUsage] print a buffered reply rebuilt from the fields it shows, leaving out usage
+ * @property {boolean} [commentsAsData] read the text of a comment line (`: ...`) as a data: line
+ * @property {boolean} [skipNonJsonFrames] skip a frame whose data is not JSON and go on with the stream
+ * @property {boolean} [errorEventEndsStream] take an error event after message_start as the end of the
+ *   stream and print the message accumulated so far
+ * @property {boolean} [badRequestKindFromBody] report a 400 with the body's error type (invalid_request_error) as kind
+ * @property {boolean} [authErrorAsMissingKey] report a 401 (the key refused) as kind missing_api_key
+ * @property {boolean} [overloadedAsRateLimit] report a 529 (overloaded) as kind rate_limit
  */
 
 class ClientFailure extends Error {
@@ -69,7 +79,10 @@ function parseSse(text, flaws) {
       data = [];
       continue;
     }
-    if (line.startsWith(':')) continue;
+    if (line.startsWith(':')) {
+      if (flaws.commentsAsData) data.push(line.slice(1).trimStart());
+      continue;
+    }
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
@@ -134,6 +147,7 @@ function accumulate(frames, flaws) {
     try {
       ev = JSON.parse(data);
     } catch (error) {
+      if (flaws.skipNonJsonFrames) continue;
       throw new ClientFailure('stream', `frame data is not JSON: ${error.message}`);
     }
     if (event === undefined && flaws.dropFramesWithoutEvent) continue;
@@ -165,6 +179,7 @@ function accumulate(frames, flaws) {
         if (flaws.crashOnPing) throw new TypeError('unexpected ping');
         break;
       case 'error':
+        if (flaws.errorEventEndsStream && message) return message;
         throw new ClientFailure('stream', `error event: ${ev.error?.type}: ${ev.error?.message}`);
       case 'message_start':
         message = { ...ev.message, content: [] };
@@ -243,6 +258,7 @@ async function request(flaws) {
     throw new ClientFailure('missing_api_key', 'no API key in the environment');
   const headers = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
   if (flaws.noVersionHeader) delete headers['anthropic-version'];
+  if (flaws.noContentType) delete headers['content-type'];
   if (key && !flaws.omitKeyHeader) {
     if (flaws.bearerAuth) headers.authorization = `Bearer ${key}`;
     else headers['x-api-key'] = key;
@@ -275,6 +291,13 @@ async function request(flaws) {
     if (flaws.streamErrorsAsStream && body.stream === true) kind = 'stream';
     if (flaws.otherClientErrorsAsConnection && [403, 404, 413].includes(response.status)) kind = 'connection';
     if (flaws.retryAfterAsRateLimit && response.headers.has('retry-after')) kind = 'rate_limit';
+    if (flaws.badRequestKindFromBody && response.status === 400) {
+      try {
+        kind = JSON.parse(text).error.type;
+      } catch {}
+    }
+    if (flaws.authErrorAsMissingKey && response.status === 401) kind = 'missing_api_key';
+    if (flaws.overloadedAsRateLimit && response.status === 529) kind = 'rate_limit';
     throw new ClientFailure(kind, text, response.status);
   }
   const { text, broken } = await readBody(response, flaws);
@@ -292,6 +315,10 @@ async function request(flaws) {
       throw new TypeError('unknown block type');
     if (flaws.strictStopReason && !KNOWN_STOP_REASONS.includes(message.stop_reason))
       throw new TypeError(`unknown stop reason ${message.stop_reason}`);
+    if (flaws.bufferedWithoutUsage) {
+      const { id, type, role, model, content, stop_reason, stop_sequence } = message;
+      return { id, type, role, model, content, stop_reason, stop_sequence };
+    }
     return message;
   }
   const message = accumulate(parseSse(text, flaws), flaws);
