@@ -137,6 +137,31 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['loop.ends-without-tool-use', 'results.ids-match', 'loop.requests-valid'],
   },
   {
+    agent: 'prompt-from-argv',
+    flaw: 'takes its task from the command line (a default task) and never sends the prompt given on stdin',
+    fails: ['loop.first-request'],
+    passes: [
+      'loop.tools-every-request',
+      'loop.requests-valid',
+      'loop.history-kept',
+      'loop.ends-without-tool-use',
+      'loop.restart',
+    ],
+  },
+  {
+    agent: 'restart-unanswered',
+    flaw: 'takes a bash call with restart: true as a host action, leaves it unanswered and ends the loop',
+    // The restart case is one of the cases whose loop must go on to the model's final text.
+    fails: ['loop.restart', 'loop.ends-without-tool-use'],
+    passes: [
+      'loop.first-request',
+      'loop.requests-valid',
+      'loop.history-kept',
+      'results.ids-match',
+      'results.output',
+    ],
+  },
+  {
     agent: 'continue-on-max-tokens',
     flaw: 'answers a reply cut at max_tokens with "Please continue." instead of ending the loop',
     fails: ['loop.ends-whatever-stop-reason'],

@@ -57,6 +57,7 @@ export const BREAKS = [
   'tool-cut-by-max-tokens', // every tool_use reply is cut by max_tokens: input {} buffered, mid-JSON streamed (equivalent)
   'overloaded-streams', // every stream: true request gets 529 overloaded_error (retry-after 0.01 s): busy, not broken
   'tool-input-in-start', // a tool_use content_block_start carries the whole input, its one input_json_delta is empty
+  'bash-input-not-string', // a bash tool_use input's `command` is an argv array (["echo", "x"]), not a string
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -135,7 +136,12 @@ function reply(request: MessageRequest, n: number, breaks: ReadonlySet<Break>, s
           type: 'tool_use',
           id: `toolu_fake_${n}`,
           name: 'bash',
-          input: cut && !streamed ? {} : { command: ask[1]!.trim() },
+          input:
+            cut && !streamed
+              ? {}
+              : {
+                  command: breaks.has('bash-input-not-string') ? ask[1]!.trim().split(/\s+/) : ask[1]!.trim(),
+                },
         },
       ],
       stop_reason: cut ? 'max_tokens' : breaks.has('end-turn-with-tool-use') ? 'end_turn' : 'tool_use',

@@ -447,6 +447,7 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
   { breaks: 'text-start-with-text', expected: { 'stream.text-start-empty': 'fail' } },
   { breaks: 'input-tokens-late', expected: { 'agreement.start-input-tokens': 'fail' } },
   { breaks: 'rejects-bash-20241022', expected: { 'tools.bash-20241022': 'fail' } },
+  { breaks: 'bash-input-not-string', expected: { 'tools.bash-input': 'fail' } },
   { breaks: 'accepts-any-key', expected: { 'auth.wrong-key-rejected': 'fail' } },
   { breaks: 'streams-without-key', expected: { 'auth.stream-missing-key-rejected': 'fail' } },
   { breaks: 'requires-anthropic-version', expected: { 'headers.service-version': 'fail' } },

@@ -58,6 +58,10 @@ import { join } from 'node:path';
  *   finish in that order
  * @property {boolean} [noIsError] leave is_error out of every result (a failing command's too)
  * @property {boolean} [noOutput] answer each command with its outcome only, not its output
+ * @property {boolean} [promptFromArgv] take the task from the command line (none given, so a default task)
+ *   instead of stdin, which it never reads: the prompt given on stdin is not sent
+ * @property {boolean} [restartUnanswered] take a bash call with `restart: true` as a host action: restart the
+ *   shell, and neither run it nor answer it (a reply holding only that call leaves nothing to answer: the loop ends)
  */
 
 async function readStdin() {
@@ -159,7 +163,9 @@ async function sendOnce(body, withKey, path) {
 
 /** Run the agent with `flaws`; sets the exit status as the target contract says. */
 export async function main(flaws = {}) {
-  const prompt = (await readStdin()).trim();
+  const prompt = flaws.promptFromArgv
+    ? (process.argv[2] ?? 'Look around the working directory and report what you find.')
+    : (await readStdin()).trim();
   if (!process.env.WIRECHECK_API_KEY && !process.env.ANTHROPIC_API_KEY) {
     process.stderr.write('no API key\n');
     process.exitCode = 1;
@@ -233,7 +239,12 @@ export async function main(flaws = {}) {
     }
     if (flaws.traceConversation)
       process.stderr.write(`[assistant] ${JSON.stringify(reply.content).slice(0, 200)}\n`);
-    const uses = reply.content.filter((b) => b.type === 'tool_use' && (flaws.anyTool || b.name === 'bash'));
+    const uses = reply.content.filter(
+      (b) =>
+        b.type === 'tool_use' &&
+        (flaws.anyTool || b.name === 'bash') &&
+        !(flaws.restartUnanswered && b.input?.restart === true),
+    );
     if (uses.length === 0 && flaws.neverStops) {
       messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: 'Go on.' });
       continue;
