@@ -20,7 +20,13 @@ describe('interop with bash tools nobody here wrote (docs/runner-compatibility.m
       // privileges passes execution.not-root.
       const rows = new Map(table.rows);
       if (process.getuid?.() !== 0) rows.set('runner.execution.not-root', { [name]: 'pass' });
-      expect(tableDifferences('runner', { ...table, rows }, name, result)).toEqual([]);
+      // On a loaded machine the harness may read the warm-up answer late, so the timed-out answer
+      // seems to follow it by less than the timeout: the group checks then cannot tell when the
+      // group ended and are not exercised (a skip, measured in CI), never a failure.
+      const readLate =
+        /^runner\.timeout\.kills-(group|term-ignoring-child): table says pass \(no row\), measured skip: the timed-out answer came \d+ ms after the warm-up answer, less than/;
+      const differences = tableDifferences('runner', { ...table, rows }, name, result);
+      expect(differences.filter((d) => !readLate.test(d))).toEqual([]);
     }, 180_000);
   }
 });
