@@ -34,11 +34,6 @@ const CLOSE_SETTLE_MS = 200;
  */
 const CLOSE_RECHECK_MS = 1000;
 
-/** A POST the server took (2xx). */
-function accepted(p: PostOutcome): boolean {
-  return p.status !== undefined && p.status < 300;
-}
-
 function describePost(p: PostOutcome | undefined): string {
   if (p === undefined) return 'nothing sent';
   if (p.status === undefined) return p.problem ?? 'no response';
@@ -462,13 +457,13 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { closedPost, observer, closed } = await foreignPosts(ctx);
-      if (accepted(closedPost.outcome)) {
+      if (postAccepted(closedPost.outcome)) {
         await delay(CLOSE_RECHECK_MS);
         const again = await observer.postTo(
           closed.endpoint()!,
           JSON.stringify(request(nextId(), METHODS.ping)),
         );
-        if (accepted(again)) {
+        if (postAccepted(again)) {
           throw failWith(
             `${closedPost.what} was answered ${describePost(closedPost.outcome)}, and another ${CLOSE_RECHECK_MS} ms later (after the server had a reply to write to the closed stream) ${describePost(again)}`,
             'no 2xx: the session is gone',
