@@ -311,10 +311,15 @@ export function messageDeltaViolations(frames: readonly SseFrame[]): Violation[]
 const TOKEN_KEY = /usage|tokens/i;
 
 /** Events rule 2: content_block_delta carries no token counts. */
-export function deltaUsageViolations(frames: readonly SseFrame[]): Violation[] {
+export function deltaUsageViolations(frames: readonly SseFrame[]): {
+  deltas: number;
+  violations: Violation[];
+} {
   const found: Violation[] = [];
+  let deltas = 0;
   for (const p of parseFrames(frames)) {
     if (typeOf(p.data) !== 'content_block_delta') continue;
+    deltas++;
     const delta = p.data.delta;
     const keys = [
       ...Object.keys(p.data),
@@ -331,7 +336,7 @@ export function deltaUsageViolations(frames: readonly SseFrame[]): Violation[] {
       );
     }
   }
-  return found;
+  return { deltas, violations: found };
 }
 
 /** The stop reason of the stream's message_delta when it may have cut the output short (max_tokens, refusal...). */

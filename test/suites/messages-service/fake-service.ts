@@ -19,6 +19,7 @@ export const BREAKS = [
   'buffered-content-type', // buffered replies say text/plain
   'stream-content-type', // streams say application/json
   'event-name-mismatch', // content_block_delta frames are named `event: delta`
+  'deltas-not-json', // content_block_delta frames carry a data line that is not JSON
   'out-of-order', // the last content_block_stop comes after message_delta
   'usage-in-delta', // every content_block_delta carries usage
   'invalid-partial-json', // the last input_json_delta fragment loses its closing brace
@@ -285,6 +286,9 @@ function streamOf(message: Message, breaks: ReadonlySet<Break>): string[] {
   return events.map((e) => {
     if (breaks.has('event-name-mismatch') && e.type === 'content_block_delta') {
       return encodeFrame('delta', JSON.stringify(e));
+    }
+    if (breaks.has('deltas-not-json') && e.type === 'content_block_delta') {
+      return encodeFrame('content_block_delta', 'content_block_delta');
     }
     if (breaks.has('bad-ping') && e.type === 'ping') return encodeFrame('ping', '{"type":"pong"}');
     return encodeEvent(e as { type: string });

@@ -52,7 +52,7 @@ describe('a canonical stream', () => {
     expect(orderViolations(frames, followed)).toEqual({ violations: [], undetermined: undefined });
     expect(messageStartViolations(frames)).toEqual([]);
     expect(messageDeltaViolations(frames)).toEqual([]);
-    expect(deltaUsageViolations(frames)).toEqual([]);
+    expect(deltaUsageViolations(frames)).toEqual({ deltas: 6, violations: [] });
     expect(partialJsonViolations(frames, followed)).toEqual({ violations: [], undetermined: undefined });
     expect(pingViolations(frames)).toEqual({ pings: 1, violations: [] });
     expect(unknownNameViolations(frames)).toEqual([]);
@@ -214,7 +214,18 @@ describe('Events rule 2: no token counts in deltas', () => {
         usage: { output_tokens: 2 },
       },
     ]);
-    expect(deltaUsageViolations(frames).map((v) => v.actual)).toEqual(['usage', 'delta.output_tokens']);
+    expect(deltaUsageViolations(frames).violations.map((v) => v.actual)).toEqual([
+      'usage',
+      'delta.output_tokens',
+    ]);
+  });
+
+  test('a delta frame whose data is not a JSON object is not counted as judged', () => {
+    const frames = decodeFrames([
+      encodeFrame('content_block_delta', 'not json'),
+      encodeFrame('content_block_delta', '"content_block_delta"'),
+    ]).frames;
+    expect(deltaUsageViolations(frames)).toEqual({ deltas: 0, violations: [] });
   });
 });
 

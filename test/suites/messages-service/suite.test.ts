@@ -513,6 +513,13 @@ describe('a broken service fails the check of the rule it breaks', () => {
     expect(result.checks.find((c) => c.id === `${P}buffered.message-shape`)?.status).toBe('pass');
   });
 
+  test('delta frames whose data is not JSON hold no keys to judge: no-usage-in-deltas is not exercised', async () => {
+    const id = `${P}stream.no-usage-in-deltas`;
+    const { result } = await runAgainst(['deltas-not-json'], { only: [id] });
+    expect(result.checks[0]).toMatchObject({ id, status: 'skip', skipKind: 'not-exercised' });
+    expect(result.checks[0]!.message).toMatch(/no content_block_delta frame whose data is a JSON object/);
+  });
+
   test('a service that stops serving after a client aborts a stream gets a warning', async () => {
     const id = `${P}stream.abort-keeps-service-healthy`;
     const { result } = await runAgainst(['dies-after-abort'], { only: [id] });
