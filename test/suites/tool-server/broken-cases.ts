@@ -62,6 +62,13 @@ export const CASES: BrokenCase[] = [
     passes: ['lifecycle.before-initialize'],
   },
   {
+    server: 'defer-before-initialize',
+    transport: 'stdio',
+    flaw: 'holds a request sent before initialize until initialize comes, then serves it (allowed: MCP states no rule for it)',
+    warns: ['lifecycle.before-initialize-refused'],
+    passes: ['lifecycle.before-initialize', 'ping.answered'],
+  },
+  {
     server: 'refuse-before-initialize',
     transport: 'sse',
     flaw: 'refuses the POST of a request before initialize with HTTP 400 (allowed: the message was not taken)',

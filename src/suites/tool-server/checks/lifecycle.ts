@@ -21,6 +21,7 @@ import {
 import { answeredIds, initializeProblems, versionProblem } from '../rules.js';
 import { revisionOf } from '../target.js';
 import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
+import { listBeforeInitialize } from './early-list.js';
 
 /** A version no server supports: MCP versions are dates from 2024-11-05 on. */
 export const UNSUPPORTED_VERSION = '1999-01-01';
@@ -301,10 +302,10 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     clause:
       'MCP 2024-11-05 lifecycle: initialization is the first interaction (not shown in the spec); JSON-RPC 2.0: every request gets a response',
     description:
-      'A tools/list sent before initialize still gets a response (an error, an HTTP 4xx refusal of its POST or, leniently, the result), and initialize on the same session succeeds afterwards (a server that ends the session after answering is not judged on that).',
+      'A tools/list sent before initialize still gets a response (an error, an HTTP 4xx refusal of its POST or, leniently, the result; at once or held until initialize was answered), and initialize on the same session succeeds afterwards (a server that ends the session after answering is not judged on that).',
     level: 'must',
     basis: 'protocol-must',
-    rule: 'JSON-RPC 2.0: every request gets a response, and MCP 2024-11-05: a server answers initialize with its version, capabilities and serverInfo. MCP states no rule for how a server answers a request that comes before initialize (refusing it and serving it are both seen; the official SDK serves it), but such a request must neither go unanswered nor break the session. Every tool server.',
+    rule: 'JSON-RPC 2.0: every request gets a response, and MCP 2024-11-05: a server answers initialize with its version, capabilities and serverInfo. MCP states no rule for how a server answers a request that comes before initialize (refusing it and serving it are both seen; the official SDK serves it; a server may also hold it until the session is initialized, so one unanswered within its budget is waited for again once initialize was answered), but such a request must neither go unanswered nor break the session. Every tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       if (ctx.transport === 'http') {
@@ -314,8 +315,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
       }
       const channel = await ctx.connectRaw('before-initialize');
       try {
-        const early = await exchange(channel, METHODS.toolsList, {}, ctx.firstReplyMs);
-        const init = await initialize(channel, ctx.replyMs, revisionOf(ctx.target));
+        const { early, init } = await listBeforeInitialize(ctx, channel);
         // Over SSE a POST refused with a 4xx is an answer: the message was not taken.
         const status = early.post?.status;
         const refused = status !== undefined && status >= 400 && status < 500;

@@ -378,6 +378,12 @@ export function main(flaws = {}) {
         const line = buffer.slice(0, nl).replace(/\r$/, '');
         buffer = buffer.slice(nl + 1);
         if (line.trim() === '') continue;
+        // deferBeforeInitialize: a request other than initialize or ping is held until the
+        // session is initialized, then answered (allowed: MCP states no rule for it).
+        if (flaws.deferBeforeInitialize && !state.initialized && !/"(initialize|ping)"/.test(line)) {
+          state.held = [...(state.held ?? []), line];
+          continue;
+        }
         const out = handleText(line, state);
         if (out === undefined) continue;
         // slowAsyncCalls: a call of a listed tool is answered that many ms late, while every
@@ -397,6 +403,12 @@ export function main(flaws = {}) {
           continue;
         }
         process.stdout.write(`${JSON.stringify(out)}\n`);
+        if (initializeReply && state.held !== undefined) {
+          for (const held of state.held.splice(0)) {
+            const answer = handleText(held, state);
+            if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
+          }
+        }
         // flood: that many log notifications after the initialize reply (a chatty server, within
         // the protocol; over SSE, on every stream); lateBanner: then a line that is not JSON-RPC.
         if (initializeReply && flaws.flood !== undefined) {
