@@ -43,6 +43,16 @@ test('a server whose every call outlasts the reply budget, one request at a time
   });
 }, 120_000);
 
+test("stdout-purity's unanswered call and ping on its own process do not count toward the run's silence: a server slow on every call is not gone", async () => {
+  // stdout-purity waits one reply budget for its call and one for the ping queued behind it; counted,
+  // they made generated-arguments' first slow call the third unanswered request in a row.
+  const fewCalls = createToolServerSuite({ maxCalls: 4, modelRuns: 2, httpMs: 1000, replyMs: 1500 });
+  const only = ['tool-server.stdio.stdout-purity', ...ONLY];
+  const result = await runAgainst(await testServer('slow-calls', 'stdio'), { only, jobs: 1 }, fewCalls);
+  expect(result.stopped).toBeUndefined();
+  expect(statusById(result)).toEqual(Object.fromEntries(only.map((id) => [id, 'pass'])));
+}, 120_000);
+
 test('a tool answered past the reply budget while the session answers a ping is not judged: not exercised, naming the budget', async () => {
   const only = ['tool-server.tools.call-result-shape', 'tool-server.tools.arguments-absent'];
   const result = await runAgainst(await testServer('slow-async-calls', 'stdio'), { only }, quickSuite);

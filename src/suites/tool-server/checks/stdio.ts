@@ -37,9 +37,13 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
       try {
         // The exchanges only make the server print: a reply that does not come, or a tool
         // list that cannot be had, is other checks' business; this one judges the lines seen.
+        // Nor do they count for the run's silence watch: a call slower than the reply budget
+        // (and the ping queued behind it) on this process would make the next check's first
+        // slow call the third unanswered request in a row, and a slow server gone.
+        const uncounted = { countSilence: false } as const;
         const unfinished = await driveQuietly(async () => {
           await initialize(channel, ctx.firstReplyMs, revisionOf(ctx.target));
-          await exchange(channel, METHODS.toolsList, {}, ctx.replyMs);
+          await exchange(channel, METHODS.toolsList, {}, ctx.replyMs, uncounted);
           const tool = probeTool(await toolsIfListed(ctx));
           if (tool !== undefined) {
             await exchange(
@@ -47,9 +51,10 @@ export const stdioChecks: Check<ToolServerCtx>[] = [
               METHODS.toolsCall,
               { name: tool.name, arguments: minimalArguments(tool) },
               ctx.replyMs,
+              uncounted,
             );
           }
-          await exchange(channel, METHODS.ping, undefined, ctx.replyMs);
+          await exchange(channel, METHODS.ping, undefined, ctx.replyMs, uncounted);
         });
         await channel.endInput(1000);
         await new Promise((r) => setTimeout(r, TAIL_MS));
