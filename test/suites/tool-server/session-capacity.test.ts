@@ -119,6 +119,18 @@ describe('checks that open many sessions, against a server that bounds them (503
     ]);
   }, 120_000);
 
+  test("Streamable HTTP, 2025-06-18, with room for two sessions beside the suite's main one and MCP-Protocol-Version required on every request: the sessions the Origin check opens are ended, and every check passes", async () => {
+    // The DELETE of a session opened by the Origin check's own initialize carries the version
+    // header too: refused for lack of it, the session stayed, and the room of the later checks with it.
+    const result = await runAgainst(
+      await httpTarget('streamable-0618-version-required-max-sessions-3', '2025-06-18'),
+      { only: ['tool-server.'] },
+    );
+    expect(notPassed(result)).toEqual([]);
+    expect(refusedForCapacity(result)).toEqual([]);
+    expectPassed(result, ['http.origin-refused', 'http.no-cross-session-reply', 'http.session-model']);
+  }, 120_000);
+
   test('Streamable HTTP: a refusal names the sessions the server holds, not those still waiting for their initialize answer', async () => {
     // Room for one session beside main: the model opens its sessions at once, and has one.
     const result = await runAgainst(await httpTarget('streamable-max-sessions-2'), {

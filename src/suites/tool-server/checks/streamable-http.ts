@@ -99,7 +99,11 @@ async function untilServed(
     answer = await channel.raw('POST', headers, body);
     const opened = answer.headers[STREAMABLE_HTTP_HEADERS.sessionId];
     if (typeof opened === 'string') {
-      await channel.raw('DELETE', { [STREAMABLE_HTTP_HEADERS.sessionId]: opened }, undefined, 1000);
+      // With the POST's version header: from 2025-06-18 a server may refuse a DELETE without it.
+      const version = headers[STREAMABLE_HTTP_HEADERS.protocolVersion];
+      const end: Record<string, string> = { [STREAMABLE_HTTP_HEADERS.sessionId]: opened };
+      if (version !== undefined) end[STREAMABLE_HTTP_HEADERS.protocolVersion] = version;
+      await channel.raw('DELETE', end, undefined, 1000);
     }
     if (!notNow(answer.status)) break;
   }
