@@ -36,6 +36,11 @@ export interface SessionSpec {
 export interface OutputLine {
   readonly text: string;
   readonly atMs: number;
+  /**
+   * Which read of stdout brought the line's end (1 for the first): lines of one read were in the
+   * pipe together, lines of different reads were written apart, however late the harness read.
+   */
+  readonly read: number;
 }
 
 export interface SessionRun {
@@ -185,12 +190,16 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   if (runnerPgid !== undefined) env.onStart?.(runnerPgid);
   const runnerGroups = new Set<number>(runnerPgid === undefined ? [] : [runnerPgid]);
   const outputs: OutputLine[] = [];
+  let reads = 0;
   const lines = stdoutLines(keptLinesFor(spec.lines.length), MAX_STDOUT_BYTES, (text) => {
-    const line = { text, atMs: elapsed() };
+    const line = { text, atMs: elapsed(), read: reads };
     outputs.push(line);
     env.onOutput?.(line);
   });
-  child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    reads += 1;
+    lines.push(chunk);
+  });
   const stderr = createHeadTailCapture();
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   // Both: the exit may be known before the last of stderr is read (what sh says of a command it cannot find).

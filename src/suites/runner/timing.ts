@@ -76,13 +76,31 @@ export function answerTiming(run: SessionRun, index: number, window: AnswerWindo
 }
 
 /**
- * Whether the answers to lines `index - 1` and `index` came closer together than `minGapMs`,
- * the least time between them of a runner that writes each answer when its command ends:
- * then they were held back and written together, and their arrival says nothing of when
- * either command ended.
+ * How late the harness may have read an answer without its loop-lag probe noticing (the
+ * machine busy between two samples, the pipe read after other work): an answer read apart
+ * from the one before it, and short of the gap only by this much, was not written with it.
  */
-export function answersBunched(run: SessionRun, index: number, minGapMs: number): boolean {
-  return index > 0 && run.outputs[index] !== undefined && answerDelayMs(run, index) < minGapMs;
+export const UNMEASURED_READ_LAG_MS = 250;
+
+/**
+ * Why the answers to lines `index - 1` and `index` count as written together, or undefined
+ * when they were written apart. They came closer than `minGapMs`, the least time between them
+ * of a runner that writes each answer when its command ends, and either in one read of stdout
+ * (in the pipe together: held back and written together, as by a buffered stdout, or both
+ * read late), or in two reads yet closer than the harness's own lateness explains. Then their
+ * arrival says nothing of when either command ended. Two reads short of the gap by no more
+ * than that lateness are a prompt runner whose first answer the harness read late.
+ */
+export function bunchedAnswers(run: SessionRun, index: number, minGapMs: number): string | undefined {
+  const now = run.outputs[index];
+  const before = run.outputs[index - 1];
+  if (now === undefined || before === undefined) return undefined;
+  const gap = Math.round(now.atMs - before.atMs);
+  if (gap >= minGapMs) return undefined;
+  if (now.read === before.read) return `both came in one read of stdout, ${gap} ms apart`;
+  const lateness = Math.max(Math.min(run.harnessLagMs, MAX_EXCUSED_LAG_MS), UNMEASURED_READ_LAG_MS);
+  if (gap + lateness >= minGapMs) return undefined;
+  return `they came ${gap} ms apart, closer than the harness's own lateness (${Math.round(lateness)} ms) explains`;
 }
 
 /** "(the harness lagged up to 120 ms, excused)" for messages; empty when nothing was excused. */

@@ -79,6 +79,33 @@ test('a runner that ends timed-out groups only at its exit is not passed on the 
   expect(statusById(result)).toEqual(expected);
 }, 180_000);
 
+test('a prompt runner whose warm-up answer arrives late (as a harness reading it late on a busy machine sees it) is judged on when its group ended, and passes', async () => {
+  // The timed-out answer then comes about 850 ms after the warm-up's, less than the 1 s timeout,
+  // but in a read of its own: the answers were written apart (measured in CI: 843 ms, not judged).
+  const expected = expectedStatuses({
+    runner: 'late-first-answer',
+    flaw: '',
+    passes: ['timeout.kills-group', 'timeout.kills-term-ignoring-child'],
+  });
+  const result = await runAgainst(runnerCommand('late-first-answer'), { only: Object.keys(expected) });
+  expect(statusById(result)).toEqual(expected);
+}, 180_000);
+
+test('a runner that ends timed-out groups only at its exit and writes its held answers one at a time is not passed on their timing either', async () => {
+  // Each answer in a read of its own, 20 ms apart: closer than any lateness of the harness explains.
+  const expected = expectedStatuses({
+    runner: 'kill-groups-at-exit-held-lines',
+    flaw: '',
+    skips: ['timeout.kills-group', 'timeout.kills-term-ignoring-child'],
+  });
+  const result = await runAgainst(runnerCommand('kill-groups-at-exit-held-lines'), {
+    only: Object.keys(expected),
+  });
+  expect(statusById(result)).toEqual(expected);
+  const group = result.checks.find((c) => c.id === 'runner.timeout.kills-group');
+  expect(group?.message).toMatch(/ms apart, closer than the harness's own lateness/);
+}, 180_000);
+
 test('a runner that takes 7 s to start (a container) gets its pace from the preflight, not failures at a budget', async () => {
   const expected = expectedStatuses({
     runner: 'slow-start',

@@ -7,7 +7,13 @@ import { latestAnswerMs } from '../../../src/suites/runner/checks/common.js';
 import { expectTimedOut, TIMED_LINE, timeoutWindow } from '../../../src/suites/runner/checks/timeout.js';
 import { toolUse } from '../../../src/suites/runner/lines.js';
 import type { SessionRun } from '../../../src/suites/runner/session.js';
-import { judgeAnswerTime, MAX_EXCUSED_LAG_MS, warmUpLine } from '../../../src/suites/runner/timing.js';
+import {
+  bunchedAnswers,
+  judgeAnswerTime,
+  MAX_EXCUSED_LAG_MS,
+  UNMEASURED_READ_LAG_MS,
+  warmUpLine,
+} from '../../../src/suites/runner/timing.js';
 
 // Timing verdicts judged on made-up arrival times: a harness that stamps each answer late by
 // up to its measured lag, and a runner slow to start, must not move the verdict of a runner
@@ -16,13 +22,24 @@ import { judgeAnswerTime, MAX_EXCUSED_LAG_MS, warmUpLine } from '../../../src/su
 const TEXT = (s: number) => `Command timed out after ${s} seconds`;
 
 /** A timed session as the harness records it: warm-up answered at `startMs`, the timed one `delayMs` later. */
-function timedRun(opts: { seconds: number; startMs: number; delayMs?: number; lagMs: number }): SessionRun {
+function timedRun(opts: {
+  seconds: number;
+  startMs: number;
+  delayMs?: number;
+  lagMs: number;
+  /** Whether the two answers came in one read of stdout (default: two reads). */
+  oneRead?: boolean;
+}): SessionRun {
   const lines = [warmUpLine(), toolUse('sleep 30')];
   const answer = (i: number, content: string, isError: boolean) =>
     JSON.stringify({ type: 'tool_result', tool_use_id: lines[i]!.id, content, is_error: isError });
-  const outputs = [{ text: answer(0, '(no output; exit code 0)', false), atMs: opts.startMs }];
+  const outputs = [{ text: answer(0, '(no output; exit code 0)', false), atMs: opts.startMs, read: 1 }];
   if (opts.delayMs !== undefined) {
-    outputs.push({ text: answer(1, TEXT(opts.seconds), true), atMs: opts.startMs + opts.delayMs });
+    outputs.push({
+      text: answer(1, TEXT(opts.seconds), true),
+      atMs: opts.startMs + opts.delayMs,
+      read: opts.oneRead === true ? 1 : 2,
+    });
   }
   return {
     spec: { lines, timeoutS: opts.seconds, budgetMs: 60_000 },
@@ -108,6 +125,29 @@ test('past the lag it may excuse, a late answer is not judged: neither failed no
   expect(judgeAnswerTime(late, MAX_EXCUSED_LAG_MS + 1, timeoutWindow(seconds)).kind).toBe('unjudged');
   // In time is in time, however busy the harness was.
   expect(judgeAnswerTime(2500, 60_000, timeoutWindow(seconds)).kind).toBe('in-time');
+});
+
+test('answers closer than the timeout count as written together when they came in one read, or in two reads closer than the harness lateness explains', () => {
+  const minGap = 900;
+  const run = (delayMs: number, lagMs: number, oneRead = false) =>
+    timedRun({ seconds: 1, startMs: 400, delayMs, lagMs, oneRead });
+  // A buffered runner: both answers in the pipe together, however they were read.
+  expect(bunchedAnswers(run(3, 0, true), TIMED_LINE, minGap)).toMatch(/one read of stdout, 3 ms apart/);
+  expect(bunchedAnswers(run(700, 2000, true), TIMED_LINE, minGap)).toMatch(/one read/);
+  // Two writes at exit, read apart: closer than any lateness the harness had.
+  expect(bunchedAnswers(run(1, 0), TIMED_LINE, minGap)).toMatch(
+    /1 ms apart, closer than the harness's own lateness \(250 ms\)/,
+  );
+  expect(bunchedAnswers(run(300, 400), TIMED_LINE, minGap)).toMatch(/lateness \(400 ms\)/);
+  // A prompt runner whose warm-up answer the harness read late (measured in CI: 843 ms).
+  expect(bunchedAnswers(run(843, 0), TIMED_LINE, minGap)).toBeUndefined();
+  expect(bunchedAnswers(run(minGap - UNMEASURED_READ_LAG_MS, 0), TIMED_LINE, minGap)).toBeUndefined();
+  expect(bunchedAnswers(run(500, 400), TIMED_LINE, minGap)).toBeUndefined();
+  // Not close at all.
+  expect(bunchedAnswers(run(1000, 0, true), TIMED_LINE, minGap)).toBeUndefined();
+  expect(
+    bunchedAnswers(timedRun({ seconds: 1, startMs: 400, lagMs: 0 }), TIMED_LINE, minGap),
+  ).toBeUndefined();
 });
 
 test('the lag probe sees the harness blocked (a lower bound only: a busy machine makes it larger)', async () => {

@@ -16,7 +16,7 @@ import {
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
-import { answerDelayMs, answersBunched, answerTiming, excusedNote, warmUpLine } from '../timing.js';
+import { answerDelayMs, answerTiming, bunchedAnswers, excusedNote, warmUpLine } from '../timing.js';
 import {
   CASE_BUDGET_MS,
   KILL_LATENCY_MS,
@@ -141,11 +141,13 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
     );
   }
   expectNoLeftover(run, marker, what);
-  // A timed-out answer comes at least the timeout after the warm-up's; closer, both were held
-  // back (a buffered stdout) and its arrival does not tell when the timeout fired.
-  if (answersBunched(run, TIMED_LINE, GROUP_TIMEOUT_S * 1000 - 100)) {
+  // A timed-out answer comes at least the timeout after the warm-up's; closer and written
+  // together, both were held back (a buffered stdout) and its arrival does not tell when the
+  // timeout fired.
+  const bunched = bunchedAnswers(run, TIMED_LINE, GROUP_TIMEOUT_S * 1000 - 100);
+  if (bunched !== undefined) {
     throw new NotExercised(
-      `the timed-out answer came ${Math.round(answerDelayMs(run, TIMED_LINE))} ms after the warm-up answer, less than the ${GROUP_TIMEOUT_S} s timeout: the runner wrote its answers together (a buffered stdout), so when it ended the group cannot be told; none of its processes outlived the session`,
+      `the timed-out answer came ${Math.round(answerDelayMs(run, TIMED_LINE))} ms after the warm-up answer, less than the ${GROUP_TIMEOUT_S} s timeout, and ${bunched}: the runner wrote its answers together (a buffered stdout), or the harness read both late, so when it ended the group cannot be told; none of its processes outlived the session`,
     );
   }
   // Judged at the timeout, not only once the runner exits: a runner that kills everything

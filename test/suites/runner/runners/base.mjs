@@ -48,6 +48,10 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [longForms] not a flaw: content as a text block, is_error left out when false
  * @property {boolean} [bufferAnswers] not a flaw: hold every result line until stdin ends, as a Python
  *   runner's print to a pipe does
+ * @property {number} [lateFirstAnswerMs] not a flaw: the first answer is written this many ms late, while
+ *   the next command already runs (as the harness sees a prompt runner when it reads that answer late)
+ * @property {number} [heldWritesApartMs] with bufferAnswers: write the held lines one at a time, this
+ *   many ms apart (a runner flushing each answer at its exit), instead of in one write
  * @property {number} [startupMs] not a flaw: wait this long before reading stdin (a container starting)
  * @property {boolean} [noPidNamespace] never sandbox: each command has its own process group only, killed when
  *   the command ends (what the spec requires, not what it recommends)
@@ -361,12 +365,15 @@ export async function main(flaws = {}) {
       flaws.rootInUserNamespace && userNamespacesWork(isRoot && !flaws.runAsRoot ? NOBODY : undefined),
   };
   const held = [];
+  let written = 0;
   const write = ({ tool_use_id, content, is_error }) => {
     const result = flaws.longForms
       ? { tool_use_id, content: [{ type: 'text', text: content }], ...(is_error ? { is_error } : {}) }
       : { tool_use_id, content, is_error };
     const line = `${JSON.stringify({ type: 'tool_result', ...result })}\n`;
     if (flaws.bufferAnswers) held.push(line);
+    else if (flaws.lateFirstAnswerMs !== undefined && written++ === 0)
+      setTimeout(() => process.stdout.write(line), flaws.lateFirstAnswerMs);
     else process.stdout.write(line);
   };
   /** The answer to one input line, or undefined for none. */
@@ -412,6 +419,12 @@ export async function main(flaws = {}) {
     await queue;
   } finally {
     // A buffered runner's answers go out as it exits (Python flushing at exit).
+    if (held.length > 0 && flaws.heldWritesApartMs !== undefined) {
+      for (const line of held.splice(0)) {
+        process.stdout.write(line);
+        await new Promise((r) => setTimeout(r, flaws.heldWritesApartMs));
+      }
+    }
     if (held.length > 0) process.stdout.write(held.join(''), () => process.exit(0));
     for (const pid of ctx.groups) killGroup(pid, 'SIGKILL');
     rmSync(scripts, { recursive: true, force: true });
