@@ -306,6 +306,13 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['stream-errors.error-event-first', 'stream-errors.ends-mid-block'],
   },
   {
+    client: 'first-error-event-as-status',
+    flaw: 'reports an error event that opens a 200 stream as an HTTP error (kind status, 529 for overloaded_error)',
+    fails: ['stream-errors.error-event-first'],
+    // After message_start the same event is a stream error.
+    passes: ['stream-errors.error-event-mid-stream', 'errors.status-529'],
+  },
+  {
     client: 'bad-request-kind-from-body',
     flaw: "reports a 400 with the body's error type (invalid_request_error) as kind",
     fails: ['errors.status-400'],

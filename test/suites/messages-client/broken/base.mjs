@@ -50,7 +50,22 @@
  * @property {boolean} [badRequestKindFromBody] report a 400 with the body's error type (invalid_request_error) as kind
  * @property {boolean} [authErrorAsMissingKey] report a 401 (the key refused) as kind missing_api_key
  * @property {boolean} [overloadedAsRateLimit] report a 529 (overloaded) as kind rate_limit
+ * @property {boolean} [firstErrorEventAsStatus] report an error event before message_start as an HTTP error
+ *   (kind status, with the status its error type would have had: overloaded_error 529), as one
+ *   third-party client does
  */
+
+/** The HTTP status an error type comes with (the real API's error table). */
+const STATUS_OF_ERROR_TYPE = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
 
 class ClientFailure extends Error {
   constructor(kind, message, status) {
@@ -180,6 +195,10 @@ function accumulate(frames, flaws) {
         break;
       case 'error':
         if (flaws.errorEventEndsStream && message) return message;
+        if (flaws.firstErrorEventAsStatus && !message) {
+          const status = STATUS_OF_ERROR_TYPE[ev.error?.type] ?? 500;
+          throw new ClientFailure(status === 429 ? 'rate_limit' : 'status', JSON.stringify(ev), status);
+        }
         throw new ClientFailure('stream', `error event: ${ev.error?.type}: ${ev.error?.message}`);
       case 'message_start':
         message = { ...ev.message, content: [] };
