@@ -164,6 +164,18 @@ const CASES: BrokenCase[] = [
     passes: ['truncation.over-limit', 'truncation.large-output', 'truncation.generated'],
   },
   {
+    runner: 'cut-past-limit',
+    flaw: 'returns output of 65537 bytes whole, without the note (an off-by-one: only more is cut)',
+    fails: ['truncation.over-limit'],
+    passes: ['truncation.at-limit', 'truncation.large-output'],
+  },
+  {
+    runner: 'max-buffer-512k',
+    flaw: "kills a command past 512 KiB of output and answers an error (Node exec's maxBuffer)",
+    fails: ['truncation.large-output'],
+    passes: ['truncation.at-limit', 'truncation.over-limit', 'truncation.by-bytes'],
+  },
+  {
     runner: 'line-limit-64k',
     flaw: 'dies on an input line over 64 KiB (a line reader with a fixed limit, as asyncio has)',
     fails: ['input.large-command-answered'],

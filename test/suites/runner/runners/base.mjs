@@ -67,6 +67,10 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [signalAsExitZero] no sandbox; a shell killed by a signal (Node's exit code null)
  *   counts as exit code 0
  * @property {boolean} [noteAtLimit] an off-by-one: output of exactly 65536 bytes gets the truncation note
+ * @property {boolean} [cutPastLimit] the other off-by-one: output of 65537 bytes comes back whole, without
+ *   the note (only more than that is cut)
+ * @property {number} [maxBufferBytes] a command whose stdout and stderr together pass this many bytes is
+ *   killed and answered with an error, as Node's exec does past its maxBuffer
  * @property {boolean} [termOnly] the timeout sends the terminate signal only, no kill signal after the grace
  * @property {boolean} [silentRestart] a line with `restart: true` is a control message: the session is
  *   restarted, its command neither run nor answered
@@ -143,7 +147,8 @@ function truncate(bytes, flaws) {
     const text = bytes.toString('utf8');
     return text.length > LIMIT ? text.slice(0, LIMIT) + note : text;
   }
-  if (flaws.noteAtLimit ? bytes.length < LIMIT : bytes.length <= LIMIT) return bytes.toString('utf8');
+  const whole = flaws.noteAtLimit ? LIMIT - 1 : flaws.cutPastLimit ? LIMIT + 1 : LIMIT;
+  if (bytes.length <= whole) return bytes.toString('utf8');
   if (flaws.replacementAtCut) return bytes.subarray(0, LIMIT).toString('utf8') + note;
   let end = LIMIT;
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
@@ -159,11 +164,15 @@ function assemble(out, err, flaws) {
   return Buffer.concat([out, Buffer.from(SEPARATOR), err]);
 }
 
-/** A stream kept up to `max` bytes; the rest is read and dropped so the command never blocks. */
-function capture(stream, max, bytesPerS) {
+/**
+ * A stream kept up to `max` bytes; the rest is read and dropped so the command never blocks.
+ * `onBytes` hears how many bytes each read brought.
+ */
+function capture(stream, max, bytesPerS, onBytes = () => {}) {
   const chunks = [];
   let kept = 0;
   stream.on('data', (chunk) => {
+    onBytes(chunk.length);
     if (bytesPerS !== undefined) {
       stream.pause();
       setTimeout(() => stream.resume(), (chunk.length / bytesPerS) * 1000);
@@ -255,8 +264,16 @@ function execute(command, env, flaws, ctx) {
     if (m) innerPid = Number(m[1]);
   });
   const max = flaws.keepOutput ? KEEP_OUTPUT_BYTES : flaws.cutByCharacters ? 16 * LIMIT : LIMIT + 4;
-  const out = capture(child.stdout, max, flaws.readBytesPerS);
-  const err = capture(child.stderr, max, flaws.readBytesPerS);
+  let read = 0;
+  let overflowed = false;
+  const onBytes = (n) => {
+    read += n;
+    if (flaws.maxBufferBytes === undefined || overflowed || read <= flaws.maxBufferBytes) return;
+    overflowed = true;
+    signalAll('SIGKILL');
+  };
+  const out = capture(child.stdout, max, flaws.readBytesPerS, onBytes);
+  const err = capture(child.stderr, max, flaws.readBytesPerS, onBytes);
   const signalAll = (signal) => {
     if (flaws.ignoreProcessGroup || flaws.killGroupsAtExit) {
       child.kill(signal);
@@ -296,6 +313,10 @@ function execute(command, env, flaws, ctx) {
       const clip = (bytes) => (flaws.keepOutput ? bytes.subarray(0, LIMIT + 4) : bytes);
       const text = truncate(assemble(clip(stdout), clip(err()), flaws), flaws);
       const blank = text.trim() === '';
+      if (overflowed) {
+        resolve({ content: 'Process execution error: stdout maxBuffer length exceeded', isError: true });
+        return;
+      }
       if (timedOut) {
         const note = flaws.otherWords
           ? `Command killed: it exceeded the time limit of ${env.timeoutS} seconds.`
