@@ -288,6 +288,13 @@ export const CASES: BrokenCase[] = [
     passes: ['sse.closed-session', 'sse.no-cross-session-reply'],
   },
   {
+    server: 'forget-closed-on-second-write',
+    transport: 'sse',
+    flaw: 'forgets a closed session only at the second reply written to its gone stream (allowed: over TCP the first write to a closed stream may succeed)',
+    fails: [],
+    passes: ['sse.closed-session', 'sse.no-cross-session-reply'],
+  },
+  {
     server: 'route-unknown-to-first',
     transport: 'sse',
     flaw: 'routes POSTs for unknown sessions to the first stream',

@@ -574,8 +574,13 @@ export function main(flaws = {}) {
           return;
         }
         res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
+        // forgetClosedOnWrite: n (true: 1): forgotten at the nth reply written after the stream
+        // closed (a server that notices a closed stream by a failed write: over TCP the second).
         if (flaws.forgetClosedOnWrite && session.res.destroyed) {
-          if (sessions.get(session.id) === session) sessions.delete(session.id);
+          session.writesAfterClose = (session.writesAfterClose ?? 0) + 1;
+          const nth = flaws.forgetClosedOnWrite === true ? 1 : flaws.forgetClosedOnWrite;
+          if (session.writesAfterClose >= nth && sessions.get(session.id) === session)
+            sessions.delete(session.id);
           return;
         }
         if (out === undefined) return;
