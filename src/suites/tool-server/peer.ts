@@ -170,8 +170,16 @@ export class RpcPeer {
         this.sentTexts.delete(this.sentTexts.values().next().value as string);
       }
     }
-    const c = value === undefined ? undefined : classifyMessage(value);
-    if (c?.kind !== 'request') return;
+    if (value === undefined) return;
+    const c = classifyMessage(value);
+    // The requests of a batch are sent too: a server may answer them one by one (JSON-RPC 2.0
+    // asks for an array, with a "should"), and those replies are not strays.
+    if (c.kind === 'batch') for (const item of c.items) this.recordRequest(classifyMessage(item));
+    else this.recordRequest(c);
+  }
+
+  private recordRequest(c: ReturnType<typeof classifyMessage>): void {
+    if (c.kind !== 'request') return;
     this.sentIds.add(c.message.id);
     if (c.message.method === METHODS.toolsCall) this.callsSent.set(c.message.id, performance.now());
   }

@@ -53,3 +53,19 @@ describe('a wait that ends without a reply says what replies to ids never sent a
     );
   });
 });
+
+test('the requests of a batch count as sent: their replies, answered one by one, are not strays', () => {
+  // JSON-RPC 2.0 asks for an array with a "should": a server may answer each member alone, and
+  // no-cross-session-reply must not read those replies as another session's.
+  const peer = new RpcPeer('p', () => {});
+  const batch = [
+    { jsonrpc: '2.0', id: 'wirecheck-batch-1', method: 'ping' },
+    { jsonrpc: '2.0', id: 'wirecheck-batch-2', method: 'ping' },
+  ];
+  peer.recordSent(JSON.stringify(batch), batch);
+  arrive(peer, { jsonrpc: '2.0', id: 'wirecheck-batch-2', result: {} });
+  arrive(peer, { jsonrpc: '2.0', id: 'wirecheck-batch-1', result: {} });
+  arrive(peer, { jsonrpc: '2.0', id: 'never-sent', result: {} });
+  expect(peer.strayReplies.map((r) => r.id)).toEqual(['never-sent']);
+  expect(peer.replies.has('wirecheck-batch-1')).toBe(true);
+});
