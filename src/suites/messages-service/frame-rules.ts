@@ -381,12 +381,15 @@ export function partialJsonViolations(
   const ending = errorEnding(frames);
   if (problem?.kind === 'error-event' && ending !== undefined && ending.frameIndex === problem.frameIndex) {
     // Each input was parsed at its content_block_stop; one still open was cut by the error.
-    return {
-      violations: [],
-      undetermined: hasOpenToolUse(parseFrames(frames))
-        ? `a tool input was cut: the stream ${describeErrorEnding(frames, ending)}`
-        : undefined,
-    };
+    // With every block closed, the fragments before the error are judged as in a whole stream.
+    const parsed = parseFrames(frames);
+    if (hasOpenToolUse(parsed)) {
+      return {
+        violations: [],
+        undetermined: `a tool input was cut: the stream ${describeErrorEnding(frames, ending)}`,
+      };
+    }
+    return fragmentsSeen(parsed, frames);
   }
   if (problem) {
     return {

@@ -305,6 +305,36 @@ describe('Events rule 3 judges the inputs that came as fragments', () => {
       /the input whole in content_block_start .* no partial_json text for index 1$/,
     );
   });
+
+  test('a stream an error event ends after every tool block closed is judged on the fragments before it', () => {
+    const ERROR = { type: 'error', error: { type: 'api_error', message: 'x' } };
+    // Up to the tool block's stop, then the error (no message_delta, no message_stop).
+    const upToToolStop = (evs: Ev[]) =>
+      evs.slice(0, evs.findLastIndex((e) => e.type === 'content_block_stop') + 1);
+    const whole = events();
+    const whole0 = framesOf([...upToToolStop(whole), ERROR]);
+    expect(partialJsonViolations(whole0, followStream(whole0))).toEqual({
+      violations: [],
+      undetermined: undefined,
+    });
+    // The input whole in the block's start: a violation, as in a stream that ends cleanly.
+    const inStart = events();
+    inStart.find((e) => e.type === 'content_block_start' && e.index === 1)!.content_block =
+      MESSAGE.content[1];
+    for (const e of inStart)
+      if (e.type === 'content_block_delta' && e.index === 1)
+        e.delta = { type: 'input_json_delta', partial_json: '' };
+    const cutInStart = framesOf([...upToToolStop(inStart), ERROR]);
+    expect(partialJsonViolations(cutInStart, followStream(cutInStart)).violations).toHaveLength(1);
+    // An empty input before the error: nothing to judge, as in a whole stream.
+    const empty = eventsOfMessage(EMPTY_INPUT, [[1]]).map((e) => ({ ...e }) as Ev);
+    for (const e of empty)
+      if (e.type === 'content_block_delta') e.delta = { type: 'input_json_delta', partial_json: '' };
+    const cutEmpty = framesOf([...upToToolStop(empty), ERROR]);
+    expect(partialJsonViolations(cutEmpty, followStream(cutEmpty)).undetermined).toMatch(
+      /^no tool input came as fragments/,
+    );
+  });
 });
 
 describe('ping and unknown names', () => {

@@ -46,7 +46,7 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
       'The partial_json fragments of a tool_use block, concatenated, parse into a JSON object when its content_block_stop arrives.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec (Events rule 3): the partial_json fragments of one tool_use block, concatenated, form the JSON input, parsed once at its content_block_stop. Every messages service. An input sent whole in content_block_start with no fragment text is not there for a consumer following the rule; a block whose fragments join to nothing (an empty input) shows nothing of it. A reply whose stop reason may end it mid-output (max_tokens; refusal, model_context_window_exceeded or another reason not known to end a reply whole) may stop a tool input mid-JSON: not judged.',
+    rule: 'The spec (Events rule 3): the partial_json fragments of one tool_use block, concatenated, form the JSON input, parsed once at its content_block_stop. Every messages service. An input sent whole in content_block_start with no fragment text is not there for a consumer following the rule; a block whose fragments join to nothing (an empty input) shows nothing of it. A reply whose stop reason may end it mid-output (max_tokens; refusal, model_context_window_exceeded or another reason not known to end a reply whole) may stop a tool input mid-JSON: not judged; nor is a tool input an error event cut, while the blocks a stream closed before its error event are judged.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const reply = await ctx.shared.toolStreamed();
