@@ -5,6 +5,11 @@ import { type BufferedReply, describeReply, mediaTypeOf, type StreamedReply } fr
 import { followUpRequest, stopSequenceRequest, textRequest, toolRequest } from './requests.js';
 import { baseUrlProblem, type MessagesServiceTarget, messagesEndpoint, resolveTarget } from './target.js';
 
+/** How long one request may take before it counts as unanswered. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** The most requests a property sends (one per run), whatever `--runs` asks. */
+export const DEFAULT_MAX_HTTP_RUNS = 50;
+
 /** Tuning of the suite itself (not of the target). */
 export interface MessagesServiceSuiteOptions {
   /** Cap on fast-check runs of properties that send one request per run (default 50). */
@@ -148,7 +153,7 @@ export async function openMessagesService(
     baseUrl: resolved.baseUrl,
     apiKey,
     ...(target.headers === undefined ? {} : { headers: target.headers }),
-    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     signal: lifetime.signal,
     runaway: new RunawayGuard(options.maxRunawayReplies ?? 2),
@@ -197,7 +202,7 @@ export async function openMessagesService(
   return {
     client,
     model: resolved.model,
-    maxHttpRuns: options.maxHttpRuns ?? 50,
+    maxHttpRuns: options.maxHttpRuns ?? DEFAULT_MAX_HTTP_RUNS,
     abortSettleMs: options.abortSettleMs ?? 200,
     shared,
     sendOnce,

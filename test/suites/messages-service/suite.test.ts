@@ -4,6 +4,10 @@ import { UsageError } from '../../../src/harness/errors.js';
 import type { CheckStatus, SuiteResult } from '../../../src/harness/results.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import {
+  DEFAULT_MAX_HTTP_RUNS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../../../src/suites/messages-service/context.js';
+import {
   createMessagesServiceSuite,
   MALFORMED_RULES,
   messagesServiceSuite,
@@ -59,6 +63,16 @@ describe('the check catalogue', () => {
       expect(check.id).toMatch(/^messages-service\.[a-z-]+\.[a-z0-9-]+$/);
       expect(check.clause.length).toBeGreaterThan(0);
       expect(check.description.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('a property that sends one request per run has room for every run at its request timeout, one after another', () => {
+    // The spec bounds no reply's time: a service answering each request in 13 s (a gateway to a
+    // local model) failed requests.valid-accepted at 600 s while each request was in its 60 s.
+    const properties = ['requests.valid-accepted', 'errors.invalid-rejected', 'errors.semantic-rejected'];
+    for (const id of properties) {
+      const check = messagesServiceSuite.checks.find((c) => c.id === `${P}${id}`);
+      expect(check?.timeoutMs, id).toBeGreaterThanOrEqual(DEFAULT_MAX_HTTP_RUNS * DEFAULT_REQUEST_TIMEOUT_MS);
     }
   });
 
