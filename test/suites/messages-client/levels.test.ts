@@ -50,3 +50,10 @@ test('a check whose case a client may retry outlasts that case: start-up, the re
     expect(check.timeoutMs, check.id).toBeGreaterThanOrEqual(RETRYING_CASE_MS + 2 * (CASE_TIMEOUT_MS + 1000));
   }
 });
+
+test('stream.line-endings, one client run per line ending, has room for each run to start slowly', () => {
+  // A run may take CASE_TIMEOUT_MS to reach the mock, then its case CASE_TIMEOUT_MS and the grace:
+  // at 60 s for three runs, a client starting in 19 s failed though each run kept the contract.
+  const check = messagesClientSuite.checks.find((c) => c.id === 'messages-client.stream.line-endings');
+  expect(check?.timeoutMs).toBeGreaterThanOrEqual(3 * (2 * CASE_TIMEOUT_MS + 5000));
+});
