@@ -1,7 +1,11 @@
 import type { ScriptedCall, ScriptStep, ServiceErrorStep } from './script.js';
 
-/** Commands the scripted model asks for that exit non-zero (harmless whatever runs them). */
-export const FAILING_COMMANDS: readonly string[] = ['false', 'exit 2', "sh -c 'exit 1'"];
+/**
+ * Commands the scripted model asks for that exit non-zero (harmless whatever runs them). `(exit 2)`
+ * exits in a subshell: a runner that keeps one shell across calls (the spec's restart implies
+ * a session) keeps it, where a bare `exit 2` would end it and fail every later command.
+ */
+export const FAILING_COMMANDS: readonly string[] = ['false', '(exit 2)', "sh -c 'exit 1'"];
 
 /** The marker the several-calls case writes into the working directory. */
 export const MARKER_FILE = 'wc-marker.txt';
@@ -97,25 +101,25 @@ export const CASES = {
   restart: scripted('restart', [[{ command: 'echo wc-restart', restart: true }], ['echo wc-after-restart']]),
   consecutiveFailures: scripted('consecutive-failures', [
     ['false'],
-    ['exit 2'],
+    ['(exit 2)'],
     ["sh -c 'exit 1'"],
     ['echo wc-unreachable'],
   ]),
   failuresInOneReply: scripted('failures-in-one-reply', [
-    ['false', 'exit 2', "sh -c 'exit 1'"],
+    ['false', '(exit 2)', "sh -c 'exit 1'"],
     ['echo wc-unreachable'],
   ]),
   // The breaker cases mix no success and failure in one reply: the spec does not say in which
   // order a reply's commands run (LangChain and the AI SDK run them at once by default), so a
   // count of "consecutive" exits within a reply may follow the order they finish in.
   failuresAcrossReplies: scripted('failures-across-replies', [
-    ['false', 'exit 2'],
+    ['false', '(exit 2)'],
     ["sh -c 'exit 1'"],
     ['echo wc-unreachable'],
   ]),
   separatedFailures: scripted('separated-failures', [
     ['false'],
-    ['exit 2'],
+    ['(exit 2)'],
     ['echo wc-recovered'],
     ['false'],
     ["sh -c 'exit 1'"],

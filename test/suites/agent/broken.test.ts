@@ -420,7 +420,7 @@ test('an is_error left out is shown as the agent wrote it, not with the default 
   const check = result.checks[0]!;
   expect(check.status).toBe('fail');
   expect(check.message).toMatch(
-    /the result of "(false|exit 2|sh -c 'exit 1')" \(exit non-zero\) leaves out is_error \(false\)/,
+    /the result of "(false|\(exit 2\)|sh -c 'exit 1')" \(exit non-zero\) leaves out is_error \(false\)/,
   );
   expect(check.expected).toBe('is_error: true');
   expect(check.actual).toContain('"tool_use_id"');

@@ -145,7 +145,7 @@ export const resultChecks: Check<AgentCtx>[] = [
     clause:
       'Runner contract for the shell tool, item 7 (is_error true exactly when the exit code is not 0); Errors (shell command fails: the loop continues)',
     description:
-      "A result of a command exiting non-zero (false, exit 2, sh -c 'exit 1') has is_error true; one of a command exiting 0 (echo, true) does not (is_error false or left out).",
+      "A result of a command exiting non-zero (false, (exit 2), sh -c 'exit 1') has is_error true; one of a command exiting 0 (echo, true) does not (is_error false or left out).",
     level: 'must',
     basis: 'spec',
     rule: "The spec, for every runner, the agent's included: is_error is true exactly when the command's exit code is not 0 (false when left out, the real API's default).",

@@ -62,7 +62,14 @@ import { join } from 'node:path';
  *   instead of stdin, which it never reads: the prompt given on stdin is not sent
  * @property {boolean} [restartUnanswered] take a bash call with `restart: true` as a host action: restart the
  *   shell, and neither run it nor answer it (a reply holding only that call leaves nothing to answer: the loop ends)
+ * @property {boolean} [sessionShell] not a flaw: a shell session kept across calls, as a runner with one
+ *   persistent bash has: a command that exits that shell (a top-level `exit`) ends the session, and every
+ *   later command is answered with an error until a call with `restart: true` starts a new one
  */
+
+/** Whether the session shell of `sessionShell` has been exited (by a top-level `exit`). */
+let shellEnded = false;
+const ALIVE = '__wirecheck_shell_alive__';
 
 async function readStdin() {
   const chunks = [];
@@ -70,8 +77,16 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function runBash(command, workdir) {
-  const run = spawnSync('bash', ['--norc', '--noprofile', '-c', command], {
+function runBash(command, workdir, restart, flaws) {
+  if (flaws.sessionShell && restart) shellEnded = false;
+  if (flaws.sessionShell && shellEnded) {
+    return { content: 'Error: the shell session has ended; restart the tool to go on', isError: true };
+  }
+  // A marker printed after the command: missing, the command exited the shell itself.
+  const script = flaws.sessionShell
+    ? `${command}\n__wc_status=$?; printf '%s' ${ALIVE}; exit $__wc_status`
+    : command;
+  const run = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
     cwd: workdir,
     encoding: 'utf8',
     timeout: 20_000,
@@ -79,6 +94,10 @@ function runBash(command, workdir) {
   });
   const code = run.status ?? -1;
   let text = run.stdout ?? '';
+  if (flaws.sessionShell) {
+    if (text.endsWith(ALIVE)) text = text.slice(0, -ALIVE.length);
+    else shellEnded = true;
+  }
   if (run.stderr) text = text ? `${text}\n--- STDERR ---\n${run.stderr}` : run.stderr;
   if (text.trim() === '') text = `exit code ${code}, no output`;
   return { content: text, isError: code !== 0 };
@@ -271,7 +290,7 @@ export async function main(flaws = {}) {
     if (!flaws.dropAssistantTurn) messages.push({ role: 'assistant', content: reply.content });
     seenTurns = messages.length;
     const outcomes = uses.map((use) => {
-      const outcome = runBash(String(use.input?.command ?? ''), workdir);
+      const outcome = runBash(String(use.input?.command ?? ''), workdir, use.input?.restart === true, flaws);
       if (outcome.isError && flaws.throwOnFailure) throw new Error(`command failed: ${outcome.content}`);
       return outcome;
     });
