@@ -81,6 +81,12 @@ export function answerTiming(run: SessionRun, index: number, window: AnswerWindo
  * from the one before it, and short of the gap only by this much, was not written with it.
  */
 export const UNMEASURED_READ_LAG_MS = 250;
+/**
+ * The most lateness that may explain two answers read apart coming too close: past it, a run
+ * whose loop lagged a second would take a runner's held answers written 20 ms apart at its
+ * exit for a prompt runner read late, and pass what their arrival cannot show.
+ */
+export const MAX_EXCUSED_READ_LAG_MS = 500;
 
 /**
  * Why the answers to lines `index - 1` and `index` count as written together, or undefined
@@ -98,7 +104,7 @@ export function bunchedAnswers(run: SessionRun, index: number, minGapMs: number)
   const gap = Math.round(now.atMs - before.atMs);
   if (gap >= minGapMs) return undefined;
   if (now.read === before.read) return `both came in one read of stdout, ${gap} ms apart`;
-  const lateness = Math.max(Math.min(run.harnessLagMs, MAX_EXCUSED_LAG_MS), UNMEASURED_READ_LAG_MS);
+  const lateness = Math.min(Math.max(run.harnessLagMs, UNMEASURED_READ_LAG_MS), MAX_EXCUSED_READ_LAG_MS);
   if (gap + lateness >= minGapMs) return undefined;
   return `they came ${gap} ms apart, closer than the harness's own lateness (${Math.round(lateness)} ms) explains`;
 }
