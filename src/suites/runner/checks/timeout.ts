@@ -94,7 +94,7 @@ export function timeoutWindow(seconds: number): { earliestMs: number; latestMs: 
   return { earliestMs: seconds * 1000 - 100, latestMs: latestAnswerMs(seconds) };
 }
 
-interface GroupSession {
+export interface GroupSession {
   readonly run: SessionRun;
   /** A background job in the command's group. */
   readonly background: Marker;
@@ -129,8 +129,12 @@ function groupSession(ctx: RunnerCtx, asker: SessionAsker): Promise<GroupSession
   });
 }
 
-/** The marked process is gone after the timeout; not exercised when the harness never saw any of the case's processes. */
-function expectKilled(session: GroupSession, marker: Marker, what: string): void {
+/**
+ * The marked process is gone after the timeout; not exercised when the harness never saw any
+ * of the case's processes. False when the marked one itself was never seen (nothing of it to
+ * judge, though a leftover of it still fails).
+ */
+export function expectKilled(session: GroupSession, marker: Marker, what: string): boolean {
   if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for leftover processes');
   const { run } = session;
   resultAt(run, TIMED_LINE, 'a command that outlives its timeout');
@@ -141,6 +145,7 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
     );
   }
   expectNoLeftover(run, marker, what);
+  if (!run.seen.has(marker.arg)) return false;
   // A timed-out answer comes at least the timeout after the warm-up's; closer and written
   // together, both were held back (a buffered stdout) and its arrival does not tell when the
   // timeout fired.
@@ -160,6 +165,14 @@ function expectKilled(session: GroupSession, marker: Marker, what: string): void
     `${what} (\`${marker.command}\`) still ran ${Math.round((lastSeen ?? 0) - answeredAt)} ms after the timed-out answer: the whole process group was not terminated at the timeout`,
     `no process of the timed-out command later than ${KILL_GRACE_MS + KILL_LATENCY_MS} ms after its answer`,
     `${(run.seen.get(marker.arg) ?? []).map((p) => `pid ${p.pid} pgid ${p.pgid}`).join('; ')} last seen ${Math.round(lastSeen ?? 0)} ms after the start; the timed-out answer at ${Math.round(answeredAt)} ms`,
+  );
+  return true;
+}
+
+/** Not exercised: the process a check judges never showed up, though others of the command did. */
+function unseen(marker: Marker): NotExercised {
+  return new NotExercised(
+    `\`${marker.command}\` never showed up in /proc, though other processes of the timed-out command did: whether the timeout ended it cannot be told`,
   );
 }
 
@@ -224,7 +237,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await groupSession(ctx, env);
-      expectKilled(session, session.background, 'a background job');
+      if (!expectKilled(session, session.background, 'a background job')) throw unseen(session.background);
     },
   },
   {
@@ -238,8 +251,9 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await groupSession(ctx, env);
-      expectKilled(session, session.stubborn, 'a background job that ignores SIGTERM');
+      const stubborn = expectKilled(session, session.stubborn, 'a background job that ignores SIGTERM');
       expectKilled(session, session.foreground, 'the foreground command, which ignores SIGTERM');
+      if (!stubborn) throw unseen(session.stubborn);
     },
   },
   {
