@@ -300,7 +300,14 @@ const FLOODED = {
     says: '8 session(s) received replies to requests of other sessions',
     maxRssMiB: 512,
   },
-  http: { only: 'tool-server.http.no-cross-session-reply', says: 'carried a response it did not ask for' },
+  // Two sessions, each with its GET stream and 8 concurrent calls, every answer stream flooded at
+  // once: 425-462 MB measured on 2026-12-06 (2 cores, Node 24.21), the heap capped at 256 MB,
+  // the same before and after that day's changes (the V8 heap plus each stream's frame in the making).
+  http: {
+    only: 'tool-server.http.no-cross-session-reply',
+    says: 'carried a response it did not ask for',
+    maxRssMiB: 512,
+  },
 } as const;
 
 describe('test tool-server against a flood of large replies nobody asked for: the run finishes in a 256 MB heap', () => {
