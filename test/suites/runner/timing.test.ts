@@ -5,63 +5,35 @@ import { startLoopLagProbe } from '../../../src/harness/loop-lag.js';
 import { DEFAULT_TIMEOUT_S } from '../../../src/protocol/bash/index.js';
 import { latestAnswerMs } from '../../../src/suites/runner/checks/common.js';
 import { expectTimedOut, TIMED_LINE, timeoutWindow } from '../../../src/suites/runner/checks/timeout.js';
-import { toolUse } from '../../../src/suites/runner/lines.js';
 import type { SessionRun } from '../../../src/suites/runner/session.js';
 import {
   bunchedAnswers,
   judgeAnswerTime,
   MAX_EXCUSED_LAG_MS,
   UNMEASURED_READ_LAG_MS,
-  warmUpLine,
 } from '../../../src/suites/runner/timing.js';
+import { timedSessionRun } from './timed-run.js';
 
 // Timing verdicts judged on made-up arrival times: a harness that stamps each answer late by
 // up to its measured lag, and a runner slow to start, must not move the verdict of a runner
 // that stops commands at the timeout; runners that stop them much later or earlier still fail.
 
-const TEXT = (s: number) => `Command timed out after ${s} seconds`;
-
-/** A timed session as the harness records it: warm-up answered at `startMs`, the timed one `delayMs` later. */
+/** A timed session: warm-up answered at `startMs`, the timed one `delayMs` later (in a read of its own unless `oneRead`). */
 function timedRun(opts: {
   seconds: number;
   startMs: number;
   delayMs?: number;
   lagMs: number;
-  /** Whether the two answers came in one read of stdout (default: two reads). */
   oneRead?: boolean;
 }): SessionRun {
-  const lines = [warmUpLine(), toolUse('sleep 30')];
-  const answer = (i: number, content: string, isError: boolean) =>
-    JSON.stringify({ type: 'tool_result', tool_use_id: lines[i]!.id, content, is_error: isError });
-  const outputs = [{ text: answer(0, '(no output; exit code 0)', false), atMs: opts.startMs, read: 1 }];
-  if (opts.delayMs !== undefined) {
-    outputs.push({
-      text: answer(1, TEXT(opts.seconds), true),
-      atMs: opts.startMs + opts.delayMs,
-      read: opts.oneRead === true ? 1 : 2,
-    });
-  }
-  return {
-    spec: { lines, timeoutS: opts.seconds, budgetMs: 60_000 },
-    workdir: '/nonexistent',
-    outputs,
-    droppedLines: 0,
-    runnerPgid: 1,
-    runnerGroups: new Set([1]),
-    runnerStdio: undefined,
-    exitedOnEof: true,
-    exitCode: 0,
-    exitSignal: null,
-    budgetExceeded: false,
-    stderr: '',
-    seen: new Map(),
-    firstSeenMs: new Map(),
-    lastSeenMs: new Map(),
-    leftovers: new Map(),
-    survivors: [],
-    durationMs: 0,
-    harnessLagMs: opts.lagMs,
-  };
+  return timedSessionRun({
+    seconds: opts.seconds,
+    warmUpAtMs: opts.startMs,
+    lagMs: opts.lagMs,
+    ...(opts.delayMs === undefined
+      ? {}
+      : { timed: { atMs: opts.startMs + opts.delayMs, read: opts.oneRead === true ? 1 : 2 } }),
+  });
 }
 
 const judge = (seconds: number, startMs: number, delayMs: number | undefined, lagMs: number) => () =>
