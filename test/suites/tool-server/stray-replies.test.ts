@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RpcPeer, strayReplySentence } from '../../../src/suites/tool-server/peer.js';
+import { notPassed, quickSuite, runAgainst, statusById, testServer } from './helpers.js';
 
 function peerThatSent(id: number | string) {
   const peer = new RpcPeer('p', () => {});
@@ -68,4 +69,17 @@ test('the requests of a batch count as sent: their replies, answered one by one,
   arrive(peer, { jsonrpc: '2.0', id: 'never-sent', result: {} });
   expect(peer.strayReplies.map((r) => r.id)).toEqual(['never-sent']);
   expect(peer.replies.has('wirecheck-batch-1')).toBe(true);
+});
+
+describe('a server answering the members of a batch one by one (SSE + POST, 2025-03-26)', () => {
+  // Each reply is a message of its own on the session's stream: the batch check accepts that, and
+  // no-cross-session-reply must not read them as replies meant for another session.
+  test('passes batch-answered and no-cross-session-reply, and every other check', async () => {
+    const target = { ...(await testServer('batch-one-by-one', 'sse')), protocol: '2025-03-26' as const };
+    const result = await runAgainst(target, {}, quickSuite);
+    const status = statusById(result);
+    expect(status['tool-server.jsonrpc.batch-answered']).toBe('pass');
+    expect(status['tool-server.sse.no-cross-session-reply']).toBe('pass');
+    expect(notPassed(result)).toEqual([]);
+  }, 180_000);
 });

@@ -240,6 +240,10 @@ export function main(flaws = {}) {
       state.wedged = true;
       return undefined;
     }
+    // batchOneByOne: each member of a batch answered alone, as a message of its own (JSON-RPC 2.0
+    // asks for one array, with a "should").
+    if (flaws.batchOneByOne && Array.isArray(msg) && msg.length > 0)
+      return { oneByOne: msg.map((m) => handle(m, state)).filter((r) => r !== undefined) };
     if (
       typeof msg !== 'object' ||
       msg === null ||
@@ -292,9 +296,10 @@ export function main(flaws = {}) {
           });
         }
         const asked = msg.params?.protocolVersion;
+        // knownRevisions: the revisions it speaks, the one asked for answered when among them.
         const version = flaws.otherVersion
           ? '2025-06-18'
-          : flaws.echoVersion && typeof asked === 'string'
+          : (flaws.echoVersion && typeof asked === 'string') || flaws.knownRevisions?.includes(asked)
             ? asked
             : '2024-11-05';
         return reply({
@@ -386,6 +391,10 @@ export function main(flaws = {}) {
         }
         const out = handleText(line, state);
         if (out === undefined) continue;
+        if (out.oneByOne !== undefined) {
+          for (const r of out.oneByOne) process.stdout.write(`${JSON.stringify(r)}\n`);
+          continue;
+        }
         // slowAsyncCalls: a call of a listed tool is answered that many ms late, while every
         // other request is served at once (a slow tool on a server that is not blocked by it).
         if (flaws.slowAsyncCalls && listedToolCall(line)) {
@@ -610,6 +619,11 @@ export function main(flaws = {}) {
         if (flaws.broadcast) {
           for (const s of sessions.values())
             if (!s.res.destroyed) frame(s.res, 'message', JSON.stringify(out));
+          return;
+        }
+        if (out.oneByOne !== undefined) {
+          for (const r of out.oneByOne)
+            if (!session.res.destroyed) frame(session.res, 'message', JSON.stringify(r));
           return;
         }
         const target = flaws.wrongSession ? (newest ?? session) : session;
