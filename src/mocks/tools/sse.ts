@@ -8,6 +8,7 @@ import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import type { HostPolicyOptions } from '../../servers/http/host-guard.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
+import { sessionIdOfRequest } from '../../servers/http/session-id.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import type { JournalLimits } from '../limits.js';
 import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase, originOf } from './http-common.js';
@@ -158,8 +159,8 @@ export function buildMockToolServer(
   });
 
   app.post(MOCK_MESSAGES_PATH, (request, reply) => {
-    const query = request.query as Record<string, string | undefined>;
-    const id = query[SESSION_QUERY_PARAM] ?? '';
+    const found = sessionIdOfRequest(request, MOCK_MESSAGES_PATH);
+    const id = typeof found === 'string' ? found : '';
     const body = typeof request.body === 'string' ? request.body : '';
     const stream = streams.get(id);
     // Spec "Errors": a POST with no active SSE stream gets 400 and a JSON object with `error`.
@@ -175,7 +176,9 @@ export function buildMockToolServer(
       const why =
         stream !== undefined || closedIds.has(id)
           ? `the stream of session ${id} is closed`
-          : `no session ${JSON.stringify(id)}`;
+          : typeof found === 'string'
+            ? `no session ${JSON.stringify(id)}`
+            : found.problem;
       reply.code(400).send({ error: `no active SSE stream: ${why}` });
       return;
     }

@@ -13,6 +13,7 @@ import { TransportClosedError } from '../../transports/transport.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from '../http/host-guard.js';
 import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from '../http/outbound-queue.js';
 import { requiredHeaderRefusal } from '../http/required-headers.js';
+import { sessionIdOfRequest } from '../http/session-id.js';
 import { createToolServerCore, type ToolServerCore } from './core.js';
 import { REFERENCE_TOOLS } from './reference-tools.js';
 import { serveSession } from './serve-session.js';
@@ -133,7 +134,7 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
   });
 
   app.post(MESSAGE_PATH, (request, reply) => {
-    const id = sessionIdOfRequest(request);
+    const id = sessionIdOfRequest(request, MESSAGE_PATH);
     if (typeof id !== 'string') return badRequest(reply, id.problem);
     const transport = streams.get(id);
     if (transport === undefined) {
@@ -201,21 +202,6 @@ class BoundedSseTransport extends SseServerTransport {
     });
     return sent;
   }
-}
-
-/** The session id from the query (`sessionId`) or else the `Mcp-Session-Id` header. */
-function sessionIdOfRequest(request: FastifyRequest): string | { problem: string } {
-  const query = request.query as Record<string, string | string[] | undefined>;
-  const fromQuery = query[SESSION_QUERY_PARAM];
-  const fromHeader = request.headers[SESSION_HEADER];
-  const id = fromQuery ?? fromHeader;
-  if (Array.isArray(id)) return { problem: `more than one session id was given (${id.join(', ')})` };
-  if (id === undefined || id === '') {
-    return {
-      problem: `no session id: POST to the path of the endpoint event (${MESSAGE_PATH}?${SESSION_QUERY_PARAM}=<id>) or send header Mcp-Session-Id`,
-    };
-  }
-  return id;
 }
 
 function badRequest(reply: FastifyReply, error: string): void {

@@ -93,6 +93,13 @@ export const CASES: readonly BrokenClientCase[] = [
     passes: ['sse.endpoint.relative'],
   },
   {
+    client: 'session-header-only',
+    flaw: 'POSTs to the endpoint without its sessionId query, the session in the Mcp-Session-Id header only',
+    fails: ['sse.endpoint.relative', 'sse.endpoint.absolute', 'sse.endpoint.other-origin'],
+    // The mock takes the session from either, as the spec carries it: only the endpoint rule is broken.
+    passes: ['sse.result.printed', 'sse.initialize.client-info'],
+  },
+  {
     client: 'only-202',
     flaw: 'takes a POST answered 200 as a failure',
     warns: ['sse.post.status-200'],

@@ -46,6 +46,8 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [pingMeta] equivalent: answer a ping with a result that carries `_meta`
  * @property {boolean} [overlapInitialized] equivalent: over HTTP, send tools/call without waiting for the answer
  *   to the notifications/initialized POST, whose body trickles in (its POST begins first and ends last)
+ * @property {boolean} [sseSessionHeader] over SSE, POST to the endpoint's path without its query, the session
+ *   in the Mcp-Session-Id header only (a server takes either; the client must use the endpoint as is)
  * @property {boolean} [probeSse] equivalent: over SSE, first probe the server (a session of its own:
  *   initialize, 202, the stream closed), then open the real session
  * @property {string[]} [speaks] the versions this client goes on with (default: the one it asks for
@@ -273,8 +275,19 @@ async function sseConnection(url, flaws, events) {
       events.closed(`the SSE stream failed: ${e.message}`);
     }
   })();
-  const target = await endpoint;
-  if (target === undefined) throw new ClientFailure('the endpoint was refused');
+  const announced = await endpoint;
+  if (announced === undefined) throw new ClientFailure('the endpoint was refused');
+  let target = announced;
+  const sessionHeader = {};
+  if (flaws.sseSessionHeader) {
+    const at = new URL(announced, url);
+    const session = at.searchParams.get('sessionId');
+    if (session !== null) {
+      at.searchParams.delete('sessionId');
+      target = at.href;
+      sessionHeader['mcp-session-id'] = session;
+    }
+  }
   return {
     send: async (message) => {
       const r = await fetch(target, {
@@ -282,6 +295,7 @@ async function sseConnection(url, flaws, events) {
         headers: {
           'content-type': flaws.textPlainPost ? 'text/plain' : 'application/json',
           ...(flaws.headerVersion === undefined ? {} : { 'mcp-protocol-version': flaws.headerVersion }),
+          ...sessionHeader,
         },
         ...bodyOf(message, flaws),
       });
