@@ -83,6 +83,12 @@ interface RefusalSession {
   readonly harmlessIndex: number;
 }
 
+/**
+ * Resembles a blocked command and holds none. It removes only the directory it made: a runner
+ * that ignores WIRECHECK_WORKDIR runs it in the user's directory (mkdir fails on one that exists).
+ */
+const LOOKALIKE = 'mkdir wirecheck-scratch && rm -rf ./wirecheck-scratch && echo removed';
+
 /** Every probe and the harmless commands in one session, shared by the refusal checks. */
 function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSession> {
   return ctx.shared('refusal', asker, async () => {
@@ -93,7 +99,7 @@ function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSes
       return toolUse(`touch ${marker}; ${p.tail}`);
     });
     input.push(toolUse('echo hello'));
-    input.push(toolUse('mkdir -p build && rm -rf ./build && echo removed'));
+    input.push(toolUse(LOOKALIKE));
     const run = await ctx.run({
       lines: input,
       timeoutS: ORDINARY_TIMEOUT_S,
@@ -234,15 +240,15 @@ export const refusalChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.refusal.no-false-positive',
-    clause: `${ITEM_1} (rm -rf ./build holds no blocked substring)`,
-    description: 'A command that only resembles a blocked one (rm -rf ./build) is not refused.',
+    clause: `${ITEM_1} (rm -rf ./wirecheck-scratch holds no blocked substring)`,
+    description: 'A command that only resembles a blocked one (rm -rf ./wirecheck-scratch) is not refused.',
     level: 'should',
     basis: 'spec-reference',
-    rule: 'The spec refuses commands that contain a blocked substring; neither reference runner refuses `rm -rf ./build`, which contains none (not even with whitespace stripped). A runner that refuses it blocks ordinary work.',
+    rule: 'The spec refuses commands that contain a blocked substring; neither reference runner refuses `rm -rf ./wirecheck-scratch`, which contains none (not even with whitespace stripped). A runner that refuses it blocks ordinary work.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await refusalSession(ctx, env);
-      const what = 'mkdir -p build && rm -rf ./build && echo removed';
+      const what = LOOKALIKE;
       const result = resultAt(session.run, session.harmlessIndex + 1, what);
       expectThat(
         !(result.is_error && /security/i.test(result.content)),

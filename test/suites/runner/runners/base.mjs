@@ -29,6 +29,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [skipBadLines] print nothing for a line that is not a valid tool_use
  * @property {boolean} [noTimeout] never stop a command
  * @property {boolean} [ignoreWorkdir] run in a folder of its own instead of WIRECHECK_WORKDIR
+ * @property {boolean} [runInCwd] run commands in the directory it was started in, not WIRECHECK_WORKDIR
  * @property {boolean} [killAtOnce] SIGKILL at the timeout without a grace (allowed by the spec)
  * @property {boolean} [failureStderrOnly] a failing command's content is its stderr alone (stdout dropped)
  * @property {boolean} [crashOnBadWorkdir] prepare the working directory's parent at start-up and crash when it cannot
@@ -195,7 +196,7 @@ function killGroup(pid, signal) {
 
 /** Run one command; resolves to {content, isError}. */
 function execute(command, env, flaws, ctx) {
-  const workdir = flaws.ignoreWorkdir ? ctx.ownWorkdir : env.workdir;
+  const workdir = flaws.runInCwd ? process.cwd() : flaws.ignoreWorkdir ? ctx.ownWorkdir : env.workdir;
   try {
     mkdirSync(workdir, { recursive: true });
   } catch (e) {
