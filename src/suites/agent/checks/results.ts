@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
+import { readTargetFile } from '../../../harness/target-file.js';
 import { CASE_KEYS, type CaseKey, FAILING_COMMANDS, MARKER_FILE } from '../cases.js';
 import type { AgentCtx } from '../context.js';
 import {
@@ -64,6 +64,9 @@ function commandOf(use: ToolUseBlock): string {
   const input = use.input as { command?: unknown } | undefined;
   return typeof input?.command === 'string' ? input.command : '';
 }
+
+/** More than "wc-beta" and a line break: enough to quote what else an agent left there. */
+const MARKER_MAX_BYTES = 4096;
 
 export const resultChecks: Check<AgentCtx>[] = [
   {
@@ -260,18 +263,17 @@ export const resultChecks: Check<AgentCtx>[] = [
     async run(ctx) {
       const result = await ctx.result('severalCalls');
       const path = join(result.workdir, MARKER_FILE);
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch (error) {
+      const file = readTargetFile(path, MARKER_MAX_BYTES);
+      if (file.kind !== 'text') {
         expectNotCutShort(result, 'the model could ask for a command', 1);
         throw caseFailure(
           result,
           `\`echo wc-beta > ${MARKER_FILE}\` left no file in WIRECHECK_WORKDIR (${runContext(result)})`,
           `${path} holding "wc-beta"`,
-          (error as Error).message,
+          file.kind === 'absent' ? `no ${MARKER_FILE}` : `${MARKER_FILE} is ${file.what}`,
         );
       }
+      const text = file.text;
       if (text.trim() !== 'wc-beta') {
         throw new CheckFailure(`${path} holds something else`, 'wc-beta', JSON.stringify(text.slice(0, 400)));
       }

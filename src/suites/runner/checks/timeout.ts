@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
+import { readTargetFile } from '../../../harness/target-file.js';
 import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../../../protocol/bash/index.js';
 import type { RunnerCtx, SessionAsker } from '../context.js';
 import { defaultTimeoutSession } from '../default-timeout.js';
@@ -50,6 +50,8 @@ export const TIMED_LINE = 1;
 const AFTER_TIMEOUT_LINES = Array.from({ length: 4 }, () => toolUse('sleep 0.9'));
 /** The file a command's terminate handler writes (the grace case). */
 const TERM_SEEN = 'term-seen.txt';
+/** More than "cleaned-up" and a line break: enough to quote what else a runner left there. */
+const TERM_SEEN_MAX_BYTES = 4096;
 
 /** A timed-out result: is_error, a "timed out" text, within the timeout, grace and slack. */
 export function expectTimedOut(
@@ -282,12 +284,17 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
         );
       }
       const path = join(run.workdir, TERM_SEEN);
-      const written = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+      const file = readTargetFile(path, TERM_SEEN_MAX_BYTES);
+      const written = file.kind === 'text' ? file.text : undefined;
       expectThat(
         written?.trim() === 'cleaned-up',
         `${what}: its handler never ran: the command was killed at the timeout without the terminate signal first (${describeSession(run)})`,
         `the terminate signal first, then up to ${KILL_GRACE_MS} ms: ${TERM_SEEN} holding "cleaned-up" in the working directory`,
-        written === undefined ? `no ${TERM_SEEN}` : `${TERM_SEEN} holding ${abbreviate(written)}`,
+        file.kind === 'text'
+          ? `${TERM_SEEN} holding ${abbreviate(file.text)}${file.cut ? ' (and more)' : ''}`
+          : file.kind === 'absent'
+            ? `no ${TERM_SEEN}`
+            : `${TERM_SEEN} is ${file.what}`,
       );
     },
   },
