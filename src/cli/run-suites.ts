@@ -315,6 +315,9 @@ async function runPlanned(
     for (const text of printer.end(result)) block.out(text);
     block.out(formatSuiteSummary(result, style));
     block.out('');
+    for (const warning of result.warnings ?? []) {
+      block.err(`wirecheck: warning: suite ${suite.name}: ${warning}\n`);
+    }
     return result;
   } catch (e) {
     block.clear();

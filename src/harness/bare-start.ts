@@ -44,7 +44,19 @@ export async function measureBareStart(start: BareStart, signal?: AbortSignal): 
     }
     return Math.round(Math.min(...times));
   } finally {
+    endBareStart(start);
+  }
+}
+
+/**
+ * Remove what the bare starts left. A target may leave something undeletable there; the
+ * measurement and the run's verdicts stand all the same, so that failure is not the run's.
+ */
+export function endBareStart(start: BareStart): void {
+  try {
     start.done?.();
+  } catch {
+    // Left in the temporary directory: nothing the run can do about it.
   }
 }
 

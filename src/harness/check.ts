@@ -228,7 +228,11 @@ export interface Suite<Target, Ctx> {
    * given, aborts when the run is stopped (an interrupt) while the suite opens: a probe of
    * the target should end its processes then.
    */
-  open(target: Target, env: OpenEnv): Promise<Ctx & { close(): Promise<void> }>;
+  /**
+   * Open the suite on the target. The context's close may resolve to a warning: what it could
+   * not clean up (the run's verdicts stand; SuiteResult.warnings shows it).
+   */
+  open(target: Target, env: OpenEnv): Promise<Ctx & { close(): Promise<string | undefined | void> }>;
 }
 
 /** What a suite's `open` gets: the run's settings and, in a run, its stop signal. */

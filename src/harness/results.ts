@@ -175,6 +175,11 @@ export const SuiteResult = z.object({
    */
   stopped: RunStop.optional(),
   /**
+   * What wirecheck could not clean up after the checks (a working directory the target left
+   * undeletable, a close that failed): the verdicts stand, and the user is told what remains.
+   */
+  warnings: z.array(z.string()).optional(),
+  /**
    * The run could not start at all (the target could not be started or reached): no check
    * ran and none is counted; the code is the harness error's (WC_TARGET_UNAVAILABLE).
    */

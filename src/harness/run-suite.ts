@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { clip } from '../protocol/clip.js';
 import { mapJsonValue } from '../protocol/json/map-values.js';
 import { VERSION } from '../version.js';
-import { type BareStart, measureBareStart } from './bare-start.js';
+import { type BareStart, endBareStart, measureBareStart } from './bare-start.js';
 import { checkBudgetMs, formatBudget, suiteBudgetMs } from './budget.js';
 import {
   type Check,
@@ -211,7 +211,7 @@ async function runWithSpawner<T, C>(
     ...(suite.startsAhead === true && jobs > 1 ? { atOnce: jobs } : {}),
   };
   if (counter.count === 0 || result.stopped !== undefined) {
-    bare.done?.();
+    endBareStart(bare);
     return counter.count === 0 ? result : { ...result, targetStarts: counted };
   }
   const bareStartMs = await measureBareStartAlone(bare, options);
@@ -262,6 +262,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   options.onBegin?.(plan);
   const deadline = started + plan.budgetMs;
   const results: CheckResult[] = [];
+  const warnings: string[] = [];
   const finish = (stop: RunStop | undefined): SuiteResult => ({
     suite: suite.name,
     target: plan.target,
@@ -276,6 +277,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
     budgetMs: plan.budgetMs,
     jobs: plan.jobs,
     ...(stop === undefined ? {} : { stopped: stop }),
+    ...(warnings.length === 0 ? {} : { warnings: [...warnings] }),
   });
   const notRunFrom = (index: number, stop: RunStop) => {
     for (const [i, check] of checks.entries()) {
@@ -407,7 +409,8 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
     }
   } finally {
     options.onDispatched?.();
-    await closeWithin(ctx, stop === undefined ? CLOSE_BUDGET_MS : CLOSE_BUDGET_STOPPED_MS);
+    const left = await closeWithin(ctx, stop === undefined ? CLOSE_BUDGET_MS : CLOSE_BUDGET_STOPPED_MS);
+    if (left !== undefined) warnings.push(left);
   }
   return finish(stop);
 }
@@ -435,7 +438,9 @@ function budgetStop(budgetMs: number, during: string | undefined): RunStop {
   };
 }
 
-type Opened<C> = { ctx: C & { close(): Promise<void> }; stop?: undefined } | { stop: RunStop };
+type Opened<C> =
+  | { ctx: C & { close(): Promise<string | undefined | void> }; stop?: undefined }
+  | { stop: RunStop };
 
 /**
  * Open the suite unless the run is stopped first; a context that opens after the stop is
@@ -472,14 +477,23 @@ async function openWithin<T, C>(
   }
 }
 
-/** Close a suite's context, waiting at most `ms` (a close that hangs must not hold the run). */
-async function closeWithin(ctx: { close(): Promise<void> }, ms: number): Promise<void> {
+/**
+ * Close a suite's context, waiting at most `ms` (a close that hangs must not hold the run).
+ * Resolves to a warning when the close left something behind or failed: the checks' verdicts
+ * were reached before it, so a failing close must not take them away.
+ */
+async function closeWithin(
+  ctx: { close(): Promise<string | undefined | void> },
+  ms: number,
+): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
   });
   try {
-    await Promise.race([ctx.close(), late]);
+    return (await Promise.race([ctx.close(), late])) ?? undefined;
+  } catch (e) {
+    return `closing the suite failed: ${e instanceof Error ? e.message : String(e)}`;
   } finally {
     clearTimeout(timer);
   }

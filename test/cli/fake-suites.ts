@@ -53,6 +53,8 @@ export interface FakeSuiteOptions {
   openMs?: number;
   /** Its checks may run concurrently (`--jobs`). */
   concurrent?: boolean;
+  /** Its close fails (`throws`) or leaves something behind (a warning), as a target's leftovers may make it. */
+  closing?: { throws: string } | { warns: string };
 }
 
 /** A suite whose checks end as told and that records what ran, with which seed, and whether it closed. */
@@ -108,6 +110,9 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
       return {
         close: async () => {
           events.push('close');
+          if (options.closing !== undefined && 'throws' in options.closing)
+            throw new Error(options.closing.throws);
+          return options.closing?.warns;
         },
       };
     },

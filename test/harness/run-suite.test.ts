@@ -42,6 +42,39 @@ describe('runSuite: a HarnessBug a check throws', () => {
   }
 });
 
+describe('runSuite: a close that fails or leaves something behind (a working directory the target made undeletable)', () => {
+  const checks: FakeCheck[] = [
+    { id: 'fake.a', outcome: 'pass' },
+    { id: 'fake.b', outcome: 'fail' },
+  ];
+  for (const concurrent of [false, true]) {
+    test(`a close that throws keeps every verdict and names the failure as a warning (${concurrent ? '--jobs 2' : 'one check at a time'})`, async () => {
+      const { suite } = fakeSuite('fake', checks, {
+        concurrent,
+        closing: { throws: 'EACCES: permission denied' },
+      });
+      const result = await runSuite(suite, TARGET, { seed: 1, jobs: concurrent ? 2 : 1 });
+      expect(statuses(result)).toEqual([
+        ['fake.a', 'pass', ''],
+        ['fake.b', 'fail', ''],
+      ]);
+      expect(result.stopped).toBeUndefined();
+      expect(result.warnings).toEqual(['closing the suite failed: EACCES: permission denied']);
+    });
+  }
+
+  test("a close's warning is the run's; a clean close leaves no warnings field", async () => {
+    const left = fakeSuite('fake', checks, {
+      closing: { warns: 'the working directory /tmp/x could not be removed' },
+    });
+    expect((await runSuite(left.suite, TARGET, { seed: 1 })).warnings).toEqual([
+      'the working directory /tmp/x could not be removed',
+    ]);
+    const clean = fakeSuite('fake', checks);
+    expect('warnings' in (await runSuite(clean.suite, TARGET, { seed: 1 }))).toBe(false);
+  });
+});
+
 describe('runSuite: what each check really did', () => {
   test('a check that caps its property runs records the runs it used; a check without a property records none', async () => {
     const { suite } = fakeSuite('fake', [

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type OpenEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
@@ -6,6 +6,7 @@ import { LeftoverLedger } from '../../harness/containment/index.js';
 import { firstContact } from '../../harness/first-contact.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { createSlots } from '../../harness/slots.js';
+import { removeWorkDir } from '../../harness/work-dir.js';
 import {
   atOtherApiOperation,
   type JournalEntry,
@@ -83,7 +84,7 @@ export async function openAgent(
   /** `jobs`: agent processes running at once at most (default 1); `signal`: the run's stop (an interrupt), which ends a running case. */
   env: Pick<OpenEnv, 'seed' | 'jobs' | 'signal'>,
   options: AgentSuiteOptions = {},
-): Promise<AgentCtx & { close(): Promise<void> }> {
+): Promise<AgentCtx & { close(): Promise<string | undefined> }> {
   const { seed, signal: stop } = env;
   const running = createSlots(env.jobs ?? 1);
   const apiKey = runApiKey(seed);
@@ -95,8 +96,11 @@ export async function openAgent(
   const mocks = new Set<MockMessagesService>();
   const close = async () => {
     await Promise.allSettled([...mocks].map((m) => m.close()));
-    await rm(root, { recursive: true, force: true });
+    return removeWorkDir(root);
   };
+  /** An error's message with what closing left behind. */
+  const withLeft = (message: string, left: string | undefined) =>
+    left === undefined ? message : `${message}; ${left}`;
   const baseEnv = options.baseEnv ?? process.env;
   const timeoutMs = options.caseTimeoutMs ?? CASE_TIMEOUT_MS;
   const leftovers = new LeftoverLedger();
@@ -184,8 +188,8 @@ export async function openAgent(
   try {
     probe = await result('oneCall');
   } catch (e) {
-    await close();
-    if (e instanceof TargetGone) throw new TargetUnavailable(e.message);
+    const left = await close();
+    if (e instanceof TargetGone) throw new TargetUnavailable(withLeft(e.message, left));
     throw e;
   }
   if (stop?.aborted) {
@@ -193,14 +197,17 @@ export async function openAgent(
     throw new Error('the run was stopped while the agent suite opened');
   }
   if (probe.requests.length === 0) {
-    await close();
+    const left = await close();
     const others = probe.otherOperations.map((e) => `${e.method} ${e.url}`);
     const besides =
       others.length === 0
         ? ''
         : `; it called only the real API's other operations, which the mock does not serve (${[...new Set(others)].slice(0, 3).join(', ')})`;
     throw new TargetUnavailable(
-      `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}${probe.run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`,
+      withLeft(
+        `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}${probe.run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`,
+        left,
+      ),
     );
   }
   return {

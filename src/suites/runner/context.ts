@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { SharedWork } from '../../harness/shared-work.js';
+import { removeWorkDir } from '../../harness/work-dir.js';
 import { slowRunnerAllowanceMs } from './checks/common.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
@@ -104,7 +105,7 @@ export async function openRunner(
   options: RunnerSuiteOptions = {},
   /** The run's stop signal (an interrupt): the preflight and the background sessions end with it. */
   stop?: AbortSignal,
-): Promise<RunnerCtx & { close(): Promise<void> }> {
+): Promise<RunnerCtx & { close(): Promise<string | undefined> }> {
   // realpath: a runner that reports `pwd -P` must be comparable (macOS /tmp is a symlink).
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'wirecheck-runner-suite-')));
   chmodSync(root, 0o755);
@@ -173,7 +174,7 @@ export async function openRunner(
     closing.abort();
     // Every session ends (its processes killed) once aborted; wait so nothing outlives close.
     await Promise.allSettled(sessions.all());
-    rmSync(root, { recursive: true, force: true, maxRetries: 2 });
+    return removeWorkDir(root);
   };
   const probe = await session({
     lines: [toolUse('echo wirecheck-probe')],
@@ -183,8 +184,10 @@ export async function openRunner(
   });
   const problem = closing.signal.aborted ? undefined : preflightProblem(probe);
   if (problem !== undefined) {
-    await close();
-    throw new TargetUnavailable(`the runner command ${JSON.stringify(target.runner)} ${problem}`);
+    const left = await close();
+    throw new TargetUnavailable(
+      `the runner command ${JSON.stringify(target.runner)} ${problem}${left === undefined ? '' : `; ${left}`}`,
+    );
   }
   const firstAnswerMs = probe.outputs[0]?.atMs ?? 0;
   allowanceMs = (lines) => slowRunnerAllowanceMs(firstAnswerMs, lines);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -9,6 +9,7 @@ import { firstContact } from '../../harness/first-contact.js';
 import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { SharedWork } from '../../harness/shared-work.js';
+import { removeWorkDir } from '../../harness/work-dir.js';
 import {
   followJournalFile,
   mockToolServerCommand,
@@ -183,7 +184,7 @@ export async function openToolClient(
   target: ToolClientTarget,
   seed: number,
   options: ToolClientSuiteOptions = {},
-): Promise<ToolClientCtx & { close(): Promise<void> }> {
+): Promise<ToolClientCtx & { close(): Promise<string | undefined> }> {
   const mismatch = revisionMismatchOf(target);
   if (mismatch !== undefined) throw new UsageError(mismatch);
   const dir = await mkdtemp(join(tmpdir(), 'wirecheck-tool-client-'));
@@ -317,7 +318,7 @@ export async function openToolClient(
 
   const close = async () => {
     await relay?.close();
-    await rm(dir, { recursive: true, force: true });
+    return removeWorkDir(dir);
   };
   try {
     // Preflight: the client must reach the mock over at least one transport (a command
@@ -328,7 +329,9 @@ export async function openToolClient(
       throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);
     }
   } catch (e) {
-    await close();
+    const left = await close();
+    if (e instanceof TargetUnavailable && left !== undefined)
+      throw new TargetUnavailable(`${e.message}; ${left}`);
     throw e;
   }
 
