@@ -27,6 +27,13 @@ const CASES: BrokenCase[] = [
     passes: [],
   },
   {
+    runner: 'inherit-env',
+    flaw: 'gives commands its own environment (PATH, HOME and USER its own)',
+    fails: [],
+    warns: ['environment.no-inherited-variables'],
+    passes: ['environment.path', 'environment.home'],
+  },
+  {
     runner: 'cut-by-characters',
     flaw: 'truncates at 65536 characters instead of bytes',
     fails: ['truncation.by-bytes', 'truncation.generated'],
@@ -219,4 +226,13 @@ test('a failure names what was expected and what the runner did', async () => {
   expect(check.expected).toBe(JSON.stringify('err\n'));
   expect(check.actual).toBe(JSON.stringify('\n--- STDERR ---\nerr\n'));
   expect(check.reproduce).toContain('--only runner.output.stderr-only');
+}, 60_000);
+
+// The rest of env's output is the user's environment, and may hold their secrets.
+test("an inherited variable's warning quotes only the canary's line of env, none of the user's environment", async () => {
+  const id = 'runner.environment.no-inherited-variables';
+  const result = await runAgainst(runnerCommand('inherit-env'), { only: [id] });
+  const check = result.checks.find((c) => c.id === id);
+  expect(check?.status).toBe('warn');
+  expect(check?.actual).toMatch(/^"WIRECHECK_RUNNER_CANARY=wirecheck-canary-[0-9a-f]{12}"$/);
 }, 60_000);

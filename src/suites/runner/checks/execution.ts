@@ -246,11 +246,13 @@ export const environmentChecks: Check<RunnerCtx>[] = [
           `\`env\` printed no variable (${abbreviate(result.content)}): the command did not run as sent`,
         );
       }
+      // Only the canary's lines are quoted: the rest of env is the user's environment, secrets included.
+      const seen = result.content.split('\n').filter((line) => line.includes(ctx.canaries.value));
       expectThat(
-        !result.content.includes(ctx.canaries.value),
+        seen.length === 0,
         `${ctx.canaries.variable}, set only for the runner, is visible to the command`,
         `no ${ctx.canaries.variable} in env`,
-        abbreviate(result.content),
+        abbreviate(seen.join('\n')),
       );
     },
   },

@@ -29,6 +29,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [skipBadLines] print nothing for a line that is not a valid tool_use
  * @property {boolean} [noTimeout] never stop a command
  * @property {boolean} [ignoreWorkdir] run in a folder of its own instead of WIRECHECK_WORKDIR
+ * @property {boolean} [inheritEnv] give commands its own environment, beside the PATH, HOME, USER and LANG it sets
  * @property {boolean} [runInCwd] run commands in the directory it was started in, not WIRECHECK_WORKDIR
  * @property {boolean} [killAtOnce] SIGKILL at the timeout without a grace (allowed by the spec)
  * @property {boolean} [failureStderrOnly] a failing command's content is its stderr alone (stdout dropped)
@@ -213,7 +214,13 @@ function execute(command, env, flaws, ctx) {
     ? `[ -s '${ctx.exports}' ] && . '${ctx.exports}'\ntrap "export -p > '${ctx.exports}'" EXIT\n`
     : '';
   writeFileSync(script, session + command, { mode: 0o644 });
-  const cmdEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workdir, USER: 'runner', LANG: 'C.UTF-8' };
+  const ownEnv = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: workdir,
+    USER: 'runner',
+    LANG: 'C.UTF-8',
+  };
+  const cmdEnv = flaws.inheritEnv ? { ...process.env, ...ownEnv } : ownEnv;
   const ids = uid === undefined ? {} : { uid, gid: uid };
   const sandboxed =
     ctx.bwrap &&
@@ -221,7 +228,8 @@ function execute(command, env, flaws, ctx) {
     !flaws.keepJobs &&
     !flaws.killGroupsAtExit &&
     !flaws.noPidNamespace &&
-    !flaws.signalAsExitZero;
+    !flaws.signalAsExitZero &&
+    !flaws.inheritEnv;
   const asNamespaceRoot = flaws.rootInUserNamespace && ctx.userNamespaces;
   const shell = asNamespaceRoot ? ['unshare', '--user', '--map-root-user', '/bin/sh'] : ['/bin/sh'];
   const child = sandboxed
