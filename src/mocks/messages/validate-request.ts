@@ -112,7 +112,10 @@ function toolResultIds(turn: Turn | undefined): string[] {
  * The real API's rules on tool blocks in a conversation (the spec's "Content blocks"
  * directions and the follow-up turn of "Endpoints"):
  * - tool_use blocks only in assistant turns, tool_result blocks only in user turns;
- * - each tool_result answers a tool_use of the immediately preceding assistant turn;
+ * - each tool_result answers a tool_use of the immediately preceding assistant turn, and one
+ *   tool_use has one tool_result (the spec: "one per tool_use block answered");
+ * - the tool_use ids of a turn are unique (the real API refuses a repeated id; across turns it
+ *   is not judged here, since the mock's own replay serves a recording's ids on every turn);
  * - every tool_use of an assistant turn is answered in the turn right after it (when
  *   there is one: a conversation may end with the assistant turn);
  * - a request holding tool blocks defines `tools` (sent again on every request).
@@ -135,8 +138,17 @@ export function conversationError(request: MessageRequest): string | undefined {
       if ((block.type === 'tool_use' || block.type === 'tool_result') && !request.tools?.length) {
         return `tools: requests which include tool_use or tool_result blocks must define tools (found a ${block.type} block at ${at})`;
       }
+      if (
+        block.type === 'tool_use' &&
+        blocks.slice(0, j).some((b) => b.type === 'tool_use' && b.id === block.id)
+      ) {
+        return `${at}: tool_use ids must be unique: ${String(block.id)} is used twice in this turn`;
+      }
       if (block.type === 'tool_result') {
         const id = block.tool_use_id as string;
+        if (blocks.slice(0, j).some((b) => b.type === 'tool_result' && b.tool_use_id === id)) {
+          return `${at}: each tool_use must have a single result. Found multiple tool_result blocks with id: ${id}`;
+        }
         if (!toolUseIds(messages[i - 1]).includes(id)) {
           return (
             `${at}.tool_use_id: unexpected tool_use_id found in tool_result blocks: ${id}. Each tool_result ` +

@@ -126,6 +126,36 @@ describe('conversation rules', () => {
     );
   });
 
+  test('one tool_use has one tool_result: a second result for the same id is refused', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1')] },
+        { role: 'user', content: [toolResult('t1'), toolResult('t1')] },
+      ],
+    };
+    expect(refusal(body)).toBe(
+      'messages.2.content.1: each tool_use must have a single result. Found multiple tool_result blocks with id: t1',
+    );
+  });
+
+  test('the tool_use ids of a turn are unique', () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1'), toolUse('t1')] },
+        { role: 'user', content: [toolResult('t1')] },
+      ],
+    };
+    expect(refusal(body)).toBe(
+      'messages.1.content.1: tool_use ids must be unique: t1 is used twice in this turn',
+    );
+  });
+
   test('every tool_use must be answered in the next turn', () => {
     const body = {
       ...base,
