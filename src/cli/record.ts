@@ -7,6 +7,7 @@ import { DEFAULT_MAX_LINE_BYTES } from '../protocol/jsonrpc/index.js';
 import { startRecordingProxy } from '../recording/index.js';
 import {
   recordStdioSession,
+  redactUrl,
   secretsOfEnv,
   startSseRecordingProxy,
   startStreamableHttpRecordingProxy,
@@ -96,7 +97,7 @@ export function addRecordCommand(
         }
         ctx.stdout.write(`${proxy.url}\n`);
         ctx.stderr.write(
-          `recording ${input.upstream} into ${resolve(input.out)}; interrupt (Ctrl-C) to stop\n`,
+          `recording ${redactUrl(input.upstream)} into ${resolve(input.out)}; interrupt (Ctrl-C) to stop\n`,
         );
         await untilShutdown(shutdown);
         await proxy.close();
@@ -192,7 +193,9 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
           });
         }
         ctx.stdout.write(`${proxy.url}\n`);
-        ctx.stderr.write(`recording ${input.http ?? input.sse} into ${outDir}; interrupt (Ctrl-C) to stop\n`);
+        ctx.stderr.write(
+          `recording ${redactUrl(input.http ?? input.sse!)} into ${outDir}; interrupt (Ctrl-C) to stop\n`,
+        );
         await untilShutdown(shutdown);
         await proxy.close();
         finish(0);

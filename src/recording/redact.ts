@@ -285,7 +285,8 @@ export function secretsOfTarget(target: string): string[] {
   return mergeSecrets(values);
 }
 
-function safeDecode(text: string): string {
+/** `text` percent-decoded, or as it is where it is no valid encoding. */
+export function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

@@ -29,7 +29,7 @@ export function shownHeader(header: GivenHeader): string {
   return `${header.name}: ${literalSecret ? REDACTED : header.given}`;
 }
 
-/** What hides the target's secret header values in a report's text, or undefined when there are none. */
+/** What hides a target's secret values (header values, credentials written into it) in a report's text, or undefined when there are none. */
 export function headerScrubber(secrets: readonly string[]): ((text: string) => string) | undefined {
   const kept = mergeSecrets(secrets);
   return kept.length === 0 ? undefined : (text) => scrubSecrets(text, kept);

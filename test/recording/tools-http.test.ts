@@ -141,3 +141,55 @@ describe('wirecheck record tools --http (Streamable HTTP)', () => {
     expect(both.stderr).toMatch(/exactly one of --stdio CMD, --sse URL and --http URL/);
   });
 });
+
+describe('wirecheck record tools --http: a key written into the upstream URL', () => {
+  const KEY = 'sk-live-url-0123456789';
+
+  test('is scrubbed from every message, as a presented one is, and the server field shows it redacted', async () => {
+    const mock = await startStreamableHttpMockToolServer();
+    const out = join(dir, 'url-key');
+    const proxy = await startStreamableHttpRecordingProxy({
+      upstream: `${mock.url}?api_key=${KEY}`,
+      outDir: out,
+    });
+    // The client presents nothing: the key rides in the URL the proxy sends every request to.
+    const client = new ToolClient(new StreamableHttpClientTransport(proxy.url));
+    try {
+      await client.connect();
+      const echo = await client.callTool('echo', { text: `the key is ${KEY}` });
+      expect(JSON.stringify(echo)).toContain(KEY);
+    } finally {
+      await client.close();
+      await proxy.settled();
+      await proxy.close();
+      await mock.close();
+    }
+    const [file] = await readdir(out);
+    const text = await readFile(join(out, file!), 'utf8');
+    expect(text).not.toContain(KEY);
+    const session = (await readFixtureFile(join(out, file!))) as ToolSession;
+    expect(session.server).toBe(`${mock.url}?api_key=[redacted]`);
+    expect(
+      session.messages.filter((m) => m.text.includes('the key is [redacted')).map((m) => m.direction),
+    ).toEqual(['client->server', 'server->client']);
+    expect(validateFixture(session).ok).toBe(true);
+  }, 20_000);
+
+  test('the CLI says what it records without the key', async () => {
+    const mock = await startStreamableHttpMockToolServer();
+    const stop = new AbortController();
+    const run = cli(
+      ['record', 'tools', '--http', `${mock.url}?api_key=${KEY}`, '--out', join(dir, 'cli-key')],
+      {
+        shutdown: stop.signal,
+      },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    stop.abort();
+    const done = await run;
+    await mock.close();
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain(`recording ${mock.url}?api_key=[redacted] into`);
+    expect(done.stderr).not.toContain(KEY);
+  });
+});

@@ -251,3 +251,33 @@ describe('wirecheck record tools --sse: no secret reaches the fixture', () => {
     expect(validateFixture(session).ok).toBe(true);
   });
 });
+
+describe('wirecheck record tools --sse: the endpoint event', () => {
+  test('an endpoint that carries the token is recorded masked, as the stream chunk that brought it', async () => {
+    const token = 'tok-ENDPOINT-0123456789';
+    // A server that hands the client's token on into the POST endpoint it announces.
+    const upstream = await announcing(`/messages?sessionId=s1&access_token=${token}`);
+    const out = join(dir, 'endpoint');
+    const proxy = await startSseRecordingProxy({
+      upstream: `${upstream.origin}/sse?access_token=${token}`,
+      outDir: out,
+    });
+    const transport = new SseClientTransport(proxy.url);
+    transport.onerror = () => {};
+    try {
+      await transport.start();
+    } finally {
+      await transport.close();
+      await proxy.settled();
+      await proxy.close();
+      await upstream.close();
+    }
+    const [file] = await readdir(out);
+    const text = await readFile(join(out, file!), 'utf8');
+    expect(text).not.toContain(token);
+    const session = (await readFixtureFile(join(out, file!))) as ToolSession;
+    expect(session.stream?.endpoint).toMatch(/^\/messages\?sessionId=s1&access_token=\[redacted\**\]$/);
+    // The recorded endpoint still equals the first event's data in the recorded chunks.
+    expect(validateFixture(session).ok).toBe(true);
+  });
+});

@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ToolClient } from '../../src/clients/tools/index.js';
 import { readFixtureFile, type ToolSession, validateFixture } from '../../src/fixtures/index.js';
 import { classifyMessage } from '../../src/protocol/jsonrpc/index.js';
+import { recordStdioSession } from '../../src/recording/tools/index.js';
 import { ChildProcessTransport } from '../../src/transports/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -84,4 +86,37 @@ describe('wirecheck record tools --stdio (spec "Tool server, stdio transport")',
     expect(session.exit).toEqual({ code: 0, signal: null });
     expect(validateFixture(session)).toMatchObject({ ok: true });
   }, 30_000);
+});
+
+describe('wirecheck record tools --stdio: credentials written into the server command', () => {
+  test('the values of its credential variables and flags are scrubbed from every message, not only from `server`', async () => {
+    const token = 'tok-0123456789abcdef';
+    const flag = 'tk-flag-0123456789';
+    const out = join(dir, 'command-secrets');
+    // `cat` answers each line with itself: a server echoing what carries its credentials.
+    const command = `API_TOKEN=${token} sh -c 'exec cat' server --token ${flag}`;
+    const line = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { token, flag } });
+    const written: string[] = [];
+    const { session } = await recordStdioSession({
+      command,
+      input: Readable.from([`${line}\n`]),
+      write: (bytes) => {
+        written.push(Buffer.from(bytes).toString());
+      },
+      writeError: () => {},
+      env: { PATH: process.env.PATH },
+      outDir: out,
+    });
+    // The relay passes what the server wrote; the recording holds none of it.
+    expect(written.join('')).toContain(token);
+    const [file] = await readdir(out);
+    const text = await readFile(join(out, file!), 'utf8');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(flag);
+    expect(session?.server).toBe("API_TOKEN=[redacted] sh -c 'exec cat' server --token [redacted]");
+    expect(session?.messages.map((m) => m.text)).toEqual([
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"token":"[redacted]","flag":"[redacted]"}}',
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"token":"[redacted]","flag":"[redacted]"}}',
+    ]);
+  });
 });

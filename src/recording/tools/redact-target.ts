@@ -1,4 +1,25 @@
-import { isSecretName, REDACTED, scrubSecrets, secretsOf } from '../redact.js';
+import {
+  isSecretName,
+  mergeSecrets,
+  REDACTED,
+  redactTarget,
+  safeDecode,
+  scrubSecrets,
+  secretsOf,
+  secretsOfTarget,
+} from '../redact.js';
+
+// A target as the user wrote it (a server command, a URL) may carry a credential of its own:
+// `API_KEY=... server`, `server --token ...`, `https://user:pass@host/mcp?api_key=...`. What
+// shows the target shows it redacted (by name), and the values are known secrets, scrubbed
+// (by value) from whatever the target's answers quote: the recorders' messages, the suites'
+// reports.
+
+/** `NAME=value`, an environment assignment. */
+const ASSIGNMENT = /(^|\s)([A-Za-z_][A-Za-z0-9_]*)(=)("[^"]*"|'[^']*'|\S+)/g;
+/** `--flag value` or `--flag=value`; a value beginning with `-` is the next flag. */
+const FLAG = /(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)([= ])("[^"]*"|'[^']*'|[^\s-]\S*)/g;
+const CREDENTIAL_FORMS = [ASSIGNMENT, FLAG];
 
 /**
  * A server command with its secrets redacted: values of environment assignments and of
@@ -6,34 +27,47 @@ import { isSecretName, REDACTED, scrubSecrets, secretsOf } from '../redact.js';
  * secret value (`secrets`) wherever it appears.
  */
 export function redactCommand(command: string, secrets: readonly string[] = []): string {
-  const assignments = command.replace(
-    /(^|\s)([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\S+)/g,
-    (whole, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : whole),
-  );
-  const flags = assignments.replace(
-    /(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)([= ])("[^"]*"|'[^']*'|[^\s-]\S*)/g,
-    (whole, lead: string, flag: string, sep: string) =>
-      isSecretName(flag) ? `${lead}${flag}${sep}${REDACTED}` : whole,
-  );
-  return scrubSecrets(flags, secrets);
+  let out = command;
+  for (const form of CREDENTIAL_FORMS) {
+    out = out.replace(form, (whole, lead: string, name: string, sep: string) =>
+      isSecretName(name) ? `${lead}${name}${sep}${REDACTED}` : whole,
+    );
+  }
+  return scrubSecrets(out, secrets);
 }
 
-/** A URL without credentials: user info and query parameters named like secrets are redacted. */
+/** A variable named rather than a value given (`$TOKEN`, `${TOKEN}`): reports keep it, so it is no secret to scrub. */
+const VARIABLE_REFERENCE = /^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/;
+
+/** The values redactCommand redacts by name (credential assignments and flags), unquoted. */
+export function secretsOfCommand(command: string): string[] {
+  const values: string[] = [];
+  for (const form of CREDENTIAL_FORMS) {
+    for (const [, , name, , given] of command.matchAll(form)) {
+      const value = /^(["']).*\1$/s.test(given!) ? given!.slice(1, -1) : given!;
+      if (isSecretName(name!) && !VARIABLE_REFERENCE.test(value)) values.push(value);
+    }
+  }
+  return mergeSecrets(values);
+}
+
+/** The user info of a URL (`https://user:pass@host/`): everything between `//` and the authority's last `@`. */
+const USER_INFO = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)@/;
+
+/**
+ * A URL without credentials: user info and query parameters named like secrets are redacted,
+ * the rest as given (not as the URL parser would spell it, so `[redacted]` reads as such).
+ */
 export function redactUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return url;
-  }
-  if (parsed.username !== '' || parsed.password !== '') {
-    parsed.username = REDACTED;
-    parsed.password = '';
-  }
-  for (const name of [...parsed.searchParams.keys()]) {
-    if (isSecretName(name)) parsed.searchParams.set(name, REDACTED);
-  }
-  return parsed.href;
+  return redactTarget(url.replace(USER_INFO, `$1${REDACTED}@`));
+}
+
+/** The values redactUrl redacts (user info, credential-named query parameters), as given and decoded. */
+export function secretsOfUrl(url: string): string[] {
+  const userInfo = USER_INFO.exec(url)?.[2];
+  if (userInfo === undefined) return secretsOfTarget(url);
+  const parts = [userInfo, ...userInfo.split(':')];
+  return mergeSecrets(parts, parts.map(safeDecode), secretsOfTarget(url));
 }
 
 /** Secret values of an environment (variables named like credentials), for scrubbing. */

@@ -28,7 +28,7 @@ import {
 } from '../redact.js';
 import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
 import { rewriteFirstEndpoint } from './endpoint.js';
-import { redactUrl } from './redact-target.js';
+import { redactUrl, secretsOfUrl } from './redact-target.js';
 import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
 
 export interface SseRecordingProxyOptions extends SessionSink {
@@ -103,7 +103,8 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
   const live = new Map<string, LiveSession>();
   const sessions: ToolSession[] = [];
   const keepSessions = options.outDir === undefined;
-  const given = mergeSecrets(options.secrets ?? []);
+  // A key written into the upstream URL (`?api_key=`, user info) is one the server may echo too.
+  const given = mergeSecrets(options.secrets ?? [], secretsOfUrl(options.upstream));
 
   const relayStream = (req: IncomingMessage, res: ServerResponse, ended: () => void): void => {
     const requestHeaders = flatHeaders(req.headers);
@@ -219,7 +220,8 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
         onFrame: (frame) => {
           if (endpoint !== undefined || frame.event !== TOOL_SSE_EVENTS.endpoint) return;
           endpoint = frame.data;
-          session.log?.endpoint(frame.data);
+          // Masked as the stream's chunks are, so the endpoint still equals the first event's data.
+          session.log?.endpoint(maskSecrets(frame.data, secrets));
           const resolved = resolveEndpoint(frame.data, upstream.href);
           session.postOrigin = resolved.origin;
           sessionId = resolved.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
@@ -272,7 +274,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     const id =
       url.searchParams.get(SESSION_QUERY_PARAM) ?? (typeof headerId === 'string' ? headerId : undefined);
     const session = id === undefined ? undefined : live.get(id);
-    if (session === undefined) options.onUnmatchedPost?.(req.url ?? '/');
+    if (session === undefined) options.onUnmatchedPost?.(redactTarget(req.url ?? '/', given));
     const secrets = [...(session?.secrets ?? []), ...secretsOf(flatHeaders(req.headers))];
     const message: ToolMessage | undefined = session && {
       atMs: session.since(),

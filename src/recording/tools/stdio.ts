@@ -8,10 +8,10 @@ import {
 } from '../../fixtures/schema.js';
 import { spawnContained } from '../../harness/containment/index.js';
 import { waitAtMost } from '../../harness/wait-at-most.js';
-import { scrubSecrets } from '../redact.js';
+import { mergeSecrets, scrubSecrets } from '../redact.js';
 import { createPacer, DISK_QUEUE_LIMIT } from '../relay-server.js';
 import { createLineRecorder } from './lines.js';
-import { redactCommand, secretsOfEnv } from './redact-target.js';
+import { redactCommand, secretsOfCommand, secretsOfEnv } from './redact-target.js';
 import { openSessionLog, type SessionSink } from './store.js';
 
 export interface StdioRecorderOptions extends SessionSink {
@@ -51,7 +51,8 @@ export interface StdioRecording {
  */
 export async function recordStdioSession(options: StdioRecorderOptions): Promise<StdioRecording> {
   const env = options.env ?? process.env;
-  const secrets = secretsOfEnv(env);
+  // The command's own credentials (`API_TOKEN=... server`, `--token ...`) are the server's to echo.
+  const secrets = mergeSecrets(secretsOfEnv(env), secretsOfCommand(options.command));
   const recordedAt = new Date().toISOString();
   // Each line is journaled as it ends (outDir): a recorder killed mid-session keeps them.
   const log = openSessionLog(

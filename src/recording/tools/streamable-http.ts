@@ -14,9 +14,9 @@ import {
 } from '../../protocol/mcp/streamable-http.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable } from '../headers.js';
-import { maskSecrets, mergeSecrets, scrubSecrets, secretsOf } from '../redact.js';
+import { maskSecrets, mergeSecrets, redactTarget, scrubSecrets, secretsOf } from '../redact.js';
 import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
-import { redactUrl } from './redact-target.js';
+import { redactUrl, secretsOfUrl } from './redact-target.js';
 import type { SseRecordingProxy } from './sse.js';
 import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
 
@@ -77,7 +77,8 @@ export async function startStreamableHttpRecordingProxy(
   const all = new Set<LiveSession>();
   const sessions: ToolSession[] = [];
   const keepSessions = options.outDir === undefined;
-  const given = mergeSecrets(options.secrets ?? []);
+  // A key written into the upstream URL (`?api_key=`, user info) is sent upstream with every request, and may be echoed.
+  const given = mergeSecrets(options.secrets ?? [], secretsOfUrl(options.upstream));
 
   const finish = (session: LiveSession) => {
     if (session.ended) return;
@@ -124,7 +125,8 @@ export async function startStreamableHttpRecordingProxy(
       all.add(session);
     } else {
       session = carried === undefined ? anonymous : byId.get(carried);
-      if (session === undefined) options.onUnmatched?.(`${req.method} ${req.url ?? '/'}`);
+      if (session === undefined)
+        options.onUnmatched?.(`${req.method} ${redactTarget(req.url ?? '/', secrets)}`);
     }
     const sent: ToolMessage | undefined =
       session !== undefined && req.method === 'POST'

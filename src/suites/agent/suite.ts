@@ -5,6 +5,7 @@ import type { BareStart } from '../../harness/bare-start.js';
 import type { Suite } from '../../harness/check.js';
 import { REFUSED_BASE_URL } from '../messages-client/target.js';
 import { startBudgetScale } from '../target-options.js';
+import { targetScrubber } from '../target-secrets.js';
 import { authChecks } from './checks/auth.js';
 import { breakerChecks } from './checks/breaker.js';
 import { capChecks } from './checks/cap.js';
@@ -35,6 +36,7 @@ export function createAgentSuite(options: AgentSuiteOptions = {}): Suite<AgentTa
     ],
     describeTarget,
     targetArgs,
+    scrubber: (target) => targetScrubber({ commands: [target.agent] }),
     budgetScale: (target) =>
       startBudgetScale(target.startTimeoutMs, options.caseTimeoutMs ?? CASE_TIMEOUT_MS),
     open: (target, env) => openAgent(target, env, options),

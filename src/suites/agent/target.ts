@@ -1,4 +1,5 @@
 import { UsageError } from '../../harness/errors.js';
+import { redactCommand } from '../../recording/tools/redact-target.js';
 import { clientEnv } from '../messages-client/target.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { clientStartTimeoutOption, parseStartTimeout, startTimeoutArgs } from '../target-options.js';
@@ -56,12 +57,14 @@ export function agentTargetFromOptions(opts: Record<string, unknown>): AgentTarg
   return { agent, ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }) };
 }
 
+/** The command as reports show it: the credentials written into it redacted (target-secrets.ts). */
 export function describeTarget(target: AgentTarget): string {
+  const agent = redactCommand(target.agent);
   return target.startTimeoutMs === undefined
-    ? target.agent
-    : `${target.agent} (--start-timeout ${target.startTimeoutMs / 1000})`;
+    ? agent
+    : `${agent} (--start-timeout ${target.startTimeoutMs / 1000})`;
 }
 
 export function targetArgs(target: AgentTarget): string[] {
-  return ['--agent', target.agent, ...startTimeoutArgs(target.startTimeoutMs)];
+  return ['--agent', redactCommand(target.agent), ...startTimeoutArgs(target.startTimeoutMs)];
 }

@@ -1,6 +1,7 @@
 import type { Suite } from '../../harness/check.js';
 import { KEEP_CLIENT_WARM } from '../../warm/advice.js';
 import { startBudgetScale } from '../target-options.js';
+import { targetScrubber } from '../target-secrets.js';
 import { bufferedChecks } from './checks/buffered.js';
 import { errorChecks } from './checks/errors.js';
 import { forwardCompatChecks } from './checks/forward-compat.js';
@@ -41,6 +42,7 @@ export function createMessagesClientSuite(
     waitsAtOnce: errorChecks.filter((c) => c.schedule === 'waits').length,
     describeTarget,
     targetArgs,
+    scrubber: (target) => targetScrubber({ commands: [target.client] }),
     budgetScale: (target) =>
       startBudgetScale(target.startTimeoutMs, options.caseTimeoutMs ?? CASE_TIMEOUT_MS),
     open: (target, env) => openMessagesClient(target, env.seed, options),

@@ -1,4 +1,5 @@
 import { UsageError } from '../../harness/errors.js';
+import { redactCommand } from '../../recording/tools/redact-target.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { clientStartTimeoutOption, parseStartTimeout, startTimeoutArgs } from '../target-options.js';
 
@@ -74,12 +75,14 @@ export function messagesClientTargetFromOptions(opts: Record<string, unknown>): 
   return { client, ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }) };
 }
 
+/** The command as reports show it: the credentials written into it redacted (target-secrets.ts). */
 export function describeTarget(target: MessagesClientTarget): string {
+  const client = redactCommand(target.client);
   return target.startTimeoutMs === undefined
-    ? target.client
-    : `${target.client} (--start-timeout ${target.startTimeoutMs / 1000})`;
+    ? client
+    : `${client} (--start-timeout ${target.startTimeoutMs / 1000})`;
 }
 
 export function targetArgs(target: MessagesClientTarget): string[] {
-  return ['--client', target.client, ...startTimeoutArgs(target.startTimeoutMs)];
+  return ['--client', redactCommand(target.client), ...startTimeoutArgs(target.startTimeoutMs)];
 }

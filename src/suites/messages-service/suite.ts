@@ -1,6 +1,6 @@
 import type { Suite } from '../../harness/check.js';
 import { givenHeaderSecrets } from '../../recording/redact.js';
-import { headerScrubber } from '../given-headers.js';
+import { targetScrubber } from '../target-secrets.js';
 import { abortChecks } from './checks/abort.js';
 import { agreementChecks } from './checks/agreement.js';
 import { authChecks } from './checks/auth.js';
@@ -10,7 +10,7 @@ import { httpChecks } from './checks/http.js';
 import { streamChecks } from './checks/stream.js';
 import { toolChecks } from './checks/tools.js';
 import { type MessagesServiceCtx, type MessagesServiceSuiteOptions, openMessagesService } from './context.js';
-import { describeTarget, type MessagesServiceTarget, targetArgs } from './target.js';
+import { describeTarget, type MessagesServiceTarget, resolveTarget, targetArgs } from './target.js';
 
 /** The messages-service suite with its own tuning (property caps, request budget). */
 export function createMessagesServiceSuite(
@@ -36,9 +36,20 @@ export function createMessagesServiceSuite(
     ],
     describeTarget,
     targetArgs,
-    scrubber: (target) => headerScrubber(givenHeaderSecrets(target.headers ?? [])),
+    // The key is sent as x-api-key: a service may quote it back (a 401 naming the key it refused).
+    scrubber: (target) =>
+      targetScrubber({ urls: [target.baseUrl] }, [
+        ...givenHeaderSecrets(target.headers ?? []),
+        ...apiKeyOf(target),
+      ]),
     open: (target) => openMessagesService(target, options),
   };
 }
 
 export const messagesServiceSuite = createMessagesServiceSuite();
+
+/** The value of the key's environment variable, when set: a secret no report may show. */
+function apiKeyOf(target: MessagesServiceTarget): string[] {
+  const key = process.env[resolveTarget(target).apiKeyEnv];
+  return key === undefined || key === '' ? [] : [key];
+}

@@ -1,6 +1,7 @@
 import { UsageError } from '../../harness/errors.js';
 import type { GivenHeader } from '../../protocol/header-option.js';
 import { DEFAULT_MODEL } from '../../protocol/messages/default-model.js';
+import { redactUrl } from '../../recording/tools/redact-target.js';
 import { parseHeaders, shownHeader } from '../given-headers.js';
 import type { TargetOptionSpec } from '../registry.js';
 import { requiredStringOption, stringOption } from '../target-options.js';
@@ -103,13 +104,14 @@ export function messagesServiceTargetFromOptions(opts: Record<string, unknown>):
   };
 }
 
+/** The service as reports show it: the credentials written into its URL redacted (target-secrets.ts). */
 export function describeTarget(target: MessagesServiceTarget): string {
   const t = resolveTarget(target);
-  return `${t.baseUrl} (model ${t.model})`;
+  return `${redactUrl(t.baseUrl)} (model ${t.model})`;
 }
 
 export function targetArgs(target: MessagesServiceTarget): string[] {
   const t = resolveTarget(target);
   const headers = (target.headers ?? []).flatMap((h) => ['--header', shownHeader(h)]);
-  return ['--base-url', t.baseUrl, '--api-key-env', t.apiKeyEnv, '--model', t.model, ...headers];
+  return ['--base-url', redactUrl(t.baseUrl), '--api-key-env', t.apiKeyEnv, '--model', t.model, ...headers];
 }

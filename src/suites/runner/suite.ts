@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BareStart } from '../../harness/bare-start.js';
 import type { Suite } from '../../harness/check.js';
+import { targetScrubber } from '../target-secrets.js';
 import { environmentChecks, executionChecks } from './checks/execution.js';
 import { exitStatusChecks } from './checks/exit-status.js';
 import { floodChecks } from './checks/flood.js';
@@ -47,6 +48,7 @@ export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<Runne
     ],
     describeTarget,
     targetArgs,
+    scrubber: (target) => targetScrubber({ commands: [target.runner] }),
     open: (target, env) => openRunner(target, options, env.signal),
     bareStart: (target) => bareRunnerStart(target, options),
   };

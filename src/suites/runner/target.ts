@@ -1,4 +1,5 @@
 import { UsageError } from '../../harness/errors.js';
+import { redactCommand } from '../../recording/tools/redact-target.js';
 import type { TargetOptionSpec } from '../registry.js';
 
 /** How the harness reaches a bash runner: a shell command (the target contract in the README, runner). */
@@ -24,10 +25,11 @@ export function runnerTargetFromOptions(opts: Record<string, unknown>): RunnerTa
   return { runner };
 }
 
+/** The command as reports show it: the credentials written into it redacted (target-secrets.ts). */
 export function describeTarget(target: RunnerTarget): string {
-  return target.runner;
+  return redactCommand(target.runner);
 }
 
 export function targetArgs(target: RunnerTarget): string[] {
-  return ['--runner', target.runner];
+  return ['--runner', redactCommand(target.runner)];
 }

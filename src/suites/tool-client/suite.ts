@@ -2,6 +2,7 @@ import { type Check, CheckSkipped, type Suite } from '../../harness/check.js';
 import { KEEP_CLIENT_WARM } from '../../warm/advice.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { startBudgetScale } from '../target-options.js';
+import { targetScrubber } from '../target-secrets.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
 import { leftoverChecks } from './checks/leftovers.js';
@@ -74,6 +75,7 @@ export function createToolClientSuite(
     checks: allChecks(),
     describeTarget,
     targetArgs,
+    scrubber: (target) => targetScrubber({ commands: [target.client] }),
     budgetScale: (target) =>
       startBudgetScale(target.startTimeoutMs, options.caseTimeoutMs ?? CASE_TIMEOUT_MS),
     // Its waiting checks (a slow initialize, a slow reply, a stream's retry) judge only that the

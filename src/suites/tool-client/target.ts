@@ -4,6 +4,7 @@ import {
   type ProtocolRevision,
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
+import { redactCommand } from '../../recording/tools/redact-target.js';
 import type { TargetOptionSpec } from '../registry.js';
 import {
   clientStartTimeoutOption,
@@ -135,7 +136,9 @@ export function toolClientTargetFromOptions(opts: Record<string, unknown>): Tool
   return target;
 }
 
+/** The command as reports show it: the credentials written into it redacted (target-secrets.ts). */
 export function describeTarget(target: ToolClientTarget): string {
+  const client = redactCommand(target.client);
   const overHttp = target.protocol === undefined && transportsOf(target).includes('http');
   const notes = [
     ...(target.protocol === undefined ? [] : [`MCP ${target.protocol}`]),
@@ -143,13 +146,13 @@ export function describeTarget(target: ToolClientTarget): string {
     ...(target.transports === undefined ? [] : [`over ${target.transports.join(', ')}`]),
     ...(target.startTimeoutMs === undefined ? [] : [`--start-timeout ${target.startTimeoutMs / 1000}`]),
   ];
-  return notes.length === 0 ? target.client : `${target.client} (${notes.join('; ')})`;
+  return notes.length === 0 ? client : `${client} (${notes.join('; ')})`;
 }
 
 export function targetArgs(target: ToolClientTarget): string[] {
   return [
     '--client',
-    target.client,
+    redactCommand(target.client),
     ...protocolArgs(target.protocol),
     ...(target.transports === undefined ? [] : ['--transports', target.transports.join(',')]),
     ...startTimeoutArgs(target.startTimeoutMs),

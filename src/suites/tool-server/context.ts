@@ -15,6 +15,7 @@ import {
   ToolsListResult,
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
+import { redactCommand, redactUrl } from '../../recording/tools/redact-target.js';
 import { CallBacklog } from './call-backlog.js';
 import { type CallPolicy, callPolicy } from './call-policy.js';
 import type { Channel } from './channel.js';
@@ -293,7 +294,7 @@ export async function openToolServer(
       return track(await open(httpMs).catch((e: unknown) => openAgainIfBusy(e, open)));
     } catch (e) {
       if (!(e instanceof SseOpenError)) throw e;
-      if (live) throw gone(`the server stopped answering at ${target.url} (${e.message})`);
+      if (live) throw gone(`the server stopped answering at ${redactUrl(target.url)} (${e.message})`);
       throw new CheckFailure(e.message, 'HTTP 200 and an event stream', 'no stream');
     }
   };
@@ -318,7 +319,7 @@ export async function openToolServer(
       if ((await owners.releaseDone()) || (!roomMade.recently() && (await idle.letGo()))) roomMade.mark();
       if (!roomMade.recently()) {
         throw new SessionRefused(
-          `GET ${target.kind === 'sse' ? target.url : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (the suite holds ${sessionsHeld()}), so this check could not open the session it needs`,
+          `GET ${target.kind === 'sse' ? redactUrl(target.url) : ''} for session ${label} was answered HTTP ${channel.status}: the server takes no more sessions now (the suite holds ${sessionsHeld()}), so this check could not open the session it needs`,
         );
       }
       await delay(ASK_AGAIN_PAUSE_MS);
@@ -364,7 +365,7 @@ export async function openToolServer(
       const ended = channel.gone();
       await channel.close();
       throw new CheckFailure(
-        `GET ${target.kind === 'sse' ? target.url : ''} gave no usable endpoint event ${ended === undefined ? `within ${httpMs} ms` : `(${ended})`} (HTTP ${channel.status}; received ${JSON.stringify(channel.frameItems().slice(0, 3))})`,
+        `GET ${target.kind === 'sse' ? redactUrl(target.url) : ''} gave no usable endpoint event ${ended === undefined ? `within ${httpMs} ms` : `(${ended})`} (HTTP ${channel.status}; received ${JSON.stringify(channel.frameItems().slice(0, 3))})`,
         'an event `endpoint` whose data is the POST path with a sessionId',
         JSON.stringify(channel.frameItems().slice(0, 5)),
         undefined,
@@ -631,7 +632,7 @@ async function preflight(
     );
     if ('problem' in got) {
       throw new TargetUnavailable(
-        `the stream URL ${target.url} does not answer: ${got.problem}${stderr(how.started)}`,
+        `the stream URL ${redactUrl(target.url)} does not answer: ${got.problem}${stderr(how.started)}`,
       );
     }
     const type = String(got.res.headers['content-type'] ?? '');
@@ -639,7 +640,7 @@ async function preflight(
       const body = await firstBytes(got.res, 300, 500);
       got.req.destroy();
       throw new TargetUnavailable(
-        `GET ${target.url} (Accept: text/event-stream) answered HTTP ${got.res.statusCode} ${type === '' ? '(no content type)' : type}, not 200 text/event-stream: no SSE session can be opened there${body === '' ? '' : `; body: ${JSON.stringify(body)}`}${stderr(how.started)}`,
+        `GET ${redactUrl(target.url)} (Accept: text/event-stream) answered HTTP ${got.res.statusCode} ${type === '' ? '(no content type)' : type}, not 200 text/event-stream: no SSE session can be opened there${body === '' ? '' : `; body: ${JSON.stringify(body)}`}${stderr(how.started)}`,
       );
     }
     got.req.destroy();
@@ -667,7 +668,7 @@ async function preflight(
           ? `sent no endpoint event within ${how.httpMs} ms`
           : `${ended} before any endpoint event`;
       throw new TargetUnavailable(
-        `GET ${(target as { url: string }).url} opened an event stream but ${what} (frames: ${frames}): no POST endpoint to talk to${stderr(how.started)}`,
+        `GET ${redactUrl((target as { url: string }).url)} opened an event stream but ${what} (frames: ${frames}): no POST endpoint to talk to${stderr(how.started)}`,
       );
     }
   }
@@ -676,11 +677,7 @@ async function preflight(
     const other = otherRevisionAnswered(target, ex);
     if (other === undefined) return { channel, ex };
     await channel.close();
-    const ran =
-      target.kind === 'stdio'
-        ? `the server command ${JSON.stringify(target.command)}`
-        : `the server at ${target.url}`;
-    throw new TargetUnavailable(`${ran} cannot be tested as ${target.protocol}: ${other}`);
+    throw new TargetUnavailable(`${serverNamed(target)} cannot be tested as ${target.protocol}: ${other}`);
   }
   const proc = channel.transport === 'stdio' ? (channel as StdioChannel).process : how.started;
   // Let a dying process finish so its exit status and stderr are complete.
@@ -688,19 +685,20 @@ async function preflight(
   if (channel.transport === 'http') {
     const why = whyNoStreamableInitialize(channel as StreamableChannel, ex, how.replyMs);
     await channel.close();
-    throw new TargetUnavailable(
-      `the server at ${(target as { url: string }).url} cannot be tested: ${why}${stderr(how.started)}`,
-    );
+    throw new TargetUnavailable(`${serverNamed(target)} cannot be tested: ${why}${stderr(how.started)}`);
   }
   const why = bodyIsReply(ex.post?.body)
     ? `it answered initialize in the POST response body (${JSON.stringify(ex.post?.body.slice(0, 200))}), not on the event stream as the SSE transport does: is this a Streamable HTTP server?`
     : whyNoInitialize(channel, ex, how.replyMs, channel.transport === 'stdio');
   await channel.close();
-  const ran =
-    target.kind === 'stdio'
-      ? `the server command ${JSON.stringify(target.command)}`
-      : `the server at ${target.url}`;
-  throw new TargetUnavailable(`${ran} cannot be tested: ${why}${stderr(proc)}`);
+  throw new TargetUnavailable(`${serverNamed(target)} cannot be tested: ${why}${stderr(proc)}`);
+}
+
+/** The server as a message names it: its command or URL, redacted as reports show the target. */
+function serverNamed(target: ToolServerTarget): string {
+  return target.kind === 'stdio'
+    ? `the server command ${JSON.stringify(redactCommand(target.command))}`
+    : `the server at ${redactUrl(target.url)}`;
 }
 
 /**
@@ -832,7 +830,7 @@ async function waitUntilAnswers(
     if (proc.exit() !== undefined) {
       await delay(50);
       const block = firstLinesBlock('its stderr', proc.stderrTail());
-      return `the --start command exited (${describeExit(proc).split(' (stderr')[0]}) before ${url} answered${block === '' ? '' : `\n${block}`}`;
+      return `the --start command exited (${describeExit(proc).split(' (stderr')[0]}) before ${redactUrl(url)} answered${block === '' ? '' : `\n${block}`}`;
     }
     const got = await openGet(new URL(url), { accept: 'text/event-stream' }, 1000, targetHeaders);
     if (!('problem' in got)) {
@@ -844,5 +842,5 @@ async function waitUntilAnswers(
   }
   await proc.kill();
   const block = firstLinesBlock('its stderr', proc.stderrTail());
-  return `${url} did not answer within ${ms} ms of the --start command (last: ${last}); ${SLOW_START_HINT}${block === '' ? '' : `\n${block}`}`;
+  return `${redactUrl(url)} did not answer within ${ms} ms of the --start command (last: ${last}); ${SLOW_START_HINT}${block === '' ? '' : `\n${block}`}`;
 }

@@ -3,6 +3,7 @@ import { OPEN_ALLOWANCE_MS } from '../../harness/budget.js';
 import type { Check, Suite } from '../../harness/check.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { startBudgetScale } from '../target-options.js';
+import { targetScrubber } from '../target-secrets.js';
 import { earlyRequestChecks } from './checks/early-request.js';
 import { keepAliveChecks } from './checks/keep-alive.js';
 import { leftoverChecks } from './checks/leftovers.js';
@@ -24,7 +25,7 @@ import {
 } from './context.js';
 import { skipShouldOnPrerequisite } from './prerequisite.js';
 import { describeTarget, revisionOf, type ToolServerTarget, targetArgs } from './target.js';
-import { headerScrubber, headerSecrets } from './target-headers.js';
+import { headerSecrets } from './target-headers.js';
 
 /** The tool-server suite with its own tuning (budgets, property caps). */
 export function createToolServerSuite(
@@ -56,7 +57,13 @@ export function createToolServerSuite(
     ).map(closingItsSessions),
     describeTarget,
     targetArgs,
-    scrubber: (target) => headerScrubber(headerSecrets(target)),
+    scrubber: (target) =>
+      targetScrubber(
+        target.kind === 'stdio'
+          ? { commands: [target.command] }
+          : { commands: [target.start], urls: [target.url] },
+        headerSecrets(target),
+      ),
     // Over stdio every session is a new process, each allowed --start-timeout before its first reply.
     budgetScale: (target) =>
       target.kind === 'stdio' && target.startTimeoutMs !== undefined

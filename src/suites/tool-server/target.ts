@@ -5,6 +5,7 @@ import {
   type ProtocolRevision,
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
+import { redactCommand, redactUrl } from '../../recording/tools/redact-target.js';
 import type { TargetOptionSpec } from '../registry.js';
 import {
   PROTOCOL_TARGET_OPTION,
@@ -174,21 +175,24 @@ function describeCallTools(c: CallToolsOption | undefined): string {
   return ` (--call-tools ${typeof c === 'string' ? c : c.join(',')})`;
 }
 
+/** The target as reports show it: the credentials written into its command or URL redacted (target-secrets.ts). */
 export function describeTarget(target: ToolServerTarget): string {
   const startTimeout =
     target.startTimeoutMs === undefined ? '' : ` (--start-timeout ${target.startTimeoutMs / 1000})`;
   const policy = `${describeCallTools(target.callTools)}${target.protocol === undefined ? '' : ` (MCP ${target.protocol})`}${startTimeout}`;
-  if (target.kind === 'stdio') return `stdio: ${target.command}${policy}`;
+  if (target.kind === 'stdio') return `stdio: ${redactCommand(target.command)}${policy}`;
   const name = target.kind === 'http' ? 'streamable http' : 'sse';
   const headers =
     target.headers === undefined || target.headers.length === 0
       ? ''
       : ` (--header ${target.headers.map((h) => h.name).join(', ')})`;
+  const url = redactUrl(target.url);
   return target.start === undefined
-    ? `${name}: ${target.url}${policy}${headers}`
-    : `${name}: ${target.url} (started by ${target.start})${policy}${headers}`;
+    ? `${name}: ${url}${policy}${headers}`
+    : `${name}: ${url} (started by ${redactCommand(target.start)})${policy}${headers}`;
 }
 
+/** The target options of a reproduce line, redacted as describeTarget. */
 export function targetArgs(target: ToolServerTarget): string[] {
   const c = target.callTools;
   const policy = [
@@ -196,9 +200,10 @@ export function targetArgs(target: ToolServerTarget): string[] {
     ...protocolArgs(target.protocol),
     ...startTimeoutArgs(target.startTimeoutMs),
   ];
-  if (target.kind === 'stdio') return ['--stdio', target.command, ...policy];
+  if (target.kind === 'stdio') return ['--stdio', redactCommand(target.command), ...policy];
   const flag = target.kind === 'http' ? '--http' : '--sse';
-  const base = target.start === undefined ? [flag, target.url] : [flag, target.url, '--start', target.start];
+  const url = redactUrl(target.url);
+  const base = target.start === undefined ? [flag, url] : [flag, url, '--start', redactCommand(target.start)];
   const headers = (target.headers ?? []).flatMap((h) => ['--header', shownHeader(h)]);
   return [...base, ...headers, ...policy];
 }

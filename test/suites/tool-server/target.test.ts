@@ -1,3 +1,8 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { commanderOptionOf, targetOptionUnion } from '../../../src/cli/options.js';
@@ -16,6 +21,7 @@ import {
   headersToSend,
   parseHeaders,
 } from '../../../src/suites/tool-server/target-headers.js';
+import { cli } from '../../cli/fake-suites.js';
 import { freePort, testSuite } from './helpers.js';
 
 describe('tool-server target options (TARGETS.md tool-server)', () => {
@@ -190,4 +196,34 @@ describe('tool-server target options (TARGETS.md tool-server)', () => {
       TargetUnavailable,
     );
   });
+});
+
+describe('a credential written into the target URL reaches no report (docs/security.md)', () => {
+  test('--http URL?api_key=KEY to a server that answers 401 quoting the URL: no report, line or message holds KEY', async () => {
+    const key = 'sk-live-0123456789';
+    // A careless server: it refuses, echoing the request URL, key and all.
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: `unauthorized: ${req.url}` }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-target-secrets-'));
+    try {
+      const url = `http://127.0.0.1:${port}/mcp?api_key=${key}`;
+      const run = await cli(['test', 'tool-server', '--http', url, '--report-dir', dir]);
+      expect(run.code).toBe(2);
+      // The 401 was quoted: the message says why, without the key.
+      expect(run.stderr).toContain('401');
+      expect(run.stdout).toContain(`streamable http: http://127.0.0.1:${port}/mcp?api_key=[redacted]`);
+      const files = await readdir(dir);
+      expect(files).toEqual(expect.arrayContaining(['results.json', 'junit.xml']));
+      const reports = await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')));
+      for (const text of [run.stdout, run.stderr, ...reports]) expect(text).not.toContain(key);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 20_000);
 });

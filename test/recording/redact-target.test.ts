@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'vitest';
+import {
+  redactCommand,
+  redactUrl,
+  secretsOfCommand,
+  secretsOfUrl,
+} from '../../src/recording/tools/redact-target.js';
+
+// A target as the user wrote it: what redactCommand and redactUrl hide by name are the values
+// secretsOfCommand and secretsOfUrl give, to be scrubbed where the target quotes them back.
+
+describe('the credentials written into a command', () => {
+  const command =
+    'API_TOKEN=tok-0123456789abcdef PORT=8080 npx server --token tk-flag-0123456789 --api-key="sk-quoted 0123456789" --max-tokens 4096 --name my-server-name';
+
+  test('redactCommand hides the values of credential assignments and flags, nothing else', () => {
+    expect(redactCommand(command)).toBe(
+      'API_TOKEN=[redacted] PORT=8080 npx server --token [redacted] --api-key=[redacted] --max-tokens 4096 --name my-server-name',
+    );
+  });
+
+  test('secretsOfCommand gives those values, unquoted (and the credential after a space on its own)', () => {
+    expect(secretsOfCommand(command).sort()).toEqual(
+      ['sk-quoted 0123456789', 'tk-flag-0123456789', 'tok-0123456789abcdef', '0123456789'].sort(),
+    );
+  });
+
+  test('a variable named, not given, is no secret to scrub; nor is a value under 8 characters', () => {
+    expect(secretsOfCommand(`API_KEY=$API_KEY server --token "\${MCP_TOKEN}" --auth short`)).toEqual([]);
+    expect(secretsOfCommand('node server.js --port 8080')).toEqual([]);
+  });
+});
+
+describe('the credentials written into a URL', () => {
+  test('redactUrl hides user info and credential query parameters, the rest as given', () => {
+    expect(
+      redactUrl('http://deploy:pa55word-0123@127.0.0.1:8000/mcp?api_key=sk-live-0123456789&tenant=acme'),
+    ).toBe('http://[redacted]@127.0.0.1:8000/mcp?api_key=[redacted]&tenant=acme');
+    // Nothing to hide: as typed, not as the URL parser spells it (no `/` added).
+    expect(redactUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+    expect(redactUrl('http://h/a@b?x=1')).toBe('http://h/a@b?x=1');
+  });
+
+  test('secretsOfUrl gives those values, as given and decoded', () => {
+    expect(
+      secretsOfUrl('http://deploy:pa55word%400123@h/mcp?api_key=sk-live%2B0123456789&tenant=acme').sort(),
+    ).toEqual(
+      [
+        'deploy:pa55word%400123',
+        'deploy:pa55word@0123',
+        'pa55word%400123',
+        'pa55word@0123',
+        'sk-live%2B0123456789',
+        'sk-live+0123456789',
+      ].sort(),
+    );
+    expect(secretsOfUrl('http://127.0.0.1:8000/mcp?tenant=acme-corporation')).toEqual([]);
+    expect(secretsOfUrl('not a url ?token=tok-0123456789')).toEqual(['tok-0123456789']);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'vitest';
+import { shownTarget, shownTargetArgs } from '../../src/harness/shown-target.js';
+import { findSuite } from '../../src/suites/registry.js';
+
+// A credential written into a target (a command's `API_TOKEN=`/`--token`, a URL's `?api_key=` or
+// user info) reaches no report: the description and the reproduce line show it redacted, and
+// the suite's scrubber hides its value wherever a result quotes it (a 401 echoing the key).
+
+const KEY = 'sk-live-0123456789';
+const TOKEN = 'tok-0123456789abcdef';
+const FLAG = 'tk-flag-0123456789';
+const PASSWORD = 'pa55word-0123';
+const SECRETS = [KEY, TOKEN, FLAG, PASSWORD];
+
+const COMMAND = `API_TOKEN=${TOKEN} node target.js --token ${FLAG}`;
+const URL_WITH_KEY = `http://deploy:${PASSWORD}@127.0.0.1:8000/mcp?api_key=${KEY}`;
+
+const targets: [suite: string, label: string, options: Record<string, unknown>][] = [
+  ['tool-server', '--stdio', { stdio: COMMAND }],
+  ['tool-server', '--http with --start', { http: URL_WITH_KEY, start: COMMAND }],
+  ['tool-server', '--sse', { sse: URL_WITH_KEY }],
+  ['messages-service', '--base-url', { baseUrl: `http://gateway:${PASSWORD}@127.0.0.1:8080?api_key=${KEY}` }],
+  ['messages-client', '--client', { client: COMMAND }],
+  ['runner', '--runner', { runner: COMMAND }],
+  ['agent', '--agent', { agent: COMMAND }],
+  ['tool-client', '--client', { client: COMMAND }],
+];
+
+describe('a credential written into the target reaches no report', () => {
+  test.each(targets)('%s %s: the description and the reproduce line show it redacted', (name, _, options) => {
+    const entry = findSuite(name)!;
+    const target = entry.targetFromOptions(options);
+    const shown = JSON.stringify([shownTarget(entry.suite, target), shownTargetArgs(entry.suite, target)]);
+    for (const secret of SECRETS) expect(shown).not.toContain(secret);
+    expect(shown).toContain('[redacted]');
+    // What is not a credential stays as given.
+    expect(shown).toMatch(/node target\.js|127\.0\.0\.1:80[08]0/);
+  });
+
+  test.each(targets)('%s %s: its value is scrubbed from what a result quotes', (name, _, options) => {
+    const entry = findSuite(name)!;
+    const target = entry.targetFromOptions(options);
+    const scrub = entry.suite.scrubber?.(target);
+    const written = SECRETS.filter((s) => JSON.stringify(options).includes(s));
+    const quoted = written.map((s) => `HTTP 401: bad credential ${s}`).join('\n');
+    expect(scrub?.(quoted)).toBe(written.map(() => 'HTTP 401: bad credential [redacted]').join('\n'));
+  });
+
+  test('messages-service: the key of --api-key-env is scrubbed from what a result quotes (a 401 naming it)', () => {
+    const entry = findSuite('messages-service')!;
+    const name = 'WIRECHECK_TARGET_SECRETS_TEST_KEY';
+    process.env[name] = KEY;
+    try {
+      const target = entry.targetFromOptions({ baseUrl: 'http://127.0.0.1:8080', apiKeyEnv: name });
+      expect(entry.suite.scrubber?.(target)?.(`401: invalid x-api-key ${KEY}`)).toBe(
+        '401: invalid x-api-key [redacted]',
+      );
+    } finally {
+      delete process.env[name];
+    }
+  });
+
+  test('a target without credentials is shown as given, with no scrubber', () => {
+    const entry = findSuite('tool-server')!;
+    const target = entry.targetFromOptions({
+      http: 'http://127.0.0.1:8000/mcp?tenant=acme',
+      start: 'node s.js',
+    });
+    expect(shownTargetArgs(entry.suite, target)).toEqual([
+      '--http',
+      'http://127.0.0.1:8000/mcp?tenant=acme',
+      '--start',
+      'node s.js',
+    ]);
+    expect(entry.suite.scrubber?.(target)).toBeUndefined();
+  });
+});
