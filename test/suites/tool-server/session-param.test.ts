@@ -40,6 +40,7 @@ describe('an SSE server whose endpoint names its session otherwise', () => {
       'tool-server.sse.unknown-session-refused',
       'tool-server.sse.no-cross-session-reply',
       'tool-server.sse.reconnect-new-session',
+      'tool-server.sse.reconnect-fresh-id',
     ])
       expect(status[id], id).toBe('pass');
   }, 120_000);
@@ -63,6 +64,7 @@ describe('an SSE server whose endpoint names its session otherwise', () => {
       'tool-server.sse.session-header',
       'tool-server.sse.unknown-session-refused',
       'tool-server.sse.reconnect-new-session',
+      'tool-server.sse.reconnect-fresh-id',
     ]) {
       const check = result.checks.find((c) => c.id === id);
       expect(check?.status, id).toBe('skip');

@@ -75,6 +75,33 @@ function bodyIsReply(body: string, id: number): boolean {
   }
 }
 
+/** The checks that judge the reconnect exchange. */
+const RECONNECT_CHECKS = {
+  works: 'tool-server.sse.reconnect-new-session',
+  freshId: 'tool-server.sse.reconnect-fresh-id',
+} as const;
+
+/** A session opened and closed, then another opened and pinged: shared by the reconnect checks. */
+function reconnect(ctx: ToolServerCtx) {
+  return ctx.shared(
+    'reconnect',
+    async () => {
+      const first = await ctx.openSession('before-reconnect', true);
+      const before = sessionOf(first);
+      await first.close();
+      await delay(CLOSE_SETTLE_MS);
+      const again = await ctx.openSession('after-reconnect', true);
+      try {
+        const ping = await exchange(again, METHODS.ping, undefined, ctx.replyMs);
+        return { first, again, before, after: sessionOf(again), ping };
+      } finally {
+        await again.close();
+      }
+    },
+    Object.values(RECONNECT_CHECKS),
+  );
+}
+
 /** The checks that judge foreignPosts: once all of them ended, a session refused for capacity may have its sessions' room. */
 const FOREIGN_POST_CHECKS = {
   unknownSession: 'tool-server.sse.unknown-session-refused',
@@ -528,41 +555,45 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: 'tool-server.sse.reconnect-new-session',
+    id: RECONNECT_CHECKS.works,
     clause: `${CLAUSES.session} (closed -> open: "client issues GET /sse again": new session)`,
     description:
-      'After a client closes its stream, a new GET opens a new session (a new sessionId) that works.',
+      'After a client closes its stream, a new GET opens a session that works (its id may be the closed one: a server may resume or reuse it).',
     level: 'must',
     basis: 'spec',
     rule: 'The spec: after a client closed its stream, GET /sse again opens a new session (resuming the old one only if the server supports that). Every SSE tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const first = await ctx.openSession('before-reconnect', true);
-      const before = sessionOf(first);
-      await first.close();
-      await delay(CLOSE_SETTLE_MS);
-      const again = await ctx.openSession('after-reconnect', true);
-      try {
-        if (before !== undefined && sessionOf(again) === before) {
-          throw failWith(
-            `the new stream announced the closed session's id ${before} again`,
-            'a new sessionId',
-            String(sessionOf(again)),
-            [first, again],
-          );
-        }
-        const ex = await exchange(again, METHODS.ping, undefined, ctx.replyMs);
-        if (ex.reply === undefined) {
-          throw failWith(
-            `ping on the new session got no reply: ${ex.why}`,
-            'a reply on the new stream',
-            'nothing',
-            [first, again],
-          );
-        }
-        if (before === undefined) throw noSessionParam(first, 'the new stream answered a ping');
-      } finally {
-        await again.close();
+      const { first, again, before, ping } = await reconnect(ctx);
+      if (ping.reply === undefined) {
+        throw failWith(
+          `ping on the new session got no reply: ${ping.why}`,
+          'a reply on the new stream',
+          'nothing',
+          [first, again],
+        );
+      }
+      if (before === undefined) throw noSessionParam(first, 'the new stream answered a ping');
+    },
+  },
+  {
+    id: RECONNECT_CHECKS.freshId,
+    clause: `${CLAUSES.session} (closed -> open: "new session")`,
+    description: 'The session a new GET opens after a close has an id the closed session did not have.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: "MCP 2025-03-26 on: a session id SHOULD be globally unique (Streamable HTTP; the SSE transport of 2024-11-05 states nothing, and the spec lets a server resume the closed session, so this warns only). A closed session's id handed to the next client lets a late POST of the old one land in the new session. Every SSE tool server.",
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
+      const { first, again, before, after } = await reconnect(ctx);
+      if (before === undefined) throw noSessionParam(first);
+      if (after === before) {
+        throw failWith(
+          `the new stream announced the closed session's id ${before} again`,
+          'a new sessionId',
+          String(after),
+          [first, again],
+        );
       }
     },
   },
