@@ -5,14 +5,16 @@ import { isFixtureFileName } from '../../fixtures/exchange-file.js';
 import { readFixtureFile } from '../../fixtures/format.js';
 import type { MessagesExchange } from '../../fixtures/schema.js';
 import type { FaultPlan } from './faults.js';
+import { recordingAsAsked } from './recording-as-asked.js';
 import type { ReplayOptions } from './replay-plan.js';
 import type { Scenario } from './reply.js';
 
 /**
  * Replies with recorded responses, in order, starting over after the last (one
  * recording: the same response to every request). The request itself only has to be
- * valid; it is not compared with the recorded one. `faults` apply to every replay (the
- * service's faults are layered under them).
+ * valid; it is not compared with the recorded one, but a whole message recorded in the
+ * other mode than the request's `stream` asks for is converted (recordingAsAsked). `faults`
+ * apply to every replay (the service's faults are layered under them).
  */
 export function recordingScenario(
   recordings: readonly MessagesExchange[],
@@ -21,9 +23,12 @@ export function recordingScenario(
   if (recordings.length === 0) throw new TypeError('recordingScenario needs at least one recording');
   const { faults, ...replay } = options;
   let next = 0;
-  return () => {
+  return (request) => {
     const recording = recordings[next % recordings.length]!;
     next++;
+    const converted = recordingAsAsked(recording.response, request.stream === true);
+    if (converted?.kind === 'message') return { ...converted, ...(faults && { faults }) };
+    if (converted !== undefined) return converted;
     return { kind: 'recorded', response: recording.response, replay, ...(faults && { faults }) };
   };
 }

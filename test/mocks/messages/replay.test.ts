@@ -17,6 +17,8 @@ import {
   startMockMessagesService,
   unsupportedReplayFaults,
 } from '../../../src/mocks/messages/index.js';
+import { accumulate } from '../../../src/protocol/messages/index.js';
+import { decodeFrames } from '../../../src/protocol/sse/index.js';
 
 async function library(name: string): Promise<MessagesExchange> {
   return parseFixtureText(
@@ -166,5 +168,75 @@ describe('replay through the mock service', () => {
       }),
     });
     expect((await post(service.url)).status).toBe(429);
+  });
+});
+
+describe('replay: a whole message recorded in the other mode than the request asks for is converted', () => {
+  let service: MockMessagesService | undefined;
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+  });
+  const post = (url: string, stream: boolean) =>
+    fetch(`${url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+      body: JSON.stringify({
+        model: 'm',
+        max_tokens: 8,
+        stream,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+      signal: AbortSignal.timeout(5_000),
+    });
+  const messageOfStream = (body: Uint8Array | string) =>
+    accumulate(decodeFrames([body]).frames.map((f) => JSON.parse(f.data)));
+
+  // The spec: `stream` absent or false gets one JSON message, `stream: true` an event stream.
+  for (const name of ['text', 'tool-use-one']) {
+    test(`a streamed recording (${name}) answers a buffered request with its message as JSON`, async () => {
+      const recording = await library(name);
+      service = await startMockMessagesService({ scenario: recordingScenario([recording], { speed: 0 }) });
+      const res = await post(service.url, false);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual(messageOfStream(bodyOfChunks(recording.response.chunks)));
+    });
+  }
+
+  test('a streamed recording that an error event ends answers a buffered request with that error status', async () => {
+    service = await startMockMessagesService({
+      scenario: recordingScenario([await library('overloaded-error-event')], { speed: 0 }),
+    });
+    const res = await post(service.url, false);
+    expect(res.status).toBe(529);
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe('overloaded_error');
+  });
+
+  test('a JSON recording answers a streaming request with the events of its message', async () => {
+    const text = await library('text');
+    const message = messageOfStream(bodyOfChunks(text.response.chunks));
+    const json: MessagesExchange = {
+      ...text,
+      response: {
+        ...text.response,
+        headers: { 'content-type': 'application/json' },
+        chunks: [{ atMs: 1, text: JSON.stringify(message) }],
+      },
+    };
+    service = await startMockMessagesService({ scenario: recordingScenario([json], { speed: 0 }) });
+    const res = await post(service.url, true);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(messageOfStream(new Uint8Array(await res.arrayBuffer()))).toEqual(message);
+    // In its own mode it is served as recorded, byte for byte.
+    expect(await (await post(service.url, false)).text()).toBe(JSON.stringify(message));
+  });
+
+  test('a stream recorded cut short cannot be folded: it is served as recorded', async () => {
+    const recording = await library('truncated-stream');
+    service = await startMockMessagesService({ scenario: recordingScenario([recording], { speed: 0 }) });
+    const res = await post(service.url, false);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await res.arrayBuffer().catch(() => undefined);
   });
 });
