@@ -1,4 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -193,3 +195,56 @@ describe('wirecheck record tools --http: a key written into the upstream URL', (
     expect(done.stderr).not.toContain(KEY);
   });
 });
+
+// A hostile server's JSON answer nested deeper than JSON.stringify can walk: the recorder must
+// neither crash (it split batches by writing their members again) nor lose the answer.
+test('an answer nested 100,000 levels deep is relayed and recorded whole, and the proxy goes on', async () => {
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const initialized = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    result: { protocolVersion: '2025-03-26', capabilities: {}, serverInfo: { name: 'deep', version: '1' } },
+  });
+  const upstream = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const first = body.includes('"initialize"');
+      res
+        .writeHead(200, { 'content-type': 'application/json', ...(first ? { 'mcp-session-id': 's1' } : {}) })
+        .end(first ? initialized : deep);
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const out = join(dir, 'deep-answer');
+  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`;
+  const proxy = await startStreamableHttpRecordingProxy({ upstream: url, outDir: out });
+  const post = (method: string, id: number) =>
+    fetch(proxy.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(id === 0 ? {} : { 'mcp-session-id': 's1' }),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params: {} }),
+      signal: AbortSignal.timeout(10_000),
+    });
+  try {
+    expect(await (await post('initialize', 0)).text()).toBe(initialized);
+    for (let id = 1; id <= 2; id++) expect(await (await post('ping', id)).text()).toBe(deep);
+  } finally {
+    await proxy.settled();
+    await proxy.close();
+    await new Promise((resolve) => upstream.close(resolve));
+  }
+  const files = await readdir(out);
+  const session = (await readFixtureFile(join(out, files[0]!))) as ToolSession;
+  expect(session.messages.filter((m) => m.direction === 'server->client').map((m) => m.text)).toEqual([
+    initialized,
+    deep,
+    deep,
+  ]);
+}, 30_000);

@@ -1,6 +1,7 @@
 import { bytesOfChunk } from '../../fixtures/chunks.js';
 import { locateFrames } from '../../fixtures/frames.js';
 import type { ToolSession } from '../../fixtures/schema.js';
+import { parseJsonBounded } from '../../protocol/json/bounded.js';
 import { classifyMessage, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
 import { METHODS, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 
@@ -63,12 +64,14 @@ export function matchKeyOf(value: unknown): {
   return c.kind === 'request' ? { kind: 'request', key, id: c.message.id } : { kind: 'notification', key };
 }
 
+/**
+ * A recorded message's value, within the limits every read of a target's JSON keeps: a message
+ * nested deeper (or longer) is no value here, and is replayed as its recorded bytes, since
+ * writing it again with a live id would recurse past the stack.
+ */
 function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonBounded(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type ToolMessage,
   type ToolSession,
 } from '../../fixtures/schema.js';
+import { parseJsonBounded } from '../../protocol/json/bounded.js';
 import { METHODS } from '../../protocol/mcp/index.js';
 import {
   mediaTypeOf,
@@ -199,14 +200,12 @@ export async function startStreamableHttpRecordingProxy(
         decoder?.end();
         const answer = Buffer.concat(parts).toString('utf8');
         if (type === STREAMABLE_HTTP_CONTENT_TYPES.json && status === 200 && kept <= bodyLimit) {
-          let value: unknown;
-          try {
-            value = JSON.parse(answer);
-          } catch {
-            value = undefined;
-          }
-          if (Array.isArray(value)) for (const item of value) record(JSON.stringify(item));
-          else if (value !== undefined) record(answer);
+          // Bounded: a batch is split by writing its members again, which recurses; an answer
+          // nested too deep for that is recorded whole, as the server wrote it.
+          const parsed = parseJsonBounded(answer, { maxLength: bodyLimit });
+          if (parsed.ok && Array.isArray(parsed.value)) {
+            for (const item of parsed.value) record(JSON.stringify(item));
+          } else if (parsed.ok || parsed.reason === 'too-deep') record(answer);
         }
         answered({ status, body: scrubSecrets(answer.slice(0, POST_BODY_KEPT), secrets) });
         res.end();

@@ -96,6 +96,20 @@ describe('mock tool servers replay a recorded session', () => {
     expect(toolReplayPlanOf(stdioSession).steps[0]).toMatchObject({ kind: 'message' });
   });
 
+  // Writing it again with the live id would recurse past the stack (a hostile server's answer, recorded).
+  test('a recorded reply nested deeper than any reader reads is replayed as its recorded bytes', () => {
+    const index = stdioSession.messages.findIndex((m) => m.direction === 'server->client');
+    const recorded = JSON.parse(stdioSession.messages[index]!.text) as { id: unknown };
+    const deep = `{"jsonrpc":"2.0","id":${JSON.stringify(recorded.id)},"result":{"d":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+    const session: ToolSession = {
+      ...stdioSession,
+      messages: stdioSession.messages.map((m, i) => (i === index ? { ...m, text: deep } : m)),
+    };
+    const [first] = toolReplayPlanOf(session).steps;
+    expect(first).toMatchObject({ kind: 'raw' });
+    expect(Buffer.concat(first!.parts.map((p) => p.bytes)).toString()).toBe(`${deep}\n`);
+  });
+
   test('a request the recording cannot answer gets an error naming it; a ping gets {}', async () => {
     const { writes, replay } = fakeReplay(sseSession);
     replay.receive({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'nope' } });
