@@ -11,6 +11,7 @@ import {
 import { hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
+import { declaredBodyBytes } from './body-budget.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
 import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
@@ -98,6 +99,21 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     state.journal.record(entry);
     // Journaled, then refused (before its body is read): a user whose client is refused sees why.
     if (refusal !== undefined) return refuse(refusal);
+    const bytes = declaredBodyBytes(request.headers, state.bodyLimit);
+    if (!state.bodies.take(bytes)) {
+      const why = `the mock holds ${state.bodies.inFlight} bytes of request bodies in flight, and this request's ${bytes} would pass its limit of ${state.bodies.limit} (bodiesInFlightLimit)`;
+      return void reply
+        .code(529)
+        .type('application/json')
+        .send(errorBodyFor(529, request.id, 'overloaded_error', why));
+    }
+    // Given back once the answer ends: 'finish' when it was written, 'close' when cut.
+    let held = true;
+    const giveBack = () => {
+      if (held) state.bodies.give(bytes);
+      held = false;
+    };
+    reply.raw.once('finish', giveBack).once('close', giveBack);
     done();
   });
 

@@ -14,6 +14,11 @@ export interface MockMessagesOptions {
   /** Largest accepted request body in bytes; larger gets 413 request_too_large. Default 32 MiB, like the real API. */
   bodyLimit?: number;
   /**
+   * Bytes of request bodies held at once, by what each request declares (BodyBudget); a request
+   * that would pass it gets 529 overloaded_error at once. Default 4 x bodyLimit.
+   */
+  bodiesInFlightLimit?: number;
+  /**
    * Serve a body the real API would refuse when this returns true for it, instead of
    * answering 400 (the agent suite: a body the spec allows, so the rest of the loop can be
    * judged). The journal records why the real API would refuse it (`realApiRefusal`), and

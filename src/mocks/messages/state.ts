@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { scrubPrefix, scrubWindow } from '../../recording/redact.js';
 import { type HostPolicy, hostPolicy } from '../../servers/http/host-guard.js';
+import { BodyBudget } from './body-budget.js';
 import { FaultPlan } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_STREAM_CACHE_BYTES, type MockMessagesOptions } from './options.js';
@@ -86,6 +87,8 @@ export class MockState {
   readonly journal: Journal;
   readonly seed: number;
   readonly bodyLimit: number;
+  /** Request bodies held at once (see BodyBudget). */
+  readonly bodies: BodyBudget;
   readonly requireApiKey: boolean;
   readonly admit: ((body: unknown) => boolean) | undefined;
   readonly apiKey: string | undefined;
@@ -115,6 +118,7 @@ export class MockState {
       });
     this.seed = opts.seed ?? 1;
     this.bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.bodies = new BodyBudget(opts.bodiesInFlightLimit ?? 4 * this.bodyLimit);
     this.requireApiKey = opts.requireApiKey ?? true;
     this.admit = opts.admit;
     this.apiKey = opts.apiKey;

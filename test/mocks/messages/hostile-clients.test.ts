@@ -279,3 +279,41 @@ describe('a client that stops reading a mock stream', () => {
     socket.destroy();
   }, 40_000);
 });
+
+describe('a client that opens many requests declaring large bodies and trickles them', () => {
+  // Each body is capped by bodyLimit, but a hundred such requests at once would hold gigabytes.
+  test('past bodiesInFlightLimit a request is refused at once with 529; one that ends gives its share back', async () => {
+    const bodyLimit = 1024 * 1024;
+    const mock = await startMockMessagesService({ bodyLimit, bodiesInFlightLimit: 4 * bodyLimit });
+    services.push(mock);
+    const { port } = new URL(mock.url);
+    const head = `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-api-key: k\r\ncontent-type: application/json\r\ncontent-length: ${bodyLimit}\r\n\r\n`;
+    const trickling = Array.from({ length: 4 }, () => {
+      const socket = connect({ host: '127.0.0.1', port: Number(port) });
+      socket.on('error', () => {});
+      socket.write(`${head}{"model":`);
+      return socket;
+    });
+    try {
+      await mock.journal.waitFor(() => mock.journal.entries().length === 4, 5_000);
+      const post = () =>
+        fetch(`${mock.url}/v1/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+          body: JSON.stringify(messagesBody('x'.repeat(bodyLimit / 2))),
+          signal: AbortSignal.timeout(5_000),
+        });
+      const refused = await post();
+      expect(refused.status).toBe(529);
+      expect(((await refused.json()) as { error: { type: string; message: string } }).error).toMatchObject({
+        type: 'overloaded_error',
+        message: expect.stringContaining('bodiesInFlightLimit'),
+      });
+      trickling[0]!.destroy();
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await post()).status).toBe(200);
+    } finally {
+      for (const s of trickling) s.destroy();
+    }
+  });
+});
