@@ -1,5 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { createLineDecoder, type LineProblem } from '../protocol/jsonrpc/framing.js';
+import {
+  createLineDecoder,
+  type DecodedLine,
+  type LineDecoder,
+  type LineProblem,
+} from '../protocol/jsonrpc/framing.js';
 import { type Transport, TransportClosedError, TransportError } from './transport.js';
 
 export interface StreamTransportOptions {
@@ -21,6 +26,11 @@ export interface StreamTransportOptions {
    * stopped reading a server's stdout because its own writes wait could deadlock.
    */
   readonly outputAllowanceBytes?: number;
+  /**
+   * A server's: a last message its input ends without a newline after is read as a message
+   * (a client may close stdin right after its last write), not answered as a parse error.
+   */
+  readonly readsLastLine?: boolean;
 }
 
 const PROBLEMS: Record<LineProblem, string> = {
@@ -53,28 +63,32 @@ export class StreamTransport implements Transport {
     this.onerror?.(new TransportError('connection', `${this.label}: ${e.message}`, true));
     void this.close();
   };
-  private readonly decoder = createLineDecoder({
-    onLine: (line) => {
-      if (this.closed) return;
-      if (line.ok) {
-        this.onmessage?.(line.value);
-        return;
-      }
-      const fatal = this.options.closeOnParseError === true;
-      this.onerror?.(
-        new TransportError(
-          'parse',
-          `${this.label}: line ${line.lineNumber} ${PROBLEMS[line.reason]} (${line.error}): ${preview(line.line)}`,
-          fatal,
-          line.line,
-        ),
-      );
-      if (fatal) void this.close();
-    },
-  });
+  private readonly decoder: LineDecoder;
 
   constructor(private readonly options: StreamTransportOptions) {
     this.label = options.label ?? 'stdio transport';
+    this.decoder = createLineDecoder({
+      onLine: (line) => this.onLine(line),
+      readsLastLine: options.readsLastLine === true,
+    });
+  }
+
+  private onLine(line: DecodedLine): void {
+    if (this.closed) return;
+    if (line.ok) {
+      this.onmessage?.(line.value);
+      return;
+    }
+    const fatal = this.options.closeOnParseError === true;
+    this.onerror?.(
+      new TransportError(
+        'parse',
+        `${this.label}: line ${line.lineNumber} ${PROBLEMS[line.reason]} (${line.error}): ${preview(line.line)}`,
+        fatal,
+        line.line,
+      ),
+    );
+    if (fatal) void this.close();
   }
 
   async start(): Promise<void> {

@@ -128,6 +128,8 @@ export async function runStdioMockToolServer(
         session.receiveUnparseable(line.error);
       }
     },
+    // A client may close stdin right after its last message: it is read, not a parse error.
+    readsLastLine: true,
   });
   const aborted = Promise.race([
     stopped(options.signal, 'aborted' as const),

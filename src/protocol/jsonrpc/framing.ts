@@ -63,12 +63,18 @@ export interface LineDecoderOptions {
    * strings. Default: every line is decoded whole.
    */
   readonly unreadableHeadBytes?: number;
+  /**
+   * Read a last line the stream ends without a newline as a line, as a server reads a client
+   * that closed its input right after its last message (JSON-RPC: valid JSON is no parse
+   * error). Default: it is reported `unterminated`.
+   */
+  readonly readsLastLine?: boolean;
 }
 
 export interface LineDecoder {
   /** Feed bytes (split anywhere, also inside a UTF-8 sequence) or text. Never throws by itself. */
   feed(chunk: Uint8Array | string): void;
-  /** The stream ended: a last line without a newline is reported as an error and returned. */
+  /** The stream ended: a last line without a newline is reported as an error and returned (unless readsLastLine). */
   end(): string | undefined;
 }
 
@@ -227,6 +233,10 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
         const head = refused.head;
         refuse(refused, 'unterminated');
         return head;
+      }
+      if (options.readsLastLine === true) {
+        emit(take());
+        return undefined;
       }
       const bytes = pendingBytes;
       const rest = take();

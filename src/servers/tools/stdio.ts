@@ -44,6 +44,7 @@ export async function serveToolsOverStdio(options: StdioToolServerOptions): Prom
     closeOnParseError: false,
     label: 'stdin',
     outputAllowanceBytes: OUTPUT_ALLOWANCE_BYTES,
+    readsLastLine: true,
   });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {

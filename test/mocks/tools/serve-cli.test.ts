@@ -47,6 +47,13 @@ afterEach(async () => {
 });
 
 describe('wirecheck serve mock-tools', () => {
+  test('--transport stdio answers a last message its input ends without a newline after', () => {
+    const command = mockToolServerCommand({});
+    const run = spawnSync('sh', ['-c', command], { input: INIT, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout.trim())).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+  }, 30_000);
+
   for (const launcher of ['cli', 'direct'] as const) {
     test(`--transport stdio (${launcher} launcher) answers on stdout only and journals to the file`, async () => {
       dir = await mkdtemp(join(tmpdir(), 'wc-serve-tools-'));

@@ -73,6 +73,20 @@ describe('stdio framing: one JSON-RPC message per line', () => {
     expect(lines[1]).toMatchObject({ ok: false, line: '{"b":' });
   });
 
+  test('readsLastLine: a last line without a newline is read as a line (a server whose client closed stdin after its last message)', () => {
+    const lines: DecodedLine[] = [];
+    const decoder = createLineDecoder({ onLine: (l) => lines.push(l), readsLastLine: true });
+    decoder.feed('{"a":1}\n{"b":2}');
+    expect(decoder.end()).toBeUndefined();
+    expect(lines.map((l) => l.ok && l.value)).toEqual([{ a: 1 }, { b: 2 }]);
+    // What is no JSON stays a line that is no JSON, and is said so.
+    const bad: DecodedLine[] = [];
+    const other = createLineDecoder({ onLine: (l) => bad.push(l), readsLastLine: true });
+    other.feed('{"b":');
+    other.end();
+    expect(bad).toMatchObject([{ ok: false, reason: 'syntax', line: '{"b":' }]);
+  });
+
   test('a line over the size limit is reported once, as soon as it passes it, and the next line decodes', () => {
     const { lines } = decodeChunks([`{"big":"${'x'.repeat(100)}`, `${'y'.repeat(100)}"}\n{"a":1}\n`], 64);
     expect(lines).toHaveLength(2);

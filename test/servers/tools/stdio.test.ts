@@ -95,6 +95,26 @@ describe('stdio transport, in process (spec "Tool server, stdio transport")', ()
     expect(server.session.closed).toBe(true);
   });
 
+  // JSON-RPC: -32700 is for invalid JSON; a client may close stdin right after its last message.
+  test('a last message the input ends without a newline after is answered, not refused as a parse error', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let written = '';
+    output.on('data', (c: Buffer) => {
+      written += c.toString();
+    });
+    const server = await serveToolsOverStdio({ input, output, log: () => {} });
+    input.end(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }));
+    await server.closed;
+    await eventually(() => written.includes('\n'));
+    expect(
+      written
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ jsonrpc: '2.0', id: 7, result: {} }]);
+  });
+
   test('the end of the input aborts in-flight calls and sends no reply for them', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
