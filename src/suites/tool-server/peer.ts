@@ -91,6 +91,10 @@ export const PEER_LIMITS = {
   maxSentText: 16 * 1024 * 1024,
   /** The server's requests a session answers (a ping, say); past them they are counted, not answered. */
   maxAnsweredRequests: 10_000,
+  /** A server's request whose string id is longer is not answered: the answer would echo it whole. */
+  maxAnsweredIdChars: 1024,
+  /** Characters of the server's method name an answer quotes. */
+  maxQuotedMethodChars: 200,
   /** Texts sent, remembered to tell an echo (only texts up to 64 KiB). */
   maxRemembered: 1000,
   maxRememberedChars: 64 * 1024,
@@ -294,6 +298,7 @@ export class RpcPeer {
       // A server may ping its client (spec "Tool-server SSE events": keep-alive).
       const { id, method } = c.message;
       if (this.answeredRequests >= PEER_LIMITS.maxAnsweredRequests) return;
+      if (typeof id === 'string' && id.length > PEER_LIMITS.maxAnsweredIdChars) return;
       this.answeredRequests += 1;
       this.respond(
         method === METHODS.ping
@@ -301,7 +306,7 @@ export class RpcPeer {
           : errorResponse(
               id,
               JSONRPC_ERRORS.methodNotFound,
-              `the wirecheck harness does not handle ${method}`,
+              `the wirecheck harness does not handle ${method.slice(0, PEER_LIMITS.maxQuotedMethodChars)}`,
             ),
       );
     }

@@ -87,6 +87,9 @@ export class SseOpenError extends Error {
   }
 }
 
+/** Answers to the server's requests POSTed at once on one session at most (see openSseChannel). */
+export const MAX_ANSWERS_IN_FLIGHT = 16;
+
 /**
  * GET the stream URL with `Accept: text/event-stream` and read frames as they come. The
  * promise resolves once the response headers arrived; the session is usable once
@@ -110,10 +113,18 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
   let events = 0;
   let ended: string | undefined;
   const firstEventWaiters: ((f: SeenFrame | undefined) => void)[] = [];
+  // Each answer to the server's own requests is a POST held until answered (or timed out): at
+  // most MAX_ANSWERS_IN_FLIGHT at once, so a server flooding requests while it leaves the POSTs
+  // unread cannot hold the harness's memory or sockets; past them, requests go unanswered.
+  let answering = 0;
   const peer: RpcPeer = new RpcPeer(
     options.label,
     (message) => {
-      void sendText(JSON.stringify(message));
+      if (answering >= MAX_ANSWERS_IN_FLIGHT) return;
+      answering += 1;
+      void sendText(JSON.stringify(message)).finally(() => {
+        answering -= 1;
+      });
     },
     SSE_WORDS,
   );

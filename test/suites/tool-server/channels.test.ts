@@ -3,6 +3,7 @@ import type { Channel } from '../../../src/suites/tool-server/channel.js';
 import { cannotSpeakProtocol } from '../../../src/suites/tool-server/diagnosis.js';
 import { exchange } from '../../../src/suites/tool-server/rpc.js';
 import {
+  MAX_ANSWERS_IN_FLIGHT,
   MAX_FRAME_DATA,
   MAX_KEPT_FRAME_CHARS,
   MAX_KEPT_FRAMES,
@@ -191,3 +192,39 @@ describe('SSE channel: bounded', () => {
     });
   });
 });
+
+// Each answer to a server's own request is a POST the harness holds until it is answered: a
+// server that floods requests and never answers those POSTs must not hold memory or sockets.
+test("answers to the server's requests: at most MAX_ANSWERS_IN_FLIGHT POSTs at once; past them requests go unanswered", async () => {
+  const { createServer } = await import('node:http');
+  const held: import('node:http').ServerResponse[] = [];
+  const requests = 100;
+  const server = createServer((req, res) => {
+    if (req.method === 'POST') {
+      req.resume();
+      held.push(res);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('event: endpoint\ndata: /messages?sessionId=1\n\n');
+    for (let id = 1; id <= requests; id++) {
+      res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n\n`);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const port = (server.address() as { port: number }).port;
+    const c = await openSseChannel(`http://127.0.0.1:${port}/sse`, {
+      label: 'test',
+      timeoutMs: 2000,
+      postTimeoutMs: 10_000,
+    });
+    open.push(c);
+    await until('the requests', () => held.length >= MAX_ANSWERS_IN_FLIGHT, 15_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(held.length).toBe(MAX_ANSWERS_IN_FLIGHT);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}, 30_000);

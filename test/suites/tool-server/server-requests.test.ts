@@ -1,0 +1,30 @@
+import { expect, test } from 'vitest';
+import { PEER_LIMITS, RpcPeer } from '../../../src/suites/tool-server/peer.js';
+
+function peerAnswering() {
+  const answers: unknown[] = [];
+  const peer = new RpcPeer('p', (m) => answers.push(m));
+  const arrive = (message: unknown) => peer.receive(JSON.stringify(message), message, true);
+  return { answers, arrive };
+}
+
+// The harness answers a server's own requests (a ping; anything else with method not found),
+// echoing the server's id and quoting its method: what it echoes is bounded.
+test("a server's ping is answered; an unknown method is refused, quoting at most maxQuotedMethodChars of its name", () => {
+  const { answers, arrive } = peerAnswering();
+  arrive({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  arrive({ jsonrpc: '2.0', id: 2, method: `x/${'m'.repeat(100_000)}` });
+  expect(answers[0]).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  const refused = answers[1] as { id: number; error: { message: string } };
+  expect(refused.id).toBe(2);
+  expect(refused.error.message).toBe(
+    `the wirecheck harness does not handle x/${'m'.repeat(PEER_LIMITS.maxQuotedMethodChars - 2)}`,
+  );
+});
+
+test('a request whose string id is longer than maxAnsweredIdChars is not answered (the answer would echo it whole)', () => {
+  const { answers, arrive } = peerAnswering();
+  arrive({ jsonrpc: '2.0', id: 'i'.repeat(PEER_LIMITS.maxAnsweredIdChars + 1), method: 'ping' });
+  arrive({ jsonrpc: '2.0', id: 'i'.repeat(PEER_LIMITS.maxAnsweredIdChars), method: 'ping' });
+  expect(answers.map((a) => (a as { id: string }).id.length)).toEqual([PEER_LIMITS.maxAnsweredIdChars]);
+});
