@@ -25,6 +25,8 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   state: MockState;
 } {
   const state = new MockState(opts);
+  /** What each request holds of the bodies' budget (BodyBudget), until its answer ends. */
+  const reservations = new WeakMap<object, { bytes: number }>();
   const app = fastify({
     logger: opts.logger ?? false,
     bodyLimit: state.bodyLimit,
@@ -40,6 +42,12 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   // UTF-8 (RFC 8259): invalid bytes are refused, not silently replaced by U+FFFD.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    // Read whole: a chunked body reserved the whole limit, and keeps only what it came to.
+    const held = reservations.get(request);
+    if (held !== undefined && held.bytes > (body as Buffer).length) {
+      state.bodies.give(held.bytes - (body as Buffer).length);
+      held.bytes = (body as Buffer).length;
+    }
     try {
       done(null, strictUtf8.decode(body as Buffer));
     } catch {
@@ -107,11 +115,12 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
         .type('application/json')
         .send(errorBodyFor(529, request.id, 'overloaded_error', why));
     }
+    const held = { bytes };
+    reservations.set(request, held);
     // Given back once the answer ends: 'finish' when it was written, 'close' when cut.
-    let held = true;
     const giveBack = () => {
-      if (held) state.bodies.give(bytes);
-      held = false;
+      state.bodies.give(held.bytes);
+      held.bytes = 0;
     };
     reply.raw.once('finish', giveBack).once('close', giveBack);
     done();

@@ -22,7 +22,7 @@ import type { Reply } from './reply.js';
  */
 export function recordingAsAsked(response: RecordedResponse, stream: boolean): Reply | undefined {
   if (response.status !== 200) return undefined;
-  const type = response.headers['content-type'] ?? '';
+  const type = (response.headers['content-type'] ?? '').toLowerCase();
   if (!stream && type.startsWith('text/event-stream')) return foldedStream(response);
   if (stream && type.startsWith('application/json')) return jsonMessage(response);
   return undefined;

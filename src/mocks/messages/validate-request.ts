@@ -126,6 +126,10 @@ export function conversationError(request: MessageRequest): string | undefined {
   for (let i = 0; i < messages.length; i++) {
     const turn = messages[i]!;
     const blocks = blocksOf(turn);
+    // Sets, built once a turn: a body of hundreds of thousands of blocks stays linear.
+    const previousUses = new Set(toolUseIds(messages[i - 1]));
+    const usesSeen = new Set<unknown>();
+    const resultsSeen = new Set<string>();
     for (let j = 0; j < blocks.length; j++) {
       const block = blocks[j]!;
       const at = `messages.${i}.content.${j}`;
@@ -138,18 +142,19 @@ export function conversationError(request: MessageRequest): string | undefined {
       if ((block.type === 'tool_use' || block.type === 'tool_result') && !request.tools?.length) {
         return `tools: requests which include tool_use or tool_result blocks must define tools (found a ${block.type} block at ${at})`;
       }
-      if (
-        block.type === 'tool_use' &&
-        blocks.slice(0, j).some((b) => b.type === 'tool_use' && b.id === block.id)
-      ) {
-        return `${at}: tool_use ids must be unique: ${String(block.id)} is used twice in this turn`;
+      if (block.type === 'tool_use') {
+        if (usesSeen.has(block.id)) {
+          return `${at}: tool_use ids must be unique: ${String(block.id)} is used twice in this turn`;
+        }
+        usesSeen.add(block.id);
       }
       if (block.type === 'tool_result') {
         const id = block.tool_use_id as string;
-        if (blocks.slice(0, j).some((b) => b.type === 'tool_result' && b.tool_use_id === id)) {
+        if (resultsSeen.has(id)) {
           return `${at}: each tool_use must have a single result. Found multiple tool_result blocks with id: ${id}`;
         }
-        if (!toolUseIds(messages[i - 1]).includes(id)) {
+        resultsSeen.add(id);
+        if (!previousUses.has(id)) {
           return (
             `${at}.tool_use_id: unexpected tool_use_id found in tool_result blocks: ${id}. Each tool_result ` +
             `block must have a corresponding tool_use block in the previous message` +

@@ -316,4 +316,26 @@ describe('a client that opens many requests declaring large bodies and trickles 
       for (const s of trickling) s.destroy();
     }
   });
+
+  test('a chunked body reserves the whole limit only until it is read, then what it came to', async () => {
+    const bodyLimit = 1024 * 1024;
+    const mock = await startMockMessagesService({
+      bodyLimit,
+      bodiesInFlightLimit: 4 * bodyLimit,
+      faults: { headersDelayMs: 500 },
+    });
+    services.push(mock);
+    // Six small bodies sent chunked (no Content-Length), their answers held 500 ms: all served.
+    const chunked = () =>
+      fetch(`${mock.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+        body: new Blob([JSON.stringify(messagesBody('hi'))]).stream(),
+        duplex: 'half',
+        signal: AbortSignal.timeout(10_000),
+      } as RequestInit);
+    const statuses = await Promise.all(Array.from({ length: 6 }, async () => (await chunked()).status));
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(mock.journal.entries().every((e) => e.headers['transfer-encoding'] === 'chunked')).toBe(true);
+  });
 });
