@@ -102,6 +102,10 @@ export function addMergeReportsCommand(program: Command, ctx: CliContext, finish
       const unavailable = results.filter((r) => r.error !== undefined);
       for (const r of unavailable)
         ctx.stderr.write(`wirecheck: ${r.error?.code}: suite ${r.suite}: ${r.error?.message}\n`);
+      for (const r of results) {
+        for (const warning of r.warnings ?? [])
+          ctx.stderr.write(`wirecheck: warning: suite ${r.suite}: ${warning}\n`);
+      }
       finish(unavailable.length > 0 ? 2 : verdictOf(results, strict));
     });
 }

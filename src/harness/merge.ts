@@ -65,7 +65,14 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
     // A shard that stopped early or could not run at all leaves the whole incomplete: say so.
     ...firstOf(inputs, 'stopped'),
     ...firstOf(inputs, 'error'),
+    ...warningsOf(inputs),
   };
+}
+
+/** Every shard's warnings (what it could not clean up), in input order; nothing when none has one. */
+function warningsOf(inputs: readonly MergeInput[]): Partial<Pick<SuiteResult, 'warnings'>> {
+  const warnings = inputs.flatMap((i) => i.result.warnings ?? []);
+  return warnings.length === 0 ? {} : { warnings };
 }
 
 /** `{ [key]: value }` of the first input that has `key`, else nothing. */

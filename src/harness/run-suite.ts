@@ -410,7 +410,9 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   } finally {
     options.onDispatched?.();
     const left = await closeWithin(ctx, stop === undefined ? CLOSE_BUDGET_MS : CLOSE_BUDGET_STOPPED_MS);
-    if (left !== undefined) warnings.push(left);
+    // A warning may quote the target (a path it made, an error naming its command): scrubbed as results are.
+    const scrub = suite.scrubber?.(target);
+    if (left !== undefined) warnings.push(scrub === undefined ? left : scrub(left));
   }
   return finish(stop);
 }
@@ -487,8 +489,14 @@ async function closeWithin(
   ms: number,
 ): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve(
+          `closing the suite did not finish within ${ms} ms: processes it started or files it worked in may remain`,
+        ),
+      ms,
+    );
   });
   try {
     return (await Promise.race([ctx.close(), late])) ?? undefined;

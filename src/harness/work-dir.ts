@@ -14,3 +14,8 @@ export function removeWorkDir(dir: string): string | undefined {
     return `the working directory ${dir} could not be removed (${why}): the target left something there that wirecheck may not delete; remove it by hand`;
   }
 }
+
+/** An error's message with what removing the working directory left behind, when anything. */
+export function withLeftover(message: string, left: string | undefined): string {
+  return left === undefined ? message : `${message}; ${left}`;
+}

@@ -54,7 +54,7 @@ export interface FakeSuiteOptions {
   /** Its checks may run concurrently (`--jobs`). */
   concurrent?: boolean;
   /** Its close fails (`throws`) or leaves something behind (a warning), as a target's leftovers may make it. */
-  closing?: { throws: string } | { warns: string };
+  closing?: { throws: string } | { warns: string } | { hangs: true };
 }
 
 /** A suite whose checks end as told and that records what ran, with which seed, and whether it closed. */
@@ -110,9 +110,10 @@ export function fakeSuite(name: string, checks: FakeCheck[], options: FakeSuiteO
       return {
         close: async () => {
           events.push('close');
-          if (options.closing !== undefined && 'throws' in options.closing)
-            throw new Error(options.closing.throws);
-          return options.closing?.warns;
+          const closing = options.closing;
+          if (closing !== undefined && 'throws' in closing) throw new Error(closing.throws);
+          if (closing !== undefined && 'hangs' in closing) await new Promise(() => {});
+          return closing !== undefined && 'warns' in closing ? closing.warns : undefined;
         },
       };
     },

@@ -47,6 +47,19 @@ describe('merging shard results', () => {
     expect(mergeSuite([shard(1, 2, []), shard(2, 2, [], { error })]).error).toEqual(error);
   });
 
+  test("every shard's warnings (what it could not clean up) carry into the merged result", () => {
+    const merged = mergeSuite([
+      shard(1, 3, ['demo.a'], { warnings: ['the working directory /tmp/a could not be removed'] }),
+      shard(2, 3, ['demo.b']),
+      shard(3, 3, ['demo.c'], { warnings: ['closing the suite failed: EACCES'] }),
+    ]);
+    expect(merged.warnings).toEqual([
+      'the working directory /tmp/a could not be removed',
+      'closing the suite failed: EACCES',
+    ]);
+    expect('warnings' in mergeSuite([shard(1, 2, ['demo.a']), shard(2, 2, ['demo.b'])])).toBe(false);
+  });
+
   test('the shards of a suite become one result: every check, summary recounted, catalogue order', () => {
     const merged = mergeSuite(
       [

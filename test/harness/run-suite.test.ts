@@ -63,6 +63,34 @@ describe('runSuite: a close that fails or leaves something behind (a working dir
     });
   }
 
+  test('a close that does not finish within its budget (1 s once the run was stopped) is a warning too', async () => {
+    const { suite } = fakeSuite('fake', [{ id: 'fake.hang', outcome: 'hang', timeoutMs: 60_000 }], {
+      closing: { hangs: true },
+    });
+    const controller = new AbortController();
+    const result = await runSuite(suite, TARGET, {
+      seed: 1,
+      signal: controller.signal,
+      onStart: () => setTimeout(() => controller.abort(interruptStop('SIGINT')), 50),
+    });
+    expect(result.warnings).toEqual([
+      'closing the suite did not finish within 1000 ms: processes it started or files it worked in may remain',
+    ]);
+  });
+
+  test("a close's warning is scrubbed of what the target was given, as every result text is", async () => {
+    const { suite } = fakeSuite('fake', checks, {
+      closing: { warns: 'could not remove /tmp/s3cret-value-42/x' },
+    });
+    const scrubbed = {
+      ...suite,
+      scrubber: () => (text: string) => text.replaceAll('s3cret-value-42', '[redacted]'),
+    };
+    expect((await runSuite(scrubbed, TARGET, { seed: 1 })).warnings).toEqual([
+      'could not remove /tmp/[redacted]/x',
+    ]);
+  });
+
   test("a close's warning is the run's; a clean close leaves no warnings field", async () => {
     const left = fakeSuite('fake', checks, {
       closing: { warns: 'the working directory /tmp/x could not be removed' },

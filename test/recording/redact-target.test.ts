@@ -56,5 +56,7 @@ describe('the credentials written into a URL', () => {
     );
     expect(secretsOfUrl('http://127.0.0.1:8000/mcp?tenant=acme-corporation')).toEqual([]);
     expect(secretsOfUrl('not a url ?token=tok-0123456789')).toEqual(['tok-0123456789']);
+    // The password is all after the first colon, colons of its own included.
+    expect(secretsOfUrl('http://deploy:pa:ss-secret-01@h/mcp')).toContain('pa:ss-secret-01');
   });
 });

@@ -66,7 +66,9 @@ export function redactUrl(url: string): string {
 export function secretsOfUrl(url: string): string[] {
   const userInfo = USER_INFO.exec(url)?.[2];
   if (userInfo === undefined) return secretsOfTarget(url);
-  const parts = [userInfo, ...userInfo.split(':')];
+  // user:password, split at the first colon only: a password may hold colons itself.
+  const colon = userInfo.indexOf(':');
+  const parts = colon < 0 ? [userInfo] : [userInfo, userInfo.slice(0, colon), userInfo.slice(colon + 1)];
   return mergeSecrets(parts, parts.map(safeDecode), secretsOfTarget(url));
 }
 

@@ -6,7 +6,7 @@ import { LeftoverLedger } from '../../harness/containment/index.js';
 import { firstContact } from '../../harness/first-contact.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { createSlots } from '../../harness/slots.js';
-import { removeWorkDir } from '../../harness/work-dir.js';
+import { removeWorkDir, withLeftover } from '../../harness/work-dir.js';
 import {
   atOtherApiOperation,
   type JournalEntry,
@@ -98,9 +98,6 @@ export async function openAgent(
     await Promise.allSettled([...mocks].map((m) => m.close()));
     return removeWorkDir(root);
   };
-  /** An error's message with what closing left behind. */
-  const withLeft = (message: string, left: string | undefined) =>
-    left === undefined ? message : `${message}; ${left}`;
   const baseEnv = options.baseEnv ?? process.env;
   const timeoutMs = options.caseTimeoutMs ?? CASE_TIMEOUT_MS;
   const leftovers = new LeftoverLedger();
@@ -189,7 +186,7 @@ export async function openAgent(
     probe = await result('oneCall');
   } catch (e) {
     const left = await close();
-    if (e instanceof TargetGone) throw new TargetUnavailable(withLeft(e.message, left));
+    if (e instanceof TargetGone) throw new TargetUnavailable(withLeftover(e.message, left));
     throw e;
   }
   if (stop?.aborted) {
@@ -204,7 +201,7 @@ export async function openAgent(
         ? ''
         : `; it called only the real API's other operations, which the mock does not serve (${[...new Set(others)].slice(0, 3).join(', ')})`;
     throw new TargetUnavailable(
-      withLeft(
+      withLeftover(
         `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}${probe.run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`,
         left,
       ),

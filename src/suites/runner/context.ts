@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type CheckEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { SharedWork } from '../../harness/shared-work.js';
-import { removeWorkDir } from '../../harness/work-dir.js';
+import { removeWorkDir, withLeftover } from '../../harness/work-dir.js';
 import { slowRunnerAllowanceMs } from './checks/common.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
@@ -186,7 +186,7 @@ export async function openRunner(
   if (problem !== undefined) {
     const left = await close();
     throw new TargetUnavailable(
-      `the runner command ${JSON.stringify(target.runner)} ${problem}${left === undefined ? '' : `; ${left}`}`,
+      withLeftover(`the runner command ${JSON.stringify(target.runner)} ${problem}`, left),
     );
   }
   const firstAnswerMs = probe.outputs[0]?.atMs ?? 0;

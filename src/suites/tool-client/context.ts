@@ -9,7 +9,7 @@ import { firstContact } from '../../harness/first-contact.js';
 import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { SharedWork } from '../../harness/shared-work.js';
-import { removeWorkDir } from '../../harness/work-dir.js';
+import { removeWorkDir, withLeftover } from '../../harness/work-dir.js';
 import {
   followJournalFile,
   mockToolServerCommand,
@@ -330,8 +330,9 @@ export async function openToolClient(
     }
   } catch (e) {
     const left = await close();
-    if (e instanceof TargetUnavailable && left !== undefined)
-      throw new TargetUnavailable(`${e.message}; ${left}`);
+    if (e instanceof TargetUnavailable && left !== undefined) {
+      throw new TargetUnavailable(withLeftover(e.message, left), { cause: e.cause });
+    }
     throw e;
   }
 

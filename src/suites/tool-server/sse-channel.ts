@@ -10,6 +10,7 @@ import {
   TOOL_SSE_EVENTS,
 } from '../../protocol/mcp/index.js';
 import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js';
+import { cappedAnswers } from './answer-cap.js';
 import type { Channel, PostOutcome } from './channel.js';
 import { SSE_WORDS } from './diagnosis.js';
 import { openGet, post, type TargetHeaders } from './http.js';
@@ -87,9 +88,6 @@ export class SseOpenError extends Error {
   }
 }
 
-/** Answers to the server's requests POSTed at once on one session at most (see openSseChannel). */
-export const MAX_ANSWERS_IN_FLIGHT = 16;
-
 /**
  * GET the stream URL with `Accept: text/event-stream` and read frames as they come. The
  * promise resolves once the response headers arrived; the session is usable once
@@ -113,19 +111,9 @@ export async function openSseChannel(streamUrl: string, options: SseOpenOptions)
   let events = 0;
   let ended: string | undefined;
   const firstEventWaiters: ((f: SeenFrame | undefined) => void)[] = [];
-  // Each answer to the server's own requests is a POST held until answered (or timed out): at
-  // most MAX_ANSWERS_IN_FLIGHT at once, so a server flooding requests while it leaves the POSTs
-  // unread cannot hold the harness's memory or sockets; past them, requests go unanswered.
-  let answering = 0;
   const peer: RpcPeer = new RpcPeer(
     options.label,
-    (message) => {
-      if (answering >= MAX_ANSWERS_IN_FLIGHT) return;
-      answering += 1;
-      void sendText(JSON.stringify(message)).finally(() => {
-        answering -= 1;
-      });
-    },
+    cappedAnswers((text) => sendText(text)),
     SSE_WORDS,
   );
   const beats = new KeepAliveBeats<SeenFrame>();

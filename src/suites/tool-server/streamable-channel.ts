@@ -13,6 +13,7 @@ import {
 } from '../../protocol/mcp/index.js';
 import { createFrameDecoder, type SseLimits } from '../../protocol/sse/index.js';
 import { nodeHttp as http } from '../../transports/node-http.js';
+import { cappedAnswers } from './answer-cap.js';
 import type { Channel, PostOutcome } from './channel.js';
 import type { WireVocabulary } from './diagnosis.js';
 import { openGet, startRequest, type TargetHeaders } from './http.js';
@@ -184,9 +185,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
   const settleWaiters = new Set<() => void>();
   const peer: RpcPeer = new RpcPeer(
     options.label,
-    (message) => {
-      void sendText(JSON.stringify(message));
-    },
+    cappedAnswers((text) => sendText(text)),
     STREAMABLE_WORDS,
   );
 

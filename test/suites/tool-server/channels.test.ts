@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { MAX_ANSWERS_IN_FLIGHT } from '../../../src/suites/tool-server/answer-cap.js';
 import type { Channel } from '../../../src/suites/tool-server/channel.js';
 import { cannotSpeakProtocol } from '../../../src/suites/tool-server/diagnosis.js';
 import { exchange } from '../../../src/suites/tool-server/rpc.js';
 import {
-  MAX_ANSWERS_IN_FLIGHT,
   MAX_FRAME_DATA,
   MAX_KEPT_FRAME_CHARS,
   MAX_KEPT_FRAMES,

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { cappedAnswers, MAX_ANSWERS_IN_FLIGHT } from '../../../src/suites/tool-server/answer-cap.js';
 import { PEER_LIMITS, RpcPeer } from '../../../src/suites/tool-server/peer.js';
 
 function peerAnswering() {
@@ -27,4 +28,21 @@ test('a request whose string id is longer than maxAnsweredIdChars is not answere
   arrive({ jsonrpc: '2.0', id: 'i'.repeat(PEER_LIMITS.maxAnsweredIdChars + 1), method: 'ping' });
   arrive({ jsonrpc: '2.0', id: 'i'.repeat(PEER_LIMITS.maxAnsweredIdChars), method: 'ping' });
   expect(answers.map((a) => (a as { id: string }).id.length)).toEqual([PEER_LIMITS.maxAnsweredIdChars]);
+});
+
+// Both HTTP channels (SSE + POST, Streamable HTTP) answer through it.
+test('cappedAnswers: at most MAX_ANSWERS_IN_FLIGHT answers POSTed at once; one that ends makes room', async () => {
+  const pending: (() => void)[] = [];
+  const sent: string[] = [];
+  const respond = cappedAnswers((text) => {
+    sent.push(text);
+    return new Promise<void>((resolve) => pending.push(resolve));
+  });
+  for (let id = 1; id <= 100; id++) respond({ jsonrpc: '2.0', id, result: {} });
+  expect(sent).toHaveLength(MAX_ANSWERS_IN_FLIGHT);
+  pending[0]!();
+  await new Promise((r) => setTimeout(r, 0));
+  respond({ jsonrpc: '2.0', id: 101, result: {} });
+  expect(sent).toHaveLength(MAX_ANSWERS_IN_FLIGHT + 1);
+  expect(JSON.parse(sent.at(-1)!)).toEqual({ jsonrpc: '2.0', id: 101, result: {} });
 });
