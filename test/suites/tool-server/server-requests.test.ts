@@ -1,5 +1,9 @@
 import { expect, test } from 'vitest';
-import { cappedAnswers, MAX_ANSWERS_IN_FLIGHT } from '../../../src/suites/tool-server/answer-cap.js';
+import {
+  cappedAnswers,
+  MAX_ANSWERS_IN_FLIGHT,
+  MAX_ANSWERS_QUEUED,
+} from '../../../src/suites/tool-server/answer-cap.js';
 import { PEER_LIMITS, RpcPeer } from '../../../src/suites/tool-server/peer.js';
 
 function peerAnswering() {
@@ -31,18 +35,33 @@ test('a request whose string id is longer than maxAnsweredIdChars is not answere
 });
 
 // Both HTTP channels (SSE + POST, Streamable HTTP) answer through it.
-test('cappedAnswers: at most MAX_ANSWERS_IN_FLIGHT answers POSTed at once; one that ends makes room', async () => {
+test('cappedAnswers: at most MAX_ANSWERS_IN_FLIGHT answers POSTed at once, the next ones queued and sent in turn as those end', async () => {
   const pending: (() => void)[] = [];
-  const sent: string[] = [];
+  const sent: number[] = [];
   const respond = cappedAnswers((text) => {
-    sent.push(text);
+    sent.push((JSON.parse(text) as { id: number }).id);
     return new Promise<void>((resolve) => pending.push(resolve));
   });
   for (let id = 1; id <= 100; id++) respond({ jsonrpc: '2.0', id, result: {} });
   expect(sent).toHaveLength(MAX_ANSWERS_IN_FLIGHT);
   pending[0]!();
   await new Promise((r) => setTimeout(r, 0));
-  respond({ jsonrpc: '2.0', id: 101, result: {} });
-  expect(sent).toHaveLength(MAX_ANSWERS_IN_FLIGHT + 1);
-  expect(JSON.parse(sent.at(-1)!)).toEqual({ jsonrpc: '2.0', id: 101, result: {} });
+  expect(sent).toEqual(Array.from({ length: MAX_ANSWERS_IN_FLIGHT + 1 }, (_, i) => i + 1));
+});
+
+test('cappedAnswers: past MAX_ANSWERS_QUEUED waiting answers a request goes unanswered', async () => {
+  const pending: (() => void)[] = [];
+  let sent = 0;
+  const respond = cappedAnswers(() => {
+    sent += 1;
+    return new Promise<void>((resolve) => pending.push(resolve));
+  });
+  for (let id = 1; id <= 3000; id++) respond({ jsonrpc: '2.0', id, result: {} });
+  expect(sent).toBe(MAX_ANSWERS_IN_FLIGHT);
+  // Every POST then ends: the queued answers go out in turn, and no more.
+  for (let i = 0; i < 2000 && pending.length > 0; i++) {
+    pending.shift()!();
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  expect(sent).toBe(MAX_ANSWERS_IN_FLIGHT + MAX_ANSWERS_QUEUED);
 });
