@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -16,7 +16,7 @@ test('a runner that runs commands in the directory it started in leaves that dir
   dir = mkdtempSync(join(tmpdir(), 'wirecheck-user-project-'));
   // Writable by whichever user the runner runs as, as the user's own project is to them.
   chmodSync(dir, 0o777);
-  for (const folder of ['build', 'wirecheck-scratch']) {
+  for (const folder of ['build']) {
     mkdirSync(join(dir, folder), { mode: 0o777 });
     chmodSync(join(dir, folder), 0o777);
     writeFileSync(join(dir, folder, 'keep.txt'), 'the user’s\n');
@@ -26,5 +26,7 @@ test('a runner that runs commands in the directory it started in leaves that dir
   });
   expect(result.checks.find((c) => c.id === 'runner.refusal.harmless-runs')?.status).toBe('pass');
   expect(existsSync(join(dir, 'build', 'keep.txt'))).toBe(true);
-  expect(existsSync(join(dir, 'wirecheck-scratch', 'keep.txt'))).toBe(true);
+  // It ran there (nothing refused it), and removed only what it made.
+  expect(result.checks.find((c) => c.id === 'runner.refusal.no-false-positive')?.status).toBe('pass');
+  expect(readdirSync(dir).filter((f) => f.startsWith('wirecheck-scratch'))).toEqual([]);
 }, 60_000);

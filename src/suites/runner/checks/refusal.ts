@@ -84,10 +84,11 @@ interface RefusalSession {
 }
 
 /**
- * Resembles a blocked command and holds none. It removes only the directory it made: a runner
- * that ignores WIRECHECK_WORKDIR runs it in the user's directory (mkdir fails on one that exists).
+ * Resembles a blocked command and holds none. It removes only the directory it made, named by
+ * its shell's pid: a runner that ignores WIRECHECK_WORKDIR runs it in the user's directory, maybe
+ * beside another run (mkdir fails on a name that exists, so nothing of theirs is removed).
  */
-const LOOKALIKE = 'mkdir wirecheck-scratch && rm -rf ./wirecheck-scratch && echo removed';
+const LOOKALIKE = 'mkdir wirecheck-scratch-$$ && rm -rf ./wirecheck-scratch-$$ && echo removed';
 
 /** Every probe and the harmless commands in one session, shared by the refusal checks. */
 function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSession> {
@@ -240,11 +241,12 @@ export const refusalChecks: Check<RunnerCtx>[] = [
   },
   {
     id: 'runner.refusal.no-false-positive',
-    clause: `${ITEM_1} (rm -rf ./wirecheck-scratch holds no blocked substring)`,
-    description: 'A command that only resembles a blocked one (rm -rf ./wirecheck-scratch) is not refused.',
+    clause: `${ITEM_1} (rm -rf ./wirecheck-scratch-$$ holds no blocked substring)`,
+    description:
+      'A command that only resembles a blocked one (rm -rf ./wirecheck-scratch-$$) is not refused.',
     level: 'should',
     basis: 'spec-reference',
-    rule: 'The spec refuses commands that contain a blocked substring; neither reference runner refuses `rm -rf ./wirecheck-scratch`, which contains none (not even with whitespace stripped). A runner that refuses it blocks ordinary work.',
+    rule: 'The spec refuses commands that contain a blocked substring; neither reference runner refuses `rm -rf ./wirecheck-scratch-$$`, which contains none (not even with whitespace stripped). A runner that refuses it blocks ordinary work.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await refusalSession(ctx, env);
