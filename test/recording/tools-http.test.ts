@@ -55,6 +55,15 @@ async function record(faults: ToolFaultsInput, out: string) {
   };
 }
 
+/** `wirecheck record tools --http URL --out DIR`, stopped as by SIGTERM after 300 ms. */
+async function recordForAWhile(url: string, out: string) {
+  const stop = new AbortController();
+  const run = cli(['record', 'tools', '--http', url, '--out', out], { shutdown: stop.signal });
+  await new Promise((r) => setTimeout(r, 300));
+  stop.abort();
+  return run;
+}
+
 const methodOf = (text: string) => (JSON.parse(text) as { method?: string }).method;
 
 describe('wirecheck record tools --http (Streamable HTTP)', () => {
@@ -119,13 +128,7 @@ describe('wirecheck record tools --http (Streamable HTTP)', () => {
 
   test('--http through the CLI prints the proxy endpoint first and exits 0 on SIGTERM; two targets are a usage error', async () => {
     const mock = await startStreamableHttpMockToolServer();
-    const stop = new AbortController();
-    const run = cli(['record', 'tools', '--http', mock.url, '--out', join(dir, 'cli')], {
-      shutdown: stop.signal,
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    stop.abort();
-    const done = await run;
+    const done = await recordForAWhile(mock.url, join(dir, 'cli'));
     await mock.close();
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\n$/);
@@ -179,16 +182,7 @@ describe('wirecheck record tools --http: a key written into the upstream URL', (
 
   test('the CLI says what it records without the key', async () => {
     const mock = await startStreamableHttpMockToolServer();
-    const stop = new AbortController();
-    const run = cli(
-      ['record', 'tools', '--http', `${mock.url}?api_key=${KEY}`, '--out', join(dir, 'cli-key')],
-      {
-        shutdown: stop.signal,
-      },
-    );
-    await new Promise((r) => setTimeout(r, 300));
-    stop.abort();
-    const done = await run;
+    const done = await recordForAWhile(`${mock.url}?api_key=${KEY}`, join(dir, 'cli-key'));
     await mock.close();
     expect(done.code).toBe(0);
     expect(done.stderr).toContain(`recording ${mock.url}?api_key=[redacted] into`);

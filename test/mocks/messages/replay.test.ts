@@ -91,25 +91,22 @@ describe('replay plan: a recording served as recorded', () => {
   });
 });
 
+/** A valid request to the mock, streamed unless told otherwise. */
+const post = (url: string, stream = true) =>
+  fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+    body: JSON.stringify({ model: 'm', max_tokens: 8, stream, messages: [{ role: 'user', content: 'hi' }] }),
+    // A mock that never answers fails the test here, not at the test's timeout.
+    signal: AbortSignal.timeout(5_000),
+  });
+
 describe('replay through the mock service', () => {
   let service: MockMessagesService | undefined;
   afterEach(async () => {
     await service?.close();
     service = undefined;
   });
-  const post = (url: string) =>
-    fetch(`${url}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
-      body: JSON.stringify({
-        model: 'm',
-        max_tokens: 8,
-        stream: true,
-        messages: [{ role: 'user', content: 'hi' }],
-      }),
-      // A mock that never answers fails the test here, not at the test's timeout.
-      signal: AbortSignal.timeout(5_000),
-    });
 
   test('serves the recorded status, headers and body, recordings in turn', async () => {
     const [text, overloaded] = [await library('text'), await library('http-529-overloaded')];
@@ -177,18 +174,6 @@ describe('replay: a whole message recorded in the other mode than the request as
     await service?.close();
     service = undefined;
   });
-  const post = (url: string, stream: boolean) =>
-    fetch(`${url}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
-      body: JSON.stringify({
-        model: 'm',
-        max_tokens: 8,
-        stream,
-        messages: [{ role: 'user', content: 'hi' }],
-      }),
-      signal: AbortSignal.timeout(5_000),
-    });
   const messageOfStream = (body: Uint8Array | string) =>
     accumulate(decodeFrames([body]).frames.map((f) => JSON.parse(f.data)));
 

@@ -70,20 +70,26 @@ async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** A server's stdin and stdout in process, and everything written to the stdout so far. */
+function pipes() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (c: Buffer) => {
+    text += c.toString();
+  });
+  return { input, output, written: () => text };
+}
+
 describe('stdio transport, in process (spec "Tool server, stdio transport")', () => {
   test('a line that is not JSON is answered -32700 and the server goes on', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let written = '';
-    output.on('data', (c: Buffer) => {
-      written += c.toString();
-    });
+    const { input, output, written } = pipes();
     const logs: string[] = [];
     const server = await serveToolsOverStdio({ input, output, log: (l) => logs.push(l) });
     input.write('this is not json\n');
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}\n`);
-    await eventually(() => written.split('\n').length >= 3);
-    const [first, second] = written
+    await eventually(() => written().split('\n').length >= 3);
+    const [first, second] = written()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -97,18 +103,13 @@ describe('stdio transport, in process (spec "Tool server, stdio transport")', ()
 
   // JSON-RPC: -32700 is for invalid JSON; a client may close stdin right after its last message.
   test('a last message the input ends without a newline after is answered, not refused as a parse error', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let written = '';
-    output.on('data', (c: Buffer) => {
-      written += c.toString();
-    });
+    const { input, output, written } = pipes();
     const server = await serveToolsOverStdio({ input, output, log: () => {} });
     input.end(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }));
     await server.closed;
-    await eventually(() => written.includes('\n'));
+    await eventually(() => written().includes('\n'));
     expect(
-      written
+      written()
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l)),
@@ -116,12 +117,7 @@ describe('stdio transport, in process (spec "Tool server, stdio transport")', ()
   });
 
   test('the end of the input aborts in-flight calls and sends no reply for them', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let written = '';
-    output.on('data', (c: Buffer) => {
-      written += c.toString();
-    });
+    const { input, output, written } = pipes();
     const server = await serveToolsOverStdio({ input, output });
     input.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INITIALIZE_PARAMS })}\n`,
@@ -136,7 +132,7 @@ describe('stdio transport, in process (spec "Tool server, stdio transport")', ()
     await new Promise((r) => setTimeout(r, 20));
     // Only the initialize result: the call in flight got no reply.
     expect(
-      written
+      written()
         .split('\n')
         .filter((l) => l !== '')
         .map((l) => JSON.parse(l).id),
