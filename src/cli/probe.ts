@@ -3,6 +3,7 @@ import { UsageError } from '../harness/errors.js';
 import { OWNED_HEADER_NAMES, parseHeaderOptions } from '../protocol/header-option.js';
 import { mapJsonValue } from '../protocol/json/map-values.js';
 import { givenHeaderSecrets, mergeSecrets, scrubSecrets } from '../recording/redact.js';
+import { redactUrl, secretsOfUrl } from '../recording/tools/redact-target.js';
 import type { CliContext } from './context.js';
 
 /** The probe and its formatter as one call: the report, its lines and the verdict. */
@@ -47,8 +48,10 @@ export function addProbeCommand(
       }
       const given = parseHeaderOptions(flags.header ?? [], ctx.env, OWNED_HEADER_NAMES);
       if (typeof given === 'string') throw new UsageError(given);
-      const secrets = mergeSecrets(givenHeaderSecrets(given));
-      const scrub = (text: string) => scrubSecrets(text, secrets);
+      // The URL may carry a credential (`?api_key=`, user info): printed redacted, its values scrubbed.
+      const secrets = mergeSecrets(givenHeaderSecrets(given), secretsOfUrl(url));
+      const shownUrl = redactUrl(url);
+      const scrub = (text: string) => scrubSecrets(text.split(url).join(shownUrl), secrets);
       const shutdown = ctx.onShutdown();
       try {
         const result = await probe(url, shutdown.signal, {

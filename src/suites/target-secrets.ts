@@ -1,4 +1,4 @@
-import { secretsOfCommand, secretsOfUrl } from '../recording/tools/redact-target.js';
+import { redactCommand, secretsOfCommand, secretsOfUrl } from '../recording/tools/redact-target.js';
 import { headerScrubber } from './given-headers.js';
 
 // A target may carry a credential in what the user wrote: a command's `API_KEY=...` or
@@ -25,4 +25,12 @@ export function targetScrubber(
   const commands = (target.commands ?? []).flatMap((c) => (c === undefined ? [] : secretsOfCommand(c)));
   const urls = (target.urls ?? []).flatMap((u) => (u === undefined ? [] : secretsOfUrl(u)));
   return headerScrubber([...commands, ...urls, ...otherSecrets]);
+}
+
+/**
+ * A command as a message quotes it: redacted as reports show the target. Scrubbing by value
+ * misses credentials shorter than 8 characters, so a message naming the command cannot rely on it.
+ */
+export function quotedCommand(command: string): string {
+  return JSON.stringify(redactCommand(command));
 }

@@ -29,6 +29,28 @@ describe('the credentials written into a command', () => {
     expect(secretsOfCommand(`API_KEY=$API_KEY server --token "\${MCP_TOKEN}" --auth short`)).toEqual([]);
     expect(secretsOfCommand('node server.js --port 8080')).toEqual([]);
   });
+
+  test('a URL in the command has its credentials hidden as redactUrl hides them', () => {
+    const remote =
+      'npx mcp-remote "https://deploy:pa55word-0123@mcp.example.com/sse?api_key=sk-live-0123456789&tenant=acme" --transport sse';
+    expect(redactCommand(remote)).toBe(
+      'npx mcp-remote "https://[redacted]@mcp.example.com/sse?api_key=[redacted]&tenant=acme" --transport sse',
+    );
+    expect(secretsOfCommand(remote)).toEqual(
+      expect.arrayContaining(['pa55word-0123', 'sk-live-0123456789', 'deploy:pa55word-0123']),
+    );
+    // A URL without credentials, as given.
+    expect(redactCommand('MCP_URL=http://127.0.0.1:8000/mcp?tenant=acme node s.js')).toBe(
+      'MCP_URL=http://127.0.0.1:8000/mcp?tenant=acme node s.js',
+    );
+  });
+
+  test('a flag that switches a credential off (`--no-auth`) takes no value: the next word stays', () => {
+    expect(redactCommand('node server.js --no-auth /srv/data --token tok-0123456789')).toBe(
+      'node server.js --no-auth /srv/data --token [redacted]',
+    );
+    expect(secretsOfCommand('node server.js --no-auth /srv/data-directory')).toEqual([]);
+  });
 });
 
 describe('the credentials written into a URL', () => {

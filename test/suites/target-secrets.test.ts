@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { TargetUnavailable } from '../../src/harness/check.js';
+import { runSuite } from '../../src/harness/run-suite.js';
 import { shownTarget, shownTargetArgs } from '../../src/harness/shown-target.js';
 import { findSuite } from '../../src/suites/registry.js';
 
@@ -75,3 +77,30 @@ describe('a credential written into the target reaches no report', () => {
     expect(entry.suite.scrubber?.(target)).toBeUndefined();
   });
 });
+
+// Values shorter than 8 characters are not scrubbed from free text (they would hit ordinary
+// words), so a message that names the target must quote it redacted, as reports show it.
+const SHORT_SECRETS = ['tk42x', 'pw7'];
+const UNSTARTABLE = `API_TOKEN=${SHORT_SECRETS[0]} wirecheck-no-such-command-4711 --password ${SHORT_SECRETS[1]}`;
+
+test.each([
+  ['runner', { runner: UNSTARTABLE }],
+  ['agent', { agent: UNSTARTABLE }],
+  ['messages-client', { client: UNSTARTABLE }],
+  ['tool-client', { client: UNSTARTABLE }],
+])(
+  '%s: a command that cannot be started is named redacted in the unavailable message, short credentials included',
+  async (name, options) => {
+    const entry = findSuite(name)!;
+    const error = await runSuite(entry.suite, entry.targetFromOptions(options), { seed: 1, runs: 1 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TargetUnavailable);
+    const message = (error as Error).message;
+    expect(message).toContain('wirecheck-no-such-command-4711');
+    expect(message).toContain('API_TOKEN=[redacted]');
+    for (const secret of SHORT_SECRETS) expect(message).not.toContain(secret);
+  },
+  60_000,
+);

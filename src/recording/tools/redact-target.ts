@@ -20,35 +20,44 @@ const ASSIGNMENT = /(^|\s)([A-Za-z_][A-Za-z0-9_]*)(=)("[^"]*"|'[^']*'|\S+)/g;
 /** `--flag value` or `--flag=value`; a value beginning with `-` is the next flag. */
 const FLAG = /(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)([= ])("[^"]*"|'[^']*'|[^\s-]\S*)/g;
 const CREDENTIAL_FORMS = [ASSIGNMENT, FLAG];
+/** A URL written in a command (`npx mcp-remote https://host/sse?api_key=...`), up to a space or quote. */
+const URL_IN_COMMAND = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'`]+/g;
+
+/** A name that gives a credential: `--no-auth` switches one off, so what follows it is no value of it. */
+function namesCredential(name: string): boolean {
+  return !/^--?no-/i.test(name) && isSecretName(name);
+}
 
 /**
  * A server command with its secrets redacted: values of environment assignments and of
- * flags named like credentials (`API_KEY=...`, `--token X`, `--api-key=X`), and any known
- * secret value (`secrets`) wherever it appears.
+ * flags named like credentials (`API_KEY=...`, `--token X`, `--api-key=X`), the credentials
+ * of URLs in it (as redactUrl), and any known secret value (`secrets`) wherever it appears.
  */
 export function redactCommand(command: string, secrets: readonly string[] = []): string {
   let out = command;
   for (const form of CREDENTIAL_FORMS) {
     out = out.replace(form, (whole, lead: string, name: string, sep: string) =>
-      isSecretName(name) ? `${lead}${name}${sep}${REDACTED}` : whole,
+      namesCredential(name) ? `${lead}${name}${sep}${REDACTED}` : whole,
     );
   }
+  out = out.replace(URL_IN_COMMAND, redactUrl);
   return scrubSecrets(out, secrets);
 }
 
 /** A variable named rather than a value given (`$TOKEN`, `${TOKEN}`): reports keep it, so it is no secret to scrub. */
 const VARIABLE_REFERENCE = /^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/;
 
-/** The values redactCommand redacts by name (credential assignments and flags), unquoted. */
+/** The values redactCommand redacts by name (credential assignments and flags, URLs' credentials), unquoted. */
 export function secretsOfCommand(command: string): string[] {
   const values: string[] = [];
   for (const form of CREDENTIAL_FORMS) {
     for (const [, , name, , given] of command.matchAll(form)) {
       const value = /^(["']).*\1$/s.test(given!) ? given!.slice(1, -1) : given!;
-      if (isSecretName(name!) && !VARIABLE_REFERENCE.test(value)) values.push(value);
+      if (namesCredential(name!) && !VARIABLE_REFERENCE.test(value)) values.push(value);
     }
   }
-  return mergeSecrets(values);
+  const inUrls = [...command.matchAll(URL_IN_COMMAND)].map(([url]) => secretsOfUrl(url));
+  return mergeSecrets(values, ...inUrls);
 }
 
 /** The user info of a URL (`https://user:pass@host/`): everything between `//` and the authority's last `@`. */

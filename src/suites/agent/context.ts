@@ -16,6 +16,7 @@ import {
 import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
+import { quotedCommand } from '../target-secrets.js';
 import { type AgentCase, CASES, type CaseKey } from './cases.js';
 import { asksForOperator, CASE_TIMEOUT_MS } from './expect.js';
 import { cannotStart, describeOutput } from './preflight.js';
@@ -150,7 +151,7 @@ export async function openAgent(
       const journal = mock.journal.entries();
       const problem = journal.length === 0 ? cannotStart(run) : undefined;
       if (problem !== undefined) {
-        const cause = `the agent command ${JSON.stringify(target.agent)} ${problem}`;
+        const cause = `the agent command ${quotedCommand(target.agent)} ${problem}`;
         throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
       }
       const requests = journal.filter((entry) => !atOtherApiOperation(entry));
@@ -202,7 +203,7 @@ export async function openAgent(
         : `; it called only the real API's other operations, which the mock does not serve (${[...new Set(others)].slice(0, 3).join(', ')})`;
     throw new TargetUnavailable(
       withLeftover(
-        `the agent command ${JSON.stringify(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}${probe.run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`,
+        `the agent command ${quotedCommand(target.agent)} never sent a request to the mock messages service at WIRECHECK_BASE_URL (the prompt of case ${probe.spec.name} on stdin)${besides}: ${describeOutput(probe.run)}${probe.run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`,
         left,
       ),
     );

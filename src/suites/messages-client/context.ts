@@ -15,6 +15,7 @@ import {
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
+import { quotedCommand } from '../target-secrets.js';
 import { refusalIn } from './expect.js';
 import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
@@ -237,7 +238,7 @@ export async function openMessagesClient(
     const again = await runOnce({ ...probeSpec(), ...(spec.signal && { signal: spec.signal }) });
     if (again.requests.length > 0) return result;
     const what = shouldReach ? 'it sent no request in this case' : 'it printed nothing in this case';
-    const cause = `the client command ${JSON.stringify(target.client)} no longer reaches the mock messages service: ${what}, nor sent one when run again on the plain request that worked at the start (${exitOf(again.run)}${stderrBlock(again.run.stderr)})`;
+    const cause = `the client command ${quotedCommand(target.client)} no longer reaches the mock messages service: ${what}, nor sent one when run again on the plain request that worked at the start (${exitOf(again.run)}${stderrBlock(again.run.stderr)})`;
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
@@ -309,7 +310,7 @@ export async function openMessagesClient(
   if (problem !== undefined) {
     await closeMocks();
     throw new TargetUnavailable(
-      `the client command ${JSON.stringify(target.client)} ${problem}; it was run once (sh -c, the plain request ${JSON.stringify(plainRequest(false))} on stdin, WIRECHECK_BASE_URL pointing at the suite's mock) and no check was run`,
+      `the client command ${quotedCommand(target.client)} ${problem}; it was run once (sh -c, the plain request ${JSON.stringify(plainRequest(false))} on stdin, WIRECHECK_BASE_URL pointing at the suite's mock) and no check was run`,
     );
   }
 

@@ -6,6 +6,7 @@ import { type CheckEnv, TargetGone, TargetUnavailable } from '../../harness/chec
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { SharedWork } from '../../harness/shared-work.js';
 import { removeWorkDir, withLeftover } from '../../harness/work-dir.js';
+import { quotedCommand } from '../target-secrets.js';
 import { slowRunnerAllowanceMs } from './checks/common.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
@@ -149,7 +150,7 @@ export async function openRunner(
   const gone = (result: SessionRun): void => {
     const problem = cannotStart(result);
     if (problem !== undefined) {
-      const cause = `the runner command ${JSON.stringify(target.runner)} ${problem}`;
+      const cause = `the runner command ${quotedCommand(target.runner)} ${problem}`;
       throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
     }
   };
@@ -186,7 +187,7 @@ export async function openRunner(
   if (problem !== undefined) {
     const left = await close();
     throw new TargetUnavailable(
-      withLeftover(`the runner command ${JSON.stringify(target.runner)} ${problem}`, left),
+      withLeftover(`the runner command ${quotedCommand(target.runner)} ${problem}`, left),
     );
   }
   const firstAnswerMs = probe.outputs[0]?.atMs ?? 0;

@@ -22,6 +22,7 @@ import {
 } from '../../mocks/tools/index.js';
 import { findPerl, type StdioRelayHost, startStdioRelayHost } from '../../mocks/tools/stdio-relay.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
+import { quotedCommand } from '../target-secrets.js';
 import { classifyToolClientRun, describeToolClientRun, type ToolClientOutcome } from './output.js';
 import {
   CASE_TIMEOUT_MS,
@@ -326,7 +327,7 @@ export async function openToolClient(
     const probes = await Promise.all(transportsOf(target).map((transport) => shared.basic(transport)));
     const problem = startProblem(probes[0]!.run) ?? (probes.some(reached) ? undefined : neverReached(probes));
     if (problem !== undefined) {
-      throw new TargetUnavailable(`the client command ${JSON.stringify(target.client)} ${problem}`);
+      throw new TargetUnavailable(`the client command ${quotedCommand(target.client)} ${problem}`);
     }
   } catch (e) {
     const left = await close();

@@ -151,6 +151,20 @@ describe('the probe with --header (a tool server behind a bearer token)', () => 
     30_000,
   );
 
+  test('`wirecheck probe` prints a URL carrying a credential redacted, in text and JSON, short values included', async () => {
+    const s = await startSseServer();
+    cleanups.push(() => s.close());
+    const withKey = `${s.url.replace('http://', 'http://ops:pw7@')}?api_key=k3y&tenant=acme`;
+    for (const json of [false, true]) {
+      const p = program();
+      await p.root.parseAsync(['probe', withKey, ...(json ? ['--json'] : [])], { from: 'user' });
+      const text = p.out.join('');
+      expect(p.codes).toEqual([0]);
+      expect(text).toContain('api_key=[redacted]&tenant=acme');
+      expect(text).not.toMatch(/k3y|pw7/);
+    }
+  }, 30_000);
+
   test('bad --header values are bad usage: no colon, a header the probe sets itself, an unset variable', async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the user's ${VAR}, expanded by wirecheck
     for (const header of ['Authorization', 'Accept: text/html', 'Authorization: Bearer ${NOT_SET_HERE}']) {

@@ -1,12 +1,13 @@
 import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.js';
 import { noneLeftCheck } from '../../../harness/containment/index.js';
+import { quotedCommand } from '../../target-secrets.js';
 import type { ToolServerCtx } from '../context.js';
 
 export const leftoverChecks: Check<ToolServerCtx>[] = [
   noneLeftCheck<ToolServerCtx>({
     suite: 'tool-server',
     what: (ctx) =>
-      ctx.target.kind === 'stdio' ? `the server command ${JSON.stringify(ctx.target.command)}` : 'the server',
+      ctx.target.kind === 'stdio' ? `the server command ${quotedCommand(ctx.target.command)}` : 'the server',
     ledger: (ctx) => ctx.leftovers,
     clause:
       'Tool server, stdio transport (the client starts the server as a subprocess); MCP 2024-11-05 lifecycle, shutdown over stdio',
