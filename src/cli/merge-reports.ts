@@ -8,6 +8,7 @@ import { type MergeInput, mergeResults } from '../harness/merge.js';
 import { SuiteResult } from '../harness/results.js';
 import { formatSuiteSummary, formatTotals, shouldUseColor } from '../reporters/console.js';
 import { prepareReportDir } from '../reporters/report-dir.js';
+import { withoutTerminalControls } from '../reporters/text.js';
 import { writeReports } from '../reporters/write.js';
 import { findSuite } from '../suites/registry.js';
 import type { CliContext } from './context.js';
@@ -101,10 +102,12 @@ export function addMergeReportsCommand(program: Command, ctx: CliContext, finish
       // A shard whose target could not run judged nothing: the merged run cannot pass.
       const unavailable = results.filter((r) => r.error !== undefined);
       for (const r of unavailable)
-        ctx.stderr.write(`wirecheck: ${r.error?.code}: suite ${r.suite}: ${r.error?.message}\n`);
+        ctx.stderr.write(
+          `wirecheck: ${r.error?.code}: suite ${r.suite}: ${withoutTerminalControls(r.error?.message ?? '')}\n`,
+        );
       for (const r of results) {
         for (const warning of r.warnings ?? [])
-          ctx.stderr.write(`wirecheck: warning: suite ${r.suite}: ${warning}\n`);
+          ctx.stderr.write(`wirecheck: warning: suite ${r.suite}: ${withoutTerminalControls(warning)}\n`);
       }
       finish(unavailable.length > 0 ? 2 : verdictOf(results, strict));
     });

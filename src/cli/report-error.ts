@@ -1,5 +1,6 @@
 import { TargetUnavailable } from '../harness/check.js';
 import { WirecheckError } from '../harness/errors.js';
+import { withoutTerminalControls } from '../reporters/text.js';
 import type { OutputStream } from './context.js';
 
 /** Any error as a harness error: TargetUnavailable keeps its meaning, the unexpected is WC_INTERNAL. */
@@ -14,7 +15,10 @@ export function asWirecheckError(e: unknown, where?: string): WirecheckError {
   return new WirecheckError('WC_INTERNAL', `${prefix}${detail}`, { cause: e });
 }
 
-/** One line (more for WC_INTERNAL's stack) on stderr: `wirecheck: CODE: message`. */
+/**
+ * One line (more for WC_INTERNAL's stack) on stderr: `wirecheck: CODE: message`. The message
+ * may quote a target's output: its escape sequences are shown, not sent to the terminal.
+ */
 export function reportError(stderr: OutputStream, e: WirecheckError): void {
-  stderr.write(`wirecheck: ${e.code}: ${e.message}\n`);
+  stderr.write(`wirecheck: ${e.code}: ${withoutTerminalControls(e.message)}\n`);
 }

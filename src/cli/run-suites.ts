@@ -25,6 +25,7 @@ import {
 } from '../reporters/console.js';
 import { createProgress, isLiveTerminal, type Progress } from '../reporters/progress.js';
 import { prepareReportDir } from '../reporters/report-dir.js';
+import { withoutTerminalControls } from '../reporters/text.js';
 import { writeReports } from '../reporters/write.js';
 import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
 import type { CliContext, CliRunGuard } from './context.js';
@@ -316,7 +317,7 @@ async function runPlanned(
     block.out(formatSuiteSummary(result, style));
     block.out('');
     for (const warning of result.warnings ?? []) {
-      block.err(`wirecheck: warning: suite ${suite.name}: ${warning}\n`);
+      block.err(`wirecheck: warning: suite ${suite.name}: ${withoutTerminalControls(warning)}\n`);
     }
     return result;
   } catch (e) {
@@ -330,7 +331,7 @@ async function runPlanned(
   } finally {
     await running.close().catch((e: unknown) => {
       block.err(
-        `wirecheck: warning: closing the ${planned.targetKind} of suite ${suite.name} failed: ${e}\n`,
+        `wirecheck: warning: closing the ${planned.targetKind} of suite ${suite.name} failed: ${withoutTerminalControls(String(e))}\n`,
       );
     });
   }

@@ -137,7 +137,8 @@ export function formatHtml(results: readonly SuiteResult[], options: { strict: b
   ];
   const stops = [...new Set(results.flatMap((r) => (r.stopped === undefined ? [] : [r.stopped.message])))];
   notes.push(...stops.map((m) => `stopped early: ${m}`));
-  const strictNote = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
+  // A stop's message quotes the target (a stderr line of a runner that could not start again).
+  const strictNote = notes.length === 0 ? '' : ` (${escapeHtml(notes.join('; '))})`;
   const unavailable = results.filter((r) => r.error !== undefined).length;
   const verdict =
     unavailable > 0

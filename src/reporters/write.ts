@@ -11,13 +11,20 @@ export interface ReportOptions {
   readonly strict: boolean;
 }
 
-/** A suite name as one safe path segment (registered names already are; this guards the rest). */
+/** The files beside the suites' folders: no folder takes one's name. */
+const TOP_LEVEL_FILES = ['summary.json', 'junit.xml', 'report.html'];
+
+/**
+ * A suite name as one safe path segment (registered names already are; this guards the rest,
+ * a merged results.json's included), told apart from the names taken in any letter case: a
+ * case-insensitive file system holds `Agent` and `agent` as one folder.
+ */
 function directoryName(suite: string, taken: Set<string>): string {
   // No separators, and no leading dot: neither `..` nor a hidden directory.
   const base = suite.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_') || 'suite';
   let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
-  taken.add(name);
+  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;
+  taken.add(name.toLowerCase());
   return name;
 }
 
@@ -28,7 +35,7 @@ export function reportFiles(results: readonly SuiteResult[], options: ReportOpti
   if (only !== undefined) {
     files.set('results.json', formatResultsJson(only));
   } else {
-    const taken = new Set<string>();
+    const taken = new Set<string>(TOP_LEVEL_FILES);
     for (const r of results)
       files.set(join(directoryName(r.suite, taken), 'results.json'), formatResultsJson(r));
     files.set('summary.json', formatSummaryJson(results));

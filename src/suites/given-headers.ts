@@ -1,5 +1,6 @@
 import { UsageError } from '../harness/errors.js';
 import { type GivenHeader, parseHeaderOptions } from '../protocol/header-option.js';
+import { scrubCutFragments } from '../recording/cut-fragments.js';
 import { isSecretName, mergeSecrets, REDACTED, scrubSecrets } from '../recording/redact.js';
 
 // `--header 'Name: value'` of a suite whose target is reached over HTTP (a tool server over SSE
@@ -29,8 +30,11 @@ export function shownHeader(header: GivenHeader): string {
   return `${header.name}: ${literalSecret ? REDACTED : header.given}`;
 }
 
-/** What hides a target's secret values (header values, credentials written into it) in a report's text, or undefined when there are none. */
+/**
+ * What hides a target's secret values (header values, credentials written into it) in a
+ * report's text, whole or a part of one that a cut left, or undefined when there are none.
+ */
 export function headerScrubber(secrets: readonly string[]): ((text: string) => string) | undefined {
   const kept = mergeSecrets(secrets);
-  return kept.length === 0 ? undefined : (text) => scrubSecrets(text, kept);
+  return kept.length === 0 ? undefined : (text) => scrubCutFragments(scrubSecrets(text, kept), kept);
 }

@@ -64,6 +64,26 @@ describe('report.html', () => {
     expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
+  test("a stop's message (it quotes the target) cannot inject markup into the verdict line", () => {
+    const html = formatHtml(
+      [
+        suiteResult('s', [check({ id: 's.p', status: 'pass' })], {
+          stopped: {
+            kind: 'target-gone',
+            message: `stderr: <style>main{display:none}</style><p class="verdict pass">PASSED</p><!--`,
+          },
+        }),
+      ],
+      { strict: false },
+    );
+    expect(html).not.toContain('<p class="verdict pass">PASSED');
+    expect(html).not.toContain('<!--');
+    expect(html.match(/<style>/g)).toHaveLength(1);
+    expect(html).toContain(
+      'INCOMPLETE: no check failed, but not every check ran (stopped early: stderr: &lt;style&gt;',
+    );
+  });
+
   test('escaping covers the five markup characters and control characters', () => {
     expect(escapeHtml(`&<>"'\u0000`)).toBe('&amp;&lt;&gt;&quot;&#39;\\u0000');
   });

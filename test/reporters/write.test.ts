@@ -40,6 +40,19 @@ describe('writeReports', () => {
     expect([...files.keys()].filter((p) => p.endsWith('results.json'))).toHaveLength(2);
   });
 
+  test("a suite named like a top-level file, or like another in another letter case, gets a folder of its own (a merged results.json's names are anyone's)", async () => {
+    const results = [
+      mixedResult('junit.xml'),
+      mixedResult('Agent'),
+      mixedResult('agent'),
+      mixedResult('REPORT.HTML'),
+    ];
+    const written = await writeReports(dir, results, { strict: false });
+    const folders = written.filter((p) => p.endsWith('results.json')).map((p) => p.split(sep).at(-2)!);
+    expect(folders).toEqual(['junit.xml-2', 'Agent', 'agent-2', 'REPORT.HTML-2']);
+    expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain('<!DOCTYPE html>');
+  });
+
   test('an unwritable directory is a WC_REPORT_WRITE error', async () => {
     const file = join(dir, 'file');
     await writeFile(file, 'x');

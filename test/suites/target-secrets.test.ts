@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { TargetUnavailable } from '../../src/harness/check.js';
+import { CheckFailure, type Suite, TargetUnavailable } from '../../src/harness/check.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 import { shownTarget, shownTargetArgs } from '../../src/harness/shown-target.js';
+import { MIN_FRAGMENT } from '../../src/recording/cut-fragments.js';
 import { findSuite } from '../../src/suites/registry.js';
+import { targetScrubber } from '../../src/suites/target-secrets.js';
 
 // A credential written into a target (a command's `API_TOKEN=`/`--token`, a URL's `?api_key=` or
 // user info) reaches no report: the description and the reproduce line show it redacted, and
@@ -104,3 +106,34 @@ test.each([
   },
   60_000,
 );
+
+test('a credential cut in two where the harness bounds a result text leaves no part of it in the result', async () => {
+  const secret = 'sk-live-0123456789abcdefghijklmnopqrstuv';
+  const client = `API_KEY=${secret} ./client`;
+  const suite: Suite<string, { close(): Promise<void> }> = {
+    name: 'demo',
+    description: 'a suite whose target echoes its key after a long body',
+    describeTarget: (t) => t,
+    targetArgs: (t) => ['--client', t],
+    scrubber: (t) => targetScrubber({ commands: [t] }),
+    open: async () => ({ close: async () => {} }),
+    checks: [
+      {
+        id: 'demo.echo',
+        clause: 'c',
+        description: 'd',
+        level: 'must',
+        basis: 'spec',
+        rule: 'r',
+        run: async () => {
+          // The message is kept to 4,096 characters: the cut falls inside the key.
+          throw new CheckFailure(`${'x'.repeat(4096 - 30)}${secret} rest`);
+        },
+      },
+    ],
+  };
+  const result = await runSuite(suite, client, { seed: 1 });
+  const message = result.checks[0]!.message!;
+  expect(message).toContain('[redacted]');
+  expect(message).not.toContain(secret.slice(0, MIN_FRAGMENT));
+});
