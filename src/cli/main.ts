@@ -12,7 +12,7 @@ import { addListCommand } from './list-command.js';
 import { addMergeReportsCommand } from './merge-reports.js';
 import { addMessagesClientCommand } from './messages-client.js';
 import { addProbeCommand } from './probe.js';
-import { addServeGroup, baseProgram } from './program.js';
+import { addServeGroup, baseProgram, refuseRepeatedOptions } from './program.js';
 import { addRecordCommand } from './record.js';
 import { asWirecheckError, reportError } from './report-error.js';
 import { addRunBashCommand } from './run-bash.js';
@@ -72,7 +72,7 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
   const { runToolClientCommand: toolClient, probeToolServer } = ctx.deps;
   if (toolClient !== undefined) addToolClientCommand(program, ctx, toolClient, finish);
   if (probeToolServer !== undefined) addProbeCommand(program, ctx, probeToolServer, finish);
-  return program;
+  return refuseRepeatedOptions(program);
 }
 
 /**

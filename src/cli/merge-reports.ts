@@ -49,9 +49,13 @@ export async function findResultsFiles(paths: readonly string[], out: string): P
       throw new WirecheckError('WC_MERGE', `cannot read ${path}: ${reason}`, { cause: e });
     }
     if (!isDirectory) files.push(path);
-    else if (!`${resolve(path)}${sep}`.startsWith(`${skip}${sep}`)) {
-      files.push(...(await resultsFilesUnder(path, 0, skip)));
-    }
+    else if (`${resolve(path)}${sep}`.startsWith(`${skip}${sep}`)) {
+      // Skipped silently, it read as a shard gone missing.
+      throw new WirecheckError(
+        'WC_MERGE',
+        `${path} is in --out ${out}, which is written and never read back: give --out another directory`,
+      );
+    } else files.push(...(await resultsFilesUnder(path, 0, skip)));
   }
   return [...new Set(files)];
 }

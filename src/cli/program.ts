@@ -16,6 +16,32 @@ export function baseProgram(ctx: CliContext): Command {
     });
 }
 
+/**
+ * Refuse a value option given twice in `command` and below: only the last value would count,
+ * and the first (a typo in one `--only`, the wrong `--seed`) would be dropped without a word.
+ * An option with a parser of its own collects its values (`--header`, `--only`) and may repeat.
+ */
+export function refuseRepeatedOptions(command: Command): Command {
+  for (const option of command.options) {
+    if (option.parseArg !== undefined || option.variadic || !(option.required || option.optional)) continue;
+    let given = 0;
+    command.on(`option:${option.name()}`, () => {
+      given += 1;
+      if (given > 1) {
+        command.error(
+          `${option.long ?? option.flags} is given twice: give it once (only one value can count)`,
+          {
+            code: 'wirecheck.repeatedOption',
+            exitCode: 2,
+          },
+        );
+      }
+    });
+  }
+  for (const sub of command.commands) refuseRepeatedOptions(sub);
+  return command;
+}
+
 /** `wirecheck serve`, the group of the commands that run a server until interrupted. */
 export function addServeGroup(program: Command): Command {
   return program.command('serve').description('run a mock server until interrupted');

@@ -84,7 +84,12 @@ export function addTestCommand(program: Command, ctx: CliContext, finish: Finish
   for (const option of union) command.addOption(commanderOptionOf(option));
   addCommonRunOptions(command)
     .option('--report-dir <dir>', 'write results.json, junit.xml and report.html there')
-    .option('--only <ids>', "run only these checks: comma-separated ids, or prefixes ending in '.'")
+    .option(
+      '--only <ids>',
+      "run only these checks: comma-separated ids, or prefixes ending in '.'; repeatable",
+      (value: string, previous: string | undefined) =>
+        previous === undefined ? value : `${previous},${value}`,
+    )
     .option(
       '--replay <file>',
       'run only the saved counterexample of a property-based check (see docs/fixtures.md)',

@@ -31,8 +31,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
  * `--header` values (commander collects a repeatable option into a list), or what is wrong
  * with them: no colon, no name, an empty value, a name in `owned` (set by the caller itself),
- * a name given twice, an unset `${VAR}`, or a control character Node would refuse only when
- * the request is made.
+ * a name given twice, an unset `${VAR}`, or a control character or one above U+00FF, which
+ * Node would refuse only when the request is made.
  */
 export function parseHeaderOptions(
   values: readonly unknown[],
@@ -79,6 +79,13 @@ function parseHeaderOption(
   }
   if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) {
     return `--header ${name}: the value holds a control character (a line break?)`;
+  }
+  // A header value is bytes: Node sends U+0080..U+00FF as one byte each and refuses the rest
+  // only when the request is made, which would read as the target's fault.
+  const wide = /[^\t\x20-\x7e\x80-\xff]/.exec(value);
+  if (wide !== null) {
+    const code = wide[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return `--header ${name}: the value holds U+${code} at character ${wide.index + 1}, which a header cannot carry (only characters up to U+00FF; percent-encode or base64 the value)`;
   }
   return { name, value, given };
 }

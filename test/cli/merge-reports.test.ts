@@ -115,6 +115,19 @@ describe('wirecheck merge-reports', () => {
     expect((await cli(['merge-reports', dir])).code).toBe(2);
   });
 
+  test('an input directory that is --out, or inside it, is refused naming it (it read as a missing shard)', async () => {
+    const dir = await setup();
+    await runShards(dir, 2);
+    const shards = join(dir, 'shards');
+    for (const input of [shards, join(shards, 'wirecheck-shard-1')]) {
+      const run = await cli(['merge-reports', '--out', shards, input]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        `WC_MERGE: ${input} is in --out ${shards}, which is written and never read back`,
+      );
+    }
+  });
+
   test('a shard whose target could not run makes the merge exit 2, naming it', async () => {
     const dir = await setup();
     await runShards(dir, 2);

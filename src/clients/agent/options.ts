@@ -46,13 +46,14 @@ const positiveSeconds = z.coerce.number().positive().max(86_400);
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** The value of a setting: its flag (named `option` in messages) if given, else variable `name`. */
 function pick(
   flag: string | number | undefined,
   env: Env,
   name: string,
+  option = 'the option',
 ): { value: string | undefined; from: string } {
-  if (flag !== undefined && String(flag).trim() !== '')
-    return { value: String(flag).trim(), from: 'the option' };
+  if (flag !== undefined && String(flag).trim() !== '') return { value: String(flag).trim(), from: option };
   const v = env[name]?.trim();
   return { value: v === '' ? undefined : v, from: name };
 }
@@ -82,22 +83,26 @@ function parsed<T>(
  * are confined). Throws AgentSettingError.
  */
 export function resolveAgentSettings(flags: AgentFlags, env: Env): AgentSettings {
-  const isolation = pick(flags.isolation, env, 'WIRECHECK_ISOLATION');
+  const isolation = pick(flags.isolation, env, 'WIRECHECK_ISOLATION', '--isolation');
   const levels: readonly string[] = ['auto', ...ISOLATION_LEVELS];
   if (isolation.value !== undefined && !levels.includes(isolation.value)) {
     throw new AgentSettingError(
       `${isolation.from} must be one of ${levels.join(', ')}, got ${JSON.stringify(isolation.value)}`,
     );
   }
-  const maxTurns = parsed(positiveInt, pick(flags.maxTurns, env, 'WIRECHECK_MAX_TURNS'), 'an integer >= 1');
+  const maxTurns = parsed(
+    positiveInt,
+    pick(flags.maxTurns, env, 'WIRECHECK_MAX_TURNS', '--max-turns'),
+    'an integer >= 1',
+  );
   const maxTokens = parsed(
     positiveInt,
-    pick(flags.maxTokens, env, 'WIRECHECK_MAX_TOKENS'),
+    pick(flags.maxTokens, env, 'WIRECHECK_MAX_TOKENS', '--max-tokens'),
     'an integer >= 1',
   );
   const timeout = parsed(
     positiveSeconds,
-    pick(flags.commandTimeout, env, 'WIRECHECK_TIMEOUT_S'),
+    pick(flags.commandTimeout, env, 'WIRECHECK_TIMEOUT_S', '--command-timeout'),
     'a number of seconds in (0, 86400]',
   );
   const retries = parsed(nonNegativeInt, pick(undefined, env, 'WIRECHECK_MAX_RETRIES'), 'an integer >= 0');

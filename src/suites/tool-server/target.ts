@@ -110,6 +110,13 @@ export function parseCallTools(value: unknown): CallToolsOption | undefined {
   const names = text.split(',').map((n) => n.trim());
   if (names.some((n) => n === ''))
     throw new UsageError(`--call-tools has an empty name: ${JSON.stringify(value)}`);
+  // `none,echo` must not read as "echo": the option guards calls that may change things.
+  const keyword = names.find((n) => n === 'all' || n === 'none');
+  if (keyword !== undefined) {
+    throw new UsageError(
+      `--call-tools ${JSON.stringify(value)}: ${keyword} stands alone (all, none, or a list of tool names)`,
+    );
+  }
   return names;
 }
 

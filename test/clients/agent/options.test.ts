@@ -37,6 +37,19 @@ describe('agent settings (TARGETS.md, agent: env as messages-client plus WIRECHE
     expect(() => resolveAgentSettings({}, { WIRECHECK_MAX_TURNS: value })).toThrow(AgentSettingError);
   });
 
+  test('a bad flag is refused naming the flag (the variable it overrides is named when it is the source)', () => {
+    expect(() => resolveAgentSettings({ maxTurns: '0' }, {})).toThrow(
+      '--max-turns must be an integer >= 1, got "0"',
+    );
+    expect(() => resolveAgentSettings({ maxTokens: 'x' }, {})).toThrow(
+      '--max-tokens must be an integer >= 1',
+    );
+    expect(() => resolveAgentSettings({ commandTimeout: '-5' }, {})).toThrow(
+      '--command-timeout must be a number of seconds in (0, 86400], got "-5"',
+    );
+    expect(() => resolveAgentSettings({ isolation: 'chroot' }, {})).toThrow('--isolation must be one of');
+  });
+
   test('isolation is auto unless --isolation or WIRECHECK_ISOLATION names a level (the flag wins)', () => {
     expect(resolveAgentSettings({}, {}).isolation).toBe('auto');
     expect(resolveAgentSettings({}, { WIRECHECK_ISOLATION: 'none' }).isolation).toBe('none');

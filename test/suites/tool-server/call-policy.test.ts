@@ -78,6 +78,9 @@ describe('which tools the suite may call (--call-tools)', () => {
     expect(parseCallTools('read_file, list_directory')).toEqual(['read_file', 'list_directory']);
     expect(() => parseCallTools('a,,b')).toThrow(UsageError);
     expect(() => parseCallTools('')).toThrow(UsageError);
+    // A keyword in a list is no tool name: refused, not read as the names around it.
+    expect(() => parseCallTools('none,echo')).toThrow('none stands alone');
+    expect(() => parseCallTools('echo, all')).toThrow('all stands alone');
     const target = toolServerTargetFromOptions({ stdio: 'node s.js', callTools: 'read_file' });
     expect(targetArgs(target)).toEqual(['--stdio', 'node s.js', '--call-tools', 'read_file']);
   });

@@ -162,12 +162,18 @@ describe('tool-server target options (TARGETS.md tool-server)', () => {
       ['Bad Name: x', /--header needs an HTTP header name/],
       ['X-Empty:  ', /--header X-Empty has an empty value/],
       ['X-Line: a\nb', /control character/],
+      [
+        'X-Snow: caf\u00e9\u2603',
+        /--header X-Snow: the value holds U\+2603 at character 5, which a header cannot carry/,
+      ],
       [['X-A: 1', 'x-a: 2'], /--header x-a is given twice/],
     ];
     for (const [header, why] of bad) {
       expect(() => toolServerTargetFromOptions({ sse, header })).toThrow(UsageError);
       expect(() => toolServerTargetFromOptions({ sse, header })).toThrow(why);
     }
+    // Latin-1 is what a header carries: sent as one byte each.
+    expect(() => toolServerTargetFromOptions({ sse, header: 'X-Name: caf\u00e9' })).not.toThrow();
     for (const owned of [
       'Content-Type',
       'content-length',
