@@ -8,6 +8,7 @@ export {
 export { WARM_RELAY_PATH } from './relay-path.js';
 export {
   HANDLER_FAILED_STATUS,
+  STDIN_BACKLOG_BYTES,
   startWarmServer,
   type WarmCase,
   type WarmHandler,

@@ -46,6 +46,15 @@ export interface WarmServer {
 export const HANDLER_FAILED_STATUS = 70;
 /** stdin bytes queued for a handler that does not read them before the relay is paused. */
 const STDIN_HIGH_WATER_BYTES = 1024 * 1024;
+/**
+ * How long the relay stays paused while its handler reads no stdin. A paused socket reads
+ * nothing, so it would not see its relay go away (no abort, the case's processes kept) nor
+ * let a relay blocked on writing its stdin read its answer: past this, stdin is read on and
+ * queued, up to STDIN_BACKLOG_BYTES.
+ */
+const STDIN_PAUSE_MS = 250;
+/** stdin queued for a handler that reads none of it: past this the case ends, refused. */
+export const STDIN_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /**
  * Listens on a Unix socket (mode 0600: only this user's relays) for warm relays
@@ -126,10 +135,19 @@ function serveCase(
       socket.write(piece);
     }
   };
+  let pauseEnds: ReturnType<typeof setTimeout> | undefined;
+  /** Set from a pause until the handler reads its stdin down: the relay is paused once at most meanwhile. */
+  let awaitingDrain = false;
+  const resume = () => {
+    clearTimeout(pauseEnds);
+    socket.resume();
+  };
   const end = () => {
     cases.delete(controller);
     if (!controller.signal.aborted) controller.abort();
     stdin.destroy();
+    // The relay's stdin still coming is read and dropped, and its going away is seen.
+    resume();
   };
   const run = async (env: Readonly<Record<string, string>>) => {
     let status: number;
@@ -168,15 +186,29 @@ function serveCase(
         started = true;
         void run(frame.env);
       } else if (frame.type === 'stdin') {
-        if (!stdin.write(frame.bytes)) {
-          socket.pause();
-          stdin.once('drain', () => socket.resume());
+        if (finished || stdin.destroyed) continue;
+        if (stdin.writableLength + frame.bytes.length > STDIN_BACKLOG_BYTES) {
+          log(
+            `a case's handler left more than ${STDIN_BACKLOG_BYTES} bytes of stdin unread: the case is ended`,
+          );
+          socket.destroy();
+          return;
         }
-      } else stdin.end();
+        if (!stdin.write(frame.bytes) && !awaitingDrain) {
+          awaitingDrain = true;
+          socket.pause();
+          stdin.once('drain', () => {
+            awaitingDrain = false;
+            resume();
+          });
+          pauseEnds = setTimeout(resume, STDIN_PAUSE_MS);
+        }
+      } else if (!stdin.destroyed) stdin.end();
     }
   });
   socket.on('error', () => {});
   socket.on('close', () => {
+    clearTimeout(pauseEnds);
     if (!started) cases.delete(controller);
     else if (!finished) end();
   });

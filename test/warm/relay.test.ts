@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { findPerl } from '../../src/mocks/tools/stdio-relay.js';
 import {
   HANDLER_FAILED_STATUS,
+  STDIN_BACKLOG_BYTES,
   startWarmServer,
   WARM_RELAY_PATH,
   type WarmCase,
@@ -54,6 +55,8 @@ function relay(socket: string, stdin: Buffer | string | null, env: NodeJS.Proces
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => stdout.push(c));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  // A relay that ends before it read all of its stdin (its case answered or was ended) leaves the rest unwritten.
+  child.stdin.on('error', () => {});
   if (stdin !== null) child.stdin.end(stdin);
   const done = new Promise<Awaited<RelayRun['done']>>((resolve) =>
     child.on('close', (status, signal) => resolve({ status, signal, stdout: Buffer.concat(stdout), stderr })),
@@ -196,6 +199,58 @@ describe('the warm relay and its server', () => {
       `${path} exists and is not a socket: it is not replaced`,
     );
     expect(await readFile(path, 'utf8')).toBe('notes');
+  });
+
+  test("a handler that answers without reading its relay's stdin (MiBs of it) ends the case, and the server closes", async () => {
+    const server = await serve(async (c) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      c.writeStdout('answer\n');
+      return 0;
+    });
+    const run = await within(
+      relay(server.socket, Buffer.alloc(8 * 1024 * 1024, 0x61)).done,
+      10_000,
+      'the relay',
+    );
+    expect([run.status, run.stdout.toString()]).toEqual([0, 'answer\n']);
+    await within(server.close(), 5_000, 'close');
+  });
+
+  test('a relay killed while its handler reads none of its stdin (MiBs of it) aborts the case', async () => {
+    let aborted!: () => void;
+    const abortedCase = new Promise<void>((resolve) => (aborted = resolve));
+    let reached!: () => void;
+    const running = new Promise<void>((resolve) => (reached = resolve));
+    const server = await serve(async (c) => {
+      c.signal.addEventListener('abort', () => aborted(), { once: true });
+      reached();
+      await abortedCase;
+      return 0;
+    });
+    const run = relay(server.socket, Buffer.alloc(4 * 1024 * 1024, 0x61));
+    await within(running, 10_000, 'the case');
+    // Long enough for the relay to fill what the server queues before it pauses.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(run.pid, 'SIGKILL');
+    await within(abortedCase, 10_000, 'the abort');
+    await run.done;
+  });
+
+  test('stdin a handler never reads is queued up to a bound: past it the case ends, said in the log', async () => {
+    const logs: string[] = [];
+    const server = await serve(async (c) => {
+      await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+      return 0;
+    }, logs);
+    const run = await within(
+      relay(server.socket, Buffer.alloc(STDIN_BACKLOG_BYTES + 4 * 1024 * 1024, 0x61)).done,
+      20_000,
+      'the relay',
+    );
+    expect(run.status).toBe(111);
+    expect(logs).toEqual([
+      `a case's handler left more than ${STDIN_BACKLOG_BYTES} bytes of stdin unread: the case is ended`,
+    ]);
   });
 
   test('a peer that is not a relay is dropped, and the server goes on', async () => {
