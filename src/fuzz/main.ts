@@ -84,7 +84,8 @@ function parseCommand(args: string[], surfaces: readonly FuzzSurface[]): FuzzCom
 }
 
 function reproduce(result: FuzzRunResult & { status: 'failed' }, runs: number): string[] {
-  const base = `npm run fuzz -- --surface ${result.surface} --seed ${result.seed}`;
+  // `--seed=N`: a negative seed given as a separate word reads as an option.
+  const base = `npm run fuzz -- --surface ${result.surface} --seed=${result.seed}`;
   return [
     `  reproduce: ${base}${runs === DEFAULT_RUNS ? '' : ` --runs ${runs}`}`,
     `  replay the shrunk case alone: ${base} --path "${result.path}"`,

@@ -57,7 +57,7 @@ describe('fuzz main', () => {
     expect(text).toMatch(/^brittle +\d+ cases .* FAILED$/m);
     expect(text).toContain('counterexample: 50');
     expect(text).toContain('error: FuzzViolation: expected a number below 50, got 50');
-    expect(text).toContain('reproduce: npm run fuzz -- --surface brittle --seed 3');
+    expect(text).toContain('reproduce: npm run fuzz -- --surface brittle --seed=3');
     const path = /path "([\d:]+)"/.exec(text)?.[1];
     expect(path).toBeDefined();
 
@@ -67,6 +67,16 @@ describe('fuzz main', () => {
       await main(argv('--surface', 'brittle', '--seed', '3', '--path', path!), replay.io, [brittle]),
     ).toBe(1);
     expect(replay.out.join('\n')).toContain('counterexample: 50');
+  });
+
+  test('a negative seed is printed so that the reproduce line parses, and it reproduces', async () => {
+    const { io, out } = capture();
+    expect(await main(argv('--seed=-5'), io, [brittle])).toBe(1);
+    const line = /reproduce: npm run fuzz -- (.*)$/m.exec(out.join('\n'))?.[1];
+    expect(line).toBe('--surface brittle --seed=-5');
+    const again = capture();
+    expect(await main(argv(...line!.split(' ')), again.io, [brittle])).toBe(1);
+    expect(again.out.join('\n')).toContain('counterexample: 50');
   });
 
   test('runs 10,000 cases per surface by default', async () => {
