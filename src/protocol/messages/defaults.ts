@@ -10,6 +10,9 @@
  *   string is "not shown" in the seed). Absent content is left absent.
  * - A request's `stream` absent is false (seed: "absent or false is buffered").
  * - A response's `stop_sequence` absent is null.
+ * - A bash `tool_use` input's `restart: false` is the default left out (seed: "`true` signals
+ *   that the host discards the current shell session"), as a client that reads the input
+ *   into a typed model writes it back.
  */
 
 export function normalizeTurnContent(content: unknown): unknown {
@@ -19,6 +22,9 @@ export function normalizeTurnContent(content: unknown): unknown {
 }
 
 export function normalizeBlock(block: unknown): unknown {
+  if (isRecord(block) && block.type === 'tool_use' && block.name === 'bash') {
+    return { ...block, input: bashInput(block.input) };
+  }
   if (!isRecord(block) || block.type !== 'tool_result') return block;
   const out: Record<string, unknown> = { ...block };
   if (out.is_error === undefined) out.is_error = false;
@@ -47,6 +53,12 @@ export function normalizeMessageResponse(message: unknown): unknown {
   if (out.stop_sequence === undefined) out.stop_sequence = null;
   if (Array.isArray(out.content)) out.content = out.content.map(normalizeBlock);
   return out;
+}
+
+function bashInput(input: unknown): unknown {
+  if (!isRecord(input) || input.restart !== false) return input;
+  const { restart: _, ...rest } = input;
+  return rest;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -22,17 +22,6 @@ export interface SpecTurn {
   blocks: SpecBlock[];
 }
 
-/**
- * A bash tool_use input in one form: `restart: false` is the default left out ("true signals
- * that the host discards the current shell session"), as an agent that rebuilds the input from
- * a typed model writes it.
- */
-function bashInput(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
-  const { restart, ...rest } = input as Record<string, unknown>;
-  return restart === false ? rest : input;
-}
-
 function specBlock(raw: unknown): SpecBlock {
   const block = normalizeBlock(raw);
   if (block === null || typeof block !== 'object') return { type: typeof block };
@@ -45,7 +34,8 @@ function specBlock(raw: unknown): SpecBlock {
         type: 'tool_use',
         id: b.id,
         name: b.name,
-        input: b.name === 'bash' ? bashInput(b.input) : b.input,
+        // normalizeBlock left a bash input's `restart: false` out, as a default.
+        input: b.input,
       };
     case 'tool_result':
       return {

@@ -144,9 +144,9 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
   },
   {
     client: 'omit-defaults',
-    flaw: 'leaves out is_error: false (the documented default), an equivalent request,',
+    flaw: "leaves out is_error: false and a bash input's restart: false (documented defaults), an equivalent request and message,",
     fails: [],
-    passes: ['request.body', 'buffered.final-message'],
+    passes: ['request.body', 'buffered.final-message', 'buffered.generated-messages', 'stream.final-message'],
   },
   {
     client: 'extra-tool-field',

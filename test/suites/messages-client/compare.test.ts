@@ -40,3 +40,27 @@ test('the buffered shape keeps the fields the spec names; a client adding fields
     ),
   ).toEqual([]);
 });
+
+test("a bash input's restart: false written out or left out compares equal; restart: true left out does not", () => {
+  const bash = MIXED_MESSAGE.content.find((b) => b.type === 'tool_use' && b.name === 'bash');
+  expect(bash).toMatchObject({ input: { restart: false } });
+  const withRestart = (restart: boolean | undefined) => ({
+    ...MIXED_MESSAGE,
+    content: MIXED_MESSAGE.content.map((b) => {
+      if (b !== bash || b.type !== 'tool_use') return b;
+      const { restart: _, ...input } = b.input as Record<string, unknown>;
+      return { ...b, input: restart === undefined ? input : { ...input, restart } };
+    }),
+  });
+  const compare = (expected: unknown, found: unknown) =>
+    differences(
+      normalizeMessageResponse(bufferedShape(expected as typeof MIXED_MESSAGE)),
+      normalizeMessageResponse(found),
+      {
+        extra: 'tolerate',
+      },
+    );
+  expect(compare(withRestart(false), withRestart(undefined))).toEqual([]);
+  expect(compare(withRestart(undefined), withRestart(false))).toEqual([]);
+  expect(compare(withRestart(true), withRestart(undefined))).not.toEqual([]);
+});

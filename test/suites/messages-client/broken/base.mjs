@@ -19,7 +19,7 @@
  * @property {boolean} [rateLimitAsStatus] report a 429 with kind "status"
  * @property {boolean} [acceptTruncated] print whatever was accumulated when the stream ends early
  * @property {boolean} [ignoreStreamFlag] always ask for a buffered reply
- * @property {boolean} [omitDefaults] leave out is_error: false and stream: false (equivalent: must pass)
+ * @property {boolean} [omitDefaults] leave out is_error: false and stream: false, and a bash input's restart: false in what it prints, as a typed model does (equivalent: must pass)
  * @property {boolean} [extraToolField] add a field to every tool definition
  * @property {boolean} [renameModel] send another model than stdin's
  * @property {number} [temperature] add this temperature to every request (above 1 the real API refuses it)
@@ -350,6 +350,10 @@ async function request(flaws) {
 export async function main(flaws = {}) {
   try {
     const message = await request(flaws);
+    if (flaws.omitDefaults)
+      for (const block of message.content ?? [])
+        if (block.type === 'tool_use' && block.name === 'bash' && block.input?.restart === false)
+          delete block.input.restart;
     process.stdout.write(`${JSON.stringify(message)}\n`);
     process.exitCode = 0;
   } catch (error) {
