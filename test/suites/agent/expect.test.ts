@@ -129,6 +129,9 @@ test.each([
   ['Need assistance: 3 commands failed'],
   ['waiting for user input'],
   ['[assistant] stopped: an operator should review the commands'],
+  ['circuit breaker tripped after 3 consecutive failures: halting. Please investigate.'],
+  ['3 commands failed: escalating to on-call'],
+  ['Fix the environment and re-run.'],
 ])('a line asking someone to act: %s', (line) => expect(asksForOperator(line)).toBe(true));
 
 test.each([
@@ -138,3 +141,30 @@ test.each([
   ['user: run false'],
   ['assistant reply: tool_use bash'],
 ])('a trace of the conversation, which asks nobody: %s', (line) => expect(asksForOperator(line)).toBe(false));
+
+test("agent.cap.default: an agent still going when the case's time ran out reached no cap to judge; one that exited at its cap passes", async () => {
+  const env = { signal: new AbortController().signal } as never;
+  const check = capChecks.find((c) => c.id === 'agent.cap.default')!;
+  const served = Array.from(
+    { length: 15 },
+    (_, seq) =>
+      ({
+        seq,
+        status: 200,
+        method: 'POST',
+        url: '/v1/messages',
+        body: {},
+        configuredKeyIn: ['x-api-key'],
+      }) as unknown as JournalEntry,
+  );
+  const ctxOf = (result: AgentCaseResult) => ({ result: async () => result }) as unknown as AgentCtx;
+  const slow = fakeCaseResult(CASES.defaultCap, served, 0);
+  const timedOut = { ...slow, run: { ...slow.run, timedOut: true, exitCode: null } };
+  await expect(check.run(ctxOf(timedOut), env)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining("when the case's time ran out"),
+    }),
+  );
+  await expect(check.run(ctxOf(slow), env)).resolves.toBeUndefined();
+});

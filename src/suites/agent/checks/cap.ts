@@ -81,7 +81,7 @@ export const capChecks: Check<AgentCtx>[] = [
     description: `Without WIRECHECK_MAX_TURNS the agent still has a cap: a model that never stops is stopped before ${DEFAULT_CAP_HARD_STOP} requests, and the agent exits 0.`,
     level: 'must',
     basis: 'spec',
-    rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions). An agent that never went on after a tool call reached no cap: not exercised (the loop checks judge it).`,
+    rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions). An agent that never went on after a tool call reached no cap, nor one still going when the case's time ran out: not exercised (the loop checks judge the first).`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
@@ -92,6 +92,13 @@ export const capChecks: Check<AgentCtx>[] = [
           `the agent never stopped by itself: the scripted model stopped it after ${DEFAULT_CAP_HARD_STOP} requests (${runContext(result)})`,
           `fewer than ${DEFAULT_CAP_HARD_STOP} requests`,
           `${result.requests.length} requests`,
+        );
+      }
+      // The spec bounds the loop's turns, not its time: an agent whose commands are slow (a
+      // sandbox started per command) may reach its cap after the case's time is up.
+      if (result.run.timedOut) {
+        throw new NotExercised(
+          `the agent was still going after ${result.requests.length} requests when the case's time ran out (${exitOf(result)}): no cap was reached to judge`,
         );
       }
       expectExit(result, 0, 'reaching the turn cap ends the loop, so the agent must exit 0');
