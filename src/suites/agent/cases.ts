@@ -17,6 +17,10 @@ export const MARKER_FILE = 'wc-marker.txt';
  */
 export const OTHER_TOOL = 'wirecheck_lookup';
 export const OTHER_TOOL_MARKER = 'wc-other-tool-ran.txt';
+/** The files the cases' commands make: an agent ignoring WIRECHECK_WORKDIR makes them in the user's directory. */
+export function isAgentMarker(name: string): boolean {
+  return name === MARKER_FILE || name === OTHER_TOOL_MARKER;
+}
 /** Replies asking for the other tool before the model gives up with a text. */
 export const OTHER_TOOL_REPEATS = 4;
 

@@ -6,6 +6,7 @@ import { LeftoverLedger } from '../../harness/containment/index.js';
 import { firstContact } from '../../harness/first-contact.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { createSlots } from '../../harness/slots.js';
+import { joinWarnings, watchStrayMarkers } from '../../harness/stray-markers.js';
 import { removeWorkDir, withLeftover } from '../../harness/work-dir.js';
 import {
   atOtherApiOperation,
@@ -17,7 +18,7 @@ import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
-import { type AgentCase, CASES, type CaseKey } from './cases.js';
+import { type AgentCase, CASES, type CaseKey, isAgentMarker } from './cases.js';
 import { asksForOperator, CASE_TIMEOUT_MS } from './expect.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
@@ -95,9 +96,10 @@ export async function openAgent(
   // Every case has a mock of its own, so cases run concurrently (--jobs) and each sees the
   // journal, scenario and request numbering of its own run only.
   const mocks = new Set<MockMessagesService>();
+  const strayMarkers = watchStrayMarkers(isAgentMarker, 'agent');
   const close = async () => {
     await Promise.allSettled([...mocks].map((m) => m.close()));
-    return removeWorkDir(root);
+    return joinWarnings(strayMarkers.sweep(), removeWorkDir(root));
   };
   const baseEnv = options.baseEnv ?? process.env;
   const timeoutMs = options.caseTimeoutMs ?? CASE_TIMEOUT_MS;

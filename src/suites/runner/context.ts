@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { type CheckEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { SharedWork } from '../../harness/shared-work.js';
+import { joinWarnings, watchStrayMarkers } from '../../harness/stray-markers.js';
 import { removeWorkDir, withLeftover } from '../../harness/work-dir.js';
 import { quotedCommand } from '../target-secrets.js';
 import { slowRunnerAllowanceMs } from './checks/common.js';
+import { isRunnerMarker } from './cwd-markers.js';
 import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
 import { type MemoryReport, type MemorySampler, sampleRunnerMemory } from './memory.js';
@@ -109,6 +111,7 @@ export async function openRunner(
 ): Promise<RunnerCtx & { close(): Promise<string | undefined> }> {
   // realpath: a runner that reports `pwd -P` must be comparable (macOS /tmp is a symlink).
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'wirecheck-runner-suite-')));
+  const strayMarkers = watchStrayMarkers(isRunnerMarker, 'runner');
   chmodSync(root, 0o755);
   const tag = randomBytes(6).toString('hex');
   const canaries: Canaries = {
@@ -175,7 +178,7 @@ export async function openRunner(
     closing.abort();
     // Every session ends (its processes killed) once aborted; wait so nothing outlives close.
     await Promise.allSettled(sessions.all());
-    return removeWorkDir(root);
+    return joinWarnings(strayMarkers.sweep(), removeWorkDir(root));
   };
   const probe = await session({
     lines: [toolUse('echo wirecheck-probe')],

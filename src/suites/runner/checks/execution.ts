@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
+import { WAS_HERE } from '../cwd-markers.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, groupLedByRunner, type Marker, newMarker } from '../processes.js';
@@ -13,7 +14,6 @@ const ENVIRONMENT =
   'Runner contract for the shell tool, item 2 ("a reference runner also restricts the environment")';
 const REFERENCE_ENV =
   'The spec describes a restricted environment only for a reference runner ("a reference runner also restricts the environment to a minimal PATH, a HOME equal to the working directory and a fixed USER"), not for every runner.';
-const WAS_HERE = 'wirecheck-was-here';
 
 /** Which line of the identity session asks what. */
 const LINE = { pwd: 0, uid: 1, home: 2, user: 3, path: 4, env: 5, group: 6, nextGroup: 7 } as const;

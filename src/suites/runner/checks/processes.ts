@@ -1,6 +1,7 @@
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { KILL_GRACE_MS } from '../../../protocol/bash/index.js';
 import type { RunnerCtx, SessionAsker } from '../context.js';
+import { ESCAPED } from '../cwd-markers.js';
 import { abbreviate, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
@@ -29,9 +30,6 @@ interface LeftoverSession {
   /** A second-long foreground sleep that proves the harness sees the runner's processes. */
   readonly probe: Marker;
 }
-
-/** The file the escapee writes once it is in a session of its own. */
-const ESCAPED = '.wirecheck-escaped';
 
 /**
  * Starts a background job and a setsid escapee, and says `started` only once the escapee is in

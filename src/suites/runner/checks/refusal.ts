@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Check, CheckFailure, expectThat } from '../../../harness/check.js';
 import { BLOCKED_SUBSTRINGS } from '../../../protocol/bash/index.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
+import { refusedMarker } from '../cwd-markers.js';
 import { abbreviate, expectCommandOutput, expectIsError, expectMatches, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
@@ -95,7 +96,7 @@ function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSes
   return ctx.shared('refusal', asker, async () => {
     const lines = new Map<string, { index: number; marker: string }>();
     const input = ALL.map((p, index) => {
-      const marker = `refused-${index + 1}`;
+      const marker = refusedMarker(index + 1);
       lines.set(p.key, { index, marker });
       return toolUse(`touch ${marker}; ${p.tail}`);
     });

@@ -3,6 +3,7 @@ import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from
 import { readTargetFile } from '../../../harness/target-file.js';
 import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../../../protocol/bash/index.js';
 import type { RunnerCtx, SessionAsker } from '../context.js';
+import { TERM_SEEN } from '../cwd-markers.js';
 import { defaultTimeoutSession } from '../default-timeout.js';
 import {
   abbreviate,
@@ -49,7 +50,6 @@ export const TIMED_LINE = 1;
  */
 const AFTER_TIMEOUT_LINES = Array.from({ length: 4 }, () => toolUse('sleep 0.9'));
 /** The file a command's terminate handler writes (the grace case). */
-const TERM_SEEN = 'term-seen.txt';
 /** More than "cleaned-up" and a line break: enough to quote what else a runner left there. */
 const TERM_SEEN_MAX_BYTES = 4096;
 

@@ -31,6 +31,7 @@ import { join } from 'node:path';
  * @property {boolean} [noApiKey] send no key (the mock refuses every request with 401)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [noMkdir] never create WIRECHECK_WORKDIR (every command there then fails)
+ * @property {boolean} [runInCwd] run commands in the directory it was started in, not WIRECHECK_WORKDIR
  * @property {boolean} [throwOnFailure] throw (exit 1 with a stack trace) at the first command that fails
  * @property {boolean} [exitZeroOnApiError] exit 0 when a request gets an error status
  * @property {boolean} [keyOnce] send the key with the first request only
@@ -194,7 +195,9 @@ export async function main(flaws = {}) {
     ? Number.POSITIVE_INFINITY
     : Number(process.env.WIRECHECK_MAX_TURNS || flaws.defaultCap || 8);
   if (flaws.otherOperations) await callAside('GET', '/v1/models');
-  const workdir = process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
+  const workdir = flaws.runInCwd
+    ? process.cwd()
+    : process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
   if (!flaws.noMkdir) mkdirSync(workdir, { recursive: true });
   const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
   const tools = [
