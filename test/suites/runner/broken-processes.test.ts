@@ -154,7 +154,7 @@ test('a runner that SIGKILLs at the timeout without a grace passes the timeout r
     'runner.timeout.term-grace': 'warn',
   });
   const grace = result.checks.find((c) => c.id === 'runner.timeout.term-grace')!;
-  expect(grace.actual).toBe('no term-seen.txt');
+  expect(grace.actual).toBe('no wirecheck-term-seen.txt');
 }, 60_000);
 
 test(`${brokenCaseTitle(IGNORE_PROCESS_GROUP)}; the leftovers are reported by pid and killed afterwards`, async () => {
