@@ -81,21 +81,6 @@ export function expectPrintedResult(result: CaseResult, what: string): void {
   }
 }
 
-/**
- * The client finished the call: exit 0 with a JSON value on stdout. Checks named for
- * another behaviour use this as evidence that the behaviour did not break the call; the
- * printed value itself is the result checks' business.
- */
-export function expectFinished(result: CaseResult, what: string): void {
-  if (result.outcome.type === 'printed') return;
-  throw new CheckFailure(
-    `${what}: the client did not finish the call (${describeCase(result)}): ${notPrinted(result)}`,
-    'exit 0 with the tools/call result on stdout',
-    notPrinted(result),
-    evidenceOf(result, what),
-  );
-}
-
 /** The client reached the mock at all (a message, or an SSE stream opened); else nothing to judge. */
 export function expectReached(result: CaseResult, what: string): void {
   if (result.journal.some((e) => e.direction === 'received')) return;

@@ -81,6 +81,12 @@ export const CASES: readonly BrokenClientCase[] = [
     passes: ['sse.result.printed'],
   },
   {
+    client: 'ping-clobbers',
+    flaw: 'answers the ping, then prints an empty result for the call pending',
+    fails: ['stdio.ping.answered', 'sse.ping.answered'],
+    passes: ['sse.result.printed'],
+  },
+  {
     client: 'endpoint-as-is',
     flaw: 'does not resolve a relative endpoint',
     fails: ['sse.endpoint.relative'],
@@ -232,6 +238,12 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'impatient',
     flaw: 'gives up on a reply after 500 ms',
+    warns: ['stdio.result.slow-reply'],
+    passes: ['stdio.result.printed'],
+  },
+  {
+    client: 'timeout-as-result',
+    flaw: 'gives up on a reply after 500 ms and prints that as an isError result, exit 0',
     warns: ['stdio.result.slow-reply'],
     passes: ['stdio.result.printed'],
   },

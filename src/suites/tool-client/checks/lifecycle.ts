@@ -12,8 +12,8 @@ import {
 import { bodyMessages } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
-import { describeCase, evidenceOf, expectCallSent, expectFinished, expectTraffic } from '../expect.js';
-import { excuseIfPlainCallFails } from '../plain-call.js';
+import { describeCase, evidenceOf, expectCallSent, expectPrintedResult, expectTraffic } from '../expect.js';
+import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';
 
@@ -324,7 +324,7 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
           );
         }
         await excuseIfPlainCallFails(ctx, result, 'after a ping');
-        expectFinished(result, 'after a ping');
+        await expectResultUnbroken(ctx, result, 'after a ping');
       },
     },
   ];

@@ -4,15 +4,8 @@ import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { METHODS, normalizeCallToolParams, ToolsCallParams } from '../../../protocol/mcp/index.js';
 import { arbRoundTrip } from '../arbitraries.js';
 import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
-import {
-  evidenceOf,
-  expectFinished,
-  expectPrintedResult,
-  expectReached,
-  expectRequest,
-  expectTraffic,
-} from '../expect.js';
-import { excuseIfPlainCallFails } from '../plain-call.js';
+import { evidenceOf, expectPrintedResult, expectReached, expectRequest, expectTraffic } from '../expect.js';
+import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, echoWithFaults, idOf, PROPERTY_BUDGET_MS } from './common.js';
 
@@ -92,7 +85,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         expectTraffic(result, 'call without arguments');
         expectCallAsGiven(result, 'call without arguments');
         await excuseIfPlainCallFails(ctx, result, 'call without arguments');
-        expectFinished(result, 'call without arguments');
+        await expectResultUnbroken(ctx, result, 'call without arguments');
       },
     },
     {
@@ -140,7 +133,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         const result = await echoWithFaults(ctx, env, t, { notifications: 2 });
         expectReached(result, 'unknown notifications');
         await excuseIfPlainCallFails(ctx, result, 'unknown notifications before every reply');
-        expectFinished(result, 'unknown notifications before every reply');
+        await expectResultUnbroken(ctx, result, 'unknown notifications before every reply');
       },
     },
     {
@@ -157,7 +150,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         const result = await echoWithFaults(ctx, env, t, { lifecycleNotifications: true });
         expectReached(result, 'progress and cancellation');
         await excuseIfPlainCallFails(ctx, result, 'progress and cancellation before the reply');
-        expectFinished(result, 'progress and cancellation before the reply');
+        await expectResultUnbroken(ctx, result, 'progress and cancellation before the reply');
       },
     },
     {
@@ -176,7 +169,7 @@ export function resultChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         const result = await ctx.shared.slow(t, env);
         expectReached(result, 'slow replies');
         await excuseIfPlainCallFails(ctx, result, 'slow replies');
-        expectFinished(result, 'slow replies');
+        await expectResultUnbroken(ctx, result, 'slow replies');
       },
     },
   ];

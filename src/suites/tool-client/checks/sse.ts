@@ -2,8 +2,8 @@ import { type Check, CheckFailure, NotExercised } from '../../../harness/check.j
 import { clientMessages, type ToolJournalEntry } from '../../../mocks/tools/index.js';
 import { revisionsFrom } from '../../../protocol/mcp/index.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
-import { evidenceOf, expectFinished, expectReached, expectTraffic } from '../expect.js';
-import { excuseIfPlainCallFails } from '../plain-call.js';
+import { evidenceOf, expectPrintedResult, expectReached, expectTraffic } from '../expect.js';
+import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
 import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
 /**
@@ -81,7 +81,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
       expectStreamOpened(result, 'relative endpoint');
       expectPostsToEndpoint(result, 'relative endpoint');
       await excuseIfPlainCallFails(ctx, result, 'relative endpoint');
-      expectFinished(result, 'relative endpoint');
+      await expectResultUnbroken(ctx, result, 'relative endpoint');
     },
   },
   {
@@ -97,7 +97,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
       expectStreamOpened(result, 'absolute endpoint');
       expectPostsToEndpoint(result, 'absolute endpoint');
       await excuseIfPlainCallFails(ctx, result, 'absolute endpoint');
-      expectFinished(result, 'absolute endpoint');
+      await expectResultUnbroken(ctx, result, 'absolute endpoint');
     },
   },
   {
@@ -116,7 +116,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
       const host = endpoint === undefined ? undefined : new URL(endpoint.text).host;
       expectPostsToEndpoint(result, 'endpoint on another origin', host);
       await excuseIfPlainCallFails(ctx, result, 'endpoint on another origin');
-      expectFinished(result, 'endpoint on another origin');
+      await expectResultUnbroken(ctx, result, 'endpoint on another origin');
     },
   },
   {
@@ -132,7 +132,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
       const result = await echoWithFaults(ctx, env, 'sse', { postStatus: 200 });
       expectReached(result, 'POSTs answered 200');
       await excuseIfPlainCallFails(ctx, result, 'POSTs answered 200');
-      expectFinished(result, 'POSTs answered 200');
+      await expectResultUnbroken(ctx, result, 'POSTs answered 200');
     },
   },
   {
@@ -153,7 +153,7 @@ export const sseChecks: Check<ToolClientCtx>[] = [
       });
       expectReached(result, 'comment frames');
       await excuseIfPlainCallFails(ctx, result, 'comment frames on the stream');
-      expectFinished(result, 'comment frames on the stream');
+      await expectResultUnbroken(ctx, result, 'comment frames on the stream');
     },
   },
   {

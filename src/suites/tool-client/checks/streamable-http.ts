@@ -10,8 +10,8 @@ import {
   STREAMABLE_HTTP_HEADERS,
 } from '../../../protocol/mcp/streamable-http.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
-import { evidenceOf, expectFinished, expectPrintedResult, expectReached, expectTraffic } from '../expect.js';
-import { excuseIfPlainCallFails } from '../plain-call.js';
+import { evidenceOf, expectPrintedResult, expectReached, expectTraffic } from '../expect.js';
+import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
 import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
 const TEXT = 'MCP Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25)';
@@ -402,7 +402,7 @@ export const streamableHttpChecks: Check<ToolClientCtx>[] = [
       const result = await ctx.shared.basic('http');
       expectReached(result, 'DELETE');
       await excuseIfPlainCallFails(ctx, result, 'DELETE');
-      expectFinished(result, 'DELETE');
+      await expectResultUnbroken(ctx, result, 'DELETE');
       const deleted = httpRequestsOf(result).find((e) => e.http?.method === 'DELETE');
       if (deleted === undefined) {
         throw new CheckFailure(

@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [sameId] use id 1 for every request
  * @property {boolean} [stringIds] use string ids
  * @property {boolean} [ignorePing] never answer the server's requests
+ * @property {boolean} [pingClobbers] answer a ping, then take it as the end of the pending call: print an empty result
  * @property {boolean} [endpointAsIs] fetch the endpoint event's data without resolving it
  * @property {boolean} [alwaysPrefix] prefix the origin to the endpoint even when it is a URL
  * @property {boolean} [only202] treat any POST status but 202 as a failure
@@ -28,6 +29,7 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [hangOnClose] keep waiting when the server goes away
  * @property {boolean} [dropArguments] always send empty arguments
  * @property {number} [callTimeoutMs] fail a tools/call that gets no reply within this time
+ * @property {boolean} [timeoutAsResult] with callTimeoutMs: print the timeout as an isError result and exit 0
  * @property {boolean} [killFirst] end a stdio session with SIGTERM before closing the server's stdin
  * @property {boolean} [noAccept] open the SSE stream without Accept: text/event-stream
  * @property {boolean} [textPlainPost] POST with Content-Type: text/plain
@@ -556,6 +558,13 @@ export async function main(flaws = {}) {
                   error: { code: -32601, message: `Method not found: ${msg.method}` },
                 };
           connection?.send(flaws.batchNotifications ? [reply] : reply).catch(() => {});
+          if (flaws.pingClobbers && msg.method === 'ping') {
+            for (const [id, w] of pending)
+              if (w.method === 'tools/call') {
+                pending.delete(id);
+                w.resolve({ content: [] });
+              }
+          }
           return;
         }
         if ('method' in msg) {
@@ -597,7 +606,7 @@ export async function main(flaws = {}) {
             ? 2n ** 53n + BigInt(nextId++ - 1)
             : nextId++;
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        pending.set(id, { resolve, reject, method });
         lastSent = connection.send({ jsonrpc: '2.0', id, method, params });
         lastSent.catch((e) => {
           pending.delete(id);
@@ -605,7 +614,11 @@ export async function main(flaws = {}) {
         });
         if (flaws.callTimeoutMs && method === 'tools/call') {
           const ms = flaws.callTimeoutMs;
-          setTimeout(() => reject(new ClientFailure(`${method}: no reply within ${ms} ms`)), ms);
+          setTimeout(() => {
+            const why = `${method}: no reply within ${ms} ms`;
+            if (flaws.timeoutAsResult) resolve({ content: [{ type: 'text', text: why }], isError: true });
+            else reject(new ClientFailure(why));
+          }, ms);
         }
       });
     };
