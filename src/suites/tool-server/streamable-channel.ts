@@ -310,14 +310,18 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
       let retryMs: number | undefined;
       let resumes = 0;
       const unanswered = () => asked.some((id) => (record.responseCounts.get(id) ?? 0) === 0);
-      /** The events of the POST's answer stream, or of its continuation (a GET with Last-Event-ID). */
-      const readEvents = (res: IncomingMessage) => {
+      /**
+       * The events of the POST's answer stream, or of its continuation (a GET with Last-Event-ID
+       * `resumedAfter`, whose event a server may send again: the same event, so its id is not one
+       * given twice; resume-replays-after judges the replay).
+       */
+      const readEvents = (res: IncomingMessage, resumedAfter?: string) => {
         let retrySent = false;
         const decoder = createFrameDecoder({
           ...(options.limits === undefined ? {} : { limits: options.limits }),
           onFrame(frame) {
             record.eventsSeen += 1;
-            if (frame.id !== undefined && frame.id !== '') {
+            if (frame.id !== undefined && frame.id !== '' && frame.id !== resumedAfter) {
               lastEventId = frame.id;
               const id = keptEventId(frame.id);
               if (
@@ -376,7 +380,8 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
         resumingAnswers += 1;
         try {
           await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, MAX_RESUME_WAIT_MS)));
-          const got = await openGet(url, streamHeaders(lastEventId), waitMs, options.targetHeaders);
+          const resumedAfter = lastEventId;
+          const got = await openGet(url, streamHeaders(resumedAfter), waitMs, options.targetHeaders);
           if ('problem' in got) return;
           const type = mediaTypeOf(got.res.headers['content-type']);
           if (got.res.statusCode !== 200 || type !== STREAMABLE_HTTP_CONTENT_TYPES.eventStream) {
@@ -390,7 +395,7 @@ export function openStreamableChannel(endpoint: string, options: StreamableOpenO
             open.delete(got.req);
             wakeSettle();
           });
-          readEvents(got.res);
+          readEvents(got.res, resumedAfter);
         } finally {
           resumingAnswers -= 1;
           wakeSettle();

@@ -176,22 +176,28 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     id: EXERCISE_CHECKS.notification202,
     clause: `${CLAUSE}, Sending Messages to the Server`,
     description:
-      'A POST holding only a notification, or only a response, that the server accepts is answered 202 Accepted with no body.',
+      'A POST holding only a notification (notifications/initialized among them), or only a response, that the server accepts is answered 202 Accepted with no body.',
     level: 'must',
     basis: 'protocol-must',
     rule: 'MCP 2025-03-26: if the POST input consists solely of JSON-RPC responses or notifications and the server accepts it, the server MUST return HTTP 202 Accepted with no body (if it cannot accept it, an HTTP error status). Every Streamable HTTP server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, notification, response } = await exercised(ctx);
+      // The server may refuse the two made-up messages (an HTTP error is its answer to input it
+      // cannot accept); notifications/initialized is one every server takes.
+      const initialized = channel.posts.find((p) => p.text.includes(`"${METHODS.initialized}"`));
+      let accepted = 0;
       for (const [what, outcome] of [
+        ['notifications/initialized', initialized],
         ['a notification', notification],
         ['a response', response],
       ] as const) {
         if (outcome === undefined || outcome.status === undefined) {
           throw new NotExercised(`the POST of ${what} got no HTTP answer (${outcome?.problem ?? 'none'})`);
         }
-        const accepted = outcome.status >= 200 && outcome.status < 300;
-        if (accepted && (outcome.status !== 202 || outcome.body !== '')) {
+        if (outcome.status < 200 || outcome.status >= 300) continue;
+        accepted += 1;
+        if (outcome.status !== 202 || outcome.body !== '') {
           // A short body such as `null` reads as part of the status line unless it is named.
           const answered =
             outcome.status === 202
@@ -204,6 +210,11 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
             [channel],
           );
         }
+      }
+      if (accepted === 0) {
+        throw new NotExercised(
+          'the server refused every POST of a notification or a response with an HTTP error status: no accepted one to judge',
+        );
       }
     },
   },
@@ -309,7 +320,7 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
     id: EXERCISE_CHECKS.sessionRequired,
     clause: `${CLAUSE}, Session Management`,
     description:
-      'A server that issued a session id answers a POST without Mcp-Session-Id (other than initialize) with 400 Bad Request.',
+      'A server that requires the session id it issued answers a POST without Mcp-Session-Id (other than initialize) with 400 Bad Request; one that serves such a POST does not require it (skipped).',
     level: 'should',
     basis: 'protocol-should',
     rule: 'MCP 2025-03-26: servers that require a session id SHOULD respond to requests without an Mcp-Session-Id header (other than initialization) with HTTP 400 Bad Request.',
@@ -320,6 +331,12 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
       const headers = channel.sessionHeaders();
       delete headers[STREAMABLE_HTTP_HEADERS.sessionId];
       const answer = await channel.raw('POST', headers, JSON.stringify(request(nextId(), METHODS.ping)));
+      // Served: the server issues ids without requiring them, which the rule does not speak of.
+      if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
+        throw new CheckSkipped(
+          `the server serves a request without Mcp-Session-Id (${describeAnswer(answer)}): it does not require the session id it issues`,
+        );
+      }
       if (answer.status !== 400) {
         throw failWith(
           `a ping POSTed without Mcp-Session-Id was answered ${describeAnswer(answer)}`,
@@ -407,6 +424,12 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         (answer.status === 200 && type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream)
       )
         return;
+      // No headers in time: a stream whose headers go out with its first event (not flushed) shows nothing yet.
+      if (answer.status === undefined) {
+        throw new NotExercised(
+          `GET on the endpoint got no answer headers (${describeAnswer(answer)}): neither a stream nor a refusal to judge`,
+        );
+      }
       throw failWith(
         `GET on the endpoint was answered ${describeAnswer(answer)}`,
         'HTTP 200 text/event-stream, or 405',

@@ -1,7 +1,10 @@
 // A small Streamable HTTP MCP tool server (plain node:http, no wirecheck code) that conforms,
 // and the flaws the broken-server tests switch on, one per rule. Usage:
 //   node streamable-<name>.mjs --port N
-// Flaws (main({...})): notification200, ignoreSessions, unknown200, broadcast ('batch': each copy a
+// Flaws (main({...})): getUnflushed (the GET stream's headers go out with its first event, as Node
+// sends them unless flushed: conforming too), notification200, refuseUnknownInput (refuses a notification other than
+// notifications/initialized, and a response, with 400: conforming too), initialized200 (with
+// refuseUnknownInput: notifications/initialized answered 200 with a body), ignoreSessions, unknown200, broadcast ('batch': each copy a
 // batch of one), badSessionId,
 // anyOrigin, getJson, streamOpen, textPlain, json (answers JSON bodies: conforming too);
 // eventIds (resumable: a priming event and an id `<stream>-<seq>` on every event of an answer
@@ -218,7 +221,7 @@ export function main(flaws = {}) {
       const last = header === undefined ? undefined : Buffer.from(header, 'latin1').toString('utf8');
       if (flaws.eventIds && last !== undefined) return resume(s, res, last);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.flushHeaders();
+      if (!flaws.getUnflushed) res.flushHeaders();
       s.gets.add(res);
       res.on('close', () => s.gets.delete(res));
       return;
@@ -282,7 +285,10 @@ export function main(flaws = {}) {
       if (Array.isArray(message)) return answerBatch(res, message);
       const isRequest = typeof message?.method === 'string' && 'id' in message;
       if (!isRequest) {
-        if (flaws.notification200) return json(res, 200, { ok: true });
+        const initialized = message?.method === 'notifications/initialized';
+        if (flaws.refuseUnknownInput && !initialized) return refuse(res, 400, 'not accepted');
+        if (flaws.notification200 || (flaws.initialized200 && initialized))
+          return json(res, 200, { ok: true });
         res.writeHead(202).end();
         return;
       }
