@@ -165,6 +165,11 @@ const CASES: BrokenCase[] = [
     passes: ['exit-status.is-error-iff-nonzero', 'exit-status.stderr-not-error'],
   },
   {
+    runner: 'shell-ignores-term',
+    flaw: 'runs commands in a shell that ignores SIGTERM, as an interactive one does (kill -TERM $$ survived, exit 0: not an error)',
+    passes: ['exit-status.signal-death', 'exit-status.is-error-iff-nonzero'],
+  },
+  {
     runner: 'note-at-limit',
     flaw: 'appends the truncation note to output of exactly 65536 bytes (an off-by-one)',
     fails: ['truncation.at-limit'],

@@ -30,11 +30,19 @@ test.each([
   ['expired after 2 seconds'],
   ['did not finish within 2 seconds'],
   ['killed after exceeding the 2 s limit'],
+  ['Command took more than 2 seconds and was terminated'],
+  ['Command ran for more than 2 seconds and was killed'],
+  ['Killed: command still running after 2 seconds'],
+  ['Command cancelled after 2 seconds'],
 ])('a timeout text: %s', (text) => expect(TIMED_OUT.test(text)).toBe(true));
 
-test.each([['exit code -1'], ['Killed'], ['exceeded the 64 KB limit']])('not a timeout text: %s', (text) =>
-  expect(TIMED_OUT.test(text)).toBe(false),
-);
+test.each([
+  ['exit code -1'],
+  ['Killed'],
+  ['exceeded the 64 KB limit'],
+  ['the command took more memory than allowed'],
+  ['stopped after the first error'],
+])('not a timeout text: %s', (text) => expect(TIMED_OUT.test(text)).toBe(false));
 
 test.each([
   ['(no output; exit code 0)'],

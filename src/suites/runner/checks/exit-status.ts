@@ -1,4 +1,4 @@
-import { type Check, CheckSkipped, expectThat } from '../../../harness/check.js';
+import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
@@ -51,7 +51,8 @@ export const exitStatusChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.exit-status.signal-death',
     clause: CLAUSE,
-    description: 'A command whose shell is killed by a signal (kill -9 $$, kill -TERM $$) is an error.',
+    description:
+      'A command whose shell is killed by a signal (kill -9 $$, kill -TERM $$) is an error; a signal the shell survives (an interactive shell ignores SIGTERM) is not judged.',
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every runner: is_error is true exactly when the exit code is not 0; a shell killed by a signal has not exited 0 (its status is 128 plus the signal), so its result is an error.',
@@ -63,13 +64,22 @@ export const exitStatusChecks: Check<RunnerCtx>[] = [
         budgetMs: quickBudgetMs(SIGNALS.length),
         signal: env.signal,
       });
+      let judged = 0;
       for (const [i, s] of SIGNALS.entries()) {
         const what = `kill -${s} $$`;
         const result = resultAt(run, i, what);
         if (result.content.startsWith('pid-one')) {
           throw new CheckSkipped('the command shell is pid 1 of a PID namespace, which cannot signal itself');
         }
+        // The shell lived on (an interactive shell ignores SIGTERM): it exited 0, no error.
+        if (/^survived$/m.test(result.content)) continue;
         expectIsError(result, true, what);
+        judged += 1;
+      }
+      if (judged === 0) {
+        throw new NotExercised(
+          'the command shell survived every signal sent to it: no signal death to judge',
+        );
       }
     },
   },

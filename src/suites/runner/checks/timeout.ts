@@ -35,7 +35,7 @@ const LIMITS = 'Limits (shell command timeout 20 seconds default; grace 2 second
  * on "exceed " repeated.
  */
 export const TIMED_OUT =
-  /timed?[\s_-]{0,16}out|time\s{0,16}limit|deadline|expired|(took|ran|running) (too|longer)|exceed(ed|s|ing)?[^.\n]{0,200}\b(time|seconds?|\d{1,12}\s{0,16}s)\b|(did not|didn't|failed to) (finish|complete|end)|killed after/i;
+  /timed?[\s_-]{0,16}out|time\s{0,16}limit|deadline|expired|(took|ran|running)( for)? (too|longer|more than \d)|still running after|exceed(ed|s|ing)?[^.\n]{0,200}\b(time|seconds?|\d{1,12}\s{0,16}s)\b|(did not|didn't|failed to) (finish|complete|end)|killed after|(terminated|cancell?ed|aborted|stopped) after \d/i;
 
 /** Timeout of the case that checks the timeout text: 2, so the number cannot be the -1 of an exit code. */
 const TEXT_TIMEOUT_S = 2;

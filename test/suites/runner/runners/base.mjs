@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 
 /**
  * @typedef {object} Flaws
+ * @property {boolean} [shellIgnoresTerm] not a flaw: the command's shell ignores SIGTERM, as an interactive shell does
  * @property {boolean} [ignoreProcessGroup] no sandbox, no group of its own; the timeout signals the direct child only
  * @property {boolean} [cutByCharacters] truncate at 65536 characters instead of bytes
  * @property {boolean} [replacementAtCut] cut at 65536 bytes without backing off to a character boundary
@@ -213,7 +214,9 @@ function execute(command, env, flaws, ctx) {
   const session = flaws.keepExports
     ? `[ -s '${ctx.exports}' ] && . '${ctx.exports}'\ntrap "export -p > '${ctx.exports}'" EXIT\n`
     : '';
-  writeFileSync(script, session + command, { mode: 0o644 });
+  // An interactive shell (a pty-based runner's) ignores SIGTERM.
+  const ignoreTerm = flaws.shellIgnoresTerm ? "trap '' TERM\n" : '';
+  writeFileSync(script, ignoreTerm + session + command, { mode: 0o644 });
   const ownEnv = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: workdir,
