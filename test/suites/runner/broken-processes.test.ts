@@ -157,6 +157,22 @@ test('a runner that SIGKILLs at the timeout without a grace passes the timeout r
   expect(grace.actual).toBe('no wirecheck-term-seen.txt');
 }, 60_000);
 
+test('a runner that waits 6 s between SIGTERM and SIGKILL (the spec sets 2 s for one reference runner only) passes the timeout musts and warns on the 2 s grace', async () => {
+  const passes = [
+    'runner.timeout.term-ignored',
+    'runner.timeout.kills-group',
+    'runner.timeout.kills-term-ignoring-child',
+    'runner.timeout.term-grace',
+  ];
+  const result = await runAgainst(runnerCommand('grace-6s'), {
+    only: [...passes, 'runner.timeout.grace-2s'],
+  });
+  expect(statusById(result)).toEqual({
+    ...Object.fromEntries(passes.map((id) => [id, 'pass'])),
+    'runner.timeout.grace-2s': 'warn',
+  });
+}, 90_000);
+
 test(`${brokenCaseTitle(IGNORE_PROCESS_GROUP)}; the leftovers are reported by pid and killed afterwards`, async () => {
   const result = await runBrokenCase(IGNORE_PROCESS_GROUP);
   expect(statusById(result)).toEqual(expectedStatuses(IGNORE_PROCESS_GROUP));

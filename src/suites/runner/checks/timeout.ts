@@ -22,6 +22,7 @@ import {
   CASE_BUDGET_MS,
   KILL_LATENCY_MS,
   latestAnswerMs,
+  MAX_GRACE_MS,
   TIMEOUT_SLACK_MS,
   timedSessionBudgetMs,
 } from './common.js';
@@ -49,17 +50,17 @@ export const TIMED_LINE = 1;
  * group left alive at the timeout then shows in /proc, even when the runner kills it at exit.
  */
 const AFTER_TIMEOUT_LINES = Array.from({ length: 4 }, () => toolUse('sleep 0.9'));
-/** The file a command's terminate handler writes (the grace case). */
 /** More than "cleaned-up" and a line break: enough to quote what else a runner left there. */
 const TERM_SEEN_MAX_BYTES = 4096;
 
-/** A timed-out result: is_error, a "timed out" text, within the timeout, grace and slack. */
+/** A timed-out result: is_error, a "timed out" text, within the timeout, a grace of at most `graceMs` and slack. */
 export function expectTimedOut(
   run: SessionRun,
   index: number,
   seconds: number,
   what: string,
   checkNumber: boolean,
+  graceMs = MAX_GRACE_MS,
 ): void {
   const result = resultAt(run, index, what);
   expectIsError(result, true, what);
@@ -67,7 +68,7 @@ export function expectTimedOut(
   if (checkNumber) {
     expectMatches(result, numberPattern(seconds), what, `state the timeout in seconds (${seconds})`);
   }
-  const timing = answerTiming(run, index, timeoutWindow(seconds));
+  const timing = answerTiming(run, index, timeoutWindow(seconds, graceMs));
   if (timing.kind === 'unjudged') {
     throw new NotExercised(
       `${what}: answered ${Math.round(timing.delayMs)} ms after the previous answer, but the harness itself lagged ${Math.round(timing.lagMs)} ms meanwhile (a busy machine): too late to time the answer`,
@@ -76,8 +77,8 @@ export function expectTimedOut(
   const delay = Math.round(timing.delayMs);
   expectThat(
     timing.kind !== 'late',
-    `${what}: the answer came ${delay} ms after the answer before it, later than the timeout of ${seconds} s plus the ${KILL_GRACE_MS} ms grace${excusedNote(timing)}`,
-    `<= ${latestAnswerMs(seconds)} ms (including ${TIMEOUT_SLACK_MS} ms of slack) plus the harness's own lateness`,
+    `${what}: the answer came ${delay} ms after the answer before it, later than the timeout of ${seconds} s plus a grace of ${graceMs} ms${excusedNote(timing)}`,
+    `<= ${latestAnswerMs(seconds, graceMs)} ms (including ${TIMEOUT_SLACK_MS} ms of slack) plus the harness's own lateness`,
     `${delay} ms`,
   );
   expectThat(
@@ -92,8 +93,11 @@ export function expectTimedOut(
  * When a timed-out answer may arrive after the previous answer: not before the timeout
  * (a little early for timer rounding), not after the timeout, the grace and the slack.
  */
-export function timeoutWindow(seconds: number): { earliestMs: number; latestMs: number } {
-  return { earliestMs: seconds * 1000 - 100, latestMs: latestAnswerMs(seconds) };
+export function timeoutWindow(
+  seconds: number,
+  graceMs = MAX_GRACE_MS,
+): { earliestMs: number; latestMs: number } {
+  return { earliestMs: seconds * 1000 - 100, latestMs: latestAnswerMs(seconds, graceMs) };
 }
 
 export interface GroupSession {
@@ -136,7 +140,12 @@ function groupSession(ctx: RunnerCtx, asker: SessionAsker): Promise<GroupSession
  * of the case's processes. False when the marked one itself was never seen (nothing of it to
  * judge, though a leftover of it still fails).
  */
-export function expectKilled(session: GroupSession, marker: Marker, what: string): boolean {
+export function expectKilled(
+  session: GroupSession,
+  marker: Marker,
+  what: string,
+  graceMs = MAX_GRACE_MS,
+): boolean {
   if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for leftover processes');
   const { run } = session;
   resultAt(run, TIMED_LINE, 'a command that outlives its timeout');
@@ -161,11 +170,11 @@ export function expectKilled(session: GroupSession, marker: Marker, what: string
   // at its exit (a sandbox torn down) but only the shell at the timeout breaks the rule.
   const answeredAt = run.outputs[TIMED_LINE]!.atMs;
   const lastSeen = run.lastSeenMs.get(marker.arg);
-  const latest = answeredAt + KILL_GRACE_MS + KILL_LATENCY_MS;
+  const latest = answeredAt + graceMs + KILL_LATENCY_MS;
   expectThat(
     lastSeen === undefined || lastSeen <= latest,
-    `${what} (\`${marker.command}\`) still ran ${Math.round((lastSeen ?? 0) - answeredAt)} ms after the timed-out answer: the whole process group was not terminated at the timeout`,
-    `no process of the timed-out command later than ${KILL_GRACE_MS + KILL_LATENCY_MS} ms after its answer`,
+    `${what} (\`${marker.command}\`) still ran ${Math.round((lastSeen ?? 0) - answeredAt)} ms after the timed-out answer: the whole process group was not terminated at the timeout${graceMs < MAX_GRACE_MS ? ` and a grace of ${graceMs} ms` : ''}`,
+    `no process of the timed-out command later than ${graceMs + KILL_LATENCY_MS} ms after its answer`,
     `${(run.seen.get(marker.arg) ?? []).map((p) => `pid ${p.pid} pgid ${p.pgid}`).join('; ')} last seen ${Math.round(lastSeen ?? 0)} ms after the start; the timed-out answer at ${Math.round(answeredAt)} ms`,
   );
   return true;
@@ -221,7 +230,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
       'A command that ignores SIGTERM is still ended at the timeout (by the kill signal): the timeout result arrives.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec, for every runner: at the timeout the whole process group is terminated, ending with the kill signal (after a grace of up to 2 s, or at once). A command that ignores the terminate signal still ends, and its timeout result arrives.',
+    rule: `The spec, for every runner: at the timeout the whole process group is terminated, ending with the kill signal (a reference runner waits up to 2 s, another kills at once; a grace of up to ${MAX_GRACE_MS / 1000} s passes here, runner.timeout.grace-2s warns past 2 s). A command that ignores the terminate signal still ends, and its timeout result arrives.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await groupSession(ctx, env);
@@ -296,6 +305,30 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
             ? `no ${TERM_SEEN}`
             : `${TERM_SEEN} is ${file.what}`,
       );
+    },
+  },
+  {
+    id: 'runner.timeout.grace-2s',
+    schedule: 'waits',
+    clause: `${ITEM_3} ("wait up to 2 seconds, then kill signal"); ${LIMITS}`,
+    description:
+      'A timed-out command that ignores SIGTERM is killed within the 2 s grace: its answer, and the end of its group, come at most 2 s after the timeout (plus slack).',
+    level: 'should',
+    basis: 'spec-reference',
+    rule: `One reference runner waits up to 2 s between the terminate and the kill signal, another kills at once; the spec sets no grace for every runner (the musts allow ${MAX_GRACE_MS / 1000} s). A runner should not keep a timed-out command longer than the reference's 2 s.`,
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const session = await groupSession(ctx, env);
+      expectTimedOut(
+        session.run,
+        TIMED_LINE,
+        GROUP_TIMEOUT_S,
+        "trap '' TERM; sleep 30",
+        false,
+        KILL_GRACE_MS,
+      );
+      const what = 'a background job that ignores SIGTERM';
+      if (!expectKilled(session, session.stubborn, what, KILL_GRACE_MS)) throw unseen(session.stubborn);
     },
   },
 ];

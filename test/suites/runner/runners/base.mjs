@@ -33,6 +33,7 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [inheritEnv] give commands its own environment, beside the PATH, HOME, USER and LANG it sets
  * @property {boolean} [runInCwd] run commands in the directory it was started in, not WIRECHECK_WORKDIR
  * @property {boolean} [killAtOnce] SIGKILL at the timeout without a grace (allowed by the spec)
+ * @property {number} [graceMs] wait this long between SIGTERM and SIGKILL (default 2000, the reference's)
  * @property {boolean} [failureStderrOnly] a failing command's content is its stderr alone (stdout dropped)
  * @property {boolean} [crashOnBadWorkdir] prepare the working directory's parent at start-up and crash when it cannot
  * @property {boolean} [keepOutput] hold up to 384 MiB of each stream in memory, not just what the result keeps
@@ -304,7 +305,7 @@ function execute(command, env, flaws, ctx) {
         if (flaws.killAtOnce) return signalAll('SIGKILL');
         signalAll('SIGTERM');
         if (flaws.termOnly) return;
-        graceTimer = setTimeout(() => signalAll('SIGKILL'), GRACE_MS);
+        graceTimer = setTimeout(() => signalAll('SIGKILL'), flaws.graceMs ?? GRACE_MS);
       }, env.timeoutS * 1000);
   const closed = new Promise((resolve) => child.on('close', resolve));
   return new Promise((resolve) => {
