@@ -177,6 +177,41 @@ export function killAll(processes: Iterable<ProcInfo>): void {
   }
 }
 
+/** Programs that lead a group a runner feeds commands to: a shell session, a sandbox. */
+const SESSION_LEADERS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'mksh',
+  'ash',
+  'busybox',
+  'fish',
+  'bwrap',
+  'unshare',
+  'firejail',
+  'nsjail',
+  'setsid',
+]);
+
+/**
+ * A process group two commands share whose leader is neither a shell nor a sandbox (and, as
+ * groupLedByRunner is asked first, holds other pipes than the runner's): a runner reached
+ * through a relay (`docker exec`, ssh, a pipe) holds the relay's pipes, so whether the group
+ * is the runner's cannot be told. Undefined when the commands share no such group.
+ */
+export function unexplainedSharedGroup(
+  first: readonly Sighting[],
+  second: readonly Sighting[],
+): Sighting | undefined {
+  return first.find((p) => {
+    if (!second.some((q) => q.pgid === p.pgid)) return false;
+    const program = p.leader?.argv[0]?.split('/').at(-1);
+    return program !== undefined && !SESSION_LEADERS.has(program);
+  });
+}
+
 /**
  * A process group that commands of two markers share and whose leader reads the runner's
  * lines and writes its answers (the same standard input and output as the process the

@@ -5,7 +5,13 @@ import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../contex
 import { WAS_HERE } from '../cwd-markers.js';
 import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
-import { canScanProcesses, groupLedByRunner, type Marker, newMarker } from '../processes.js';
+import {
+  canScanProcesses,
+  groupLedByRunner,
+  type Marker,
+  newMarker,
+  unexplainedSharedGroup,
+} from '../processes.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
@@ -169,6 +175,12 @@ export const executionChecks: Check<RunnerCtx>[] = [
           `two commands ran in process group ${shared.pgid}, led by \`${abbreviate(shared.leader?.argv.join(' ') ?? '')}\`, which reads the runner's lines and writes its answers: the runner's own group (it left the group the harness started it in)`,
           'a process group of the command, not the runner process',
           `pgid ${shared.pgid}`,
+        );
+      }
+      const unexplained = next === undefined ? undefined : unexplainedSharedGroup(seen, next);
+      if (unexplained !== undefined) {
+        throw new NotExercised(
+          `two commands ran in process group ${unexplained.pgid}, led by \`${abbreviate(unexplained.leader?.argv.join(' ') ?? '')}\`, neither a shell nor a sandbox nor a process holding the runner's pipes as the harness sees them (a runner behind a relay holds the relay's): whether it is the runner's group cannot be told`,
         );
       }
     },
