@@ -67,6 +67,7 @@ const CASES: BrokenCase[] = [
     flaw: 'sends only the terminate signal at the timeout, never the kill signal after the grace',
     // The command that ignores the terminate signal runs on past the session's budget: no
     // timed-out answer comes, and the group checks that share its session have none to judge by.
+    // (Its foreground sleep outlasts the budget, whatever grace the musts allow.)
     fails: ['timeout.term-ignored', 'timeout.kills-term-ignoring-child', 'timeout.kills-group'],
     // A command that does not ignore the terminate signal ends with it, its handler run.
     passes: ['timeout.expiry', 'timeout.term-grace'],

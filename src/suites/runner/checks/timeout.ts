@@ -23,6 +23,7 @@ import {
   KILL_LATENCY_MS,
   latestAnswerMs,
   MAX_GRACE_MS,
+  MAX_SLOW_RUNNER_ALLOWANCE_MS,
   TIMEOUT_SLACK_MS,
   timedSessionBudgetMs,
 } from './common.js';
@@ -46,10 +47,16 @@ const GROUP_TIMEOUT_S = 1;
 export const TIMED_LINE = 1;
 /**
  * The process-group case keeps the runner busy after the timed-out answer with these lines,
- * each shorter than the timeout, together longer than the grace and the kill latency: a
- * group left alive at the timeout then shows in /proc, even when the runner kills it at exit.
+ * each shorter than the timeout, together longer than the longest grace the musts allow and
+ * the kill latency: a group left alive at the timeout then shows in /proc, even when the
+ * runner kills it at exit.
  */
-const AFTER_TIMEOUT_LINES = Array.from({ length: 4 }, () => toolUse('sleep 0.9'));
+const AFTER_TIMEOUT_LINES = Array.from({ length: Math.ceil((MAX_GRACE_MS + 1500) / 900) }, () =>
+  toolUse('sleep 0.9'),
+);
+/** The process-group case's session budget, and its checks' (a slow runner's allowance on top). */
+const GROUP_SESSION_BUDGET_MS = timedSessionBudgetMs(GROUP_TIMEOUT_S) + AFTER_TIMEOUT_LINES.length * 1000;
+const GROUP_CHECK_BUDGET_MS = GROUP_SESSION_BUDGET_MS + MAX_SLOW_RUNNER_ALLOWANCE_MS + 10_000;
 /** More than "cleaned-up" and a line break: enough to quote what else a runner left there. */
 const TERM_SEEN_MAX_BYTES = 4096;
 
@@ -119,7 +126,8 @@ function groupSession(ctx: RunnerCtx, asker: SessionAsker): Promise<GroupSession
   return ctx.shared('timeout-group', asker, async () => {
     const background = newMarker(311);
     const stubborn = newMarker(312);
-    const foreground = newMarker(30);
+    // Longer than the session's budget: a runner that never sends the kill signal gives no answer.
+    const foreground = newMarker(90);
     const command =
       `${background.command} >/dev/null 2>&1 & ` +
       `(trap '' TERM; exec ${stubborn.command}) >/dev/null 2>&1 & ` +
@@ -127,7 +135,7 @@ function groupSession(ctx: RunnerCtx, asker: SessionAsker): Promise<GroupSession
     const run = await ctx.run({
       lines: [warmUpLine(), toolUse(command), ...AFTER_TIMEOUT_LINES],
       timeoutS: GROUP_TIMEOUT_S,
-      budgetMs: timedSessionBudgetMs(GROUP_TIMEOUT_S) + AFTER_TIMEOUT_LINES.length * 2000,
+      budgetMs: GROUP_SESSION_BUDGET_MS,
       watch: [background, stubborn, foreground],
       signal: asker.signal,
     });
@@ -168,13 +176,16 @@ export function expectKilled(
   }
   // Judged at the timeout, not only once the runner exits: a runner that kills everything
   // at its exit (a sandbox torn down) but only the shell at the timeout breaks the rule.
+  // The grace counts from the answer, or from the timeout when the answer came later still.
   const answeredAt = run.outputs[TIMED_LINE]!.atMs;
+  const timedOutAt = (run.outputs[TIMED_LINE - 1]?.atMs ?? 0) + GROUP_TIMEOUT_S * 1000;
+  const from = Math.min(answeredAt, timedOutAt + TIMEOUT_SLACK_MS);
   const lastSeen = run.lastSeenMs.get(marker.arg);
-  const latest = answeredAt + graceMs + KILL_LATENCY_MS;
+  const latest = from + graceMs + KILL_LATENCY_MS;
   expectThat(
     lastSeen === undefined || lastSeen <= latest,
-    `${what} (\`${marker.command}\`) still ran ${Math.round((lastSeen ?? 0) - answeredAt)} ms after the timed-out answer: the whole process group was not terminated at the timeout${graceMs < MAX_GRACE_MS ? ` and a grace of ${graceMs} ms` : ''}`,
-    `no process of the timed-out command later than ${graceMs + KILL_LATENCY_MS} ms after its answer`,
+    `${what} (\`${marker.command}\`) still ran ${Math.round((lastSeen ?? 0) - from)} ms after ${from === answeredAt ? 'the timed-out answer' : `the timeout and ${TIMEOUT_SLACK_MS} ms of slack (the answer came later)`}: the whole process group was not terminated at the timeout`,
+    `no process of the timed-out command later than ${graceMs + KILL_LATENCY_MS} ms after its answer (or the timeout, when that came later)`,
     `${(run.seen.get(marker.arg) ?? []).map((p) => `pid ${p.pid} pgid ${p.pgid}`).join('; ')} last seen ${Math.round(lastSeen ?? 0)} ms after the start; the timed-out answer at ${Math.round(answeredAt)} ms`,
   );
   return true;
@@ -231,7 +242,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: `The spec, for every runner: at the timeout the whole process group is terminated, ending with the kill signal (a reference runner waits up to 2 s, another kills at once; a grace of up to ${MAX_GRACE_MS / 1000} s passes here, runner.timeout.grace-2s warns past 2 s). A command that ignores the terminate signal still ends, and its timeout result arrives.`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: GROUP_CHECK_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await groupSession(ctx, env);
       expectTimedOut(run, TIMED_LINE, GROUP_TIMEOUT_S, "trap '' TERM; sleep 30", false);
@@ -245,10 +256,13 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: "The spec, for every runner: on expiry of the timeout the command's whole process group is terminated, not only the shell it started.",
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: GROUP_CHECK_BUDGET_MS,
     async run(ctx, env) {
       const session = await groupSession(ctx, env);
-      if (!expectKilled(session, session.background, 'a background job')) throw unseen(session.background);
+      // It dies at the terminate signal, whatever grace the kill signal waits for.
+      if (!expectKilled(session, session.background, 'a background job', KILL_GRACE_MS)) {
+        throw unseen(session.background);
+      }
     },
   },
   {
@@ -259,7 +273,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     level: 'must',
     basis: 'spec',
     rule: 'The spec, for every runner: the whole process group of a timed-out command ends with the kill signal, so processes of the group that ignore the terminate signal are gone too.',
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: GROUP_CHECK_BUDGET_MS,
     async run(ctx, env) {
       const session = await groupSession(ctx, env);
       const stubborn = expectKilled(session, session.stubborn, 'a background job that ignores SIGTERM');
@@ -316,7 +330,7 @@ export const timeoutChecks: Check<RunnerCtx>[] = [
     level: 'should',
     basis: 'spec-reference',
     rule: `One reference runner waits up to 2 s between the terminate and the kill signal, another kills at once; the spec sets no grace for every runner (the musts allow ${MAX_GRACE_MS / 1000} s). A runner should not keep a timed-out command longer than the reference's 2 s.`,
-    timeoutMs: CASE_BUDGET_MS,
+    timeoutMs: GROUP_CHECK_BUDGET_MS,
     async run(ctx, env) {
       const session = await groupSession(ctx, env);
       expectTimedOut(
