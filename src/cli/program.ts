@@ -19,11 +19,13 @@ export function baseProgram(ctx: CliContext): Command {
 /**
  * Refuse a value option given twice in `command` and below: only the last value would count,
  * and the first (a typo in one `--only`, the wrong `--seed`) would be dropped without a word.
- * An option with a parser of its own collects its values (`--header`, `--only`) and may repeat.
+ * An option with a parser of its own collects its values (`--header`, `--only`) and may repeat;
+ * one with choices (commander gives it a parser too) takes one value.
  */
 export function refuseRepeatedOptions(command: Command): Command {
   for (const option of command.options) {
-    if (option.parseArg !== undefined || option.variadic || !(option.required || option.optional)) continue;
+    const collects = option.parseArg !== undefined && option.argChoices === undefined;
+    if (collects || option.variadic || !(option.required || option.optional)) continue;
     let given = 0;
     command.on(`option:${option.name()}`, () => {
       given += 1;

@@ -110,9 +110,10 @@ export async function targetMain(
       await withoutArguments(ctx, finish);
       return exitCode;
     }
-    const { baseProgram } = await import('./program.js');
+    const { baseProgram, refuseRepeatedOptions } = await import('./program.js');
     const program = baseProgram(ctx);
     await command.add(program, ctx, finish);
+    refuseRepeatedOptions(program);
     await program.parseAsync(argv, { from: 'node' });
     return exitCode;
   } catch (e) {

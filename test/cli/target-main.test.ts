@@ -71,12 +71,16 @@ describe('a per-case target command run alone behaves as in the whole CLI', () =
     ['run-bash', []],
     ['messages-client', ['--no-such-flag']],
     ['run-bash', ['--isolation', 'chroot']],
+    // A value option given twice, one with choices among them: only one value could count.
+    ['agent', ['--max-turns', '5', '--max-turns', '50']],
+    ['run-bash', ['--isolation', 'bwrap', '--isolation', 'none']],
   ])('%s %j with empty stdin: the same status and output', async (name, flags) => {
     const env = { WIRECHECK_BASE_URL: 'http://127.0.0.1:9', WIRECHECK_API_KEY: 'k' };
     const alone = await runWith(targetMain, [name, ...flags], '', env);
     const inWhole = await runWith(whole, [name, ...flags], '', env);
     expect(alone.code).toBe(2);
     expect(alone).toEqual(inWhole);
+    if (flags.length === 4) expect(alone.stderr).toContain(`WC_USAGE: ${flags[0]} is given twice`);
   });
 
   test('messages-client with a request: the same final message (alone, without commander)', async () => {

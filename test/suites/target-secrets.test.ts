@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { CheckFailure, type Suite, TargetUnavailable } from '../../src/harness/check.js';
+import { LeftoverLedger } from '../../src/harness/containment/leftovers.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 import { shownTarget, shownTargetArgs } from '../../src/harness/shown-target.js';
 import { MIN_FRAGMENT } from '../../src/recording/cut-fragments.js';
@@ -136,4 +137,25 @@ test('a credential cut in two where the harness bounds a result text leaves no p
   const message = result.checks[0]!.message!;
   expect(message).toContain('[redacted]');
   expect(message).not.toContain(secret.slice(0, MIN_FRAGMENT));
+});
+
+test.each([
+  ['runner', { runner: UNSTARTABLE }],
+  ['agent', { agent: UNSTARTABLE }],
+  ['messages-client', { client: UNSTARTABLE }],
+  ['tool-client', { client: UNSTARTABLE }],
+])('%s: processes.none-left names the command redacted, short credentials included', async (name, target) => {
+  const entry = findSuite(name)!;
+  const check = entry.suite.checks.find((c) => c.id === `${name}.processes.none-left`)!;
+  const leftovers = new LeftoverLedger();
+  leftovers.record('case one', [{ pid: 4242, command: 'sleep 300' }]);
+  const error = await check
+    .run({ target, leftovers } as never, { signal: new AbortController().signal } as never)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  const message = (error as Error).message;
+  expect(message).toContain('API_TOKEN=[redacted]');
+  for (const secret of SHORT_SECRETS) expect(message).not.toContain(secret);
 });

@@ -157,10 +157,11 @@ export function workdirReady(result: AgentCaseResult): boolean {
  * The line asking for operator intervention: the contract asks for one on stderr without
  * fixing its words, so any line naming someone to act (an operator, a human, an
  * administrator, the user, on-call...), intervention, a review, an investigation, an
- * escalation, a manual step, or asking to fix or re-run something counts.
+ * escalation, a manual step, or asking to fix or re-run something counts. `please` and `fix`
+ * alone are ordinary log words ("please wait", "fix: ..."): only with an act they ask for one.
  */
 const OPERATOR_LINE =
-  /\b(operators?|humans?|administrators?|admins?|supervisors?|maintainers?|users?|someone|person|attention|manual(ly)?|approv\w*|assist\w*|help|please|on-?call|fix|re-?run)\b|interven|review|investigat|escalat/i;
+  /\b(operators?|humans?|administrators?|admins?|supervisors?|maintainers?|users?|someone|person|attention|manual(ly)?|approv\w*|assist\w*|help|on-?call|re-?run|please (check|inspect|look|fix|intervene|contact|retry)|fix (the|it|this|that|them)\b)\b|interven|review|investigat|escalat/i;
 
 /**
  * The conversation's roles as a log names them ("[assistant]", "user:", "role": "user", a user

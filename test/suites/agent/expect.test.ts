@@ -140,6 +140,8 @@ test.each([
   ['{"role":"assistant","content":"Running it."}'],
   ['user: run false'],
   ['assistant reply: tool_use bash'],
+  ['please wait: calling the model'],
+  ['fix: retrying the request'],
 ])('a trace of the conversation, which asks nobody: %s', (line) => expect(asksForOperator(line)).toBe(false));
 
 test("agent.cap.default: an agent still going when the case's time ran out reached no cap to judge; one that exited at its cap passes", async () => {

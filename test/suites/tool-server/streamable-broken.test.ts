@@ -46,6 +46,16 @@ const CASES: Case[] = [
     skips: ['get-stream'],
   },
   {
+    server: 'get-reset',
+    flaw: 'resets the connection of a GET (neither a stream nor 405)',
+    fails: ['get-stream'],
+  },
+  {
+    server: 'session-error-200',
+    flaw: 'refuses a request without the session id with 200 and a JSON-RPC error, not 400',
+    warns: ['session-required'],
+  },
+  {
     server: 'refuse-unknown-input',
     flaw: 'refuses a notification it does not know, and a response to no request of its own, with 400 (an HTTP error: allowed)',
   },

@@ -77,7 +77,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
     description: 'When the breaker trips the agent asks for operator intervention on stderr.',
     level: 'must',
     basis: 'spec',
-    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention; its words are not fixed, so a line naming someone to act (an operator, a human, an administrator, the user), intervention, a review or a manual step counts; the conversation's roles in a log of the loop ("[assistant]", "user turn") ask nobody.`,
+    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention; its words are not fixed, so a line naming someone to act (an operator, a human, an administrator, the user, on-call), intervention, a review, an investigation, an escalation or a manual step, or asking to fix or re-run something ("please investigate", "fix the environment and re-run") counts; the conversation's roles in a log of the loop ("[assistant]", "user turn") ask nobody.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let halted = 0;

@@ -1,11 +1,12 @@
 import type { Check } from '../../../harness/check.js';
 import { noneLeftCheck } from '../../../harness/containment/index.js';
+import { quotedCommand } from '../../target-secrets.js';
 import type { AgentCtx } from '../context.js';
 
 export const leftoverChecks: Check<AgentCtx>[] = [
   noneLeftCheck<AgentCtx>({
     suite: 'agent',
-    what: (ctx) => `the agent command ${JSON.stringify(ctx.target.agent)}`,
+    what: (ctx) => `the agent command ${quotedCommand(ctx.target.agent)}`,
     ledger: (ctx) => ctx.leftovers,
     clause:
       'Limits ("recommended environment controls for the runner: ephemeral container or micro virtual machine destroyed at session end"); target contract, agent (run once per case)',

@@ -1,12 +1,13 @@
 import type { Check } from '../../../harness/check.js';
 import { noneLeftCheck } from '../../../harness/containment/index.js';
+import { quotedCommand } from '../../target-secrets.js';
 import type { RunnerCtx } from '../context.js';
 
 /** Judged last: every session of the run (the 20 s default-timeout one included) has ended by then. */
 export const leftoverChecks: Check<RunnerCtx>[] = [
   noneLeftCheck<RunnerCtx>({
     suite: 'runner',
-    what: (ctx) => `the runner command ${JSON.stringify(ctx.target.runner)}`,
+    what: (ctx) => `the runner command ${quotedCommand(ctx.target.runner)}`,
     ledger: (ctx) => ctx.leftovers,
     clause:
       'Runner contract for the shell tool, item 2 (own process group); Limits ("recommended environment controls for the runner: ephemeral container or micro virtual machine destroyed at session end")',

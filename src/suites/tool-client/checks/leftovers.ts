@@ -1,11 +1,12 @@
 import type { Check } from '../../../harness/check.js';
 import { noneLeftCheck } from '../../../harness/containment/index.js';
+import { quotedCommand } from '../../target-secrets.js';
 import type { ToolClientCtx } from '../context.js';
 
 export const leftoverChecks: Check<ToolClientCtx>[] = [
   noneLeftCheck<ToolClientCtx>({
     suite: 'tool-client',
-    what: (ctx) => `the client command ${JSON.stringify(ctx.target.client)}`,
+    what: (ctx) => `the client command ${quotedCommand(ctx.target.client)}`,
     ledger: (ctx) => ctx.leftovers,
     clause:
       'Not stated by the spec; MCP 2024-11-05 lifecycle, shutdown over stdio (the client ends the server process it started)',

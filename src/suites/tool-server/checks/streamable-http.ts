@@ -145,6 +145,23 @@ function exercised(ctx: ToolServerCtx) {
   );
 }
 
+/** A 2xx answer to a ping: an event stream, or a JSON body with a result. */
+function servedPing(answer: {
+  status: number | undefined;
+  headers: Record<string, unknown>;
+  body: string;
+}): boolean {
+  if (answer.status === undefined || answer.status < 200 || answer.status >= 300) return false;
+  const type = mediaTypeOf(answer.headers['content-type'] as string | undefined);
+  if (type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream) return true;
+  try {
+    const value: unknown = JSON.parse(answer.body);
+    return typeof value === 'object' && value !== null && 'result' in value;
+  } catch {
+    return false;
+  }
+}
+
 export const streamableHttpChecks: Check<ToolServerCtx>[] = [
   {
     id: EXERCISE_CHECKS.sessionId,
@@ -187,13 +204,15 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
       // cannot accept); notifications/initialized is one every server takes.
       const initialized = channel.posts.find((p) => p.text.includes(`"${METHODS.initialized}"`));
       let accepted = 0;
+      const unanswered: string[] = [];
       for (const [what, outcome] of [
         ['notifications/initialized', initialized],
         ['a notification', notification],
         ['a response', response],
       ] as const) {
         if (outcome === undefined || outcome.status === undefined) {
-          throw new NotExercised(`the POST of ${what} got no HTTP answer (${outcome?.problem ?? 'none'})`);
+          unanswered.push(`${what} (${outcome?.problem ?? 'no answer'})`);
+          continue;
         }
         if (outcome.status < 200 || outcome.status >= 300) continue;
         accepted += 1;
@@ -212,8 +231,9 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         }
       }
       if (accepted === 0) {
+        const none = unanswered.length === 0 ? '' : `; no HTTP answer to ${unanswered.join(', ')}`;
         throw new NotExercised(
-          'the server refused every POST of a notification or a response with an HTTP error status: no accepted one to judge',
+          `the server accepted no POST of a notification or a response (refused with an HTTP error status${none}): none to judge`,
         );
       }
     },
@@ -331,8 +351,10 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
       const headers = channel.sessionHeaders();
       delete headers[STREAMABLE_HTTP_HEADERS.sessionId];
       const answer = await channel.raw('POST', headers, JSON.stringify(request(nextId(), METHODS.ping)));
-      // Served: the server issues ids without requiring them, which the rule does not speak of.
-      if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
+      // Served (an event stream opened for it, or the ping's result): the server issues ids
+      // without requiring them, which the rule does not speak of. A 2xx carrying a JSON-RPC
+      // error is a refusal, judged as one.
+      if (servedPing(answer)) {
         throw new CheckSkipped(
           `the server serves a request without Mcp-Session-Id (${describeAnswer(answer)}): it does not require the session id it issues`,
         );
@@ -424,8 +446,9 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
         (answer.status === 200 && type === STREAMABLE_HTTP_CONTENT_TYPES.eventStream)
       )
         return;
-      // No headers in time: a stream whose headers go out with its first event (not flushed) shows nothing yet.
-      if (answer.status === undefined) {
+      // No headers in time: a stream whose headers go out with its first event (not flushed)
+      // shows nothing yet. A connection reset or refused is an answer, and no stream nor 405.
+      if (answer.status === undefined && answer.problem?.startsWith('no answer within') === true) {
         throw new NotExercised(
           `GET on the endpoint got no answer headers (${describeAnswer(answer)}): neither a stream nor a refusal to judge`,
         );

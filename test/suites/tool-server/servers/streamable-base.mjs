@@ -1,7 +1,9 @@
 // A small Streamable HTTP MCP tool server (plain node:http, no wirecheck code) that conforms,
 // and the flaws the broken-server tests switch on, one per rule. Usage:
 //   node streamable-<name>.mjs --port N
-// Flaws (main({...})): getUnflushed (the GET stream's headers go out with its first event, as Node
+// Flaws (main({...})): getReset (a GET of a session has its connection reset: neither a stream nor 405),
+// sessionErrorIn200 (a request without the session id is refused with 200 and a JSON-RPC error),
+// getUnflushed (the GET stream's headers go out with its first event, as Node
 // sends them unless flushed: conforming too), notification200, refuseUnknownInput (refuses a notification other than
 // notifications/initialized, and a response, with 400: conforming too), initialized200 (with
 // refuseUnknownInput: notifications/initialized answered 200 with a body), ignoreSessions, unknown200, broadcast ('batch': each copy a
@@ -214,6 +216,7 @@ export function main(flaws = {}) {
     if (req.method === 'GET') {
       if (flaws.getJson) return json(res, 200, { ok: true });
       if (sid === undefined) return refuse(res, 400, 'session id required');
+      if (flaws.getReset) return req.socket.destroy();
       const s = known(sid);
       if (s === undefined) return refuse(res, 404, 'no such session');
       // Node reads a header's bytes as latin1: an id's UTF-8 bytes, as EventSource sends them, read back.
@@ -275,6 +278,13 @@ export function main(flaws = {}) {
         newSession(id);
         headers['mcp-session-id'] = id;
       } else if (!flaws.ignoreSessions) {
+        if (sid === undefined && flaws.sessionErrorIn200) {
+          return json(res, 200, {
+            jsonrpc: '2.0',
+            id: message?.id ?? null,
+            error: { code: -32600, message: 'session id required' },
+          });
+        }
         if (sid === undefined) return refuse(res, 400, 'session id required');
         if (known(sid) === undefined) return refuse(res, 404, 'no such session');
       }
