@@ -17,19 +17,23 @@ export const MIN_FRAGMENT = 4;
  * secrets are scrubSecrets' to find; run it first.
  */
 export function scrubCutFragments(text: string, secrets: readonly string[]): string {
-  const spans: [start: number, end: number][] = [];
-  for (const mark of text.matchAll(CUT_MARK)) {
-    const before = mark.index;
-    const after = before + mark[0].length;
-    let head = 0;
-    let tail = 0;
-    for (const s of secrets) {
-      head = Math.max(head, endOverlap(text, before, s));
-      tail = Math.max(tail, startOverlap(text, after, s));
-    }
-    if (head >= MIN_FRAGMENT) spans.push([before - head, before]);
-    if (tail >= MIN_FRAGMENT) spans.push([after, after + tail]);
+  const marks = [...text.matchAll(CUT_MARK)].map((m) => [m.index, m.index + m[0].length] as const);
+  if (marks.length === 0) return text;
+  // One pass over the text per secret and direction, whatever the number of marks: a target
+  // that fills its text with `...` costs no more than one that writes none.
+  const befores = marks.map(([before]) => before);
+  const afters = marks.map(([, after]) => after);
+  const heads = new Int32Array(marks.length);
+  const tails = new Int32Array(marks.length);
+  for (const secret of secrets) {
+    longestBorders(secret, text, befores, heads);
+    longestBordersBackward(secret, text, afters, tails);
   }
+  const spans: [start: number, end: number][] = [];
+  marks.forEach(([before, after], i) => {
+    if (heads[i]! >= MIN_FRAGMENT) spans.push([before - heads[i]!, before]);
+    if (tails[i]! >= MIN_FRAGMENT) spans.push([after, after + tails[i]!]);
+  });
   if (spans.length === 0) return text;
   let out = '';
   let at = 0;
@@ -41,37 +45,53 @@ export function scrubCutFragments(text: string, secrets: readonly string[]): str
   return out + text.slice(at);
 }
 
-/** The length of the longest proper start of `secret` that `text` ends with just before `at`. */
-function endOverlap(text: string, at: number, secret: string): number {
-  const from = Math.max(0, at - secret.length + 1);
-  return longestBorder(secret, text.slice(from, at));
-}
-
-/** The length of the longest proper end of `secret` that `text` begins with at `at`. */
-function startOverlap(text: string, at: number, secret: string): number {
-  const upto = Math.min(text.length, at + secret.length - 1);
-  return longestBorder(reversed(secret), reversed(text.slice(at, upto)));
-}
-
-function reversed(s: string): string {
-  return s.split('').reverse().join('');
+/**
+ * For each of the ascending positions `at`, raises `into[i]` to the length of the longest
+ * proper start of `secret` that `text` ends with just before `at[i]` (Knuth-Morris-Pratt:
+ * linear in the two lengths, whatever they hold).
+ */
+function longestBorders(secret: string, text: string, at: readonly number[], into: Int32Array): void {
+  const fail = failureTable(secret, (i) => secret[i]);
+  let k = 0;
+  let next = 0;
+  for (let i = 0; next < at.length; i++) {
+    for (; next < at.length && at[next] === i; next++) into[next] = Math.max(into[next]!, proper(k, fail));
+    if (i === text.length) break;
+    while (k > 0 && (k === secret.length || text[i] !== secret[k])) k = fail[k - 1]!;
+    if (text[i] === secret[k]) k++;
+  }
 }
 
 /**
- * The length of the longest start of `pattern` that `text` ends with (Knuth-Morris-Pratt):
- * linear in the two lengths, whatever they hold.
+ * For each of the ascending positions `at`, raises `into[i]` to the length of the longest
+ * proper end of `secret` that `text` begins with at `at[i]`: longestBorders read backwards.
  */
-function longestBorder(pattern: string, text: string): number {
+function longestBordersBackward(secret: string, text: string, at: readonly number[], into: Int32Array): void {
+  const last = secret.length - 1;
+  const fail = failureTable(secret, (i) => secret[last - i]);
+  let k = 0;
+  let next = at.length - 1;
+  for (let i = text.length; next >= 0; i--) {
+    for (; next >= 0 && at[next] === i; next--) into[next] = Math.max(into[next]!, proper(k, fail));
+    if (i === 0) break;
+    const c = text[i - 1];
+    while (k > 0 && (k === secret.length || c !== secret[last - k])) k = fail[k - 1]!;
+    if (c === secret[last - k]) k++;
+  }
+}
+
+/** A whole secret is scrubSecrets' to find; the part wanted is the longest shorter one. */
+function proper(k: number, fail: Int32Array): number {
+  return k === fail.length && k > 0 ? fail[k - 1]! : k;
+}
+
+/** Knuth-Morris-Pratt's failure table of the pattern whose i-th character is `charAt(i)`. */
+function failureTable(pattern: string, charAt: (i: number) => string | undefined): Int32Array {
   const fail = new Int32Array(pattern.length);
   for (let i = 1, k = 0; i < pattern.length; i++) {
-    while (k > 0 && pattern[i] !== pattern[k]) k = fail[k - 1]!;
-    if (pattern[i] === pattern[k]) k++;
+    while (k > 0 && charAt(i) !== charAt(k)) k = fail[k - 1]!;
+    if (charAt(i) === charAt(k)) k++;
     fail[i] = k;
   }
-  let k = 0;
-  for (let i = 0; i < text.length; i++) {
-    while (k > 0 && (k === pattern.length || text[i] !== pattern[k])) k = fail[k - 1]!;
-    if (text[i] === pattern[k]) k++;
-  }
-  return k;
+  return fail;
 }
