@@ -48,6 +48,21 @@ interface RelayRun {
   }>;
 }
 
+/** A server whose one case runs until it is aborted: `running` once it started, `abortedCase` once aborted. */
+async function serveUntilAborted() {
+  let aborted!: () => void;
+  const abortedCase = new Promise<void>((resolve) => (aborted = resolve));
+  let reached!: () => void;
+  const running = new Promise<void>((resolve) => (reached = resolve));
+  const server = await serve(async (c) => {
+    c.signal.addEventListener('abort', () => aborted(), { once: true });
+    reached();
+    await abortedCase;
+    return 0;
+  });
+  return { server, running, abortedCase };
+}
+
 /** The relay as a suite starts it: its own process, this environment, `stdin` written and closed (unless null). */
 function relay(socket: string, stdin: Buffer | string | null, env: NodeJS.ProcessEnv = {}): RelayRun {
   const child = spawn(PERL, [WARM_RELAY_PATH, socket], { env: { PATH: process.env.PATH, ...env } });
@@ -128,16 +143,7 @@ describe('the warm relay and its server', () => {
     ['SIGKILL', null],
     ['SIGTERM', 143],
   ] as const)('a relay ended by %s while its case runs aborts the case', async (signal, status) => {
-    let aborted!: () => void;
-    const abortedCase = new Promise<void>((resolve) => (aborted = resolve));
-    let reached!: () => void;
-    const running = new Promise<void>((resolve) => (reached = resolve));
-    const server = await serve(async (c) => {
-      c.signal.addEventListener('abort', () => aborted(), { once: true });
-      reached();
-      await abortedCase;
-      return 0;
-    });
+    const { server, running, abortedCase } = await serveUntilAborted();
     // stdin left open: the relay waits in select, as a client waiting for its answer does.
     const run = relay(server.socket, null);
     await within(running, 10_000, 'the case');
@@ -217,16 +223,7 @@ describe('the warm relay and its server', () => {
   });
 
   test('a relay killed while its handler reads none of its stdin (MiBs of it) aborts the case', async () => {
-    let aborted!: () => void;
-    const abortedCase = new Promise<void>((resolve) => (aborted = resolve));
-    let reached!: () => void;
-    const running = new Promise<void>((resolve) => (reached = resolve));
-    const server = await serve(async (c) => {
-      c.signal.addEventListener('abort', () => aborted(), { once: true });
-      reached();
-      await abortedCase;
-      return 0;
-    });
+    const { server, running, abortedCase } = await serveUntilAborted();
     const run = relay(server.socket, Buffer.alloc(4 * 1024 * 1024, 0x61));
     await within(running, 10_000, 'the case');
     // Long enough for the relay to fill what the server queues before it pauses.
