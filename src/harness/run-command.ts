@@ -41,6 +41,12 @@ export interface CommandOptions {
    * `timeoutMs` (a client the user said is slow to start, `--start-timeout`); never shorter.
    */
   startTimeoutMs?: number;
+  /**
+   * For a command that works in steps (an agent's requests to its mock): `onStep` is handed
+   * the function to call at each step, which starts the timeout over. `timeoutMs` then bounds
+   * the time between two steps, and `atMostMs`, counted from the first step, the time in all.
+   */
+  stepped?: { onStep(step: () => void): void; readonly atMostMs: number };
   /** Between the terminate and the kill signal on timeout. */
   graceMs?: number;
   /** Bytes kept of stdout; the rest is drained and dropped. */
@@ -109,14 +115,21 @@ export async function runCommand(command: string, options: CommandOptions): Prom
         ? options.timeoutMs
         : Math.max(options.timeoutMs, options.startTimeoutMs ?? 0);
     let timer = setTimeout(onTimeout, untilContactMs);
-    void options.restartTimeoutOn?.then(
-      () => {
-        if (settled || timedOut) return;
-        clearTimeout(timer);
-        timer = setTimeout(onTimeout, options.timeoutMs);
-      },
-      () => {},
-    );
+    let firstStepAt: number | undefined;
+    const startOver = () => {
+      if (settled || timedOut) return;
+      clearTimeout(timer);
+      const leftInAll =
+        options.stepped === undefined || firstStepAt === undefined
+          ? Number.POSITIVE_INFINITY
+          : options.stepped.atMostMs - (performance.now() - firstStepAt);
+      timer = setTimeout(onTimeout, Math.max(0, Math.min(options.timeoutMs, leftInAll)));
+    };
+    void options.restartTimeoutOn?.then(startOver, () => {});
+    options.stepped?.onStep(() => {
+      firstStepAt ??= performance.now();
+      startOver();
+    });
     const onAbort = () => target.killNow();
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });

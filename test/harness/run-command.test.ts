@@ -185,3 +185,31 @@ describe('a timeout that starts over at the first contact', () => {
     expect((await run(undefined, 3000)).timedOut).toBe(true);
   });
 });
+
+describe('a timeout counted between steps', () => {
+  // `sleep 3` against a 1 s budget, with a step every 400 ms for as long as the command runs.
+  const run = async (atMostMs: number) => {
+    let step = () => {};
+    const ticks = setInterval(() => step(), 400);
+    try {
+      return await runCommand('sleep 3; echo done', {
+        env,
+        timeoutMs: 1000,
+        graceMs: 100,
+        stepped: { onStep: (s) => (step = s), atMostMs },
+      });
+    } finally {
+      clearInterval(ticks);
+    }
+  };
+
+  test('each step gives the budget again: a command that keeps stepping finishes', async () => {
+    expect(await run(10_000)).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
+  });
+
+  test('the time in all is bounded from the first step, whatever the steps', async () => {
+    const done = await run(1500);
+    expect(done.timedOut).toBe(true);
+    expect(done.durationMs).toBeLessThan(2800);
+  });
+});

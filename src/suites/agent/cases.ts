@@ -43,6 +43,11 @@ export interface AgentCase {
   readonly maxTurns: number | undefined;
   /** false: WIRECHECK_WORKDIR names a folder that does not exist yet. */
   readonly workdirExists: boolean;
+  /**
+   * true: the case's budget counts from each request, not from the first (an endless model,
+   * whose checks count how far the agent goes, however slow its turns).
+   */
+  readonly paced?: boolean;
 }
 
 /** A scripted model with bash calls in `calls` (one reply each), ending with a text stopping for `stopReason`. */
@@ -93,6 +98,7 @@ function endless(name: string, maxTurns: number | undefined, hardStop: number): 
     steps: hardStop,
     maxTurns,
     workdirExists: true,
+    paced: true,
   };
 }
 

@@ -19,7 +19,7 @@ import { runApiKey } from '../messages-client/target.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
 import { type AgentCase, CASES, type CaseKey, isAgentMarker } from './cases.js';
-import { asksForOperator, CASE_TIMEOUT_MS } from './expect.js';
+import { asksForOperator, CASE_TIMEOUT_MS, PACED_CASE_BUDGETS } from './expect.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
 import { specRequestError } from './spec-request.js';
@@ -65,6 +65,8 @@ export const MAX_CASE_REQUESTS = 200;
 
 export interface AgentCtx {
   readonly target: AgentTarget;
+  /** The budget of a case, between two requests for a paced one (AgentCase.paced). */
+  readonly caseTimeoutMs: number;
   /** The result of a case; each case runs once per suite run, when a check first asks. */
   result(key: CaseKey): Promise<AgentCaseResult>;
   /** Several cases' results, in the order asked. */
@@ -128,8 +130,10 @@ export async function openAgent(
     const flood = new AbortController();
     // The case's budget counts from the first request, not the client's start-up.
     const contact = firstContact();
+    let step = () => {};
     const unwatch = mock.journal.onArrival((entry) => {
       contact.mark();
+      step();
       if (entry.seq + 1 >= MAX_CASE_REQUESTS) flood.abort();
     });
     try {
@@ -142,6 +146,9 @@ export async function openAgent(
           stdin: `${spec.prompt}\n`,
           timeoutMs,
           restartTimeoutOn: contact.reached,
+          ...(spec.paced && {
+            stepped: { onStep: (s: () => void) => (step = s), atMostMs: PACED_CASE_BUDGETS * timeoutMs },
+          }),
           ...(target.startTimeoutMs === undefined ? {} : { startTimeoutMs: target.startTimeoutMs }),
           graceMs: 1000,
           signal: stop === undefined ? flood.signal : AbortSignal.any([stop, flood.signal]),
@@ -212,6 +219,7 @@ export async function openAgent(
   }
   return {
     target,
+    caseTimeoutMs: timeoutMs,
     result,
     results: (keys) => Promise.all(keys.map(result)),
     leftovers,

@@ -2,24 +2,38 @@ import { existsSync } from 'node:fs';
 import { CheckFailure, NotExercised } from '../../harness/check.js';
 import { describeCommandRun } from '../../harness/command-output.js';
 import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH, pathOf } from '../../mocks/messages/index.js';
+import { CASES } from './cases.js';
 import type { AgentCaseResult } from './context.js';
 import { describeRequests } from './conversation.js';
 import { describeOutput } from './preflight.js';
 
 /**
- * Budget of one agent run by default. No rule bounds an agent's time; a case is at most 100
- * turns (the default-cap case of an agent without a cap), and an agent that starts a fresh
- * container or VM per command spends seconds on each: a minute leaves such an agent room at
- * the recommended cap of 15 and still ends an agent that hangs.
+ * Budget of one agent run by default. No rule bounds an agent's time; an agent that starts a
+ * fresh container or VM per command spends seconds on each turn: a minute leaves such an agent
+ * room at the recommended cap of 15 and still ends an agent that hangs. The endless cases (the
+ * turn caps, up to 100 turns) give it a minute between two requests instead, and
+ * PACED_CASE_BUDGETS minutes in all.
  */
 export const CASE_TIMEOUT_MS = 60_000;
 
 /**
- * Budget of every check of the suite: the agent runs `--jobs` cases at a time, so a check's
- * case may wait for every other case ahead of it in line, and each runs at most
- * CASE_TIMEOUT_MS (ten cases with their grace, and room).
+ * Budgets of CASE_TIMEOUT_MS an endless case runs at most, from its first request: an agent
+ * without a cap whose turns take up to 2.4 s still shows it within (100 requests).
  */
-export const CHECK_BUDGET_MS = 12 * CASE_TIMEOUT_MS;
+export const PACED_CASE_BUDGETS = 4;
+
+/**
+ * Budget of every check of the suite: the agent runs `--jobs` cases at a time, so a check's
+ * case may wait for every other case ahead of it in line, each with its budget and its grace
+ * (a second), with room for the agents' start-up.
+ */
+export const CHECK_BUDGET_MS = Math.ceil(
+  1.25 *
+    Object.values(CASES).reduce(
+      (sum, c) => sum + (c.paced ? PACED_CASE_BUDGETS : 1) * CASE_TIMEOUT_MS + 1000,
+      0,
+    ),
+);
 
 /** How the run went, for failure messages: exit status, end of stderr, the requests. */
 export function runContext(result: AgentCaseResult): string {

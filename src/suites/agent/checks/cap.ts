@@ -7,6 +7,7 @@ import {
   exitOf,
   expectExit,
   expectNotCutShort,
+  PACED_CASE_BUDGETS,
   runContext,
 } from '../expect.js';
 
@@ -29,6 +30,12 @@ function expectWentOn(result: AgentCaseResult): void {
       `case ${result.spec.name}: the agent sent ${result.requests.length} request(s) and never went on after a tool call (${exitOf(result)}): no cap to measure; the loop checks judge that`,
     );
   }
+}
+
+/** How long an endless case's agent may run. */
+function pacedBudget(ctx: AgentCtx): string {
+  const seconds = ctx.caseTimeoutMs / 1000;
+  return `${seconds} s without a request, or ${seconds * PACED_CASE_BUDGETS} s from the first`;
 }
 
 export const capChecks: Check<AgentCtx>[] = [
@@ -81,7 +88,7 @@ export const capChecks: Check<AgentCtx>[] = [
     description: `Without WIRECHECK_MAX_TURNS the agent still has a cap: a model that never stops is stopped before ${DEFAULT_CAP_HARD_STOP} requests, and the agent exits 0.`,
     level: 'must',
     basis: 'spec',
-    rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions). An agent that never went on after a tool call reached no cap, nor one still going when the case's time ran out: not exercised (the loop checks judge the first).`,
+    rule: `The spec, for every client of the loop: the loop has a turn cap and stops when it is reached, with or without WIRECHECK_MAX_TURNS. A model that never stops calling tools is stopped by the agent (before ${DEFAULT_CAP_HARD_STOP} requests, far past any cap the spec mentions). The case's time counts per request (a minute between two, four in all), so an agent whose turns are slow reaches its cap within it; an agent that never went on after a tool call reached no cap, nor one still going when that time ran out: not exercised (the loop checks judge the first).`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('defaultCap');
@@ -95,10 +102,10 @@ export const capChecks: Check<AgentCtx>[] = [
         );
       }
       // The spec bounds the loop's turns, not its time: an agent whose commands are slow (a
-      // sandbox started per command) may reach its cap after the case's time is up.
+      // container started per command) may reach its cap after the case's time is up.
       if (result.run.timedOut) {
         throw new NotExercised(
-          `the agent was still going after ${result.requests.length} requests when the case's time ran out (${exitOf(result)}): no cap was reached to judge`,
+          `the agent was still going after ${result.requests.length} requests when the case's time ran out (${pacedBudget(ctx)}; ${exitOf(result)}): no cap was reached to judge`,
         );
       }
       expectExit(result, 0, 'reaching the turn cap ends the loop, so the agent must exit 0');

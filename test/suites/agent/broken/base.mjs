@@ -57,6 +57,8 @@ import { join } from 'node:path';
  * @property {'failures-first' | 'successes-first'} [countOrder] not a flaw: count a reply's failing commands
  *   for the breaker before (or after) its succeeding ones, as when a reply's commands run at once and
  *   finish in that order
+ * @property {number} [turnDelayMs] not a flaw: wait this long before each request after the first, as an agent
+ *   whose commands each start a container
  * @property {boolean} [noIsError] leave is_error out of every result (a failing command's too)
  * @property {boolean} [noOutput] answer each command with its outcome only, not its output
  * @property {boolean} [promptFromArgv] take the task from the command line (none given, so a default task)
@@ -231,6 +233,7 @@ export async function main(flaws = {}) {
   let seenTurns = 0;
   for (let requests = 1; ; requests++) {
     let reply;
+    if (flaws.turnDelayMs && requests > 1) await new Promise((r) => setTimeout(r, flaws.turnDelayMs));
     const turns = flaws.newTurnsOnly ? messages.slice(seenTurns) : messages;
     const body = {
       model: 'independent-model',
