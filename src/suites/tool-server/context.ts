@@ -74,11 +74,19 @@ export interface ToolPages {
   readonly results: readonly unknown[];
   /** Why paging stopped early: an error reply, no reply, a repeated cursor, too many pages. */
   readonly problem?: string;
+  /** Set when paging stopped at MAX_PAGES_CHARS, with a nextCursor still to follow: no fault, a bound. */
+  readonly cut?: string;
   /** The channel the pages were asked on. */
   readonly channel: Channel;
 }
 
 export const MAX_PAGES = 50;
+
+/**
+ * Characters of tools/list results read, past which no further page is asked for: each page
+ * may be as long as a message may be (16 MiB), and every page is kept for the checks.
+ */
+export const MAX_PAGES_CHARS = 16 * 1024 * 1024;
 
 /** HTTP statuses that say "no room for another session now": capacity, not a routing fault. */
 export const CAPACITY_STATUSES: readonly number[] = [429, 503];
@@ -515,6 +523,7 @@ export async function openToolServer(
       const results: unknown[] = [];
       const cursors = new Set<string>();
       let cursor: string | undefined;
+      let chars = 0;
       for (let page = 0; page < MAX_PAGES; page++) {
         const params = cursor === undefined ? {} : { cursor };
         const reply = await call(channel, 'tools/list', params, replyMs);
@@ -544,6 +553,14 @@ export async function openToolServer(
           };
         cursors.add(next);
         cursor = next;
+        chars += JSON.stringify(reply.result).length;
+        if (chars > MAX_PAGES_CHARS) {
+          return {
+            results,
+            channel,
+            cut: `the ${results.length} pages read hold ${chars} characters, more than the ${MAX_PAGES_CHARS} wirecheck reads: the pages after them were not asked for`,
+          };
+        }
       }
       return { results, channel, problem: `tools/list still gave a nextCursor after ${MAX_PAGES} pages` };
     });

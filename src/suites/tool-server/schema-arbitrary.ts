@@ -10,6 +10,41 @@ const DURATION_NAME =
 
 const MAX_DEPTH = 2;
 
+/** Most characters and items a schema may ask for at least: a hash of 66, an embedding of 1,536 fit. */
+const MAX_LEAST_LENGTH = 4096;
+
+/**
+ * Most values (characters, items, numbers) the smallest arguments of a tool may take: past it
+ * a call would be megabytes (a list of 1,000 lists of 1,000 items).
+ */
+const MAX_LEAST_ARGUMENTS = 65_536;
+
+/** A tool whose arguments the generator cannot make (contradictory or huge bounds): it is left out of the calls. */
+export class UngeneratedSchema extends Error {
+  override name = 'UngeneratedSchema';
+}
+
+/** `minimum` and `maximum` lengths as given (finite numbers, whole, not negative), refusing what cannot be made. */
+function lengthRange(
+  schema: Schema,
+  least: string,
+  most: string,
+  name: string,
+): [number, number | undefined] {
+  const bound = (v: unknown, round: (n: number) => number) =>
+    typeof v === 'number' && Number.isFinite(v) ? Math.max(0, round(v)) : undefined;
+  const min = bound(schema[least], Math.ceil) ?? 0;
+  const max = bound(schema[most], Math.floor);
+  const where = name === '' ? '' : ` of ${JSON.stringify(name)}`;
+  if (max !== undefined && max < min) {
+    throw new UngeneratedSchema(`${least} ${min} is more than ${most} ${max}${where}: no value fits`);
+  }
+  if (min > MAX_LEAST_LENGTH) {
+    throw new UngeneratedSchema(`${least} ${min}${where} is more than the ${MAX_LEAST_LENGTH} generated`);
+  }
+  return [min, max];
+}
+
 /** Strings of `minLength` to `maxLength` code points (JSON Schema counts code points). */
 function codePointString(minLength: number, maxLength: number): fc.Arbitrary<string> {
   return fc.string({ minLength, maxLength, unit: scalarValueUnit });
@@ -32,11 +67,10 @@ export function arbitraryForSchema(schema: Schema, name = '', depth = 0): fc.Arb
   }
   const small = DURATION_NAME.test(name);
   switch (type) {
-    case 'string':
-      return codePointString(
-        typeof schema.minLength === 'number' ? schema.minLength : 0,
-        typeof schema.maxLength === 'number' ? schema.maxLength : 40,
-      );
+    case 'string': {
+      const [min, max] = lengthRange(schema, 'minLength', 'maxLength', name);
+      return codePointString(min, max ?? Math.max(min, 40));
+    }
     case 'integer': {
       const min = typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : small ? 0 : -1000;
       const max = typeof schema.maximum === 'number' ? Math.floor(schema.maximum) : small ? 2 : 1000;
@@ -58,12 +92,10 @@ export function arbitraryForSchema(schema: Schema, name = '', depth = 0): fc.Arb
       return fc.constant(null);
     case 'array': {
       const items = (schema.items as Schema | undefined) ?? {};
+      const [min, max] = lengthRange(schema, 'minItems', 'maxItems', name);
       return fc.array(
         depth >= MAX_DEPTH ? fc.jsonValue({ maxDepth: 1 }) : arbitraryForSchema(items, name, depth + 1),
-        {
-          minLength: typeof schema.minItems === 'number' ? schema.minItems : 0,
-          maxLength: typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, 5) : 5,
-        },
+        { minLength: min, maxLength: Math.max(min, Math.min(max ?? 5, 5)) },
       );
     }
     case 'object':
@@ -85,7 +117,42 @@ function objectArbitrary(schema: Schema, depth: number): fc.Arbitrary<Record<str
   return fc.record(model, { requiredKeys: required.filter((k) => Object.hasOwn(model, k)) });
 }
 
-/** Arguments for a listed tool, generated from its inputSchema. */
+/**
+ * Arguments for a listed tool, generated from its inputSchema; UngeneratedSchema when no
+ * arguments fit it, or the smallest that do are too large to send.
+ */
 export function argumentsArbitrary(tool: Tool): fc.Arbitrary<Record<string, unknown>> {
-  return objectArbitrary(tool.inputSchema as Schema, 1);
+  const schema = tool.inputSchema as Schema;
+  const arbitrary = objectArbitrary(schema, 1);
+  // The arguments object is made as an object property is at depth 0.
+  const least = leastSize(schema, 0);
+  if (least > MAX_LEAST_ARGUMENTS) {
+    throw new UngeneratedSchema(
+      `its smallest arguments hold ${least} values, more than the ${MAX_LEAST_ARGUMENTS} generated`,
+    );
+  }
+  return arbitrary;
+}
+
+/**
+ * How many values (characters, items, scalars) the smallest value of `schema` holds, as
+ * arbitraryForSchema at `depth` makes it.
+ */
+function leastSize(schema: Schema, depth: number): number {
+  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, Math.ceil(v)) : 0);
+  if ((Array.isArray(schema.enum) && schema.enum.length > 0) || 'const' in schema) return 1;
+  if (schema.type === 'string') return count(schema.minLength);
+  if (schema.type === 'array') {
+    const items = (schema.items as Schema | undefined) ?? {};
+    return count(schema.minItems) * (depth >= MAX_DEPTH ? 1 : Math.max(1, leastSize(items, depth + 1)));
+  }
+  if (schema.type === 'object' && depth < MAX_DEPTH) {
+    const props = (schema.properties ?? {}) as Record<string, Schema>;
+    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    return required.reduce(
+      (sum, key) => sum + 1 + leastSize(Object.hasOwn(props, key) ? props[key]! : {}, depth + 1),
+      0,
+    );
+  }
+  return 1;
 }

@@ -33,7 +33,7 @@ export class SilenceWatch {
 
   /** Whether the reply to request `id` arrived on another session (request ids are unique in a run). */
   private answeredElsewhere(channel: Channel, id: number | string): boolean {
-    for (const c of this.channels) if (c !== channel && c.peer.replies.has(id)) return true;
+    for (const c of this.channels) if (c !== channel && c.peer.hasReply(id)) return true;
     return false;
   }
 

@@ -186,11 +186,34 @@ describe('the peer: echoes, unreadable lines and bounded memory', () => {
     expect(received).toHaveLength(PEER_LIMITS.maxKeptItems);
     expect(received[0]?.text).toBe(`${'z'.repeat(PEER_LIMITS.previewChars)}... (5000 characters)`);
     expect(peer.strayReplies).toHaveLength(PEER_LIMITS.maxStrayReplies);
-    expect(peer.replies.size).toBeLessThanOrEqual(PEER_LIMITS.maxKeptItems);
+    expect(peer.repliesHeld()).toBeLessThanOrEqual(PEER_LIMITS.maxKeptItems);
     const d = peer.wire.diagnosis();
     expect(d.units).toBe(2 * (PEER_LIMITS.maxKeptItems + 500));
     expect(d.dropped).toBe(2 * (PEER_LIMITS.maxKeptItems + 500) - PEER_LIMITS.maxKeptItems);
     expect(d.summary).toContain('were read but not kept');
+  });
+
+  test('a reply a waiter took is not held by the peer; a late one is, for the wait that follows', async () => {
+    const peer = new RpcPeer('p', () => {});
+    const pad = 'x'.repeat(1024 * 1024);
+    for (let id = 1; id <= 20; id++) {
+      peer.recordSent(`{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`, {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/list',
+      });
+      const waiting = peer.wait(id, 5000, () => undefined);
+      const reply = { jsonrpc: '2.0', id, result: { tools: [], pad } };
+      peer.receive(JSON.stringify(reply), reply, true);
+      expect((await waiting).reply).toEqual(reply);
+    }
+    expect(peer.repliesHeld()).toBe(0);
+    peer.recordSent('{"jsonrpc":"2.0","id":21,"method":"ping"}', { jsonrpc: '2.0', id: 21, method: 'ping' });
+    expect((await peer.wait(21, 10, () => undefined)).reply).toBeUndefined();
+    const late = { jsonrpc: '2.0', id: 21, result: {} };
+    peer.receive(JSON.stringify(late), late, true);
+    expect(peer.repliesHeld()).toBe(1);
+    expect((await peer.wait(21, 0, () => undefined)).reply).toEqual(late);
   });
 
   test('replies to ids never sent are kept while their text fits maxStrayText; replies to its own requests always', async () => {
@@ -202,15 +225,17 @@ describe('the peer: echoes, unreadable lines and bounded memory', () => {
       peer.receive(JSON.stringify(stray), stray, true);
     }
     expect(peer.strayReplies).toHaveLength(fit);
-    expect(peer.replies.size).toBe(fit);
-    expect(peer.replies.has(`stray-${fit}`)).toBe(false);
+    expect(peer.repliesHeld()).toBe(fit);
+    expect(peer.hasReply(`stray-${fit}`)).toBe(false);
     // Its own request's reply, as large, still arrives and is kept.
     peer.recordSent('{"jsonrpc":"2.0","id":1,"method":"ping"}', { jsonrpc: '2.0', id: 1, method: 'ping' });
     const waiting = peer.wait(1, 5000, () => undefined);
     const own = { jsonrpc: '2.0', id: 1, result: { pad } };
     peer.receive(JSON.stringify(own), own, true);
     expect(await waiting).toEqual({ reply: own });
-    expect(peer.replies.get(1)).toEqual(own);
+    // The waiter took it: the peer knows it came, and holds no copy for the session's life.
+    expect(peer.hasReply(1)).toBe(true);
+    expect(peer.repliesHeld()).toBe(fit);
     expect(peer.wire.diagnosis().messages).toBe(fit + 11);
   });
 });

@@ -68,7 +68,7 @@ test('the requests of a batch count as sent: their replies, answered one by one,
   arrive(peer, { jsonrpc: '2.0', id: 'wirecheck-batch-1', result: {} });
   arrive(peer, { jsonrpc: '2.0', id: 'never-sent', result: {} });
   expect(peer.strayReplies.map((r) => r.id)).toEqual(['never-sent']);
-  expect(peer.replies.has('wirecheck-batch-1')).toBe(true);
+  expect(peer.hasReply('wirecheck-batch-1')).toBe(true);
 });
 
 describe('a server answering the members of a batch one by one (SSE + POST, 2025-03-26)', () => {

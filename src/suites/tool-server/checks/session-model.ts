@@ -79,7 +79,7 @@ const ECHO_TEXT = /wirecheck-(S\d+)-\d+/g;
 function misrouted(real: Real, s: Settled): CheckFailure | undefined {
   const { p, ex } = s;
   if (ex.reply === undefined) {
-    const elsewhere = real.all.find((c) => c.peer.label !== p.label && c.peer.replies.has(ex.id));
+    const elsewhere = real.all.find((c) => c.peer.label !== p.label && c.peer.hasReply(ex.id));
     if (elsewhere === undefined) return undefined;
     return new CheckFailure(
       `the reply to request ${ex.id} of session ${p.label} landed on session ${elsewhere.peer.label}, and none on its own stream`,

@@ -134,6 +134,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       if (pages.results.length < 2) {
         throw new NotExercised('tools/list gave no nextCursor: the server lists its tools on one page');
       }
+      if (pages.cut !== undefined) throw new NotExercised(`the end of the pages was not seen: ${pages.cut}`);
       const names = (await ctx.tools()).map((t) => t.name);
       const twice = names.filter((n, i) => names.indexOf(n) !== i);
       if (twice.length > 0) {

@@ -52,6 +52,32 @@ const TOOLS = [
 ];
 
 /** lookupOnly: the one tool, read-only, whose id must be digits (made-up ids are refused). */
+// boundedArguments: valid schemas that need long values (a transaction hash, an embedding),
+// and one no value fits (minLength above maxLength).
+const HASH_LOOKUP = {
+  name: 'hash_lookup',
+  description: 'Looks a transaction up by its hash, near an embedding.',
+  annotations: { readOnlyHint: true },
+  inputSchema: {
+    type: 'object',
+    properties: {
+      hash: { type: 'string', description: 'hash', minLength: 66, maxLength: 66 },
+      vector: { type: 'array', description: 'v', items: { type: 'number' }, minItems: 768, maxItems: 768 },
+    },
+    required: ['hash', 'vector'],
+  },
+};
+const CONTRADICTORY = {
+  name: 'contradictory',
+  description: 'No arguments fit.',
+  annotations: { readOnlyHint: true },
+  inputSchema: {
+    type: 'object',
+    properties: { code: { type: 'string', description: 'c', minLength: 10, maxLength: 5 } },
+    required: ['code'],
+  },
+};
+
 const LOOKUP = {
   name: 'lookup',
   description: 'Looks up a record by its number.',
@@ -164,13 +190,14 @@ export function main(flaws = {}) {
       ];
     }
     if (flaws.slowTool) return [...TOOLS, SLOW];
+    if (flaws.boundedArguments) return [...TOOLS, HASH_LOOKUP, CONTRADICTORY];
     return TOOLS;
   };
 
   const callTool = (params) => {
     const { name } = params;
     // Tests of --call-tools: every call of a listed tool is written down.
-    if (process.env.WIRECHECK_TEST_CALL_LOG && TOOLS.some((t) => t.name === name)) {
+    if (process.env.WIRECHECK_TEST_CALL_LOG && [...TOOLS, HASH_LOOKUP].some((t) => t.name === name)) {
       appendFileSync(process.env.WIRECHECK_TEST_CALL_LOG, `${name}\n`);
     }
     const args = params.arguments ?? {};
@@ -225,6 +252,10 @@ export function main(flaws = {}) {
         lines.push(`memory rss: ${process.memoryUsage().rss}`, `node: ${process.version}`);
       if (flaws.badDiagnostic) return { result: { content: lines.map((l) => ({ type: 'text', text: l })) } };
       return { result: text(lines.join('\n')) };
+    }
+    if (flaws.boundedArguments && name === HASH_LOOKUP.name) {
+      const ok = typeof args.hash === 'string' && [...args.hash].length === 66 && args.vector?.length === 768;
+      return ok ? { result: text('found') } : { error: { code: -32602, message: 'Invalid params' } };
     }
     if (flaws.unknownToolSuccess) return { result: text(`called ${name}`) };
     if (flaws.unknownToolIsError) return { result: text(`Tool ${name} not found`, true) };
@@ -325,6 +356,13 @@ export function main(flaws = {}) {
         // swallowed, and that tools/list is never answered; the first page is.
         if (cursor !== undefined && flaws.silentOnCursor) return undefined;
         const start = typeof cursor === 'string' ? Number(cursor.replace('page-', '')) : 0;
+        // heavyPages: every tool on the first page, then empty pages without end, each with that many characters of _meta.
+        if (flaws.heavyPages) {
+          const pad = { _meta: { pad: 'x'.repeat(flaws.heavyPages) } };
+          return reply({
+            result: { tools: start === 0 ? all : [], nextCursor: `page-${start + 2}`, ...pad },
+          });
+        }
         const page = all.slice(start, start + 2);
         const next = start + 2 < all.length ? { nextCursor: `page-${start + 2}` } : {};
         return reply({ result: { tools: page, ...next } });
