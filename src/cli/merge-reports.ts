@@ -2,10 +2,11 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { verdictOf } from '../harness/baseline.js';
-import { WirecheckError } from '../harness/errors.js';
+import { remarkBaseline, verdictOf } from '../harness/baseline.js';
+import { HARNESS_ERRORS, WirecheckError } from '../harness/errors.js';
 import { type MergeInput, mergeResults } from '../harness/merge.js';
 import { SuiteResult } from '../harness/results.js';
+import { stopExitCode } from '../harness/stop.js';
 import { formatSuiteSummary, formatTotals, shouldUseColor } from '../reporters/console.js';
 import { prepareReportDir } from '../reporters/report-dir.js';
 import { withoutTerminalControls } from '../reporters/text.js';
@@ -78,8 +79,22 @@ async function readResults(path: string): Promise<MergeInput> {
 }
 
 /**
+ * The exit status of merged results, as `test` would give the whole run: a shard stopped by
+ * a harness error or an interrupt judged only part of its checks, so the merge cannot pass
+ * on the rest (2, 130/143); a shard whose target could not run, 2; else the verdict.
+ */
+export function mergedExitCode(results: readonly SuiteResult[], strict: boolean): number {
+  for (const r of results) {
+    const stopped = stopExitCode(r.stopped);
+    if (stopped !== undefined) return stopped;
+  }
+  if (results.some((r) => r.error !== undefined)) return HARNESS_ERRORS.WC_TARGET_UNAVAILABLE.exitCode;
+  return verdictOf(results, strict);
+}
+
+/**
  * `wirecheck merge-reports --out DIR <dirs or results.json...>`: the shards of a CI matrix
- * back into one set of reports. Exits like `test`: 1 when a merged check fails the run.
+ * back into one set of reports. Exits like `test` (see mergedExitCode).
  */
 export function addMergeReportsCommand(program: Command, ctx: CliContext, finish: Finish): void {
   program
@@ -92,9 +107,11 @@ export function addMergeReportsCommand(program: Command, ctx: CliContext, finish
       const options = parseOptions(MergeOptions, opts);
       const strict = options.strict ?? false;
       const files = await findResultsFiles(inputs, options.out);
-      const results = mergeResults(await Promise.all(files.map(readResults)), (suite) =>
+      const merged = mergeResults(await Promise.all(files.map(readResults)), (suite) =>
         findSuite(suite)?.suite.checks.map((c: { id: string }) => c.id),
       );
+      // Each shard marked its baseline checks under its own --strict; the verdict is this one's.
+      const results = merged.map((r) => remarkBaseline(r, strict));
       await prepareReportDir(options.out);
       await writeReports(options.out, results, { strict });
       const style = { color: shouldUseColor(ctx.stdout, ctx.env) };
@@ -110,9 +127,13 @@ export function addMergeReportsCommand(program: Command, ctx: CliContext, finish
           `wirecheck: ${r.error?.code}: suite ${r.suite}: ${withoutTerminalControls(r.error?.message ?? '')}\n`,
         );
       for (const r of results) {
+        if (stopExitCode(r.stopped) !== undefined)
+          ctx.stderr.write(
+            `wirecheck: suite ${r.suite}: a shard stopped early (${withoutTerminalControls(r.stopped?.message ?? '')}): the checks it did not run are not judged\n`,
+          );
         for (const warning of r.warnings ?? [])
           ctx.stderr.write(`wirecheck: warning: suite ${r.suite}: ${withoutTerminalControls(warning)}\n`);
       }
-      finish(unavailable.length > 0 ? 2 : verdictOf(results, strict));
+      finish(mergedExitCode(results, strict));
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { WirecheckError } from '../harness/errors.js';
-import { defaultJobs, randomSeed } from '../harness/run-suite.js';
+import { defaultJobs, defaultRuns, randomSeed } from '../harness/run-suite.js';
 import { findSuite, SUITES, type SuiteEntry, suiteNames } from '../suites/registry.js';
 import type { CliContext } from './context.js';
 import {
@@ -42,7 +42,7 @@ function settingsOf(run: RunOptionsInput, verbose: boolean): RunSettings {
   const full = run.full ?? false;
   return {
     seed: run.seed ?? randomSeed(),
-    runs: run.runs ?? (full ? 1000 : 100),
+    runs: run.runs ?? defaultRuns(full),
     jobs: run.jobs ?? defaultJobs(),
     full,
     strict: run.strict ?? false,

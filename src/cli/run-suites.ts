@@ -14,7 +14,7 @@ import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import type { Shard } from '../harness/shard.js';
 import { shownTarget } from '../harness/shown-target.js';
 import { createSlots, type Slots } from '../harness/slots.js';
-import { exitCodeOfSignal, stopOf } from '../harness/stop.js';
+import { stopExitCode, stopOf } from '../harness/stop.js';
 import { unavailableRun, unreachedRun } from '../harness/unrun.js';
 import {
   createSuitePrinter,
@@ -88,13 +88,6 @@ function inertGuard(): CliRunGuard {
     dispose: () => {},
     release: () => {},
   };
-}
-
-/** The exit status of a run stopped from outside, if it was: 130/143 for a signal, 2 for a harness error. */
-function stopExitCode(stop: RunStop | undefined): number | undefined {
-  if (stop === undefined) return undefined;
-  if (stop.kind === 'harness-error') return HARNESS_ERRORS.WC_INTERNAL.exitCode;
-  return stop.kind === 'interrupted' && stop.signal !== undefined ? exitCodeOfSignal(stop.signal) : undefined;
 }
 
 /**

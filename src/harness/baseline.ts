@@ -102,19 +102,36 @@ export function countsAsFailure(status: CheckStatus, strict: boolean): boolean {
 /**
  * A check's standing against the baseline: listed and failing is an expected failure;
  * listed and passing (or warning, when warnings do not fail the run) is a stale entry; a
- * listed check that was skipped proved nothing either way and is left unmarked.
+ * listed check that was skipped proved nothing either way and is left unmarked, and so is one
+ * whose failure cut the run short (see cutTheRunShort).
  */
 export function baselineMarkOf(
-  check: Pick<CheckResult, 'suite' | 'id' | 'status'>,
+  check: Pick<CheckResult, 'suite' | 'id' | 'status' | 'targetGone' | 'budgetUsedUp'>,
   baseline: Baseline | undefined,
   strict: boolean,
 ): BaselineMark | undefined {
   const entry = baseline?.entries.find((e) => e.suite === check.suite && e.id === check.id);
-  if (entry === undefined || check.status === 'skip') return undefined;
-  return {
-    status: countsAsFailure(check.status, strict) ? 'expected-failure' : 'stale',
-    reason: entry.reason,
-  };
+  return entry === undefined ? undefined : markWithReason(check, entry.reason, strict);
+}
+
+/**
+ * Whether a check failed because the run could not go on (the target went away, or the
+ * suite's time budget ran out, while it ran): the checks after it were not run. Such a
+ * failure stays a failure even for a listed check: the entry excuses that check's known
+ * fault, not a run that judged only part of the suite, and marking it expected would show
+ * every report green (junit.xml, report.html, the totals) over checks never run.
+ */
+function cutTheRunShort(check: Pick<CheckResult, 'targetGone' | 'budgetUsedUp'>): boolean {
+  return check.targetGone === true || check.budgetUsedUp === true;
+}
+
+function markWithReason(
+  check: Pick<CheckResult, 'status' | 'targetGone' | 'budgetUsedUp'>,
+  reason: string,
+  strict: boolean,
+): BaselineMark | undefined {
+  if (check.status === 'skip' || cutTheRunShort(check)) return undefined;
+  return { status: countsAsFailure(check.status, strict) ? 'expected-failure' : 'stale', reason };
 }
 
 export function markCheck(check: CheckResult, baseline: Baseline | undefined, strict: boolean): CheckResult {
@@ -129,6 +146,21 @@ export function applyBaseline(
 ): SuiteResult {
   if (baseline === undefined) return result;
   return { ...result, checks: result.checks.map((c) => markCheck(c, baseline, strict)) };
+}
+
+/**
+ * The baseline marks of a result decided again under `strict`, from the reasons the marks
+ * carry: merge-reports judges shards that each decided theirs under their own --strict (a
+ * warning is an expected failure under --strict, a stale entry without it).
+ */
+export function remarkBaseline(result: SuiteResult, strict: boolean): SuiteResult {
+  const checks = result.checks.map((check): CheckResult => {
+    if (check.baseline === undefined) return check;
+    const { baseline, ...unmarked } = check;
+    const mark = markWithReason(check, baseline.reason, strict);
+    return mark === undefined ? unmarked : { ...unmarked, baseline: mark };
+  });
+  return { ...result, checks };
 }
 
 /** Whether a check fails the run, the baseline taken into account. */

@@ -44,7 +44,7 @@ export const HARNESS_ERRORS = {
   WC_MERGE: {
     exitCode: 2,
     summary:
-      '`wirecheck merge-reports` cannot combine its inputs: no or invalid results, different seeds or shard counts, a check or shard given twice, or a shard missing.',
+      '`wirecheck merge-reports` cannot combine its inputs: no or invalid results, different seeds, runs, wirecheck versions or shard counts, a check or shard given twice, or a shard missing.',
   },
   WC_FIXTURE_READ: {
     exitCode: 2,

@@ -1,5 +1,6 @@
+import { clip } from '../protocol/clip.js';
 import { WirecheckError } from './errors.js';
-import { type CheckResult, type SuiteResult, summarize } from './results.js';
+import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
 import { formatShard } from './shard.js';
 
 /** One results.json to merge and where it came from (for messages). */
@@ -12,10 +13,15 @@ function mergeError(message: string): WirecheckError {
   return new WirecheckError('WC_MERGE', message);
 }
 
+/** Characters of a target's description quoted in a refusal (results.json files are the user's). */
+const TARGET_QUOTE_LIMIT = 200;
+
 /**
  * Combine the results of one suite's shards (or of any runs that split its checks) into
- * one result. All inputs must share the seed; when they are shards, all of one count, each
- * index exactly once. A check present twice is refused: merging must never hide a rerun.
+ * one result. All inputs must share the seed, the runs per property and the wirecheck version
+ * (each decides which cases a check tries, so a merge of differing ones reads as one run that
+ * no one made; targets described differently are a warning); when they are shards, all of one count, each index
+ * exactly once. A check present twice is refused: merging must never hide a rerun.
  * `order` (the suite's catalogue ids, when known) puts the checks back in catalogue order.
  */
 export function mergeSuite(inputs: readonly MergeInput[], order?: readonly string[]): SuiteResult {
@@ -26,12 +32,9 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
     if (other.result.suite !== suite) {
       throw mergeError(`${other.source} is suite ${other.result.suite}, not ${suite} as ${first.source}`);
     }
-    if (other.result.seed !== first.result.seed) {
-      throw mergeError(
-        `suite ${suite}: seed ${other.result.seed} in ${other.source} but ${first.result.seed} in ${first.source}: shards must run with the same --seed`,
-      );
-    }
+    assertSameRun(suite, first, other);
   }
+  const { tested, warning } = targetOfShards(suite, inputs);
   assertShardsComplete(suite, inputs);
   const checks: CheckResult[] = [];
   const from = new Map<string, string>();
@@ -53,7 +56,7 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
   const startedAt = inputs.map((i) => i.result.startedAt).sort()[0] ?? first.result.startedAt;
   return {
     suite,
-    target: first.result.target,
+    target: (tested ?? first).result.target,
     seed: first.result.seed,
     summary: summarize(checks),
     checks,
@@ -63,25 +66,112 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
     wirecheck: first.result.wirecheck,
     ...(first.result.runs === undefined ? {} : { runs: first.result.runs }),
     // A shard that stopped early or could not run at all leaves the whole incomplete: say so.
-    ...firstOf(inputs, 'stopped'),
-    ...firstOf(inputs, 'error'),
-    ...warningsOf(inputs),
+    ...stopOfShards(inputs),
+    ...errorOfShards(inputs),
+    ...warningsOf(inputs, warning),
   };
 }
 
-/** Every shard's warnings (what it could not clean up), in input order; nothing when none has one. */
-function warningsOf(inputs: readonly MergeInput[]): Partial<Pick<SuiteResult, 'warnings'>> {
-  const warnings = inputs.flatMap((i) => i.result.warnings ?? []);
+/** What every shard must share with the first: its seed, runs and wirecheck version. */
+function assertSameRun(suite: string, first: MergeInput, other: MergeInput): void {
+  const [a, b] = [first.result, other.result];
+  if (b.seed !== a.seed) {
+    throw sameRunError(
+      suite,
+      first,
+      other,
+      'seed',
+      (r) => String(r.seed),
+      'shards must run with the same --seed',
+    );
+  }
+  if (b.runs !== a.runs) {
+    const runs = (r: SuiteResult) => (r.runs === undefined ? 'not recorded' : String(r.runs));
+    throw sameRunError(
+      suite,
+      first,
+      other,
+      'runs',
+      runs,
+      'shards must run with the same --runs (and --full)',
+    );
+  }
+  if (b.wirecheck !== a.wirecheck) {
+    const version = (r: SuiteResult) => quoted(r.wirecheck);
+    throw sameRunError(
+      suite,
+      first,
+      other,
+      'wirecheck',
+      version,
+      'run every shard with the same wirecheck version',
+    );
+  }
+}
+
+/** "suite S: seed 7 in B but 42 in A: <fix>": what arrived in `other`, what `expected` had. */
+function sameRunError(
+  suite: string,
+  expected: MergeInput,
+  other: MergeInput,
+  what: string,
+  show: (result: SuiteResult) => string,
+  fix: string,
+): WirecheckError {
+  return mergeError(
+    `suite ${suite}: ${what} ${show(other.result)} in ${other.source} but ${show(expected.result)} in ${expected.source}: ${fix}`,
+  );
+}
+
+/**
+ * The first shard that reached its target (a shard that could not start it, or was stopped
+ * before, has no description of it), and a warning when another names a different one. A
+ * warning, not a refusal: shards of one CI matrix may reach the same server at their own
+ * ports or paths, and a description cannot tell that from another server.
+ */
+function targetOfShards(suite: string, inputs: readonly MergeInput[]) {
+  const [tested, ...others] = inputs.filter((i) => reachedTarget(i.result));
+  const other = others.find((o) => tested !== undefined && o.result.target !== tested.result.target);
+  if (tested === undefined || other === undefined) return { tested };
+  const warning = `suite ${suite}: the shards describe their targets differently: ${quoted(other.result.target)} in ${other.source} but ${quoted(tested.result.target)} in ${tested.source}; merged as one run, which is right only if they tested the same implementation`;
+  return { tested, warning };
+}
+
+function quoted(text: string): string {
+  return JSON.stringify(clip(text, TARGET_QUOTE_LIMIT));
+}
+
+/** Whether a run got as far as its target: else its `target` is a placeholder. */
+function reachedTarget(result: SuiteResult): boolean {
+  return result.error === undefined && result.checks.some((c) => c.skipKind !== 'not-run');
+}
+
+/**
+ * The kinds of stop, the first deciding the exit status before the others: a harness error
+ * (2) and an interrupt (130/143) leave the merged run unjudged, as they do a single run; a
+ * target gone or a budget used up failed a check of their shard already.
+ */
+const STOP_ORDER: readonly RunStop['kind'][] = ['harness-error', 'interrupted', 'target-gone', 'budget'];
+
+/** The stop the merged result keeps: of the shards that stopped, the first of the weightiest kind. */
+function stopOfShards(inputs: readonly MergeInput[]): Partial<Pick<SuiteResult, 'stopped'>> {
+  for (const kind of STOP_ORDER) {
+    const stopped = inputs.find((i) => i.result.stopped?.kind === kind)?.result.stopped;
+    if (stopped !== undefined) return { stopped };
+  }
+  return {};
+}
+
+/** Every shard's warnings (what it could not clean up), in input order, then the merge's own; nothing when none. */
+function warningsOf(inputs: readonly MergeInput[], own?: string): Partial<Pick<SuiteResult, 'warnings'>> {
+  const warnings = [...inputs.flatMap((i) => i.result.warnings ?? []), ...(own === undefined ? [] : [own])];
   return warnings.length === 0 ? {} : { warnings };
 }
 
-/** `{ [key]: value }` of the first input that has `key`, else nothing. */
-function firstOf<K extends 'stopped' | 'error'>(
-  inputs: readonly MergeInput[],
-  key: K,
-): Partial<Pick<SuiteResult, K>> {
-  const value = inputs.find((i) => i.result[key] !== undefined)?.result[key];
-  return value === undefined ? {} : ({ [key]: value } as Partial<Pick<SuiteResult, K>>);
+/** The error of the first shard that could not run at all, else nothing. */
+function errorOfShards(inputs: readonly MergeInput[]): Partial<Pick<SuiteResult, 'error'>> {
+  const error = inputs.find((i) => i.result.error !== undefined)?.result.error;
+  return error === undefined ? {} : { error };
 }
 
 function assertShardsComplete(suite: string, inputs: readonly MergeInput[]): void {
@@ -109,16 +199,22 @@ function assertShardsComplete(suite: string, inputs: readonly MergeInput[]): voi
     }
     byIndex.set(shard.index, source);
   }
+  // Counted, and only the first few named: a count read from a file may be large.
   const missing: string[] = [];
+  let more = 0;
   for (let index = 1; index <= count; index++) {
-    if (!byIndex.has(index)) missing.push(`${index}/${count}`);
+    if (byIndex.has(index)) continue;
+    if (missing.length < MISSING_NAMED) missing.push(`${index}/${count}`);
+    else more++;
   }
   if (missing.length > 0) {
-    throw mergeError(
-      `suite ${suite}: shard ${missing.join(', ')} missing: its checks would silently not count`,
-    );
+    const list = more === 0 ? missing.join(', ') : `${missing.join(', ')} and ${more} more`;
+    throw mergeError(`suite ${suite}: shard ${list} missing: its checks would silently not count`);
   }
 }
+
+/** Missing shards a refusal names one by one. */
+const MISSING_NAMED = 10;
 
 /**
  * Merge inputs of possibly several suites: one merged result per suite, in the order the

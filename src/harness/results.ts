@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SHARDS } from './shard.js';
 
 export const CHECK_STATUSES = ['pass', 'fail', 'warn', 'skip'] as const;
 export const CheckStatus = z.enum(CHECK_STATUSES);
@@ -107,6 +108,8 @@ export const CheckResult = z.object({
   sharedCause: z.string().optional(),
   /** The check failed because the target went away (exited, stopped answering): the checks after it were not run. */
   targetGone: z.boolean().optional(),
+  /** The check failed because the suite's time budget ran out while it ran: the checks after it were not run. */
+  budgetUsedUp: z.boolean().optional(),
   /**
    * fast-check runs each property of the check was really given (the smallest, when it has
    * several): lower than the run's `runs` when the check caps them (a property that starts a
@@ -142,7 +145,10 @@ export const SuiteResult = z.object({
   durationMs: z.number().nonnegative(),
   wirecheck: z.string(),
   /** The part of the suite this run covered (`--shard index/count`, 1-based); absent for the whole suite. */
-  shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
+  shard: z
+    .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(MAX_SHARDS) })
+    .refine((shard) => shard.index <= shard.count, { message: 'the shard index must be at most its count' })
+    .optional(),
   /** fast-check runs per property the run asked for (`--runs`); a check's own `runs` may be lower. */
   runs: z.number().int().positive().optional(),
   /** The suite's total time budget (see suiteBudgetMs). */

@@ -246,7 +246,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
   };
   const seed = options.seed ?? randomSeed();
   const full = options.full ?? false;
-  const runs = options.runs ?? (full ? 1000 : 100);
+  const runs = options.runs ?? defaultRuns(full);
   const startedAt = new Date();
   const started = performance.now();
   const budgetScale = suite.budgetScale?.(target) ?? 1;
@@ -648,9 +648,11 @@ async function runCheckCut<T, C>(
     ...dropUndefined(outcome),
     durationMs: Math.round(performance.now() - t0),
     ...(runs === undefined ? {} : { runs }),
+    ...(cutBy === 'suite-budget' ? { budgetUsedUp: true } : {}),
   };
   if (result.status === 'fail' || result.status === 'warn') {
-    result.reproduce = reproduceLine(suite.name, shownTargetArgs(suite, target), seed, check.id, full);
+    const args = shownTargetArgs(suite, target);
+    result.reproduce = reproduceLine(suite.name, args, seed, check.id, full, settings.runs);
     if (thrown instanceof PropertyFailure && settings.reportDir !== undefined) {
       try {
         result.counterexample = await writeCounterexample(settings.reportDir, {
@@ -772,14 +774,26 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/** fast-check runs per property when `--runs` is not given: more in the full tier. */
+export function defaultRuns(full: boolean): number {
+  return full ? 1000 : 100;
+}
+
+/**
+ * The command that runs one check again. `runs` is kept when it is not the tier's default:
+ * the seed alone replays the same cases only with as many of them (a property that failed at
+ * case 250 of 500 is never reached by the default 100).
+ */
 export function reproduceLine(
   suite: string,
   targetArgs: string[],
   seed: number,
   id: string,
   full: boolean,
+  runs: number = defaultRuns(full),
 ): string {
   const args = ['npx', 'wirecheck', 'test', suite, ...targetArgs, '--seed', String(seed), '--only', id];
   if (full) args.push('--full');
+  if (runs !== defaultRuns(full)) args.push('--runs', String(runs));
   return args.map(shellQuote).join(' ');
 }

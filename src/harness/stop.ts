@@ -1,3 +1,4 @@
+import { HARNESS_ERRORS } from './errors.js';
 import type { RunStop } from './results.js';
 
 /**
@@ -36,4 +37,14 @@ export function interruptStop(signal: 'SIGINT' | 'SIGTERM'): RunStop {
 /** Exit status of a run stopped by a signal: 128 + the signal's number, as a shell reports it. */
 export function exitCodeOfSignal(signal: 'SIGINT' | 'SIGTERM'): 130 | 143 {
   return signal === 'SIGINT' ? 130 : 143;
+}
+
+/**
+ * The exit status a stop gives a run (or the merge of its shards), if it decides one: 2 for a
+ * harness error, 130/143 for an interrupt; none for a stop whose check failed already.
+ */
+export function stopExitCode(stop: RunStop | undefined): number | undefined {
+  if (stop === undefined) return undefined;
+  if (stop.kind === 'harness-error') return HARNESS_ERRORS.WC_INTERNAL.exitCode;
+  return stop.kind === 'interrupted' && stop.signal !== undefined ? exitCodeOfSignal(stop.signal) : undefined;
 }
