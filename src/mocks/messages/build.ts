@@ -54,7 +54,7 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
       const entry = state.entryOf(request);
       const message = 'request body is not valid UTF-8';
       if (entry) {
-        state.keepBody(request, entry, (body as Buffer).toString(), false);
+        state.keepBody(request, entry, (body as Buffer).toString());
         entry.bodyError = message;
       }
       done(Object.assign(new Error(message), { statusCode: 400 }), undefined);

@@ -115,7 +115,10 @@ export const FaultPlan = z.object({
    * Answer with this HTTP error instead of the reply (before any stream), with the real
    * API's error body. `retryAfterS` sets `retry-after` (default 1 for 429), `retryAfterMs`
    * sets `retry-after-ms`; `times` limits the error to the first N requests served with
-   * this plan, so a client's retries can succeed.
+   * this plan, so a client's retries can succeed. The service's error is answered before
+   * the scenario is asked, so it uses up no scripted or replayed reply: the retry gets the
+   * reply the first attempt would have had. A reply's own error is known only once the
+   * scenario has chosen that reply.
    */
   httpError: z
     .object({

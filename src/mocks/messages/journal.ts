@@ -38,7 +38,8 @@ export interface JournalEntry {
    * Parsed JSON body (parsed again from the kept text at each read: the journal keeps text,
    * whose size it can count); the raw text when it was not JSON or was cut (see
    * `bodyTruncated`); undefined when none was read. The key the request presented is
-   * scrubbed from it.
+   * scrubbed from it, and in JSON the string values of credential-named fields are
+   * `[redacted]`.
    */
   body: unknown;
   /** The body was longer than the journal keeps (JournalLimits.bodyBytes): `body` is its first bytes, as text. */

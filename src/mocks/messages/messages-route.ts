@@ -6,6 +6,7 @@ import { turnIndexOf } from './conversation.js';
 import { ConnectionWatch, executePlan, type StreamProgress } from './execute-plan.js';
 import { type FaultPlan, mergeFaults } from './faults.js';
 import type { JournalEntry } from './journal.js';
+import { jsonErrorMessage } from './json-error.js';
 import {
   EOL,
   type PlanOptions,
@@ -37,6 +38,20 @@ export function sendError(
   if (entry) entry.errorType = body.error.type;
   if (headers) reply.headers(headers);
   return reply.code(status).type('application/json').send(body);
+}
+
+/** Answer with a fault plan's HTTP error and its retry headers. */
+function sendHttpError(
+  state: MockState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  httpError: NonNullable<FaultPlan['httpError']>,
+): FastifyReply {
+  const headers: Record<string, string> = { ...httpError.headers };
+  const retryAfter = httpError.retryAfterS ?? (httpError.status === 429 ? 1 : undefined);
+  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+  if (httpError.retryAfterMs !== undefined) headers['retry-after-ms'] = String(httpError.retryAfterMs);
+  return sendError(state, request, reply, httpError.status, httpError.errorType, httpError.message, headers);
 }
 
 /** Why the headers alone refuse the request (the real API checks them before the body). */
@@ -94,7 +109,7 @@ async function handleMessages(
   // Depth is measured by a linear scan before anything parses or walks the body.
   const deep = depthProblem(text);
   if (deep !== undefined) {
-    state.keepBody(request, entry, text, false);
+    state.keepBody(request, entry, text);
     entry.bodyError = `request body: ${deep}`;
     return sendError(state, request, reply, 400, 'invalid_request_error', entry.bodyError);
   }
@@ -102,12 +117,13 @@ async function handleMessages(
   try {
     body = JSON.parse(text);
   } catch (e) {
-    state.keepBody(request, entry, text, false);
-    entry.bodyError = `request body is not valid JSON: ${(e as Error).message}`;
+    state.keepBody(request, entry, text);
+    // The parser quotes the body where it failed: a key pasted there would reach the journal.
+    entry.bodyError = `request body is not valid JSON: ${jsonErrorMessage(e, state.presentedBy(request).secrets)}`;
     return sendError(state, request, reply, 400, 'invalid_request_error', entry.bodyError);
   }
-  // The journal keeps the text (its size is known), not the parsed value.
-  state.keepBody(request, entry, text, true);
+  // The journal keeps text (its size is known); the parsed value says which fields to redact.
+  state.keepBody(request, entry, text, { value: body });
   entry.stream = (body as { stream?: unknown } | null)?.stream === true;
   const check = validateRequest(body);
   let served: MessageRequest;
@@ -121,6 +137,10 @@ async function handleMessages(
     return sendError(state, request, reply, 400, 'invalid_request_error', check.message);
   }
   body = undefined;
+  // Before the scenario: a request answered with the service's error must not use up a
+  // scripted or replayed reply, or the client's retry (what `times` is for) gets the next one.
+  const serviceError = state.takeHttpError(state.faults);
+  if (serviceError) return sendHttpError(state, request, reply, serviceError);
   const ctx = { turnIndex: turnIndexOf(served), requestIndex: entry.seq, journal: state.journal };
   let result: Reply;
   try {
@@ -143,22 +163,8 @@ async function handleMessages(
     return sendError(state, request, reply, result.status, result.errorType, result.message, result.headers);
   }
   const faults = mergeFaults(state.faults, result.faults);
-  const httpError = state.takeHttpError(faults);
-  if (httpError) {
-    const headers: Record<string, string> = { ...httpError.headers };
-    const retryAfter = httpError.retryAfterS ?? (httpError.status === 429 ? 1 : undefined);
-    if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-    if (httpError.retryAfterMs !== undefined) headers['retry-after-ms'] = String(httpError.retryAfterMs);
-    return sendError(
-      state,
-      request,
-      reply,
-      httpError.status,
-      httpError.errorType,
-      httpError.message,
-      headers,
-    );
-  }
+  const replyError = state.takeHttpError(result.faults);
+  if (replyError) return sendHttpError(state, request, reply, replyError);
   if (faults?.headersDelayMs) {
     const progress: StreamProgress = { framesWritten: 0, bytesWritten: 0 };
     const watch = new ConnectionWatch(reply.raw, progress);

@@ -1,4 +1,10 @@
-import type { ContentBlock, Message, MessageRequest, StopReason } from '../../protocol/messages/index.js';
+import {
+  atCodePoint,
+  type ContentBlock,
+  type Message,
+  type MessageRequest,
+  type StopReason,
+} from '../../protocol/messages/index.js';
 import { estimateTokens, inputTokensOf, lastUserTurn, textOf, toolResultsOf } from './conversation.js';
 import { messageIdFor, type Reply, type Scenario, toolUseIdFor } from './reply.js';
 
@@ -44,7 +50,7 @@ function echoReply(request: MessageRequest, requestIndex: number): Reply {
   }
   let outputTokens = estimateTokens(out);
   if (outputTokens > request.max_tokens) {
-    out = out.slice(0, request.max_tokens * 4);
+    out = out.slice(0, atCodePoint(out, request.max_tokens * 4));
     outputTokens = request.max_tokens;
     stopReason = 'max_tokens';
     stopSequence = null;
@@ -106,7 +112,7 @@ function shellQuote(s: string): string {
 
 function abbreviate(s: string): string {
   const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length <= 200 ? flat || '(no output)' : `${flat.slice(0, 200)}...`;
+  return flat.length <= 200 ? flat || '(no output)' : `${flat.slice(0, atCodePoint(flat, 200))}...`;
 }
 
 function textReply(request: MessageRequest, requestIndex: number, text: string): Reply {
@@ -141,11 +147,15 @@ function messageReply(
   return { kind: 'message', message, splits: content.map(splitsOf) };
 }
 
-/** Several deltas per block, as a real stream has: text every 12 characters, JSON every 10. */
+/**
+ * Several deltas per block, as a real stream has: text every 12 code units, JSON every 10,
+ * a cut that would split a surrogate pair moved before it.
+ */
 function splitsOf(block: ResponseBlock): number[] {
-  const length = block.type === 'text' ? block.text.length : JSON.stringify(block.input).length;
+  const payload = block.type === 'text' ? block.text : JSON.stringify(block.input);
   const step = block.type === 'text' ? 12 : 10;
   const offsets: number[] = [];
-  for (let o = step; o < length; o += step) offsets.push(o);
+  // A step of 10 or more: a cut moved back by one still comes after the one before.
+  for (let o = step; o < payload.length; o += step) offsets.push(atCodePoint(payload, o));
   return offsets;
 }

@@ -1,4 +1,9 @@
-import type { DeltaSplits, Message, StreamEvent } from '../../protocol/messages/index.js';
+import {
+  atCodePoint,
+  type DeltaSplits,
+  type Message,
+  type StreamEvent,
+} from '../../protocol/messages/index.js';
 import type { LineEnding } from '../../protocol/sse/index.js';
 import { BatchBuffer, type TakenWrite } from './batch-buffer.js';
 import { blockStreamForm } from './block-stream-form.js';
@@ -28,24 +33,25 @@ export function* framesOfRaw(frames: Iterable<RawFrame | StreamEvent>): Generato
 }
 
 /**
- * Cut offsets for a string of length `length`: the given offsets when they are already
- * strictly increasing and inside (0, length) (no copy for long split lists), otherwise
- * clamped, deduplicated and sorted exactly as `splitAt` of the protocol does.
+ * Cut offsets for `payload`: the given offsets when they are already strictly increasing,
+ * inside (0, length) and off surrogate pairs (no copy for long split lists), otherwise
+ * clamped, moved off pairs, deduplicated and sorted exactly as `splitAt` of the protocol does.
  */
-function cutsOf(length: number, offsets: readonly number[] | undefined): readonly number[] {
+function cutsOf(payload: string, offsets: readonly number[] | undefined): readonly number[] {
   if (!offsets || offsets.length === 0) return [];
+  const length = payload.length;
   let ordered = true;
   let last = 0;
   for (let i = 0; i < offsets.length; i++) {
     const o = offsets[i]!;
-    if (!(o > last && o < length && Math.floor(o) === o)) {
+    if (!(o > last && o < length && Math.floor(o) === o && atCodePoint(payload, o) === o)) {
       ordered = false;
       break;
     }
     last = o;
   }
   if (ordered) return offsets;
-  return [...new Set(offsets.map((o) => Math.max(0, Math.min(length, Math.trunc(o)))))]
+  return [...new Set(offsets.map((o) => atCodePoint(payload, Math.max(0, Math.min(length, Math.trunc(o))))))]
     .filter((o) => o > 0 && o < length)
     .sort((a, b) => a - b);
 }
@@ -193,7 +199,7 @@ export function* messageBatches(
         const { payload, typeAndField } = form.deltas;
         const deltas = new DeltaFrames(
           payload,
-          cutsOf(payload.length, splits[index]),
+          cutsOf(payload, splits[index]),
           `event: content_block_delta${eol}data: {"type":"content_block_delta","index":${index},"delta":{"type":${typeAndField}:`,
           `}}${eol}${eol}`,
         );

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { scrubPrefix, scrubWindow } from '../../recording/redact.js';
+import { redactBody, scrubPrefix, scrubWindow } from '../../recording/redact.js';
 import { type HostPolicy, hostPolicy } from '../../servers/http/host-guard.js';
 import { BodyBudget } from './body-budget.js';
 import { FaultPlan } from './faults.js';
@@ -8,6 +8,7 @@ import { DEFAULT_BODY_LIMIT, DEFAULT_STREAM_CACHE_BYTES, type MockMessagesOption
 import type { Scenario } from './reply.js';
 import type { Credentials } from './request-headers.js';
 import { scriptedModel } from './scripted-model.js';
+import { holdsSecretField } from './secret-fields.js';
 import { EncodedStreamCache } from './stream-cache.js';
 
 type HttpError = NonNullable<FaultPlan['httpError']>;
@@ -153,19 +154,30 @@ export class MockState {
   }
 
   /**
-   * Keep a request's body text in the journal, with the secrets it presented scrubbed. Only
-   * what the journal keeps is scrubbed (a UTF-8 byte is at least one code unit, so its
+   * Keep a request's body text in the journal, with the secrets it presented scrubbed, and,
+   * when it is JSON (`parsed`), the string values of fields named like a credential redacted
+   * (redactBody): a token in a field came in no header or URL to scrub it by. Only what the
+   * journal keeps is scrubbed of values (a UTF-8 byte is at least one code unit, so its
    * `bodyBytes` fit in as many code units): a 32 MiB body costs a search of 1 MiB.
    */
-  keepBody(request: FastifyRequest, entry: JournalEntry, text: string, json: boolean): void {
-    const kept = journalBodyOf(text, this.presentedBy(request).secrets, this.journal.limits.bodyBytes);
+  keepBody(
+    request: FastifyRequest,
+    entry: JournalEntry,
+    text: string,
+    parsed?: { readonly value: unknown },
+  ): void {
+    const source =
+      parsed !== undefined && holdsSecretField(parsed.value)
+        ? JSON.stringify(redactBody(parsed.value))
+        : text;
+    const kept = journalBodyOf(source, this.presentedBy(request).secrets, this.journal.limits.bodyBytes);
     if (kept.withheld) {
       this.journal.setBody(entry, kept.text, false);
       return;
     }
     // A secret cut out of JSON in an odd place (inside an escape) could leave text that no
     // longer parses: then the journal keeps it as text.
-    const whole = json && !kept.cut && (kept.text === text || parses(kept.text));
+    const whole = parsed !== undefined && !kept.cut && (kept.text === source || parses(kept.text));
     this.journal.setBody(entry, kept.text, whole);
     // The journal measured the prefix it was given; the size worth noting is the body's.
     if (kept.cut || entry.bodyTruncated !== undefined)

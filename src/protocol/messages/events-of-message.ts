@@ -4,18 +4,33 @@ import type { StreamEvent } from './stream-events.js';
 /**
  * Where to cut each block's streamed payload: for block i, the character offsets at which
  * its text (or its input's JSON text) is split into deltas. Absent: one delta per block.
+ * An offset inside a surrogate pair cuts before the pair (atCodePoint).
  */
 export type DeltaSplits = readonly (readonly number[] | undefined)[];
+
+/**
+ * `offset`, or one less where it falls between the two halves of a surrogate pair. The real
+ * API's deltas are whole characters, and a client may not cope with half of one (the Python
+ * SDK fails encoding a lone surrogate of `partial_json`).
+ */
+export function atCodePoint(s: string, offset: number): number {
+  const low = s.charCodeAt(offset);
+  if (!(low >= 0xdc00 && low <= 0xdfff)) return offset;
+  const high = s.charCodeAt(offset - 1);
+  return high >= 0xd800 && high <= 0xdbff ? offset - 1 : offset;
+}
 
 /** JSON text of a tool input as streamed; keys in insertion order. */
 export function inputJsonOf(input: Record<string, unknown>): string {
   return JSON.stringify(input);
 }
 
-/** Cut `s` at the given offsets (sorted, deduplicated, clamped); always at least one piece. */
+/** Cut `s` at the given offsets (sorted, deduplicated, clamped, never inside a pair); always at least one piece. */
 export function splitAt(s: string, offsets: readonly number[] | undefined): string[] {
   if (!offsets || offsets.length === 0) return [s];
-  const cuts = [...new Set(offsets.map((o) => Math.max(0, Math.min(s.length, Math.trunc(o)))))]
+  const cuts = [
+    ...new Set(offsets.map((o) => atCodePoint(s, Math.max(0, Math.min(s.length, Math.trunc(o)))))),
+  ]
     .filter((o) => o > 0 && o < s.length)
     .sort((a, b) => a - b);
   const pieces: string[] = [];

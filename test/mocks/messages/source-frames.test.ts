@@ -44,7 +44,7 @@ const trickyMessage = (text: string): Message => ({
   ],
 });
 
-/** Offsets that cut every pair of the text, and every other unit. */
+/** An offset at every unit: one inside a pair cuts before it, so every character is a delta. */
 const everyUnit = (length: number) => Array.from({ length: length - 1 }, (_, i) => i + 1);
 
 describe('message batches are the UTF-8 bytes of the encoded canonical events', () => {
@@ -80,7 +80,7 @@ describe('message batches are the UTF-8 bytes of the encoded canonical events', 
   test('pieces longer than 64 units, quoted by JSON.stringify instead, are exact too', () => {
     const text = `${'\u0001"é👋\ud83d'.repeat(20_000)}`;
     const long = trickyMessage(text);
-    // Pieces of 63 to 66 units: either side of the threshold, cutting pairs anywhere.
+    // Pieces of 63 to 66 units: either side of the threshold, offsets inside pairs too.
     const around64 = Array.from({ length: 1000 }, (_, i) => 64 * (i + 1) + (i % 4) - 1);
     for (const splits of [[], [[3, 70_001]], [around64, around64]]) {
       expect(firstDifference(batched(long, splits, '\n', 64).bytes, canonical(long, splits, '\n'))).toBe(-1);
