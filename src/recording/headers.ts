@@ -39,3 +39,13 @@ export function forwardable(raw: readonly string[], drop: ReadonlySet<string> = 
 
 /** For a request relayed upstream: the proxy sets its own `host`. */
 export const DROP_HOST: ReadonlySet<string> = new Set(['host']);
+
+/**
+ * Request headers as sent upstream: forwardable ones (minus `drop`) with the client's
+ * `accept-encoding` replaced by `identity`. A compressed reply would be recorded as bytes
+ * the by-value scrub cannot read (a key echoed in it kept), and replayed, validated and
+ * converted as the text it is not; the recording keeps the client's header as sent.
+ */
+export function upstreamHeaders(raw: readonly string[], drop: ReadonlySet<string> = new Set()): string[] {
+  return [...forwardable(raw, new Set([...drop, 'accept-encoding'])), 'accept-encoding', 'identity'];
+}

@@ -13,7 +13,7 @@ import {
 } from '../fixtures/schema.js';
 import { parseJsonBounded } from '../protocol/json/bounded.js';
 import { errorBody } from '../protocol/messages/index.js';
-import { DROP_HOST, flatHeaders, forwardable } from './headers.js';
+import { DROP_HOST, flatHeaders, forwardable, upstreamHeaders } from './headers.js';
 import {
   createChunkScrubber,
   mergeSecrets,
@@ -102,7 +102,9 @@ function requestBodyOf(bytes: Buffer, secrets: readonly string[]): Partial<Recor
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    return { bodyBase64: bytes.toString('base64') };
+    // Not text, yet a key pasted into it is still there in UTF-8: masked in place, as har.ts does.
+    const scrubber = createChunkScrubber(secrets);
+    return { bodyBase64: Buffer.concat([...scrubber.push(bytes), ...scrubber.end()]).toString('base64') };
   }
   const parsed = parseJsonBounded(text, {
     maxDepth: RECORDED_BODY_DEPTH,
@@ -119,14 +121,15 @@ function stampOf(iso: string): string {
 
 /**
  * A recording proxy for the messages service: clients talk to it as to the service; it
- * forwards each request upstream unchanged and streams the reply back unchanged (one
- * write per upstream chunk, Nagle off on both sockets, backpressure from the client
- * paces the upstream), while recording the exchange losslessly: the request with its
- * secrets redacted, status, headers, every body chunk as it arrived with its time. The
- * fixture is streamed to disk as the exchange happens (memory holds no body), so a kill
- * mid-stream leaves the exchange so far. HTTP errors, `error` events and cut streams are
- * recorded like any other reply. An unreachable upstream is answered 502 with the API's
- * error body, and recorded too.
+ * forwards each request upstream unchanged but for `accept-encoding: identity` (a
+ * compressed reply would pass the secret scrub unread; the recording keeps the client's
+ * header) and streams the reply back unchanged (one write per upstream chunk, Nagle off
+ * on both sockets, backpressure from the client paces the upstream), while recording the
+ * exchange losslessly: the request with its secrets redacted, status, headers, every body
+ * chunk as it arrived with its time. The fixture is streamed to disk as the exchange
+ * happens (memory holds no body), so a kill mid-stream leaves the exchange so far. HTTP
+ * errors, `error` events and cut streams are recorded like any other reply. An unreachable
+ * upstream is answered 502 with the API's error body, and recorded too.
  *
  * Secrets never reach a file: credential headers, query parameters and JSON fields are
  * redacted by name, and the values the client presented (and `options.secrets`) are
@@ -270,7 +273,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const out = connections.send(upstream, {
       method: req.method ?? 'GET',
       path: prefix + target,
-      headers: forwardable(req.rawHeaders, DROP_HOST),
+      headers: upstreamHeaders(req.rawHeaders, DROP_HOST),
     });
     let connected = false;
     out.on('socket', (socket) => {

@@ -150,17 +150,31 @@ function sseSteps(
     starts.push(offset);
     offset += c.bytes.length;
   }
-  /** The parts of body[from, to), cut at chunk boundaries. */
+  /**
+   * The parts of body[from, to), cut at chunk boundaries. From the first chunk that ends after
+   * `from` (a binary search): walking every chunk for every frame was quadratic, 23 s for a
+   * session of 40,000 messages.
+   */
   const partsOf = (from: number, to: number): ToolReplayPart[] => {
     const out: ToolReplayPart[] = [];
-    for (const [i, c] of chunks.entries()) {
+    for (let i = firstChunkEndingAfter(from); i < chunks.length && starts[i]! < to; i++) {
+      const c = chunks[i]!;
       const start = starts[i]!;
-      const end = start + c.bytes.length;
       const a = Math.max(from, start);
-      const b = Math.min(to, end);
+      const b = Math.min(to, start + c.bytes.length);
       if (a < b) out.push({ bytes: c.bytes.subarray(a - start, b - start), atMs: c.atMs, chunk: i });
     }
     return out;
+  };
+  const firstChunkEndingAfter = (offset: number): number => {
+    let low = 0;
+    let high = chunks.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (starts[mid]! + chunks[mid]!.bytes.length > offset) high = mid;
+      else low = mid + 1;
+    }
+    return low;
   };
   const steps: ToolReplayStep[] = [];
   const raw = (from: number, to: number) => {

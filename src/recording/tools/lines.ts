@@ -2,6 +2,7 @@ import { roundMs } from '../../fixtures/chunks.js';
 import type { ToolDirection, ToolMessage } from '../../fixtures/schema.js';
 import { HeldBytes } from '../../protocol/held-line.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../protocol/jsonrpc/index.js';
+import { scrubPrefix, scrubSecrets } from '../redact.js';
 
 const NEWLINE = 0x0a;
 const utf8 = new TextDecoder();
@@ -17,34 +18,47 @@ export interface LineRecorder {
 /**
  * Records each `\n`-terminated line of a byte stream as one message (text without the `\n`,
  * a trailing `\r` kept: the recording is of what was sent), timed when its last byte
- * arrived. Blank lines are not messages (newline-delimited JSON skips them). A line longer
- * than `maxLineBytes` (default DEFAULT_MAX_LINE_BYTES, the longest line wirecheck's own
- * readers take) is recorded by its start, cut at a character boundary and marked `cut`: the
- * relay passes every byte, but what the recorder holds of one line is bounded, whatever a
- * server writes. Pure apart from `push`.
+ * arrived, with every occurrence of a known secret (`secrets`) replaced. Blank lines are not
+ * messages (newline-delimited JSON skips them). A line longer than `maxLineBytes` (default
+ * DEFAULT_MAX_LINE_BYTES, the longest line wirecheck's own readers take) is recorded by its
+ * start, cut at a character boundary and marked `cut`: the relay passes every byte, but what
+ * the recorder holds of one line is bounded, whatever a server writes. Past the cut it holds
+ * as many bytes as a secret begun before it could still need, so that secret is replaced
+ * whole rather than cut first and its start kept. Pure apart from `push`.
  */
 export function createLineRecorder(
   direction: ToolDirection,
   push: (m: ToolMessage) => void,
   maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+  secrets: readonly string[] = [],
 ): LineRecorder {
+  let margin = 0;
+  for (const s of secrets) margin = Math.max(margin, Buffer.byteLength(s) - 1);
+  const limit = maxLineBytes + margin;
   const pending = new HeldBytes();
-  let cut = false;
+  /** Bytes of the line were dropped past `limit`. */
+  let dropped = false;
   const hold = (bytes: Uint8Array, copy: boolean) => {
-    if (cut) return;
-    const room = maxLineBytes - pending.length;
+    if (dropped) return;
+    const room = limit - pending.length;
     if (bytes.length > room) {
-      cut = true;
+      dropped = true;
       bytes = bytes.subarray(0, room);
     }
     pending.add(bytes, copy);
   };
+  const textOf = (head: Uint8Array, cut: boolean): string => {
+    if (!cut) return scrubSecrets(utf8.decode(head), secrets);
+    const kept = withoutCutCharacter(head.subarray(0, maxLineBytes));
+    const keptText = utf8.decode(kept);
+    return scrubPrefix(keptText + utf8.decode(head.subarray(kept.length)), secrets, keptText.length);
+  };
   const emit = (atMs: number, unterminated: boolean) => {
     const head = pending.head();
-    const text = utf8.decode(cut ? withoutCutCharacter(head) : head);
-    const wasCut = cut;
+    const wasCut = dropped || head.length > maxLineBytes;
+    const text = textOf(head, wasCut);
     pending.clear();
-    cut = false;
+    dropped = false;
     if (text.trim() === '' && !unterminated && !wasCut) return;
     push({
       atMs: roundMs(atMs),
@@ -65,7 +79,7 @@ export function createLineRecorder(
       if (from < bytes.length) hold(bytes.subarray(from), true);
     },
     end(atMs) {
-      if (pending.length > 0 || cut) emit(atMs, true);
+      if (pending.length > 0 || dropped) emit(atMs, true);
     },
   };
 }

@@ -7,14 +7,9 @@ import {
   type ToolMessage,
   type ToolSession,
 } from '../../fixtures/schema.js';
-import {
-  resolveEndpoint,
-  SESSION_HEADER,
-  SESSION_QUERY_PARAM,
-  TOOL_SSE_EVENTS,
-} from '../../protocol/mcp/index.js';
+import { resolveEndpoint, SESSION_HEADER, sessionIdOf, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
-import { flatHeaders, forwardable } from '../headers.js';
+import { flatHeaders, forwardable, upstreamHeaders } from '../headers.js';
 import {
   createChunkScrubber,
   isSecretName,
@@ -22,7 +17,9 @@ import {
   mergeSecrets,
   redactHeaders,
   redactTarget,
+  scrubPrefix,
   scrubSecrets,
+  scrubWindow,
   secretsOf,
   secretsOfTarget,
 } from '../redact.js';
@@ -92,8 +89,9 @@ const IDLE_MS = 20;
  * server->client message. The `endpoint` event is rewritten for the client only when it
  * names an absolute URL (a path already resolves against the proxy), keeping the session
  * id; the recording keeps the original. `POST`s are relayed with their status and body and
- * recorded in the session their `sessionId` names. Raw node:http (as the messages proxy):
- * bytes are relayed as they come, one write per upstream chunk, Nagle off.
+ * recorded in the session their session parameter names (`sessionId`, or `session_id` as
+ * the Python SDK spells it). Raw node:http (as the messages proxy): bytes are relayed as
+ * they come, one write per upstream chunk, Nagle off.
  */
 export async function startSseRecordingProxy(options: SseRecordingProxyOptions): Promise<SseRecordingProxy> {
   const connections = createUpstream(options.upstream);
@@ -119,7 +117,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     const out = send(upstream, {
       method: 'GET',
       path: req.url ?? '/',
-      headers: forwardable(req.rawHeaders, new Set(['host'])),
+      headers: upstreamHeaders(req.rawHeaders, new Set(['host'])),
     });
     let finished = false;
     let clientGone = false;
@@ -224,7 +222,8 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
           session.log?.endpoint(maskSecrets(frame.data, secrets));
           const resolved = resolveEndpoint(frame.data, upstream.href);
           session.postOrigin = resolved.origin;
-          sessionId = resolved.searchParams.get(SESSION_QUERY_PARAM) ?? undefined;
+          // `sessionId`, or as the Python SDK and FastMCP name it (`session_id`): the client POSTs to the URL as announced.
+          sessionId = sessionIdOf(resolved);
           if (sessionId !== undefined) live.set(sessionId, session);
         },
       });
@@ -271,8 +270,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
   const relayPost = (req: IncomingMessage, res: ServerResponse, body: Buffer, ended: () => void): void => {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const headerId = req.headers[SESSION_HEADER];
-    const id =
-      url.searchParams.get(SESSION_QUERY_PARAM) ?? (typeof headerId === 'string' ? headerId : undefined);
+    const id = sessionIdOf(url) ?? (typeof headerId === 'string' ? headerId : undefined);
     const session = id === undefined ? undefined : live.get(id);
     if (session === undefined) options.onUnmatchedPost?.(redactTarget(req.url ?? '/', given));
     const secrets = [...(session?.secrets ?? []), ...secretsOf(flatHeaders(req.headers))];
@@ -294,7 +292,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       ended();
       return;
     }
-    const forwarded = forwardable(req.rawHeaders, new Set(['host', 'content-length']));
+    const forwarded = upstreamHeaders(req.rawHeaders, new Set(['host', 'content-length']));
     const out = send(target, {
       method: req.method ?? 'POST',
       path: req.url ?? '/',
@@ -317,9 +315,11 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardable(up.rawHeaders));
       const kept: Buffer[] = [];
       let keptBytes = 0;
+      // Bytes enough for the characters kept and the rest of a secret begun before the cut (4 bytes a character at most).
+      const keptLimit = 4 * scrubWindow(Number.POSITIVE_INFINITY, secrets, POST_BODY_KEPT);
       const pacer = createPacer(up);
       up.on('data', (b: Buffer) => {
-        if (keptBytes < POST_BODY_KEPT * 4) {
+        if (keptBytes < keptLimit) {
           kept.push(b);
           keptBytes += b.length;
         }
@@ -327,8 +327,9 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       });
       up.on('error', () => {});
       up.on('end', () => {
-        const start = Buffer.concat(kept).toString('utf8').slice(0, POST_BODY_KEPT);
-        answered({ status: up.statusCode ?? 502, body: scrubSecrets(start, secrets) });
+        // Scrubbed before the cut: a secret across it is replaced whole, not cut and its start kept.
+        const start = scrubPrefix(Buffer.concat(kept).toString('utf8'), secrets, POST_BODY_KEPT);
+        answered({ status: up.statusCode ?? 502, body: start });
         res.end();
         ended();
       });

@@ -8,7 +8,8 @@ import {
 } from '../../fixtures/schema.js';
 import { spawnContained } from '../../harness/containment/index.js';
 import { waitAtMost } from '../../harness/wait-at-most.js';
-import { mergeSecrets, scrubSecrets } from '../redact.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../protocol/jsonrpc/index.js';
+import { mergeSecrets } from '../redact.js';
 import { createPacer, DISK_QUEUE_LIMIT } from '../relay-server.js';
 import { createLineRecorder } from './lines.js';
 import { redactCommand, secretsOfCommand, secretsOfEnv } from './redact-target.js';
@@ -67,9 +68,9 @@ export async function recordStdioSession(options: StdioRecorderOptions): Promise
     },
     options,
   );
-  const push = (m: ToolMessage) => log.message({ ...m, text: scrubSecrets(m.text, secrets) });
-  const fromClient = createLineRecorder('client->server', push);
-  const fromServer = createLineRecorder('server->client', push);
+  const push = (m: ToolMessage) => log.message(m);
+  const fromClient = createLineRecorder('client->server', push, DEFAULT_MAX_LINE_BYTES, secrets);
+  const fromServer = createLineRecorder('server->client', push, DEFAULT_MAX_LINE_BYTES, secrets);
   const t0 = performance.now();
   const since = () => performance.now() - t0;
 

@@ -14,8 +14,8 @@ import {
   STREAMABLE_HTTP_HEADERS,
 } from '../../protocol/mcp/streamable-http.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
-import { flatHeaders, forwardable } from '../headers.js';
-import { maskSecrets, mergeSecrets, redactTarget, scrubSecrets, secretsOf } from '../redact.js';
+import { flatHeaders, forwardable, upstreamHeaders } from '../headers.js';
+import { maskSecrets, mergeSecrets, redactTarget, scrubPrefix, scrubSecrets, secretsOf } from '../redact.js';
 import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
 import { redactUrl, secretsOfUrl } from './redact-target.js';
 import type { SseRecordingProxy } from './sse.js';
@@ -149,7 +149,7 @@ export async function startStreamableHttpRecordingProxy(
       method: req.method ?? 'GET',
       path: `${upstream.pathname}${upstream.search}`,
       headers: [
-        ...forwardable(req.rawHeaders, new Set(['host', 'content-length'])),
+        ...upstreamHeaders(req.rawHeaders, new Set(['host', 'content-length'])),
         ...(body === undefined ? [] : ['content-length', String(body.length)]),
       ],
     });
@@ -207,7 +207,8 @@ export async function startStreamableHttpRecordingProxy(
             for (const item of parsed.value) record(JSON.stringify(item));
           } else if (parsed.ok || parsed.reason === 'too-deep') record(answer);
         }
-        answered({ status, body: scrubSecrets(answer.slice(0, POST_BODY_KEPT), secrets) });
+        // Scrubbed before the cut: a secret across it is replaced whole, not cut and its start kept.
+        answered({ status, body: scrubPrefix(answer, secrets, POST_BODY_KEPT) });
         res.end();
         const over = req.method === 'DELETE' || (status === 404 && carried !== undefined);
         if (session !== undefined && over) finish(session);
