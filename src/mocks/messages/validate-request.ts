@@ -14,8 +14,23 @@ export function validateRequest(body: unknown): RequestCheck {
   }
   const parsed = MessageRequest.safeParse(body);
   if (!parsed.success) return { ok: false, message: describeIssues(parsed.error.issues, body) };
-  const broken = conversationError(parsed.data);
+  const broken = emptyContentError(parsed.data) ?? conversationError(parsed.data);
   return broken === undefined ? { ok: true, request: parsed.data } : { ok: false, message: broken };
+}
+
+/**
+ * The real API's rule on empty turns, in its words: a turn of `""` or `[]` is refused, but for
+ * a final assistant turn (a prefill the model goes on from). The spec does not state it, so
+ * it is the mock's alone (the agent suite's spec rules leave it out).
+ */
+function emptyContentError(request: MessageRequest): string | undefined {
+  const last = request.messages.length - 1;
+  const empty = request.messages.findIndex(
+    (turn, i) => turn.content.length === 0 && !(i === last && turn.role === 'assistant'),
+  );
+  return empty === -1
+    ? undefined
+    : `messages.${empty}: all messages must have non-empty content except for the optional final assistant message`;
 }
 
 type Issue = z.core.$ZodIssue;

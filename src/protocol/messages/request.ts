@@ -5,9 +5,10 @@ import { ToolDefinition } from './tools.js';
 export const Role = z.enum(['user', 'assistant']);
 export type Role = z.infer<typeof Role>;
 
+/** A turn; empty content is the conversation's rule (allowed in a final assistant turn), not the shape's. */
 export const Turn = z.looseObject({
   role: Role,
-  content: z.union([z.string(), z.array(z.union([ContentBlock, OtherBlock])).min(1)]),
+  content: z.union([z.string(), z.array(z.union([ContentBlock, OtherBlock]))]),
 });
 export type Turn = z.infer<typeof Turn>;
 

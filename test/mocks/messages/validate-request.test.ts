@@ -24,6 +24,17 @@ describe('request schema', () => {
     expect(validateRequest(body)).toMatchObject({ ok: true });
   });
 
+  test('empty content is refused as the real API does, except in a final assistant turn (a prefill)', () => {
+    const rule = 'all messages must have non-empty content except for the optional final assistant message';
+    const user = { role: 'user', content: 'hi' };
+    expect(refusal({ ...base, messages: [user, { role: 'assistant', content: [] }] })).toBeUndefined();
+    expect(refusal({ ...base, messages: [user, { role: 'assistant', content: '' }] })).toBeUndefined();
+    expect(refusal({ ...base, messages: [{ role: 'user', content: [] }] })).toBe(`messages.0: ${rule}`);
+    expect(refusal({ ...base, messages: [{ role: 'user', content: '' }] })).toBe(`messages.0: ${rule}`);
+    const middle = [user, { role: 'assistant', content: [] }, { role: 'user', content: 'go on' }];
+    expect(refusal({ ...base, messages: middle })).toBe(`messages.1: ${rule}`);
+  });
+
   test('tools the real API defines by type (web search, text editor, ones it adds later) are accepted beside bash', () => {
     const messages = [{ role: 'user', content: 'x' }];
     const typed = [
