@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Implementation } from '../../protocol/mcp/index.js';
-import { KEEP_ALIVE_MS, SESSION_HEADER, SESSION_QUERY_PARAM } from '../../protocol/mcp/index.js';
+import { KEEP_ALIVE_MS, SESSION_QUERY_PARAM } from '../../protocol/mcp/index.js';
 import { SseServerTransport } from '../../transports/sse-server.js';
 import { TransportClosedError } from '../../transports/transport.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from '../http/host-guard.js';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { NotExercised } from '../../../src/harness/check.js';
-import { expectKilled, type GroupSession, TIMED_LINE } from '../../../src/suites/runner/checks/timeout.js';
+import { expectKilled, type GroupSession } from '../../../src/suites/runner/checks/timeout.js';
 import { newMarker } from '../../../src/suites/runner/processes.js';
 import { timedSessionRun } from './timed-run.js';
 

@@ -12,7 +12,7 @@ import {
 import { bodyMessages } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { type CaseResult, SLOW_CASE_WAIT_MS, type ToolClientCtx } from '../context.js';
-import { describeCase, evidenceOf, expectCallSent, expectPrintedResult, expectTraffic } from '../expect.js';
+import { describeCase, evidenceOf, expectCallSent, expectTraffic } from '../expect.js';
 import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, idOf } from './common.js';

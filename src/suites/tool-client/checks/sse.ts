@@ -2,7 +2,7 @@ import { type Check, CheckFailure, NotExercised } from '../../../harness/check.j
 import { clientMessages, type ToolJournalEntry } from '../../../mocks/tools/index.js';
 import { revisionsFrom } from '../../../protocol/mcp/index.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
-import { evidenceOf, expectPrintedResult, expectReached, expectTraffic } from '../expect.js';
+import { evidenceOf, expectReached, expectTraffic } from '../expect.js';
 import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
 import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
