@@ -13,6 +13,7 @@ import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
 import { declaredBodyBytes } from './body-budget.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
+import { allowOrigin, answeredPreflight } from './cors.js';
 import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
 import type { MockMessagesOptions } from './options.js';
@@ -79,6 +80,8 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
       if (refusal !== undefined) return refuse(refusal);
       return done();
     }
+    if (refusal === undefined && answeredPreflight(request, reply)) return;
+    allowOrigin(request, reply);
     const raw = headersOf(request.raw.rawHeaders);
     const credentials = credentialsOf(raw);
     // The journal keeps no credential: headers named like one are redacted, and the key the

@@ -1,0 +1,67 @@
+import { expect, test } from 'vitest';
+import { createMockMessagesApp, scriptScenario } from '../../../src/mocks/messages/index.js';
+import { KEY, messagesBody, SAMPLE, SAMPLE_SPLITS } from './helpers.js';
+
+// A web page calling the mock (the SDK with dangerouslyAllowBrowser, a page whose base URL is
+// the mock): its browser asks first (preflight), then reads the answer only if allowed.
+
+const PAGE = 'http://localhost:5173';
+
+function app() {
+  return createMockMessagesApp({
+    scenario: scriptScenario([{ kind: 'message', message: SAMPLE, splits: SAMPLE_SPLITS }]),
+  });
+}
+
+test("a page's preflight for /v1/messages is allowed, with the headers it asked for, and not journaled", async () => {
+  const { app: mock, state } = app();
+  const res = await mock.inject({
+    method: 'OPTIONS',
+    url: '/v1/messages',
+    headers: {
+      origin: PAGE,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers':
+        'x-api-key,anthropic-version,anthropic-dangerous-direct-browser-access',
+    },
+  });
+  await mock.close();
+  expect(res.statusCode).toBe(204);
+  expect(res.headers).toMatchObject({
+    'access-control-allow-origin': PAGE,
+    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-headers': 'x-api-key,anthropic-version,anthropic-dangerous-direct-browser-access',
+  });
+  expect(state.journal.entries()).toEqual([]);
+});
+
+test("a page's request is answered readably, streamed or not, errors included; the control routes are not opened to pages", async () => {
+  const { app: mock } = app();
+  const headers = { ...KEY, origin: PAGE };
+  const streamed = await mock.inject({
+    method: 'POST',
+    url: '/v1/messages',
+    headers,
+    payload: messagesBody('hi', { stream: true }),
+  });
+  const refused = await mock.inject({
+    method: 'POST',
+    url: '/v1/messages',
+    headers: { origin: PAGE },
+    payload: '{}',
+  });
+  const control = await mock.inject({
+    method: 'GET',
+    url: '/__wirecheck/journal',
+    headers: { origin: 'https://pages.example' },
+  });
+  await mock.close();
+  expect(streamed.statusCode).toBe(200);
+  for (const res of [streamed, refused]) {
+    expect(res.headers['access-control-allow-origin']).toBe(PAGE);
+    expect(res.headers['access-control-expose-headers']).toContain('request-id');
+  }
+  expect(refused.statusCode).toBe(401);
+  expect(control.statusCode).toBe(403);
+  expect(control.headers['access-control-allow-origin']).toBeUndefined();
+});
