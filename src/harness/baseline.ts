@@ -172,7 +172,15 @@ export function failsRun(check: Pick<CheckResult, 'status' | 'baseline'>, strict
 
 /** Exit status of finished runs: 1 when a check fails the run (see failsRun), else 0. */
 export function verdictOf(results: readonly SuiteResult[], strict: boolean): 0 | 1 {
-  return results.some((r) => r.checks.some((c) => failsRun(c, strict))) ? 1 : 0;
+  return results.some((r) => cutShort(r) || r.checks.some((c) => failsRun(c, strict))) ? 1 : 0;
+}
+
+/**
+ * Whether the suite's time budget ran out between two checks and left some not run: no check
+ * failed, and yet the run did not judge the suite (a check cut by the budget fails already).
+ */
+function cutShort(result: SuiteResult): boolean {
+  return result.stopped?.kind === 'budget' && result.checks.some((c) => c.skipKind === 'not-run');
 }
 
 export interface BaselineCounts {

@@ -570,7 +570,25 @@ async function runCheckCut<T, C>(
   const controller = new AbortController();
   const budget = checkBudgetMs(check, settings.budgetScale);
   // `slots` is given to an ordinary check of a concurrent run, which holds one of them.
-  const lease = settings.slots === undefined ? NO_LEASE : leaseSlot(settings.slots);
+  // Time in line to take a lent slot back is not the check's: its budget stands still meanwhile.
+  let lineMs = 0;
+  let inLineSince: number | undefined;
+  let runOutInLine: (() => void) | undefined;
+  const lease =
+    settings.slots === undefined
+      ? NO_LEASE
+      : leaseSlot(settings.slots, {
+          enter: () => {
+            inLineSince = performance.now();
+          },
+          leave: () => {
+            lineMs += performance.now() - (inLineSince ?? performance.now());
+            inLineSince = undefined;
+            const resume = runOutInLine;
+            runOutInLine = undefined;
+            resume?.();
+          },
+        });
   const env: CheckEnv = {
     seed,
     runs: settings.runs,
@@ -586,10 +604,19 @@ async function runCheckCut<T, C>(
   let timer: NodeJS.Timeout | undefined;
   let onStop: (() => void) | undefined;
   const cut = new Promise<Cut>((resolve) => {
-    timer = setTimeout(
-      () => resolve(cutBySuite ? { kind: 'suite-budget' } : { kind: 'timeout', budget }),
-      Math.max(0, Math.min(budget, left)),
-    );
+    const runOut = () => {
+      if (cutBySuite) return resolve({ kind: 'suite-budget' });
+      if (inLineSince !== undefined) {
+        runOutInLine = runOut;
+        return;
+      }
+      const toDeadline = (settings.deadline ?? Number.POSITIVE_INFINITY) - performance.now();
+      if (toDeadline <= 0) return resolve({ kind: 'suite-budget' });
+      const ownLeft = t0 + budget + lineMs - performance.now();
+      if (ownLeft > 0) timer = setTimeout(runOut, Math.min(ownLeft, toDeadline));
+      else resolve({ kind: 'timeout', budget });
+    };
+    timer = setTimeout(runOut, Math.max(0, Math.min(budget, left)));
     onStop = () => resolve({ kind: 'stop' });
     if (settings.stop?.aborted) onStop();
     else settings.stop?.addEventListener('abort', onStop, { once: true });

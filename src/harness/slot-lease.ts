@@ -18,8 +18,18 @@ export interface SlotLease {
   end(): Promise<void>;
 }
 
-/** Lease the slot of `slots` the caller holds now. */
-export function leaseSlot(slots: Slots): SlotLease {
+/** Told when a check stands in line to take its lent slot back, and when it has it again. */
+export interface InLine {
+  enter(): void;
+  leave(): void;
+}
+
+/**
+ * Lease the slot of `slots` the caller holds now. `line` hears when taking it back waits for
+ * a slot: time the check spends in line behind others, not on its own work, which its budget
+ * must not count (or a check's verdict would depend on `--jobs`).
+ */
+export function leaseSlot(slots: Slots, line?: InLine): SlotLease {
   let waits = 0;
   let lent = false;
   let ended = false;
@@ -32,8 +42,11 @@ export function leaseSlot(slots: Slots): SlotLease {
   };
   const takeBack = async () => {
     if (!lent) return;
+    const counted = !ended;
+    if (counted) line?.enter();
     await slots.acquire(1);
     lent = false;
+    if (counted) line?.leave();
   };
   return {
     async idle<T>(work: Promise<T>): Promise<T> {

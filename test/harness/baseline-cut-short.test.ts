@@ -90,3 +90,14 @@ describe('a baselined check during which the run is cut short', () => {
     expect(verdictOf([remarked], false)).toBe(1);
   });
 });
+
+test('a budget that ran out between two checks, none failed, fails the run: the rest was not judged', () => {
+  const stopped = { kind: 'budget' as const, message: "the suite's time budget was used up" };
+  const notRun = check({ id: 'demo.b', status: 'skip', skipKind: 'not-run' });
+  const cut = suiteResult('demo', [check({ id: 'demo.a', status: 'pass' }), notRun], { stopped });
+  expect(verdictOf([cut], false)).toBe(1);
+  // Every check ran (the budget ran out as the last one ended): nothing was left unjudged.
+  expect(
+    verdictOf([suiteResult('demo', [check({ id: 'demo.a', status: 'pass' })], { stopped })], false),
+  ).toBe(0);
+});

@@ -4,10 +4,10 @@ import type { Channel } from '../../../src/suites/tool-server/channel.js';
 import type { Exchange } from '../../../src/suites/tool-server/rpc.js';
 import { SilenceWatch } from '../../../src/suites/tool-server/silence.js';
 
-/** A session as the watch sees it: its replies by id, open, and a diagnosis line. */
+/** A session as the watch sees it: the ids of its replies, open, and a diagnosis line. */
 function session(replies: number[] = []): Channel {
   return {
-    peer: { replies: new Map(replies.map((id) => [id, { jsonrpc: '2.0', id, result: {} }])) },
+    peer: { hasReply: (id: unknown) => replies.includes(id as number) },
     gone: () => undefined,
     diagnosis: () => ({ summary: 'nothing readable', problems: [] }),
   } as unknown as Channel;
