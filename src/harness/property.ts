@@ -1,6 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { type CheckEnv, CheckFailure, type CheckFailureOptions, CheckSkipped, TargetGone } from './check.js';
+import {
+  type CheckEnv,
+  CheckFailure,
+  type CheckFailureOptions,
+  CheckSkipped,
+  HarnessBug,
+  TargetGone,
+} from './check.js';
 import { jsonText } from './json-text.js';
 import type { Evidence } from './results.js';
 import type { Slots } from './slots.js';
@@ -177,8 +184,9 @@ function withShrinkBudget<T>(
 }
 
 /** An error that says a case could not be judged, not that it broke a rule. */
-function isUnjudged(error: unknown): error is TargetGone | CheckSkipped {
-  return error instanceof TargetGone || error instanceof CheckSkipped;
+function isUnjudged(error: unknown): error is TargetGone | CheckSkipped | HarnessBug {
+  // A bug of wirecheck met in a case is no counterexample of the target's: nothing to shrink.
+  return error instanceof TargetGone || error instanceof CheckSkipped || error instanceof HarnessBug;
 }
 
 async function searchOnce<T>(
