@@ -8,17 +8,25 @@ import {
   secretsOf,
   secretsOfTarget,
 } from '../../recording/redact.js';
+import { allowOrigin, answeredPreflight, type CorsPolicy } from '../../servers/http/cors.js';
 import { hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
 import { declaredBodyBytes } from './body-budget.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
-import { allowOrigin, answeredPreflight } from './cors.js';
 import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
 import type { MockMessagesOptions } from './options.js';
 import { configuredKeyIn, credentialsOf, headersOf, versionOf } from './request-headers.js';
 import { MockState } from './state.js';
+
+// A browser client under test (the official SDK with dangerouslyAllowBrowser, a web app whose
+// base URL is the mock) is served as the real API serves it: any page origin may call the
+// service routes, and reads the headers a client logs and retries by. The control routes never are.
+const MESSAGES_CORS: CorsPolicy = {
+  methods: 'POST, OPTIONS',
+  exposed: 'request-id, retry-after, retry-after-ms',
+};
 
 /** The mock's Fastify app and the state behind it (scenario, faults, journal). Never listens. */
 export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
@@ -80,8 +88,8 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
       if (refusal !== undefined) return refuse(refusal);
       return done();
     }
-    if (refusal === undefined && answeredPreflight(request, reply)) return;
-    allowOrigin(request, reply);
+    if (refusal === undefined && answeredPreflight(request, reply, MESSAGES_CORS)) return;
+    allowOrigin(request, reply, MESSAGES_CORS);
     const raw = headersOf(request.raw.rawHeaders);
     const credentials = credentialsOf(raw);
     // The journal keeps no credential: headers named like one are redacted, and the key the

@@ -1,12 +1,17 @@
 import type { AddressInfo } from 'node:net';
-import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fastify, { type FastifyInstance, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { ToolSession } from '../../fixtures/schema.js';
+import { errorResponse } from '../../protocol/jsonrpc/index.js';
 import { SESSION_QUERY_PARAM } from '../../protocol/mcp/sse-events.js';
 import { STREAMABLE_HTTP_HEADERS } from '../../protocol/mcp/streamable-http.js';
 import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
+import { allowOrigin, answeredPreflight, type CorsPolicy, isPreflight } from '../../servers/http/cors.js';
 import { type HostPolicy, hostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { SESSION_QUEUE_LIMIT_BYTES } from '../../servers/http/outbound-queue.js';
 import { type RequiredHeaders, requiredHeaderRefusal } from '../../servers/http/required-headers.js';
+import { STREAMABLE_BODY_LIMIT_BYTES } from '../../servers/http/streamable-endpoint.js';
+import { BODY_LIMIT_BYTES } from '../../servers/tools/sse-app.js';
+import { keepBodiesAsText, OversizeBody } from './http-body.js';
 import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
@@ -24,13 +29,25 @@ import type { MockSession, MockToolServerOptions } from './sse.js';
 export const CLOSED_IDS_KEPT = 10_000;
 
 /**
+ * What a page may do with the HTTP mocks once its Origin passed the guard (a loopback page, or
+ * one of `allowedHosts`): the methods of MCP's HTTP transports, and reading the session id
+ * (Streamable HTTP) and the version and challenge headers a browser client acts on.
+ */
+export const TOOL_MOCK_CORS: CorsPolicy = {
+  methods: 'GET, POST, DELETE',
+  exposed: 'mcp-session-id, mcp-protocol-version, www-authenticate',
+};
+
+/**
  * What both HTTP mocks (SSE and Streamable HTTP) do before any route: refuse DNS rebinding
  * and pages of other sites with 403 (MCP: servers validate Origin), a request without the
- * `required` headers with 401 (a mock behind a token), learn the request's credentials
- * for the journal to scrub, and keep bodies as text, so the journal records what arrived before
- * anything validates it. A refused request to one of the mock's routes is journaled too, with
- * its status: a POST as the message it carried, a GET as a stream asked for, a DELETE as a
- * session end asked for.
+ * `required` headers with 401 (a mock behind a token), a body over `bodyLimit` with 413, learn
+ * the request's credentials for the journal to scrub, and keep bodies as text, so the journal
+ * records what arrived before anything validates it. A refused request to one of the mock's
+ * routes is journaled too, with its status: a POST as the message it carried (the start of it,
+ * past the limit), a GET as a stream asked for, a DELETE as a session end asked for. A page the
+ * guard lets through gets CORS answers (TOOL_MOCK_CORS): its preflight to a route of the mock
+ * is answered 204 before any other check (a browser sends no credentials with it).
  */
 export function prepareMockApp(
   app: FastifyInstance,
@@ -38,14 +55,25 @@ export function prepareMockApp(
   journal: ToolJournal,
   transport: 'sse' | 'http',
   required?: RequiredHeaders,
+  bodyLimit: number = transport === 'sse' ? BODY_LIMIT_BYTES : STREAMABLE_BODY_LIMIT_BYTES,
 ): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     headersArrived.set(request.raw, performance.now());
     // Credentials a request carries are scrubbed from every journal entry, bodies included.
-    journal.learnSecrets(secretsOfRequest(request.headers, request.url));
+    const secrets = secretsOfRequest(request.headers, request.url);
+    requestSecrets.set(request.raw, secrets);
+    journal.learnSecrets(secrets);
+    if (
+      hostRefusal(hosts, request.headers.host) === undefined &&
+      originRefusal(hosts, request.headers.origin) === undefined
+    ) {
+      if (isPreflight(request) && routed(app, request) && answeredPreflight(request, reply, TOOL_MOCK_CORS))
+        return;
+      allowOrigin(request, reply, TOOL_MOCK_CORS);
+    }
     done();
   });
-  // After the body is read (bounded by the app's bodyLimit), so that a refused POST is journaled with it.
+  // After the body is read (bounded by bodyLimit), so that a refused POST is journaled with it.
   app.addHook('preHandler', (request, reply, done) => {
     const refusal = hostRefusal(hosts, request.headers.host) ?? originRefusal(hosts, request.headers.origin);
     if (refusal !== undefined) {
@@ -57,10 +85,36 @@ export function prepareMockApp(
       journalRefused(journal, transport, request, denied.status);
       return void reply.code(denied.status).headers(denied.headers).send({ error: denied.message });
     }
+    if (request.body instanceof OversizeBody && !request.is404) {
+      journalRefused(journal, transport, request, 413);
+      const { problem } = request.body;
+      // The client may still be sending the rest: the connection ends with the answer.
+      void reply
+        .code(413)
+        .header('connection', 'close')
+        // Each transport's refusal body, as its reference server answers: JSON-RPC over Streamable HTTP.
+        .send(transport === 'http' ? errorResponse(null, -32000, problem) : { error: problem });
+      return;
+    }
     done();
   });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  keepBodiesAsText(app, bodyLimit, journal.bounds.bodyBytes);
+}
+
+/** The credentials each request carried (secretsOfRequest), for the entries it causes. */
+const requestSecrets = new WeakMap<object, readonly string[]>();
+
+/** The secret values `request` carried: its journal entries are scrubbed of them whatever was learned since. */
+export function secretsOfMockRequest(request: FastifyRequest): readonly string[] {
+  return requestSecrets.get(request.raw) ?? [];
+}
+
+/** Whether a preflight asks for a method the mock serves at its path (else it falls to the 404). */
+function routed(app: FastifyInstance, request: FastifyRequest): boolean {
+  const method = String(request.headers['access-control-request-method']).toUpperCase();
+  const url = request.url;
+  const q = url.indexOf('?');
+  return app.findRoute({ method: method as HTTPMethods, url: q < 0 ? url : url.slice(0, q) }) !== null;
 }
 
 /** A request refused before its route ran, in the journal: under the session it named, or `(none)`. */
@@ -78,19 +132,32 @@ function journalRefused(
       : request.headers[STREAMABLE_HTTP_HEADERS.sessionId];
   const session = typeof named === 'string' && named !== '' ? named : '(none)';
   const http = httpOf(request.method, request.url, status, request.headers, bodyMsOf(request));
+  const own = secretsOfMockRequest(request);
   if (request.method === 'POST') {
-    const body = typeof request.body === 'string' ? request.body : '';
-    journal.record(messageEntry(body, { session, transport, direction: 'received', http }));
+    const body = request.body;
+    if (body instanceof OversizeBody) {
+      // Only its start was read: no value, and its size in `truncated`, as a message the journal cut.
+      const entry = { session, transport, direction: 'received', kind: 'message', text: body.text } as const;
+      journal.record({ ...entry, truncated: { bytes: body.bytes }, http }, own);
+      return;
+    }
+    journal.record(
+      messageEntry(typeof body === 'string' ? body : '', { session, transport, direction: 'received', http }),
+      own,
+    );
     return;
   }
-  journal.record({
-    session,
-    transport,
-    direction: 'received',
-    kind: request.method === 'DELETE' ? 'closed' : 'stream-open',
-    text: `${request.method} ${redactTarget(request.url)}`,
-    http,
-  });
+  journal.record(
+    {
+      session,
+      transport,
+      direction: 'received',
+      kind: request.method === 'DELETE' ? 'closed' : 'stream-open',
+      text: `${request.method} ${redactTarget(request.url)}`,
+      http,
+    },
+    own,
+  );
 }
 
 /** When each request's headers arrived (performance.now()), before its body. */
@@ -188,8 +255,13 @@ export function mockHttpBase(
   const journal = new ToolJournal(options.onEntry, options.journalLimits);
   // Several recordings: each new session replays the next one, in turn.
   const plans = replayPlansOf(options.replay);
-  const app = fastify({ logger: false, forceCloseConnections: true });
-  prepareMockApp(app, hostPolicy(options), journal, transport, options.requireHeaders);
+  const app = fastify({
+    logger: false,
+    forceCloseConnections: true,
+    // A HEAD would otherwise run the GET handler: open a stream (a session) nobody reads.
+    exposeHeadRoutes: false,
+  });
+  prepareMockApp(app, hostPolicy(options), journal, transport, options.requireHeaders, options.bodyLimit);
   let opened = 0;
   return {
     scenario,

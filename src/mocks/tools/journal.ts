@@ -1,4 +1,3 @@
-import { mergeSecrets } from '../../recording/redact.js';
 import {
   BoundedLog,
   depthProblem,
@@ -7,10 +6,7 @@ import {
   journalLimits,
   utf8Prefix,
 } from '../limits.js';
-import { scrubEntry } from './journal-secrets.js';
-
-/** Secret values a journal remembers to scrub (a client sending a new key each request is bounded). */
-const MAX_SECRETS = 64;
+import { JournalSecrets, scrubEntry } from './journal-secrets.js';
 
 /**
  * What crossed a mock tool server, in order: every message received (recorded before any
@@ -84,17 +80,20 @@ export class ToolJournal {
     this.list = new BoundedLog(this.limits);
   }
 
-  /** Secret values seen in requests (journal-secrets.ts), scrubbed from every entry recorded. */
-  private secrets: string[] = [];
+  /** Secret values seen in requests (journal-secrets.ts), scrubbed from the entries recorded. */
+  private readonly secrets = new JournalSecrets();
 
-  /** Learn secret values to scrub from the entries recorded from now on. */
+  /** Learn secret values to scrub from the entries recorded from now on (the newest kept, the oldest forgotten). */
   learnSecrets(secrets: readonly string[]): void {
-    if (secrets.some((s) => !this.secrets.includes(s)))
-      this.secrets = mergeSecrets(this.secrets, secrets).slice(0, MAX_SECRETS);
+    this.secrets.learn(secrets);
   }
 
-  record(raw: ToolJournalInput): ToolJournalEntry {
-    const input = scrubEntry(raw, this.secrets);
+  /**
+   * Record an entry, scrubbed of every secret known: `own`, those of the request that carried
+   * or caused it, are scrubbed whatever was learned since, and kept for the entry's session.
+   */
+  record(raw: ToolJournalInput, own?: readonly string[]): ToolJournalEntry {
+    const input = scrubEntry(raw, this.secrets.of(raw.session, own));
     const kept = keptText(input.text, this.limits.bodyBytes);
     const stamp = {
       seq: this.nextSeq++,

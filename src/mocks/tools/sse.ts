@@ -11,7 +11,14 @@ import { checkOutboundQueue, describeOverflow } from '../../servers/http/outboun
 import { sessionIdOfRequest } from '../../servers/http/session-id.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import type { JournalLimits } from '../limits.js';
-import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase, originOf } from './http-common.js';
+import {
+  bodyMsOf,
+  httpOf,
+  listeningOrigin,
+  mockHttpBase,
+  originOf,
+  secretsOfMockRequest,
+} from './http-common.js';
 import { messageEntry, type ToolJournal, type ToolJournalEntry } from './journal.js';
 import type { ReplayToolSession } from './replay-session.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
@@ -31,6 +38,12 @@ export interface MockToolServerOptions extends HostPolicyOptions {
    * stream is cut and the session forgotten (default SESSION_QUEUE_LIMIT_BYTES, 16 MiB).
    */
   readonly sessionQueueLimit?: number;
+  /**
+   * The largest POST body (default 4 MiB, the reference server's: BODY_LIMIT_BYTES over SSE,
+   * STREAMABLE_BODY_LIMIT_BYTES over Streamable HTTP); a larger one is answered 413 and journaled
+   * with its start.
+   */
+  readonly bodyLimit?: number;
   /** Where the mock says why it dropped a session (default: nowhere). */
   readonly log?: (line: string) => void;
   /** Serve this recorded session (an SSE or stdio recording) to every client, instead of the scenario's answers. */
@@ -78,14 +91,17 @@ export function buildMockToolServer(
     // client cannot guess another session's id and POST into its stream.
     const index = nextIndex();
     const id = randomUUID();
-    journal.record({
-      session: id,
-      transport: 'sse',
-      direction: 'received',
-      kind: 'stream-open',
-      text: `${request.method} ${redactTarget(request.url)}`,
-      http: httpOf(request.method, request.url, 200, request.headers),
-    });
+    journal.record(
+      {
+        session: id,
+        transport: 'sse',
+        direction: 'received',
+        kind: 'stream-open',
+        text: `${request.method} ${redactTarget(request.url)}`,
+        http: httpOf(request.method, request.url, 200, request.headers),
+      },
+      secretsOfMockRequest(request),
+    );
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -171,7 +187,7 @@ export function buildMockToolServer(
       direction: 'received',
       http: httpOf('POST', request.url, status, request.headers, bodyMsOf(request)),
     });
-    journal.record(entry);
+    journal.record(entry, secretsOfMockRequest(request));
     if (stream === undefined || stream.ended) {
       const why =
         stream !== undefined || closedIds.has(id)

@@ -16,7 +16,7 @@ import {
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
-import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase } from './http-common.js';
+import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase, secretsOfMockRequest } from './http-common.js';
 import { messageEntry, type ToolJournalEntry } from './journal.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
 import type {
@@ -39,6 +39,12 @@ export const MAX_OPEN_HTTP_SESSIONS = 1_000;
 export const HTTP_BACKLOG_LIMIT = 1_000;
 
 /**
+ * Answer streams a session keeps, open or waiting to be resumed; past it (or past the session's
+ * queue limit in events held) the oldest nobody is connected to are forgotten.
+ */
+export const MAX_KEPT_ANSWER_STREAMS = 1_000;
+
+/**
  * The answer to one POST that the session owes answers: a JSON body, or an event stream. The
  * answers are those of its requests and of its invalid messages (JSON-RPC's Invalid Request
  * errors), as the reference endpoint answers them in the POST's response.
@@ -47,6 +53,8 @@ interface Exchange {
   readonly mode: 'json' | 'sse';
   /** 200, or 400 for a POST of invalid messages and no request (the reference answers it so). */
   readonly status: 200 | 400;
+  /** json: the POST was a batch, answered with an array (JSON-RPC 2.0) however many responses it owes. */
+  readonly batch: boolean;
   /** Prefix of its event ids (unique in the session). */
   readonly streamId: string;
   /** Answers it still owes (a request id sent twice is owed twice). */
@@ -58,7 +66,11 @@ interface Exchange {
   raw: ServerResponse | undefined;
   /** sse: events written while nobody was connected (with their sequence number), for the GET that resumes it. */
   held: { seq: number; event: string }[];
+  /** sse: the bytes of `held`. */
+  heldBytes: number;
   events: number;
+  /** sse: an event went to a connection, so the client may hold an id to resume after. */
+  written: boolean;
   /** sse: when the mock dropped it (performance.now()), for the GET that resumes it. */
   droppedAt?: number;
 }
@@ -71,8 +83,10 @@ interface HttpSession {
   readonly byRequest: Map<string | number, Exchange[]>;
   /** Exchanges owing an Invalid Request error, one entry per error, oldest first. */
   readonly owingInvalid: Exchange[];
-  /** Event-stream exchanges not finished, by stream id (for Last-Event-ID). */
+  /** Event-stream exchanges not finished or waiting to be resumed, by stream id (for Last-Event-ID), oldest first. */
   readonly streams: Map<string, Exchange>;
+  /** The bytes held for answer streams nobody is connected to (bounded by the queue limit). */
+  heldBytes: number;
   get: ServerResponse | undefined;
   getEvents: number;
   backlog: string[];
@@ -126,7 +140,7 @@ export function buildStreamableHttpMockToolServer(
       direction: 'received',
       http: httpOf(request.method, request.url, status, request.headers, bodyMsOf(request)),
     });
-    journal.record(entry);
+    journal.record(entry, secretsOfMockRequest(request));
     return entry;
   };
   const recordOther = (
@@ -136,15 +150,18 @@ export function buildStreamableHttpMockToolServer(
     kind: 'stream-open' | 'closed',
     resume?: ToolJournalEntry['resume'],
   ) =>
-    journal.record({
-      session,
-      transport: 'http',
-      direction: 'received',
-      kind,
-      text: `${request.method} ${redactTarget(request.url)}`,
-      http: httpOf(request.method, request.url, status, request.headers),
-      ...(resume === undefined ? {} : { resume }),
-    });
+    journal.record(
+      {
+        session,
+        transport: 'http',
+        direction: 'received',
+        kind,
+        text: `${request.method} ${redactTarget(request.url)}`,
+        http: httpOf(request.method, request.url, status, request.headers),
+        ...(resume === undefined ? {} : { resume }),
+      },
+      secretsOfMockRequest(request),
+    );
   const refuse = (reply: FastifyReply, status: number, message: string) =>
     // The official SDK's server answers transport errors with a JSON-RPC error body, id null.
     reply.code(status).send(errorResponse(null, -32000, message));
@@ -165,18 +182,53 @@ export function buildStreamableHttpMockToolServer(
     }
     const seq = ++ex.events;
     const event = frame(`${ex.streamId}-${seq}`, text);
-    if (ex.raw === undefined) ex.held.push({ seq, event });
-    else writeTo(s, ex.raw, event);
+    if (ex.raw !== undefined) {
+      ex.written = true;
+      writeTo(s, ex.raw, event);
+      return;
+    }
+    // A stream forgotten (bounds) can be resumed by no GET: its events go nowhere.
+    if (!s.streams.has(ex.streamId)) return;
+    const bytes = Buffer.byteLength(event);
+    ex.held.push({ seq, event });
+    ex.heldBytes += bytes;
+    s.heldBytes += bytes;
+    boundStreams(s);
+  };
+
+  /** The stream can no longer be resumed: what it held is released. */
+  const forget = (s: HttpSession, ex: Exchange) => {
+    s.streams.delete(ex.streamId);
+    s.heldBytes -= ex.heldBytes;
+    ex.heldBytes = 0;
+    ex.held = [];
+  };
+
+  /** Past MAX_KEPT_ANSWER_STREAMS streams or the queue limit in bytes held, the oldest nobody is connected to are forgotten. */
+  const boundStreams = (s: HttpSession) => {
+    for (const ex of s.streams.values()) {
+      if (s.heldBytes <= queueLimit && s.streams.size <= MAX_KEPT_ANSWER_STREAMS) return;
+      if (ex.raw !== undefined) continue;
+      log(
+        `session ${s.id}: answer stream ${ex.streamId} forgotten, its client gone (${s.heldBytes} bytes held for ${s.streams.size} streams)`,
+      );
+      forget(s, ex);
+    }
   };
 
   const finish = (s: HttpSession, ex: Exchange) => {
     if (ex.mode === 'json') {
-      const body = ex.texts.length === 1 ? ex.texts[0]! : `[${ex.texts.join(',')}]`;
+      const body = !ex.batch && ex.texts.length === 1 ? ex.texts[0]! : `[${ex.texts.join(',')}]`;
       void ex.reply.code(ex.status).type(STREAMABLE_HTTP_CONTENT_TYPES.json).send(body);
       return;
     }
-    // A dropped stream stays until a GET resumes it.
-    if (ex.raw === undefined) return;
+    if (ex.raw === undefined) {
+      // Kept for a GET to resume only when a client can name it: the mock dropped it (the
+      // dropAnswerStream fault) or the client had one of its event ids. A client that left before
+      // any event (a reply delayed, a ping first) cannot come back for it.
+      if (ex.droppedAt === undefined && !ex.written) forget(s, ex);
+      return;
+    }
     s.streams.delete(ex.streamId);
     ex.raw.end();
   };
@@ -223,6 +275,7 @@ export function buildStreamableHttpMockToolServer(
     s.silenced = true;
     for (const ex of s.streams.values()) ex.raw?.destroy();
     s.streams.clear();
+    s.heldBytes = 0;
     for (const ex of owingExchanges(s)) if (ex.mode === 'json') ex.reply.raw.destroy();
     s.byRequest.clear();
     s.owingInvalid.length = 0;
@@ -234,6 +287,7 @@ export function buildStreamableHttpMockToolServer(
   const endCleanly = (s: HttpSession) => {
     for (const ex of s.streams.values()) ex.raw?.end();
     s.streams.clear();
+    s.heldBytes = 0;
     for (const ex of owingExchanges(s)) if (ex.mode === 'json') ex.reply.raw.destroy();
     s.byRequest.clear();
     s.owingInvalid.length = 0;
@@ -264,6 +318,7 @@ export function buildStreamableHttpMockToolServer(
       getEvents: 0,
       backlog: [],
       negotiated: undefined,
+      heldBytes: 0,
       silenced: false,
       exchanges: 0,
       keepAlive: undefined,
@@ -345,14 +400,18 @@ export function buildStreamableHttpMockToolServer(
       const session = String(request.headers[STREAMABLE_HTTP_HEADERS.sessionId] ?? '(none)');
       record(request, 400, session, body);
       const answer = errorResponse(null, JSONRPC_ERRORS.parseError, `Parse error: ${probe.parseError}`);
-      journal.record({
-        session,
-        transport: 'http',
-        direction: 'sent',
-        kind: 'message',
-        text: JSON.stringify(answer),
-        value: answer,
-      });
+      // The parser's message may quote the body: scrubbed of the request's credentials as the body is.
+      journal.record(
+        {
+          session,
+          transport: 'http',
+          direction: 'sent',
+          kind: 'message',
+          text: JSON.stringify(answer),
+          value: answer,
+        },
+        secretsOfMockRequest(request),
+      );
       void reply.code(400).send(answer);
       return;
     }
@@ -394,13 +453,16 @@ export function buildStreamableHttpMockToolServer(
     const ex: Exchange = {
       mode: status === 400 ? 'json' : faults.httpAnswer,
       status,
+      batch: Array.isArray(value),
       streamId: String(++session.exchanges),
       owed: owed.requests.length + owed.invalid,
       texts: [],
       reply,
       raw: undefined,
       held: [],
+      heldBytes: 0,
       events: 0,
+      written: false,
     };
     for (const id of owed.requests) {
       const owners = session.byRequest.get(id);
@@ -433,6 +495,8 @@ export function buildStreamableHttpMockToolServer(
           if (ex.raw === raw) ex.raw = undefined;
         });
       }
+      // After its connection is set: the new stream is no candidate to forget.
+      boundStreams(session);
     }
     session.session.receive(value, body);
   });
@@ -503,7 +567,12 @@ export function buildStreamableHttpMockToolServer(
     if (resumed !== undefined) {
       // The rest of a dropped answer stream: what it held after that event, then what comes.
       resumed.raw = raw;
-      for (const { seq, event } of resumed.held.splice(0)) if (seq > (after ?? 0)) writeTo(s, raw, event);
+      resumed.written = true;
+      const held = resumed.held;
+      s.heldBytes -= resumed.heldBytes;
+      resumed.held = [];
+      resumed.heldBytes = 0;
+      for (const { seq, event } of held) if (seq > (after ?? 0)) writeTo(s, raw, event);
       raw.on('close', () => {
         if (resumed.raw === raw) resumed.raw = undefined;
       });

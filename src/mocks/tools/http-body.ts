@@ -1,0 +1,106 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * A POST body past the mock's limit: its first `text` (at most the journal's `bodyBytes`, cut at
+ * a character boundary) and its size, the one it declared or the bytes read when it passed the
+ * limit. The rest is never held: the mock answers 413 and journals what it read.
+ */
+export class OversizeBody {
+  constructor(
+    readonly text: string,
+    readonly bytes: number,
+    readonly limit: number,
+    /** `bytes` is the size the request declared (Content-Length), not the bytes read. */
+    readonly declared: boolean,
+  ) {}
+
+  /** Why the mock refused it, as its 413 says. */
+  get problem(): string {
+    return this.declared
+      ? `Payload Too Large: the body is ${this.bytes} bytes, over the limit of ${this.limit}`
+      : `Payload Too Large: the body went past the limit of ${this.limit} bytes`;
+  }
+}
+
+/**
+ * Bodies are kept as text (UTF-8, as fastify's own string parser decodes them), so the journal
+ * records what arrived before anything validates it; one past `limit` bytes becomes an
+ * OversizeBody holding its first `keep` bytes, so the refused message is journaled too (fastify's
+ * own limit answers before a hook can see the body).
+ */
+export function keepBodiesAsText(app: FastifyInstance, limit: number, keep: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (request, payload, done) => readBody(request, payload, limit, keep, done));
+}
+
+function readBody(
+  request: FastifyRequest,
+  payload: Readable,
+  limit: number,
+  keep: number,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
+  const declared = Number(request.headers['content-length']);
+  const declaredOver = Number.isFinite(declared) && declared > limit;
+  // A body declared too long is read only as far as the journal keeps it.
+  const stopAt = declaredOver ? Math.min(keep, limit) : limit;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let settled = false;
+  const settle = (error: Error | null, body?: unknown) => {
+    if (settled) return;
+    settled = true;
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onError);
+    payload.removeListener('close', onClose);
+    done(error, body);
+  };
+  const oversize = () => {
+    const buffer = Buffer.concat(chunks);
+    chunks.length = 0;
+    // The rest is read and thrown away: the connection closes after the 413.
+    payload.resume();
+    settle(
+      null,
+      new OversizeBody(utf8Start(buffer, keep), declaredOver ? declared : bytes, limit, declaredOver),
+    );
+  };
+  function onData(chunk: Buffer | string): void {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    bytes += b.length;
+    chunks.push(b);
+    if (declaredOver ? bytes >= stopAt : bytes > limit) oversize();
+  }
+  function onEnd(): void {
+    if (declaredOver) oversize();
+    else
+      settle(
+        null,
+        chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      );
+  }
+  function onError(error: Error): void {
+    settle(error);
+  }
+  function onClose(): void {
+    settle(new Error('the client closed the request before its body ended'));
+  }
+  if (declaredOver && stopAt === 0) {
+    oversize();
+    return;
+  }
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', onError);
+  payload.on('close', onClose);
+}
+
+/** The first `limit` bytes of `buffer` as text, cut before a character that would be split. */
+function utf8Start(buffer: Buffer, limit: number): string {
+  let end = Math.min(limit, buffer.length);
+  // Back off over continuation bytes (10xxxxxx) to the start of the character cut.
+  while (end > 0 && end < buffer.length && (buffer[end]! & 0xc0) === 0x80) end--;
+  return buffer.subarray(0, end).toString('utf8');
+}
