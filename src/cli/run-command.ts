@@ -68,6 +68,31 @@ function addCommonRunOptions(command: Command): Command {
     .option('--shard <i/n>', "run only the i-th of n deterministic parts of each suite's selected checks");
 }
 
+/**
+ * The variant of each other reference of a suite (SuiteResult.variant): its label as one word
+ * of lower-case letters and digits joined by `-` (`streamable http` -> `streamable-http`),
+ * numbered when two labels make one. The reference itself keeps none: its results and folder
+ * are the suite's own, as before a suite had other references.
+ */
+function withVariants<T extends { readonly label: string }>(
+  others: readonly T[],
+): { other: T; variant: string }[] {
+  const taken = new Set<string>();
+  return others.map((other, i) => {
+    const base =
+      other.label
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 40)
+        .replace(/-+$/, '') || `other-${i + 1}`;
+    let variant = base;
+    for (let n = 2; taken.has(variant); n++) variant = `${base}-${n}`;
+    taken.add(variant);
+    return { other, variant };
+  });
+}
+
 function suiteOrThrow(name: string): SuiteEntry {
   const entry = findSuite(name);
   if (entry === undefined) throw unknownSuiteError(name);
@@ -137,10 +162,11 @@ export function addAllCommand(program: Command, ctx: CliContext, finish: Finish)
         const reference = entry.reference?.bind(entry);
         if (reference !== undefined)
           plan.push({ entry, targetKind: 'reference implementation', start: reference });
-        for (const other of entry.otherReferences ?? [])
+        for (const { other, variant } of withVariants(entry.otherReferences ?? []))
           plan.push({
             entry,
             targetKind: `reference implementation (${other.label})`,
+            variant,
             start: () => other.start(),
           });
       }

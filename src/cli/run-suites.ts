@@ -10,6 +10,7 @@ import type { PropertyReplay } from '../harness/check.js';
 import { HARNESS_ERRORS, WirecheckError } from '../harness/errors.js';
 import type { RunStop, SuiteResult } from '../harness/results.js';
 import { describeUncaught } from '../harness/run-guard.js';
+import { runName } from '../harness/run-name.js';
 import { defaultJobs, runSuite } from '../harness/run-suite.js';
 import type { Shard } from '../harness/shard.js';
 import { shownTarget } from '../harness/shown-target.js';
@@ -37,6 +38,11 @@ export interface PlannedSuite {
   readonly entry: SuiteEntry;
   /** What the error names when `start` fails ("target", "reference implementation"). */
   readonly targetKind: string;
+  /**
+   * Which run of the suite this is, when the plan runs it more than once (`all`: the
+   * tool-server suite per transport); its result carries it (SuiteResult.variant).
+   */
+  readonly variant?: string;
   start(): Promise<RunningReference>;
 }
 
@@ -259,8 +265,14 @@ async function runPlanned(
 ): Promise<SuiteResult | undefined> {
   const { settings, guard, style, runSettings, notes, errors } = shared;
   const suite = planned.entry.suite;
+  const variant = planned.variant === undefined ? {} : { variant: planned.variant };
+  const name = runName({ suite: suite.name, ...variant });
+  // Every result of the run names its variant, one that never started included: a shard's
+  // placeholder must merge with the other shards of the same run.
+  const named = (result: SuiteResult): SuiteResult => ({ ...result, ...variant });
   const stderr = { write: (text: string) => block.err(text) };
-  if (guard.signal.aborted) return unreachedRun(suite, '(not started)', runSettings, stopOf(guard.signal));
+  if (guard.signal.aborted)
+    return named(unreachedRun(suite, '(not started)', runSettings, stopOf(guard.signal)));
   // A suite of one check at a time holds at most one slot of the pool: the next suite may start
   // its target and open beside this one's (the tool server's three runs and tool-client did
   // one after another, about a second each, with a core idle).
@@ -285,7 +297,7 @@ async function runPlanned(
           );
     errors.push(error);
     reportError(stderr, error);
-    return unavailableRun(suite, '(not started)', runSettings, error);
+    return named(unavailableRun(suite, '(not started)', runSettings, error));
   }
   const target = shownTarget(suite, running.target);
   const printer = createSuitePrinter(style, { verbose: settings.verbose, askedRuns: settings.runs });
@@ -296,30 +308,30 @@ async function runPlanned(
       ...(settings.replay === undefined ? {} : { replay: settings.replay }),
       ...(pool === undefined ? {} : { slots: pool.slots, onDispatched: pool.onDispatched }),
       signal: guard.signal,
-      onBegin: (p) => block.out(formatSuiteHeader(p, style)),
+      onBegin: (p) => block.out(formatSuiteHeader({ ...p, suite: name }, style)),
       onStart: (id, index, total) =>
-        block.status(() => progress.status({ suite: suite.name, done: index, total, current: id })),
+        block.status(() => progress.status({ suite: name, done: index, total, current: id })),
       onResult: (check) => {
         const text = printer.add(markCheck(check, shared.baseline, settings.strict));
         if (text !== undefined) block.out(text);
       },
     });
     block.clear();
-    const result = applyBaseline(run, shared.baseline, settings.strict);
+    const result = named(applyBaseline(run, shared.baseline, settings.strict));
     for (const text of printer.end(result)) block.out(text);
     block.out(formatSuiteSummary(result, style));
     block.out('');
     for (const warning of result.warnings ?? []) {
-      block.err(`wirecheck: warning: suite ${suite.name}: ${withoutTerminalControls(warning)}\n`);
+      block.err(`wirecheck: warning: suite ${name}: ${withoutTerminalControls(warning)}\n`);
     }
     return result;
   } catch (e) {
     block.clear();
-    const error = asWirecheckError(e, `suite ${suite.name}`);
+    const error = asWirecheckError(e, `suite ${name}`);
     errors.push(error);
     reportError(stderr, error);
     return error.code === 'WC_TARGET_UNAVAILABLE'
-      ? unavailableRun(suite, target, runSettings, error)
+      ? named(unavailableRun(suite, target, runSettings, error))
       : undefined;
   } finally {
     await running.close().catch((e: unknown) => {

@@ -1,6 +1,7 @@
 import { clip } from '../protocol/clip.js';
 import { WirecheckError } from './errors.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
+import { runName } from './run-name.js';
 import { formatShard } from './shard.js';
 
 /** One results.json to merge and where it came from (for messages). */
@@ -21,16 +22,19 @@ const TARGET_QUOTE_LIMIT = 200;
  * one result. All inputs must share the seed, the runs per property and the wirecheck version
  * (each decides which cases a check tries, so a merge of differing ones reads as one run that
  * no one made; targets described differently are a warning); when they are shards, all of one count, each index
- * exactly once. A check present twice is refused: merging must never hide a rerun.
+ * exactly once. A check present twice is refused: merging must never hide a rerun. Runs of
+ * different variants (the tool-server suite over stdio and over Streamable HTTP in one
+ * `wirecheck all`) are different runs, each judging every check: they are refused as one.
  * `order` (the suite's catalogue ids, when known) puts the checks back in catalogue order.
  */
 export function mergeSuite(inputs: readonly MergeInput[], order?: readonly string[]): SuiteResult {
   const [first, ...rest] = inputs;
   if (first === undefined) throw mergeError('nothing to merge');
-  const suite = first.result.suite;
+  // Messages name the run as reports do: `tool-server (stdio)`.
+  const suite = runName(first.result);
   for (const other of rest) {
-    if (other.result.suite !== suite) {
-      throw mergeError(`${other.source} is suite ${other.result.suite}, not ${suite} as ${first.source}`);
+    if (other.result.suite !== first.result.suite || other.result.variant !== first.result.variant) {
+      throw mergeError(`${other.source} is suite ${runName(other.result)}, not ${suite} as ${first.source}`);
     }
     assertSameRun(suite, first, other);
   }
@@ -55,7 +59,8 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
   }
   const startedAt = inputs.map((i) => i.result.startedAt).sort()[0] ?? first.result.startedAt;
   return {
-    suite,
+    suite: first.result.suite,
+    ...(first.result.variant === undefined ? {} : { variant: first.result.variant }),
     target: (tested ?? first).result.target,
     seed: first.result.seed,
     summary: summarize(checks),
@@ -217,19 +222,22 @@ function assertShardsComplete(suite: string, inputs: readonly MergeInput[]): voi
 const MISSING_NAMED = 10;
 
 /**
- * Merge inputs of possibly several suites: one merged result per suite, in the order the
- * suites first appear. `orderOf(suite)` gives a suite's catalogue ids when it is known.
+ * Merge inputs of possibly several suites: one merged result per suite run (suite and
+ * variant: the shards of a `wirecheck all` hold the tool-server suite once per transport), in
+ * the order the runs first appear. `orderOf(suite)` gives a suite's catalogue ids when it is known.
  */
 export function mergeResults(
   inputs: readonly MergeInput[],
   orderOf: (suite: string) => readonly string[] | undefined = () => undefined,
 ): SuiteResult[] {
   if (inputs.length === 0) throw mergeError('no results.json among the inputs');
-  const bySuite = new Map<string, MergeInput[]>();
+  const byRun = new Map<string, { suite: string; group: MergeInput[] }>();
   for (const input of inputs) {
-    const group = bySuite.get(input.result.suite) ?? [];
-    group.push(input);
-    bySuite.set(input.result.suite, group);
+    const { suite, variant } = input.result;
+    const key = JSON.stringify([suite, variant ?? null]);
+    const run = byRun.get(key) ?? { suite, group: [] };
+    run.group.push(input);
+    byRun.set(key, run);
   }
-  return [...bySuite].map(([suite, group]) => mergeSuite(group, orderOf(suite)));
+  return [...byRun.values()].map(({ suite, group }) => mergeSuite(group, orderOf(suite)));
 }

@@ -144,6 +144,16 @@ export const SuiteResult = z.object({
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   wirecheck: z.string(),
+  /**
+   * Which run of the suite this is when one plan runs it more than once (`wirecheck all`: the
+   * tool-server suite over stdio and Streamable HTTP beside SSE): reports name the run and its
+   * folder by it, and merge-reports merges only runs of one variant. Absent for a suite run once.
+   */
+  variant: z
+    .string()
+    .max(64)
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a variant is lower-case letters and digits, words joined by -')
+    .optional(),
   /** The part of the suite this run covered (`--shard index/count`, 1-based); absent for the whole suite. */
   shard: z
     .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(MAX_SHARDS) })

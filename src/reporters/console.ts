@@ -1,5 +1,6 @@
 import { baselineCounts, failsRun } from '../harness/baseline.js';
 import type { CheckResult, SuiteResult, Summary } from '../harness/results.js';
+import { runName } from '../harness/run-name.js';
 import { formatShard, type Shard } from '../harness/shard.js';
 import { startsAtOnce } from '../harness/target-starts.js';
 import {
@@ -261,11 +262,11 @@ export function formatCappedRuns(result: Pick<SuiteResult, 'runs' | 'checks'>): 
  * target's start-up. Undefined when the run started none.
  */
 export function formatTargetStarts(
-  result: Pick<SuiteResult, 'suite' | 'targetStarts' | 'durationMs' | 'jobs'>,
+  result: Pick<SuiteResult, 'suite' | 'variant' | 'targetStarts' | 'durationMs' | 'jobs'>,
 ) {
   const starts = result.targetStarts;
   if (starts === undefined || starts.count === 0) return undefined;
-  const head = `  ${result.suite}: ${starts.count} ${starts.what} ${starts.count === 1 ? 'start' : 'starts'}`;
+  const head = `  ${runName(result)}: ${starts.count} ${starts.what} ${starts.count === 1 ? 'start' : 'starts'}`;
   if (starts.bareStartMs === undefined) return head;
   const each = `${head}, ${formatDuration(starts.bareStartMs)} each (a bare start and exit of the command)`;
   // Start-up alone would fill a good part of the suite's time on the jobs it ran: say how much,
@@ -356,7 +357,7 @@ export function formatSuiteSummary(result: SuiteResult, style: ConsoleStyle): st
   ];
   const baseline = marks.length === 0 ? '' : ` (${marks.join(', ')})`;
   const shard = result.shard === undefined ? '' : `, shard ${formatShard(result.shard)}`;
-  return `suite ${result.suite}: ${verdict}${baseline} in ${formatDuration(result.durationMs)} (seed ${result.seed}${shard})`;
+  return `suite ${runName(result)}: ${verdict}${baseline} in ${formatDuration(result.durationMs)} (seed ${result.seed}${shard})`;
 }
 
 /**
@@ -414,7 +415,7 @@ export function formatConsoleReport(
     });
     const lines = r.checks.map((c) => printer.add(c)).filter((l) => l !== undefined);
     return [
-      `${paint(options, 'bold', r.suite)} against ${withoutTerminalControls(r.target)}`,
+      `${paint(options, 'bold', runName(r))} against ${withoutTerminalControls(r.target)}`,
       ...(r.error === undefined
         ? []
         : [`  the target could not be run: ${withoutTerminalControls(r.error.message)}`]),

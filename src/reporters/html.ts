@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { baselineCounts, failsRun } from '../harness/baseline.js';
 import type { SuiteResult, Summary } from '../harness/results.js';
+import { runName } from '../harness/run-name.js';
 import { formatShard } from '../harness/shard.js';
 import { cappedRuns, causeGroups, groupHeadline, notRunChecks, notRunReason } from './grouping.js';
 import { renderCheck } from './html/check-row.js';
@@ -85,7 +86,7 @@ function section(r: SuiteResult, key: number): string {
   const counts = STATUS_COUNTS.map(([status, field]) => `data-${status}="${s[field]}"`).join(' ');
   return [
     `<section class="suite" id="suite-${key}" data-suite="${key}" ${counts}>`,
-    `<h2>${escapeHtml(r.suite)}</h2>`,
+    `<h2>${escapeHtml(runName(r))}</h2>`,
     `<p class="meta">target <code>${escapeHtml(r.target)}</code> · seed ${r.seed}${r.runs === undefined ? '' : ` · ${r.runs} runs per property`}${r.shard === undefined ? '' : ` · shard ${formatShard(r.shard)}`} · started ${escapeHtml(r.startedAt)} · ${formatDuration(r.durationMs)} · ${countsLine(s)}</p>`,
     banners(r),
     '<p class="empty" hidden>No check of this suite matches the filters.</p>',
@@ -104,7 +105,7 @@ function filters(results: readonly SuiteResult[], total: Summary): string {
   );
   const suiteBoxes = results.map(
     (r, key) =>
-      `<label><input type="checkbox" data-suite="${key}" checked> ${escapeHtml(r.suite)} <span class="count" data-count-suite="${key}">${r.checks.length}</span></label>`,
+      `<label><input type="checkbox" data-suite="${key}" checked> ${escapeHtml(runName(r))} <span class="count" data-count-suite="${key}">${r.checks.length}</span></label>`,
   );
   const all = results.reduce((n, r) => n + r.checks.length, 0);
   return [
@@ -156,7 +157,7 @@ export function formatHtml(results: readonly SuiteResult[], options: { strict: b
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>wirecheck report: ${escapeHtml(results.map((r) => r.suite).join(', ') || 'no suites')}</title>`,
+    `<title>wirecheck report: ${escapeHtml(results.map(runName).join(', ') || 'no suites')}</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',

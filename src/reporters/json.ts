@@ -7,6 +7,7 @@ export const RunSummary = z.object({
   suites: z.array(
     z.object({
       suite: z.string(),
+      variant: SuiteResult.shape.variant,
       target: z.string(),
       summary: Summary,
       stopped: SuiteResult.shape.stopped,
@@ -24,8 +25,9 @@ export function formatResultsJson(result: SuiteResult): string {
 
 export function runSummaryOf(results: readonly SuiteResult[]): RunSummary {
   return {
-    suites: results.map(({ suite, target, summary, stopped, error }) => ({
+    suites: results.map(({ suite, variant, target, summary, stopped, error }) => ({
       suite,
+      ...(variant === undefined ? {} : { variant }),
       target,
       summary,
       ...(stopped === undefined ? {} : { stopped }),

@@ -1,5 +1,6 @@
 import { failsRun } from '../harness/baseline.js';
 import type { CheckResult, SuiteResult } from '../harness/results.js';
+import { runName } from '../harness/run-name.js';
 import { withoutInvalidXmlChars } from './text.js';
 
 const XML_ENTITIES: Record<string, string> = {
@@ -50,8 +51,9 @@ function failureText(c: CheckResult): string {
   return lines.join('\n');
 }
 
-function testcase(c: CheckResult, strict: boolean): string {
-  const open = `    <testcase${attributes({ classname: c.suite, name: c.id, time: seconds(c.durationMs) })}`;
+/** `classname`: the run's name, so the checks of each run of a suite are testcases of their own. */
+function testcase(c: CheckResult, classname: string, strict: boolean): string {
+  const open = `    <testcase${attributes({ classname, name: c.id, time: seconds(c.durationMs) })}`;
   // A --baseline expected failure is skipped (CI stays green), a stale entry fails.
   if (c.baseline?.status === 'expected-failure') {
     const skipped = `<skipped${attributes({ message: `expected failure (baseline): ${c.baseline.reason}` })}/>`;
@@ -87,7 +89,8 @@ function skippedOf(r: SuiteResult): number {
 /** A run whose target could not be run: one <error> testcase in place of the checks, none counted as run. */
 function unavailableCase(r: SuiteResult): string[] {
   if (r.error === undefined) return [];
-  const open = `    <testcase${attributes({ classname: r.suite, name: `${r.suite} (target unavailable)`, time: '0.000' })}>`;
+  const name = runName(r);
+  const open = `    <testcase${attributes({ classname: name, name: `${name} (target unavailable)`, time: '0.000' })}>`;
   const error = `      <error${attributes({ message: r.error.message, type: r.error.code })}>${escapeXmlText(r.error.message)}</error>`;
   return [open, error, '    </testcase>'];
 }
@@ -95,7 +98,7 @@ function unavailableCase(r: SuiteResult): string[] {
 function testsuite(r: SuiteResult, strict: boolean): string {
   const errors = r.error === undefined ? 0 : 1;
   const head = `  <testsuite${attributes({
-    name: r.suite,
+    name: runName(r),
     tests: r.checks.length + errors,
     failures: failuresOf(r, strict),
     errors,
@@ -118,13 +121,14 @@ function testsuite(r: SuiteResult, strict: boolean): string {
     head,
     ...properties,
     ...unavailableCase(r),
-    ...r.checks.map((c) => testcase(c, strict)),
+    ...r.checks.map((c) => testcase(c, runName(r), strict)),
     '  </testsuite>',
   ].join('\n');
 }
 
 /**
- * JUnit XML of one or more suite runs: a testsuite per suite, a testcase per check.
+ * JUnit XML of one or more suite runs: a testsuite per run (`tool-server (stdio)` for one of
+ * several runs of a suite), a testcase per check.
  * Warnings pass (with the warning in <system-out>) unless `strict`, where they fail.
  */
 export function formatJunit(results: readonly SuiteResult[], options: { strict: boolean }): string {

@@ -15,13 +15,16 @@ export interface ReportOptions {
 const TOP_LEVEL_FILES = ['summary.json', 'junit.xml', 'report.html'];
 
 /**
- * A suite name as one safe path segment (registered names already are; this guards the rest,
- * a merged results.json's included), told apart from the names taken in any letter case: a
+ * A suite run's folder (the suite, `-variant` added for one of several runs of it:
+ * `tool-server-stdio`, the same in every shard of a plan, so merge-reports finds the runs
+ * again) as one safe path segment (registered names already are; this guards the rest, a
+ * merged results.json's included), told apart from the names taken in any letter case: a
  * case-insensitive file system holds `Agent` and `agent` as one folder.
  */
-function directoryName(suite: string, taken: Set<string>): string {
+function directoryName(run: SuiteResult, taken: Set<string>): string {
+  const wanted = run.variant === undefined ? run.suite : `${run.suite}-${run.variant}`;
   // No separators, and no leading dot: neither `..` nor a hidden directory.
-  const base = suite.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_') || 'suite';
+  const base = wanted.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_') || 'suite';
   let name = base;
   for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;
   taken.add(name.toLowerCase());
@@ -36,8 +39,7 @@ export function reportFiles(results: readonly SuiteResult[], options: ReportOpti
     files.set('results.json', formatResultsJson(only));
   } else {
     const taken = new Set<string>(TOP_LEVEL_FILES);
-    for (const r of results)
-      files.set(join(directoryName(r.suite, taken), 'results.json'), formatResultsJson(r));
+    for (const r of results) files.set(join(directoryName(r, taken), 'results.json'), formatResultsJson(r));
     files.set('summary.json', formatSummaryJson(results));
   }
   files.set('junit.xml', formatJunit(results, options));
@@ -47,7 +49,7 @@ export function reportFiles(results: readonly SuiteResult[], options: ReportOpti
 
 /**
  * Write the reports of a run into `dir` (created if needed): for one suite results.json,
- * junit.xml and report.html; for several, <suite>/results.json each plus combined
+ * junit.xml and report.html; for several, <suite>[-<variant>]/results.json each plus combined
  * junit.xml, report.html and summary.json. Returns the paths written.
  */
 export async function writeReports(

@@ -30,8 +30,8 @@ const FOLDERS = [
   'runner',
   'agent',
   'tool-server',
-  'tool-server-2',
-  'tool-server-3',
+  'tool-server-stdio',
+  'tool-server-streamable-http',
   'tool-client',
 ];
 
@@ -73,7 +73,11 @@ describe('wirecheck all: the suites overlapping give what one suite after anothe
       Date.parse(
         SuiteResult.parse(JSON.parse(await readFile(join(dir, folder, 'results.json'), 'utf8'))).startedAt,
       );
-    expect(await began(two.dir, 'tool-client')).toBeLessThan(await began(two.dir, 'tool-server-3'));
-    expect(await began(one.dir, 'tool-client')).toBeGreaterThan(await began(one.dir, 'tool-server-3'));
+    expect(await began(two.dir, 'tool-client')).toBeLessThan(
+      await began(two.dir, 'tool-server-streamable-http'),
+    );
+    expect(await began(one.dir, 'tool-client')).toBeGreaterThan(
+      await began(one.dir, 'tool-server-streamable-http'),
+    );
   }, 600_000);
 });

@@ -39,12 +39,12 @@ describe('wirecheck all: a suite with other references runs against each', () =>
       'start http',
       'close http',
     ]);
-    expect(run.stdout).toContain('alpha against ref://alpha-http');
+    expect(run.stdout).toContain('alpha (http) against ref://alpha-http');
     expect(lastLine(run.stdout)).toBe('3 passed, 0 failed, 0 warned, 0 skipped');
     expect((await readdir(dir)).filter((f) => f.startsWith('alpha')).sort()).toEqual([
       'alpha',
-      'alpha-2',
-      'alpha-3',
+      'alpha-http',
+      'alpha-stdio',
     ]);
   });
 
