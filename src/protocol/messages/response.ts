@@ -56,7 +56,7 @@ export function isKnownResponseBlockType(type: unknown): boolean {
 }
 
 /** A block of a reply: one the spec describes, with its shape checked, or one of another type. */
-const ReceivedBlock = z.union([ResponseContentBlock, UnknownResponseBlock]);
+export const ReceivedBlock = z.union([ResponseContentBlock, UnknownResponseBlock]);
 
 /**
  * The content of a reply as read: text and tool_use blocks with their shape checked, and

@@ -1,6 +1,13 @@
 import { TargetUnavailable } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
-import { RequestFailed, RunawayGuard, type ServiceClient, sendBuffered, sendStreamed } from './http.js';
+import {
+  BudgetSpent,
+  RequestFailed,
+  RunawayGuard,
+  type ServiceClient,
+  sendBuffered,
+  sendStreamed,
+} from './http.js';
 import { type BufferedReply, describeReply, mediaTypeOf, type StreamedReply } from './replies.js';
 import { followUpRequest, stopSequenceRequest, textRequest, toolRequest } from './requests.js';
 import { baseUrlProblem, type MessagesServiceTarget, messagesEndpoint, resolveTarget } from './target.js';
@@ -191,6 +198,12 @@ export async function openMessagesService(
     if (e instanceof RequestFailed) {
       throw new TargetUnavailable(
         `the messages service at ${resolved.baseUrl} cannot be reached: one request was sent (POST ${url} with a one-line text prompt) and it failed: ${e.message}`,
+      );
+    }
+    // A probe wirecheck had to cut leaves no reply any check could judge.
+    if (e instanceof BudgetSpent) {
+      throw new TargetUnavailable(
+        `the messages service at ${resolved.baseUrl} did not answer the plainest request of the suite in time (POST ${url} with a one-line text prompt): ${e.message}`,
       );
     }
     throw e;

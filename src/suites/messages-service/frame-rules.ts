@@ -14,6 +14,7 @@ import {
 import type { SseFrame } from '../../protocol/sse/index.js';
 import { abbreviate } from './replies.js';
 import { describeFrame, type Violation, violation } from './violations.js';
+import { zodIssues } from './zod-issues.js';
 
 /** A frame whose data is a JSON object, parsed once. */
 export interface ParsedFrame {
@@ -64,10 +65,6 @@ function jsonObject(text: string): FrameData {
 
 function typeOf(data: Readonly<Record<string, unknown>>): string | undefined {
   return typeof data.type === 'string' ? data.type : undefined;
-}
-
-function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  return error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
 }
 
 /**

@@ -74,7 +74,7 @@ export interface StreamOptions extends SendOptions {
   readonly abortAfter?: (frame: SseFrame) => boolean;
 }
 
-/** The request could not be completed at all: no connection, timeout, reset before the headers. */
+/** The request could not be completed at all: no connection, a reset before the headers (a reply past its budget is BudgetSpent). */
 export class RequestFailed extends CheckFailure {}
 
 /**
@@ -83,6 +83,19 @@ export class RequestFailed extends CheckFailure {}
  * the request cannot judge it now.
  */
 export class ServiceBusy extends NotExercised {}
+
+/**
+ * The reply did not end within wirecheck's own budget of one request (requestTimeoutMs):
+ * the spec bounds no reply's time, so a slow service broke no rule, and the check that sent
+ * the request cannot judge a reply wirecheck itself cut (its open block is no fault).
+ */
+export class BudgetSpent extends NotExercised {}
+
+function budgetSpent(client: ServiceClient, what: string): BudgetSpent {
+  return new BudgetSpent(
+    `${what} did not end within wirecheck's budget of one request (${client.requestTimeoutMs} ms, requestTimeoutMs): the spec bounds no reply's time, so the reply wirecheck cut could not be judged`,
+  );
+}
 
 /** Statuses of a service that cannot serve for now: the real API's 429 and 529, a gateway's 503. */
 const BUSY_STATUSES: ReadonlySet<number> = new Set([429, 503, 529]);
@@ -254,7 +267,7 @@ async function readBody(
       }
     }
   } catch (e) {
-    return { stopped: false, readError: describeError(e, limits.budgetMs) };
+    return { stopped: false, readError: describeError(e, limits.budgetMs), broke: true };
   }
 }
 
@@ -263,6 +276,13 @@ interface BodyRead {
   readonly readError: string | undefined;
   /** The body went past the byte cap. */
   readonly overBytes?: boolean;
+  /** The read itself failed (a reset, an abort), rather than stopping at a limit of wirecheck's. */
+  readonly broke?: boolean;
+}
+
+/** The body broke off because the request's budget ran out, not because the service ended it. */
+function cutByBudget(read: BodyRead, budget: AbortSignal): boolean {
+  return read.broke === true && budget.aborted;
 }
 
 /** POST a body (any text, JSON or not) and read the whole reply. */
@@ -274,9 +294,9 @@ export async function sendBuffered(
   const controller = new AbortController();
   const budget = AbortSignal.timeout(client.requestTimeoutMs);
   const response = await post(client, body, options, controller, budget).catch((e: unknown) => {
-    if (budget.aborted)
-      client.runaway?.strike(`a buffered reply sent no headers within ${client.requestTimeoutMs} ms`);
-    throw e;
+    if (!budget.aborted || !(e instanceof RequestFailed)) throw e;
+    client.runaway?.strike(`a buffered reply sent no headers within ${client.requestTimeoutMs} ms`);
+    throw budgetSpent(client, 'a buffered reply (no headers arrived)');
   });
   const held = new HeldBytes();
   const read = await readBody(
@@ -289,6 +309,7 @@ export async function sendBuffered(
   );
   if (read.readError !== undefined) {
     noteRunaway(client, budget, read, 'a buffered reply');
+    if (cutByBudget(read, budget)) throw budgetSpent(client, `a buffered reply (HTTP ${response.status})`);
     throw new RequestFailed(`reading the reply body failed: ${read.readError}`);
   }
   const text = held.text();
@@ -339,9 +360,9 @@ async function sendStreamedOnce(
   const controller = new AbortController();
   const budget = AbortSignal.timeout(client.requestTimeoutMs);
   const response = await post(client, body, options, controller, budget).catch((e: unknown) => {
-    if (budget.aborted)
-      client.runaway?.strike(`a stream sent no headers within ${client.requestTimeoutMs} ms`);
-    throw e;
+    if (!budget.aborted || !(e instanceof RequestFailed)) throw e;
+    client.runaway?.strike(`a stream sent no headers within ${client.requestTimeoutMs} ms`);
+    throw budgetSpent(client, 'a stream (no headers arrived)');
   });
   const headers = headerMap(response.headers);
   if (response.status !== 200) {
@@ -393,6 +414,7 @@ async function sendStreamedOnce(
   );
   const { stopped, readError } = read;
   if (readError !== undefined) noteRunaway(client, budget, read, `a stream (${frames.length} frames read)`);
+  if (cutByBudget(read, budget)) throw budgetSpent(client, `a stream (${frames.length} frames read)`);
   if (stopped) controller.abort();
   const unterminated = stopped || overLimit !== undefined ? '' : decoder.end();
   return {

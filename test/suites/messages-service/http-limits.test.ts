@@ -1,6 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
+import { NotExercised } from '../../../src/harness/check.js';
 import {
+  BudgetSpent,
   MAX_STREAM_ITEMS,
   RequestFailed,
   ServiceBusy,
@@ -42,19 +44,52 @@ const SSE = { 'content-type': 'text/event-stream' };
 const BODY = JSON.stringify({ model: 'm', max_tokens: 8, messages: [], stream: true });
 
 describe('messages-service suite: one reply is bounded in time, bytes, lines, frames and nesting', () => {
-  test('a stream that never ends is cut at the request budget, which the read error names', async () => {
+  test('a stream that never ends is cut at the request budget, which the not-exercised error names', async () => {
     const client = await service((res) => {
       res.writeHead(200, SSE);
       const timer = setInterval(() => res.write('event: ping\ndata: {"type":"ping"}\n\n'), 20);
       res.on('close', () => clearInterval(timer));
     }, 600);
     const started = performance.now();
-    const reply = await sendStreamed(client, BODY);
+    const error = await sendStreamed(client, BODY).catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(3000);
-    expect(reply.readError).toBe(
-      'the reply did not end within the 600 ms budget of one request (requestTimeoutMs)',
+    // The cut is wirecheck's: the spec bounds no reply's time, so the stream is not judged.
+    expect(error).toBeInstanceOf(BudgetSpent);
+    expect(error).toBeInstanceOf(NotExercised);
+    expect((error as Error).message).toMatch(
+      /^a stream \([1-9]\d* frames read\) did not end within wirecheck's budget of one request \(600 ms, requestTimeoutMs\)/,
     );
-    expect(reply.frames.length).toBeGreaterThan(0);
+  });
+
+  test('a buffered body that trickles past the request budget is not exercised, naming the budget', async () => {
+    const client = await service((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(timer));
+    }, 600);
+    const error = await sendBuffered(client, BODY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BudgetSpent);
+    expect((error as Error).message).toMatch(
+      /^a buffered reply \(HTTP 200\) did not end within wirecheck's budget of one request \(600 ms/,
+    );
+  });
+
+  test('headers that do not come within the request budget are not exercised either, naming the budget', async () => {
+    const client = await service(() => undefined, 300);
+    const error = await sendBuffered(client, BODY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BudgetSpent);
+    expect((error as Error).message).toMatch(/^a buffered reply \(no headers arrived\) did not end within/);
+  });
+
+  test('a stream the service resets within the budget is no budget cut: its read error is judged', async () => {
+    const client = await service((res) => {
+      res.writeHead(200, SSE);
+      res.write('event: ping\ndata: {"type":"ping"}\n\n');
+      setTimeout(() => res.destroy(), 50);
+    });
+    const reply = await sendStreamed(client, BODY);
+    expect(reply.readError).toBeDefined();
+    expect(reply.frames).toHaveLength(1);
   });
 
   test('a stream line that never ends stops the reading at the line limit', async () => {

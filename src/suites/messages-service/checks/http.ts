@@ -1,7 +1,7 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import { sendBuffered } from '../http.js';
-import { type HeaderMap, headerOf } from '../replies.js';
+import { type BufferedReply, describeReply, type HeaderMap, headerOf } from '../replies.js';
 import { bufferedContentTypeViolations, bufferedMessage, streamHeaderViolations } from '../reply-rules.js';
 import { textRequest } from '../requests.js';
 import { failOn, violation, within } from '../violations.js';
@@ -10,6 +10,14 @@ import { bufferedReplies, NETWORK_BUDGET_MS, streamedReplies } from './common.js
 /** The reply's request id: `request-id` (the real API) or `x-request-id`; header maps are lower-cased. */
 function requestIdOf(headers: HeaderMap): string | undefined {
   return headerOf(headers, 'request-id') ?? headerOf(headers, 'x-request-id');
+}
+
+/**
+ * A refusal (HTTP 4xx) that names `anthropic-version`: the real API's answer to a request
+ * without it is 400 `anthropic-version: header is required`.
+ */
+function asksForRealApiHeader(reply: BufferedReply): boolean {
+  return reply.status >= 400 && reply.status < 500 && /anthropic-version/i.test(reply.text);
 }
 
 export const httpChecks: Check<MessagesServiceCtx>[] = [
@@ -82,13 +90,18 @@ export const httpChecks: Check<MessagesServiceCtx>[] = [
       "A request that names the version only in the spec's service-version header (no anthropic-version) is served.",
     level: 'must',
     basis: 'spec',
-    rule: "The spec names the version header `service-version` (value 2023-06-01). Every messages service serves a request that carries it, even without the real API's `anthropic-version`.",
+    rule: "The spec names the version header `service-version` (value 2023-06-01). Every messages service serves a request that carries it, even without the real API's `anthropic-version`. A service that refuses it naming `anthropic-version` (the real API, and a proxy in front of it: `anthropic-version: header is required`) uses the real API's name for the header, so the spec's name cannot be judged on it: the check is not exercised, saying so. Any other refusal fails.",
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx, env) {
       const reply = await sendBuffered(ctx.client, JSON.stringify(textRequest(ctx.model, false)), {
         versionHeaders: 'spec',
         signal: env.signal,
       });
+      if (asksForRealApiHeader(reply)) {
+        throw new NotExercised(
+          `the service refused a request that carried only the spec's service-version header, asking for anthropic-version (${describeReply(reply)}): it uses the real API's name for the version header, so the spec's name cannot be judged on it`,
+        );
+      }
       failOn(
         within('reply to a request with service-version only', bufferedMessage(reply).violations),
         "a request with the spec's version header must be served",
