@@ -65,6 +65,15 @@ function recordRuns(env: CheckEnv, runs: number): void {
 }
 
 /**
+ * For a property that stops judging at a wall-clock limit (its later cases return at once):
+ * how many cases it judged, reported as its runs, so that the result says it judged fewer
+ * than it was given (the console's "capped" note) instead of claiming them all.
+ */
+export function recordJudgedRuns(env: CheckEnv, judged: number): void {
+  recordRuns(env, judged);
+}
+
+/**
  * The fast-check runs the properties of one check run were given: the smallest, when it
  * ran several; undefined when it ran none. Replays run one saved case and count as none.
  */

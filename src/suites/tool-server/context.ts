@@ -57,6 +57,8 @@ export interface ToolServerSuiteOptions {
   readonly startMs?: number;
   /** Cap on tools/call runs of the generated-arguments property, quick tier (default 40) and --full (default 400). */
   readonly maxCalls?: number;
+  /** Wall-clock limit of the generated-arguments property, past which its cases are not judged (default 40000 ms). */
+  readonly generatedCallsMs?: number;
   readonly maxFullCalls?: number;
   /** fast-check runs of the session model, quick tier (default 5: 5 x 10 sessions) and --full (default 20). */
   readonly modelRuns?: number;

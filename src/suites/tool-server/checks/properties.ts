@@ -6,7 +6,7 @@ import {
   CheckSkipped,
   NotExercised,
 } from '../../../harness/check.js';
-import { checkProperty } from '../../../harness/property.js';
+import { checkProperty, recordJudgedRuns } from '../../../harness/property.js';
 import { METHODS, type Tool } from '../../../protocol/mcp/index.js';
 import { noToolMessage } from '../call-policy.js';
 import type { Channel } from '../channel.js';
@@ -68,7 +68,10 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
     let calls = 0;
     let answered = 0;
     const cap = env.full ? (ctx.options.maxFullCalls ?? 400) : (ctx.options.maxCalls ?? 40);
-    const deadline = performance.now() + PROPERTY_MS;
+    const deadline = performance.now() + (ctx.options.generatedCallsMs ?? PROPERTY_MS);
+    // Cases judged before the limit ran out (the later ones return at once): the runs reported.
+    let judged = 0;
+    let outOfTime = false;
     // One session for the whole property; a fresh one when a call killed it, so shrinking
     // replays each candidate against a live server.
     let channel: Channel | undefined;
@@ -96,7 +99,11 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
         env,
         arbitrary,
         async ({ tool, args }) => {
-          if (performance.now() > deadline) return;
+          if (performance.now() > deadline) {
+            outOfTime = true;
+            return;
+          }
+          if (!outOfTime) judged++;
           const ch = await live();
           calls += 1;
           const ex = await exchange(ch, METHODS.toolsCall, { name: tool, arguments: args }, ctx.replyMs);
@@ -162,6 +169,7 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
       ).catch((e: unknown) => {
         failure = e;
       });
+      if (outOfTime) recordJudgedRuns(env, judged);
       return { skipped: undefined, failure, silent, calls, answered };
     } finally {
       await channel?.close();

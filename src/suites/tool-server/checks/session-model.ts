@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../harness/check.js';
-import { checkProperty } from '../../../harness/property.js';
+import { checkProperty, recordJudgedRuns } from '../../../harness/property.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
@@ -306,11 +306,17 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
       const echo = echoTool(await toolsIfListed(ctx));
       const deadline = performance.now() + MODEL_MS;
       const capacity: Capacity = { mostOpen: 0 };
+      let judged = 0;
+      let outOfTime = false;
       await checkProperty(
         env,
         commands,
         async (cmds) => {
-          if (performance.now() > deadline) return;
+          if (performance.now() > deadline) {
+            outOfTime = true;
+            return;
+          }
+          if (!outOfTime) judged++;
           const real: Real = { ctx, sessions: new Map(), all: [], pending: [], echo, capacity };
           const model: Model = { open: [], opened: 0, full: false, deadline };
           try {
@@ -327,6 +333,7 @@ function sessionModelCheck(transport: 'sse' | 'http'): Check<ToolServerCtx> {
         },
         { runs },
       );
+      if (outOfTime) recordJudgedRuns(env, judged);
       if (capacity.refused !== undefined && capacity.mostOpen < 2) {
         throw new NotExercised(
           `the server refused new sessions for capacity (${capacity.refused}) with at most ${capacity.mostOpen} of the model's open at once: routing needs 2 sessions at once to judge`,
