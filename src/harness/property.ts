@@ -117,7 +117,8 @@ export async function checkProperty<T>(
       break;
     } catch (e) {
       if (!(e instanceof PropertyFailure) || e.counterexample.json === undefined) {
-        if (failures.length === 0) throw e;
+        // A bug of wirecheck stops the suite whatever the target's faults found before it.
+        if (failures.length === 0 || e instanceof HarnessBug) throw e;
         break;
       }
       const label = labelOf(e.counterexample.json.value as T);

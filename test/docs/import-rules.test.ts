@@ -41,3 +41,11 @@ test('no suite imports the CLI or a reporter, and no mock imports a suite', () =
   for (const above of ['cli', 'reporters']) expect(importedBy('suites')).not.toContain(above);
   expect(importedBy('mocks')).not.toContain('suites');
 });
+
+test('the mocks share only the HTTP layer of the servers, not the reference tool server', () => {
+  const imports = filesUnder(join(SRC, 'mocks')).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/from '([^']*servers\/[^']+)'/g)].map(([, spec]) => spec!),
+  );
+  expect(imports.length).toBeGreaterThan(0);
+  expect(imports.filter((spec) => !spec.includes('servers/http/'))).toEqual([]);
+});

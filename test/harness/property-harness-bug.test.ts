@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { type Check, HarnessBug, type Suite } from '../../src/harness/check.js';
+import { type Check, CheckFailure, HarnessBug, type Suite } from '../../src/harness/check.js';
 import { checkProperty } from '../../src/harness/property.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 
@@ -51,3 +51,27 @@ test.each([1, 2])(
     expect(result.checks[0]?.message).not.toMatch(/shrunk|counterexample/);
   },
 );
+
+test('a HarnessBug met after a label already failed, in a labelled property, still reaches the harness', async () => {
+  const env = {
+    seed: 1,
+    runs: 20,
+    full: false,
+    signal: new AbortController().signal,
+    idle: <W>(w: Promise<W>) => w,
+  };
+  let aFailed = false;
+  const run = checkProperty(
+    env,
+    fc.constantFrom('a', 'b'),
+    async (v) => {
+      if (v === 'a') {
+        aFailed = true;
+        throw new CheckFailure('label a breaks its rule');
+      }
+      if (aFailed) throw new HarnessBug('wirecheck bug met in a case of label b');
+    },
+    { labelOf: (v) => v },
+  );
+  await expect(run).rejects.toBeInstanceOf(HarnessBug);
+});

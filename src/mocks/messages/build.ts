@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { errorTypeForStatus } from '../../protocol/messages/index.js';
 import {
   mergeSecrets,
@@ -8,8 +8,8 @@ import {
   secretsOf,
   secretsOfTarget,
 } from '../../recording/redact.js';
-import { allowOrigin, answeredPreflight, type CorsPolicy } from '../../servers/http/cors.js';
-import { hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
+import { allowOrigin, answeredPreflight, type CorsPolicy, isPreflight } from '../../servers/http/cors.js';
+import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
 import { declaredBodyBytes } from './body-budget.js';
@@ -27,6 +27,31 @@ const MESSAGES_CORS: CorsPolicy = {
   methods: 'POST, OPTIONS',
   exposed: 'request-id, retry-after, retry-after-ms',
 };
+
+/** The header by which a page's script opts in to calling the real API from a browser (the SDK's `dangerouslyAllowBrowser`). */
+const BROWSER_ACCESS = 'anthropic-dangerous-direct-browser-access';
+
+/**
+ * Whether a page may read the mock's answers: one the Origin check lets through (a loopback
+ * name, `allowedHosts`: the app under test, not any site the user visits) that opts in as
+ * the real API asks, or whose preflight asks to send that header. Otherwise the request is
+ * served as any other, and the browser keeps the answer from the page, as it would the real API's.
+ */
+function servesPage(request: FastifyRequest, hosts: HostPolicy): boolean {
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || originRefusal(hosts, origin) !== undefined) return false;
+  if (isPreflight(request)) {
+    const asked = request.headers['access-control-request-headers'];
+    return (
+      typeof asked === 'string' &&
+      asked
+        .toLowerCase()
+        .split(',')
+        .some((h) => h.trim() === BROWSER_ACCESS)
+    );
+  }
+  return request.headers[BROWSER_ACCESS] === 'true';
+}
 
 /** The mock's Fastify app and the state behind it (scenario, faults, journal). Never listens. */
 export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
@@ -88,8 +113,10 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
       if (refusal !== undefined) return refuse(refusal);
       return done();
     }
-    if (refusal === undefined && answeredPreflight(request, reply, MESSAGES_CORS)) return;
-    allowOrigin(request, reply, MESSAGES_CORS);
+    if (refusal === undefined && servesPage(request, state.hosts)) {
+      if (answeredPreflight(request, reply, MESSAGES_CORS)) return;
+      allowOrigin(request, reply, MESSAGES_CORS);
+    }
     const raw = headersOf(request.raw.rawHeaders);
     const credentials = credentialsOf(raw);
     // The journal keeps no credential: headers named like one are redacted, and the key the

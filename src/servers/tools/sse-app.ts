@@ -5,6 +5,7 @@ import type { Implementation } from '../../protocol/mcp/index.js';
 import { KEEP_ALIVE_MS, SESSION_QUERY_PARAM } from '../../protocol/mcp/index.js';
 import { SseServerTransport } from '../../transports/sse-server.js';
 import { TransportClosedError } from '../../transports/transport.js';
+import { BODY_LIMIT_BYTES } from '../http/body-limit.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from '../http/host-guard.js';
 import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from '../http/outbound-queue.js';
 import { requiredHeaderRefusal } from '../http/required-headers.js';
@@ -14,10 +15,10 @@ import { REFERENCE_TOOLS } from './reference-tools.js';
 import { serveSession } from './serve-session.js';
 import type { McpToolDefinition } from './tool.js';
 
+export { BODY_LIMIT_BYTES };
+
 export const STREAM_PATH = '/sse';
 export const MESSAGE_PATH = '/messages';
-/** The largest POST body accepted, as the MCP SDK's SSE transport (4 MB). */
-export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** How many closed session ids are remembered, to tell "closed" from "unknown" in a 400. */
 const CLOSED_IDS_KEPT = 10_000;
 

@@ -156,3 +156,18 @@ function leastSize(schema: Schema, depth: number): number {
   }
   return 1;
 }
+
+/** An arbitrary of calls per tool whose arguments can be generated; the others named with why. */
+export function toolArbitraries(tools: readonly Tool[]) {
+  const arbitraries: fc.Arbitrary<{ tool: string; args: Record<string, unknown> }>[] = [];
+  const leftOut: string[] = [];
+  for (const tool of tools) {
+    try {
+      arbitraries.push(argumentsArbitrary(tool).map((args) => ({ tool: tool.name, args })));
+    } catch (e) {
+      if (!(e instanceof UngeneratedSchema)) throw e;
+      leftOut.push(`${tool.name}: ${e.message}`);
+    }
+  }
+  return { arbitraries, leftOut };
+}

@@ -6,10 +6,12 @@ import { KEY, messagesBody, SAMPLE, SAMPLE_SPLITS } from './helpers.js';
 // the mock): its browser asks first (preflight), then reads the answer only if allowed.
 
 const PAGE = 'http://localhost:5173';
+/** What the SDK in a page sends (dangerouslyAllowBrowser), as the real API asks. */
+const OPT_IN = { 'anthropic-dangerous-direct-browser-access': 'true' };
 
 function app() {
   return createMockMessagesApp({
-    scenario: scriptScenario([{ kind: 'message', message: SAMPLE, splits: SAMPLE_SPLITS }]),
+    scenario: scriptScenario(Array(3).fill({ kind: 'message', message: SAMPLE, splits: SAMPLE_SPLITS })),
   });
 }
 
@@ -37,7 +39,7 @@ test("a page's preflight for /v1/messages is allowed, with the headers it asked 
 
 test("a page's request is answered readably, streamed or not, errors included; the control routes are not opened to pages", async () => {
   const { app: mock } = app();
-  const headers = { ...KEY, origin: PAGE };
+  const headers = { ...KEY, ...OPT_IN, origin: PAGE };
   const streamed = await mock.inject({
     method: 'POST',
     url: '/v1/messages',
@@ -47,7 +49,7 @@ test("a page's request is answered readably, streamed or not, errors included; t
   const refused = await mock.inject({
     method: 'POST',
     url: '/v1/messages',
-    headers: { origin: PAGE },
+    headers: { ...OPT_IN, origin: PAGE },
     payload: '{}',
   });
   const control = await mock.inject({
@@ -64,4 +66,33 @@ test("a page's request is answered readably, streamed or not, errors included; t
   expect(refused.statusCode).toBe(401);
   expect(control.statusCode).toBe(403);
   expect(control.headers['access-control-allow-origin']).toBeUndefined();
+});
+
+test('a page that does not opt in, or a site other than the app under test, is served but cannot read the answer', async () => {
+  const { app: mock } = app();
+  const post = (headers: Record<string, string>) =>
+    mock.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: { ...KEY, ...headers },
+      payload: messagesBody('hi'),
+    });
+  const noOptIn = await post({ origin: PAGE });
+  const otherSite = await post({ ...OPT_IN, origin: 'https://pages.example' });
+  const preflight = await mock.inject({
+    method: 'OPTIONS',
+    url: '/v1/messages',
+    headers: {
+      origin: PAGE,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-api-key',
+    },
+  });
+  await mock.close();
+  for (const res of [noOptIn, otherSite]) {
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  }
+  expect(preflight.statusCode).toBe(404);
+  expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
 });

@@ -61,12 +61,17 @@ test('a server whose tools need long arguments passes generated-arguments, calli
   try {
     const result = await runAgainst(
       stdioTarget(`${serverScript('bounded-arguments')} --transport stdio`, 'all'),
-      { only: ['tool-server.tools.generated-arguments'] },
+      { only: ['tool-server.tools.generated-arguments', 'tool-server.tools.not-called'] },
       quickSuite,
     );
     expect(result.checks.map((c) => [c.id, c.status])).toEqual([
       ['tool-server.tools.generated-arguments', 'pass'],
+      ['tool-server.tools.not-called', 'skip'],
     ]);
+    // The tool left out is named, with why: the pass does not claim it.
+    expect(result.checks[1]?.message).toContain(
+      'not called with generated arguments, since none could be made for their schemas: contradictory: minLength 10 is more than maxLength 5 of "code": no value fits',
+    );
     const calls = (await readFile(log, 'utf8')).split('\n');
     expect(calls).toContain('hash_lookup');
     expect(calls).not.toContain('contradictory');

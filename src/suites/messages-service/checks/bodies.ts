@@ -47,17 +47,24 @@ async function forEveryInvalidBody(
     judgeReply(c, reply);
   };
   const failures: Array<{ label: string; error: CheckFailure }> = [];
+  // A body left unjudged (the service busy, a reply wirecheck's budget cut) ends the sending,
+  // but does not hide the faults found before it: it is the outcome only when there are none.
+  let unjudged: NotExercised | undefined;
   for (const example of sets.flatMap((set) => invalidExamples(ctx.model, set))) {
     try {
       judge(example, await ctx.sendOnce(example.raw));
     } catch (e) {
+      if (e instanceof NotExercised) {
+        unjudged = e;
+        break;
+      }
       if (!(e instanceof CheckFailure) || e instanceof TargetGone) throw e;
       failures.push({ label: example.label, error: e });
     }
   }
   if (failures.length > 0) throw combined(failures);
   const found: CheckFailure[] = [];
-  for (const set of sets) {
+  for (const set of unjudged === undefined ? sets : []) {
     try {
       await checkProperty(
         env,
@@ -66,10 +73,15 @@ async function forEveryInvalidBody(
         { runs: httpRuns(ctx, env), labelOf: (c) => c.label },
       );
     } catch (e) {
+      if (e instanceof NotExercised) {
+        unjudged = e;
+        break;
+      }
       if (!(e instanceof CheckFailure) || e instanceof TargetGone) throw e;
       found.push(e);
     }
   }
+  if (found.length === 0 && unjudged !== undefined) throw unjudged;
   const [first, ...more] = found;
   if (first === undefined) {
     // A judge of refusals that saw none judged nothing: the service served every invalid body.

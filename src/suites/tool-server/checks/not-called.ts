@@ -1,6 +1,8 @@
 import { type Check, CheckSkipped } from '../../../harness/check.js';
 import type { ToolServerCtx } from '../context.js';
 import { PrerequisiteFailed } from '../prerequisite.js';
+import { toolArbitraries } from '../schema-arbitrary.js';
+import { callableTools } from '../tool-choice.js';
 import { CLAUSES } from './common.js';
 
 /**
@@ -13,7 +15,7 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.tools.not-called',
     clause: `${CLAUSES.objects} (Tool); wirecheck's --call-tools (no tool called unless allowed)`,
     description:
-      'Names the listed tools the checks did not call (not allowed by --call-tools): a skip that says what the run did not exercise, never a failure.',
+      'Names the listed tools the checks did not call (not allowed by --call-tools, or allowed but with a schema no generated arguments fit): a skip that says what the run did not exercise, never a failure.',
     level: 'must',
     basis: 'contract',
     rule: 'The contract of wirecheck with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool left uncalled is named, so the user sees what the run did not exercise. Not a rule of the server: this check only ever skips.',
@@ -26,11 +28,17 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
           `no tool to name: ${e.what} failed (the checks that need the list report why)`,
         );
       });
-      if (policy.refusedNote !== undefined) throw new CheckSkipped(policy.refusedNote);
+      // Allowed, but never called with generated arguments: no arguments fit their schemas.
+      const { leftOut } = toolArbitraries(callableTools(policy.allowed));
+      const ungenerated =
+        leftOut.length === 0
+          ? ''
+          : `; not called with generated arguments, since none could be made for their schemas: ${leftOut.slice(0, 5).join('; ')}${leftOut.length > 5 ? `; and ${leftOut.length - 5} more` : ''}`;
+      if (policy.refusedNote !== undefined) throw new CheckSkipped(`${policy.refusedNote}${ungenerated}`);
       throw new CheckSkipped(
         policy.allowed.length === 0
           ? 'no tool listed, or none read from the list (tools.list-shape judges it)'
-          : 'every listed tool may be called',
+          : `every listed tool may be called${ungenerated}`,
       );
     },
   },

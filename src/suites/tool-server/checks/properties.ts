@@ -7,14 +7,14 @@ import {
   NotExercised,
 } from '../../../harness/check.js';
 import { checkProperty, recordJudgedRuns } from '../../../harness/property.js';
-import { METHODS, type Tool } from '../../../protocol/mcp/index.js';
+import { METHODS } from '../../../protocol/mcp/index.js';
 import { noToolMessage } from '../call-policy.js';
 import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
 import { rpcEvidence } from '../evidence.js';
 import { cancelRequest, exchange } from '../rpc.js';
 import { callResultProblems } from '../rules.js';
-import { argumentsArbitrary, UngeneratedSchema } from '../schema-arbitrary.js';
+import { toolArbitraries } from '../schema-arbitrary.js';
 import { excuseSilence, noteExchange } from '../silence.js';
 import { LATE_REPLY_FACTOR, silenceMs } from '../slow-call.js';
 import { callableTools } from '../tool-choice.js';
@@ -30,21 +30,6 @@ interface Silent {
   readonly args: Record<string, unknown>;
   /** Set when the session answered nothing after it, not even a ping (it was then closed). */
   readonly busy?: string;
-}
-
-/** An arbitrary of calls per tool whose arguments can be generated; the others named with why. */
-function toolArbitraries(tools: readonly Tool[]) {
-  const arbitraries: fc.Arbitrary<{ tool: string; args: Record<string, unknown> }>[] = [];
-  const leftOut: string[] = [];
-  for (const tool of tools) {
-    try {
-      arbitraries.push(argumentsArbitrary(tool).map((args) => ({ tool: tool.name, args })));
-    } catch (e) {
-      if (!(e instanceof UngeneratedSchema)) throw e;
-      leftOut.push(`${tool.name}: ${e.message}`);
-    }
-  }
-  return { arbitraries, leftOut };
 }
 
 /** Calls with generated arguments: the must part throws, the calls that got no reply are kept for the should part. */
