@@ -96,6 +96,8 @@ const arbText = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: jsonTextUnit, maxLength: 8 }) },
 );
 const arbTextBlock = arbText.map((text) => ({ type: 'text', text }));
+/** A user turn's text: not empty (the real API refuses an empty turn but a final assistant one). */
+const arbUserText = arbText.filter((text) => text.length > 0);
 const arbCommand = fc.oneof(
   fc.constantFrom('ls -la', 'echo hi', 'cat /etc/hostname'),
   fc.string({ maxLength: 16 }),
@@ -103,7 +105,7 @@ const arbCommand = fc.oneof(
 
 const arbExchange = fc.record(
   {
-    user: fc.oneof(arbText, fc.array(arbTextBlock, { minLength: 1, maxLength: 3 })),
+    user: fc.oneof(arbUserText, fc.array(arbTextBlock, { minLength: 1, maxLength: 3 })),
     assistantTexts: fc.array(arbTextBlock, { maxLength: 2 }),
     toolUses: fc.array(fc.record({ command: arbCommand, custom: fc.boolean() }, { noNullPrototype: true }), {
       maxLength: 2,
@@ -550,10 +552,26 @@ const MUTATIONS: Record<string, Mutation> = {
   'content of a wrong type': (req, n) => {
     const i = n % turns(req).length;
     const turn = turns(req)[i] as Obj;
-    const content = pick([undefined, 5, null, {}, true, []], n);
+    const content = pick([undefined, 5, null, {}, true], n);
     if (content === undefined) delete turn.content;
     else turn.content = content;
     return { body: req, message: at(`messages.${i}.content`) };
+  },
+  'empty content': (req, n) => {
+    // Any turn but a final assistant one (a prefill, which may be empty).
+    const all = turns(req);
+    const last = all.length - 1;
+    const i = pick(
+      all.map((_, k) => k).filter((k) => !(k === last && (all[k] as Obj).role === 'assistant')),
+      n,
+    );
+    (all[i] as Obj).content = pick(['', []], n);
+    return {
+      body: req,
+      message: new RegExp(
+        `^messages\\.${i}: all messages must have non-empty content except for the optional final assistant message`,
+      ),
+    };
   },
   'block of a wrong shape': (req, n) => {
     const i = n % turns(req).length;
