@@ -115,7 +115,11 @@ export const MAX_BODY_DEPTH = 1_000;
 
 /** The longest prefix of `text` of at most `limit` bytes of UTF-8, never cutting a character. */
 export function utf8Prefix(text: string, limit: number): string {
-  const bytes = Buffer.from(text);
+  return utf8BytesPrefix(Buffer.from(text), limit);
+}
+
+/** The first `limit` bytes of UTF-8 `bytes` as text, cut before a character that would be split. */
+export function utf8BytesPrefix(bytes: Buffer, limit: number): string {
   let end = Math.min(limit, bytes.length);
   // Back off over continuation bytes (10xxxxxx) to the start of the character cut.
   while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;

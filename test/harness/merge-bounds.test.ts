@@ -1,34 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { WirecheckError } from '../../src/harness/errors.js';
-import { type MergeInput, mergeSuite } from '../../src/harness/merge.js';
+import { mergeSuite } from '../../src/harness/merge.js';
 import { SuiteResult } from '../../src/harness/results.js';
 import { MAX_SHARDS } from '../../src/harness/shard.js';
-import { check, suiteResult } from '../reporters/fixtures.js';
+import { check } from '../reporters/fixtures.js';
+import { mergeError, shard as shardOf } from './merge-helpers.js';
 
-function shard(
-  index: number,
-  count: number,
-  ids: string[],
-  overrides: Partial<SuiteResult> = {},
-): MergeInput {
-  const result = suiteResult(
-    'demo',
-    ids.map((id) => check({ id, status: 'pass' })),
-    { shard: { index, count }, runs: 100, ...overrides },
-  );
-  return { source: `shard-${index}/results.json`, result };
-}
-
-function mergeError(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(WirecheckError);
-    expect((e as WirecheckError).code).toBe('WC_MERGE');
-    return (e as Error).message;
-  }
-  throw new Error('no error');
-}
+/** A shard as these tests write them: 100 runs asked. */
+const shard: typeof shardOf = (index, count, ids, overrides = {}) =>
+  shardOf(index, count, ids, { runs: 100, ...overrides });
 
 describe('a results.json shard is bounded', () => {
   const parsed = (shardValue: unknown) =>

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { WirecheckError } from '../../src/harness/errors.js';
 import { type MergeInput, mergeResults, mergeSuite } from '../../src/harness/merge.js';
 import type { SuiteResult } from '../../src/harness/results.js';
 import { check, suiteResult } from '../reporters/fixtures.js';
+import { mergeError } from './merge-helpers.js';
 
 const IDS = ['tool-server.a', 'tool-server.b', 'tool-server.c', 'tool-server.d'];
 /** The tool-server suite's runs in one `wirecheck all`: the reference over SSE, then stdio and Streamable HTTP. */
@@ -23,17 +23,6 @@ function planResults(dir: string, shard?: { index: number; count: number }): Mer
       },
     ),
   }));
-}
-
-function mergeError(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(WirecheckError);
-    expect((e as WirecheckError).code).toBe('WC_MERGE');
-    return (e as Error).message;
-  }
-  throw new Error('no error');
 }
 
 describe('merging the runs of a suite that one plan ran more than once', () => {

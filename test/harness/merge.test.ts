@@ -1,33 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { WirecheckError } from '../../src/harness/errors.js';
-import { type MergeInput, mergeResults, mergeSuite } from '../../src/harness/merge.js';
-import type { SuiteResult } from '../../src/harness/results.js';
+import { mergeResults, mergeSuite } from '../../src/harness/merge.js';
 import { check, suiteResult } from '../reporters/fixtures.js';
-
-function shard(
-  index: number,
-  count: number,
-  ids: string[],
-  overrides: Partial<SuiteResult> = {},
-): MergeInput {
-  const result = suiteResult(
-    'demo',
-    ids.map((id) => check({ id, status: id.endsWith('bad') ? 'fail' : 'pass' })),
-    { shard: { index, count }, ...overrides },
-  );
-  return { source: `shard-${index}/results.json`, result };
-}
-
-function mergeError(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(WirecheckError);
-    expect((e as WirecheckError).code).toBe('WC_MERGE');
-    return (e as Error).message;
-  }
-  throw new Error('no error');
-}
+import { mergeError, shard } from './merge-helpers.js';
 
 describe('merging shard results', () => {
   test('the asked runs, and a shard that stopped early or could not run, carry into the merged result', () => {

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { utf8BytesPrefix } from '../limits.js';
 
 /**
  * A POST body past the mock's limit: its first `text` (at most the journal's `bodyBytes`, cut at
@@ -64,7 +65,7 @@ function readBody(
     payload.resume();
     settle(
       null,
-      new OversizeBody(utf8Start(buffer, keep), declaredOver ? declared : bytes, limit, declaredOver),
+      new OversizeBody(utf8BytesPrefix(buffer, keep), declaredOver ? declared : bytes, limit, declaredOver),
     );
   };
   function onData(chunk: Buffer | string): void {
@@ -95,12 +96,4 @@ function readBody(
   payload.on('end', onEnd);
   payload.on('error', onError);
   payload.on('close', onClose);
-}
-
-/** The first `limit` bytes of `buffer` as text, cut before a character that would be split. */
-function utf8Start(buffer: Buffer, limit: number): string {
-  let end = Math.min(limit, buffer.length);
-  // Back off over continuation bytes (10xxxxxx) to the start of the character cut.
-  while (end > 0 && end < buffer.length && (buffer[end]! & 0xc0) === 0x80) end--;
-  return buffer.subarray(0, end).toString('utf8');
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { openMessagesService, rememberingSender } from '../../../src/suites/messages-service/context.js';
 import type { BufferedReply } from '../../../src/suites/messages-service/replies.js';
+import { TEXT_MESSAGE } from './stream-replies.js';
 
 // A hostile service may answer each invalid body with tens of MiB of error message: what the
 // run remembers to avoid sending a body twice is capped in characters as well as in bodies.
@@ -64,17 +65,6 @@ afterEach(async () => {
   }
 });
 
-const MESSAGE = {
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'm',
-  content: [{ type: 'text', text: 'hi' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-};
-
 /** A service serving the probe, answering bodies `"big"` and `"small"` with errors of 1000 and 10 characters; it records them. */
 async function errorService(bodies: string[]): Promise<string> {
   const server = createServer((req, res) => {
@@ -86,7 +76,7 @@ async function errorService(bodies: string[]): Promise<string> {
       bodies.push(body);
       const size = body === '"big"' ? 1000 : body === '"small"' ? 10 : -1;
       res.writeHead(size < 0 ? 200 : 400, { 'content-type': 'application/json' });
-      res.end(size < 0 ? JSON.stringify(MESSAGE) : 'x'.repeat(size));
+      res.end(size < 0 ? JSON.stringify(TEXT_MESSAGE) : 'x'.repeat(size));
     });
   });
   servers.push(server);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { CheckFailure, NotExercised } from '../../../src/harness/check.js';
 import { httpChecks } from '../../../src/suites/messages-service/checks/http.js';
 import type { MessagesServiceCtx } from '../../../src/suites/messages-service/context.js';
+import { TEXT_MESSAGE } from './stream-replies.js';
 
 // The real API (and a transparent proxy in front of it) refuses a request without
 // anthropic-version, whatever service-version says: that is the real API's name for the
@@ -16,16 +17,6 @@ afterEach(async () => {
   }
 });
 
-const MESSAGE = {
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'm',
-  content: [{ type: 'text', text: 'hi' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 3, output_tokens: 1 },
-};
 const REAL_API_REFUSAL = {
   type: 'error',
   error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' },
@@ -97,7 +88,7 @@ describe('messages-service.headers.service-version', () => {
   });
 
   test('a service that serves the request passes', async () => {
-    const { ctx } = await ctxOf(200, MESSAGE);
+    const { ctx } = await ctxOf(200, TEXT_MESSAGE);
     await expect(check.run(ctx, env)).resolves.toBeUndefined();
   });
 });

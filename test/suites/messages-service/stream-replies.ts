@@ -36,3 +36,10 @@ export const MESSAGE_START = {
     usage: { input_tokens: 3, output_tokens: 1 },
   },
 };
+
+/** A buffered reply of the spec's shape: one text block, end_turn. */
+export const TEXT_MESSAGE = {
+  ...MESSAGE_START.message,
+  content: [{ type: 'text', text: 'hi' }],
+  stop_reason: 'end_turn',
+};

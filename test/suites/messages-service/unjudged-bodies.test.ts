@@ -2,20 +2,10 @@ import { createServer } from 'node:http';
 import { expect, test } from 'vitest';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import { createMessagesServiceSuite } from '../../../src/suites/messages-service/index.js';
+import { TEXT_MESSAGE } from './stream-replies.js';
 
 // A body left unjudged (a reply wirecheck's budget cut) ends the sending, but the invalid
 // bodies the service served before it still fail the check.
-
-const MESSAGE = JSON.stringify({
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'm',
-  content: [{ type: 'text', text: 'hi' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-});
 
 test('a service that serves invalid bodies and hangs on one that is not JSON fails invalid-rejected', async () => {
   const server = createServer((req, res) => {
@@ -27,7 +17,9 @@ test('a service that serves invalid bodies and hangs on one that is not JSON fai
       } catch {
         return; // hangs: wirecheck's request budget ends the wait
       }
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_1' }).end(MESSAGE);
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_1' })
+        .end(JSON.stringify(TEXT_MESSAGE));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
