@@ -9,6 +9,7 @@ import {
   TargetGone,
 } from './check.js';
 import { jsonText } from './json-text.js';
+import { isProgrammerError } from './programmer-error.js';
 import type { Evidence } from './results.js';
 import type { Slots } from './slots.js';
 
@@ -118,7 +119,7 @@ export async function checkProperty<T>(
     } catch (e) {
       if (!(e instanceof PropertyFailure) || e.counterexample.json === undefined) {
         // A bug of wirecheck stops the suite whatever the target's faults found before it.
-        if (failures.length === 0 || e instanceof HarnessBug) throw e;
+        if (failures.length === 0 || e instanceof HarnessBug || isProgrammerError(e)) throw e;
         break;
       }
       const label = labelOf(e.counterexample.json.value as T);
@@ -196,7 +197,12 @@ function withShrinkBudget<T>(
 /** An error that says a case could not be judged, not that it broke a rule. */
 function isUnjudged(error: unknown): error is TargetGone | CheckSkipped | HarnessBug {
   // A bug of wirecheck met in a case is no counterexample of the target's: nothing to shrink.
-  return error instanceof TargetGone || error instanceof CheckSkipped || error instanceof HarnessBug;
+  return (
+    error instanceof TargetGone ||
+    error instanceof CheckSkipped ||
+    error instanceof HarnessBug ||
+    isProgrammerError(error)
+  );
 }
 
 async function searchOnce<T>(

@@ -20,6 +20,7 @@ import {
 import { withSpawner } from './containment/index.js';
 import { writeCounterexample } from './counterexamples.js';
 import { boundEvidence } from './evidence-bounds.js';
+import { harnessBugOf } from './programmer-error.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
 import { RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
@@ -647,8 +648,8 @@ async function runCheckCut<T, C>(
       }
     }
   } catch (e) {
-    thrown = e;
-    outcome = outcomeOf(e, check.level);
+    thrown = harnessBugOf(e) ?? e;
+    outcome = outcomeOf(thrown, check.level);
   } finally {
     clearTimeout(timer);
     if (onStop !== undefined) settings.stop?.removeEventListener('abort', onStop);
@@ -657,6 +658,13 @@ async function runCheckCut<T, C>(
   }
   const scrub = suite.scrubber?.(target);
   if (scrub !== undefined) outcome = mapJsonValue(outcome, { string: scrub });
+  // The bug's text stops the suite: bounded and scrubbed as the result's own message is.
+  const bug =
+    thrown instanceof HarnessBug
+      ? new HarnessBug(clip(scrub?.(thrown.message) ?? thrown.message, RESULT_TEXT_LIMITS.message), {
+          cause: thrown,
+        })
+      : undefined;
   if (cutBy === 'stop' && settings.stop !== undefined) {
     const message = `${notRunMessage(stopOf(settings.stop))} while it ran`;
     return {
@@ -703,7 +711,7 @@ async function runCheckCut<T, C>(
   return {
     result,
     ...(cutBy === undefined ? {} : { cut: cutBy }),
-    ...(thrown instanceof HarnessBug ? { bug: thrown } : {}),
+    ...(bug === undefined ? {} : { bug }),
   };
 }
 
@@ -787,8 +795,9 @@ function unboundedOutcomeOf(e: unknown, level: 'must' | 'should'): Outcome {
       labels: e instanceof PropertyFailure && e.labels !== undefined ? [...e.labels] : undefined,
     };
   }
-  // Anything else thrown by a check body is a failure of the target too (a crash of the
-  // harness would have surfaced as a thrown TargetUnavailable from open()).
+  // Anything else thrown by a check body is a failure of the target too: an error of the
+  // target's making (a JSON text it sent that does not parse, a connection it reset). The
+  // engine's errors at misused values never reach here: they are HarnessBugs (harnessBugOf).
   const err = e instanceof Error ? e : new Error(String(e));
   return { status, message: `${err.name}: ${err.message}` };
 }
