@@ -12,9 +12,9 @@ import {
   type StreamViolationKind,
 } from '../../protocol/messages/index.js';
 import type { SseFrame } from '../../protocol/sse/index.js';
+import { zodIssues } from '../../protocol/zod-issues.js';
 import { abbreviate } from './replies.js';
 import { describeFrame, type Violation, violation } from './violations.js';
-import { zodIssues } from './zod-issues.js';
 
 /** A frame whose data is a JSON object, parsed once. */
 export interface ParsedFrame {

@@ -1,3 +1,4 @@
+import { safeParseCut } from '../../protocol/first-bad-element.js';
 import {
   BashToolInput,
   ErrorBody,
@@ -7,27 +8,10 @@ import {
   ReceivedBlock,
   STOP_REASONS,
 } from '../../protocol/messages/index.js';
+import { zodIssues } from '../../protocol/zod-issues.js';
 import { cuttingStopReason, followStream, problemViolations } from './frame-rules.js';
 import { type BufferedReply, describeReply, headerOf, mediaTypeOf, type StreamedReply } from './replies.js';
 import { type Violation, violation } from './violations.js';
-import { zodIssues } from './zod-issues.js';
-
-/**
- * The body to parse, its content cut after the first block that is no block (kept, so the
- * parse names it), and a note saying so: blocks are judged one at a time first because zod
- * reports every bad element of an array, and a million bad blocks (a 1.9 MiB body) took
- * 1.4 GB of heap to describe.
- */
-function boundedContent(json: unknown): { judged: unknown; note: string } {
-  const content = (json as { content?: unknown } | null | undefined)?.content;
-  if (!Array.isArray(content)) return { judged: json, note: '' };
-  const bad = content.findIndex((block) => !ReceivedBlock.safeParse(block).success);
-  if (bad === -1 || bad === content.length - 1) return { judged: json, note: '' };
-  return {
-    judged: { ...(json as object), content: content.slice(0, bad + 1) },
-    note: ` (content.${bad} is the first bad block of ${content.length}; the blocks after it were not judged)`,
-  };
-}
 
 /** "Resources: Message response": HTTP 200 with the buffered message; a finished reply has a stop reason. */
 export function bufferedMessage(reply: BufferedReply): {
@@ -43,8 +27,7 @@ export function bufferedMessage(reply: BufferedReply): {
       violations: [violation('body', 'a JSON body', `${reply.jsonError}: ${describeReply(reply)}`)],
     };
   }
-  const { judged, note } = boundedContent(reply.json);
-  const parsed = Message.safeParse(judged);
+  const { parsed, note } = safeParseCut(Message, reply.json, 'content', ReceivedBlock, 'block');
   if (!parsed.success) {
     return {
       message: undefined,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { zodIssues } from '../../../src/protocol/zod-issues.js';
 import { bufferedMessage } from '../../../src/suites/messages-service/reply-rules.js';
-import { zodIssues } from '../../../src/suites/messages-service/zod-issues.js';
 
 // A 200 reply whose content is a long array of bad blocks: zod made one union issue per
 // element and the report joined them all (1M blocks, a 1.9 MiB body: 1.37 GB of heap).
