@@ -9,7 +9,7 @@ import {
   mockMessagesHttpSurface,
 } from '../../src/fuzz/surfaces/mock-messages-http.js';
 import { findSurface } from '../../src/fuzz/surfaces.js';
-import { build } from '../../src/mocks/messages/index.js';
+import { build, validateRequest } from '../../src/mocks/messages/index.js';
 
 const RUN = { seed: 424242, runs: 300, caseTimeoutMs: 5_000 };
 
@@ -52,6 +52,19 @@ describe('mock-messages-http fuzz surface', () => {
     expect(new Set(cases.map((c) => c.via))).toEqual(new Set(['inject', 'socket']));
     const injected = cases.flatMap((c) => (c.via === 'inject' && c.body ? [c.body.length] : []));
     expect(injected.some((n) => n === BODY_LIMIT || n === BODY_LIMIT + 1)).toBe(true);
+  });
+
+  test("every body the cases call valid is one the mock's request rules accept", () => {
+    const cases = fc.sample(arbHttpCase, { numRuns: 20_000, seed: 7 });
+    const valid = cases.flatMap((c) =>
+      c.via === 'inject' && c.expected.outcome === 'message' && c.body ? [c.body] : [],
+    );
+    expect(valid.length).toBeGreaterThan(1_000);
+    const refused = valid.flatMap((body) => {
+      const check = validateRequest(JSON.parse(Buffer.from(body).toString()));
+      return check.ok ? [] : [check.message];
+    });
+    expect(refused).toEqual([]);
   });
 
   test('a service that answers every request with a message fails, with a printed counterexample', async () => {

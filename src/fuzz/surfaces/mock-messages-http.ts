@@ -95,9 +95,21 @@ const arbText = fc.oneof(
   // Any scalar value, astral ones included, and lone surrogates (escaped in the JSON body).
   { weight: 1, arbitrary: fc.string({ unit: jsonTextUnit, maxLength: 8 }) },
 );
+/** Any text, for the places no rule of the mock judges (system, a tool_result's content). */
 const arbTextBlock = arbText.map((text) => ({ type: 'text', text }));
-/** A user turn's text: not empty (the real API refuses an empty turn but a final assistant one). */
-const arbUserText = arbText.filter((text) => text.length > 0);
+/**
+ * Text of a turn: the real API refuses a turn of "" or of only whitespace, so each holds a
+ * letter or digit (blank by no reading of whitespace).
+ */
+const arbTurnText = arbText.map((text) => (/[\p{L}\p{N}]/u.test(text) ? text : `w${text}`));
+/** A turn's text blocks; whitespace beside real text is served (only a turn all blank is refused). */
+const arbTurnBlocks = fc
+  .tuple(fc.array(arbTurnText, { minLength: 1, maxLength: 3 }), fc.option(fc.nat(3), { nil: undefined }))
+  .map(([texts, blankAt]) => {
+    const blocks = texts.map((text) => ({ type: 'text', text }));
+    if (blankAt !== undefined) blocks.splice(blankAt % (blocks.length + 1), 0, { type: 'text', text: ' \n' });
+    return blocks;
+  });
 const arbCommand = fc.oneof(
   fc.constantFrom('ls -la', 'echo hi', 'cat /etc/hostname'),
   fc.string({ maxLength: 16 }),
@@ -105,8 +117,11 @@ const arbCommand = fc.oneof(
 
 const arbExchange = fc.record(
   {
-    user: fc.oneof(arbUserText, fc.array(arbTextBlock, { minLength: 1, maxLength: 3 })),
-    assistantTexts: fc.array(arbTextBlock, { maxLength: 2 }),
+    user: fc.oneof(arbTurnText, arbTurnBlocks),
+    assistantTexts: fc.array(
+      arbTurnText.map((text) => ({ type: 'text', text })),
+      { maxLength: 2 },
+    ),
     toolUses: fc.array(fc.record({ command: arbCommand, custom: fc.boolean() }, { noNullPrototype: true }), {
       maxLength: 2,
     }),
@@ -162,7 +177,12 @@ function conversation(exchanges: readonly Exchange[], endsWithAssistant: boolean
       name: t.custom ? CUSTOM_TOOL.name : 'bash',
       input: t.custom ? { city: t.command } : { command: t.command },
     }));
-    const blocks = [...e.assistantTexts, ...uses];
+    const texts = [...e.assistantTexts];
+    // A final assistant turn (a prefill) must not end with whitespace.
+    const end = texts.at(-1);
+    if (x === exchanges.length - 1 && uses.length === 0 && end)
+      texts[texts.length - 1] = { ...end, text: `${end.text}.` };
+    const blocks = [...texts, ...uses];
     messages.push({
       role: 'assistant',
       content: blocks.length > 0 ? blocks : [{ type: 'text', text: 'ok' }],
@@ -449,6 +469,22 @@ function offerBash(req: Obj): void {
   const tools = (req.tools as unknown[] | undefined) ?? [];
   if (tools.length === 0) req.tools = [{ type: 'bash_20250124', name: 'bash' }];
 }
+/** Every turn but a final assistant one: the turns whose text the blank-text rules judge. */
+function judgedTurns(req: Obj): number[] {
+  const all = turns(req);
+  return all.flatMap((t, i) => (i === all.length - 1 && t.role === 'assistant' ? [] : [i]));
+}
+/** user "x", assistant asking for a tool, user answering it: the tool_use is answered. */
+function answeredConversation(req: Obj): void {
+  req.messages = [
+    { role: 'user', content: 'x' },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_fuzz', name: 'bash', input: { command: 'ls' } }],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_fuzz', content: 'ok' }] },
+  ];
+}
 /** user "x", assistant asking for a tool, user "y": the tool_use is never answered. */
 function unansweredConversation(req: Obj): void {
   req.messages = [
@@ -570,6 +606,87 @@ const MUTATIONS: Record<string, Mutation> = {
       body: req,
       message: new RegExp(
         `^messages\\.${i}: all messages must have non-empty content except for the optional final assistant message`,
+      ),
+    };
+  },
+  'empty text block': (req, n) => {
+    const i = pick(judgedTurns(req), n);
+    const blocks = blocksOf(turns(req)[i] as Obj);
+    const j = n % (blocks.length + 1);
+    blocks.splice(j, 0, { type: 'text', text: '' });
+    return {
+      body: req,
+      message: new RegExp(
+        `^messages: text content blocks must be non-empty \\(messages\\.${i}\\.content\\.${j} is ""\\)$`,
+      ),
+    };
+  },
+  'turn of blank text': (req, n) => {
+    const i = pick(judgedTurns(req), n);
+    const turn = turns(req)[i] as Obj;
+    const blank = pick([' ', '\n', '\t \r\n', '  \n\n'], n);
+    if (turn.role === 'user') {
+      turn.content = pick(
+        [
+          [{ type: 'text', text: blank }],
+          [
+            { type: 'text', text: blank },
+            { type: 'text', text: blank },
+          ],
+        ],
+        n,
+      );
+    } else {
+      // Its tool_use blocks stay: whitespace beside them is still a turn without text.
+      const blocks = (blocksOf(turn) as Obj[]).map((b) => (b.type === 'text' ? { ...b, text: blank } : b));
+      turn.content = blocks.some((b) => b.type === 'text')
+        ? blocks
+        : [{ type: 'text', text: blank }, ...blocks];
+    }
+    return {
+      body: req,
+      message: new RegExp(
+        `^messages: text content blocks must contain non-whitespace text \\(messages\\.${i} has no text but whitespace`,
+      ),
+    };
+  },
+  'prefill ending in whitespace': (req, n) => {
+    const all = turns(req);
+    const blank = pick([' ', '\n', '\t', ' \r\n'], n);
+    const last = all[all.length - 1] as Obj;
+    if (last.role === 'assistant') blocksOf(last).push({ type: 'text', text: `and${blank}` });
+    else {
+      const text = `Sure${blank}`;
+      all.push({ role: 'assistant', content: n % 2 === 0 ? text : [{ type: 'text', text }] });
+    }
+    return {
+      body: req,
+      message: new RegExp(
+        `^messages: final assistant content cannot end with trailing whitespace \\(messages\\.${all.length - 1}[ .]`,
+      ),
+    };
+  },
+  'text before the tool results': (req, n) => {
+    const answering = (t: Obj) =>
+      t.role === 'user' &&
+      Array.isArray(t.content) &&
+      (t.content as Obj[]).some((b) => b.type === 'tool_result');
+    let candidates = turns(req).flatMap((t, i) => (answering(t) ? [i] : []));
+    if (candidates.length === 0) {
+      answeredConversation(req);
+      offerBash(req);
+      candidates = [2];
+    }
+    const i = pick(candidates, n);
+    const blocks = blocksOf(turns(req)[i] as Obj) as Obj[];
+    const lastResult = blocks.findLastIndex((b) => b.type === 'tool_result');
+    const j = n % (lastResult + 1);
+    blocks.splice(j, 0, { type: 'text', text: 'Here are the results:' });
+    return {
+      body: req,
+      message: new RegExp(
+        `^messages\\.${i}: tool_use ids were found without tool_result blocks immediately after: .* ` +
+          `come after the text block at messages\\.${i}\\.content\\.${j}: tool_result blocks must come first`,
       ),
     };
   },
@@ -740,7 +857,9 @@ function padded(req: Obj, site: 'extra' | 'text', size: number, char: string): U
   const base = Buffer.byteLength(withRawValue(req, site, '""'));
   const room = Math.max(0, size - base);
   const charBytes = Buffer.byteLength(char);
-  const pad = char.repeat(Math.floor(room / charBytes)) + 'x'.repeat(room % charBytes);
+  // At the text site the pad is the first turn, which may not be empty: a request already
+  // longer than `size` keeps one character there.
+  const pad = char.repeat(Math.floor(room / charBytes)) + 'x'.repeat(room % charBytes) || 'x';
   const bytes = utf8(withRawValue(req, site, JSON.stringify(pad)));
   if (room > 0 && bytes.length !== size) throw new Error(`padding made ${bytes.length} bytes, not ${size}`);
   return bytes;

@@ -19,6 +19,7 @@ import { registerMessagesRoute, sendError } from './messages-route.js';
 import type { MockMessagesOptions } from './options.js';
 import { configuredKeyIn, credentialsOf, headersOf, versionOf } from './request-headers.js';
 import { MockState } from './state.js';
+import { thrownMessage } from './thrown.js';
 
 // A browser client under test (the official SDK with dangerouslyAllowBrowser, a web app whose
 // base URL is the mock) is served as the real API serves it: any page origin may call the
@@ -193,6 +194,17 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (reply.raw.headersSent) {
+      // Too late for an error body: the connection is cut, and the journal says why (the
+      // suites tell the mock's failure from the client's by streamError).
+      request.log.error(error, 'mock messages service error after the headers');
+      const entry = state.entryOf(request);
+      if (entry?.outcome === 'pending') {
+        entry.streamError = `the mock failed after its headers went out: ${thrownMessage(error)}`;
+        entry.status ??= reply.raw.statusCode;
+        entry.outcome = 'disconnected';
+        entry.endedAtMono = performance.now();
+        state.journal.changed(entry);
+      }
       reply.raw.destroy();
       return;
     }

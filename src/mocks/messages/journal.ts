@@ -44,6 +44,13 @@ export interface JournalEntry {
   body: unknown;
   /** The body was longer than the journal keeps (JournalLimits.bodyBytes): `body` is its first bytes, as text. */
   bodyTruncated?: { bytes: number };
+  /**
+   * The body was not kept at all: the request presented more distinct secret values than a
+   * body is scrubbed of (MAX_BODY_SECRETS), so `body` is a `[redacted: ...]` note saying why,
+   * never the request's. Nothing can be judged of such a body; `bytes` is its size, `secrets`
+   * how many values it would have been scrubbed of.
+   */
+  bodyWithheld?: { bytes: number; secrets: number };
   /** Why the body was refused (400 message), if it was. */
   bodyError?: string;
   /** Why the real API would refuse the body that the mock served anyway (its `admit` option). */
@@ -131,6 +138,7 @@ export class JournalTimeoutError extends Error {
 interface Waiter {
   predicate: (entry: JournalEntry) => boolean;
   resolve: (entry: JournalEntry) => void;
+  reject: (error: unknown) => void;
 }
 
 /** A kept body: its text and whether that text is the JSON the request sent; or a value a caller set. */
@@ -251,10 +259,22 @@ export class Journal {
     return kept === undefined || 'value' in kept ? undefined : kept;
   }
 
-  /** Tell waiters that `entry` was updated. */
+  /**
+   * Tell waiters that `entry` was updated. A waiter whose predicate throws is rejected with the
+   * error: the route calls this while it serves (after the 200 headers, say), and a waiter's bug
+   * thrown there would leave the response hanging and its entry pending.
+   */
   changed(entry: JournalEntry): void {
     for (const w of this.waiters) {
-      if (w.predicate(entry)) {
+      let matched: boolean;
+      try {
+        matched = w.predicate(entry);
+      } catch (e) {
+        this.waiters.delete(w);
+        w.reject(e);
+        continue;
+      }
+      if (matched) {
         this.waiters.delete(w);
         w.resolve(entry);
       }
@@ -267,7 +287,8 @@ export class Journal {
 
   /**
    * The first entry (recorded already, or recorded or updated later) that satisfies
-   * `predicate`; rejects with JournalTimeoutError after `timeoutMs`.
+   * `predicate`; rejects with JournalTimeoutError after `timeoutMs`, or with what `predicate`
+   * threw on an entry updated later.
    */
   waitFor(predicate: (entry: JournalEntry) => boolean, timeoutMs = 5000): Promise<JournalEntry> {
     const found = this.entries().find(predicate);
@@ -278,6 +299,10 @@ export class Journal {
         resolve: (entry) => {
           clearTimeout(timer);
           resolve(entry);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
         },
       };
       const timer = setTimeout(() => {

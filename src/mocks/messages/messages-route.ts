@@ -3,7 +3,7 @@ import type { MessageRequest } from '../../protocol/messages/index.js';
 import { depthProblem } from '../limits.js';
 import { errorBodyFor } from './api-errors.js';
 import { turnIndexOf } from './conversation.js';
-import { ConnectionWatch, executePlan, type StreamProgress } from './execute-plan.js';
+import { ConnectionWatch, executePlan, type StreamEnd, type StreamProgress } from './execute-plan.js';
 import { type FaultPlan, mergeFaults } from './faults.js';
 import type { JournalEntry } from './journal.js';
 import { jsonErrorMessage } from './json-error.js';
@@ -21,6 +21,7 @@ import type { Reply } from './reply.js';
 import { replyProblem } from './reply-problem.js';
 import { framesOfRaw } from './source-frames.js';
 import type { MockState } from './state.js';
+import { thrownMessage } from './thrown.js';
 import { validateRequest } from './validate-request.js';
 
 /** Send the real API's error body and record it. */
@@ -197,18 +198,51 @@ async function serveStream(
   faults: FaultPlan | undefined,
 ): Promise<void> {
   const res = reply.raw;
+  const progress: StreamProgress = entry;
+  let watch: ConnectionWatch | undefined;
+  let end: StreamEnd;
+  try {
+    watch = new ConnectionWatch(res, progress);
+    end = await writeStream(state, request, res, entry, result, faults, watch);
+  } catch (e) {
+    // The reply is hijacked: nothing answers the request but this. A broken scenario (a frame
+    // that cannot be encoded) or the mock's own failure, before the first frame or after the
+    // headers: all that is left is to cut the stream, and to say why in the journal (the
+    // suites tell the mock's failure from the client's by streamError).
+    request.log.error(e, 'mock messages stream failed');
+    entry.streamError = `the mock could not stream the scenario's reply: ${thrownMessage(e)}`;
+    res.destroy();
+    end = 'disconnected';
+  }
+  if (faults?.errorEvent && end === 'completed' && entry.framesWritten === faults.errorEvent.atFrame) {
+    entry.errorType = faults.errorEvent.errorType ?? 'overloaded_error';
+  }
+  if (end === 'client-aborted') {
+    entry.abortedAtFrame = watch?.goneAtFrame ?? entry.framesWritten;
+  }
+  finish(state, entry, end === 'client-aborted' && state.closing ? 'server-closed' : end, progress);
+}
+
+/** The 200 headers, then the reply's frames as planned; how the writing ended. */
+async function writeStream(
+  state: MockState,
+  request: FastifyRequest,
+  res: FastifyReply['raw'],
+  entry: JournalEntry,
+  result: Extract<Reply, { kind: 'message' | 'raw' }>,
+  faults: FaultPlan | undefined,
+  watch: ConnectionWatch,
+): Promise<StreamEnd> {
   const seed = mixSeed(faults?.seed ?? state.seed, entry.seq);
   entry.seed = seed;
-  entry.status = 200;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
     'request-id': request.id,
   });
+  entry.status = 200;
   state.journal.changed(entry);
-  const progress: StreamProgress = entry;
-  const watch = new ConnectionWatch(res, progress);
   const options: PlanOptions = {
     requestId: request.id,
     framesPerWrite: state.framesPerWrite,
@@ -222,24 +256,7 @@ async function serveStream(
     const eol = EOL[faults?.lineEnding ?? 'lf'];
     steps = state.streamCache.steps(result.message, result.splits, eol, state.framesPerWrite);
   }
-  let end: Awaited<ReturnType<typeof executePlan>>;
-  try {
-    end = await executePlan(res, steps, watch, progress);
-  } catch (e) {
-    // A broken scenario (e.g. a frame that cannot be encoded) after the headers went out:
-    // all that is left is to cut the stream, and to say why in the journal.
-    request.log.error(e, 'mock messages stream failed');
-    entry.streamError = `the mock could not stream the scenario's reply: ${(e as Error).message}`;
-    res.destroy();
-    end = 'disconnected';
-  }
-  if (faults?.errorEvent && end === 'completed' && entry.framesWritten === faults.errorEvent.atFrame) {
-    entry.errorType = faults.errorEvent.errorType ?? 'overloaded_error';
-  }
-  if (end === 'client-aborted') {
-    entry.abortedAtFrame = watch.goneAtFrame ?? entry.framesWritten;
-  }
-  finish(state, entry, end === 'client-aborted' && state.closing ? 'server-closed' : end, progress);
+  return executePlan(res, steps, watch, entry);
 }
 
 function finish(

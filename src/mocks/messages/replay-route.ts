@@ -6,6 +6,7 @@ import { mixSeed } from './random.js';
 import { planReplay } from './replay-plan.js';
 import type { Reply } from './reply.js';
 import type { MockState } from './state.js';
+import { thrownMessage } from './thrown.js';
 
 /**
  * Serve a recorded response on a hijacked reply: the recorded headers at their recorded
@@ -21,31 +22,46 @@ export async function serveRecorded(
   faults: FaultPlan | undefined,
 ): Promise<void> {
   const res = reply.raw;
-  res.socket?.setNoDelay(true);
-  const seed = mixSeed(faults?.seed ?? state.seed, entry.seq);
-  entry.seed = seed;
-  const plan = planReplay(result.response, faults, seed, { ...result.replay, requestId: request.id });
-  const watch = new ConnectionWatch(res, entry);
+  let watch: ConnectionWatch | undefined;
   let end: StreamEnd;
-  if (plan.headersDelayMs >= 1) await watch.sleep(plan.headersDelayMs);
-  if (watch.gone) end = 'client-aborted';
-  else {
-    entry.status = result.response.status;
-    res.writeHead(result.response.status, plan.headers);
-    res.flushHeaders();
-    state.journal.changed(entry);
-    try {
-      end = await executePlan(res, plan.steps, watch, entry);
-    } catch (e) {
-      request.log.error(e, 'mock messages replay failed');
-      entry.streamError = `the mock could not replay the recorded response: ${(e as Error).message}`;
-      res.destroy();
-      end = 'disconnected';
-    }
+  try {
+    watch = new ConnectionWatch(res, entry);
+    end = await replay(state, request, res, entry, result, faults, watch);
+  } catch (e) {
+    // The reply is hijacked: nothing answers the request but this. Whether the headers went
+    // out or not, the connection is cut and the journal says why (streamError), so that the
+    // suites tell the mock's failure from the client's.
+    request.log.error(e, 'mock messages replay failed');
+    entry.streamError = `the mock could not replay the recorded response: ${thrownMessage(e)}`;
+    res.destroy();
+    end = 'disconnected';
   }
-  if (end === 'client-aborted') entry.abortedAtFrame = watch.goneAtFrame ?? entry.framesWritten;
+  if (end === 'client-aborted') entry.abortedAtFrame = watch?.goneAtFrame ?? entry.framesWritten;
   entry.outcome = end === 'client-aborted' && state.closing ? 'server-closed' : end;
   entry.clientAborted = entry.outcome === 'client-aborted';
   entry.endedAtMono = performance.now();
   state.journal.changed(entry);
+}
+
+/** The recorded headers at their recorded time, then the plan of planReplay; how the writing ended. */
+async function replay(
+  state: MockState,
+  request: FastifyRequest,
+  res: FastifyReply['raw'],
+  entry: JournalEntry,
+  result: Extract<Reply, { kind: 'recorded' }>,
+  faults: FaultPlan | undefined,
+  watch: ConnectionWatch,
+): Promise<StreamEnd> {
+  res.socket?.setNoDelay(true);
+  const seed = mixSeed(faults?.seed ?? state.seed, entry.seq);
+  entry.seed = seed;
+  const plan = planReplay(result.response, faults, seed, { ...result.replay, requestId: request.id });
+  if (plan.headersDelayMs >= 1) await watch.sleep(plan.headersDelayMs);
+  if (watch.gone) return 'client-aborted';
+  res.writeHead(result.response.status, plan.headers);
+  res.flushHeaders();
+  entry.status = result.response.status;
+  state.journal.changed(entry);
+  return executePlan(res, plan.steps, watch, entry);
 }

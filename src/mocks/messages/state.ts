@@ -173,6 +173,10 @@ export class MockState {
     const kept = journalBodyOf(source, this.presentedBy(request).secrets, this.journal.limits.bodyBytes);
     if (kept.withheld) {
       this.journal.setBody(entry, kept.text, false);
+      entry.bodyWithheld = {
+        bytes: Buffer.byteLength(text),
+        secrets: this.presentedBy(request).secrets.length,
+      };
       return;
     }
     // A secret cut out of JSON in an odd place (inside an escape) could leave text that no

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { ContentBlock, intendedToolShape, MessageRequest, type Turn } from '../../protocol/messages/index.js';
+import { cutRequest } from './cut-request.js';
+import { textBlockError } from './text-blocks.js';
 
 export type RequestCheck = { ok: true; request: MessageRequest } | { ok: false; message: string };
 
@@ -12,9 +14,14 @@ export function validateRequest(body: unknown): RequestCheck {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, message: `request body: expected a JSON object, got ${kindOf(body)}` };
   }
-  const parsed = MessageRequest.safeParse(body);
-  if (!parsed.success) return { ok: false, message: describeIssues(parsed.error.issues, body) };
-  const broken = emptyContentError(parsed.data) ?? conversationError(parsed.data);
+  // Refused at the first bad element of each array: zod describes them all (cut-request.ts).
+  const judged = cutRequest(body);
+  const parsed = MessageRequest.safeParse(judged);
+  if (!parsed.success) return { ok: false, message: describeIssues(parsed.error.issues, judged) };
+  const broken =
+    emptyContentError(parsed.data) ??
+    textBlockError(parsed.data) ??
+    conversationError(parsed.data, { resultsFirst: true });
   return broken === undefined ? { ok: true, request: parsed.data } : { ok: false, message: broken };
 }
 
@@ -116,11 +123,16 @@ function toolUseIds(turn: Turn | undefined): string[] {
   return blocksOf(turn).flatMap((b) => (b.type === 'tool_use' && typeof b.id === 'string' ? [b.id] : []));
 }
 
-function toolResultIds(turn: Turn | undefined): string[] {
+/** The tool_result blocks of a user turn: the id each answers and its place in the turn. */
+function toolResultsOf(turn: Turn | undefined): { id: string; at: number }[] {
   if (turn?.role !== 'user') return [];
-  return blocksOf(turn).flatMap((b) =>
-    b.type === 'tool_result' && typeof b.tool_use_id === 'string' ? [b.tool_use_id] : [],
+  return blocksOf(turn).flatMap((b, at) =>
+    b.type === 'tool_result' && typeof b.tool_use_id === 'string' ? [{ id: b.tool_use_id, at }] : [],
   );
+}
+
+function firstTextAt(turn: Turn | undefined): number {
+  return blocksOf(turn).findIndex((b) => b.type === 'text');
 }
 
 /**
@@ -133,10 +145,19 @@ function toolResultIds(turn: Turn | undefined): string[] {
  *   is not judged here, since the mock's own replay serves a recording's ids on every turn);
  * - every tool_use of an assistant turn is answered in the turn right after it (when
  *   there is one: a conversation may end with the assistant turn);
- * - a request holding tool blocks defines `tools` (sent again on every request).
+ * - a request holding tool blocks defines `tools` (sent again on every request);
+ * - with `resultsFirst`, the real API's rule the spec does not state (so the mock's alone, not
+ *   the agent suite's spec rules): a tool_result after a text block of its turn does not count
+ *   as an answer. Anthropic's docs (Handle tool calls): "the tool_result blocks must come FIRST
+ *   in the content array. Any text must come AFTER all tool results"; text first gets the 400 of
+ *   an unanswered tool_use (QwenLM/qwen-code#8165, tried on the real API). An image or document
+ *   before a tool_result is served: no source tried one.
  * Returns the first violation, located, or undefined.
  */
-export function conversationError(request: MessageRequest): string | undefined {
+export function conversationError(
+  request: MessageRequest,
+  { resultsFirst = false }: { resultsFirst?: boolean } = {},
+): string | undefined {
   const { messages } = request;
   for (let i = 0; i < messages.length; i++) {
     const turn = messages[i]!;
@@ -180,13 +201,23 @@ export function conversationError(request: MessageRequest): string | undefined {
     }
     const asked = toolUseIds(turn);
     if (asked.length > 0 && i + 1 < messages.length) {
-      const answered = new Set(toolResultIds(messages[i + 1]));
+      const next = messages[i + 1];
+      const textAt = resultsFirst ? firstTextAt(next) : -1;
+      const results = toolResultsOf(next);
+      const answered = new Set(results.flatMap((r) => (textAt === -1 || r.at < textAt ? [r.id] : [])));
       const missing = asked.filter((id) => !answered.has(id));
       if (missing.length > 0) {
+        const unanswered = new Set(missing);
+        const late = [...new Set(results.flatMap((r) => (unanswered.has(r.id) ? [r.id] : [])))];
         return (
           `messages.${i + 1}: tool_use ids were found without tool_result blocks immediately after: ` +
           `${missing.join(', ')}. Each tool_use block of messages.${i} must have a corresponding ` +
-          `tool_result block in the next message.`
+          `tool_result block in the next message.` +
+          (late.length === 0
+            ? ''
+            : ` The tool_result blocks for ${late.join(', ')} come after the text block at ` +
+              `messages.${i + 1}.content.${textAt}: tool_result blocks must come first in the ` +
+              `content array, any text after them.`)
         );
       }
     }

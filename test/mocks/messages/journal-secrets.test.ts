@@ -64,6 +64,9 @@ describe('a request presenting a thousand secrets (the mock journal)', () => {
       `[redacted: the request presented 1000 distinct secret values, more than the ${MAX_BODY_SECRETS} a body is scrubbed of (MAX_BODY_SECRETS)]`,
     );
     expect(entry!.stream).toBe(false);
+    // A flag the suites read, as bodyTruncated for a cut body: the note is no request to judge.
+    expect(entry!.bodyWithheld).toEqual({ bytes: Buffer.byteLength(payload), secrets: 1000 });
+    expect(entry!.bodyTruncated).toBeUndefined();
     const served = (await app.inject({ method: 'GET', url: '/__wirecheck/journal' })).body;
     expect(served).not.toMatch(/sv-\d{6}-zz/);
     expect(entry!.headers['x-h0-token']).toBe(REDACTED);
@@ -92,6 +95,7 @@ describe('a request presenting a thousand secrets (the mock journal)', () => {
     // What is kept ends where the secret began: its placeholder, itself cut at 4096 bytes.
     expect(entry!.body).toBe(`${payload.slice(0, 4091)}${REDACTED}`.slice(0, 4096));
     expect(entry!.body).not.toContain(secret.slice(0, 3));
+    expect(entry!.bodyWithheld).toBeUndefined();
     await app.close();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { validateRequest } from '../../../src/mocks/messages/index.js';
+import { conversationError, validateRequest } from '../../../src/mocks/messages/index.js';
+import type { MessageRequest } from '../../../src/protocol/messages/index.js';
 
 const bash = [{ type: 'bash_20250124', name: 'bash' }];
 const base = { model: 'm', max_tokens: 100 };
@@ -180,6 +181,64 @@ describe('conversation rules', () => {
     expect(refusal(body)).toMatch(
       /^messages\.2: tool_use ids were found without tool_result blocks immediately after: t2\./,
     );
+  });
+
+  test('text before the tool_result blocks of a turn is refused: they must come first', () => {
+    const answer = (content: unknown[]) => ({
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] },
+        { role: 'user', content },
+      ],
+    });
+    const note = { type: 'text', text: 'Here are the results:' };
+    expect(refusal(answer([note, toolResult('t1'), toolResult('t2')]))).toBe(
+      'messages.2: tool_use ids were found without tool_result blocks immediately after: t1, t2. ' +
+        'Each tool_use block of messages.1 must have a corresponding tool_result block in the next message. ' +
+        'The tool_result blocks for t1, t2 come after the text block at messages.2.content.0: ' +
+        'tool_result blocks must come first in the content array, any text after them.',
+    );
+    // Any text must come after all the results, not only after the first.
+    expect(refusal(answer([toolResult('t1'), note, toolResult('t2')]))).toMatch(
+      /^messages\.2: tool_use ids were found without tool_result blocks immediately after: t2\. .* The tool_result blocks for t2 come after the text block at messages\.2\.content\.1: /,
+    );
+  });
+
+  test('text after all the tool_result blocks is served, and so is an image before them', () => {
+    const answer = (content: unknown[]) => ({
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] },
+        { role: 'user', content },
+      ],
+    });
+    const note = { type: 'text', text: 'What next?' };
+    expect(refusal(answer([toolResult('t1'), toolResult('t2'), note]))).toBeUndefined();
+    expect(refusal(answer([toolResult('t2'), toolResult('t1'), note, note]))).toBeUndefined();
+    // No source tried a non-text block first: served (accepting is the safe side).
+    const image = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' },
+    };
+    expect(refusal(answer([image, toolResult('t1'), toolResult('t2')]))).toBeUndefined();
+  });
+
+  test("the order of results and text is the real API's rule, not the spec's: the spec rules leave it out", () => {
+    const body = {
+      ...base,
+      tools: bash,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [toolUse('t1')] },
+        { role: 'user', content: [{ type: 'text', text: 'Here:' }, toolResult('t1')] },
+      ],
+    } as unknown as MessageRequest;
+    expect(conversationError(body)).toBeUndefined();
+    expect(conversationError(body, { resultsFirst: true })).toMatch(/^messages\.2: tool_use ids were found/);
   });
 
   test('a conversation may end with an assistant turn holding tool_use', () => {
