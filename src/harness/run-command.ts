@@ -1,6 +1,11 @@
 import type { Readable } from 'node:stream';
 import { HeldBytes } from '../protocol/held-line.js';
-import { type ContainedTarget, type Survivor, startContained } from './containment/index.js';
+import {
+  type ContainedTarget,
+  ContainmentUnavailable,
+  type Survivor,
+  startContained,
+} from './containment/index.js';
 import { createHeadTailCapture } from './head-tail.js';
 import { createLineWatch } from './line-watch.js';
 import { waitAtMost } from './wait-at-most.js';
@@ -61,6 +66,34 @@ export interface CommandOptions {
 /** After the command exits, how long its output may still arrive (a holder of the pipes is dead by then). */
 const DRAIN_MS = 500;
 
+/** Codes spawn fails with for want of the harness's own descriptors, processes or memory. */
+const HARNESS_SHORTAGES: ReadonlySet<string> = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'ENOMEM']);
+
+/**
+ * Whether an error from starting a target is spawn's refusal of the command as given: a program
+ * or working directory missing or not executable, arguments too long, a NUL byte. Only then is
+ * the target the one that "cannot be started"; a failure of wirecheck's (its containment, its
+ * own resources, a bug) blamed on it would stop a run with a false verdict.
+ */
+export function isCommandStartError(e: unknown): e is Error {
+  if (!(e instanceof Error)) return false;
+  const { code, syscall } = e as NodeJS.ErrnoException;
+  if (typeof code !== 'string') return false;
+  if (code === 'ERR_INVALID_ARG_VALUE') return e.message.includes('without null bytes');
+  return typeof syscall === 'string' && syscall.startsWith('spawn') && !HARNESS_SHORTAGES.has(code);
+}
+
+/**
+ * An error thrown or emitted while starting a target, as the run's `spawnError` when the command
+ * is what cannot start (isCommandStartError); any other error is thrown on. No containment
+ * method working stays a start failure: every start meets it, so the first (a suite's
+ * preflight) reports it as the target being unavailable, with the message naming the cause.
+ */
+export function spawnErrorOf(e: unknown): Error {
+  if (isCommandStartError(e) || e instanceof ContainmentUnavailable) return e;
+  throw e;
+}
+
 /**
  * Run a target command as the target contract in the README says: `sh -c CMD`, in its own process group, inside
  * the containment this machine offers (src/harness/containment), stdin written then
@@ -90,10 +123,10 @@ export async function runCommand(command: string, options: CommandOptions): Prom
       ...(options.cwd !== undefined && { cwd: options.cwd }),
     });
   } catch (error) {
-    return failedToStart(error as Error);
+    return failedToStart(spawnErrorOf(error));
   }
   const { child } = target;
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const out = headCollector(max);
     const err = createHeadTailCapture();
     const picked = options.stderrLine === undefined ? undefined : createLineWatch(options.stderrLine);
@@ -145,7 +178,8 @@ export async function runCommand(command: string, options: CommandOptions): Prom
       settled = true;
       stopTimers();
       void target.close();
-      resolve(failedToStart(error));
+      if (isCommandStartError(error)) resolve(failedToStart(error));
+      else reject(error);
     });
     child.once('exit', async (exitCode, signal) => {
       if (settled) return;

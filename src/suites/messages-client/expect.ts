@@ -1,7 +1,8 @@
 import { CheckFailure, NotExercised, show } from '../../harness/check.js';
 import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH, pathOf } from '../../mocks/messages/index.js';
 import { describeDifferences, differences } from '../../protocol/compare.js';
-import { Message, normalizeMessageResponse } from '../../protocol/messages/index.js';
+import { safeParseCut } from '../../protocol/first-bad-element.js';
+import { Message, normalizeMessageResponse, ReceivedBlock } from '../../protocol/messages/index.js';
 import { bufferedShape } from './compare.js';
 import type { CaseResult } from './context.js';
 import type { ClientErrorKind } from './output.js';
@@ -64,14 +65,14 @@ export function printedMessageProblem(
   value: unknown,
   expected: Message,
 ): { says: string; expected: unknown; actual: unknown } | undefined {
-  const parsed = Message.safeParse(value);
+  const { parsed, note } = safeParseCut(Message, value, 'content', ReceivedBlock, 'block');
   if (!parsed.success) {
     const issues = parsed.error.issues
       .slice(0, 3)
       .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
       .join('; ');
     return {
-      says: `stdout is not a message in the buffered response shape (${issues})`,
+      says: `stdout is not a message in the buffered response shape (${issues})${note}`,
       expected: bufferedShape(expected),
       actual: value,
     };

@@ -1,5 +1,9 @@
 import { CheckFailure, expectThat } from '../../harness/check.js';
 import { type BashToolResult, BashToolResultLine } from '../../protocol/bash/index.js';
+import { safeParseCut } from '../../protocol/first-bad-element.js';
+import { DEFAULT_JSON_LIMITS, parseJsonBounded } from '../../protocol/json/index.js';
+import { TextBlock } from '../../protocol/messages/index.js';
+import { zodIssues } from '../../protocol/zod-issues.js';
 import { stderrPart } from './preflight.js';
 import type { SessionRun } from './session.js';
 
@@ -53,15 +57,21 @@ export function jsonAt(run: SessionRun, index: number, what: string): unknown {
       silentCause(run),
     );
   }
-  try {
-    return JSON.parse(line.text);
-  } catch {
+  // A result line holds at most 65536 bytes of output, each at most 6 characters escaped, or
+  // that output as text blocks (one a byte: some 2 Mi characters): the default 16 Mi characters
+  // leave a correct runner room to spare (a session keeps lines up to 64 MiB), and the default
+  // depth leaves extra fields room to nest while zod's walk of the value stays shallow.
+  const parsed = parseJsonBounded(line.text, DEFAULT_JSON_LIMITS);
+  if (!parsed.ok) {
     throw new CheckFailure(
-      `stdout line ${index + 1} (${what}) is not JSON`,
+      parsed.reason === 'syntax'
+        ? `stdout line ${index + 1} (${what}) is not JSON`
+        : `stdout line ${index + 1} (${what}) is not read as JSON: ${parsed.message}`,
       'one JSON tool_result line per input line',
       abbreviate(line.text),
     );
   }
+  return parsed.value;
 }
 
 /**
@@ -70,11 +80,10 @@ export function jsonAt(run: SessionRun, index: number, what: string): unknown {
  */
 export function resultAt(run: SessionRun, index: number, what: string): BashToolResult {
   const value = jsonAt(run, index, what);
-  const parsed = BashToolResultLine.safeParse(value);
+  const { parsed, note } = safeParseCut(BashToolResultLine, value, 'content', TextBlock, 'text block');
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new CheckFailure(
-      `result line ${index + 1} (${what}) is not a tool_result block: ${issues}`,
+      `result line ${index + 1} (${what}) is not a tool_result block: ${zodIssues(parsed.error)}${note}`,
       '{"type":"tool_result","tool_use_id":string,"content":string (or text blocks),"is_error":boolean (false when left out)}',
       abbreviate(run.outputs[index]!.text),
     );

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { type ContainedTarget, type Survivor, startContained } from '../../harness/containment/index.js';
 import { createHeadTailCapture } from '../../harness/head-tail.js';
 import { startLoopLagProbe } from '../../harness/loop-lag.js';
+import { isCommandStartError, spawnErrorOf } from '../../harness/run-command.js';
 import { HeldBytes } from '../../protocol/held-line.js';
 import type { InputLine } from './lines.js';
 import {
@@ -176,13 +177,14 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   try {
     contained = await startContained(target, { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (e) {
+    const harnessLagMs = lag.stop();
     return {
       ...base,
       outputs: [],
       leftovers: new Map(),
       durationMs: elapsed(),
-      harnessLagMs: lag.stop(),
-      spawnError: e as Error,
+      harnessLagMs,
+      spawnError: spawnErrorOf(e),
     };
   }
   const { child } = contained;
@@ -207,7 +209,11 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
     (resolve) => {
       child.on('exit', (code, signal) => resolve({ code, signal }));
-      child.on('error', (error) => resolve({ code: null, signal: null, error }));
+      child.on('error', (error) => {
+        // Before the process started it could not start; after, the error is of the harness's
+        // link to it (a lost spawner): the runner still runs, and its exit follows.
+        if (child.pid === undefined) resolve({ code: null, signal: null, error });
+      });
     },
   );
   let exitedYet = false;
@@ -287,7 +293,10 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     durationMs: elapsed(),
     harnessLagMs,
   };
-  return exit.error ? { ...run, spawnError: exit.error } : run;
+  if (exit.error === undefined) return run;
+  // Only once everything the session started is gone: an error that is not the runner's is thrown on.
+  if (!isCommandStartError(exit.error)) throw exit.error;
+  return { ...run, spawnError: exit.error };
 }
 
 /** Poll until no watched process is alive or the settle time is over; what remains. */
