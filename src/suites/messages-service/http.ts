@@ -1,11 +1,11 @@
-import { CheckFailure, NotExercised, TargetGone } from '../../harness/check.js';
+import { CheckFailure, HarnessBug, NotExercised, TargetGone } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
 import type { GivenHeader } from '../../protocol/header-option.js';
 import { HeldBytes } from '../../protocol/held-line.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
-import { isSecretName } from '../../recording/redact.js';
+import { isSecretName, mergeSecrets, REDACTED, scrubSecrets } from '../../recording/redact.js';
 import { errorEnding } from './frame-rules.js';
 import type { BufferedReply, HeaderMap, StreamComment, StreamedReply } from './replies.js';
 import { messagesEndpoint } from './target.js';
@@ -126,7 +126,11 @@ function requestHeaders(client: ServiceClient, options: SendOptions): Record<str
   // A request that tests a missing or wrong key must carry no other credential either.
   const keyTested = options.withKey === false || options.apiKey !== undefined;
   const headers: Record<string, string> = {};
-  for (const h of client.headers ?? []) if (!(keyTested && isSecretName(h.name))) headers[h.name] = h.value;
+  for (const h of client.headers ?? []) {
+    if (keyTested && isSecretName(h.name)) continue;
+    refuseHeaderValue(h.value, `--header ${h.name}`, 'user');
+    headers[h.name] = h.value;
+  }
   Object.assign(headers, {
     'content-type': 'application/json',
     // The spec names the version header `service-version`; the real API names it
@@ -134,8 +138,32 @@ function requestHeaders(client: ServiceClient, options: SendOptions): Record<str
     'service-version': '2023-06-01',
   });
   if (options.versionHeaders !== 'spec') headers['anthropic-version'] = '2023-06-01';
-  if (options.withKey ?? true) headers['x-api-key'] = options.apiKey ?? client.apiKey;
+  if (options.withKey ?? true) {
+    if (options.apiKey === undefined) {
+      refuseHeaderValue(client.apiKey, 'the API key (sent as x-api-key)', 'user');
+    } else refuseHeaderValue(options.apiKey, 'the x-api-key of a wrong-key check', 'own');
+    headers['x-api-key'] = options.apiKey ?? client.apiKey;
+  }
   return headers;
+}
+
+/** HTTP whitespace at either end, which fetch strips from a header value before sending it. */
+const HEADER_VALUE_EDGES = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+/** A character fetch refuses in a header value (a line break, NUL, a control, one above U+00FF). */
+const HEADER_VALUE_REFUSED = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Fetch would refuse this value only when the request is made, with an error that quotes it
+ * (a secret) and that would read as the service's failure: it is refused first, by `what` it
+ * is and never by its value, as the user's mistake or as wirecheck's own.
+ */
+function refuseHeaderValue(value: string, what: string, whose: 'user' | 'own'): void {
+  const bad = HEADER_VALUE_REFUSED.exec(value.replace(HEADER_VALUE_EDGES, ''));
+  if (bad === null) return;
+  const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  const problem = `${what} holds U+${code}, which a header value cannot carry (a header value may hold a tab and U+0020..U+00FF except U+007F; the value is not shown, it may be a secret)`;
+  if (whose === 'own') throw new HarnessBug(`wirecheck built a request it cannot send: ${problem}`);
+  throw new UsageError(`${problem}: no request was sent`);
 }
 
 function headerMap(headers: Headers): HeaderMap {
@@ -193,24 +221,44 @@ async function post(
   const signals = [client.signal, controller.signal, budget];
   if (options.signal) signals.push(options.signal);
   const signal = AbortSignal.any(signals);
+  const headers = requestHeaders(client, options);
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: requestHeaders(client, options),
-        body,
-        signal,
-      });
+      response = await fetch(url, { method: 'POST', headers, body, signal });
     } catch (e) {
       const usage = badPort(e, url);
       if (usage) throw usage;
+      if (!signal.aborted && !isNetworkFailure(e)) throw notSent(e, url, headers);
       throw new RequestFailed(`POST ${url} failed: ${describeError(e, client.requestTimeoutMs)}`);
     }
     if (!RETRY_STATUSES.has(response.status) || attempt >= MAX_RETRIES) return response;
-    await response.body?.cancel();
+    // A body that broke off is nothing to judge: this reply is dropped and the request sent again.
+    await response.body?.cancel().catch(() => undefined);
     await pause(retryWaitMs(response.headers, attempt), signal);
   }
+}
+
+/**
+ * Whether fetch failed on the way to the service or back (undici's `fetch failed` carries the
+ * socket's error as its cause; an abort or a timeout is a DOMException), rather than refusing
+ * the request wirecheck built: an invalid argument (UND_ERR_INVALID_ARG) is the latter too.
+ */
+function isNetworkFailure(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  if (e.name === 'AbortError' || e.name === 'TimeoutError') return true;
+  const cause = e.cause;
+  return cause instanceof Error && (cause as { code?: unknown }).code !== 'UND_ERR_INVALID_ARG';
+}
+
+/** Fetch refused the request wirecheck built: a bug of wirecheck, told without the values fetch quotes. */
+function notSent(e: unknown, url: string, headers: Record<string, string>): HarnessBug {
+  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  const unquoted = text.replace(/"[\s\S]*"/, `"${REDACTED}"`);
+  const shown = scrubSecrets(unquoted, mergeSecrets(Object.values(headers)));
+  return new HarnessBug(
+    `POST ${url} was not sent: fetch refused the request wirecheck built (${clip(shown, 300)})`,
+  );
 }
 
 /** Wait `ms`, or less when `signal` aborts first. */
@@ -232,6 +280,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * Read a body to the end, within the size cap and the request's time budget (the fetch
  * signal). `onChunk` may stop the reading by returning true, or by returning a string: why
  * the reply broke a reading limit (the body is then cancelled and that is the readError).
+ * Only the read itself can break on the service: an error `onChunk` throws is wirecheck's
+ * own, and leaves (the body cancelled) as it was thrown, never as the service's readError.
  */
 async function readBody(
   response: Response,
@@ -241,33 +291,42 @@ async function readBody(
   const maxBytes = limits.maxBytes ?? MAX_BODY_BYTES;
   if (!response.body) return { stopped: false, readError: undefined };
   const reader = response.body.getReader();
+  // Reading stops here either way: a body that broke off meanwhile changes nothing.
+  const cancel = () => reader.cancel().catch(() => undefined);
   let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return { stopped: false, readError: undefined };
-      bytes += value.byteLength;
-      if (bytes > maxBytes) {
-        await reader.cancel();
-        return {
-          stopped: false,
-          readError: `the body went past the ${maxBytes}-byte limit of one reply (maxBodyBytes, default MAX_BODY_BYTES) and was cut off`,
-          overBytes: true,
-        };
-      }
-      const verdict = onChunk(value);
-      if (typeof verdict === 'string') {
-        await reader.cancel();
-        return { stopped: false, readError: verdict };
-      }
-      if (verdict) {
-        // Cancelling the body closes the connection at once, as a client that stops reading does.
-        await reader.cancel();
-        return { stopped: true, readError: undefined };
-      }
+  for (;;) {
+    let next: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      next = await reader.read();
+    } catch (e) {
+      return { stopped: false, readError: describeError(e, limits.budgetMs), broke: true };
     }
-  } catch (e) {
-    return { stopped: false, readError: describeError(e, limits.budgetMs), broke: true };
+    if (next.done) return { stopped: false, readError: undefined };
+    bytes += next.value.byteLength;
+    if (bytes > maxBytes) {
+      await cancel();
+      return {
+        stopped: false,
+        readError: `the body went past the ${maxBytes}-byte limit of one reply (maxBodyBytes, default MAX_BODY_BYTES) and was cut off`,
+        overBytes: true,
+      };
+    }
+    let verdict: boolean | string;
+    try {
+      verdict = onChunk(next.value);
+    } catch (e) {
+      await cancel();
+      throw e;
+    }
+    if (typeof verdict === 'string') {
+      await cancel();
+      return { stopped: false, readError: verdict };
+    }
+    if (verdict) {
+      // Cancelling the body closes the connection at once, as a client that stops reading does.
+      await cancel();
+      return { stopped: true, readError: undefined };
+    }
   }
 }
 
