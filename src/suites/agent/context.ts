@@ -16,6 +16,7 @@ import {
 } from '../../mocks/messages/index.js';
 import type { Message } from '../../protocol/messages/index.js';
 import { runApiKey } from '../messages-client/target.js';
+import { watchScenario } from '../messages-mock-failures.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
 import { type AgentCase, CASES, type CaseKey, isAgentMarker } from './cases.js';
@@ -67,7 +68,10 @@ export interface AgentCtx {
   readonly target: AgentTarget;
   /** The budget of a case, between two requests for a paced one (AgentCase.paced). */
   readonly caseTimeoutMs: number;
-  /** The result of a case; each case runs once per suite run, when a check first asks. */
+  /**
+   * The result of a case; each case runs once per suite run, when a check first asks. A
+   * HarnessBug when the mock failed on its own in the case (watchScenario): no check judges it.
+   */
   result(key: CaseKey): Promise<AgentCaseResult>;
   /** Several cases' results, in the order asked. */
   results(keys: readonly CaseKey[]): Promise<AgentCaseResult[]>;
@@ -118,12 +122,13 @@ export async function openAgent(
 
   const runCaseNow = async (spec: AgentCase): Promise<AgentCaseResult> => {
     const model = scriptedAgentModel(spec.name, (i) => spec.step(i));
+    const watched = watchScenario(model.scenario, `case ${spec.name}`);
     // A body only the real API refuses (max_tokens 0, a bash version it does not know) is
     // served: requests-accepted warns about it, and the rest of the loop is still judged.
     const mock = await startMockMessagesService({
       apiKey,
       seed,
-      scenario: model.scenario,
+      scenario: watched.scenario,
       admit: (body) => specRequestError(body) === undefined,
     });
     mocks.add(mock);
@@ -158,6 +163,8 @@ export async function openAgent(
       );
       unwatch();
       const journal = mock.journal.entries();
+      const bug = watched.failureIn(journal);
+      if (bug !== undefined) throw bug;
       const problem = journal.length === 0 ? cannotStart(run) : undefined;
       if (problem !== undefined) {
         const cause = `the agent command ${quotedCommand(target.agent)} ${problem}`;

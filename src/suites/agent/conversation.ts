@@ -3,6 +3,7 @@ import type { JournalEntry } from '../../mocks/messages/index.js';
 import { type Difference, differences } from '../../protocol/compare.js';
 import { normalizeBlock, normalizeTurn } from '../../protocol/messages/defaults.js';
 import type { Message } from '../../protocol/messages/index.js';
+import { bodyNotKept } from '../journal-bodies.js';
 import type { AgentCaseResult } from './context.js';
 
 /**
@@ -62,8 +63,31 @@ export function textOfResult(block: ToolResultBlock): string {
     .join('');
 }
 
-/** The turns of a request body in reduced form; undefined when there are none. */
+/** Why the journal holds no whole body of a request (bodyNotKept), or undefined. */
+export function bodyCut(entry: JournalEntry): string | undefined {
+  const why = bodyNotKept(entry);
+  return why === undefined ? undefined : `${why}, too little to judge`;
+}
+
+/**
+ * For a NotExercised message: the requests of `results` left unjudged because their bodies
+ * were cut (bodyCut), after "; ", or '' when there are none.
+ */
+export function cutBodiesNote(results: readonly AgentCaseResult[]): string {
+  const cut = results.flatMap((result) =>
+    result.requests.flatMap((entry, i) =>
+      bodyNotKept(entry) === undefined ? [] : [`case ${result.spec.name}, request ${i + 1}`],
+    ),
+  );
+  if (cut.length === 0) return '';
+  const shown = cut.length > 3 ? `${cut.slice(0, 3).join('; ')}; ...` : cut.join('; ');
+  return `; ${cut.length} request(s) were not judged because the mock's journal did not keep their whole bodies (over its limit of a body, or withheld for the secrets they presented: ${shown})`;
+}
+
+/** The turns of a request body in reduced form; undefined when there are none, or when the body was cut (bodyCut). */
 export function turnsOf(entry: JournalEntry): SpecTurn[] | undefined {
+  // A cut body is its first bytes as text, a withheld one a note: never a conversation to compare or to fail.
+  if (bodyNotKept(entry) !== undefined) return undefined;
   const messages = (entry.body as { messages?: unknown } | undefined)?.messages;
   if (!Array.isArray(messages)) return undefined;
   return messages.map((raw: unknown) => {
@@ -208,7 +232,15 @@ export function describeRequest(entry: JournalEntry, index: number): string {
       : entry.realApiRefusal !== undefined
         ? `; the real API would refuse it: ${entry.realApiRefusal}`
         : '';
-  return `#${index + 1} (${turns === undefined ? 'no messages' : `${turns.length} turns`}, ${status}${refused})`;
+  const what =
+    turns !== undefined
+      ? `${turns.length} turns`
+      : entry.bodyTruncated !== undefined
+        ? `a ${entry.bodyTruncated.bytes}-byte body, cut in the journal`
+        : entry.bodyWithheld !== undefined
+          ? `a ${entry.bodyWithheld.bytes}-byte body, withheld from the journal`
+          : 'no messages';
+  return `#${index + 1} (${what}, ${status}${refused})`;
 }
 
 export function describeRequests(requests: readonly JournalEntry[]): string {

@@ -4,7 +4,8 @@ import type { MessageRequest } from '../../protocol/messages/index.js';
 
 /**
  * Why a request body breaks a rule the spec states for every client, or undefined: the
- * fields it marks required, turns of `user`/`assistant` with string or block content, and
+ * fields it marks required, turns of `user`/`assistant` with string or block content (each
+ * tool_use with a string `id`, each tool_result with a string `tool_use_id`), and
  * the conversation rules of "Content blocks" (tool_use only in assistant turns,
  * tool_result only in user turns) and of the follow-up turn (each tool_result answers a
  * tool_use of the turn right before; every tool_use is answered in the next turn).
@@ -27,9 +28,15 @@ export function specRequestError(body: unknown): string | undefined {
     }
     if (Array.isArray(t.content)) {
       for (const [j, block] of t.content.entries()) {
-        const type = (block as { type?: unknown } | null)?.type;
-        if (typeof type !== 'string')
-          return `messages.${i}.content.${j}.type: expected a string, got ${show(type)}`;
+        const b = (block ?? {}) as { type?: unknown; id?: unknown; tool_use_id?: unknown };
+        if (typeof b.type !== 'string')
+          return `messages.${i}.content.${j}.type: expected a string, got ${show(b.type)}`;
+        // conversationError writes the ids into its messages: one that is no string must not reach it.
+        if (b.type === 'tool_use' && typeof b.id !== 'string')
+          return `messages.${i}.content.${j}.id: expected a string (the tool_use's id), got ${show(b.id)}`;
+        if (b.type === 'tool_result' && typeof b.tool_use_id !== 'string') {
+          return `messages.${i}.content.${j}.tool_use_id: expected a string (the id of the tool_use answered), got ${show(b.tool_use_id)}`;
+        }
       }
     }
   }

@@ -14,6 +14,7 @@ import {
   startMockMessagesService,
 } from '../../mocks/messages/index.js';
 import type { Message, MessageRequest } from '../../protocol/messages/index.js';
+import { watchScenario } from '../messages-mock-failures.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
 import { refusalIn } from './expect.js';
@@ -96,7 +97,7 @@ export interface MessagesClientCtx {
   /**
    * Run the client once. NotExercised when the mock refused its request for a fault the request
    * checks fail it for (another path, no key, a body the real API refuses): the case's reply was
-   * never met.
+   * never met. HarnessBug when the mock failed on its own in the run (watchScenario).
    */
   runCase(spec: CaseSpec): Promise<CaseResult>;
   /** A base URL where nothing listens: connecting is refused. */
@@ -169,7 +170,9 @@ export async function openMessagesClient(
   let runs = 0;
 
   const runOnce = async (spec: CaseSpec): Promise<CaseResult> => {
-    const mock = await startMockMessagesService({ apiKey, seed, scenario: spec.scenario });
+    const label = `run ${++runs} of the client`;
+    const watched = watchScenario(spec.scenario, label);
+    const mock = await startMockMessagesService({ apiKey, seed, scenario: watched.scenario });
     mocks.add(mock);
     const flood = new AbortController();
     // The case's budget counts from the first request, not the client's start-up.
@@ -186,7 +189,7 @@ export async function openMessagesClient(
         apiKey: spec.withKey === false ? undefined : apiKey,
       });
       const run = await leftovers.track(
-        `run ${++runs} of the client`,
+        label,
         runCommand(target.client, {
           env,
           stdin: JSON.stringify(spec.body),
@@ -199,6 +202,8 @@ export async function openMessagesClient(
       );
       unwatch();
       const entries = mock.journal.entries();
+      const bug = watched.failureIn(entries);
+      if (bug !== undefined) throw bug;
       return {
         run,
         outcome: classifyRun(run),

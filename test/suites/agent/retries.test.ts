@@ -116,3 +116,15 @@ test('a request answered something else than the script says is not exercised', 
     }),
   );
 });
+
+test('a case whose script answers no such error is a harness bug, not an error of the target', async () => {
+  // The one-call case scripts no service error: asking it for one is a bug of the suite.
+  const result = fakeCaseResult(CASES.oneCall, [], 0);
+  await expect(judge('rate-limited', result)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'HarnessBug',
+      message:
+        'agent.loop.retries-rate-limited: the script of case one-call answers no request HTTP 429 rate_limit_error in its 2 steps, so there is no retry to judge',
+    }),
+  );
+});

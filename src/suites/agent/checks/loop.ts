@@ -6,6 +6,8 @@ import { describeDifferences } from '../../../protocol/compare.js';
 import { CASE_KEYS, type CaseKey, OTHER_TOOL, OTHER_TOOL_MARKER } from '../cases.js';
 import type { AgentCaseResult, AgentCtx } from '../context.js';
 import {
+  bodyCut,
+  cutBodiesNote,
   describeRequest,
   followUpsOf,
   historyDifferences,
@@ -74,7 +76,8 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const result of await ctx.results(CASE_KEYS)) {
+      const results = await ctx.results(CASE_KEYS);
+      for (const result of results) {
         const first = result.requests[0];
         if (first === undefined) {
           throw caseFailure(
@@ -84,7 +87,7 @@ export const loopChecks: Check<AgentCtx>[] = [
             'none',
           );
         }
-        if (!bodyRead(first)) continue;
+        if (!bodyWhole(first)) continue;
         judged++;
         const last = turnsOf(first)?.at(-1);
         if (last?.role !== 'user' || !textOfTurn(last).includes(result.spec.prompt)) {
@@ -95,7 +98,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           );
         }
       }
-      if (judged === 0) throw noBodyRead();
+      if (judged === 0) throw noBodyRead(results);
     },
   },
   {
@@ -139,7 +142,8 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const { result, entry, index } of readBodies(await ctx.results(CASE_KEYS))) {
+      const results = await ctx.results(CASE_KEYS);
+      for (const { result, entry, index } of readBodies(results)) {
         judged++;
         if (toolsOf(entry)?.some((t) => t?.name === 'bash')) continue;
         const raw = (entry.body as { tools?: unknown } | undefined)?.tools;
@@ -149,7 +153,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           raw === undefined ? 'no tools field' : show(raw),
         );
       }
-      if (judged === 0) throw noBodyRead();
+      if (judged === 0) throw noBodyRead(results);
     },
   },
   {
@@ -164,7 +168,8 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const { result, entry, index } of readBodies(await ctx.results(CASE_KEYS))) {
+      const results = await ctx.results(CASE_KEYS);
+      for (const { result, entry, index } of readBodies(results)) {
         const named = toolsOf(entry)?.find((t) => t?.name === 'bash');
         if (named === undefined) continue;
         judged++;
@@ -177,7 +182,7 @@ export const loopChecks: Check<AgentCtx>[] = [
       }
       if (judged === 0) {
         throw new NotExercised(
-          'no request body read offered a tool named bash (loop.tools-every-request judges that)',
+          `no request body read offered a tool named bash (loop.tools-every-request judges that)${cutBodiesNote(results)}`,
         );
       }
     },
@@ -193,7 +198,8 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const { result, entry, index } of readBodies(await ctx.results(CASE_KEYS))) {
+      const results = await ctx.results(CASE_KEYS);
+      for (const { result, entry, index } of readBodies(results)) {
         judged++;
         const error = specRequestError(entry.body);
         if (error === undefined) continue;
@@ -203,7 +209,7 @@ export const loopChecks: Check<AgentCtx>[] = [
           describeRequest(entry, index),
         );
       }
-      if (judged === 0) throw noBodyRead();
+      if (judged === 0) throw noBodyRead(results);
     },
   },
   {
@@ -218,7 +224,8 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const results = await ctx.results(CASE_KEYS);
-      if (!results.some((result) => result.requests.some(bodyRead))) throw noBodyRead();
+      // The mock judged each body it read whole, before its journal cut it: a cut body counts.
+      if (!results.some((result) => result.requests.some(bodyRead))) throw noBodyRead(results);
       for (const result of results) {
         const index = result.requests.findIndex(
           (entry) => entry.bodyError !== undefined || entry.realApiRefusal !== undefined,
@@ -245,8 +252,9 @@ export const loopChecks: Check<AgentCtx>[] = [
     rule: `${FOLLOW_UP_RULE} The earlier turns are sent again unchanged (compared on the fields the spec names, a documented default written out or left out being the same).`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
-      const followUps = followUpsOf(await ctx.results(CASE_KEYS));
-      if (followUps.length === 0) throw noFollowUp();
+      const results = await ctx.results(CASE_KEYS);
+      const followUps = followUpsOf(results);
+      if (followUps.length === 0) throw noFollowUp(results);
       for (const f of followUps) {
         const found = historyDifferences(f);
         if (found.length === 0) continue;
@@ -270,8 +278,9 @@ export const loopChecks: Check<AgentCtx>[] = [
     rule: `${FOLLOW_UP_RULE} The assistant turn is the reply's: its tool_use blocks come back with the same id, name and input, in order.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
-      const followUps = followUpsOf(await ctx.results(CASE_KEYS));
-      if (followUps.length === 0) throw noFollowUp();
+      const results = await ctx.results(CASE_KEYS);
+      const followUps = followUpsOf(results);
+      if (followUps.length === 0) throw noFollowUp(results);
       for (const f of followUps) {
         const turn = f.turns[f.earlier.length];
         const expected = toolUsesOfMessage(f.reply);
@@ -300,7 +309,8 @@ export const loopChecks: Check<AgentCtx>[] = [
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
-      for (const f of followUpsOf(await ctx.results(CASE_KEYS))) {
+      const results = await ctx.results(CASE_KEYS);
+      for (const f of followUpsOf(results)) {
         const turn = f.turns[f.earlier.length];
         if (turn?.role !== 'assistant') continue; // agent.loop.assistant-turn judges this
         judged++;
@@ -312,7 +322,11 @@ export const loopChecks: Check<AgentCtx>[] = [
           show(turn.blocks),
         );
       }
-      if (judged === 0) throw new NotExercised('no follow-up request carried an assistant turn to compare');
+      if (judged === 0) {
+        throw new NotExercised(
+          `no follow-up request carried an assistant turn to compare${cutBodiesNote(results)}`,
+        );
+      }
     },
   },
   {
@@ -407,26 +421,36 @@ function bodyRead(entry: JournalEntry): boolean {
   return entry.body !== undefined;
 }
 
-/** Every request of the cases whose body the mock read, with its case and its place in it. */
+/** The mock read the request's body and its journal kept all of it (bodyCut): there is a body to judge. */
+function bodyWhole(entry: JournalEntry): boolean {
+  return bodyRead(entry) && bodyCut(entry) === undefined;
+}
+
+/** Every request of the cases whose whole body the journal holds, with its case and its place in it. */
 function* readBodies(
   results: readonly AgentCaseResult[],
 ): Generator<{ result: AgentCaseResult; entry: JournalEntry; index: number }> {
   for (const result of results) {
     for (const [index, entry] of result.requests.entries()) {
-      if (bodyRead(entry)) yield { result, entry, index };
+      if (bodyWhole(entry)) yield { result, entry, index };
     }
   }
 }
 
-function noBodyRead(): NotExercised {
+function noBodyRead(results: readonly AgentCaseResult[]): NotExercised {
+  const refused =
+    "without the run's key, which agent.auth.key-sent judges, or not to POST /v1/messages, which agent.loop.endpoint judges";
+  const cut = cutBodiesNote(results);
   return new NotExercised(
-    "the mock read no request body: it refused every request before reading it (without the run's key, which agent.auth.key-sent judges, or not to POST /v1/messages, which agent.loop.endpoint judges)",
+    cut === ''
+      ? `the mock read no request body: it refused every request before reading it (${refused})`
+      : `no whole request body to judge${cut}; the mock refused any other before reading it (${refused})`,
   );
 }
 
-function noFollowUp(): NotExercised {
+function noFollowUp(results: readonly AgentCaseResult[]): NotExercised {
   return new NotExercised(
-    'no follow-up request reached the mock (in no case did the agent answer a reply with tool calls)',
+    `no follow-up request reached the mock (in no case did the agent answer a reply with tool calls)${cutBodiesNote(results)}`,
   );
 }
 

@@ -5,6 +5,8 @@ import { CASE_KEYS, type CaseKey, FAILING_COMMANDS, MARKER_FILE } from '../cases
 import type { AgentCtx } from '../context.js';
 import {
   arrivedToolResult,
+  bodyCut,
+  cutBodiesNote,
   type FollowUp,
   followUpsOf,
   newToolResults,
@@ -28,10 +30,11 @@ const ONE_PER_USE =
 
 /** The follow-ups of `keys`, or NotExercised when the agent answered no reply with tool calls. */
 async function followUps(ctx: AgentCtx, keys: readonly CaseKey[]): Promise<FollowUp[]> {
-  const found = followUpsOf(await ctx.results(keys));
+  const results = await ctx.results(keys);
+  const found = followUpsOf(results);
   if (found.length === 0) {
     throw new NotExercised(
-      'no follow-up request reached the mock (in no case did the agent answer a reply with tool calls)',
+      `no follow-up request reached the mock (in no case did the agent answer a reply with tool calls)${cutBodiesNote(results)}`,
     );
   }
   return found;
@@ -228,6 +231,10 @@ export const resultChecks: Check<AgentCtx>[] = [
       const result = await ctx.result('restart');
       const id = scriptedToolUseId(result.spec.name, 0, 0);
       const second = result.requests[1];
+      const cut = second === undefined ? undefined : bodyCut(second);
+      if (cut !== undefined) {
+        throw new NotExercised(`case ${result.spec.name}, request 2: ${cut} (${runContext(result)})`);
+      }
       const answered =
         second?.body !== undefined && JSON.stringify(second.body).includes(`"tool_use_id":"${id}"`);
       if (!answered) {

@@ -1,7 +1,7 @@
-import { type Check, NotExercised } from '../../../harness/check.js';
+import { type Check, HarnessBug, NotExercised } from '../../../harness/check.js';
 import { describeDifferences } from '../../../protocol/compare.js';
 import type { AgentCaseResult, AgentCtx } from '../context.js';
-import { describeRequest, specDifferences, turnsOf } from '../conversation.js';
+import { bodyCut, describeRequest, specDifferences, turnsOf } from '../conversation.js';
 import { CHECK_BUDGET_MS, caseFailure, expectNotCutShort, runContext } from '../expect.js';
 import { RETRIED_ERRORS, RETRY_AFTER_MS, type ServiceErrorStep, statusOfRetried } from '../script.js';
 
@@ -28,10 +28,15 @@ function errorAt(result: AgentCaseResult, index: number): RetriedError | undefin
   return step !== undefined && 'serviceError' in step ? step.serviceError : undefined;
 }
 
-/** The request the case's script answers `error` (counted from 0). */
+/**
+ * The request the case's script answers `error` (counted from 0). A script without it is a
+ * bug of the suite that no agent can cause.
+ */
 function indexOfError(result: AgentCaseResult, error: RetriedError): number {
   for (let i = 0; i < result.spec.steps; i++) if (errorAt(result, i) === error) return i;
-  throw new Error(`case ${result.spec.name} answers no request ${answerOf(error)}`);
+  throw new HarnessBug(
+    `${CHECK_OF[error]}: the script of case ${result.spec.name} answers no request ${answerOf(error)} in its ${result.spec.steps} steps, so there is no retry to judge`,
+  );
 }
 
 /** Why the agent never sent the request the script answers with an error. */
@@ -69,6 +74,17 @@ function expectSentAgain(result: AgentCaseResult, error: RetriedError): void {
       'the same request sent again, after retry-after-ms',
       'no further request',
     );
+  }
+  for (const [entry, n] of [
+    [answered, index + 1],
+    [retry, index + 2],
+  ] as const) {
+    const cut = bodyCut(entry);
+    if (cut !== undefined) {
+      throw new NotExercised(
+        `request ${n} cannot be compared with the other try: ${cut} (${runContext(result)})`,
+      );
+    }
   }
   const first = turnsOf(answered);
   const again = turnsOf(retry);

@@ -2,6 +2,7 @@ import { type Check, type CheckEnv, CheckFailure, NotExercised, show } from '../
 import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH } from '../../../mocks/messages/index.js';
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
+import { bodyNotKept } from '../../journal-bodies.js';
 import { always, type CaseResult, helloMessage, type MessagesClientCtx } from '../context.js';
 import { describeRequests, expectClientError, expectRequests, refusalIn, refusalOf } from '../expect.js';
 import { describeRun } from '../output.js';
@@ -55,6 +56,23 @@ function withBodyRead<T extends { request: JournalEntry }>(requests: readonly T[
   );
 }
 
+/**
+ * The journal holds the request's whole body (bodyNotKept): a client may rightly send more than
+ * it keeps (a long system prompt at the top level, which no check judges), and a body it did not
+ * keep whole is not compared with stdin.
+ */
+function wholeBody({ request }: { request: JournalEntry }): boolean {
+  return bodyNotKept(request) === undefined;
+}
+
+/** Why no body of `requests` was compared: the journal cut every one (wholeBody). */
+function noWholeBody(requests: readonly { label: string; request: JournalEntry }[]): NotExercised {
+  const cut = requests.map(({ label, request }) => `${label}: ${bodyNotKept(request)}`);
+  return new NotExercised(
+    `the mock's journal did not keep a whole request body (${cut.join('; ')}), nothing to compare with stdin`,
+  );
+}
+
 /** The body fields the spec lists, in one form: string turns as text blocks, defaults written out. */
 function specFields(body: unknown): unknown {
   const b = (normalizeMessageRequest(body ?? {}) ?? {}) as Record<string, unknown>;
@@ -98,10 +116,12 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send. So does a client whose body the real API refuses (stdin is one it serves): the checks of the cases that met that refusal are then not exercised.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx, env, true))) {
+      const read = withBodyRead(await sharedRequests(ctx, env, true));
+      for (const { label, stream, request } of read) {
         const stdin = specFields(richRequest(stream));
-        const sent = specFields(request.body);
-        const found = differences(stdin, sent, { extra: 'tolerate' });
+        const found = wholeBody({ request })
+          ? differences(stdin, specFields(request.body), { extra: 'tolerate' })
+          : [];
         if (found.length > 0) {
           throw new CheckFailure(
             `${label}: the body sent differs from stdin: ${describeDifferences(found)}`,
@@ -109,6 +129,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
             show(request.body),
           );
         }
+        // The mock judged the body whole before its journal cut it: its refusal stands for a cut body too.
         if (request.bodyError !== undefined) {
           // stdin was a body the real API serves; what the client made of it is not.
           throw new CheckFailure(
@@ -118,6 +139,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
           );
         }
       }
+      if (!read.some(wholeBody)) throw noWholeBody(read);
     },
   },
   {
@@ -131,7 +153,9 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     rule: 'The target contract makes stdin the request body. A field the client adds inside a turn, block or tool definition (cache_control, eager_input_streaming) is one the real API accepts, so the request still works, but it changes what was asked (billing, how tool input streams): a warning that names every added field.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      for (const { label, stream, request } of withBodyRead(await sharedRequests(ctx, env))) {
+      const read = withBodyRead(await sharedRequests(ctx, env));
+      if (!read.some(wholeBody)) throw noWholeBody(read);
+      for (const { label, stream, request } of read.filter(wholeBody)) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
         const found = differences(stdin, sent, { extra: addedInside }).filter((d) => d.kind === 'extra');
