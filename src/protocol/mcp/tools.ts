@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeParseFirstIssue } from '../first-bad-element.js';
 
 /**
  * One property of a tool's input schema. The spec asks for `type` and `description` and
@@ -25,6 +26,27 @@ export const Tool = z.looseObject({
   inputSchema: ToolInputSchema,
 });
 export type Tool = z.infer<typeof Tool>;
+
+/**
+ * `item` parsed as a Tool, with at most a few issues: arrays stop at their first bad element
+ * (safeParseFirstIssue), and the input schema's properties, a record (which zod's early stop does not
+ * cover), are judged one at a time first, the tool parsed with only the first bad one.
+ */
+export function safeParseTool(item: unknown): z.ZodSafeParseResult<Tool> {
+  return safeParseFirstIssue(Tool, withFirstBadProperty(item));
+}
+
+function withFirstBadProperty(item: unknown): unknown {
+  const schema = (item as { inputSchema?: unknown } | null | undefined)?.inputSchema;
+  const properties = (schema as { properties?: unknown } | null | undefined)?.properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return item;
+  for (const [name, property] of Object.entries(properties)) {
+    if (safeParseFirstIssue(ToolInputProperty, property).success) continue;
+    // A computed key is an own property even when it is `__proto__`.
+    return { ...(item as object), inputSchema: { ...(schema as object), properties: { [name]: property } } };
+  }
+  return item;
+}
 
 export const ToolsListResult = z.looseObject({
   tools: z.array(Tool),

@@ -1,4 +1,5 @@
 import type { Tool } from '../../protocol/mcp/index.js';
+import { NO_UNREAD, type UnreadTools, unreadNote } from './listed-tools.js';
 import type { CallToolsOption } from './target.js';
 
 // Which tools of a server the suite may call. A tool server's tools can do anything (write
@@ -39,6 +40,8 @@ export interface CallPolicy {
   readonly refused: readonly Tool[];
   /** The skip message for a check that would have called one of the refused tools. */
   readonly refusedNote: string | undefined;
+  /** Listed tools no check sees: their entries are malformed (listed-tools.ts). */
+  readonly unread: UnreadTools;
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
@@ -80,6 +83,7 @@ export function callPolicy(
   tools: readonly Tool[],
   serverName: string | undefined,
   option: CallToolsOption | undefined,
+  unread: UnreadTools = NO_UNREAD,
 ): CallPolicy {
   const because = new Map<string, AllowedBecause>();
   const allowed: Tool[] = [];
@@ -92,7 +96,7 @@ export function callPolicy(
       because.set(tool.name, reason);
     }
   }
-  return { allowed, because, refused, refusedNote: refusedNote(refused, option) };
+  return { allowed, because, refused, refusedNote: refusedNote(refused, option), unread };
 }
 
 const SHOWN = 12;
@@ -113,6 +117,9 @@ function refusedNote(refused: readonly Tool[], option: CallToolsOption | undefin
 
 /** The skip message when a check needs a tool and none may be called. */
 export function noToolMessage(policy: CallPolicy, what: string): string {
-  if (policy.allowed.length === 0 && policy.refused.length === 0) return 'the server lists no tools';
-  return `${what}: no tool may be called; ${policy.refusedNote ?? 'none is allowed'}`;
+  const unread = unreadNote(policy.unread);
+  if (policy.allowed.length === 0 && policy.refused.length === 0) {
+    return unread === undefined ? 'the server lists no tools' : `${what}: no tool to call; ${unread}`;
+  }
+  return `${what}: no tool may be called; ${policy.refusedNote ?? 'none is allowed'}${unread === undefined ? '' : `; ${unread}`}`;
 }

@@ -12,7 +12,6 @@ import {
   InitializeResult,
   isProtocolRevision,
   type Tool,
-  ToolsListResult,
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
 import { redactCommand, redactUrl } from '../../recording/tools/redact-target.js';
@@ -22,6 +21,7 @@ import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet, type TargetHeaders } from './http.js';
 import { IdleStream } from './idle-stream.js';
+import { readTools } from './listed-tools.js';
 import { SLOW_START_HINT, whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
@@ -160,7 +160,10 @@ export interface ToolServerCtx {
   makeRoom(channel: Channel): Promise<void>;
   /** Every session the suite holds open now (a reply misrouted to any of them shows as a stray there). */
   openChannels(): Channel[];
-  /** Every tool of tools/list (all pages), asked once per run. */
+  /**
+   * Every well-formed tool of tools/list (all pages), asked once per run; one the Tool schema
+   * refuses is left out (tools.list-shape judges it; the policy's `unread` names it).
+   */
   tools(): Promise<Tool[]>;
   /** The raw pages of tools/list, for the checks that judge them. */
   toolPages(): Promise<ToolPages>;
@@ -567,25 +570,12 @@ export async function openToolServer(
       return { results, channel, problem: `tools/list still gave a nextCursor after ${MAX_PAGES} pages` };
     });
 
-  const tools = () =>
+  const toolList = () =>
     shared('tools', async () => {
       const { results } = await prerequisite('tools/list', toolPages);
-      return results.flatMap((result) => {
-        const parsed = ToolsListResult.safeParse(result);
-        // The shape is the list check's business; other checks use whatever tools parse.
-        if (parsed.success) return parsed.data.tools;
-        const raw = (result as { tools?: unknown } | null)?.tools;
-        return Array.isArray(raw)
-          ? raw.filter(
-              (t): t is Tool =>
-                typeof t === 'object' &&
-                t !== null &&
-                typeof t.name === 'string' &&
-                typeof t.inputSchema === 'object',
-            )
-          : [];
-      });
+      return readTools(results);
     });
+  const tools = async () => (await toolList()).tools;
 
   return {
     target,
@@ -609,7 +599,11 @@ export async function openToolServer(
     openChannels: () => [...channels].filter((c) => c.gone() === undefined),
     tools,
     toolPages: () => prerequisite('tools/list', toolPages),
-    policy: () => shared('policy', async () => callPolicy(await tools(), serverInfo?.name, target.callTools)),
+    policy: () =>
+      shared('policy', async () => {
+        const list = await toolList();
+        return callPolicy(list.tools, serverInfo?.name, target.callTools, list.unread);
+      }),
     shared,
     ownSessions: (id, signal, body) => owners.asCheck(id, signal, body),
     leftovers,

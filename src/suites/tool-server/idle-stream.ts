@@ -1,4 +1,5 @@
-import { NotExercised, TargetGone } from '../../harness/check.js';
+import { type HarnessBug, NotExercised, TargetGone } from '../../harness/check.js';
+import { harnessBugOf } from '../../harness/programmer-error.js';
 import { KEEP_ALIVE_MS } from '../../protocol/mcp/index.js';
 import { keepAliveSettledAt } from './rules.js';
 import type { SseChannel } from './sse-channel.js';
@@ -48,6 +49,8 @@ export function keepAliveVerdictSettled(channel: SseChannel, now = performance.n
  */
 export class IdleStream {
   private first: SseChannel | undefined;
+  /** A bug of wirecheck met while opening the first stream: the keep-alive check meets it. */
+  private bug: HarnessBug | undefined;
   private cutShort = false;
   private again: Promise<SseChannel> | undefined;
 
@@ -61,12 +64,16 @@ export class IdleStream {
     private readonly closeShared: () => Promise<void>,
   ) {}
 
-  /** Opens the first stream; one that cannot be opened leaves the keep-alive check nothing to watch. */
+  /**
+   * Opens the first stream; one that cannot be opened leaves the keep-alive check nothing to
+   * watch. A bug of wirecheck is kept for that check to throw, not taken for a refusal.
+   */
   async start(): Promise<void> {
     try {
       this.first = await this.open('idle');
-    } catch {
+    } catch (e) {
       this.first = undefined;
+      this.bug = harnessBugOf(e);
     }
   }
 
@@ -88,9 +95,11 @@ export class IdleStream {
    * call, when the first was let go before its verdict settled. The keep-alive check calls it
    * after every check that opens sessions has ended, so the sessions kept for the checks that
    * share them are closed first: on a capped server they would leave the new stream no room.
-   * NotExercised when there is none; TargetGone when the server stopped answering.
+   * NotExercised when there is none; TargetGone when the server stopped answering; a HarnessBug
+   * when opening one met a bug of wirecheck.
    */
   async watched(): Promise<SseChannel> {
+    if (this.bug !== undefined) throw this.bug;
     if (!this.cutShort) {
       if (this.first === undefined)
         throw new NotExercised('the idle stream could not be opened with the suite');
@@ -101,6 +110,8 @@ export class IdleStream {
       return await this.again;
     } catch (e) {
       if (e instanceof TargetGone) throw e;
+      const bug = harnessBugOf(e);
+      if (bug !== undefined) throw bug;
       throw new NotExercised(
         `the idle stream opened with the suite was let go before its keep-alives were judged, for a session the server refused for capacity, and a new one could not be opened: ${e instanceof Error ? e.message : String(e)}`,
       );

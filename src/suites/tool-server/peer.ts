@@ -1,3 +1,5 @@
+import { HarnessBug } from '../../harness/check.js';
+import { harnessBugOf } from '../../harness/programmer-error.js';
 import { clip, detach } from '../../protocol/clip.js';
 import {
   type ClassifiedMessage,
@@ -381,16 +383,38 @@ export class RpcPeer {
   watch<T>(pick: (arrival: Arrival) => T | undefined, keep: number = WATCH_KEEP): Watch<T> {
     const found: T[] = [];
     let count = 0;
+    let bug: HarnessBug | undefined;
     const see = (arrival: Arrival) => {
-      const picked = pick(arrival);
+      let picked: T | undefined;
+      try {
+        picked = pick(arrival);
+      } catch (e) {
+        // A pick runs in the stream's data handler: what it throws would escape to the event
+        // loop and stop the whole run. It is wirecheck's own code, so a bug: the watch ends,
+        // and the check that reads it meets the bug.
+        bug =
+          harnessBugOf(e) ??
+          new HarnessBug(
+            `a watch on ${this.label} threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`,
+            {
+              cause: e,
+            },
+          );
+        this.watchers.delete(see);
+        return;
+      }
       if (picked === undefined) return;
       count++;
       if (found.length < keep) found.push(picked);
     };
     this.watchers.add(see);
     return {
-      found,
+      get found() {
+        if (bug !== undefined) throw bug;
+        return found;
+      },
       get count() {
+        if (bug !== undefined) throw bug;
         return count;
       },
       stop: () => {

@@ -1,5 +1,13 @@
+import { clip } from '../../protocol/clip.js';
+import { safeParseFirstIssue } from '../../protocol/first-bad-element.js';
 import { JsonRpcErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc/index.js';
-import { CallToolResult, InitializeResult, PROTOCOL_VERSION, Tool } from '../../protocol/mcp/index.js';
+import {
+  CallToolResult,
+  InitializeResult,
+  PROTOCOL_VERSION,
+  safeParseTool,
+  type Tool,
+} from '../../protocol/mcp/index.js';
 
 // Pure judgments of what the server sent. Each returns the problems found (empty: conforms),
 // so the checks stay thin and these can be tested without a server.
@@ -40,21 +48,34 @@ export function versionProblem(
 export function toolsListProblems(result: unknown): string[] {
   const tools = (result as { tools?: unknown } | undefined)?.tools;
   if (!Array.isArray(tools)) return ['tools: expected an array'];
-  return tools.flatMap((tool, i) => {
-    const parsed = Tool.safeParse(tool);
-    if (parsed.success) return [];
+  const problems: string[] = [];
+  for (const [i, tool] of tools.entries()) {
+    const parsed = safeParseTool(tool);
+    if (parsed.success) continue;
+    if (problems.length >= MAX_TOOL_PROBLEMS) {
+      problems.push(`and more: tools[${i}] and the tools after it were not judged (${tools.length} listed)`);
+      break;
+    }
     const name = (tool as { name?: unknown } | null)?.name;
-    return zodProblems(parsed.error).map(
-      (p) => `tools[${i}]${typeof name === 'string' ? ` (${name})` : ''}.${p}`,
-    );
-  });
+    for (const p of zodProblems(parsed.error)) {
+      problems.push(`tools[${i}]${typeof name === 'string' ? ` (${clip(name, 80)})` : ''}.${p}`);
+    }
+  }
+  return problems;
 }
+
+/** Malformed tools described before the rest of a list is left unjudged: a server may list millions. */
+const MAX_TOOL_PROBLEMS = 20;
 
 type Properties = Record<string, Record<string, unknown>>;
 
+/** The properties whose schema is an object: `true`, `false` (valid JSON Schema) have no keyword to judge. */
 function propertiesOf(tool: Tool): Properties {
-  const props = tool.inputSchema.properties;
-  return (props ?? {}) as Properties;
+  const props: Properties = {};
+  for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+    if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) props[name] = schema;
+  }
+  return props;
 }
 
 /** How many properties the tools' input schemas list, and how many of them carry a default. */
@@ -124,7 +145,7 @@ export function defaultProblems(tools: readonly Tool[]): string[] {
 
 /** tools/call result: `content` an array of items with a string `type`; text items carry a string `text`. */
 export function callResultProblems(result: unknown): string[] {
-  const parsed = CallToolResult.safeParse(result);
+  const parsed = safeParseFirstIssue(CallToolResult, result);
   if (!parsed.success) return zodProblems(parsed.error);
   return parsed.data.content.flatMap((item, i) =>
     item.type === 'text' && typeof item.text !== 'string'
@@ -142,8 +163,11 @@ export type UnknownToolAnswer =
 
 /** Classify the reply to tools/call of an unknown tool `name` (spec Errors: "message names the unknown tool"). */
 export function unknownToolAnswer(reply: JsonRpcResponse, name: string): UnknownToolAnswer {
-  if ('error' in reply) {
-    const e = JsonRpcErrorResponse.parse(reply).error;
+  // A reply with a result is a success whatever other member it has (`"error": null` too).
+  if (!('result' in reply)) {
+    const error = JsonRpcErrorResponse.safeParse(reply);
+    if (!error.success) return { kind: 'malformed', problems: zodProblems(error.error) };
+    const e = error.data.error;
     const data = e.data === undefined ? '' : JSON.stringify(e.data);
     return {
       kind: 'error',
@@ -152,7 +176,7 @@ export function unknownToolAnswer(reply: JsonRpcResponse, name: string): Unknown
       message: e.message,
     };
   }
-  const parsed = CallToolResult.safeParse(reply.result);
+  const parsed = safeParseFirstIssue(CallToolResult, reply.result);
   if (!parsed.success) return { kind: 'malformed', problems: zodProblems(parsed.error) };
   const text = parsed.data.content
     .map((c) => (typeof c.text === 'string' ? c.text : JSON.stringify(c)))
@@ -163,8 +187,11 @@ export function unknownToolAnswer(reply: JsonRpcResponse, name: string): Unknown
 
 /** What kind of answer a call got, for comparing two calls: result, isError result, or an error code. */
 export function answerKind(reply: JsonRpcResponse): string {
-  if ('error' in reply) return `JSON-RPC error ${(reply as JsonRpcErrorResponse).error.code}`;
-  return (reply.result as { isError?: unknown }).isError === true
+  if (!('result' in reply)) {
+    const code = (reply as { error?: { code?: unknown } | null }).error?.code;
+    return `JSON-RPC error ${typeof code === 'number' ? code : JSON.stringify(code)}`;
+  }
+  return (reply.result as { isError?: unknown } | null)?.isError === true
     ? 'a result with isError: true'
     : 'a result';
 }
@@ -239,13 +266,9 @@ export function answeredIds(value: unknown): (string | number)[] {
 /** How deep structuredContentProblems follows nested objects and arrays. */
 const MAX_SCHEMA_DEPTH = 32;
 
-/**
- * Where `value` breaks `schema` (MCP 2025-06-18 and later: "Servers MUST provide structured
- * results that conform to this schema"), by the keywords that mean the same in every JSON
- * Schema dialect: `type`, `enum`, `const`, `required`, `properties` and `items`, followed into
- * nested objects and arrays. Other keywords (formats, patterns, combinators, $ref) are not
- * judged: a value they would refuse passes here, never the other way round.
- */
+/** Most problems structuredContentProblems lists: enough to show, and a value of 130,000 wrong items costs no more. */
+export const MAX_CONTENT_PROBLEMS = 20;
+
 /**
  * JSON Schema's equality of instances: the same type and value, arrays item by item, objects
  * member by member in any order (JSON.stringify told {"a":1,"b":2} from {"b":2,"a":1}).
@@ -272,45 +295,77 @@ export function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   );
 }
 
+/**
+ * Where `value` breaks `schema` (MCP 2025-06-18 and later: "Servers MUST provide structured
+ * results that conform to this schema"), by the keywords that mean the same in every JSON
+ * Schema dialect: `type`, `enum`, `const`, `required`, `properties` and `items`, followed into
+ * nested objects and arrays. Other keywords (formats, patterns, combinators, $ref) are not
+ * judged: a value they would refuse passes here, never the other way round. At most
+ * MAX_CONTENT_PROBLEMS are listed; when there are more, a last entry says so.
+ */
 export function structuredContentProblems(
   schema: unknown,
   value: unknown,
   path = 'structuredContent',
 ): string[] {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
-  if (path.split(/[.[]/).length > MAX_SCHEMA_DEPTH) return [];
+  const out: string[] = [];
+  const more = contentProblems(schema, value, path, 0, out);
+  if (more) out.push(`and more (only the first ${MAX_CONTENT_PROBLEMS} problems are listed)`);
+  return out;
+}
+
+/** Adds the problems of `value` to `out`, up to the cap; true when there were more than it holds. */
+function contentProblems(
+  schema: unknown,
+  value: unknown,
+  path: string,
+  depth: number,
+  out: string[],
+): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
+  if (depth >= MAX_SCHEMA_DEPTH) return false;
+  const add = (problem: string): boolean => {
+    if (out.length >= MAX_CONTENT_PROBLEMS) return true;
+    out.push(problem);
+    return false;
+  };
   const s = schema as Record<string, unknown>;
   if (s.type !== undefined && !matchesType(s.type, value)) {
-    return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not of type ${JSON.stringify(s.type)}`];
+    return add(`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not of type ${JSON.stringify(s.type)}`);
   }
   if (Array.isArray(s.enum) && !s.enum.some((e) => sameJson(e, value))) {
-    return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not one of its enum`];
+    return add(`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not one of its enum`);
   }
   if ('const' in s && !sameJson(s.const, value)) {
-    return [`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not its const ${JSON.stringify(s.const)}`];
+    return add(`${path}: ${JSON.stringify(value)?.slice(0, 80)} is not its const ${JSON.stringify(s.const)}`);
   }
-  const problems: string[] = [];
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const object = value as Record<string, unknown>;
     if (Array.isArray(s.required)) {
       for (const name of s.required)
-        if (typeof name === 'string' && !Object.hasOwn(object, name))
-          problems.push(`${path}.${name}: required, absent`);
+        if (
+          typeof name === 'string' &&
+          !Object.hasOwn(object, name) &&
+          add(`${path}.${name}: required, absent`)
+        )
+          return true;
     }
     if (typeof s.properties === 'object' && s.properties !== null) {
       for (const [name, sub] of Object.entries(s.properties as Record<string, unknown>)) {
         // Own keys only: an absent optional "toString" is absent, not Object's method.
-        if (Object.hasOwn(object, name))
-          problems.push(...structuredContentProblems(sub, object[name], `${path}.${name}`));
+        if (
+          Object.hasOwn(object, name) &&
+          contentProblems(sub, object[name], `${path}.${name}`, depth + 1, out)
+        )
+          return true;
       }
     }
   }
   if (Array.isArray(value) && typeof s.items === 'object' && s.items !== null && !Array.isArray(s.items)) {
-    value.forEach((item, i) => {
-      problems.push(...structuredContentProblems(s.items, item, `${path}[${i}]`));
-    });
+    for (let i = 0; i < value.length; i++)
+      if (contentProblems(s.items, value[i], `${path}[${i}]`, depth + 1, out)) return true;
   }
-  return problems;
+  return false;
 }
 
 /**

@@ -14,6 +14,10 @@ function properties(tool: Tool): Record<string, Schema> {
   return (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
 }
 
+function isSchemaObject(schema: unknown): schema is Schema {
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema);
+}
+
 function required(tool: Tool): string[] {
   return Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
 }
@@ -40,8 +44,12 @@ export function findDiagnosticTool(tools: readonly Tool[]): Tool | undefined {
   );
 }
 
-/** A value valid for a simple property schema, preferring its default and its enum. */
-export function minimalValue(schema: Schema): unknown {
+/**
+ * A value valid for a simple property schema, preferring its default and its enum. A schema
+ * that is no object (`true`, or one the list's checks judge) gets a string, as an untyped one does.
+ */
+export function minimalValue(schema: unknown): unknown {
+  if (!isSchemaObject(schema)) return 'wirecheck';
   if ('default' in schema) return schema.default;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('const' in schema) return schema.const;

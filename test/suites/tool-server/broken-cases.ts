@@ -121,7 +121,8 @@ export const CASES: BrokenCase[] = [
     transport: 'stdio',
     flaw: 'lists input schemas without type object',
     fails: ['tools.list-shape'],
-    passes: ['tools.property-schema'],
+    // Its one tool is malformed, so no other check reads it (listed-tools.ts): nothing to judge.
+    skips: ['tools.property-schema'],
   },
   {
     server: 'bad-cursor',

@@ -247,7 +247,8 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { ex, channel } = await unsupportedExchange(ctx);
-      if (ex.reply !== undefined && 'error' in ex.reply && supportedListed(ex.reply) !== undefined) return;
+      if (ex.reply !== undefined && !('result' in ex.reply) && supportedListed(ex.reply) !== undefined)
+        return;
       if (ex.reply === undefined || !('result' in ex.reply)) {
         throw failWith(
           `initialize asking for ${UNSUPPORTED_VERSION} was answered ${ex.reply === undefined ? `with nothing (${ex.why})` : `with an error that lists no supported version (error.data.supported): ${brief(ex.reply)}`}`,
@@ -277,8 +278,8 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { ex, channel } = await unsupportedExchange(ctx);
-      if (ex.reply === undefined || !('error' in ex.reply)) {
-        if (ex.reply !== undefined && 'result' in ex.reply) return;
+      if (ex.reply !== undefined && 'result' in ex.reply) return;
+      if (ex.reply === undefined) {
         throw new NotExercised(
           `initialize asking for ${UNSUPPORTED_VERSION} got no reply (${ex.why}): initialize.unsupported-version judges that`,
         );
@@ -377,7 +378,8 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     async run(ctx) {
       const channel = await ctx.main();
       const reply = await call(channel, 'wirecheck/no-such-method', {}, ctx.replyMs);
-      const code = 'error' in reply ? (reply as JsonRpcErrorResponse).error.code : undefined;
+      // A reply with a result is a success whatever else it holds (`"error": null` too).
+      const code = 'result' in reply ? undefined : (reply as JsonRpcErrorResponse).error.code;
       if (!Number.isInteger(code)) {
         throw failWith(
           `an unknown method was answered ${brief(reply)}, not with an error`,
@@ -399,7 +401,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     async run(ctx) {
       const channel = await ctx.main();
       const reply = await call(channel, 'wirecheck/no-such-method', {}, ctx.replyMs);
-      if (!('error' in reply)) {
+      if ('result' in reply) {
         throw new NotExercised(
           `an unknown method was answered ${brief(reply)}, with no error to read a code from (jsonrpc.unknown-method judges that)`,
         );

@@ -1,4 +1,5 @@
 import { type Check, CheckFailure } from '../../../harness/check.js';
+import { harnessBugOf } from '../../../harness/programmer-error.js';
 import { JSONRPC_ERRORS, type JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import type { Channel, PostOutcome } from '../channel.js';
@@ -39,9 +40,11 @@ async function probe(
   // Watched, not read from the items: a chatty session may be past the items' cap by now.
   const watch = channel.peer.watch(({ value }) => {
     if (typeof value !== 'object' || value === null || !('error' in value)) return undefined;
-    const v = value as { id?: unknown; error?: { code?: unknown } };
+    const v = value as { id?: unknown; error?: { code?: unknown } | null };
     if (v.id !== null && v.id !== envelopeId) return undefined;
-    return { code: Number(v.error?.code), text: brief(v as JsonRpcResponse) };
+    // Not Number(code): a code of {"toString": 1} throws there, in the stream's data handler.
+    const code = v.error?.code;
+    return { code: typeof code === 'number' ? code : Number.NaN, text: brief(v as JsonRpcResponse) };
   });
   try {
     const post = await channel.sendText(text);
@@ -66,8 +69,15 @@ function malformedRun(ctx: ToolServerCtx): Promise<MalformedRun> {
     // A server may end a session on unparseable input (the spec allows it on stdio):
     // malformed.survives judges that; the wrong envelope then gets a session that can answer.
     const ended = invalidJson.after.reply === undefined || channel.gone() !== undefined;
-    // A server that cannot open another session (it exited) keeps the ended one: no answer.
-    const envelopeChannel = ended ? await ctx.connect('malformed-envelope').catch(() => channel) : channel;
+    // A server that cannot open another session (it exited) keeps the ended one: no answer. A
+    // bug of wirecheck met on the way is no such thing: it goes on to the harness.
+    const envelopeChannel = ended
+      ? await ctx.connect('malformed-envelope').catch((e: unknown) => {
+          const bug = harnessBugOf(e);
+          if (bug !== undefined) throw bug;
+          return channel;
+        })
+      : channel;
     const wrongEnvelope = await probe(ctx, envelopeChannel, WRONG_ENVELOPE, 424242);
     return { channel, invalidJson, envelopeChannel, wrongEnvelope };
   });

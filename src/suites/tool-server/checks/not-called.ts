@@ -1,5 +1,6 @@
 import { type Check, CheckSkipped } from '../../../harness/check.js';
 import type { ToolServerCtx } from '../context.js';
+import { unreadNote } from '../listed-tools.js';
 import { PrerequisiteFailed } from '../prerequisite.js';
 import { toolArbitraries } from '../schema-arbitrary.js';
 import { callableTools } from '../tool-choice.js';
@@ -15,7 +16,7 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.tools.not-called',
     clause: `${CLAUSES.objects} (Tool); wirecheck's --call-tools (no tool called unless allowed)`,
     description:
-      'Names the listed tools the checks did not call (not allowed by --call-tools, or allowed but with a schema no generated arguments fit): a skip that says what the run did not exercise, never a failure.',
+      'Names the listed tools the checks did not call (not allowed by --call-tools, allowed but with a schema no generated arguments fit, or listed with an entry the Tool schema refuses, which tools.list-shape judges): a skip that says what the run did not exercise, never a failure.',
     level: 'must',
     basis: 'contract',
     rule: 'The contract of wirecheck with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool left uncalled is named, so the user sees what the run did not exercise. Not a rule of the server: this check only ever skips.',
@@ -34,11 +35,21 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
         leftOut.length === 0
           ? ''
           : `; not called with generated arguments, since none could be made for their schemas: ${leftOut.slice(0, 5).join('; ')}${leftOut.length > 5 ? `; and ${leftOut.length - 5} more` : ''}`;
-      if (policy.refusedNote !== undefined) throw new CheckSkipped(`${policy.refusedNote}${ungenerated}`);
+      const unread = unreadNote(policy.unread);
+      const malformed = unread === undefined ? '' : `; not called: ${unread}`;
+      if (policy.refusedNote !== undefined)
+        throw new CheckSkipped(`${policy.refusedNote}${ungenerated}${malformed}`);
+      if (policy.allowed.length === 0) {
+        throw new CheckSkipped(
+          unread === undefined
+            ? 'no tool listed, or none read from the list (tools.list-shape judges it)'
+            : `no tool called: ${unread}`,
+        );
+      }
       throw new CheckSkipped(
-        policy.allowed.length === 0
-          ? 'no tool listed, or none read from the list (tools.list-shape judges it)'
-          : `every listed tool may be called${ungenerated}`,
+        unread === undefined
+          ? `every listed tool may be called${ungenerated}`
+          : `every well-formed listed tool may be called${ungenerated}${malformed}`,
       );
     },
   },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
+import { safeParseFirstIssue } from '../../../protocol/first-bad-element.js';
 import type { JsonRpcResponse } from '../../../protocol/jsonrpc/index.js';
 import { request } from '../../../protocol/jsonrpc/index.js';
 import {
@@ -770,7 +771,7 @@ async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
     if (ex.reply === undefined || !('result' in ex.reply)) return undefined;
     // An answer counts for the silence watch (the session is talking).
     noteExchange(main, METHODS.toolsCall, ex);
-    const parsed = CallToolResult.safeParse(ex.reply.result);
+    const parsed = safeParseFirstIssue(CallToolResult, ex.reply.result);
     const m = parsed.success ? IN_FLIGHT.exec(resultText(parsed.data)) : null;
     return m === null ? undefined : Number(m[1]);
   };

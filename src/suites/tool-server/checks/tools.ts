@@ -1,4 +1,5 @@
 import { type Check, CheckFailure, CheckSkipped, NotExercised } from '../../../harness/check.js';
+import { safeParseFirstIssue } from '../../../protocol/first-bad-element.js';
 import { JSONRPC_ERRORS, type JsonRpcErrorResponse } from '../../../protocol/jsonrpc/index.js';
 import {
   CallToolResult,
@@ -10,6 +11,7 @@ import {
 } from '../../../protocol/mcp/index.js';
 import { noToolMessage } from '../call-policy.js';
 import type { ToolServerCtx } from '../context.js';
+import { unreadNote } from '../listed-tools.js';
 import { call, successOf } from '../rpc.js';
 import {
   answerKind,
@@ -45,7 +47,12 @@ function hasOutputSchema(tool: Tool): boolean {
 
 async function listed(ctx: ToolServerCtx) {
   const tools = await ctx.tools();
-  if (tools.length === 0) throw new NotExercised('the server lists no tools');
+  if (tools.length === 0) {
+    const unread = unreadNote((await ctx.policy()).unread);
+    throw new NotExercised(
+      unread === undefined ? 'the server lists no tools' : `no tool to judge: ${unread}`,
+    );
+  }
   return tools;
 }
 
@@ -320,7 +327,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { channel, reply, what } = await invalidArgumentsCall(ctx);
-      if ('error' in reply && (reply as JsonRpcErrorResponse).error.code === JSONRPC_ERRORS.invalidParams)
+      // A reply with a result is a success whatever else it holds (`"error": null` too).
+      if (!('result' in reply) && (reply as JsonRpcErrorResponse).error.code === JSONRPC_ERRORS.invalidParams)
         return;
       throw failWith(`${what} was answered ${brief(reply)}`, 'JSON-RPC error -32602', brief(reply), [
         channel,
@@ -459,7 +467,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
           METHODS.toolsCall,
           await toolCallReply(channel, params, ctx.replyMs),
         );
-        const parsed = CallToolResult.safeParse(reply.result);
+        const parsed = safeParseFirstIssue(CallToolResult, reply.result);
         const content = parsed.success ? parsed.data.content : [];
         const only = content[0];
         if (
@@ -497,7 +505,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       const channel = await ctx.main();
       const params = { name: tool.name, arguments: {} };
       const reply = successOf(channel, METHODS.toolsCall, await toolCallReply(channel, params, ctx.replyMs));
-      const parsed = CallToolResult.safeParse(reply.result);
+      const parsed = safeParseFirstIssue(CallToolResult, reply.result);
       const text = parsed.success ? resultText(parsed.data) : '';
       const status = /status|ok|healthy|running|ready|up/i.test(text);
       const proc = /pid|process|uptime|memory|rss|node|python|platform|version/i.test(text);
