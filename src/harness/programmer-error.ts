@@ -57,7 +57,8 @@ export function harnessBugOf(e: unknown): HarnessBug | undefined {
 /** The first stack frame in wirecheck's own files, as `file:line:column` from its `src/`, `dist/` (or a test's `test/`). */
 function ownFrame(stack: string | undefined): string | undefined {
   for (const line of (stack ?? '').split('\n').slice(1, 40)) {
-    if (line.includes('node_modules')) continue;
+    // wirecheck installed as a package runs from node_modules/wirecheck: its frames are its own.
+    if (/node_modules[/\\](?!wirecheck[/\\])/.test(line)) continue;
     const at = /[/\\]((?:src|dist|test)[/\\][^():]+:\d+:\d+)\)?\s*$/.exec(line);
     if (at?.[1] !== undefined) return at[1];
   }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { HeldBytes } from '../protocol/held-line.js';
+import { HarnessBug } from './check.js';
 import {
   type ContainedTarget,
   ContainmentUnavailable,
@@ -8,6 +9,7 @@ import {
 } from './containment/index.js';
 import { createHeadTailCapture } from './head-tail.js';
 import { createLineWatch } from './line-watch.js';
+import { harnessBugOf } from './programmer-error.js';
 import { waitAtMost } from './wait-at-most.js';
 
 export interface CommandRun {
@@ -91,7 +93,24 @@ export function isCommandStartError(e: unknown): e is Error {
  */
 export function spawnErrorOf(e: unknown): Error {
   if (isCommandStartError(e) || e instanceof ContainmentUnavailable) return e;
-  throw e;
+  throw notTheCommands(e);
+}
+
+/**
+ * What starting a target failed on when the command is not what cannot start: wirecheck's own
+ * shortage (descriptors, processes, memory), its containment or a bug. No verdict on the
+ * target: the suite stops as a harness error (exit 2), as for any bug of wirecheck's.
+ */
+export function notTheCommands(e: unknown): HarnessBug {
+  const bug = harnessBugOf(e);
+  if (bug !== undefined) return bug;
+  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new HarnessBug(
+    `wirecheck could not start a target command (its own failure, not the command's): ${text}`,
+    {
+      cause: e,
+    },
+  );
 }
 
 /**
@@ -179,7 +198,7 @@ export async function runCommand(command: string, options: CommandOptions): Prom
       stopTimers();
       void target.close();
       if (isCommandStartError(error)) resolve(failedToStart(error));
-      else reject(error);
+      else reject(notTheCommands(error));
     });
     child.once('exit', async (exitCode, signal) => {
       if (settled) return;

@@ -82,10 +82,22 @@ function parseHeaderOption(
   }
   // A header value is bytes: Node sends U+0080..U+00FF as one byte each and refuses the rest
   // only when the request is made, which would read as the target's fault.
-  const wide = /[^\t\x20-\x7e\x80-\xff]/.exec(value);
-  if (wide !== null) {
-    const code = wide[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    return `--header ${name}: the value holds U+${code} at character ${wide.index + 1}, which a header cannot carry (only characters up to U+00FF; percent-encode or base64 the value)`;
+  const wide = uncarriedInHeader(value);
+  if (wide !== undefined) {
+    return `--header ${name}: the value holds ${wide.code} at character ${wide.index + 1}, which a header cannot carry (only characters up to U+00FF; percent-encode or base64 the value)`;
   }
   return { name, value, given };
+}
+
+/**
+ * The first character a header value cannot carry, as fetch and Node judge one: anything but a
+ * tab and U+0020..U+00FF, and U+007F. Its code (`U+0100`) and index, or undefined.
+ */
+export function uncarriedInHeader(value: string): { code: string; index: number } | undefined {
+  const found = /[^\t\x20-\x7e\x80-\xff]/.exec(value);
+  if (found === null) return undefined;
+  return {
+    code: `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+    index: found.index,
+  };
 }

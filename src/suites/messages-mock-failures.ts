@@ -1,5 +1,7 @@
 import { HarnessBug } from '../harness/check.js';
 import type { JournalEntry, Reply, Scenario } from '../mocks/messages/index.js';
+import { clip } from '../protocol/clip.js';
+import { thrownMessage } from '../protocol/thrown.js';
 
 /**
  * A case's scenario, and what it scripted for each request. The mock answers its own failures
@@ -33,7 +35,8 @@ export function watchScenario(scenario: Scenario, what: string): WatchedScenario
     try {
       reply = await scenario(request, ctx);
     } catch (e) {
-      thrown.set(ctx.requestIndex, messageOf(e));
+      const named = e instanceof Error ? `${e.name}: ${thrownMessage(e)}` : thrownMessage(e);
+      thrown.set(ctx.requestIndex, clip(named, THROWN_MESSAGE_CHARS));
       throw e;
     }
     const status = scriptedStatus(reply);
@@ -76,14 +79,4 @@ function scriptedStatus(reply: Reply): number | undefined {
 
 function numberOr(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
-}
-
-function messageOf(e: unknown): string {
-  let text: string;
-  try {
-    text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  } catch {
-    text = 'a value that is neither an Error nor convertible to text';
-  }
-  return text.length > THROWN_MESSAGE_CHARS ? `${text.slice(0, THROWN_MESSAGE_CHARS)}...` : text;
 }

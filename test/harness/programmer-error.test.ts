@@ -97,6 +97,16 @@ describe('isProgrammerError', () => {
   });
 });
 
+test("an installed wirecheck (under node_modules/wirecheck) names its own frame; a dependency's frame is passed over", () => {
+  const e = new TypeError("Cannot read properties of undefined (reading 'x')");
+  e.stack = [
+    `TypeError: ${e.message}`,
+    '    at parse (/app/node_modules/zod/v4/core/schemas.js:10:5)',
+    '    at judge (/app/node_modules/wirecheck/dist/bundle/cli.js:1234:5)',
+  ].join('\n');
+  expect(harnessBugOf(e)?.message).toMatch(/\(at dist\/bundle\/cli\.js:1234:5\)$/);
+});
+
 const base = {
   clause: 'c',
   description: 'd',

@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from 'vitest';
 import type * as Containment from '../../src/harness/containment/index.js';
 import { ContainmentUnavailable, withSpawner } from '../../src/harness/containment/index.js';
 import { isCommandStartError, runCommand } from '../../src/harness/run-command.js';
-import { errnoError, neverStarted } from './start-failure-helpers.js';
+import { errnoError, harnessBugFrom, neverStarted } from './start-failure-helpers.js';
 
 /** What the next start does instead of starting the command: throw, or hand back a target. */
 const next = vi.hoisted(() => ({ start: undefined as undefined | (() => Containment.ContainedTarget) }));
@@ -54,13 +54,13 @@ test("spawn's refusals of the command as given are the command's; the harness's 
   }
 });
 
-describe('an error of the harness while starting the command is thrown, not blamed on the command', () => {
+describe('an error of the harness while starting the command is a HarnessBug (exit 2), not blamed on the command', () => {
   test('a bug in the containment', async () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'enclosures')");
     next.start = () => {
       throw bug;
     };
-    await expect(runCommand('true', { env, timeoutMs: 5000 })).rejects.toBe(bug);
+    await expect(runCommand('true', { env, timeoutMs: 5000 })).rejects.toSatisfy(harnessBugFrom(bug));
   });
 
   test('the harness out of descriptors, before the spawn', async () => {
@@ -68,13 +68,13 @@ describe('an error of the harness while starting the command is thrown, not blam
     next.start = () => {
       throw shortage;
     };
-    await expect(runCommand('true', { env, timeoutMs: 5000 })).rejects.toBe(shortage);
+    await expect(runCommand('true', { env, timeoutMs: 5000 })).rejects.toSatisfy(harnessBugFrom(shortage));
   });
 
   test('the harness out of descriptors, reported by the spawn', async () => {
     const shortage = errnoError('EMFILE', 'spawn sh');
     next.start = () => neverStarted(shortage);
-    await expect(runCommand('true', { env, timeoutMs: 5000 })).rejects.toBe(shortage);
+    await expect(runCommand('true', { env, timeoutMs: 5000 })).rejects.toSatisfy(harnessBugFrom(shortage));
   });
 });
 
@@ -110,4 +110,41 @@ describe.each([
       expect(missing.spawnError).toBeUndefined();
       expect(missing.exitCode).toBe(127);
     }));
+});
+
+test("a check meeting wirecheck's own shortage stops the suite as a harness error and fails nothing", async () => {
+  const { runSuite } = await import('../../src/harness/run-suite.js');
+  const shortage = errnoError('EMFILE', 'spawn sh');
+  const base = {
+    clause: 'c',
+    description: 'd',
+    level: 'must',
+    basis: 'spec',
+    rule: 'r',
+    timeoutMs: 5000,
+  } as const;
+  const result = await runSuite(
+    {
+      name: 'toy',
+      description: 'toy',
+      describeTarget: () => 'toy',
+      targetArgs: () => [],
+      open: async () => ({ close: async () => {} }),
+      checks: [
+        {
+          ...base,
+          id: 'toy.starts',
+          run: async () => {
+            next.start = () => neverStarted(shortage);
+            await runCommand('true', { env, timeoutMs: 5000 });
+          },
+        },
+      ],
+    },
+    {},
+    { seed: 1 },
+  );
+  expect(result.stopped?.kind).toBe('harness-error');
+  expect(result.stopped?.message).toContain('wirecheck could not start a target command');
+  expect(result.summary.failed).toBe(0);
 });

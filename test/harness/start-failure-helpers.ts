@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { HarnessBug } from '../../src/harness/check.js';
 import type { ContainedTarget } from '../../src/harness/containment/index.js';
 
 /** A spawn error as Node.js reports it: an errno `code` and the `syscall` that failed. */
@@ -25,4 +26,9 @@ export function neverStarted(error: Error): ContainedTarget {
     close: async () => [],
     killNow() {},
   };
+}
+
+/** A matcher for toSatisfy: a HarnessBug that `cause` is the cause of. */
+export function harnessBugFrom(cause: unknown): (e: unknown) => boolean {
+  return (e) => e instanceof HarnessBug && e.cause === cause;
 }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { errorTypeForStatus } from '../../protocol/messages/index.js';
+import { thrownMessage } from '../../protocol/thrown.js';
 import {
   mergeSecrets,
   redactHeaders,
@@ -19,7 +20,6 @@ import { registerMessagesRoute, sendError } from './messages-route.js';
 import type { MockMessagesOptions } from './options.js';
 import { configuredKeyIn, credentialsOf, headersOf, versionOf } from './request-headers.js';
 import { MockState } from './state.js';
-import { thrownMessage } from './thrown.js';
 
 // A browser client under test (the official SDK with dangerouslyAllowBrowser, a web app whose
 // base URL is the mock) is served as the real API serves it: any page origin may call the

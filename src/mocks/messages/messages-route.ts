@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MessageRequest } from '../../protocol/messages/index.js';
+import { thrownMessage } from '../../protocol/thrown.js';
 import { depthProblem } from '../limits.js';
 import { errorBodyFor } from './api-errors.js';
 import { turnIndexOf } from './conversation.js';
@@ -21,7 +22,6 @@ import type { Reply } from './reply.js';
 import { replyProblem } from './reply-problem.js';
 import { framesOfRaw } from './source-frames.js';
 import type { MockState } from './state.js';
-import { thrownMessage } from './thrown.js';
 import { validateRequest } from './validate-request.js';
 
 /** Send the real API's error body and record it. */

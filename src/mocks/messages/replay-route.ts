@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { thrownMessage } from '../../protocol/thrown.js';
 import { ConnectionWatch, executePlan, type StreamEnd } from './execute-plan.js';
 import type { FaultPlan } from './faults.js';
 import type { JournalEntry } from './journal.js';
@@ -6,7 +7,6 @@ import { mixSeed } from './random.js';
 import { planReplay } from './replay-plan.js';
 import type { Reply } from './reply.js';
 import type { MockState } from './state.js';
-import { thrownMessage } from './thrown.js';
 
 /**
  * Serve a recorded response on a hijacked reply: the recorded headers at their recorded

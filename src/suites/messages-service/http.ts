@@ -1,7 +1,7 @@
 import { CheckFailure, HarnessBug, NotExercised, TargetGone } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
-import type { GivenHeader } from '../../protocol/header-option.js';
+import { type GivenHeader, uncarriedInHeader } from '../../protocol/header-option.js';
 import { HeldBytes } from '../../protocol/held-line.js';
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { createFrameDecoder, type SseFrame } from '../../protocol/sse/index.js';
@@ -149,19 +149,15 @@ function requestHeaders(client: ServiceClient, options: SendOptions): Record<str
 
 /** HTTP whitespace at either end, which fetch strips from a header value before sending it. */
 const HEADER_VALUE_EDGES = /^[\t\n\r ]+|[\t\n\r ]+$/g;
-/** A character fetch refuses in a header value (a line break, NUL, a control, one above U+00FF). */
-const HEADER_VALUE_REFUSED = /[^\t\x20-\x7e\x80-\xff]/;
-
 /**
  * Fetch would refuse this value only when the request is made, with an error that quotes it
  * (a secret) and that would read as the service's failure: it is refused first, by `what` it
  * is and never by its value, as the user's mistake or as wirecheck's own.
  */
 function refuseHeaderValue(value: string, what: string, whose: 'user' | 'own'): void {
-  const bad = HEADER_VALUE_REFUSED.exec(value.replace(HEADER_VALUE_EDGES, ''));
-  if (bad === null) return;
-  const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-  const problem = `${what} holds U+${code}, which a header value cannot carry (a header value may hold a tab and U+0020..U+00FF except U+007F; the value is not shown, it may be a secret)`;
+  const bad = uncarriedInHeader(value.replace(HEADER_VALUE_EDGES, ''));
+  if (bad === undefined) return;
+  const problem = `${what} holds ${bad.code}, which a header value cannot carry (a header value may hold a tab and U+0020..U+00FF except U+007F; the value is not shown, it may be a secret)`;
   if (whose === 'own') throw new HarnessBug(`wirecheck built a request it cannot send: ${problem}`);
   throw new UsageError(`${problem}: no request was sent`);
 }

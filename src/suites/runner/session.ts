@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { type ContainedTarget, type Survivor, startContained } from '../../harness/containment/index.js';
 import { createHeadTailCapture } from '../../harness/head-tail.js';
 import { startLoopLagProbe } from '../../harness/loop-lag.js';
-import { isCommandStartError, spawnErrorOf } from '../../harness/run-command.js';
+import { isCommandStartError, notTheCommands, spawnErrorOf } from '../../harness/run-command.js';
 import { HeldBytes } from '../../protocol/held-line.js';
 import type { InputLine } from './lines.js';
 import {
@@ -295,7 +295,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   };
   if (exit.error === undefined) return run;
   // Only once everything the session started is gone: an error that is not the runner's is thrown on.
-  if (!isCommandStartError(exit.error)) throw exit.error;
+  if (!isCommandStartError(exit.error)) throw notTheCommands(exit.error);
   return { ...run, spawnError: exit.error };
 }
 

@@ -12,7 +12,7 @@ import { runCommand } from '../../../src/harness/run-command.js';
 import { toolUse } from '../../../src/suites/runner/lines.js';
 import { cannotStart } from '../../../src/suites/runner/preflight.js';
 import { runSession, type SessionSpec } from '../../../src/suites/runner/session.js';
-import { errnoError, neverStarted } from '../../harness/start-failure-helpers.js';
+import { errnoError, harnessBugFrom, neverStarted } from '../../harness/start-failure-helpers.js';
 
 /** What the next start does instead of starting the runner: throw, or hand back a target. */
 const next = vi.hoisted(() => ({ start: undefined as undefined | (() => Containment.ContainedTarget) }));
@@ -67,19 +67,19 @@ test('a runner whose spawner is lost while it runs is not one that could not sta
   });
 }, 20_000);
 
-describe('an error of the harness while starting the runner is thrown, not blamed on the runner', () => {
+describe('an error of the harness while starting the runner is a HarnessBug (exit 2), not blamed on the runner', () => {
   test('a bug in the containment', async () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'enclosures')");
     next.start = () => {
       throw bug;
     };
-    await expect(runSession('true', spec, env())).rejects.toBe(bug);
+    await expect(runSession('true', spec, env())).rejects.toSatisfy(harnessBugFrom(bug));
   });
 
   test('the harness out of descriptors, reported by the spawn', async () => {
     const shortage = errnoError('EMFILE', 'spawn sh');
     next.start = () => neverStarted(shortage);
-    await expect(runSession('true', spec, env())).rejects.toBe(shortage);
+    await expect(runSession('true', spec, env())).rejects.toSatisfy(harnessBugFrom(shortage));
   });
 });
 
