@@ -6,6 +6,7 @@ import {
   CheckSkipped,
   NotExercised,
 } from '../../../harness/check.js';
+import { harnessBugOf } from '../../../harness/programmer-error.js';
 import { checkProperty, recordJudgedRuns } from '../../../harness/property.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { noToolMessage } from '../call-policy.js';
@@ -211,6 +212,9 @@ export const propertyChecks: Check<ToolServerCtx>[] = [
       // The calls stopped at a failure the must check reports (a server that died or a
       // malformed result): not every call was seen through, so "all answered" is not shown.
       if (run.failure !== undefined) {
+        // A bug of wirecheck's met in the calls is the run's to stop on, whichever check reads it first.
+        const bug = harnessBugOf(run.failure);
+        if (bug !== undefined) throw bug;
         throw new NotExercised(
           `the calls stopped after ${run.calls} at the failure tool-server.tools.generated-arguments reports`,
         );
