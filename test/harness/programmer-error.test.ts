@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type Check, CheckFailure, HarnessBug, type Suite } from '../../src/harness/check.js';
+import { CheckFailure, HarnessBug } from '../../src/harness/check.js';
 import { harnessBugOf, isProgrammerError } from '../../src/harness/programmer-error.js';
 import { checkProperty } from '../../src/harness/property.js';
 import { runSuite } from '../../src/harness/run-suite.js';
+import { TOY_CHECK, toySuite } from './toy-suite.js';
 
 // The engine's errors at a misused value (reading a field of undefined, calling what is not a
 // function) are bugs of wirecheck: a check that meets one has judged nothing about the target.
@@ -107,34 +108,11 @@ test("an installed wirecheck (under node_modules/wirecheck) names its own frame;
   expect(harnessBugOf(e)?.message).toMatch(/\(at dist\/bundle\/cli\.js:1234:5\)$/);
 });
 
-const base = {
-  clause: 'c',
-  description: 'd',
-  level: 'must',
-  basis: 'spec',
-  rule: 'r',
-  timeoutMs: 5000,
-} as const;
-
-function suiteOf(check: Check<object>, scrubbed?: string): Suite<object, object> {
-  return {
-    name: 'toy',
-    description: 'toy',
-    describeTarget: () => 'toy',
-    targetArgs: () => [],
-    open: async () => ({ close: async () => {} }),
-    checks: [check, { ...base, id: 'toy.after', run: async () => {} }],
-    ...(scrubbed === undefined
-      ? {}
-      : { scrubber: () => (t: string) => t.replaceAll(scrubbed, '[redacted]') }),
-  };
-}
-
 describe('runSuite: a programmer error in a check', () => {
   test.each([1, 2])('stops the suite as a harness error and fails nothing (--jobs %i)', async (jobs) => {
     const result = await runSuite(
-      suiteOf({
-        ...base,
+      toySuite({
+        ...TOY_CHECK,
         id: 'toy.reads',
         run: async () => {
           const reply: { content?: { text: string }[] } = {};
@@ -158,8 +136,8 @@ describe('runSuite: a programmer error in a check', () => {
 
   test('in a case of a property, is not shrunk into a counterexample of the target', async () => {
     const result = await runSuite(
-      suiteOf({
-        ...base,
+      toySuite({
+        ...TOY_CHECK,
         id: 'toy.property',
         run: (_ctx, env) =>
           checkProperty(env, fc.integer(), async (v) => {
@@ -177,9 +155,9 @@ describe('runSuite: a programmer error in a check', () => {
   test('its text is scrubbed of what the target was given before it stops the suite', async () => {
     const secret = 's3cret-value-42';
     const result = await runSuite(
-      suiteOf(
+      toySuite(
         {
-          ...base,
+          ...TOY_CHECK,
           id: 'toy.leaks',
           run: async () => {
             // V8 names the property that closes a cycle: here, a text the target was given.
@@ -199,8 +177,8 @@ describe('runSuite: a programmer error in a check', () => {
 
   test("an error of the target's making (a JSON text that does not parse) still fails the check", async () => {
     const result = await runSuite(
-      suiteOf({
-        ...base,
+      toySuite({
+        ...TOY_CHECK,
         id: 'toy.parses',
         run: async () => {
           JSON.parse('{"content": [');

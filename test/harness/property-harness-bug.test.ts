@@ -1,38 +1,19 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { type Check, CheckFailure, HarnessBug, type Suite } from '../../src/harness/check.js';
+import { CheckFailure, HarnessBug } from '../../src/harness/check.js';
 import { checkProperty } from '../../src/harness/property.js';
 import { runSuite } from '../../src/harness/run-suite.js';
+import { TOY_CHECK, toySuite } from './toy-suite.js';
 
 // A bug of wirecheck met in one case of a property is a harness error, as it is outside one:
 // never a failure of the target, shrunk and saved as its counterexample.
-
-const base = {
-  clause: 'c',
-  description: 'd',
-  level: 'must',
-  basis: 'spec',
-  rule: 'r',
-  timeoutMs: 5000,
-} as const;
-
-function suiteOf(check: Check<object>): Suite<object, object> {
-  return {
-    name: 'toy',
-    description: 'toy',
-    describeTarget: () => 'toy',
-    targetArgs: () => [],
-    open: async () => ({ close: async () => {} }),
-    checks: [check, { ...base, id: 'toy.after', run: async () => {} }],
-  };
-}
 
 test.each([1, 2])(
   'a HarnessBug in a case of a property stops the suite as a harness error (--jobs %i)',
   async (jobs) => {
     const result = await runSuite(
-      suiteOf({
-        ...base,
+      toySuite({
+        ...TOY_CHECK,
         id: 'toy.property',
         run: (_ctx, env) =>
           checkProperty(env, fc.integer(), async (v) => {

@@ -3,6 +3,7 @@ import type * as Containment from '../../src/harness/containment/index.js';
 import { ContainmentUnavailable, withSpawner } from '../../src/harness/containment/index.js';
 import { isCommandStartError, runCommand } from '../../src/harness/run-command.js';
 import { errnoError, harnessBugFrom, neverStarted } from './start-failure-helpers.js';
+import { TOY_CHECK, toySuite } from './toy-suite.js';
 
 /** What the next start does instead of starting the command: throw, or hand back a target. */
 const next = vi.hoisted(() => ({ start: undefined as undefined | (() => Containment.ContainedTarget) }));
@@ -115,32 +116,15 @@ describe.each([
 test("a check meeting wirecheck's own shortage stops the suite as a harness error and fails nothing", async () => {
   const { runSuite } = await import('../../src/harness/run-suite.js');
   const shortage = errnoError('EMFILE', 'spawn sh');
-  const base = {
-    clause: 'c',
-    description: 'd',
-    level: 'must',
-    basis: 'spec',
-    rule: 'r',
-    timeoutMs: 5000,
-  } as const;
   const result = await runSuite(
-    {
-      name: 'toy',
-      description: 'toy',
-      describeTarget: () => 'toy',
-      targetArgs: () => [],
-      open: async () => ({ close: async () => {} }),
-      checks: [
-        {
-          ...base,
-          id: 'toy.starts',
-          run: async () => {
-            next.start = () => neverStarted(shortage);
-            await runCommand('true', { env, timeoutMs: 5000 });
-          },
-        },
-      ],
-    },
+    toySuite({
+      ...TOY_CHECK,
+      id: 'toy.starts',
+      run: async () => {
+        next.start = () => neverStarted(shortage);
+        await runCommand('true', { env, timeoutMs: 5000 });
+      },
+    }),
     {},
     { seed: 1 },
   );

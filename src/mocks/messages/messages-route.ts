@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MessageRequest } from '../../protocol/messages/index.js';
-import { thrownMessage } from '../../protocol/thrown.js';
 import { depthProblem } from '../limits.js';
 import { errorBodyFor } from './api-errors.js';
 import { turnIndexOf } from './conversation.js';
@@ -8,6 +7,7 @@ import { ConnectionWatch, executePlan, type StreamEnd, type StreamProgress } fro
 import { type FaultPlan, mergeFaults } from './faults.js';
 import type { JournalEntry } from './journal.js';
 import { jsonErrorMessage } from './json-error.js';
+import { cutOnOwnFailure } from './own-failure.js';
 import {
   EOL,
   type PlanOptions,
@@ -205,14 +205,7 @@ async function serveStream(
     watch = new ConnectionWatch(res, progress);
     end = await writeStream(state, request, res, entry, result, faults, watch);
   } catch (e) {
-    // The reply is hijacked: nothing answers the request but this. A broken scenario (a frame
-    // that cannot be encoded) or the mock's own failure, before the first frame or after the
-    // headers: all that is left is to cut the stream, and to say why in the journal (the
-    // suites tell the mock's failure from the client's by streamError).
-    request.log.error(e, 'mock messages stream failed');
-    entry.streamError = `the mock could not stream the scenario's reply: ${thrownMessage(e)}`;
-    res.destroy();
-    end = 'disconnected';
+    end = cutOnOwnFailure(request, res, entry, "stream the scenario's reply", e);
   }
   if (faults?.errorEvent && end === 'completed' && entry.framesWritten === faults.errorEvent.atFrame) {
     entry.errorType = faults.errorEvent.errorType ?? 'overloaded_error';

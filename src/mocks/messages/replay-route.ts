@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { thrownMessage } from '../../protocol/thrown.js';
 import { ConnectionWatch, executePlan, type StreamEnd } from './execute-plan.js';
 import type { FaultPlan } from './faults.js';
 import type { JournalEntry } from './journal.js';
+import { cutOnOwnFailure } from './own-failure.js';
 import { mixSeed } from './random.js';
 import { planReplay } from './replay-plan.js';
 import type { Reply } from './reply.js';
@@ -28,13 +28,7 @@ export async function serveRecorded(
     watch = new ConnectionWatch(res, entry);
     end = await replay(state, request, res, entry, result, faults, watch);
   } catch (e) {
-    // The reply is hijacked: nothing answers the request but this. Whether the headers went
-    // out or not, the connection is cut and the journal says why (streamError), so that the
-    // suites tell the mock's failure from the client's.
-    request.log.error(e, 'mock messages replay failed');
-    entry.streamError = `the mock could not replay the recorded response: ${thrownMessage(e)}`;
-    res.destroy();
-    end = 'disconnected';
+    end = cutOnOwnFailure(request, res, entry, 'replay the recorded response', e);
   }
   if (end === 'client-aborted') entry.abortedAtFrame = watch?.goneAtFrame ?? entry.framesWritten;
   entry.outcome = end === 'client-aborted' && state.closing ? 'server-closed' : end;

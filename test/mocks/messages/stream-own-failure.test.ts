@@ -9,6 +9,7 @@ import {
   type JournalEntry,
   type MockMessagesOptions,
   recordingScenario,
+  type Scenario,
 } from '../../../src/mocks/messages/index.js';
 import { KEY, messagesBody, SAMPLE, SAMPLE_SPLITS } from './helpers.js';
 
@@ -77,10 +78,28 @@ test('a failure after the 200 headers, before the first frame: the stream is cut
   expect(entry.streamError).toBe("the mock could not stream the scenario's reply: the cache broke");
 });
 
-test('a failure writing the headers of a stream: no headers, the connection cut, the journal says why', async () => {
-  const { app, state } = await listening({
-    scenario: () => ({ kind: 'message', message: SAMPLE, splits: SAMPLE_SPLITS }),
-  });
+test.each([
+  {
+    what: 'the headers of a stream',
+    scenario: async (): Promise<Scenario> => () => ({
+      kind: 'message',
+      message: SAMPLE,
+      splits: SAMPLE_SPLITS,
+    }),
+    streamError: "the mock could not stream the scenario's reply: no headers today",
+  },
+  {
+    what: 'the recorded headers of a replay',
+    scenario: async (): Promise<Scenario> => {
+      const text = parseFixtureText(
+        await readFile(join(BUNDLED_LIBRARY_DIR, 'text.json'), 'utf8'),
+      ) as MessagesExchange;
+      return recordingScenario([text], { speed: 0 });
+    },
+    streamError: 'the mock could not replay the recorded response: no headers today',
+  },
+])('a failure writing $what: no headers, the connection cut, the journal says why', async (c) => {
+  const { app, state } = await listening({ scenario: await c.scenario() });
   const url = await urlOf(app);
   vi.spyOn(ServerResponse.prototype, 'writeHead').mockImplementationOnce(() => {
     throw new Error('no headers today');
@@ -89,23 +108,7 @@ test('a failure writing the headers of a stream: no headers, the connection cut,
   const entry = await state.journal.waitFor(settled, SETTLE_MS);
   expect(entry.outcome).toBe('disconnected');
   expect(entry.status).toBeUndefined();
-  expect(entry.streamError).toBe("the mock could not stream the scenario's reply: no headers today");
-});
-
-test('a failure writing the recorded headers of a replay: the connection cut, the journal says why', async () => {
-  const text = parseFixtureText(
-    await readFile(join(BUNDLED_LIBRARY_DIR, 'text.json'), 'utf8'),
-  ) as MessagesExchange;
-  const { app, state } = await listening({ scenario: recordingScenario([text], { speed: 0 }) });
-  const url = await urlOf(app);
-  vi.spyOn(ServerResponse.prototype, 'writeHead').mockImplementationOnce(() => {
-    throw new Error('no headers today');
-  });
-  expect(await streamed(url)).toEqual({ cut: true });
-  const entry = await state.journal.waitFor(settled, SETTLE_MS);
-  expect(entry.outcome).toBe('disconnected');
-  expect(entry.status).toBeUndefined();
-  expect(entry.streamError).toBe('the mock could not replay the recorded response: no headers today');
+  expect(entry.streamError).toBe(c.streamError);
 });
 
 test("a journal waiter whose predicate throws is rejected with its error; the mock's stream goes on", async () => {

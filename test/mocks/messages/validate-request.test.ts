@@ -183,16 +183,18 @@ describe('conversation rules', () => {
     );
   });
 
+  /** A conversation whose user turn `content` answers the assistant's tool_use blocks t1 and t2. */
+  const answer = (content: unknown[]) => ({
+    ...base,
+    tools: bash,
+    messages: [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] },
+      { role: 'user', content },
+    ],
+  });
+
   test('text before the tool_result blocks of a turn is refused: they must come first', () => {
-    const answer = (content: unknown[]) => ({
-      ...base,
-      tools: bash,
-      messages: [
-        { role: 'user', content: 'x' },
-        { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] },
-        { role: 'user', content },
-      ],
-    });
     const note = { type: 'text', text: 'Here are the results:' };
     expect(refusal(answer([note, toolResult('t1'), toolResult('t2')]))).toBe(
       'messages.2: tool_use ids were found without tool_result blocks immediately after: t1, t2. ' +
@@ -207,15 +209,6 @@ describe('conversation rules', () => {
   });
 
   test('text after all the tool_result blocks is served, and so is an image before them', () => {
-    const answer = (content: unknown[]) => ({
-      ...base,
-      tools: bash,
-      messages: [
-        { role: 'user', content: 'x' },
-        { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] },
-        { role: 'user', content },
-      ],
-    });
     const note = { type: 'text', text: 'What next?' };
     expect(refusal(answer([toolResult('t1'), toolResult('t2'), note]))).toBeUndefined();
     expect(refusal(answer([toolResult('t2'), toolResult('t1'), note, note]))).toBeUndefined();

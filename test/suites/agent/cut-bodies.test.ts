@@ -1,11 +1,12 @@
 import { expect, test } from 'vitest';
-import { Journal, type JournalEntry, journalEntry } from '../../../src/mocks/messages/index.js';
+import { Journal, type JournalEntry } from '../../../src/mocks/messages/index.js';
 import { CASE_KEYS, CASES, type CaseKey } from '../../../src/suites/agent/cases.js';
 import { loopChecks } from '../../../src/suites/agent/checks/loop.js';
 import { resultChecks } from '../../../src/suites/agent/checks/results.js';
 import { retryChecks } from '../../../src/suites/agent/checks/retries.js';
 import type { AgentCaseResult, AgentCtx } from '../../../src/suites/agent/context.js';
 import { bodyCut, describeRequest, turnsOf } from '../../../src/suites/agent/conversation.js';
+import { journaledPost } from '../journaled-request.js';
 import { fakeCaseResult } from './fake-result.js';
 
 /** A journal that keeps 256 bytes of a body: a longer one is cut, as the mock's 1 MiB limit cuts a real one. */
@@ -16,27 +17,7 @@ const LONG = 'x'.repeat(1024);
 
 /** A request to the mock as the journal records it, with `body` kept as the journal keeps it. */
 function journaled(seq: number, body: object, status = 200): JournalEntry {
-  const entry = journalEntry({
-    seq,
-    requestId: `req_${seq}`,
-    method: 'POST',
-    url: '/v1/messages',
-    headers: {},
-    receivedAt: 0,
-    receivedAtMono: 0,
-    auth: 'x-api-key',
-    configuredKeyIn: ['x-api-key'],
-    version: null,
-    stream: false,
-    status,
-    framesWritten: 0,
-    bytesWritten: 0,
-    outcome: 'completed',
-    clientAborted: false,
-  });
-  journal.record(entry);
-  journal.setBody(entry, JSON.stringify(body), true);
-  return entry;
+  return journaledPost(journal, body, { seq, status });
 }
 
 /** A correct first request of case `key`, with a system prompt long enough to be cut in the journal. */

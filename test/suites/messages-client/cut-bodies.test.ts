@@ -1,50 +1,31 @@
 import { expect, test } from 'vitest';
-import type { CommandRun } from '../../../src/harness/run-command.js';
-import { Journal, type JournalEntry, journalEntry } from '../../../src/mocks/messages/index.js';
+import { Journal, type JournalEntry } from '../../../src/mocks/messages/index.js';
 import { requestChecks } from '../../../src/suites/messages-client/checks/request.js';
 import type { CaseResult, MessagesClientCtx } from '../../../src/suites/messages-client/context.js';
 import { richRequest } from '../../../src/suites/messages-client/requests.js';
+import { fakeCommandRun, journaledPost } from '../journaled-request.js';
 
 /** A journal that keeps 2 KiB of a body: a longer one is cut, as the mock's 1 MiB limit cuts a real one. */
 const journal = new Journal({ bodyBytes: 2048 });
 
 /** The request a correct client sends for stdin `richRequest(stream)`, with a top-level `system` (not judged) of `systemChars`. */
 function sent(stream: boolean, systemChars: number, bodyError?: string): JournalEntry {
-  const entry = journalEntry({
-    seq: 0,
-    requestId: 'req_0',
-    method: 'POST',
-    url: '/v1/messages',
-    headers: {},
-    receivedAt: 0,
-    receivedAtMono: 0,
-    auth: 'x-api-key',
-    configuredKeyIn: ['x-api-key'],
-    version: { header: 'anthropic-version', value: '2023-06-01' },
+  const body = { ...richRequest(stream), ...(systemChars > 0 && { system: 'x'.repeat(systemChars) }) };
+  return journaledPost(journal, body, {
     stream,
     status: bodyError === undefined ? 200 : 400,
     ...(bodyError !== undefined && { bodyError }),
-    framesWritten: 0,
-    bytesWritten: 0,
-    outcome: 'completed',
-    clientAborted: false,
+    version: { header: 'anthropic-version', value: '2023-06-01' },
   });
-  journal.record(entry);
-  const body = { ...richRequest(stream), ...(systemChars > 0 && { system: 'x'.repeat(systemChars) }) };
-  journal.setBody(entry, JSON.stringify(body), true);
-  return entry;
 }
 
 function caseOf(request: JournalEntry): CaseResult {
-  const run = {
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    stdout: '',
-    stderr: '',
-    durationMs: 5,
-  } as CommandRun;
-  return { run, outcome: { type: 'printed', value: {} }, requests: [request], otherOperations: [] };
+  return {
+    run: fakeCommandRun(),
+    outcome: { type: 'printed', value: {} },
+    requests: [request],
+    otherOperations: [],
+  };
 }
 
 function ctxOf(buffered: JournalEntry, streamed: JournalEntry): MessagesClientCtx {

@@ -3,32 +3,17 @@ import { CheckFailure } from '../../../src/harness/check.js';
 import { resultAt } from '../../../src/suites/runner/expect.js';
 import { toolUse } from '../../../src/suites/runner/lines.js';
 import type { SessionRun } from '../../../src/suites/runner/session.js';
+import { sessionRunOf } from './timed-run.js';
 
 const line = toolUse('echo hi', { id: 'toolu_bounds' });
 
 /** A session in which the runner answered `line` with `text`. */
 function answered(text: string): SessionRun {
-  return {
+  return sessionRunOf({
     spec: { lines: [line], timeoutS: 5, budgetMs: 10_000 },
-    workdir: '/nonexistent',
     outputs: [{ text, atMs: 1, read: 1 }],
-    droppedLines: 0,
-    runnerPgid: 1,
-    runnerGroups: new Set([1]),
-    runnerStdio: undefined,
-    exitedOnEof: true,
-    exitCode: 0,
-    exitSignal: null,
-    budgetExceeded: false,
-    stderr: '',
-    seen: new Map(),
-    firstSeenMs: new Map(),
-    lastSeenMs: new Map(),
-    leftovers: new Map(),
-    survivors: [],
     durationMs: 1,
-    harnessLagMs: 0,
-  };
+  });
 }
 
 const head = `{"type":"tool_result","tool_use_id":"toolu_bounds"`;

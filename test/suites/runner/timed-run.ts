@@ -37,10 +37,20 @@ export function timedSessionRun(o: TimedRunOptions): SessionRun {
     uid: 1000,
     leader: undefined,
   };
-  return {
+  return sessionRunOf({
     spec: { lines, timeoutS: o.seconds, budgetMs: 60_000 },
-    workdir: '/nonexistent',
     outputs,
+    seen: new Map(seen.map((a) => [a, [sighting]])),
+    firstSeenMs: new Map(seen.map((a) => [a, 150])),
+    lastSeenMs: new Map(seen.map((a) => [a, 1100])),
+    harnessLagMs: o.lagMs,
+  });
+}
+
+/** A session that ran `spec` and printed `outputs`: the runner exited 0 on end of input, nothing else seen. */
+export function sessionRunOf(fields: Pick<SessionRun, 'spec' | 'outputs'> & Partial<SessionRun>): SessionRun {
+  return {
+    workdir: '/nonexistent',
     droppedLines: 0,
     runnerPgid: 1,
     runnerGroups: new Set([1]),
@@ -50,12 +60,13 @@ export function timedSessionRun(o: TimedRunOptions): SessionRun {
     exitSignal: null,
     budgetExceeded: false,
     stderr: '',
-    seen: new Map(seen.map((a) => [a, [sighting]])),
-    firstSeenMs: new Map(seen.map((a) => [a, 150])),
-    lastSeenMs: new Map(seen.map((a) => [a, 1100])),
+    seen: new Map(),
+    firstSeenMs: new Map(),
+    lastSeenMs: new Map(),
     leftovers: new Map(),
     survivors: [],
     durationMs: 0,
-    harnessLagMs: o.lagMs,
+    harnessLagMs: 0,
+    ...fields,
   };
 }

@@ -19,7 +19,7 @@ function listedToolCall(line) {
   }
 }
 
-const TOOLS = [
+export const TOOLS = [
   {
     name: 'echo',
     description: 'Returns its message.',

@@ -5,19 +5,12 @@
 //
 //   node hostile-values.mjs --mode subschemas|big-enum|many-tools|malformed-tools|only-malformed|error-null|object-code
 import readline from 'node:readline';
+import { TOOLS } from './base.mjs';
 
 const argv = process.argv.slice(2);
 const mode = argv[argv.indexOf('--mode') + 1];
 
-const ECHO = {
-  name: 'echo',
-  description: 'Returns its message.',
-  inputSchema: {
-    type: 'object',
-    properties: { message: { type: 'string', description: 'text to send back' } },
-    required: ['message'],
-  },
-};
+const ECHO = TOOLS.find((t) => t.name === 'echo');
 
 /** Tools the Tool schema refuses: an inputSchema that is null, a property schema that is a string. */
 const MALFORMED = [
