@@ -685,7 +685,7 @@ const MUTATIONS: Record<string, Mutation> = {
     return {
       body: req,
       message: new RegExp(
-        `^messages\\.${i}: tool_use ids were found without tool_result blocks immediately after: .* ` +
+        `^messages\\.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: .* ` +
           `come after the text block at messages\\.${i}\\.content\\.${j}: tool_result blocks must come first`,
       ),
     };
@@ -731,9 +731,7 @@ const MUTATIONS: Record<string, Mutation> = {
     offerBash(req);
     return {
       body: req,
-      message: new RegExp(
-        `^messages\\.${i}\\.content\\.${blocks.length - 1}\\.tool_use_id: unexpected tool_use_id`,
-      ),
+      message: new RegExp(`^messages\\.${i}\\.content\\.${blocks.length - 1}: unexpected \`tool_use_id\``),
     };
   },
   'tool_use not answered in the next turn': (req, n) => {
@@ -754,7 +752,7 @@ const MUTATIONS: Record<string, Mutation> = {
     offerBash(req);
     return {
       body: req,
-      message: new RegExp(`^messages\\.${i + 1}: tool_use ids were found without tool_result blocks`),
+      message: new RegExp(`^messages\\.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks`),
     };
   },
   'tool blocks without tools': (req, n) => {
@@ -767,7 +765,7 @@ const MUTATIONS: Record<string, Mutation> = {
     delete req.tool_choice;
     return {
       body: req,
-      message: /^tools: requests which include tool_use or tool_result blocks must define tools/,
+      message: /^Requests which include `tool_use` or `tool_result` blocks must define tools\./,
     };
   },
 };

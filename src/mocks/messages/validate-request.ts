@@ -152,6 +152,11 @@ function firstTextAt(turn: Turn | undefined): number {
  *   in the content array. Any text must come AFTER all tool results"; text first gets the 400 of
  *   an unanswered tool_use (QwenLM/qwen-code#8165, tried on the real API). An image or document
  *   before a tool_result is served: no source tried one.
+ * Each is refused in the real API's words, backticks included (users' code matches on them to
+ * repair a history), as heard in 400 bodies: "messages.33: `tool_use` ids were found without
+ * `tool_result` blocks immediately after: ..." (Kilo-Org/kilocode#5163), "messages.12.content.0:
+ * unexpected `tool_use_id` found in `tool_result` blocks: ..." (router-for-me/CLIProxyAPI#497),
+ * "messages.1.content.1: `tool_use` ids must be unique" (anthropics/claude-code#20901).
  * Returns the first violation, located, or undefined.
  */
 export function conversationError(
@@ -176,25 +181,24 @@ export function conversationError(
         return `${at}: tool_result blocks may only appear in user turns; this turn's role is "${turn.role}"`;
       }
       if ((block.type === 'tool_use' || block.type === 'tool_result') && !request.tools?.length) {
-        return `tools: requests which include tool_use or tool_result blocks must define tools (found a ${block.type} block at ${at})`;
+        return `Requests which include \`tool_use\` or \`tool_result\` blocks must define tools. Found a ${block.type} block at ${at}.`;
       }
       if (block.type === 'tool_use') {
         if (usesSeen.has(block.id)) {
-          return `${at}: tool_use ids must be unique: ${String(block.id)} is used twice in this turn`;
+          return `${at}: \`tool_use\` ids must be unique (${String(block.id)} is used twice in this turn)`;
         }
         usesSeen.add(block.id);
       }
       if (block.type === 'tool_result') {
         const id = block.tool_use_id as string;
         if (resultsSeen.has(id)) {
-          return `${at}: each tool_use must have a single result. Found multiple tool_result blocks with id: ${id}`;
+          return `${at}: each tool_use must have a single result. Found multiple \`tool_result\` blocks with id: ${id}`;
         }
         resultsSeen.add(id);
         if (!previousUses.has(id)) {
           return (
-            `${at}.tool_use_id: unexpected tool_use_id found in tool_result blocks: ${id}. Each tool_result ` +
-            `block must have a corresponding tool_use block in the previous message` +
-            (i > 0 ? ` (messages.${i - 1})` : '')
+            `${at}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` ` +
+            'block must have a corresponding `tool_use` block in the previous message.'
           );
         }
       }
@@ -210,9 +214,9 @@ export function conversationError(
         const unanswered = new Set(missing);
         const late = [...new Set(results.flatMap((r) => (unanswered.has(r.id) ? [r.id] : [])))];
         return (
-          `messages.${i + 1}: tool_use ids were found without tool_result blocks immediately after: ` +
-          `${missing.join(', ')}. Each tool_use block of messages.${i} must have a corresponding ` +
-          `tool_result block in the next message.` +
+          `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ` +
+          `${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in ` +
+          'the next message.' +
           (late.length === 0
             ? ''
             : ` The tool_result blocks for ${late.join(', ')} come after the text block at ` +

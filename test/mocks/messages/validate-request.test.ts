@@ -134,7 +134,7 @@ describe('conversation rules', () => {
       ],
     };
     expect(refusal(body)).toMatch(
-      /^messages\.2\.content\.1\.tool_use_id: unexpected tool_use_id found in tool_result blocks: t9\./,
+      /^messages\.2\.content\.1: unexpected `tool_use_id` found in `tool_result` blocks: t9\./,
     );
   });
 
@@ -149,7 +149,7 @@ describe('conversation rules', () => {
       ],
     };
     expect(refusal(body)).toBe(
-      'messages.2.content.1: each tool_use must have a single result. Found multiple tool_result blocks with id: t1',
+      'messages.2.content.1: each tool_use must have a single result. Found multiple `tool_result` blocks with id: t1',
     );
   });
 
@@ -164,7 +164,7 @@ describe('conversation rules', () => {
       ],
     };
     expect(refusal(body)).toBe(
-      'messages.1.content.1: tool_use ids must be unique: t1 is used twice in this turn',
+      'messages.1.content.1: `tool_use` ids must be unique (t1 is used twice in this turn)',
     );
   });
 
@@ -179,7 +179,7 @@ describe('conversation rules', () => {
       ],
     };
     expect(refusal(body)).toMatch(
-      /^messages\.2: tool_use ids were found without tool_result blocks immediately after: t2\./,
+      /^messages\.2: `tool_use` ids were found without `tool_result` blocks immediately after: t2\./,
     );
   });
 
@@ -197,14 +197,14 @@ describe('conversation rules', () => {
   test('text before the tool_result blocks of a turn is refused: they must come first', () => {
     const note = { type: 'text', text: 'Here are the results:' };
     expect(refusal(answer([note, toolResult('t1'), toolResult('t2')]))).toBe(
-      'messages.2: tool_use ids were found without tool_result blocks immediately after: t1, t2. ' +
-        'Each tool_use block of messages.1 must have a corresponding tool_result block in the next message. ' +
+      'messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: t1, t2. ' +
+        'Each `tool_use` block must have a corresponding `tool_result` block in the next message. ' +
         'The tool_result blocks for t1, t2 come after the text block at messages.2.content.0: ' +
         'tool_result blocks must come first in the content array, any text after them.',
     );
     // Any text must come after all the results, not only after the first.
     expect(refusal(answer([toolResult('t1'), note, toolResult('t2')]))).toMatch(
-      /^messages\.2: tool_use ids were found without tool_result blocks immediately after: t2\. .* The tool_result blocks for t2 come after the text block at messages\.2\.content\.1: /,
+      /^messages\.2: `tool_use` ids were found without `tool_result` blocks immediately after: t2\. .* The tool_result blocks for t2 come after the text block at messages\.2\.content\.1: /,
     );
   });
 
@@ -231,7 +231,9 @@ describe('conversation rules', () => {
       ],
     } as unknown as MessageRequest;
     expect(conversationError(body)).toBeUndefined();
-    expect(conversationError(body, { resultsFirst: true })).toMatch(/^messages\.2: tool_use ids were found/);
+    expect(conversationError(body, { resultsFirst: true })).toMatch(
+      /^messages\.2: `tool_use` ids were found/,
+    );
   });
 
   test('a conversation may end with an assistant turn holding tool_use', () => {
@@ -256,7 +258,7 @@ describe('conversation rules', () => {
       ],
     };
     expect(refusal(body)).toMatch(
-      /^tools: requests which include tool_use or tool_result blocks must define tools/,
+      /^Requests which include `tool_use` or `tool_result` blocks must define tools\. Found a/,
     );
   });
 });

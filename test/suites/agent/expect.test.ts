@@ -12,7 +12,7 @@ import {
 } from '../../../src/suites/agent/expect.js';
 import { fakeCaseResult } from './fake-result.js';
 
-const REFUSAL = 'messages.0.content.0.tool_use_id: unexpected tool_use_id found in tool_result blocks';
+const REFUSAL = 'messages.0.content.0: unexpected `tool_use_id` found in `tool_result` blocks';
 
 /** A run of case consecutive-failures (3 requests, the breaker's) whose requests got `statuses`. */
 function caseRun(statuses: number[], exitCode: number, url = '/v1/messages'): AgentCaseResult {
