@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { runSurface } from '../../src/fuzz/run-surface.js';
 import {
   arbHttpCase,
+  arbWrongShape,
   BODY_LIMIT,
   type Expected,
   mockMessagesHttpSurface,
@@ -12,6 +13,15 @@ import { findSurface } from '../../src/fuzz/surfaces.js';
 import { build, validateRequest } from '../../src/mocks/messages/index.js';
 
 const RUN = { seed: 424242, runs: 300, caseTimeoutMs: 5_000 };
+/** Rules of the mock's own conversation checks that the cases break one at a time. */
+const BROKEN_RULES = [
+  'system block of blank text',
+  'turn of blank text',
+  'empty text block',
+  'tool_use not answered in the next turn',
+  'tool_result without its tool_use',
+  'tool blocks without tools',
+];
 
 function outcomeOf(e: Expected): string {
   if (e.outcome === 'message') return e.stream ? '200 stream' : '200 buffered';
@@ -65,6 +75,23 @@ describe('mock-messages-http fuzz surface', () => {
       return check.ok ? [] : [check.message];
     });
     expect(refused).toEqual([]);
+  });
+
+  test('each rule a case breaks on purpose is refused with the message the case expects', () => {
+    const seen = new Set<string>();
+    const wrong: string[] = [];
+    for (const c of fc.sample(arbWrongShape, { numRuns: 5_000, seed: 11 })) {
+      if (c.verdict.kind !== 'refused' || !c.bytes) continue;
+      seen.add(c.what);
+      const check = validateRequest(JSON.parse(Buffer.from(c.bytes).toString()));
+      const message = check.ok ? '(accepted)' : check.message;
+      const expected = c.verdict.message;
+      if (!expected.test(message)) {
+        wrong.push(`${c.what}: ${message} (expected ${String(expected)})`);
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(BROKEN_RULES.filter((rule) => !seen.has(rule))).toEqual([]);
   });
 
   test('a service that answers every request with a message fails, with a printed counterexample', async () => {

@@ -95,13 +95,14 @@ const arbText = fc.oneof(
   // Any scalar value, astral ones included, and lone surrogates (escaped in the JSON body).
   { weight: 1, arbitrary: fc.string({ unit: jsonTextUnit, maxLength: 8 }) },
 );
-/** Any text, for the places no rule of the mock judges (system, a tool_result's content). */
+/** Any text, for the places no rule of the mock judges (a system string, a tool_result's content). */
 const arbTextBlock = arbText.map((text) => ({ type: 'text', text }));
 /**
- * Text of a turn: the real API refuses a turn of "" or of only whitespace, so each holds a
- * letter or digit (blank by no reading of whitespace).
+ * Text of a turn or a system block: the real API refuses a turn, or a block of `system`, of ""
+ * or of only whitespace, so each holds a letter or digit (blank by no reading of whitespace).
  */
 const arbTurnText = arbText.map((text) => (/[\p{L}\p{N}]/u.test(text) ? text : `w${text}`));
+const arbSystemBlock = arbTurnText.map((text) => ({ type: 'text', text }));
 /** A turn's text blocks; whitespace beside real text is served (only a turn all blank is refused). */
 const arbTurnBlocks = fc
   .tuple(fc.array(arbTurnText, { minLength: 1, maxLength: 3 }), fc.option(fc.nat(3), { nil: undefined }))
@@ -208,7 +209,7 @@ const arbRequest: fc.Arbitrary<Obj> = fc
       offerTools: fc.constantFrom('none', 'empty', 'bash', 'both'),
       optional: fc.record(
         {
-          system: fc.oneof(arbText, fc.array(arbTextBlock, { maxLength: 2 })),
+          system: fc.oneof(arbText, fc.array(arbSystemBlock, { maxLength: 2 })),
           stop_sequences: fc.array(fc.string({ maxLength: 3 }), { maxLength: 3 }),
           temperature: fc.double({ min: 0, max: 1, noNaN: true }),
           top_k: fc.nat({ max: 500 }),
@@ -621,6 +622,18 @@ const MUTATIONS: Record<string, Mutation> = {
       ),
     };
   },
+  'system block of blank text': (req, n) => {
+    const blank = pick(['', ' ', '\n', '\t \r\n'], n);
+    const system = Array.isArray(req.system) ? (req.system as Obj[]) : [];
+    const j = n % (system.length + 1);
+    system.splice(j, 0, { type: 'text', text: blank });
+    req.system = system;
+    const rule = blank === '' ? 'be non-empty' : 'contain non-whitespace text';
+    return {
+      body: req,
+      message: new RegExp(`^system: text content blocks must ${rule} \\(system\\.${j} is `),
+    };
+  },
   'turn of blank text': (req, n) => {
     const i = pick(judgedTurns(req), n);
     const turn = turns(req)[i] as Obj;
@@ -771,7 +784,8 @@ const MUTATIONS: Record<string, Mutation> = {
 };
 const MUTATION_NAMES = Object.keys(MUTATIONS);
 
-const arbWrongShape: fc.Arbitrary<BodyCase> = fc
+/** A valid body with one rule broken on purpose, and the refusal it must get. */
+export const arbWrongShape: fc.Arbitrary<BodyCase> = fc
   .tuple(arbRequest, fc.constantFrom(...MUTATION_NAMES), fc.nat())
   .map(([req, name, n]) => {
     const { body, message } = (MUTATIONS[name] as Mutation)(structuredClone(req), n);

@@ -16,10 +16,16 @@ import type { MessageRequest, Turn } from '../../protocol/messages/index.js';
  * - "messages: final assistant content cannot end with trailing whitespace": the prefill
  *   (tailcallhq/forgecode#1872, langchain-ai/langchain#35072, vercel/ai#2124).
  *
- * What those sources leave open is served, not refused: a final assistant turn's empty or
- * blank blocks (only its end is judged), a string turn of whitespace, a user turn of blank
- * text beside a tool_result or an image, and text blank only by Unicode spaces (a
- * non-breaking space is whitespace to some readings and not to others).
+ * - "system: text content blocks must contain non-whitespace text": a block of the `system`
+ *   array that is all whitespace, even beside blocks of real text (agentjido/req_llm#712: a
+ *   whitespace block between two system prompts; NousResearch/hermes-agent#86643: one carrying
+ *   cache_control; anomalyco/opencode#35101). An empty one is refused as empty, like a turn's
+ *   (opencode#46289 leaves them out for that).
+ *
+ * What those sources leave open is served, not refused: a `system` string of whitespace, a
+ * final assistant turn's empty or blank blocks (only its end is judged), a string turn of
+ * whitespace, a user turn of blank text beside a tool_result or an image, and text blank only
+ * by Unicode spaces (a non-breaking space is whitespace to some readings and not to others).
  */
 
 /** Whitespace in every reading of the word: ASCII space and the C0 spacing controls. */
@@ -32,6 +38,8 @@ type Block = { type: string; text?: unknown };
 
 /** The first blank-text rule a request breaks, located after the real API's words, or undefined. */
 export function textBlockError(request: MessageRequest): string | undefined {
+  const system = systemTextError(request.system);
+  if (system !== undefined) return system;
   const last = request.messages.length - 1;
   for (let i = 0; i <= last; i++) {
     const turn = request.messages[i]!;
@@ -40,6 +48,17 @@ export function textBlockError(request: MessageRequest): string | undefined {
     if (broken !== undefined) return broken;
   }
   return undefined;
+}
+
+/** Each block of a `system` array is judged alone: real text beside a blank block does not save it. */
+function systemTextError(system: MessageRequest['system']): string | undefined {
+  if (!Array.isArray(system)) return undefined;
+  const j = system.findIndex((block) => BLANK.test(block.text));
+  if (j === -1) return undefined;
+  const blank = system[j]!.text;
+  return blank === ''
+    ? `system: text content blocks must be non-empty (system.${j} is "")`
+    : `system: text content blocks must contain non-whitespace text (system.${j} is ${quote(blank)})`;
 }
 
 function blankTextError(turn: Turn, i: number): string | undefined {

@@ -56,6 +56,18 @@ describe('blank text blocks, refused in the real API words', () => {
     );
   });
 
+  test('a system block of whitespace is refused even beside real text, and an empty one as empty', () => {
+    const hi = [{ role: 'user', content: 'hi' }];
+    expect(refusal(hi, { system: [text('You are terse.'), text(' \n')] })).toBe(
+      'system: text content blocks must contain non-whitespace text (system.1 is " \\n")',
+    );
+    expect(refusal(hi, { system: [text('')] })).toBe(
+      'system: text content blocks must be non-empty (system.0 is "")',
+    );
+    // Judged before the turns, so the system block is named first.
+    expect(refusal([{ role: 'user', content: [text(' ')] }], { system: [text('\t')] })).toMatch(/^system: /);
+  });
+
   test('a long blank text is quoted in part', () => {
     const message = refusal([{ role: 'user', content: [text(' '.repeat(100_000))] }])!;
     expect(message.startsWith(NON_WHITESPACE)).toBe(true);
@@ -80,6 +92,14 @@ describe('text the real API accepts is still served', () => {
   test('whitespace beside real text in the same turn is accepted', () => {
     expect(refusal([{ role: 'user', content: [text(' '), text('real')] }])).toBeUndefined();
     expect(refusal([{ role: 'user', content: [text('real\n'), text('\n')] }])).toBeUndefined();
+  });
+
+  test('a system string of whitespace, and system blocks of real text, are accepted', () => {
+    const hi = [{ role: 'user', content: 'hi' }];
+    expect(refusal(hi, { system: ' ' })).toBeUndefined();
+    expect(refusal(hi, { system: '' })).toBeUndefined();
+    expect(refusal(hi, { system: [text('Be brief.\n'), text(' and exact')] })).toBeUndefined();
+    expect(refusal(hi, { system: [] })).toBeUndefined();
   });
 
   test('text with leading or inner whitespace, and a string turn, are accepted', () => {
