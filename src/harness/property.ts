@@ -171,15 +171,27 @@ type SearchOptions<T> = Pick<PropertyOptions<T>, 'runs' | 'maxShrinkRuns'> & {
   readonly skip?: (value: T) => boolean;
 };
 
-/** The predicate with PropertyOptions.maxShrinkRuns applied; a fresh budget for each fast-check search. */
+/** A predicate under a shrink budget, and the skip that ended its shrinking, if one did. */
+interface Budgeted<T> {
+  (value: T): Promise<void>;
+  readonly skippedShrinking: () => CheckSkipped | undefined;
+}
+
+/**
+ * The predicate with PropertyOptions.maxShrinkRuns applied; a fresh budget for each fast-check
+ * search. `brokeRule`: a case already broke a rule (the concurrent search runs it again here).
+ */
 function withShrinkBudget<T>(
   predicate: (value: T) => Promise<void>,
   maxShrinkRuns: number | undefined,
-): (value: T) => Promise<void> {
+  { brokeRule: already = false }: { brokeRule?: boolean } = {},
+): Budgeted<T> {
   let failed = false;
+  let brokeRule = already;
   let unjudged = false;
   let shrinkRuns = 0;
-  return async (value) => {
+  let skippedShrinking: CheckSkipped | undefined;
+  const budgeted = async (value: T) => {
     // A case that could not be judged (the target went away, was busy...) is the outcome:
     // shrinking it would only send the target more of what it could not take.
     if (unjudged) return;
@@ -187,11 +199,20 @@ function withShrinkBudget<T>(
     try {
       await predicate(value);
     } catch (e) {
+      if (brokeRule && e instanceof CheckSkipped) {
+        // Met while shrinking a case that broke a rule (a 429 to the burst of smaller cases):
+        // that failure stands as found; this value, and every later one, is left untried.
+        unjudged = true;
+        skippedShrinking = e;
+        return;
+      }
       failed = true;
       if (isUnjudged(e)) unjudged = true;
+      else brokeRule = true;
       throw e;
     }
   };
+  return Object.assign(budgeted, { skippedShrinking: () => skippedShrinking });
 }
 
 /** An error that says a case could not be judged, not that it broke a rule. */
@@ -325,7 +346,7 @@ async function searchConcurrently<T>(
   let calls = 0;
   let failedAgain = false;
   // The budget starts here, at the failing case, as in a search one case at a time.
-  const budgeted = withShrinkBudget(predicate, search.maxShrinkRuns);
+  const budgeted = withShrinkBudget(predicate, search.maxShrinkRuns, { brokeRule: true });
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
       const call = calls++;
@@ -356,7 +377,11 @@ async function searchConcurrently<T>(
     seed: env.seed,
     path,
     property,
-    how: `property failed after ${first.index + 1} runs (the case passed when run again to shrink it)`,
+    how: `property failed after ${first.index + 1} runs (${
+      calls > 0 && !failedAgain && budgeted.skippedShrinking() !== undefined
+        ? `the case could not be judged when run again to shrink it: ${budgeted.skippedShrinking()?.message}`
+        : 'the case passed when run again to shrink it'
+    })`,
     replayed: false,
   });
 }

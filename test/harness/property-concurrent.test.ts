@@ -164,3 +164,45 @@ describe('a case that could not be judged ends the property without shrinking', 
     });
   }
 });
+
+describe('a case that could not be judged while a failure is shrunk leaves that failure standing', () => {
+  // One slot to borrow: at most two cases in flight before the first failure is known, so the
+  // third failing value is met when that failure is run again by its path or shrunk.
+  for (const [how, slots] of [
+    ['one case at a time', undefined],
+    ['on a borrowed slot', 1],
+  ] as const) {
+    test(`${how}: the rule broken is the verdict, not the skip met shrinking it`, async () => {
+      // Values of 100 and over break the rule; the third of them tried is met by a busy target.
+      let failing = 0;
+      let callsAfterSkip = 0;
+      let skipped = false;
+      const result = await outcome(env(slots === undefined ? undefined : createSlots(slots)), async (v) => {
+        if (skipped) callsAfterSkip++;
+        if (v < 100) return;
+        if (++failing === 3) {
+          skipped = true;
+          throw new NotExercised('the service answered 429 three times');
+        }
+        throw new CheckFailure(`${v} is 100 or more`, 'under 100', String(v));
+      });
+      expect(result.passed).toBe(false);
+      expect(result.message).toMatch(/^\d+ is 100 or more \(property failed after \d+ runs/);
+      // Shrinking ended there: no value was sent after the skip.
+      expect(callsAfterSkip).toBe(0);
+    });
+  }
+
+  test('on borrowed slots: a failing case that cannot be judged when run again is reported unshrunk, saying so', async () => {
+    let calls = 0;
+    const result = await outcome(env(createSlots(4)), async (v) => {
+      if (v < 100) return;
+      if (++calls > 1) throw new NotExercised('the service answered 529 three times');
+      throw new CheckFailure(`${v} is 100 or more`, 'under 100', String(v));
+    });
+    expect(result.passed).toBe(false);
+    expect(result.message).toMatch(
+      /could not be judged when run again to shrink it: the service answered 529 three times/,
+    );
+  });
+});
