@@ -114,7 +114,7 @@ export function frameFormatViolations(frames: readonly SseFrame[], unterminated:
  * than `id:` and `retry:`. Those two set reader state and dispatch nothing (SSE), so a stray
  * one at the end is no unclosed frame; the real API sends neither.
  */
-function holdsFrame(unterminated: string): boolean {
+export function holdsFrame(unterminated: string): boolean {
   return unterminated.split('\n').some((line) => line !== '' && !/^(id|retry)(:|$)/.test(line));
 }
 

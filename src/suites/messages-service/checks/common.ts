@@ -1,6 +1,7 @@
 import { type CheckEnv, NotExercised } from '../../../harness/check.js';
 import type { Message } from '../../../protocol/messages/index.js';
 import { DEFAULT_MAX_HTTP_RUNS, DEFAULT_REQUEST_TIMEOUT_MS, type MessagesServiceCtx } from '../context.js';
+import { holdsFrame } from '../frame-rules.js';
 import { type BufferedReply, describeReply, mediaTypeOf, type StreamedReply } from '../replies.js';
 import { bufferedMessage, streamedMessage } from '../reply-rules.js';
 import { TOOL_PROMPT } from '../requests.js';
@@ -66,9 +67,15 @@ export async function okStreams(ctx: MessagesServiceCtx): Promise<Labeled<Stream
  * stream without frames they would pass with nothing observed. The order and fold checks take every
  * 200 stream, and fail an empty one.
  */
-export async function framedStreams(ctx: MessagesServiceCtx): Promise<Labeled<StreamedReply>[]> {
+export async function framedStreams(
+  ctx: MessagesServiceCtx,
+  { orUnclosed = false }: { orUnclosed?: boolean } = {},
+): Promise<Labeled<StreamedReply>[]> {
   const ok = await okStreams(ctx);
-  const framed = ok.filter((s) => s.reply.frames.length > 0);
+  // `orUnclosed`: a stream whose frames were never closed by a blank line dispatched none, yet holds them.
+  const framed = ok.filter(
+    (s) => s.reply.frames.length > 0 || (orUnclosed && holdsFrame(s.reply.unterminated)),
+  );
   if (framed.length === 0) {
     throw new NotExercised(
       `no stream held a frame (${ok.map((s) => `${s.label}: ${describeReply(s.reply)}`).join('; ')}); see messages-service.stream.order`,

@@ -54,7 +54,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     rule: 'The spec: each stream frame is an `event:` line and a `data:` line holding JSON whose `type` equals the event name, closed by a blank line. Every messages service. A stray `id:` or `retry:` line after the last frame dispatches nothing (SSE) and is no unclosed frame.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
-      const streams = await framedStreams(ctx);
+      const streams = await framedStreams(ctx, { orUnclosed: true });
       failOn(
         streams.flatMap((s) =>
           within(s.label, frameFormatViolations(s.reply.frames, s.reply.unterminated), s.reply),
