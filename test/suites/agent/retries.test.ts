@@ -128,3 +128,27 @@ test('a case whose script answers no such error is a harness bug, not an error o
     }),
   );
 });
+
+test('a retry the mock refused unread (its key dropped) is not compared, and the check says who judges it', async () => {
+  const run = retriedRun([529, 401]);
+  const retry = run.requests[1] as unknown as Record<string, unknown>;
+  retry.configuredKeyIn = [];
+  delete retry.body;
+  await expect(judge('overloaded', run)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('the mock refused request 2 (status 401: no key)'),
+    }),
+  );
+});
+
+test('a retry that carries no turns is never a pass', async () => {
+  const run = retriedRun([529, 200]);
+  (run.requests[1] as unknown as { body: unknown }).body = { model: 'm', max_tokens: 64 };
+  await expect(judge('overloaded', run)).rejects.toThrow(
+    expect.objectContaining({
+      name: 'NotExercised',
+      message: expect.stringContaining('request 2 carries no turns'),
+    }),
+  );
+});

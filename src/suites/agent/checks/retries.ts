@@ -88,7 +88,14 @@ function expectSentAgain(result: AgentCaseResult, error: RetriedError): void {
   }
   const first = turnsOf(answered);
   const again = turnsOf(retry);
-  const found = first === undefined || again === undefined ? [] : specDifferences(first, again);
+  if (first === undefined || again === undefined) {
+    // A retry the mock refused (unread without a key, or not a body of turns) has nothing to compare.
+    expectNotCutShort(result, `request ${index + 2} could be compared with request ${index + 1}`, index + 2);
+    throw new NotExercised(
+      `request ${first === undefined ? index + 1 : index + 2} carries no turns to compare (${runContext(result)})`,
+    );
+  }
+  const found = specDifferences(first, again);
   if (found.length > 0) {
     throw caseFailure(
       result,
