@@ -325,6 +325,48 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['auth.missing-key', 'errors.status-403'],
   },
   {
+    client: 'version-2024-01-01',
+    flaw: 'sends anthropic-version: 2024-01-01',
+    fails: [],
+    warns: ['headers.version-value'],
+    passes: ['headers.version', 'auth.key-sent'],
+  },
+  {
+    client: 'crash-on-early-ping',
+    flaw: 'crashes on a ping before message_start (only there)',
+    fails: [],
+    warns: ['stream.ping-before-message-start'],
+    passes: ['stream.pings'],
+  },
+  {
+    client: 'strict-events',
+    flaw: 'crashes on an event name the spec does not list',
+    fails: [],
+    warns: ['stream.unknown-events'],
+    passes: ['stream.pings', 'stream.comments'],
+  },
+  {
+    client: 'stop-reason-at-message-stop',
+    flaw: 'applies the stop reason at message_stop, so a stream without it is printed with stop_reason null',
+    fails: [],
+    warns: ['stream-errors.no-message-stop'],
+    // Without message_delta nothing is printed: the stream cut inside a block is still reported.
+    passes: ['stream.final-message', 'stream-errors.ends-mid-block'],
+  },
+  {
+    client: 'retry-429-at-once',
+    flaw: 'retries a 429 at once, ignoring its retry-after',
+    fails: [],
+    warns: ['errors.retry-after'],
+    passes: ['errors.rate-limit'],
+  },
+  {
+    client: 'retry-429-after-retry-after',
+    flaw: 'retries a 429 once, after its retry-after, an equivalent client,',
+    fails: [],
+    passes: ['errors.retry-after', 'errors.rate-limit'],
+  },
+  {
     client: 'overloaded-as-rate-limit',
     flaw: 'reports a 529 (overloaded) as kind rate_limit',
     fails: ['errors.status-529', 'errors.status-529-streamed', 'errors.status-529-retry-after'],

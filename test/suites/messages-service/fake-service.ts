@@ -59,6 +59,9 @@ export const BREAKS = [
   'overloaded-streams', // every stream: true request gets 529 overloaded_error (retry-after 0.01 s): busy, not broken
   'tool-input-in-start', // a tool_use content_block_start carries the whole input, its one input_json_delta is empty
   'bash-input-not-string', // a bash tool_use input's `command` is an argv array (["echo", "x"]), not a string
+  'invalid-422', // an invalid body is refused with 422 (invalid_request_error), not 400
+  'invalid-wrong-error-type', // an invalid body is refused with 400, error type api_error
+  'rejects-assistant-text', // a valid conversation with text in an assistant turn gets 400
 ] as const;
 export type Break = (typeof BREAKS)[number];
 
@@ -346,6 +349,13 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
     res.end(JSON.stringify(body));
   }
 
+  /** The refusal of a body that breaks the field table or makes no sense. */
+  function refuseInvalid(res: ServerResponse, n: number, message: string): void {
+    if (breaks.has('invalid-422')) sendError(res, n, 422, 'invalid_request_error', message);
+    else if (breaks.has('invalid-wrong-error-type')) sendError(res, n, 400, 'api_error', message);
+    else sendError(res, n, 400, 'invalid_request_error', message);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const n = ++served;
     const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '');
@@ -391,7 +401,7 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
       json = JSON.parse(raw);
     } catch {
       if (breaks.has('accepts-invalid-body')) return sendMessage(res, n, canned());
-      return sendError(res, n, 400, 'invalid_request_error', 'the body is not JSON');
+      return refuseInvalid(res, n, 'the body is not JSON');
     }
     const loose = json as {
       max_tokens?: unknown;
@@ -423,13 +433,7 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
       parsed.success && !breaks.has('accepts-meaningless') ? directionProblem(parsed.data) : undefined;
     if (!parsed.success || problem !== undefined) {
       if (breaks.has('accepts-invalid-body')) return sendMessage(res, n, canned());
-      return sendError(
-        res,
-        n,
-        400,
-        'invalid_request_error',
-        problem ?? parsed.error?.message ?? 'invalid request',
-      );
+      return refuseInvalid(res, n, problem ?? parsed.error?.message ?? 'invalid request');
     }
     const request = parsed.data;
     const hasResults = request.messages.some(
@@ -437,6 +441,13 @@ export async function startFakeService(options: FakeServiceOptions): Promise<Fak
     );
     if (hasResults && breaks.has('rejects-tool-results')) {
       return sendError(res, n, 400, 'invalid_request_error', 'tool_result blocks are not supported');
+    }
+    const assistantText = request.messages.some(
+      (t) =>
+        t.role === 'assistant' && (typeof t.content === 'string' || t.content.some((b) => b.type === 'text')),
+    );
+    if (assistantText && breaks.has('rejects-assistant-text')) {
+      return sendError(res, n, 400, 'invalid_request_error', 'assistant turns may hold tool_use blocks only');
     }
     if (request.stream === true && breaks.has('overloaded-streams')) {
       res.setHeader('retry-after', '0.01');

@@ -471,6 +471,11 @@ const VARIANTS: { breaks: Break; expected: Record<string, CheckStatus>; maybe?: 
     breaks: 'crashes-on-role-and-serves-missing-max-tokens',
     expected: { 'errors.invalid-rejected': 'fail' },
   },
+  // Refused, but not as the real API refuses: the refusal itself (a 4xx with an error body) holds.
+  { breaks: 'invalid-422', expected: { 'errors.invalid-400': 'warn' } },
+  { breaks: 'invalid-wrong-error-type', expected: { 'errors.invalid-400': 'warn' } },
+  // Only the generated conversations hold text in an assistant turn; every fixed request is served.
+  { breaks: 'rejects-assistant-text', expected: { 'requests.valid-accepted': 'fail' } },
   // Equivalent services: what the real API does today, or another spelling of the same thing.
   { breaks: 'x-request-id', expected: {} },
   { breaks: 'forward-compatible', expected: {} },
@@ -552,6 +557,17 @@ describe('a broken service fails the check of the rule it breaks', () => {
     expect(check.message).toContain('[max_tokens missing]');
     expect(check.message).toContain('[role not user or assistant]');
     expect(check.actual).toMatch(/HTTP 200 .*HTTP 500|HTTP 500 .*HTTP 200/);
+  });
+
+  test('a valid body refused with 400 fails valid-accepted, naming the refusal, while the fixed tool round passes', async () => {
+    const valid = `${P}requests.valid-accepted`;
+    const followUp = `${P}tools.follow-up`;
+    const { result } = await runAgainst(['rejects-assistant-text'], { only: [valid, followUp] });
+    expect(notPassing(result)).toEqual({ 'requests.valid-accepted': 'fail' });
+    const check = result.checks.find((c) => c.id === valid)!;
+    expect(check.message).toMatch(
+      /status: expected HTTP 200, got HTTP 400 .*assistant turns may hold tool_use blocks only/,
+    );
   });
 
   test('the error-body check shows the body received, not a schema issue', async () => {

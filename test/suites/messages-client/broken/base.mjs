@@ -5,6 +5,14 @@
 /**
  * @typedef {object} Flaws
  * @property {boolean} [crashOnPing] throw when a ping frame arrives
+ * @property {boolean} [crashOnEarlyPing] throw when a ping frame arrives before message_start
+ * @property {boolean} [strictEvents] throw on an event name the spec does not list
+ * @property {string} [versionValue] the anthropic-version header's value (default the spec's 2023-06-01)
+ * @property {boolean} [stopReasonAtMessageStop] keep message_delta's stop reason until message_stop, and
+ *   print a stream that ends cleanly after message_delta without it (stop_reason null)
+ * @property {number} [idleTimeoutMs] give up on a body when no byte arrived for this long (without it, a
+ *   silent stream is waited on forever)
+ * @property {'at-once' | 'after-retry-after'} [retry429] retry a 429 once: at once, or after its retry-after
  * @property {boolean} [lastDataLineOnly] keep only the last data: line of a frame (SSE joins them with a newline)
  * @property {boolean} [nonJsonBodyAsStream] report a buffered body that is not JSON as kind stream
  * @property {boolean} [countTokensFirst] equivalent: POST /v1/messages/count_tokens (another operation
@@ -111,13 +119,30 @@ function parseSse(text, flaws) {
   return frames;
 }
 
+/** One read of `reader`; past `idleMs` without a byte, the body is cancelled and the read throws. */
+async function readWithin(reader, idleMs) {
+  if (idleMs === undefined) return reader.read();
+  let timer;
+  const idle = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no byte for ${idleMs} ms`)), idleMs);
+  });
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function readBody(response, flaws) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readWithin(reader, flaws.idleTimeoutMs);
       if (done) break;
       text += flaws.decodePerChunk
         ? new TextDecoder().decode(value)
@@ -130,6 +155,16 @@ async function readBody(response, flaws) {
 }
 
 const KNOWN_STOP_REASONS = ['end_turn', 'max_tokens', 'stop_sequence', 'tool_use'];
+const KNOWN_EVENTS = [
+  'message_start',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+  'ping',
+  'error',
+];
 
 /** A flawed client's idea of JSON cut short: close what is open. */
 function completeJson(text) {
@@ -156,6 +191,7 @@ function accumulate(frames, flaws) {
   let message;
   let startOutputTokens = 0;
   let stopped = false;
+  let pendingStop;
   const json = new Map();
   for (const { event, data } of frames) {
     let ev;
@@ -169,6 +205,7 @@ function accumulate(frames, flaws) {
     if (event !== ev.type && flaws.skipTypeMismatch) continue;
     if (event !== ev.type)
       throw new ClientFailure('stream', `event ${event} carries data of type ${ev.type}`);
+    if (flaws.strictEvents && !KNOWN_EVENTS.includes(event)) throw new TypeError(`unknown event ${event}`);
     if (
       flaws.strictBlocks &&
       ev.type === 'content_block_start' &&
@@ -192,6 +229,7 @@ function accumulate(frames, flaws) {
     switch (ev.type) {
       case 'ping':
         if (flaws.crashOnPing) throw new TypeError('unexpected ping');
+        if (flaws.crashOnEarlyPing && !message) throw new TypeError('a ping before message_start');
         break;
       case 'error':
         if (flaws.errorEventEndsStream && message) return message;
@@ -235,8 +273,11 @@ function accumulate(frames, flaws) {
         break;
       }
       case 'message_delta':
-        message.stop_reason = ev.delta.stop_reason;
-        message.stop_sequence = ev.delta.stop_sequence;
+        if (flaws.stopReasonAtMessageStop) pendingStop = ev.delta;
+        else {
+          message.stop_reason = ev.delta.stop_reason;
+          message.stop_sequence = ev.delta.stop_sequence;
+        }
         message.usage = { ...message.usage, ...ev.usage };
         if (flaws.addStartOutputTokens) message.usage.output_tokens += startOutputTokens;
         if (flaws.sumUsage) {
@@ -246,12 +287,16 @@ function accumulate(frames, flaws) {
         break;
       case 'message_stop':
         stopped = true;
+        if (pendingStop) {
+          message.stop_reason = pendingStop.stop_reason;
+          message.stop_sequence = pendingStop.stop_sequence;
+        }
         break;
       default:
         break;
     }
   }
-  if (!stopped && !flaws.acceptTruncated)
+  if (!stopped && !flaws.acceptTruncated && !(flaws.stopReasonAtMessageStop && pendingStop))
     throw new ClientFailure('stream', 'the stream ended before message_stop');
   if (!message) throw new ClientFailure('stream', 'no message_start');
   return message;
@@ -275,7 +320,10 @@ async function request(flaws) {
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   if (!key && !flaws.sendWithoutKey)
     throw new ClientFailure('missing_api_key', 'no API key in the environment');
-  const headers = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
+  const headers = {
+    'content-type': 'application/json',
+    'anthropic-version': flaws.versionValue ?? '2023-06-01',
+  };
   if (flaws.noVersionHeader) delete headers['anthropic-version'];
   if (flaws.noContentType) delete headers['content-type'];
   if (key && !flaws.omitKeyHeader) {
@@ -295,14 +343,21 @@ async function request(flaws) {
     await count?.arrayBuffer();
   }
   let response;
+  let retried429 = false;
   for (;;) {
     try {
       response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     } catch (error) {
       throw new ClientFailure('connection', `${error.message}: ${error.cause?.code ?? ''}`);
     }
-    if (!(flaws.retryForever && response.status >= 500)) break;
+    const retry429 = flaws.retry429 !== undefined && response.status === 429 && !retried429;
+    if (!(flaws.retryForever && response.status >= 500) && !retry429) break;
     await response.arrayBuffer();
+    if (retry429) {
+      retried429 = true;
+      const seconds = Number(response.headers.get('retry-after') ?? 0);
+      if (flaws.retry429 === 'after-retry-after') await new Promise((r) => setTimeout(r, seconds * 1000));
+    }
   }
   if (!response.ok) {
     const text = await response.text();

@@ -1,0 +1,3 @@
+import { main } from './base.mjs';
+
+await main({ retry429: 'at-once' });
