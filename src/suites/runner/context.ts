@@ -117,7 +117,8 @@ export async function openRunner(
   const canaries: Canaries = {
     variable: 'WIRECHECK_RUNNER_CANARY',
     value: `wirecheck-canary-${tag}`,
-    pathEntry: `/nonexistent/wirecheck-canary-${tag}/bin`,
+    // Not the variable's value: an inherited PATH is environment.path's to judge, not a sighting of the variable.
+    pathEntry: `/nonexistent/wirecheck-path-${tag}/bin`,
     user: `wirecheck-canary-user-${tag}`,
   };
   const baseEnv = runnerBaseEnv(options.baseEnv ?? process.env, canaries);

@@ -34,6 +34,20 @@ const CASES: BrokenCase[] = [
     passes: ['environment.path', 'environment.home'],
   },
   {
+    runner: 'inherit-user',
+    flaw: 'gives commands its own USER instead of a fixed one',
+    fails: [],
+    warns: ['environment.user'],
+    passes: ['environment.path', 'environment.home', 'environment.no-inherited-variables'],
+  },
+  {
+    runner: 'inherit-path',
+    flaw: 'gives commands its own PATH instead of a minimal one',
+    fails: [],
+    warns: ['environment.path'],
+    passes: ['environment.user', 'environment.home', 'environment.no-inherited-variables'],
+  },
+  {
     runner: 'cut-by-characters',
     flaw: 'truncates at 65536 characters instead of bytes',
     fails: ['truncation.by-bytes', 'truncation.generated'],
@@ -46,6 +60,21 @@ const CASES: BrokenCase[] = [
     fails: [],
     warns: ['truncation.char-boundary'],
     passes: ['truncation.over-limit', 'truncation.by-bytes'],
+  },
+  {
+    runner: 'uncut-invalid-utf8',
+    flaw: 'returns output that is not valid UTF-8 whole, without the note (its cut bails out on a strict decode)',
+    fails: [],
+    warns: ['truncation.invalid-utf8'],
+    // Valid output is cut as usual, and short output with bad bytes is kept.
+    passes: ['truncation.over-limit', 'output.invalid-utf8'],
+  },
+  {
+    runner: 'uncut-invalid-utf8-noted',
+    flaw: 'returns output that is not valid UTF-8 whole, with the note but never cut',
+    fails: [],
+    warns: ['truncation.invalid-utf8'],
+    passes: ['truncation.over-limit', 'output.invalid-utf8'],
   },
   {
     runner: 'no-separator',
@@ -152,6 +181,15 @@ const CASES: BrokenCase[] = [
     passes: ['results.exits-on-eof', 'truncation.invalid-utf8'],
   },
   {
+    runner: 'stay-alive-after-eof',
+    flaw: 'answers every line, then stays alive a minute after stdin closes',
+    fails: ['results.exits-on-eof'],
+    // One session: each waits the harness's 10 s for an exit that does not come.
+    passes: ['output.stdout-only'],
+    // The preflight's session and the two checks' sessions: 10 s of waiting each.
+    timeoutMs: 120_000,
+  },
+  {
     runner: 'blocklist-empty-entry',
     flaw: 'refuses every command: its blocklist, split from a text ending in a line break, holds the empty string',
     fails: ['refusal.harmless-runs'],
@@ -208,6 +246,15 @@ const CASES: BrokenCase[] = [
     passes: ['flood.timeout-result', 'flood.output-kept'],
   },
   {
+    runner: 'timeout-drops-output',
+    flaw: 'answers a timed-out command with the timeout text alone, dropping the output so far',
+    fails: [],
+    warns: ['flood.output-kept'],
+    // No output kept: the memory of a flood is not judged on a result that shows none.
+    skips: ['flood.memory-bounded'],
+    passes: ['flood.timeout-result'],
+  },
+  {
     runner: 'keep-output-slow-reads',
     flaw: 'holds the output it reads, but reads so little of the flood that keeping it stays under the bound:',
     fails: [],
@@ -218,9 +265,13 @@ const CASES: BrokenCase[] = [
 
 describe('the suite fails runners that break an output, refusal or input rule', () => {
   for (const c of CASES) {
-    test(brokenCaseTitle(c), async () => {
-      expect(statusById(await runBrokenCase(c))).toEqual(expectedStatuses(c));
-    }, 60_000);
+    test(
+      brokenCaseTitle(c),
+      async () => {
+        expect(statusById(await runBrokenCase(c))).toEqual(expectedStatuses(c));
+      },
+      c.timeoutMs ?? 60_000,
+    );
   }
 });
 
@@ -233,11 +284,14 @@ test('a failure names what was expected and what the runner did', async () => {
   expect(check.reproduce).toContain('--only runner.output.stderr-only');
 }, 60_000);
 
-// The rest of env's output is the user's environment, and may hold their secrets.
-test("an inherited variable's warning quotes only the canary's line of env, none of the user's environment", async () => {
-  const id = 'runner.environment.no-inherited-variables';
-  const result = await runAgainst(runnerCommand('inherit-env'), { only: [id] });
-  const check = result.checks.find((c) => c.id === id);
-  expect(check?.status).toBe('warn');
-  expect(check?.actual).toMatch(/^"WIRECHECK_RUNNER_CANARY=wirecheck-canary-[0-9a-f]{12}"$/);
-}, 60_000);
+// The rest of env's output is the user's environment, and may hold their secrets: its PATH line
+// too, for a runner that passes the whole of it on (PATH holds the harness's entry).
+for (const runner of ['inherit-env', 'inherit-all-env']) {
+  test(`${runner}: an inherited variable's warning quotes only the canary's line of env, none of the user's environment`, async () => {
+    const id = 'runner.environment.no-inherited-variables';
+    const result = await runAgainst(runnerCommand(runner), { only: [id] });
+    const check = result.checks.find((c) => c.id === id);
+    expect(check?.status).toBe('warn');
+    expect(check?.actual).toMatch(/^"WIRECHECK_RUNNER_CANARY=wirecheck-canary-[0-9a-f]{12}"$/);
+  }, 60_000);
+}

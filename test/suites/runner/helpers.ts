@@ -40,6 +40,8 @@ export { statusById };
 export interface BrokenCase extends ExpectedVerdicts {
   readonly runner: string;
   readonly flaw: string;
+  /** The test's own timeout, for a runner whose every session lasts long (60 s otherwise). */
+  readonly timeoutMs?: number;
 }
 
 /** The statuses a broken case expects, keyed by full check id (`runner.` + the short id). */

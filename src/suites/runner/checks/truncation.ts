@@ -15,6 +15,8 @@ const CLAUSE =
 const CUT_RULE =
   'The spec, for every runner: when the output (stdout, the separator and stderr, as assembled) exceeds 65536 bytes it is cut to that length and a note that the 64 KB limit was exceeded is appended; output within the limit comes back whole.';
 const LIMIT = OUTPUT_LIMIT_BYTES;
+/** What may follow the valid head of the invalid-UTF-8 case: its bad bytes as up to 4 bytes each, and a note. */
+const TAIL_ROOM_BYTES = 1000 + 4 * 10;
 
 /**
  * Outputs of known shape, printed with `cat` from files in the working directory. The cuts
@@ -205,7 +207,10 @@ export const truncationChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const head = 'a'.repeat(LIMIT - 6);
-      const bytes = Buffer.concat([Buffer.from(head), Buffer.alloc(10, 0xff), Buffer.from('b'.repeat(100))]);
+      // Past the bad bytes, more than the tail may hold: output kept whole (a cut that bails out
+      // on them, the note appended all the same) cannot pass for one cut near the limit.
+      const rest = 'b'.repeat(4 * TAIL_ROOM_BYTES);
+      const bytes = Buffer.concat([Buffer.from(head), Buffer.alloc(10, 0xff), Buffer.from(rest)]);
       const run = await ctx.run({
         lines: [toolUse('cat bytes.out')],
         files: { 'bytes.out': bytes },
@@ -224,7 +229,7 @@ export const truncationChecks: Check<RunnerCtx>[] = [
       );
       const tail = result.content.slice(head.length);
       expectThat(
-        mentions(LIMIT_NOTE, tail) && Buffer.byteLength(tail) < 1000 + 4 * 10,
+        mentions(LIMIT_NOTE, tail) && Buffer.byteLength(tail) < TAIL_ROOM_BYTES,
         `${what}: not cut near ${LIMIT} bytes with a note naming the 64 KB limit`,
         'a few replacement characters, then the note',
         abbreviate(tail.slice(0, 400)),

@@ -8,6 +8,7 @@
 // command's group, SIGKILL 2 s later. Output: both streams captured, assembled, cut at
 // 65536 bytes on a character boundary.
 
+import { isUtf8 } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,6 +81,15 @@ import { createInterface } from 'node:readline';
  *   restarted, its command neither run nor answered
  * @property {boolean} [lineLimit] crash on an input line over 64 KiB (a line reader with a fixed limit, as
  *   Python asyncio's StreamReader has)
+ * @property {boolean} [inheritUser] commands get the runner's own USER, not the fixed one
+ * @property {boolean} [inheritPath] commands get the runner's own PATH, not the minimal one
+ * @property {'bare' | 'noted'} [uncutInvalidUtf8] output that is not valid UTF-8 skips the cut (a cut that
+ *   bails out on a strict decode): it comes back whole, its bad bytes replaced, without the note ('bare')
+ *   or with it when over the limit ('noted')
+ * @property {boolean} [waitForPipes] no sandbox (whose end would close them); a command is answered when its
+ *   output pipes close, not when its shell exits (as Node's exec does): a background job holding them holds
+ *   the answer until the timeout
+ * @property {boolean} [timeoutDropsOutput] a timed-out result is the timeout text alone, the output so far dropped
  */
 
 const LIMIT = 65536;
@@ -147,6 +157,10 @@ function truncate(bytes, flaws) {
   const note = flaws.otherWords
     ? '\n[output truncated: exceeded the 64 kilobyte limit]'
     : `\n[output truncated: exceeded the 64 KB limit (${LIMIT} bytes)]`;
+  if (flaws.uncutInvalidUtf8 !== undefined && !isUtf8(bytes)) {
+    const over = flaws.uncutInvalidUtf8 === 'noted' && bytes.length > LIMIT;
+    return bytes.toString('utf8') + (over ? note : '');
+  }
   if (flaws.cutByCharacters) {
     const text = bytes.toString('utf8');
     return text.length > LIMIT ? text.slice(0, LIMIT) + note : text;
@@ -219,9 +233,9 @@ function execute(command, env, flaws, ctx) {
   const ignoreTerm = flaws.shellIgnoresTerm ? "trap '' TERM\n" : '';
   writeFileSync(script, ignoreTerm + session + command, { mode: 0o644 });
   const ownEnv = {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
+    PATH: flaws.inheritPath ? (process.env.PATH ?? '') : '/usr/local/bin:/usr/bin:/bin',
     HOME: workdir,
-    USER: 'runner',
+    USER: flaws.inheritUser ? (process.env.USER ?? '') : 'runner',
     LANG: 'C.UTF-8',
   };
   const cmdEnv = flaws.inheritEnv ? { ...process.env, ...ownEnv } : ownEnv;
@@ -233,7 +247,8 @@ function execute(command, env, flaws, ctx) {
     !flaws.killGroupsAtExit &&
     !flaws.noPidNamespace &&
     !flaws.signalAsExitZero &&
-    !flaws.inheritEnv;
+    !flaws.inheritEnv &&
+    !flaws.waitForPipes;
   const asNamespaceRoot = flaws.rootInUserNamespace && ctx.userNamespaces;
   const shell = asNamespaceRoot ? ['unshare', '--user', '--map-root-user', '/bin/sh'] : ['/bin/sh'];
   const child = sandboxed
@@ -276,7 +291,11 @@ function execute(command, env, flaws, ctx) {
     const m = /"child-pid":\s*(\d+)/.exec(d.toString());
     if (m) innerPid = Number(m[1]);
   });
-  const max = flaws.keepOutput ? KEEP_OUTPUT_BYTES : flaws.cutByCharacters ? 16 * LIMIT : LIMIT + 4;
+  const max = flaws.keepOutput
+    ? KEEP_OUTPUT_BYTES
+    : flaws.cutByCharacters || flaws.uncutInvalidUtf8 !== undefined
+      ? 16 * LIMIT
+      : LIMIT + 4;
   let read = 0;
   let overflowed = false;
   const onBytes = (n) => {
@@ -313,7 +332,7 @@ function execute(command, env, flaws, ctx) {
       clearTimeout(timer);
       resolve({ content: `Process execution error: ${e.message}`, isError: true });
     });
-    child.on('exit', async (code, signal) => {
+    child.on(flaws.waitForPipes ? 'close' : 'exit', async (code, signal) => {
       clearTimeout(timer);
       clearTimeout(graceTimer);
       if (!flaws.ignoreProcessGroup && !flaws.keepJobs && !flaws.killGroupsAtExit) signalAll('SIGKILL');
@@ -334,7 +353,7 @@ function execute(command, env, flaws, ctx) {
         const note = flaws.otherWords
           ? `Command killed: it exceeded the time limit of ${env.timeoutS} seconds.`
           : `Command timed out after ${env.timeoutS} seconds`;
-        resolve({ content: blank ? note : `${note}\n${text}`, isError: true });
+        resolve({ content: blank || flaws.timeoutDropsOutput ? note : `${note}\n${text}`, isError: true });
         return;
       }
       const shown = flaws.trimTrailingNewlines ? text.replace(/\n+$/, '') : text;
