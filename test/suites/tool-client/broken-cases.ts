@@ -13,6 +13,8 @@ export interface BrokenClientCase extends ExpectedVerdicts {
   readonly flaw: string;
   /** `--protocol` of the run (default the spec's 2024-11-05): the revision whose rule is broken. */
   readonly protocol?: ProtocolRevision;
+  /** Arguments after the client's file (revisions.mjs: the version it asks for, and which it names after). */
+  readonly args?: string;
 }
 
 /** The transports a case is run over: Streamable HTTP only when one of its checks is an http one. */
@@ -31,14 +33,14 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'no-client-info',
     flaw: 'sends no clientInfo',
-    fails: ['stdio.initialize.client-info'],
-    passes: ['stdio.initialize.capabilities'],
+    fails: ['stdio.initialize.client-info', 'sse.initialize.client-info', 'http.initialize.client-info'],
+    passes: ['stdio.initialize.capabilities', 'http.initialize.capabilities'],
   },
   {
     client: 'no-capabilities',
     flaw: 'leaves capabilities out of initialize',
-    fails: ['stdio.initialize.capabilities', 'sse.initialize.capabilities'],
-    passes: ['stdio.initialize.client-info'],
+    fails: ['stdio.initialize.capabilities', 'sse.initialize.capabilities', 'http.initialize.capabilities'],
+    passes: ['stdio.initialize.client-info', 'http.initialize.client-info'],
   },
   {
     client: 'no-initialized',
@@ -65,20 +67,20 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'same-id',
     flaw: 'uses id 1 for every request',
-    fails: ['stdio.ids.unique', 'sse.ids.unique'],
-    passes: ['stdio.result.printed'],
+    fails: ['stdio.ids.unique', 'sse.ids.unique', 'http.ids.unique'],
+    passes: ['stdio.result.printed', 'http.ids.integer'],
   },
   {
     client: 'string-ids',
     flaw: 'uses string ids',
-    warns: ['stdio.ids.integer'],
-    passes: ['stdio.ids.unique'],
+    warns: ['stdio.ids.integer', 'sse.ids.integer', 'http.ids.integer'],
+    passes: ['stdio.ids.unique', 'http.ids.unique'],
   },
   {
     client: 'ignore-ping',
     flaw: "ignores the server's ping",
-    fails: ['stdio.ping.answered', 'sse.ping.answered'],
-    passes: ['sse.result.printed'],
+    fails: ['stdio.ping.answered', 'sse.ping.answered', 'http.ping.answered'],
+    passes: ['sse.result.printed', 'http.result.printed'],
   },
   {
     client: 'ping-clobbers',
@@ -120,26 +122,45 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'fail-on-unknown-notification',
     flaw: 'fails on an unknown notification',
-    warns: ['stdio.notifications.unknown-tolerated', 'sse.notifications.unknown-tolerated'],
-    passes: ['stdio.result.printed'],
+    warns: [
+      'stdio.notifications.unknown-tolerated',
+      'sse.notifications.unknown-tolerated',
+      'http.notifications.unknown-tolerated',
+    ],
+    passes: ['stdio.result.printed', 'http.result.printed'],
   },
   {
     client: 'wrong-result',
     flaw: 'prints the text instead of the result object',
-    fails: ['stdio.result.printed', 'sse.result.round-trip'],
-    passes: ['stdio.arguments.as-given'],
+    fails: ['stdio.result.printed', 'sse.result.printed', 'sse.result.round-trip'],
+    passes: ['stdio.arguments.as-given', 'sse.arguments.as-given'],
   },
   {
     client: 'drop-arguments',
     flaw: 'sends empty arguments',
-    fails: ['stdio.arguments.as-given', 'sse.result.round-trip'],
-    passes: ['stdio.arguments.absent'],
+    fails: [
+      'stdio.arguments.as-given',
+      'sse.arguments.as-given',
+      'http.arguments.as-given',
+      'sse.result.round-trip',
+      'http.result.round-trip',
+    ],
+    passes: ['stdio.arguments.absent', 'http.arguments.absent'],
   },
   {
     client: 'exit-zero-on-error',
     flaw: 'exits 0 after a failure',
-    fails: ['stdio.errors.jsonrpc-error', 'sse.errors.unknown-tool', 'sse.errors.stream-closed'],
-    passes: ['stdio.result.printed'],
+    fails: [
+      'stdio.errors.jsonrpc-error',
+      'sse.errors.jsonrpc-error',
+      'http.errors.jsonrpc-error',
+      'stdio.errors.unknown-tool',
+      'sse.errors.unknown-tool',
+      'http.errors.unknown-tool',
+      'sse.errors.stream-closed',
+      'http.errors.stream-closed',
+    ],
+    passes: ['stdio.result.printed', 'http.result.printed'],
   },
   {
     client: 'hang-on-close',
@@ -198,7 +219,11 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'no-await',
     flaw: 'sends initialized and tools/call before the initialize result',
-    fails: ['stdio.lifecycle.initialize-awaited', 'sse.lifecycle.initialize-awaited'],
+    fails: [
+      'stdio.lifecycle.initialize-awaited',
+      'sse.lifecycle.initialize-awaited',
+      'http.lifecycle.initialize-awaited',
+    ],
     warns: ['stdio.lifecycle.requests-after-initialize-result'],
     passes: ['stdio.lifecycle.initialized-first'],
   },
@@ -210,10 +235,12 @@ export const CASES: readonly BrokenClientCase[] = [
     warns: [
       'stdio.lifecycle.requests-after-initialize-result',
       'sse.lifecycle.requests-after-initialize-result',
+      'http.lifecycle.requests-after-initialize-result',
     ],
     passes: [
       'stdio.lifecycle.initialize-awaited',
       'sse.lifecycle.initialize-awaited',
+      'http.lifecycle.initialize-awaited',
       'stdio.lifecycle.initialized-first',
       'sse.lifecycle.initialized-first',
       'stdio.result.printed',
@@ -222,7 +249,11 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'initialized-early',
     flaw: 'sends initialized before the initialize result, and no other request early',
-    fails: ['stdio.lifecycle.initialize-awaited', 'sse.lifecycle.initialize-awaited'],
+    fails: [
+      'stdio.lifecycle.initialize-awaited',
+      'sse.lifecycle.initialize-awaited',
+      'http.lifecycle.initialize-awaited',
+    ],
     passes: [
       'stdio.lifecycle.requests-after-initialize-result',
       'sse.lifecycle.requests-after-initialize-result',
@@ -232,14 +263,18 @@ export const CASES: readonly BrokenClientCase[] = [
   {
     client: 'fail-on-cancel',
     flaw: 'fails its call on a stray notifications/cancelled',
-    warns: ['stdio.notifications.cancel-progress-tolerated', 'sse.notifications.cancel-progress-tolerated'],
-    passes: ['stdio.notifications.unknown-tolerated'],
+    warns: [
+      'stdio.notifications.cancel-progress-tolerated',
+      'sse.notifications.cancel-progress-tolerated',
+      'http.notifications.cancel-progress-tolerated',
+    ],
+    passes: ['stdio.notifications.unknown-tolerated', 'http.notifications.unknown-tolerated'],
   },
   {
     client: 'impatient',
     flaw: 'gives up on a reply after 500 ms',
-    warns: ['stdio.result.slow-reply'],
-    passes: ['stdio.result.printed'],
+    warns: ['stdio.result.slow-reply', 'sse.result.slow-reply', 'http.result.slow-reply'],
+    passes: ['stdio.result.printed', 'http.result.printed'],
   },
   {
     client: 'timeout-as-result',
@@ -276,6 +311,22 @@ export const CASES: readonly BrokenClientCase[] = [
     client: 'http-newer-version',
     flaw: 'asks for 2025-06-18 and sends the negotiated MCP-Protocol-Version (no flaw over http; a 2025-06-18 run)',
     passes: ['http.protocol-version-header', 'http.protocol-version-header.negotiated'],
+    protocol: '2025-06-18',
+  },
+  {
+    client: 'revisions',
+    args: '2025-03-26 negotiated',
+    flaw: 'speaks every revision but asks for 2025-03-26 in a 2025-06-18 run (Streamable HTTP)',
+    warns: ['http.initialize.offers-revision'],
+    passes: ['http.protocol-version-header.negotiated', 'http.result.printed'],
+    protocol: '2025-06-18',
+  },
+  {
+    client: 'revisions',
+    args: '2025-11-25 requested',
+    flaw: 'names the version it asked for (2025-11-25) in MCP-Protocol-Version, not the negotiated 2025-06-18 (Streamable HTTP)',
+    warns: ['http.protocol-version-header.negotiated'],
+    passes: ['http.protocol-version-header', 'http.initialize.offers-revision'],
     protocol: '2025-06-18',
   },
   {
@@ -347,7 +398,7 @@ export const CASES: readonly BrokenClientCase[] = [
     client: 'discover-first-sometimes',
     flaw: 'initializes in the basic case but, for a call without arguments, sends server/discover first and gives up',
     // The basic case initialized, so the lifecycle check passes: the call without arguments is failed, not excused.
-    fails: ['stdio.arguments.absent', 'http.arguments.absent'],
+    fails: ['stdio.arguments.absent', 'sse.arguments.absent', 'http.arguments.absent'],
     passes: ['stdio.lifecycle.initialized-first', 'stdio.result.printed'],
   },
   {

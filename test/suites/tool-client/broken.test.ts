@@ -17,7 +17,7 @@ describe('the suite fails clients that break a rule', () => {
   for (const c of CASES) {
     test(`a client that ${c.flaw} ${verdictPhrase(c)}`, async () => {
       const result = await runAgainst(
-        nodeCommand(`./clients/${c.client}.mjs`),
+        [nodeCommand(`./clients/${c.client}.mjs`), c.args].filter(Boolean).join(' '),
         { only: idsOf(c) },
         transportsOfCase(c),
         c.protocol,

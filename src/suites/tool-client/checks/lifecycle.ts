@@ -32,12 +32,21 @@ function expectUniqueIds(result: CaseResult): void {
 export type EarlyKind = 'initialized' | 'request';
 
 /**
+ * The session the mocks journal a message under when it named none (Streamable HTTP: no
+ * Mcp-Session-Id; SSE: no sessionId).
+ */
+const NO_SESSION = '(none)';
+
+/**
  * The first client message of `kind` that reached the mock before its initialize result went
  * out: the initialized notification (`initialized`), or a request other than initialize and
  * ping (`request`); undefined when none did. Judged in each session that an initialize opened
  * (a probe session that ended unanswered holds nothing early); over the whole journal when the
  * client sent no initialize. A message that arrived before the result was sent was sent before
  * the client could have read it, whatever the transport: arrival order can only excuse here.
+ * Over Streamable HTTP the session id comes with the initialize result, so a message sent
+ * before it names no session: one that arrived after an initialize and before its result
+ * belongs to that initialize's session.
  */
 export function earlyMessage(result: CaseResult, kind: EarlyKind) {
   const inits = clientRequests(result.journal, METHODS.initialize);
@@ -45,8 +54,9 @@ export function earlyMessage(result: CaseResult, kind: EarlyKind) {
     const session = init?.entry.session;
     const answer = init === undefined ? undefined : initializeAnswer(result.journal, init.entry);
     for (const entry of clientMessages(result.journal)) {
-      if (session !== undefined && entry.session !== session) continue;
       if (answer !== undefined && entry.seq > answer.seq) break;
+      const unnamed = entry.session === NO_SESSION && init !== undefined && entry.seq > init.entry.seq;
+      if (session !== undefined && entry.session !== session && !unnamed) continue;
       if (isEarly(entry, kind)) return entry;
     }
   }

@@ -37,8 +37,9 @@ import { spawn } from 'node:child_process';
  * @property {boolean} [ignoreVersion] carry on whatever protocol version the server answers
  * @property {boolean} [noAwait] send initialize, initialized and tools/call without waiting for replies
  * @property {boolean} [pipelineList] send tools/list right after initialize, before its result (MCP: SHOULD NOT),
- *   and notifications/initialized only once the result arrived
+ *   and notifications/initialized only once the result arrived (over http: 300 ms after the initialize POST began)
  * @property {boolean} [initializedEarly] send notifications/initialized right after initialize, before its result
+ *   (over http: 300 ms after the initialize POST began)
  * @property {boolean} [failOnCancel] take a notifications/cancelled naming its call as the call's failure
  * @property {boolean} [addIsErrorDefault] print the result with the default isError: false written out
  * @property {boolean} [dropFalseIsError] print the result without an isError: false the server sent
@@ -55,7 +56,8 @@ import { spawn } from 'node:child_process';
  * @property {string[]} [speaks] the versions this client goes on with (default: the one it asks for
  *   unless told, 2024-11-05, or 2025-03-26 over http)
  * @property {'negotiated' | 'requested'} [versionHeader] after initialize, send MCP-Protocol-Version on every
- *   POST: the version the server answered, or (a flaw) the one the client asked for
+ *   POST: the version the server answered, or (a flaw) the one the client asked for (over Streamable HTTP,
+ *   which always sends it, only 'requested' changes what it names)
  * @property {boolean} [httpAcceptJsonOnly] Streamable HTTP: POST with Accept: application/json only
  * @property {boolean} [httpNoSessionId] Streamable HTTP: never send Mcp-Session-Id
  * @property {boolean} [httpNoReinitialize] Streamable HTTP: take a 404 as a failure instead of starting a new session
@@ -371,7 +373,11 @@ function httpConnection(url, flaws, events, initParams) {
   let reinitializing = false;
   const headers = (extra = {}) => ({
     ...(session !== undefined && !flaws.httpNoSessionId ? { 'mcp-session-id': session } : {}),
-    ...(version !== undefined && !flaws.httpNoProtocolVersion ? { 'mcp-protocol-version': version } : {}),
+    ...(version !== undefined && !flaws.httpNoProtocolVersion
+      ? {
+          'mcp-protocol-version': flaws.versionHeader === 'requested' ? initParams.protocolVersion : version,
+        }
+      : {}),
     ...extra,
   });
   const deliver = (message) => {
@@ -682,9 +688,16 @@ export async function main(flaws = {}) {
       let listed;
       let initializedSent;
       const initializing = request('initialize', params);
-      if (flaws.pipelineList || flaws.initializedEarly) await lastSent.catch(() => {});
+      // Over Streamable HTTP the POST of initialize ends with its answer: waiting for it would
+      // leave nothing early. A while after the POST began, the early message goes out; when the
+      // answer is late (replies 1.5 s late) it has no session id yet, and the mock refuses it.
+      if (flaws.pipelineList || flaws.initializedEarly)
+        await (transport === 'http' ? new Promise((r) => setTimeout(r, 300)) : lastSent.catch(() => {}));
       if (flaws.pipelineList) listed = request('tools/list', {});
       if (flaws.initializedEarly) initializedSent = notify('notifications/initialized');
+      // Awaited once the initialize result came: a refusal before that must not end the process unreported.
+      listed?.catch(() => {});
+      initializedSent?.catch(() => {});
       const init = await initializing;
       if (listed !== undefined) {
         await notify('notifications/initialized');
