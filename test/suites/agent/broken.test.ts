@@ -41,6 +41,13 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['loop.history-kept', 'results.one-user-turn', 'results.ids-match', 'loop.tools-every-request'],
   },
   {
+    agent: 'tool-uses-only-turn',
+    flaw: "appends only the reply's tool_use blocks as the assistant turn, dropping its text block",
+    fails: [],
+    warns: ['loop.assistant-turn-verbatim'],
+    passes: ['loop.assistant-turn', 'loop.history-kept', 'loop.requests-valid', 'results.ids-match'],
+  },
+  {
     agent: 'new-turns-only',
     flaw: 'sends only the new turns, as if the service held the conversation',
     fails: ['loop.history-kept', 'loop.assistant-turn', 'loop.requests-valid'],
@@ -316,6 +323,12 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['breaker.one-reply', 'breaker.exit-status', 'breaker.operator-line'],
   },
   {
+    agent: 'breaker-no-reset',
+    flaw: 'counts every failing command towards the breaker, never starting again after a success',
+    fails: ['breaker.reset-by-success'],
+    passes: ['breaker.halts-at-third', 'breaker.one-reply', 'breaker.across-replies', 'breaker.exit-status'],
+  },
+  {
     agent: 'breaker-never',
     flaw: 'has no circuit breaker',
     fails: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply', 'breaker.across-replies'],
@@ -363,6 +376,13 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
       'breaker.reset-by-success',
       'breaker.exit-status',
     ],
+  },
+  {
+    agent: 'reverse-results',
+    flaw: "answers a reply's several tool calls in reverse order",
+    fails: [],
+    warns: ['results.order'],
+    passes: ['results.ids-match', 'results.one-user-turn', 'results.output', 'loop.requests-valid'],
   },
   {
     agent: 'no-is-error',

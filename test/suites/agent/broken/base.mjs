@@ -22,6 +22,11 @@ import { join } from 'node:path';
  * @property {boolean} [traceConversation] not a flaw: log each reply as `[assistant] ...` and each
  *   follow-up as `sending user turn with N tool_result blocks` on stderr
  * @property {boolean} [dropAssistantTurn] leave the assistant turn out of the follow-up
+ * @property {boolean} [toolUsesOnlyTurn] append only the reply's tool_use blocks as the assistant turn (its
+ *   text block dropped), reading the spec's loop as naming only them
+ * @property {boolean} [reverseResults] answer a reply's tool calls in reverse order (last call first)
+ * @property {boolean} [noResetOnSuccess] count every failing command towards the breaker, never starting the
+ *   count again after a success
  * @property {boolean} [newTurnsOnly] send only the turns the service has not seen (the results), as if
  *   it held the conversation and its own reply (the official SDK's tool runner does this by default)
  * @property {boolean} [anyTool] run every tool_use as a bash command, whatever tool it names
@@ -293,7 +298,12 @@ export async function main(flaws = {}) {
       process.stdout.write(`${reply.content.map((b) => b.text ?? '').join('')}\n`);
       return;
     }
-    if (!flaws.dropAssistantTurn) messages.push({ role: 'assistant', content: reply.content });
+    if (!flaws.dropAssistantTurn) {
+      const content = flaws.toolUsesOnlyTurn
+        ? reply.content.filter((b) => b.type === 'tool_use')
+        : reply.content;
+      messages.push({ role: 'assistant', content });
+    }
     seenTurns = messages.length;
     const outcomes = uses.map((use) => {
       const outcome = runBash(String(use.input?.command ?? ''), workdir, use.input?.restart === true, flaws);
@@ -306,7 +316,7 @@ export async function main(flaws = {}) {
         ? outcomes
         : [...outcomes].sort((a, b) => (failuresFirst ? b.isError - a.isError : a.isError - b.isError));
     for (const { isError } of counted) {
-      failures = isError ? failures + 1 : 0;
+      failures = isError ? failures + 1 : flaws.noResetOnSuccess ? failures : 0;
       if (failures >= threshold) tripped = true;
     }
     const results = uses.map((use, k) => {
@@ -340,6 +350,7 @@ export async function main(flaws = {}) {
     }
     if (flaws.traceConversation)
       process.stderr.write(`sending user turn with ${results.length} tool_result blocks\n`);
+    if (flaws.reverseResults) results.reverse();
     if (flaws.resultTurnEach) for (const r of results) messages.push({ role: 'user', content: [r] });
     else messages.push({ role: 'user', content: results });
     if (requests >= (flaws.capPlusOne ? cap + 1 : cap)) return;
