@@ -196,6 +196,12 @@ export function answerKind(reply: JsonRpcResponse): string {
     : 'a result';
 }
 
+/** What a reply says, its id and jsonrpc member left out: two answers to different requests compared. */
+export function replyText(reply: JsonRpcResponse): string {
+  const { id: _id, jsonrpc: _jsonrpc, ...said } = reply as Record<string, unknown>;
+  return JSON.stringify(said);
+}
+
 /** Whether one received frame is a keep-alive: a comment, or a JSON-RPC ping request as a message event. */
 export function isKeepAlive(frame: { comment?: boolean; event?: string | undefined; data: string }): boolean {
   if (frame.comment) return true;

@@ -169,7 +169,17 @@ export const CASES: BrokenCase[] = [
     // No call was answered with a result, no property has a default: nothing to judge, and
     // nothing failed for it.
     skips: ['tools.call-result-shape', 'tools.defaults-valid'],
-    passes: ['tools.unknown-tool-rejected', 'tools.generated-arguments'],
+    // Refused with {} and without arguments in the same words: absent counted as empty.
+    passes: ['tools.unknown-tool-rejected', 'tools.generated-arguments', 'tools.arguments-absent'],
+  },
+  {
+    server: 'lookup-only-arguments-required',
+    transport: 'stdio',
+    // Refused with {} and without arguments, in other words: the two refusals show nothing
+    // about absent arguments, so the check must not pass it.
+    flaw: 'has one tool needing an argument, and refuses a call without arguments',
+    skips: ['tools.arguments-absent'],
+    passes: ['tools.unknown-tool-rejected'],
   },
   {
     server: 'arguments-required',
@@ -215,6 +225,21 @@ export const CASES: BrokenCase[] = [
     passes: ['tools.call-result-shape'],
   },
   {
+    server: 'diagnostic-hello',
+    transport: 'stdio',
+    flaw: 'answers the diagnostic tool with one text item that tells no status and nothing of the process ("hello")',
+    warns: ['tools.diagnostic-content'],
+    passes: ['tools.diagnostic', 'tools.call-result-shape'],
+  },
+  {
+    server: 'slow-on-negative',
+    transport: 'stdio',
+    flaw: 'answers add with a negative number 4 s late (past the 1.5 s reply budget), anything else at once',
+    warns: ['tools.generated-arguments-answered'],
+    // A late answer is no lost one: the must check passes what it saw answered.
+    passes: ['tools.generated-arguments', 'tools.call-result-shape'],
+  },
+  {
     server: 'crash-on-negative',
     transport: 'stdio',
     flaw: 'exits when add gets a negative number',
@@ -251,6 +276,27 @@ export const CASES: BrokenCase[] = [
     flaw: 'exits on an unparseable POST body',
     warns: ['malformed.survives'],
     passes: ['sse.reply-on-stream'],
+  },
+  {
+    server: 'not-event-stream-after-initialize',
+    transport: 'sse',
+    flaw: 'serves streams as text/event-stream until a session was initialized, and every later GET as 200 text/plain (the frames unchanged)',
+    fails: ['sse.stream-response'],
+    passes: ['sse.endpoint-first', 'sse.reply-on-stream'],
+  },
+  {
+    server: 'reply-in-body-after-initialize',
+    transport: 'sse',
+    flaw: 'answers initialize on the stream, and every later request in the POST response body',
+    fails: ['sse.reply-on-stream'],
+    passes: ['sse.post-accepted', 'sse.endpoint-first'],
+  },
+  {
+    server: 'response-event-after-initialize',
+    transport: 'sse',
+    flaw: 'answers initialize as event message, and every later reply as event response',
+    fails: ['sse.reply-on-stream'],
+    passes: ['sse.post-accepted', 'sse.post-202', 'sse.endpoint-first'],
   },
   {
     server: 'endpoint-late',
@@ -353,6 +399,13 @@ export const CASES: BrokenCase[] = [
     fails: [],
     warns: ['sse.reconnect-fresh-id'],
     passes: ['sse.reconnect-new-session', 'sse.concurrent-routing'],
+  },
+  {
+    server: 'deaf-after-close',
+    transport: 'sse',
+    flaw: 'leaves every session opened after a stream closed unanswered (its one transport shut down with the first session that ended)',
+    fails: ['sse.reconnect-new-session'],
+    passes: ['sse.reconnect-fresh-id', 'sse.endpoint-first'],
   },
   {
     server: 'no-keep-alive',

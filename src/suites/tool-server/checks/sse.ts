@@ -17,10 +17,20 @@ import type { Channel, PostOutcome } from '../channel.js';
 import { SessionRefused, type ToolServerCtx } from '../context.js';
 import { frameEvidence } from '../evidence.js';
 import { nextId } from '../peer.js';
-import { cancelRequest, delay, exchange, initializeParams, postAccepted } from '../rpc.js';
+import { misplacedReply } from '../reply-place.js';
+import {
+  cancelRequest,
+  delay,
+  type Exchange,
+  exchange,
+  initialize,
+  initializeParams,
+  postAccepted,
+} from '../rpc.js';
 import { noteExchange } from '../silence.js';
 import { LATE_REPLY_FACTOR, silenceMs, withLateReplies } from '../slow-call.js';
 import { type SseChannel, sessionOf, withSession } from '../sse-channel.js';
+import { revisionOf } from '../target.js';
 import { findDiagnosticTool, minimalArguments, probeTool } from '../tool-choice.js';
 import { brief, CHECK_MS, CLAUSES, failWith, toolsIfListed } from './common.js';
 import { openWithinCapacity } from './open-within-capacity.js';
@@ -50,30 +60,28 @@ function describePost(p: PostOutcome | undefined): string {
 }
 
 /**
- * The first POST of a session (initialize): its HTTP response and where its reply went. The
- * checks that share it judge what was recorded, so the session is closed at once: it would
- * hold one of a capped server's sessions until the suite ends.
+ * The first POST of a session (initialize): its HTTP response and where its reply went; then,
+ * once initialize was answered with a result, initialized and a ping: a server may answer
+ * initialize on the stream and what follows elsewhere. The checks that share it judge what
+ * was recorded, so the session is closed at once: it would hold one of a capped server's
+ * sessions until the suite ends.
  */
 function firstPost(ctx: ToolServerCtx) {
   return ctx.shared('first-post', async () => {
     const channel = await ctx.openSession('first-post', false);
     try {
       const ex = await exchange(channel, METHODS.initialize, initializeParams(), ctx.replyMs);
-      return { channel, ex };
+      let later: Exchange | undefined;
+      if (ex.reply !== undefined && 'result' in ex.reply) {
+        await channel.sendText(JSON.stringify({ jsonrpc: '2.0', method: METHODS.initialized }));
+        // Only where its reply goes is judged here: its silence is ping.answered's, not the run's.
+        later = await exchange(channel, METHODS.ping, undefined, ctx.replyMs, { countSilence: false });
+      }
+      return { channel, ex, later };
     } finally {
       await channel.close();
     }
   });
-}
-
-/** Whether a POST response body is itself the JSON-RPC reply to `id`. */
-function bodyIsReply(body: string, id: number): boolean {
-  try {
-    const v = JSON.parse(body) as { id?: unknown };
-    return v.id === id;
-  } catch {
-    return false;
-  }
 }
 
 /** The checks that judge the reconnect exchange. */
@@ -82,7 +90,11 @@ const RECONNECT_CHECKS = {
   freshId: 'tool-server.sse.reconnect-fresh-id',
 } as const;
 
-/** A session opened and closed, then another opened and pinged: shared by the reconnect checks. */
+/**
+ * A session opened and closed, then another opened, initialized and pinged: shared by the
+ * reconnect checks. The new session's id is read before its initialize, so a session that
+ * never works still shows whether its id is fresh.
+ */
 function reconnect(ctx: ToolServerCtx) {
   return ctx.shared(
     'reconnect',
@@ -91,10 +103,12 @@ function reconnect(ctx: ToolServerCtx) {
       const before = sessionOf(first);
       await first.close();
       await delay(CLOSE_SETTLE_MS);
-      const again = await ctx.openSession('after-reconnect', true);
+      const again = await ctx.openSession('after-reconnect', false);
       try {
-        const ping = await exchange(again, METHODS.ping, undefined, ctx.replyMs);
-        return { first, again, before, after: sessionOf(again), ping };
+        const init = await initialize(again, ctx.firstReplyMs, revisionOf(ctx.target));
+        const initialized = init.reply !== undefined && 'result' in init.reply;
+        const ping = initialized ? await exchange(again, METHODS.ping, undefined, ctx.replyMs) : undefined;
+        return { first, again, before, after: sessionOf(again), init, ping };
       } finally {
         await again.close();
       }
@@ -345,33 +359,38 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     rule: "The spec: the JSON-RPC reply to a POSTed request is not in the POST's response but arrives on the session's stream as event `message`. Every SSE tool server.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const { channel, ex } = await firstPost(ctx);
-      if (ex.reply !== undefined) {
-        const frame = channel.frames.find((f) => !f.comment && f.data.includes(`"id":${ex.id}`));
-        if (frame !== undefined && (frame.event ?? 'message') !== 'message') {
-          throw new CheckFailure(
-            `the reply came as event ${JSON.stringify(frame.event)}`,
-            'event: message',
-            frame.data.slice(0, 300),
-            frameEvidence('stream', channel, channel.frames.indexOf(frame)),
-          );
-        }
-        return;
+      const { channel, ex, later } = await firstPost(ctx);
+      const sent: [string, Exchange | undefined][] = [
+        ['initialize', ex],
+        ['a ping after initialize', later],
+      ];
+      for (const [what, one] of sent) {
+        const misplaced = one === undefined ? undefined : misplacedReply(channel, one);
+        if (misplaced === undefined) continue;
+        const message = `the reply to ${what} came ${misplaced.where}, not on the stream as event message`;
+        const expected = 'event: message with the reply on the stream';
+        if (misplaced.frameIndex === undefined)
+          throw failWith(message, expected, misplaced.actual, [channel]);
+        throw new CheckFailure(
+          message,
+          expected,
+          misplaced.actual,
+          frameEvidence('stream', channel, misplaced.frameIndex),
+        );
       }
-      const inBody = ex.post !== undefined && bodyIsReply(ex.post.body, ex.id);
+      // The ping's silence is ping.answered's: here only where a reply went is judged.
+      if (ex.reply !== undefined) return;
       const status = ex.post?.status;
-      if (!inBody && (status === undefined || status < 200 || status > 299)) {
+      if (status === undefined || status < 200 || status > 299) {
         // A refused POST carries no request to reply to: one cause, judged by post-accepted.
         throw new NotExercised(
           `the POST was not accepted (${describePost(ex.post)}), so no reply was due; see tool-server.sse.post-accepted`,
         );
       }
       throw failWith(
-        inBody
-          ? 'the reply came in the POST response body, not on the stream'
-          : `no reply on the stream: ${ex.why}`,
+        `no reply on the stream: ${ex.why}`,
         'event: message with the reply on the stream',
-        inBody ? `POST body ${ex.post?.body.slice(0, 300)}` : 'nothing',
+        'nothing',
         [channel],
       );
     },
@@ -565,7 +584,15 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     rule: 'The spec: after a client closed its stream, GET /sse again opens a new session (resuming the old one only if the server supports that). Every SSE tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const { first, again, before, ping } = await reconnect(ctx);
+      const { first, again, init, ping } = await reconnect(ctx);
+      if (ping === undefined) {
+        throw failWith(
+          `initialize on the new session was not answered with a result: ${init.why ?? brief(init.reply)}`,
+          'an initialize result on the new stream',
+          init.reply === undefined ? 'nothing' : brief(init.reply),
+          [first, again],
+        );
+      }
       if (ping.reply === undefined) {
         throw failWith(
           `ping on the new session got no reply: ${ping.why}`,
@@ -574,7 +601,6 @@ export const sseChecks: Check<ToolServerCtx>[] = [
           [first, again],
         );
       }
-      if (before === undefined) throw noSessionParam(first, 'the new stream answered a ping');
     },
   },
   {

@@ -19,6 +19,7 @@ import {
   defaultProblems,
   propertyCounts,
   propertyProblems,
+  replyText,
   structuredContentProblems,
   toolNameProblems,
   toolsListProblems,
@@ -248,7 +249,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     description: 'tools/call without `arguments` is answered as the same call with `arguments: {}` is.',
     level: 'must',
     basis: 'spec',
-    rule: "The spec: a tool's arguments may be absent, and then count as empty. Every tool server.",
+    rule: "The spec: a tool's arguments may be absent, and then count as empty. Every tool server. Both calls refused, each in other words, show nothing either way (the refusal without arguments may be its own): not exercised.",
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const tool = noArgumentTool(await callable(ctx, 'tools/call without arguments'));
@@ -262,6 +263,13 @@ export const toolChecks: Check<ToolServerCtx>[] = [
           `the same kind of answer as with {} (${answerKind(empty)})`,
           brief(absent),
           [channel],
+        );
+      }
+      // Two refusals of one kind show the same only when they say the same: the one for no
+      // arguments may be its own ("arguments are required"), beside one for a missing property.
+      if (answerKind(empty) !== 'a result' && replyText(absent) !== replyText(empty)) {
+        throw new NotExercised(
+          `${tool.name} was refused with arguments {} (${brief(empty)}) and, in other words, without them (${brief(absent)}): two different refusals cannot show that absent arguments count as empty (no listed tool that may be called succeeds with {})`,
         );
       }
     },

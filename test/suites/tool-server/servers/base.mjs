@@ -19,6 +19,16 @@ function listedToolCall(line) {
   }
 }
 
+/** Whether a line is a call of add with a negative a (slowOnNegative answers it late). */
+function negativeAddCall(line) {
+  try {
+    const msg = JSON.parse(line);
+    return msg?.method === 'tools/call' && msg.params?.name === 'add' && msg.params.arguments?.a < 0;
+  } catch {
+    return false;
+  }
+}
+
 export const TOOLS = [
   {
     name: 'echo',
@@ -125,6 +135,8 @@ function text(t, isError = false) {
 const NEWER_REVISION = '2026-07-28';
 
 let stalled = false;
+/** notEventStreamAfterInitialize: set once any session was initialized. */
+let anyInitialized = false;
 /** hangOnNegative: once set, nothing more is answered (the process stays alive). */
 let hung = false;
 /** echoSwapped: the message of the last echo call, from any session. */
@@ -246,6 +258,8 @@ export function main(flaws = {}) {
       return { result: text(String(args.a + b)) };
     }
     if (name === 'diagnostics') {
+      // diagnosticHello: one text item, but it tells neither a status nor anything of the process.
+      if (flaws.diagnosticHello) return { result: text('hello') };
       const lines = [`status: ok`, `pid: ${process.pid}`, `uptime: ${process.uptime().toFixed(1)} s`];
       if (flaws.slowTool) lines.push(`in_flight_calls: ${inFlight}`);
       if (args.verbose === true)
@@ -315,6 +329,7 @@ export function main(flaws = {}) {
     switch (msg.method) {
       case 'initialize': {
         state.initialized = true;
+        anyInitialized = true;
         // newerRevisionAlways: answers every initialize with its own newest revision, one later than
         // any wirecheck knows, even when the client asks for a revision it supports (no negotiation).
         if (flaws.newerRevisionAlways) {
@@ -439,6 +454,11 @@ export function main(flaws = {}) {
           setTimeout(() => process.stdout.write(`${JSON.stringify(out)}\n`), slowDelay());
           continue;
         }
+        // slowOnNegative: add with a negative a is answered that many ms late; everything else at once.
+        if (flaws.slowOnNegative && negativeAddCall(line)) {
+          setTimeout(() => process.stdout.write(`${JSON.stringify(out)}\n`), flaws.slowOnNegative);
+          continue;
+        }
         const initializeReply = out.result?.serverInfo !== undefined;
         if (flaws.silentAfterInitialize && !initializeReply) continue;
         if (flaws.deepReplies && !initializeReply) {
@@ -482,6 +502,8 @@ export function main(flaws = {}) {
   const sessions = new Map();
   let lastClosedId;
   let streamsOpened = 0;
+  /** deafAfterClose: set when the stream of the first session that was initialized closed. */
+  let closedOnce = false;
   let newest;
   const frame = (res, event, data) => res.write(`event: ${event}\ndata: ${data}\n\n`);
 
@@ -499,7 +521,12 @@ export function main(flaws = {}) {
       const id = flaws.reuseSessionId && lastClosedId !== undefined ? lastClosedId : randomUUID();
       lastClosedId = undefined;
       const headers = {
-        'content-type': flaws.notEventStream ? 'text/plain' : 'text/event-stream',
+        // notEventStreamAfterInitialize: streams are event streams until a session was initialized (a
+        // client's first GETs pass); later ones are labelled text/plain, their frames unchanged.
+        'content-type':
+          flaws.notEventStream || (flaws.notEventStreamAfterInitialize && anyInitialized)
+            ? 'text/plain'
+            : 'text/event-stream',
         'cache-control': 'no-cache',
         connection: 'keep-alive',
       };
@@ -537,7 +564,11 @@ export function main(flaws = {}) {
       const timer = setInterval(() => {
         if (!flaws.noKeepAlive) res.write(': keep-alive\n\n');
       }, keepAliveMs);
-      const session = { id, res, timer, state: { initialized: false }, slow: new Set() };
+      // deafAfterClose: a server whose one transport shut down with the first session that ended (one
+      // that was initialized): a stream opened after that gets its endpoint, and its POSTs are
+      // accepted but never answered.
+      const deaf = flaws.deafAfterClose === true && closedOnce;
+      const session = { id, res, timer, state: { initialized: false }, slow: new Set(), deaf };
       sessions.set(id, session);
       newest = session;
       res.on('close', () => {
@@ -552,6 +583,7 @@ export function main(flaws = {}) {
           sessions.delete(id);
         if (newest === session) newest = undefined;
         lastClosedId = id;
+        if (session.state.initialized) closedOnce = true;
       });
       return;
     }
@@ -614,13 +646,19 @@ export function main(flaws = {}) {
           return;
         }
         const out = handleText(body, session.state);
-        if (flaws.replyInBody) {
+        // replyInBodyAfterInitialize: initialize answered on the stream, every later reply in the POST body.
+        const initializeReply = out?.result?.serverInfo !== undefined;
+        if (
+          flaws.replyInBody ||
+          (flaws.replyInBodyAfterInitialize && out !== undefined && !initializeReply)
+        ) {
           res
             .writeHead(200, { 'content-type': 'application/json' })
             .end(out === undefined ? '' : JSON.stringify(out));
           return;
         }
         res.writeHead(flaws.post200 ? 200 : 202).end('Accepted');
+        if (session.deaf) return;
         // forgetClosedOnWrite: n (true: 1): forgotten at the nth reply written after the stream
         // closed (a server that notices a closed stream by a failed write: over TCP the second).
         if (flaws.forgetClosedOnWrite && session.res.destroyed) {
@@ -665,7 +703,9 @@ export function main(flaws = {}) {
           return;
         }
         const target = flaws.wrongSession ? (newest ?? session) : session;
-        if (!target.res.destroyed) frame(target.res, 'message', JSON.stringify(out));
+        // responseEventAfterInitialize: initialize answered as event message, every later reply as event response.
+        const event = flaws.responseEventAfterInitialize && !initializeReply ? 'response' : 'message';
+        if (!target.res.destroyed) frame(target.res, event, JSON.stringify(out));
       });
       return;
     }
