@@ -20,7 +20,7 @@ export interface ToolJournalEntry {
   readonly at: number;
   /** Ms since the journal was created (monotonic clock). */
   readonly atMs: number;
-  /** The SSE session id, or `stdio`. */
+  /** The session id (UNNAMED_SESSION when the message named none), or `stdio`. */
   readonly session: string;
   readonly transport: 'stdio' | 'sse' | 'http';
   /** Seen from the mock: `received` from the client, `sent` to it. */
@@ -61,6 +61,12 @@ export interface ToolJournalEntry {
 }
 
 export type ToolJournalInput = Omit<ToolJournalEntry, 'seq' | 'at' | 'atMs'>;
+
+/**
+ * The session the mocks journal a message under when it named none (Streamable HTTP: no
+ * Mcp-Session-Id; SSE: no sessionId).
+ */
+export const UNNAMED_SESSION = '(none)';
 
 /**
  * An append-only journal, bounded (JournalLimits: the oldest entries are forgotten first,

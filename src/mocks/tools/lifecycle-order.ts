@@ -1,6 +1,6 @@
 import { bodyMessages, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
-import type { ToolJournalEntry } from './journal.js';
+import { type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
 
 // MCP's lifecycle order over a journal, as a must judges it: the requests a client pipelines
 // before the initialize result are apart (MCP 2024-11-05 only says SHOULD NOT).
@@ -26,6 +26,9 @@ export interface LifecycleViolation {
  * out, no request but ping comes before notifications/initialized; a session whose initialize
  * was answered and that went on with requests sends notifications/initialized at all. A
  * request that arrived before the initialize result went out (pipelined) is not judged here.
+ * A message that named no session but came after an initialize is judged in that
+ * initialize's session (sessionOf): over Streamable HTTP the session id comes with the
+ * initialize result, so what a client sends before it names none.
  */
 export function lifecycleViolation(journal: readonly ToolJournalEntry[]): LifecycleViolation | undefined {
   interface State {
@@ -41,9 +44,11 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
     sessions.set(session, state);
     return state;
   };
+  /** The named sessions an initialize opened, the latest last. */
+  const opened: string[] = [];
   for (const entry of journal) {
     if (entry.kind !== 'message' || entry.value === undefined) continue;
-    const state = stateOf(entry.session);
+    const state = stateOf(sessionOf(entry, opened, sessions));
     for (const c of bodyMessages(entry.value)) {
       if (entry.direction === 'sent') {
         if (c.kind === 'success' && state.initializeId !== undefined && c.message.id === state.initializeId)
@@ -64,6 +69,7 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
           return { entry, reason: 'a second initialize request in the same session', kind: 'order' };
         }
         state.initializeId = c.message.id;
+        if (entry.session !== UNNAMED_SESSION) opened.push(entry.session);
         continue;
       }
       if (method === METHODS.ping) continue;
@@ -105,6 +111,27 @@ export function lifecycleViolation(journal: readonly ToolJournalEntry[]): Lifecy
     }
   }
   return overlapped;
+}
+
+/**
+ * The session `entry` belongs to: its own, or for a client message that named none (and is no
+ * initialize), the session of the latest initialize still waiting for its result, else of the
+ * latest initialize (lifecycle.ts earlyMessage places it alike). One before any initialize
+ * stays apart: nothing was initialized that it could belong to.
+ */
+function sessionOf(
+  entry: ToolJournalEntry,
+  opened: readonly string[],
+  sessions: ReadonlyMap<string, { readonly answered: boolean }>,
+): string {
+  if (entry.session !== UNNAMED_SESSION || entry.direction !== 'received' || opened.length === 0)
+    return entry.session;
+  const initializes = bodyMessages(entry.value).some(
+    (c) => c.kind === 'request' && c.message.method === METHODS.initialize,
+  );
+  if (initializes) return entry.session;
+  const waiting = opened.findLast((session) => sessions.get(session)?.answered === false);
+  return waiting ?? opened.at(-1) ?? entry.session;
 }
 
 /**

@@ -26,7 +26,7 @@ const speedText = flag('--speed');
 const [
   { journalFileWriter },
   { loadToolScenario, toolScenario },
-  { runStdioMockToolServer, stdioSessionName },
+  { runStdioMockToolServer, STDIO_ENDS, stdioSessionName },
   replayModule,
 ] = await Promise.all([
   import('./journal-file.js'),
@@ -76,7 +76,7 @@ if (journalFile !== undefined) {
       transport: 'stdio',
       direction: 'received',
       kind: 'closed',
-      text: running ? 'SIGTERM while the client was running' : 'SIGTERM after the client exited',
+      text: running ? STDIO_ENDS.termWhileRunning : STDIO_ENDS.termAfterExit,
     });
     process.exit(143);
   });

@@ -13,9 +13,21 @@
  *   `D` + length (u32 BE) + bytes   read from stdin
  *   `E`                             stdin ended
  *   `T1` / `T0`                     SIGTERM while the parent that started it ran / after it exited
+ *   `K`                             killed (SIGKILL, or a signal it does not handle) while the
+ *                                   parent that started it ran, from the watcher below
  * What the harness sends back is the server's stdout, byte for byte; when the harness closes
- * the socket, the relay exits 0 (as the mock does once its session ends). Killed otherwise, it
- * sends nothing more: the session ends with no word of its end, as a killed process's does.
+ * the socket, the relay exits 0 (as the mock does once its session ends).
+ *
+ * A killed process says nothing, so a forked watcher, holding none of the client's pipes, waits
+ * on a pipe the relay writes to only as it exits (END, keeping its exit status): an end of that
+ * pipe with nothing in it is the relay killed. Exiting, the relay reaps the watcher (waiting a
+ * second at most), so no zombie is left to an init that may not reap. The watcher says `K` only
+ * if the parent still runs (not a zombie), and only a kill of the relay alone leaves it alive to
+ * say it: wirecheck kills the client's whole group, relay and watcher together, and only once
+ * the client exited or its case ran out. A client that kills its server first (Go's
+ * exec.CommandContext, Rust's Child::kill) is then told from one that closed stdin first, which
+ * MCP asks for (the shutdown-order check). A client that exits the moment its server dies may
+ * be gone before the watcher looks: that kill goes unsaid, never blamed on the client wrongly.
  *
  * Signals are deferred by perl to the next op, and a blocked read or write returns EINTR (perl
  * installs handlers without SA_RESTART), so the SIGTERM frame goes out between frames, never
@@ -28,8 +40,16 @@ export const STDIO_RELAY_SCRIPT = [
   'sub again{return $!==4||$!==11}',
   'sub put{my $b=shift;while(length $b){my $n=syswrite(S,$b);if(!defined $n){next if again();exit 1}substr($b,0,$n)=""}}',
   'sub bye{put($term);exit 143}',
+  'sub alive{my $p=shift;return 0 if $p<2;',
+  'if(open(my $f,"<","/proc/$p/stat")){my $s=<$f>;return defined $s&&$s=~/.*\\) (\\S)/s&&$1 ne "Z"&&$1 ne "X"}',
+  'return kill(0,$p)||$!==1}',
   'sub out{my $b=shift;while(length $b){bye() if defined $term;my $n=syswrite(STDOUT,$b);if(!defined $n){next if again();exit 1}substr($b,0,$n)=""}}',
-  'put("H$tok");my $in=1;',
+  'put("H$tok");',
+  'my $w;if(pipe(WR,WW)){$w=fork();if(defined $w&&$w==0){close WW;close STDIN;close STDOUT;close STDERR;$SIG{TERM}="DEFAULT";',
+  'my $got;do{$got=sysread(WR,my $b,1)}while(!defined $got&&again());',
+  'exit 0 unless defined $got&&$got==0&&alive($pp);put("K");exit 0}close WR}',
+  'END{local $?;if($w){syswrite(WW,"x");close WW;for(1..100){last if waitpid($w,1)!=0;select(undef,undef,undef,0.01)}}}',
+  'my $in=1;',
   'for(;;){bye() if defined $term;my $r="";vec($r,fileno(S),1)=1;vec($r,0,1)=1 if $in;',
   'my $n=select(my $ready=$r,undef,undef,undef);if($n<0){next if again();exit 1}',
   'if($in&&vec($ready,0,1)){my $got=sysread(STDIN,my $b,65536);',

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { shellQuote } from '../shell-quote.js';
 import { ToolJournal } from './journal.js';
 import { type ToolScenario, toolScenario } from './scenario.js';
-import { runStdioMockToolServer, type StdioMockEnd, stdioSessionName } from './stdio.js';
+import { runStdioMockToolServer, STDIO_ENDS, type StdioMockEnd, stdioSessionName } from './stdio.js';
 import { STDIO_RELAY_SCRIPT } from './stdio-relay-script.js';
 
 /** The longest Unix socket path Linux takes (sun_path is 108 bytes, NUL included). */
@@ -194,15 +194,18 @@ async function serve(
 ): Promise<StdioMockEnd> {
   const vanished = new AbortController();
   const input = new FrameInput(socket, (frame) => {
-    if (frame.kind === 'term') {
-      // The text the mock's own process journals on SIGTERM (stdio-process.ts).
-      journal.record({
-        session,
-        transport: 'stdio',
-        direction: 'received',
-        kind: 'closed',
-        text: frame.running ? 'SIGTERM while the client was running' : 'SIGTERM after the client exited',
-      });
+    // On SIGTERM, the text the mock's own process journals (stdio-process.ts); a kill, which
+    // that process cannot see, only the relay's watcher tells.
+    const text =
+      frame.kind === 'term'
+        ? frame.running
+          ? STDIO_ENDS.termWhileRunning
+          : STDIO_ENDS.termAfterExit
+        : frame.kind === 'killed'
+          ? STDIO_ENDS.killedWhileRunning
+          : undefined;
+    if (text !== undefined) {
+      journal.record({ session, transport: 'stdio', direction: 'received', kind: 'closed', text });
     }
     vanished.abort();
   });
@@ -228,12 +231,12 @@ async function serve(
   }
 }
 
-type Frame = { kind: 'term'; running: boolean } | { kind: 'gone' };
+type Frame = { kind: 'term'; running: boolean } | { kind: 'killed' } | { kind: 'gone' };
 
 /**
  * The relay's frames as the mock's stdin: `D` bytes are yielded, `E` ends the input; `T`
- * (also after `E`, while the mock still drains its replies) and a socket that closes or
- * breaks the framing call `onEnd` (the relay was signalled or killed), once the bytes that
+ * and `K` (also after `E`, while the mock still drains its replies) and a socket that closes
+ * or breaks the framing call `onEnd` (the relay was signalled or killed), once the bytes that
  * came before are yielded: what the client wrote before it signalled is journaled first.
  */
 class FrameInput implements AsyncIterable<Uint8Array> {
@@ -283,6 +286,8 @@ class FrameInput implements AsyncIterable<Uint8Array> {
         this.kick();
       } else if (kind === 0x54 /* T */) {
         return this.buffer.length < 2 ? undefined : { kind: 'term', running: this.buffer[1] === 0x31 };
+      } else if (kind === 0x4b /* K */) {
+        return { kind: 'killed' };
       } else {
         return { kind: 'gone' };
       }

@@ -46,6 +46,20 @@ export interface StdioMockOptions {
 export type StdioMockEnd = 'eof' | 'closed' | 'aborted' | 'vanished';
 
 /**
+ * What the `closed` entry of a stdio session says of its end: its stdin ended, it was
+ * signalled while the client that started it ran or after that client exited, it was killed
+ * while the client ran (the relay's watcher saw it die with no end of stdin and no SIGTERM,
+ * STDIO_RELAY_SCRIPT), or the harness stopped it. The shutdown-order check reads them.
+ */
+export const STDIO_ENDS = {
+  stdinEnded: 'stdin ended',
+  termWhileRunning: 'SIGTERM while the client was running',
+  termAfterExit: 'SIGTERM after the client exited',
+  killedWhileRunning: 'killed (no end of stdin, no SIGTERM) while the client was running',
+  stopped: 'stopped',
+} as const;
+
+/**
  * The journal's name for the `n`th server process (0-based) one client started in a case:
  * `stdio`, then `stdio-2`... A stdio session is one process, and a client may start several
  * (one to list the tools, another to call one).
@@ -171,7 +185,7 @@ export async function runStdioMockToolServer(
       transport: 'stdio',
       direction: 'received',
       kind: 'closed',
-      text: end === 'eof' ? 'stdin ended' : 'stopped',
+      text: end === 'eof' ? STDIO_ENDS.stdinEnded : STDIO_ENDS.stopped,
     });
   }
   session.dispose();

@@ -65,6 +65,68 @@ describe('lifecycleViolation', () => {
     ).toBe(undefined);
   });
 
+  describe('a message that names no session (Streamable HTTP: sent before the session id came)', () => {
+    const S = '6f1c2d3e-0000-4000-8000-000000000001';
+    /** An HTTP journal of these messages, each with its direction and session. */
+    const inSessions = (...messages: readonly (readonly ['received' | 'sent', string, unknown])[]) => {
+      const j = new ToolJournal();
+      for (const [direction, session, m] of messages) {
+        j.record({
+          session,
+          transport: 'http',
+          direction,
+          kind: 'message',
+          text: JSON.stringify(m),
+          value: m,
+        });
+      }
+      return j.entries();
+    };
+    const init = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize' });
+    const note = initialized[1];
+
+    test('initialized between initialize and its result belongs to that session: no must violation', () => {
+      const v = lifecycleViolation(
+        inSessions(
+          ['received', S, init(1)],
+          ['received', '(none)', note],
+          ['received', '(none)', { jsonrpc: '2.0', id: 2, method: 'tools/call' }],
+          ['sent', S, result(1)[1]],
+        ),
+      );
+      expect(v).toBeUndefined();
+    });
+
+    test('initialized without a session after the result, then a call: the order of that session, kept', () => {
+      const v = lifecycleViolation(
+        inSessions(
+          ['received', S, init(1)],
+          ['sent', S, result(1)[1]],
+          ['received', '(none)', note],
+          ['received', S, { jsonrpc: '2.0', id: 2, method: 'tools/call' }],
+        ),
+      );
+      expect(v).toBeUndefined();
+    });
+
+    test('a call without a session after the result and before initialized is judged in that session', () => {
+      const v = lifecycleViolation(
+        inSessions(
+          ['received', S, init(1)],
+          ['sent', S, result(1)[1]],
+          ['received', '(none)', { jsonrpc: '2.0', id: 2, method: 'tools/call' }],
+          ['received', S, note],
+        ),
+      );
+      expect(v).toMatchObject({ kind: 'after-result', entry: { session: '(none)' } });
+    });
+
+    test('one before any initialize still came before initialize', () => {
+      const v = lifecycleViolation(inSessions(['received', '(none)', note], ['received', S, init(1)]));
+      expect(v?.reason).toBe('notifications/initialized came before initialize');
+    });
+  });
+
   describe('two HTTP requests in flight at once', () => {
     /** The journal, each message over HTTP, arrived whole at `atMs` after its headers began `bodyMs` earlier. */
     const overHttp = (...messages: readonly (readonly ['received' | 'sent', unknown, number, number])[]) =>

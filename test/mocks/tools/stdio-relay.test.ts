@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { toolScenario } from '../../../src/mocks/tools/index.js';
-import { stdioSessionName } from '../../../src/mocks/tools/stdio.js';
+import { STDIO_ENDS, stdioSessionName } from '../../../src/mocks/tools/stdio.js';
 import {
   findPerl,
   MAX_RELAYED_SESSIONS,
+  type RelayedStdioSession,
   type StdioRelayHost,
   startStdioRelayHost,
 } from '../../../src/mocks/tools/stdio-relay.js';
@@ -138,25 +139,15 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
 
   test('a SIGTERM after the process that started the relay exited says so', async () => {
     const session = host.session(toolScenario({}));
-    // The shell starts the relay in the background, prints its pid, and exits once the relay
-    // carries a message: the relay is re-parented. Its stdin is a FIFO it holds open for
-    // writing too, so it never ends; the shell waits on another.
-    const [input, gate] = [join(dir, 'stdin.fifo'), join(dir, 'gate.fifo')];
-    expect(spawnSync('mkfifo', [input, gate]).status).toBe(0);
-    const parent = start(`${session.command} <>${input} & echo $!; read _ <${gate}`);
-    await appendFile(input, `${init}\n`);
-    await until(() => session.journal.entries().some((e) => e.kind === 'message'));
-    await appendFile(gate, 'go\n');
+    const { parent, pid } = await orphanedRelay(session);
     await parent.exit;
-    const pid = Number(parent.stdout().trim().split('\n')[0]);
-    expect(pid).toBeGreaterThan(1);
     process.kill(pid, 'SIGTERM');
     expect(await session.ended).toBe('vanished');
     const ends = session.journal.entries().filter((e) => e.kind === 'closed');
     expect(ends.map((e) => e.text)).toEqual(['SIGTERM after the client exited']);
   });
 
-  test('a relay killed outright leaves no end in the journal, as a killed mock process leaves none', async () => {
+  test('a relay killed alone while the client runs, its stdin open, is journaled as killed', async () => {
     const session = host.session(toolScenario({}));
     const relay = start(session.command);
     relay.child.stdin?.write(`${init}\n`);
@@ -164,7 +155,63 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
     relay.child.kill('SIGKILL');
     expect(await relay.exit).toEqual({ code: null, signal: 'SIGKILL' });
     expect(await session.ended).toBe('vanished');
+    const ends = session.journal.entries().filter((e) => e.kind === 'closed');
+    expect(ends.map((e) => e.text)).toEqual([STDIO_ENDS.killedWhileRunning]);
+  });
+
+  test("a relay killed with its whole group (as wirecheck kills a client's) leaves no end in the journal", async () => {
+    const session = host.session(toolScenario({}));
+    const child = spawn('sh', ['-c', session.command], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    children.push(child);
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+    });
+    child.stdin.write(`${init}\n`);
+    await until(() => stdout.includes('"id":1'));
+    process.kill(-(child.pid ?? 0), 'SIGKILL');
+    expect(await session.ended).toBe('vanished');
+    await session.idle();
     expect(session.journal.entries().filter((e) => e.kind === 'closed')).toEqual([]);
+  });
+
+  test('a relay killed after the process that started it exited leaves no end in the journal', async () => {
+    const session = host.session(toolScenario({}));
+    const { parent, pid } = await orphanedRelay(session);
+    await parent.exit;
+    process.kill(pid, 'SIGKILL');
+    expect(await session.ended).toBe('vanished');
+    await session.idle();
+    expect(session.journal.entries().filter((e) => e.kind === 'closed')).toEqual([]);
+  });
+
+  test('a relay that exits on its own has reaped its watcher: its group is empty once it exited', async () => {
+    const session = host.session(toolScenario({}));
+    const child = spawn('sh', ['-c', session.command], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    });
+    children.push(child);
+    // Looked at as the relay's exit is seen: an orphaned watcher would linger (a zombie, at best).
+    const groupLeft = new Promise<boolean>((resolve) =>
+      child.on('exit', () => {
+        try {
+          process.kill(-(child.pid ?? 0), 0);
+          resolve(true);
+        } catch {
+          resolve(false);
+        }
+      }),
+    );
+    child.stdin.end(`${init}\n`);
+    expect(await session.ended).toBe('eof');
+    expect(await groupLeft).toBe(false);
+    expect(
+      session.journal
+        .entries()
+        .filter((e) => e.kind === 'closed')
+        .map((e) => e.text),
+    ).toEqual([STDIO_ENDS.stdinEnded]);
   });
 
   test('frames split at every byte are put back together', async () => {
@@ -282,6 +329,23 @@ describe('where the relay cannot be used', () => {
     expect(await startStdioRelayHost(join(dir, 'd'.repeat(120)), '/usr/bin/perl')).toBeUndefined();
   });
 });
+
+/**
+ * A relay whose parent exits once it carried a message: the shell starts it in the background,
+ * prints its pid, and exits when told, so the relay is re-parented. Its stdin is a FIFO it
+ * holds open for writing too, so it never ends; the shell waits on another.
+ */
+async function orphanedRelay(session: RelayedStdioSession) {
+  const [input, gate] = [join(dir, 'stdin.fifo'), join(dir, 'gate.fifo')];
+  expect(spawnSync('mkfifo', [input, gate]).status).toBe(0);
+  const parent = start(`${session.command} <>${input} & echo $!; read _ <${gate}`);
+  await appendFile(input, `${init}\n`);
+  await until(() => session.journal.entries().some((e) => e.kind === 'message'));
+  const pid = Number(parent.stdout().trim().split('\n')[0]);
+  expect(pid).toBeGreaterThan(1);
+  await appendFile(gate, 'go\n');
+  return { parent, pid };
+}
 
 function tokenOf(command: string): string {
   const token = /([0-9a-f]{32})$/.exec(command)?.[1];

@@ -8,6 +8,7 @@ import {
   lifecycleViolation,
   MOCK_REQUEST_ID_BASE,
   type ToolJournalEntry,
+  UNNAMED_SESSION,
 } from '../../../mocks/tools/index.js';
 import { bodyMessages } from '../../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
@@ -32,12 +33,6 @@ function expectUniqueIds(result: CaseResult): void {
 export type EarlyKind = 'initialized' | 'request';
 
 /**
- * The session the mocks journal a message under when it named none (Streamable HTTP: no
- * Mcp-Session-Id; SSE: no sessionId).
- */
-const NO_SESSION = '(none)';
-
-/**
  * The first client message of `kind` that reached the mock before its initialize result went
  * out: the initialized notification (`initialized`), or a request other than initialize and
  * ping (`request`); undefined when none did. Judged in each session that an initialize opened
@@ -55,7 +50,7 @@ export function earlyMessage(result: CaseResult, kind: EarlyKind) {
     const answer = init === undefined ? undefined : initializeAnswer(result.journal, init.entry);
     for (const entry of clientMessages(result.journal)) {
       if (answer !== undefined && entry.seq > answer.seq) break;
-      const unnamed = entry.session === NO_SESSION && init !== undefined && entry.seq > init.entry.seq;
+      const unnamed = entry.session === UNNAMED_SESSION && init !== undefined && entry.seq > init.entry.seq;
       if (session !== undefined && entry.session !== session && !unnamed) continue;
       if (isEarly(entry, kind)) return entry;
     }

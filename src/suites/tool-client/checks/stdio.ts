@@ -1,6 +1,7 @@
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
+import { STDIO_ENDS, type ToolJournalEntry } from '../../../mocks/tools/index.js';
 import { describeDifferences } from '../../../protocol/compare.js';
-import { NON_JSON_BANNER as BANNER, type ToolClientCtx } from '../context.js';
+import { NON_JSON_BANNER as BANNER, type CaseResult, type ToolClientCtx } from '../context.js';
 import {
   describeCase,
   evidenceOf,
@@ -92,25 +93,61 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
     clause:
       'MCP 2024-11-05 lifecycle, shutdown over stdio (not shown in the spec): close the input stream first, then wait, then SIGTERM',
     description:
-      "The client ends the stdio session by closing the server's stdin first; it does not send SIGTERM while the server may still exit on its own.",
+      "The client ends the stdio session by closing the server's stdin first; it does not send SIGTERM, or kill the server, while the server may still exit on its own.",
     level: 'should',
     basis: 'protocol-should',
-    rule: "MCP 2024-11-05: to shut down a stdio server the client SHOULD close the server's input stream, wait for it to exit, and send SIGTERM only if it does not exit in reasonable time; a server killed first loses what it was writing.",
+    rule: "MCP 2024-11-05: to shut down a stdio server the client SHOULD close the server's input stream, wait for it to exit, and send SIGTERM only if it does not exit in reasonable time (SIGKILL only after that); a server killed first loses what it was writing.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.basic('stdio');
       expectTraffic(result, 'shutdown');
-      const end = result.journal.find((e) => e.kind === 'closed' && e.direction === 'received');
-      if (end === undefined)
+      const signalledByWirecheck = wirecheckEnded(result);
+      if (signalledByWirecheck !== undefined) {
+        throw new NotExercised(
+          `${signalledByWirecheck}, so a signal the server got may be wirecheck's, not the client's (${describeCase(result)})`,
+        );
+      }
+      const ends = firstEnds(result.journal);
+      if (ends.length === 0)
         throw new NotExercised('the mock recorded neither the end of its stdin nor a signal');
-      if (end.text === 'SIGTERM while the client was running') {
+      const early = ends.find((e) => SIGNALLED_FIRST.has(e.text));
+      if (early !== undefined) {
         throw new CheckFailure(
-          'the client sent the server SIGTERM before closing its stdin',
+          early.text === STDIO_ENDS.killedWhileRunning
+            ? 'the client killed the server without closing its stdin or sending SIGTERM first'
+            : 'the client sent the server SIGTERM before closing its stdin',
           "close the server's stdin, wait for its exit, then signal",
-          end.text,
-          evidenceOf(result, 'shutdown'),
+          `${early.session}: ${early.text}`,
+          evidenceOf(result, 'shutdown', early.seq),
         );
       }
     },
   },
 ];
+
+/** Ends that show the client signalled or killed its server while it ran, before closing its stdin. */
+const SIGNALLED_FIRST: ReadonlySet<string> = new Set([
+  STDIO_ENDS.termWhileRunning,
+  STDIO_ENDS.killedWhileRunning,
+]);
+
+/** The first end the mock journaled of each server process the client started. */
+function firstEnds(journal: readonly ToolJournalEntry[]): ToolJournalEntry[] {
+  const ends = new Map<string, ToolJournalEntry>();
+  for (const e of journal) {
+    if (e.kind === 'closed' && e.direction === 'received' && !ends.has(e.session)) ends.set(e.session, e);
+  }
+  return [...ends.values()];
+}
+
+/**
+ * Why wirecheck itself signalled the client's process group, the server in it: the case ran
+ * out (SIGTERM, then SIGKILL) or the client flooded the mock (SIGKILL); undefined when the
+ * client ended on its own.
+ */
+function wirecheckEnded(result: CaseResult): string | undefined {
+  if (result.stoppedAfterMessages !== undefined)
+    return `wirecheck stopped the client after ${result.stoppedAfterMessages} messages`;
+  if (result.run.timedOut) return "the client ran past the case's time and wirecheck ended it";
+  return undefined;
+}

@@ -31,6 +31,9 @@ import { spawn } from 'node:child_process';
  * @property {number} [callTimeoutMs] fail a tools/call that gets no reply within this time
  * @property {boolean} [timeoutAsResult] with callTimeoutMs: print the timeout as an isError result and exit 0
  * @property {boolean} [killFirst] end a stdio session with SIGTERM before closing the server's stdin
+ * @property {boolean} [killServer] end a stdio session with SIGKILL, the server's stdin left open (as Go's
+ *   exec.CommandContext and Rust's Child::kill do), then wait for the server's exit
+ * @property {boolean} [hangAtEnd] print the result, then never end the session nor exit, deaf to SIGTERM
  * @property {boolean} [noAccept] open the SSE stream without Accept: text/event-stream
  * @property {boolean} [textPlainPost] POST with Content-Type: text/plain
  * @property {boolean} [sameOriginOnly] refuse an endpoint on another origin (as the official SDK does)
@@ -187,6 +190,15 @@ function stdioConnection(command, flaws, events) {
     // MCP shutdown over stdio: close the server's stdin, wait, signal only if it stays.
     close: async () => {
       if (exited) return;
+      if (flaws.hangAtEnd) {
+        process.on('SIGTERM', () => {});
+        await new Promise(() => setInterval(() => {}, 60_000));
+      }
+      if (flaws.killServer) {
+        child.kill('SIGKILL');
+        await Promise.race([exit, new Promise((r) => setTimeout(r, 1000))]);
+        return;
+      }
       if (flaws.killFirst) {
         child.kill('SIGTERM');
         await Promise.race([exit, new Promise((r) => setTimeout(r, 1000))]);
