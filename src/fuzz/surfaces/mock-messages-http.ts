@@ -95,7 +95,7 @@ const arbText = fc.oneof(
   // Any scalar value, astral ones included, and lone surrogates (escaped in the JSON body).
   { weight: 1, arbitrary: fc.string({ unit: jsonTextUnit, maxLength: 8 }) },
 );
-/** Any text, for the places no rule of the mock judges (a system string, a tool_result's content). */
+/** Any text, for the places no rule of the mock judges (a tool_result's content). */
 const arbTextBlock = arbText.map((text) => ({ type: 'text', text }));
 /**
  * Text of a turn or a system block: the real API refuses a turn, or a block of `system`, of ""
@@ -209,7 +209,7 @@ const arbRequest: fc.Arbitrary<Obj> = fc
       offerTools: fc.constantFrom('none', 'empty', 'bash', 'both'),
       optional: fc.record(
         {
-          system: fc.oneof(arbText, fc.array(arbSystemBlock, { maxLength: 2 })),
+          system: fc.oneof(arbTurnText, fc.array(arbSystemBlock, { maxLength: 2 })),
           stop_sequences: fc.array(fc.string({ maxLength: 3 }), { maxLength: 3 }),
           temperature: fc.double({ min: 0, max: 1, noNaN: true }),
           top_k: fc.nat({ max: 500 }),
@@ -623,6 +623,11 @@ const MUTATIONS: Record<string, Mutation> = {
     };
   },
   'system block of blank text': (req, n) => {
+    if (n % 5 === 4) {
+      // A string is one block to the real API.
+      req.system = '';
+      return { body: req, message: /^system: text content blocks must be non-empty \(system is ""\)$/ };
+    }
     const blank = pick(['', ' ', '\n', '\t \r\n'], n);
     const system = Array.isArray(req.system) ? (req.system as Obj[]) : [];
     const j = n % (system.length + 1);

@@ -50,8 +50,13 @@ export function textBlockError(request: MessageRequest): string | undefined {
   return undefined;
 }
 
-/** Each block of a `system` array is judged alone: real text beside a blank block does not save it. */
+/**
+ * Each block of a `system` array is judged alone: real text beside a blank block does not save
+ * it. A string is one block to the real API: "" is refused as an empty block (t8y2/dbx#1298,
+ * UKGovernmentBEIS/inspect_ai#2412); a string of whitespace no source tried, so it is served.
+ */
 function systemTextError(system: MessageRequest['system']): string | undefined {
+  if (system === '') return 'system: text content blocks must be non-empty (system is "")';
   if (!Array.isArray(system)) return undefined;
   const j = system.findIndex((block) => BLANK.test(block.text));
   if (j === -1) return undefined;

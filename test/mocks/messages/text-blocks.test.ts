@@ -64,6 +64,8 @@ describe('blank text blocks, refused in the real API words', () => {
     expect(refusal(hi, { system: [text('')] })).toBe(
       'system: text content blocks must be non-empty (system.0 is "")',
     );
+    // A string is one block to the real API: an empty one is refused as empty.
+    expect(refusal(hi, { system: '' })).toBe('system: text content blocks must be non-empty (system is "")');
     // Judged before the turns, so the system block is named first.
     expect(refusal([{ role: 'user', content: [text(' ')] }], { system: [text('\t')] })).toMatch(/^system: /);
   });
@@ -97,7 +99,6 @@ describe('text the real API accepts is still served', () => {
   test('a system string of whitespace, and system blocks of real text, are accepted', () => {
     const hi = [{ role: 'user', content: 'hi' }];
     expect(refusal(hi, { system: ' ' })).toBeUndefined();
-    expect(refusal(hi, { system: '' })).toBeUndefined();
     expect(refusal(hi, { system: [text('Be brief.\n'), text(' and exact')] })).toBeUndefined();
     expect(refusal(hi, { system: [] })).toBeUndefined();
   });
