@@ -12,7 +12,7 @@ import { SESSION_QUEUE_LIMIT_BYTES } from '../../servers/http/outbound-queue.js'
 import { type RequiredHeaders, requiredHeaderRefusal } from '../../servers/http/required-headers.js';
 import { STREAMABLE_BODY_LIMIT_BYTES } from '../../servers/http/streamable-endpoint.js';
 import { keepBodiesAsText, OversizeBody } from './http-body.js';
-import { messageEntry, ToolJournal, type ToolJournalEntry } from './journal.js';
+import { messageEntry, ToolJournal, type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
@@ -130,7 +130,7 @@ function journalRefused(
     transport === 'sse'
       ? (request.query as Record<string, string | undefined>)[SESSION_QUERY_PARAM]
       : request.headers[STREAMABLE_HTTP_HEADERS.sessionId];
-  const session = typeof named === 'string' && named !== '' ? named : '(none)';
+  const session = typeof named === 'string' && named !== '' ? named : UNNAMED_SESSION;
   const http = httpOf(request.method, request.url, status, request.headers, bodyMsOf(request));
   const own = secretsOfMockRequest(request);
   if (request.method === 'POST') {

@@ -19,7 +19,7 @@ import {
   originOf,
   secretsOfMockRequest,
 } from './http-common.js';
-import { messageEntry, type ToolJournal, type ToolJournalEntry } from './journal.js';
+import { messageEntry, type ToolJournal, type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
 import type { ReplayToolSession } from './replay-session.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
 import type { MockToolSession } from './session.js';
@@ -182,7 +182,7 @@ export function buildMockToolServer(
     // Spec "Errors": a POST with no active SSE stream gets 400 and a JSON object with `error`.
     const status = stream === undefined || stream.ended ? 400 : faults.postStatus;
     const entry = messageEntry(body, {
-      session: stream === undefined ? id || '(none)' : id,
+      session: stream === undefined ? id || UNNAMED_SESSION : id,
       transport: 'sse',
       direction: 'received',
       http: httpOf('POST', request.url, status, request.headers, bodyMsOf(request)),

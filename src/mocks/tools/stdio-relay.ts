@@ -198,11 +198,15 @@ async function serve(
     // that process cannot see, only the relay's watcher tells.
     const text =
       frame.kind === 'term'
-        ? frame.running
-          ? STDIO_ENDS.termWhileRunning
-          : STDIO_ENDS.termAfterExit
+        ? !frame.running
+          ? STDIO_ENDS.termAfterExit
+          : frame.afterStdinEnd
+            ? STDIO_ENDS.termAfterStdinEnd
+            : STDIO_ENDS.termWhileRunning
         : frame.kind === 'killed'
-          ? STDIO_ENDS.killedWhileRunning
+          ? frame.afterStdinEnd
+            ? STDIO_ENDS.killedAfterStdinEnd
+            : STDIO_ENDS.killedWhileRunning
           : undefined;
     if (text !== undefined) {
       journal.record({ session, transport: 'stdio', direction: 'received', kind: 'closed', text });
@@ -231,7 +235,11 @@ async function serve(
   }
 }
 
-type Frame = { kind: 'term'; running: boolean } | { kind: 'killed' } | { kind: 'gone' };
+/** `afterStdinEnd`: the client closed the relay's stdin before it signalled or killed it (`E` came first). */
+type Frame =
+  | { kind: 'term'; running: boolean; afterStdinEnd: boolean }
+  | { kind: 'killed'; afterStdinEnd: boolean }
+  | { kind: 'gone' };
 
 /**
  * The relay's frames as the mock's stdin: `D` bytes are yielded, `E` ends the input; `T`
@@ -285,9 +293,10 @@ class FrameInput implements AsyncIterable<Uint8Array> {
         this.buffer = this.buffer.subarray(1);
         this.kick();
       } else if (kind === 0x54 /* T */) {
-        return this.buffer.length < 2 ? undefined : { kind: 'term', running: this.buffer[1] === 0x31 };
+        if (this.buffer.length < 2) return undefined;
+        return { kind: 'term', running: this.buffer[1] === 0x31, afterStdinEnd: this.inputDone };
       } else if (kind === 0x4b /* K */) {
-        return { kind: 'killed' };
+        return { kind: 'killed', afterStdinEnd: this.inputDone };
       } else {
         return { kind: 'gone' };
       }

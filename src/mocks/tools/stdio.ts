@@ -56,6 +56,9 @@ export const STDIO_ENDS = {
   termWhileRunning: 'SIGTERM while the client was running',
   termAfterExit: 'SIGTERM after the client exited',
   killedWhileRunning: 'killed (no end of stdin, no SIGTERM) while the client was running',
+  // Closed stdin first, but did not wait for the server to exit (the mock still drained its replies).
+  termAfterStdinEnd: 'SIGTERM after its stdin ended, before it exited, while the client was running',
+  killedAfterStdinEnd: 'killed after its stdin ended, before it exited, while the client was running',
   stopped: 'stopped',
 } as const;
 

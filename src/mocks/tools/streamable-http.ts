@@ -17,7 +17,7 @@ import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
 import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase, secretsOfMockRequest } from './http-common.js';
-import { messageEntry, type ToolJournalEntry } from './journal.js';
+import { messageEntry, type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
 import type {
   BuiltMockToolServer,
@@ -352,7 +352,7 @@ export function buildStreamableHttpMockToolServer(
         ? record(request, status, session, body)
         : recordOther(request, status, session, request.method === 'GET' ? 'stream-open' : 'closed');
     if (id === undefined || id === '') {
-      note(400, '(none)');
+      note(400, UNNAMED_SESSION);
       refuse(reply, 400, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
@@ -397,7 +397,7 @@ export function buildStreamableHttpMockToolServer(
     const body = typeof request.body === 'string' ? request.body : '';
     const probe = messageEntry(body, { session: '', transport: 'http', direction: 'received' });
     if (probe.parseError !== undefined) {
-      const session = String(request.headers[STREAMABLE_HTTP_HEADERS.sessionId] ?? '(none)');
+      const session = String(request.headers[STREAMABLE_HTTP_HEADERS.sessionId] ?? UNNAMED_SESSION);
       record(request, 400, session, body);
       const answer = errorResponse(null, JSONRPC_ERRORS.parseError, `Parse error: ${probe.parseError}`);
       // The parser's message may quote the body: scrubbed of the request's credentials as the body is.

@@ -249,6 +249,24 @@ describe("the stdio relay: the mock in the harness, a perl relay as the client's
     ]);
   });
 
+  test.each([
+    ['T1', STDIO_ENDS.termAfterStdinEnd],
+    ['K', STDIO_ENDS.killedAfterStdinEnd],
+  ])('a %s that follows the end of stdin says the stdin ended first', async (frame, text) => {
+    const session = host.session(toolScenario({}));
+    const socket = connect(join(dir, 'relay.sock'));
+    socket.on('data', () => {});
+    // Stdin closed, then the relay signalled before the mock was done with it: what a client that
+    // closes stdin and kills at once (child.stdin.end(); child.kill()) makes.
+    socket.write(
+      Buffer.concat([helloAndData(tokenOf(session.command), `${init}\n`), Buffer.from(`E${frame}`)]),
+    );
+    expect(await session.ended).toBe('vanished');
+    socket.destroy();
+    const ends = session.journal.entries().filter((e) => e.kind === 'closed');
+    expect(ends.map((e) => e.text)).toEqual([text]);
+  });
+
   test('a connection with an unknown token, or a frame no relay sends, is dropped', async () => {
     const session = host.session(toolScenario({}));
     const token = tokenOf(session.command);

@@ -113,9 +113,7 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
       const early = ends.find((e) => SIGNALLED_FIRST.has(e.text));
       if (early !== undefined) {
         throw new CheckFailure(
-          early.text === STDIO_ENDS.killedWhileRunning
-            ? 'the client killed the server without closing its stdin or sending SIGTERM first'
-            : 'the client sent the server SIGTERM before closing its stdin',
+          SIGNALLED_FIRST.get(early.text) ?? early.text,
           "close the server's stdin, wait for its exit, then signal",
           `${early.session}: ${early.text}`,
           evidenceOf(result, 'shutdown', early.seq),
@@ -125,10 +123,21 @@ export const stdioChecks: Check<ToolClientCtx>[] = [
   },
 ];
 
-/** Ends that show the client signalled or killed its server while it ran, before closing its stdin. */
-const SIGNALLED_FIRST: ReadonlySet<string> = new Set([
-  STDIO_ENDS.termWhileRunning,
-  STDIO_ENDS.killedWhileRunning,
+/** Ends that show the client signalled or killed its server before it could exit on its own: what each says. */
+const SIGNALLED_FIRST: ReadonlyMap<string, string> = new Map([
+  [STDIO_ENDS.termWhileRunning, 'the client sent the server SIGTERM before closing its stdin'],
+  [
+    STDIO_ENDS.killedWhileRunning,
+    'the client killed the server without closing its stdin or sending SIGTERM first',
+  ],
+  [
+    STDIO_ENDS.termAfterStdinEnd,
+    'the client sent the server SIGTERM right after closing its stdin, without waiting for it to exit',
+  ],
+  [
+    STDIO_ENDS.killedAfterStdinEnd,
+    'the client killed the server right after closing its stdin, without waiting for it to exit',
+  ],
 ]);
 
 /** The first end the mock journaled of each server process the client started. */
