@@ -269,7 +269,7 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       // arguments may be its own ("arguments are required"), beside one for a missing property.
       if (answerKind(empty) !== 'a result' && replyText(absent) !== replyText(empty)) {
         throw new NotExercised(
-          `${tool.name} was refused with arguments {} (${brief(empty)}) and, in other words, without them (${brief(absent)}): two different refusals cannot show that absent arguments count as empty (no listed tool that may be called succeeds with {})`,
+          `${tool.name} was refused with arguments {} (${brief(empty)}) and, in other words, without them (${brief(absent)}): two different refusals cannot show that absent arguments count as empty`,
         );
       }
     },
