@@ -1,4 +1,5 @@
 import { CheckFailure } from '../../harness/check.js';
+import { clip } from '../../protocol/clip.js';
 import {
   classifyMessage,
   type JsonRpcErrorResponse,
@@ -10,7 +11,9 @@ import { METHODS, PROTOCOL_VERSION } from '../../protocol/mcp/index.js';
 import type { Channel, PostOutcome } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { nextId } from './peer.js';
+import { misplacedReply } from './reply-place.js';
 import { noteExchange } from './silence.js';
+import type { SseChannel } from './sse-channel.js';
 
 /** What one request got: its reply (or why none came) and, over SSE, the POST's response. */
 export interface Exchange<Id extends number | string = number> {
@@ -18,6 +21,8 @@ export interface Exchange<Id extends number | string = number> {
   readonly reply: JsonRpcResponse | undefined;
   readonly why?: string;
   readonly post: PostOutcome | undefined;
+  /** Over SSE, where the reply went when it did not come on the stream as event `message`. */
+  readonly misplaced?: string;
 }
 
 export interface ExchangeOptions {
@@ -94,10 +99,28 @@ export async function exchangeWithId<Id extends number | string>(
   }
   const got = await waiting;
   const ex: Exchange<Id> =
-    got.reply === undefined ? { id, reply: undefined, why: got.why, post } : { id, reply: got.reply, post };
+    got.reply === undefined
+      ? unanswered(channel, { id, reply: undefined, why: got.why, post })
+      : { id, reply: got.reply, post };
   // A server that has left several requests in a row unanswered is gone (silence.ts).
   if (options.countSilence !== false) noteExchange(channel, method, ex);
   return ex;
+}
+
+/**
+ * An unanswered exchange, saying so when its reply went elsewhere than the SSE stream's `message`
+ * events: a server answering in the POST body is talking, and every check that waits for a reply
+ * would otherwise say only that none came.
+ */
+function unanswered<Id extends number | string>(channel: Channel, ex: Exchange<Id>): Exchange<Id> {
+  if (channel.transport !== 'sse' || typeof ex.id !== 'number') return ex;
+  const misplaced = misplacedReply(channel as SseChannel, ex as Exchange);
+  if (misplaced === undefined) return ex;
+  return {
+    ...ex,
+    misplaced: misplaced.where,
+    why: `${ex.why ?? 'no reply'}; the reply came ${misplaced.where} instead (${clip(misplaced.actual, 160)}), not on the stream as event message as the spec sends it (tool-server.sse.reply-on-stream)`,
+  };
 }
 
 /**

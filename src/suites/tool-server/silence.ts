@@ -18,6 +18,8 @@ export const UNANSWERED_IN_A_ROW = 3;
  */
 export class SilenceWatch {
   private readonly unanswered: string[] = [];
+  /** Where the replies of those requests went instead of the stream, when one came elsewhere. */
+  private misplaced: string | undefined;
   /** The open sessions of the run: a reply to one's request that lands on another is not silence. */
   private readonly channels = new Set<Channel>();
   constructor(private readonly limit: number = UNANSWERED_IN_A_ROW) {}
@@ -45,14 +47,20 @@ export class SilenceWatch {
   note(channel: Channel, method: string, ex: Exchange<number | string>): void {
     if (method === METHODS.initialize) return;
     if (ex.reply !== undefined || this.answeredElsewhere(channel, ex.id)) {
-      this.unanswered.length = 0;
+      this.excuse();
       return;
     }
     if (channel.gone() !== undefined) return;
     this.unanswered.push(method);
+    this.misplaced ??= ex.misplaced;
     if (this.unanswered.length < this.limit) return;
-    const cause = `the server left ${this.unanswered.length} requests in a row unanswered (${this.unanswered.join(', ')}): ${channel.diagnosis().summary}`;
-    this.unanswered.length = 0;
+    // A server answering in the wrong place is talking: say where its replies went.
+    const where =
+      this.misplaced === undefined
+        ? ''
+        : `; its replies came ${this.misplaced}, not on the stream as event message as the spec sends them (tool-server.sse.reply-on-stream)`;
+    const cause = `the server left ${this.unanswered.length} requests in a row unanswered (${this.unanswered.join(', ')}): ${channel.diagnosis().summary}${where}`;
+    this.excuse();
     throw new TargetGone(cause, 'a JSON-RPC reply with the request id', 'nothing', undefined, {
       sharedCause: cause,
     });
@@ -61,6 +69,7 @@ export class SilenceWatch {
   /** Forget the requests left unanswered so far (see excuseSilence). */
   excuse(): void {
     this.unanswered.length = 0;
+    this.misplaced = undefined;
   }
 }
 

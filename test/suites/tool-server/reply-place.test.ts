@@ -34,3 +34,29 @@ describe(`${CHECK} names where a later reply went`, () => {
     60_000,
   );
 });
+
+describe('a check left waiting on the stream says where the reply went instead', () => {
+  test.each([
+    ['reply-in-body-after-initialize', 'in the POST response body'],
+    ['response-event-after-initialize', 'as event "response"'],
+  ])(
+    '%s',
+    async (server, where) => {
+      const only = [
+        'tool-server.ping.answered',
+        'tool-server.jsonrpc.unknown-method',
+        'tool-server.tools.list-shape',
+      ];
+      const result = await runAgainst(await testServer(server, 'sse'), { only }, quickSuite);
+      const ping = result.checks.find((c) => c.id === 'tool-server.ping.answered')!;
+      expect(ping.status).toBe('fail');
+      expect(ping.message).toContain(`the reply came ${where} instead`);
+      expect(ping.message).toContain('tool-server.sse.reply-on-stream');
+      // The third request in a row left unanswered on the stream stops the run, naming the cause.
+      const gone = result.checks.find((c) => c.targetGone === true);
+      expect(gone?.message).toMatch(/left 3 requests in a row unanswered/);
+      expect(gone?.message).toContain(`its replies came ${where}, not on the stream`);
+    },
+    60_000,
+  );
+});
