@@ -283,13 +283,28 @@ export class RpcPeer {
     }
     if (c.kind === 'invalid') this.wire.problem('not-jsonrpc', text, 'JSON, but not a JSON-RPC message');
     else this.wire.message();
+    if (c.kind === 'batch') {
+      // A batch is kept once, as it came; each message in it is a reply or a request of its own
+      // (MCP 2025-03-26: implementations MUST support receiving batches), bounded by the line.
+      this.keep(text, c.kind, true);
+      for (const item of c.items) {
+        const one = classifyMessage(item);
+        if (one.kind !== 'batch') this.dispatch(one, () => JSON.stringify(item), false);
+      }
+      return;
+    }
+    this.dispatch(c, () => text, true);
+  }
+
+  /** Route one message: a reply to its waiter (or as a stray), a request answered. */
+  private dispatch(c: ClassifiedMessage, textOf: () => string, keepIt: boolean): void {
     const reply = c.kind === 'success' || c.kind === 'error' ? c.message : undefined;
     const asked =
       reply !== undefined && reply.id !== null && (this.waiters.has(reply.id) || this.sentIds.has(reply.id));
     // A reply to no request of this peer past maxStrayText is kept as a preview only, and not as a reply.
     if (reply !== undefined && !asked) this.strayCount += 1;
-    const keptStray = reply === undefined || asked || this.strayFits(text);
-    this.keep(text, c.kind, c.kind !== 'invalid' && keptStray);
+    const keptStray = reply === undefined || asked || this.strayFits(textOf());
+    if (keepIt) this.keep(textOf(), c.kind, c.kind !== 'invalid' && keptStray);
     if (reply !== undefined) {
       if (!keptStray) return;
       if (reply.id === null) {

@@ -10,7 +10,7 @@ function peerAnswering() {
   const answers: unknown[] = [];
   const peer = new RpcPeer('p', (m) => answers.push(m));
   const arrive = (message: unknown) => peer.receive(JSON.stringify(message), message, true);
-  return { answers, arrive };
+  return { answers, arrive, peer };
 }
 
 // The harness answers a server's own requests (a ping; anything else with method not found),
@@ -64,4 +64,18 @@ test('cappedAnswers: past MAX_ANSWERS_QUEUED waiting answers a request goes unan
     await new Promise((r) => setTimeout(r, 0));
   }
   expect(sent).toBe(MAX_ANSWERS_IN_FLIGHT + MAX_ANSWERS_QUEUED);
+});
+
+// MCP 2025-03-26: "MUST support receiving JSON-RPC batches". Over stdio and SSE a batch is one
+// line or frame; each message in it is a reply or a request of its own.
+test('a batch from the server: the reply in it reaches its waiter, and the ping in it is answered', async () => {
+  const { answers, arrive, peer } = peerAnswering();
+  const waiting = peer.wait(7, 2000, () => undefined);
+  arrive([
+    { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+    { jsonrpc: '2.0', id: 'server-ping', method: 'ping' },
+    { jsonrpc: '2.0', id: 7, result: { tools: [] } },
+  ]);
+  expect((await waiting).reply).toEqual({ jsonrpc: '2.0', id: 7, result: { tools: [] } });
+  expect(answers).toEqual([{ jsonrpc: '2.0', id: 'server-ping', result: {} }]);
 });
