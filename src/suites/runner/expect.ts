@@ -45,8 +45,32 @@ function silentCause(run: SessionRun): { sharedCause?: string } {
   return { sharedCause: `the runner printed no line at all and ${how}${stderrPart(run)}` };
 }
 
+/**
+ * How a failure shows a result line it cannot read. A line of a session that runs `env` may
+ * hold the runner's environment (the user's, secrets included): wherever that answer landed
+ * (a runner that misnumbers or drops answers moves it to another line), the failure says what
+ * kind of thing arrived, not its text.
+ */
+export interface LineQuoting {
+  /** Why the line's text is left out of a failure; absent, its first 400 characters are quoted. */
+  readonly withheld?: string;
+}
+
+/** `text` (a line, a field of it) as a failure shows it: quoted, or its length and why it is not. */
+function shown(text: string, quoting: LineQuoting, noun = 'a line'): string {
+  if (quoting.withheld === undefined) return abbreviate(text);
+  return `${noun} of ${text.length} characters, not quoted: ${quoting.withheld}`;
+}
+
+/** A tool_use_id a runner answered with: the harness's own ids are safe to quote, whatever the quoting. */
+function shownId(run: SessionRun, id: string, quoting: LineQuoting): string {
+  if (quoting.withheld === undefined) return JSON.stringify(id);
+  const line = run.spec.lines.findIndex((l) => l.id === id);
+  return line === -1 ? shown(id, quoting, 'an id') : `${JSON.stringify(id)} (input line ${line + 1}'s)`;
+}
+
 /** The stdout line answering input line `index`, parsed as JSON, or a failure saying why not. */
-export function jsonAt(run: SessionRun, index: number, what: string): unknown {
+export function jsonAt(run: SessionRun, index: number, what: string, quoting: LineQuoting = {}): unknown {
   const line = run.outputs[index];
   if (line === undefined) {
     throw new CheckFailure(
@@ -68,7 +92,7 @@ export function jsonAt(run: SessionRun, index: number, what: string): unknown {
         ? `stdout line ${index + 1} (${what}) is not JSON`
         : `stdout line ${index + 1} (${what}) is not read as JSON: ${parsed.message}`,
       'one JSON tool_result line per input line',
-      abbreviate(line.text),
+      shown(line.text, quoting),
     );
   }
   return parsed.value;
@@ -78,14 +102,19 @@ export function jsonAt(run: SessionRun, index: number, what: string): unknown {
  * The tool_result answering input line `index` (Runner contract 8), or a failure. Content as
  * text blocks and `is_error` false left out read as the result they mean.
  */
-export function resultAt(run: SessionRun, index: number, what: string): BashToolResult {
-  const value = jsonAt(run, index, what);
+export function resultAt(
+  run: SessionRun,
+  index: number,
+  what: string,
+  quoting: LineQuoting = {},
+): BashToolResult {
+  const value = jsonAt(run, index, what, quoting);
   const { parsed, note } = safeParseCut(BashToolResultLine, value, 'content', TextBlock, 'text block');
   if (!parsed.success) {
     throw new CheckFailure(
       `result line ${index + 1} (${what}) is not a tool_result block: ${zodIssues(parsed.error)}${note}`,
       '{"type":"tool_result","tool_use_id":string,"content":string (or text blocks),"is_error":boolean (false when left out)}',
-      abbreviate(run.outputs[index]!.text),
+      shown(run.outputs[index]!.text, quoting),
     );
   }
   const id = run.spec.lines[index]?.id;
@@ -93,7 +122,7 @@ export function resultAt(run: SessionRun, index: number, what: string): BashTool
     id === undefined || parsed.data.tool_use_id === id,
     `result line ${index + 1} (${what}) answers another tool_use`,
     `tool_use_id ${JSON.stringify(id)}`,
-    `tool_use_id ${JSON.stringify(parsed.data.tool_use_id)}`,
+    `tool_use_id ${shownId(run, parsed.data.tool_use_id, quoting)}`,
   );
   return parsed.data;
 }

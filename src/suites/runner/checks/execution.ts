@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { WAS_HERE } from '../cwd-markers.js';
-import { abbreviate, expectIsError, resultAt } from '../expect.js';
+import { abbreviate, expectIsError, type LineQuoting, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import {
   canScanProcesses,
@@ -61,6 +61,17 @@ function identitySession(ctx: RunnerCtx, asker: SessionAsker): Promise<IdentityS
   });
 }
 
+/**
+ * The session's lines as its failures show them. The `env` line prints the runner's whole
+ * environment when the runner passes it on (the user's, secrets included), and a runner that
+ * drops or repeats an answer moves that line under another command's index: no line of the
+ * session is quoted raw. What a command printed is quoted only once its id proves which
+ * command it answers, and `env`'s output never.
+ */
+const IDENTITY_LINES: LineQuoting = {
+  withheld: "it may hold the runner's environment (this session runs `env`)",
+};
+
 /** Printed before each value, so a runner that answers without running the command is not read as a value. */
 const TAG = 'wirecheck:';
 
@@ -70,7 +81,7 @@ const TAG = 'wirecheck:';
  */
 function printedValue(run: SessionRun, index: number, name: string): string {
   const what = `printf $${name}`;
-  const result = resultAt(run, index, what);
+  const result = resultAt(run, index, what, IDENTITY_LINES);
   expectIsError(result, false, what);
   const prefix = `${TAG}${name}=`;
   if (!result.content.startsWith(prefix)) {
@@ -83,9 +94,21 @@ function printedValue(run: SessionRun, index: number, name: string): string {
 
 /** The single line a command printed (without its line break), after checking it succeeded. */
 function printedLine(run: SessionRun, index: number, what: string): string {
-  const result = resultAt(run, index, what);
+  const result = resultAt(run, index, what, IDENTITY_LINES);
   expectIsError(result, false, what);
   return result.content.replace(/\n$/, '');
+}
+
+/**
+ * The lines of `env`'s output that hold the canary's value. Only the harness's own assignment
+ * is quoted: the rest of env is the user's environment, secrets included, and a line that holds
+ * more than the canary (a runner that joins the output on another separator) may hold it all.
+ */
+function canaryLines(seen: readonly string[], canaries: RunnerCtx['canaries']): string {
+  const planted = `${canaries.variable}=${canaries.value}`;
+  if (seen.every((line) => line === planted)) return abbreviate(seen.join('\n'));
+  const lengths = seen.map((line) => line.length).join(', ');
+  return `${seen.length} line(s) holding its value (of ${lengths} characters), not quoted: they hold more than ${JSON.stringify(planted)}, maybe the rest of the runner's environment`;
 }
 
 export const executionChecks: Check<RunnerCtx>[] = [
@@ -149,7 +172,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
       if (!canScanProcesses())
         throw new CheckSkipped('this machine has no /proc to read process groups from');
       const { run, marker, nextMarker } = await identitySession(ctx, env);
-      resultAt(run, LINE.group, marker.command);
+      resultAt(run, LINE.group, marker.command, IDENTITY_LINES);
       const seen = run.seen.get(marker.arg);
       if (seen === undefined) {
         throw new NotExercised(
@@ -252,19 +275,19 @@ export const environmentChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await identitySession(ctx, env);
-      const result = resultAt(run, LINE.env, 'env');
+      const result = resultAt(run, LINE.env, 'env', IDENTITY_LINES);
       if (!/^[A-Za-z_][A-Za-z0-9_]*=/m.test(result.content)) {
+        // Not quoted either: an environment printed in another form (`declare -x`, `export`) is still one.
         throw new NotExercised(
-          `\`env\` printed no variable (${abbreviate(result.content)}): the command did not run as sent`,
+          `\`env\` printed no variable (a text of ${result.content.length} characters, not quoted: it may hold the runner's environment): the command did not run as sent`,
         );
       }
-      // Only the canary's lines are quoted: the rest of env is the user's environment, secrets included.
       const seen = result.content.split('\n').filter((line) => line.includes(ctx.canaries.value));
       expectThat(
         seen.length === 0,
         `${ctx.canaries.variable}, set only for the runner, is visible to the command`,
         `no ${ctx.canaries.variable} in env`,
-        abbreviate(seen.join('\n')),
+        canaryLines(seen, ctx.canaries),
       );
     },
   },

@@ -90,6 +90,8 @@ import { createInterface } from 'node:readline';
  *   output pipes close, not when its shell exits (as Node's exec does): a background job holding them holds
  *   the answer until the timeout
  * @property {boolean} [timeoutDropsOutput] a timed-out result is the timeout text alone, the output so far dropped
+ * @property {'content-object' | 'is-error-number'} [malformedEnvAnswer] the answer to `env` alone is no valid
+ *   tool_result: its content an object holding the output, or is_error a number
  */
 
 const LIMIT = 65536;
@@ -450,6 +452,10 @@ export async function main(flaws = {}) {
       writeFileSync(ctx.exports, '');
     if (block.input.restart === true && flaws.silentRestart) return undefined;
     const { content, isError } = await execute(command, env, flaws, ctx);
+    if (command === 'env' && flaws.malformedEnvAnswer === 'content-object')
+      return { tool_use_id: id, content: { stdout: content }, is_error: isError };
+    if (command === 'env' && flaws.malformedEnvAnswer === 'is-error-number')
+      return { tool_use_id: id, content, is_error: isError ? 1 : 0 };
     return { tool_use_id: id, content, is_error: isError };
   };
   let latestId = '';
