@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   applyBaseline,
   assertBaselineNamesKnownChecks,
@@ -6,8 +7,9 @@ import {
   readBaseline,
   verdictOf,
 } from '../harness/baseline.js';
-import type { PropertyReplay } from '../harness/check.js';
+import { type PropertyReplay, WIRECHECK_BLAMED } from '../harness/check.js';
 import { HARNESS_ERRORS, WirecheckError } from '../harness/errors.js';
+import { RESULT_TEXT_LIMITS } from '../harness/result-text.js';
 import type { RunStop, SuiteResult } from '../harness/results.js';
 import { describeUncaught } from '../harness/run-guard.js';
 import { runName } from '../harness/run-name.js';
@@ -17,6 +19,7 @@ import { shownTarget } from '../harness/shown-target.js';
 import { createSlots, type Slots } from '../harness/slots.js';
 import { stopExitCode, stopOf } from '../harness/stop.js';
 import { unavailableRun, unreachedRun } from '../harness/unrun.js';
+import { clip } from '../protocol/clip.js';
 import {
   createSuitePrinter,
   formatSuiteHeader,
@@ -27,7 +30,7 @@ import {
 import { createProgress, isLiveTerminal, type Progress } from '../reporters/progress.js';
 import { prepareReportDir } from '../reporters/report-dir.js';
 import { withoutTerminalControls } from '../reporters/text.js';
-import { writeReports } from '../reporters/write.js';
+import { runFolder, writeReports } from '../reporters/write.js';
 import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
 import type { CliContext, CliRunGuard } from './context.js';
 import { type BlockOutput, orderedBlocks } from './ordered-blocks.js';
@@ -253,8 +256,9 @@ async function runOverlapping<R>(
 
 /**
  * Start one planned suite's target, run the suite and close the target, writing its console
- * block to `block`. Resolves to the suite's result, or undefined when it has none (a harness
- * error of the suite, reported).
+ * block to `block`. Resolves to the suite's result (a target that could not be run: its error;
+ * an unexpected error: a harness-error stop, the checks not run), or undefined when it has
+ * none (a usage error found on opening the suite, reported).
  */
 async function runPlanned(
   planned: PlannedSuite,
@@ -301,10 +305,17 @@ async function runPlanned(
   }
   const target = shownTarget(suite, running.target);
   const printer = createSuitePrinter(style, { verbose: settings.verbose, askedRuns: settings.runs });
+  const endBlock = (result: SuiteResult) => {
+    for (const text of printer.end(result)) block.out(text);
+    block.out(formatSuiteSummary(result, style));
+    block.out('');
+  };
   try {
     const run = await runSuite(suite, running.target, {
       ...runSettings,
-      ...(settings.reportDir === undefined ? {} : { reportDir: settings.reportDir }),
+      ...(settings.reportDir === undefined
+        ? {}
+        : { reportDir: counterexampleRoot(settings.reportDir, { suite: suite.name, ...variant }) }),
       ...(settings.replay === undefined ? {} : { replay: settings.replay }),
       ...(pool === undefined ? {} : { slots: pool.slots, onDispatched: pool.onDispatched }),
       signal: guard.signal,
@@ -318,21 +329,36 @@ async function runPlanned(
     });
     block.clear();
     const result = named(applyBaseline(run, shared.baseline, settings.strict));
-    for (const text of printer.end(result)) block.out(text);
-    block.out(formatSuiteSummary(result, style));
-    block.out('');
+    endBlock(result);
     for (const warning of result.warnings ?? []) {
       block.err(`wirecheck: warning: suite ${name}: ${withoutTerminalControls(warning)}\n`);
     }
     return result;
   } catch (e) {
     block.clear();
-    const error = asWirecheckError(e, `suite ${name}`);
+    // An unexpected error's text (its message, its stack) may quote what the target was given.
+    const scrub = suite.scrubber?.(running.target) ?? ((text: string) => text);
+    const found = asWirecheckError(e, `suite ${name}`);
+    const error = new WirecheckError(found.code, scrub(found.message), { cause: e });
     errors.push(error);
     reportError(stderr, error);
-    return error.code === 'WC_TARGET_UNAVAILABLE'
-      ? named(unavailableRun(suite, target, runSettings, error))
-      : undefined;
+    if (error.code === 'WC_TARGET_UNAVAILABLE')
+      return named(unavailableRun(suite, target, runSettings, error));
+    // A usage error found on opening (a missing key) judged nothing and blames nobody: no report, as before the run.
+    if (error.code !== 'WC_INTERNAL') return undefined;
+    // Reported like a bug a check caught: the suite's checks not run, so the reports say it.
+    const first = scrub(describeUncaught(e).split('\n')[0] ?? '');
+    const stop: RunStop = {
+      kind: 'harness-error',
+      message: clip(
+        `wirecheck failed in suite ${name} (${WIRECHECK_BLAMED}): ${first}`,
+        RESULT_TEXT_LIMITS.message,
+      ),
+    };
+    const result = named(unreachedRun(suite, target, runSettings, stop));
+    for (const check of result.checks) printer.add(check);
+    endBlock(result);
+    return result;
   } finally {
     await running.close().catch((e: unknown) => {
       block.err(
@@ -340,6 +366,15 @@ async function runPlanned(
       );
     });
   }
+}
+
+/**
+ * Where a run saves its counterexamples (under `counterexamples/`, named by check id): the
+ * report directory, or for one of several runs of a suite (`all`: the tool server per
+ * transport, with the same check ids) the run's own folder, beside its results.json.
+ */
+function counterexampleRoot(reportDir: string, run: { suite: string; variant?: string }): string {
+  return run.variant === undefined ? reportDir : join(reportDir, runFolder(run));
 }
 
 /** Say once why the run stopped: "interrupted" with how far it got, or the harness error in full. */

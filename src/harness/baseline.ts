@@ -179,7 +179,7 @@ export function verdictOf(results: readonly SuiteResult[], strict: boolean): 0 |
  * Whether the suite's time budget ran out between two checks and left some not run: no check
  * failed, and yet the run did not judge the suite (a check cut by the budget fails already).
  */
-function cutShort(result: SuiteResult): boolean {
+export function cutShort(result: Pick<SuiteResult, 'stopped' | 'checks'>): boolean {
   return result.stopped?.kind === 'budget' && result.checks.some((c) => c.skipKind === 'not-run');
 }
 

@@ -12,6 +12,7 @@ import {
   notRunReasonAfterCause,
 } from './grouping.js';
 import { formatDuration, totalSummary, withoutTerminalControls } from './text.js';
+import { unjudgedStop } from './unjudged.js';
 import { wrapWords } from './wrap.js';
 
 export interface ConsoleStyle {
@@ -365,8 +366,9 @@ export function formatSuiteSummary(result: SuiteResult, style: ConsoleStyle): st
  * N skipped` and adds up to the number of checks: `warned` counts the warnings that do not
  * fail the run (under --strict they are counted as failed, as in junit.xml); an expected
  * failure of the baseline counts as skipped and a stale baseline entry as failed, so
- * `failed` is 0 exactly when the run passes. The lines before say what else to know: warnings
- * under --strict, skips that judged nothing, baseline marks.
+ * `failed` is 0 exactly when every check judged passes the run. The lines before say what else
+ * to know: warnings under --strict, skips that judged nothing, baseline marks, a suite cut
+ * short by its time budget (which fails the run with no check failed).
  */
 export function formatTotals(results: readonly SuiteResult[], options: { strict: boolean }): string {
   const t = totalSummary(results);
@@ -400,7 +402,23 @@ export function formatTotals(results: readonly SuiteResult[], options: { strict:
       `${stale} stale baseline ${stale === 1 ? 'entry' : 'entries'} (the check passes now; counted as failed until removed from the baseline)`,
     );
   }
+  notes.push(...results.flatMap(cutShortLine));
   return [...notes, `${passed} passed, ${failed} failed, ${warned} warned, ${skipped} skipped`].join('\n');
+}
+
+/**
+ * A run the suite's time budget stopped between two checks: no check failed, and yet it fails
+ * the run, which `0 failed` alone would hide. (An interrupt or a harness error says so where
+ * the run stops.)
+ */
+function cutShortLine(result: SuiteResult): string[] {
+  const stop = unjudgedStop(result);
+  if (stop?.kind !== 'budget') return [];
+  const notRun = notRunChecks(result.checks).length;
+  const reason = withoutTerminalControls(stop.message);
+  return [
+    `suite ${runName(result)} was cut short (${reason}): ${notRun} of its ${result.checks.length} checks not run, which fails the run`,
+  ];
 }
 
 /** The whole console report of finished runs (the CLI prints the same pieces as they happen). */

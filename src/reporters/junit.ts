@@ -1,7 +1,9 @@
 import { failsRun } from '../harness/baseline.js';
 import type { CheckResult, SuiteResult } from '../harness/results.js';
 import { runName } from '../harness/run-name.js';
+import { notRunChecks } from './grouping.js';
 import { withoutInvalidXmlChars } from './text.js';
+import { unjudgedStop } from './unjudged.js';
 
 const XML_ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -86,22 +88,43 @@ function skippedOf(r: SuiteResult): number {
   return r.checks.filter((c) => c.status === 'skip' || c.baseline?.status === 'expected-failure').length;
 }
 
-/** A run whose target could not be run: one <error> testcase in place of the checks, none counted as run. */
-function unavailableCase(r: SuiteResult): string[] {
-  if (r.error === undefined) return [];
+/** One testcase holding an <error>: the testcases that say a run was not (wholly) judged. */
+function errorCase(r: SuiteResult, what: string, error: { message: string; type: string; text: string }) {
   const name = runName(r);
-  const open = `    <testcase${attributes({ classname: name, name: `${name} (target unavailable)`, time: '0.000' })}>`;
-  const error = `      <error${attributes({ message: r.error.message, type: r.error.code })}>${escapeXmlText(r.error.message)}</error>`;
-  return [open, error, '    </testcase>'];
+  const open = `    <testcase${attributes({ classname: name, name: `${name} (${what})`, time: '0.000' })}>`;
+  const body = `      <error${attributes({ message: error.message, type: error.type })}>${escapeXmlText(error.text)}</error>`;
+  return [open, body, '    </testcase>'];
+}
+
+/**
+ * The <error> testcases of a run, counted in `tests` and `errors`: a target that could not be
+ * run (in place of the checks, none counted as run), and a stop that left checks unjudged
+ * without failing one (see unjudgedStop), which a CI page would otherwise show as a pass
+ * beside a non-zero exit status.
+ */
+function errorCases(r: SuiteResult): string[][] {
+  const cases: string[][] = [];
+  if (r.error !== undefined) {
+    const { code, message } = r.error;
+    cases.push(errorCase(r, 'target unavailable', { message, type: code, text: message }));
+  }
+  const stop = unjudgedStop(r);
+  if (stop !== undefined) {
+    const notRun = notRunChecks(r.checks).length;
+    const count = `${notRun} of ${r.checks.length} checks were not run: the run did not judge them`;
+    const text = notRun === 0 ? stop.message : `${stop.message}\n${count}`;
+    cases.push(errorCase(r, 'stopped', { message: stop.message, type: stop.kind, text }));
+  }
+  return cases;
 }
 
 function testsuite(r: SuiteResult, strict: boolean): string {
-  const errors = r.error === undefined ? 0 : 1;
+  const errors = errorCases(r);
   const head = `  <testsuite${attributes({
     name: runName(r),
-    tests: r.checks.length + errors,
+    tests: r.checks.length + errors.length,
     failures: failuresOf(r, strict),
-    errors,
+    errors: errors.length,
     skipped: skippedOf(r),
     time: seconds(r.durationMs),
     timestamp: r.startedAt,
@@ -120,7 +143,7 @@ function testsuite(r: SuiteResult, strict: boolean): string {
   return [
     head,
     ...properties,
-    ...unavailableCase(r),
+    ...errors.flat(),
     ...r.checks.map((c) => testcase(c, runName(r), strict)),
     '  </testsuite>',
   ].join('\n');
@@ -132,7 +155,7 @@ function testsuite(r: SuiteResult, strict: boolean): string {
  * Warnings pass (with the warning in <system-out>) unless `strict`, where they fail.
  */
 export function formatJunit(results: readonly SuiteResult[], options: { strict: boolean }): string {
-  const errors = results.filter((r) => r.error !== undefined).length;
+  const errors = results.reduce((n, r) => n + errorCases(r).length, 0);
   const head = `<testsuites${attributes({
     name: 'wirecheck',
     tests: results.reduce((n, r) => n + r.checks.length, 0) + errors,

@@ -18,13 +18,20 @@ const TOP_LEVEL_FILES = ['summary.json', 'junit.xml', 'report.html'];
  * A suite run's folder (the suite, `-variant` added for one of several runs of it:
  * `tool-server-stdio`, the same in every shard of a plan, so merge-reports finds the runs
  * again) as one safe path segment (registered names already are; this guards the rest, a
- * merged results.json's included), told apart from the names taken in any letter case: a
- * case-insensitive file system holds `Agent` and `agent` as one folder.
+ * merged results.json's included).
  */
-function directoryName(run: SuiteResult, taken: Set<string>): string {
+export function runFolder(run: Pick<SuiteResult, 'suite' | 'variant'>): string {
   const wanted = run.variant === undefined ? run.suite : `${run.suite}-${run.variant}`;
   // No separators, and no leading dot: neither `..` nor a hidden directory.
-  const base = wanted.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_') || 'suite';
+  return wanted.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_') || 'suite';
+}
+
+/**
+ * runFolder told apart from the names taken in any letter case: a case-insensitive file
+ * system holds `Agent` and `agent` as one folder.
+ */
+function directoryName(run: SuiteResult, taken: Set<string>): string {
+  const base = runFolder(run);
   let name = base;
   for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;
   taken.add(name.toLowerCase());
