@@ -3,7 +3,8 @@ import type { RecordedResponse } from '../../fixtures/schema.js';
 import {
   API_ERROR_TYPES,
   type ApiErrorType,
-  Message,
+  type Message,
+  MessageShape,
   STATUS_OF_ERROR_TYPE,
   StreamAccumulator,
   StreamErrorEvent,
@@ -16,7 +17,8 @@ import type { Reply } from './reply.js';
  * mode: the spec answers `stream: true` with an event stream and anything else with one JSON
  * message, so a client must never see the other. A streamed recording is folded into its
  * message (an error event in it becomes that error's HTTP status, as the real API answers a
- * request it has not begun to stream), and a JSON one is streamed as its events. Undefined
+ * request it has not begun to stream; blocks the spec does not name are left out, as the
+ * stream reducer skips them), and a JSON one is streamed as its events, every block kept. Undefined
  * when the recording is already in the mode asked for, or cannot be converted (an error
  * status, a stream cut before its end): it is served as recorded.
  */
@@ -49,8 +51,9 @@ function jsonMessage(response: RecordedResponse): Reply | undefined {
   } catch {
     return undefined;
   }
-  const parsed = Message.safeParse(value);
-  return parsed.success ? { kind: 'message', message: parsed.data } : undefined;
+  // Blocks the spec does not name (thinking...) are kept: the stream sends them as the real API does (blockStreamForm).
+  const parsed = MessageShape.safeParse(value);
+  return parsed.success ? { kind: 'message', message: parsed.data as Message } : undefined;
 }
 
 function isApiErrorType(type: string): type is ApiErrorType {

@@ -2,6 +2,8 @@ import {
   atCodePoint,
   type DeltaSplits,
   type Message,
+  messageDeltaOf,
+  messageStartOf,
   type StreamEvent,
 } from '../../protocol/messages/index.js';
 import type { LineEnding } from '../../protocol/sse/index.js';
@@ -171,17 +173,7 @@ export function* messageBatches(
   // Its slabs go back to the pool, even when the reader stops early (a client gone).
   try {
     let n = 0;
-    const start: StreamEvent = {
-      type: 'message_start',
-      message: {
-        ...message,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { ...message.usage, output_tokens: Math.min(1, message.usage.output_tokens) },
-      },
-    };
-    out.text(frame('message_start', JSON.stringify(start)));
+    out.text(frame('message_start', JSON.stringify(messageStartOf(message))));
     if (++n === per) {
       yield batchOf(out.take(), n);
       n = 0;
@@ -211,9 +203,9 @@ export function* messageBatches(
           }
         }
       }
-      if (form.last) {
-        const last = { type: 'content_block_delta', index, delta: form.last };
-        out.text(frame('content_block_delta', JSON.stringify(last)));
+      for (const delta of form.after ?? []) {
+        const after = { type: 'content_block_delta', index, delta };
+        out.text(frame('content_block_delta', JSON.stringify(after)));
         if (++n === per) {
           yield batchOf(out.take(), n);
           n = 0;
@@ -225,12 +217,7 @@ export function* messageBatches(
         n = 0;
       }
     }
-    const delta: StreamEvent = {
-      type: 'message_delta',
-      delta: { stop_reason: message.stop_reason ?? 'end_turn', stop_sequence: message.stop_sequence },
-      usage: { output_tokens: message.usage.output_tokens },
-    };
-    out.text(frame('message_delta', JSON.stringify(delta)));
+    out.text(frame('message_delta', JSON.stringify(messageDeltaOf(message))));
     if (++n === per) {
       yield batchOf(out.take(), n);
       n = 0;

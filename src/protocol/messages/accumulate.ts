@@ -14,6 +14,8 @@ interface OpenBlock {
   block: Record<string, unknown>;
   text: string;
   json: string;
+  /** Citations of a text block's citations_delta events, in arrival order. */
+  citations: unknown[] | undefined;
   deltas: number;
 }
 
@@ -52,7 +54,10 @@ export class StreamAccumulator {
   readonly unknownEvents: string[] = [];
   /** Block types outside the spec's list (`thinking`...), skipped with their deltas (distinct, at most 32). */
   readonly unknownBlocks: string[] = [];
-  /** Delta types outside the spec's list on a known block (`citations_delta`...), skipped (distinct, at most 32). */
+  /**
+   * Delta types outside the spec's list on a known block (`signature_delta`...), skipped
+   * (distinct, at most 32). A citations_delta on a text block is folded, not skipped.
+   */
   readonly unknownDeltas: string[] = [];
   /** Blocks started so far, skipped ones included: the index the next block must carry. */
   private blocks = 0;
@@ -168,7 +173,15 @@ export class StreamAccumulator {
       );
     }
     if (block.kind === 'other') remember(this.unknownBlocks, String(block.block.type));
-    this.open = { index, kind: block.kind, block: block.block, text: block.text, json: '', deltas: 0 };
+    this.open = {
+      index,
+      kind: block.kind,
+      block: block.block,
+      text: block.text,
+      json: '',
+      citations: undefined,
+      deltas: 0,
+    };
     this.blocks++;
     this.phase = 'in-block';
   }
@@ -184,8 +197,15 @@ export class StreamAccumulator {
     const delta = ev.delta as Record<string, unknown> | undefined;
     const want = open.kind === 'text' ? 'text_delta' : 'input_json_delta';
     const type = delta !== null && typeof delta === 'object' ? delta.type : undefined;
+    if (open.kind === 'text' && type === 'citations_delta') {
+      // The real API streams a text block's citations only this way (the official SDK keeps them).
+      if (delta?.citation === undefined) return;
+      open.citations ??= [];
+      open.citations.push(delta.citation);
+      return;
+    }
     if (typeof type === 'string' && type !== want && !KNOWN_DELTA_TYPES.has(type)) {
-      // A delta type the spec does not list (citations_delta, signature_delta...): skipped.
+      // A delta type the spec does not list (signature_delta...): skipped.
       remember(this.unknownDeltas, type);
       return;
     }
@@ -221,7 +241,7 @@ export class StreamAccumulator {
     // A block of a type the reader does not know is skipped whole, as the real API advises.
     if (open.kind !== 'other' && open.deltas === 0) this.blocksWithoutDeltas.push(open.index);
     if (open.kind === 'text') {
-      this.content.push({ ...open.block, text: open.text });
+      this.content.push({ ...open.block, text: open.text, ...citedOf(open) });
     } else if (open.kind === 'tool_use') {
       this.content.push({ ...open.block, input: parseToolInput(open, at) });
     }
@@ -241,9 +261,14 @@ export class StreamAccumulator {
       );
     }
     const message = this.message!;
-    message.stop_reason = parsed.data.delta.stop_reason;
-    message.stop_sequence = parsed.data.delta.stop_sequence;
-    message.usage = { ...(message.usage as object), ...countsOf(parsed.data.usage) };
+    const { stop_reason, stop_sequence, ...rest } = parsed.data.delta;
+    this.message = {
+      ...message,
+      ...finalFieldsOf(rest, message),
+      stop_reason,
+      stop_sequence,
+      usage: { ...(message.usage as object), ...countsOf(parsed.data.usage) },
+    };
     this.phase = 'finishing';
   }
 }
@@ -330,6 +355,34 @@ export function accumulate(events: Iterable<unknown>): Message {
   const acc = new StreamAccumulator();
   for (const e of events) acc.push(e);
   return acc.finish();
+}
+
+/** The `citations` of a text block at its stop: its start's list, then the citations_delta ones. */
+function citedOf(open: OpenBlock): { citations?: unknown[] } {
+  if (open.citations === undefined) return {};
+  const first = open.block.citations;
+  return { citations: Array.isArray(first) ? [...first, ...open.citations] : open.citations };
+}
+
+/** Fields of the message that message_start alone gives: a message_delta does not replace them. */
+const START_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'role', 'model', 'content', 'usage']);
+
+/**
+ * What a message_delta's `delta` adds beside the stop reason: the real API sends the reply's
+ * final `stop_details` and `container` there (null in message_start), and the official SDK
+ * copies them onto the message. A null does not replace a value message_start gave (the
+ * SDK keeps such a `container`).
+ */
+function finalFieldsOf(
+  delta: Record<string, unknown>,
+  message: Record<string, unknown>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(delta).filter(([key, value]) => {
+      const held = Object.hasOwn(message, key) ? message[key] : undefined;
+      return !START_FIELDS.has(key) && (value !== null || held === undefined || held === null);
+    }),
+  );
 }
 
 /**

@@ -24,11 +24,16 @@ export const InputJsonDelta = z.looseObject({
   type: z.literal('input_json_delta'),
   partial_json: z.string(),
 });
+/**
+ * The real API's delta of a cited text block (the spec does not list it): one citation
+ * each, appended to the block's `citations` in arrival order.
+ */
+export const CitationsDelta = z.looseObject({ type: z.literal('citations_delta'), citation: z.unknown() });
 
 export const ContentBlockDeltaEvent = z.looseObject({
   type: z.literal('content_block_delta'),
   index: z.number().int().nonnegative(),
-  delta: z.discriminatedUnion('type', [TextDelta, InputJsonDelta]),
+  delta: z.discriminatedUnion('type', [TextDelta, InputJsonDelta, CitationsDelta]),
 });
 
 export const ContentBlockStopEvent = z.looseObject({

@@ -48,11 +48,27 @@ describe('blockStreamForm', () => {
     const form = blockStreamForm({ type: 'thinking', thinking: 'abc', signature: 'sig' });
     expect(form.start).toEqual({ type: 'thinking', thinking: '', signature: '' });
     expect(form.deltas).toEqual({ payload: 'abc', typeAndField: '"thinking_delta","thinking"' });
-    expect(form.last).toEqual({ type: 'signature_delta', signature: 'sig' });
+    expect(form.after).toEqual([{ type: 'signature_delta', signature: 'sig' }]);
     // Without a signature, none is invented.
     const unsigned = blockStreamForm({ type: 'thinking', thinking: 'abc' });
     expect(unsigned.start).toEqual({ type: 'thinking', thinking: '' });
-    expect(unsigned.last).toBeUndefined();
+    expect(unsigned.after).toBeUndefined();
+  });
+
+  test("a text block's citations: an empty list in the start, then one citations_delta each after the text", () => {
+    const a = { type: 'char_location', cited_text: 'a' };
+    const b = { type: 'page_location', cited_text: 'b' };
+    const form = blockStreamForm({ type: 'text', text: 'ab', citations: [a, b] });
+    expect(form.start).toEqual({ type: 'text', text: '', citations: [] });
+    expect(form.deltas).toEqual({ payload: 'ab', typeAndField: '"text_delta","text"' });
+    expect(form.after).toEqual([
+      { type: 'citations_delta', citation: a },
+      { type: 'citations_delta', citation: b },
+    ]);
+    // Citations that are not a list (the real API's null) travel as they are, with no delta.
+    const uncited = blockStreamForm({ type: 'text', text: 'ab', citations: null });
+    expect(uncited.start).toEqual({ type: 'text', text: '', citations: null });
+    expect(uncited.after).toBeUndefined();
   });
 
   test('a block with a tool input streams it as input_json_delta; any other block travels whole in its start', () => {

@@ -142,6 +142,7 @@ describe('a valid stream', () => {
       textStart(1),
       text('a', 1),
       { type: 'content_block_delta', index: 1, delta: { type: 'citations_delta', citation: {} } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'wirecheck_future_delta', value: 1 } },
       text('b', 1),
       stop(1),
       {
@@ -161,13 +162,13 @@ describe('a valid stream', () => {
     }
     const message = acc.finish();
     expect(message.content).toEqual([
-      { type: 'text', text: 'ab' },
+      { type: 'text', text: 'ab', citations: [{}] },
       { type: 'tool_use', id: 'toolu_2', name: 'bash', input: { command: 'ls' } },
     ]);
     expect(message.stop_reason).toBe('pause_turn');
     expect(message.usage).toMatchObject({ input_tokens: 3, output_tokens: 9, cache_read_input_tokens: 4 });
     expect(acc.unknownBlocks).toEqual(['thinking']);
-    expect(acc.unknownDeltas).toEqual(['citations_delta']);
+    expect(acc.unknownDeltas).toEqual(['wirecheck_future_delta']);
     expect(acc.blocksWithoutDeltas).toEqual([]);
   });
 

@@ -75,6 +75,53 @@ describe('eventsOfMessage', () => {
     expect(accumulate(eventsOfMessage(cited))).toEqual(cited);
   });
 
+  test("a reply's stop_details and container are null in message_start and sent in message_delta (the real API's)", () => {
+    const refused: Message = {
+      ...message,
+      content: [{ type: 'text', text: 'no' }],
+      stop_reason: 'refusal',
+      stop_details: { type: 'refusal', category: 'cyber', explanation: null },
+      container: { id: 'container_1', expires_at: '2030-01-01T00:00:00Z', skills: null },
+    };
+    const events = eventsOfMessage(refused);
+    expect(events[0]).toMatchObject({ message: { stop_details: null, container: null, stop_reason: null } });
+    expect(events.at(-2)).toEqual({
+      type: 'message_delta',
+      delta: {
+        stop_reason: 'refusal',
+        stop_sequence: null,
+        stop_details: refused.stop_details,
+        container: refused.container,
+      },
+      usage: { output_tokens: 20 },
+    });
+    expect(accumulate(events)).toEqual(refused);
+    // A reply without them streams without them.
+    expect(eventsOfMessage(message).at(-2)).not.toHaveProperty('delta.stop_details');
+  });
+
+  test("a text block's citations are sent as citations_delta after its text, its start holding an empty list", () => {
+    const a = {
+      type: 'char_location',
+      cited_text: 'h',
+      document_index: 0,
+      start_char_index: 0,
+      end_char_index: 1,
+    };
+    const b = { ...a, cited_text: 'é', start_char_index: 1, end_char_index: 2 };
+    const cited: Message = { ...message, content: [{ type: 'text', text: 'héllo', citations: [a, b] }] };
+    const events = eventsOfMessage(cited, [[2]]);
+    expect(events.slice(1, 6)).toEqual([
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: [] } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hé' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'llo' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: a } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: b } },
+    ]);
+    for (const event of events) expect(StreamEvent.safeParse(event).success).toBe(true);
+    expect(accumulate(events)).toEqual(cited);
+  });
+
   test('splitAt ignores offsets outside the string, repeated or unsorted', () => {
     expect(splitAt('abcdef', [4, 0, 2, 2, 9, -1, 6])).toEqual(['ab', 'cd', 'ef']);
     expect(splitAt('', [1])).toEqual(['']);
