@@ -1,7 +1,8 @@
 /**
  * Each content block rebuilt from a stream's events as the official SDK does: the block of
  * its content_block_start, its text, thinking and signature deltas appended to those
- * fields, its input_json_delta pieces joined and parsed as its input. An oracle for
+ * fields, its citations_delta citations appended to its citations, its input_json_delta
+ * pieces joined and parsed as its input. An oracle for
  * streams of blocks of any type (the spec's, the real API's others).
  */
 export function rebuiltBlocks(events: readonly Record<string, unknown>[]): unknown[] {
@@ -20,6 +21,10 @@ export function rebuiltBlocks(events: readonly Record<string, unknown>[]): unkno
     }
     if (e.type !== 'content_block_delta') continue;
     const delta = e.delta as Record<string, string>;
+    if (delta.type === 'citations_delta') {
+      const held = blocks[index]!.citations;
+      blocks[index]!.citations = [...(Array.isArray(held) ? held : []), delta.citation];
+    }
     const field = Object.hasOwn(joined, delta.type!) ? joined[delta.type!] : undefined;
     if (field !== undefined) blocks[index]![field] = `${blocks[index]![field] as string}${delta[field]}`;
     if (delta.type === 'input_json_delta') json[index] = `${json[index] ?? ''}${delta.partial_json ?? ''}`;

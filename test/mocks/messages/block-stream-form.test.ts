@@ -113,6 +113,25 @@ describe('blockStreamForm', () => {
     expect(rebuiltBlocks(events)).toEqual(WITH_OTHER_BLOCKS.content);
   });
 
+  test('the fuzz oracle rebuilds a cited text block from its frames, as the official SDK does', () => {
+    const citation = {
+      type: 'char_location',
+      cited_text: 'x',
+      document_index: 0,
+      start_char_index: 0,
+      end_char_index: 1,
+    };
+    const cited = {
+      ...WITH_OTHER_BLOCKS,
+      content: [{ type: 'text', text: 'hello', citations: [citation, citation] }],
+    };
+    const events = [...framesOfMessage(cited, [[2]])].map(
+      (f) => JSON.parse((f as { data: string }).data) as Streamed,
+    );
+    expect(events.filter((e) => e.delta?.type === 'citations_delta')).toHaveLength(2);
+    expect(rebuiltBlocks(events)).toEqual(cited.content);
+  });
+
   test('property: any mix of blocks streams to events that rebuild every block, and a reader that skips the others gets Message', () => {
     fc.assert(
       fc.property(arbMixedCase, ({ message, splits, per }) => {
