@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleLineIo, type LineIo } from '../harness/line-io.js';
 import { runAllBench } from './all-bench.js';
+import { checkedOutCommit } from './commit.js';
 import { clearSdkEnvironment } from './consumers.js';
 import { procLoadProbe } from './cpu-load.js';
 import { describeMachine } from './machine.js';
@@ -10,7 +11,7 @@ import type { PeerSizes } from './peer-servers.js';
 import { runProxyBench } from './proxy-bench.js';
 import { QuietGate } from './quiet.js';
 import { readReport, writeReport } from './report-file.js';
-import { type BenchRow, goalMet, hasGoal, mergeRows } from './rows.js';
+import { type BenchRow, goalMet, hasGoal, mergeRows, stampRows } from './rows.js';
 import { measureComparisons, runBench } from './run.js';
 import { FULL_RUNNER_SIZES, QUICK_RUNNER_SIZES, runRunnerBench } from './runner-bench.js';
 import type { StreamSizes } from './servers.js';
@@ -183,15 +184,21 @@ export function parseBenchCommand(args: readonly string[]): BenchCommand {
   };
 }
 
-function summary(rows: readonly BenchRow[]): string[] {
+/**
+ * The summary under the table: the goals of the rows measured, and the parts that crashed,
+ * whose rows are missing (so "all goals met" is never read as the whole bench's).
+ */
+export function summary(rows: readonly BenchRow[], crashed: readonly string[] = []): string[] {
   const aimed = rows.filter(hasGoal);
   const missed = aimed.filter((r) => !goalMet(r));
   const context = rows.length - aimed.length;
   const also = context > 0 ? ` (and ${context} context rows without a goal)` : '';
-  if (missed.length === 0) return [`all ${aimed.length} goals met${also}`];
+  const lost = crashed.length > 0 ? [`parts that crashed, no rows: ${crashed.join(', ')}`] : [];
+  if (missed.length === 0) return [`all ${aimed.length} goals met${also}`, ...lost];
   return [
     `GOALS MISSED: ${missed.length} of ${aimed.length}${also}`,
     ...missed.map((r) => `  ${r.name}: ratio ${r.ratio.toFixed(2)}, goal ${r.goal}`),
+    ...lost,
   ];
 }
 
@@ -240,9 +247,11 @@ export async function main(
       failed.push(part);
       io.err(`bench part ${part} crashed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     };
+    const commit = checkedOutCommit();
     const part = async (name: string, measure: () => Promise<BenchRow[]>) => {
       try {
-        rows.push(...(await measure()));
+        // Stamped: the report keeps earlier runs' rows, which must not pass for today's.
+        rows.push(...stampRows(await measure(), { measuredAt: new Date().toISOString(), commit }));
       } catch (e) {
         onPartFailed(name, e);
       }
@@ -288,7 +297,7 @@ export async function main(
     io.out('');
     for (const line of formatTable(rows)) io.out(line);
     io.out('');
-    for (const line of summary(rows)) io.out(line);
+    for (const line of summary(rows, failed)) io.out(line);
     io.out(
       `took ${minutes} min, ${(gate.spent / 1000).toFixed(0)} s of it waiting for a quiet machine or redoing rounds`,
     );

@@ -16,6 +16,13 @@ export const BenchRow = z.object({
   goal: z.number(),
   /** How the row was measured when that matters for reading it (a machine under load). */
   note: z.string().optional(),
+  /**
+   * When the part that made the row finished (ISO 8601), and the commit checked out: the
+   * report keeps rows of earlier runs, and a part that crashed or was not run today leaves
+   * its earlier rows beside today's. Absent on rows written before rows were stamped.
+   */
+  measuredAt: z.string().optional(),
+  commit: z.string().optional(),
 });
 export type BenchRow = z.infer<typeof BenchRow>;
 
@@ -98,6 +105,18 @@ export function budgetRow(
 export function withNote(row: BenchRow, note: string | undefined): BenchRow {
   if (note === undefined) return row;
   return { ...row, note: row.note === undefined ? note : `${row.note}; ${note}` };
+}
+
+/** Where and when rows were measured (BenchRow.measuredAt, BenchRow.commit). */
+export interface RowStamp {
+  readonly measuredAt: string;
+  readonly commit?: string | undefined;
+}
+
+/** The rows stamped with when (and on which commit) they were measured. */
+export function stampRows(rows: readonly BenchRow[], stamp: RowStamp): BenchRow[] {
+  const commit = stamp.commit === undefined ? {} : { commit: stamp.commit };
+  return rows.map((r) => ({ ...r, measuredAt: stamp.measuredAt, ...commit }));
 }
 
 /** `existing` with every row named in `fresh` replaced (in place) and new ones appended. */

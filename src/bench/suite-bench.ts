@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { measureBareStart, BARE_STARTS as RUN_BARE_STARTS } from '../harness/bare-start.js';
+import { endBareStart, measureBareStart, BARE_STARTS as RUN_BARE_STARTS } from '../harness/bare-start.js';
 import type { Suite } from '../harness/check.js';
 import type { SuiteResult } from '../harness/results.js';
 import { defaultJobs, runSuite } from '../harness/run-suite.js';
@@ -15,9 +15,10 @@ import {
   floorOf,
   floorRow,
   jobsRow,
-  NO_FLOOR,
   prescribedWaitOf,
   targetCpuRow,
+  UnmeasuredRunError,
+  whyNotMeasured,
   workRow,
 } from './suite-floors.js';
 import {
@@ -83,8 +84,8 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
         log(
           `suite ${result.suite}${runLabel}: ${(result.durationMs / 1000).toFixed(1)} s with ${n} ${n === 1 ? 'job' : 'jobs'}, ${failed} failed, load average ${load.toFixed(2)} at the start`,
         );
-        if (failed > 0)
-          throw new Error(`suite ${result.suite} failed ${failed} checks against its reference`);
+        const why = whyNotMeasured(result, runLabel);
+        if (why !== undefined) throw new UnmeasuredRunError(why);
         const childrenCpuMs =
           cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
         return { result, childrenCpuMs };
@@ -113,8 +114,9 @@ export async function runSuiteBench(options: SuiteBenchOptions): Promise<BenchRo
           }
         }
       } else {
-        log(`  ${NO_FLOOR[many.suite] ?? 'no floor: the suite starts no target process per case'}`);
-        rows.push(workRow(many, label, note));
+        const row = workRow(many, label, note, startsProcesses(entry.suite, reference.target));
+        log(`  ${row.note}`);
+        rows.push(row);
       }
       if (label === '') rows.push(...(await warmRows(entry.suite, reference.target, many, run, log)));
       if (!options.quick && startsAtOnce(many) > 1)
@@ -165,6 +167,14 @@ async function warmRows(
   } finally {
     await warm.close();
   }
+}
+
+/** Whether the suite starts a process per case for this target: it has a bare start for it. */
+function startsProcesses<T>(suite: Suite<T, unknown>, target: T): boolean {
+  const bare = suite.bareStart?.(target);
+  if (bare === undefined) return false;
+  endBareStart(bare);
+  return true;
 }
 
 /** Starts per job in a round, and rounds, of the start-scaling row: 2 x 4 x jobs starts each way. */

@@ -1,6 +1,7 @@
 import type { Check } from '../harness/check.js';
 import type { SuiteResult } from '../harness/results.js';
 import { prescribedWaitMs, startsAtOnce } from '../harness/target-starts.js';
+import { clip } from '../protocol/clip.js';
 import type { BenchRow } from './rows.js';
 
 /** Wall time may be at most this many times the floor (issue 14). */
@@ -73,12 +74,14 @@ export interface SuiteFloor {
 /**
  * The floor of a suite run, when the run started target processes and timed a bare start. The
  * starts are divided by what ran at once: the jobs, or for a suite that starts processes
- * ahead of one-at-a-time checks, the starts it let overlap (`atOnce`).
+ * ahead of one-at-a-time checks, the starts it let overlap (`atOnce`). A stopped run has none:
+ * its wall time is part of a run.
  */
 export function floorOf(
-  result: Pick<SuiteResult, 'suite' | 'targetStarts' | 'jobs'>,
+  result: Pick<SuiteResult, 'suite' | 'targetStarts' | 'jobs' | 'stopped'>,
   wait: PrescribedWait | undefined,
 ): SuiteFloor | undefined {
+  if (result.stopped !== undefined) return undefined;
   const starts = result.targetStarts;
   if (starts === undefined || starts.count === 0 || starts.bareStartMs === undefined) return undefined;
   const jobs = startsAtOnce(result);
@@ -118,7 +121,7 @@ export function floorRow(
 ): BenchRow {
   const wall = result.durationMs;
   return {
-    name: `suite ${result.suite} against its reference${label}, quick tier: wall time vs floor`,
+    name: floorRowName(result.suite, label),
     value: tidy(wall),
     unit: 'ms',
     baseline: tidy(floor.floorMs),
@@ -127,6 +130,65 @@ export function floorRow(
     note: [`floor = ${describeFloor(floor)}; wall/floor ${(wall / floor.floorMs).toFixed(2)}`, note]
       .filter((n) => n !== undefined)
       .join('; '),
+  };
+}
+
+function floorRowName(suite: string, label: string): string {
+  return `suite ${suite} against its reference${label}, quick tier: wall time vs floor`;
+}
+
+/** The stop's own sentence may quote what the target said: the error keeps a line's worth. */
+const STOP_MESSAGE_MAX = 300;
+
+/** A suite run against its reference that is no measurement: a bench part stops on it. */
+export class UnmeasuredRunError extends Error {
+  override name = 'UnmeasuredRunError';
+}
+
+/**
+ * Why a run against the reference measures nothing, or undefined when it measures something.
+ * A failed check proves the reference wrong, and a fast wrong run proves nothing. A stopped
+ * run (the target gone, an interrupt, the budget, a harness error) marked the checks after
+ * the stop not run and timed no bare start: its wall time is part of a run.
+ */
+export function whyNotMeasured(
+  result: Pick<SuiteResult, 'suite' | 'summary' | 'stopped'>,
+  label = '',
+): string | undefined {
+  const { failed } = result.summary;
+  const which = `suite ${result.suite} against its reference${label}`;
+  if (failed > 0) return `${which}: expected no failed check, got ${failed} failed`;
+  const { stopped } = result;
+  if (stopped !== undefined)
+    return `${which}: expected a run to its last check, got one stopped (${stopped.kind}): ${clip(stopped.message, STOP_MESSAGE_MAX)}`;
+  return undefined;
+}
+
+/**
+ * The row of a run of a suite that starts a process per case but has no floor: the floor
+ * row's name and goal, missed, and a note saying why. A context row would say the suite
+ * starts no process per case, which is false, and leave the summary at "all goals met".
+ */
+export function missedFloorRow(
+  result: Pick<SuiteResult, 'suite' | 'durationMs' | 'targetStarts' | 'stopped'>,
+  label: string,
+  note: string | undefined,
+): BenchRow {
+  const starts = result.targetStarts;
+  const why =
+    result.stopped !== undefined
+      ? `the run stopped before its last check (${result.stopped.kind}), so it timed no bare start`
+      : starts === undefined || starts.count === 0
+        ? 'the run counted no target start'
+        : `the bare ${starts.what} start could not be timed (it did not start, or did not exit in time)`;
+  return {
+    name: floorRowName(result.suite, label),
+    value: tidy(result.durationMs),
+    unit: 'ms',
+    baseline: 0,
+    ratio: 0,
+    goal: tidy(1 / FLOOR_RATIO_GOAL),
+    note: [`no floor measured: ${why}`, note].filter((n) => n !== undefined).join('; '),
   };
 }
 
@@ -159,8 +221,16 @@ export const NO_FLOOR: Readonly<Record<string, string>> = {
  * A context row for a suite without a floor: its wall time against its checks' own time
  * added up, over the jobs it ran (the time its checks would take if nothing else cost
  * anything and every job slot stayed busy). Not a goal: the checks' own time is ours too.
+ * A run that starts processes per case (it counted starts, or the caller knows its suite
+ * has a bare start for the target) gets the missed floor row instead.
  */
-export function workRow(result: SuiteResult, label: string, note: string | undefined): BenchRow {
+export function workRow(
+  result: SuiteResult,
+  label: string,
+  note: string | undefined,
+  startsProcesses = result.targetStarts !== undefined,
+): BenchRow {
+  if (startsProcesses) return missedFloorRow(result, label, note);
   const jobs = result.jobs ?? 1;
   const workMs = result.checks.reduce((sum, c) => sum + c.durationMs, 0);
   const perJob = workMs / jobs;

@@ -9,6 +9,8 @@ import { buildDist, distIsFresh } from '../global-setup.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ROW_KEYS = ['baseline', 'goal', 'name', 'ratio', 'unit', 'value'];
+/** Keys a row may have besides ROW_KEYS: a note when measured under load, and its stamps. */
+const OPTIONAL_KEYS = ['note', 'measuredAt', 'commit'];
 const PART_1_ROWS = [
   'mock/raw SSE, 300 text deltas, 64 frames per write',
   'mock SSE vs 1,000,000 frames/s, 300 text deltas, 64 frames per write',
@@ -89,7 +91,7 @@ function expectRows(json: unknown): asserts json is Record<string, unknown>[] {
     // A note is there only when the row was measured under load.
     expect(
       Object.keys(r)
-        .filter((k) => k !== 'note')
+        .filter((k) => !OPTIONAL_KEYS.includes(k))
         .sort(),
     ).toEqual(ROW_KEYS);
     if ('note' in r) expect(typeof r.note).toBe('string');
@@ -229,6 +231,9 @@ describe('bench run (quick, servers in this thread)', () => {
     expect(json[0]).toEqual(foreign);
     expect(json[1]!.name).toBe(stale.name);
     expect(json[1]!.value).toBeGreaterThan(0);
+    // Today's rows are stamped; the kept one from an earlier run is not, so the two read apart.
+    expect(Date.parse(String(json[1]!.measuredAt))).toBeGreaterThan(Date.now() - 600_000);
+    expect(json[1]!.commit).toMatch(/^[0-9a-f]{40}(-dirty)?$/);
     expect(json.filter((r) => r.name === stale.name).length).toBe(1);
     expect(
       json

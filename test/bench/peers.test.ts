@@ -59,13 +59,13 @@ describe('peer streams (the issue: the same number of text deltas on both sides)
 describe('pacing fit (the issue: a schedule honoured on average within 1 ms, not capped at a frame per ms)', () => {
   test('arrivals exactly on schedule: no error, full rate; a constant offset from the first frame on is no error', () => {
     const plan = [0, 0.5, 1, 1.5, 2];
-    expect(scheduleFit(plan, plan)).toEqual({ errorMs: 0, rate: 1 });
+    expect(scheduleFit(plan, plan)).toEqual({ errorMs: 0, rate: 1, closeness: 1 });
     expect(
       scheduleFit(
         plan.map((t) => t + 7),
         plan,
       ),
-    ).toEqual({ errorMs: 0, rate: 1 });
+    ).toEqual({ errorMs: 0, rate: 1, closeness: 1 });
   });
 
   test('a server capped at one frame per ms reaches half of a 0.5 ms schedule and lags more each frame', () => {

@@ -123,7 +123,7 @@ describe('blockStreamForm', () => {
     };
     const cited = {
       ...WITH_OTHER_BLOCKS,
-      content: [{ type: 'text', text: 'hello', citations: [citation, citation] }],
+      content: [{ type: 'text' as const, text: 'hello', citations: [citation, citation] }],
     };
     const events = [...framesOfMessage(cited, [[2]])].map(
       (f) => JSON.parse((f as { data: string }).data) as Streamed,
