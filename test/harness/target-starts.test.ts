@@ -9,7 +9,7 @@ import { runCommand } from '../../src/harness/run-command.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 import { createSlots } from '../../src/harness/slots.js';
 import { prescribedWaitMs } from '../../src/harness/target-starts.js';
-import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../../src/protocol/bash/index.js';
+import { DEFAULT_TIMEOUT_S } from '../../src/protocol/bash/index.js';
 import { formatTargetStarts } from '../../src/reporters/console.js';
 import { agentSuite } from '../../src/suites/agent/suite.js';
 import { messagesClientSuite } from '../../src/suites/messages-client/suite.js';
@@ -188,12 +188,12 @@ describe('measureBareStart', () => {
 });
 
 describe('prescribedWaitMs', () => {
-  test("a suite's longest prescribed wait: the 429's retry-after twice, two 1.5 s replies, the runner's real default", () => {
+  test("a suite's longest prescribed wait: the 429's retry-after twice, two 1.5 s replies, the runner's real default (not its kill grace, which no run waits out)", () => {
     expect(prescribedWaitMs([])).toBe(0);
     expect(prescribedWaitMs([{}, { prescribedWaitMs: 5 }, { prescribedWaitMs: 3 }])).toBe(5);
     expect(prescribedWaitMs(messagesClientSuite.checks)).toBe(2000);
     expect(prescribedWaitMs(toolClientSuite.checks)).toBe(3000);
-    expect(prescribedWaitMs(runnerSuite.checks)).toBe(DEFAULT_TIMEOUT_S * 1000 + KILL_GRACE_MS);
+    expect(prescribedWaitMs(runnerSuite.checks)).toBe(DEFAULT_TIMEOUT_S * 1000);
     expect(prescribedWaitMs(agentSuite.checks)).toBe(0);
   });
 
