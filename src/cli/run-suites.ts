@@ -18,7 +18,7 @@ import type { Shard } from '../harness/shard.js';
 import { shownTarget } from '../harness/shown-target.js';
 import { createSlots, type Slots } from '../harness/slots.js';
 import { stopExitCode, stopOf } from '../harness/stop.js';
-import { unavailableRun, unreachedRun } from '../harness/unrun.js';
+import { beganNow, unavailableRun, unreachedRun } from '../harness/unrun.js';
 import { clip } from '../protocol/clip.js';
 import {
   createSuitePrinter,
@@ -281,6 +281,7 @@ async function runPlanned(
   // its target and open beside this one's (the tool server's three runs and tool-client did
   // one after another, about a second each, with a core idle).
   if (suite.concurrent !== true) pool?.onDispatched();
+  const began = beganNow();
   let running: RunningReference;
   try {
     running = await planned.start();
@@ -301,7 +302,7 @@ async function runPlanned(
           );
     errors.push(error);
     reportError(stderr, error);
-    return named(unavailableRun(suite, '(not started)', runSettings, error));
+    return named(unavailableRun(suite, '(not started)', runSettings, error, began));
   }
   const target = shownTarget(suite, running.target);
   const printer = createSuitePrinter(style, { verbose: settings.verbose, askedRuns: settings.runs });
@@ -343,7 +344,7 @@ async function runPlanned(
     errors.push(error);
     reportError(stderr, error);
     if (error.code === 'WC_TARGET_UNAVAILABLE')
-      return named(unavailableRun(suite, target, runSettings, error));
+      return named(unavailableRun(suite, target, runSettings, error, began));
     // A usage error found on opening (a missing key) judged nothing and blames nobody: no report, as before the run.
     if (error.code !== 'WC_INTERNAL') return undefined;
     // Reported like a bug a check caught: the suite's checks not run, so the reports say it.
@@ -355,7 +356,7 @@ async function runPlanned(
         RESULT_TEXT_LIMITS.message,
       ),
     };
-    const result = named(unreachedRun(suite, target, runSettings, stop));
+    const result = named(unreachedRun(suite, target, runSettings, stop, began));
     for (const check of result.checks) printer.add(check);
     endBlock(result);
     return result;

@@ -1,7 +1,7 @@
 import { type CheckEnv, NotExercised, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { firstContact } from '../../harness/first-contact.js';
-import { firstLinesBlock } from '../../harness/output-lines.js';
+import { firstLinesBlock, outputPart } from '../../harness/output-lines.js';
 import { NoRefusedPortError, refusedLoopbackPort } from '../../harness/refused-address.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { SharedWork } from '../../harness/shared-work.js';
@@ -243,7 +243,7 @@ export async function openMessagesClient(
     const again = await runOnce({ ...probeSpec(), ...(spec.signal && { signal: spec.signal }) });
     if (again.requests.length > 0) return result;
     const what = shouldReach ? 'it sent no request in this case' : 'it printed nothing in this case';
-    const cause = `the client command ${quotedCommand(target.client)} no longer reaches the mock messages service: ${what}, nor sent one when run again on the plain request that worked at the start (${exitOf(again.run)}${stderrBlock(again.run.stderr)})`;
+    const cause = `the client command ${quotedCommand(target.client)} no longer reaches the mock messages service: ${what}, nor sent one when run again on the plain request that worked at the start (${exitOf(again.run)}${outputOf(again.run)})`;
     gone = new TargetGone(cause, 'a request to the mock', 'no request', undefined, { sharedCause: cause });
     throw gone;
   };
@@ -347,16 +347,20 @@ function startProblem(probe: CaseResult): string | undefined {
       : run.timedOut
         ? 'never sent a request to the mock before its time ran out'
         : 'never sent a request to the mock';
-  return `${how} (${exitOf(run)}${stderrBlock(run.stderr)})${run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`;
+  return `${how} (${exitOf(run)}${outputOf(run)})${run.timedOut ? `; ${CLIENT_SLOW_START_HINT}` : ''}`;
 }
 
-/** `; first lines of stderr:` and those lines, or ''. */
-function stderrBlock(stderr: string): string {
-  const block = firstLinesBlock('stderr', stderr);
-  return block === '' ? '' : `; ${block}`;
+/**
+ * What the run printed: its stdout on one line, or `nothing on stdout` (a client that fails
+ * prints the contract's `{"error":{"kind":...,"message":...}}` there, often the whole cause),
+ * then the first lines of its stderr when it wrote any.
+ */
+function outputOf(run: CommandRun): string {
+  const block = firstLinesBlock('stderr', run.stderr);
+  return `${outputPart('stdout', run.stdout)}${block === '' ? '' : `; ${block}`}`;
 }
 
-/** How a run ended, without its stderr (stderrBlock shows that). */
+/** How a run ended, without its output (outputOf shows that). */
 function exitOf(run: CommandRun): string {
   const how = run.exitCode === null ? `killed by ${run.signal ?? 'a signal'}` : `exit ${run.exitCode}`;
   return run.timedOut ? `${how}, timed out` : how;

@@ -8,7 +8,8 @@ import {
   sendBuffered,
   sendStreamed,
 } from './http.js';
-import { type BufferedReply, describeReply, mediaTypeOf, type StreamedReply } from './replies.js';
+import { probeProblem } from './preflight.js';
+import type { BufferedReply, StreamedReply } from './replies.js';
 import { followUpRequest, stopSequenceRequest, textRequest, toolRequest } from './requests.js';
 import { baseUrlProblem, type MessagesServiceTarget, messagesEndpoint, resolveTarget } from './target.js';
 
@@ -171,28 +172,8 @@ export async function openMessagesService(
   try {
     // The probe is the smallest request of the suite, kept for the checks that judge it.
     const probe = await shared.textBuffered();
-    if (probe.status === 401 || probe.status === 403) {
-      throw new TargetUnavailable(
-        `POST ${url} rejected the key from ${resolved.apiKeyEnv}: ${describeReply(probe)}`,
-      );
-    }
-    if (probe.json === undefined && looksLikeWebPage(probe)) {
-      throw new TargetUnavailable(
-        `POST ${url} answered with a web page, not the messages API: ${describeReply(probe)} (is the base URL right? it is the URL without /v1)`,
-      );
-    }
-    if (probe.status === 404 || probe.status === 405) {
-      throw new TargetUnavailable(
-        `POST ${url} is not served: ${describeReply(probe)} (is the base URL right? it is the URL without /v1)`,
-      );
-    }
-    // A service that refuses the plainest request refuses the others too: the checks of
-    // refusals would pass on it for nothing, and every other check would fail for one cause.
-    if (probe.status < 200 || probe.status >= 300) {
-      throw new TargetUnavailable(
-        `POST ${url} did not serve the plainest request of the suite (a one-line text prompt for model ${JSON.stringify(resolved.model)}): ${describeReply(probe)}; every check needs a service that serves it, so none was run${probeHint(probe.status)}`,
-      );
-    }
+    const problem = probeProblem(probe, { url, model: resolved.model, apiKeyEnv: resolved.apiKeyEnv });
+    if (problem !== undefined) throw new TargetUnavailable(problem);
   } catch (e) {
     await close();
     if (e instanceof RequestFailed) {
@@ -225,17 +206,4 @@ export async function openMessagesService(
 
 export function followUps(ctx: MessagesServiceCtx, commands: readonly string[]): Promise<BufferedReply> {
   return sendBuffered(ctx.client, JSON.stringify(followUpRequest(ctx.model, commands)));
-}
-
-/** An HTML answer (a proxy's or a web server's page) to the probe: nothing at that URL speaks the API. */
-function looksLikeWebPage(reply: BufferedReply): boolean {
-  return mediaTypeOf(reply.headers) === 'text/html' || /^\s*<(!doctype|html)/i.test(reply.text);
-}
-
-/** What a user can do about a probe refused with `status`. */
-function probeHint(status: number): string {
-  if (status === 429 || status === 503 || status === 529)
-    return ' (it is rate-limited or overloaded: run again later)';
-  if (status >= 400 && status < 500) return ' (does it serve the model? --model names another)';
-  return '';
 }

@@ -1,3 +1,9 @@
+import {
+  METHODS,
+  PROTOCOL_REVISIONS,
+  PROTOCOL_VERSION,
+  transportRevisionMismatch,
+} from '../../protocol/mcp/index.js';
 import type { Channel } from './channel.js';
 import { cannotSpeakProtocol } from './diagnosis.js';
 import { type Exchange, postAccepted } from './rpc.js';
@@ -28,7 +34,8 @@ export function whyNoInitialize(
     return `${cannot}; no initialize result: is this a tool server speaking newline-delimited JSON-RPC?`;
   }
   if (ex.reply !== undefined && 'error' in ex.reply) {
-    return `it answered initialize (protocolVersion 2024-11-05) with an error: ${quote(JSON.stringify(ex.reply))}; nothing else can be tested`;
+    const offered = offeredVersion(channel, ex);
+    return `it answered initialize (protocolVersion ${offered}) with an error: ${quote(JSON.stringify(ex.reply))}; nothing else can be tested${versionHint(ex.reply.error, offered, channel.transport)}`;
   }
   if (ex.reply !== undefined) return `it answered initialize with ${quote(JSON.stringify(ex.reply))}`;
   const gone = channel.gone();
@@ -40,6 +47,53 @@ export function whyNoInitialize(
 /** What a user whose server is only slow to start (a package fetched by npx or uvx, a container) can do. */
 export const SLOW_START_HINT =
   'a server that takes longer to start (npx or uvx fetching a package, a container) can be given more time with --start-timeout SECONDS';
+
+/**
+ * The protocolVersion the initialize of `ex` offered, read from what the channel sent (the
+ * run's --protocol, or the transport's default), so the message names what the server refused.
+ */
+function offeredVersion(channel: Channel, ex: Exchange): string {
+  for (const item of channel.peer.items) {
+    if (item.direction !== 'sent' || !item.text.includes(METHODS.initialize)) continue;
+    const sent = parsed(item.text) as {
+      id?: unknown;
+      method?: unknown;
+      params?: { protocolVersion?: unknown };
+    };
+    if (sent?.id !== ex.id || sent.method !== METHODS.initialize) continue;
+    if (typeof sent.params?.protocolVersion === 'string') return sent.params.protocolVersion;
+  }
+  return channel.protocolVersion ?? PROTOCOL_VERSION;
+}
+
+/**
+ * When the error is about the protocol version, which revisions to try instead: those the
+ * server says it supports (MCP's `data.supported`) that wirecheck speaks over this transport,
+ * else every other one it speaks there.
+ */
+function versionHint(answered: unknown, offered: string, transport: Channel['transport']): string {
+  // Read leniently: the error's shape is the checks' business, its words are the hint's.
+  const error = (answered ?? {}) as { message?: unknown; data?: unknown };
+  const said = `${typeof error.message === 'string' ? error.message : ''} ${JSON.stringify(error.data ?? null)}`;
+  if (!/version/i.test(said)) return '';
+  const speakable = PROTOCOL_REVISIONS.filter(
+    (r) => r !== offered && transportRevisionMismatch(transport, r) === undefined,
+  );
+  const supported = (error.data as { supported?: unknown } | null | undefined)?.supported;
+  const named = Array.isArray(supported) ? speakable.filter((r) => supported.includes(r)) : [];
+  if (named.length > 0) {
+    return `; it says it supports ${named.join(', ')}: test it with --protocol ${named[named.length - 1]}`;
+  }
+  return `; the error is about the protocol version: another --protocol may work (wirecheck also speaks ${speakable.join(', ')} over ${transport})`;
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}...` : text);
