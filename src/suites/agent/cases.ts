@@ -24,9 +24,15 @@ export function isAgentMarker(name: string): boolean {
 /** Replies asking for the other tool before the model gives up with a text. */
 export const OTHER_TOOL_REPEATS = 4;
 
-/** The turn cap the capped case sets, and the cap every other scripted case sets (room for all its steps). */
+/** The turn cap the capped case sets. */
 export const CAPPED_MAX_TURNS = 4;
-export const ROOMY_MAX_TURNS = 10;
+/**
+ * The cap every other scripted case sets, with room for all its steps however the agent counts
+ * turns. The spec's Turn is an element of `messages`, so an agent may count two turns a request
+ * (the reply and the results) plus the prompt: a case of n steps then needs a cap of 2n; 16 is that
+ * for the longest script (6 steps) with room to spare.
+ */
+export const ROOMY_MAX_TURNS = 16;
 /** Requests after which the endless model gives up: far past any reading of the cap. */
 export const CAPPED_HARD_STOP = 20;
 export const DEFAULT_CAP_HARD_STOP = 100;

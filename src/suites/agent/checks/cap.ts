@@ -32,6 +32,15 @@ function expectWentOn(result: AgentCaseResult): void {
   }
 }
 
+/**
+ * The requests an agent may send under the capped case's cap. The spec's Turn is an element of
+ * `messages`, so an agent may count the prompt, each reply and each results turn: two a request,
+ * reaching the cap after floor(cap / 2) requests. An agent counting requests sends cap of them, or
+ * cap + 1 when the first is not a turn.
+ */
+const CAPPED_FEWEST_REQUESTS = Math.floor(CAPPED_MAX_TURNS / 2);
+const CAPPED_MOST_REQUESTS = CAPPED_MAX_TURNS + 1;
+
 /** How long an endless case's agent may run. */
 function pacedBudget(ctx: AgentCtx): string {
   const seconds = ctx.caseTimeoutMs / 1000;
@@ -41,21 +50,21 @@ function pacedBudget(ctx: AgentCtx): string {
 export const capChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.cap.honoured',
-    clause: `${CAP}; target contract, agent (WIRECHECK_MAX_TURNS is the turn cap; exit 0 when the cap is reached)`,
-    description: `With WIRECHECK_MAX_TURNS=${CAPPED_MAX_TURNS} and a model that never stops calling tools, the agent sends ${CAPPED_MAX_TURNS} requests (${CAPPED_MAX_TURNS + 1} tolerated: the spec does not say whether the first request is a turn) and exits 0.`,
+    clause: `${CAP}; Turn (an element of \`messages\`); target contract, agent (WIRECHECK_MAX_TURNS is the turn cap; exit 0 when the cap is reached)`,
+    description: `With WIRECHECK_MAX_TURNS=${CAPPED_MAX_TURNS} and a model that never stops calling tools, the agent sends ${CAPPED_FEWEST_REQUESTS} to ${CAPPED_MOST_REQUESTS} requests and exits 0: ${CAPPED_MAX_TURNS} (or ${CAPPED_MOST_REQUESTS}, the first request not counted) when a turn is a request, ${CAPPED_FEWEST_REQUESTS} when a turn is a message of the conversation, as the spec defines it.`,
     level: 'must',
     basis: 'spec',
-    rule: 'The spec, for every client of the loop: the loop stops when the turn count reaches the cap; the target contract: WIRECHECK_MAX_TURNS sets the cap and the agent exits 0. Whether the first request counts as a turn is not stated, so cap or cap + 1 requests both pass.',
+    rule: `The spec, for every client of the loop: the loop stops when the turn count reaches the cap; the target contract: WIRECHECK_MAX_TURNS sets the cap and the agent exits 0. The spec's Turn is an element of \`messages\` (the prompt, each reply, each results turn: two a request), and it does not say whether the first request is a turn, so every reading passes: from floor(cap / 2) requests (turns counted as messages) to cap + 1 (turns counted as requests after the first). Fewer requests stop before any reading of the cap, more go past it.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');
       const n = result.requests.length;
-      if (n < CAPPED_MAX_TURNS || n > CAPPED_MAX_TURNS + 1) {
+      if (n < CAPPED_FEWEST_REQUESTS || n > CAPPED_MOST_REQUESTS) {
         expectNotCutShort(result, 'the turn cap', CAPPED_MAX_TURNS);
         throw caseFailure(
           result,
-          `the turn cap was not honoured (${runContext(result)})`,
-          `${CAPPED_MAX_TURNS} requests (or ${CAPPED_MAX_TURNS + 1})`,
+          `the turn cap was not honoured: ${n} requests under a cap of ${CAPPED_MAX_TURNS} turns is ${n < CAPPED_FEWEST_REQUESTS ? 'fewer' : 'more'} than any reading of a turn allows (${runContext(result)})`,
+          `${CAPPED_FEWEST_REQUESTS} to ${CAPPED_MOST_REQUESTS} requests (${CAPPED_FEWEST_REQUESTS}: a turn is a message; ${CAPPED_MAX_TURNS} or ${CAPPED_MOST_REQUESTS}: a turn is a request)`,
           `${n} requests`,
         );
       }
@@ -64,11 +73,11 @@ export const capChecks: Check<AgentCtx>[] = [
   },
   {
     id: 'agent.cap.exact',
-    clause: `${CAP}; ${LIMITS} (what a turn is is not stated)`,
+    clause: `${CAP}; ${LIMITS}; Turn (an element of \`messages\`)`,
     description: `A turn is a request: with WIRECHECK_MAX_TURNS=${CAPPED_MAX_TURNS} the agent sends exactly ${CAPPED_MAX_TURNS} requests.`,
     level: 'should',
     basis: 'protocol-should',
-    rule: 'The spec caps turns per user prompt without saying whether the first request is a turn. Counting each request sent as a turn makes WIRECHECK_MAX_TURNS the number of requests, which is what a user setting the cap expects to pay for.',
+    rule: "The spec's Turn is a message of the conversation, so an agent counting messages (about two a request) or not counting the first request reads it legitimately, and agent.cap.honoured passes both. But a cap is set to bound what a prompt costs, and requests are what is paid for: counting each request sent as a turn makes WIRECHECK_MAX_TURNS the number of requests, which is what a user setting it expects.",
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');

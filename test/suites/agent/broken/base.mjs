@@ -16,6 +16,8 @@ import { join } from 'node:path';
  * @property {boolean} [mismatchedIds] answer with made-up tool_use ids
  * @property {boolean} [noCap] ignore the turn cap
  * @property {boolean} [capPlusOne] count turns after the first request (cap + 1 requests)
+ * @property {boolean} [countMessages] not a flaw: count turns as the spec's Turn, every message of the
+ *   conversation (the prompt, each reply, each results turn), halting once they reach the cap
  * @property {number} [breakerAt] failures in a row that trip the breaker (default 3; 0: never)
  * @property {boolean} [exitZeroOnBreaker] exit 0 when the breaker trips
  * @property {boolean} [noOperatorLine] say nothing when the breaker trips
@@ -353,6 +355,7 @@ export async function main(flaws = {}) {
     if (flaws.reverseResults) results.reverse();
     if (flaws.resultTurnEach) for (const r of results) messages.push({ role: 'user', content: [r] });
     else messages.push({ role: 'user', content: results });
-    if (requests >= (flaws.capPlusOne ? cap + 1 : cap)) return;
+    const turnCount = flaws.countMessages ? messages.length : flaws.capPlusOne ? requests - 1 : requests;
+    if (turnCount >= cap) return;
   }
 }
