@@ -97,7 +97,7 @@ describe('checks that open many sessions, against a server that bounds them (503
     expect(refusedForCapacity(result)).toEqual([]);
     expectPassed(result, [
       'sse.unknown-session-refused',
-      'sse.closed-session',
+      'sse.closed-session-refused',
       'sse.no-cross-session-reply',
       'sse.concurrent-routing',
       'sse.session-model',

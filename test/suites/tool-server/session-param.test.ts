@@ -45,12 +45,13 @@ describe('an SSE server whose endpoint names its session otherwise', () => {
       expect(status[id], id).toBe('pass');
   }, 120_000);
 
-  test('session_id, and a POST for no known session routed to a session: the routing checks still fail it', async () => {
+  test('session_id, and a POST for no known session routed to a session: the routing checks still judge it', async () => {
     const result = await runAgainst(await testServer('session-id-snake-route-unknown', 'sse'), {
       only: ['tool-server.sse.'],
     });
     const status = statusById(result);
-    expect(status['tool-server.sse.unknown-session-refused']).toBe('fail');
+    // The refusal is the spec's reference server's (a should); the misrouted reply fails.
+    expect(status['tool-server.sse.unknown-session-refused']).toBe('warn');
     expect(status['tool-server.sse.no-cross-session-reply']).toBe('fail');
   }, 120_000);
 

@@ -61,6 +61,16 @@ describe(`${CLOSED} against slow tools`, () => {
     expect(c.status, c.message).toBe('pass');
   }, 120_000);
 
+  test('a server that shows no calls in flight (no slow tool, no in_flight_calls) is not exercised, saying why: no abort was seen', async () => {
+    // Before, it passed with nothing observed.
+    const c = check(
+      await runAgainst(await testServer('conforming', 'sse'), { only: [CLOSED] }, quickSuite),
+      CLOSED,
+    );
+    expect(c).toMatchObject({ status: 'skip', skipKind: 'not-exercised' });
+    expect(c.message).toMatch(/offers no `slow` tool taking `ms` that --call-tools allows/);
+  }, 120_000);
+
   test('a server that aborts the call of a closed session passes; one that keeps it running fails, its diagnostic fast or 3 s slow', async () => {
     const aborts = check(
       await runAgainst(await testServer('slow-tool', 'sse'), { only: [CLOSED] }, quickSuite),

@@ -106,7 +106,7 @@ describe('a tools/list that gets no reply is one cause, not a failure of every c
 
   test('the transport checks that call a tool only when there is one do without it, and pass', async () => {
     const ids = [
-      'tool-server.sse.closed-session',
+      'tool-server.sse.closed-session-refused',
       'tool-server.sse.concurrent-routing',
       'tool-server.sse.no-cross-session-reply',
     ];

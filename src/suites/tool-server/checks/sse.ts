@@ -52,6 +52,14 @@ const CLOSE_RECHECK_MS = 1000;
  */
 const CLOSE_RECHECKS = 2;
 
+/** The reference's diagnostic line counting in-flight calls (any server printing it is read the same way). */
+const IN_FLIGHT = /in_flight_calls:\s*(\d+)/;
+const SLOW_CALL_MS = 20_000;
+/** How long after the close a server is given to abort the call: a count asked later than that must be back down. */
+const ABORT_GRACE_MS = 2000;
+/** Pause between two counts. */
+const COUNT_PAUSE_MS = 50;
+
 function describePost(p: PostOutcome | undefined): string {
   if (p === undefined) return 'nothing sent';
   if (p.status === undefined) return p.problem ?? 'no response';
@@ -121,7 +129,7 @@ function reconnect(ctx: ToolServerCtx) {
 const FOREIGN_POST_CHECKS = {
   unknownSession: 'tool-server.sse.unknown-session-refused',
   noSession400: 'tool-server.sse.no-session-400',
-  closedSession: 'tool-server.sse.closed-session',
+  closedSessionRefused: 'tool-server.sse.closed-session-refused',
   noCrossSessionReply: 'tool-server.sse.no-cross-session-reply',
 } as const;
 
@@ -457,12 +465,12 @@ export const sseChecks: Check<ToolServerCtx>[] = [
   },
   {
     id: FOREIGN_POST_CHECKS.unknownSession,
-    clause: `${CLAUSES.session} (POST on an open session: 202); ${CLAUSES.sseTransport}; ${CLAUSES.errors}`,
+    clause: `${CLAUSES.sseTransport} ("no SSE stream is active, a reference server answers HTTP 400"); ${CLAUSES.errors} (POST with no active SSE stream, reference server: HTTP 400); ${CLAUSES.session} (POST on an open session: 202)`,
     description:
       'A POST without a sessionId, or for a sessionId the server never issued, is not accepted (no 2xx status).',
-    level: 'must',
-    basis: 'spec',
-    rule: "The spec's session table accepts a POST (202) only for an open session; a server that answers 2xx to a POST for no session or an unknown one tells the client its message was taken while it is silently lost. Every SSE tool server.",
+    level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec has a reference server refuse (HTTP 400) a POST for which no SSE stream is active; its session table accepts a POST (202) for an open session and says nothing of other POSTs, nor does MCP 2024-11-05, so no rule binds every server. A 2xx to a POST for no session or an unknown one tells the client its message was taken while it is lost, hence a warning.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { posts, observer } = await foreignPosts(ctx);
@@ -501,13 +509,13 @@ export const sseChecks: Check<ToolServerCtx>[] = [
     },
   },
   {
-    id: FOREIGN_POST_CHECKS.closedSession,
-    clause: `${CLAUSES.session} (open -> closed: "server de-allocates: unregisters subscriptions, aborts in-flight tool tasks, frees connections")`,
+    id: FOREIGN_POST_CHECKS.closedSessionRefused,
+    clause: `${CLAUSES.session} (open -> closed: "server de-allocates"); ${CLAUSES.sseTransport} ("no SSE stream is active, a reference server answers HTTP 400"); ${CLAUSES.errors}`,
     description:
-      "After a client closes its stream, a POST for that session is not accepted (no 2xx), at the latest once the server had a reply to write to the closed stream (an accepted POST is tried again 1 s later, twice: over TCP the first write to a closed stream may still succeed); where the server reports its in-flight calls (the reference's diagnostic), a slow call in flight on the closed session is aborted.",
-    level: 'must',
-    basis: 'spec',
-    rule: 'The spec: when the client closes its stream the session is closed and the server de-allocates it: unregisters subscriptions, aborts in-flight tool tasks, frees connections. A POST it still accepts for that session is lost. Every SSE tool server. The spec sets no deadline, and a server may learn that a stream is gone only when it next writes to it: a POST accepted soon after the close is tried again once the server has had the reply to write, and once more, since over TCP only the second write to a stream the peer closed may fail.',
+      'After a client closes its stream, a POST for that session is not accepted (no 2xx), at the latest once the server had a reply to write to the closed stream (an accepted POST is tried again 1 s later, twice: over TCP the first write to a closed stream may still succeed).',
+    level: 'should',
+    basis: 'spec-reference',
+    rule: 'The spec: when the client closes its stream the server de-allocates the session, and a reference server refuses (HTTP 400) a POST for which no SSE stream is active; how every other server answers a later POST for the closed session it does not say, so a 2xx warns: the client is told its message was taken while it is lost. The spec sets no deadline, and a server may learn that a stream is gone only when it next writes to it: a POST accepted soon after the close is tried again once the server has had the reply to write, and once more, since over TCP only the second write to a stream the peer closed may fail.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
       const { closedPost, observer, closed } = await foreignPosts(ctx);
@@ -530,6 +538,18 @@ export const sseChecks: Check<ToolServerCtx>[] = [
           [observer, closed],
         );
       }
+    },
+  },
+  {
+    id: 'tool-server.sse.closed-session',
+    clause: `${CLAUSES.session} (open -> closed: "server de-allocates: unregisters subscriptions, aborts in-flight tool tasks, frees connections")`,
+    description:
+      'A slow call in flight on a session whose client closes its stream is aborted, where the server shows its in-flight calls (a `slow` tool taking `ms` and a diagnostic tool reporting `in_flight_calls: N`, as the reference server has, both allowed by --call-tools); not exercised elsewhere.',
+    level: 'must',
+    basis: 'spec',
+    rule: `The spec: when the client closes its stream the session is closed and the server de-allocates it: unregisters subscriptions, aborts in-flight tool tasks, frees connections. Every SSE tool server. The spec sets no deadline: the call is judged still running only by a count asked ${ABORT_GRACE_MS} ms or more after the close.`,
+    timeoutMs: CHECK_MS,
+    async run(ctx) {
       await expectInFlightAborted(ctx);
     },
   },
@@ -764,28 +784,27 @@ async function firstCall(
   return { quick: false, budgetMs };
 }
 
-/** The reference's diagnostic line counting in-flight calls (any server printing it is read the same way). */
-const IN_FLIGHT = /in_flight_calls:\s*(\d+)/;
-const SLOW_CALL_MS = 20_000;
-/** How long after the close a server is given to abort the call: a count asked later than that must be back down. */
-const ABORT_GRACE_MS = 2000;
-/** Pause between two counts. */
-const COUNT_PAUSE_MS = 50;
-
 /**
- * Where it can be seen: a slow call in flight on a session whose stream closes is aborted.
- * Needs a `slow` tool with an `ms` argument and a diagnostic tool that reports
- * `in_flight_calls: N` (the reference server has both), both allowed by --call-tools;
- * otherwise there is nothing more to observe than the refused POST. The diagnostic may be
- * slow itself: each count gets the reply budget and is not counted for the silence watch, each
- * phase is bounded in time, and a count that did not come leaves the phase unobserved (the
- * check then judges the refused POST only).
+ * A slow call in flight on a session whose stream closes is aborted. Seen only with a `slow`
+ * tool taking `ms` and a diagnostic tool that reports `in_flight_calls: N` (the reference
+ * server has both), both allowed by --call-tools: without them, or when a count needed did not
+ * come, nothing was seen either way, and a pass would be a pass on nothing. The diagnostic may
+ * be slow itself: each count gets the reply budget and is not counted for the silence watch,
+ * and each phase is bounded in time.
  */
 async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
   const allowed = await toolsIfListed(ctx);
   const slow = allowed.find((t) => t.name === 'slow' && t.inputSchema.properties?.ms !== undefined);
   const diagnostic = findDiagnosticTool(allowed);
-  if (slow === undefined || diagnostic === undefined) return;
+  if (slow === undefined || diagnostic === undefined) {
+    const missing = [
+      slow === undefined ? 'no `slow` tool taking `ms`' : undefined,
+      diagnostic === undefined ? 'no diagnostic tool' : undefined,
+    ].filter((m) => m !== undefined);
+    throw new NotExercised(
+      `the server offers ${missing.join(' and ')} that --call-tools allows (${allowed.length} tool(s) allowed; the reference server has both): no call could be seen in flight, nor aborted, when its stream closed`,
+    );
+  }
   const main = await ctx.main();
   /** in_flight_calls as the diagnostic reports it (asked before `until`), or undefined when no answer came by then. */
   const count = async (until: number): Promise<number | undefined> => {
@@ -802,7 +821,11 @@ async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
     return m === null ? undefined : Number(m[1]);
   };
   const before = await count(performance.now() + ctx.replyMs);
-  if (before === undefined) return;
+  if (before === undefined) {
+    throw new NotExercised(
+      `${diagnostic.name} reported no in_flight_calls count within ${ctx.replyMs} ms: the calls in flight cannot be counted`,
+    );
+  }
   const session = await ctx.openSession('deallocate', true);
   let during: number | undefined;
   try {
@@ -819,7 +842,11 @@ async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
   } finally {
     await session.close();
   }
-  if (during === undefined || during <= before) return; // the call never showed as in flight
+  if (during === undefined || during <= before) {
+    throw new NotExercised(
+      `a ${slow.name} call never showed as in flight within ${ctx.replyMs} ms (${diagnostic.name} reported in_flight_calls ${before} before it, then ${during ?? 'no count'}): there was no call in flight to abort when its stream closed`,
+    );
+  }
   const closedAt = performance.now();
   // Counts asked once the grace passed must show the call gone; one asked earlier that shows it
   // still in flight only says the server had not got to it yet.
@@ -836,7 +863,11 @@ async function expectInFlightAborted(ctx: ToolServerCtx): Promise<void> {
       break;
     }
   }
-  if (late === undefined) return; // no count asked after the grace came back: not seen either way
+  if (late === undefined) {
+    throw new NotExercised(
+      `no count of ${diagnostic.name} asked ${ABORT_GRACE_MS} ms or more after the stream closed came back within ${ABORT_GRACE_MS + ctx.replyMs} ms of the close, and none before showed the call gone: its abort was not seen either way`,
+    );
+  }
   throw failWith(
     `a ${slow.name} call in flight when its stream closed was not aborted: ${diagnostic.name}, asked ${Math.round(late.asked)} ms after the close, reports in_flight_calls ${late.value} (${before} before the call, ${during} during it)`,
     `in_flight_calls back to ${before} within ${ABORT_GRACE_MS} ms of the close`,
