@@ -86,18 +86,27 @@ const CASES: BrokenCase[] = [
     runner: 'trim-trailing-newlines',
     flaw: "drops the trailing line breaks of the output (as the official SDK's bash tool does)",
     fails: ['output.stdout-only', 'output.stdout-and-stderr', 'output.stderr-only'],
-    // Their rules are the ids and order, input handling, the restart, refusal, is_error and
-    // bytes that are not UTF-8: the trailing line break is the runner.output checks' to judge, once.
+    // Their rules are the ids and order, input handling, refusal, is_error and bytes that are
+    // not UTF-8: the trailing line break is the runner.output checks' to judge, once.
     passes: [
       'results.ids-in-order',
       'input.bad-lines-answered',
+      'input.malformed-lines-answered',
       'input.large-command-answered',
       'input.large-command-runs',
-      'restart.fresh-session',
       'refusal.harmless-runs',
       'exit-status.is-error-iff-nonzero',
       'output.invalid-utf8',
     ],
+    // One shell per command: a restart has no shell state to discard.
+    skips: ['restart.fresh-session'],
+  },
+  {
+    runner: 'keep-exports-trimmed',
+    flaw: 'drops the trailing line breaks of the output, and keeps exports for the next command until a restart',
+    fails: ['output.stdout-only'],
+    // The variable read with and without a restart, judged without its line break too.
+    passes: ['restart.fresh-session'],
   },
   {
     runner: 'strict-utf8',
@@ -167,11 +176,20 @@ const CASES: BrokenCase[] = [
     passes: ['refusal.rm-rf-root', 'refusal.fork-bomb', 'refusal.embedded', 'refusal.harmless-runs'],
   },
   {
+    // Those lines are outside the stdin contract (tool_use blocks with a string command): no must binds there.
     runner: 'skip-bad-lines',
     flaw: 'prints nothing for a line that is not a valid tool_use',
-    fails: ['input.bad-lines-answered'],
-    warns: ['input.bad-lines-are-errors'],
-    passes: ['input.large-command-answered'],
+    fails: [],
+    warns: ['input.malformed-lines-answered', 'input.bad-lines-are-errors'],
+    passes: ['input.bad-lines-answered', 'input.large-command-answered'],
+  },
+  {
+    runner: 'die-on-bad-line',
+    flaw: "exits with an error at the first line that is not a valid tool_use (a Python runner's json.loads raising)",
+    fails: [],
+    warns: ['input.malformed-lines-answered', 'input.bad-lines-are-errors'],
+    // Every valid tool_use is answered, a command holding a NUL byte included.
+    passes: ['input.bad-lines-answered', 'input.large-command-answered', 'results.ids-in-order'],
   },
   {
     runner: 'latest-id',

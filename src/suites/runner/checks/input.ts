@@ -15,14 +15,20 @@ import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 const COUNT =
   'Target contract, runner ("exactly one JSON line per input line, in order"); Runner contract for the shell tool, item 8 (result block)';
 const COUNT_RULE =
-  'The target contract, for every runner: stdout carries exactly one JSON line per input line, in order, whatever the line holds, so a driver never waits for an answer that will not come.';
+  'The target contract, for every runner: stdout carries exactly one JSON line per input line, in order, so a driver never waits for an answer that will not come.';
+const MALFORMED =
+  'Target contract, runner (stdin: "each one `tool_use` block"; stdout: "exactly one JSON line per input line"); not stated: input that is not a tool_use';
 const LARGE_COMMAND_BYTES = 1 << 20;
 
-/** Lines a runner cannot run, between two it can; each bad one with why it is bad. */
-function badLines(): { lines: InputLine[]; bad: { index: number; what: string }[] } {
+/**
+ * Lines the stdin contract does not cover (it promises tool_use blocks with a string
+ * command), between two it does; each with why it is malformed. The line after them shows
+ * whether the runner is still there.
+ */
+function malformedLines(): { lines: InputLine[]; malformed: { index: number; what: string }[] } {
   const withId = (input: unknown, id: string) =>
     rawLine(JSON.stringify({ type: 'tool_use', id, name: 'bash', input }), id);
-  const bad: [InputLine, string][] = [
+  const malformed: [InputLine, string][] = [
     [rawLine('this is not json'), 'a line that is not JSON'],
     [rawLine('{}'), 'an empty object'],
     [withId({}, 'toolu_wc_no_command'), 'a tool_use without a command'],
@@ -33,25 +39,37 @@ function badLines(): { lines: InputLine[]; bad: { index: number; what: string }[
       'a tool_use cut short',
     ],
   ];
-  const lines = [
-    toolUse('echo before'),
-    ...bad.map(([line]) => line),
-    toolUse('echo a\u0000b'),
-    toolUse('echo after'),
-  ];
-  return { lines, bad: bad.map(([, what], i) => ({ index: i + 1, what })) };
+  const lines = [toolUse('echo before'), ...malformed.map(([line]) => line), toolUse('echo after')];
+  return { lines, malformed: malformed.map(([, what], i) => ({ index: i + 1, what })) };
 }
 
-function badLineSession(ctx: RunnerCtx, asker: SessionAsker) {
-  return ctx.shared('bad-lines', asker, async () => {
-    const { lines, bad } = badLines();
+function malformedSession(ctx: RunnerCtx, asker: SessionAsker) {
+  return ctx.shared('malformed-lines', asker, async () => {
+    const { lines, malformed } = malformedLines();
     const run = await ctx.run({
       lines,
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(lines.length),
       signal: asker.signal,
     });
-    return { run, bad };
+    return { run, malformed };
+  });
+}
+
+/**
+ * Valid tool_use blocks only: a command no shell argument can carry (a NUL byte, `\u0000` in
+ * the JSON) between two plain ones. Apart from the malformed lines, so that a runner that
+ * stops at input outside the contract is still judged on the input inside it.
+ */
+function nulCommandSession(ctx: RunnerCtx, asker: SessionAsker): Promise<SessionRun> {
+  return ctx.shared('nul-command', asker, () => {
+    const lines = [toolUse('echo before'), toolUse('echo a\u0000b'), toolUse('echo after')];
+    return ctx.run({
+      lines,
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: quickBudgetMs(lines.length),
+      signal: asker.signal,
+    });
   });
 }
 
@@ -64,38 +82,55 @@ function expectCount(run: SessionRun, what: string): void {
   );
 }
 
+/** One JSON line for each input line, and the plain commands first and last answered in place. */
+function expectAnsweredInPlace(run: SessionRun, what: string): void {
+  expectCount(run, what);
+  for (let i = 0; i < run.spec.lines.length; i++) jsonAt(run, i, `input line ${i + 1}`);
+  expectCommandOutput(resultAt(run, 0, 'echo before'), 'before\n', 'echo before');
+  const last = run.spec.lines.length - 1;
+  expectCommandOutput(resultAt(run, last, 'echo after'), 'after\n', `echo after, after ${what}`);
+}
+
 export const inputChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.input.bad-lines-answered',
     clause: COUNT,
     description:
-      'Lines that are not a valid bash tool_use (not JSON, wrong shape, no command, a NUL byte) each get one JSON line, and the lines around them are answered in place.',
+      'A valid bash tool_use whose command no shell can run as given (it holds a NUL byte) gets one JSON line, and the lines around it are answered in place.',
     level: 'must',
     basis: 'contract',
-    rule: COUNT_RULE,
+    rule: `${COUNT_RULE} A command holding a NUL byte is a string like any other, so its line is answered too.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run } = await badLineSession(ctx, env);
-      expectCount(run, 'bad input lines');
-      for (let i = 0; i < run.spec.lines.length; i++) jsonAt(run, i, `input line ${i + 1}`);
-      expectCommandOutput(resultAt(run, 0, 'echo before'), 'before\n', 'echo before');
-      const last = run.spec.lines.length - 1;
-      expectCommandOutput(resultAt(run, last, 'echo after'), 'after\n', 'echo after, after the bad lines');
+      expectAnsweredInPlace(await nulCommandSession(ctx, env), 'a command holding a NUL byte');
+    },
+  },
+  {
+    id: 'runner.input.malformed-lines-answered',
+    clause: MALFORMED,
+    description:
+      'Lines that are not a bash tool_use with a string command (not JSON, wrong shape, no command, a numeric command, cut short) each get one JSON line, and the lines around them are answered in place.',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'The target contract promises the runner tool_use blocks with a string command, so no rule binds a runner on a line that is not one: stopping there breaks none. Still, a runner should answer every line it is given with one JSON line, whatever the line holds, so that a driver never waits for an answer that will not come.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      const { run } = await malformedSession(ctx, env);
+      expectAnsweredInPlace(run, 'the malformed lines');
     },
   },
   {
     id: 'runner.input.bad-lines-are-errors',
-    clause: `${COUNT}; Runner contract for the shell tool, item 7 (is_error); not stated: input that is not a tool_use`,
+    clause: `${MALFORMED}; Runner contract for the shell tool, item 7 (is_error)`,
     description:
-      'Each line that is not a valid bash tool_use is answered by a tool_result with is_error true (with its id where it has one).',
+      'Each line that is not a bash tool_use with a string command is answered by a tool_result with is_error true (with its id where it has one).',
     level: 'should',
     basis: 'protocol-should',
     rule: 'The spec does not say how a runner answers input that is not a bash tool_use. Since nothing could run, the answer should be a tool_result with is_error true, carrying the id where the line has one.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const { run, bad } = await badLineSession(ctx, env);
-      for (const { index, what } of bad) expectIsError(resultAt(run, index, what), true, what);
-      resultAt(run, bad.length + 1, 'a command holding a NUL byte');
+      const { run, malformed } = await malformedSession(ctx, env);
+      for (const { index, what } of malformed) expectIsError(resultAt(run, index, what), true, what);
     },
   },
   {

@@ -1,6 +1,6 @@
 import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
-import { expectCommandOutput, resultAt } from '../expect.js';
+import { abbreviate, expectCommandOutput, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
@@ -19,9 +19,19 @@ interface RestartSession {
   readonly probe: Marker;
 }
 
+/** The variable the session exports before its restart, and what a command reading it prints. */
+const KEPT = '[kept]';
+const GONE = '[]';
+const READ_STATE = `echo "[\${WC_STATE:-}]"`;
+/** Where restartSession puts the control, the restart and the line after it. */
+const CONTROL = 1;
+const RESTART = 2;
+const AFTER = 3;
+
 /**
- * A variable and a background job, then `restart: true`, then a command that looks for
- * the variable while it sleeps a second (long enough for the harness to see whether the
+ * A variable and a background job; a command that reads the variable without a restart (the
+ * control: does shell state carry over at all?); then `restart: true`; then a command that
+ * reads it again while it sleeps a second (long enough for the harness to see whether the
  * background job is still there).
  */
 function restartSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RestartSession> {
@@ -31,16 +41,22 @@ function restartSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RestartSes
     const run = await ctx.run({
       lines: [
         toolUse(`WC_STATE=kept; export WC_STATE; ${background.command} >/dev/null 2>&1 & echo started`),
+        toolUse(READ_STATE),
         toolUse('echo restarted', { restart: true }),
-        toolUse(`${probe.command}; echo "[\${WC_STATE:-}]"`),
+        toolUse(`${probe.command}; ${READ_STATE}`),
       ],
       timeoutS: ORDINARY_TIMEOUT_S,
-      budgetMs: quickBudgetMs(3, 1000),
+      budgetMs: quickBudgetMs(4, 1000),
       watch: [background, probe],
       signal: asker.signal,
     });
     return { run, background, probe };
   });
+}
+
+/** A command's result shows it printed `line` (its trailing line break kept or dropped: expectCommandOutput). */
+function printed(content: string, line: string): boolean {
+  return content === `${line}\n` || content === line;
 }
 
 export const restartChecks: Check<RunnerCtx>[] = [
@@ -56,17 +72,19 @@ export const restartChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       const { run } = await restartSession(ctx, env);
       resultAt(run, 0, 'the command before the restart');
-      resultAt(run, 1, 'the restart');
-      resultAt(run, 2, 'the command after the restart');
+      resultAt(run, CONTROL, 'the command that reads WC_STATE before the restart');
+      resultAt(run, RESTART, 'the restart');
+      resultAt(run, AFTER, 'the command after the restart');
     },
   },
   {
     id: 'runner.restart.fresh-session',
     clause: CLAUSE,
-    description: 'After a restart, a variable exported in the earlier session is gone.',
+    description:
+      'After a restart, a variable exported in the earlier session is gone (judged where, without a restart, it is still there in the next command).',
     level: 'must',
     basis: 'spec',
-    rule: `${FRESH} So nothing of the old session's shell state (an exported variable) is seen after it.`,
+    rule: `${FRESH} So nothing of the old session's shell state (an exported variable) is seen after it. A runner that keeps no shell state from one command to the next has none for a restart to discard: there the rule cannot be observed.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run } = await restartSession(ctx, env);
@@ -76,8 +94,21 @@ export const restartChecks: Check<RunnerCtx>[] = [
           `the command that exports WC_STATE before the restart did not run through (its result: ${JSON.stringify(before.slice(0, 200))}): no variable for the restart to discard`,
         );
       }
-      const after = resultAt(run, 2, 'echo "[$WC_STATE]" after the restart');
-      expectCommandOutput(after, '[]\n', 'a variable exported before the restart, read after it');
+      // Without this control, a runner with one shell per command would pass on a variable that
+      // was never kept, restart or not.
+      const control = resultAt(run, CONTROL, 'echo "[$WC_STATE]" in the next command, without a restart');
+      if (printed(control.content, GONE)) {
+        throw new NotExercised(
+          "the runner keeps no shell state between commands (a variable exported by one command is gone in the next, without a restart), so a restart's fresh session cannot be observed",
+        );
+      }
+      if (!printed(control.content, KEPT)) {
+        throw new NotExercised(
+          `the command that reads WC_STATE in the next command, without a restart, printed neither ${JSON.stringify(KEPT)} nor ${JSON.stringify(GONE)} (its result: ${abbreviate(control.content)}): whether shell state carries over, and so whether a restart discards it, cannot be told`,
+        );
+      }
+      const after = resultAt(run, AFTER, 'echo "[$WC_STATE]" after the restart');
+      expectCommandOutput(after, `${GONE}\n`, 'a variable exported before the restart, read after it');
     },
   },
   {
@@ -92,8 +123,8 @@ export const restartChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       if (!canScanProcesses()) throw new CheckSkipped('this machine has no /proc to look for processes');
       const { run, background, probe } = await restartSession(ctx, env);
-      resultAt(run, 1, 'the restart');
-      resultAt(run, 2, 'the command after the restart');
+      resultAt(run, RESTART, 'the restart');
+      resultAt(run, AFTER, 'the command after the restart');
       if (!run.seen.has(probe.arg)) {
         throw new NotExercised(
           "the harness does not see the runner's processes in /proc (another machine or PID namespace), so whether the old session's job survived cannot be told",
@@ -108,7 +139,7 @@ export const restartChecks: Check<RunnerCtx>[] = [
       // The command after the restart runs once the restart is done, whenever the answers come
       // (a runner may hold them back until stdin ends): a job alive while it runs survived.
       const restartedAt = Math.min(
-        run.outputs[1]!.atMs,
+        run.outputs[RESTART]!.atMs,
         run.firstSeenMs.get(probe.arg) ?? Number.POSITIVE_INFINITY,
       );
       const lastSeen = run.lastSeenMs.get(background.arg);

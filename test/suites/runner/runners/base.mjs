@@ -29,6 +29,8 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [noRefusal] no blocklist
  * @property {boolean} [twoSubstringsCaseSensitive] check only the first two substrings, case-sensitively
  * @property {boolean} [skipBadLines] print nothing for a line that is not a valid tool_use
+ * @property {boolean} [dieOnBadLine] exit with an error at the first line that is not a valid tool_use (a Python
+ *   runner whose json.loads or input["command"] raises): input the contract does not promise, so not a must
  * @property {boolean} [noTimeout] never stop a command
  * @property {boolean} [ignoreWorkdir] run in a folder of its own instead of WIRECHECK_WORKDIR
  * @property {boolean} [inheritEnv] give commands its own environment, beside the PATH, HOME, USER and LANG it sets
@@ -435,6 +437,7 @@ export async function main(flaws = {}) {
   const answer = async (line) => {
     const { id, problem, block } = invalid(line);
     if (problem !== undefined) {
+      if (flaws.dieOnBadLine) throw new Error(`invalid tool_use: ${problem}`);
       if (flaws.skipBadLines) return undefined;
       return { tool_use_id: id, content: `Invalid tool_use: ${problem}`, is_error: true };
     }
