@@ -172,6 +172,27 @@ describe('failures of the identity session never quote what `env` printed', () =
     expect(text).toContain("(input line 8's)");
   });
 
+  // Ids all right, the output cut at the wrong place (a persistent shell missing its sentinel):
+  // each answer carries the next command's output, alone or after its own.
+  test.each([
+    ['alone', (_own: string, next: string) => next],
+    ['after its own', (own: string, next: string) => `${own}${next}`],
+  ])("each answer holding the next command's output (%s)", async (_, content) => {
+    const contentOf = (lines: readonly InputLine[], i: number) =>
+      (JSON.parse(ordinary(lines, i)) as { content: string }).content;
+    const ctx = ctxAnswering((lines) =>
+      lines.map((l, i) =>
+        i + 1 < lines.length
+          ? answer(l, content(contentOf(lines, i), contentOf(lines, i + 1)))
+          : ordinary(lines, i),
+      ),
+    );
+    const { kind, text } = await outcomeOf('runner.environment.path', ctx);
+    expect(kind).toBe('NotExercised');
+    expect(text).toContain('`printf $PATH` answered');
+    expect(text).not.toContain(secret);
+  });
+
   test('an environment printed in another form is not exercised, and not quoted', async () => {
     const declared = ENV_OUTPUT.replace(/^/gm, 'declare -x ');
     const ctx = ctxAnswering((lines) =>

@@ -76,27 +76,37 @@ const IDENTITY_LINES: LineQuoting = {
 const TAG = 'wirecheck:';
 
 /**
- * The value a tagged `printf` printed (without its line break), after checking it succeeded. A result
- * without the tag means the command did not run as sent: nothing to judge.
+ * The one line a command of the identity session printed (without its line break), after
+ * checking it succeeded. Each of those commands prints one line: an answer holding more carries
+ * another command's output (a shell whose output is cut at the wrong place, ids all right), maybe
+ * `env`'s, so it is not quoted, here or by any failure that quotes the value later.
+ */
+function printedLine(run: SessionRun, index: number, what: string): string {
+  const result = resultAt(run, index, what, IDENTITY_LINES);
+  const line = result.content.replace(/\n$/, '');
+  if (/[\r\n]/.test(line)) {
+    throw new NotExercised(
+      `\`${what}\` answered ${line.split(/\r\n|\r|\n/).length} lines (${result.content.length} characters, not quoted: ${IDENTITY_LINES.withheld}) where it prints one: the answer holds another command's output`,
+    );
+  }
+  expectIsError(result, false, what);
+  return line;
+}
+
+/**
+ * The value a tagged `printf` printed, after checking it succeeded. A result without the tag
+ * means the command did not run as sent: nothing to judge.
  */
 function printedValue(run: SessionRun, index: number, name: string): string {
   const what = `printf $${name}`;
-  const result = resultAt(run, index, what, IDENTITY_LINES);
-  expectIsError(result, false, what);
+  const line = printedLine(run, index, what);
   const prefix = `${TAG}${name}=`;
-  if (!result.content.startsWith(prefix)) {
+  if (!line.startsWith(prefix)) {
     throw new NotExercised(
-      `\`${what}\` did not print its tagged line (${abbreviate(result.content)}): the command did not run as sent`,
+      `\`${what}\` did not print its tagged line (a line of ${line.length} characters, not quoted: ${IDENTITY_LINES.withheld}): the command did not run as sent`,
     );
   }
-  return result.content.slice(prefix.length).replace(/\n$/, '');
-}
-
-/** The single line a command printed (without its line break), after checking it succeeded. */
-function printedLine(run: SessionRun, index: number, what: string): string {
-  const result = resultAt(run, index, what, IDENTITY_LINES);
-  expectIsError(result, false, what);
-  return result.content.replace(/\n$/, '');
+  return line.slice(prefix.length);
 }
 
 /**
