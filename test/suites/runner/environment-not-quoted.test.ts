@@ -177,7 +177,7 @@ describe('failures of the identity session never quote what `env` printed', () =
   test.each([
     ['alone', (_own: string, next: string) => next],
     ['after its own', (own: string, next: string) => `${own}${next}`],
-  ])("each answer holding the next command's output (%s)", async (_, content) => {
+  ])("each answer holding the next command's output (%s)", async (how, content) => {
     const contentOf = (lines: readonly InputLine[], i: number) =>
       (JSON.parse(ordinary(lines, i)) as { content: string }).content;
     const ctx = ctxAnswering((lines) =>
@@ -187,9 +187,10 @@ describe('failures of the identity session never quote what `env` printed', () =
           : ordinary(lines, i),
       ),
     );
+    // Alone: the answer does not begin with the tagged line, nothing to judge. After its own:
+    // the tagged line is judged, the rest is not read.
     const { kind, text } = await outcomeOf('runner.environment.path', ctx);
-    expect(kind).toBe('NotExercised');
-    expect(text).toContain('`printf $PATH` answered');
+    expect(kind).toBe(how === 'alone' ? 'NotExercised' : 'pass');
     expect(text).not.toContain(secret);
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Check, CheckFailure, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { WAS_HERE } from '../cwd-markers.js';
-import { abbreviate, expectIsError, type LineQuoting, resultAt } from '../expect.js';
+import { abbreviate, type LineQuoting, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import {
   canScanProcesses,
@@ -75,27 +75,40 @@ const IDENTITY_LINES: LineQuoting = {
 /** Printed before each value, so a runner that answers without running the command is not read as a value. */
 const TAG = 'wirecheck:';
 
+/** A line as `env` prints a variable: such lines are the user's environment, secrets included. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/m;
+
 /**
- * The one line a command of the identity session printed (without its line break), after
- * checking it succeeded. Each of those commands prints one line: an answer holding more carries
- * another command's output (a shell whose output is cut at the wrong place, ids all right), maybe
- * `env`'s, so it is not quoted, here or by any failure that quotes the value later.
+ * What a command of the identity session printed, as a failure shows it. A runner whose output
+ * is cut at the wrong place (ids all right) puts another command's output in an answer, maybe
+ * `env`'s: text with a line like a variable's assignment, or longer than those commands print
+ * with a line of stderr, is described, not quoted.
  */
-function printedLine(run: SessionRun, index: number, what: string): string {
-  const result = resultAt(run, index, what, IDENTITY_LINES);
-  const line = result.content.replace(/\n$/, '');
-  if (/[\r\n]/.test(line)) {
-    throw new NotExercised(
-      `\`${what}\` answered ${line.split(/\r\n|\r|\n/).length} lines (${result.content.length} characters, not quoted: ${IDENTITY_LINES.withheld}) where it prints one: the answer holds another command's output`,
-    );
-  }
-  expectIsError(result, false, what);
-  return line;
+function shownOutput(text: string): string {
+  const lines = text.replace(/\n$/, '').split(/\r\n|\r|\n/);
+  if (!ASSIGNMENT.test(text) && lines.length <= 3) return abbreviate(text);
+  return `${lines.length} line(s) of ${text.length} characters, not quoted: ${IDENTITY_LINES.withheld}`;
 }
 
 /**
- * The value a tagged `printf` printed, after checking it succeeded. A result without the tag
- * means the command did not run as sent: nothing to judge.
+ * The first line a command of the identity session printed, after checking it succeeded: its
+ * own output comes first (a line of stderr may follow, or another command's output in a runner
+ * that cuts it at the wrong place).
+ */
+function printedLine(run: SessionRun, index: number, what: string): string {
+  const result = resultAt(run, index, what, IDENTITY_LINES);
+  expectThat(
+    result.is_error === false,
+    `${what}: is_error is ${result.is_error}`,
+    'is_error false',
+    `is_error ${result.is_error}; content ${shownOutput(result.content)}`,
+  );
+  return result.content.split(/\r\n|\r|\n/)[0] ?? '';
+}
+
+/**
+ * The value a tagged `printf` printed, after checking it succeeded. A result that does not
+ * begin with the tag means the command did not run as sent: nothing to judge.
  */
 function printedValue(run: SessionRun, index: number, name: string): string {
   const what = `printf $${name}`;
@@ -103,7 +116,7 @@ function printedValue(run: SessionRun, index: number, name: string): string {
   const prefix = `${TAG}${name}=`;
   if (!line.startsWith(prefix)) {
     throw new NotExercised(
-      `\`${what}\` did not print its tagged line (a line of ${line.length} characters, not quoted: ${IDENTITY_LINES.withheld}): the command did not run as sent`,
+      `\`${what}\` did not print its tagged line first (${shownOutput(line)}): the command did not run as sent`,
     );
   }
   return line.slice(prefix.length);
@@ -137,7 +150,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
       const pwd = printedLine(run, LINE.pwd, 'pwd -P');
       expectThat(
         existsSync(join(run.workdir, WAS_HERE)),
-        `a file the command created in its working directory (${abbreviate(pwd)}) is not in ${run.workdir}: the command did not run in WIRECHECK_WORKDIR`,
+        `a file the command created in its working directory (${shownOutput(pwd)}) is not in ${run.workdir}: the command did not run in WIRECHECK_WORKDIR`,
         `${WAS_HERE} in WIRECHECK_WORKDIR`,
         'absent',
       );
@@ -155,7 +168,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
     async run(ctx, env) {
       const { run, marker } = await identitySession(ctx, env);
       const uid = printedLine(run, LINE.uid, 'id -u');
-      expectThat(/^\d+$/.test(uid), 'id -u did not print a user id', 'a number', abbreviate(uid));
+      expectThat(/^\d+$/.test(uid), 'id -u did not print a user id', 'a number', shownOutput(uid));
       if (uid !== '0') return;
       // Root inside a user namespace is an unprivileged user outside it: the harness's view decides.
       const outside = run.seen.get(marker.arg)?.find((p) => p.uid !== undefined)?.uid;
