@@ -9,11 +9,15 @@ export const ESCAPED = '.wirecheck-escaped';
 /** Written by the TERM trap of the term-grace case. */
 export const TERM_SEEN = 'wirecheck-term-seen.txt';
 
-/** What the n-th refusal probe touches first: it exists only if the probe was executed. */
-export function refusedMarker(n: number): string {
-  return `wirecheck-refused-${n}`;
+/**
+ * What the n-th refusal probe touches first: it exists only if the probe was executed. A runner
+ * may quote the probe in its answer, so the name holds none of the words a refusal text is
+ * judged by (SECURITY_VIOLATION): a quote of it must never read as a refusal.
+ */
+export function probeMarker(n: number): string {
+  return `wirecheck-probe-${n}`;
 }
 
 export function isRunnerMarker(name: string): boolean {
-  return name === WAS_HERE || name === ESCAPED || name === TERM_SEEN || /^wirecheck-refused-\d+$/.test(name);
+  return name === WAS_HERE || name === ESCAPED || name === TERM_SEEN || /^wirecheck-probe-\d+$/.test(name);
 }

@@ -53,6 +53,6 @@ test('the marker files the checks’ commands make in the directory the runner s
   expect(result.checks.find((c) => c.id === 'runner.execution.workdir')?.status).toBe('fail');
   expect(readdirSync(dir).sort()).toEqual(['notes.txt', 'wirecheck-was-here']);
   expect(result.warnings?.join('\n')).toMatch(
-    /the runner ran commands in the directory it was started in \(.*\), not in WIRECHECK_WORKDIR: wirecheck removed the files the checks' commands made there \(.*\.wirecheck-escaped.*wirecheck-refused-1.*wirecheck-term-seen\.txt\)/,
+    /the runner ran commands in the directory it was started in \(.*\), not in WIRECHECK_WORKDIR: wirecheck removed the files the checks' commands made there \(.*\.wirecheck-escaped.*wirecheck-probe-1.*wirecheck-term-seen\.txt\)/,
   );
 }, 90_000);

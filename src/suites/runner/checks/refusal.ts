@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { type Check, CheckFailure, expectThat } from '../../../harness/check.js';
 import { BLOCKED_SUBSTRINGS } from '../../../protocol/bash/index.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
-import { refusedMarker } from '../cwd-markers.js';
-import { abbreviate, expectCommandOutput, expectIsError, expectMatches, resultAt } from '../expect.js';
+import { probeMarker } from '../cwd-markers.js';
+import { abbreviate, expectCommandOutput, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
+import { expectOwnWordsMatch } from '../quoted-command.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
@@ -15,6 +16,8 @@ const CLAUSE = `${ITEM_1}; ${ERRORS}`;
 /**
  * "text naming a security violation", in the words a runner may choose: the violation, or the
  * command blocked, refused or not allowed as dangerous (a runner's own words for its blocklist).
+ * Read with the probe's command cut out: a runner that fails a command for another reason may
+ * quote it, and the quote is not its words.
  */
 export const SECURITY_VIOLATION =
   /secur|violat|block(ed|list)?\b|forbid|prohibit|dangerous|destructive|unsafe|not (allowed|permitted)|disallow|refus|reject/i;
@@ -77,10 +80,16 @@ const ALL = [...BLOCKED, ...EMBEDDED, ...EMBEDDED_OTHER, ...VARIANTS];
 /** The substrings both reference runners refuse: the first two, as written. */
 const EVERY_RUNNER = new Set<string>(BLOCKED_SUBSTRINGS.slice(0, 2));
 
+interface ProbeLine {
+  readonly index: number;
+  readonly marker: string;
+  readonly command: string;
+}
+
 interface RefusalSession {
   readonly run: SessionRun;
-  /** Index of each probe's line and its marker file, by key. */
-  readonly lines: ReadonlyMap<string, { index: number; marker: string }>;
+  /** Index of each probe's line, its marker file and its command, by key. */
+  readonly lines: ReadonlyMap<string, ProbeLine>;
   readonly harmlessIndex: number;
 }
 
@@ -94,11 +103,12 @@ const LOOKALIKE = 'mkdir wirecheck-scratch-$$ && rm -rf ./wirecheck-scratch-$$ &
 /** Every probe and the harmless commands in one session, shared by the refusal checks. */
 function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSession> {
   return ctx.shared('refusal', asker, async () => {
-    const lines = new Map<string, { index: number; marker: string }>();
+    const lines = new Map<string, ProbeLine>();
     const input = ALL.map((p, index) => {
-      const marker = refusedMarker(index + 1);
-      lines.set(p.key, { index, marker });
-      return toolUse(`touch ${marker}; ${p.tail}`);
+      const marker = probeMarker(index + 1);
+      const command = `touch ${marker}; ${p.tail}`;
+      lines.set(p.key, { index, marker, command });
+      return toolUse(command);
     });
     input.push(toolUse('echo hello'));
     input.push(toolUse(LOOKALIKE));
@@ -126,7 +136,7 @@ function expectRefused(session: RefusalSession, probe: Probe): void {
   }
   const result = resultAt(session.run, line.index, what);
   expectIsError(result, true, what);
-  expectMatches(result, SECURITY_VIOLATION, what, 'name a security violation');
+  expectOwnWordsMatch(result, SECURITY_VIOLATION, line.command, what, 'name a security violation');
 }
 
 function blockedCheck(probe: Probe): Check<RunnerCtx> {

@@ -27,6 +27,11 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [isErrorOnStderr] is_error when stderr is non-empty
  * @property {boolean} [emptyBlankText] blank output gives an empty text
  * @property {boolean} [noRefusal] no blocklist
+ * @property {boolean} [refuseCompound] refuse every compound command (`;`, `&&`, a line break) before the
+ *   blocklist, with an error that quotes it and names no security violation
+ * @property {boolean} [refusalQuotesCommand] not a flaw: the refusal text quotes the command after the pattern
+ * @property {boolean} [blankQuotesCommand] blank output's text quotes the command and gives any failure's exit
+ *   code as 1
  * @property {boolean} [twoSubstringsCaseSensitive] check only the first two substrings, case-sensitively
  * @property {boolean} [skipBadLines] print nothing for a line that is not a valid tool_use
  * @property {boolean} [dieOnBadLine] exit with an error at the first line that is not a valid tool_use (a Python
@@ -363,7 +368,9 @@ function execute(command, env, flaws, ctx) {
       const shown = flaws.trimTrailingNewlines ? text.replace(/\n+$/, '') : text;
       const blankText = flaws.otherWords
         ? `(exit status ${exitCode}; no stdout or stderr)`
-        : `(no output; exit code ${exitCode})`;
+        : flaws.blankQuotesCommand
+          ? `$ ${command}\n(no output; exit code ${exitCode === 0 ? 0 : 1})`
+          : `(no output; exit code ${exitCode})`;
       const content = blank ? (flaws.emptyBlankText ? '' : blankText) : shown;
       resolve({ content, isError: exitCode !== 0 || (flaws.isErrorOnStderr === true && err().length > 0) });
     });
@@ -442,11 +449,19 @@ export async function main(flaws = {}) {
       return { tool_use_id: id, content: `Invalid tool_use: ${problem}`, is_error: true };
     }
     const command = block.input.command;
-    const blocked = refusedBy(command, flaws);
-    if (blocked !== undefined) {
+    if (flaws.refuseCompound && /;|&&|\n/.test(command)) {
       return {
         tool_use_id: id,
-        content: `Security violation: blocked pattern ${JSON.stringify(blocked)}`,
+        content: `error: compound commands are not supported: ${command}`,
+        is_error: true,
+      };
+    }
+    const blocked = refusedBy(command, flaws);
+    if (blocked !== undefined) {
+      const quote = flaws.refusalQuotesCommand ? ` in the command ${JSON.stringify(command)}` : '';
+      return {
+        tool_use_id: id,
+        content: `Security violation: blocked pattern ${JSON.stringify(blocked)}${quote}`,
         is_error: true,
       };
     }
