@@ -20,7 +20,8 @@ import { watchScenario } from '../messages-mock-failures.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
 import { type AgentCase, CASES, type CaseKey, isAgentMarker } from './cases.js';
-import { asksForOperator, CASE_TIMEOUT_MS, PACED_CASE_BUDGETS } from './expect.js';
+import { CASE_TIMEOUT_MS, PACED_CASE_BUDGETS } from './expect.js';
+import { type OperatorLines, watchOperatorLines } from './operator-lines.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
 import { specRequestError } from './spec-request.js';
@@ -52,6 +53,8 @@ export interface AgentCaseResult {
   /** `served[i]`: the message the mock answered `requests[i]` with (undefined: it refused it). */
   readonly served: readonly (Message | undefined)[];
   readonly workdir: string;
+  /** The lines of the whole stderr asking someone to act (agent.breaker.operator-line). */
+  readonly operatorLines: OperatorLines;
   /** Set when wirecheck stopped the agent for sending MAX_CASE_REQUESTS requests in the case. */
   readonly stoppedAfterRequests?: number;
 }
@@ -136,6 +139,7 @@ export async function openAgent(
     // The case's budget counts from the first request, not the client's start-up.
     const contact = firstContact();
     let step = () => {};
+    const operatorLines = watchOperatorLines(spec.name);
     const unwatch = mock.journal.onArrival((entry) => {
       contact.mark();
       step();
@@ -158,7 +162,7 @@ export async function openAgent(
           graceMs: 1000,
           signal: stop === undefined ? flood.signal : AbortSignal.any([stop, flood.signal]),
           // The breaker's request to an operator, wherever it is in a stderr longer than the 16 KiB kept.
-          stderrLine: asksForOperator,
+          stderrLine: operatorLines.see,
         }),
       );
       unwatch();
@@ -179,6 +183,7 @@ export async function openAgent(
         otherOperations: journal.filter(atOtherApiOperation),
         served,
         workdir,
+        operatorLines: operatorLines.found(),
         ...(flood.signal.aborted && { stoppedAfterRequests: MAX_CASE_REQUESTS }),
       };
     } finally {

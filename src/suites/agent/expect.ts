@@ -188,7 +188,3 @@ const ROLE_LABEL =
 export function asksForOperator(line: string): boolean {
   return OPERATOR_LINE.test(line.replace(ROLE_LABEL, ' '));
 }
-
-export function operatorLineOf(stderr: string): string | undefined {
-  return stderr.split(/\r\n|\r|\n/).find(asksForOperator);
-}

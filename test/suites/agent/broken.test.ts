@@ -310,6 +310,13 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['loop.ends-without-tool-use', 'breaker.halts-at-third'],
   },
   {
+    agent: 'ignore-max-turns-stop-at-5',
+    flaw: 'ignores WIRECHECK_MAX_TURNS and stops after 5 requests whatever it says',
+    // 5 requests are within the cap's readings, but it sends as many without the variable.
+    skips: ['cap.honoured'],
+    passes: ['cap.default', 'cap.default-recommended'],
+  },
+  {
     agent: 'cap-plus-one',
     flaw: 'sends one request more than the cap (a reading the spec allows)',
     fails: [],
@@ -346,6 +353,19 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     flaw: 'asks nobody for intervention when the breaker trips',
     fails: ['breaker.operator-line'],
     passes: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply'],
+  },
+  {
+    agent: 'banner-no-operator-line',
+    flaw: 'starts every run with a banner on stderr ("[agent <pid>] running commands as user wirecheck in <workdir>; see --help for options"), and asks nobody for intervention when the breaker trips',
+    // The banner names a user and help, but the agent prints it where the breaker does not trip too.
+    fails: ['breaker.operator-line'],
+    passes: ['breaker.halts-at-third', 'breaker.exit-status'],
+  },
+  {
+    agent: 'banner',
+    flaw: 'starts every run with that banner, and asks for intervention when the breaker trips (not a flaw)',
+    fails: [],
+    passes: ['breaker.operator-line', 'breaker.exit-status'],
   },
   {
     agent: 'trace-conversation-no-operator-line',
@@ -396,6 +416,13 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     fails: ['results.output'],
     passes: ['results.is-error', 'results.ids-match', 'runner.workdir'],
   },
+  {
+    agent: 'quote-command-only',
+    flaw: 'answers each command with the command itself ("$ echo wc-one-call") and its exit status, not its output',
+    // The command holds the text it prints: quoting it shows no output.
+    fails: ['results.output'],
+    passes: ['results.is-error', 'results.ids-match', 'runner.workdir'],
+  },
 ];
 
 describe('the suite fails agents that break a rule', () => {
@@ -431,6 +458,19 @@ test('a failure names what was expected and what the agent did', async () => {
   expect(check.expected).toContain('3 requests');
   expect(check.actual).toBe('2 requests');
   expect(check.reproduce).toContain('--only agent.breaker.halts-at-third');
+}, 60_000);
+
+test('a banner the agent prints in every run is named as no request for intervention', async () => {
+  const result = await runAgainst(nodeCommand('./broken/banner-no-operator-line.mjs'), {
+    only: [`${P}breaker.operator-line`],
+  });
+  const check = result.checks[0]!;
+  expect(check.status).toBe('fail');
+  expect(check.message).toContain('asked nobody for intervention');
+  expect(check.actual).toMatch(
+    /^only line\(s\) it printed in case one-call too, where the breaker did not trip: /,
+  );
+  expect(check.actual).toContain('running commands as user wirecheck');
 }, 60_000);
 
 test('an is_error left out is shown as the agent wrote it, not with the default written in', async () => {

@@ -7,9 +7,9 @@ import {
   expectExit,
   expectNotCutShort,
   expectRequestCount,
-  operatorLineOf,
   runContext,
 } from '../expect.js';
+import { linesBeyond, NO_OPERATOR_LINES } from '../operator-lines.js';
 
 const BREAKER =
   'Errors ("3 consecutive non-zero exits: circuit breaker: halt the agent and request human intervention"); Limits (consecutive failing commands: 3, then halt)';
@@ -23,6 +23,8 @@ const TRIPPING_CASES: readonly CaseKey[] = [
   'failuresInOneReply',
   'failuresAcrossReplies',
 ];
+/** A case where the breaker does not trip: what the agent prints there asks for nothing about it. */
+const CONTROL_CASE: CaseKey = 'oneCall';
 /** Requests a conforming agent sends in each tripping case before it halts. */
 const HALTS_AFTER: Readonly<Record<string, number>> = {
   'consecutive-failures': 3,
@@ -77,9 +79,12 @@ export const breakerChecks: Check<AgentCtx>[] = [
     description: 'When the breaker trips the agent asks for operator intervention on stderr.',
     level: 'must',
     basis: 'spec',
-    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention; its words are not fixed, so a line naming someone to act (an operator, a human, an administrator, the user, on-call), intervention, a review, an investigation, an escalation or a manual step, or asking to fix or re-run something ("please investigate", "fix the environment and re-run") counts; the conversation's roles in a log of the loop ("[assistant]", "user turn") ask nobody.`,
+    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention; its words are not fixed, so a line naming someone to act (an operator, a human, an administrator, the user, on-call), intervention, a review, an investigation, an escalation or a manual step, or asking to fix or re-run something ("please investigate", "fix the environment and re-run") counts; the conversation's roles in a log of the loop ("[assistant]", "user turn") ask nobody, nor does a line the agent also prints where the breaker does not trip (a banner, a hint at --help; compared with numbers, ids and paths set aside).`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
+      const control = await ctx.result(CONTROL_CASE);
+      // A control that halted as at the breaker may have printed the breaker's line itself.
+      const usual = control.run.exitCode === BREAKER_EXIT ? NO_OPERATOR_LINES : control.operatorLines;
       let halted = 0;
       for (const result of await ctx.results(TRIPPING_CASES)) {
         // A run halted for the breaker: exit 3, or stopped right after the third failure
@@ -91,12 +96,18 @@ export const breakerChecks: Check<AgentCtx>[] = [
           halts > 1 && result.requests.length === halts && result.requests.every((r) => r.status === 200);
         if (result.run.exitCode !== BREAKER_EXIT && !stoppedThere) continue;
         halted++;
-        if (result.run.stderrPicked !== undefined || operatorLineOf(result.run.stderr) !== undefined)
-          continue;
+        const asked = result.operatorLines;
+        // Lines left unkept (more) may hold the request: not a failure to call.
+        if (linesBeyond(asked, usual).length > 0 || asked.more) continue;
+        const usualLines = asked.lines.map((l) => JSON.stringify(l.line));
         throw new CheckFailure(
           `case ${result.spec.name}: the agent halted after three consecutive failures but asked nobody for intervention (${runContext(result)})`,
-          'a stderr line asking for operator (human) intervention',
-          result.run.stderr === '' ? 'empty stderr' : `stderr: ${result.run.stderr.slice(-600)}`,
+          `a stderr line asking for operator (human) intervention, one the agent does not print where the breaker does not trip (case ${control.spec.name})`,
+          usualLines.length > 0
+            ? `only line(s) it printed in case ${control.spec.name} too, where the breaker did not trip: ${usualLines.slice(0, 3).join('; ')}`
+            : result.run.stderr === ''
+              ? 'empty stderr'
+              : `stderr: ${result.run.stderr.slice(-600)}`,
         );
       }
       if (halted === 0) {

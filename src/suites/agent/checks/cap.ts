@@ -8,6 +8,7 @@ import {
   expectExit,
   expectNotCutShort,
   PACED_CASE_BUDGETS,
+  refusedRequest,
   runContext,
 } from '../expect.js';
 
@@ -41,6 +42,19 @@ function expectWentOn(result: AgentCaseResult): void {
 const CAPPED_FEWEST_REQUESTS = Math.floor(CAPPED_MAX_TURNS / 2);
 const CAPPED_MOST_REQUESTS = CAPPED_MAX_TURNS + 1;
 
+/**
+ * Whether the default-cap case (no WIRECHECK_MAX_TURNS) ended by itself after `requests`
+ * requests too: then the capped case's stop may be the agent's own default, not the variable.
+ */
+function sameStopWithout(unset: AgentCaseResult, requests: number): boolean {
+  return (
+    unset.requests.length === requests &&
+    !unset.run.timedOut &&
+    unset.stoppedAfterRequests === undefined &&
+    refusedRequest(unset) === undefined
+  );
+}
+
 /** How long an endless case's agent may run. */
 function pacedBudget(ctx: AgentCtx): string {
   const seconds = ctx.caseTimeoutMs / 1000;
@@ -54,7 +68,7 @@ export const capChecks: Check<AgentCtx>[] = [
     description: `With WIRECHECK_MAX_TURNS=${CAPPED_MAX_TURNS} and a model that never stops calling tools, the agent sends ${CAPPED_FEWEST_REQUESTS} to ${CAPPED_MOST_REQUESTS} requests and exits 0: ${CAPPED_MAX_TURNS} (or ${CAPPED_MOST_REQUESTS}, the first request not counted) when a turn is a request, ${CAPPED_FEWEST_REQUESTS} when a turn is a message of the conversation, as the spec defines it.`,
     level: 'must',
     basis: 'spec',
-    rule: `The spec, for every client of the loop: the loop stops when the turn count reaches the cap; the target contract: WIRECHECK_MAX_TURNS sets the cap and the agent exits 0. The spec's Turn is an element of \`messages\` (the prompt, each reply, each results turn: two a request), and it does not say whether the first request is a turn, so every reading passes: from floor(cap / 2) requests (turns counted as messages) to cap + 1 (turns counted as requests after the first). Fewer requests stop before any reading of the cap, more go past it.`,
+    rule: `The spec, for every client of the loop: the loop stops when the turn count reaches the cap; the target contract: WIRECHECK_MAX_TURNS sets the cap and the agent exits 0. The spec's Turn is an element of \`messages\` (the prompt, each reply, each results turn: two a request), and it does not say whether the first request is a turn, so every reading passes: from floor(cap / 2) requests (turns counted as messages) to cap + 1 (turns counted as requests after the first). Fewer requests stop before any reading of the cap, more go past it. An agent that sends as many requests without WIRECHECK_MAX_TURNS (its own default cap) showed no effect of the variable: not exercised.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.result('capped');
@@ -69,6 +83,14 @@ export const capChecks: Check<AgentCtx>[] = [
         );
       }
       expectExit(result, 0, 'reaching the turn cap ends the loop, so the agent must exit 0');
+      // The default-cap case runs for agent.cap.default anyway; an agent whose default is the
+      // cap is possible, so the same stop is no fault, only no sign the variable was read.
+      const unset = await ctx.result('defaultCap');
+      if (sameStopWithout(unset, n)) {
+        throw new NotExercised(
+          `the agent sent ${n} requests without WIRECHECK_MAX_TURNS too (case ${unset.spec.name}, ${exitOf(unset)}), as many as under WIRECHECK_MAX_TURNS=${CAPPED_MAX_TURNS}: its own cap may have stopped it, so the variable's effect was not seen`,
+        );
+      }
     },
   },
   {

@@ -193,7 +193,8 @@ export const resultChecks: Check<AgentCtx>[] = [
     id: 'agent.results.output',
     clause:
       'Runner contract for the shell tool, items 4 (the result text is stdout) and 8 (the result block carries the text as content)',
-    description: 'The result of `echo wc-...` carries what the command printed.',
+    description:
+      'The result of `echo wc-...` carries what the command printed, besides any quote of the command itself.',
     level: 'must',
     basis: 'spec',
     rule: "The spec, for every runner, the agent's included: the tool_result content is the command's captured output (stdout, then stderr).",
@@ -203,14 +204,16 @@ export const resultChecks: Check<AgentCtx>[] = [
       for (const f of await followUpsWithWorkdir(ctx, ['oneCall', 'severalCalls'])) {
         const results = newToolResults(f);
         for (const use of toolUsesOfMessage(f.reply)) {
-          const printed = /^echo (wc-[a-z-]+)$/.exec(commandOf(use))?.[1];
+          const command = commandOf(use);
+          const printed = /^echo (wc-[a-z-]+)$/.exec(command)?.[1];
           const result = results.find((r) => r.block.tool_use_id === use.id)?.block;
           if (printed === undefined || result === undefined) continue;
           judged++;
-          if (textOfResult(result).includes(printed)) continue;
+          // The command holds what it prints: a result quoting it ("$ echo wc-x") shows no output.
+          if (textOfResult(result).split(command).join('').includes(printed)) continue;
           throw new CheckFailure(
-            `${f.label}: the result of ${JSON.stringify(commandOf(use))} must carry its output`,
-            `content containing ${JSON.stringify(printed)}`,
+            `${f.label}: the result of ${JSON.stringify(command)} must carry its output`,
+            `content containing ${JSON.stringify(printed)} besides the command's own text`,
             show(arrivedToolResult(f.entry, use.id) ?? result),
           );
         }

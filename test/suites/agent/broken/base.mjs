@@ -68,6 +68,11 @@ import { join } from 'node:path';
  *   whose commands each start a container
  * @property {boolean} [noIsError] leave is_error out of every result (a failing command's too)
  * @property {boolean} [noOutput] answer each command with its outcome only, not its output
+ * @property {boolean} [quoteCommandOnly] answer each command with the command itself and its exit status
+ *   (`$ echo wc-x` and a note that no output was captured), not its output
+ * @property {boolean} [banner] not a flaw alone: start every run with a stderr line that reads like a request
+ *   (`[agent <pid>] running commands as user wirecheck in <workdir>; see --help for options`)
+ * @property {boolean} [ignoreMaxTurns] ignore WIRECHECK_MAX_TURNS: the default cap always
  * @property {boolean} [promptFromArgv] take the task from the command line (none given, so a default task)
  *   instead of stdin, which it never reads: the prompt given on stdin is not sent
  * @property {boolean} [restartUnanswered] take a bash call with `restart: true` as a host action: restart the
@@ -202,12 +207,17 @@ export async function main(flaws = {}) {
   }
   const cap = flaws.noCap
     ? Number.POSITIVE_INFINITY
-    : Number(process.env.WIRECHECK_MAX_TURNS || flaws.defaultCap || 8);
+    : Number((!flaws.ignoreMaxTurns && process.env.WIRECHECK_MAX_TURNS) || flaws.defaultCap || 8);
   if (flaws.otherOperations) await callAside('GET', '/v1/models');
   const workdir = flaws.runInCwd
     ? process.cwd()
     : process.env.WIRECHECK_WORKDIR || mkdtempSync(join(tmpdir(), 'indep-agent-'));
   if (!flaws.noMkdir) mkdirSync(workdir, { recursive: true });
+  if (flaws.banner) {
+    process.stderr.write(
+      `[agent ${process.pid}] running commands as user wirecheck in ${workdir}; see --help for options\n`,
+    );
+  }
   const threshold = flaws.breakerAt === 0 ? Number.POSITIVE_INFINITY : (flaws.breakerAt ?? 3);
   const tools = [
     flaws.customBash
@@ -323,11 +333,14 @@ export async function main(flaws = {}) {
     }
     const results = uses.map((use, k) => {
       const { isError } = outcomes[k];
+      const code = isError ? 1 : 0;
       const content = flaws.noOutput
         ? isError
           ? 'the command failed'
           : 'the command succeeded'
-        : outcomes[k].content;
+        : flaws.quoteCommandOnly
+          ? `$ ${use.input?.command}\n(exit ${code}, no output captured)`
+          : outcomes[k].content;
       const id = flaws.mismatchedIds ? `toolu_wrong_${requests}_${k}` : use.id;
       return {
         type: 'tool_result',
