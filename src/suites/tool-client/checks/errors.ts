@@ -1,7 +1,9 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
+import { clientRequests } from '../../../mocks/tools/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { ECHO_INPUT, type ToolClientCtx } from '../context.js';
 import { describeCase, expectCallSent, expectClientError, expectReached } from '../expect.js';
+import { excuseIfPlainCallFails } from '../plain-call.js';
 import type { ToolTransport } from '../target.js';
 import { CASE_BUDGET_MS, echoWithFaults, idOf } from './common.js';
 
@@ -61,7 +63,7 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       clause:
         'Errors: a call for an unknown tool is an error (message names the tool); target contract (README), tool-client',
       description:
-        'A call of a tool the server does not offer ends with a non-zero exit and the error shape.',
+        'A call of a tool the server does not offer ends with a non-zero exit and the error shape (a client that refuses it from tools/list without calling it is judged only if it finishes the plain call).',
       level: 'must',
       basis: 'contract',
       rule: `The spec: calling a tool the server does not offer is an error. ${CONTRACT}`,
@@ -76,6 +78,15 @@ export function errorChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         expectReached(result, 'unknown tool');
         // A client may look the tool up in tools/list and refuse it without calling.
         expectCallSent(result, 'unknown tool', [METHODS.toolsCall, METHODS.toolsList]);
+        // Without the call the mock gave no failure: an error shows a refusal only from a client
+        // that finishes the plain call (one that fails every call reports its own failure).
+        if (clientRequests(result.journal, METHODS.toolsCall).length === 0) {
+          await excuseIfPlainCallFails(
+            ctx,
+            result,
+            'unknown tool: the client listed the tools and called none',
+          );
+        }
         expectClientError(result, 'unknown tool');
       },
     },

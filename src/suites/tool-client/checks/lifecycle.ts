@@ -29,6 +29,18 @@ function expectUniqueIds(result: CaseResult): void {
   );
 }
 
+/**
+ * The most requests the client sent in one session of the case: ids are compared within a
+ * session (as duplicateIds does), so below two no id could have been reused.
+ */
+function mostRequestsInOneSession(result: CaseResult): number {
+  const counts = new Map<string, number>();
+  for (const { entry } of clientRequests(result.journal)) {
+    counts.set(entry.session, (counts.get(entry.session) ?? 0) + 1);
+  }
+  return Math.max(0, ...counts.values());
+}
+
 /** What a message sent before the initialize result is judged for (earlyMessage). */
 export type EarlyKind = 'initialized' | 'request';
 
@@ -257,7 +269,8 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       id: idOf(t, 'ids.unique'),
       clause:
         'Tool-server objects: JSON-RPC request id (JSON-RPC 2.0: an id identifies one request of a session)',
-      description: 'The client never reuses a request id within a session.',
+      description:
+        'The client never reuses a request id within a session (not exercised when no session of the plain call or of the ping case carried two requests).',
       level: 'must',
       basis: 'protocol-must',
       rule: 'MCP 2024-11-05: a request id MUST NOT have been used before by the requestor in the same session (JSON-RPC matches replies by id). Every tool client.',
@@ -266,14 +279,21 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
         const basic = await ctx.shared.basic(t);
         expectTraffic(basic, 'request ids');
         expectUniqueIds(basic);
-        expectUniqueIds(await ctx.shared.ping(t, env));
+        const ping = await ctx.shared.ping(t, env);
+        expectUniqueIds(ping);
+        if (mostRequestsInOneSession(basic) < 2 && mostRequestsInOneSession(ping) < 2) {
+          throw new NotExercised(
+            `request ids: no session carried two requests, so no id could be reused (plain call: ${describeCase(basic)}; call with a ping: ${describeCase(ping)})`,
+          );
+        }
       },
     },
     {
       id: idOf(t, 'ids.integer'),
       clause:
         'Tool-server objects: JSON-RPC request id: integer (JSON-RPC 2.0 and MCP also allow strings, hence should)',
-      description: "The client uses integer request ids, as the spec's table shows.",
+      description:
+        "The client uses integer request ids, as the spec's table shows (not exercised when the plain call carried no request).",
       level: 'should',
       basis: 'spec-reference',
       rule: "The spec's table shows integer request ids, as the reference client sends them; JSON-RPC 2.0 and MCP allow strings too, so a string id is a warning.",
@@ -281,7 +301,13 @@ export function lifecycleChecks(t: ToolTransport): Check<ToolClientCtx>[] {
       async run(ctx) {
         const result = await ctx.shared.basic(t);
         expectTraffic(result, 'request ids');
-        for (const { request, entry } of clientRequests(result.journal)) {
+        const requests = clientRequests(result.journal);
+        if (requests.length === 0) {
+          throw new NotExercised(
+            `request ids: the client sent notifications or answers but no request, so no id to judge (${describeCase(result)})`,
+          );
+        }
+        for (const { request, entry } of requests) {
           if (!Number.isInteger(request.id)) {
             throw new CheckFailure(
               `request ${request.method} has id ${JSON.stringify(request.id)}, not an integer`,

@@ -77,6 +77,11 @@ import { spawn } from 'node:child_process';
  *   send DELETE for the old one (cleanup; its 404 is ignored)
  * @property {boolean} [neverCalls] give up after initialize, before tools/call, with an error
  * @property {boolean} [floodPings] after initialized, send ping after ping without end instead of tools/call
+ * @property {boolean} [onlyNotifies] send notifications/initialized and give up with an error: no request at all
+ * @property {boolean} [listsThenGivesUp] after initialized, send tools/list and give up with an error, whatever
+ *   the tool: it never calls one, not even the plain echo call
+ * @property {boolean} [refusesUnlisted] equivalent: after initialized, send tools/list and refuse a tool it does
+ *   not list with an error, without calling it (as a client that validates calls against the list does)
  * @property {boolean} [bigIds] equivalent: integer request ids from 2^53 up (as a client with 64-bit integers
  *   may use; JSON-RPC ids are any number), written and matched exactly, as a Go or Rust client does
  * @property {boolean} [listInOwnSession] equivalent: over stdio, list the tools in a server process of their own
@@ -687,6 +692,10 @@ export async function main(flaws = {}) {
     let result;
     // Set once a flaw sent notifications/initialized out of the usual place.
     let alreadyInitialized = false;
+    if (flaws.onlyNotifies) {
+      await notify('notifications/initialized');
+      throw new ClientFailure('the client is not configured to initialize');
+    }
     if (flaws.discoverFirst === 'always' || (flaws.discoverFirst && input.arguments === undefined)) {
       await request('server/discover', {});
     }
@@ -745,6 +754,13 @@ export async function main(flaws = {}) {
       if (!flaws.overlapInitialized || transport === 'stdio') await initialized;
       else await new Promise((r) => setTimeout(r, 50));
       if (flaws.neverCalls) throw new ClientFailure('the client is not configured to call tools');
+      if (flaws.listsThenGivesUp || flaws.refusesUnlisted) {
+        const listed = await request('tools/list', {});
+        if (flaws.listsThenGivesUp) throw new ClientFailure('the client is not configured to call tools');
+        if (!(listed?.tools ?? []).some((tool) => tool.name === input.tool)) {
+          throw new ClientFailure(`unknown tool ${JSON.stringify(input.tool)}: the server does not list it`);
+        }
+      }
       while (flaws.floodPings) await request('ping', {});
       if (flaws.httpConcurrent && transport === 'http') {
         [, result] = await Promise.all([request('tools/list', {}), request('tools/call', callParams)]);
