@@ -214,7 +214,7 @@ export const NO_FLOOR: Readonly<Record<string, string>> = {
   'messages-service':
     'no floor: the suite starts no process (every case is a request to one service) and prescribes no wait',
   'tool-server':
-    'no floor: no process per case over SSE and Streamable HTTP (sessions of one server; over stdio, where each session is a process, the floor applies); the keep-alive watch ends at the first keep-alive',
+    'no floor: no process per case over SSE and Streamable HTTP (sessions of one server; over stdio, where each session is a process, the floor applies); the keep-alive watch ends at the second keep-alive within the limit',
 };
 
 /**

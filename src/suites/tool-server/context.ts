@@ -508,8 +508,8 @@ export async function openToolServer(
     return next;
   };
 
-  // SSE: the keep-alive watch starts now and is judged by the last check, so its 20 s
-  // overlap the rest of the suite instead of adding to it.
+  // SSE: the keep-alive watch starts now and is judged by the last check, so its 30 s or so
+  // (two beats of a server beating every 15 s) overlap the rest of the suite instead of adding to it.
   if (target.kind === 'sse') await idle.start();
 
   const shared = <T>(key: string, make: () => Promise<T>, usedBy?: readonly string[]): Promise<T> => {

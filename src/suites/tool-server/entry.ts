@@ -23,8 +23,8 @@ export function referenceToolServerCommand(
 
 /**
  * Keep-alive interval of the reference in `wirecheck all`. Any interval up to 15 s conforms;
- * with the default 15 s the keep-alive check waits for the first beat, and the suite, which
- * otherwise takes 3 to 6 s, takes 16 s. The tests run the reference with its default 15 s too.
+ * with the default 15 s the keep-alive check waits for the second beat, and the suite, which
+ * otherwise takes 3 to 6 s, takes 31 s. The tests run the reference with its default 15 s too.
  */
 export const REFERENCE_RUN_KEEP_ALIVE_MS = 2_000;
 

@@ -1,14 +1,18 @@
 import { type HarnessBug, NotExercised, TargetGone } from '../../harness/check.js';
 import { harnessBugOf } from '../../harness/programmer-error.js';
 import { KEEP_ALIVE_MS } from '../../protocol/mcp/index.js';
-import { keepAliveSettledAt } from './rules.js';
+import { keepAliveGap, keepAliveSettledAt } from './rules.js';
 import type { SseChannel } from './sse-channel.js';
 
 /** Slack on the 15 s interval: timers, scheduling, a busy CI machine. */
 export const KEEP_ALIVE_TOLERANCE_MS = 5_000;
 const OBSERVE_MARGIN_MS = 1_000;
-/** How long an idle stream is watched: a silent stream then shows a gap over the limit. */
-export const KEEP_ALIVE_WATCH_MS = KEEP_ALIVE_MS + KEEP_ALIVE_TOLERANCE_MS + OBSERVE_MARGIN_MS;
+/**
+ * How long an idle stream is watched at most: longer than two gaps at the limit, so no watch
+ * passes without a whole interval between two keep-alives in it, and a stream beating once, or
+ * every 30 s at any phase, fails. A stream beating within the limit settles it at its second beat.
+ */
+export const KEEP_ALIVE_WATCH_MS = 2 * (KEEP_ALIVE_MS + KEEP_ALIVE_TOLERANCE_MS) + OBSERVE_MARGIN_MS;
 export const KEEP_ALIVE_LIMIT = { intervalMs: KEEP_ALIVE_MS, toleranceMs: KEEP_ALIVE_TOLERANCE_MS } as const;
 
 /** Past the window's end before it counts as over: a frame sent at the end may still be on its way. */
@@ -26,16 +30,27 @@ export function keepAliveWindowOverAt(channel: SseChannel): number {
   return channel.openedAt + keepAliveWindow(channel).toMs + WINDOW_END_MARGIN_MS;
 }
 
+/** The part of the window seen by `now` (performance.now()'s clock), in ms on the stream's clock. */
+export function keepAliveSeen(
+  channel: SseChannel,
+  now = performance.now(),
+): { fromMs: number; toMs: number } {
+  const window = keepAliveWindow(channel);
+  return { fromMs: window.fromMs, toMs: Math.min(window.toMs, Math.round(now - channel.openedAt)) };
+}
+
 /**
  * Whether the keep-alive verdict on the stream can no longer change: a keep-alive settled it
- * (keepAliveSettledAt), the window is over, or the stream ended.
+ * (keepAliveSettledAt), the gap since the last one is already over the limit, the window is
+ * over, or the stream ended.
  */
 export function keepAliveVerdictSettled(channel: SseChannel, now = performance.now()): boolean {
-  const window = keepAliveWindow(channel);
+  const frames = channel.frameItems();
   return (
     channel.gone() !== undefined ||
     now >= keepAliveWindowOverAt(channel) ||
-    keepAliveSettledAt(channel.frameItems(), window, KEEP_ALIVE_LIMIT) !== undefined
+    keepAliveSettledAt(frames, keepAliveWindow(channel), KEEP_ALIVE_LIMIT) !== undefined ||
+    keepAliveGap(frames, keepAliveSeen(channel, now), KEEP_ALIVE_LIMIT) !== undefined
   );
 }
 

@@ -1,5 +1,6 @@
 import { parseJsonBounded } from '../../protocol/json/index.js';
 import { TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
+import type { PostOutcome } from './channel.js';
 import type { Exchange } from './rpc.js';
 import type { SseChannel } from './sse-channel.js';
 
@@ -45,4 +46,21 @@ export function misplacedReply(channel: SseChannel, ex: Exchange): MisplacedRepl
     return { where: 'in the POST response body', actual: `POST body ${ex.post.body.slice(0, 300)}` };
   }
   return undefined;
+}
+
+/**
+ * Whether a POST's answer carries a JSON-RPC reply (a result or an error, whatever its id; in a
+ * batch too) in its body. Only a 2xx answer counts: one that refuses the POST with an HTTP error
+ * may explain why in a JSON-RPC error (MCP allows it over Streamable HTTP), which is no reply.
+ */
+export function replyInPostBody(post: PostOutcome | undefined): boolean {
+  if (post?.status === undefined || post.status < 200 || post.status > 299) return false;
+  const parsed = parseJsonBounded(post.body);
+  if (!parsed.ok) return false;
+  const isReply = (v: unknown) =>
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { jsonrpc?: unknown }).jsonrpc === '2.0' &&
+    ('result' in v || 'error' in v);
+  return Array.isArray(parsed.value) ? parsed.value.some(isReply) : isReply(parsed.value);
 }

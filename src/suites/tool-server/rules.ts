@@ -235,20 +235,27 @@ export function keepAliveGap(
 }
 
 /**
- * When the keep-alive verdict on [from, to] is settled before `to`: at the first keep-alive
- * at or after `to - (interval + tolerance)`, the rest of the window can no longer hold a
- * gap over the limit, so judging [from, that beat] gives the verdict the whole window would.
- * A server beating every 15 s is judged at its first beat instead of after the whole watch.
+ * When the keep-alive verdict on a watch of [from, to] is settled before `to`: at the first
+ * keep-alive that ends a gap over the limit (a failure, whatever follows), or else at the first
+ * that ends a whole interval between two keep-alives in the watch, every gap up to it within the
+ * limit (a pass). A single early beat settles nothing: a server that sent one comment and no
+ * more, or beat every 30 s on a phase that put one beat early in the watch, passed so. A server
+ * beating every 15 s is judged at its second beat.
  */
 export function keepAliveSettledAt(
   frames: readonly { atMs: number; comment?: boolean; event?: string | undefined; data: string }[],
   window: { fromMs: number; toMs: number },
   limit: { intervalMs: number; toleranceMs: number },
 ): number | undefined {
-  const earliest = window.toMs - (limit.intervalMs + limit.toleranceMs);
-  return frames.find(
-    (f) => f.atMs >= Math.max(earliest, window.fromMs) && f.atMs <= window.toMs && isKeepAlive(f),
-  )?.atMs;
+  let previous = window.fromMs;
+  let beats = 0;
+  for (const f of frames) {
+    if (f.atMs < window.fromMs || f.atMs > window.toMs || !isKeepAlive(f)) continue;
+    beats += 1;
+    if (f.atMs - previous > limit.intervalMs + limit.toleranceMs || beats >= 2) return f.atMs;
+    previous = f.atMs;
+  }
+  return undefined;
 }
 
 /**

@@ -29,7 +29,7 @@ describe(`five runs with one seed give one set of verdicts`, () => {
     expect(Object.values(sets[0]!)).not.toContain('fail');
   }, 240_000);
 
-  test('the conforming test server over SSE (the SSE checks; keep-alive has its own 20 s test)', async () => {
+  test('the conforming test server over SSE (the SSE checks; keep-alive has its own tests, keep-alive-interval.test.ts)', async () => {
     const ids = quickSuite.checks
       .map((c) => c.id)
       .filter((id) => /^tool-server\.(sse|tools)\./.test(id) && id !== 'tool-server.sse.keep-alive');

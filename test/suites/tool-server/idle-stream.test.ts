@@ -44,13 +44,16 @@ function fakeStream(label: string, beats: number[] = []) {
 }
 
 describe('keepAliveVerdictSettled', () => {
-  test('open: not settled until a beat late enough to settle the window, or the window ends', () => {
+  test('open: not settled until a second beat closes an interval, a gap passes the limit, or the window ends', () => {
     expect(keepAliveVerdictSettled(fakeStream('idle'), 5_000)).toBe(false);
-    // A beat at 500 ms leaves the rest of the 21 s window open to a gap over 20 s.
-    expect(keepAliveVerdictSettled(fakeStream('idle', [500]), 5_000)).toBe(false);
-    expect(keepAliveVerdictSettled(fakeStream('idle', [1_500]), 5_000)).toBe(true);
-    expect(keepAliveVerdictSettled(fakeStream('idle'), KEEP_ALIVE_WATCH_MS - 1)).toBe(false);
-    expect(keepAliveVerdictSettled(fakeStream('idle'), KEEP_ALIVE_WATCH_MS + 100)).toBe(true);
+    // One beat is no interval: the rest of the watch may still hold a gap over 20 s.
+    expect(keepAliveVerdictSettled(fakeStream('idle', [15_000]), 16_000)).toBe(false);
+    expect(keepAliveVerdictSettled(fakeStream('idle', [15_000, 30_000]), 31_000)).toBe(true);
+    // 20 s since the last beat (or the window's start): a failure, whatever follows.
+    expect(keepAliveVerdictSettled(fakeStream('idle', [15_000]), 35_001)).toBe(true);
+    expect(keepAliveVerdictSettled(fakeStream('idle'), 20_001)).toBe(true);
+    expect(keepAliveVerdictSettled(fakeStream('idle', [5_000]), 24_000)).toBe(false);
+    expect(KEEP_ALIVE_WATCH_MS).toBeGreaterThan(2 * 20_000);
   });
 
   test('a stream that ended is settled', async () => {
@@ -108,8 +111,8 @@ describe('IdleStream', () => {
   });
 
   test('let go after its verdict settled: the keep-alive check judges the first stream, nothing new is opened', async () => {
-    setClock(16_000);
-    const first = fakeStream('idle', [15_000]);
+    setClock(31_000);
+    const first = fakeStream('idle', [15_000, 30_000]);
     const { idle, opened, closeShared } = make(first, fakeStream('idle-again'));
     await idle.start();
     expect(await idle.letGo()).toBe(true);

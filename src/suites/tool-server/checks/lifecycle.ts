@@ -9,6 +9,7 @@ import {
 import { looksLikeVersion, METHODS, revisionsFrom, revisionsUntil } from '../../../protocol/mcp/index.js';
 import type { ToolServerCtx } from '../context.js';
 import { nextId } from '../peer.js';
+import { replyInPostBody } from '../reply-place.js';
 import {
   call,
   delay,
@@ -421,7 +422,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.jsonrpc.notification-no-reply',
     clause: `${CLAUSES.jsonrpc}: notifications`,
     description:
-      'Notifications (an unknown one, and notifications/cancelled for a request that is not in flight) get no reply of any kind.',
+      'Notifications (an unknown one, and notifications/cancelled for a request that is not in flight) get no reply of any kind: none on the session, nor, over SSE, in the POST response body.',
     level: 'must',
     basis: 'protocol-must',
     rule: 'JSON-RPC 2.0: a notification is a request without an id, and the server MUST NOT reply to it (not even with an error). Every tool server.',
@@ -437,12 +438,21 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
         if (id !== null && id !== undefined && channel.peer.sentIds.has(id as JsonRpcId)) return undefined;
         return clip(text, 300);
       });
+      // Over SSE only the stream's message events reach the peer: a reply put in a
+      // notification's POST response body is read from there (Streamable HTTP's answers reach it).
+      const inBodies: string[] = [];
+      const send = async (text: string) => {
+        const post = await channel.sendText(text);
+        if (channel.transport === 'sse' && replyInPostBody(post)) {
+          inBodies.push(`in the POST response body (HTTP ${post?.status}): ${clip(post?.body ?? '', 300)}`);
+        }
+      };
       let ping: Exchange;
       try {
-        await channel.sendText(
+        await send(
           JSON.stringify({ jsonrpc: '2.0', method: 'notifications/wirecheck-unknown', params: { n: 1 } }),
         );
-        await channel.sendText(
+        await send(
           JSON.stringify({
             jsonrpc: '2.0',
             method: METHODS.cancelled,
@@ -456,13 +466,14 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
         replies.stop();
       }
       const first = replies.found[0];
-      if (first !== undefined) {
+      if (first !== undefined || inBodies.length > 0) {
+        const found = [...replies.found, ...inBodies];
         throw failWith(
-          `${replies.count} reply(ies) to notifications: ${replies.found.map((r) => r.slice(0, 200)).join(' ')}`,
+          `${replies.count + inBodies.length} reply(ies) to notifications: ${found.map((r) => r.slice(0, 200)).join(' ')}`,
           'no reply to a notification',
-          replies.found.join('\n'),
+          found.join('\n'),
           [channel],
-          first.slice(0, 200),
+          first?.slice(0, 200),
         );
       }
       if (ping.reply === undefined)

@@ -13,7 +13,7 @@ import {
 } from '../../../protocol/mcp/index.js';
 import { createFrameDecoder } from '../../../protocol/sse/index.js';
 import type { ToolServerCtx } from '../context.js';
-import { openGet } from '../http.js';
+import { startRequest } from '../http.js';
 import { nextId } from '../peer.js';
 import { delay, exchange } from '../rpc.js';
 import { noteExchange } from '../silence.js';
@@ -628,11 +628,17 @@ export const streamableHttpChecks: Check<ToolServerCtx>[] = [
 /** Responses seen on a GET stream that a listener keeps, each as a preview: one is already a fault. */
 const MAX_KEPT_STRAY = 20;
 
-/** A session's GET stream, watched for responses (none may come on it). Servers without one give a dummy. */
+/**
+ * A session's GET stream, watched for responses (none may come on it) until `close`. Its
+ * headers are waited for up to `ms`, so that the stream is open before the calls, but one whose
+ * headers have not come by then is still read: a server may send them only with its first event
+ * (Node does unless they are flushed), and a response it copies there comes with them. A server
+ * with no GET stream (405, or any status but 200) gives a listener that sees nothing.
+ */
 async function listen(channel: StreamableChannel, ms: number) {
   const found: string[] = [];
   let count = 0;
-  const opened = await openEventStream(channel, channel.streamHeaders(), ms, (data) => {
+  const opened = openEventStream(channel, channel.streamHeaders(), (data) => {
     // Text that is not JSON, or past the reader's limits, is no response it can judge.
     const parsed = parseJsonBounded(data);
     if (!parsed.ok) return;
@@ -643,29 +649,48 @@ async function listen(channel: StreamableChannel, ms: number) {
       if (found.length < MAX_KEPT_STRAY) found.push(clip(JSON.stringify(v), 200));
     }
   });
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void opened.answered.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   return { label: channel.peer.label, responses: () => [...found], count: () => count, close: opened.close };
 }
 
-async function openEventStream(
+/**
+ * A GET read as an event stream from its response on, with no deadline on its headers: it
+ * stays open until `close`. `answered` settles when the response (or an error) came.
+ */
+function openEventStream(
   channel: StreamableChannel,
   headers: Record<string, string>,
-  ms: number,
   onData: (data: string) => void,
-): Promise<{ close: () => void }> {
-  const got = await openGet(channel.url, headers, ms, channel.targetHeaders);
-  if ('problem' in got) return { close: () => {} };
-  if (got.res.statusCode !== 200) {
-    got.req.destroy();
-    return { close: () => {} };
-  }
-  let seen = 0;
-  const decoder = createFrameDecoder({
-    onFrame: (f) => {
-      seen += 1;
-      if (seen <= 1000) onData(f.data);
-    },
-    onLimit: () => got.req.destroy(),
+): { answered: Promise<void>; close: () => void } {
+  const req = startRequest(channel.url, { method: 'GET', agent: false, headers }, channel.targetHeaders);
+  if (!('on' in req)) return { answered: Promise.resolve(), close: () => {} };
+  const answered = new Promise<void>((resolve) => {
+    req.on('error', () => resolve());
+    req.on('response', (res) => {
+      resolve();
+      // `close` ends the stream mid-read: an abort of wirecheck's own, nothing to report.
+      res.on('error', () => {});
+      if (res.statusCode !== 200) {
+        req.destroy();
+        return;
+      }
+      let seen = 0;
+      const decoder = createFrameDecoder({
+        onFrame: (f) => {
+          seen += 1;
+          if (seen <= 1000) onData(f.data);
+        },
+        onLimit: () => req.destroy(),
+      });
+      res.on('data', (c: Buffer) => decoder.feed(c));
+    });
   });
-  got.res.on('data', (c: Buffer) => decoder.feed(c));
-  return { close: () => got.req.destroy() };
+  req.end();
+  return { answered, close: () => req.destroy() };
 }

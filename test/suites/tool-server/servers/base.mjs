@@ -19,6 +19,16 @@ function listedToolCall(line) {
   }
 }
 
+/** Whether a text is one JSON-RPC notification (a method, no id). */
+function isNotification(text) {
+  try {
+    const msg = JSON.parse(text);
+    return typeof msg?.method === 'string' && !('id' in msg);
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a line is a call of add with a negative a (slowOnNegative answers it late). */
 function negativeAddCall(line) {
   try {
@@ -646,6 +656,18 @@ export function main(flaws = {}) {
           return;
         }
         const out = handleText(body, session.state);
+        // replyToNotificationsInBody: a notification's POST answered 200 with a JSON-RPC error in
+        // its body (requests are answered on the stream as usual).
+        if (flaws.replyToNotificationsInBody && isNotification(body)) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32601, message: 'Method not found' },
+            }),
+          );
+          return;
+        }
         // replyInBodyAfterInitialize: initialize answered on the stream, every later reply in the POST body.
         const initializeReply = out?.result?.serverInfo !== undefined;
         if (

@@ -1,0 +1,3 @@
+import { main } from './streamable-base.mjs';
+
+main({ broadcast: true, getUnflushed: true });
