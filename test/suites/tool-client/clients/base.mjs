@@ -202,6 +202,10 @@ function stdioConnection(command, flaws, events) {
       if (flaws.killServer) {
         child.kill('SIGKILL');
         await Promise.race([exit, new Promise((r) => setTimeout(r, 1000))]);
+        // A Go or Rust client goes on after the kill (it prints its result, closes other
+        // things): the relay's watcher says K only while the client still runs, and on a loaded
+        // machine it may not be scheduled before a client that exits at once is gone.
+        await new Promise((r) => setTimeout(r, 500));
         return;
       }
       if (flaws.killFirst) {
