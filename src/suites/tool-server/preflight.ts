@@ -1,3 +1,4 @@
+import { parseJsonBounded } from '../../protocol/json/index.js';
 import {
   METHODS,
   PROTOCOL_REVISIONS,
@@ -55,7 +56,8 @@ export const SLOW_START_HINT =
 function offeredVersion(channel: Channel, ex: Exchange): string {
   for (const item of channel.peer.items) {
     if (item.direction !== 'sent' || !item.text.includes(METHODS.initialize)) continue;
-    const sent = parsed(item.text) as {
+    const read = parseJsonBounded(item.text);
+    const sent = (read.ok ? read.value : undefined) as {
       id?: unknown;
       method?: unknown;
       params?: { protocolVersion?: unknown };
@@ -85,14 +87,6 @@ function versionHint(answered: unknown, offered: string, transport: Channel['tra
     return `; it says it supports ${named.join(', ')}: test it with --protocol ${named[named.length - 1]}`;
   }
   return `; the error is about the protocol version: another --protocol may work (wirecheck also speaks ${speakable.join(', ')} over ${transport})`;
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function quote(text: string): string {
