@@ -11,6 +11,8 @@ import { firstLinesBlock } from '../../harness/output-lines.js';
 import {
   InitializeResult,
   isProtocolRevision,
+  looksLikeVersion,
+  PROTOCOL_REVISIONS,
   type Tool,
   transportRevisionMismatch,
 } from '../../protocol/mcp/index.js';
@@ -716,15 +718,20 @@ function serverNamed(target: ToolServerTarget): string {
 
 /**
  * Why a server cannot be tested as the revision --protocol names, or undefined: it answered
- * initialize with another revision wirecheck knows, which MCP lets a server that does not
- * support the requested version do. Every check of that run would judge a session that does
- * not speak the named revision. A protocolVersion that is no known revision is left to the
- * checks (initialize.result-shape, initialize.requested-revision): that is a fault, not a choice.
+ * initialize with another version, which MCP lets a server that does not support the requested
+ * one do. Every check of that run would judge a session that does not speak the named revision.
+ * A date wirecheck does not know is such a version too (a revision published after this
+ * wirecheck); a protocolVersion that is no date is left to the checks
+ * (initialize.result-shape, initialize.requested-revision): that is a fault, not a choice.
  */
 function otherRevisionAnswered(target: ToolServerTarget, ex: Exchange): string | undefined {
   if (target.protocol === undefined) return undefined;
   const v = (ex.reply as { result?: { protocolVersion?: unknown } | null }).result?.protocolVersion;
-  if (!isProtocolRevision(v) || v === target.protocol) return undefined;
+  if (v === target.protocol) return undefined;
+  if (!isProtocolRevision(v)) {
+    if (!looksLikeVersion(v)) return undefined;
+    return `asked for protocolVersion ${target.protocol} (--protocol), the server answered ${v}, a revision this wirecheck does not know (it speaks ${PROTOCOL_REVISIONS.join(', ')}): it does not speak ${target.protocol}; test it with a --protocol it answers as asked, or with a wirecheck that knows ${v}`;
+  }
   const mismatch = transportRevisionMismatch(target.kind, v);
   const advice =
     mismatch === undefined

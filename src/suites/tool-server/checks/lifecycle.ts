@@ -168,7 +168,7 @@ export const lifecycleChecks: Check<ToolServerCtx>[] = [
     description: 'A client asking for the revision of --protocol is answered with that same protocolVersion.',
     level: 'must',
     basis: 'contract',
-    rule: "With --protocol R the run tests the server as a server of MCP revision R, and every revision's lifecycle says a server that supports the requested version MUST answer with that same version; a server that answers another version does not speak R (run it with the --protocol it answers). Every tool server run under a later revision than the spec's.",
+    rule: "With --protocol R the run tests the server as a server of MCP revision R, and every revision's lifecycle says a server that supports the requested version MUST answer with that same version; a server that answers another revision (a date, whether wirecheck knows it or not) does not speak R and cannot be tested as R (exit 2; run it with the --protocol it answers), and one that answers a protocolVersion that is no date at all fails here. Every tool server run under a later revision than the spec's.",
     revisions: revisionsFrom('2025-03-26'),
     timeoutMs: CHECK_MS,
     async run(ctx) {

@@ -141,7 +141,7 @@ function text(t, isError = false) {
     : { content: [{ type: 'text', text: t }] };
 }
 
-/** newerRevisionAlways: a revision later than any wirecheck knows (a date, as MCP revisions are). */
+/** newerRevisionAlways: a revision later than any wirecheck knows (a date, as MCP revisions are), or the string given. */
 const NEWER_REVISION = '2026-07-28';
 
 let stalled = false;
@@ -345,7 +345,8 @@ export function main(flaws = {}) {
         if (flaws.newerRevisionAlways) {
           return reply({
             result: {
-              protocolVersion: NEWER_REVISION,
+              protocolVersion:
+                typeof flaws.newerRevisionAlways === 'string' ? flaws.newerRevisionAlways : NEWER_REVISION,
               capabilities: { tools: {} },
               serverInfo: { name: 'wirecheck-test-server', version: '1.0.0' },
             },

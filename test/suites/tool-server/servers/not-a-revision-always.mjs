@@ -1,0 +1,3 @@
+import { main } from './base.mjs';
+
+main({ newerRevisionAlways: 'latest' });
