@@ -1,25 +1,22 @@
 import { describe, expect, test } from 'vitest';
 import { accumulate, StreamAccumulator } from '../../../src/protocol/messages/index.js';
+import {
+  cite,
+  json,
+  messageDelta,
+  messageStart,
+  messageStop,
+  stop,
+  text,
+  textStart,
+  toolStart,
+} from './events.js';
 
 // What the real API streams beyond the spec's fields, folded as the official SDK 1.12 folds
 // it (lib/MessageStream.js): citations from citations_delta, stop_details and container from
 // message_delta's delta.
 
-const start = {
-  type: 'message_start',
-  message: {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'm',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    stop_details: null,
-    container: null,
-    usage: { input_tokens: 3, output_tokens: 1 },
-  },
-};
+const start = messageStart({ stop_details: null, container: null });
 const CITE_A = {
   type: 'char_location',
   cited_text: 'grass is green',
@@ -32,41 +29,18 @@ const CITE_B = { ...CITE_A, cited_text: 'sky is blue', start_char_index: 15, end
 const STOP_DETAILS = { type: 'refusal', category: 'cyber', explanation: 'not this one' };
 const CONTAINER = { id: 'container_011', expires_at: '2030-01-01T00:00:00Z', skills: null };
 
-const textStart = (block: Record<string, unknown> = { type: 'text', text: '' }, index = 0) => ({
-  type: 'content_block_start',
-  index,
-  content_block: block,
-});
-const text = (t: string, index = 0) => ({
-  type: 'content_block_delta',
-  index,
-  delta: { type: 'text_delta', text: t },
-});
-const cite = (citation: unknown, index = 0) => ({
-  type: 'content_block_delta',
-  index,
-  delta: { type: 'citations_delta', citation },
-});
-const stop = (index = 0) => ({ type: 'content_block_stop', index });
-const messageDelta = (delta: Record<string, unknown> = {}) => ({
-  type: 'message_delta',
-  delta: { stop_reason: 'end_turn', stop_sequence: null, ...delta },
-  usage: { output_tokens: 9 },
-});
-const messageStop = { type: 'message_stop' };
-
 describe("citations_delta: a text block's citations, in arrival order", () => {
   test('appended to the empty list of the start, before or after the text', () => {
     const message = accumulate([
       start,
-      textStart({ type: 'text', text: '', citations: [] }),
+      textStart(0, { citations: [] }),
       cite(CITE_A),
       text('Grass is green, '),
       text('the sky blue.'),
       cite(CITE_B),
       stop(),
       messageDelta(),
-      messageStop,
+      messageStop(),
     ]);
     expect(message.content).toEqual([
       { type: 'text', text: 'Grass is green, the sky blue.', citations: [CITE_A, CITE_B] },
@@ -77,23 +51,23 @@ describe("citations_delta: a text block's citations, in arrival order", () => {
     for (const first of [{}, { citations: null }]) {
       const message = accumulate([
         start,
-        textStart({ type: 'text', text: '', ...first }),
+        textStart(0, first),
         text('a'),
         cite(CITE_B),
         stop(),
         messageDelta(),
-        messageStop,
+        messageStop(),
       ]);
       expect(message.content).toEqual([{ type: 'text', text: 'a', citations: [CITE_B] }]);
     }
     const kept = accumulate([
       start,
-      textStart({ type: 'text', text: '', citations: [CITE_A] }),
+      textStart(0, { citations: [CITE_A] }),
       text('a'),
       cite(CITE_B),
       stop(),
       messageDelta(),
-      messageStop,
+      messageStop(),
     ]);
     expect(kept.content).toEqual([{ type: 'text', text: 'a', citations: [CITE_A, CITE_B] }]);
   });
@@ -106,7 +80,7 @@ describe("citations_delta: a text block's citations, in arrival order", () => {
       { type: 'content_block_delta', index: 0, delta: { type: 'citations_delta' } },
       stop(),
       messageDelta(),
-      messageStop,
+      messageStop(),
     ]);
     expect(message.content).toEqual([{ type: 'text', text: 'a' }]);
   });
@@ -115,12 +89,12 @@ describe("citations_delta: a text block's citations, in arrival order", () => {
     const acc = new StreamAccumulator();
     for (const e of [
       start,
-      textStart({ type: 'tool_use', id: 'toolu_1', name: 'bash', input: {} }),
+      toolStart(0, 'toolu_1'),
       cite(CITE_A),
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{}' } },
+      json('{}'),
       stop(),
-      messageDelta({ stop_reason: 'tool_use' }),
-      messageStop,
+      messageDelta('tool_use'),
+      messageStop(),
     ]) {
       acc.push(e);
     }
@@ -136,8 +110,8 @@ describe("message_delta's delta: the reply's final fields beside the stop reason
       textStart(),
       text('no'),
       stop(),
-      messageDelta({ stop_reason: 'refusal', stop_details: STOP_DETAILS, container: CONTAINER }),
-      messageStop,
+      messageDelta('refusal', { stop_details: STOP_DETAILS, container: CONTAINER }),
+      messageStop(),
     ]);
     expect(message).toMatchObject({
       stop_reason: 'refusal',
@@ -153,8 +127,8 @@ describe("message_delta's delta: the reply's final fields beside the stop reason
       textStart(),
       text('a'),
       stop(),
-      messageDelta({ stop_details: null, container: null }),
-      messageStop,
+      messageDelta('end_turn', { stop_details: null, container: null }),
+      messageStop(),
     ]);
     expect(message).toMatchObject({ stop_details: null, container: CONTAINER });
   });
@@ -165,8 +139,8 @@ describe("message_delta's delta: the reply's final fields beside the stop reason
       textStart(),
       text('a'),
       stop(),
-      messageDelta({ id: 'msg_other', model: 'other', role: 'user', content: [], usage: {} }),
-      messageStop,
+      messageDelta('end_turn', { id: 'msg_other', model: 'other', role: 'user', content: [], usage: {} }),
+      messageStop(),
     ]);
     expect(message).toMatchObject({
       id: 'msg_1',

@@ -9,49 +9,20 @@ import {
   type StreamViolationKind,
 } from '../../../src/protocol/messages/index.js';
 import { arbMessage } from '../../../src/suites/arbitraries/messages.js';
+import {
+  json,
+  messageDelta,
+  messageStart,
+  messageStop,
+  overloadedError,
+  ping,
+  stop,
+  text,
+  textStart,
+  toolStart,
+} from './events.js';
 
-const start = {
-  type: 'message_start',
-  message: {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'm',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { input_tokens: 3, output_tokens: 1 },
-  },
-};
-const textStart = (index = 0) => ({
-  type: 'content_block_start',
-  index,
-  content_block: { type: 'text', text: '' },
-});
-const toolStart = (index = 0) => ({
-  type: 'content_block_start',
-  index,
-  content_block: { type: 'tool_use', id: `toolu_${index}`, name: 'bash', input: {} },
-});
-const text = (t: string, index = 0) => ({
-  type: 'content_block_delta',
-  index,
-  delta: { type: 'text_delta', text: t },
-});
-const json = (partial_json: string, index = 0) => ({
-  type: 'content_block_delta',
-  index,
-  delta: { type: 'input_json_delta', partial_json },
-});
-const stop = (index = 0) => ({ type: 'content_block_stop', index });
-const messageDelta = (stop_reason = 'end_turn') => ({
-  type: 'message_delta',
-  delta: { stop_reason, stop_sequence: null },
-  usage: { output_tokens: 9 },
-});
-const messageStop = { type: 'message_stop' };
-const ping = { type: 'ping' };
-const overloaded = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
+const start = messageStart();
 
 /** The error `accumulate(events)` throws (fails the test when it throws none). */
 function violation(events: unknown[]): StreamProtocolError {
@@ -87,11 +58,11 @@ describe('a valid stream', () => {
       start,
       toolStart(),
       json('{"comm'),
-      ping,
+      ping(),
       json('and":"ls"}'),
       stop(),
       messageDelta('tool_use'),
-      messageStop,
+      messageStop(),
     ]);
     expect(message.content).toEqual([
       { type: 'tool_use', id: 'toolu_0', name: 'bash', input: { command: 'ls' } },
@@ -108,22 +79,28 @@ describe('a valid stream', () => {
       text('llo 👋'),
       stop(),
       messageDelta(),
-      messageStop,
+      messageStop(),
     ]);
     expect(message.content).toEqual([{ type: 'text', text: 'héllo 👋' }]);
   });
 
   test('pings anywhere are ignored, before message_start and after message_stop too', () => {
-    const events = [start, textStart(), text('a'), stop(), messageDelta(), messageStop];
+    const events = [start, textStart(), text('a'), stop(), messageDelta(), messageStop()];
     const reference = accumulate(events);
     for (let at = 0; at <= events.length; at++) {
-      expect(accumulate([...events.slice(0, at), ping, ping, ...events.slice(at)])).toEqual(reference);
+      expect(accumulate([...events.slice(0, at), ping(), ping(), ...events.slice(at)])).toEqual(reference);
     }
   });
 
   test('unknown event types are ignored and listed in arrival order', () => {
     const acc = new StreamAccumulator();
-    for (const e of [{ type: 'future_event' }, start, { type: 'x', index: 0 }, messageDelta(), messageStop]) {
+    for (const e of [
+      { type: 'future_event' },
+      start,
+      { type: 'x', index: 0 },
+      messageDelta(),
+      messageStop(),
+    ]) {
       acc.push(e);
     }
     expect(acc.finish().content).toEqual([]);
@@ -156,7 +133,7 @@ describe('a valid stream', () => {
         ...messageDelta('pause_turn'),
         usage: { output_tokens: 9, cache_read_input_tokens: 4, server_tool_use: { web_search_requests: 1 } },
       },
-      messageStop,
+      messageStop(),
     ]) {
       acc.push(e);
     }
@@ -188,7 +165,7 @@ describe('a valid stream', () => {
           server_tool_use: null,
         },
       },
-      messageStop,
+      messageStop(),
     ]);
     expect(message.usage).toEqual({ input_tokens: 3, output_tokens: 5 });
   });
@@ -201,7 +178,7 @@ describe('a valid stream', () => {
       text('a'),
       stop(),
       { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } },
-      messageStop,
+      messageStop(),
     ]);
     expect(message).toMatchObject({ stop_reason: 'end_turn', stop_sequence: null });
   });
@@ -212,7 +189,7 @@ describe('a valid stream', () => {
       index: 0,
       content_block: { type: 'tool_use', id: 't', name: 'n' },
     };
-    expect(accumulate([start, noInput, stop(0), messageDelta('tool_use'), messageStop]).content).toEqual([
+    expect(accumulate([start, noInput, stop(0), messageDelta('tool_use'), messageStop()]).content).toEqual([
       { type: 'tool_use', id: 't', name: 'n', input: {} },
     ]);
   });
@@ -236,7 +213,7 @@ describe('a valid stream', () => {
       acc.push(e);
     }
     acc.push(messageDelta('tool_use'));
-    acc.push(messageStop);
+    acc.push(messageStop());
     expect(acc.blocksWithoutDeltas).toEqual([0, 1]);
     expect(acc.finish().content).toEqual([
       { type: 'text', text: '' },
@@ -247,9 +224,9 @@ describe('a valid stream', () => {
 
   test('eventCount counts every event, pings included, and ended turns true at message_stop', () => {
     const acc = new StreamAccumulator();
-    for (const e of [ping, start, messageDelta()]) acc.push(e);
+    for (const e of [ping(), start, messageDelta()]) acc.push(e);
     expect(acc.ended).toBe(false);
-    acc.push(messageStop);
+    acc.push(messageStop());
     expect(acc.ended).toBe(true);
     expect(acc.eventCount).toBe(4);
   });
@@ -260,7 +237,7 @@ describe('a valid stream', () => {
       { ...textStart(), content_block: { type: 'text', text: '', citations: [] } },
       stop(),
       { ...messageDelta(), usage: { output_tokens: 9, cache_read_input_tokens: 2 } },
-      messageStop,
+      messageStop(),
     ]);
     expect(message).toMatchObject({
       container: null,
@@ -286,7 +263,13 @@ describe('order violations (Events rule 1)', () => {
   });
 
   test('message_stop without message_delta is an order violation', () => {
-    expectViolation([start, messageStop], 'order', 'content_block_start or message_delta', 'message_stop', 1);
+    expectViolation(
+      [start, messageStop()],
+      'order',
+      'content_block_start or message_delta',
+      'message_stop',
+      1,
+    );
   });
 
   test('a block start while a block is open is an order violation', () => {
@@ -322,7 +305,7 @@ describe('order violations (Events rule 1)', () => {
   test('a second message_start is an order violation', () => {
     expectViolation([start, start], 'order', 'content_block_start or message_delta', 'message_start', 1);
     expectViolation(
-      [ping, start, textStart(), ping, start],
+      [ping(), start, textStart(), ping(), start],
       'order',
       'content_block_delta or content_block_stop',
       'message_start',
@@ -332,7 +315,7 @@ describe('order violations (Events rule 1)', () => {
 
   test('an event after message_stop is an order violation', () => {
     expectViolation(
-      [start, messageDelta(), messageStop, messageStop],
+      [start, messageDelta(), messageStop(), messageStop()],
       'order',
       'end of stream',
       'message_stop',
@@ -434,7 +417,7 @@ describe('json violations (Events rule 3)', () => {
     // Parsed, such a value crashes whatever walks it next (JSON.stringify: RangeError).
     const levels = 1_000_000;
     const events = [start, toolStart(), json('{"a":'), json('['.repeat(levels)), json(']'.repeat(levels))];
-    const e = violation([...events, json('}'), stop(), messageDelta('tool_use'), messageStop]);
+    const e = violation([...events, json('}'), stop(), messageDelta('tool_use'), messageStop()]);
     expect([e.kind, e.expected, e.eventIndex]).toEqual([
       'json',
       'the partial_json fragments of index 0 to form JSON',
@@ -477,7 +460,7 @@ describe('shape violations', () => {
   });
 
   test('an event without a string type', () => {
-    expectViolation([ping, { type: 7 }], 'shape', 'an event with a string type', '{"type":7}', 1);
+    expectViolation([ping(), { type: 7 }], 'shape', 'an event with a string type', '{"type":7}', 1);
     expectViolation([{ index: 0 }], 'shape', 'an event with a string type', '{"index":0}', 0);
   });
 
@@ -573,7 +556,7 @@ describe('truncated streams', () => {
 
   test('a stream cut inside a block names the open block', () => {
     expectViolation(
-      [ping, start, toolStart(), json('{')],
+      [ping(), start, toolStart(), json('{')],
       'truncated',
       'content_block_delta or content_block_stop before the stream ends',
       'end of stream with block 0 open after 4 events',
@@ -584,14 +567,14 @@ describe('truncated streams', () => {
 
 describe('error events', () => {
   test.each([
-    ['as the first event', [overloaded], 0],
-    ['after pings', [ping, ping, overloaded], 2],
-    ['mid-stream, inside a block', [start, textStart(), text('a'), overloaded], 3],
-    ['after message_stop', [start, messageDelta(), messageStop, overloaded], 3],
+    ['as the first event', [overloadedError()], 0],
+    ['after pings', [ping(), ping(), overloadedError()], 2],
+    ['mid-stream, inside a block', [start, textStart(), text('a'), overloadedError()], 3],
+    ['after message_stop', [start, messageDelta(), messageStop(), overloadedError()], 3],
   ])('an error event %s throws StreamErrorEvent with the body', (_name, events, at) => {
     const e = violation(events);
     expect(e).toBeInstanceOf(StreamErrorEvent);
-    expect((e as StreamErrorEvent).body).toEqual(overloaded);
+    expect((e as StreamErrorEvent).body).toEqual(overloadedError());
     expect([e.kind, e.expected, e.actual, e.eventIndex]).toEqual([
       'error-event',
       'no error event',

@@ -1,5 +1,6 @@
 import { decodeFrames, encodeEvent } from '../../../src/protocol/sse/index.js';
 import type { MessagesServiceCtx, StreamedReply } from '../../../src/suites/messages-service/index.js';
+import { messageStart } from '../../protocol/messages/events.js';
 
 /** A 200 event stream carrying `events` in order, as the stream checks receive it. */
 export function streamReplyOf(events: readonly { type: string }[]): StreamedReply {
@@ -23,19 +24,7 @@ export const streamsCtx = (text: StreamedReply, tool: StreamedReply) =>
   }) as unknown as MessagesServiceCtx;
 
 /** A message_start of the spec's shape: 3 input tokens. */
-export const MESSAGE_START = {
-  type: 'message_start',
-  message: {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'm',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { input_tokens: 3, output_tokens: 1 },
-  },
-};
+export const MESSAGE_START = messageStart();
 
 /** A buffered reply of the spec's shape: one text block, end_turn. */
 export const TEXT_MESSAGE = {
