@@ -1,7 +1,9 @@
+import { certificateWords } from '../../harness/certificate-refusal.js';
 import { TargetUnavailable } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import {
   BudgetSpent,
+  CertificateRefused,
   RequestFailed,
   RunawayGuard,
   type ServiceClient,
@@ -176,6 +178,9 @@ export async function openMessagesService(
     if (problem !== undefined) throw new TargetUnavailable(problem);
   } catch (e) {
     await close();
+    if (e instanceof CertificateRefused) {
+      throw new TargetUnavailable(certificateWords(`the messages service at ${resolved.baseUrl}`, e.refusal));
+    }
     if (e instanceof RequestFailed) {
       throw new TargetUnavailable(
         `the messages service at ${resolved.baseUrl} cannot be reached: one request was sent (POST ${url} with a one-line text prompt) and it failed: ${e.message}`,

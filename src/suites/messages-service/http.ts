@@ -1,3 +1,8 @@
+import {
+  type CertificateRefusal,
+  certificateRefusalOf,
+  certificateWords,
+} from '../../harness/certificate-refusal.js';
 import { CheckFailure, HarnessBug, NotExercised, TargetGone } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
 import { clip } from '../../protocol/clip.js';
@@ -76,6 +81,16 @@ export interface StreamOptions extends SendOptions {
 
 /** The request could not be completed at all: no connection, a reset before the headers (a reply past its budget is BudgetSpent). */
 export class RequestFailed extends CheckFailure {}
+
+/** TLS refused the service's certificate: it answered, but no request reached it (certificate-refusal.ts). */
+export class CertificateRefused extends RequestFailed {
+  constructor(
+    message: string,
+    readonly refusal: CertificateRefusal,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The service was rate-limited or overloaded through the retries (429, 529, 503, or a stream
@@ -226,6 +241,12 @@ async function post(
       const usage = badPort(e, url);
       if (usage) throw usage;
       if (!signal.aborted && !isNetworkFailure(e)) throw notSent(e, url, headers);
+      const refused = certificateRefusalOf(e);
+      if (refused !== undefined)
+        throw new CertificateRefused(
+          `POST ${url} failed: ${certificateWords(new URL(url).origin, refused)}`,
+          refused,
+        );
       throw new RequestFailed(`POST ${url} failed: ${describeError(e, client.requestTimeoutMs)}`);
     }
     if (!RETRY_STATUSES.has(response.status) || attempt >= MAX_RETRIES) return response;

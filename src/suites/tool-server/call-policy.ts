@@ -115,6 +115,49 @@ function refusedNote(refused: readonly Tool[], option: CallToolsOption | undefin
   return `tools not called (${why}): ${shown}. To let the checks call them with generated arguments, add --call-tools all or --call-tools ${names.slice(0, 3).join(',')}`;
 }
 
+/** Characters of a listed name shown in the message (a server may list a name of any length). */
+const LISTED_NAME_CHARS = 80;
+
+/**
+ * Why `--call-tools NAME,...` cannot be what the user asked, or undefined: it names a tool the
+ * server does not list, so that name is never called and the run would pass with the checks
+ * that need it skipped for "not named in --call-tools", which never mentions the name given
+ * (a typo gave a green run). Judged against the run's one listing, the one the policy is made
+ * from: a name missing there is not called in this run whatever a later listing holds. A
+ * listing that stopped early (an error page, a loop, the size bound) may hold the name on a
+ * page not read: nothing is judged then. An entry the Tool schema refuses is still listed by
+ * its name: naming it is no typo (tools.list-shape judges the entry).
+ */
+export function unlistedNamesProblem(
+  pages: { readonly results: readonly unknown[]; readonly problem?: string; readonly cut?: string },
+  option: CallToolsOption | undefined,
+): string | undefined {
+  if (option === undefined || typeof option === 'string') return undefined;
+  if (pages.problem !== undefined || pages.cut !== undefined) return undefined;
+  const listed: string[] = [];
+  for (const result of pages.results) {
+    const raw = (result as { tools?: unknown } | null)?.tools;
+    if (!Array.isArray(raw)) continue;
+    for (const item of raw) {
+      const name = (item as { name?: unknown } | null)?.name;
+      if (typeof name === 'string') listed.push(name);
+    }
+  }
+  const known = new Set(listed);
+  const missing = option.filter((n) => !known.has(n));
+  if (missing.length === 0) return undefined;
+  const quoted = missing.map((n) => JSON.stringify(n));
+  const names =
+    quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+  const shown = listed.map((n) => (n.length > LISTED_NAME_CHARS ? `${n.slice(0, LISTED_NAME_CHARS)}...` : n));
+  const lists =
+    listed.length === 0
+      ? 'it lists no tools'
+      : `it lists: ${shown.slice(0, SHOWN).join(', ')}${listed.length > SHOWN ? `, ... (${listed.length} tools)` : ''}`;
+  const never = missing.length === 1 ? 'it would never be called' : 'they would never be called';
+  return `--call-tools names ${names}, which the server does not list (${lists}): the checks call only listed tools, so ${never} and the run would not be the one asked for; give the names as tools/list spells them, or --call-tools all`;
+}
+
 /** The skip message when a check needs a tool and none may be called. */
 export function noToolMessage(policy: CallPolicy, what: string): string {
   const unread = unreadNote(policy.unread);

@@ -1,3 +1,4 @@
+import { certificateWords, probeCertificate } from '../../harness/certificate-refusal.js';
 import {
   CheckFailure,
   CheckSkipped,
@@ -18,13 +19,13 @@ import {
 } from '../../protocol/mcp/index.js';
 import { redactCommand, redactUrl } from '../../recording/tools/redact-target.js';
 import { CallBacklog } from './call-backlog.js';
-import { type CallPolicy, callPolicy } from './call-policy.js';
+import { type CallPolicy, callPolicy, unlistedNamesProblem } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
 import { openGet, type TargetHeaders } from './http.js';
 import { IdleStream } from './idle-stream.js';
 import { readTools } from './listed-tools.js';
-import { SLOW_START_HINT, whyNoInitialize } from './preflight.js';
+import { SLOW_START_HINT, streamableHttpHint, whyNoInitialize } from './preflight.js';
 import { prerequisite } from './prerequisite.js';
 import { describeExit, type ServerProcess, spawnServer } from './process.js';
 import { RoomMade } from './room-made.js';
@@ -579,6 +580,15 @@ export async function openToolServer(
     });
   const tools = async () => (await toolList()).tools;
 
+  const unlisted = await unlistedCallTools(target.callTools, toolPages).catch(async (e: unknown) => {
+    await close();
+    throw e;
+  });
+  if (unlisted !== undefined) {
+    await close();
+    throw new UsageError(unlisted);
+  }
+
   return {
     target,
     transport: target.kind,
@@ -611,6 +621,27 @@ export async function openToolServer(
     leftovers,
     close,
   };
+}
+
+/**
+ * Why `--call-tools NAME,...` names a tool the server does not list (call-policy.ts), asked
+ * at open so the run stops before any check: exit 2 as a usage error, the --call-tools value
+ * being wrong for this server (as an --only entry matching no check is), where a server that
+ * cannot do what was asked (--protocol it does not answer) is unavailable. Only a list of
+ * names costs the tools/list now; one that fails is left to the checks, which report it, and
+ * nothing is judged.
+ */
+async function unlistedCallTools(
+  option: ToolServerTarget['callTools'],
+  toolPages: () => Promise<ToolPages>,
+): Promise<string | undefined> {
+  if (option === undefined || typeof option === 'string') return undefined;
+  try {
+    return unlistedNamesProblem(await toolPages(), option);
+  } catch (e) {
+    if (e instanceof CheckFailure || e instanceof CheckSkipped) return undefined;
+    throw e;
+  }
 }
 
 /** False for a Streamable HTTP channel whose initialize was not answered (no session id issued, no version agreed). */
@@ -646,8 +677,11 @@ async function preflight(
       headersToSend(target),
     );
     if ('problem' in got) {
+      const refused = got.timedOut ? undefined : await probeCertificate(new URL(target.url), how.httpMs);
       throw new TargetUnavailable(
-        `the stream URL ${redactUrl(target.url)} does not answer: ${got.problem}${stderr(how.started)}`,
+        refused === undefined
+          ? `the stream URL ${redactUrl(target.url)} does not answer: ${got.problem}${stderr(how.started)}`
+          : `${certificateWords(redactUrl(target.url), refused)}${stderr(how.started)}`,
       );
     }
     const type = String(got.res.headers['content-type'] ?? '');
@@ -655,7 +689,7 @@ async function preflight(
       const body = await firstBytes(got.res, 300, 500);
       got.req.destroy();
       throw new TargetUnavailable(
-        `GET ${redactUrl(target.url)} (Accept: text/event-stream) answered HTTP ${got.res.statusCode} ${type === '' ? '(no content type)' : type}, not 200 text/event-stream: no SSE session can be opened there${body === '' ? '' : `; body: ${JSON.stringify(body)}`}${stderr(how.started)}`,
+        `GET ${redactUrl(target.url)} (Accept: text/event-stream) answered HTTP ${got.res.statusCode} ${type === '' ? '(no content type)' : type}, not 200 text/event-stream: no SSE session can be opened there${body === '' ? '' : `; body: ${JSON.stringify(body)}`}${streamableHttpHint(got.res.statusCode ?? 0, body)}${stderr(how.started)}`,
       );
     }
     got.req.destroy();
@@ -698,7 +732,7 @@ async function preflight(
   // Let a dying process finish so its exit status and stderr are complete.
   if (proc !== undefined) await Promise.race([proc.exited, delay(300)]);
   if (channel.transport === 'http') {
-    const why = whyNoStreamableInitialize(channel as StreamableChannel, ex, how.replyMs);
+    const why = await whyNoStreamableInitialize(channel as StreamableChannel, ex, how.replyMs, how.httpMs);
     await channel.close();
     throw new TargetUnavailable(`${serverNamed(target)} cannot be tested: ${why}${stderr(how.started)}`);
   }
@@ -745,11 +779,20 @@ function otherRevisionAnswered(target: ToolServerTarget, ex: Exchange): string |
  * (no endpoint at this URL), another status, a body that is not JSON-RPC, or looks like an
  * HTTP+SSE server's stream URL.
  */
-function whyNoStreamableInitialize(channel: StreamableChannel, ex: Exchange, budgetMs: number): string {
+async function whyNoStreamableInitialize(
+  channel: StreamableChannel,
+  ex: Exchange,
+  budgetMs: number,
+  /** Budget of the handshake that tells a refused certificate from a server that is not there. */
+  handshakeMs: number,
+): Promise<string> {
   const post = channel.posts[0];
   const body = post === undefined ? '' : post.body.slice(0, 200);
   const shown = body === '' ? '' : `; body: ${JSON.stringify(body)}`;
   if (post?.status === undefined) {
+    // The POST's error keeps only Node's words: a handshake of its own tells a refused certificate.
+    const refused = await probeCertificate(channel.url, handshakeMs);
+    if (refused !== undefined) return certificateWords(redactUrl(channel.url.href), refused);
     return `the POST of initialize got no HTTP answer (${post?.problem ?? ex.why ?? 'no response'})`;
   }
   if (post.status === 405 || (post.status >= 400 && /endpoint|sessionId|\/sse\b/i.test(body))) {
@@ -857,6 +900,8 @@ async function waitUntilAnswers(
       got.req.destroy();
       return undefined;
     }
+    // A certificate refused is a server that answered: the preflight says what TLS refused.
+    if (!got.timedOut && (await probeCertificate(new URL(url), 1000)) !== undefined) return undefined;
     last = got.problem;
     await delay(100);
   }

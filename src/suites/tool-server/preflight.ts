@@ -92,3 +92,27 @@ function versionHint(answered: unknown, offered: string, transport: Channel['tra
 function quote(text: string): string {
   return JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}...` : text);
 }
+
+/**
+ * The hint for a GET of an --sse URL refused with `status`, when the refusal reads like a
+ * Streamable HTTP endpoint's, or ''. Such an endpoint refuses a GET without its session header
+ * (4xx, a JSON-RPC error or words about the Mcp-Session-Id) or takes no GET at all (405). An
+ * HTTP+SSE server's own POST path asks for `sessionId`/`session_id`, a query parameter: that is
+ * not matched, so a user who gave that path is not sent to --http; nor is one refused for want
+ * of credentials (401, 403, 407), whatever the body says. `body` may be the first
+ * bytes only: a JSON-RPC message is told by its `"jsonrpc": "2.0"`, not by parsing it whole.
+ */
+export function streamableHttpHint(status: number, body: string): string {
+  const streamable =
+    status === 405 ||
+    (status >= 400 &&
+      status < 500 &&
+      !AUTH_STATUSES.includes(status) &&
+      (JSON_RPC_MEMBER.test(body) || SESSION_HEADER_WORDS.test(body)));
+  return streamable ? ': is this a Streamable HTTP server (then use --http with its URL)?' : '';
+}
+
+/** A refusal for want of credentials, whatever its body: the hint would hide the cause (--header). */
+const AUTH_STATUSES: readonly number[] = [401, 403, 407];
+const JSON_RPC_MEMBER = /"jsonrpc"\s*:\s*"2\.0"/;
+const SESSION_HEADER_WORDS = /mcp-session-id|session id/i;

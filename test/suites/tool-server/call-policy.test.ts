@@ -5,16 +5,19 @@ import type { Tool } from '../../../src/protocol/mcp/index.js';
 import { REFERENCE_SERVER_NAME as SERVER_NAME } from '../../../src/servers/tools/core.js';
 import { REFERENCE_TOOLS } from '../../../src/servers/tools/reference-tools.js';
 import { SUITES } from '../../../src/suites/registry.js';
+import { unlistedNamesProblem } from '../../../src/suites/tool-server/call-policy.js';
 import {
   callPolicy,
   MOCK_SERVER_NAME,
   parseCallTools,
   REFERENCE_SERVER_NAME,
   REFERENCE_TOOL_PROPERTIES,
+  referenceToolServerCommand,
   targetArgs,
   toolServerSuiteEntry,
   toolServerTargetFromOptions,
 } from '../../../src/suites/tool-server/index.js';
+import { cli } from '../../cli/fake-suites.js';
 
 const tool = (name: string, props: string[] = [], annotations?: Record<string, unknown>): Tool => ({
   name,
@@ -95,4 +98,67 @@ describe('which tools the suite may call (--call-tools)', () => {
       callTools: 'none',
     });
   });
+});
+
+describe('--call-tools naming a tool the server does not list (a typo gave a green run)', () => {
+  const page = (...names: unknown[]) => ({
+    tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })),
+  });
+
+  test('the names missing and what the server lists are said; listed names, all and none are fine', () => {
+    const pages = { results: [page('echo', 'add')] };
+    expect(unlistedNamesProblem(pages, ['ehco'])).toMatch(
+      /^--call-tools names "ehco", which the server does not list \(it lists: echo, add\): /,
+    );
+    expect(unlistedNamesProblem(pages, ['echo', 'ad', 'ehco'])).toMatch(
+      /^--call-tools names "ad" and "ehco", which the server does not list/,
+    );
+    expect(unlistedNamesProblem({ results: [{ tools: [] }] }, ['echo'])).toContain('(it lists no tools)');
+    expect(unlistedNamesProblem(pages, ['echo'])).toBeUndefined();
+    expect(unlistedNamesProblem(pages, 'all')).toBeUndefined();
+    expect(unlistedNamesProblem(pages, 'none')).toBeUndefined();
+    expect(unlistedNamesProblem(pages, undefined)).toBeUndefined();
+  });
+
+  test('every page counts, and an entry the Tool schema refuses is still listed by its name', () => {
+    const pages = {
+      results: [{ ...page('a'), nextCursor: '2' }, { tools: [{ name: 'b', inputSchema: null }] }],
+    };
+    expect(unlistedNamesProblem(pages, ['a', 'b'])).toBeUndefined();
+  });
+
+  test('a listing that stopped early may hold the name on a page not read: nothing is judged', () => {
+    const results = [{ ...page('a'), nextCursor: '2' }];
+    expect(
+      unlistedNamesProblem({ results, problem: 'tools/list with cursor "2" ...' }, ['b']),
+    ).toBeUndefined();
+    expect(unlistedNamesProblem({ results, cut: 'the 1 pages read hold ...' }, ['b'])).toBeUndefined();
+  });
+
+  test('a long list is cut to its first names, with how many there are', () => {
+    const names = Array.from({ length: 30 }, (_, i) => `tool_${i}`);
+    const message = unlistedNamesProblem({ results: [page(...names)] }, ['nope'])!;
+    expect(message).toContain('it lists: tool_0, tool_1,');
+    expect(message).toContain('tool_11, ... (30 tools)');
+    expect(message).not.toContain('tool_12');
+  });
+
+  test('wirecheck test tool-server --call-tools ehco against the reference server: exit 2, naming ehco and the listed tools', async () => {
+    const run = await cli([
+      'test',
+      'tool-server',
+      '--stdio',
+      referenceToolServerCommand('stdio'),
+      '--call-tools',
+      'ehco',
+      '--only',
+      'tool-server.initialize.',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'WC_USAGE: suite tool-server: --call-tools names "ehco", which the server does not list (it lists: ',
+    );
+    expect(run.stderr).toMatch(/it lists: [^)]*\becho\b/);
+    expect(run.stdout).not.toMatch(/\d+ passed/);
+  }, 60_000);
 });

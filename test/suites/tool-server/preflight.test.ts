@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import { referenceToolServerCommand } from '../../../src/suites/tool-server/index.js';
+import { streamableHttpHint } from '../../../src/suites/tool-server/preflight.js';
 import { startSseServer } from '../../clients/tools/sse-server.js';
 import {
   freePort,
@@ -107,6 +108,35 @@ describe('a tool server that cannot be tested is unavailable, with what was seen
     expect(message).toMatch(/answered HTTP 404/);
     expect(message).toContain('not found');
   }, 30_000);
+
+  test('--sse at a Streamable HTTP endpoint (400 without a session id) is told to use --http', async () => {
+    const port = await freePort();
+    const message = await unavailable({
+      kind: 'sse',
+      url: `http://127.0.0.1:${port}/mcp`,
+      start: referenceToolServerCommand('http', port),
+    });
+    expect(message).toMatch(
+      /answered HTTP 400 application\/json, .*mcp-session-id header is required.*: is this a Streamable HTTP server \(then use --http with its URL\)\?/,
+    );
+  }, 30_000);
+
+  test('which refusals of the GET read as a Streamable HTTP endpoint', () => {
+    const hint = ': is this a Streamable HTTP server (then use --http with its URL)?';
+    expect(streamableHttpHint(405, '')).toBe(hint);
+    expect(
+      streamableHttpHint(400, '{"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": "Bad Re'),
+    ).toBe(hint);
+    expect(streamableHttpHint(400, 'Bad Request: Missing session ID')).toBe(hint);
+    expect(streamableHttpHint(406, 'the Mcp-Session-Id header is required')).toBe(hint);
+    // An HTTP+SSE server's POST path asks for its sessionId query parameter: not a Streamable HTTP server.
+    expect(streamableHttpHint(400, 'session_id is required')).toBe('');
+    expect(streamableHttpHint(400, 'Missing sessionId parameter')).toBe('');
+    expect(streamableHttpHint(404, 'not found')).toBe('');
+    // A refusal for want of credentials is that, whatever its body (a server may speak JSON-RPC in it).
+    expect(streamableHttpHint(401, '{"jsonrpc":"2.0","error":{"code":-32001}}')).toBe('');
+    expect(streamableHttpHint(500, '{"jsonrpc":"2.0"}')).toBe('');
+  });
 
   test('an SSE stream served as text/plain is not an event stream', async () => {
     const message = await unavailable(await testServer('not-event-stream', 'sse'));
