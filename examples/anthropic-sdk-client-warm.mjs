@@ -2,8 +2,10 @@
 // the SDK is loaded once, and each case of the suite is a small relay process instead of a new
 // Node.js process that loads the SDK again. Start it once, then point the suite at the relay:
 //   node examples/anthropic-sdk-client-warm.mjs /tmp/sdk-client.sock &
-//   wirecheck test messages-client --client "perl node_modules/wirecheck/bin/warm-relay.pl /tmp/sdk-client.sock"
-// (the first line it prints is that --client value). Each case brings its own environment
+//   npx wirecheck test messages-client --client "perl bin/warm-relay.pl /tmp/sdk-client.sock"
+// The first line it prints is the --client value, the relay by its absolute path: pass that line.
+// Those paths are a clone's; where wirecheck is installed, both files are under
+// node_modules/wirecheck/ (examples/ and bin/). Each case brings its own environment
 // (ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY point at that case's mock), so a client is made per case.
 import Anthropic, { APIConnectionError, APIError, RateLimitError } from '@anthropic-ai/sdk';
 import { startWarmServer, WARM_RELAY_PATH } from 'wirecheck';

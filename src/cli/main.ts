@@ -12,7 +12,7 @@ import { addListCommand } from './list-command.js';
 import { addMergeReportsCommand } from './merge-reports.js';
 import { addMessagesClientCommand } from './messages-client.js';
 import { addProbeCommand } from './probe.js';
-import { addServeGroup, baseProgram, refuseRepeatedOptions } from './program.js';
+import { addServeGroup, baseProgram, hintUnquotedCommands, refuseRepeatedOptions } from './program.js';
 import { addRecordCommand } from './record.js';
 import { asWirecheckError, reportError } from './report-error.js';
 import { addRunBashCommand } from './run-bash.js';
@@ -83,9 +83,10 @@ export async function main(argv: string[], context: Partial<CliContext> = {}): P
   const ctx: CliContext = { ...processContext(context.deps ?? DEPS), ...context };
   let exitCode = 0;
   try {
-    await buildProgram(ctx, (code) => {
+    const program = buildProgram(ctx, (code) => {
       exitCode = code;
-    }).parseAsync(argv, { from: 'node' });
+    });
+    await hintUnquotedCommands(program, argv.slice(2)).parseAsync(argv, { from: 'node' });
     return exitCode;
   } catch (e) {
     // Commander has already printed its message (help, version or a usage error).

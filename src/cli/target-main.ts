@@ -110,10 +110,11 @@ export async function targetMain(
       await withoutArguments(ctx, finish);
       return exitCode;
     }
-    const { baseProgram, refuseRepeatedOptions } = await import('./program.js');
+    const { baseProgram, hintUnquotedCommands, refuseRepeatedOptions } = await import('./program.js');
     const program = baseProgram(ctx);
     await command.add(program, ctx, finish);
     refuseRepeatedOptions(program);
+    hintUnquotedCommands(program, argv.slice(2));
     await program.parseAsync(argv, { from: 'node' });
     return exitCode;
   } catch (e) {

@@ -79,7 +79,7 @@ export function addToolClientCommand(
     )
     .option(
       '--protocol <revision>',
-      'MCP revision to ask for in initialize: 2024-11-05 (default), 2025-03-26, 2025-06-18 or 2025-11-25; any of them answered is accepted',
+      'MCP revision to ask for in initialize: 2024-11-05 (default over stdio and SSE), 2025-03-26 (default over http), 2025-06-18 or 2025-11-25; any of them answered is accepted',
     )
     .action((flags: ToolClientFlags) => toolClientAction(ctx, run, flags, finish));
 }

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { buildProgram, DEPS } from '../../src/cli/main.js';
+import { FaultPlan } from '../../src/mocks/messages/faults.js';
 import { SUITES } from '../../src/suites/registry.js';
 
 function allCommands(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
@@ -137,5 +138,45 @@ describe('docs/cli.md', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+/** README.md and every docs/*.md, by name. */
+async function userDocs(): Promise<{ name: string; text: string }[]> {
+  const docsDir = new URL('../../docs/', import.meta.url);
+  const names = (await readdir(docsDir)).filter((n) => n.endsWith('.md')).sort();
+  return [
+    { name: 'README.md', text: await readFile(new URL('../../README.md', import.meta.url), 'utf8') },
+    ...(await Promise.all(
+      names.map(async (n) => ({ name: `docs/${n}`, text: await readFile(new URL(n, docsDir), 'utf8') })),
+    )),
+  ];
+}
+
+describe('--faults examples', () => {
+  test('every single-quoted --faults JSON in README.md and docs/*.md is a plan the mock accepts', async () => {
+    const wrong: string[] = [];
+    let seen = 0;
+    for (const { name, text } of await userDocs()) {
+      // Inside shell single quotes nothing is escaped: the text between them is what the CLI gets.
+      for (const match of text.matchAll(/--faults '([^']*)'/g)) {
+        seen++;
+        const where = `${name}:${text.slice(0, match.index).split('\n').length}`;
+        let json: unknown;
+        try {
+          json = JSON.parse(match[1] as string);
+        } catch (e) {
+          wrong.push(`${where}: not JSON (${(e as Error).message}): ${match[1]}`);
+          continue;
+        }
+        const parsed = FaultPlan.safeParse(json);
+        if (!parsed.success) {
+          const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
+          wrong.push(`${where}: ${issues.join('; ')}: ${match[1]}`);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
   });
 });

@@ -322,6 +322,18 @@ describe('wirecheck serve messages', () => {
     const badPlan = await cli(['serve', 'messages', '--faults', '{"stall":{"afterFrame":-1}}'], { deps });
     expect(badPlan.code).toBe(2);
     expect(badPlan.stderr).toContain('WC_USAGE: --faults: stall.afterFrame: ');
+    // A misspelt fault was dropped without a word: the mock started with no fault at all.
+    const typo = await cli(['serve', 'messages', '--faults', '{"chunkng":{"mode":"random"}}'], { deps });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'WC_USAGE: --faults: (top level): unknown key "chunkng" (expected one of: seed, chunking,',
+    );
+    const nested = '{"chunking":{"mode":"random","maxbytes":4}}';
+    const nestedTypo = await cli(['serve', 'messages', '--faults', nested], { deps });
+    expect(nestedTypo.code).toBe(2);
+    expect(nestedTypo.stderr).toContain(
+      '--faults: chunking: unknown key "maxbytes" (expected one of: mode, minBytes, maxBytes)',
+    );
     const badRate = await cli(['serve', 'messages', '--fault-pings', '2'], { deps });
     expect(badRate.stderr).toContain('--fault-pings is a probability between 0 and 1');
     expect(fake.calls).toEqual([]);

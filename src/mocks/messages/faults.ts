@@ -5,16 +5,37 @@ const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative().finite();
 
 /**
- * Where a frame is injected: a list of gap positions, and/or a probability per gap.
- * Gap i is the point just before scripted frame i: 0 is before `message_start`, and
- * the frame count is after the last frame.
+ * An object that refuses keys it does not know: a plan is typed by hand (on the command
+ * line, in a PUT body, in a fixture), and a misspelt fault dropped without a word served
+ * a stream with no fault at all. The message names the known keys, so the typo shows.
  */
-export const Injection = z.object({
+function strict<S extends z.ZodRawShape>(shape: S) {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (expected one of: ${known})`
+        : undefined,
+  });
+}
+
+/**
+ * The fields of Injection. The comment and unknown-event injections spread them into
+ * their own strict object: Injection.extend would keep Injection's unknown-key message,
+ * which names only `at` and `rate`.
+ */
+const injectionShape = {
   /** Gap positions (0 = before the first scripted frame); a position listed n times gets n frames in a row. */
   at: z.array(count).optional(),
   /** Probability, per gap, of one more injected frame there (seeded). */
   rate: z.number().min(0).max(1).optional(),
-});
+};
+/**
+ * Where a frame is injected: a list of gap positions, and/or a probability per gap.
+ * Gap i is the point just before scripted frame i: 0 is before `message_start`, and
+ * the frame count is after the last frame.
+ */
+export const Injection = strict(injectionShape);
 export type Injection = z.infer<typeof Injection>;
 
 export const MALFORMATIONS = ['invalid-json', 'type-mismatch', 'no-event-line', 'garbage-line'] as const;
@@ -30,7 +51,7 @@ export const MALFORMATIONS = ['invalid-json', 'type-mismatch', 'no-event-line', 
  * `httpError` and `headersDelayMs` apply to buffered replies too; everything else shapes
  * the SSE stream of a streamed reply.
  */
-export const FaultPlan = z.object({
+export const FaultPlan = strict({
   /**
    * Seed for every random choice of this plan. Absent: the service's seed. Either way
    * the request's index is mixed in, so two requests get different but reproducible cuts.
@@ -45,12 +66,12 @@ export const FaultPlan = z.object({
    */
   chunking: z
     .discriminatedUnion('mode', [
-      z.object({
+      strict({
         mode: z.literal('random'),
         minBytes: z.number().int().positive().optional(),
         maxBytes: z.number().int().positive().optional(),
       }),
-      z.object({ mode: z.literal('fixed'), size: z.number().int().positive() }),
+      strict({ mode: z.literal('fixed'), size: z.number().int().positive() }),
     ])
     .optional(),
   /** Also cut between the CR and the LF of every CRLF line ending (use with lineEnding 'crlf'). */
@@ -70,12 +91,12 @@ export const FaultPlan = z.object({
   /** Inject `event: ping` frames, anywhere, including before `message_start`. */
   pings: Injection.optional(),
   /** Inject comment lines (`: text` + blank line), which every SSE client must ignore. */
-  comments: Injection.extend({ text: z.string().optional() }).optional(),
+  comments: strict({ ...injectionShape, text: z.string().optional() }).optional(),
   /**
    * Inject frames with an event name the spec does not list (and `data` whose `type`
    * is that name). Clients of the real API must ignore unknown events.
    */
-  unknownEvents: Injection.extend({ name: z.string().min(1).optional() }).optional(),
+  unknownEvents: strict({ ...injectionShape, name: z.string().min(1).optional() }).optional(),
 
   /**
    * Delay before each scripted frame, in ms. A number applies before every frame; an
@@ -89,7 +110,7 @@ export const FaultPlan = z.object({
    * Pause after `afterFrame` scripted frames: for `ms` milliseconds, or, without `ms`,
    * until the client goes away (what clients without an idle timeout hang on).
    */
-  stall: z.object({ afterFrame: count, ms: ms.optional() }).optional(),
+  stall: strict({ afterFrame: count, ms: ms.optional() }).optional(),
   /**
    * During every pause (delay or stall) longer than this, send an `event: ping` frame
    * every this many ms, as the real API does during long pauses. Absent: the service's
@@ -108,9 +129,11 @@ export const FaultPlan = z.object({
    * mid-stream error event and end the stream:
    * `event: error` / `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":...}`.
    */
-  errorEvent: z
-    .object({ atFrame: count, errorType: z.string().min(1).optional(), message: z.string().optional() })
-    .optional(),
+  errorEvent: strict({
+    atFrame: count,
+    errorType: z.string().min(1).optional(),
+    message: z.string().optional(),
+  }).optional(),
   /**
    * Answer with this HTTP error instead of the reply (before any stream), with the real
    * API's error body. `retryAfterS` sets `retry-after` (default 1 for 429), `retryAfterMs`
@@ -120,17 +143,15 @@ export const FaultPlan = z.object({
    * reply the first attempt would have had. A reply's own error is known only once the
    * scenario has chosen that reply.
    */
-  httpError: z
-    .object({
-      status: z.number().int().min(400).max(599),
-      errorType: z.string().min(1).optional(),
-      message: z.string().optional(),
-      retryAfterS: z.number().nonnegative().optional(),
-      retryAfterMs: z.number().nonnegative().optional(),
-      times: z.number().int().positive().optional(),
-      headers: SendableHeaders.optional(),
-    })
-    .optional(),
+  httpError: strict({
+    status: z.number().int().min(400).max(599),
+    errorType: z.string().min(1).optional(),
+    message: z.string().optional(),
+    retryAfterS: z.number().nonnegative().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+    times: z.number().int().positive().optional(),
+    headers: SendableHeaders.optional(),
+  }).optional(),
 
   /**
    * Break scripted frame `atFrame`: `invalid-json` (data is not JSON), `type-mismatch`
@@ -139,7 +160,7 @@ export const FaultPlan = z.object({
    * inside the frame, which a decoder must ignore).
    */
   malformed: z
-    .array(z.object({ atFrame: count, kind: z.enum(MALFORMATIONS), eventName: z.string().min(1).optional() }))
+    .array(strict({ atFrame: count, kind: z.enum(MALFORMATIONS), eventName: z.string().min(1).optional() }))
     .optional(),
   /** Leave out the `message_stop` frame; the response then ends normally. */
   omitMessageStop: z.boolean().optional(),

@@ -401,6 +401,37 @@ describe('control API', () => {
     expect(state.faults).toBeUndefined();
     await app.close();
   });
+
+  test('PUT faults refuses a key it does not know, at any depth (was 200 with the fault dropped), naming it', async () => {
+    const { app, state } = appWith();
+    for (const [payload, expected] of [
+      [
+        { chunkng: { mode: 'random' } },
+        /^invalid fault plan: \(root\): unknown key "chunkng" \(expected one of: seed, chunking,/,
+      ],
+      [
+        { stall: { afterFrame: 1, msec: 5 } },
+        /^invalid fault plan: stall: unknown key "msec" \(expected one of: afterFrame, ms\)/,
+      ],
+      [
+        { comments: { rate: 0.5, txt: 'x' } },
+        /^invalid fault plan: comments: unknown key "txt" \(expected one of: at, rate, text\)/,
+      ],
+      [
+        { malformed: [{ atFrame: 1, kind: 'invalid-json', event: 'x' }] },
+        /^invalid fault plan: malformed.0: unknown key "event" \(expected one of: atFrame, kind, eventName\)/,
+      ],
+    ] as const) {
+      const res = await app.inject({ method: 'PUT', url: '/__wirecheck/faults', payload });
+      expect(expectErrorBody(res, 400, 'invalid_request_error')).toMatch(expected);
+      expect(state.faults).toBeUndefined();
+    }
+    // Mock options are parsed on arrival too: the library refuses the typo at start.
+    expect(() => appWith({ faults: { pings: { rate: 0.1, every: 2 } } as never })).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ path: ['pings'], keys: ['every'] })] }),
+    );
+    await app.close();
+  });
 });
 
 test('a scenario whose splits are not lists of offsets gets 500 api_error naming them, before any frame', async () => {
@@ -460,6 +491,7 @@ test("a script's faults are checked as PUT faults are: a mistyped fault gets 500
     [{ lineEnding: 'nope' }, /^the mock's scenario returned faults the mock cannot apply: lineEnding: /],
     [{ chunking: { mode: 'fixed', size: 0 } }, /faults the mock cannot apply: chunking.size: /],
     [{ disconnectAfterFrame: -1 }, /faults the mock cannot apply: disconnectAfterFrame: /],
+    [{ lineEndings: 'crlf' }, /faults the mock cannot apply: \(root\): unknown key "lineEndings"/],
     [
       { httpError: { status: 429, headers: { 'x-a': 'a\r\nb' } } },
       /httpError.headers: header "x-a" cannot be sent/,
