@@ -5,6 +5,7 @@ import { afterAll, expect, test } from 'vitest';
 import { TargetUnavailable } from '../../../src/harness/check.js';
 import { shellQuote } from '../../../src/harness/run-suite.js';
 import { openRunner } from '../../../src/suites/runner/context.js';
+import { referenceRunnerCommand } from '../../../src/suites/runner/index.js';
 import { runAgainst, runnerCommand } from './helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'wirecheck-runner-preflight-'));
@@ -41,6 +42,22 @@ test('a command that is not a runner (cat echoes the tool_use back) is unavailab
 
 test('a runner that answers nothing is unavailable', async () => {
   expect(await refusal('cat >/dev/null')).toContain('answered nothing to a plain tool_use line');
+}, 30_000);
+
+test('a runner that prints a banner line before its results is unavailable, the line named', async () => {
+  // Let through, every later answer sat one line off: 33 checks failed citing unrelated clauses.
+  const message = await refusal(`echo 'runner v1 ready'; exec ${referenceRunnerCommand()}`);
+  expect(message).toContain(
+    'printed "runner v1 ready" before its first result line: its stdout must carry only result lines, one per input line (logs go to stderr)',
+  );
+  expect(message).toContain('it was given a plain tool_use line (`echo wirecheck-probe`)');
+}, 30_000);
+
+test('a runner that prints a log line after its result is unavailable, the line named', async () => {
+  const message = await refusal(`${runnerCommand('conforming')}; echo 'runner done'`);
+  expect(message).toContain(
+    'printed 2 lines for 1 input line(s): after its result line came "runner done": its stdout must carry only result lines',
+  );
 }, 30_000);
 
 test('a runner that cannot be started any more after the preflight fails the check that saw it, and the rest are not run', async () => {
