@@ -21,7 +21,7 @@ import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
 import { type AgentCase, CASES, type CaseKey, isAgentMarker } from './cases.js';
 import { CASE_TIMEOUT_MS, PACED_CASE_BUDGETS } from './expect.js';
-import { type OperatorLines, watchOperatorLines } from './operator-lines.js';
+import { type StderrLines, watchStderrLines } from './operator-lines.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
 import { specRequestError } from './spec-request.js';
@@ -53,8 +53,8 @@ export interface AgentCaseResult {
   /** `served[i]`: the message the mock answered `requests[i]` with (undefined: it refused it). */
   readonly served: readonly (Message | undefined)[];
   readonly workdir: string;
-  /** The lines of the whole stderr asking someone to act (agent.breaker.operator-line). */
-  readonly operatorLines: OperatorLines;
+  /** The distinct lines of the whole stderr (agent.breaker.operator-line and operator-line-asks). */
+  readonly stderrLines: StderrLines;
   /** Set when wirecheck stopped the agent for sending MAX_CASE_REQUESTS requests in the case. */
   readonly stoppedAfterRequests?: number;
 }
@@ -139,7 +139,7 @@ export async function openAgent(
     // The case's budget counts from the first request, not the client's start-up.
     const contact = firstContact();
     let step = () => {};
-    const operatorLines = watchOperatorLines(spec.name);
+    const stderrLines = watchStderrLines(spec.name);
     const unwatch = mock.journal.onArrival((entry) => {
       contact.mark();
       step();
@@ -162,7 +162,7 @@ export async function openAgent(
           graceMs: 1000,
           signal: stop === undefined ? flood.signal : AbortSignal.any([stop, flood.signal]),
           // The breaker's request to an operator, wherever it is in a stderr longer than the 16 KiB kept.
-          stderrLine: operatorLines.see,
+          stderrLine: stderrLines.see,
         }),
       );
       unwatch();
@@ -183,7 +183,7 @@ export async function openAgent(
         otherOperations: journal.filter(atOtherApiOperation),
         served,
         workdir,
-        operatorLines: operatorLines.found(),
+        stderrLines: stderrLines.found(),
         ...(flood.signal.aborted && { stoppedAfterRequests: MAX_CASE_REQUESTS }),
       };
     } finally {

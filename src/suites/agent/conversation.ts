@@ -96,6 +96,34 @@ export function turnsOf(entry: JournalEntry): SpecTurn[] | undefined {
   });
 }
 
+/** A turn of the judging view: consecutive turns of one role, as sent, combined into one. */
+export interface JudgedTurn extends SpecTurn {
+  /** The indexes, in the request as sent, of the turns combined into this one. */
+  readonly sentAt: readonly number[];
+}
+
+/**
+ * The turns as the real API reads them: "Consecutive user or assistant turns in your request
+ * will be combined into a single turn" (the Messages API reference, `messages`). An agent
+ * that appends a reminder after its results, or its environment after the prompt, or echoes a
+ * reply as two assistant turns, sends one turn to that reader; the checks of a turn's
+ * structure judge it so. `offset` is the index of `turns[0]` in the request as sent.
+ */
+export function combineTurns(turns: readonly SpecTurn[], offset = 0): JudgedTurn[] {
+  const out: { role: unknown; blocks: SpecBlock[]; sentAt: number[] }[] = [];
+  turns.forEach((turn, i) => {
+    const last = out.at(-1);
+    // A turn whose role is no string is nothing the real API would combine: requests-valid judges it.
+    if (last !== undefined && last.role === turn.role && typeof turn.role === 'string') {
+      last.blocks.push(...turn.blocks);
+      last.sentAt.push(offset + i);
+    } else {
+      out.push({ role: turn.role, blocks: [...turn.blocks], sentAt: [offset + i] });
+    }
+  });
+  return out;
+}
+
 /** Every difference between two reduced values (both sides hold only fields the spec names). */
 export function specDifferences(expected: unknown, actual: unknown): Difference[] {
   return differences(expected, actual, { extra: 'report' });
@@ -214,7 +242,16 @@ export function onlyNewTurnsText(f: FollowUp): string {
   return `the request holds ${f.turns.length} turn(s) where the one before held ${f.earlier.length}: it sends only its new turns, ${how}, and the spec's service holds none`;
 }
 
-/** The tool_result blocks of the turns this request adds, with the index of the turn holding each. */
+/**
+ * The turns this request adds (from newTurnsStart), consecutive turns of one role combined
+ * (combineTurns): the reply's assistant turn first, then the user turn of its results.
+ */
+export function addedTurns(f: FollowUp): JudgedTurn[] {
+  const start = newTurnsStart(f);
+  return combineTurns(f.turns.slice(start), start);
+}
+
+/** The tool_result blocks of the turns this request adds, with the index (as sent) of the turn holding each. */
 export function newToolResults(f: FollowUp): { turn: number; block: ToolResultBlock }[] {
   const start = newTurnsStart(f);
   return f.turns

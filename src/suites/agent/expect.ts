@@ -168,14 +168,16 @@ export function workdirReady(result: AgentCaseResult): boolean {
 }
 
 /**
- * The line asking for operator intervention: the contract asks for one on stderr without
- * fixing its words, so any line naming someone to act (an operator, a human, an
- * administrator, the user, on-call...), intervention, a review, an investigation, an
- * escalation, a manual step, or asking to fix or re-run something counts. `please` and `fix`
- * alone are ordinary log words ("please wait", "fix: ..."): only with an act they ask for one.
+ * Words of a line asking a person to act (agent.breaker.operator-line-asks): someone named to
+ * act (an operator, a human, an administrator, a developer, an engineer, the user, on-call...),
+ * intervention, instructions, help or advice, a review or an investigation, an escalation or a
+ * manual step, or a request to take a look, verify, fix, retry or re-run something. The words
+ * are not fixed, so the list is wide: a line it misses costs a warning, never a failure.
+ * `please` and `fix` alone are ordinary log words ("please wait", "fix: ..."), and so is an
+ * agent's own "retrying": only with an act, or as a request, they ask for one.
  */
 const OPERATOR_LINE =
-  /\b(operators?|humans?|administrators?|admins?|supervisors?|maintainers?|users?|someone|person|attention|manual(ly)?|approv\w*|assist\w*|help|on-?call|re-?run|please (check|inspect|look|fix|intervene|contact|retry)|fix (the|it|this|that|them)\b)\b|interven|review|investigat|escalat/i;
+  /\b(operators?|humans?|administrators?|admins?|supervisors?|maintainers?|developers?|engineers?|users?|someone|somebody|person|attention|manual(ly)?|approv\w*|assist\w*|help|advi[sc]e|guidance|instructions?|on-?call|re-?run|re-?try|try again|take a look|look into|verify|please (check|inspect|look|fix|intervene|contact|retry|confirm|resolve)|fix (the|it|this|that|them)|action (required|needed)|requires? (your )?action|needs? (your )?(input|action))\b|interven|review|investigat|escalat|troubleshoot/i;
 
 /**
  * The conversation's roles as a log names them ("[assistant]", "user:", "role": "user", a user
@@ -184,7 +186,15 @@ const OPERATOR_LINE =
 const ROLE_LABEL =
   /\[(user|assistant)\]|\b(user|assistant)\s*[:>]|"?role"?\s*[:=]\s*"?(user|assistant)\b|\b(user|assistant)\s+(turns?|messages?|prompts?|content|blocks?|replies|reply|responses?|text)\b/gi;
 
-/** Whether a stderr line asks someone to act, the conversation's role names aside. */
+/**
+ * The user named as the one awaited or handed the run ("awaiting user response", "waiting for
+ * a user reply", "hand-off to the user: ..."): a request to a person, whatever role label
+ * follows.
+ */
+const USER_ASKED =
+  /\b(await(s|ing)?|wait(s|ing)? (for|on)|hand(s|ing)?[- ]?(off|over)( it)? to|handoff to|ask(s|ing)?|contact(s|ing)?|notify(ing)?|notifies|escalat\w* to|pass(es|ing)? (it |this |control )?(back )?to)\s+(an? |the |your )?users?\b/i;
+
+/** Whether a stderr line asks someone to act, the conversation's role names in a log of the loop aside. */
 export function asksForOperator(line: string): boolean {
-  return OPERATOR_LINE.test(line.replace(ROLE_LABEL, ' '));
+  return USER_ASKED.test(line) || OPERATOR_LINE.test(line.replace(ROLE_LABEL, ' '));
 }

@@ -2,26 +2,34 @@ import { asksForOperator } from './expect.js';
 
 /**
  * Distinct lines kept of one run: enough for any agent's log, bounded for one that writes a
- * new line asking for help at every step.
+ * new line at every step.
  */
 const MAX_LINES = 256;
 /** Enough of a line to quote it and tell it from another. */
 const MAX_LINE_CHARS = 400;
 
-/** A stderr line that asks someone to act, with its shape: the line as any run of the agent would print it. */
-export interface OperatorLine {
+/** A stderr line of a run, with its shape (the line as any run of the agent would print it). */
+export interface StderrLine {
   readonly line: string;
   readonly shape: string;
+  /** It reads as asking someone to act (`asksForOperator`). */
+  readonly asks: boolean;
 }
 
-/** The lines of one run's whole stderr that ask someone to act (`asksForOperator`), one per shape. */
-export interface OperatorLines {
-  readonly lines: readonly OperatorLine[];
-  /** More distinct lines came than MAX_LINES: some were not kept. */
+/**
+ * The distinct lines of one run's whole stderr, one per shape (blank lines left out). A line
+ * asking someone to act is kept past MAX_LINES of others, up to MAX_LINES of its own kind: a
+ * log of hundreds of distinct lines does not hide the breaker's request.
+ */
+export interface StderrLines {
+  readonly lines: readonly StderrLine[];
+  /** More distinct lines came than were kept: some were not. */
   readonly more: boolean;
+  /** Of those not kept, some asked someone to act. */
+  readonly moreAsking: boolean;
 }
 
-export const NO_OPERATOR_LINES: OperatorLines = { lines: [], more: false };
+export const NO_STDERR_LINES: StderrLines = { lines: [], more: false, moreAsking: false };
 
 /**
  * What two runs of the agent print alike even where the line's details differ: the case's
@@ -29,48 +37,59 @@ export const NO_OPERATOR_LINES: OperatorLines = { lines: [], more: false };
  * counts, times), paths (the working directory is the case's), case and spacing.
  */
 export function lineShape(line: string, caseName: string): string {
-  return line
-    .split(caseName)
-    .join('<case>')
-    .toLowerCase()
-    .replace(/[/\\][^\s'"`)\]]*/g, '<path>')
-    .replace(/\w*\d\w*/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    line
+      .split(caseName)
+      .join('<case>')
+      .toLowerCase()
+      .replace(/[/\\][^\s'"`)\]]*/g, '<path>')
+      // Word by word: a pattern around the digit backtracks over a long word at every start.
+      .replace(/\w+/g, (word) => (/\d/.test(word) ? '#' : word))
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
  * A watch of every stderr line of a case's run, the middle of a long stderr included (a run
  * keeps only its first and last KiBs). `see` never accepts a line, so that run-command shows it
- * every one: the first matching line may be a banner every run prints, and the breaker's line
- * come after it.
+ * every one.
  */
-export function watchOperatorLines(caseName: string): {
+export function watchStderrLines(caseName: string): {
   see(line: string): boolean;
-  found(): OperatorLines;
+  found(): StderrLines;
 } {
-  const byShape = new Map<string, OperatorLine>();
+  const byShape = new Map<string, StderrLine>();
+  let others = 0;
+  let asking = 0;
   let more = false;
+  let moreAsking = false;
   return {
     see(line) {
-      if (!asksForOperator(line)) return false;
       const kept = line.slice(0, MAX_LINE_CHARS);
       const shape = lineShape(kept, caseName);
-      if (byShape.has(shape)) return false;
-      if (byShape.size >= MAX_LINES) more = true;
-      else byShape.set(shape, { line: kept, shape });
+      if (shape === '' || byShape.has(shape)) return false;
+      const asks = asksForOperator(line);
+      if ((asks ? asking : others) >= MAX_LINES) {
+        more = true;
+        if (asks) moreAsking = true;
+        return false;
+      }
+      if (asks) asking++;
+      else others++;
+      byShape.set(shape, { line: kept, shape, asks });
       return false;
     },
-    found: () => ({ lines: [...byShape.values()], more }),
+    found: () => ({ lines: [...byShape.values()], more, moreAsking }),
   };
 }
 
 /**
- * The lines of `asked` that a control run (`usual`, where the breaker did not trip) did not
+ * The lines of `tripped` that a control run (`usual`, where the breaker did not trip) did not
  * print: only those can be the breaker's request. A line the control left unkept (`more`)
  * rules nothing out.
  */
-export function linesBeyond(asked: OperatorLines, usual: OperatorLines): readonly OperatorLine[] {
+export function linesBeyond(tripped: StderrLines, usual: StderrLines): readonly StderrLine[] {
   const shapes = new Set(usual.lines.map((l) => l.shape));
-  return asked.lines.filter((l) => !shapes.has(l.shape));
+  return tripped.lines.filter((l) => !shapes.has(l.shape));
 }

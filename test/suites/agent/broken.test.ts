@@ -69,7 +69,7 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     flaw: 'dies (exit 1, a stack trace) at the first command that fails',
     fails: ['breaker.halts-at-third'],
     // It never halted for a breaker: there was no line to ask for. Nor sent a failing command's result.
-    skips: ['breaker.operator-line', 'results.is-error'],
+    skips: ['breaker.operator-line', 'breaker.operator-line-asks', 'results.is-error'],
     passes: ['results.ids-match'],
   },
   {
@@ -288,13 +288,26 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     agent: 'breaker-wording',
     flaw: 'asks an administrator to review the session when the breaker trips (not a flaw: the words are not fixed)',
     fails: [],
-    passes: ['breaker.operator-line', 'breaker.exit-status'],
+    passes: ['breaker.operator-line', 'breaker.operator-line-asks', 'breaker.exit-status'],
   },
   {
     agent: 'verbose-around-breaker',
     flaw: 'writes 16 KiB of trace before its operator line and 16 after (not a flaw: the line is in the middle of stderr, which a run does not keep)',
     fails: [],
-    passes: ['breaker.operator-line', 'breaker.exit-status'],
+    passes: ['breaker.operator-line', 'breaker.operator-line-asks', 'breaker.exit-status'],
+  },
+  {
+    agent: 'breaker-awaiting-instructions',
+    flaw: 'says "Awaiting instructions." when the breaker trips (not a flaw: it asks for a person to act)',
+    fails: [],
+    passes: ['breaker.operator-line', 'breaker.operator-line-asks', 'breaker.exit-status'],
+  },
+  {
+    agent: 'breaker-stack-trace',
+    flaw: 'prints a bare stack trace when the breaker trips, and exits 3',
+    // A line of its own at the halt, so the must holds; its words ask nobody, which only warns.
+    warns: ['breaker.operator-line-asks'],
+    passes: ['breaker.operator-line', 'breaker.exit-status', 'breaker.halts-at-third'],
   },
   {
     agent: 'one-shot',
@@ -339,7 +352,7 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     agent: 'breaker-never',
     flaw: 'has no circuit breaker',
     fails: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply', 'breaker.across-replies'],
-    skips: ['breaker.operator-line'],
+    skips: ['breaker.operator-line', 'breaker.operator-line-asks'],
     passes: ['breaker.reset-by-success'],
   },
   {
@@ -352,6 +365,8 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     agent: 'no-operator-line',
     flaw: 'asks nobody for intervention when the breaker trips',
     fails: ['breaker.operator-line'],
+    // No line of its own, so no words to read.
+    skips: ['breaker.operator-line-asks'],
     passes: ['breaker.halts-at-third', 'breaker.exit-status', 'breaker.one-reply'],
   },
   {
@@ -359,19 +374,22 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
     flaw: 'starts every run with a banner on stderr ("[agent <pid>] running commands as user wirecheck in <workdir>; see --help for options"), and asks nobody for intervention when the breaker trips',
     // The banner names a user and help, but the agent prints it where the breaker does not trip too.
     fails: ['breaker.operator-line'],
+    skips: ['breaker.operator-line-asks'],
     passes: ['breaker.halts-at-third', 'breaker.exit-status'],
   },
   {
     agent: 'banner',
     flaw: 'starts every run with that banner, and asks for intervention when the breaker trips (not a flaw)',
     fails: [],
-    passes: ['breaker.operator-line', 'breaker.exit-status'],
+    passes: ['breaker.operator-line', 'breaker.operator-line-asks', 'breaker.exit-status'],
   },
   {
     agent: 'trace-conversation-no-operator-line',
     flaw: 'logs the conversation on stderr ("[assistant] ...", "sending user turn ...") and asks nobody for intervention when the breaker trips',
-    fails: ['breaker.operator-line'],
-    passes: ['breaker.halts-at-third', 'breaker.exit-status'],
+    // Its log of the failing replies is printed only where the breaker trips: lines of the halt's
+    // own, so the must holds; none of them asks anyone, which warns.
+    warns: ['breaker.operator-line-asks'],
+    passes: ['breaker.operator-line', 'breaker.halts-at-third', 'breaker.exit-status'],
   },
   {
     agent: 'count-failures-first',
@@ -396,6 +414,69 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
       'breaker.reset-by-success',
       'breaker.exit-status',
     ],
+  },
+  {
+    agent: 'environment-after-prompt',
+    flaw: "sends its environment as a user turn of its own right after the prompt's (not a flaw: the real API combines consecutive user turns)",
+    fails: [],
+    passes: [
+      'loop.first-request',
+      'loop.history-kept',
+      'loop.assistant-turn',
+      'loop.requests-valid',
+      'loop.requests-accepted',
+      'results.one-user-turn',
+    ],
+  },
+  {
+    agent: 'reminder-after-results',
+    flaw: 'appends a reminder as a user turn of its own after each results turn (not a flaw: the real API combines consecutive user turns)',
+    fails: [],
+    passes: [
+      'results.one-user-turn',
+      'results.ids-match',
+      'results.is-error',
+      'results.output',
+      'loop.history-kept',
+      'loop.assistant-turn',
+      'loop.assistant-turn-verbatim',
+      'loop.requests-valid',
+      'loop.requests-accepted',
+    ],
+  },
+  {
+    agent: 'split-assistant-turn',
+    flaw: 'echoes each reply as two assistant turns, its text and then its tool calls (not a flaw: the real API combines consecutive assistant turns)',
+    fails: [],
+    passes: [
+      'loop.assistant-turn',
+      'loop.assistant-turn-verbatim',
+      'loop.history-kept',
+      'loop.requests-valid',
+      'loop.requests-accepted',
+      'results.one-user-turn',
+      'results.ids-match',
+    ],
+  },
+  {
+    agent: 'no-version',
+    flaw: 'sends no version header',
+    fails: ['auth.version-sent'],
+    // No value to judge.
+    skips: ['auth.version-value'],
+    passes: ['auth.key-sent', 'auth.content-type', 'loop.first-request', 'loop.ends-without-tool-use'],
+  },
+  {
+    agent: 'other-version',
+    flaw: 'sends anthropic-version 2026-10-21, as @anthropic-ai/sdk 1.x does (the real API accepts it)',
+    warns: ['auth.version-value'],
+    passes: ['auth.version-sent', 'auth.content-type', 'auth.key-sent'],
+  },
+  {
+    agent: 'no-content-type',
+    flaw: 'writes no content-type, so fetch sends its default for a string body (text/plain;charset=UTF-8)',
+    fails: ['auth.content-type'],
+    passes: ['auth.version-sent', 'auth.version-value', 'auth.key-sent', 'loop.requests-valid'],
   },
   {
     agent: 'reverse-results',

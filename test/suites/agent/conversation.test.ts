@@ -3,6 +3,8 @@ import type { JournalEntry } from '../../../src/mocks/messages/index.js';
 import { describeDifferences } from '../../../src/protocol/compare.js';
 import type { Message } from '../../../src/protocol/messages/index.js';
 import {
+  addedTurns,
+  combineTurns,
   type FollowUp,
   newToolResults,
   newTurnsStart,
@@ -111,5 +113,70 @@ describe('the turns a follow-up adds', () => {
     ]);
     expect(sendsOnlyNewTurns(f)).toBe(false);
     expect(newTurnsStart(f)).toBe(1);
+  });
+});
+
+describe('the turns as the real API reads them: consecutive turns of one role combined', () => {
+  const reply = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'm',
+    content: [{ type: 'text', text: 'I will run one command.' }, use],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  } as Message;
+  const prompt = { role: 'user', content: 'do it' };
+  const result = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi' };
+  const followUp = (earlier: unknown[], messages: unknown[]): FollowUp => ({
+    label: 'case x, request 2',
+    earlier: turnsOf(entry(earlier))!,
+    turns: turnsOf(entry(messages))!,
+    reply,
+    entry: entry(messages),
+  });
+
+  test('blocks are joined in order, a string turn as its text block, with the turns as sent each came from', () => {
+    const combined = combineTurns(
+      turnsOf(entry([prompt, { role: 'user', content: [{ type: 'text', text: '<env>cwd: /w</env>' }] }]))!,
+    );
+    expect(combined).toEqual([
+      {
+        role: 'user',
+        blocks: [
+          { type: 'text', text: 'do it' },
+          { type: 'text', text: '<env>cwd: /w</env>' },
+        ],
+        sentAt: [0, 1],
+      },
+    ]);
+  });
+
+  test('a reply echoed as two assistant turns is one turn, and a reminder after the results is part of their turn', () => {
+    const f = followUp(
+      [prompt],
+      [
+        prompt,
+        { role: 'assistant', content: [{ type: 'text', text: 'I will run one command.' }] },
+        { role: 'assistant', content: [use] },
+        { role: 'user', content: [result] },
+        { role: 'user', content: '<reminder>Keep going.</reminder>' },
+      ],
+    );
+    const added = addedTurns(f);
+    expect(added.map((t) => [t.role, t.blocks.map((b) => b.type), t.sentAt])).toEqual([
+      ['assistant', ['text', 'tool_use'], [1, 2]],
+      ['user', ['tool_result', 'text'], [3, 4]],
+    ]);
+    // The results are still placed in the turn they were sent in.
+    expect(newToolResults(f).map((r) => r.turn)).toEqual([3]);
+  });
+
+  test('turns of different roles, or of a role that is no string, stay apart', () => {
+    const turns = turnsOf(
+      entry([prompt, { role: 'assistant', content: [use] }, { content: 'x' }, { content: 'y' }, prompt]),
+    )!;
+    expect(combineTurns(turns).map((t) => t.sentAt)).toEqual([[0], [1], [2], [3], [4]]);
   });
 });

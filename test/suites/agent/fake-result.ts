@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../../../src/mocks/messages/index.js';
 import type { AgentCase } from '../../../src/suites/agent/cases.js';
 import type { AgentCaseResult } from '../../../src/suites/agent/context.js';
-import { NO_OPERATOR_LINES } from '../../../src/suites/agent/operator-lines.js';
+import { NO_STDERR_LINES } from '../../../src/suites/agent/operator-lines.js';
 import { fakeCommandRun } from '../journaled-request.js';
 
 /** A case result made up for a check's judgement: the agent exited `exitCode` after sending `requests`. */
@@ -13,6 +13,6 @@ export function fakeCaseResult(spec: AgentCase, requests: JournalEntry[], exitCo
     otherOperations: [],
     served: [],
     workdir: '/nowhere',
-    operatorLines: NO_OPERATOR_LINES,
+    stderrLines: NO_STDERR_LINES,
   };
 }

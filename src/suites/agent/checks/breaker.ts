@@ -1,6 +1,6 @@
 import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
-import type { CaseKey } from '../cases.js';
-import type { AgentCtx } from '../context.js';
+import { CASES, type CaseKey } from '../cases.js';
+import type { AgentCaseResult, AgentCtx } from '../context.js';
 import {
   CHECK_BUDGET_MS,
   caseFailure,
@@ -9,7 +9,7 @@ import {
   expectRequestCount,
   runContext,
 } from '../expect.js';
-import { linesBeyond, NO_OPERATOR_LINES } from '../operator-lines.js';
+import { linesBeyond, NO_STDERR_LINES, type StderrLines } from '../operator-lines.js';
 
 const BREAKER =
   'Errors ("3 consecutive non-zero exits: circuit breaker: halt the agent and request human intervention"); Limits (consecutive failing commands: 3, then halt)';
@@ -31,6 +31,37 @@ const HALTS_AFTER: Readonly<Record<string, number>> = {
   'failures-in-one-reply': 1,
   'failures-across-replies': 2,
 };
+
+/** The one-call case's name, for the rules. */
+const CONTROL_CASE_NAME = CASES[CONTROL_CASE].name;
+
+/**
+ * The runs halted for the breaker, and the lines of the control run they are compared with.
+ * NotExercised when the breaker halted none: there was no line to look for.
+ */
+async function breakerRuns(
+  ctx: AgentCtx,
+): Promise<{ control: AgentCaseResult; usual: StderrLines; halted: AgentCaseResult[] }> {
+  const control = await ctx.result(CONTROL_CASE);
+  // A control that halted as at the breaker may have printed the breaker's line itself.
+  const usual = control.run.exitCode === BREAKER_EXIT ? NO_STDERR_LINES : control.stderrLines;
+  const halted = (await ctx.results(TRIPPING_CASES)).filter((result) => {
+    // A run halted for the breaker: exit 3, or stopped right after the third failure with
+    // every request answered (not one that gave up on a refused request). After the first
+    // reply, stopping is no sign of a breaker: an agent that dies at its first failing
+    // command stops there too (agent.breaker.halts-at-third judges it).
+    const halts = HALTS_AFTER[result.spec.name] ?? 0;
+    const stoppedThere =
+      halts > 1 && result.requests.length === halts && result.requests.every((r) => r.status === 200);
+    return result.run.exitCode === BREAKER_EXIT || stoppedThere;
+  });
+  if (halted.length === 0) {
+    throw new NotExercised(
+      'the breaker never tripped (see agent.breaker.halts-at-third), so there was no line to look for',
+    );
+  }
+  return { control, usual, halted };
+}
 
 export const breakerChecks: Check<AgentCtx>[] = [
   {
@@ -76,32 +107,21 @@ export const breakerChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.breaker.operator-line',
     clause: `${BREAKER}; target contract, agent ("a line on stderr asking for operator intervention")`,
-    description: 'When the breaker trips the agent asks for operator intervention on stderr.',
+    description:
+      'When the breaker trips the agent prints a line on stderr that it does not print where the breaker does not trip (its request for operator intervention; breaker.operator-line-asks reads its words).',
     level: 'must',
     basis: 'spec',
-    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr asking for operator (human) intervention; its words are not fixed, so a line naming someone to act (an operator, a human, an administrator, the user, on-call), intervention, a review, an investigation, an escalation or a manual step, or asking to fix or re-run something ("please investigate", "fix the environment and re-run") counts; the conversation's roles in a log of the loop ("[assistant]", "user turn") ask nobody, nor does a line the agent also prints where the breaker does not trip (a banner, a hint at --help; compared with numbers, ids and paths set aside).`,
+    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr. Its words are not fixed, and whether words ask a person to act cannot be decided for every wording, so this check asks for the line itself: one the agent prints when the breaker trips and does not print where the breaker does not trip (case ${CONTROL_CASE_NAME}; lines compared with numbers, ids and paths set aside). Any such line counts, a bare stack trace included (breaker.operator-line-asks warns when none reads as a request); a banner or a log line the agent prints in every run does not.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
-      const control = await ctx.result(CONTROL_CASE);
-      // A control that halted as at the breaker may have printed the breaker's line itself.
-      const usual = control.run.exitCode === BREAKER_EXIT ? NO_OPERATOR_LINES : control.operatorLines;
-      let halted = 0;
-      for (const result of await ctx.results(TRIPPING_CASES)) {
-        // A run halted for the breaker: exit 3, or stopped right after the third failure
-        // with every request answered (not one that gave up on a refused request). After the
-        // first reply, stopping is no sign of a breaker: an agent that dies at its first
-        // failing command stops there too (agent.breaker.halts-at-third judges it).
-        const halts = HALTS_AFTER[result.spec.name] ?? 0;
-        const stoppedThere =
-          halts > 1 && result.requests.length === halts && result.requests.every((r) => r.status === 200);
-        if (result.run.exitCode !== BREAKER_EXIT && !stoppedThere) continue;
-        halted++;
-        const asked = result.operatorLines;
+      const { control, usual, halted } = await breakerRuns(ctx);
+      for (const result of halted) {
+        const printed = result.stderrLines;
         // Lines left unkept (more) may hold the request: not a failure to call.
-        if (linesBeyond(asked, usual).length > 0 || asked.more) continue;
-        const usualLines = asked.lines.map((l) => JSON.stringify(l.line));
+        if (linesBeyond(printed, usual).length > 0 || printed.more) continue;
+        const usualLines = printed.lines.map((l) => JSON.stringify(l.line));
         throw new CheckFailure(
-          `case ${result.spec.name}: the agent halted after three consecutive failures but asked nobody for intervention (${runContext(result)})`,
+          `case ${result.spec.name}: the agent halted after three consecutive failures but asked nobody for intervention: it printed no line on stderr that it does not print where the breaker does not trip (${runContext(result)})`,
           `a stderr line asking for operator (human) intervention, one the agent does not print where the breaker does not trip (case ${control.spec.name})`,
           usualLines.length > 0
             ? `only line(s) it printed in case ${control.spec.name} too, where the breaker did not trip: ${usualLines.slice(0, 3).join('; ')}`
@@ -110,9 +130,40 @@ export const breakerChecks: Check<AgentCtx>[] = [
               : `stderr: ${result.run.stderr.slice(-600)}`,
         );
       }
-      if (halted === 0) {
+    },
+  },
+  {
+    id: 'agent.breaker.operator-line-asks',
+    clause: `${BREAKER}; target contract, agent ("a line on stderr asking for operator intervention")`,
+    description:
+      'Of the lines the agent prints only when the breaker trips, one reads as asking a person to act (an operator, a human, a developer, the user; intervention, instructions, help; take a look, verify, retry...).',
+    level: 'should',
+    basis: 'protocol-should',
+    rule: `${BREAKER_RULE} The target contract asks for a line on stderr asking for operator intervention, without fixing its words. Among the lines the agent prints when the breaker trips and not where it does not (breaker.operator-line asks for one), one should read as a request: naming someone to act (an operator, a human, an administrator, a developer, an engineer, on-call, the user awaited or handed the run), intervention, instructions, help or advice, a review, an investigation or an escalation, or asking to take a look, verify, fix, retry or re-run something. A reading of words can miss a wording, so a line that reads as none of these (a bare stack trace, "stopped.") is a warning, never a failure; the conversation's roles in a log of the loop ("[assistant]", "user turn") ask nobody.`,
+    timeoutMs: CHECK_BUDGET_MS,
+    async run(ctx) {
+      const { usual, halted } = await breakerRuns(ctx);
+      let judged = 0;
+      for (const result of halted) {
+        const printed = result.stderrLines;
+        const beyond = linesBeyond(printed, usual);
+        // No line of its own: breaker.operator-line fails that; there are no words to read.
+        if (beyond.length === 0) continue;
+        judged++;
+        // An unkept line asking someone to act may be the request.
+        if (beyond.some((l) => l.asks) || printed.moreAsking) continue;
+        throw new CheckFailure(
+          `case ${result.spec.name}: none of the lines the agent printed only when the breaker tripped reads as asking a person to act (${runContext(result)})`,
+          'a line asking for operator (human) intervention: naming someone to act, intervention, instructions or help, or asking to take a look, verify, fix or retry',
+          `${beyond.length} line(s) printed only when the breaker tripped: ${beyond
+            .slice(0, 3)
+            .map((l) => JSON.stringify(l.line))
+            .join('; ')}${beyond.length > 3 ? '; ...' : ''}`,
+        );
+      }
+      if (judged === 0) {
         throw new NotExercised(
-          'the breaker never tripped (see agent.breaker.halts-at-third), so there was no line to look for',
+          'the agent printed no line of its own when the breaker tripped (agent.breaker.operator-line judges that), so there were no words to read',
         );
       }
     },

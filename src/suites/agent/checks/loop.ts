@@ -6,11 +6,14 @@ import { describeDifferences } from '../../../protocol/compare.js';
 import { CASE_KEYS, type CaseKey, OTHER_TOOL, OTHER_TOOL_MARKER } from '../cases.js';
 import type { AgentCaseResult, AgentCtx } from '../context.js';
 import {
+  addedTurns,
   bodyCut,
+  combineTurns,
   cutBodiesNote,
   describeRequest,
   followUpsOf,
   historyDifferences,
+  newTurnsStart,
   onlyNewTurnsText,
   sendsOnlyNewTurns,
   servedBlocks,
@@ -69,10 +72,11 @@ export const loopChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.loop.first-request',
     clause: `${LOOP}; Turn ("a plain string is a single text turn"); target contract, agent (stdin is the user's prompt)`,
-    description: 'The first request ends with a user turn carrying the prompt given on stdin.',
+    description:
+      'The first request ends with a user turn carrying the prompt given on stdin (consecutive user turns count as one, as the real API combines them).',
     level: 'must',
     basis: 'contract',
-    rule: "The target contract, for every agent: standard input holds the user's prompt, and the loop starts with it: the first request ends with a user turn whose text holds the prompt (as a string or as text blocks).",
+    rule: "The target contract, for every agent: standard input holds the user's prompt, and the loop starts with it: the first request ends with a user turn whose text holds the prompt (as a string or as text blocks). Consecutive turns of one role are one turn, as the real API combines them, so the prompt followed by another user turn (the agent's environment, a reminder) is that turn.",
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
@@ -89,12 +93,12 @@ export const loopChecks: Check<AgentCtx>[] = [
         }
         if (!bodyWhole(first)) continue;
         judged++;
-        const last = turnsOf(first)?.at(-1);
+        const last = combineTurns(turnsOf(first) ?? []).at(-1);
         if (last?.role !== 'user' || !textOfTurn(last).includes(result.spec.prompt)) {
           throw new CheckFailure(
             `case ${result.spec.name}: the first request must end with the user's prompt as a user turn`,
             `a user turn with the text ${JSON.stringify(result.spec.prompt)}`,
-            last === undefined ? 'no turn' : show(last),
+            last === undefined ? 'no turn' : show({ role: last.role, blocks: last.blocks }),
           );
         }
       }
@@ -272,17 +276,17 @@ export const loopChecks: Check<AgentCtx>[] = [
     id: 'agent.loop.assistant-turn',
     clause: `${LOOP} ("append assistant turn to messages"); ${FOLLOW_UP}`,
     description:
-      'After the earlier turns comes the assistant turn of the reply, holding its tool_use blocks unchanged (id, name, input, in order).',
+      'After the earlier turns comes the assistant turn of the reply, holding its tool_use blocks unchanged (id, name, input, in order; consecutive assistant turns count as one, as the real API combines them).',
     level: 'must',
     basis: 'spec',
-    rule: `${FOLLOW_UP_RULE} The assistant turn is the reply's: its tool_use blocks come back with the same id, name and input, in order.`,
+    rule: `${FOLLOW_UP_RULE} The assistant turn is the reply's: its tool_use blocks come back with the same id, name and input, in order. Consecutive turns of one role are one turn, as the real API combines them: a reply echoed as two assistant turns (its text, then its tool calls) is one assistant turn.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const results = await ctx.results(CASE_KEYS);
       const followUps = followUpsOf(results);
       if (followUps.length === 0) throw noFollowUp(results);
       for (const f of followUps) {
-        const turn = f.turns[f.earlier.length];
+        const turn = addedTurns(f)[0];
         const expected = toolUsesOfMessage(f.reply);
         const sent = turn?.blocks.filter((b) => b.type === 'tool_use') ?? [];
         const found = specDifferences(expected, sent);
@@ -291,10 +295,10 @@ export const loopChecks: Check<AgentCtx>[] = [
           sendsOnlyNewTurns(f)
             ? `${f.label}: the reply must come back as an assistant turn after the earlier turns, but ${onlyNewTurnsText(f)}`
             : turn?.role !== 'assistant'
-              ? `${f.label}: turn ${f.earlier.length + 1} must be the assistant turn of the reply, but ${turn === undefined ? 'there is no such turn' : `its role is ${JSON.stringify(turn.role)}`}`
+              ? `${f.label}: turn ${newTurnsStart(f) + 1} must be the assistant turn of the reply, but ${turn === undefined ? 'there is no such turn' : `its role is ${JSON.stringify(turn.role)}`}`
               : `${f.label}: the assistant turn must hold the reply's tool_use blocks unchanged; ${found.length} difference(s): ${describeDifferences(found)}`,
           show({ role: 'assistant', tool_use: expected }),
-          show(turn ?? 'no such turn'),
+          turn === undefined ? 'no such turn' : show({ role: turn.role, blocks: turn.blocks }),
         );
       }
     },
@@ -302,16 +306,17 @@ export const loopChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.loop.assistant-turn-verbatim',
     clause: `${LOOP} ("append assistant turn to messages")`,
-    description: 'The appended assistant turn is the whole reply content, text blocks included.',
+    description:
+      'The appended assistant turn is the whole reply content, text blocks included (consecutive assistant turns count as one).',
     level: 'should',
     basis: 'real-api',
-    rule: 'The spec names only the tool_use blocks of the appended assistant turn. The real API expects the reply content back as it came (its text blocks, and blocks such as thinking that must be returned), so the whole content should be appended.',
+    rule: 'The spec names only the tool_use blocks of the appended assistant turn. The real API expects the reply content back as it came (its text blocks, and blocks such as thinking that must be returned), so the whole content should be appended; the real API combines consecutive assistant turns, so the content may come back split over several.',
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       let judged = 0;
       const results = await ctx.results(CASE_KEYS);
       for (const f of followUpsOf(results)) {
-        const turn = f.turns[f.earlier.length];
+        const turn = addedTurns(f)[0];
         if (turn?.role !== 'assistant') continue; // agent.loop.assistant-turn judges this
         judged++;
         const found = specDifferences(servedBlocks(f.reply), turn.blocks);

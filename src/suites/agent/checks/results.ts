@@ -4,6 +4,7 @@ import { readTargetFile } from '../../../harness/target-file.js';
 import { CASE_KEYS, type CaseKey, FAILING_COMMANDS, MARKER_FILE } from '../cases.js';
 import type { AgentCtx } from '../context.js';
 import {
+  addedTurns,
   arrivedToolResult,
   bodyCut,
   cutBodiesNote,
@@ -76,23 +77,39 @@ export const resultChecks: Check<AgentCtx>[] = [
     id: 'agent.results.one-user-turn',
     clause: `Content blocks ("one user turn may hold several tool_result blocks, one per tool_use block answered"); ${LOOP} ("client sends user turn with tool_result blocks"); Endpoints, follow-up turn`,
     description:
-      'All tool_result blocks answering one reply travel in one user turn, the last turn of the follow-up request.',
+      'All tool_result blocks answering one reply travel in one user turn, the last turn of the follow-up request (user turns after it, such as a reminder, are part of it: the real API combines consecutive turns of one role).',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec, for every client of the loop: the results of one reply are sent as one user turn holding the tool_result blocks, after the assistant turn, ending the follow-up request.',
+    rule: 'The spec, for every client of the loop: the results of one reply are sent as one user turn holding the tool_result blocks, after the assistant turn, ending the follow-up request. The real API combines consecutive turns of one role, so user turns after the results turn (a reminder, a note) end the request with it; it pairs a tool_use with the results of the turn sent right after it, so the results themselves are not spread over several turns.',
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       for (const f of await followUps(ctx, CASE_KEYS)) {
         const results = newToolResults(f);
         const turnIndexes = [...new Set(results.map((r) => r.turn))];
-        const last = f.turns.length - 1;
-        if (turnIndexes.length === 1 && turnIndexes[0] === last && f.turns[last]?.role === 'user') continue;
+        const last = addedTurns(f).at(-1);
+        const [only] = turnIndexes;
+        if (
+          turnIndexes.length === 1 &&
+          only !== undefined &&
+          last?.role === 'user' &&
+          last.sentAt.includes(only)
+        ) {
+          continue;
+        }
+        const roleOf = (t: number) => `${t + 1} (${show(f.turns[t]?.role)})`;
+        // The turns after a lone results turn that keep it from ending the request.
+        const after =
+          only === undefined || turnIndexes.length > 1
+            ? []
+            : f.turns.flatMap((turn, t) => (t > only && turn.role !== 'user' ? [roleOf(t)] : []));
         throw new CheckFailure(
-          `${f.label}: the tool results must be in one user turn that ends the request`,
-          `one user turn (turn ${last + 1} of ${f.turns.length}) holding every tool_result`,
+          turnIndexes.length > 1
+            ? `${f.label}: the tool results must be in one user turn that ends the request, not spread over several (the real API pairs a tool_use with the results of the turn right after it)`
+            : `${f.label}: the tool results must be in one user turn that ends the request`,
+          `one user turn holding every tool_result, ending the request (only user turns after it, which the real API combines with it); the request has ${f.turns.length} turn(s)`,
           results.length === 0
             ? 'no tool_result block after the earlier turns'
-            : `tool_result blocks in turns ${turnIndexes.map((t) => `${t + 1} (${show(f.turns[t]?.role)})`).join(', ')} of ${f.turns.length}`,
+            : `tool_result blocks in turns ${turnIndexes.map(roleOf).join(', ')} of ${f.turns.length}${after.length > 0 ? `, followed by turn(s) of another role: ${after.join(', ')}` : ''}`,
         );
       }
     },

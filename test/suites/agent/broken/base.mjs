@@ -77,6 +77,18 @@ import { join } from 'node:path';
  *   instead of stdin, which it never reads: the prompt given on stdin is not sent
  * @property {boolean} [restartUnanswered] take a bash call with `restart: true` as a host action: restart the
  *   shell, and neither run it nor answer it (a reply holding only that call leaves nothing to answer: the loop ends)
+ * @property {boolean} [environmentAfterPrompt] not a flaw: send its environment as a user turn of its own
+ *   right after the prompt's (the real API combines consecutive user turns into one)
+ * @property {boolean} [reminderAfterResults] not a flaw: append a reminder as a user turn of its own after
+ *   each results turn, where it stays in the history
+ * @property {boolean} [splitAssistantTurn] not a flaw: echo each reply as two assistant turns, its text
+ *   blocks, then its other blocks (the real API combines consecutive assistant turns into one)
+ * @property {boolean} [noVersion] send no version header (neither service-version nor anthropic-version)
+ * @property {string} [version] the value of anthropic-version (default 2023-06-01)
+ * @property {string | null} [contentType] the content-type of a request (default application/json; null:
+ *   none written, so fetch sends its default for a string body, text/plain;charset=UTF-8)
+ * @property {string} [breakerStackTrace] print a stack trace when the breaker trips, as its only line (it
+ *   halts and exits 3 all the same)
  * @property {boolean} [sessionShell] not a flaw: a shell session kept across calls, as a runner with one
  *   persistent bash has: a command that exits that shell (a top-level `exit`) ends the session, and every
  *   later command is answered with an error until a call with `restart: true` starts a new one
@@ -159,10 +171,10 @@ async function callAside(method, path, body) {
   await response.arrayBuffer();
 }
 
-async function send(body, withKey, path = '/v1/messages', retries = 2, retried = [429, 529]) {
+async function send(body, withKey, path = '/v1/messages', retries = 2, retried = [429, 529], flaws = {}) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await sendOnce(body, withKey, path);
+      return await sendOnce(body, withKey, path, flaws);
     } catch (error) {
       // Rate limited (429) and overloaded (529) are retried, as the real API's SDKs do (they
       // retry other 5xx too; the mock's 500 past a script's end is left to end the run).
@@ -172,15 +184,16 @@ async function send(body, withKey, path = '/v1/messages', retries = 2, retried =
   }
 }
 
-async function sendOnce(body, withKey, path) {
+async function sendOnce(body, withKey, path, flaws) {
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
   const base = process.env.WIRECHECK_BASE_URL || process.env.ANTHROPIC_BASE_URL;
+  const contentType = flaws.contentType === undefined ? 'application/json' : flaws.contentType;
   const response = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: {
-      'content-type': 'application/json',
+      ...(contentType === null ? {} : { 'content-type': contentType }),
       ...(withKey ? { 'x-api-key': key } : {}),
-      'anthropic-version': '2023-06-01',
+      ...(flaws.noVersion ? {} : { 'anthropic-version': flaws.version ?? '2023-06-01' }),
     },
     body: JSON.stringify(body),
   });
@@ -244,6 +257,9 @@ export async function main(flaws = {}) {
       : []),
   ];
   const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
+  if (flaws.environmentAfterPrompt) {
+    messages.push({ role: 'user', content: [{ type: 'text', text: `<env>cwd: ${workdir}</env>` }] });
+  }
   let failures = 0;
   let tripped = false;
   // The turns a service holding the conversation has seen: what was sent, and its own replies.
@@ -272,6 +288,7 @@ export async function main(flaws = {}) {
         flaws.path,
         flaws.noRetry ? 0 : flaws.retryOnce ? 1 : 2,
         flaws.retryOverloadedOnly ? [529] : [429, 529],
+        flaws,
       );
     } catch (error) {
       if (flaws.neverStops) continue;
@@ -314,7 +331,15 @@ export async function main(flaws = {}) {
       const content = flaws.toolUsesOnlyTurn
         ? reply.content.filter((b) => b.type === 'tool_use')
         : reply.content;
-      messages.push({ role: 'assistant', content });
+      const texts = content.filter((b) => b.type === 'text');
+      if (flaws.splitAssistantTurn && texts.length > 0) {
+        messages.push(
+          { role: 'assistant', content: texts },
+          { role: 'assistant', content: content.filter((b) => b.type !== 'text') },
+        );
+      } else {
+        messages.push({ role: 'assistant', content });
+      }
     }
     seenTurns = messages.length;
     const outcomes = uses.map((use) => {
@@ -355,7 +380,8 @@ export async function main(flaws = {}) {
       Array.from({ length: 500 }, (_, n) => `trace ${from + n}: step done, exit status 1\n`).join('');
     if (tripped) {
       if (flaws.verboseAroundBreaker) process.stderr.write(trace(0));
-      if (!flaws.noOperatorLine)
+      if (flaws.breakerStackTrace !== undefined) process.stderr.write(`${flaws.breakerStackTrace}\n`);
+      else if (!flaws.noOperatorLine)
         process.stderr.write(
           `${flaws.operatorLine ?? 'Circuit breaker open: 3 commands failed in a row. Human intervention needed.'}\n`,
         );
@@ -368,6 +394,12 @@ export async function main(flaws = {}) {
     if (flaws.reverseResults) results.reverse();
     if (flaws.resultTurnEach) for (const r of results) messages.push({ role: 'user', content: [r] });
     else messages.push({ role: 'user', content: results });
+    if (flaws.reminderAfterResults) {
+      messages.push({
+        role: 'user',
+        content: [{ type: 'text', text: '<reminder>Keep working in the workdir.</reminder>' }],
+      });
+    }
     const turnCount = flaws.countMessages ? messages.length : flaws.capPlusOne ? requests - 1 : requests;
     if (turnCount >= cap) return;
   }
