@@ -5,7 +5,7 @@ import {
   type StreamableToolServerOptions,
   startStreamableToolServer,
 } from '../../../src/servers/tools/index.js';
-import { openStream } from './helpers.js';
+import { eventually, openStream } from './helpers.js';
 
 let server: RunningStreamableToolServer | undefined;
 
@@ -392,5 +392,117 @@ describe('the reference tool server over Streamable HTTP', () => {
     const text = (JSON.parse(a.body) as { result: { content: { text: string }[] } }).result.content[0]?.text;
     expect(text).toMatch(/^transport: http$/m);
     expect(text).toMatch(/^open_sessions: 1$/m);
+  });
+});
+
+/** POST `body` on an event stream and break the connection once its priming event came: its id. */
+function postCutAfterPriming(url: string, session: string, body: unknown): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { accept: BOTH, 'content-type': 'application/json', 'mcp-session-id': session },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => {
+        text += c.toString();
+        const id = /^id: (\S+)\ndata: \n\n/.exec(text)?.[1];
+        if (id !== undefined) {
+          req.destroy();
+          resolve(id);
+        }
+      });
+    });
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** The ids of an event-stream answer's frames, in order. */
+const eventIds = (answer: Answer): string[] => [...answer.body.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]!);
+
+const slowCall = (id: number, ms: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'slow', arguments: { ms } },
+});
+
+describe('the replay log keeps only what a client can still ask for', () => {
+  test('a POST answered on an event stream and read to its end leaves nothing to replay (a 1 MB echo included)', async () => {
+    const s = await start();
+    const session = await initialize(s.url);
+    const text = 'x'.repeat(1_000_000);
+    const echo = await send(
+      s.url,
+      'POST',
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text } } },
+      { 'mcp-session-id': session },
+    );
+    expect(echo.headers['content-type']).toBe('text/event-stream');
+    expect(messagesOf(echo)[0]).toMatchObject({ id: 2, result: { content: [{ type: 'text', text }] } });
+    await eventually(() => s.endpoint.replayBytes(session) === 0, 2000).catch(() => {});
+    expect(s.endpoint.replayBytes(session)).toBe(0);
+    // The initialize answer was read to its end too.
+    expect(s.endpoint.replayBytes()).toBe(0);
+  });
+
+  test('a stream read to its end: resuming from its last event is answered with nothing, from before it 400', async () => {
+    const s = await start();
+    const session = await initialize(s.url, '2025-11-25');
+    const answer = await send(s.url, 'POST', slowCall(5, 20), { 'mcp-session-id': session });
+    const [priming, last] = eventIds(answer);
+    expect(priming).toMatch(/^\d+-1$/);
+    expect(last).toMatch(/^\d+-2$/);
+    await eventually(() => s.endpoint.replayBytes(session) === 0, 2000).catch(() => {});
+    const fromLast = await send(s.url, 'GET', undefined, {
+      accept: 'text/event-stream',
+      'mcp-session-id': session,
+      'last-event-id': last!,
+    });
+    expect(fromLast.status).toBe(200);
+    expect(fromLast.body).toBe('');
+    const fromPriming = await send(s.url, 'GET', undefined, {
+      accept: 'text/event-stream',
+      'mcp-session-id': session,
+      'last-event-id': priming!,
+    });
+    expect(fromPriming.status).toBe(400);
+    expect(JSON.parse(fromPriming.body)).toMatchObject({
+      error: { message: expect.stringContaining(`${JSON.stringify(priming)}`) },
+    });
+    expect(fromPriming.body).toContain('read to its end');
+  });
+
+  test('a stream cut before its end keeps its events for a resumption; read to the end there, they go', async () => {
+    const s = await start();
+    const session = await initialize(s.url, '2025-11-25');
+    const cut = await postCutAfterPriming(s.url, session, slowCall(41, 100));
+    // The reply comes after the client left: it is kept for Last-Event-ID.
+    await eventually(() => s.endpoint.replayBytes(session) > 0, 3000);
+    const resumed = await openStream(s.url, { 'mcp-session-id': session, 'last-event-id': cut });
+    try {
+      expect(resumed.status).toBe(200);
+      expect(await resumed.reply(41, 3000)).toMatchObject({
+        id: 41,
+        result: { content: [{ text: 'waited 100 ms' }] },
+      });
+      await resumed.ended;
+    } finally {
+      resumed.close();
+    }
+    await eventually(() => s.endpoint.replayBytes(session) === 0, 2000).catch(() => {});
+    expect(s.endpoint.replayBytes(session)).toBe(0);
+  });
+
+  test('ending a session gives its replay room back', async () => {
+    const s = await start();
+    const session = await initialize(s.url, '2025-11-25');
+    await postCutAfterPriming(s.url, session, slowCall(7, 10));
+    await eventually(() => s.endpoint.replayBytes(session) > 0, 3000);
+    expect(s.endpoint.replayBytes()).toBe(s.endpoint.replayBytes(session));
+    expect((await send(s.url, 'DELETE', undefined, { 'mcp-session-id': session })).status).toBe(200);
+    expect(s.endpoint.replayBytes()).toBe(0);
   });
 });
