@@ -38,3 +38,23 @@ export function verdictPhrase(c: ExpectedVerdicts): string {
 export function statusById(result: SuiteResult): Record<string, string> {
   return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
 }
+
+/**
+ * Check id -> verdict of a suite run, a skip named by its kind (`not-exercised`,
+ * `not-applicable`, `not-run`) rather than as `skip`: what runs with one seed must agree on,
+ * since a check that flips between not exercised and not applicable is no more deterministic
+ * than one that flips between pass and fail.
+ */
+export function verdictById(result: SuiteResult): Record<string, string> {
+  return Object.fromEntries(result.checks.map((c) => [c.id, c.skipKind ?? c.status]));
+}
+
+/** expectedStatuses as verdictById names them: a case's skips are not exercised. */
+export function expectedVerdicts(c: ExpectedVerdicts, suite: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(expectedStatuses(c, suite)).map(([id, status]) => [
+      id,
+      status === 'skip' ? 'not-exercised' : status,
+    ]),
+  );
+}

@@ -104,6 +104,15 @@ export function noneLeftCheck<Ctx>(spec: NoneLeftCheckSpec<Ctx>): Check<Ctx> {
   };
 }
 
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Survivors by their command lines alone. */
+function commandsOf(survivors: readonly Survivor[]): string {
+  return survivors.map((s) => (s.command === '' ? '(no command line)' : s.command)).join('; ');
+}
+
 /** Processes named per run in a message. */
 const SHOWN_PER_RUN = 5;
 
@@ -115,19 +124,23 @@ export function judgeLeftovers(what: string, ended: readonly EndedProcess[], can
   if (ended.length === 0) {
     throw new NotExercised(`no process of ${what} ended during the run, so none could leave anything behind`);
   }
-  const left = ended.filter((p) => p.survivors.length > 0);
+  // By label, not in the order the runs ended, which concurrent checks change from run to run.
+  const left = ended.filter((p) => p.survivors.length > 0).sort((a, b) => compare(a.label, b.label));
   if (left.length === 0) return;
   const count = left.reduce((n, p) => n + p.survivors.length, 0);
-  // Bounded: a target that left a fork bomb behind is named by its first processes.
-  const lines = left.map(
-    (p) =>
-      `${p.label}: ${describeSurvivors(p.survivors.slice(0, SHOWN_PER_RUN))}${p.survivors.length > SHOWN_PER_RUN ? `; and ${p.survivors.length - SHOWN_PER_RUN} more` : ''}`,
-  );
-  const shown = lines.slice(0, 5).join('\n');
-  const more = lines.length > 5 ? `\n(and ${lines.length - 5} more processes of the target)` : '';
+  // Bounded: a target that left a fork bomb behind is named by its first processes. Pids only
+  // in `actual`: they differ in every run, and the message is to read the same with one seed.
+  const listed = (describe: (survivors: readonly Survivor[]) => string) => {
+    const lines = left.map(
+      (p) =>
+        `${p.label}: ${describe(p.survivors.slice(0, SHOWN_PER_RUN))}${p.survivors.length > SHOWN_PER_RUN ? `; and ${p.survivors.length - SHOWN_PER_RUN} more` : ''}`,
+    );
+    const more = lines.length > 5 ? `\n(and ${lines.length - 5} more processes of the target)` : '';
+    return `${lines.slice(0, 5).join('\n')}${more}`;
+  };
   throw new CheckFailure(
-    `${what} left ${count === 1 ? '1 process' : `${count} processes`} running after it ended, in ${left.length} of ${ended.length} runs (wirecheck killed them):\n${shown}${more}`,
+    `${what} left ${count === 1 ? '1 process' : `${count} processes`} running after it ended, in ${left.length} of ${ended.length} runs (wirecheck killed them):\n${listed(commandsOf)}`,
     'no process of the target still running once it has ended',
-    `${shown}${more}`,
+    listed(describeSurvivors),
   );
 }

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type CheckEnv, TargetGone, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { SharedWork } from '../../harness/shared-work.js';
@@ -14,7 +15,7 @@ import { startDefaultTimeoutSession } from './default-timeout.js';
 import { toolUse } from './lines.js';
 import { type MemoryReport, type MemorySampler, sampleRunnerMemory } from './memory.js';
 import { cannotStart, preflightProblem } from './preflight.js';
-import { canScanProcesses } from './processes.js';
+import { canScanProcesses, stableMarkerText } from './processes.js';
 import { runSession, type SessionRun, type SessionSpec } from './session.js';
 import type { RunnerTarget } from './target.js';
 
@@ -108,12 +109,15 @@ export async function openRunner(
   options: RunnerSuiteOptions = {},
   /** The run's stop signal (an interrupt): the preflight and the background sessions end with it. */
   stop?: AbortSignal,
+  /** The run's seed, which the canaries are derived from (absent: random canaries). */
+  seed?: number,
 ): Promise<RunnerCtx & { close(): Promise<string | undefined> }> {
   // realpath: a runner that reports `pwd -P` must be comparable (macOS /tmp is a symlink).
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'wirecheck-runner-suite-')));
+  const root = realpathSync(mkdtempSync(join(tmpdir(), ROOT_PREFIX)));
+  rootSuffixes.add(basename(root).slice(ROOT_PREFIX.length));
   const strayMarkers = watchStrayMarkers(isRunnerMarker, 'runner');
   chmodSync(root, 0o755);
-  const tag = randomBytes(6).toString('hex');
+  const tag = canaryTag(seed);
   const canaries: Canaries = {
     variable: 'WIRECHECK_RUNNER_CANARY',
     value: `wirecheck-canary-${tag}`,
@@ -122,13 +126,13 @@ export async function openRunner(
     user: `wirecheck-canary-user-${tag}`,
   };
   const baseEnv = runnerBaseEnv(options.baseEnv ?? process.env, canaries);
-  let cases = 0;
+  const caseNames = new Set<string>();
   const sessions = new SharedWork();
   const closing = new AbortController();
   const onStop = () => closing.abort();
   stop?.addEventListener('abort', onStop, { once: true });
   const workdirOf = (spec: CaseSpec): string => {
-    const dir = join(root, `case-${++cases}`);
+    const dir = join(root, caseName(caseNames));
     if (spec.workdirBelowFile !== true) return dir;
     writeFileSync(dir, 'a regular file: nothing can be created below it\n', { mode: 0o644 });
     return join(dir, 'workdir');
@@ -172,7 +176,8 @@ export async function openRunner(
     return { run: result, memory };
   };
   const shared = <T>(key: string, asker: SessionAsker | undefined, make: () => Promise<T>): Promise<T> =>
-    sessions.get(key, make, asker);
+    // Named after the key, not after whichever check happened to ask first.
+    sessions.get(key, () => inCase(key, make), asker);
 
   const close = async () => {
     stop?.removeEventListener('abort', onStop);
@@ -181,12 +186,14 @@ export async function openRunner(
     await Promise.allSettled(sessions.all());
     return joinWarnings(strayMarkers.sweep(), removeWorkDir(root));
   };
-  const probe = await session({
-    lines: [toolUse('echo wirecheck-probe')],
-    timeoutS: ORDINARY_TIMEOUT_S,
-    budgetMs: PREFLIGHT_BUDGET_MS,
-    signal: closing.signal,
-  });
+  const probe = await inCase('preflight', () =>
+    session({
+      lines: [toolUse('echo wirecheck-probe')],
+      timeoutS: ORDINARY_TIMEOUT_S,
+      budgetMs: PREFLIGHT_BUDGET_MS,
+      signal: closing.signal,
+    }),
+  );
   const problem = closing.signal.aborted ? undefined : preflightProblem(probe);
   if (problem !== undefined) {
     const left = await close();
@@ -214,6 +221,69 @@ export async function openRunner(
   // Stopped while opening: the harness closes what it gets; start nothing more.
   if (!closing.signal.aborted) startDefaultTimeoutSession(ctx);
   return { ...ctx, close };
+}
+
+const ROOT_PREFIX = 'wirecheck-runner-suite-';
+
+/**
+ * The random part of every case folder this process made (mkdtemp's 6 characters), which reports
+ * show as mkdtemp's template, XXXXXX. A few bytes per suite run, kept for the process's life: a
+ * result may be scrubbed after its suite closed (a target-unavailable message).
+ */
+const rootSuffixes = new Set<string>();
+
+/** The case a session belongs to: a check (its id) or a shared session (its key), with its sessions so far. */
+interface CaseScope {
+  readonly name: string;
+  sessions: number;
+}
+
+const currentCase = new AsyncLocalStorage<CaseScope>();
+
+/**
+ * Run `body` as the case `name` (a check id, a shared session's key): the sessions it starts
+ * get working directories named after it (`<name>`, then `<name>-2`...), the same in every
+ * run with one seed whatever order the checks run in, where a counter over the whole run
+ * depended on scheduling. Reports quote these directories.
+ */
+export function inCase<T>(name: string, body: () => Promise<T>): Promise<T> {
+  return currentCase.run({ name, sessions: 0 }, body);
+}
+
+/** A directory name for the next session of the current case, not yet in `taken` (which it joins). */
+function caseName(taken: Set<string>): string {
+  const scope = currentCase.getStore();
+  // Outside any case (a suite driven by hand): still unique, only not stable across runs.
+  const base = scope === undefined ? 'session' : scope.name.replace(/[^\w.-]/g, '_');
+  let n = scope === undefined ? taken.size + 1 : ++scope.sessions;
+  let name = n === 1 ? base : `${base}-${n}`;
+  while (taken.has(name)) name = `${base}-${++n}`;
+  taken.add(name);
+  return name;
+}
+
+/**
+ * The canaries' tag: derived from the seed, so that reports quoting a leaked canary read the
+ * same in every run with it. It need not be secret (the runner sees its own environment) nor
+ * unique between runs (no scan looks for it; each run's sessions get their own environment).
+ */
+function canaryTag(seed: number | undefined): string {
+  if (seed === undefined) return randomBytes(6).toString('hex');
+  return createHash('sha256').update(`wirecheck runner canary ${seed}`).digest('hex').slice(0, 12);
+}
+
+/**
+ * `text` as reports show it (the suite's scrubber): the random parts of what a run makes (the
+ * name of the folder of its case directories, the digits of its process markers) replaced by
+ * placeholders, so that two runs with one seed give the same report text. Checks judge the
+ * real values; only the text changes.
+ */
+export function stableRunnerText(text: string): string {
+  let shown = text;
+  // Not a pattern around the folder's prefix: a quote clipped from a runner's stderr may begin
+  // inside the path (`...unner-suite-4ZCEk1/`), and its random part must go all the same.
+  for (const suffix of rootSuffixes) if (shown.includes(suffix)) shown = shown.replaceAll(suffix, 'XXXXXX');
+  return stableMarkerText(shown);
 }
 
 /** wirecheck's environment without its own WIRECHECK_ variables, plus the canaries. */

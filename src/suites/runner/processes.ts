@@ -13,26 +13,47 @@ export interface ProcInfo {
 }
 
 /**
- * A process the harness can recognise: `sleep <seconds>.000<12 random digits>`. The
- * digits make the argument unique to this harness process and case (several runs may
- * share a machine and a seed), and a long sleep is harmless whatever happens to it.
+ * A process the harness can recognise: `sleep <seconds>.000<12 digits>`. The digits are a
+ * count of this harness process's markers (4 digits) and a random salt drawn once per harness
+ * process (8 digits): unique among the cases of a run, and among runs that share a machine
+ * and a seed, whose scans and kills must never take one another's sleeps. Reports show the
+ * digits as a placeholder (stableMarkerText), so the same seed gives the same report text.
+ * A long sleep is harmless whatever happens to it.
  */
 export interface Marker {
-  /** The argument of `sleep`, e.g. `311.000123456789012`. */
+  /** The argument of `sleep`, e.g. `311.000001248151623`. */
   readonly arg: string;
   /** The shell command that starts it: `sleep <arg>`. */
   readonly command: string;
 }
 
+/** Digits of a marker after its whole milliseconds: the count, then the salt. */
+const COUNT_DIGITS = 4;
+const SALT_DIGITS = 8;
+const SALT = String(randomBytes(4).readUInt32BE() % 10 ** SALT_DIGITS).padStart(SALT_DIGITS, '0');
+let markers = 0;
+
 /** A marker sleeping `seconds` (whole milliseconds count; the digits after them make it unique). */
 export function newMarker(seconds: number): Marker {
-  const digits = BigInt(`0x${randomBytes(8).toString('hex')}`)
-    .toString()
-    .padStart(12, '0')
-    .slice(-12);
+  // Wraps after 10^4: only markers alive at once must differ, and a run makes a few dozen.
+  const count = String(markers++ % 10 ** COUNT_DIGITS).padStart(COUNT_DIGITS, '0');
   const ms = Math.round(seconds * 1000);
-  const arg = `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}${digits}`;
+  const arg = `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}${count}${SALT}`;
   return { arg, command: `sleep ${arg}` };
+}
+
+/** What reports show for the 12 digits that make a marker unique. */
+export const MARKER_DIGITS_SHOWN = '<12 digits>';
+
+const MARKER_IN_TEXT = new RegExp(`(\\d\\.\\d{3})\\d{${COUNT_DIGITS}}${SALT}(?!\\d)`, 'g');
+
+/**
+ * `text` with the digits of this harness process's markers replaced by MARKER_DIGITS_SHOWN
+ * (`sleep 315.000<12 digits>`): they differ between runs with one seed, which would make
+ * every report that quotes a marker differ from the last.
+ */
+export function stableMarkerText(text: string): string {
+  return text.includes(SALT) ? text.replace(MARKER_IN_TEXT, `$1${MARKER_DIGITS_SHOWN}`) : text;
 }
 
 /** What a process's standard input and output are (`pipe:[12]`, `socket:[34]`, a path), as /proc links them. */

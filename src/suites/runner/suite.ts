@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BareStart } from '../../harness/bare-start.js';
-import type { Suite } from '../../harness/check.js';
+import type { Check, Suite } from '../../harness/check.js';
 import { targetScrubber } from '../target-secrets.js';
 import { environmentChecks, executionChecks } from './checks/execution.js';
 import { exitStatusChecks } from './checks/exit-status.js';
@@ -17,7 +17,7 @@ import { resultChecks } from './checks/results.js';
 import { spawnFailureChecks } from './checks/spawn-failure.js';
 import { defaultTimeoutChecks, timeoutChecks } from './checks/timeout.js';
 import { truncationChecks } from './checks/truncation.js';
-import { openRunner, type RunnerCtx, type RunnerSuiteOptions } from './context.js';
+import { inCase, openRunner, type RunnerCtx, type RunnerSuiteOptions, stableRunnerText } from './context.js';
 import { describeTarget, type RunnerTarget, targetArgs } from './target.js';
 
 /** The runner suite with its own tuning (property caps, environment). */
@@ -45,13 +45,21 @@ export function createRunnerSuite(options: RunnerSuiteOptions = {}): Suite<Runne
       ...defaultTimeoutChecks,
       // After every other: it judges what each session of the run left running.
       ...leftoverChecks,
-    ],
+    ].map(namingItsCases),
     describeTarget,
     targetArgs,
-    scrubber: (target) => targetScrubber({ commands: [target.runner] }),
-    open: (target, env) => openRunner(target, options, env.signal),
+    scrubber: (target) => {
+      const secrets = targetScrubber({ commands: [target.runner] });
+      return secrets === undefined ? stableRunnerText : (text) => stableRunnerText(secrets(text));
+    },
+    open: (target, env) => openRunner(target, options, env.signal, env.seed),
     bareStart: (target) => bareRunnerStart(target, options),
   };
+}
+
+/** The check, with the working directories of its sessions named after it (context.ts, inCase). */
+function namingItsCases(check: Check<RunnerCtx>): Check<RunnerCtx> {
+  return { ...check, run: (ctx, env) => inCase(check.id, () => check.run(ctx, env)) };
 }
 
 /** The runner started with no line to answer: stdin closed at once, an empty working directory. */

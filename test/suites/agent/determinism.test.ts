@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
+import { verdictById } from '../../broken-verdicts.js';
 import { determinismJobs } from '../../determinism-jobs.js';
 import { buildDist, distIsFresh } from '../../global-setup.js';
-import { nodeCommand, runAgainst, statusById } from './helpers.js';
+import { nodeCommand, runAgainst } from './helpers.js';
 
 /**
  * The same seed gives the same verdicts: each target runs 5 times in a row and every run's
- * verdict set (check id -> status) must equal the first, with --jobs 1 and the default in turn. The reference agent and the
+ * verdict set (check id -> status, a skip by its kind) must equal the first, with --jobs 1 and the default in turn. The reference agent and the
  * independent one run the whole quick tier; the broken agents the checks their flaw trips.
  */
 const RUNS = 5;
@@ -32,7 +33,7 @@ describe(`${RUNS} runs with one seed give one verdict set`, () => {
       const verdicts: Record<string, string>[] = [];
       for (let i = 0; i < RUNS; i++) {
         verdicts.push(
-          statusById(
+          verdictById(
             await runAgainst(target.agent, {
               jobs: determinismJobs(i),
               ...(target.only === undefined ? {} : { only: target.only }),

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { SuiteResult } from '../../../src/harness/results.js';
+import { verdictById } from '../../broken-verdicts.js';
 import { determinismJobs } from '../../determinism-jobs.js';
 import { ensureBuilt, nodeCommand, runAgainst } from './helpers.js';
 
@@ -21,10 +21,6 @@ const TARGETS: Array<[string, string, string[], number]> = [
   ],
 ];
 
-function verdicts(result: SuiteResult): Record<string, string> {
-  return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
-}
-
 beforeAll(ensureBuilt, 60_000);
 
 describe('five runs with one seed give one verdict set', () => {
@@ -33,7 +29,9 @@ describe('five runs with one seed give one verdict set', () => {
     async (_name, file, only) => {
       const runs: Record<string, string>[] = [];
       for (let i = 0; i < 5; i++)
-        runs.push(verdicts(await runAgainst(nodeCommand(file), { only, runs: 3, jobs: determinismJobs(i) })));
+        runs.push(
+          verdictById(await runAgainst(nodeCommand(file), { only, runs: 3, jobs: determinismJobs(i) })),
+        );
       for (const run of runs.slice(1)) expect(run).toEqual(runs[0]);
       expect(Object.keys(runs[0]!).sort()).toEqual([...only].sort());
     },

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { SuiteResult } from '../../../src/harness/results.js';
 import { runSuite } from '../../../src/harness/run-suite.js';
 import { createMessagesServiceSuite } from '../../../src/suites/messages-service/index.js';
+import { verdictById } from '../../broken-verdicts.js';
 import { determinismJobs } from '../../determinism-jobs.js';
 import { type Break, startFakeService } from './fake-service.js';
 
@@ -10,10 +10,6 @@ import { type Break, startFakeService } from './fake-service.js';
 const KEY_ENV = 'WIRECHECK_TEST_DETERMINISM_KEY';
 const KEY = 'wc-test-key-determinism';
 const suite = createMessagesServiceSuite({ abortSettleMs: 0 });
-
-function verdicts(result: SuiteResult): Record<string, string> {
-  return Object.fromEntries(result.checks.map((c) => [c.id, c.status]));
-}
 
 const VARIANTS: Array<readonly Break[]> = [
   [],
@@ -37,7 +33,7 @@ describe('five runs with one seed give one verdict set', () => {
             { baseUrl: fake.baseUrl, apiKeyEnv: KEY_ENV },
             { seed: 4242, runs: 10, jobs: determinismJobs(i) },
           );
-          runs.push(verdicts(result));
+          runs.push(verdictById(result));
         }
         for (const run of runs.slice(1)) expect(run).toEqual(runs[0]);
         expect(Object.keys(runs[0]!)).toContain('messages-service.requests.valid-accepted');

@@ -7,6 +7,7 @@ import {
   type ExpectedVerdicts,
   statusById,
   expectedStatuses as statusesOf,
+  verdictById,
   verdictPhrase,
 } from '../../broken-verdicts.js';
 import { determinismJobs } from '../../determinism-jobs.js';
@@ -87,14 +88,17 @@ export function pidNamespaceAvailable(): boolean {
 /** Runs of one target with one seed whose verdicts must agree. */
 export const DETERMINISM_RUNS = 5;
 
-/** The verdict set (check id -> status) of each of DETERMINISM_RUNS runs in a row, with --jobs 1 and the default in turn. */
+/**
+ * The verdict set (check id -> status, a skip by its kind: verdictById) of each of
+ * DETERMINISM_RUNS runs in a row, with --jobs 1 and the default in turn.
+ */
 export async function verdictSets(
   runner: string,
   only: readonly string[],
 ): Promise<Record<string, string>[]> {
   const sets: Record<string, string>[] = [];
   for (let i = 0; i < DETERMINISM_RUNS; i++) {
-    sets.push(statusById(await runAgainst(runner, { only, jobs: determinismJobs(i) })));
+    sets.push(verdictById(await runAgainst(runner, { only, jobs: determinismJobs(i) })));
   }
   return sets;
 }

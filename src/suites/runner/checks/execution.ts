@@ -202,12 +202,14 @@ export const executionChecks: Check<RunnerCtx>[] = [
           `the harness never saw \`${marker.command}\` in /proc while it ran: the runner's commands are not visible from here (another machine or PID namespace)`,
         );
       }
+      // Pids and pgids only in `actual`: they differ in every run, and the message and what
+      // was expected are to read the same with one seed.
       for (const p of seen) {
         if (run.runnerGroups.has(p.pgid)) {
           throw new CheckFailure(
-            `\`${marker.command}\` (pid ${p.pid}) ran in the runner's own process group ${p.pgid}`,
-            `a process group other than the runner's (${[...run.runnerGroups].join(', ')})`,
-            `pgid ${p.pgid}`,
+            `\`${marker.command}\` ran in the runner's own process group`,
+            "a process group other than the runner's",
+            `pid ${p.pid} pgid ${p.pgid}; the runner's group${run.runnerGroups.size === 1 ? '' : 's'}: ${[...run.runnerGroups].join(', ')}`,
           );
         }
       }
@@ -218,7 +220,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
           : groupLedByRunner(seen, next, run.runnerStdio);
       if (shared !== undefined) {
         throw new CheckFailure(
-          `two commands ran in process group ${shared.pgid}, led by \`${abbreviate(shared.leader?.argv.join(' ') ?? '')}\`, which reads the runner's lines and writes its answers: the runner's own group (it left the group the harness started it in)`,
+          `two commands ran in one process group, led by \`${abbreviate(shared.leader?.argv.join(' ') ?? '')}\`, which reads the runner's lines and writes its answers: the runner's own group (it left the group the harness started it in)`,
           'a process group of the command, not the runner process',
           `pgid ${shared.pgid}`,
         );
@@ -226,7 +228,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
       const unexplained = next === undefined ? undefined : unexplainedSharedGroup(seen, next);
       if (unexplained !== undefined) {
         throw new NotExercised(
-          `two commands ran in process group ${unexplained.pgid}, led by \`${abbreviate(unexplained.leader?.argv.join(' ') ?? '')}\`, neither a shell nor a sandbox nor a process holding the runner's pipes as the harness sees them (a runner behind a relay holds the relay's): whether it is the runner's group cannot be told`,
+          `two commands ran in one process group, led by \`${abbreviate(unexplained.leader?.argv.join(' ') ?? '')}\`, neither a shell nor a sandbox nor a process holding the runner's pipes as the harness sees them (a runner behind a relay holds the relay's): whether it is the runner's group cannot be told`,
         );
       }
     },
