@@ -113,7 +113,8 @@ interface HttpSession {
  *   as a response is (200, or 400 for a POST without a request: the reference's answers).
  * - The server's own messages (notifications, its ping) go on the newest open answer
  *   stream, else on the GET stream, else wait for one (at most HTTP_BACKLOG_LIMIT).
- * - Faults of this transport: `httpAnswer`, `dropAnswerStream`, `resumption`, `expireSession`,
+ * - Faults of this transport: `httpAnswer`, `dropAnswerStream` (the first POST carrying a
+ *   tools/call, alone or in a batch; the drop journaled, `droppedAnswerStreams`), `resumption`, `expireSession`,
  *   `requireProtocolVersion`, `getStream`; of all: `replyDelayMs`, `notifications`,
  *   `pingFirst`, `lifecycleNotifications`, `commentFrames`, `keepAliveMs` (the GET stream),
  *   `closeStreamAfter` (after N messages the mock goes away: open streams are cut and every
@@ -482,13 +483,20 @@ export function buildStreamableHttpMockToolServer(
       });
       raw.on('error', () => {});
       session.streams.set(ex.streamId, ex);
-      const isCall = (value as { method?: unknown }).method === METHODS.toolsCall;
-      if (faults.dropAnswerStream && isCall && !dropped) {
+      if (faults.dropAnswerStream && carriesCall(value) && !dropped) {
         // An event with only an id primes the client to come back with it (2025-11-25), then the stream ends.
         dropped = true;
         // Taken before the write: any error of the measure makes the client's wait look longer, never shorter.
         ex.droppedAt = performance.now();
         raw.end(`id: ${ex.streamId}-0\nretry: ${faults.dropRetryMs}\ndata: \n\n`);
+        // A check blames a client for not resuming only a stream it knows was broken.
+        journal.record({
+          session: session.id,
+          transport: 'http',
+          direction: 'sent',
+          kind: 'closed',
+          text: `${DROPPED_STREAM_NOTE}: stream ${ex.streamId}, after its id-only event ${ex.streamId}-0 (retry: ${faults.dropRetryMs})`,
+        });
       } else {
         ex.raw = raw;
         raw.on('close', () => {
@@ -626,6 +634,31 @@ export async function startStreamableHttpMockToolServer(
     live: built.journal,
     close: () => built.app.close(),
   };
+}
+
+/** How the journal begins the record of an answer stream the mock ended before its answers (`dropAnswerStream`). */
+export const DROPPED_STREAM_NOTE = 'the mock ended the answer stream before its answers (dropAnswerStream)';
+
+/**
+ * The answer streams the Streamable HTTP mock ended early (`dropAnswerStream`), as its journal
+ * records them: a client can have resumed only a stream that was broken.
+ */
+export function droppedAnswerStreams(journal: readonly ToolJournalEntry[]): ToolJournalEntry[] {
+  return journal.filter(
+    (e) =>
+      e.transport === 'http' &&
+      e.direction === 'sent' &&
+      e.kind === 'closed' &&
+      e.text.startsWith(DROPPED_STREAM_NOTE),
+  );
+}
+
+/**
+ * Whether a POSTed value carries a tools/call request, alone or in a batch (MCP 2025-03-26: a
+ * peer MUST support receiving batches, so a call in a batch is a call).
+ */
+function carriesCall(value: unknown): boolean {
+  return bodyMessages(value).some((c) => c.kind === 'request' && c.message.method === METHODS.toolsCall);
 }
 
 /** The answers the session owes a POSTed value: its requests' ids (in order, repeats kept) and its Invalid Request errors. */

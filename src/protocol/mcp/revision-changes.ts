@@ -250,7 +250,7 @@ export const REVISION_CHANGES: readonly RevisionChange[] = [
     revision: '2025-11-25',
     kind: 'added',
     summary:
-      'Streamable HTTP: a server may close an SSE stream after an event with an id (priming the client to resume with Last-Event-ID), sending a `retry` field first; the client must wait that many ms before reconnecting.',
+      'Streamable HTTP: a server may close an SSE stream after an event with an id (priming the client to resume with Last-Event-ID), sending a `retry` field first; the client should then reconnect, and must wait that many ms first.',
     seenIn: 'transport',
     source: {
       url: 'https://modelcontextprotocol.io/specification/2025-11-25/basic/transports',
@@ -258,6 +258,8 @@ export const REVISION_CHANGES: readonly RevisionChange[] = [
     },
     checks: [
       'tool-client.http.stream.retry-respected',
+      // The client SHOULD then poll (reconnect): before this revision, resuming is its choice.
+      'tool-client.http.stream.resumed',
       'tool-server.http.request-answer',
       'tool-server.http.answer-before-close',
     ],

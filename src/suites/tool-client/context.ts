@@ -15,6 +15,7 @@ import {
   mockToolServerCommand,
   startMockToolServer,
   startStreamableHttpMockToolServer,
+  type ToolJournal,
   type ToolJournalEntry,
   type ToolScenario,
   type ToolScenarioInput,
@@ -79,7 +80,11 @@ export interface CaseResult {
   readonly outcome: ToolClientOutcome;
   /** Everything the mock received and sent, in order. */
   readonly journal: readonly ToolJournalEntry[];
-  /** Set when wirecheck stopped the client for sending MAX_CASE_MESSAGES messages (or, SSE and http, too many bytes). */
+  /**
+   * Set when wirecheck stopped the client for flooding the mock: MAX_CASE_MESSAGES messages or
+   * (relayed stdio, SSE and http) a journal half full, in bytes or in entries. The messages it
+   * had sent by then.
+   */
   readonly stoppedAfterMessages?: number;
 }
 
@@ -88,9 +93,11 @@ export interface CaseResult {
  * (initialize, initialized, the call, a few pings and lists), so only a client that floods
  * the mock meets it. It bounds the case's time, and keeps its journal whole: the checks judge
  * a case from its first message on, and a mock's journal in memory forgets its oldest entries
- * past its limits, so the client is also stopped once the journal holds half its byte limit
- * (the journal file of a stdio mock process keeps the first 64 MiB; the harness counts from
- * it, reading it every 100 ms).
+ * past its limits, so the client is also stopped once the journal reaches half its byte limit
+ * or half its entry limit (halfFull: every entry counts there, a GET or a stream opened as well
+ * as a message, so a flood of requests that carry no message is stopped too; the journal file
+ * of a stdio mock process keeps the first 64 MiB; the harness counts from it, reading it every
+ * 100 ms).
  */
 export const MAX_CASE_MESSAGES = 1000;
 
@@ -125,6 +132,15 @@ function floodGuard(caseSignal: AbortSignal | undefined, full: () => boolean = (
     upToStop: (entries: ToolJournalEntry[]): ToolJournalEntry[] =>
       entries.filter((entry) => entry.seq <= lastSeq),
   };
+}
+
+/**
+ * The journal holds half of what it keeps, in bytes or in entries (of every kind, sent and
+ * received): its client is stopped there, while its oldest entries are still kept, with room
+ * for what the client had in flight when it was stopped.
+ */
+function halfFull(journal: ToolJournal): boolean {
+  return journal.totalBytes * 2 >= journal.bounds.totalBytes || journal.size * 2 >= journal.bounds.entries;
 }
 
 /** The default tool a case calls: echo with a few arguments. */
@@ -233,11 +249,8 @@ export async function openToolClient(
     });
     if (spec.transport === 'stdio' && relay !== undefined) {
       const session = relay.session(scenario);
-      // This journal forgets its oldest entries past its bytes: the client is stopped before.
-      const flood = floodGuard(
-        spec.signal,
-        () => session.journal.totalBytes * 2 >= session.journal.bounds.totalBytes,
-      );
+      // This journal forgets its oldest entries past its limits: the client is stopped before.
+      const flood = floodGuard(spec.signal, () => halfFull(session.journal));
       const unwatch = session.journal.subscribe((entry) => flood.see(entry));
       try {
         const run = await runClient(flood, { transport: 'stdio', command: session.command });
@@ -271,8 +284,8 @@ export async function openToolClient(
     const mock = await (transport === 'http' ? startStreamableHttpMockToolServer : startMockToolServer)(
       scenario,
     );
-    // This journal forgets its oldest entries past its bytes: the client is stopped before.
-    const flood = floodGuard(spec.signal, () => mock.live.totalBytes * 2 >= mock.live.bounds.totalBytes);
+    // This journal forgets its oldest entries past its limits: the client is stopped before.
+    const flood = floodGuard(spec.signal, () => halfFull(mock.live));
     const unwatch = mock.live.subscribe((entry) => flood.see(entry));
     try {
       const run = await runClient(flood, { transport, url: mock.url });

@@ -1,6 +1,7 @@
 // The broken clients of the tool-client suite and the verdicts each must get; shared by
 // broken.test.ts (one run each) and determinism.test.ts (five runs with one seed).
 
+import { shellQuote } from '../../../src/harness/run-suite.js';
 import type { ProtocolRevision } from '../../../src/protocol/mcp/index.js';
 import type { ToolTransport } from '../../../src/suites/tool-client/index.js';
 import { type ExpectedVerdicts, expectedStatuses } from '../../broken-verdicts.js';
@@ -197,9 +198,36 @@ export const CASES: readonly BrokenClientCase[] = [
   },
   {
     client: 'no-accept',
-    flaw: 'opens the stream without Accept: text/event-stream',
+    flaw: 'opens the stream with no Accept header at all',
     fails: ['sse.http.accept'],
     passes: ['sse.http.content-type'],
+  },
+  {
+    client: 'sse-accept',
+    args: shellQuote('application/json'),
+    flaw: 'opens the stream with Accept: application/json',
+    fails: ['sse.http.accept'],
+    passes: ['sse.http.content-type'],
+  },
+  {
+    client: 'sse-accept',
+    args: shellQuote('text/event-stream;q=0, */*'),
+    flaw: 'opens the stream with an Accept header that refuses text/event-stream (q=0) and takes anything else',
+    fails: ['sse.http.accept'],
+    passes: ['sse.http.content-type'],
+  },
+  {
+    client: 'sse-accept',
+    args: shellQuote('*/*'),
+    // fetch's own default: under HTTP semantics it admits text/event-stream.
+    flaw: 'opens the stream with Accept: */* (no flaw)',
+    passes: ['sse.http.accept', 'sse.endpoint.relative'],
+  },
+  {
+    client: 'sse-accept',
+    args: shellQuote('application/json;q=0.9, text/*;q=0.5'),
+    flaw: 'opens the stream with Accept: application/json;q=0.9, text/*;q=0.5 (no flaw)',
+    passes: ['sse.http.accept'],
   },
   {
     client: 'text-plain-post',
@@ -368,9 +396,11 @@ export const CASES: readonly BrokenClientCase[] = [
   },
   {
     client: 'http-no-resume',
-    flaw: 'gives up when an answer stream ends early instead of resuming it',
+    // Before 2025-11-25 resuming is the client's choice: there, not resuming is not exercised.
+    flaw: 'gives up when an answer stream ends early instead of resuming it (a 2025-11-25 run)',
     warns: ['http.stream.resumed'],
     passes: ['http.answer.event-stream'],
+    protocol: '2025-11-25',
   },
   {
     client: 'http-wrong-last-event-id',
@@ -401,6 +431,9 @@ export const CASES: readonly BrokenClientCase[] = [
       'sse.errors.unknown-tool',
       // Its one request per session leaves no id to repeat (it passed on that before).
       'stdio.ids.unique',
+      // No initialize, so no result to await: initialized-first fails the session, once (these failed before).
+      'stdio.lifecycle.initialize-awaited',
+      'http.lifecycle.initialize-awaited',
     ],
     passes: ['stdio.ids.integer'],
   },
@@ -410,6 +443,15 @@ export const CASES: readonly BrokenClientCase[] = [
     // The basic case initialized, so the lifecycle check passes: the call without arguments is failed, not excused.
     fails: ['stdio.arguments.absent', 'sse.arguments.absent', 'http.arguments.absent'],
     passes: ['stdio.lifecycle.initialized-first', 'stdio.result.printed'],
+  },
+  {
+    client: 'only-notifies',
+    flaw: 'sends notifications/initialized, no initialize, and gives up',
+    fails: ['stdio.lifecycle.initialized-first', 'sse.lifecycle.initialized-first'],
+    // The notification came before any initialize: initialized-first fails that, once; with no
+    // initialize there is no result it could have awaited (this failed before).
+    skips: ['stdio.lifecycle.initialize-awaited', 'sse.lifecycle.initialize-awaited'],
+    passes: ['sse.http.accept'],
   },
   {
     client: 'http-no-delete',

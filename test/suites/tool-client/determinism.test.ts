@@ -1,15 +1,17 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { RunOptions } from '../../../src/harness/run-suite.js';
+import type { ProtocolRevision } from '../../../src/protocol/mcp/index.js';
 import type { ToolTransport } from '../../../src/suites/tool-client/index.js';
+import { expectedVerdicts, verdictById } from '../../broken-verdicts.js';
 import { determinismJobs } from '../../determinism-jobs.js';
-import { CASES, expected, idsOf, transportsOfCase } from './broken-cases.js';
-import { ensureBuilt, nodeCommand, runAgainst, statusById } from './helpers.js';
+import { CASES, idsOf, transportsOfCase } from './broken-cases.js';
+import { ensureBuilt, nodeCommand, runAgainst } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 
 // Same seed, same target, same verdicts (issue "Determinism"): each broken client runs 5
 // times with one seed (--jobs 1 and the default in turn) and every run must give the same
-// status for every check. The
+// status for every check, a skip's kind included (not exercised, not applicable). The
 // reference client's five runs are in reference.test.ts.
 const RUNS = 5;
 
@@ -17,10 +19,12 @@ async function verdictsOf(
   client: string,
   options: RunOptions = {},
   transports?: readonly ToolTransport[],
+  protocol?: ProtocolRevision,
 ): Promise<Record<string, string>[]> {
   const sets: Record<string, string>[] = [];
   for (let i = 0; i < RUNS; i++) {
-    sets.push(statusById(await runAgainst(client, { ...options, jobs: determinismJobs(i) }, transports)));
+    const run = await runAgainst(client, { ...options, jobs: determinismJobs(i) }, transports, protocol);
+    sets.push(verdictById(run));
   }
   return sets;
 }
@@ -47,8 +51,9 @@ describe('five runs with one seed give one set of verdicts', () => {
         nodeCommand(`./clients/${c.client}.mjs`),
         { only: idsOf(c) },
         transportsOfCase(c),
+        c.protocol,
       );
-      for (const set of sets) expect(set).toEqual(expected(c));
+      for (const set of sets) expect(set).toEqual(expectedVerdicts(c, 'tool-client'));
     }, 300_000);
   }
 });

@@ -1,6 +1,10 @@
 import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
 import { clientMessages, type ToolJournalEntry } from '../../../mocks/tools/index.js';
-import { revisionsFrom } from '../../../protocol/mcp/index.js';
+import {
+  acceptsMediaType,
+  revisionsFrom,
+  STREAMABLE_HTTP_CONTENT_TYPES,
+} from '../../../protocol/mcp/index.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
 import { evidenceOf, expectReached, expectTraffic } from '../expect.js';
 import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
@@ -60,6 +64,33 @@ function expectPostsToEndpoint(result: CaseResult, what: string, host?: string):
 /** The client opened the stream (else the endpoint checks have nothing to judge). */
 function expectStreamOpened(result: CaseResult, what: string): void {
   expectReached(result, what);
+}
+
+/**
+ * Why `accept` does not admit text/event-stream, or undefined when it does. HTTP semantics
+ * (RFC 9110, 12.5.1): a media type is accepted when a range lists it, directly, through
+ * `text/*` or through the all-types wildcard (acceptsMediaType, as the Streamable HTTP GET rule
+ * reads it), unless the most specific range that covers it gives it q=0: `text/event-stream;q=0`
+ * next to the all-types wildcard refuses it.
+ */
+function eventStreamRefusal(accept: string | undefined): string | undefined {
+  const wanted = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
+  if (accept === undefined) return 'no Accept header';
+  if (!acceptsMediaType(accept, wanted)) return `no media range in it covers ${wanted}`;
+  const [kind] = wanted.split('/');
+  const ranges = accept.split(',').map((part) => {
+    const [range = '', ...params] = part.split(';').map((p) => p.trim());
+    const q = params.find((p) => /^q\s*=/i.test(p))?.replace(/^q\s*=\s*/i, '');
+    // A quality that does not parse is taken as the default 1: an odd header is no refusal.
+    const quality = q === undefined || q === '' || Number.isNaN(Number(q)) ? 1 : Number(q);
+    return { type: range.toLowerCase(), quality };
+  });
+  const specificity = (type: string) =>
+    type === wanted ? 3 : type === `${kind}/*` ? 2 : type === '*/*' ? 1 : 0;
+  const most = Math.max(...ranges.map((r) => specificity(r.type)));
+  const deciding = ranges.filter((r) => specificity(r.type) === most);
+  if (deciding.some((r) => r.quality > 0)) return undefined;
+  return `its most specific range covering ${wanted} (${deciding[0]?.type}) has q=0, which refuses it`;
 }
 
 const RESOLVE_RULE =
@@ -159,10 +190,11 @@ export const sseChecks: Check<ToolClientCtx>[] = [
   {
     id: idOf('sse', 'http.accept'),
     clause: 'SSE tool-server session and Endpoints: GET /sse with header Accept: text/event-stream',
-    description: 'The GET that opens the stream carries Accept: text/event-stream.',
+    description:
+      'The GET that opens the stream carries an Accept header that admits text/event-stream: the type itself, or text/* or */* (HTTP semantics), not refused with q=0.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec: a client opens the session with GET /sse carrying the header Accept: text/event-stream. Every tool client.',
+    rule: 'The spec: a client opens the session with GET /sse carrying the header Accept: text/event-stream. Every tool client. Read with HTTP semantics (RFC 9110): a header that admits text/event-stream through text/* or */* (fetch sends */* by default) carries it; one without it, or refusing it with q=0, does not.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx) {
       const result = await ctx.shared.basic('sse');
@@ -176,12 +208,14 @@ export const sseChecks: Check<ToolClientCtx>[] = [
           evidenceOf(result, 'Accept header'),
         );
       }
-      const accept = open.http?.headers?.accept ?? '';
-      if (!accept.toLowerCase().includes('text/event-stream')) {
+      const accept = open.http?.headers?.accept;
+      const refusal = eventStreamRefusal(accept);
+      if (refusal !== undefined) {
+        const shown = accept === undefined ? 'absent' : accept;
         throw new CheckFailure(
-          `the stream was opened with Accept: ${JSON.stringify(accept === '' ? 'absent' : accept)}`,
-          'Accept: text/event-stream',
-          accept === '' ? 'absent' : accept,
+          `the stream was opened (GET ${open.http?.url ?? '/sse'}) with Accept: ${accept === undefined ? '(absent)' : JSON.stringify(accept)}: ${refusal}`,
+          'Accept: text/event-stream (or a range covering it: text/*, */*; not with q=0)',
+          shown,
           evidenceOf(result, 'Accept header'),
         );
       }
