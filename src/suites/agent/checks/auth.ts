@@ -1,12 +1,10 @@
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
 import type { JournalEntry } from '../../../mocks/messages/index.js';
 import { VERSION_HEADERS } from '../../../mocks/messages/request-headers.js';
+import { expectSpecVersionValue, SPEC_VERSION } from '../../version-value.js';
 import { CASE_KEYS } from '../cases.js';
 import type { AgentCaseResult, AgentCtx } from '../context.js';
 import { CHECK_BUDGET_MS } from '../expect.js';
-
-/** The version the spec's requests name ("Versioning"). */
-const SPEC_VERSION = '2023-06-01';
 
 const REQUEST_HEADERS =
   'Endpoints, POST /v1/messages ("Request headers: x-api-key: <API_KEY>; a service-version header (service-version, value 2023-06-01); content-type: application/json")';
@@ -86,20 +84,7 @@ export const authChecks: Check<AgentCtx>[] = [
     rule: "The spec's version value is 2023-06-01; the value selects an API version and the real API accepts newer ones (@anthropic-ai/sdk 1.x sends 2026-10-21). Another value is a warning, as messages-client.headers.version-value gives a messages client.",
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
-      const requests = await loopRequests(ctx);
-      for (const { label, request } of requests) {
-        if (request.version === null || request.version.value === SPEC_VERSION) continue;
-        throw new CheckFailure(
-          `${label}: the version header names another version than the spec's`,
-          `${request.version.header}: ${SPEC_VERSION}`,
-          `${request.version.header}: ${request.version.value}`,
-        );
-      }
-      if (requests.every(({ request }) => request.version === null)) {
-        throw new NotExercised(
-          'no request carried a version header, so there was no value to judge (agent.auth.version-sent judges its absence)',
-        );
-      }
+      expectSpecVersionValue(await loopRequests(ctx), 'agent.auth.version-sent');
     },
   },
   {

@@ -3,13 +3,12 @@ import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH } from '../../../m
 import { describeDifferences, differences } from '../../../protocol/compare.js';
 import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
 import { bodyNotKept } from '../../journal-bodies.js';
+import { expectSpecVersionValue, SPEC_VERSION } from '../../version-value.js';
 import { always, type CaseResult, helloMessage, type MessagesClientCtx } from '../context.js';
 import { describeRequests, expectClientError, expectRequests, refusalIn, refusalOf } from '../expect.js';
 import { describeRun } from '../output.js';
 import { plainRequest, richRequest } from '../requests.js';
 import { CASE_BUDGET_MS } from './common.js';
-
-const SPEC_VERSION = '2023-06-01';
 
 /** The check that fails a client for sending no request for a shared case. */
 const OWNER = 'messages-client.request.body';
@@ -273,21 +272,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
     rule: "The spec's version value is 2023-06-01; the value selects an API version and the real API accepts newer ones (@anthropic-ai/sdk 1.x sends 2026-10-21). Another value is a warning.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
-      const requests = await sharedRequests(ctx, env);
-      for (const { label, request } of requests) {
-        if (request.version !== null && request.version.value !== SPEC_VERSION) {
-          throw new CheckFailure(
-            `${label}: the version header names another version than the spec's`,
-            `${request.version.header}: ${SPEC_VERSION}`,
-            `${request.version.header}: ${request.version.value}`,
-          );
-        }
-      }
-      if (requests.every(({ request }) => request.version === null)) {
-        throw new NotExercised(
-          'no request carried a version header, so there was no value to judge (messages-client.headers.version judges its absence)',
-        );
-      }
+      expectSpecVersionValue(await sharedRequests(ctx, env), 'messages-client.headers.version');
     },
   },
   {
