@@ -1,5 +1,6 @@
 import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { listenHttp, originOf } from '../servers/http/listen.js';
 import { nodeHttp } from '../transports/node-http.js';
 
@@ -26,8 +27,33 @@ export async function startRelayServer(
   handle: (req: IncomingMessage, res: ServerResponse) => void,
   options: { readonly host?: string | undefined; readonly port?: number | undefined },
 ): Promise<RelayServer> {
-  const server: Server = createServer(handle);
-  server.on('connection', (socket) => socket.setNoDelay(true));
+  /** The GET each connection is answering, until its answer ends. */
+  const subscriptions = new WeakMap<Socket, ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      subscriptions.set(req.socket, res);
+      const done = () => {
+        if (subscriptions.get(req.socket) === res) subscriptions.delete(req.socket);
+      };
+      res.once('finish', done).once('close', done);
+    }
+    handle(req, res);
+  });
+  // A client may send its request and then close its side (HTTP/1.1 allows it): without this
+  // Node ends the connection at the FIN, the answer can no longer reach the client, and the
+  // exchange is cut before the upstream is asked. With it, the answer goes out and then the
+  // connection ends. A property of Node's http.Server (22, 24), neither a createServer
+  // option nor in @types/node, read at each FIN (socketOnEnd in lib/_http_server.js).
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.on('connection', (socket: Socket) => {
+    socket.setNoDelay(true);
+    // But a FIN during a GET's answer (an SSE stream, which never ends on its own) is how a
+    // client leaves it: kept open, the stream and its recording would wait for ever (an idle
+    // stream writes nothing that could fail). So it ends as it did without half-open.
+    socket.on('end', () => {
+      if (subscriptions.has(socket)) socket.destroy();
+    });
+  });
   const address = await listenHttp(server, { host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const pending = new Set<Promise<unknown>>();
   return {

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { Transform } from 'node:stream';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { errorTypeForStatus } from '../../protocol/messages/index.js';
 import { thrownMessage } from '../../protocol/thrown.js';
@@ -13,7 +14,7 @@ import { allowOrigin, answeredPreflight, type CorsPolicy, isPreflight } from '..
 import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
-import { declaredBodyBytes } from './body-budget.js';
+import { declaredBodyBytes, isChunkedBody } from './body-budget.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
 import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
@@ -61,7 +62,7 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
 } {
   const state = new MockState(opts);
   /** What each request holds of the bodies' budget (BodyBudget), until its answer ends. */
-  const reservations = new WeakMap<object, { bytes: number }>();
+  const reservations = new WeakMap<object, Reservation>();
   const app = fastify({
     logger: opts.logger ?? false,
     bodyLimit: state.bodyLimit,
@@ -69,6 +70,11 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     requestIdHeader: false,
     // Stalled streams never end on their own: close() must cut them.
     forceCloseConnections: true,
+    // A body that stalls (headers sent, then nothing) holds its connection and what it read
+    // of the budget: Node cuts a request not received whole within this (answered 408 by
+    // clientErrorHandler). It bounds receiving the request only, never a long answer
+    // (Node's http server clears it once the request is parsed). Fastify's default is none.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     clientErrorHandler,
   });
 
@@ -77,12 +83,6 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   // UTF-8 (RFC 8259): invalid bytes are refused, not silently replaced by U+FFFD.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
-    // Read whole: a chunked body reserved the whole limit, and keeps only what it came to.
-    const held = reservations.get(request);
-    if (held !== undefined && held.bytes > (body as Buffer).length) {
-      state.bodies.give(held.bytes - (body as Buffer).length);
-      held.bytes = (body as Buffer).length;
-    }
     try {
       done(null, strictUtf8.decode(body as Buffer));
     } catch {
@@ -154,15 +154,38 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
         .type('application/json')
         .send(errorBodyFor(529, request.id, 'overloaded_error', why));
     }
-    const held = { bytes };
+    const held: Reservation = { bytes, ended: false };
     reservations.set(request, held);
     // Given back once the answer ends: 'finish' when it was written, 'close' when cut.
     const giveBack = () => {
       state.bodies.give(held.bytes);
       held.bytes = 0;
+      held.ended = true;
     };
     reply.raw.once('finish', giveBack).once('close', giveBack);
     done();
+  });
+
+  // A chunked body takes from the budget as its bytes arrive; past the budget it is refused
+  // with the mock's 529 (the error handler), and its connection closed after the answer.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const held = reservations.get(request);
+    if (held === undefined || !isChunkedBody(request.headers)) return done(null, payload);
+    const metered = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        // An answer that already ended gave back what it held: what still arrives is not kept.
+        if (held.ended) return next(null, chunk);
+        if (!state.bodies.takeMore(chunk.length, held.bytes)) {
+          const why = `the mock holds ${state.bodies.inFlight} bytes of request bodies in flight, and the next ${chunk.length} bytes of this chunked body (${held.bytes} received so far) would pass its limit of ${state.bodies.limit} (bodiesInFlightLimit)`;
+          return next(Object.assign(new Error(why), { statusCode: 529 }));
+        }
+        held.bytes += chunk.length;
+        next(null, chunk);
+      },
+    });
+    payload.pipe(metered);
+    payload.once('error', (error) => metered.destroy(error));
+    done(null, metered);
   });
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -210,6 +233,12 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     }
     const raw = error.statusCode;
     const status = typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
+    if (status === 529) {
+      // Only the body budget raises a 529 here: the rest of that body is never read.
+      return sendError(state, request, reply, 529, 'overloaded_error', error.message, {
+        connection: 'close',
+      });
+    }
     if (status === 413) {
       return sendError(
         state,
@@ -245,6 +274,15 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     state.closing = true;
   });
   return { app, state };
+}
+
+/** How long a request may take to arrive whole, headers and body. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** What a request holds of the bodies' budget; `ended` once its answer ended and gave it back. */
+interface Reservation {
+  bytes: number;
+  ended: boolean;
 }
 
 // ignoreBOM keeps a leading BOM in the text, so JSON.parse refuses it as before.

@@ -317,7 +317,7 @@ describe('a client that opens many requests declaring large bodies and trickles 
     }
   });
 
-  test('a chunked body reserves the whole limit only until it is read, then what it came to', async () => {
+  test('chunked bodies are charged what they come to: six at once are all served', async () => {
     const bodyLimit = 1024 * 1024;
     const mock = await startMockMessagesService({
       bodyLimit,
