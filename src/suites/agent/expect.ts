@@ -183,7 +183,7 @@ const OPERATOR_LINE =
  * The conversation's roles as a log names them ("[assistant]", "user:", "role": "user", a user
  * turn, an assistant reply): a trace of the loop, which asks nobody for anything.
  */
-const ROLE_LABEL =
+export const ROLE_LABEL =
   /\[(user|assistant)\]|\b(user|assistant)\s*[:>]|"?role"?\s*[:=]\s*"?(user|assistant)\b|\b(user|assistant)\s+(turns?|messages?|prompts?|content|blocks?|replies|reply|responses?|text)\b/gi;
 
 /**

@@ -1,4 +1,4 @@
-import { asksForOperator } from './expect.js';
+import { asksForOperator, ROLE_LABEL } from './expect.js';
 
 /**
  * Distinct lines kept of one run: enough for any agent's log, bounded for one that writes a
@@ -92,4 +92,18 @@ export function watchStderrLines(caseName: string): {
 export function linesBeyond(tripped: StderrLines, usual: StderrLines): readonly StderrLine[] {
   const shapes = new Set(usual.lines.map((l) => l.shape));
   return tripped.lines.filter((l) => !shapes.has(l.shape));
+}
+
+/**
+ * Whether a line only echoes the conversation: a log of a turn ("[assistant] [...]", "sending
+ * user turn ...") or a command the mock served, printed as such (`$ false`, `+ (exit 2)`). Such
+ * lines differ from the control run's because the commands do, not because the agent halted: an
+ * agent tracing its loop prints them in every case, and they ask nobody. A line that asks
+ * someone to act is no echo, whatever it quotes.
+ */
+export function echoesConversation(line: StderrLine, servedCommands: readonly string[]): boolean {
+  if (line.asks) return false;
+  if (line.line.search(new RegExp(ROLE_LABEL.source, 'i')) !== -1) return true;
+  const bare = line.line.trim().replace(/^[$+>#]\s*/, '');
+  return servedCommands.some((command) => command.trim() === bare);
 }

@@ -386,10 +386,11 @@ const CASES: ({ agent: string; flaw: string } & ExpectedVerdicts)[] = [
   {
     agent: 'trace-conversation-no-operator-line',
     flaw: 'logs the conversation on stderr ("[assistant] ...", "sending user turn ...") and asks nobody for intervention when the breaker trips',
-    // Its log of the failing replies is printed only where the breaker trips: lines of the halt's
-    // own, so the must holds; none of them asks anyone, which warns.
-    warns: ['breaker.operator-line-asks'],
-    passes: ['breaker.operator-line', 'breaker.halts-at-third', 'breaker.exit-status'],
+    // Its log of the failing replies is printed only where the breaker trips, but it only echoes
+    // the conversation: no line of the halt's own, so the must fails (and the should has no words to read).
+    fails: ['breaker.operator-line'],
+    skips: ['breaker.operator-line-asks'],
+    passes: ['breaker.halts-at-third', 'breaker.exit-status'],
   },
   {
     agent: 'count-failures-first',

@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { asksForOperator } from '../../../src/suites/agent/expect.js';
-import { lineShape, linesBeyond, watchStderrLines } from '../../../src/suites/agent/operator-lines.js';
+import {
+  echoesConversation,
+  lineShape,
+  linesBeyond,
+  watchStderrLines,
+} from '../../../src/suites/agent/operator-lines.js';
 
 function watched(caseName: string, lines: string[]) {
   const watch = watchStderrLines(caseName);
@@ -107,4 +112,28 @@ describe('the words of a request for intervention (agent.breaker.operator-line-a
     ['[assistant] I will run 3 commands.'],
     ['fix: retrying the request'],
   ])('asks nobody: %s', (line) => expect(asksForOperator(line)).toBe(false));
+});
+
+describe('lines that only echo the conversation (agent.breaker.operator-line)', () => {
+  const served = ['false', '(exit 2)', "sh -c 'exit 1'"];
+  const lines = (texts: string[]) => watched('three-failures', texts).lines;
+
+  test('a log of a turn and a served command printed as such are echoes', () => {
+    const echoes = lines([
+      '[assistant] [{"type":"tool_use","input":{"command":"false"}}]',
+      'sending user turn with 1 tool_result blocks',
+      '$ (exit 2)',
+      "sh -c 'exit 1'",
+    ]);
+    expect(echoes.map((l) => echoesConversation(l, served))).toEqual([true, true, true, true]);
+  });
+
+  test("the halt's own line is none, even when it names the last command, and neither is a request quoting a turn", () => {
+    const own = lines([
+      'agent halted: 3 consecutive commands failed (last: false)',
+      'Traceback (most recent call last):',
+      '[assistant] 3 failures in a row: please take a look',
+    ]);
+    expect(own.map((l) => echoesConversation(l, served))).toEqual([false, false, false]);
+  });
 });

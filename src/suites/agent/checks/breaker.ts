@@ -9,7 +9,13 @@ import {
   expectRequestCount,
   runContext,
 } from '../expect.js';
-import { linesBeyond, NO_STDERR_LINES, type StderrLines } from '../operator-lines.js';
+import {
+  echoesConversation,
+  linesBeyond,
+  NO_STDERR_LINES,
+  type StderrLine,
+  type StderrLines,
+} from '../operator-lines.js';
 
 const BREAKER =
   'Errors ("3 consecutive non-zero exits: circuit breaker: halt the agent and request human intervention"); Limits (consecutive failing commands: 3, then halt)';
@@ -63,6 +69,25 @@ async function breakerRuns(
   return { control, usual, halted };
 }
 
+/** The commands of the bash tool_use blocks the mock served in a run. */
+function servedCommands(result: AgentCaseResult): string[] {
+  return result.served.flatMap((message) =>
+    (message?.content ?? []).flatMap((block) => {
+      const command = (block as { type?: unknown; input?: { command?: unknown } }).input?.command;
+      return block.type === 'tool_use' && typeof command === 'string' ? [command] : [];
+    }),
+  );
+}
+
+/**
+ * The stderr lines of a run halted at the breaker that are its own: not printed by the control
+ * run, and not only an echo of the conversation (a turn's log, a served command).
+ */
+function ownLines(result: AgentCaseResult, usual: StderrLines): readonly StderrLine[] {
+  const commands = servedCommands(result);
+  return linesBeyond(result.stderrLines, usual).filter((l) => !echoesConversation(l, commands));
+}
+
 export const breakerChecks: Check<AgentCtx>[] = [
   {
     id: 'agent.breaker.halts-at-third',
@@ -111,14 +136,14 @@ export const breakerChecks: Check<AgentCtx>[] = [
       'When the breaker trips the agent prints a line on stderr that it does not print where the breaker does not trip (its request for operator intervention; breaker.operator-line-asks reads its words).',
     level: 'must',
     basis: 'spec',
-    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr. Its words are not fixed, and whether words ask a person to act cannot be decided for every wording, so this check asks for the line itself: one the agent prints when the breaker trips and does not print where the breaker does not trip (case ${CONTROL_CASE_NAME}; lines compared with numbers, ids and paths set aside). Any such line counts, a bare stack trace included (breaker.operator-line-asks warns when none reads as a request); a banner or a log line the agent prints in every run does not.`,
+    rule: `${BREAKER_RULE} The target contract: that request is a line on stderr. Its words are not fixed, and whether words ask a person to act cannot be decided for every wording, so this check asks for the line itself: one the agent prints when the breaker trips and does not print where the breaker does not trip (case ${CONTROL_CASE_NAME}; lines compared with numbers, ids and paths set aside). Any such line counts, a bare stack trace included (breaker.operator-line-asks warns when none reads as a request); a banner or a log line the agent prints in every run does not, nor does a line that only echoes the conversation (a log of a turn, "[assistant] ...", or a served command printed as such), unless it asks someone to act.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const { control, usual, halted } = await breakerRuns(ctx);
       for (const result of halted) {
         const printed = result.stderrLines;
         // Lines left unkept (more) may hold the request: not a failure to call.
-        if (linesBeyond(printed, usual).length > 0 || printed.more) continue;
+        if (ownLines(result, usual).length > 0 || printed.more) continue;
         const usualLines = printed.lines.map((l) => JSON.stringify(l.line));
         throw new CheckFailure(
           `case ${result.spec.name}: the agent halted after three consecutive failures but asked nobody for intervention: it printed no line on stderr that it does not print where the breaker does not trip (${runContext(result)})`,
@@ -146,7 +171,7 @@ export const breakerChecks: Check<AgentCtx>[] = [
       let judged = 0;
       for (const result of halted) {
         const printed = result.stderrLines;
-        const beyond = linesBeyond(printed, usual);
+        const beyond = ownLines(result, usual);
         // No line of its own: breaker.operator-line fails that; there are no words to read.
         if (beyond.length === 0) continue;
         judged++;
