@@ -1,6 +1,7 @@
 import { certificateWords } from '../../harness/certificate-refusal.js';
 import { TargetUnavailable } from '../../harness/check.js';
 import { UsageError } from '../../harness/errors.js';
+import { redactUrl } from '../../recording/tools/redact-target.js';
 import {
   BudgetSpent,
   CertificateRefused,
@@ -171,25 +172,32 @@ export async function openMessagesService(
   const shared = createSharedReplies(client, resolved.model);
   const close = async () => lifetime.abort();
   const url = messagesEndpoint(resolved.baseUrl);
+  // Credentials in the URL (user:password@, a key in the query) never reach a message.
+  const shownBase = redactUrl(resolved.baseUrl);
+  const shownUrl = redactUrl(url);
   try {
     // The probe is the smallest request of the suite, kept for the checks that judge it.
     const probe = await shared.textBuffered();
-    const problem = probeProblem(probe, { url, model: resolved.model, apiKeyEnv: resolved.apiKeyEnv });
+    const problem = probeProblem(probe, {
+      url: shownUrl,
+      model: resolved.model,
+      apiKeyEnv: resolved.apiKeyEnv,
+    });
     if (problem !== undefined) throw new TargetUnavailable(problem);
   } catch (e) {
     await close();
     if (e instanceof CertificateRefused) {
-      throw new TargetUnavailable(certificateWords(`the messages service at ${resolved.baseUrl}`, e.refusal));
+      throw new TargetUnavailable(certificateWords(`the messages service at ${shownBase}`, e.refusal));
     }
     if (e instanceof RequestFailed) {
       throw new TargetUnavailable(
-        `the messages service at ${resolved.baseUrl} cannot be reached: one request was sent (POST ${url} with a one-line text prompt) and it failed: ${e.message}`,
+        `the messages service at ${shownBase} cannot be reached: one request was sent (POST ${shownUrl} with a one-line text prompt) and it failed: ${e.message}`,
       );
     }
     // A probe wirecheck had to cut leaves no reply any check could judge.
     if (e instanceof BudgetSpent) {
       throw new TargetUnavailable(
-        `the messages service at ${resolved.baseUrl} did not answer the plainest request of the suite in time (POST ${url} with a one-line text prompt): ${e.message}`,
+        `the messages service at ${shownBase} did not answer the plainest request of the suite in time (POST ${shownUrl} with a one-line text prompt): ${e.message}`,
       );
     }
     throw e;

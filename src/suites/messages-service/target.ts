@@ -62,6 +62,10 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `the base URL ${JSON.stringify(baseUrl)} must use http or https`;
   }
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses such a URL outright; and a password is nothing a message may show.
+    return `the base URL ${JSON.stringify(redactUrl(baseUrl))} carries a user name or password, which no request sends: give the API key in the variable --api-key-env names`;
+  }
   if (/\/v1\/?$/.test(url.pathname)) {
     return `the base URL ${JSON.stringify(baseUrl)} ends in /v1: give the URL without it, the suite appends /v1/messages`;
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CA_HINT } from '../../../src/harness/certificate-refusal.js';
 import { TargetUnavailable } from '../../../src/harness/check.js';
+import { UsageError } from '../../../src/harness/errors.js';
 import { messagesServiceSuite } from '../../../src/suites/messages-service/index.js';
 import { startTestHttpsServer } from '../../fixtures/tls/test-certificate.js';
 
@@ -35,6 +36,34 @@ describe('a messages service whose TLS certificate is refused', () => {
         `the TLS certificate of the messages service at ${baseUrl} was refused: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT); ${CA_HINT}`,
       );
       expect(requests).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a base URL with a user and password is a usage error that does not show them (fetch sent none: it crashed the run)', async () => {
+    const error = await messagesServiceSuite
+      .open(
+        { baseUrl: 'https://me:pw7@127.0.0.1:1/p', apiKeyEnv: KEY_ENV },
+        { seed: 1, runs: 1, full: false },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain('carries a user name or password');
+    expect((error as Error).message).not.toContain('pw7');
+  });
+
+  test('says so without the credentials its URL carries (a short query token)', async () => {
+    const server = await startTestHttpsServer((_req, res) => res.writeHead(500).end());
+    try {
+      const baseUrl = `https://127.0.0.1:${server.port}/p?token=tk7`;
+      const error = await messagesServiceSuite
+        .open({ baseUrl, apiKeyEnv: KEY_ENV }, { seed: 1, runs: 1, full: false })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TargetUnavailable);
+      const message = (error as Error).message;
+      expect(message).toContain('was refused: self-signed certificate');
+      expect(message).not.toContain('tk7');
     } finally {
       await server.close();
     }
