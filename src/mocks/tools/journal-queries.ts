@@ -125,6 +125,25 @@ export function answerTo(
   return undefined;
 }
 
+/** The mock's success answer to the initialize request `init` carried, in its session. */
+export function initializeAnswer(
+  entries: readonly ToolJournalEntry[],
+  init: ToolJournalEntry,
+): ToolJournalEntry | undefined {
+  const request = bodyMessages(init.value).find(
+    (c) => c.kind === 'request' && c.message.method === METHODS.initialize,
+  );
+  if (request?.kind !== 'request') return undefined;
+  return entries.find(
+    (e) =>
+      e.direction === 'sent' &&
+      e.kind === 'message' &&
+      e.session === init.session &&
+      e.seq > init.seq &&
+      bodyMessages(e.value).some((c) => c.kind === 'success' && c.message.id === request.message.id),
+  );
+}
+
 /** The JSON-RPC traffic of a journal as report evidence; `markSeq` is the entry to blame. */
 export function journalEvidence(
   entries: readonly ToolJournalEntry[],

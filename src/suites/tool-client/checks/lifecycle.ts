@@ -4,6 +4,7 @@ import {
   clientMessages,
   clientRequests,
   duplicateIds,
+  initializeAnswer,
   type LifecycleViolation,
   lifecycleViolation,
   MOCK_REQUEST_ID_BASE,
@@ -68,22 +69,6 @@ export function earlyMessage(result: CaseResult, kind: EarlyKind) {
     }
   }
   return undefined;
-}
-
-/** The mock's success answer to the initialize request carried by `init`, in its session. */
-function initializeAnswer(
-  journal: readonly ToolJournalEntry[],
-  init: ToolJournalEntry,
-): ToolJournalEntry | undefined {
-  const id = bodyMessages(init.value).find(
-    (c) => c.kind === 'request' && c.message.method === METHODS.initialize,
-  );
-  if (id?.kind !== 'request') return undefined;
-  return journal.find((e) => {
-    if (e.direction !== 'sent' || e.kind !== 'message' || e.session !== init.session || e.seq < init.seq)
-      return false;
-    return bodyMessages(e.value).some((c) => c.kind === 'success' && c.message.id === id.message.id);
-  });
 }
 
 /** Whether the client sent notifications/initialized at all (a batch's messages one by one). */

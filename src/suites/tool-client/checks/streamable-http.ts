@@ -1,6 +1,10 @@
 import { type Check, type CheckEnv, CheckFailure, NotExercised } from '../../../harness/check.js';
-import { clientRequests, droppedAnswerStreams, type ToolJournalEntry } from '../../../mocks/tools/index.js';
-import { bodyMessages } from '../../../protocol/jsonrpc/index.js';
+import {
+  clientRequests,
+  droppedAnswerStreams,
+  initializeAnswer,
+  type ToolJournalEntry,
+} from '../../../mocks/tools/index.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
 import { revisionsFrom } from '../../../protocol/mcp/revisions.js';
 import {
@@ -57,25 +61,6 @@ function describe(entry: ToolJournalEntry): string {
 /** When an HTTP request began to arrive (its headers), on the journal's clock: `atMs` is when its body ended. */
 function beganAt(entry: ToolJournalEntry): number {
   return entry.atMs - (entry.http?.bodyMs ?? 0);
-}
-
-/** The mock's success answer to the initialize request `init` carried, in its session. */
-function initializeAnswer(
-  journal: readonly ToolJournalEntry[],
-  init: ToolJournalEntry,
-): ToolJournalEntry | undefined {
-  const request = bodyMessages(init.value).find(
-    (c) => c.kind === 'request' && c.message.method === METHODS.initialize,
-  );
-  if (request?.kind !== 'request') return undefined;
-  return journal.find(
-    (e) =>
-      e.direction === 'sent' &&
-      e.kind === 'message' &&
-      e.session === init.session &&
-      e.seq > init.seq &&
-      bodyMessages(e.value).some((c) => c.kind === 'success' && c.message.id === request.message.id),
-  );
 }
 
 /** A request sent once the client could hold its session's initialize answer, with the session ids issued before it. */

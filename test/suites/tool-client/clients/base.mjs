@@ -3,6 +3,7 @@
 // it is an independent conforming client: the suite must pass it. Each file next to this one
 // turns on one flaw.
 import { spawn } from 'node:child_process';
+import { readEvents } from './sse-events.mjs';
 
 /**
  * @typedef {object} Flaws
@@ -261,34 +262,16 @@ async function sseConnection(url, flaws, events) {
     }
   };
   (async () => {
-    const decoder = new TextDecoder();
-    let text = '';
-    let event;
-    let data = [];
     try {
-      for await (const chunk of response.body) {
-        text += decoder.decode(chunk, { stream: true });
-        for (;;) {
-          const m = /\r\n|\r|\n/.exec(text);
-          if (m === null || (m[0] === '\r' && m.index === text.length - 1)) break;
-          const line = text.slice(0, m.index);
-          text = text.slice(m.index + m[0].length);
-          if (line === '') {
-            if (data.length > 0) onFrame(event, data.join('\n'));
-            event = undefined;
-            data = [];
-          } else if (line.startsWith(':')) {
-            if (flaws.crashOnComment) throw new Error(`unexpected line ${JSON.stringify(line)}`);
-          } else {
-            const colon = line.indexOf(':');
-            const field = colon < 0 ? line : line.slice(0, colon);
-            let value = colon < 0 ? '' : line.slice(colon + 1);
-            if (value.startsWith(' ')) value = value.slice(1);
-            if (field === 'event') event = value;
-            else if (field === 'data') data.push(value);
-          }
-        }
-      }
+      await readEvents(
+        response.body,
+        ({ event, data }) => {
+          if (data !== undefined) onFrame(event, data);
+        },
+        (line) => {
+          if (flaws.crashOnComment) throw new Error(`unexpected line ${JSON.stringify(line)}`);
+        },
+      );
       events.closed('the SSE stream ended');
     } catch (e) {
       if (controller.signal.aborted) return;
@@ -352,37 +335,6 @@ function bodyOf(message, flaws) {
   return { body, duplex: 'half' };
 }
 
-/** Read an event stream: `onFrame(event, data, id)` per frame with data; resolves when it ends. */
-async function readEventStream(body, onFrame, onId, onRetry = () => {}) {
-  const decoder = new TextDecoder();
-  let text = '';
-  let event;
-  let data = [];
-  for await (const chunk of body) {
-    text += decoder.decode(chunk, { stream: true });
-    for (;;) {
-      const m = /\r\n|\r|\n/.exec(text);
-      if (m === null || (m[0] === '\r' && m.index === text.length - 1)) break;
-      const line = text.slice(0, m.index);
-      text = text.slice(m.index + m[0].length);
-      if (line === '') {
-        if (data.length > 0 && data.join('\n') !== '') onFrame(event, data.join('\n'));
-        event = undefined;
-        data = [];
-      } else if (!line.startsWith(':')) {
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        let value = colon < 0 ? '' : line.slice(colon + 1);
-        if (value.startsWith(' ')) value = value.slice(1);
-        if (field === 'event') event = value;
-        else if (field === 'data') data.push(value);
-        else if (field === 'id') onId(value);
-        else if (field === 'retry' && /^\d+$/.test(value)) onRetry(Number(value));
-      }
-    }
-  }
-}
-
 /**
  * Streamable HTTP (MCP 2025-03-26 and later): each message one POST to the endpoint, the
  * answer JSON or an event stream; the session id of the initialize answer on every later
@@ -410,21 +362,14 @@ function httpConnection(url, flaws, events, initParams) {
     let lastId;
     let retryMs;
     for (let attempt = 0; ; attempt++) {
-      await readEventStream(
-        body,
-        (event, data) => {
-          if (event !== undefined && event !== 'message') return;
-          const message = fromJson(data);
-          if ('id' in message && !('method' in message)) owed.delete(message.id);
-          deliver(message);
-        },
-        (id) => {
-          lastId = id;
-        },
-        (ms) => {
-          retryMs = ms;
-        },
-      );
+      await readEvents(body, ({ event, id, retry, data }) => {
+        if (id !== undefined) lastId = id;
+        if (retry !== undefined) retryMs = retry;
+        if (data === undefined || data === '' || (event !== undefined && event !== 'message')) return;
+        const message = fromJson(data);
+        if ('id' in message && !('method' in message)) owed.delete(message.id);
+        deliver(message);
+      });
       if (owed.size === 0) return;
       if (flaws.httpNoResume || lastId === undefined || attempt >= 3) {
         throw new ClientFailure('the answer stream ended before the response');
@@ -460,13 +405,9 @@ function httpConnection(url, flaws, events, initParams) {
     const init = await post({ jsonrpc: '2.0', id: 'reinitialize', method: 'initialize', params: initParams });
     const type = init.headers.get('content-type') ?? '';
     if (type.startsWith('text/event-stream')) {
-      await readEventStream(
-        init.body,
-        (_e, data) => {
-          version = JSON.parse(data).result?.protocolVersion;
-        },
-        () => {},
-      );
+      await readEvents(init.body, ({ data }) => {
+        if (data !== undefined && data !== '') version = JSON.parse(data).result?.protocolVersion;
+      });
     } else version = (await init.json()).result?.protocolVersion;
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
     if (flaws.httpDeleteExpired) {

@@ -13,6 +13,8 @@
 //   no-session-id  a flaw: never send Mcp-Session-Id (and take no notification's answer as a failure)
 //   batch-call     equivalent: tools/call POSTed as a one-element batch (MCP 2025-03-26: peers MUST
 //                  support receiving batches)
+import { readEvents } from './sse-events.mjs';
+
 const flags = new Set(process.argv.slice(2));
 const url = process.env.WIRECHECK_SERVER_URL;
 const ACCEPT = 'application/json, text/event-stream';
@@ -26,36 +28,6 @@ async function readStdin() {
   const chunks = [];
   for await (const chunk of process.stdin) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Each event of an SSE body: `onEvent({ id, retry, data })`, data undefined for an event without it. */
-async function readEvents(body, onEvent) {
-  const decoder = new TextDecoder();
-  let text = '';
-  let event = { data: [] };
-  for await (const chunk of body) {
-    text += decoder.decode(chunk, { stream: true });
-    for (;;) {
-      const m = /\r\n|\r|\n/.exec(text);
-      if (m === null || (m[0] === '\r' && m.index === text.length - 1)) break;
-      const line = text.slice(0, m.index);
-      text = text.slice(m.index + m[0].length);
-      if (line === '') {
-        await onEvent({ ...event, data: event.data.length === 0 ? undefined : event.data.join('\n') });
-        event = { data: [] };
-        continue;
-      }
-      if (line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      let value = colon < 0 ? '' : line.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'data') event.data.push(value);
-      else if (field === 'id') event.id = value;
-      else if (field === 'retry' && /^\d+$/.test(value)) event.retry = Number(value);
-      else if (field === 'event') event.event = value;
-    }
-  }
 }
 
 function session() {
