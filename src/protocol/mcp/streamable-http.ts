@@ -40,10 +40,50 @@ function mediaTypesOf(header: string | undefined): string[] {
     .filter((type) => type !== '');
 }
 
-/** Whether an `Accept` header lists a media type, directly or through a wildcard that covers it. */
-export function acceptsMediaType(accept: string | undefined, mediaType: string): boolean {
+/** One media range of an `Accept` header, lower-cased, with its quality (1 when none or unreadable). */
+interface MediaRange {
+  readonly type: string;
+  readonly quality: number;
+}
+
+function mediaRangesOf(header: string): MediaRange[] {
+  return header.split(',').flatMap((part) => {
+    const [range = '', ...params] = part.split(';').map((p) => p.trim());
+    if (range === '') return [];
+    const q = params.find((p) => /^q\s*=/i.test(p))?.replace(/^q\s*=\s*/i, '');
+    // A quality that does not parse is taken as the default 1: an odd header is no refusal.
+    const quality = q === undefined || q === '' || Number.isNaN(Number(q)) ? 1 : Number(q);
+    return [{ type: range.toLowerCase(), quality }];
+  });
+}
+
+/**
+ * How an `Accept` header takes a media type, with HTTP semantics (RFC 9110, 12.5.1): `absent`
+ * when no range covers it (directly, through `type/*` or `*\/*`); `refused` when the most
+ * specific ranges that cover it all give it q=0 (`text/event-stream;q=0, *\/*`); else `accepted`.
+ * `range` is the deciding range.
+ */
+export function acceptanceOf(
+  accept: string | undefined,
+  mediaType: string,
+): { readonly verdict: 'accepted' | 'refused' | 'absent'; readonly range?: string } {
+  if (accept === undefined) return { verdict: 'absent' };
   const [kind] = mediaType.split('/');
-  return mediaTypesOf(accept).some((type) => type === mediaType || type === '*/*' || type === `${kind}/*`);
+  const specificity = (type: string) =>
+    type === mediaType ? 3 : type === `${kind}/*` ? 2 : type === '*/*' ? 1 : 0;
+  const ranges = mediaRangesOf(accept);
+  const most = Math.max(0, ...ranges.map((r) => specificity(r.type)));
+  if (most === 0) return { verdict: 'absent' };
+  const deciding = ranges.filter((r) => specificity(r.type) === most);
+  const taken = deciding.find((r) => r.quality > 0);
+  return taken === undefined
+    ? { verdict: 'refused', range: deciding[0]?.type }
+    : { verdict: 'accepted', range: taken.type };
+}
+
+/** Whether an `Accept` header admits a media type: a range covers it and does not give it q=0. */
+export function acceptsMediaType(accept: string | undefined, mediaType: string): boolean {
+  return acceptanceOf(accept, mediaType).verdict === 'accepted';
 }
 
 /**

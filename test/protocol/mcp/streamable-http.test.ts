@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acceptanceOf,
   acceptsBothPostAnswers,
   acceptsMediaType,
   mcpSessionIdSchema,
@@ -16,6 +17,20 @@ describe('Streamable HTTP wire helpers', () => {
     expect(acceptsMediaType('text/*', 'text/event-stream')).toBe(true);
     expect(acceptsMediaType('*/*', 'application/json')).toBe(true);
     expect(acceptsMediaType('text/plain', 'text/event-stream')).toBe(false);
+  });
+
+  it('q=0 on the most specific range that covers a type refuses it (RFC 9110, 12.5.1)', () => {
+    expect(acceptsMediaType('*/*, text/event-stream;q=0', 'text/event-stream')).toBe(false);
+    expect(acceptsMediaType('text/*;q=0, */*', 'text/event-stream')).toBe(false);
+    expect(acceptsMediaType('text/*;q=0, text/event-stream', 'text/event-stream')).toBe(true);
+    expect(acceptsMediaType('text/event-stream;Q = 0.5', 'text/event-stream')).toBe(true);
+    expect(acceptsMediaType('text/event-stream;q=oops', 'text/event-stream')).toBe(true);
+    expect(acceptsBothPostAnswers('application/json, text/event-stream;q=0')).toBe(false);
+    expect(acceptanceOf('*/*, text/event-stream;q=0', 'text/event-stream')).toEqual({
+      verdict: 'refused',
+      range: 'text/event-stream',
+    });
+    expect(acceptanceOf('application/json', 'text/event-stream')).toEqual({ verdict: 'absent' });
   });
 
   it('the responses a POST owes: requests with a string or finite number id, never -1e400 (no reply can carry it)', () => {

@@ -145,6 +145,13 @@ describe('the reference tool server over Streamable HTTP', () => {
       expect(onlyJson.headers['content-type']).toBe('application/json');
       const none = await send(s2.url, 'POST', init(1), { accept: 'text/html' });
       expect(none.status).toBe(406);
+      // q=0 refuses a type (RFC 9110, 12.5.1): such a client gets JSON, or 406 when it refuses both.
+      const noStream = await send(s2.url, 'POST', init(1), { accept: '*/*, text/event-stream;q=0' });
+      expect(noStream.headers['content-type']).toBe('application/json');
+      const neither = await send(s2.url, 'POST', init(1), {
+        accept: 'application/json;q=0, text/event-stream;q=0',
+      });
+      expect(neither.status).toBe(406);
     } finally {
       await s2.close();
     }
@@ -290,32 +297,11 @@ describe('the reference tool server over Streamable HTTP', () => {
   test('resumption: a call whose stream was cut is replayed on GET with Last-Event-ID (2025-11-25 priming)', async () => {
     const s = await start();
     const session = await initialize(s.url, '2025-11-25');
-    const cut = await new Promise<string>((resolve, reject) => {
-      const req = request(s.url, {
-        method: 'POST',
-        agent: false,
-        headers: { accept: BOTH, 'content-type': 'application/json', 'mcp-session-id': session },
-      });
-      req.on('error', reject);
-      req.on('response', (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => {
-          text += c.toString();
-          const id = /^id: (\S+)\ndata: \n\n/.exec(text)?.[1];
-          if (id !== undefined) {
-            req.destroy();
-            resolve(id);
-          }
-        });
-      });
-      req.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 41,
-          method: 'tools/call',
-          params: { name: 'slow', arguments: { ms: 300 } },
-        }),
-      );
+    const cut = await postCutAfterPriming(s.url, session, {
+      jsonrpc: '2.0',
+      id: 41,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 300 } },
     });
     expect(cut).toMatch(/^\d+-1$/);
     const resumed = await openStream(s.url, { 'mcp-session-id': session, 'last-event-id': cut });

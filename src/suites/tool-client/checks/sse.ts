@@ -1,10 +1,6 @@
 import { type Check, CheckFailure, NotExercised } from '../../../harness/check.js';
 import { clientMessages, type ToolJournalEntry } from '../../../mocks/tools/index.js';
-import {
-  acceptsMediaType,
-  revisionsFrom,
-  STREAMABLE_HTTP_CONTENT_TYPES,
-} from '../../../protocol/mcp/index.js';
+import { acceptanceOf, revisionsFrom, STREAMABLE_HTTP_CONTENT_TYPES } from '../../../protocol/mcp/index.js';
 import type { CaseResult, ToolClientCtx } from '../context.js';
 import { evidenceOf, expectReached, expectTraffic } from '../expect.js';
 import { excuseIfPlainCallFails, expectResultUnbroken } from '../plain-call.js';
@@ -67,30 +63,18 @@ function expectStreamOpened(result: CaseResult, what: string): void {
 }
 
 /**
- * Why `accept` does not admit text/event-stream, or undefined when it does. HTTP semantics
- * (RFC 9110, 12.5.1): a media type is accepted when a range lists it, directly, through
- * `text/*` or through the all-types wildcard (acceptsMediaType, as the Streamable HTTP GET rule
- * reads it), unless the most specific range that covers it gives it q=0: `text/event-stream;q=0`
- * next to the all-types wildcard refuses it.
+ * Why `accept` does not admit text/event-stream, or undefined when it does, with HTTP semantics
+ * (acceptanceOf, as the Streamable HTTP GET rule reads it): `text/event-stream;q=0` next to the
+ * all-types wildcard refuses it.
  */
 function eventStreamRefusal(accept: string | undefined): string | undefined {
   const wanted = STREAMABLE_HTTP_CONTENT_TYPES.eventStream;
   if (accept === undefined) return 'no Accept header';
-  if (!acceptsMediaType(accept, wanted)) return `no media range in it covers ${wanted}`;
-  const [kind] = wanted.split('/');
-  const ranges = accept.split(',').map((part) => {
-    const [range = '', ...params] = part.split(';').map((p) => p.trim());
-    const q = params.find((p) => /^q\s*=/i.test(p))?.replace(/^q\s*=\s*/i, '');
-    // A quality that does not parse is taken as the default 1: an odd header is no refusal.
-    const quality = q === undefined || q === '' || Number.isNaN(Number(q)) ? 1 : Number(q);
-    return { type: range.toLowerCase(), quality };
-  });
-  const specificity = (type: string) =>
-    type === wanted ? 3 : type === `${kind}/*` ? 2 : type === '*/*' ? 1 : 0;
-  const most = Math.max(...ranges.map((r) => specificity(r.type)));
-  const deciding = ranges.filter((r) => specificity(r.type) === most);
-  if (deciding.some((r) => r.quality > 0)) return undefined;
-  return `its most specific range covering ${wanted} (${deciding[0]?.type}) has q=0, which refuses it`;
+  const { verdict, range } = acceptanceOf(accept, wanted);
+  if (verdict === 'absent') return `no media range in it covers ${wanted}`;
+  if (verdict === 'refused')
+    return `its most specific range covering ${wanted} (${range}) has q=0, which refuses it`;
+  return undefined;
 }
 
 const RESOLVE_RULE =
