@@ -14,14 +14,20 @@ export function newTag(): string {
 /**
  * What the reaper (reaper.ts) runs for the tag method when the harness died without its exit
  * path: every process whose initial environment holds a tag of this run is killed, twice
- * over (a process may fork while the first pass runs).
+ * over (a process may fork while the first pass runs). One `grep -z` reads every environ in
+ * a single process; the loop of a `tr | grep` per process (two forks each: seconds on a loaded
+ * machine with hundreds of processes, while the targets live on) is only for a grep without -z.
  */
 export const TAG_REAPER_KILL = [
   'cd /proc || exit 0',
   'for pass in 1 2; do',
-  '  for p in [0-9]*; do',
-  '    if tr "\\0" "\\n" < "$p/environ" 2>/dev/null | grep -q "^$1"; then kill -9 "$p" 2>/dev/null; fi',
-  '  done',
+  '  if printf "a\\0" | grep -qz "^a" 2>/dev/null; then',
+  '    grep -lsz -e "^$1" [0-9]*/environ | while IFS=/ read -r p _; do kill -9 "$p" 2>/dev/null; done',
+  '  else',
+  '    for p in [0-9]*; do',
+  '      if tr "\\0" "\\n" < "$p/environ" 2>/dev/null | grep -q "^$1"; then kill -9 "$p" 2>/dev/null; fi',
+  '    done',
+  '  fi',
   'done',
   'exit 0',
 ].join('\n');
