@@ -119,7 +119,8 @@ const READ_WHOLE: ReadonlySet<NonNullable<WireItem['kind']>> = new Set([
  * What arrives is also summed up in `wire` (a WireLog): what was not JSON, not JSON-RPC, or
  * the harness's own request, notification or batch echoed back. An echoed request is not answered (a `cat` would
  * otherwise get "method not found" and send that back as the reply) and ends the wait for
- * its reply at once. Memory stays bounded whatever the target sends (PEER_LIMITS).
+ * its reply at once; a ping is the server's own until the session echoed something else
+ * (ownPing). Memory stays bounded whatever the target sends (PEER_LIMITS).
  */
 export class RpcPeer {
   readonly items: WireItem[] = [];
@@ -156,6 +157,8 @@ export class RpcPeer {
   private answeredRequests = 0;
   /** Texts this peer sent, to tell an echo from a message. */
   private readonly sentTexts = new Set<string>();
+  /** Whether one of this peer's own messages came back unchanged: a ping that does is an echo from then on. */
+  private echoedOther = false;
   private readonly watchers = new Set<(arrival: Arrival) => void>();
 
   constructor(
@@ -278,8 +281,10 @@ export class RpcPeer {
     // A response is never an echo: the harness's answer to a server's ping id 7 is the same
     // text as the server's correct answer to the harness's own ping id 7.
     if (c.kind !== 'invalid' && c.kind !== 'success' && c.kind !== 'error' && this.sentTexts.has(text)) {
-      this.echoed(text, c);
-      return;
+      if (!this.ownPing(c)) {
+        this.echoed(text, c);
+        return;
+      }
     }
     if (c.kind === 'invalid') this.wire.problem('not-jsonrpc', text, 'JSON, but not a JSON-RPC message');
     else this.wire.message();
@@ -363,8 +368,22 @@ export class RpcPeer {
     if (this.strayReplies.length < PEER_LIMITS.maxStrayReplies) this.strayReplies.push(reply);
   }
 
+  /**
+   * Whether a request that is the same text as one this peer sent is the server's own ping, not
+   * an echo. The two sides number their requests apart (MCP 2024-11-05: an id must not have been
+   * used "by the requestor"), so a server's `{"jsonrpc":"2.0","id":7,"method":"ping"}` is the
+   * harness's ping id 7 to the byte whenever its counter meets the harness's, and a ping MUST be
+   * answered. Once the session has echoed anything else (`cat` echoes initialize and
+   * notifications/initialized first), a ping is an echo too: answering it would have `cat` send
+   * the answer back as the reply to the harness's own ping.
+   */
+  private ownPing(c: ClassifiedMessage): boolean {
+    return c.kind === 'request' && c.message.method === METHODS.ping && !this.echoedOther;
+  }
+
   /** One of this peer's own messages came back unchanged: recorded, never answered. */
   private echoed(text: string, c: ClassifiedMessage): void {
+    this.echoedOther = true;
     this.wire.problem('echo', text, 'sent by wirecheck, then received back unchanged');
     this.keep(text, c.kind, true);
     if (c.kind !== 'request') return;
