@@ -47,8 +47,17 @@ export interface RecordingProxyOptions {
   onRecorded?: (summary: RecordedSummary, file: string | undefined) => void;
   /** Called when a file cannot be written. */
   onWriteError?: (error: Error, file: string) => void;
-  /** Largest request body forwarded, in bytes (default 64 MiB); larger gets 413. */
+  /**
+   * Largest request body forwarded, in bytes (default 64 MiB); larger gets 413 (at once when
+   * its Content-Length says so). Bodies in flight at once are held to 4 x this: a request past
+   * it gets 529 overloaded_error, as the real API answers when it is busy, before its body is read.
+   */
   bodyLimit?: number;
+  /**
+   * Ms a request may take to arrive whole, headers and body; past it it is answered 408 and
+   * its connection closed (default 60 s). Internal: tests set it short.
+   */
+  requestTimeoutMs?: number;
   /**
    * Keep every exchange in `exchanges` (default: only when there is no `outDir`). A long
    * recording session writing files would otherwise hold every stream in memory.
@@ -155,13 +164,17 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       ? undefined
       : join(options.outDir, `${stampOf(recordedAt)}-${String(++counter).padStart(4, '0')}.json`);
 
+  const overloaded = (why: string) => ({
+    status: 529,
+    body: JSON.stringify(errorBody('overloaded_error', `wirecheck record: ${why}`)),
+  });
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     void relay.track(
       (async () => {
         const tooLarge = JSON.stringify(
           errorBody('request_too_large', `Request exceeds ${bodyLimit} bytes (recording proxy limit).`),
         );
-        const body = await readBoundedBody(req, res, bodyLimit, tooLarge);
+        const body = await readBoundedBody(req, res, bodyLimit, tooLarge, overloaded);
         if (body !== undefined) await new Promise<void>((ended) => forward(req, res, body, ended));
       })(),
     );

@@ -1,6 +1,13 @@
 import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import {
+  BODY_BUDGET_FACTOR,
+  BodyBudget,
+  BodyHold,
+  limitRequestTime,
+  REQUEST_TIMEOUT_MS,
+} from '../servers/http/body-budget.js';
 import { listenHttp, originOf } from '../servers/http/listen.js';
 import { nodeHttp } from '../transports/node-http.js';
 
@@ -22,14 +29,29 @@ export interface RelayServer {
   stop(): Promise<void>;
 }
 
-/** Listen on `host:port` (default 127.0.0.1, a free port) with Nagle off on every connection. */
+export interface RelayServerOptions {
+  readonly host?: string | undefined;
+  readonly port?: number | undefined;
+  /**
+   * Ms a request may take to arrive whole, headers and body; past it Node answers 408 and
+   * closes (default REQUEST_TIMEOUT_MS, 60 s). Internal: tests set it short.
+   */
+  readonly requestTimeoutMs?: number | undefined;
+}
+
+/**
+ * Listen on `host:port` (default 127.0.0.1, a free port) with Nagle off on every connection.
+ * The request bodies its requests read (readBoundedBody) share one budget: 4 x their limit.
+ */
 export async function startRelayServer(
   handle: (req: IncomingMessage, res: ServerResponse) => void,
-  options: { readonly host?: string | undefined; readonly port?: number | undefined },
+  options: RelayServerOptions,
 ): Promise<RelayServer> {
   /** The GET each connection is answering, until its answer ends. */
   const subscriptions = new WeakMap<Socket, ServerResponse>();
+  const bodies = new RelayBodies();
   const server: Server = createServer((req, res) => {
+    relayBodies.set(req, bodies);
     if (req.method === 'GET' || req.method === 'HEAD') {
       subscriptions.set(req.socket, res);
       const done = () => {
@@ -45,6 +67,8 @@ export async function startRelayServer(
   // connection ends. A property of Node's http.Server (22, 24), neither a createServer
   // option nor in @types/node, read at each FIN (socketOnEnd in lib/_http_server.js).
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // Node's default is 300 s: a request whose body stalls would hold its connection for as long.
+  limitRequestTime(server, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   server.on('connection', (socket: Socket) => {
     socket.setNoDelay(true);
     // But a FIN during a GET's answer (an SSE stream, which never ends on its own) is how a
@@ -74,26 +98,88 @@ export async function startRelayServer(
   };
 }
 
+/** The bodies in flight of one relay server: one budget, 4 x the body limit its proxy reads with. */
+class RelayBodies {
+  private budget: BodyBudget | undefined;
+
+  /** A proxy reads every body with the same limit: the budget follows the first. */
+  budgetFor(limit: number): BodyBudget {
+    this.budget ??= new BodyBudget(BODY_BUDGET_FACTOR * limit);
+    return this.budget;
+  }
+}
+
+/** The relay server each request came to. */
+const relayBodies = new WeakMap<IncomingMessage, RelayBodies>();
+
+/** An answer refusing a request: its status and JSON text. */
+export interface Refusal {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** How a request is refused when the bodies in flight would pass the budget, unless the proxy says otherwise. */
+function serviceUnavailable(why: string): Refusal {
+  return { status: 503, body: JSON.stringify({ error: `recording proxy busy: ${why}` }) };
+}
+
 /**
  * The body of a request, read whole up to `limit` bytes (what comes past it is read and
  * dropped). Past the limit the request is answered 413 with `tooLarge` (a JSON text) and
- * the result is undefined, as it is for a request that broke off.
+ * the result is undefined, as it is for a request that broke off; a body declared (by its
+ * Content-Length) over the limit is answered so at once, before any of it is read. When the
+ * bodies in flight on the relay server would pass their budget, the request is answered with
+ * `overloaded(why)` (default 503 `{"error": ...}`) and the rest of its body is never read.
  */
 export function readBoundedBody(
   req: IncomingMessage,
   res: ServerResponse,
   limit: number,
   tooLarge: string,
+  overloaded: (why: string) => Refusal = serviceUnavailable,
 ): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
+    const refuse = (refusal: Refusal) => {
+      // The rest of the body is never read: the connection ends with the answer.
+      res
+        .writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' })
+        .end(refusal.body);
+      resolve(undefined);
+    };
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      refuse({ status: 413, body: tooLarge });
+      return;
+    }
+    const budget = relayBodies.get(req)?.budgetFor(limit);
+    const hold = budget === undefined ? undefined : BodyHold.open(budget, req.headers, limit);
+    if (typeof hold === 'string') {
+      refuse(overloaded(hold));
+      return;
+    }
+    if (hold !== undefined) {
+      const release = () => hold.release();
+      res.once('finish', release).once('close', release);
+    }
     const parts: Buffer[] = [];
     let size = 0;
+    let refused = false;
     req.on('data', (b: Buffer) => {
+      if (refused) return;
+      const why = hold?.received(b.length);
+      if (why !== undefined) {
+        refused = true;
+        parts.length = 0;
+        req.pause();
+        refuse(overloaded(why));
+        return;
+      }
       size += b.length;
       if (size <= limit) parts.push(b);
     });
     req.on('error', () => resolve(undefined));
     req.on('end', () => {
+      if (refused) return;
       if (size <= limit) {
         resolve(Buffer.concat(parts));
         return;

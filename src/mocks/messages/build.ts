@@ -10,11 +10,11 @@ import {
   secretsOf,
   secretsOfTarget,
 } from '../../recording/redact.js';
+import { declaredBodyBytes, isChunkedBody, REQUEST_TIMEOUT_MS } from '../../servers/http/body-budget.js';
 import { allowOrigin, answeredPreflight, type CorsPolicy, isPreflight } from '../../servers/http/cors.js';
 import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
-import { declaredBodyBytes, isChunkedBody } from './body-budget.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
 import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
@@ -275,9 +275,6 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   });
   return { app, state };
 }
-
-/** How long a request may take to arrive whole, headers and body. */
-const REQUEST_TIMEOUT_MS = 60_000;
 
 /** What a request holds of the bodies' budget; `ended` once its answer ended and gave it back. */
 interface Reservation {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { redactBody, scrubPrefix, scrubWindow } from '../../recording/redact.js';
+import { BodyBudget } from '../../servers/http/body-budget.js';
 import { type HostPolicy, hostPolicy } from '../../servers/http/host-guard.js';
-import { BodyBudget } from './body-budget.js';
 import { FaultPlan } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_STREAM_CACHE_BYTES, type MockMessagesOptions } from './options.js';

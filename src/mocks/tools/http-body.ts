@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type BodyBudget, BodyHold } from '../../servers/http/body-budget.js';
 import { utf8BytesPrefix } from '../limits.js';
 
 /**
@@ -25,21 +26,63 @@ export class OversizeBody {
 }
 
 /**
+ * A POST body refused because the bodies in flight would pass the mock's budget (BodyBudget):
+ * what was read of it (nothing when its declared size was refused, the first `keep` bytes when
+ * a chunked body passed the budget on the way) and its size so far. The rest is never read: the
+ * mock answers 503 and journals it.
+ */
+export class BusyBody {
+  constructor(
+    readonly text: string,
+    readonly bytes: number,
+    /** Why, as the 503 says. */
+    readonly problem: string,
+  ) {}
+}
+
+/**
  * Bodies are kept as text (UTF-8, as fastify's own string parser decodes them), so the journal
  * records what arrived before anything validates it; one past `limit` bytes becomes an
  * OversizeBody holding its first `keep` bytes, so the refused message is journaled too (fastify's
- * own limit answers before a hook can see the body).
+ * own limit answers before a hook can see the body). Bodies in flight take from `budget` (what
+ * they declare before any byte is read, a chunked one its bytes as they come), given back when
+ * the answer ends; one that would pass it becomes a BusyBody.
  */
-export function keepBodiesAsText(app: FastifyInstance, limit: number, keep: number): void {
+export function keepBodiesAsText(
+  app: FastifyInstance,
+  limit: number,
+  keep: number,
+  budget: BodyBudget,
+): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    // Given back once the answer ended: 'finish' when it was written, 'close' when cut.
+    const release = () => holds.get(request.raw)?.release();
+    reply.raw.once('finish', release).once('close', release);
+    done();
+  });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request, payload, done) => readBody(request, payload, limit, keep, done));
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const hold = BodyHold.open(budget, request.headers, limit);
+    if (typeof hold === 'string') {
+      // Refused before a byte is read: the connection ends with the 503.
+      const declared = Number(request.headers['content-length']);
+      done(null, new BusyBody('', Number.isFinite(declared) ? declared : 0, `Service Unavailable: ${hold}`));
+      return;
+    }
+    holds.set(request.raw, hold);
+    readBody(request, payload, limit, keep, hold, done);
+  });
 }
+
+/** What each request holds of the budget, until its answer ends. */
+const holds = new WeakMap<object, BodyHold>();
 
 function readBody(
   request: FastifyRequest,
   payload: Readable,
   limit: number,
   keep: number,
+  hold: BodyHold,
   done: (error: Error | null, body?: unknown) => void,
 ): void {
   const declared = Number(request.headers['content-length']);
@@ -70,6 +113,15 @@ function readBody(
   };
   function onData(chunk: Buffer | string): void {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const refusal = hold.received(b.length);
+    if (refusal !== undefined) {
+      const start = utf8BytesPrefix(Buffer.concat(chunks), keep);
+      chunks.length = 0;
+      // The rest is not read: the connection closes after the 503.
+      payload.pause();
+      settle(null, new BusyBody(start, bytes, `Service Unavailable: ${refusal}`));
+      return;
+    }
     bytes += b.length;
     chunks.push(b);
     if (declaredOver ? bytes >= stopAt : bytes > limit) oversize();

@@ -5,13 +5,19 @@ import { errorResponse } from '../../protocol/jsonrpc/index.js';
 import { SESSION_QUERY_PARAM } from '../../protocol/mcp/sse-events.js';
 import { STREAMABLE_HTTP_HEADERS } from '../../protocol/mcp/streamable-http.js';
 import { redactHeaders, redactTarget, secretsOf } from '../../recording/redact.js';
+import {
+  BODY_BUDGET_FACTOR,
+  BodyBudget,
+  limitRequestTime,
+  REQUEST_TIMEOUT_MS,
+} from '../../servers/http/body-budget.js';
 import { BODY_LIMIT_BYTES } from '../../servers/http/body-limit.js';
 import { allowOrigin, answeredPreflight, type CorsPolicy, isPreflight } from '../../servers/http/cors.js';
 import { type HostPolicy, hostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { SESSION_QUEUE_LIMIT_BYTES } from '../../servers/http/outbound-queue.js';
 import { type RequiredHeaders, requiredHeaderRefusal } from '../../servers/http/required-headers.js';
 import { STREAMABLE_BODY_LIMIT_BYTES } from '../../servers/http/streamable-endpoint.js';
-import { keepBodiesAsText, OversizeBody } from './http-body.js';
+import { BusyBody, keepBodiesAsText, OversizeBody } from './http-body.js';
 import { messageEntry, ToolJournal, type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
@@ -41,7 +47,8 @@ export const TOOL_MOCK_CORS: CorsPolicy = {
 /**
  * What both HTTP mocks (SSE and Streamable HTTP) do before any route: refuse DNS rebinding
  * and pages of other sites with 403 (MCP: servers validate Origin), a request without the
- * `required` headers with 401 (a mock behind a token), a body over `bodyLimit` with 413, learn
+ * `required` headers with 401 (a mock behind a token), a body over `bodyLimit` with 413, one that
+ * would pass the bodies in flight's budget (4 x `bodyLimit`) with 503 before it is read, learn
  * the request's credentials for the journal to scrub, and keep bodies as text, so the journal
  * records what arrived before anything validates it. A refused request to one of the mock's
  * routes is journaled too, with its status: a POST as the message it carried (the start of it,
@@ -85,12 +92,14 @@ export function prepareMockApp(
       journalRefused(journal, transport, request, denied.status);
       return void reply.code(denied.status).headers(denied.headers).send({ error: denied.message });
     }
-    if (request.body instanceof OversizeBody && !request.is404) {
-      journalRefused(journal, transport, request, 413);
-      const { problem } = request.body;
+    const body = request.body;
+    if ((body instanceof OversizeBody || body instanceof BusyBody) && !request.is404) {
+      const status = body instanceof OversizeBody ? 413 : 503;
+      journalRefused(journal, transport, request, status);
+      const { problem } = body;
       // The client may still be sending the rest: the connection ends with the answer.
       void reply
-        .code(413)
+        .code(status)
         .header('connection', 'close')
         // Each transport's refusal body, as its reference server answers: JSON-RPC over Streamable HTTP.
         .send(transport === 'http' ? errorResponse(null, -32000, problem) : { error: problem });
@@ -98,7 +107,7 @@ export function prepareMockApp(
     }
     done();
   });
-  keepBodiesAsText(app, bodyLimit, journal.bounds.bodyBytes);
+  keepBodiesAsText(app, bodyLimit, journal.bounds.bodyBytes, new BodyBudget(BODY_BUDGET_FACTOR * bodyLimit));
 }
 
 /** The credentials each request carried (secretsOfRequest), for the entries it causes. */
@@ -135,7 +144,7 @@ function journalRefused(
   const own = secretsOfMockRequest(request);
   if (request.method === 'POST') {
     const body = request.body;
-    if (body instanceof OversizeBody) {
+    if (body instanceof OversizeBody || body instanceof BusyBody) {
       // Only its start was read: no value, and its size in `truncated`, as a message the journal cut.
       const entry = { session, transport, direction: 'received', kind: 'message', text: body.text } as const;
       journal.record({ ...entry, truncated: { bytes: body.bytes }, http }, own);
@@ -246,21 +255,34 @@ export interface MockHttpBase {
   createSession(channel: SessionChannel, index: number): MockSession;
 }
 
+/** Options of the HTTP mocks that only tests set. */
+export interface MockHttpInternals {
+  /**
+   * Ms a request may take to arrive whole, headers and body; past it Node answers 408 and
+   * closes (default REQUEST_TIMEOUT_MS, 60 s).
+   */
+  readonly requestTimeoutMs?: number;
+}
+
 export function mockHttpBase(
   input: ToolScenario | ToolScenarioInput,
-  options: MockToolServerOptions,
+  options: MockToolServerOptions & MockHttpInternals,
   transport: 'sse' | 'http',
 ): MockHttpBase {
   const scenario = toolScenario(input, transport);
   const journal = new ToolJournal(options.onEntry, options.journalLimits);
   // Several recordings: each new session replays the next one, in turn.
   const plans = replayPlansOf(options.replay);
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = fastify({
     logger: false,
     forceCloseConnections: true,
     // A HEAD would otherwise run the GET handler: open a stream (a session) nobody reads.
     exposeHeadRoutes: false,
+    // Fastify's default is none: a POST whose body stalls would hold its connection for ever.
+    requestTimeout,
   });
+  limitRequestTime(app.server, requestTimeout);
   prepareMockApp(app, hostPolicy(options), journal, transport, options.requireHeaders, options.bodyLimit);
   let opened = 0;
   return {

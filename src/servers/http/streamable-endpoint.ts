@@ -14,6 +14,7 @@ import {
   STREAMABLE_HTTP_DEFAULT_PATH,
   STREAMABLE_HTTP_HEADERS,
 } from '../../protocol/mcp/index.js';
+import { BODY_BUDGET_FACTOR, BodyBudget, BodyHold } from './body-budget.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from './host-guard.js';
 import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from './outbound-queue.js';
 import { eventIdOf, parseEventId, ReplayBudget, ReplayLog } from './replay-log.js';
@@ -43,7 +44,10 @@ export interface StreamableEndpointOptions extends HostPolicyOptions {
   readonly path?: string;
   /** How a POST holding requests is answered when the client accepts both (default `sse`, as the SDK). */
   readonly answer?: 'sse' | 'json';
-  /** Largest POST body (default 4 MiB, as the SDK); larger is 413. */
+  /**
+   * Largest POST body (default 4 MiB, as the SDK); larger is 413. Bodies in flight at once are
+   * held to 4 x this (BodyBudget): a POST past it is answered 503 before its body is read.
+   */
   readonly bodyLimit?: number;
   /** Bytes one stream may hold for a client that stopped reading; past it the stream is cut (16 MiB). */
   readonly sessionQueueLimit?: number;
@@ -138,6 +142,7 @@ export function createStreamableEndpoint(options: StreamableEndpointOptions): St
   const path = options.path ?? STREAMABLE_HTTP_DEFAULT_PATH;
   const preferred = options.answer ?? 'sse';
   const bodyLimit = options.bodyLimit ?? STREAMABLE_BODY_LIMIT_BYTES;
+  const bodies = new BodyBudget(BODY_BUDGET_FACTOR * bodyLimit);
   const queueLimit = options.sessionQueueLimit ?? SESSION_QUEUE_LIMIT_BYTES;
   const maxSessions = options.maxSessions ?? MAX_STREAMABLE_SESSIONS;
   const idleMs = options.sessionIdleMs ?? STREAMABLE_SESSION_IDLE_MS;
@@ -509,10 +514,10 @@ export function createStreamableEndpoint(options: StreamableEndpointOptions): St
       res.setHeader('allow', 'GET, POST, DELETE');
       return refuse(res, 405, `Method Not Allowed: ${req.method}`);
     }
-    readBody(req, bodyLimit, (problem, text) => {
+    readBody(req, res, bodies, bodyLimit, (problem, text) => {
       if (problem !== undefined) {
         res.setHeader('connection', 'close');
-        return refuse(res, 413, problem);
+        return refuse(res, problem.status, problem.message);
       }
       post(req, res, text);
     });
@@ -617,18 +622,37 @@ function answerJson(
   return undefined;
 }
 
-/** The request body as text, or the 413 sentence once it passes `limit` bytes. */
+/**
+ * The request body as text, or why it is refused: 413 once it passes `limit` bytes, 503 when
+ * the bodies in flight would pass their budget (then the rest is never read). What the request
+ * holds of the budget is given back once its answer ends.
+ */
 function readBody(
   req: IncomingMessage,
+  res: ServerResponse,
+  budget: BodyBudget,
   limit: number,
-  done: (problem: string | undefined, text: string) => void,
+  done: (problem: { status: number; message: string } | undefined, text: string) => void,
 ): void {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    done(`Payload Too Large: the body is ${declared} bytes, over the limit of ${limit}`, '');
+    done(
+      {
+        status: 413,
+        message: `Payload Too Large: the body is ${declared} bytes, over the limit of ${limit}`,
+      },
+      '',
+    );
     return;
   }
+  const hold = BodyHold.open(budget, req.headers, limit);
+  if (typeof hold === 'string') {
+    done({ status: 503, message: `Service Unavailable: ${hold}` }, '');
+    return;
+  }
+  const release = () => hold.release();
+  res.once('finish', release).once('close', release);
   const chunks: Buffer[] = [];
   let bytes = 0;
   let over = false;
@@ -638,7 +662,14 @@ function readBody(
     if (bytes > limit) {
       over = true;
       chunks.length = 0;
-      done(`Payload Too Large: the body went past the limit of ${limit} bytes`, '');
+      done({ status: 413, message: `Payload Too Large: the body went past the limit of ${limit} bytes` }, '');
+      return;
+    }
+    const refusal = hold.received(chunk.length);
+    if (refusal !== undefined) {
+      over = true;
+      chunks.length = 0;
+      done({ status: 503, message: `Service Unavailable: ${refusal}` }, '');
       return;
     }
     chunks.push(chunk);

@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { Transform } from 'node:stream';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Implementation } from '../../protocol/mcp/index.js';
 import { KEEP_ALIVE_MS, SESSION_QUERY_PARAM } from '../../protocol/mcp/index.js';
 import { SseServerTransport } from '../../transports/sse-server.js';
 import { TransportClosedError } from '../../transports/transport.js';
+import {
+  BODY_BUDGET_FACTOR,
+  BodyBudget,
+  BodyHold,
+  isChunkedBody,
+  limitRequestTime,
+  REQUEST_TIMEOUT_MS,
+} from '../http/body-budget.js';
 import { BODY_LIMIT_BYTES } from '../http/body-limit.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from '../http/host-guard.js';
 import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from '../http/outbound-queue.js';
@@ -28,8 +37,16 @@ export interface ToolServerOptions extends HostPolicyOptions {
   readonly serverInfo?: Implementation;
   /** A comment frame on every stream this often; 0 turns it off. Default 15000 (spec "Limits"). */
   readonly keepAliveMs?: number;
-  /** Default 4 MiB; a larger POST body is answered 413. */
+  /**
+   * Default 4 MiB; a larger POST body is answered 413. Bodies in flight at once are held to 4 x
+   * this (BodyBudget): a POST past it is answered 503 before its body is read.
+   */
   readonly bodyLimit?: number;
+  /**
+   * Ms a request may take to arrive whole, headers and body; past it Node answers 408 and
+   * closes. Default REQUEST_TIMEOUT_MS (60 s). Internal: tests set it short.
+   */
+  readonly requestTimeoutMs?: number;
   /** Log lines (stderr in the CLI). */
   readonly log?: (line: string) => void;
   /**
@@ -73,14 +90,21 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
     }
   };
 
+  const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
+  const bodies = new BodyBudget(BODY_BUDGET_FACTOR * bodyLimit);
+  const holds = new WeakMap<object, BodyHold>();
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = fastify({
     logger: false,
-    bodyLimit: options.bodyLimit ?? BODY_LIMIT_BYTES,
+    bodyLimit,
     // Open streams never end by themselves: close() must cut them.
     forceCloseConnections: true,
     // A HEAD /sse would otherwise run the stream handler and open a session nobody reads.
     exposeHeadRoutes: false,
+    // Fastify's default is none: a POST whose body stalls would hold its connection for ever.
+    requestTimeout,
   });
+  limitRequestTime(app.server, requestTimeout);
 
   // Bodies stay text: malformed JSON for a live session is answered on its stream with
   // -32700 (JSON-RPC), and a non-JSON content type is refused by the route with 400.
@@ -94,13 +118,43 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
     const denied = requiredHeaderRefusal(options.requireHeaders, request.headers);
     if (denied !== undefined)
       return void reply.code(denied.status).headers(denied.headers).send({ error: denied.message });
+    // Reserved before the body is read, given back once the answer ended ('close' when cut).
+    const hold = BodyHold.open(bodies, request.headers, bodyLimit);
+    if (typeof hold === 'string') {
+      // The body is never read: the connection ends with the answer.
+      return void reply
+        .code(503)
+        .header('connection', 'close')
+        .send({ error: `Service Unavailable: ${hold}` });
+    }
+    holds.set(request, hold);
+    const release = () => hold.release();
+    reply.raw.once('finish', release).once('close', release);
     done();
+  });
+
+  // A chunked body takes from the budget as its bytes arrive; past it the error handler answers 503.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const hold = holds.get(request);
+    if (hold === undefined || !isChunkedBody(request.headers)) return done(null, payload);
+    const metered = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        const refusal = hold.received(chunk.length);
+        if (refusal === undefined) return next(null, chunk);
+        next(Object.assign(new Error(`Service Unavailable: ${refusal}`), { statusCode: 503 }));
+      },
+    });
+    payload.pipe(metered);
+    payload.once('error', (error) => metered.destroy(error));
+    done(null, metered);
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode ?? 500;
     // 415 (no parser) is the route's "not JSON" case, which answers 400.
     const shown = status === 415 ? 400 : status;
+    // A 503 is the body budget's: the rest of that body is never read.
+    if (shown === 503) void reply.header('connection', 'close');
     void reply.code(shown).send({ error: error.message });
   });
   app.setNotFoundHandler((request, reply) => {

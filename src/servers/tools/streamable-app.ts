@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from '../../protocol/mcp/index.js';
 import { STREAMABLE_HTTP_DEFAULT_PATH } from '../../protocol/mcp/streamable-http.js';
 import { nodeHttp } from '../../transports/node-http.js';
+import { limitRequestTime, REQUEST_TIMEOUT_MS } from '../http/body-budget.js';
 import { listenHttp, originOf } from '../http/listen.js';
 import {
   createStreamableEndpoint,
@@ -23,7 +24,7 @@ export interface StreamableToolServerOptions
   extends ToolServerOptions,
     Pick<
       StreamableEndpointOptions,
-      'path' | 'answer' | 'maxSessions' | 'sessionIdleMs' | 'replayLimitBytes'
+      'path' | 'answer' | 'maxSessions' | 'sessionIdleMs' | 'replayLimitBytes' | 'replayBudgetBytes'
     > {
   /** Default 127.0.0.1. */
   readonly host?: string;
@@ -75,6 +76,8 @@ export async function startStreamableToolServer(
   const { core, endpoint } = buildStreamableToolServer({ ...options, host });
   const server = nodeHttp.createServer((req, res) => endpoint.handle(req, res));
   server.keepAliveTimeout = 65_000;
+  // Node's default is 300 s: a POST whose body stalls would hold its connection for as long.
+  limitRequestTime(server, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   const address = await listenHttp(server, { host, port, backlog: 4096 });
   const origin = originOf(address);
   return {

@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BodyBudget } from '../../../src/mocks/messages/body-budget.js';
 import {
   createMockMessagesApp,
   type MockMessagesService,
   startMockMessagesService,
 } from '../../../src/mocks/messages/index.js';
+import { BodyBudget } from '../../../src/servers/http/body-budget.js';
 import { messagesBody } from './helpers.js';
 
 const services: MockMessagesService[] = [];
