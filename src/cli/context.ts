@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
+import { killAllContainedTargets } from '../harness/containment/registry.js';
 import { guardRun, type RunGuard } from '../harness/run-guard.js';
+import { INTERRUPT_SIGNALS, type InterruptSignal } from '../harness/stop.js';
 import type { PacedOutput } from '../transports/output-pace.js';
 import type { RunAgentCommand } from './agent.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
@@ -18,7 +20,7 @@ export interface OutputStream extends PacedOutput<string | Uint8Array> {
   readonly columns?: number;
 }
 
-/** Aborted on SIGINT/SIGTERM; `dispose` restores the default signal behaviour. */
+/** Aborted on SIGINT/SIGTERM/SIGHUP; `dispose` restores the default signal behaviour. */
 export interface Shutdown {
   readonly signal: AbortSignal;
   dispose(): void;
@@ -59,7 +61,7 @@ export interface CliContext {
   /** Installed only by long-running commands (serve, messages-client): Ctrl-C elsewhere keeps its default. */
   onShutdown(): Shutdown;
   /**
-   * Watch a suite run (`test`, `all`): SIGINT/SIGTERM and uncaught errors stop it through
+   * Watch a suite run (`test`, `all`): SIGINT/SIGTERM/SIGHUP and uncaught errors stop it through
    * the guard's signal. Absent: the process's own (processRunGuard).
    */
   guardRun?(): CliRunGuard;
@@ -74,13 +76,29 @@ export interface CliRunGuard extends RunGuard {
 const EXIT_GRACE_MS = 250;
 
 /**
+ * Ends the process now, by `signal` itself: the second signal of a stopping run. Not
+ * process.exit: it waits for libuv's thread pool, and a call blocked there (an open() of a
+ * FIFO nobody reads) held a run past two Ctrl-C for ever; the signal's default action waits
+ * for nothing. No 'exit' handler runs on such a death, so the contained targets are killed
+ * here first (synchronously); the reaper removes what they leave (containment/reaper.ts).
+ */
+export function endBySignal(signal: InterruptSignal, code: number): void {
+  killAllContainedTargets();
+  // Any listener left would turn the default action back into an event nobody acts on.
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  // Reached only if the signal is not delivered at once (Node resets dispositions at start).
+  process.exit(code);
+}
+
+/**
  * The guard of a real run: on the process's signals and uncaught errors. Once a stopped
  * run has written its reports, the process ends with the run's status even if an abandoned
  * check (one that ignored its abort signal) still holds a timer or a socket: an unref'd
  * timer ends it, so a process with nothing left ends sooner by itself.
  */
 export function processRunGuard(): CliRunGuard {
-  const guard = guardRun(process, { exitNow: (code) => process.exit(code) });
+  const guard = guardRun(process, { exitNow: (code, signal) => endBySignal(signal, code) });
   return {
     get signal() {
       return guard.signal;
@@ -104,21 +122,19 @@ export function processRunGuard(): CliRunGuard {
 }
 
 /**
- * SIGINT and SIGTERM stop the command. Once a stopped command is over (`dispose`), the process
- * ends with its status even if output its reader no longer takes is still queued (a stdio
- * relay whose client stopped reading and then stopped it): an unref'd timer, so a process with
- * nothing left ends sooner by itself.
+ * SIGINT, SIGTERM and SIGHUP (a closed terminal) stop the command. Once a stopped command is
+ * over (`dispose`), the process ends with its status even if output its reader no longer takes
+ * is still queued (a stdio relay whose client stopped reading and then stopped it): an unref'd
+ * timer, so a process with nothing left ends sooner by itself.
  */
 export function processShutdown(): Shutdown {
   const controller = new AbortController();
   const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  for (const signal of INTERRUPT_SIGNALS) process.once(signal, stop);
   return {
     signal: controller.signal,
     dispose() {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const signal of INTERRUPT_SIGNALS) process.off(signal, stop);
       if (controller.signal.aborted) {
         setTimeout(
           () => process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0),

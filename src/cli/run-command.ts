@@ -141,7 +141,7 @@ export function addTestCommand(program: Command, ctx: CliContext, finish: Finish
       finish(
         await runPlannedSuites(
           [plan],
-          replay === undefined ? settings : { ...settings, replay: replay.case },
+          replay === undefined ? settings : { ...settings, replay: replay.case, replayFile: parsed.replay },
           ctx,
         ),
       );

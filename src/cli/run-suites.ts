@@ -28,7 +28,7 @@ import {
   shouldUseColor,
 } from '../reporters/console.js';
 import { createProgress, isLiveTerminal, type Progress } from '../reporters/progress.js';
-import { prepareReportDir } from '../reporters/report-dir.js';
+import { prepareReportDir, releaseReportDir } from '../reporters/report-dir.js';
 import { withoutTerminalControls } from '../reporters/text.js';
 import { runFolder, writeReports } from '../reporters/write.js';
 import { type RunningReference, SUITES, type SuiteEntry } from '../suites/registry.js';
@@ -65,6 +65,8 @@ export interface RunSettings {
   readonly shard?: Shard;
   /** `--replay FILE`: run only the saved case of the fixture's check. */
   readonly replay?: PropertyReplay;
+  /** The fixture `--replay` read: kept when it lies in the report directory and this run passes its check. */
+  readonly replayFile?: string;
 }
 
 async function loadBaseline(path: string | undefined): Promise<Baseline | undefined> {
@@ -104,9 +106,9 @@ function inertGuard(): CliRunGuard {
  * each suite's block whole and in plan order as its checks finish, then write the
  * reports and the totals. A suite whose target cannot start is reported (its results carry
  * the error and no check) and the others still run; the exit status is then 2. An interrupt
- * (SIGINT/SIGTERM) or an uncaught error stops the run: the running check is abandoned, the
- * suite closed, the reports written with the rest marked not run, and the status is 130/143
- * or 2. Else 1 for a failed check (or a warning under --strict), else 0.
+ * (SIGINT/SIGTERM/SIGHUP) or an uncaught error stops the run: the running check is abandoned,
+ * the suite closed, the reports written with the rest marked not run, and the status is
+ * 130/143/129 or 2. Else 1 for a failed check (or a warning under --strict), else 0.
  */
 export async function runPlannedSuites(
   plan: readonly PlannedSuite[],
@@ -122,6 +124,8 @@ export async function runPlannedSuites(
     return exitCode;
   } finally {
     guard.release(exitCode);
+    // A run that wrote no reports (none to write, or stopped before) holds the lock no longer.
+    if (settings.reportDir !== undefined) await releaseReportDir(settings.reportDir);
   }
 }
 
@@ -187,6 +191,9 @@ async function runGuarded(
   );
   const results = outcomes.filter((r): r is SuiteResult => r !== undefined);
   // A bug a check caught in wirecheck stops its suite only; the run's status says it all the same.
+  // Read once, every check having ended: a signal from here on (while the reports are written)
+  // changes nothing, as the verdict is whole and the reports say it; a second one still ends
+  // the process at once (processRunGuard).
   const stop = guard.stop ?? results.find((r) => r.stopped?.kind === 'harness-error')?.stopped;
   if (stop !== undefined) reportStop(stop, guard, results, ctx, out);
   const ran = results.filter((r) => r.error === undefined);
@@ -196,7 +203,10 @@ async function runGuarded(
   }
   if (settings.reportDir !== undefined && results.length > 0) {
     try {
-      await writeReports(settings.reportDir, results, { strict: settings.strict });
+      await writeReports(settings.reportDir, results, {
+        strict: settings.strict,
+        ...(settings.replayFile === undefined ? {} : { keep: [settings.replayFile] }),
+      });
       out(`reports written to ${settings.reportDir}`);
     } catch (e) {
       // The results are on the console all the same; the status says the reports are not.

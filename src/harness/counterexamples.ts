@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CounterexampleFixture, formatCounterexample } from '../fixtures/counterexample.js';
 import { FixtureFormatError } from '../fixtures/errors.js';
@@ -78,7 +78,15 @@ export async function writeCounterexample(
   const fixture = counterexampleFixture(source, file);
   try {
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, formatCounterexample(fixture), 'utf8');
+    // Written aside and renamed into place: never a cut file under the final name. Whatever else
+    // stands at that name (a FIFO would block a write for ever) is neither opened nor replaced.
+    const there = await lstat(file).catch(() => undefined);
+    if (there !== undefined && !there.isFile())
+      throw new Error('something other than a regular file is there');
+    const temp = `${file}.tmp-${process.pid}`;
+    await rm(temp, { force: true });
+    await writeFile(temp, formatCounterexample(fixture), { encoding: 'utf8', flag: 'wx' });
+    await rename(temp, file);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     throw new WirecheckError('WC_REPORT_WRITE', `cannot write counterexample ${file}: ${reason}`, {

@@ -28,7 +28,7 @@ export const HARNESS_ERRORS = {
   WC_REPORT_DIR: {
     exitCode: 2,
     summary:
-      'The report directory cannot be used, found before the run: it cannot be created, is not a directory, is not writable, or is on a pseudo file system (/proc, /sys, /dev).',
+      'The report directory cannot be used, found before the run: it cannot be created, is not a directory, is not writable, is on a pseudo file system (/proc, /sys, /dev), is locked by another run that is still going (.wirecheck.lock), or has a FIFO, socket, device or symbolic link where a report goes.',
   },
   WC_REPORT_WRITE: {
     exitCode: 2,

@@ -63,8 +63,8 @@ export const RunStop = z.object({
   kind: z.enum(['target-gone', 'interrupted', 'budget', 'harness-error']),
   /** One sentence, printed once: "the target stopped during runner.output.x: ...". */
   message: z.string(),
-  /** For `interrupted`: the signal that stopped the run. */
-  signal: z.enum(['SIGINT', 'SIGTERM']).optional(),
+  /** For `interrupted`: the signal that stopped the run (SIGHUP: a closed terminal, some CI cancels). */
+  signal: z.enum(['SIGINT', 'SIGTERM', 'SIGHUP']).optional(),
 });
 export type RunStop = z.infer<typeof RunStop>;
 

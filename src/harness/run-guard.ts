@@ -1,6 +1,6 @@
 import { WIRECHECK_BLAMED } from './check.js';
 import type { RunStop } from './results.js';
-import { exitCodeOfSignal, interruptStop } from './stop.js';
+import { exitCodeOfSignal, INTERRUPT_SIGNALS, type InterruptSignal, interruptStop } from './stop.js';
 
 /** The part of `process` a guard listens to (a fake emitter in tests). */
 export interface GuardedProcess {
@@ -11,7 +11,7 @@ export interface GuardedProcess {
 }
 
 /**
- * Watches a run from outside: SIGINT/SIGTERM and any error nobody caught (an uncaught
+ * Watches a run from outside: SIGINT/SIGTERM/SIGHUP and any error nobody caught (an uncaught
  * exception, an unhandled rejection: a bug of a suite or of wirecheck) stop it, through
  * `signal`, whose reason is the RunStop. A signal once the run is stopping ends the program
  * at once.
@@ -28,8 +28,11 @@ export interface RunGuard {
 }
 
 export interface RunGuardOptions {
-  /** A second SIGINT/SIGTERM while the first is being handled: end now with this status. */
-  exitNow(code: number): void;
+  /**
+   * A second signal while the first is being handled: end now. `code` is the status the signal
+   * stands for (130 for SIGINT); the process ends best by `signal` itself (processRunGuard).
+   */
+  exitNow(code: number, signal: InterruptSignal): void;
 }
 
 /** The text of an uncaught error, its stack when it has one. */
@@ -47,16 +50,15 @@ export function guardRun(proc: GuardedProcess, options: RunGuardOptions): RunGua
     stop = s;
     controller.abort(s);
   };
-  const onSignal = (name: 'SIGINT' | 'SIGTERM') => () => {
+  const onSignal = (name: InterruptSignal) => () => {
     // The run is already stopping: a second signal means "now".
     if (stop !== undefined) {
-      options.exitNow(exitCodeOfSignal(name));
+      options.exitNow(exitCodeOfSignal(name), name);
       return;
     }
     stopWith(interruptStop(name));
   };
-  const onInt = onSignal('SIGINT');
-  const onTerm = onSignal('SIGTERM');
+  const signalListeners = INTERRUPT_SIGNALS.map((name) => [name, onSignal(name)] as const);
   const onError = (error: unknown) => {
     errors.push(error);
     const first = describeUncaught(error).split('\n')[0] ?? '';
@@ -65,8 +67,7 @@ export function guardRun(proc: GuardedProcess, options: RunGuardOptions): RunGua
       message: `wirecheck failed (${WIRECHECK_BLAMED}): ${first}`,
     });
   };
-  proc.on('SIGINT', onInt);
-  proc.on('SIGTERM', onTerm);
+  for (const [name, listener] of signalListeners) proc.on(name, listener);
   proc.on('uncaughtException', onError);
   proc.on('unhandledRejection', onError);
   return {
@@ -76,8 +77,7 @@ export function guardRun(proc: GuardedProcess, options: RunGuardOptions): RunGua
     },
     harnessErrors: errors,
     dispose() {
-      proc.off('SIGINT', onInt);
-      proc.off('SIGTERM', onTerm);
+      for (const [name, listener] of signalListeners) proc.off(name, listener);
       proc.off('uncaughtException', onError);
       proc.off('unhandledRejection', onError);
     },

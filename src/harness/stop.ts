@@ -29,19 +29,31 @@ export function notRunMessage(stop: RunStop): string {
   return `not run: ${stop.message}`;
 }
 
+/** A signal that stops a run (or a `serve`/`record` command) the way Ctrl-C does. */
+export type InterruptSignal = NonNullable<RunStop['signal']>;
+
+/** SIGHUP too: a closed terminal and some CI cancels send it, and its default action leaves no report. */
+export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** The stop of a run interrupted by a signal. */
-export function interruptStop(signal: 'SIGINT' | 'SIGTERM'): RunStop {
+export function interruptStop(signal: InterruptSignal): RunStop {
   return { kind: 'interrupted', signal, message: `interrupted by ${signal}` };
 }
 
-/** Exit status of a run stopped by a signal: 128 + the signal's number, as a shell reports it. */
-export function exitCodeOfSignal(signal: 'SIGINT' | 'SIGTERM'): 130 | 143 {
-  return signal === 'SIGINT' ? 130 : 143;
+/** 128 + the signal's number, as a shell reports a death by it (1, 2 and 15 on every Unix). */
+const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const satisfies Record<
+  InterruptSignal,
+  number
+>;
+
+/** Exit status of a run stopped by a signal, as a shell would report the signal's own death. */
+export function exitCodeOfSignal(signal: InterruptSignal): 129 | 130 | 143 {
+  return SIGNAL_EXIT_CODES[signal];
 }
 
 /**
  * The exit status a stop gives a run (or the merge of its shards), if it decides one: 2 for a
- * harness error, 130/143 for an interrupt; none for a stop whose check failed already.
+ * harness error, 130/143/129 for an interrupt; none for a stop whose check failed already.
  */
 export function stopExitCode(stop: RunStop | undefined): number | undefined {
   if (stop === undefined) return undefined;

@@ -1,6 +1,11 @@
-import { mkdir, realpath, stat, statfs, unlink, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, realpath, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { WirecheckError } from '../harness/errors.js';
+import { lockReportDir, unlockReportDir } from './report-lock.js';
+
+/** The report files wirecheck writes at the top of a report directory, by one run or another. */
+const TOP_LEVEL_REPORTS = ['results.json', 'summary.json', 'junit.xml', 'report.html'];
 
 /** Roots of the pseudo file systems of Linux: nothing there is a place for files. */
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'];
@@ -72,8 +77,11 @@ async function nearestExisting(path: string, dir: string): Promise<{ existing: s
  * Make sure a report directory can take the reports before a run starts, so a bad one costs
  * nothing: it is not on a pseudo file system (/proc, /sys, /dev, or any file system of that
  * kind, by statfs), it is a directory or can be created (one level at a time: Node's
- * recursive mkdir loops forever under /proc), and a file can be written in it. Returns the
- * absolute path. WC_REPORT_DIR otherwise.
+ * recursive mkdir loops forever under /proc), a file can be written in it, and no report
+ * file's name there is taken by a FIFO, socket, device or symbolic link (never opened, never
+ * replaced). Then it is locked for this run (see report-lock.ts): a run of a live process
+ * writing there is refused; writeReports releases the lock, else releaseReportDir or the
+ * process's end. Returns the absolute path. WC_REPORT_DIR otherwise.
  */
 export async function prepareReportDir(dir: string): Promise<string> {
   const path = resolve(dir);
@@ -118,5 +126,44 @@ export async function prepareReportDir(dir: string): Promise<string> {
   } catch (e) {
     throw reportDirError(dir, `cannot write in it: ${(e as Error).message}`, e);
   }
+  for (const name of TOP_LEVEL_REPORTS) {
+    const file = join(target, name);
+    const info = await lstat(file).catch(() => undefined);
+    // A directory there is writeReports' to judge: results.json can be a suite's folder of an
+    // earlier `all` (stale, removed), and else the write fails after the run, saying so.
+    if (info !== undefined && !info.isFile() && !info.isDirectory()) {
+      throw reportDirError(
+        dir,
+        `${file} is ${kindOf(info)}, not a regular file: wirecheck writes its report there and neither opens nor replaces such a thing; remove it or give another directory`,
+      );
+    }
+  }
+  await lockReportDir(target, dir);
   return path;
+}
+
+/** What a file that is not a regular one is, for a message. */
+export function kindOf(info: Stats): string {
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+/**
+ * Release the lock prepareReportDir took on `dir`, for a run that ends without writing its
+ * reports (writeReports releases it itself): idempotent, and harmless for a directory this
+ * process does not hold.
+ */
+export async function releaseReportDir(dir: string): Promise<void> {
+  let real: string;
+  try {
+    real = await realpath(dir);
+  } catch {
+    // No directory: no lock in it.
+    return;
+  }
+  await unlockReportDir(real);
 }

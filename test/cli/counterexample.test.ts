@@ -1,4 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -6,6 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { CheckFailure, type Suite } from '../../src/harness/check.js';
 import { checkProperty } from '../../src/harness/property.js';
 import { SuiteResult } from '../../src/harness/results.js';
+import { LOCK_FILE } from '../../src/reporters/report-lock.js';
 import { cli, type FakeTarget, fakeEntry, fakeSuite, registerAll } from './fake-suites.js';
 
 let cleanup: (() => void | Promise<void>)[] = [];
@@ -120,6 +123,34 @@ describe('wirecheck test --report-dir: a failed property saves its counterexampl
     expect(fixed.code).toBe(0);
     expect(seen).toEqual([saved]);
     expect(fixed.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 0 warned, 0 skipped');
+  });
+
+  test('a passing replay into the report directory that holds its fixture keeps the fixture, and leaves no lock', async () => {
+    const dir = await tempDir();
+    register([]);
+    const first = await cli(['test', 'fake', ...BROKEN, '--seed', '5', '--report-dir', dir]);
+    const line = /replay: +(npx wirecheck .*)$/m.exec(first.stdout)?.[1];
+    const file = join(dir, 'counterexamples', 'fake.strings.short.json');
+    const fixedArgs = argsOf(line!).map((a) => (a === BROKEN[1] ? FIXED[1]! : a));
+    const fixed = await cli([...fixedArgs, '--report-dir', dir]);
+    expect(fixed.code).toBe(0);
+    // The run wrote no counterexample, so the earlier one is stale but for being the replayed fixture.
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ check: 'fake.strings.short' });
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  test('a FIFO where the counterexample goes is neither opened nor replaced: the verdict stands and says so, at once', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'counterexamples'));
+    const fifo = join(dir, 'counterexamples', 'fake.strings.short.json');
+    execFileSync('mkfifo', [fifo]);
+    register([]);
+    const run = await cli(['test', 'fake', ...BROKEN, '--seed', '5', '--report-dir', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      `(the counterexample could not be saved: cannot write counterexample ${fifo}: something other than a regular file is there)`,
+    );
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 
   test('wirecheck fixtures validate accepts a counterexample fixture', async () => {

@@ -56,7 +56,7 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 }
 
 /** Start `wirecheck test runner` as a user would, against the stalling runner; signal it once the runner stalls mid-check. */
-async function interrupted(signal: 'SIGINT' | 'SIGTERM') {
+async function interrupted(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') {
   const dir = await mkdtemp(join(tmpdir(), 'wirecheck-interrupt-'));
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
   const pidFile = join(dir, 'pids');
@@ -137,6 +137,24 @@ describe('an interrupt ends a real run quickly, with its report, and leaves no t
       JSON.parse(await readFile(join(run.reportDir, 'results.json'), 'utf8')),
     );
     expect(results.stopped?.signal).toBe('SIGTERM');
+    expect(run.pids.started.filter((pid) => !isGone(pid))).toEqual([]);
+  }, 90_000);
+
+  test('SIGHUP (a closed terminal, a CI cancel): exit 129, the report written with stopped.signal SIGHUP, the stalled runner gone', async () => {
+    const run = await interrupted('SIGHUP');
+    const context = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+    expect(run.code, context).toBe(129);
+    expect(run.tookMs, context).toBeLessThan(3_000);
+    expect(run.stdout).toContain('interrupted by SIGHUP: ');
+    const results = SuiteResult.parse(
+      JSON.parse(await readFile(join(run.reportDir, 'results.json'), 'utf8')),
+    );
+    expect(results.stopped).toEqual({
+      kind: 'interrupted',
+      signal: 'SIGHUP',
+      message: 'interrupted by SIGHUP',
+    });
+    expect(results.summary.notRun).toBeGreaterThan(0);
     expect(run.pids.started.filter((pid) => !isGone(pid))).toEqual([]);
   }, 90_000);
 });
