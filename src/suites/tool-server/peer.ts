@@ -159,6 +159,12 @@ export class RpcPeer {
   private readonly sentTexts = new Set<string>();
   /** Whether one of this peer's own messages came back unchanged: a ping that does is an echo from then on. */
   private echoedOther = false;
+  /**
+   * The answers given to server pings that were the text of one of this peer's own (ownPing), as
+   * sent. They are written in a key order of their own, so that one coming back to the byte is
+   * the answer echoed, not the server's reply to the harness's ping of that id.
+   */
+  private readonly mirroredAnswers = new Set<string>();
   private readonly watchers = new Set<(arrival: Arrival) => void>();
 
   constructor(
@@ -278,13 +284,20 @@ export class RpcPeer {
     }
     const c = classifyMessage(value);
     this.tell({ text, value, kind: c.kind });
-    // A response is never an echo: the harness's answer to a server's ping id 7 is the same
-    // text as the server's correct answer to the harness's own ping id 7.
+    // A response is an echo only when it is an answer to a mirrored ping (mirroredAnswers): the
+    // harness's plain answer to a server's ping id 7 is the same text as the server's correct
+    // answer to the harness's own ping id 7.
+    if (c.kind === 'success' && this.mirroredAnswers.has(text)) {
+      this.echoed(text, c);
+      return;
+    }
+    let mirrored = false;
     if (c.kind !== 'invalid' && c.kind !== 'success' && c.kind !== 'error' && this.sentTexts.has(text)) {
       if (!this.ownPing(c)) {
         this.echoed(text, c);
         return;
       }
+      mirrored = true;
     }
     if (c.kind === 'invalid') this.wire.problem('not-jsonrpc', text, 'JSON, but not a JSON-RPC message');
     else this.wire.message();
@@ -298,11 +311,14 @@ export class RpcPeer {
       }
       return;
     }
-    this.dispatch(c, () => text, true);
+    this.dispatch(c, () => text, true, mirrored);
   }
 
-  /** Route one message: a reply to its waiter (or as a stray), a request answered. */
-  private dispatch(c: ClassifiedMessage, textOf: () => string, keepIt: boolean): void {
+  /**
+   * Route one message: a reply to its waiter (or as a stray), a request answered (`mirrored`: a
+   * ping that is the text of one of the harness's own, answered in a form of its own).
+   */
+  private dispatch(c: ClassifiedMessage, textOf: () => string, keepIt: boolean, mirrored = false): void {
     const reply = c.kind === 'success' || c.kind === 'error' ? c.message : undefined;
     const asked =
       reply !== undefined && reply.id !== null && (this.waiters.has(reply.id) || this.sentIds.has(reply.id));
@@ -339,6 +355,15 @@ export class RpcPeer {
       if (this.answeredRequests >= PEER_LIMITS.maxAnsweredRequests) return;
       if (typeof id === 'string' && id.length > PEER_LIMITS.maxAnsweredIdChars) return;
       this.answeredRequests += 1;
+      if (mirrored) {
+        const answer = { result: {}, id, jsonrpc: '2.0' };
+        this.mirroredAnswers.add(JSON.stringify(answer));
+        if (this.mirroredAnswers.size > PEER_LIMITS.maxRemembered) {
+          this.mirroredAnswers.delete(this.mirroredAnswers.values().next().value as string);
+        }
+        this.respond(answer);
+        return;
+      }
       this.respond(
         method === METHODS.ping
           ? successResponse(id, {})
@@ -381,17 +406,24 @@ export class RpcPeer {
     return c.kind === 'request' && c.message.method === METHODS.ping && !this.echoedOther;
   }
 
-  /** One of this peer's own messages came back unchanged: recorded, never answered. */
+  /**
+   * One of this peer's own messages came back unchanged: recorded, never answered. A request
+   * ends the wait for its reply; so does an answer to a mirrored ping, sent back where the reply
+   * to the harness's own ping of that id was awaited.
+   */
   private echoed(text: string, c: ClassifiedMessage): void {
     this.echoedOther = true;
     this.wire.problem('echo', text, 'sent by wirecheck, then received back unchanged');
     this.keep(text, c.kind, true);
-    if (c.kind !== 'request') return;
-    const waiter = this.waiters.get(c.message.id);
-    if (waiter === undefined) return;
-    this.waiters.delete(c.message.id);
+    if (c.kind !== 'request' && c.kind !== 'success') return;
+    const id = c.message.id;
+    const waiter = id === null ? undefined : this.waiters.get(id);
+    if (waiter === undefined || id === null) return;
+    this.waiters.delete(id);
     waiter.noReply(
-      `the server echoed the request back instead of answering it: it looks like \`cat\`, not a tool server`,
+      c.kind === 'request'
+        ? `the server echoed the request back instead of answering it: it looks like \`cat\`, not a tool server`
+        : `the server sent back wirecheck's own answer to a ping of the same id it had sent (${JSON.stringify(text)}) instead of answering: it echoes requests, it does not answer them`,
     );
   }
 

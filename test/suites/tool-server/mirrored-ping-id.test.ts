@@ -48,3 +48,32 @@ test('a ping sent back unchanged after the session echoed something else is an e
   expect(answered).toEqual([]);
   peer.keptText.release();
 });
+
+test("a server that sends every request back, and then wirecheck's answer to it, fails ping.answered: it echoes, it does not answer", async () => {
+  const result = await runAgainst(
+    await testServer('echo-after-initialize', 'stdio'),
+    { only: ['tool-server.ping.answered'] },
+    quickSuite,
+  );
+  const check = result.checks.find((c) => c.id === 'tool-server.ping.answered')!;
+  expect(check.status, check.message).toBe('fail');
+  expect(check.message).toContain(
+    "the server sent back wirecheck's own answer to a ping of the same id it had sent",
+  );
+}, 90_000);
+
+test("wirecheck's answer to a mirrored ping, sent back to the byte, is an echo: the wait for wirecheck's own ping ends saying so", async () => {
+  const answered: unknown[] = [];
+  const peer = new RpcPeer('p', (m) => answered.push(m));
+  const text = '{"jsonrpc":"2.0","id":7,"method":"ping"}';
+  peer.recordSent(text, JSON.parse(text));
+  const waiting = peer.wait(7, 2000, () => undefined);
+  peer.receive(text, JSON.parse(text), true);
+  const answer = JSON.stringify(answered[0]);
+  peer.recordSent(answer, answered[0]);
+  peer.receive(answer, JSON.parse(answer), true);
+  const got = await waiting;
+  expect(got.reply).toBeUndefined();
+  expect(got).toMatchObject({ why: expect.stringContaining('it echoes requests, it does not answer them') });
+  peer.keptText.release();
+});
