@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { killAllContainedTargets } from '../harness/containment/registry.js';
 import { guardRun, type RunGuard } from '../harness/run-guard.js';
 import { INTERRUPT_SIGNALS, type InterruptSignal } from '../harness/stop.js';
+import { releaseHeldLocksSync } from '../reporters/report-lock.js';
 import type { PacedOutput } from '../transports/output-pace.js';
 import type { RunAgentCommand } from './agent.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
@@ -84,6 +85,7 @@ const EXIT_GRACE_MS = 250;
  */
 export function endBySignal(signal: InterruptSignal, code: number): void {
   killAllContainedTargets();
+  releaseHeldLocksSync();
   // Any listener left would turn the default action back into an event nobody acts on.
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);

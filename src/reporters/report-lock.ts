@@ -104,9 +104,16 @@ function installExitHook(): void {
   exitHookInstalled = true;
   // An interrupt or an error that ends the process before the reports are written: the lock
   // must not outlive it (a dead holder's lock is taken over, but only once its pid is free).
-  process.once('exit', () => {
-    for (const dir of [...held.keys()]) releaseSync(dir);
-  });
+  process.once('exit', releaseHeldLocksSync);
+}
+
+/**
+ * Remove every lock this process holds, synchronously: for the exit paths that run no more
+ * code of ours (a second signal ends the process by the signal itself, and no 'exit' handler
+ * runs then), so that the next run into the directory is not refused.
+ */
+export function releaseHeldLocksSync(): void {
+  for (const dir of [...held.keys()]) releaseSync(dir);
 }
 
 function releaseSync(dir: string): void {

@@ -175,7 +175,10 @@ async function entriesOf(dir: string): Promise<Dirent[]> {
 async function staleCounterexamples(folder: string, keep: ReadonlySet<string>, stale: Stale): Promise<void> {
   for (const entry of await entriesOf(folder)) {
     const path = join(folder, entry.name);
-    if (entry.isFile() && COUNTEREXAMPLE_FILE.test(entry.name) && !keep.has(path)) stale.files.push(path);
+    if (!entry.isFile() || !COUNTEREXAMPLE_FILE.test(entry.name) || keep.has(path)) continue;
+    // Only a counterexample wirecheck wrote: a file of the user's own of that name stays.
+    const value = await jsonOf(path);
+    if (isObject(value) && value.kind === 'counterexample') stale.files.push(path);
   }
   stale.dirs.push(folder);
 }

@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { LOCK_FILE } from '../../src/reporters/report-lock.js';
 
 const FIXTURE = resolve(import.meta.dirname, 'targets/pool-blocked-run.mjs');
 
@@ -45,7 +46,9 @@ test('a second SIGINT ends a stopping run at once, by SIGINT, even with a call b
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
   const fifo = join(dir, 'junit.xml');
   execFileSync('mkfifo', [fifo]);
-  const child = spawn(process.execPath, [FIXTURE, fifo, join(dir, 'escapee')], {
+  const reportDir = join(dir, 'reports');
+  await mkdir(reportDir);
+  const child = spawn(process.execPath, [FIXTURE, fifo, join(dir, 'escapee'), reportDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = exited(child);
@@ -76,4 +79,7 @@ test('a second SIGINT ends a stopping run at once, by SIGINT, even with a call b
   const target = escapee;
   await until(() => isGone(target), 3_000, `the contained escapee ${target} to be gone`).catch(() => {});
   expect(isGone(target), `the contained escapee ${target} outlived the run`).toBe(true);
+  // No 'exit' handler runs on a death by signal: the lock is removed before it, or the next run
+  // into the directory from another host (a container's new name) would be refused.
+  expect(existsSync(join(reportDir, LOCK_FILE))).toBe(false);
 }, 60_000);

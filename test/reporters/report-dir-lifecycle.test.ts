@@ -152,12 +152,15 @@ describe('the report directory is locked for one run', () => {
   });
 });
 
+/** The head of a counterexample fixture wirecheck writes (src/harness/counterexamples.ts). */
+const COUNTEREXAMPLE = '{"kind": "counterexample", "check": "agent.old"}';
+
 describe('the reports of earlier runs do not stay as this run’s', () => {
   test('a run of several suites, then one of a single suite: no summary.json, suite folders or counterexamples are left of the first', async () => {
     await writeReports(dir, [seeded('agent', 1), seeded('runner', 1)], { strict: false });
     for (const where of ['counterexamples', join('agent', 'counterexamples')]) {
       await mkdir(join(dir, where), { recursive: true });
-      await writeFile(join(dir, where, 'agent.old.json'), '{}');
+      await writeFile(join(dir, where, 'agent.old.json'), COUNTEREXAMPLE);
     }
     // A user's own things in the directory, and wirecheck-like names whose content is not wirecheck's.
     await writeFile(join(dir, 'notes.txt'), 'mine');
@@ -165,6 +168,7 @@ describe('the reports of earlier runs do not stay as this run’s', () => {
     await writeFile(join(dir, 'logs', 'results.json'), '{"mine": true}');
     await writeFile(join(dir, 'runner', 'notes.txt'), 'mine too');
     await writeFile(join(dir, 'counterexamples', 'README'), 'mine');
+    await writeFile(join(dir, 'counterexamples', 'my-notes.json'), '{"mine": true}');
 
     const kept = join(dir, 'counterexamples', 'demo.a.fail.json');
     await writeFile(kept, '{}');
@@ -185,7 +189,11 @@ describe('the reports of earlier runs do not stay as this run’s', () => {
       'runner',
     ]);
     expect(await readdir(join(dir, 'runner'))).toEqual(['notes.txt']);
-    expect((await readdir(join(dir, 'counterexamples'))).sort()).toEqual(['README', 'demo.a.fail.json']);
+    expect((await readdir(join(dir, 'counterexamples'))).sort()).toEqual([
+      'README',
+      'demo.a.fail.json',
+      'my-notes.json',
+    ]);
     expect(await readFile(join(dir, 'logs', 'results.json'), 'utf8')).toBe('{"mine": true}');
     expect(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')).seed).toBe(2);
   });
@@ -194,8 +202,8 @@ describe('the reports of earlier runs do not stay as this run’s', () => {
     const replayed = join(dir, 'counterexamples', 'demo.a.fail.json');
     const other = join(dir, 'counterexamples', 'demo.b.fail.json');
     await mkdir(join(dir, 'counterexamples'));
-    await writeFile(replayed, '{}');
-    await writeFile(other, '{}');
+    await writeFile(replayed, COUNTEREXAMPLE);
+    await writeFile(other, COUNTEREXAMPLE);
     await writeReports(dir, [seeded('demo', 1)], { strict: false, keep: [replayed] });
     expect(await readdir(join(dir, 'counterexamples'))).toEqual(['demo.a.fail.json']);
   });

@@ -1,15 +1,18 @@
 // For the second-signal test: a process guarded as a real run is (processRunGuard), with a
 // contained target that started an escapee (setsid), and libuv's thread pool blocked by an
 // open() of a FIFO nobody reads (what a FIFO at a report path did). It prints `ready PID`
-// (the escapee's) once set, and `stopping` when the first signal has stopped the "run".
+// (the escapee's) once set, and `stopping` when the first signal has stopped the "run". It
+// holds the lock of the report directory REPORT_DIR, as a run writing there does.
 import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { processRunGuard } from '../../../dist/cli/context.js';
 import { spawnContained } from '../../../dist/harness/containment/index.js';
+import { lockReportDir } from '../../../dist/reporters/report-lock.js';
 
-const [fifo, escapeeFile] = process.argv.slice(2);
-if (fifo === undefined || escapeeFile === undefined)
-  throw new Error('usage: pool-blocked-run.mjs FIFO ESCAPEE_FILE');
+const [fifo, escapeeFile, reportDir] = process.argv.slice(2);
+if (fifo === undefined || escapeeFile === undefined || reportDir === undefined)
+  throw new Error('usage: pool-blocked-run.mjs FIFO ESCAPEE_FILE REPORT_DIR');
+await lockReportDir(reportDir);
 const guard = processRunGuard();
 guard.signal.addEventListener('abort', () => process.stdout.write('stopping\n'));
 spawnContained(`setsid sleep 300 & echo $! > '${escapeeFile}'; exec sleep 300`, {
