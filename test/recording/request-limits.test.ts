@@ -7,7 +7,7 @@ import {
   type StreamableHttpRecordingProxyOptions,
   startStreamableHttpRecordingProxy,
 } from '../../src/recording/tools/streamable-http.js';
-import { type RawPost, rawPost, sleep, within } from '../servers/http/raw-post.js';
+import { eventually, type RawPost, rawPost, watchRequests, within } from '../servers/http/raw-post.js';
 
 // The recorders hold a client's stalled request no longer than the request timeout (408), answer
 // a body declared over their limit 413 before reading it, and hold bodies in flight to 4 x the
@@ -64,8 +64,9 @@ describe('record messages', () => {
 
   test('bodies held past the budget are refused 529 overloaded_error before they are read; later requests pass', async () => {
     const p = await proxy({ bodyLimit: 1000 });
+    const arrivals = watchRequests(p.url);
     for (let i = 0; i < 4; i++) held(rawPost(p.url, MESSAGES, [...HEADERS, 'content-length: 1000'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const refused = await within(
       held(rawPost(p.url, MESSAGES, [...HEADERS, 'content-length: 1000'], '{"a')).answered,
       3_000,
@@ -77,22 +78,25 @@ describe('record messages', () => {
       /"type":"overloaded_error","message":"wirecheck record: .*would pass its limit of 4000/,
     );
     for (const s of sockets.splice(0)) s.socket.destroy();
-    await sleep(200);
-    const after = await fetch(`${p.url}${MESSAGES}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
+    // The proxy frees the budget as it sees the closes, some time after they were sent.
+    await eventually(async () => {
+      const after = await fetch(`${p.url}${MESSAGES}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(after.status).toBe(200);
+      expect(await after.text()).toBe('{"ok":true}');
     });
-    expect(after.status).toBe(200);
-    expect(await after.text()).toBe('{"ok":true}');
   });
 
   test('a chunked body is charged as it arrives: past the budget it is refused 529', async () => {
     const p = await proxy({ bodyLimit: 1000 });
+    const arrivals = watchRequests(p.url);
     // 3500 bytes of 4000 held: a chunked body of 600 would pass the budget.
     for (let i = 0; i < 3; i++) held(rawPost(p.url, MESSAGES, [...HEADERS, 'content-length: 1000'], '{"a'));
     held(rawPost(p.url, MESSAGES, [...HEADERS, 'content-length: 500'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const chunk = `{"x":"${'y'.repeat(592)}"}`;
     const refused = await within(
       held(
@@ -135,9 +139,10 @@ describe('record tools (Streamable HTTP)', () => {
     const r = await recorder({ bodyLimit: 1000 });
     const over = held(rawPost(r.url, '/mcp', ['content-type: application/json', 'content-length: 2000']));
     expect((await within(over.answered, 2_000, 'the POST declared over the limit')).status).toBe(413);
+    const arrivals = watchRequests(r.url);
     for (let i = 0; i < 4; i++)
       held(rawPost(r.url, '/mcp', ['content-type: application/json', 'content-length: 1000'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const refused = await within(
       held(rawPost(r.url, '/mcp', ['content-type: application/json', 'content-length: 1000'], '{"a'))
         .answered,

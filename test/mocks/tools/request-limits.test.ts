@@ -6,7 +6,14 @@ import {
   startMockToolServer,
   startStreamableHttpMockToolServer,
 } from '../../../src/mocks/tools/index.js';
-import { type RawPost, rawPost, sleep, within } from '../../servers/http/raw-post.js';
+import {
+  eventually,
+  type RawPost,
+  rawPost,
+  sleep,
+  watchRequests,
+  within,
+} from '../../servers/http/raw-post.js';
 import { openStream, post } from './sse-client.js';
 
 // The HTTP mocks hold a client's stalled request no longer than the request timeout (408), and
@@ -71,9 +78,10 @@ describe.each(kinds)('the mock tool server over $name', (kind) => {
 
   test('bodies held past the budget (4 x the body limit) are refused 503 before they are read, journaled; later requests pass', async () => {
     const s = await start({ bodyLimit: 1000 });
+    const arrivals = watchRequests(s.url);
     for (let i = 0; i < 4; i++)
       held(rawPost(s.url, kind.path, [...kind.headers, 'content-length: 1000'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const refused = await within(
       held(rawPost(s.url, kind.path, [...kind.headers, 'content-length: 1000'], '{"a')).answered,
       3_000,
@@ -86,33 +94,36 @@ describe.each(kinds)('the mock tool server over $name', (kind) => {
     const entry = s.journal().find((e) => e.http?.status === 503);
     expect(entry).toMatchObject({ kind: 'message', text: '', truncated: { bytes: 1000 } });
     for (const p of sockets.splice(0)) p.socket.destroy();
-    await sleep(200);
-    if (kind.name === 'SSE') {
-      const stream = await openStream(s.url);
-      try {
-        const endpoint = new URL((await stream.next((f) => f.event === 'endpoint')).data, s.url);
-        expect((await post(endpoint.href, INIT)).status).toBe(202);
-      } finally {
-        stream.close();
+    // The server frees the budget as it sees the closes, some time after they were sent.
+    await eventually(async () => {
+      if (kind.name === 'SSE') {
+        const stream = await openStream(s.url);
+        try {
+          const endpoint = new URL((await stream.next((f) => f.event === 'endpoint')).data, s.url);
+          expect((await post(endpoint.href, INIT)).status).toBe(202);
+        } finally {
+          stream.close();
+        }
+      } else {
+        const after = await fetch(s.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: BOTH },
+          body: INIT,
+        });
+        expect(after.status).toBe(200);
+        await after.text();
       }
-    } else {
-      const after = await fetch(s.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: BOTH },
-        body: INIT,
-      });
-      expect(after.status).toBe(200);
-      await after.text();
-    }
+    });
   });
 
   test('a chunked body is charged as it arrives: past the budget it is refused 503', async () => {
     const s = await start({ bodyLimit: 1000 });
+    const arrivals = watchRequests(s.url);
     // 3500 bytes of 4000 held: a chunked body of 600 would pass the budget.
     for (let i = 0; i < 3; i++)
       held(rawPost(s.url, kind.path, [...kind.headers, 'content-length: 1000'], '{"a'));
     held(rawPost(s.url, kind.path, [...kind.headers, 'content-length: 500'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const chunk = `{"x":"${'y'.repeat(592)}"}`;
     const refused = await within(
       held(

@@ -1,4 +1,7 @@
-import { connect, type Socket } from 'node:net';
+import { subscribe } from 'node:diagnostics_channel';
+import type { Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { vi } from 'vitest';
 
 /** What a raw connection got: the status of the first answer (0 for none) and when it closed. */
 export interface RawOutcome {
@@ -64,3 +67,54 @@ export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Requests whose headers each port's http server in this process has parsed, since the first watch. */
+const startedByPort = new Map<number, number>();
+let subscribed = false;
+
+export interface RequestWatch {
+  /** Resolves once `n` requests arrived since the watch began; rejects after `ms` saying how many did. */
+  until(n: number, ms?: number): Promise<void>;
+}
+
+/**
+ * Watch the requests reaching the in-process http server listening on `url`'s port. A fixed
+ * sleep after sending is not enough on a loaded machine: the server may not have parsed the
+ * requests yet. Node publishes each request on this channel as it parses its headers, just
+ * before the server's 'request' event, so it reaches servers the test cannot otherwise see.
+ */
+export function watchRequests(url: string): RequestWatch {
+  if (!subscribed) {
+    subscribed = true;
+    subscribe('http.server.request.start', (message) => {
+      const { server } = message as { server: Server };
+      const port = (server.address() as AddressInfo | null)?.port;
+      if (port !== undefined) startedByPort.set(port, (startedByPort.get(port) ?? 0) + 1);
+    });
+  }
+  const port = Number(new URL(url).port);
+  const since = startedByPort.get(port) ?? 0;
+  const arrived = () => (startedByPort.get(port) ?? 0) - since;
+  return {
+    async until(n, ms = 5_000) {
+      await vi.waitFor(
+        () => {
+          if (arrived() < n)
+            throw new Error(
+              `expected ${n} requests at the server on port ${port} within ${ms} ms, ${arrived()} arrived`,
+            );
+        },
+        { timeout: ms, interval: 10 },
+      );
+    },
+  };
+}
+
+/**
+ * Retry `attempt` every 10 ms until it passes or `ms` elapse (then its last error): for a
+ * server's state that changes on events the client cannot see, e.g. the closes of sockets it
+ * destroyed having been processed.
+ */
+export function eventually<T>(attempt: () => Promise<T>, ms = 5_000): Promise<T> {
+  return vi.waitFor(attempt, { timeout: ms, interval: 10 });
+}

@@ -5,7 +5,7 @@ import {
   startStreamableToolServer,
   startToolServer,
 } from '../../../src/servers/tools/index.js';
-import { type RawPost, rawPost, sleep, within } from '../http/raw-post.js';
+import { eventually, type RawPost, rawPost, sleep, watchRequests, within } from '../http/raw-post.js';
 import { openStream } from './helpers.js';
 
 // A client that sends a request's headers and then stalls, or many that hold bodies they
@@ -99,8 +99,9 @@ describe('the reference tool server over SSE', () => {
 
   test('bodies held past the budget (4 x the body limit) are refused 503 before they are read; later requests pass', async () => {
     const s = await sse({ bodyLimit: 1000 });
+    const arrivals = watchRequests(s.url);
     for (let i = 0; i < 4; i++) held(rawPost(s.url, NO_SESSION, [JSON_TYPE, 'content-length: 1000'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const refused = await within(
       held(rawPost(s.url, NO_SESSION, [JSON_TYPE, 'content-length: 1000'], '{"a')).answered,
       3_000,
@@ -110,18 +111,21 @@ describe('the reference tool server over SSE', () => {
     expect(refused.text).toMatch(/connection: close/i);
     expect(refused.text).toMatch(/would pass its limit of 4000/);
     for (const p of sockets.splice(0)) p.socket.destroy();
-    await sleep(200);
-    const after = await sseInitialize(s);
-    expect(after.status).toBe(202);
-    expect(after.reply).toMatchObject({ id: 1, result: {} });
+    // The server frees the budget as it sees the closes, some time after they were sent.
+    await eventually(async () => {
+      const after = await sseInitialize(s);
+      expect(after.status).toBe(202);
+      expect(after.reply).toMatchObject({ id: 1, result: {} });
+    });
   });
 
   test('a chunked body is charged as it arrives: past the budget it is refused 503', async () => {
     const s = await sse({ bodyLimit: 1000 });
+    const arrivals = watchRequests(s.url);
     // 3500 bytes of 4000 held: a chunked body of 600 would pass the budget.
     for (let i = 0; i < 3; i++) held(rawPost(s.url, NO_SESSION, [JSON_TYPE, 'content-length: 1000'], '{"a'));
     held(rawPost(s.url, NO_SESSION, [JSON_TYPE, 'content-length: 500'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const refused = await within(
       held(rawPost(s.url, NO_SESSION, [JSON_TYPE, 'transfer-encoding: chunked'], CHUNKED_600)).answered,
       3_000,
@@ -171,9 +175,10 @@ describe('the reference tool server over Streamable HTTP', () => {
 
   test('bodies held past the budget (4 x the body limit) are refused 503 before they are read; later requests pass', async () => {
     const s = await http({ bodyLimit: 1000 });
+    const arrivals = watchRequests(s.url);
     for (let i = 0; i < 4; i++)
       held(rawPost(s.url, '/mcp', [JSON_TYPE, `accept: ${BOTH}`, 'content-length: 1000'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const refused = await within(
       held(rawPost(s.url, '/mcp', [JSON_TYPE, `accept: ${BOTH}`, 'content-length: 1000'], '{"a')).answered,
       3_000,
@@ -185,23 +190,26 @@ describe('the reference tool server over Streamable HTTP', () => {
       /"code":-32000,"message":"Service Unavailable: .*would pass its limit of 4000/,
     );
     for (const p of sockets.splice(0)) p.socket.destroy();
-    await sleep(200);
-    const after = await fetch(s.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: BOTH },
-      body: JSON.stringify(INIT),
+    // The server frees the budget as it sees the closes, some time after they were sent.
+    await eventually(async () => {
+      const after = await fetch(s.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: BOTH },
+        body: JSON.stringify(INIT),
+      });
+      expect(after.status).toBe(200);
+      expect(await after.text()).toMatch(/"result"/);
     });
-    expect(after.status).toBe(200);
-    expect(await after.text()).toMatch(/"result"/);
   });
 
   test('a chunked body is charged as it arrives: past the budget it is refused 503', async () => {
     const s = await http({ bodyLimit: 1000 });
+    const arrivals = watchRequests(s.url);
     // 3500 bytes of 4000 held: a chunked body of 600 would pass the budget.
     for (let i = 0; i < 3; i++)
       held(rawPost(s.url, '/mcp', [JSON_TYPE, `accept: ${BOTH}`, 'content-length: 1000'], '{"a'));
     held(rawPost(s.url, '/mcp', [JSON_TYPE, `accept: ${BOTH}`, 'content-length: 500'], '{"a'));
-    await sleep(200);
+    await arrivals.until(4);
     const refused = await within(
       held(rawPost(s.url, '/mcp', [JSON_TYPE, `accept: ${BOTH}`, 'transfer-encoding: chunked'], CHUNKED_600))
         .answered,
