@@ -1,4 +1,4 @@
-import { CheckFailure, expectThat } from '../../harness/check.js';
+import { CheckFailure, expectThat, NotExercised } from '../../harness/check.js';
 import { type BashToolResult, BashToolResultLine } from '../../protocol/bash/index.js';
 import { safeParseCut } from '../../protocol/first-bad-element.js';
 import { DEFAULT_JSON_LIMITS, parseJsonBounded } from '../../protocol/json/index.js';
@@ -36,7 +36,7 @@ function printedLines(run: SessionRun): string {
  * check that reads it, so reports print it once (with the runner's exit and stderr).
  */
 function silentCause(run: SessionRun): { sharedCause?: string } {
-  if (run.outputs.length > 0) return {};
+  if (run.outputs.length > 0 || run.cutOff !== undefined) return {};
   const how = run.budgetExceeded
     ? 'was killed at the session budget'
     : !run.exitedOnEof
@@ -72,6 +72,14 @@ function shownId(run: SessionRun, id: string, quoting: LineQuoting): string {
 /** The stdout line answering input line `index`, parsed as JSON, or a failure saying why not. */
 export function jsonAt(run: SessionRun, index: number, what: string, quoting: LineQuoting = {}): unknown {
   const line = run.outputs[index];
+  if (line === undefined && run.cutOff !== undefined && index === run.outputs.length) {
+    // The runner was writing its answer when the harness's kill ended the line: no rule bounds how
+    // long a runner takes, so what it would have answered was not seen (neither a malformed line
+    // nor a missing one).
+    throw new NotExercised(
+      `no whole result line for input line ${index + 1} (${what}): the runner had written ${run.cutOff.chars} characters of it when wirecheck killed the runner (${run.cutOff.why}), so its answer was not seen: ${describeSession(run)}`,
+    );
+  }
   if (line === undefined) {
     throw new CheckFailure(
       `no result line for input line ${index + 1} (${what}): ${describeSession(run)}`,
@@ -148,17 +156,29 @@ export function expectContent(result: BashToolResult, expected: string, what: st
 /**
  * The result carries the output of a command that printed `stdout` (and nothing on stderr).
  * For the checks whose rule is not how output is assembled (ids and order, input handling,
- * restart, a harmless command not refused), a runner that drops the trailing line break shows
- * the same output: the runner.output checks judge the text itself, once.
+ * restart, a harmless command not refused), a runner that drops the trailing line break, or
+ * that frames the output in words of its own ("STDOUT:\n..."), shows the same output: the
+ * runner.output checks judge the text itself, once. So a one-word output (each caller's is
+ * unique to its command) is found in the text as a whole word: `line-1` not inside `line-10`,
+ * so that answers swapped between lines still show.
  */
 export function expectCommandOutput(result: BashToolResult, stdout: string, what: string): void {
   const trimmed = stdout.replace(/\n+$/, '');
   expectThat(
-    result.content === stdout || result.content === trimmed,
+    result.content === stdout || result.content === trimmed || holdsToken(result.content, trimmed),
     `${what}: the content is not the command's output`,
-    trimmed === stdout ? JSON.stringify(stdout) : `${JSON.stringify(stdout)} (or ${JSON.stringify(trimmed)})`,
+    trimmed === stdout
+      ? JSON.stringify(stdout)
+      : `${JSON.stringify(stdout)} (or ${JSON.stringify(trimmed)}, or a text holding ${JSON.stringify(trimmed)} as a word of its own)`,
     abbreviate(result.content),
   );
+}
+
+/** `token` (one word, no space) stands in `text` as a word of its own: no letter, digit, `_` or `-` against it. */
+function holdsToken(text: string, token: string): boolean {
+  if (token === '' || /\s/.test(token)) return false;
+  const escaped = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(text);
 }
 
 /**

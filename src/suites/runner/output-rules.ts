@@ -10,11 +10,28 @@ import { abbreviate, mentions } from './expect.js';
 export const LIMIT_NOTE = /\b64\s{0,16}-?\s{0,16}(Ki?B|K\b|kilo-?bytes?|kibi-?bytes?)|65[,.\s]?536/i;
 
 /**
+ * A note that says output was cut, in any words ("[output truncated]", "limit exceeded",
+ * "... 1200 bytes omitted"): what the musts ask of the note. The spec gives the note's meaning,
+ * not its words, and the cut itself is checked exactly; whether the note names the 64 KB limit
+ * (LIMIT_NOTE) is runner.truncation.note-names-limit, a should.
+ */
+export const CUT_NOTE = /truncat|limit|exceed|\bcut\b|omit|elided|clipped|dropped|too (long|large|much)/i;
+
+/** Near either end of `text`, a note that the output was cut: one that says so, or one that names the limit. */
+export function saysCut(text: string): boolean {
+  return mentions(CUT_NOTE, text) || mentions(LIMIT_NOTE, text);
+}
+
+/** What the note after a cut must say: that output was cut (the musts), or also which limit (the should). */
+export type NoteRule = 'says-cut' | 'names-limit';
+
+/**
  * Runner contract 4 and 5 for a command that printed `stdout` and `stderr` (valid UTF-8,
  * not blank): up to the limit the content is exactly an assembled text (assembledOutputForms:
  * a stdout ending in a line break may lend it to the separator line); over it, the
  * content is the longest prefix of the assembled text that fits in 65536 bytes without
- * splitting a character, followed by a note naming the 64 KB limit.
+ * splitting a character, followed by a note that says the output was cut (`note`: 'says-cut'),
+ * or that names the 64 KB limit ('names-limit').
  *
  * Where the note happens to begin with the same whitespace as the output it replaces
  * (a line break), that whitespace cannot be told apart from kept output and is allowed;
@@ -32,17 +49,18 @@ export function expectAssembledOutput(
   stderr: string,
   what: string,
   splitCharacter: 'tolerate' | 'forbid' = 'forbid',
+  note: NoteRule = 'says-cut',
 ): void {
   const [assembled, ...others] = assembledOutputForms(stdout, stderr);
   for (const other of others) {
     try {
-      expectFormOfOutput(content, other, what, splitCharacter);
+      expectFormOfOutput(content, other, what, splitCharacter, note);
       return;
     } catch (e) {
       if (!(e instanceof CheckFailure)) throw e;
     }
   }
-  expectFormOfOutput(content, assembled, what, splitCharacter);
+  expectFormOfOutput(content, assembled, what, splitCharacter, note);
 }
 
 /** expectAssembledOutput for one of the texts the output may be assembled into. */
@@ -51,6 +69,7 @@ function expectFormOfOutput(
   assembled: string,
   what: string,
   splitCharacter: 'tolerate' | 'forbid',
+  note: NoteRule,
 ): void {
   const bytes = Buffer.from(assembled, 'utf8');
   if (bytes.length <= OUTPUT_LIMIT_BYTES) {
@@ -96,9 +115,16 @@ function expectFormOfOutput(
       abbreviate(rest.slice(0, 200)),
     );
   }
-  if (!mentions(LIMIT_NOTE, rest)) {
+  if (note === 'says-cut' && !saysCut(rest)) {
     throw new CheckFailure(
-      `${what}: no note that the 64 KB limit was exceeded after the kept output`,
+      `${what}: no note that the output was cut (or that the 64 KB limit was exceeded) after the kept output`,
+      `a note matching ${CUT_NOTE} or ${LIMIT_NOTE}`,
+      abbreviate(rest.slice(0, 400)),
+    );
+  }
+  if (note === 'names-limit' && !mentions(LIMIT_NOTE, rest)) {
+    throw new CheckFailure(
+      `${what}: the note after the kept output does not name the 64 KB limit (the spec: "a note that the 64 KB limit was exceeded")`,
       `a note matching ${LIMIT_NOTE}`,
       abbreviate(rest.slice(0, 400)),
     );

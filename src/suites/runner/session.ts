@@ -66,6 +66,11 @@ export interface SessionRun {
   readonly exitSignal: NodeJS.Signals | null;
   /** The session budget ran out before the runner answered every line and exited. */
   readonly budgetExceeded: boolean;
+  /**
+   * A last line the runner had begun and not ended when wirecheck killed it: not in `outputs`,
+   * since the kill, not the runner, ended it (a slow writer's answer is no malformed answer).
+   */
+  readonly cutOff?: CutOffLine;
   /** The first and the last 8 KiB of the runner's stderr, with a note of what was left out. */
   readonly stderr: string;
   readonly spawnError?: Error;
@@ -94,6 +99,13 @@ export interface SessionRun {
    * verdicts excuse it (see timing.ts).
    */
   readonly harnessLagMs: number;
+}
+
+/** An unterminated last line of stdout that wirecheck's kill of the runner cut off. */
+export interface CutOffLine {
+  readonly chars: number;
+  /** Why wirecheck killed the runner. */
+  readonly why: string;
 }
 
 export interface SessionEnv {
@@ -268,7 +280,18 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
   spec.signal?.removeEventListener('abort', onAbort);
   if (poller) clearInterval(poller);
   await raceDelay(streamsClosed, DRAIN_MS);
-  lines.end();
+  const killedWhy = budgetExceeded
+    ? `killed after the session budget of ${spec.budgetMs} ms`
+    : !exitedOnEof
+      ? `killed ${EXIT_WAIT_MS / 1000} s after its last answer, still running with stdin closed`
+      : spec.signal?.aborted
+        ? 'killed when the run was stopped'
+        : undefined;
+  let cutOff: CutOffLine | undefined;
+  // A runner that exits on its own with an unended line printed that line; one killed did not finish it.
+  lines.end(
+    killedWhy === undefined ? undefined : (text) => (cutOff = { chars: text.length, why: killedWhy }),
+  );
   child.stdout?.destroy();
   child.stderr?.destroy();
 
@@ -287,6 +310,7 @@ export async function runSession(target: string, spec: SessionSpec, env: Session
     exitCode: exit.code,
     exitSignal: exit.signal,
     budgetExceeded,
+    ...(cutOff === undefined ? {} : { cutOff }),
     stderr: stderr.text(),
     leftovers,
     survivors,
@@ -349,8 +373,11 @@ function waitUntil(done: () => boolean, signal: AbortSignal | undefined): Promis
 /** The lines of a runner's stdout: those kept (passed to `onLine`) and a count of the rest. */
 export interface StdoutLines {
   push(chunk: Buffer): void;
-  /** Stdout closed: a last line without a line break is a line too. */
-  end(): void;
+  /**
+   * Stdout closed: a last line without a line break is a line too, or, given `cut`, goes to
+   * `cut` instead (the runner was killed before it could end the line).
+   */
+  end(cut?: (text: string) => void): void;
   readonly droppedLines: number;
 }
 
@@ -387,8 +414,8 @@ export function stdoutLines(maxLines: number, maxBytes: number, onLine: (text: s
       if (overflowing || kept >= maxLines || bytes > maxBytes) overflow(chunk);
       else splitter.push(chunk);
     },
-    end() {
-      if (!overflowing) splitter.end();
+    end(cut) {
+      if (!overflowing) splitter.end(cut);
       else if (open) dropped++;
       open = false;
     },
@@ -422,8 +449,13 @@ function lineSplitter(onLine: (text: string) => void) {
       }
       if (start < chunk.length) pending.add(chunk.subarray(start), false);
     },
-    end() {
-      if (pending.length > 0) emit();
+    end(cut?: (text: string) => void) {
+      if (pending.length === 0) return;
+      if (cut === undefined) emit();
+      else {
+        cut(pending.text());
+        pending.clear();
+      }
     },
     /** Forget the line begun and not ended; whether there was one. */
     discard(): boolean {

@@ -55,6 +55,20 @@ const CASES: BrokenCase[] = [
     passes: ['truncation.at-limit', 'truncation.over-limit', 'truncation.large-output'],
   },
   {
+    runner: 'bare-note',
+    flaw: 'cuts output exactly and appends a note that does not name the limit ("[output truncated]")',
+    fails: [],
+    // The note's words are the runner's: the musts ask that it says the output was cut.
+    warns: ['truncation.note-names-limit'],
+    passes: [
+      'truncation.over-limit',
+      'truncation.by-bytes',
+      'truncation.large-output',
+      'truncation.generated',
+      'truncation.invalid-utf8',
+    ],
+  },
+  {
     runner: 'replacement-at-cut',
     flaw: 'cuts at 65536 bytes through the middle of a character (a reading the spec allows)',
     fails: [],
@@ -192,6 +206,19 @@ const CASES: BrokenCase[] = [
     passes: ['input.bad-lines-answered', 'input.large-command-answered', 'results.ids-in-order'],
   },
   {
+    runner: 'labelled-output',
+    flaw: 'labels its output "STDOUT:\\n...\\nSTDERR:\\n..." instead of the separator (breaks item 4 only)',
+    fails: ['output.stdout-only', 'output.stdout-and-stderr', 'output.stderr-only'],
+    // The checks of other rules find the command's output in the labelled text.
+    passes: [
+      'results.ids-in-order',
+      'refusal.harmless-runs',
+      'input.bad-lines-answered',
+      'input.large-command-answered',
+      'execution.not-root',
+    ],
+  },
+  {
     runner: 'latest-id',
     flaw: 'queues each command as its line is read and answers it with the id of the line read last',
     fails: ['results.ids-in-order'],
@@ -268,8 +295,7 @@ const CASES: BrokenCase[] = [
     flaw: 'answers a timed-out command with the timeout text alone, dropping the output so far',
     fails: [],
     warns: ['flood.output-kept'],
-    // No output kept: the memory of a flood is not judged on a result that shows none.
-    skips: ['flood.memory-bounded'],
+    // Its memory is judged whatever the result holds (flood-hoard.test.ts).
     passes: ['flood.timeout-result'],
   },
   {

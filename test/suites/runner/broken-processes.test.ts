@@ -88,6 +88,12 @@ const CASES: BrokenCase[] = [
     passes: ['execution.process-group', 'timeout.kills-group'],
   },
   {
+    runner: 'wait-for-pipes-buffered',
+    flaw: 'answers a command when its output pipes close, and holds its answers until stdin ends',
+    // Both answers come together at the end: timed from when the command was seen to start.
+    warns: ['processes.pipe-holder'],
+  },
+  {
     runner: 'refuse-export',
     flaw: 'refuses every command that holds "export" (allowed: a stricter blocklist)',
     fails: [],

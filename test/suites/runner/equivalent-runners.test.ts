@@ -13,6 +13,7 @@ const OUTPUT_CHECKS = [
   'output.blank',
   'output.failure-with-stderr',
   'truncation.over-limit',
+  'truncation.note-names-limit',
   'truncation.by-bytes',
   'truncation.large-output',
   'truncation.generated',

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { BashToolUse } from '../../../src/protocol/bash/index.js';
-import { numberPattern } from '../../../src/suites/runner/expect.js';
+import { expectCommandOutput, numberPattern } from '../../../src/suites/runner/expect.js';
 import { rawLine, toolUse } from '../../../src/suites/runner/lines.js';
 
 test('a number in a result text is matched as a number of its own', () => {
@@ -24,4 +24,21 @@ test('an input line is a bash tool_use block the contract accepts, restart inclu
   });
   expect(toolUse('true').id).toMatch(/^toolu_/);
   expect(() => rawLine('a\nb')).toThrow();
+});
+
+test("a command's one-word output is found in a labelled text as a word of its own, not inside a longer one", () => {
+  const result = (content: string) => ({
+    type: 'tool_result' as const,
+    tool_use_id: 'toolu_1',
+    content,
+    is_error: false,
+  });
+  for (const content of ['line-1\n', 'line-1', 'STDOUT:\nline-1\n', 'STDOUT: line-1']) {
+    expect(() => expectCommandOutput(result(content), 'line-1\n', 'echo line-1')).not.toThrow();
+  }
+  for (const content of ['line-10\n', 'STDOUT:\nline-2\n', 'xline-1', 'line-1-b', '']) {
+    expect(() => expectCommandOutput(result(content), 'line-1\n', 'echo line-1')).toThrow(
+      /not the command's output/,
+    );
+  }
 });

@@ -63,3 +63,17 @@ test('a note may begin with the line break the output continues with, and may na
     expect(verdict('a'.repeat(LIMIT) + note, stdout)).toBe('pass');
   }
 });
+
+test('a note that only says the output was cut passes the cut; naming the limit is asked apart', () => {
+  const stdout = 'a'.repeat(LIMIT + 10);
+  const bare = `${'a'.repeat(LIMIT)}\n[output truncated]`;
+  expect(verdict(bare, stdout)).toBe('pass');
+  expect(() => expectAssembledOutput(bare, stdout, '', 'case', 'forbid', 'names-limit')).toThrow(
+    /does not name the 64 KB limit/,
+  );
+  expect(() =>
+    expectAssembledOutput(`${'a'.repeat(LIMIT)}${NOTE}`, stdout, '', 'case', 'forbid', 'names-limit'),
+  ).not.toThrow();
+  // A text after the cut that says nothing of a cut is no note.
+  expect(verdict(`${'a'.repeat(LIMIT)}\n[done]`, stdout)).toMatch(/no note/);
+});

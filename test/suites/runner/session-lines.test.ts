@@ -62,3 +62,16 @@ test('a line cut by the byte bound is not kept: lines are kept whole or not at a
   expect(keep(['one\ntw', 'o\nthree\n'], 100, 8)).toEqual({ kept: ['one'], dropped: 2 });
   expect(keep(['one\ntw', 'o and more'], 100, 8)).toEqual({ kept: ['one'], dropped: 1 });
 });
+
+test('an unended last line goes to the cut handler when one is given (the runner was killed), else it is a line', () => {
+  const run = (cut: boolean) => {
+    const kept: string[] = [];
+    const cutOff: string[] = [];
+    const lines = stdoutLines(10, 1 << 20, (text) => kept.push(text));
+    lines.push(Buffer.from('{"a":1}\n{"b":'));
+    lines.end(cut ? (text) => cutOff.push(text) : undefined);
+    return { kept, cutOff };
+  };
+  expect(run(true)).toEqual({ kept: ['{"a":1}'], cutOff: ['{"b":'] });
+  expect(run(false)).toEqual({ kept: ['{"a":1}', '{"b":'], cutOff: [] });
+});

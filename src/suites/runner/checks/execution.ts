@@ -107,6 +107,27 @@ function printedLine(run: SessionRun, index: number, what: string): string {
 }
 
 /**
+ * The uid `id -u` printed: its first line, or, when the runner framed the output in words of
+ * its own ("STDOUT:\n65534\n"; item 4 is judged by the runner.output checks), its first line
+ * that is a bare number. None: the uid was not seen, so nothing is judged.
+ */
+function printedUid(run: SessionRun): string {
+  const first = printedLine(run, LINE.uid, 'id -u');
+  if (/^\d+$/.test(first)) return first;
+  const content = resultAt(run, LINE.uid, 'id -u', IDENTITY_LINES).content;
+  const uid = content
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .find((line) => /^\d+$/.test(line));
+  if (uid === undefined) {
+    throw new NotExercised(
+      `id -u: no line of the result is a user id (${shownOutput(content)}): the command's uid was not seen`,
+    );
+  }
+  return uid;
+}
+
+/**
  * The value a tagged `printf` printed, after checking it succeeded. A result that does not
  * begin with the tag means the command did not run as sent: nothing to judge.
  */
@@ -167,8 +188,7 @@ export const executionChecks: Check<RunnerCtx>[] = [
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const { run, marker } = await identitySession(ctx, env);
-      const uid = printedLine(run, LINE.uid, 'id -u');
-      expectThat(/^\d+$/.test(uid), 'id -u did not print a user id', 'a number', shownOutput(uid));
+      const uid = printedUid(run);
       if (uid !== '0') return;
       // Root inside a user namespace is an unprivileged user outside it: the harness's view decides.
       const outside = run.seen.get(marker.arg)?.find((p) => p.uid !== undefined)?.uid;

@@ -1,10 +1,10 @@
 import { type Check, CheckSkipped, expectThat, NotExercised } from '../../../harness/check.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
 import type { MeasuredRun, RunnerCtx, SessionAsker } from '../context.js';
-import { abbreviate, describeSession, mentions, resultAt } from '../expect.js';
+import { abbreviate, describeSession, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { describePeaks, finalPeak, mib, readSinceFirstOutput } from '../memory.js';
-import { LIMIT_NOTE } from '../output-rules.js';
+import { CUT_NOTE, saysCut } from '../output-rules.js';
 import { canScanProcesses } from '../processes.js';
 import { CASE_BUDGET_MS, timedSessionBudgetMs } from './common.js';
 import { expectTimedOut } from './timeout.js';
@@ -76,9 +76,11 @@ export const floodChecks: Check<RunnerCtx>[] = [
       const { run } = await floodSession(ctx, env);
       const result = resultAt(run, FLOOD_LINE, '`yes`');
       expectThat(
-        result.content.includes('y\ny\ny\ny\n') && mentions(LIMIT_NOTE, result.content),
+        // The note follows the kept output: a timeout text before it ("exceeded the time limit") is no note of a cut.
+        result.content.includes('y\ny\ny\ny\n') &&
+          saysCut(result.content.slice(result.content.lastIndexOf('y\n') + 2)),
         '`yes` until the timeout: the output printed before the timeout is not in the result, cut with the note',
-        `"y\\ny\\n..." and a note matching ${LIMIT_NOTE}`,
+        `"y\\ny\\n..." and a note that the output was cut (matching ${CUT_NOTE}, or naming the limit)`,
         abbreviate(result.content.slice(0, 300)),
       );
     },
@@ -90,18 +92,15 @@ export const floodChecks: Check<RunnerCtx>[] = [
     description: `While \`yes\` floods it for ${FLOOD_TIMEOUT_S} s, the runner's process group (read from /proc, on this machine) grows by less than ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB: it drops what it does not keep.`,
     level: 'should',
     basis: 'protocol-should',
-    rule: `The spec keeps 65536 bytes of output per result but does not speak of the runner's memory. A runner should drop what it will not keep instead of holding all output until the command ends: a command that prints without end must not exhaust the host. Measured as the growth of the peak resident set (VmHWM) summed over the runner's process group (its commands run in groups of their own and are not counted), bounded at ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB. Not exercised when the group read less than that during the flood (rchar of /proc/<pid>/io; a machine too busy to flood it): a runner keeping all of it would pass too.`,
+    rule: `The spec keeps 65536 bytes of output per result but does not speak of the runner's memory. A runner should drop what it will not keep instead of holding all output until the command ends: a command that prints without end must not exhaust the host. Measured as the growth of the peak resident set (VmHWM) summed over the runner's process group (its commands run in groups of their own and are not counted), bounded at ${FLOOD_GROWTH_LIMIT_KIB / 1024} MiB. Not exercised when the group read less than that during the flood (rchar of /proc/<pid>/io; a machine too busy to flood it, a runner that never ran the command) or its reads cannot be measured: a runner keeping all of it would pass too. Judged whatever the result text holds: a runner may keep the whole flood and answer with the timeout text alone.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       if (!canScanProcesses())
         throw new CheckSkipped("this machine has no /proc to read the runner's memory from");
       const { run, memory } = await floodSession(ctx, env);
-      const flood = resultAt(run, FLOOD_LINE, '`yes`');
-      if (!flood.content.includes('y\ny\n')) {
-        throw new NotExercised(
-          `the result of \`yes\` holds none of its output (${abbreviate(flood.content.slice(0, 120))}): there was no flood to measure`,
-        );
-      }
+      // Answered, whatever the text: a runner may hoard the flood and still answer with the
+      // timeout text alone. Whether there was a flood is told by what the group read, below.
+      resultAt(run, FLOOD_LINE, '`yes`');
       const before = memory?.atFirstOutputKiB;
       const after = memory === undefined ? undefined : finalPeak(memory);
       if (memory === undefined || before === undefined || after === undefined) {
@@ -112,10 +111,13 @@ export const floodChecks: Check<RunnerCtx>[] = [
       const growth = after - before;
       const read = readSinceFirstOutput(memory);
       // A runner that kept every byte it read grows at least by what it read: below the bound,
-      // holding and dropping look alike (a machine too busy for `yes` to flood in 2 s).
-      if (growth < FLOOD_GROWTH_LIMIT_KIB && read !== undefined && read < FLOOD_GROWTH_LIMIT_KIB * 1024) {
+      // holding and dropping look alike (a machine too busy for `yes` to flood in 2 s, or a
+      // runner that never ran the command). Unmeasured reads show no flood either.
+      if (growth < FLOOD_GROWTH_LIMIT_KIB && (read === undefined || read < FLOOD_GROWTH_LIMIT_KIB * 1024)) {
         throw new NotExercised(
-          `the runner's process group read ${mib(read / 1024)} while \`yes\` ran for ${FLOOD_TIMEOUT_S} s (grew by ${mib(growth)}): less than the ${mib(FLOOD_GROWTH_LIMIT_KIB)} bound, so keeping all of it would have passed too (a machine this busy floods too slowly to tell)`,
+          read === undefined
+            ? `what the runner's process group read while \`yes\` ran could not be measured (no rchar in /proc/<pid>/io), and it grew by ${mib(growth)}: less than the ${mib(FLOOD_GROWTH_LIMIT_KIB)} bound, so whether there was a flood to hold cannot be told`
+            : `the runner's process group read ${mib(read / 1024)} while \`yes\` ran for ${FLOOD_TIMEOUT_S} s (grew by ${mib(growth)}): less than the ${mib(FLOOD_GROWTH_LIMIT_KIB)} bound, so keeping all of it would have passed too (a machine this busy floods too slowly to tell, or the command did not run)`,
         );
       }
       expectThat(

@@ -6,7 +6,15 @@ import { abbreviate, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
 import { canScanProcesses, type Marker, newMarker } from '../processes.js';
 import type { SessionRun } from '../session.js';
-import { answerTiming, excusedNote, MAX_EXCUSED_LAG_MS, warmUpLine } from '../timing.js';
+import {
+  type AnswerTiming,
+  answerTiming,
+  bunchedAnswers,
+  excusedNote,
+  judgeAnswerTime,
+  MAX_EXCUSED_LAG_MS,
+  warmUpLine,
+} from '../timing.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
 const GROUP =
@@ -91,6 +99,45 @@ function expectGone(session: LeftoverSession, marker: Marker, what: string): voi
   }
 }
 
+/**
+ * When the pipe-holding command (line 1) was answered, and from what. Measured from the warm-up
+ * answer; but answers that came close together (a runner holding them all until stdin closes,
+ * as Python's print to a pipe does) may both be as late as the last command, so their gap says
+ * nothing: then from when the command's background job was first seen running, whose answer a
+ * runner that holds its answers writes as soon as it has it (this is the last line). A job
+ * never seen (a sandbox that ends it with the shell, before a scan finds it) leaves the gap:
+ * two reads apart, the answers were written apart, as a prompt runner writes them; in one read
+ * (held back together, or both read late), nothing tells, and the answer is not judged.
+ */
+function pipeAnswerTiming(
+  run: SessionRun,
+  holder: Marker,
+  what: string,
+): { timing: AnswerTiming; since: string } {
+  const bunched = bunchedAnswers(run, 1, PIPE_ANSWER_MS);
+  const started = run.firstSeenMs.get(holder.arg);
+  const oneRead = run.outputs[1]?.read === run.outputs[0]?.read;
+  if (bunched === undefined || (started === undefined && !oneRead)) {
+    return {
+      timing: answerTiming(run, 1, { earliestMs: 0, latestMs: PIPE_ANSWER_MS }),
+      since: 'the previous answer',
+    };
+  }
+  if (started === undefined) {
+    throw new NotExercised(
+      `${what}: its answer and the warm-up's came together (${bunched}): the runner held its answers back (a buffered stdout) or the harness read both late, and the command's background job was never seen in /proc, so when the command was answered cannot be told`,
+    );
+  }
+  const answeredAt = run.outputs[1]!.atMs;
+  return {
+    timing: judgeAnswerTime(answeredAt - started, run.harnessLagMs, {
+      earliestMs: Number.NEGATIVE_INFINITY,
+      latestMs: PIPE_ANSWER_MS,
+    }),
+    since: `its background job was first seen running (its answer and the warm-up's came together: ${bunched})`,
+  };
+}
+
 export const processChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.processes.background-job',
@@ -138,16 +185,16 @@ export const processChecks: Check<RunnerCtx>[] = [
       });
       const what = `${holder.command} & echo started`;
       const result = resultAt(run, 1, what);
-      const timing = answerTiming(run, 1, { earliestMs: 0, latestMs: PIPE_ANSWER_MS });
+      const { timing, since } = pipeAnswerTiming(run, holder, what);
       if (timing.kind === 'unjudged') {
         throw new NotExercised(
-          `${what}: answered ${Math.round(timing.delayMs)} ms after the previous answer, but the harness itself lagged ${Math.round(timing.lagMs)} ms meanwhile (a busy machine): too late to time the answer`,
+          `${what}: answered ${Math.round(timing.delayMs)} ms after ${since}, but the harness itself lagged ${Math.round(timing.lagMs)} ms meanwhile (a busy machine): too late to time the answer`,
         );
       }
       const delay = Math.round(timing.delayMs);
       expectThat(
         timing.kind === 'in-time',
-        `${what}: answered ${delay} ms after it was sent: the runner waited for the background job's pipes${excusedNote(timing)}`,
+        `${what}: answered ${delay} ms after ${since}: the runner waited for the background job's pipes${excusedNote(timing)}`,
         `<= ${PIPE_ANSWER_MS} ms`,
         `${delay} ms`,
       );

@@ -1,19 +1,19 @@
 import fc from 'fast-check';
-import { type Check, expectThat } from '../../../harness/check.js';
+import { type Check, CheckFailure, expectThat, NotExercised } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { OUTPUT_LIMIT_BYTES } from '../../../protocol/bash/index.js';
 import { arbCommandOutput } from '../arbitraries.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
-import { abbreviate, expectIsError, mentions, resultAt } from '../expect.js';
+import { abbreviate, expectIsError, resultAt } from '../expect.js';
 import { toolUse } from '../lines.js';
-import { expectAssembledOutput, LIMIT_NOTE } from '../output-rules.js';
+import { expectAssembledOutput, type NoteRule, saysCut } from '../output-rules.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
 
 const CLAUSE =
   'Runner contract for the shell tool, item 5 (Truncation); Limits (captured output 65536 bytes, runner, per result)';
 const CUT_RULE =
-  'The spec, for every runner: when the output (stdout, the separator and stderr, as assembled) exceeds 65536 bytes it is cut to that length and a note that the 64 KB limit was exceeded is appended; output within the limit comes back whole.';
+  "The spec, for every runner: when the output (stdout, the separator and stderr, as assembled) exceeds 65536 bytes it is cut to that length and a note that the 64 KB limit was exceeded is appended; output within the limit comes back whole. The note's words are the runner's: any note that says the output was cut will do (whether it names the limit is runner.truncation.note-names-limit).";
 const LIMIT = OUTPUT_LIMIT_BYTES;
 /** What may follow the valid head of the invalid-UTF-8 case: its bad bytes as up to 4 bytes each, and a note. */
 const TAIL_ROOM_BYTES = 1000 + 4 * 10;
@@ -87,13 +87,14 @@ async function expectEdge(
   asker: SessionAsker,
   key: CaseKey,
   splitCharacter: 'tolerate' | 'forbid' = 'tolerate',
+  note: NoteRule = 'says-cut',
 ): Promise<void> {
   const run = await edgeSession(ctx, asker);
   const { stdout, stderr } = CASES[key];
   const what = `output of ${Buffer.byteLength(stdout)} + ${Buffer.byteLength(stderr)} bytes (${key})`;
   const result = resultAt(run, KEYS.indexOf(key), what);
   expectIsError(result, false, what);
-  expectAssembledOutput(result.content, stdout, stderr, what, splitCharacter);
+  expectAssembledOutput(result.content, stdout, stderr, what, splitCharacter, note);
 }
 
 /** Cases whose limit falls inside a multi-byte character, or inside stderr. */
@@ -115,13 +116,34 @@ export const truncationChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.truncation.over-limit',
     clause: CLAUSE,
-    description: `${LIMIT + 1} bytes of output are cut to ${LIMIT} bytes and a note naming the 64 KB limit is appended.`,
+    description: `${LIMIT + 1} bytes of output are cut to ${LIMIT} bytes and a note that the output was cut is appended.`,
     level: 'must',
     basis: 'spec',
     rule: CUT_RULE,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       await expectEdge(ctx, env, 'overLimit');
+    },
+  },
+  {
+    id: 'runner.truncation.note-names-limit',
+    clause: `${CLAUSE} ("a note that the 64 KB limit was exceeded")`,
+    description: `The note appended to output cut at ${LIMIT} bytes names the limit (64 KB, 64 KiB, 65536 bytes...).`,
+    level: 'should',
+    basis: 'protocol-should',
+    rule: 'The spec appends "a note that the 64 KB limit was exceeded" to output cut at 65536 bytes; its words are the runner\'s, and a note that only says the output was cut passes the musts. The note should name the limit, so that a model reading the result knows how much it got and that more was printed.',
+    timeoutMs: CASE_BUDGET_MS,
+    async run(ctx, env) {
+      try {
+        await expectEdge(ctx, env, 'overLimit');
+      } catch (e) {
+        // The cut itself is runner.truncation.over-limit's to fail: this should judges the note alone.
+        if (!(e instanceof CheckFailure) || e.sharedCause !== undefined) throw e;
+        throw new NotExercised(
+          `the output was not cut as runner.truncation.over-limit asks, so its note was not judged alone (${e.message})`,
+        );
+      }
+      await expectEdge(ctx, env, 'overLimit', 'tolerate', 'names-limit');
     },
   },
   {
@@ -229,8 +251,8 @@ export const truncationChecks: Check<RunnerCtx>[] = [
       );
       const tail = result.content.slice(head.length);
       expectThat(
-        mentions(LIMIT_NOTE, tail) && Buffer.byteLength(tail) < TAIL_ROOM_BYTES,
-        `${what}: not cut near ${LIMIT} bytes with a note naming the 64 KB limit`,
+        saysCut(tail) && Buffer.byteLength(tail) < TAIL_ROOM_BYTES,
+        `${what}: not cut near ${LIMIT} bytes with a note that the output was cut`,
         'a few replacement characters, then the note',
         abbreviate(tail.slice(0, 400)),
       );

@@ -96,9 +96,17 @@ import { createInterface } from 'node:readline';
  * @property {boolean} [waitForPipes] no sandbox (whose end would close them); a command is answered when its
  *   output pipes close, not when its shell exits (as Node's exec does): a background job holding them holds
  *   the answer until the timeout
+ * @property {boolean} [pipeWaitNotTimedOut] with waitForPipes: a command whose shell exited before the timeout is
+ *   answered as it ended (its output and exit code, no timeout text), though the timeout ended the job holding its
+ *   pipes (a runner that waits for the shell, then reads its pipes to the end)
  * @property {boolean} [timeoutDropsOutput] a timed-out result is the timeout text alone, the output so far dropped
  * @property {'content-object' | 'is-error-number'} [malformedEnvAnswer] the answer to `env` alone is no valid
  *   tool_result: its content an object holding the output, or is_error a number
+ * @property {boolean} [labelledOutput] output assembled as "STDOUT:\n<stdout>" and "\nSTDERR:\n<stderr>" (each when
+ *   non-empty) instead of stdout, then the separator and stderr (breaks Runner contract item 4 only)
+ * @property {boolean} [bareNote] the truncation note says only "[output truncated]", not which limit (the cut exact)
+ * @property {string} [stallOnContent] the answer whose content is this is written only in part (half of its
+ *   line, no line break), then the runner hangs: a runner stalled mid-write, cut off by wirecheck's kill
  */
 
 const LIMIT = 65536;
@@ -163,9 +171,11 @@ function userNamespacesWork(uid) {
 function truncate(bytes, flaws) {
   // A fatal decoder throws in the child's close handler: the runner dies there.
   if (flaws.strictUtf8) new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, LIMIT));
-  const note = flaws.otherWords
-    ? '\n[output truncated: exceeded the 64 kilobyte limit]'
-    : `\n[output truncated: exceeded the 64 KB limit (${LIMIT} bytes)]`;
+  const note = flaws.bareNote
+    ? '\n[output truncated]'
+    : flaws.otherWords
+      ? '\n[output truncated: exceeded the 64 kilobyte limit]'
+      : `\n[output truncated: exceeded the 64 KB limit (${LIMIT} bytes)]`;
   if (flaws.uncutInvalidUtf8 !== undefined && !isUtf8(bytes)) {
     const over = flaws.uncutInvalidUtf8 === 'noted' && bytes.length > LIMIT;
     return bytes.toString('utf8') + (over ? note : '');
@@ -183,6 +193,10 @@ function truncate(bytes, flaws) {
 }
 
 function assemble(out, err, flaws) {
+  if (flaws.labelledOutput) {
+    const part = (label, bytes) => (bytes.length > 0 ? [Buffer.from(label), bytes] : []);
+    return Buffer.concat([...part('STDOUT:\n', out), ...part('\nSTDERR:\n', err)]);
+  }
   if (err.length === 0) return out;
   if (flaws.noSeparator) return Buffer.concat([out, err]);
   if (out.length === 0 && !flaws.alwaysSeparator) return err;
@@ -325,6 +339,10 @@ function execute(command, env, flaws, ctx) {
     if (signal === 'SIGKILL' || innerPid === undefined) killGroup(child.pid, signal);
   };
   let timedOut = false;
+  let exitedBeforeTimeout = false;
+  child.on('exit', () => {
+    exitedBeforeTimeout = !timedOut;
+  });
   let graceTimer;
   const timer = flaws.noTimeout
     ? undefined
@@ -358,7 +376,7 @@ function execute(command, env, flaws, ctx) {
         resolve({ content: 'Process execution error: stdout maxBuffer length exceeded', isError: true });
         return;
       }
-      if (timedOut) {
+      if (timedOut && !(flaws.pipeWaitNotTimedOut && exitedBeforeTimeout)) {
         const note = flaws.otherWords
           ? `Command killed: it exceeded the time limit of ${env.timeoutS} seconds.`
           : `Command timed out after ${env.timeoutS} seconds`;
@@ -430,11 +448,17 @@ export async function main(flaws = {}) {
   };
   const held = [];
   let written = 0;
+  let stalled = false;
   const write = ({ tool_use_id, content, is_error }) => {
     const result = flaws.longForms
       ? { tool_use_id, content: [{ type: 'text', text: content }], ...(is_error ? { is_error } : {}) }
       : { tool_use_id, content, is_error };
     const line = `${JSON.stringify({ type: 'tool_result', ...result })}\n`;
+    if (flaws.stallOnContent !== undefined && content === flaws.stallOnContent) {
+      process.stdout.write(line.slice(0, Math.floor(line.length / 2)));
+      stalled = true;
+      return;
+    }
     if (flaws.bufferAnswers) held.push(line);
     else if (flaws.lateFirstAnswerMs !== undefined && written++ === 0)
       setTimeout(() => process.stdout.write(line), flaws.lateFirstAnswerMs);
@@ -492,6 +516,8 @@ export async function main(flaws = {}) {
       }
       const result = await answer(line);
       if (result !== undefined) write(result);
+      // Hung for good (a timer keeps the process alive): only a kill ends it.
+      if (stalled) await new Promise(() => setInterval(() => {}, 60_000));
     }
     await queue;
   } finally {
