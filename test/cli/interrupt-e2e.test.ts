@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { isAlive } from '../../src/harness/containment/procfs.js';
 import { SuiteResult } from '../../src/harness/results.js';
 import { shellQuote } from '../../src/harness/run-suite.js';
 
@@ -17,19 +18,7 @@ afterEach(async () => {
 });
 
 /** Gone: no such process, or a zombie waiting for its reaper (FACTS: zombies linger ~2 s). */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
+const isGone = (pid: number): boolean => !isAlive(pid);
 
 function pidsIn(file: string): { started: number[]; stalled: number[] } {
   let text = '';

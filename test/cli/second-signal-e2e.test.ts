@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { isAlive } from '../../src/harness/containment/procfs.js';
 import { LOCK_FILE } from '../../src/reporters/report-lock.js';
 
 const FIXTURE = resolve(import.meta.dirname, 'targets/pool-blocked-run.mjs');
@@ -15,19 +16,7 @@ afterEach(async () => {
 });
 
 /** Gone: no such process, or a zombie waiting for its reaper. */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
+const isGone = (pid: number): boolean => !isAlive(pid);
 
 async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = performance.now() + ms;
