@@ -124,9 +124,23 @@ function pipeAnswerTiming(
     };
   }
   if (started === undefined) {
-    throw new NotExercised(
-      `${what}: its answer and the warm-up's came together (${bunched}): the runner held its answers back (a buffered stdout) or the harness read both late, and the command's background job was never seen in /proc, so when the command was answered cannot be told`,
-    );
+    // Sent when the session began, the command cannot have waited out its timeout before then:
+    // an answer sooner than that shows a runner that did not wait for the pipes (two prompt
+    // answers of a loaded machine often come in one read).
+    const answeredAt = run.outputs[1]!.atMs;
+    const timing = judgeAnswerTime(answeredAt, run.harnessLagMs, {
+      earliestMs: Number.NEGATIVE_INFINITY,
+      latestMs: PIPE_TIMEOUT_S * 1000,
+    });
+    if (timing.kind !== 'in-time') {
+      throw new NotExercised(
+        `${what}: its answer and the warm-up's came together (${bunched}), ${Math.round(answeredAt)} ms after the session began: the runner held its answers back (a buffered stdout) or the harness read both late, and the command's background job was never seen in /proc, so when the command was answered cannot be told`,
+      );
+    }
+    return {
+      timing,
+      since: `the session began (its answer and the warm-up's came together, before its ${PIPE_TIMEOUT_S} s timeout could have run out)`,
+    };
   }
   const answeredAt = run.outputs[1]!.atMs;
   return {
