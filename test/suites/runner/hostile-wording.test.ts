@@ -24,7 +24,9 @@ test(
   'a "64" followed by a long run of spaces after the cut is judged at once: not a limit note',
   () => {
     const content = `${KEPT}64${' '.repeat(150_000)}x`;
-    expect(() => expectAssembledOutput(content, FLOOD, '', '`yes`')).toThrow(/no note that the output was cut/);
+    expect(() => expectAssembledOutput(content, FLOOD, '', '`yes`', 'forbid', 'names-limit')).toThrow(
+      /does not name the 64 KB limit/,
+    );
   },
   STALL_MS,
 );

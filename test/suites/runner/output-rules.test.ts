@@ -74,6 +74,9 @@ test('a note that only says the output was cut passes the cut; naming the limit 
   expect(() =>
     expectAssembledOutput(`${'a'.repeat(LIMIT)}${NOTE}`, stdout, '', 'case', 'forbid', 'names-limit'),
   ).not.toThrow();
-  // A text after the cut that says nothing of a cut is no note.
-  expect(verdict(`${'a'.repeat(LIMIT)}\n[done]`, stdout)).toMatch(/no note/);
+  // The note's words are the runner's: any text after an exact cut is its note; only blanks are none.
+  for (const note of ['\n[output capped]', ' [snip]', '\n... (output continues)', '\n[rest discarded]']) {
+    expect(verdict(`${'a'.repeat(LIMIT)}${note}`, stdout)).toBe('pass');
+  }
+  expect(verdict(`${'a'.repeat(LIMIT)}\n \n`, stdout)).toMatch(/no note/);
 });

@@ -108,23 +108,24 @@ function printedLine(run: SessionRun, index: number, what: string): string {
 
 /**
  * The uid `id -u` printed: its first line, or, when the runner framed the output in words of
- * its own ("STDOUT:\n65534\n"; item 4 is judged by the runner.output checks), its first line
- * that is a bare number. None: the uid was not seen, so nothing is judged.
+ * its own ("STDOUT:\n65534\n"; item 4 is judged by the runner.output checks), its one line
+ * that is a bare number. None, or several: the uid was not seen, so nothing is judged.
  */
 function printedUid(run: SessionRun): string {
   const first = printedLine(run, LINE.uid, 'id -u');
   if (/^\d+$/.test(first)) return first;
   const content = resultAt(run, LINE.uid, 'id -u', IDENTITY_LINES).content;
-  const uid = content
+  const numbers = content
     .split(/\r\n|\r|\n/)
     .map((line) => line.trim())
-    .find((line) => /^\d+$/.test(line));
-  if (uid === undefined) {
+    .filter((line) => /^\d+$/.test(line));
+  // Two number lines (an exit code framed before the output) leave which is the uid unknown.
+  if (numbers.length !== 1) {
     throw new NotExercised(
-      `id -u: no line of the result is a user id (${shownOutput(content)}): the command's uid was not seen`,
+      `id -u: ${numbers.length === 0 ? 'no line' : `${numbers.length} lines`} of the result ${numbers.length === 0 ? 'is a user id' : 'are bare numbers'} (${shownOutput(content)}): the command's uid was not seen`,
     );
   }
-  return uid;
+  return numbers[0]!;
 }
 
 /**

@@ -102,12 +102,13 @@ function expectGone(session: LeftoverSession, marker: Marker, what: string): voi
 /**
  * When the pipe-holding command (line 1) was answered, and from what. Measured from the warm-up
  * answer; but answers that came close together (a runner holding them all until stdin closes,
- * as Python's print to a pipe does) may both be as late as the last command, so their gap says
- * nothing: then from when the command's background job was first seen running, whose answer a
- * runner that holds its answers writes as soon as it has it (this is the last line). A job
- * never seen (a sandbox that ends it with the shell, before a scan finds it) leaves the gap:
- * two reads apart, the answers were written apart, as a prompt runner writes them; in one read
- * (held back together, or both read late), nothing tells, and the answer is not judged.
+ * as Python's print to a pipe does, or writing them out one by one at its end) may both be as
+ * late as the last command, so their gap says nothing. Then from when the command's background
+ * job was first seen running, whose answer a runner that holds its answers writes as soon as it
+ * has it (this is the last line); a job never seen (a sandbox that ends it with the shell before
+ * a scan finds it), from the session's start: every line is written then, so an answer stamped
+ * before the command's timeout could run out (no lag excused: a late stamp only errs towards not
+ * judging) shows a runner that did not wait for the pipes; a later one is not judged.
  */
 function pipeAnswerTiming(
   run: SessionRun,
@@ -115,34 +116,25 @@ function pipeAnswerTiming(
   what: string,
 ): { timing: AnswerTiming; since: string } {
   const bunched = bunchedAnswers(run, 1, PIPE_ANSWER_MS);
-  const started = run.firstSeenMs.get(holder.arg);
-  const oneRead = run.outputs[1]?.read === run.outputs[0]?.read;
-  if (bunched === undefined || (started === undefined && !oneRead)) {
+  if (bunched === undefined) {
     return {
       timing: answerTiming(run, 1, { earliestMs: 0, latestMs: PIPE_ANSWER_MS }),
       since: 'the previous answer',
     };
   }
+  const answeredAt = run.outputs[1]!.atMs;
+  const started = run.firstSeenMs.get(holder.arg);
   if (started === undefined) {
-    // Sent when the session began, the command cannot have waited out its timeout before then:
-    // an answer sooner than that shows a runner that did not wait for the pipes (two prompt
-    // answers of a loaded machine often come in one read).
-    const answeredAt = run.outputs[1]!.atMs;
-    const timing = judgeAnswerTime(answeredAt, run.harnessLagMs, {
-      earliestMs: Number.NEGATIVE_INFINITY,
-      latestMs: PIPE_TIMEOUT_S * 1000,
-    });
-    if (timing.kind !== 'in-time') {
+    if (answeredAt >= PIPE_TIMEOUT_S * 1000) {
       throw new NotExercised(
-        `${what}: its answer and the warm-up's came together (${bunched}), ${Math.round(answeredAt)} ms after the session began: the runner held its answers back (a buffered stdout) or the harness read both late, and the command's background job was never seen in /proc, so when the command was answered cannot be told`,
+        `${what}: its answer and the warm-up's came together (${bunched}), ${Math.round(answeredAt)} ms after the session began: the runner held its answers back (a buffered stdout) or the harness read both late, and the command's background job was never seen in /proc, so whether it waited for the pipes cannot be told`,
       );
     }
     return {
-      timing,
+      timing: { kind: 'in-time', delayMs: answeredAt, excusedMs: 0 },
       since: `the session began (its answer and the warm-up's came together, before its ${PIPE_TIMEOUT_S} s timeout could have run out)`,
     };
   }
-  const answeredAt = run.outputs[1]!.atMs;
   return {
     timing: judgeAnswerTime(answeredAt - started, run.harnessLagMs, {
       earliestMs: Number.NEGATIVE_INFINITY,
@@ -183,7 +175,7 @@ export const processChecks: Check<RunnerCtx>[] = [
     id: 'runner.processes.pipe-holder',
     clause:
       'Runner contract for the shell tool, items 2 (captured stdout and stderr) and 8 (one result per tool_use); not stated: a background job holding the output pipes',
-    description: `A command that exits while its background job keeps stdout open is answered at once (within ${PIPE_ANSWER_MS} ms), not at the timeout.`,
+    description: `A command that exits while its background job keeps stdout open is answered at once (within ${PIPE_ANSWER_MS} ms of the previous answer; when the answers came together, of its job's start, or before its ${PIPE_TIMEOUT_S} s timeout could run out), not at the timeout.`,
     level: 'should',
     basis: 'protocol-should',
     rule: 'The spec does not say when output capture ends. A command that has exited should be answered soon (after a short drain), even while a background job it started still holds stdout open; waiting for the pipe would turn a finished command into a timeout.',
