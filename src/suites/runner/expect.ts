@@ -160,7 +160,9 @@ export function expectContent(result: BashToolResult, expected: string, what: st
  * that frames the output in words of its own ("STDOUT:\n..."), shows the same output: the
  * runner.output checks judge the text itself, once. So a one-word output (each caller's is
  * unique to its command) is found in the text as a whole word: `line-1` not inside `line-10`,
- * so that answers swapped between lines still show.
+ * so that answers swapped between lines still show. The command's own text must not hold that
+ * word (`printing` in lines.ts): a runner that shows the command instead of running it would
+ * seem to print it.
  */
 export function expectCommandOutput(result: BashToolResult, stdout: string, what: string): void {
   const trimmed = stdout.replace(/\n+$/, '');

@@ -33,3 +33,24 @@ export function rawLine(text: string, id?: string): InputLine {
   if (text.includes('\n')) throw new Error('an input line cannot hold a line break');
   return { text, id };
 }
+
+/** A command for a check that looks for its output in the result, and the line it prints. */
+export interface PrintingCommand {
+  readonly command: string;
+  readonly output: string;
+}
+
+/**
+ * `printf '<word>-%s\n' <suffix>`, which prints `<word>-<suffix>`: a word its own text does not
+ * hold. expectCommandOutput finds a one-word output anywhere in a result, so a command that held
+ * its own output (`echo hello`) would pass a runner that shows the command instead of running it
+ * (a dry run answering `$ echo hello`). printf with %s is POSIX sh, and no blocklist has a reason
+ * to refuse it.
+ */
+export function printing(word: string, suffix: string | number): PrintingCommand {
+  const tail = String(suffix);
+  if (!/^[a-z][a-z0-9]*$/.test(word) || !/^[a-z0-9]+$/.test(tail)) {
+    throw new Error(`printing: ${JSON.stringify(word)} and ${JSON.stringify(tail)} must be plain words`);
+  }
+  return { command: `printf '${word}-%s\\n' ${tail}`, output: `${word}-${tail}\n` };
+}

@@ -8,7 +8,7 @@ import {
   linesPrinted,
   resultAt,
 } from '../expect.js';
-import { type InputLine, rawLine, toolUse } from '../lines.js';
+import { type InputLine, printing, rawLine, toolUse } from '../lines.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
 
@@ -19,6 +19,14 @@ const COUNT_RULE =
 const MALFORMED =
   'Target contract, runner (stdin: "each one `tool_use` block"; stdout: "exactly one JSON line per input line"); not stated: input that is not a tool_use';
 const LARGE_COMMAND_BYTES = 1 << 20;
+/**
+ * The plain commands around the lines under test, and the one before the 1 MB comment: each
+ * prints a word its text does not hold, so a runner that shows commands without running them
+ * does not seem to answer them (see `printing`).
+ */
+const BEFORE = printing('before', 'ok');
+const AFTER = printing('after', 'ok');
+const BIG = printing('big', 'ok');
 
 /**
  * Lines the stdin contract does not cover (it promises tool_use blocks with a string
@@ -39,7 +47,7 @@ function malformedLines(): { lines: InputLine[]; malformed: { index: number; wha
       'a tool_use cut short',
     ],
   ];
-  const lines = [toolUse('echo before'), ...malformed.map(([line]) => line), toolUse('echo after')];
+  const lines = [toolUse(BEFORE.command), ...malformed.map(([line]) => line), toolUse(AFTER.command)];
   return { lines, malformed: malformed.map(([, what], i) => ({ index: i + 1, what })) };
 }
 
@@ -63,7 +71,7 @@ function malformedSession(ctx: RunnerCtx, asker: SessionAsker) {
  */
 function nulCommandSession(ctx: RunnerCtx, asker: SessionAsker): Promise<SessionRun> {
   return ctx.shared('nul-command', asker, () => {
-    const lines = [toolUse('echo before'), toolUse('echo a\u0000b'), toolUse('echo after')];
+    const lines = [toolUse(BEFORE.command), toolUse('echo a\u0000b'), toolUse(AFTER.command)];
     return ctx.run({
       lines,
       timeoutS: ORDINARY_TIMEOUT_S,
@@ -86,9 +94,9 @@ function expectCount(run: SessionRun, what: string): void {
 function expectAnsweredInPlace(run: SessionRun, what: string): void {
   expectCount(run, what);
   for (let i = 0; i < run.spec.lines.length; i++) jsonAt(run, i, `input line ${i + 1}`);
-  expectCommandOutput(resultAt(run, 0, 'echo before'), 'before\n', 'echo before');
+  expectCommandOutput(resultAt(run, 0, BEFORE.command), BEFORE.output, BEFORE.command);
   const last = run.spec.lines.length - 1;
-  expectCommandOutput(resultAt(run, last, 'echo after'), 'after\n', `echo after, after ${what}`);
+  expectCommandOutput(resultAt(run, last, AFTER.command), AFTER.output, `${AFTER.command}, after ${what}`);
 }
 
 export const inputChecks: Check<RunnerCtx>[] = [
@@ -145,7 +153,11 @@ export const inputChecks: Check<RunnerCtx>[] = [
       const run = await largeCommandSession(ctx, env);
       expectCount(run, 'a 1 MB command');
       resultAt(run, 0, 'a 1 MB command');
-      expectCommandOutput(resultAt(run, 1, 'echo after'), 'after\n', 'echo after, after a 1 MB command');
+      expectCommandOutput(
+        resultAt(run, 1, AFTER.command),
+        AFTER.output,
+        `${AFTER.command}, after a 1 MB command`,
+      );
     },
   },
   {
@@ -161,7 +173,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
       const run = await largeCommandSession(ctx, env);
       const result = resultAt(run, 0, 'a 1 MB command');
       expectIsError(result, false, 'a 1 MB command');
-      expectCommandOutput(result, 'big-ok\n', 'echo big-ok followed by a 1 MB comment');
+      expectCommandOutput(result, BIG.output, `${BIG.command} followed by a 1 MB comment`);
     },
   },
 ];
@@ -169,7 +181,7 @@ export const inputChecks: Check<RunnerCtx>[] = [
 function largeCommandSession(ctx: RunnerCtx, asker: SessionAsker): Promise<SessionRun> {
   return ctx.shared('large-command', asker, () =>
     ctx.run({
-      lines: [toolUse(`echo big-ok # ${'x'.repeat(LARGE_COMMAND_BYTES)}`), toolUse('echo after')],
+      lines: [toolUse(`${BIG.command} # ${'x'.repeat(LARGE_COMMAND_BYTES)}`), toolUse(AFTER.command)],
       timeoutS: ORDINARY_TIMEOUT_S,
       budgetMs: quickBudgetMs(2, 5000),
       signal: asker.signal,

@@ -5,7 +5,7 @@ import { BLOCKED_SUBSTRINGS } from '../../../protocol/bash/index.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx, type SessionAsker } from '../context.js';
 import { probeMarker } from '../cwd-markers.js';
 import { abbreviate, expectCommandOutput, expectIsError, resultAt } from '../expect.js';
-import { toolUse } from '../lines.js';
+import { printing, toolUse } from '../lines.js';
 import { expectOwnWordsMatch } from '../quoted-command.js';
 import type { SessionRun } from '../session.js';
 import { CASE_BUDGET_MS, quickBudgetMs } from './common.js';
@@ -100,6 +100,9 @@ interface RefusalSession {
  */
 const LOOKALIKE = 'mkdir wirecheck-scratch-$$ && rm -rf ./wirecheck-scratch-$$ && echo removed';
 
+/** A harmless command whose output (`harmless-ok`) is not in its text: see `printing`. */
+const HARMLESS = printing('harmless', 'ok');
+
 /** Every probe and the harmless commands in one session, shared by the refusal checks. */
 function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSession> {
   return ctx.shared('refusal', asker, async () => {
@@ -110,7 +113,7 @@ function refusalSession(ctx: RunnerCtx, asker: SessionAsker): Promise<RefusalSes
       lines.set(p.key, { index, marker, command });
       return toolUse(command);
     });
-    input.push(toolUse('echo hello'));
+    input.push(toolUse(HARMLESS.command));
     input.push(toolUse(LOOKALIKE));
     const run = await ctx.run({
       lines: input,
@@ -238,16 +241,16 @@ export const refusalChecks: Check<RunnerCtx>[] = [
   {
     id: 'runner.refusal.harmless-runs',
     clause: `${ITEM_1}; Runner contract for the shell tool, item 2 (Execution: the command runs through a shell)`,
-    description: 'A harmless command (echo hello) is not refused: it runs and prints hello.',
+    description: `A harmless command (${HARMLESS.command}) is not refused: it runs and prints ${HARMLESS.output.trim()}.`,
     level: 'must',
     basis: 'spec',
-    rule: 'The spec, for every runner: a command runs through a shell with its output captured; refusal is for commands holding a blocked substring, and `echo hello` holds none.',
+    rule: `The spec, for every runner: a command runs through a shell with its output captured; refusal is for commands holding a blocked substring, and \`${HARMLESS.command}\` holds none. Its output is found in the result, not in a copy of the command: a runner that shows the command instead of running it did not run it.`,
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const session = await refusalSession(ctx, env);
-      const result = resultAt(session.run, session.harmlessIndex, 'echo hello');
-      expectIsError(result, false, 'echo hello');
-      expectCommandOutput(result, 'hello\n', 'echo hello');
+      const result = resultAt(session.run, session.harmlessIndex, HARMLESS.command);
+      expectIsError(result, false, HARMLESS.command);
+      expectCommandOutput(result, HARMLESS.output, HARMLESS.command);
     },
   },
   {

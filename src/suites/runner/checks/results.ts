@@ -3,7 +3,7 @@ import { type Check, expectThat } from '../../../harness/check.js';
 import { checkProperty } from '../../../harness/property.js';
 import { ORDINARY_TIMEOUT_S, type RunnerCtx } from '../context.js';
 import { describeSession, expectCommandOutput, linesPrinted, resultAt } from '../expect.js';
-import { toolUse } from '../lines.js';
+import { printing, toolUse } from '../lines.js';
 import { EXIT_WAIT_MS } from '../session.js';
 import { CASE_BUDGET_MS, PROPERTY_BUDGET_MS, quickBudgetMs } from './common.js';
 
@@ -34,7 +34,9 @@ export const resultChecks: Check<RunnerCtx>[] = [
         env,
         fc.uniqueArray(arbId, { minLength: 2, maxLength: 6 }),
         async (ids) => {
-          const lines = ids.map((id, i) => toolUse(`echo line-${i + 1}`, { id }));
+          // Output that is not in the command's text: a runner that echoes commands back has not answered them.
+          const commands = ids.map((_, i) => printing('line', i + 1));
+          const lines = ids.map((id, i) => toolUse(commands[i]!.command, { id }));
           const run = await ctx.run({
             lines,
             timeoutS: ORDINARY_TIMEOUT_S,
@@ -47,12 +49,8 @@ export const resultChecks: Check<RunnerCtx>[] = [
             `${lines.length} lines`,
             `${linesPrinted(run)} lines`,
           );
-          for (const [i] of ids.entries()) {
-            expectCommandOutput(
-              resultAt(run, i, `echo line-${i + 1}`),
-              `line-${i + 1}\n`,
-              `echo line-${i + 1}`,
-            );
+          for (const [i, { command, output }] of commands.entries()) {
+            expectCommandOutput(resultAt(run, i, command), output, command);
           }
         },
         { runs: Math.min(10, ctx.commandRuns(env)), maxShrinkRuns: ctx.shrinkRuns },

@@ -104,6 +104,10 @@ import { createInterface } from 'node:readline';
  *   tool_result: its content an object holding the output, or is_error a number
  * @property {boolean} [labelledOutput] output assembled as "STDOUT:\n<stdout>" and "\nSTDERR:\n<stderr>" (each when
  *   non-empty) instead of stdout, then the separator and stderr (breaks Runner contract item 4 only)
+ * @property {boolean} [labelledExitCode] with labelledOutput: the exit code follows the output as a framed line of
+ *   its own ("EXIT CODE:\n0\n"), so the text of `id -u` holds two bare numbers
+ * @property {boolean} [ownSleep] not a flaw: the commands' shell has a sleep of its own (busybox's applet, bash's
+ *   loadable builtin): no process of a command is a `sleep`, so the harness never sees its marker jobs in /proc
  * @property {boolean} [bareNote] the truncation note says only "[output truncated]", not which limit (the cut exact)
  * @property {string} [stallOnContent] the answer whose content is this is written only in part (half of its
  *   line, no line break), then the runner hangs: a runner stalled mid-write, cut off by wirecheck's kill
@@ -254,7 +258,12 @@ function execute(command, env, flaws, ctx) {
     : '';
   // An interactive shell (a pty-based runner's) ignores SIGTERM.
   const ignoreTerm = flaws.shellIgnoresTerm ? "trap '' TERM\n" : '';
-  writeFileSync(script, ignoreTerm + session + command, { mode: 0o644 });
+  // A sleep that is not a process named sleep (coreutils, on every machine the tests run on); in
+  // the foreground, timeout stays in the command's process group, as a sleep would.
+  const ownSleep = flaws.ownSleep
+    ? 'sleep() { timeout --foreground "$1" tail -f /dev/null; return 0; }\n'
+    : '';
+  writeFileSync(script, ignoreTerm + ownSleep + session + command, { mode: 0o644 });
   const ownEnv = {
     PATH: flaws.inheritPath ? (process.env.PATH ?? '') : '/usr/local/bin:/usr/bin:/bin',
     HOME: workdir,
@@ -389,7 +398,11 @@ function execute(command, env, flaws, ctx) {
         : flaws.blankQuotesCommand
           ? `$ ${command}\n(no output; exit code ${exitCode === 0 ? 0 : 1})`
           : `(no output; exit code ${exitCode})`;
-      const content = blank ? (flaws.emptyBlankText ? '' : blankText) : shown;
+      const framed =
+        flaws.labelledExitCode && !blank
+          ? `${shown}${shown.endsWith('\n') ? '' : '\n'}EXIT CODE:\n${exitCode}\n`
+          : shown;
+      const content = blank ? (flaws.emptyBlankText ? '' : blankText) : framed;
       resolve({ content, isError: exitCode !== 0 || (flaws.isErrorOnStderr === true && err().length > 0) });
     });
   });
