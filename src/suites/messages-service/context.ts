@@ -131,9 +131,11 @@ export function createSharedReplies(client: ServiceClient, model: string): Share
   return {
     // The probe's request: a busy service's answer is returned, for the probe to say so.
     textBuffered: once(() => sendBuffered(client, json(textRequest(model, false)), { busy: 'return' })),
-    textStreamed: once(() => sendStreamed(client, json(textRequest(model, true)))),
+    // A stream still ended by overloaded_error after the retries is kept: its headers and the
+    // frames before the error are judged, as any error-ended stream's are.
+    textStreamed: once(() => sendStreamed(client, json(textRequest(model, true)), { busyStream: 'return' })),
     toolBuffered: once(() => sendBuffered(client, json(toolRequest(model, false)))),
-    toolStreamed: once(() => sendStreamed(client, json(toolRequest(model, true)))),
+    toolStreamed: once(() => sendStreamed(client, json(toolRequest(model, true)), { busyStream: 'return' })),
     missingKey: once(() => sendBuffered(client, json(textRequest(model, false)), { withKey: false })),
     missingKeyStreamed: once(() => sendStreamed(client, json(textRequest(model, true)), { withKey: false })),
     explicitFalse: once(() => sendBuffered(client, json(textRequest(model, 'explicit-false')))),

@@ -177,16 +177,24 @@ export interface ErrorEnding {
 /**
  * The spec leaves "an error event within the message stream" not shown; the real API sends
  * `event: error` with its error body (overloaded_error...) and ends the stream there. A
- * stream whose last frame is such an event broke no rule by stopping short of message_stop.
+ * stream whose last event a reader acts on is such an event broke no rule by stopping short
+ * of message_stop. A ping may come anywhere (the spec), and readers skip an event the spec
+ * does not name (stream.unknown-events warns of it): neither after the error undoes the ending.
  */
 export function errorEnding(frames: readonly SseFrame[]): ErrorEnding | undefined {
-  const frameIndex = frames.length - 1;
+  let frameIndex = frames.length - 1;
+  while (frameIndex >= 0 && skippedByReaders(frames[frameIndex]!)) frameIndex--;
   const last = frames[frameIndex];
   if (last === undefined || last.event !== 'error') return undefined;
   const body = ErrorBody.safeParse(frameData(last).data);
   return body.success
     ? { frameIndex, type: body.data.error.type, message: body.data.error.message }
     : undefined;
+}
+
+/** A ping, or an event of a name the spec does not list (a frame without one is SSE's `message`). */
+function skippedByReaders(frame: SseFrame): boolean {
+  return frame.event === 'ping' || !KNOWN_EVENTS.has(frame.event ?? '');
 }
 
 export function describeErrorEnding(frames: readonly SseFrame[], ending: ErrorEnding): string {
@@ -233,19 +241,31 @@ export function problemViolations(
 }
 
 /**
+ * Whether the reducer stopped only because the frames ran out where wirecheck stopped reading
+ * (`cutByWirecheck`, the reply's): the service had not ended the stream, so that is no early end.
+ */
+export function cutShort(problem: StreamProblem | undefined, cutByWirecheck: string | undefined): boolean {
+  return problem?.kind === 'truncated' && cutByWirecheck !== undefined;
+}
+
+/**
  * Events rule 1: message_start, then per block start / one or more deltas / stop, then
  * message_delta, message_stop. `undetermined` says why the order past some frame could not
  * be followed (a malformed frame stopped the reducer first); other checks report that frame.
+ * A stream cut by wirecheck (`cutByWirecheck`) is judged up to the cut.
  */
 export function orderViolations(
   frames: readonly SseFrame[],
   followed: FollowedStream,
   readError?: string,
+  cutByWirecheck?: string,
 ): { violations: Violation[]; undetermined: string | undefined } {
   const violations: Violation[] = [];
   let undetermined: string | undefined;
   const { problem } = followed;
-  if (problem && isOrderProblem(problem)) {
+  if (cutShort(problem, cutByWirecheck)) {
+    // The order up to the cut was followed; what came after it was never read.
+  } else if (problem && isOrderProblem(problem)) {
     violations.push(...problemViolations(frames, problem, readError));
   } else if (problem?.kind === 'error-event' && errorEnding(frames)?.frameIndex === problem.frameIndex) {
     // The order up to the error event was followed; the stream may end there.
@@ -363,6 +383,7 @@ function isToolUseStart(p: ParsedFrame): boolean {
 export function partialJsonViolations(
   frames: readonly SseFrame[],
   followed: FollowedStream,
+  cutByWirecheck?: string,
 ): { violations: Violation[]; undetermined: string | undefined } {
   const { problem } = followed;
   if (problem?.kind === 'json') {
@@ -384,6 +405,17 @@ export function partialJsonViolations(
       return {
         violations: [],
         undetermined: `a tool input was cut: the stream ${describeErrorEnding(frames, ending)}`,
+      };
+    }
+    return fragmentsSeen(parsed, frames);
+  }
+  if (cutShort(problem, cutByWirecheck)) {
+    // As before an error event: blocks closed before the cut are judged, one still open is not.
+    const parsed = parseFrames(frames);
+    if (hasOpenToolUse(parsed)) {
+      return {
+        violations: [],
+        undetermined: `a tool input was still open where wirecheck stopped reading, after ${frames.length} frames (${cutByWirecheck})`,
       };
     }
     return fragmentsSeen(parsed, frames);

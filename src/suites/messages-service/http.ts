@@ -77,6 +77,12 @@ export interface SendOptions {
 export interface StreamOptions extends SendOptions {
   /** The client aborts the request right after the first frame for which this holds. */
   readonly abortAfter?: (frame: SseFrame) => boolean;
+  /**
+   * `return`: a 200 stream still ended by rate_limit_error or overloaded_error after the
+   * retries is returned, while a busy status stays ServiceBusy: its headers and the frames
+   * before the error can be judged, as those of any stream an error event ended.
+   */
+  readonly busyStream?: 'throw' | 'return';
 }
 
 /** The request could not be completed at all: no connection, a reset before the headers (a reply past its budget is BudgetSpent). */
@@ -115,10 +121,18 @@ function budgetSpent(client: ServiceClient, what: string): BudgetSpent {
 /** Statuses of a service that cannot serve for now: the real API's 429 and 529, a gateway's 503. */
 const BUSY_STATUSES: ReadonlySet<number> = new Set([429, 503, 529]);
 
-function serviceBusy(what: string): ServiceBusy {
+/** `retried`: how the request was asked again before giving up, said in the message. */
+function serviceBusy(what: string, retried: string): ServiceBusy {
   return new ServiceBusy(
-    `the service answered ${what}, after ${MAX_RETRIES} retries for 429 and 529: it is rate-limited or overloaded, so this could not be judged now (run again later)`,
+    `the service answered ${what} (${retried}): it is rate-limited or overloaded, so this could not be judged now (run again later)`,
   );
+}
+
+function busyStatus(status: number, text: string): ServiceBusy {
+  const retried = RETRY_STATUSES.has(status)
+    ? `after ${MAX_RETRIES} retries`
+    : 'not retried: wirecheck retries only 429 and 529';
+  return serviceBusy(`HTTP ${status} ${clip(text, 200)}`, retried);
 }
 
 /**
@@ -394,7 +408,7 @@ export async function sendBuffered(
   const json = parsed.ok ? parsed.value : undefined;
   const jsonError = parsed.ok ? undefined : parsed.message;
   if (BUSY_STATUSES.has(response.status) && options.busy !== 'return') {
-    throw serviceBusy(`HTTP ${response.status} ${clip(text, 200)}`);
+    throw busyStatus(response.status, text);
   }
   return { status: response.status, headers: headerMap(response.headers), text, json, jsonError };
 }
@@ -403,7 +417,7 @@ export async function sendBuffered(
  * The error types of an `error` stream event that are transient on the real API, as
  * statuses 429 and 529 are: the stream is asked again, within the same number of retries.
  */
-const RETRY_ERROR_EVENTS: ReadonlySet<string> = new Set(['rate_limit_error', 'overloaded_error']);
+export const RETRY_ERROR_EVENTS: ReadonlySet<string> = new Set(['rate_limit_error', 'overloaded_error']);
 
 /** POST a `stream: true` body and decode the reply's SSE frames as they arrive. */
 export async function sendStreamed(
@@ -414,12 +428,16 @@ export async function sendStreamed(
   for (let attempt = 0; ; attempt++) {
     const reply = await sendStreamedOnce(client, body, options);
     if (BUSY_STATUSES.has(reply.status) && options.busy !== 'return') {
-      throw serviceBusy(`HTTP ${reply.status} ${clip(reply.text, 200)}`);
+      throw busyStatus(reply.status, reply.text);
     }
     const ending = reply.aborted ? undefined : errorEnding(reply.frames);
     const transient = ending !== undefined && RETRY_ERROR_EVENTS.has(ending.type);
-    if (transient && attempt >= MAX_RETRIES && options.busy !== 'return') {
-      throw serviceBusy(`a stream ended by an error event of type ${ending.type}`);
+    const returned = options.busy === 'return' || options.busyStream === 'return';
+    if (transient && attempt >= MAX_RETRIES && !returned) {
+      throw serviceBusy(
+        `a stream ended by an error event of type ${ending.type}`,
+        `after ${MAX_RETRIES} retries, as for a 429 or 529`,
+      );
     }
     if (!transient || attempt >= MAX_RETRIES) return reply;
     const signal = options.signal ? AbortSignal.any([client.signal, options.signal]) : client.signal;
@@ -492,7 +510,10 @@ async function sendStreamedOnce(
   if (readError !== undefined) noteRunaway(client, budget, read, `a stream (${frames.length} frames read)`);
   if (cutByBudget(read, budget)) throw budgetSpent(client, `a stream (${frames.length} frames read)`);
   if (stopped) controller.abort();
-  const unterminated = stopped || overLimit !== undefined ? '' : decoder.end();
+  // Past a limit of wirecheck's the service had not ended the stream: what it had left half
+  // sent is wirecheck's cut, no unclosed frame of the service's.
+  const cutByWirecheck = overLimit ?? (read.overBytes === true ? readError : undefined);
+  const unterminated = stopped || cutByWirecheck !== undefined ? '' : decoder.end();
   return {
     status: response.status,
     headers,
@@ -502,6 +523,7 @@ async function sendStreamedOnce(
     text: '',
     aborted: stopped,
     readError,
+    ...(cutByWirecheck === undefined ? {} : { cutByWirecheck }),
     frameTimesMs,
     comments,
   };

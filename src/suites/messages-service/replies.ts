@@ -29,6 +29,12 @@ export interface StreamedReply {
   readonly aborted: boolean;
   /** The body broke off (connection reset, size cap) before the service ended it. */
   readonly readError: string | undefined;
+  /**
+   * Set (to readError's text) when the body broke off at a limit of wirecheck's own (its
+   * bytes, the frames, comments or invalid lines kept, an SSE line or frame): the service had
+   * not ended the stream, so its end was never seen and no rule about the end can be judged.
+   */
+  readonly cutByWirecheck?: string;
   /** When each frame arrived, in ms since the body's first byte (parallel to `frames`), for reports. */
   readonly frameTimesMs?: readonly number[];
   /** Comment lines, with when they arrived and how many frames came before them, for reports. */

@@ -9,7 +9,14 @@ import {
   STOP_REASONS,
 } from '../../protocol/messages/index.js';
 import { zodIssues } from '../../protocol/zod-issues.js';
-import { cuttingStopReason, followStream, problemViolations } from './frame-rules.js';
+import {
+  cutShort,
+  cuttingStopReason,
+  describeErrorEnding,
+  errorEnding,
+  followStream,
+  problemViolations,
+} from './frame-rules.js';
 import { type BufferedReply, describeReply, headerOf, mediaTypeOf, type StreamedReply } from './replies.js';
 import { type Violation, violation } from './violations.js';
 
@@ -71,24 +78,45 @@ export function streamHeaderViolations(reply: StreamedReply): Violation[] {
 }
 
 /**
+ * Why a stream's end was not the service's to be judged by, if it was not: the service
+ * ended it with an error event (the spec leaves an error event within the stream not shown;
+ * the real API sends one), or wirecheck stopped reading at a limit of its own first.
+ */
+export function unseenEnd(reply: StreamedReply): string | undefined {
+  const ending = errorEnding(reply.frames);
+  if (ending !== undefined) return describeErrorEnding(reply.frames, ending);
+  if (reply.cutByWirecheck === undefined) return undefined;
+  return `cut by wirecheck after ${reply.frames.length} frames, before the service ended it (${reply.cutByWirecheck})`;
+}
+
+/**
  * The message a stream reduces to, with what kept it from reducing (status and content
  * type are judged elsewhere). A tool input cut mid-JSON by its stop reason (max_tokens,
  * refusal...) is no violation: the stream then has no complete message to judge, but broke no rule.
+ * Nor is a stream whose end is no rule's (`unseenEnd`): `unjudged` then says why no message came,
+ * while a fault seen before that end still is one.
  */
 export function streamedMessage(reply: StreamedReply): {
   message: MessageT | undefined;
   violations: Violation[];
+  unjudged?: string;
 } {
   if (reply.status !== 200) {
     return { message: undefined, violations: [violation('status', 'HTTP 200', describeReply(reply))] };
   }
   const followed = followStream(reply.frames);
-  if (followed.problem?.kind === 'json' && cuttingStopReason(reply.frames) !== undefined) {
+  const { problem } = followed;
+  if (problem?.kind === 'json' && cuttingStopReason(reply.frames) !== undefined) {
     return { message: undefined, violations: [] };
+  }
+  const ending = errorEnding(reply.frames);
+  const endedByError = problem?.kind === 'error-event' && problem.frameIndex === ending?.frameIndex;
+  if (endedByError || cutShort(problem, reply.cutByWirecheck)) {
+    return { message: undefined, violations: [], unjudged: unseenEnd(reply) };
   }
   return {
     message: followed.message,
-    violations: problemViolations(reply.frames, followed.problem, reply.readError),
+    violations: problemViolations(reply.frames, problem, reply.readError),
   };
 }
 

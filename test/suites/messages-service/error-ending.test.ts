@@ -33,6 +33,12 @@ const END = [
 ];
 const WHOLE = [START, ...TOOL_BLOCK, ...END];
 const MALFORMED_ERROR = { type: 'error', error: 'overloaded' };
+const API_ERROR = { type: 'error', error: { type: 'api_error', message: 'Internal server error' } };
+const PING = { type: 'ping' };
+const TEXT_OPEN = [
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } },
+];
 const OVERLOADED = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
 
 const reply = streamReplyOf;
@@ -99,11 +105,40 @@ describe('messages-service: a stream the service ends with an error event', () =
     ).rejects.toThrow(/does not fold into a message/);
   });
 
-  test('a valid request answered with a stream its error ended still gets no message (requests.valid-accepted fails it, as a 529 after the retries)', () => {
+  test('a stream its error ended folds into no message, and breaks no rule: `unjudged` says why (requests.valid-accepted is then not exercised, as after a 529 through the retries)', () => {
     const folded = streamedMessage(reply([START, ...TOOL_BLOCK, OVERLOADED]));
     expect(folded.message).toBeUndefined();
-    expect(folded.violations.map((v) => v.actual)).toEqual(['overloaded_error: Overloaded']);
+    expect(folded.violations).toEqual([]);
+    expect(folded.unjudged).toMatch(
+      /^ended by the service's error event at frame 5 «event: error .*» \(overloaded_error: "Overloaded"\)$/,
+    );
+    // A fault before the error is still one.
+    const disordered = streamedMessage(reply([START, TOOL_BLOCK[1]!, OVERLOADED]));
+    expect(disordered.unjudged).toBeUndefined();
+    expect(disordered.violations.map((v) => v.where)).toEqual([
+      expect.stringMatching(/^frame 1 «event: content_block_delta/),
+    ]);
   });
+
+  // The spec: a ping may occur anywhere; readers skip an event whose name the spec does not list.
+  test.each([
+    ['a ping', [PING]],
+    ['a ping and an unknown event', [PING, { type: 'wirecheck_debug' }]],
+  ])(
+    '%s after the error event leave the stream ended by it: the checks of the end are not exercised',
+    async (_, after) => {
+      const cut = reply([START, ...TEXT_OPEN, API_ERROR, ...after]);
+      for (const id of ['stream.reduces-to-message', 'stream.message-delta', 'stream.order']) {
+        const outcome = checkOf(id).run(ctxOf(cut, cut), env);
+        await expect(outcome, id).rejects.toThrow(NotExercised);
+        await expect(outcome, id).rejects.toThrow(/every stream was ended by the service's error event/);
+      }
+      expect(streamedMessage(cut)).toMatchObject({
+        violations: [],
+        unjudged: expect.stringMatching(/api_error/),
+      });
+    },
+  );
 });
 
 const servers: Server[] = [];
@@ -158,9 +193,25 @@ describe('messages-service: a stream ended by a transient error event is asked a
     expect(asked()).toBe(3);
     expect(error).toBeInstanceOf(ServiceBusy);
     expect(error).toBeInstanceOf(NotExercised);
-    expect((error as Error).message).toContain('a stream ended by an error event of type overloaded_error');
+    expect((error as Error).message).toContain(
+      'a stream ended by an error event of type overloaded_error (after 2 retries, as for a 429 or 529)',
+    );
     const got = await sendStreamed(client, BODY, { busy: 'return' });
     expect(asked()).toBe(6);
+    expect(got.frames.at(-1)?.event).toBe('error');
+  });
+
+  test('overloaded_error with a ping after it is asked again as well', async () => {
+    const { client, asked } = await service([[START, OVERLOADED, PING], WHOLE]);
+    const got = await sendStreamed(client, BODY);
+    expect(asked()).toBe(2);
+    expect(streamedMessage(got).message?.stop_reason).toBe('tool_use');
+  });
+
+  test('through the retries, a shared stream (busyStream: return) is the error-ended reply, to be judged up to its error', async () => {
+    const { client, asked } = await service([[START, OVERLOADED]]);
+    const got = await sendStreamed(client, BODY, { busyStream: 'return' });
+    expect(asked()).toBe(3);
     expect(got.frames.at(-1)?.event).toBe('error');
   });
 

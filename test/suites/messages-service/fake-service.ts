@@ -57,6 +57,8 @@ export const BREAKS = [
   'buffered-for-stream', // a stream: true request gets the buffered JSON message (200 application/json)
   'tool-cut-by-max-tokens', // every tool_use reply is cut by max_tokens: input {} buffered, mid-JSON streamed (equivalent)
   'overloaded-streams', // every stream: true request gets 529 overloaded_error (retry-after 0.01 s): busy, not broken
+  'api-error-mid-stream', // every stream ends after its first delta with event: error (api_error), then a ping: not broken
+  'overloaded-mid-stream', // every stream ends after its first delta with event: error (overloaded_error): busy, not broken
   'tool-input-in-start', // a tool_use content_block_start carries the whole input, its one input_json_delta is empty
   'bash-input-not-string', // a bash tool_use input's `command` is an argv array (["echo", "x"]), not a string
   'invalid-422', // an invalid body is refused with 422 (invalid_request_error), not 400
@@ -285,6 +287,14 @@ function streamOf(message: Message, breaks: ReadonlySet<Break>): string[] {
     const stop = events.findLastIndex((e) => e.type === 'content_block_stop');
     const [moved] = events.splice(stop, 1);
     events.splice(events.length - 1, 0, moved!);
+  }
+  if (breaks.has('api-error-mid-stream') || breaks.has('overloaded-mid-stream')) {
+    // The real API ends a stream it cannot finish so; a ping may still come after (the spec: anywhere).
+    const cut = events.findIndex((e) => e.type === 'content_block_delta') + 1;
+    const error = breaks.has('api-error-mid-stream')
+      ? [{ type: 'error', error: { type: 'api_error', message: 'Internal server error' } }, { type: 'ping' }]
+      : [{ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }];
+    events.splice(cut, events.length - cut, ...error);
   }
   return events.map((e) => {
     if (breaks.has('event-name-mismatch') && e.type === 'content_block_delta') {

@@ -143,5 +143,20 @@ describe('messages-service suite: a service busy through the retries is not judg
     const client = await service((res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('busy'));
     await expect(sendBuffered(client, BODY)).rejects.toBeInstanceOf(ServiceBusy);
     expect((await sendBuffered(client, BODY, { busy: 'return' })).status).toBe(503);
+    // A stream kept through an error event's retries is no stream kept through a busy status.
+    await expect(sendStreamed(client, BODY, { busyStream: 'return' })).rejects.toBeInstanceOf(ServiceBusy);
+  });
+
+  test('a 503, never retried, is not said to come after the retries of a 429 or 529', async () => {
+    let asked = 0;
+    const client = await service((res) => {
+      asked++;
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('busy');
+    });
+    const error = await sendBuffered(client, BODY).catch((e: unknown) => e);
+    expect(asked).toBe(1);
+    expect((error as Error).message).toBe(
+      'the service answered HTTP 503 busy (not retried: wirecheck retries only 429 and 529): it is rate-limited or overloaded, so this could not be judged now (run again later)',
+    );
   });
 });

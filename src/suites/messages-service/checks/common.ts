@@ -2,6 +2,7 @@ import { type CheckEnv, NotExercised } from '../../../harness/check.js';
 import type { Message } from '../../../protocol/messages/index.js';
 import { DEFAULT_MAX_HTTP_RUNS, DEFAULT_REQUEST_TIMEOUT_MS, type MessagesServiceCtx } from '../context.js';
 import { holdsFrame } from '../frame-rules.js';
+import { ServiceBusy } from '../http.js';
 import { type BufferedReply, describeReply, mediaTypeOf, type StreamedReply } from '../replies.js';
 import { bufferedMessage, streamedMessage } from '../reply-rules.js';
 import { TOOL_PROMPT } from '../requests.js';
@@ -84,17 +85,32 @@ export async function framedStreams(
   return framed;
 }
 
-/** Every reply of the shared requests that yields a message, buffered and streamed. */
+/**
+ * Every reply of the shared requests that yields a message, buffered and streamed. A stream
+ * request the service was too busy to answer (ServiceBusy) leaves the buffered messages to
+ * judge; with none of them either, the busy service is the outcome.
+ */
 export async function sharedMessages(ctx: MessagesServiceCtx): Promise<Labeled<Message>[]> {
   const out: Labeled<Message>[] = [];
   for (const { label, reply } of await bufferedReplies(ctx)) {
     const { message } = bufferedMessage(reply);
     if (message) out.push({ label, reply: message });
   }
-  for (const { label, reply } of await streamedReplies(ctx)) {
-    const { message } = streamedMessage(reply);
+  let busy: ServiceBusy | undefined;
+  const streams: [string, () => Promise<StreamedReply>][] = [
+    ['text stream', () => ctx.shared.textStreamed()],
+    ['tool stream', () => ctx.shared.toolStreamed()],
+  ];
+  for (const [label, ask] of streams) {
+    const reply = await ask().catch((e: unknown) => {
+      if (!(e instanceof ServiceBusy)) throw e;
+      busy ??= e;
+      return undefined;
+    });
+    const message = reply === undefined ? undefined : streamedMessage(reply).message;
     if (message) out.push({ label, reply: message });
   }
+  if (out.length === 0 && busy !== undefined) throw busy;
   return out;
 }
 

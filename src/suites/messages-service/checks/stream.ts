@@ -1,8 +1,8 @@
 import { type Check, NotExercised } from '../../../harness/check.js';
 import type { MessagesServiceCtx } from '../context.js';
 import {
+  cuttingStopReason,
   deltaUsageViolations,
-  describeErrorEnding,
   errorEnding,
   followStream,
   frameFormatViolations,
@@ -15,31 +15,37 @@ import {
   unknownFieldViolations,
   unknownNameViolations,
 } from '../frame-rules.js';
+import { RETRY_ERROR_EVENTS } from '../http.js';
 import type { StreamedReply } from '../replies.js';
-import { streamedMessage } from '../reply-rules.js';
+import { streamedMessage, unseenEnd } from '../reply-rules.js';
 import { failOn, within } from '../violations.js';
 import { framedStreams, type Labeled, NETWORK_BUDGET_MS, okStreams } from './common.js';
 
-/** Why none of the streams could be judged: each was ended by the service's error event. */
-function allEndedByError(streams: readonly Labeled<StreamedReply>[], before: string): NotExercised {
-  const why = streams.map((s) => {
-    const ending = errorEnding(s.reply.frames);
-    return `${s.label}: ${ending ? describeErrorEnding(s.reply.frames, ending) : 'not ended by an error'}`;
-  });
-  return new NotExercised(
-    `every stream was ended by the service's error event ${before} (${why.join('; ')})`,
-  );
+/**
+ * Why none of the streams could be judged: each was ended by the service's error event, or
+ * cut by wirecheck at a limit of its own (`unseenEnd`).
+ */
+function allEndsUnseen(streams: readonly Labeled<StreamedReply>[], before: string): NotExercised {
+  const why = streams.map((s) => `${s.label}: ${unseenEnd(s.reply) ?? 'its end was seen'}`);
+  const endings = streams.map((s) => errorEnding(s.reply.frames));
+  const head = endings.every((e) => e !== undefined)
+    ? "every stream was ended by the service's error event"
+    : "every stream was ended by the service's error event or cut by wirecheck at a limit of its own";
+  // Transient errors were asked again as a 429 or 529 is: still there, the service is busy.
+  const busy = endings.some((e) => e !== undefined && RETRY_ERROR_EVENTS.has(e.type))
+    ? '; rate_limit_error and overloaded_error say the service is busy, so run again later'
+    : '';
+  return new NotExercised(`${head} ${before} (${why.join('; ')})${busy}`);
 }
 
 /**
- * The streams that reached an event of `type`, or that no error event ended: a stream the
- * service ended with an error event (the real API does) need not have reached it.
+ * The streams that reached an event of `type`, or whose end was seen: a stream the service
+ * ended with an error event (the real API does), or that wirecheck stopped reading at its own
+ * limit, need not have reached it.
  */
 function reaching(streams: readonly Labeled<StreamedReply>[], type: string): Labeled<StreamedReply>[] {
-  const judged = streams.filter(
-    (s) => hasEvent(s.reply.frames, type) || errorEnding(s.reply.frames) === undefined,
-  );
-  if (judged.length === 0) throw allEndedByError(streams, `before ${type}`);
+  const judged = streams.filter((s) => hasEvent(s.reply.frames, type) || unseenEnd(s.reply) === undefined);
+  if (judged.length === 0) throw allEndsUnseen(streams, `before ${type}`);
   return judged;
 }
 
@@ -70,19 +76,24 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
       'message_start, then per block content_block_start, one or more content_block_delta, content_block_stop, then message_delta, then message_stop.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec (Events rule 1): message_start, then for each block content_block_start, one or more content_block_delta and content_block_stop, then message_delta, then message_stop. Every messages service. A stream the service ends with an `error` event, as the real API may (the spec: an error event within the stream is not shown), is judged up to that event; when every stream was, the check is not exercised.',
+    rule: 'The spec (Events rule 1): message_start, then for each block content_block_start, one or more content_block_delta and content_block_stop, then message_delta, then message_stop. Every messages service. A stream the service ends with an `error` event, as the real API may (the spec: an error event within the stream is not shown), or that wirecheck stopped reading at a limit of its own (frames or bytes of one reply) before the service ended it, is judged up to there; when every stream was, the check is not exercised.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
       const undetermined: string[] = [];
       const found = streams.flatMap((s) => {
-        const verdict = orderViolations(s.reply.frames, followStream(s.reply.frames), s.reply.readError);
+        const verdict = orderViolations(
+          s.reply.frames,
+          followStream(s.reply.frames),
+          s.reply.readError,
+          s.reply.cutByWirecheck,
+        );
         if (verdict.undetermined !== undefined) undetermined.push(`${s.label}: ${verdict.undetermined}`);
         return within(s.label, verdict.violations, s.reply);
       });
       failOn(found, 'frame order (Events rule 1)');
-      if (streams.every((s) => errorEnding(s.reply.frames) !== undefined)) {
-        throw allEndedByError(streams, 'before message_stop');
+      if (streams.every((s) => unseenEnd(s.reply) !== undefined)) {
+        throw allEndsUnseen(streams, 'before message_stop');
       }
       if (undetermined.length > 0) {
         throw new NotExercised(undetermined.join('; '));
@@ -96,7 +107,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
       'message_start carries the message container: content [], stop_reason null, stop_sequence null, usage with input_tokens.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec: message_start carries the message container with empty content, stop_reason null, stop_sequence null and usage holding the input count. Every messages service. A stream the service ended with an `error` event before message_start is not judged.',
+    rule: 'The spec: message_start carries the message container with empty content, stop_reason null, stop_sequence null and usage holding the input count. Every messages service. A stream the service ended with an `error` event before message_start, or that wirecheck stopped reading at a limit of its own before it, is not judged.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = reaching(await okStreams(ctx), 'message_start');
@@ -112,7 +123,7 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
     description: 'message_delta carries a stop_reason of the enum and the final usage.output_tokens.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec: message_delta carries the stop reason and stop_sequence in `delta` and the final output_tokens in `usage`. Every messages service. A stop reason the spec does not list (`refusal`, `pause_turn`) is tolerated; a stream the service ended with an `error` event before message_delta is not judged.',
+    rule: 'The spec: message_delta carries the stop reason and stop_sequence in `delta` and the final output_tokens in `usage`. Every messages service. A stop reason the spec does not list (`refusal`, `pause_turn`) is tolerated; a stream the service ended with an `error` event before message_delta, or that wirecheck stopped reading at a limit of its own before it, is not judged.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = reaching(await okStreams(ctx), 'message_delta');
@@ -148,22 +159,25 @@ export const streamChecks: Check<MessagesServiceCtx>[] = [
       'The stream runs from message_start to message_stop through well-formed frames and folds into one complete message.',
     level: 'must',
     basis: 'spec',
-    rule: 'The spec (States: stream of one message): a stream runs from message_start to message_stop through well-formed frames and carries one complete message. Every messages service. Blocks and deltas of types the spec does not describe are skipped, as a reader of the real API skips them; null counts in message_delta usage keep the counts of message_start. A stream its stop reason cut mid tool input (max_tokens, refusal...) breaks no rule, nor one the service ended with an `error` event as the real API does (the spec: an error event within the stream is not shown); when no stream folded into a message, the check is not exercised.',
+    rule: 'The spec (States: stream of one message): a stream runs from message_start to message_stop through well-formed frames and carries one complete message. Every messages service. Blocks and deltas of types the spec does not describe are skipped, as a reader of the real API skips them; null counts in message_delta usage keep the counts of message_start. A stream its stop reason cut mid tool input (max_tokens, refusal...) breaks no rule, nor one the service ended with an `error` event as the real API does (the spec: an error event within the stream is not shown), nor one wirecheck stopped reading at a limit of its own (frames or bytes of one reply) before the service ended it; when no stream folded into a message, the check is not exercised.',
     timeoutMs: NETWORK_BUDGET_MS,
     async run(ctx) {
       const streams = await okStreams(ctx);
       const whole = streams.filter((s) => errorEnding(s.reply.frames) === undefined);
-      if (whole.length === 0) throw allEndedByError(streams, 'before message_stop');
+      if (whole.length === 0) throw allEndsUnseen(streams, 'before message_stop');
       const folded = whole.map((s) => ({ s, ...streamedMessage(s.reply) }));
       failOn(
         folded.flatMap(({ s, violations }) => within(s.label, violations, s.reply)),
         'the stream does not fold into a message',
       );
       // A stream cut mid tool input by its stop reason broke no rule, but shows no whole message either.
-      if (!folded.some((f) => f.message !== undefined))
-        throw new NotExercised(
-          'every stream was cut mid tool input by its stop reason or ended by an error event: none folded into a message',
+      if (!folded.some((f) => f.message !== undefined)) {
+        const why = streams.map(
+          (s) =>
+            `${s.label}: ${unseenEnd(s.reply) ?? `cut mid tool input by stop reason ${JSON.stringify(cuttingStopReason(s.reply.frames))}`}`,
         );
+        throw new NotExercised(`no stream folded into a message (${why.join('; ')})`);
+      }
     },
   },
   {

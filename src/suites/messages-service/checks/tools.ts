@@ -56,7 +56,7 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
         );
       }
       if (toolUseStarts(reply.frames).length === 0) throw new NotExercised(`${NO_TOOL_USE} in a stream`);
-      const verdict = partialJsonViolations(reply.frames, followStream(reply.frames));
+      const verdict = partialJsonViolations(reply.frames, followStream(reply.frames), reply.cutByWirecheck);
       failOn(within('tool stream', verdict.violations, reply), 'tool input fragments (Events rule 3)');
       if (verdict.undetermined !== undefined) {
         throw new NotExercised(verdict.undetermined);
