@@ -20,6 +20,12 @@ const MALFORMED =
   'Target contract, runner (stdin: "each one `tool_use` block"; stdout: "exactly one JSON line per input line"); not stated: input that is not a tool_use';
 const LARGE_COMMAND_BYTES = 1 << 20;
 /**
+ * The 1 MB command's timeout: the command itself is instant, but a runner may take seconds to
+ * take in a megabyte (the SDK's betaBashTool took 8 s here, and timed out at 10 s under load), and
+ * a timeout of the runner's own making says nothing about whether a long command runs.
+ */
+const LARGE_COMMAND_TIMEOUT_S = 30;
+/**
  * The plain commands around the lines under test, and the one before the 1 MB comment: each
  * prints a word its text does not hold, so a runner that shows commands without running them
  * does not seem to answer them (see `printing`).
@@ -182,8 +188,8 @@ function largeCommandSession(ctx: RunnerCtx, asker: SessionAsker): Promise<Sessi
   return ctx.shared('large-command', asker, () =>
     ctx.run({
       lines: [toolUse(`${BIG.command} # ${'x'.repeat(LARGE_COMMAND_BYTES)}`), toolUse(AFTER.command)],
-      timeoutS: ORDINARY_TIMEOUT_S,
-      budgetMs: quickBudgetMs(2, 5000),
+      timeoutS: LARGE_COMMAND_TIMEOUT_S,
+      budgetMs: quickBudgetMs(2, LARGE_COMMAND_TIMEOUT_S * 1000),
       signal: asker.signal,
     }),
   );
