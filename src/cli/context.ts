@@ -11,6 +11,7 @@ import type { RunBashService } from './run-bash-action.js';
 import type { StartMockMessagesService } from './serve-messages.js';
 import type { ServeTools } from './serve-tools.js';
 import type { RunToolClientCommand } from './tool-client.js';
+import { resumeWorkflowCommandsNow } from './workflow-resume.js';
 
 /** Where output goes: process.stdout/stderr in production, string buffers in tests. */
 export interface OutputStream extends PacedOutput<string | Uint8Array> {
@@ -86,6 +87,8 @@ const EXIT_GRACE_MS = 250;
 export function endBySignal(signal: InterruptSignal, code: number): void {
   killAllContainedTargets();
   releaseHeldLocksSync();
+  // Else the GitHub Actions runner obeys no workflow command for the rest of the step.
+  resumeWorkflowCommandsNow();
   // Any listener left would turn the default action back into an event nobody acts on.
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);

@@ -15,6 +15,7 @@ import {
 import { WirecheckError } from '../harness/errors.js';
 import { Fixture as LegacyFixture, FixtureList as LegacyFixtureList } from '../mocks/messages/index.js';
 import { secretsOfEnv } from '../recording/tools/redact-target.js';
+import { shownUntrusted } from '../reporters/untrusted-text.js';
 import type { CliContext } from './context.js';
 import { reportError } from './report-error.js';
 
@@ -103,9 +104,13 @@ export function addFixturesCommand(
       const files = (await Promise.all(roots.map(expand))).flat();
       const verdicts: FileVerdict[] = [];
       for (const file of files) verdicts.push(await verdictOf(file));
-      if (opts.json) ctx.stdout.write(`${JSON.stringify(verdicts, null, 2)}\n`);
+      // A file's name and what it records (an event name) are printed: shown, not obeyed. In
+      // the JSON, the escapes of a string's characters are the JSON escapes of the same.
+      if (opts.json) ctx.stdout.write(`${shownUntrusted(JSON.stringify(verdicts, null, 2), ctx.env)}\n`);
       else
-        for (const v of verdicts) if (v.status !== 'unreadable') ctx.stdout.write(`${v.file}: ${v.line}\n`);
+        for (const v of verdicts)
+          if (v.status !== 'unreadable')
+            ctx.stdout.write(`${shownUntrusted(`${v.file}: ${v.line}`, ctx.env)}\n`);
       // A file that cannot be read is an error of the run, not a verdict on a fixture: stderr, with its code.
       for (const v of verdicts) {
         if (v.status === 'unreadable') {
@@ -113,7 +118,9 @@ export function addFixturesCommand(
         }
       }
       if (files.length === 0)
-        ctx.stderr.write(`wirecheck fixtures validate: no .json files under ${roots.join(', ')}\n`);
+        ctx.stderr.write(
+          `wirecheck fixtures validate: no .json files under ${shownUntrusted(roots.join(', '), ctx.env)}\n`,
+        );
       finish(exitCodeOf(verdicts));
     });
   fixtures
@@ -138,7 +145,9 @@ export function addFixturesCommand(
         throw e;
       }
       if (exchanges.length === 0) {
-        ctx.stderr.write(`wirecheck fixtures import: no /v1/messages entries with a response in ${har}\n`);
+        ctx.stderr.write(
+          `wirecheck fixtures import: no /v1/messages entries with a response in ${shownUntrusted(har, ctx.env)}\n`,
+        );
         finish(1);
         return;
       }
@@ -147,7 +156,7 @@ export function addFixturesCommand(
       for (const [i, exchange] of exchanges.entries()) {
         const file = join(out, `${stem}-${String(i + 1).padStart(3, '0')}.json`);
         await writeFixtureFile(file, exchange);
-        ctx.stdout.write(`${file}\n`);
+        ctx.stdout.write(`${shownUntrusted(file, ctx.env)}\n`);
       }
       finish(0);
     });

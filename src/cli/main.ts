@@ -23,6 +23,7 @@ import { addServeMockToolsCommand } from './serve-mock-tools.js';
 import { addServeToolsCommand } from './serve-tools.js';
 import { addServeWarmCommand, warmMessagesClient, warmToolClient } from './serve-warm.js';
 import { addToolClientCommand } from './tool-client.js';
+import { workflowCommandGuard } from './workflow-commands.js';
 
 /**
  * The implementations behind `serve messages`, `messages-client`, `agent` and `run-bash`. A command whose
@@ -80,12 +81,15 @@ export function buildProgram(ctx: CliContext, finish: (exitCode: number) => void
  * exit status: 0 clean, 1 a check failed, 2 bad usage or a target that could not start.
  */
 export async function main(argv: string[], context: Partial<CliContext> = {}): Promise<number> {
-  const ctx: CliContext = { ...processContext(context.deps ?? DEPS), ...context };
+  // Under GitHub Actions, what a command quotes of a target must not be read as a workflow command.
+  const guard = workflowCommandGuard({ ...processContext(context.deps ?? DEPS), ...context });
+  const ctx = guard.ctx;
   let exitCode = 0;
   try {
     const program = buildProgram(ctx, (code) => {
       exitCode = code;
     });
+    program.hook('preAction', (_, action) => guard.stopFor(commandPath(action)));
     await hintUnquotedCommands(program, argv.slice(2)).parseAsync(argv, { from: 'node' });
     return exitCode;
   } catch (e) {
@@ -94,5 +98,14 @@ export async function main(argv: string[], context: Partial<CliContext> = {}): P
     const error = asWirecheckError(e);
     reportError(ctx.stderr, error);
     return error.exitCode;
+  } finally {
+    guard.resume();
   }
+}
+
+/** `fixtures validate`: the names from the program's down to the command's. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent != null; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }

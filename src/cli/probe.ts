@@ -4,6 +4,7 @@ import { OWNED_HEADER_NAMES, parseHeaderOptions } from '../protocol/header-optio
 import { mapJsonValue } from '../protocol/json/map-values.js';
 import { givenHeaderSecrets, mergeSecrets, scrubSecrets } from '../recording/redact.js';
 import { redactUrl, secretsOfUrl } from '../recording/tools/redact-target.js';
+import { shownUntrusted } from '../reporters/untrusted-text.js';
 import type { CliContext } from './context.js';
 
 /** The probe and its formatter as one call: the report, its lines and the verdict. */
@@ -58,10 +59,12 @@ export function addProbeCommand(
           ...(flags.http === true ? { http: true } : {}),
           ...(given.length === 0 ? {} : { headers: Object.fromEntries(given.map((h) => [h.name, h.value])) }),
         });
+        // What the server said (a 500's body, an event's data) is printed: shown, not obeyed.
+        // In the JSON, the escapes of a string's characters are the JSON escapes of the same.
         ctx.stdout.write(
           flags.json === true
-            ? `${JSON.stringify(mapJsonValue(result.report, { string: scrub }))}\n`
-            : result.lines.map((l) => `${scrub(l)}\n`).join(''),
+            ? `${shownUntrusted(JSON.stringify(mapJsonValue(result.report, { string: scrub })), ctx.env)}\n`
+            : result.lines.map((l) => `${shownUntrusted(scrub(l), ctx.env)}\n`).join(''),
         );
         finish(result.healthy ? 0 : 1);
       } finally {

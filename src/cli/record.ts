@@ -12,6 +12,7 @@ import {
   startSseRecordingProxy,
   startStreamableHttpRecordingProxy,
 } from '../recording/tools/index.js';
+import { shownUntrusted } from '../reporters/untrusted-text.js';
 import { writeOrBehind } from '../transports/output-pace.js';
 import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
@@ -84,12 +85,15 @@ export function addRecordCommand(
               const end = rec.end === 'complete' ? '' : `, ${rec.end}`;
               const error = rec.error === undefined ? '' : `, ${rec.error}`;
               const cut = rec.truncated ? ', recording stopped mid-stream (marked truncated)' : '';
+              // The method, path and error are a client's and an upstream's words: shown, not obeyed.
               ctx.stderr.write(
-                `recorded ${rec.method} ${rec.path} -> ${rec.status}, ${rec.chunks} chunk(s)${end}${error}${cut}: ${file ?? '(no response: not written)'}\n`,
+                `${shownUntrusted(`recorded ${rec.method} ${rec.path} -> ${rec.status}, ${rec.chunks} chunk(s)${end}${error}${cut}: ${file ?? '(no response: not written)'}`, ctx.env)}\n`,
               );
             },
             onWriteError: (error, file) =>
-              ctx.stderr.write(`wirecheck record: cannot write ${file}: ${error.message}\n`),
+              ctx.stderr.write(
+                `wirecheck record: ${shownUntrusted(`cannot write ${file}: ${error.message}`, ctx.env)}\n`,
+              ),
           });
         } catch (e) {
           const reason = e instanceof Error ? e.message : String(e);
@@ -142,7 +146,9 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
         );
       };
       const onWriteError = (error: Error, file: string) =>
-        ctx.stderr.write(`wirecheck record: cannot write ${file}: ${error.message}\n`);
+        ctx.stderr.write(
+          `wirecheck record: ${shownUntrusted(`cannot write ${file}: ${error.message}`, ctx.env)}\n`,
+        );
       const shutdown = ctx.onShutdown();
       try {
         if (input.stdio !== undefined) {
@@ -178,13 +184,17 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
                   ...common,
                   upstream: input.http,
                   onUnmatched: (what) =>
-                    ctx.stderr.write(`wirecheck record: ${what} names no recorded session (relayed)\n`),
+                    ctx.stderr.write(
+                      `wirecheck record: ${shownUntrusted(what, ctx.env)} names no recorded session (relayed)\n`,
+                    ),
                 })
               : await startSseRecordingProxy({
                   ...common,
                   upstream: input.sse!,
                   onUnmatchedPost: (url) =>
-                    ctx.stderr.write(`wirecheck record: POST ${url} names no recorded session (relayed)\n`),
+                    ctx.stderr.write(
+                      `wirecheck record: POST ${shownUntrusted(url, ctx.env)} names no recorded session (relayed)\n`,
+                    ),
                 });
         } catch (e) {
           const reason = e instanceof Error ? e.message : String(e);

@@ -5,6 +5,7 @@ import {
   scriptedModel,
   startMockMessagesService,
 } from '../mocks/messages/index.js';
+import { shownUntrusted } from '../reporters/untrusted-text.js';
 import type { StartMockMessagesService } from './serve-messages.js';
 
 /** `serve messages` options onto the mock service: --fixtures or --replay replaces the scripted model. */
@@ -17,7 +18,9 @@ export const startMockForServe: StartMockMessagesService = async (options) =>
         ? recordingScenario(
             // A bad file of a directory is named and left out; the others are served.
             await loadRecordings(options.recordings, ({ file, problem }) =>
-              process.stderr.write(`wirecheck serve messages: skipping ${file}: ${problem}\n`),
+              process.stderr.write(
+                `wirecheck serve messages: skipping ${shownUntrusted(`${file}: ${problem}`, process.env)}\n`,
+              ),
             ),
             { speed: options.speed ?? 1 },
           )

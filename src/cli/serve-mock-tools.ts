@@ -14,6 +14,7 @@ import {
   ToolScenario,
 } from '../mocks/tools/index.js';
 import { PROTOCOL_REVISIONS } from '../protocol/mcp/index.js';
+import { shownUntrusted } from '../reporters/untrusted-text.js';
 import { requiredHeadersNote } from '../servers/http/required-headers.js';
 import { protocolOption } from '../suites/target-options.js';
 import { OUTPUT_ALLOWANCE_BYTES, writeOrBehind } from '../transports/output-pace.js';
@@ -41,7 +42,9 @@ async function replayOf(file: string | undefined, ctx: CliContext) {
   try {
     // A directory: every valid recording, in turn per session; a bad file is named and left out.
     return await loadToolReplays(file, ({ file: bad, problem }) =>
-      ctx.stderr.write(`wirecheck serve mock-tools: skipping ${bad}: ${problem}\n`),
+      ctx.stderr.write(
+        `wirecheck serve mock-tools: skipping ${shownUntrusted(`${bad}: ${problem}`, ctx.env)}\n`,
+      ),
     );
   } catch (e) {
     if (e instanceof FixtureFormatError) throw new UsageError(`--replay: ${e.message}`);

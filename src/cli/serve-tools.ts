@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
+import { shownUntrusted } from '../reporters/untrusted-text.js';
 import type { RequiredHeaders } from '../servers/http/required-headers.js';
 import type { CliContext, OutputStream } from './context.js';
 import { integer, parseOptions } from './parse-options.js';
@@ -93,7 +94,7 @@ export function addServeToolsCommand(
       await run(options, {
         stdin: ctx.stdin,
         stdout: ctx.stdout,
-        log: (line) => ctx.stderr.write(`wirecheck serve tools: ${line}\n`),
+        log: (line) => ctx.stderr.write(`wirecheck serve tools: ${shownUntrusted(line, ctx.env)}\n`),
         signal: shutdown.signal,
       });
       finish(0);

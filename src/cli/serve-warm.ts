@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { WirecheckError } from '../harness/errors.js';
 import { shellQuote } from '../mocks/shell-quote.js';
 import { MAX_SOCKET_PATH } from '../mocks/tools/stdio-relay.js';
+import { shownUntrusted } from '../reporters/untrusted-text.js';
 import { startWarmServer, WARM_RELAY_PATH, type WarmCase, type WarmHandler } from '../warm/index.js';
 import { type CliContext, untilShutdown } from './context.js';
 import type { RunMessagesClientCommand } from './messages-client.js';
@@ -89,7 +90,7 @@ export function addServeWarmCommand(
         const server = await startWarmServer({
           socket,
           handler: references[options.target]!,
-          log: (line) => ctx.stderr.write(`wirecheck serve warm: ${line}\n`),
+          log: (line) => ctx.stderr.write(`wirecheck serve warm: ${shownUntrusted(line, ctx.env)}\n`),
         }).catch((e: unknown) => {
           const reason = e instanceof Error ? e.message : String(e);
           throw new WirecheckError(

@@ -118,8 +118,9 @@ function shortest(secrets: readonly string[]): number {
 
 /**
  * `text` with every occurrence of each secret replaced by REDACTED (occurrences that overlap
- * or touch become one): the text comes from a target, and split() on a long repetitive secret
- * is not linear in it, where scrubPrefix is.
+ * or touch become one), written as it is or encoded (encodedForms, decodedEscapes): the text
+ * comes from a target, and split() on a long repetitive secret is not linear in it, where
+ * scrubPrefix is.
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return scrubPrefix(text, secrets, text.length);
@@ -128,11 +129,20 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
 /** Longest start of a secret handed to String.indexOf, whose worst case stays linear for patterns this short. */
 const NATIVE_PROBE = 64;
 
-/** How much of a text of `length` code units scrubPrefix searches: `keep`, plus room for a secret begun just before the cut. */
+/**
+ * How many characters one character of a secret takes at most in the encodings scrubbed:
+ * `%E2%82%AC`, three percent-encoded UTF-8 bytes (`\\u20ac` takes 7, base64 under 4).
+ */
+const ENCODED_REACH = 9;
+
+/**
+ * How much of a text of `length` code units scrubPrefix searches: `keep`, plus room for a
+ * secret begun just before the cut, however encoded.
+ */
 export function scrubWindow(length: number, secrets: readonly string[], keep: number): number {
   let longest = 0;
   for (const s of secrets) if (s.length > longest) longest = s.length;
-  return Math.min(length, keep + Math.max(0, longest - 1));
+  return Math.min(length, keep + Math.max(0, ENCODED_REACH * longest - 1));
 }
 
 /**
@@ -141,20 +151,123 @@ export function scrubWindow(length: number, secrets: readonly string[], keep: nu
  * journal that keeps a megabyte of a 32 MiB body searches that megabyte (scrubWindow), not
  * the body, and no first part of a secret cut in two is kept. Every occurrence is found,
  * overlapping ones too, and they are replaced together, so secrets that overlap (or a secret
- * that overlaps itself) leave no fragment.
+ * that overlaps itself) leave no fragment. A secret is found as written and encoded as a
+ * target may echo it: JSON's `\uXXXX` escapes (some characters or all, behind any number of
+ * backslashes: JSON quoted in JSON), percent-encoding, and base64 (encodedForms).
  */
 export function scrubPrefix(text: string, secrets: readonly string[], keep: number): string {
   const window = text.slice(0, scrubWindow(text.length, secrets, keep));
   // Where occurrences begin (+1) and end (-1): where the running sum is above zero is covered.
   let edges: Int32Array | undefined;
-  for (const s of secrets) {
-    // A native search settles the usual case, a secret that is not there, at once.
-    const first = s === '' ? -1 : window.indexOf(s.slice(0, NATIVE_PROBE));
-    if (first === -1 || first >= keep) continue;
-    edges ??= new Int32Array(window.length + 1);
-    markOccurrences(window, s, first, keep, edges);
+  for (const secret of secrets) {
+    for (const s of encodedForms(secret)) {
+      // A native search settles the usual case, a secret that is not there, at once.
+      const first = s === '' ? -1 : window.indexOf(s.slice(0, NATIVE_PROBE));
+      if (first === -1 || first >= keep) continue;
+      edges ??= new Int32Array(window.length + 1);
+      markOccurrences(window, s, first, keep, edges);
+    }
+  }
+  const escaped = decodedEscapes(window);
+  if (escaped !== undefined) {
+    const { decoded, from } = escaped;
+    // Where decoded characters that begin before the cut end.
+    let before = 0;
+    while (before < decoded.length && from[before]! < keep) before++;
+    let found: Int32Array | undefined;
+    for (const s of secrets) {
+      const first = s === '' ? -1 : decoded.indexOf(s.slice(0, NATIVE_PROBE));
+      if (first === -1 || first >= before) continue;
+      found ??= new Int32Array(decoded.length + 1);
+      markOccurrences(decoded, s, first, before, found);
+    }
+    if (found !== undefined) {
+      edges ??= new Int32Array(window.length + 1);
+      // Each covered run of the decoded text covers the escapes it was decoded from.
+      for (let i = 0, depth = 0, start = 0; i < found.length; i++) {
+        if (found[i] === 0) continue;
+        const was = depth;
+        depth += found[i]!;
+        if (was === 0 && depth > 0) start = i;
+        else if (was > 0 && depth === 0) {
+          edges[from[start]!]! += 1;
+          edges[from[i]!]! -= 1;
+        }
+      }
+    }
   }
   return edges === undefined ? window.slice(0, keep) : replaceCovered(window, edges, keep);
+}
+
+/** Encoded forms of secrets, by secret: the same few keys are scrubbed from every text of a run. */
+const formsOf = new Map<string, readonly string[]>();
+const FORMS_KEPT = 1024;
+
+/**
+ * A secret as written, and as a target may echo it in a form no decoding of escapes finds:
+ * base64 of its UTF-8 bytes (`Authorization: Basic base64(user:key)`) at each of the three
+ * places it may begin in a group of three bytes, the characters that stand for its bytes only
+ * (the standard alphabet and the URL one); and percent-encoded whole, when it holds other
+ * than ASCII (decodedEscapes reads ASCII only). Forms shorter than MIN_SECRET_LENGTH are
+ * left out: they would hit ordinary text.
+ */
+function encodedForms(secret: string): readonly string[] {
+  const known = formsOf.get(secret);
+  if (known !== undefined) return known;
+  const forms = new Set([secret]);
+  if (secret.length >= MIN_SECRET_LENGTH) {
+    const bytes = Buffer.from(secret, 'utf8');
+    for (let offset = 0; offset < 3; offset++) {
+      // Base64 character i stands for bits [6i, 6i + 6): those wholly within the secret's bytes.
+      const first = Math.ceil((8 * offset) / 6);
+      const end = Math.floor((8 * (offset + bytes.length)) / 6);
+      const standard = Buffer.concat([Buffer.alloc(offset), bytes, Buffer.alloc(3)])
+        .toString('base64')
+        .slice(first, end);
+      forms.add(standard);
+      forms.add(standard.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+    if (/[^\x00-\x7f]/.test(secret)) {
+      const percent = encodeURIComponent(secret);
+      forms.add(percent);
+      forms.add(percent.replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase()));
+    }
+  }
+  const list = [...forms].filter((f) => f === secret || f.length >= MIN_SECRET_LENGTH);
+  if (formsOf.size >= FORMS_KEPT) formsOf.clear();
+  formsOf.set(secret, list);
+  return list;
+}
+
+/**
+ * A JSON `\uXXXX` escape behind one backslash or more, or `%XX` of an ASCII byte. Tried from
+ * the first backslash of a run only: from each of a long run's it would be quadratic.
+ */
+const ESCAPE = /(?<!\\)\\+u([0-9A-Fa-f]{4})|%([0-7][0-9A-Fa-f])/g;
+
+/**
+ * `text` with what stands for a character decoded: JSON's `\uXXXX` escapes however many
+ * backslashes precede them (a JSON text quoted in JSON doubles them), and percent-encoded
+ * ASCII; `from[i]` is where decoded character i begins in `text`, `from[decoded.length]` its
+ * end. Undefined when there is nothing to decode. A secret found in the decoded text was
+ * written there with some or all of its characters escaped.
+ */
+function decodedEscapes(text: string): { decoded: string; from: Int32Array } | undefined {
+  if (text.indexOf('\\') === -1 && text.indexOf('%') === -1) return undefined;
+  const parts: string[] = [];
+  const starts: number[] = [];
+  let at = 0;
+  for (const m of text.matchAll(ESCAPE)) {
+    for (let i = at; i < m.index; i++) starts.push(i);
+    parts.push(text.slice(at, m.index), String.fromCharCode(Number.parseInt(m[1] ?? m[2]!, 16)));
+    starts.push(m.index);
+    at = m.index + m[0].length;
+  }
+  if (at === 0) return undefined;
+  for (let i = at; i < text.length; i++) starts.push(i);
+  parts.push(text.slice(at));
+  starts.push(text.length);
+  return { decoded: parts.join(''), from: Int32Array.from(starts) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type SuiteResult, type Summary, withSkipKinds } from '../harness/results.js';
+import { codeUnitEscape } from './untrusted-text.js';
 
 /**
  * Characters XML 1.0 cannot carry at all, not even as character references: C0 controls
@@ -7,23 +8,12 @@ import { type SuiteResult, type Summary, withSkipKinds } from '../harness/result
  */
 const INVALID_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-/**
- * Characters that would move or restyle a terminal (ESC, CR, backspace, C1 controls): a
- * target's message must not be able to rewrite the console report.
- */
-const TERMINAL_CONTROL_CHAR = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDFFF]/gu;
-
-function codeUnitEscape(ch: string): string {
-  return `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
-}
-
 export function withoutInvalidXmlChars(text: string): string {
   return text.replace(INVALID_XML_CHAR, codeUnitEscape);
 }
 
-export function withoutTerminalControls(text: string): string {
-  return text.replace(TERMINAL_CONTROL_CHAR, codeUnitEscape);
-}
+// Where the console reporters have always found it.
+export { withoutTerminalControls } from './untrusted-text.js';
 
 /** "12 ms" below a second, "1.25 s" above. */
 export function formatDuration(ms: number): string {

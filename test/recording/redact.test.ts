@@ -168,9 +168,9 @@ describe('scrubbing the prefix of a text that a journal keeps', () => {
     expect(scrubSecrets(`${text}${long}`, [long])).toBe(`${text}${REDACTED}`);
   });
 
-  test('only `keep` plus the longest secret less one are searched, however long the text', () => {
+  test('only `keep` plus the longest secret encoded (9 characters for one: `%E2%82%AC`) less one are searched, however long the text', () => {
     const secrets = [A, B];
-    expect(scrubWindow(32 * 1024 * 1024, secrets, 1024 * 1024)).toBe(1024 * 1024 + A.length - 1);
+    expect(scrubWindow(32 * 1024 * 1024, secrets, 1024 * 1024)).toBe(1024 * 1024 + 9 * A.length - 1);
     expect(scrubWindow(100, secrets, 1024 * 1024)).toBe(100);
     expect(scrubWindow(32 * 1024 * 1024, [], 1024)).toBe(1024);
   });
@@ -203,6 +203,105 @@ describe('scrubbing the prefix of a text that a journal keeps', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('a secret echoed encoded is scrubbed too', () => {
+  /** `text` with every `\\uXXXX` (behind any backslashes) and `%XX` decoded, as a reader of it would. */
+  const decoded = (text: string) =>
+    text
+      .replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+      .replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const escapedAll = (text: string, hex: (h: string) => string = (h) => h) =>
+    [...text].map((c) => `\\u${hex(c.charCodeAt(0).toString(16).padStart(4, '0'))}`).join('');
+
+  test('every character as a JSON \\u escape, in lower or upper case hex', () => {
+    for (const form of [escapedAll(KEY), escapedAll(KEY, (h) => h.toUpperCase())]) {
+      expect(scrubSecrets(`{"echo":"${form}"}`, [KEY])).toBe(`{"echo":"${REDACTED}"}`);
+    }
+  });
+
+  test('the text of invalid JSON quoted as a JSON string (its backslashes doubled), as a check quotes a body', () => {
+    // What a service echoing the key escaped inside a body that is no JSON made of it.
+    const raw = `{"type":"message","echo":"${escapedAll(KEY)}", oops}`;
+    const quoted = JSON.stringify(raw);
+    const scrubbed = scrubSecrets(`expected a JSON body, got ${quoted}`, [KEY]);
+    expect(scrubbed).toBe(
+      `expected a JSON body, got ${JSON.stringify(raw.replace(escapedAll(KEY), REDACTED))}`,
+    );
+    expect(decoded(scrubbed)).not.toContain(KEY.slice(0, 6));
+  });
+
+  test('some characters escaped and the others not: the whole occurrence is scrubbed', () => {
+    const mixed = [...KEY].map((c, i) => (i % 3 === 0 ? escapedAll(c) : c)).join('');
+    const half = `${escapedAll(KEY.slice(0, 10))}${KEY.slice(10)}`;
+    for (const form of [mixed, half]) expect(scrubSecrets(`a ${form} b`, [KEY])).toBe(`a ${REDACTED} b`);
+  });
+
+  test('percent-encoded, every character or some, in lower or upper case hex', () => {
+    const all = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    const some = encodeURIComponent(KEY).replace(/-/g, '%2D');
+    for (const form of [all, all.toUpperCase(), some]) {
+      expect(scrubSecrets(`/v1?k=${form}&x=1`, [KEY])).toBe(`/v1?k=${REDACTED}&x=1`);
+    }
+    const unicode = 'pässwörd-€-0123456789';
+    expect(scrubSecrets(`?p=${encodeURIComponent(unicode)}`, [unicode])).toBe(`?p=${REDACTED}`);
+  });
+
+  test('base64 at each of the three places it may begin in a group of three bytes (Basic auth: base64(user:key))', () => {
+    for (const user of ['', 'u', 'us', 'user']) {
+      const basic = Buffer.from(user === '' ? KEY : `${user}:${KEY}`).toString('base64');
+      for (const form of [basic, basic.replace(/\+/g, '-').replace(/\//g, '_')]) {
+        const scrubbed = scrubSecrets(`Authorization: Basic ${form}`, [KEY]);
+        expect(scrubbed).toContain(REDACTED);
+        // What is left of the base64: the user's part and a character or two at each end.
+        expect(
+          scrubbed.replace(`Authorization: Basic `, '').replace(REDACTED, '').length,
+        ).toBeLessThanOrEqual(Math.ceil(((user.length + 1) * 4) / 3) + 4);
+      }
+    }
+  });
+
+  test('property: a key with any of its characters escaped, in any text, leaves none of it', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_-]{8,24}$/),
+        fc.array(fc.constantFrom('plain', 'json', 'json2', 'JSON', 'percent'), {
+          minLength: 24,
+          maxLength: 24,
+        }),
+        fc.stringMatching(/^[ a-z"\\%{}:,]{0,20}$/),
+        fc.stringMatching(/^[ a-z"\\%{}:,]{0,20}$/),
+        (key, how, before, after) => {
+          const form = [...key]
+            .map((c, i) => {
+              const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+              if (how[i] === 'json') return `\\u${hex}`;
+              if (how[i] === 'json2') return `\\\\u${hex}`;
+              if (how[i] === 'JSON') return `\\u${hex.toUpperCase()}`;
+              if (how[i] === 'percent') return `%${hex.slice(2)}`;
+              return c;
+            })
+            .join('');
+          const scrubbed = scrubSecrets(`${before}${form}${after}`, [key]);
+          expect(scrubbed).toContain(REDACTED);
+          expect(decoded(scrubbed)).not.toContain(key);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a text of backslashes and percent signs costs no more than its length', () => {
+    const text = `${'\\'.repeat(300_000)}x${'%'.repeat(300_000)}${'\\u0041'.repeat(50_000)}`;
+    const started = performance.now();
+    expect(scrubSecrets(text, [KEY])).toBe(text);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  test('ordinary text, escapes and percent signs included, is left as it is', () => {
+    const text = 'a 100% pass: "caf\\u00e9", /search?q=a%20b, YWJj base64';
+    expect(scrubSecrets(text, [KEY])).toBe(text);
   });
 });
 

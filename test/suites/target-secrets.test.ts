@@ -1,9 +1,14 @@
-import { describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { CheckFailure, type Suite, TargetUnavailable } from '../../src/harness/check.js';
 import { LeftoverLedger } from '../../src/harness/containment/leftovers.js';
 import { runSuite } from '../../src/harness/run-suite.js';
 import { shownTarget, shownTargetArgs } from '../../src/harness/shown-target.js';
 import { MIN_FRAGMENT } from '../../src/recording/cut-fragments.js';
+import { isSecretName } from '../../src/recording/redact.js';
 import { findSuite } from '../../src/suites/registry.js';
 import { targetScrubber } from '../../src/suites/target-secrets.js';
 
@@ -67,6 +72,12 @@ describe('a credential written into the target reaches no report', () => {
   });
 
   test('a target without credentials is shown as given, with no scrubber', () => {
+    // Credentials of the environment (a CI job's token) would be scrubbed: none here.
+    const saved = Object.entries(process.env).filter(([name]) => isSecretName(name));
+    for (const [name] of saved) delete process.env[name];
+    onTestFinished(() => {
+      Object.assign(process.env, Object.fromEntries(saved));
+    });
     const entry = findSuite('tool-server')!;
     const target = entry.targetFromOptions({
       http: 'http://127.0.0.1:8000/mcp?tenant=acme',
@@ -159,4 +170,95 @@ test.each([
   const message = (error as Error).message;
   expect(message).toContain('API_TOKEN=[redacted]');
   for (const secret of SHORT_SECRETS) expect(message).not.toContain(secret);
+});
+
+describe('the credentials of the environment the target inherits reach no report', () => {
+  const TOKEN_VALUE = 'ghp_SECRETSECRET1234567890';
+  const ENV_KEY = 'sk-proj-ENVSECRET987654321';
+
+  test('a variable the command refers to where a credential goes, whatever its name', () => {
+    const env = { T: TOKEN_VALUE };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${T} is what the user writes, expanded by the shell
+    const commands = ['s --token "$T"', "s --token '${T}'", 'API_KEY=$T s', 's --auth "Bearer ${T}"'];
+    for (const command of commands) {
+      expect(targetScrubber({ commands: [command] }, [], env)?.(`bad ${TOKEN_VALUE}`)).toBe('bad [redacted]');
+    }
+    // Set in the command itself, it is the value the command refers to.
+    const own = targetScrubber({ commands: [`T=${TOKEN_VALUE} s --token "$T"`] }, [], {});
+    expect(own?.(`bad ${TOKEN_VALUE}`)).toBe('bad [redacted]');
+    // Named where no credential goes, a variable of another name is no secret.
+    expect(targetScrubber({ commands: ['s --dir "$T"'] }, [], env)).toBeUndefined();
+  });
+
+  test('every credential-named variable, referred to or not', () => {
+    const env = {
+      MCP_TOKEN: TOKEN_VALUE,
+      OPENAI_API_KEY: ENV_KEY,
+      HOME: '/home/user',
+      PATH_TO_X: 'sk-not-a-cred',
+    };
+    const scrub = targetScrubber({ commands: ['node server.js'] }, [], env)!;
+    expect(scrub(`token ${TOKEN_VALUE}, key ${ENV_KEY}, sk-not-a-cred, /home/user`)).toBe(
+      'token [redacted], key [redacted], sk-not-a-cred, /home/user',
+    );
+  });
+
+  test('settings and paths of credential-named variables, and short values, are left in the text', () => {
+    const env = {
+      AUTH_MODE: 'disabled',
+      OAUTH_GRANT_TYPE: 'client_credentials',
+      API_KEY_HEADER: 'x-api-key',
+      SSH_AUTH_SOCK: '/tmp/ssh-XXXXabc123/agent.1234',
+      API_TOKEN: 'short7',
+      TOKEN_URL: 'https://auth.example.com/oauth/token?audience=mcp',
+    };
+    const text =
+      'disabled client_credentials x-api-key /tmp/ssh-XXXXabc123/agent.1234 short7 https://auth.example.com/oauth/token?audience=mcp';
+    const scrub = targetScrubber({ commands: ['node server.js'] }, [], env);
+    expect(scrub === undefined ? text : scrub(text)).toBe(text);
+    // A URL's own credentials are.
+    const withKey = targetScrubber({ commands: ['node server.js'] }, [], {
+      TOKEN_URL: 'https://auth.example.com/token?api_key=k3y-0123456789',
+    });
+    expect(withKey?.('refused k3y-0123456789')).toBe('refused [redacted]');
+  });
+
+  test('a server that prints them when it fails: stdout, stderr and every report file never hold them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-env-secrets-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const root = resolve(import.meta.dirname, '../..');
+    const server = join(root, 'test/suites/targets/prints-its-secrets.mjs');
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, 'bin/wirecheck.js'),
+        'test',
+        'tool-server',
+        '--stdio',
+        `node ${server} --token "$MCP_TOKEN"`,
+        '--report-dir',
+        dir,
+        '--seed',
+        '1',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, MCP_TOKEN: TOKEN_VALUE, OPENAI_API_KEY: ENV_KEY, NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toContain('auth failed: token [redacted] was refused; OPENAI_API_KEY=[redacted]');
+    const files = await readdir(dir, { recursive: true });
+    expect(files).toEqual(expect.arrayContaining(['results.json', 'junit.xml', 'report.html']));
+    const texts = [run.stdout, run.stderr];
+    for (const file of files) {
+      if (/\.(json|xml|html)$/.test(file)) texts.push(await readFile(join(dir, file), 'utf8'));
+    }
+    for (const text of texts) {
+      expect(text).not.toContain(TOKEN_VALUE);
+      expect(text).not.toContain(ENV_KEY);
+    }
+  }, 90_000);
 });

@@ -47,14 +47,41 @@ export function redactCommand(command: string, secrets: readonly string[] = []):
 /** A variable named rather than a value given (`$TOKEN`, `${TOKEN}`): reports keep it, so it is no secret to scrub. */
 const VARIABLE_REFERENCE = /^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/;
 
-/** The values redactCommand redacts by name (credential assignments and flags, URLs' credentials), unquoted. */
-export function secretsOfCommand(command: string): string[] {
+/** A variable the shell expands in a command: `$NAME`, `${NAME}`, `${NAME:-default}`; its name. */
+const REFERENCE_IN_TEXT = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+
+/** The names of the variables `text` refers to. */
+function referencedNames(text: string): string[] {
+  return [...text.matchAll(REFERENCE_IN_TEXT)].map((m) => (m[1] ?? m[2])!);
+}
+
+/**
+ * The values redactCommand redacts by name (credential assignments and flags, URLs' credentials),
+ * unquoted. Given the environment the command runs in (`sh -c` expands it), the values of the
+ * variables it refers to where a credential goes (`--token "$MCP_TOKEN"`, `API_KEY=${KEY}`), and
+ * of the credential-named ones it refers to anywhere (`--header "Authorization: Bearer $GH_TOKEN"`):
+ * the target is given them, and may quote them back. An assignment in the command itself
+ * (`T=abc server --token $T`) is the value it refers to.
+ */
+export function secretsOfCommand(
+  command: string,
+  env?: Readonly<Record<string, string | undefined>>,
+): string[] {
   const values: string[] = [];
+  const referred: string[] = [];
+  const assigned: Record<string, string> = {};
   for (const form of CREDENTIAL_FORMS) {
-    for (const [, , name, , given] of command.matchAll(form)) {
+    for (const [, , name, sep, given] of command.matchAll(form)) {
       const value = /^(["']).*\1$/s.test(given!) ? given!.slice(1, -1) : given!;
-      if (namesCredential(name!) && !VARIABLE_REFERENCE.test(value)) values.push(value);
+      if (form === ASSIGNMENT && sep === '=') assigned[name!] = value;
+      if (!namesCredential(name!)) continue;
+      if (!VARIABLE_REFERENCE.test(value)) values.push(value);
+      referred.push(...referencedNames(value));
     }
+  }
+  if (env !== undefined) {
+    for (const name of referencedNames(command)) if (isSecretName(name)) referred.push(name);
+    for (const name of referred) values.push(assigned[name] ?? env[name] ?? '');
   }
   const inUrls = [...command.matchAll(URL_IN_COMMAND)].map(([url]) => secretsOfUrl(url));
   return mergeSecrets(values, ...inUrls);

@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  shownUntrusted,
+  withoutTerminalControls,
+  withoutWorkflowCommands,
+  workflowCommandFilter,
+} from '../../src/reporters/untrusted-text.js';
+
+// A target's text reaches the console: its controls must not move, restyle or reorder what a
+// terminal shows, and under GitHub Actions no line of it may be a workflow command.
+
+describe('withoutTerminalControls', () => {
+  test('the bidirectional controls and the line and paragraph separators are shown as \\uXXXX', () => {
+    const controls = [
+      '\u061c',
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u2028',
+      '\u2029',
+    ];
+    for (const c of controls) {
+      const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+      expect(withoutTerminalControls(`a${c}b`)).toBe(`a\\u${hex}b`);
+    }
+    // What `exe.txt` would be shown as `txt.exe` by: the override, as text.
+    expect(withoutTerminalControls('report\u202Eexe.txt')).toBe('report\\u202eexe.txt');
+  });
+
+  test('letters of right-to-left scripts, joiners and other text stay as they are', () => {
+    const text = 'שלום مرحبا e\u0301 \u200d\u200c 日本 ✓ tab\there';
+    expect(withoutTerminalControls(text)).toBe(text);
+  });
+});
+
+/**
+ * The commands the GitHub Actions runner would act on in `lines` (actions/runner: a line is
+ * trimmed and starts with `::`, or holds `##[` anywhere), read as it reads them.
+ */
+function commandsIn(text: string): string[] {
+  return text.split(/\r\n|\r|\n/).filter((line) => line.trimStart().startsWith('::') || line.includes('##['));
+}
+
+describe('withoutWorkflowCommands', () => {
+  test('a line that would be a command is shown with its first colon or its bracket escaped', () => {
+    const text =
+      '::add-mask::FAIL\n   ::set-output name=verdict::pass\n\t::error title=x::y\nok ##[warning]hi';
+    const shown = withoutWorkflowCommands(text);
+    expect(commandsIn(shown)).toEqual([]);
+    expect(shown).toBe(
+      '\\u003a:add-mask::FAIL\n   \\u003a:set-output name=verdict::pass\n\t\\u003a:error title=x::y\nok ##\\u005bwarning]hi',
+    );
+  });
+
+  test('what the runner may skip before the colons or between the hashes is seen through', () => {
+    const shown = withoutWorkflowCommands('\u00a0\u200b\u00ad::error::x\n#\u00ad#[warning]y\n\u3000::z::');
+    expect(shown).toBe('\u00a0\u200b\u00ad\\u003a:error::x\n#\u00ad#\\u005bwarning]y\n\u3000\\u003a:z::');
+  });
+
+  test('text with no command in it is left as it is, colons and hashes inside a line included', () => {
+    const text = 'expected: tool_use_id "a::b"\n  at http://127.0.0.1:80/x#y [1]';
+    expect(withoutWorkflowCommands(text)).toBe(text);
+  });
+
+  test('JSON stays the same JSON', () => {
+    const value = { message: '::error::x\n##[warning]y', list: ['::a::b', '##[group]'] };
+    const shown = withoutWorkflowCommands(JSON.stringify(value, null, 2));
+    expect(JSON.parse(shown)).toEqual(value);
+  });
+
+  test('thousands of blank lines cost no more than their length', () => {
+    const text = `${'\n'.repeat(200_000)}${' '.repeat(200_000)}#${' '.repeat(200_000)}x`;
+    const started = performance.now();
+    withoutWorkflowCommands(text);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('workflowCommandFilter', () => {
+  test('a command split over chunks is found as in one text', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('::', ':', '#', '##', '[', '\n', ' ', '\u200b', 'x', 'error', '\r'), {
+          maxLength: 30,
+        }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (pieces, cuts) => {
+          const text = pieces.join('');
+          const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, i) => text.slice(from, [...at, text.length][i]));
+          const filter = workflowCommandFilter();
+          const shown = chunks.map(filter).join('');
+          expect(commandsIn(shown)).toEqual([]);
+          // A text in one chunk is filtered as withoutWorkflowCommands filters it.
+          expect(workflowCommandFilter()(text)).toBe(withoutWorkflowCommands(text));
+        },
+      ),
+    );
+  });
+
+  test('a colon that continues a line is not a line start', () => {
+    const filter = workflowCommandFilter();
+    expect([filter('expected'), filter(': a'), filter('\n'), filter('  '), filter('::x')].join('')).toBe(
+      'expected: a\n  \\u003a:x',
+    );
+  });
+});
+
+describe('shownUntrusted', () => {
+  test('terminal controls always; workflow commands only where the GitHub Actions runner reads', () => {
+    const text = '\u001b]52;c;cHduZWQ=\u0007\n::add-mask::FAIL';
+    expect(shownUntrusted(text, {})).toBe('\\u001b]52;c;cHduZWQ=\\u0007\n::add-mask::FAIL');
+    expect(shownUntrusted(text, { GITHUB_ACTIONS: 'true' })).toBe(
+      '\\u001b]52;c;cHduZWQ=\\u0007\n\\u003a:add-mask::FAIL',
+    );
+  });
+});
