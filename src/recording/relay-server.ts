@@ -5,6 +5,7 @@ import {
   BODY_BUDGET_FACTOR,
   BodyBudget,
   BodyHold,
+  declaredOverLimit,
   limitRequestTime,
   REQUEST_TIMEOUT_MS,
 } from '../servers/http/body-budget.js';
@@ -146,8 +147,7 @@ export function readBoundedBody(
         .end(refusal.body);
       resolve(undefined);
     };
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
+    if (declaredOverLimit(req.headers, limit) !== undefined) {
       refuse({ status: 413, body: tooLarge });
       return;
     }
@@ -157,10 +157,7 @@ export function readBoundedBody(
       refuse(overloaded(hold));
       return;
     }
-    if (hold !== undefined) {
-      const release = () => hold.release();
-      res.once('finish', release).once('close', release);
-    }
+    hold?.releaseWhenAnswered(res);
     const parts: Buffer[] = [];
     let size = 0;
     let refused = false;

@@ -1,5 +1,4 @@
 import type { Socket } from 'node:net';
-import { Transform } from 'node:stream';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { errorTypeForStatus } from '../../protocol/messages/index.js';
 import { thrownMessage } from '../../protocol/thrown.js';
@@ -10,7 +9,7 @@ import {
   secretsOf,
   secretsOfTarget,
 } from '../../recording/redact.js';
-import { declaredBodyBytes, isChunkedBody, REQUEST_TIMEOUT_MS } from '../../servers/http/body-budget.js';
+import { REQUEST_TIMEOUT_MS, RequestHolds } from '../../servers/http/body-budget.js';
 import { allowOrigin, answeredPreflight, type CorsPolicy, isPreflight } from '../../servers/http/cors.js';
 import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/host-guard.js';
 import { nodeHttp } from '../../transports/node-http.js';
@@ -61,8 +60,8 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
   state: MockState;
 } {
   const state = new MockState(opts);
-  /** What each request holds of the bodies' budget (BodyBudget), until its answer ends. */
-  const reservations = new WeakMap<object, Reservation>();
+  /** What each request holds of the bodies' budget, until its answer ends. */
+  const holds = new RequestHolds(state.bodies, state.bodyLimit);
   const app = fastify({
     logger: opts.logger ?? false,
     bodyLimit: state.bodyLimit,
@@ -146,47 +145,24 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     state.journal.record(entry);
     // Journaled, then refused (before its body is read): a user whose client is refused sees why.
     if (refusal !== undefined) return refuse(refusal);
-    const bytes = declaredBodyBytes(request.headers, state.bodyLimit);
-    if (!state.bodies.take(bytes)) {
-      const why = `the mock holds ${state.bodies.inFlight} bytes of request bodies in flight, and this request's ${bytes} would pass its limit of ${state.bodies.limit} (bodiesInFlightLimit)`;
+    const busy = holds.reserve(request.raw, reply.raw);
+    if (busy !== undefined) {
       return void reply
         .code(529)
         .type('application/json')
-        .send(errorBodyFor(529, request.id, 'overloaded_error', why));
+        .send(errorBodyFor(529, request.id, 'overloaded_error', busy));
     }
-    const held: Reservation = { bytes, ended: false };
-    reservations.set(request, held);
-    // Given back once the answer ends: 'finish' when it was written, 'close' when cut.
-    const giveBack = () => {
-      state.bodies.give(held.bytes);
-      held.bytes = 0;
-      held.ended = true;
-    };
-    reply.raw.once('finish', giveBack).once('close', giveBack);
     done();
   });
 
   // A chunked body takes from the budget as its bytes arrive; past the budget it is refused
   // with the mock's 529 (the error handler), and its connection closed after the answer.
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    const held = reservations.get(request);
-    if (held === undefined || !isChunkedBody(request.headers)) return done(null, payload);
-    const metered = new Transform({
-      transform(chunk: Buffer, _encoding, next) {
-        // An answer that already ended gave back what it held: what still arrives is not kept.
-        if (held.ended) return next(null, chunk);
-        if (!state.bodies.takeMore(chunk.length, held.bytes)) {
-          const why = `the mock holds ${state.bodies.inFlight} bytes of request bodies in flight, and the next ${chunk.length} bytes of this chunked body (${held.bytes} received so far) would pass its limit of ${state.bodies.limit} (bodiesInFlightLimit)`;
-          return next(Object.assign(new Error(why), { statusCode: 529 }));
-        }
-        held.bytes += chunk.length;
-        next(null, chunk);
-      },
-    });
-    payload.pipe(metered);
-    payload.once('error', (error) => metered.destroy(error));
-    done(null, metered);
-  });
+  app.addHook('preParsing', (request, _reply, payload, done) =>
+    done(
+      null,
+      holds.metered(request.raw, payload, (why) => Object.assign(new Error(why), { statusCode: 529 })),
+    ),
+  );
 
   app.addHook('onResponse', (request, reply, done) => {
     const entry = state.entryOf(request);
@@ -274,12 +250,6 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
     state.closing = true;
   });
   return { app, state };
-}
-
-/** What a request holds of the bodies' budget; `ended` once its answer ended and gave it back. */
-interface Reservation {
-  bytes: number;
-  ended: boolean;
 }
 
 // ignoreBOM keeps a leading BOM in the text, so JSON.parse refuses it as before.

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { redactBody, scrubPrefix, scrubWindow } from '../../recording/redact.js';
-import { BodyBudget } from '../../servers/http/body-budget.js';
+import { BODY_BUDGET_FACTOR, BodyBudget } from '../../servers/http/body-budget.js';
 import { type HostPolicy, hostPolicy } from '../../servers/http/host-guard.js';
 import { FaultPlan } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
@@ -119,7 +119,11 @@ export class MockState {
       });
     this.seed = opts.seed ?? 1;
     this.bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
-    this.bodies = new BodyBudget(opts.bodiesInFlightLimit ?? 4 * this.bodyLimit);
+    // Its refusals name the option that sets the budget.
+    this.bodies = new BodyBudget(opts.bodiesInFlightLimit ?? BODY_BUDGET_FACTOR * this.bodyLimit, {
+      holder: 'the mock',
+      ending: ' (bodiesInFlightLimit)',
+    });
     this.requireApiKey = opts.requireApiKey ?? true;
     this.admit = opts.admit;
     this.apiKey = opts.apiKey;

@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type BodyBudget, BodyHold } from '../../servers/http/body-budget.js';
+import { type BodyBudget, BodyHold, declaredOverLimit } from '../../servers/http/body-budget.js';
 import { utf8BytesPrefix } from '../limits.js';
 
 /**
  * A POST body past the mock's limit: its first `text` (at most the journal's `bodyBytes`, cut at
- * a character boundary) and its size, the one it declared or the bytes read when it passed the
- * limit. The rest is never held: the mock answers 413 and journals what it read.
+ * a character boundary; nothing when it was declared over the limit while the budget was spent)
+ * and its size, the one it declared or the bytes read when it passed the limit. The rest is never
+ * held: the mock answers 413 and journals what it read.
  */
 export class OversizeBody {
   constructor(
@@ -64,7 +65,10 @@ export function keepBodiesAsText(
   app.addContentTypeParser('*', (request, payload, done) => {
     const hold = BodyHold.open(budget, request.headers, limit);
     if (typeof hold === 'string') {
-      // Refused before a byte is read: the connection ends with the 503.
+      // Refused before a byte is read: the connection ends with the answer.
+      const over = declaredOverLimit(request.headers, limit);
+      // No retry makes a body declared over the limit fit: its 413 does not wait for the budget.
+      if (over !== undefined) return void done(null, new OversizeBody('', over, limit, true));
       const declared = Number(request.headers['content-length']);
       done(null, new BusyBody('', Number.isFinite(declared) ? declared : 0, `Service Unavailable: ${hold}`));
       return;
@@ -85,8 +89,8 @@ function readBody(
   hold: BodyHold,
   done: (error: Error | null, body?: unknown) => void,
 ): void {
-  const declared = Number(request.headers['content-length']);
-  const declaredOver = Number.isFinite(declared) && declared > limit;
+  const declared = declaredOverLimit(request.headers, limit);
+  const declaredOver = declared !== undefined;
   // A body declared too long is read only as far as the journal keeps it.
   const stopAt = declaredOver ? Math.min(keep, limit) : limit;
   const chunks: Buffer[] = [];
@@ -106,10 +110,7 @@ function readBody(
     chunks.length = 0;
     // The rest is read and thrown away: the connection closes after the 413.
     payload.resume();
-    settle(
-      null,
-      new OversizeBody(utf8BytesPrefix(buffer, keep), declaredOver ? declared : bytes, limit, declaredOver),
-    );
+    settle(null, new OversizeBody(utf8BytesPrefix(buffer, keep), declared ?? bytes, limit, declaredOver));
   };
   function onData(chunk: Buffer | string): void {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { type Readable, Transform } from 'node:stream';
 
 /**
  * The bytes of request bodies a server holds at once. Each request is capped by the body limit,
@@ -10,7 +11,10 @@ import type { Server } from 'node:http';
 export class BodyBudget {
   private held = 0;
 
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    private readonly wording: BudgetWording = SERVER_WORDING,
+  ) {}
 
   /** Bytes reserved now. */
   get inFlight(): number {
@@ -37,7 +41,25 @@ export class BodyBudget {
   give(bytes: number): void {
     this.held -= bytes;
   }
+
+  /** The sentence refusing `what` (the bytes a request asked for), in this budget's wording. */
+  refusal(what: string): string {
+    return `${this.wording.holder} holds ${this.held} bytes of request bodies in flight, and ${what} would pass its limit of ${this.limit}${this.wording.ending}`;
+  }
 }
+
+/** How a budget's refusals name who holds the bodies, and what follows the limit. */
+export interface BudgetWording {
+  /** Who holds the bodies, as the sentence begins: "the server". */
+  readonly holder: string;
+  /** What follows the limit: what to do, or which option sets it. */
+  readonly ending: string;
+}
+
+const SERVER_WORDING: BudgetWording = {
+  holder: 'the server',
+  ending: '; try again once they are answered',
+};
 
 /** How many bodies at the limit a server holds at once by default (the messages mock's budget too). */
 export const BODY_BUDGET_FACTOR = 4;
@@ -50,7 +72,7 @@ export const BODY_BUDGET_FACTOR = 4;
  * other request); nothing for a request without one (HTTP/1.1: no Content-Length and no
  * Transfer-Encoding is no body).
  */
-export function declaredBodyBytes(
+function declaredBodyBytes(
   headers: { readonly 'content-length'?: string; readonly 'transfer-encoding'?: string },
   bodyLimit: number,
 ): number {
@@ -63,11 +85,29 @@ export function declaredBodyBytes(
 }
 
 /** Whether a request's body comes chunked, its size unknown until it ends. */
-export function isChunkedBody(headers: {
+function isChunkedBody(headers: {
   readonly 'content-length'?: string;
   readonly 'transfer-encoding'?: string;
 }): boolean {
   return headers['content-length'] === undefined && headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The length a request declares (Content-Length) when it is over `bodyLimit`, else undefined.
+ * Such a body is refused 413 at once, whatever the budget holds: the budget's refusal (503, the
+ * messages mock's 529) tells the client to try again, and no retry makes this body fit.
+ */
+export function declaredOverLimit(
+  headers: { readonly 'content-length'?: string },
+  bodyLimit: number,
+): number | undefined {
+  const declared = Number(headers['content-length']);
+  return Number.isFinite(declared) && declared > bodyLimit ? declared : undefined;
+}
+
+/** A request's answer (a ServerResponse), as far as a hold watches it end. */
+export interface Answer {
+  once(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
 /**
@@ -91,9 +131,7 @@ export class BodyHold {
     bodyLimit: number,
   ): BodyHold | string {
     const bytes = declaredBodyBytes(headers, bodyLimit);
-    if (!budget.take(bytes)) {
-      return `the server holds ${budget.inFlight} bytes of request bodies in flight, and this request's ${bytes} would pass its limit of ${budget.limit}; try again once they are answered`;
-    }
+    if (!budget.take(bytes)) return budget.refusal(`this request's ${bytes}`);
     const hold = new BodyHold(budget, isChunkedBody(headers));
     hold.bytes = bytes;
     return hold;
@@ -107,7 +145,7 @@ export class BodyHold {
     // A declared body reserved its size already; what arrives after the answer ended is not kept.
     if (!this.chunked || this.released) return undefined;
     if (!this.budget.takeMore(n, this.bytes)) {
-      return `the server holds ${this.budget.inFlight} bytes of request bodies in flight, and the next ${n} bytes of this chunked body (${this.bytes} received so far) would pass its limit of ${this.budget.limit}; try again once they are answered`;
+      return this.budget.refusal(`the next ${n} bytes of this chunked body (${this.bytes} received so far)`);
     }
     this.bytes += n;
     return undefined;
@@ -119,6 +157,65 @@ export class BodyHold {
     this.released = true;
     this.budget.give(this.bytes);
     this.bytes = 0;
+  }
+
+  /** Release once `res` ends: 'finish' when the answer was written, 'close' when it was cut. */
+  releaseWhenAnswered(res: Answer): void {
+    const release = () => this.release();
+    res.once('finish', release);
+    res.once('close', release);
+  }
+
+  /**
+   * `payload` as the body parser should read it: a chunked body through a meter that takes its
+   * bytes from the budget as they arrive and fails with `refused(why)` once the next ones would
+   * pass it (the rest is never read); any other body as it is.
+   */
+  metered(payload: Readable, refused: (why: string) => Error): Readable {
+    if (!this.chunked) return payload;
+    const meter = new Transform({
+      transform: (chunk: Buffer, _encoding, next) => {
+        const why = this.received(chunk.length);
+        if (why === undefined) next(null, chunk);
+        else next(refused(why));
+      },
+    });
+    payload.pipe(meter);
+    payload.once('error', (error) => meter.destroy(error));
+    return meter;
+  }
+}
+
+/**
+ * The holds of one server's requests on its budget, for a server whose body parser reads a
+ * stream it is handed (fastify's preParsing): `reserve` when the headers arrive, `metered` for
+ * the body.
+ */
+export class RequestHolds {
+  private readonly holds = new WeakMap<IncomingMessage, BodyHold>();
+
+  constructor(
+    readonly budget: BodyBudget,
+    readonly bodyLimit: number,
+  ) {}
+
+  /**
+   * Reserve what `req` declares, given back once `res` ends; the sentence of the refusal when
+   * the budget is spent. A body declared over the limit reserves nothing: it is refused 413 at
+   * once by the body parser (nothing of it is read), whatever the budget holds.
+   */
+  reserve(req: IncomingMessage, res: Answer): string | undefined {
+    if (declaredOverLimit(req.headers, this.bodyLimit) !== undefined) return undefined;
+    const hold = BodyHold.open(this.budget, req.headers, this.bodyLimit);
+    if (typeof hold === 'string') return hold;
+    this.holds.set(req, hold);
+    hold.releaseWhenAnswered(res);
+    return undefined;
+  }
+
+  /** The body of `req` metered by its hold (BodyHold.metered); as it is when it holds nothing. */
+  metered(req: IncomingMessage, payload: Readable, refused: (why: string) => Error): Readable {
+    return this.holds.get(req)?.metered(payload, refused) ?? payload;
   }
 }
 

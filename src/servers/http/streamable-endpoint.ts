@@ -14,7 +14,7 @@ import {
   STREAMABLE_HTTP_DEFAULT_PATH,
   STREAMABLE_HTTP_HEADERS,
 } from '../../protocol/mcp/index.js';
-import { BODY_BUDGET_FACTOR, BodyBudget, BodyHold } from './body-budget.js';
+import { BODY_BUDGET_FACTOR, BodyBudget, BodyHold, declaredOverLimit } from './body-budget.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from './host-guard.js';
 import { checkOutboundQueue, describeOverflow, SESSION_QUEUE_LIMIT_BYTES } from './outbound-queue.js';
 import { eventIdOf, parseEventId, ReplayBudget, ReplayLog } from './replay-log.js';
@@ -634,8 +634,8 @@ function readBody(
   limit: number,
   done: (problem: { status: number; message: string } | undefined, text: string) => void,
 ): void {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+  const declared = declaredOverLimit(req.headers, limit);
+  if (declared !== undefined) {
     req.resume();
     done(
       {
@@ -651,8 +651,7 @@ function readBody(
     done({ status: 503, message: `Service Unavailable: ${hold}` }, '');
     return;
   }
-  const release = () => hold.release();
-  res.once('finish', release).once('close', release);
+  hold.releaseWhenAnswered(res);
   const chunks: Buffer[] = [];
   let bytes = 0;
   let over = false;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { Transform } from 'node:stream';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Implementation } from '../../protocol/mcp/index.js';
 import { KEEP_ALIVE_MS, SESSION_QUERY_PARAM } from '../../protocol/mcp/index.js';
@@ -9,10 +8,9 @@ import { TransportClosedError } from '../../transports/transport.js';
 import {
   BODY_BUDGET_FACTOR,
   BodyBudget,
-  BodyHold,
-  isChunkedBody,
   limitRequestTime,
   REQUEST_TIMEOUT_MS,
+  RequestHolds,
 } from '../http/body-budget.js';
 import { BODY_LIMIT_BYTES } from '../http/body-limit.js';
 import { type HostPolicyOptions, hostPolicy, hostRefusal, originRefusal } from '../http/host-guard.js';
@@ -91,8 +89,7 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
   };
 
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
-  const bodies = new BodyBudget(BODY_BUDGET_FACTOR * bodyLimit);
-  const holds = new WeakMap<object, BodyHold>();
+  const holds = new RequestHolds(new BodyBudget(BODY_BUDGET_FACTOR * bodyLimit), bodyLimit);
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = fastify({
     logger: false,
@@ -118,36 +115,27 @@ export function buildToolServer(options: ToolServerOptions = {}): ToolServerApp 
     const denied = requiredHeaderRefusal(options.requireHeaders, request.headers);
     if (denied !== undefined)
       return void reply.code(denied.status).headers(denied.headers).send({ error: denied.message });
-    // Reserved before the body is read, given back once the answer ended ('close' when cut).
-    const hold = BodyHold.open(bodies, request.headers, bodyLimit);
-    if (typeof hold === 'string') {
+    // Reserved before the body is read, given back once the answer ended.
+    const busy = holds.reserve(request.raw, reply.raw);
+    if (busy !== undefined) {
       // The body is never read: the connection ends with the answer.
       return void reply
         .code(503)
         .header('connection', 'close')
-        .send({ error: `Service Unavailable: ${hold}` });
+        .send({ error: `Service Unavailable: ${busy}` });
     }
-    holds.set(request, hold);
-    const release = () => hold.release();
-    reply.raw.once('finish', release).once('close', release);
     done();
   });
 
   // A chunked body takes from the budget as its bytes arrive; past it the error handler answers 503.
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    const hold = holds.get(request);
-    if (hold === undefined || !isChunkedBody(request.headers)) return done(null, payload);
-    const metered = new Transform({
-      transform(chunk: Buffer, _encoding, next) {
-        const refusal = hold.received(chunk.length);
-        if (refusal === undefined) return next(null, chunk);
-        next(Object.assign(new Error(`Service Unavailable: ${refusal}`), { statusCode: 503 }));
-      },
-    });
-    payload.pipe(metered);
-    payload.once('error', (error) => metered.destroy(error));
-    done(null, metered);
-  });
+  app.addHook('preParsing', (request, _reply, payload, done) =>
+    done(
+      null,
+      holds.metered(request.raw, payload, (why) =>
+        Object.assign(new Error(`Service Unavailable: ${why}`), { statusCode: 503 }),
+      ),
+    ),
+  );
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode ?? 500;
