@@ -182,6 +182,14 @@ describe('messages-service: requests.valid-accepted and a stream whose end is no
     expect(streams()).toBeGreaterThan(0);
   });
 
+  test('a stream ended by an invalid_request_error event refused the valid request: it fails, as a 400 would', async () => {
+    const refusal = { type: 'error', error: { type: 'invalid_request_error', message: 'no' } };
+    const { baseUrl } = await service(() => sse([...HEAD, refusal, ping()]));
+    const { checks } = await run(baseUrl);
+    expect(checks[0]).toMatchObject({ id: valid, status: 'fail' });
+    expect(checks[0]!.message).toMatch(/an error event invalid_request_error: no/);
+  });
+
   test('a stream wirecheck cut at its byte cap is not exercised, naming the cap (and not sent again)', async () => {
     const { baseUrl, streams } = await service(() => sse([...HEAD, ...pings(3000), ...TAIL]));
     const { checks } = await run(baseUrl, { maxBodyBytes: 64 * 1024, maxRunawayReplies: 10 });

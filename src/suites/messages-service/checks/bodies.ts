@@ -19,8 +19,22 @@ import {
   stopReasonViolations,
   streamedMessage,
 } from '../reply-rules.js';
-import { failOn, within } from '../violations.js';
+import { failOn, violation, within } from '../violations.js';
 import { httpRuns, PROPERTY_BUDGET_MS } from './common.js';
+
+/**
+ * Error types by which the real API says the request was at fault: a stream that ends with one
+ * refused a valid request, as a 400 or 404 would have. Any other (api_error, overloaded_error,
+ * rate_limit_error, a type the real API may add) is the service's not finishing, which the
+ * real API does within a stream.
+ */
+const REQUEST_FAULTS = new Set([
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found_error',
+  'request_too_large',
+]);
 
 /**
  * The verdict on a valid request's stream. One whose end is no rule's (the service ended it
@@ -38,7 +52,21 @@ async function streamedVerdict(
   const reply = await send();
   const first = streamedMessage(reply);
   if (first.unjudged === undefined) return first;
-  if (errorEnding(reply.frames) === undefined) {
+  const ending = errorEnding(reply.frames);
+  if (ending !== undefined && REQUEST_FAULTS.has(ending.type)) {
+    return {
+      message: undefined,
+      violations: [
+        violation(
+          `frame ${ending.frameIndex + 1}`,
+          'a message (the request is valid)',
+          `an error event ${ending.type}: ${ending.message}`,
+          ending.frameIndex,
+        ),
+      ],
+    };
+  }
+  if (ending === undefined) {
     throw new NotExercised(
       `the stream answering a valid request was ${first.unjudged}: its end could not be judged`,
     );

@@ -3,7 +3,7 @@ import { mayCutOutput } from '../../../protocol/messages/index.js';
 import { followUps, type MessagesServiceCtx } from '../context.js';
 import { followStream, partialJsonViolations, toolUseStarts } from '../frame-rules.js';
 import { sendBuffered } from '../http.js';
-import { bashInputViolations, bufferedMessage, stopReasonViolations } from '../reply-rules.js';
+import { bashInputViolations, bufferedMessage, stopReasonViolations, unseenEnd } from '../reply-rules.js';
 import { toolRequest } from '../requests.js';
 import { failOn, within } from '../violations.js';
 import { hasToolUse, NETWORK_BUDGET_MS, NO_TOOL_USE, sharedMessages } from './common.js';
@@ -55,7 +55,15 @@ export const toolChecks: Check<MessagesServiceCtx>[] = [
           `the tool stream got HTTP ${reply.status}; see messages-service.http.stream-content-type`,
         );
       }
-      if (toolUseStarts(reply.frames).length === 0) throw new NotExercised(`${NO_TOOL_USE} in a stream`);
+      if (toolUseStarts(reply.frames).length === 0) {
+        // A stream still busy after the retries comes back to be judged up to its error event.
+        const end = unseenEnd(reply);
+        throw new NotExercised(
+          end === undefined
+            ? `${NO_TOOL_USE} in a stream`
+            : `the tool stream was ${end} before any tool_use block began`,
+        );
+      }
       const verdict = partialJsonViolations(reply.frames, followStream(reply.frames), reply.cutByWirecheck);
       failOn(within('tool stream', verdict.violations, reply), 'tool input fragments (Events rule 3)');
       if (verdict.undetermined !== undefined) {
