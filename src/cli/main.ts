@@ -89,7 +89,9 @@ export async function main(argv: string[], context: Partial<CliContext> = {}): P
     const program = buildProgram(ctx, (code) => {
       exitCode = code;
     });
-    program.hook('preAction', (_, action) => guard.stopFor(commandPath(action)));
+    program.hook('preAction', (_, action) =>
+      guard.stopFor(commandPath(action), { json: action.opts().json === true }),
+    );
     await hintUnquotedCommands(program, argv.slice(2)).parseAsync(argv, { from: 'node' });
     return exitCode;
   } catch (e) {

@@ -13,13 +13,17 @@ import { pendingResumes } from './workflow-resume.js';
 // - it writes `::stop-commands::TOKEN` before anything else and `::TOKEN::` after everything,
 //   GitHub's own mechanism: between them the runner obeys no command, of either form
 //   (actions/runner, ActionCommandManager.TryProcessCommand). The token is random per run, so
-//   no target can write the resume line. Both lines go to stdout and to stderr: the runner
-//   reads the two pipes apart (each stream's lines in order, not the two streams' lines
-//   with each other), and each stream, stopped before its first line and resumed after its
-//   last, can neither run a command of its own before the stop nor leave the runner stopped
-//   once wirecheck has ended.
-// - what it writes in between is filtered (withoutWorkflowCommands): a stream's resume may be
-//   read before the other stream's last lines, which the runner then reads with commands on.
+//   no target can write the resume line. The runner keeps one stop flag and one token for
+//   both pipes, and reads their lines in an order of its own (each pipe's in order, not the
+//   two with each other): the first stop read stops both, the first resume read resumes both,
+//   and the other pipe's stop or resume, read later, is plain output (its token no longer
+//   expected). Both lines go to stdout and to stderr all the same, so whichever pipe the
+//   runner reads first, no line of wirecheck's is read before a stop, and once wirecheck has
+//   ended the runner is resumed. A command given `--json` writes the two lines on stderr
+//   only: its stdout is one JSON text, which a stop line would break.
+// - what it writes in between is filtered (withoutWorkflowCommands): the first resume read
+//   may come before the other pipe's last lines (or a stdout with no stop line of its own
+//   may be read before stderr's stop), which the runner then reads with commands on.
 
 /** The commands that print what a target or a file says: their output is guarded. */
 const GUARDED = new Set(['test', 'all', 'merge-reports', 'probe', 'fixtures validate', 'fixtures import']);
@@ -27,8 +31,11 @@ const GUARDED = new Set(['test', 'all', 'merge-reports', 'probe', 'fixtures vali
 export interface WorkflowCommandGuard {
   /** The context commands write through: its output filtered while stopped. */
   readonly ctx: CliContext;
-  /** Stop the runner's commands if the command `path` (`fixtures validate`) prints what targets or files say. */
-  stopFor(path: string): void;
+  /**
+   * Stop the runner's commands if the command `path` (`fixtures validate`) prints what targets
+   * or files say; `json`: its stdout is a JSON text, where no stop or resume line may go.
+   */
+  stopFor(path: string, options?: { readonly json?: boolean }): void;
   /** Write the resume line, if stopped (once). */
   resume(): void;
 }
@@ -37,6 +44,7 @@ export interface WorkflowCommandGuard {
 function guardedStream(stream: OutputStream, filtering: () => boolean) {
   let filter = workflowCommandFilter();
   let lineDone = true;
+  // Bytes pass unfiltered: no guarded command writes bytes, and a filter would have to decode them.
   const write = (chunk: string | Uint8Array) => {
     const text = typeof chunk === 'string' && filtering() ? filter(chunk) : chunk;
     if (text.length > 0) lineDone = typeof text === 'string' ? text.endsWith('\n') : text.at(-1) === 0x0a;
@@ -69,6 +77,8 @@ function guardedStream(stream: OutputStream, filtering: () => boolean) {
 export function workflowCommandGuard(ctx: CliContext): WorkflowCommandGuard {
   if (!readByGitHubActions(ctx.env)) return { ctx, stopFor: () => {}, resume: () => {} };
   let token: string | undefined;
+  /** Whether stdout holds the stop and resume lines too (not when it is a JSON text). */
+  let stdoutMarked = true;
   const stdout = guardedStream(ctx.stdout, () => token !== undefined);
   const stderr = guardedStream(ctx.stderr, () => token !== undefined);
   const resume = () => {
@@ -78,7 +88,7 @@ export function workflowCommandGuard(ctx: CliContext): WorkflowCommandGuard {
     pendingResumes.delete(resume);
     process.off('exit', resume);
     for (const signal of INTERRUPT_SIGNALS) process.off(signal, onSignal);
-    stdout.own(line);
+    if (stdoutMarked) stdout.own(line);
     stderr.own(line);
   };
   // A command that does not handle a signal dies of it, with no 'exit' handler run: resumed
@@ -90,10 +100,13 @@ export function workflowCommandGuard(ctx: CliContext): WorkflowCommandGuard {
   };
   return {
     ctx: { ...ctx, stdout: stdout.proxy, stderr: stderr.proxy },
-    stopFor(path) {
+    stopFor(path, options = {}) {
       if (token !== undefined || !GUARDED.has(path)) return;
       const chosen = `wirecheck-${randomBytes(16).toString('hex')}`;
-      stdout.own(`::stop-commands::${chosen}`);
+      // A JSON text's escapes put no `:` at a line's start, and shownUntrusted escapes `##[`:
+      // filtered, stdout needs no lines of its own, and the stop on stderr stops both pipes.
+      stdoutMarked = options.json !== true;
+      if (stdoutMarked) stdout.own(`::stop-commands::${chosen}`);
       stderr.own(`::stop-commands::${chosen}`);
       token = chosen;
       pendingResumes.add(resume);

@@ -2,6 +2,7 @@ import {
   redactCommand,
   secretsOfCommand,
   secretsOfEnv,
+  secretsOfEnvValue,
   secretsOfUrl,
 } from '../recording/tools/redact-target.js';
 import { headerScrubber } from './given-headers.js';
@@ -35,23 +36,13 @@ export function targetScrubber(
   return headerScrubber([...commands, ...urls, ...otherSecrets, ...environmentSecrets(env)]);
 }
 
-/** A value made of words only (`disabled`, `client_credentials`, `x-api-key`): a setting, not a secret. */
-const WORDS = /^[A-Za-z]+(?:[-_.][A-Za-z]+)*$/;
-/** A file's path (`SSH_AUTH_SOCK`, `GOOGLE_APPLICATION_CREDENTIALS`): where a secret is, not one. */
-const PATH = /^(?:~|\.{1,2})?\/\S*$/;
-
 /**
  * The credentials of an environment: the values of its credential-named variables
- * (secretsOfEnv), less those that are settings rather than secrets: scrubbed from every
- * text of a report, a word or a path such as these would garble messages that name it
- * (`AUTH_HEADER=x-api-key`). The credentials of a URL (`DATABASE_AUTH_URL`) are its user info
- * and credential-named parameters. Shorter than 8 characters, none is scrubbed (mergeSecrets).
+ * (secretsOfEnv), less those that are settings or paths rather than secrets (secretsOfEnvValue).
+ * Shorter than 8 characters, none is scrubbed (mergeSecrets).
  */
 function environmentSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
-  return secretsOfEnv(env).flatMap((value) => {
-    if (WORDS.test(value) || PATH.test(value)) return [];
-    return /^https?:\/\//i.test(value) && URL.canParse(value) ? secretsOfUrl(value) : [value];
-  });
+  return secretsOfEnv(env).flatMap(secretsOfEnvValue);
 }
 
 /**

@@ -139,6 +139,23 @@ describe('under GITHUB_ACTIONS=true', () => {
     expect(commandsRun(err)).toEqual([]);
   });
 
+  test('with --json, stdout is the JSON text alone: the stop and resume lines go to stderr only', async () => {
+    const run = await cli(['fixtures', 'validate', '--json', '/nonexistent/\n::error::x.json'], {
+      env: { GITHUB_ACTIONS: 'true' },
+    });
+    expect(run.code).toBe(2);
+    const verdicts = JSON.parse(run.stdout) as { file: string }[];
+    expect(verdicts.map((v) => v.file)).toEqual(['/nonexistent/\n::error::x.json']);
+    const err = linesOf(run.stderr);
+    const token = STOP.exec(err[0] ?? '')?.[1];
+    expect(token, run.stderr).toBeDefined();
+    expect(err.at(-1)).toBe(`::${token}::`);
+    // The runner keeps one stop for both pipes: stdout read first is read with commands on.
+    for (const order of [...interleavings(linesOf(run.stdout), err), earlyResume(err, linesOf(run.stdout))]) {
+      expect(commandsRun(order)).toEqual([]);
+    }
+  });
+
   test('a command whose output is a protocol or that serves in the background is not stopped', async () => {
     const stopped = new AbortController();
     stopped.abort();

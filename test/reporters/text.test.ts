@@ -113,6 +113,44 @@ describe('workflowCommandFilter', () => {
       'expected: a\n  \\u003a:x',
     );
   });
+  test('a chunked text is filtered as the whole text is', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('::', ':', '#', '##', '[', '\n', ' ', '\u200b', 'x', '\r'), {
+          maxLength: 30,
+        }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (pieces, cuts) => {
+          const text = pieces.join('');
+          const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, i) => text.slice(from, [...at, text.length][i]));
+          const filter = workflowCommandFilter();
+          expect(chunks.map(filter).join('')).toBe(withoutWorkflowCommands(text));
+        },
+      ),
+    );
+  });
+
+  // Each chunk used to be read again with the whole blank start of its line before it: 20,000
+  // writes of five spaces took 301 s; now 0.05-1 s (a loaded machine). The loop gives up at
+  // the bound rather than run that long.
+  test.each([
+    ['a line start', '', '::x::', '\\u003a:x::'],
+    ['a `#` that `##[` may complete', '#', '#[x]', '#\\u005bx]'],
+  ])(
+    'blanks written in many pieces after %s are not read again with each piece',
+    (_, head, tail, shownTail) => {
+      const filter = workflowCommandFilter();
+      const out: string[] = [filter(`\n${head}`)];
+      const started = performance.now();
+      let written = 0;
+      for (; written < 20_000 && performance.now() - started < 5_000; written++) out.push(filter('     '));
+      out.push(filter(tail));
+      const elapsed = performance.now() - started;
+      expect(elapsed, `${written} of 20,000 writes in ${Math.round(elapsed)} ms`).toBeLessThan(5_000);
+      expect(out.join('')).toBe(`\n${head}${' '.repeat(100_000)}${shownTail}`);
+    },
+  );
 });
 
 describe('shownUntrusted', () => {

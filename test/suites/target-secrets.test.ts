@@ -223,6 +223,21 @@ describe('the credentials of the environment the target inherits reach no report
     expect(withKey?.('refused k3y-0123456789')).toBe('refused [redacted]');
   });
 
+  test('settings and paths the command refers to where a credential goes are left in the text too', () => {
+    const env = { AUTH_MODE: 'disabled', TOKEN_FILE: '/run/secrets/token', T: TOKEN_VALUE };
+    const text = 'auth is disabled; token at /run/secrets/token';
+    for (const command of [
+      'server --auth-mode "$AUTH_MODE" --token-file $TOKEN_FILE',
+      'server --token $AUTH_MODE',
+    ]) {
+      const scrub = targetScrubber({ commands: [command] }, [], env);
+      expect(scrub === undefined ? text : scrub(text), command).toBe(text);
+    }
+    // A secret of the environment is still one, and a value the command writes is taken as given.
+    const scrub = targetScrubber({ commands: ['X=plainwords server --token "$T" --key "$X"'] }, [], env);
+    expect(scrub?.(`bad ${TOKEN_VALUE}; plainwords`)).toBe('bad [redacted]; [redacted]');
+  });
+
   test('a server that prints them when it fails: stdout, stderr and every report file never hold them', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wirecheck-env-secrets-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));

@@ -81,10 +81,30 @@ export function secretsOfCommand(
   }
   if (env !== undefined) {
     for (const name of referencedNames(command)) if (isSecretName(name)) referred.push(name);
-    for (const name of referred) values.push(assigned[name] ?? env[name] ?? '');
+    // What the command writes is the user's own credential, as given; what the environment
+    // holds may be a setting or a path (`--auth-mode "$AUTH_MODE"`), as of any variable.
+    for (const name of referred) {
+      const own = assigned[name];
+      values.push(...(own !== undefined ? [own] : secretsOfEnvValue(env[name] ?? '')));
+    }
   }
   const inUrls = [...command.matchAll(URL_IN_COMMAND)].map(([url]) => secretsOfUrl(url));
   return mergeSecrets(values, ...inUrls);
+}
+
+/** A value made of words only (`disabled`, `client_credentials`, `x-api-key`): a setting, not a secret. */
+const WORDS = /^[A-Za-z]+(?:[-_.][A-Za-z]+)*$/;
+/** A file's path (`SSH_AUTH_SOCK`, `GOOGLE_APPLICATION_CREDENTIALS`): where a secret is, not one. */
+const PATH = /^(?:~|\.{1,2})?\/\S*$/;
+
+/**
+ * The secrets of a credential variable's value, to scrub from every text of a report: none
+ * for a word or a path, which would garble messages that name it (`AUTH_HEADER=x-api-key`);
+ * of a URL (`DATABASE_AUTH_URL`), its user info and credential-named parameters; else the value.
+ */
+export function secretsOfEnvValue(value: string): string[] {
+  if (WORDS.test(value) || PATH.test(value)) return [];
+  return /^https?:\/\//i.test(value) && URL.canParse(value) ? secretsOfUrl(value) : [value];
 }
 
 /** The user info of a URL (`https://user:pass@host/`): everything between `//` and the authority's last `@`. */
