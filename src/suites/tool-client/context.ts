@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type CheckEnv, TargetUnavailable } from '../../harness/check.js';
+import { type CheckEnv, NotExercised, TargetUnavailable } from '../../harness/check.js';
 import { LeftoverLedger } from '../../harness/containment/index.js';
 import { UsageError } from '../../harness/errors.js';
 import { firstContact } from '../../harness/first-contact.js';
@@ -297,36 +297,48 @@ export async function openToolClient(
     }
   };
 
-  // Every case has its own mock and files: cases may run concurrently (--jobs).
-  const runCase = runOne;
+  /** How long a case's client may take to first reach its mock (runCommand's budget until the first contact). */
+  const startBudgetMs = (spec: Pick<CaseSpec, 'timeoutMs'>) =>
+    Math.max(spec.timeoutMs ?? caseTimeoutMs, target.startTimeoutMs ?? 0);
 
+  // Every case has its own mock and files: cases may run concurrently (--jobs).
+  const runCase = async (spec: CaseSpec) => startedInTime(await runOne(spec), startBudgetMs(spec));
+
+  // The shared cases keep what their runs saw, the preflight reads it as it is; a check that
+  // asks for one whose client never started in time is not exercised.
   const cases = new SharedWork();
+  const sharedRun = (
+    key: string,
+    spec: Omit<CaseSpec, 'transport'>,
+    transport: ToolTransport,
+    asker?: SharedAsker,
+  ) => cases.get(`${key} ${transport}`, () => runOne({ transport, ...spec }), asker);
+  const basicRun = (transport: ToolTransport, asker?: SharedAsker) =>
+    sharedRun('basic', { scenario: {}, input: ECHO_INPUT }, transport, asker);
+  const judged = (run: Promise<CaseResult>) => run.then((r) => startedInTime(r, startBudgetMs({})));
   const shared: SharedCases = {
-    basic: (transport, asker) =>
-      cases.get(`basic ${transport}`, () => runCase({ transport, scenario: {}, input: ECHO_INPUT }), asker),
+    basic: (transport, asker) => judged(basicRun(transport, asker)),
     ping: (transport, asker) =>
-      cases.get(
-        `ping ${transport}`,
-        () => runCase({ transport, scenario: { faults: { pingFirst: true } }, input: ECHO_INPUT }),
-        asker,
+      judged(
+        sharedRun('ping', { scenario: { faults: { pingFirst: true } }, input: ECHO_INPUT }, transport, asker),
       ),
     slow: (transport, asker) =>
-      cases.get(
-        `slow ${transport}`,
-        () =>
-          runCase({ transport, scenario: { faults: { replyDelayMs: SLOW_REPLY_MS } }, input: ECHO_INPUT }),
-        asker,
+      judged(
+        sharedRun(
+          'slow',
+          { scenario: { faults: { replyDelayMs: SLOW_REPLY_MS } }, input: ECHO_INPUT },
+          transport,
+          asker,
+        ),
       ),
     nonJsonStdout: (asker) =>
-      cases.get(
-        'non-json-stdout',
-        () =>
-          runCase({
-            transport: 'stdio',
-            scenario: { faults: { nonJsonStdout: NON_JSON_BANNER } },
-            input: ECHO_INPUT,
-          }),
-        asker,
+      judged(
+        sharedRun(
+          'non-json-stdout',
+          { scenario: { faults: { nonJsonStdout: NON_JSON_BANNER } }, input: ECHO_INPUT },
+          'stdio',
+          asker,
+        ),
       ),
   };
 
@@ -337,7 +349,7 @@ export async function openToolClient(
   try {
     // Preflight: the client must reach the mock over at least one transport (a command
     // that cannot start, or never connects, is unavailable: nothing can be judged).
-    const probes = await Promise.all(transportsOf(target).map((transport) => shared.basic(transport)));
+    const probes = await Promise.all(transportsOf(target).map((transport) => basicRun(transport)));
     const problem = startProblem(probes[0]!.run) ?? (probes.some(reached) ? undefined : neverReached(probes));
     if (problem !== undefined) {
       throw new TargetUnavailable(`the client command ${quotedCommand(target.client)} ${problem}`);
@@ -367,6 +379,19 @@ export async function openToolClient(
 /** The case's client reached the mock: a message, or (SSE) a stream opened. */
 function reached(result: CaseResult): boolean {
   return result.journal.some((e) => e.direction === 'received');
+}
+
+/**
+ * `result`, unless its client was stopped at the end of its budget before it ever reached the
+ * mock: its start-up took the whole budget (on a loaded machine, or an interpreter slow to
+ * start), and nothing it did can be judged, a rule broken no more than kept. The preflight
+ * makes a client that reaches no mock at all unavailable; this is one case of a client that did.
+ */
+function startedInTime(result: CaseResult, budgetMs: number): CaseResult {
+  if (!result.run.timedOut || reached(result)) return result;
+  throw new NotExercised(
+    `the client did not reach the ${result.transport} mock (no message on stdio, no stream opened over SSE, no request over Streamable HTTP) within ${budgetMs / 1000} s of its start, the case's budget until the first contact, and was stopped (${describeToolClientRun(result.run)}): nothing of the case was seen to judge; ${CLIENT_SLOW_START_HINT}`,
+  );
 }
 
 /** What the probes saw of a client that reached neither mock. */

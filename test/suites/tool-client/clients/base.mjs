@@ -3,6 +3,8 @@
 // it is an independent conforming client: the suite must pass it. Each file next to this one
 // turns on one flaw.
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { readEvents } from './sse-events.mjs';
 
 /**
@@ -52,7 +54,9 @@ import { readEvents } from './sse-events.mjs';
  *   requests as one-message batches (MCP: peers MUST support receiving batches)
  * @property {boolean} [pingMeta] equivalent: answer a ping with a result that carries `_meta`
  * @property {boolean} [overlapInitialized] equivalent: over HTTP, send tools/call without waiting for the answer
- *   to the notifications/initialized POST, whose body trickles in (its POST begins first and ends last)
+ *   to the notifications/initialized POST, whose body trickles in: its POST begins first (the server has read its
+ *   headers, and the first half of its body was sent, before the call's POST starts) and ends last (the rest of
+ *   its body goes once the call was answered)
  * @property {boolean} [sseSessionHeader] over SSE, POST to the endpoint's path without its query, the session
  *   in the Mcp-Session-Id header only (a server takes either; the client must use the endpoint as is)
  * @property {boolean} [probeSse] equivalent: over SSE, first probe the server (a session of its own:
@@ -298,15 +302,16 @@ async function sseConnection(url, flaws, events) {
   }
   return {
     send: async (message) => {
-      const r = await fetch(target, {
-        method: 'POST',
-        headers: {
+      const r = await postMessage(
+        target,
+        {
           'content-type': flaws.textPlainPost ? 'text/plain' : 'application/json',
           ...(flaws.headerVersion === undefined ? {} : { 'mcp-protocol-version': flaws.headerVersion }),
           ...sessionHeader,
         },
-        ...bodyOf(message, flaws),
-      });
+        message,
+        flaws,
+      );
       await r.text();
       const ok = flaws.only202 ? r.status === 202 : r.status === 202 || r.status === 200;
       if (!ok) throw new ClientFailure(`POST ${target} answered HTTP ${r.status}`);
@@ -315,24 +320,76 @@ async function sseConnection(url, flaws, events) {
   };
 }
 
+/** Flaw overlapInitialized: how long after the server has the notification's headers tools/call starts. */
+const OVERLAP_LEAD_MS = 1000;
+
 /**
- * A POST's body: the JSON text, or (flaw overlapInitialized) for notifications/initialized a
- * stream that sends half of it at once and the rest 300 ms later.
+ * Flaw overlapInitialized: the notifications/initialized POST in flight while tools/call goes
+ * (trickledPost); undefined until it was started.
  */
-function bodyOf(message, flaws) {
+let trickling;
+
+/** A POST's fetch answer: the notifications/initialized one trickled (flaw overlapInitialized), any other by fetch. */
+function postMessage(url, headers, message, flaws) {
   const text = toJson(message);
-  if (!flaws.overlapInitialized || message.method !== 'notifications/initialized') return { body: text };
-  const bytes = new TextEncoder().encode(text);
+  if (flaws.overlapInitialized && message.method === 'notifications/initialized') {
+    trickling = trickledPost(url, headers, text);
+    return trickling.response;
+  }
+  return fetch(url, { method: 'POST', headers, body: text });
+}
+
+/**
+ * POST `text` in two halves. The order is made, not hoped for from timers: `begun`
+ * settles once the server has read the headers (its 100 Continue, which a Node.js server writes
+ * as it hands the request on) and the first half was handed to the socket, so a request started
+ * after it begins to arrive after it however the processes are scheduled; the rest goes at
+ * `finish()`, once the request that overtakes it was answered, so this one also ends last.
+ * `response` is the answer as a fetch Response.
+ */
+function trickledPost(url, headers, text) {
+  const bytes = Buffer.from(text);
   const half = bytes.length >> 1;
-  const body = new ReadableStream({
-    async pull(controller) {
-      controller.enqueue(bytes.subarray(0, half));
-      await new Promise((r) => setTimeout(r, 300));
-      controller.enqueue(bytes.subarray(half));
-      controller.close();
-    },
+  let begin;
+  let failBegin;
+  const begun = new Promise((resolve, reject) => {
+    begin = resolve;
+    failBegin = reject;
   });
-  return { body, duplex: 'half' };
+  const request = httpRequest(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-length': String(bytes.length), expect: '100-continue' },
+  });
+  const response = new Promise((resolve, reject) => {
+    request.on('continue', () => request.write(bytes.subarray(0, half), () => begin()));
+    request.on('response', (r) => {
+      // Answered without waiting for the body (a refusal): nothing is left to overtake.
+      begin();
+      const status = r.statusCode ?? 0;
+      const fields = new Headers();
+      for (const [name, value] of Object.entries(r.headers)) {
+        for (const v of Array.isArray(value) ? value : [value ?? '']) fields.append(name, v);
+      }
+      const body = [204, 205, 304].includes(status) ? null : Readable.toWeb(r);
+      resolve(new Response(body, { status, headers: fields }));
+    });
+    request.on('error', (e) => {
+      failBegin(e);
+      reject(e);
+    });
+  });
+  begun.catch(() => {});
+  request.flushHeaders();
+  let finished = false;
+  return {
+    begun,
+    response,
+    finish() {
+      if (finished || request.writableEnded) return;
+      finished = true;
+      request.end(bytes.subarray(half));
+    },
+  };
 }
 
 /**
@@ -386,14 +443,15 @@ function httpConnection(url, flaws, events, initParams) {
     }
   };
   const post = async (message) => {
-    const r = await fetch(url, {
-      method: 'POST',
-      headers: headers({
+    const r = await postMessage(
+      url,
+      headers({
         'content-type': 'application/json',
         accept: flaws.httpAcceptJsonOnly ? 'application/json' : 'application/json, text/event-stream',
       }),
-      ...bodyOf(message, flaws),
-    });
+      message,
+      flaws,
+    );
     if (message.method === 'initialize') session = r.headers.get('mcp-session-id') ?? undefined;
     return r;
   };
@@ -695,9 +753,21 @@ export async function main(flaws = {}) {
       const initialized =
         flaws.noInitialized || alreadyInitialized ? undefined : notify('notifications/initialized');
       // Unless overlapping on purpose, the next request waits for the notification's POST to be
-      // answered; overlapping, it waits only until that POST has surely begun.
-      if (!flaws.overlapInitialized || transport === 'stdio') await initialized;
-      else await new Promise((r) => setTimeout(r, 50));
+      // answered; overlapping, it waits only until the server has that POST's headers.
+      const overlapping = flaws.overlapInitialized && transport !== 'stdio' ? trickling : undefined;
+      if (flaws.overlapInitialized && transport !== 'stdio' && overlapping === undefined) {
+        throw new ClientFailure('overlapInitialized: the notifications/initialized POST was not started');
+      }
+      if (overlapping === undefined) await initialized;
+      else {
+        // Its answer comes only after the call's: a refusal before then is reported at the end.
+        initialized?.catch(() => {});
+        await overlapping.begun;
+        // The order is made by now; the pause is for the mock's measure of it, which places the
+        // start of a request from two clock reads around its journaling work, so that a mock
+        // preempted in between would see this lead shrink by the preemption's length.
+        await new Promise((r) => setTimeout(r, OVERLAP_LEAD_MS));
+      }
       if (flaws.neverCalls) throw new ClientFailure('the client is not configured to call tools');
       if (flaws.listsThenGivesUp || flaws.refusesUnlisted) {
         const listed = await request('tools/list', {});
@@ -710,6 +780,7 @@ export async function main(flaws = {}) {
       if (flaws.httpConcurrent && transport === 'http') {
         [, result] = await Promise.all([request('tools/list', {}), request('tools/call', callParams)]);
       } else result = await request('tools/call', callParams);
+      overlapping?.finish();
       await initialized;
     }
     if (flaws.wrongResult) result = result.content?.[0]?.text ?? null;
