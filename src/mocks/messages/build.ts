@@ -15,6 +15,7 @@ import { type HostPolicy, hostRefusal, originRefusal } from '../../servers/http/
 import { nodeHttp } from '../../transports/node-http.js';
 import { errorBodyFor, newRequestId } from './api-errors.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
+import { decodeBodyHook } from './decode-body.js';
 import { journalEntry } from './journal.js';
 import { registerMessagesRoute, sendError } from './messages-route.js';
 import type { MockMessagesOptions } from './options.js';
@@ -163,6 +164,8 @@ export function createMockMessagesApp(opts: MockMessagesOptions = {}): {
       holds.metered(request.raw, payload, (why) => Object.assign(new Error(why), { statusCode: 529 })),
     ),
   );
+  // After the meter, which counts the bytes as they arrive: the limit counts them decoded.
+  app.addHook('preParsing', decodeBodyHook(state));
 
   app.addHook('onResponse', (request, reply, done) => {
     const entry = state.entryOf(request);

@@ -22,7 +22,7 @@ const Block = Turn.shape.content.options[1].element;
 const ResultPart = ToolResultContent.options[1].element;
 const SystemBlock = MessageRequest.shape.system.unwrap().options[1].element;
 const StopSequence = MessageRequest.shape.stop_sequences.unwrap().element;
-const RequiredName = CustomToolDefinition.shape.input_schema.shape.required.unwrap().element;
+const RequiredName = CustomToolDefinition.shape.input_schema.shape.required.unwrap().unwrap().element;
 
 type Inner = (item: unknown) => unknown;
 

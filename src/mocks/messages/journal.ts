@@ -53,6 +53,12 @@ export interface JournalEntry {
   bodyWithheld?: { bytes: number; secrets: number };
   /** Why the body was refused (400 message), if it was. */
   bodyError?: string;
+  /**
+   * Why the mock did not read the body as its Content-Encoding says: a coding it does not decode
+   * (415), or data that does not decode (400). Whether the real API takes a coded body is not
+   * verified, so what the client meant to send is not known, and no check judges it.
+   */
+  bodyUndecoded?: string;
   /** Why the real API would refuse the body that the mock served anyway (its `admit` option). */
   realApiRefusal?: string;
   /**

@@ -9,15 +9,20 @@ export const BashToolDefinition = z.looseObject({
 });
 export type BashToolDefinition = z.infer<typeof BashToolDefinition>;
 
-/** Not shown in the spec; this is the real API's custom tool shape. */
+/**
+ * Not shown in the spec; this is the real API's custom tool shape. `type`, `properties` and
+ * `required` may be null: the API's published schema (the official SDK's types are generated
+ * from it: `type?: 'custom' | null`, `properties?: unknown | null`, `required?: Array<string> |
+ * null`) allows it, and clients that write unset fields as null send it.
+ */
 export const CustomToolDefinition = z.looseObject({
-  type: z.literal('custom').optional(),
+  type: z.literal('custom').nullish(),
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/, 'tool name must match ^[a-zA-Z0-9_-]{1,128}$'),
   description: z.string().optional(),
   input_schema: z.looseObject({
     type: z.literal('object'),
-    properties: z.record(z.string(), z.unknown()).optional(),
-    required: z.array(z.string()).optional(),
+    properties: z.record(z.string(), z.unknown()).nullish(),
+    required: z.array(z.string()).nullish(),
   }),
 });
 export type CustomToolDefinition = z.infer<typeof CustomToolDefinition>;
@@ -53,7 +58,7 @@ export const ToolDefinition = z.union([BashToolDefinition, CustomToolDefinition,
  */
 export function intendedToolShape(tool: unknown): z.ZodType {
   const { type, name } = (tool ?? {}) as { type?: unknown; name?: unknown };
-  if (type === undefined || type === 'custom') return CustomToolDefinition;
+  if (type === undefined || type === null || type === 'custom') return CustomToolDefinition;
   if (name === 'bash' || (typeof type === 'string' && type.startsWith('bash'))) return BashToolDefinition;
   return TypedToolDefinition;
 }

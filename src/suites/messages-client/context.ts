@@ -17,7 +17,7 @@ import type { Message, MessageRequest } from '../../protocol/messages/index.js';
 import { watchScenario } from '../messages-mock-failures.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
-import { refusalIn } from './expect.js';
+import { judgeOf, refusalIn } from './expect.js';
 import { type ClientOutcome, classifyRun } from './output.js';
 import { type ReadCutPlan, readCutsOf } from './read-cuts.js';
 import { startReadSplittingRelay } from './relay.js';
@@ -269,12 +269,15 @@ export async function openMessagesClient(
     if (spec.withKey === false || spec.baseUrl !== undefined) return result;
     const refusal = refusalIn(result.requests);
     if (refusal === undefined) return result;
-    const owned = (await Promise.all([richBuffered(), richStreamed()])).some(
-      (r) => refusalIn(r.requests)?.judgedBy === refusal.judgedBy,
-    );
+    // A refusal no check owns (a Content-Encoding the mock does not decode) is no fault to keep.
+    const owned =
+      refusal.judgedBy === undefined ||
+      (await Promise.all([richBuffered(), richStreamed()])).some(
+        (r) => refusalIn(r.requests)?.judgedBy === refusal.judgedBy,
+      );
     if (!owned) return result;
     throw new NotExercised(
-      `the mock refused request ${refusal.index + 1} of the case${refusal.bodyRead ? '' : ' unread'} (status ${refusal.status ?? 'none'}: ${refusal.why}), so the client never met the reply the case scripts; ${refusal.judgedBy} judges that request`,
+      `the mock refused request ${refusal.index + 1} of the case${refusal.bodyRead ? '' : ' unread'} (status ${refusal.status ?? 'none'}: ${refusal.why}), so the client never met the reply the case scripts; ${judgeOf(refusal)}`,
     );
   };
 

@@ -193,11 +193,22 @@ export interface Refusal {
   readonly why: string;
   /** false: refused before the body was read (another path, no key), so there is no body to judge. */
   readonly bodyRead: boolean;
-  /** The check that fails the client for the fault. */
+  /**
+   * The check that fails the client for the fault; undefined when no check does: a body whose
+   * Content-Encoding the mock cannot decode may be one the real API takes (not verified).
+   */
   readonly judgedBy:
     | 'messages-client.request.endpoint'
     | 'messages-client.auth.key-sent'
-    | 'messages-client.request.body';
+    | 'messages-client.request.body'
+    | undefined;
+}
+
+/** Who judges a refusal, for a message: the check, or that none does. */
+export function judgeOf(refusal: Refusal): string {
+  return refusal.judgedBy === undefined
+    ? 'no check judges that request'
+    : `${refusal.judgedBy} judges that request`;
 }
 
 /** Why the mock refused `entry`, or undefined: it was answered as the case scripts. */
@@ -210,6 +221,9 @@ export function refusalOf(entry: JournalEntry, index = 0): Refusal | undefined {
   if (status === 401 && entry.configuredKeyIn.length === 0) {
     const why = 'no key from the environment';
     return { index, status, why, bodyRead: false, judgedBy: 'messages-client.auth.key-sent' };
+  }
+  if (entry.bodyUndecoded !== undefined) {
+    return { index, status, why: entry.bodyUndecoded, bodyRead: false, judgedBy: undefined };
   }
   if (entry.bodyError !== undefined) {
     const why = `a body the real API refuses: ${entry.bodyError}`;

@@ -279,6 +279,14 @@ describe('cuts and errors', () => {
     expect(decoded.error?.message).toMatch(/api_error: x/);
   });
 
+  test('an error event in place of message_stop follows message_delta and ends the stream: nothing after it', () => {
+    const steps = plan({ errorEvent: { atFrame: N - 1 } });
+    const decoded = decodeChunks(writesOf(steps));
+    expect(decoded.frames.map((f) => f.event)).toEqual([...EVENTS.slice(0, -1).map((e) => e.type), 'error']);
+    expect(decoded.frames.at(-2)?.event).toBe('message_delta');
+    expect(steps.at(-1)).toEqual({ kind: 'end' });
+  });
+
   test('omitMessageStop leaves out message_stop and ends the response normally', () => {
     const steps = plan({ omitMessageStop: true });
     const decoded = decodeChunks(writesOf(steps));

@@ -156,6 +156,26 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
     passes: ['request.body', 'request.endpoint'],
   },
   {
+    client: 'null-unset-fields',
+    flaw: 'writes unset fields the API schema makes nullable as null (type: null on a custom tool, cache_control: null), an equivalent client,',
+    fails: [],
+    passes: ['request.body', 'request.body-additions', 'buffered.final-message'],
+  },
+  {
+    client: 'gzip-body',
+    flaw: 'sends its body gzipped (Content-Encoding: gzip), an equivalent client as far as is known,',
+    fails: [],
+    passes: ['request.body', 'request.body-additions', 'buffered.final-message', 'stream.final-message'],
+  },
+  {
+    client: 'compress-body',
+    flaw: 'labels its body with a Content-Encoding the mock does not decode (compress)',
+    fails: [],
+    // The real API's handling of Content-Encoding is not verified: nothing is judged of such a body.
+    skips: ['request.body', 'request.body-additions', 'buffered.final-message', 'errors.status-500'],
+    passes: ['request.endpoint', 'auth.key-sent', 'headers.version', 'headers.content-type'],
+  },
+  {
     client: 'lenient-tool-json',
     flaw: 'completes tool input JSON that was cut short',
     fails: [],
@@ -301,9 +321,31 @@ const CASES: ({ client: string; flaw: string } & ExpectedVerdicts)[] = [
   {
     client: 'error-event-ends-stream',
     flaw: 'takes an error event after message_start as the end of the stream and prints the partial message',
-    fails: ['stream-errors.error-event-mid-stream'],
+    fails: ['stream-errors.error-event-mid-stream', 'stream-errors.error-event-before-stop'],
     // Before message_start there is nothing to print: it still reports the first frame's error.
     passes: ['stream-errors.error-event-first', 'stream-errors.ends-mid-block'],
+  },
+  {
+    client: 'ignore-error-events',
+    flaw: 'skips error events and prints a stream that ends after message_delta without message_stop',
+    fails: ['stream-errors.error-event-before-stop'],
+    // Where the error event ends the stream before message_delta, the cut alone makes it fail.
+    passes: [
+      'stream-errors.error-event-first',
+      'stream-errors.error-event-mid-stream',
+      'stream-errors.no-message-stop',
+    ],
+  },
+  {
+    client: 'lenient-stop',
+    flaw: 'prints a stream that ends cleanly after message_delta without message_stop (the message is whole), an equivalent client,',
+    fails: [],
+    passes: [
+      'stream-errors.no-message-stop',
+      'stream-errors.error-event-before-stop',
+      'stream-errors.error-event-mid-stream',
+      'stream-errors.ends-mid-block',
+    ],
   },
   {
     client: 'first-error-event-as-status',
@@ -462,6 +504,20 @@ test('every difference of the body sent is reported, a default left out is none 
   expect(additions!.message).toContain('$.tools[0].cache_control: not expected');
   expect(additions!.message).toContain('$.tools[1].cache_control: not expected');
   expect(additions!.message).not.toContain('is_error');
+}, 60_000);
+
+test('a body whose Content-Encoding the mock does not decode is not judged, and the skips name Content-Encoding', async () => {
+  const result = await runAgainst(nodeCommand('./broken/compress-body.mjs'), {
+    only: [`${P}request.body`, `${P}buffered.final-message`],
+  });
+  for (const check of result.checks) {
+    expect(check.status, check.id).toBe('skip');
+    expect(check.message).toContain(
+      'status 415: Content-Encoding: compress: the mock does not decode "compress"',
+    );
+    expect(check.message).toContain('whether the real API does is not verified');
+    expect(check.message).toContain('no check judges that request');
+  }
 }, 60_000);
 
 test('a command that cannot be started makes the target unavailable', async () => {

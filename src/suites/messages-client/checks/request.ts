@@ -5,7 +5,14 @@ import { normalizeMessageRequest } from '../../../protocol/messages/index.js';
 import { bodyNotKept } from '../../journal-bodies.js';
 import { expectSpecVersionValue, SPEC_VERSION } from '../../version-value.js';
 import { always, type CaseResult, helloMessage, type MessagesClientCtx } from '../context.js';
-import { describeRequests, expectClientError, expectRequests, refusalIn, refusalOf } from '../expect.js';
+import {
+  describeRequests,
+  expectClientError,
+  expectRequests,
+  judgeOf,
+  refusalIn,
+  refusalOf,
+} from '../expect.js';
 import { describeRun } from '../output.js';
 import { plainRequest, richRequest } from '../requests.js';
 import { CASE_BUDGET_MS } from './common.js';
@@ -51,7 +58,7 @@ function withBodyRead<T extends { request: JournalEntry }>(requests: readonly T[
   if (read.length > 0) return read;
   const refusal = refusalIn(requests.map(({ request }) => request));
   throw new NotExercised(
-    `the mock read no request body: it refused every request unread${refusal === undefined ? '' : ` (status ${refusal.status ?? 'none'}: ${refusal.why}; ${refusal.judgedBy} judges that)`}`,
+    `the mock read no request body: it refused every request unread${refusal === undefined ? '' : ` (status ${refusal.status ?? 'none'}: ${refusal.why}; ${judgeOf(refusal)})`}`,
   );
 }
 
@@ -112,7 +119,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
       'The request carries the model, max_tokens, messages, tools and stream flag given on stdin, with their values; every difference is reported.',
     level: 'must',
     basis: 'contract',
-    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send. So does a client whose body the real API refuses (stdin is one it serves): the checks of the cases that met that refusal are then not exercised.",
+    rule: "The target contract: stdin is the request body (model, max_tokens, messages, tools, stream), and the spec's field table says what each holds. The client sends every field given, with its value; a documented default written out or left out (is_error false, stream false, a string turn as one text block) is the same request. Fields it adds are judged by request.body-additions. A client that sends no request for a valid stdin fails here, and the other request rules judge the requests it did send. So does a client whose body the real API refuses (stdin is one it serves): the checks of the cases that met that refusal are then not exercised. A body sent with a Content-Encoding the mock does not decode (it decodes gzip, deflate and br) is not judged at all, here or by the checks of its cases: whether the real API takes it is not verified.",
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const read = withBodyRead(await sharedRequests(ctx, env, true));
@@ -149,7 +156,7 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
       'The turns, blocks and tool definitions given on stdin are sent without fields added to them (added top-level parameters are not judged).',
     level: 'should',
     basis: 'real-api',
-    rule: 'The target contract makes stdin the request body. A field the client adds inside a turn, block or tool definition (cache_control, eager_input_streaming) is one the real API accepts, so the request still works, but it changes what was asked (billing, how tool input streams): a warning that names every added field.',
+    rule: 'The target contract makes stdin the request body. A field the client adds inside a turn, block or tool definition (cache_control, eager_input_streaming) is one the real API accepts, so the request still works, but it changes what was asked (billing, how tool input streams): a warning that names every added field. A field added as null is one left unset, not an addition.',
     timeoutMs: CASE_BUDGET_MS,
     async run(ctx, env) {
       const read = withBodyRead(await sharedRequests(ctx, env));
@@ -157,7 +164,12 @@ export const requestChecks: Check<MessagesClientCtx>[] = [
       for (const { label, stream, request } of read.filter(wholeBody)) {
         const stdin = specFields(richRequest(stream));
         const sent = specFields(request.body);
-        const found = differences(stdin, sent, { extra: addedInside }).filter((d) => d.kind === 'extra');
+        // A field written as null is one left unset (the API's schema makes the optional fields
+        // it accepts null for nullable): nothing was added to what was asked. A null the API
+        // refuses is request.body's to fail, as the mock refuses the body.
+        const found = differences(stdin, sent, { extra: addedInside }).filter(
+          (d) => d.kind === 'extra' && d.actual !== null,
+        );
         if (found.length > 0) {
           throw new CheckFailure(
             `${label}: the client added fields to what stdin gave: ${describeDifferences(found)}`,

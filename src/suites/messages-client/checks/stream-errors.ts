@@ -12,6 +12,8 @@ import { CASE_BUDGET_MS, runStreamed } from './common.js';
 
 /** MIXED_MESSAGE's frames: 0 message_start, 1 content_block_start, 2 text delta, 3 content_block_stop... */
 const FIRST_DELTA = 2;
+/** MIXED_MESSAGE's last frame, message_stop, right after message_delta. */
+const MESSAGE_STOP = eventsOfMessage(MIXED_MESSAGE).findIndex((e) => e.type === 'message_stop');
 
 /** A stream fault that the client must report as a failure of one of `kinds` (a must rule). */
 function streamFault(
@@ -126,6 +128,16 @@ export const streamErrorChecks: Check<MessagesClientCtx>[] = [
     ['stream'],
     'contract',
     'The target contract: an error event in the stream makes the client fail with kind stream, also after part of the message arrived. Every messages client.',
+  ),
+  streamFault(
+    'messages-client.stream-errors.error-event-before-stop',
+    'target contract (README), messages-client: kind stream (an error event in the stream); the real API sends event: error after the 200',
+    'an error event after message_delta, in place of message_stop',
+    // The real API ends a stream with its error event: nothing follows it, message_stop neither.
+    { errorEvent: { atFrame: MESSAGE_STOP } },
+    ['stream'],
+    'contract',
+    'The target contract: an error event in the stream makes the client fail with kind stream, also when the message it would print is whole (message_delta carried its stop reason and usage). The stream then ends without message_stop, as the real API ends it after an error event. The other error-event checks end the stream before message_delta, where a client that ignores error events still fails for the cut; a client that ignores them and prints a stream ending after message_delta (which stream-errors.no-message-stop allows, as the Python SDK does) is caught here. Every messages client.',
   ),
   streamFault(
     'messages-client.stream-errors.malformed-json',

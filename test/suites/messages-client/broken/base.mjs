@@ -2,6 +2,8 @@
 // with switchable flaws. Without flaws it is a second, independent conforming client:
 // the suite must pass it. Each file next to this one turns on one flaw.
 
+import zlib from 'node:zlib';
+
 /**
  * @typedef {object} Flaws
  * @property {boolean} [crashOnPing] throw when a ping frame arrives
@@ -29,6 +31,8 @@
  * @property {boolean} [ignoreStreamFlag] always ask for a buffered reply
  * @property {boolean} [omitDefaults] leave out is_error: false and stream: false, and a bash input's restart: false in what it prints, as a typed model does (equivalent: must pass)
  * @property {boolean} [extraToolField] add a field to every tool definition
+ * @property {boolean} [nullUnsetFields] equivalent: write unset fields the API's schema makes nullable as
+ *   null (type: null on a custom tool, cache_control: null on every tool), as a typed model does
  * @property {boolean} [renameModel] send another model than stdin's
  * @property {number} [temperature] add this temperature to every request (above 1 the real API refuses it)
  * @property {boolean} [lenientToolJson] complete tool input JSON cut short, or use {} when it is not JSON
@@ -55,6 +59,11 @@
  * @property {boolean} [skipNonJsonFrames] skip a frame whose data is not JSON and go on with the stream
  * @property {boolean} [errorEventEndsStream] take an error event after message_start as the end of the
  *   stream and print the message accumulated so far
+ * @property {boolean} [ignoreErrorEvents] skip error events as if they were events it does not know
+ * @property {boolean} [lenientStop] equivalent: print a stream that ends cleanly after message_delta without
+ *   message_stop (the message is whole then), as the Python SDK does
+ * @property {string} [contentEncoding] send the body with this Content-Encoding: gzip, deflate and br
+ *   compress it (equivalent, if the real API takes them: not verified); any other leaves it as it is
  * @property {boolean} [badRequestKindFromBody] report a 400 with the body's error type (invalid_request_error) as kind
  * @property {boolean} [authErrorAsMissingKey] report a 401 (the key refused) as kind missing_api_key
  * @property {boolean} [overloadedAsRateLimit] report a 529 (overloaded) as kind rate_limit
@@ -192,6 +201,7 @@ function accumulate(frames, flaws) {
   let startOutputTokens = 0;
   let stopped = false;
   let pendingStop;
+  let sawDelta = false;
   const json = new Map();
   for (const { event, data } of frames) {
     let ev;
@@ -232,6 +242,7 @@ function accumulate(frames, flaws) {
         if (flaws.crashOnEarlyPing && !message) throw new TypeError('a ping before message_start');
         break;
       case 'error':
+        if (flaws.ignoreErrorEvents) break;
         if (flaws.errorEventEndsStream && message) return message;
         if (flaws.firstErrorEventAsStatus && !message) {
           const status = STATUS_OF_ERROR_TYPE[ev.error?.type] ?? 500;
@@ -273,6 +284,7 @@ function accumulate(frames, flaws) {
         break;
       }
       case 'message_delta':
+        sawDelta = true;
         if (flaws.stopReasonAtMessageStop) pendingStop = ev.delta;
         else {
           message.stop_reason = ev.delta.stop_reason;
@@ -296,10 +308,26 @@ function accumulate(frames, flaws) {
         break;
     }
   }
-  if (!stopped && !flaws.acceptTruncated && !(flaws.stopReasonAtMessageStop && pendingStop))
+  if (
+    !stopped &&
+    !flaws.acceptTruncated &&
+    !(flaws.stopReasonAtMessageStop && pendingStop) &&
+    !(flaws.lenientStop && sawDelta)
+  )
     throw new ClientFailure('stream', 'the stream ended before message_stop');
   if (!message) throw new ClientFailure('stream', 'no message_start');
   return message;
+}
+
+const ENCODERS = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync };
+
+/** The request body as sent, compressed as `flaws.contentEncoding` says (and that header set). */
+function encoded(body, headers, flaws) {
+  const text = JSON.stringify(body);
+  if (flaws.contentEncoding === undefined) return text;
+  headers['content-encoding'] = flaws.contentEncoding;
+  const encode = ENCODERS[flaws.contentEncoding];
+  return encode === undefined ? text : encode(Buffer.from(text));
 }
 
 async function request(flaws) {
@@ -315,6 +343,7 @@ async function request(flaws) {
   }
   if (flaws.extraToolField)
     body.tools = body.tools?.map((t) => ({ ...t, cache_control: { type: 'ephemeral' } }));
+  if (flaws.nullUnsetFields) body.tools = body.tools?.map((t) => ({ type: null, cache_control: null, ...t }));
   if (flaws.renameModel) body.model = `${body.model}-latest`;
   if (flaws.temperature !== undefined) body.temperature = flaws.temperature;
   const key = process.env.WIRECHECK_API_KEY || process.env.ANTHROPIC_API_KEY;
@@ -346,7 +375,11 @@ async function request(flaws) {
   let retried429 = false;
   for (;;) {
     try {
-      response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers,
+        body: encoded(body, headers, flaws),
+      });
     } catch (error) {
       throw new ClientFailure('connection', `${error.message}: ${error.cause?.code ?? ''}`);
     }

@@ -1,0 +1,3 @@
+import { main } from './base.mjs';
+
+await main({ lenientStop: true });
