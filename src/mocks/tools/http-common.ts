@@ -18,7 +18,7 @@ import { SESSION_QUEUE_LIMIT_BYTES } from '../../servers/http/outbound-queue.js'
 import { type RequiredHeaders, requiredHeaderRefusal } from '../../servers/http/required-headers.js';
 import { STREAMABLE_BODY_LIMIT_BYTES } from '../../servers/http/streamable-endpoint.js';
 import { BusyBody, keepBodiesAsText, OversizeBody } from './http-body.js';
-import { messageEntry, ToolJournal, type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
+import { messageEntry, ToolJournal, type ToolJournalHttpInput, UNNAMED_SESSION } from './journal.js';
 import { secretsOfRequest } from './journal-secrets.js';
 import { type ToolReplayPlan, toolReplayPlanOf } from './replay-plan.js';
 import { ReplayToolSession } from './replay-session.js';
@@ -140,7 +140,7 @@ function journalRefused(
       ? (request.query as Record<string, string | undefined>)[SESSION_QUERY_PARAM]
       : request.headers[STREAMABLE_HTTP_HEADERS.sessionId];
   const session = typeof named === 'string' && named !== '' ? named : UNNAMED_SESSION;
-  const http = httpOf(request.method, request.url, status, request.headers, bodyMsOf(request));
+  const http = httpOf(request.method, request.url, status, request.headers, headersAtOf(request));
   const own = secretsOfMockRequest(request);
   if (request.method === 'POST') {
     const body = request.body;
@@ -172,10 +172,9 @@ function journalRefused(
 /** When each request's headers arrived (performance.now()), before its body. */
 const headersArrived = new WeakMap<object, number>();
 
-/** Ms since `request`'s headers arrived: recorded with its body, how long the body took. */
-export function bodyMsOf(request: FastifyRequest): number | undefined {
-  const at = headersArrived.get(request.raw);
-  return at === undefined ? undefined : performance.now() - at;
+/** When `request`'s headers arrived (performance.now()): the journal dates its body's wait from it. */
+export function headersAtOf(request: FastifyRequest): number | undefined {
+  return headersArrived.get(request.raw);
 }
 
 /** The plans of the recordings to replay, one per recording (sessions take them in turn). */
@@ -208,22 +207,22 @@ export function originOf(hostHeader: string | undefined, app: FastifyInstance): 
 
 /**
  * The journal's view of an HTTP request: credentials redacted (headers by name, query
- * parameters, known values). `bodyMs`: how long its body took to arrive after its headers
- * (bodyMsOf when the body is recorded).
+ * parameters, known values). `headersAt`: when its headers arrived (headersAtOf), from which
+ * the journal works out how long its body took.
  */
 export function httpOf(
   method: string,
   url: string,
   status: number,
   headers: Record<string, string | string[] | undefined>,
-  bodyMs?: number,
-): NonNullable<ToolJournalEntry['http']> {
+  headersAt?: number,
+): ToolJournalHttpInput {
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers))
     if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
   const secrets = secretsOf(flat);
   const shown = { method, url: redactTarget(url, secrets), status, headers: redactHeaders(flat, secrets) };
-  return bodyMs === undefined ? shown : { ...shown, bodyMs: Math.round(bodyMs * 1000) / 1000 };
+  return headersAt === undefined ? shown : { ...shown, headersAt };
 }
 
 /** `http://ADDRESS:PORT` of a listening app (IPv6 in brackets). */

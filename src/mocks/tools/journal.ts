@@ -60,7 +60,19 @@ export interface ToolJournalEntry {
   readonly resume?: { readonly retryMs: number; readonly sinceDropMs: number };
 }
 
-export type ToolJournalInput = Omit<ToolJournalEntry, 'seq' | 'at' | 'atMs'>;
+/**
+ * An entry's HTTP request as recorded: `headersAt` is when its headers arrived (performance.now()),
+ * from which the journal works out `bodyMs` with the same clock reading that dates the entry, so
+ * `atMs - bodyMs` is the headers' arrival exactly (two readings apart erred by up to 200 ms under
+ * load, enough to turn which of two requests began first).
+ */
+export type ToolJournalHttpInput = Omit<NonNullable<ToolJournalEntry['http']>, 'bodyMs'> & {
+  readonly headersAt?: number;
+};
+
+export type ToolJournalInput = Omit<ToolJournalEntry, 'seq' | 'at' | 'atMs' | 'http'> & {
+  readonly http?: ToolJournalHttpInput;
+};
 
 /**
  * The session the mocks journal a message under when it named none (Streamable HTTP: no
@@ -99,13 +111,11 @@ export class ToolJournal {
    * or caused it, are scrubbed whatever was learned since, and kept for the entry's session.
    */
   record(raw: ToolJournalInput, own?: readonly string[]): ToolJournalEntry {
-    const input = scrubEntry(raw, this.secrets.of(raw.session, own));
+    const now = performance.now();
+    const { http, ...scrubbed } = scrubEntry(raw, this.secrets.of(raw.session, own));
+    const input = http === undefined ? scrubbed : { ...scrubbed, http: timedHttp(http, now) };
     const kept = keptText(input.text, this.limits.bodyBytes);
-    const stamp = {
-      seq: this.nextSeq++,
-      at: Date.now(),
-      atMs: Math.round((performance.now() - this.started) * 1000) / 1000,
-    };
+    const stamp = { seq: this.nextSeq++, at: Date.now(), atMs: thousandths(now - this.started) };
     // A cut message keeps no parsed value: its text is what the journal says it was.
     const { value: _value, ...withoutValue } = input;
     const entry: ToolJournalEntry =
@@ -198,4 +208,15 @@ export function messageEntry(
   } catch (e) {
     return { ...rest, kind: 'message', text, parseError: (e as Error).message };
   }
+}
+
+/** `ms` rounded to the microsecond, as the journal keeps times. */
+function thousandths(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/** The entry's HTTP request with `bodyMs` from its headers' arrival to `now`, the entry's own time. */
+function timedHttp(http: ToolJournalHttpInput, now: number): NonNullable<ToolJournalEntry['http']> {
+  const { headersAt, ...rest } = http;
+  return headersAt === undefined ? rest : { ...rest, bodyMs: thousandths(now - headersAt) };
 }

@@ -12,7 +12,7 @@ import { sessionIdOfRequest } from '../../servers/http/session-id.js';
 import { nodeHttp } from '../../transports/node-http.js';
 import type { JournalLimits } from '../limits.js';
 import {
-  bodyMsOf,
+  headersAtOf,
   httpOf,
   listeningOrigin,
   mockHttpBase,
@@ -185,7 +185,7 @@ export function buildMockToolServer(
       session: stream === undefined ? id || UNNAMED_SESSION : id,
       transport: 'sse',
       direction: 'received',
-      http: httpOf('POST', request.url, status, request.headers, bodyMsOf(request)),
+      http: httpOf('POST', request.url, status, request.headers, headersAtOf(request)),
     });
     journal.record(entry, secretsOfMockRequest(request));
     if (stream === undefined || stream.ended) {

@@ -16,7 +16,7 @@ import {
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
-import { bodyMsOf, httpOf, listeningOrigin, mockHttpBase, secretsOfMockRequest } from './http-common.js';
+import { headersAtOf, httpOf, listeningOrigin, mockHttpBase, secretsOfMockRequest } from './http-common.js';
 import { messageEntry, type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
 import type {
@@ -139,7 +139,7 @@ export function buildStreamableHttpMockToolServer(
       session,
       transport: 'http',
       direction: 'received',
-      http: httpOf(request.method, request.url, status, request.headers, bodyMsOf(request)),
+      http: httpOf(request.method, request.url, status, request.headers, headersAtOf(request)),
     });
     journal.record(entry, secretsOfMockRequest(request));
     return entry;
