@@ -1,6 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { isFixtureFileName, isPartialFile } from '../fixtures/exchange-file.js';
+import { parseFixtureFileText } from '../fixtures/format.js';
 import {
   BUNDLED_LIBRARY_DIR,
   describeValidation,
@@ -15,7 +17,7 @@ import {
 import { WirecheckError } from '../harness/errors.js';
 import { Fixture as LegacyFixture, FixtureList as LegacyFixtureList } from '../mocks/messages/index.js';
 import { secretsOfEnv } from '../recording/tools/redact-target.js';
-import { shownUntrusted } from '../reporters/untrusted-text.js';
+import { shownUntrusted, withoutLineBreaks } from '../reporters/untrusted-text.js';
 import type { CliContext } from './context.js';
 import { reportError } from './report-error.js';
 
@@ -26,9 +28,15 @@ export interface FileVerdict {
   status: 'ok' | 'invalid' | 'unreadable';
   line: string;
   validation?: FixtureValidation;
+  /** A partial recording (`*.json.partial`), read as the exchange or session so far. */
+  partial?: true;
 }
 
-/** Files to validate: each file as given, each directory's `*.json` files (recursively), sorted. */
+/**
+ * Files to validate: each file as given, each directory's fixture files (recursively, sorted):
+ * `*.json`, and the `*.json.partial` files a recorder stopped mid-exchange left, which a
+ * replay of the directory serves.
+ */
 async function expand(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory()) return [path];
@@ -38,7 +46,7 @@ async function expand(path: string): Promise<string[]> {
   )) {
     const child = join(path, entry.name);
     if (entry.isDirectory()) out.push(...(await expand(child)));
-    else if (entry.name.endsWith('.json')) out.push(child);
+    else if (isFixtureFileName(entry.name)) out.push(child);
   }
   return out;
 }
@@ -55,6 +63,9 @@ export async function verdictOf(file: string): Promise<FileVerdict> {
   } catch (e) {
     return { file, status: 'unreadable', line: `cannot read: ${(e as Error).message}` };
   }
+  if (isPartialFile(file)) return partialVerdictOf(file, text);
+  // A whole file is read here rather than by parseFixtureText: it may be of the mock's reply
+  // format, and a fixture's format problems are listed (up to five), not only the first.
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -83,6 +94,37 @@ export async function verdictOf(file: string): Promise<FileVerdict> {
   return { file, status: validation.ok ? 'ok' : 'invalid', line: describeValidation(validation), validation };
 }
 
+/** A partial recording, read as every replay reads it (the exchange or session so far), then validated. */
+function partialVerdictOf(file: string, text: string): FileVerdict {
+  let fixture: ReturnType<typeof parseFixtureFileText>;
+  try {
+    fixture = parseFixtureFileText(text, file);
+  } catch (e) {
+    if (!(e instanceof FixtureFormatError)) throw e;
+    const where = e.path === '' ? '' : `${e.path}: `;
+    return {
+      file,
+      status: 'invalid',
+      line: `INVALID: partial recording: ${where}${e.problem}`,
+      partial: true,
+    };
+  }
+  const validation = validateFixture(fixture);
+  const what =
+    fixture.kind !== 'messages-exchange'
+      ? 'the session as journaled until the recorder stopped'
+      : fixture.truncated
+        ? 'the recording was cut: the exchange so far'
+        : 'a whole exchange not yet renamed';
+  return {
+    file,
+    status: validation.ok ? 'ok' : 'invalid',
+    line: `${describeValidation(validation)} (partial recording: ${what})`,
+    validation,
+    partial: true,
+  };
+}
+
 function exitCodeOf(verdicts: readonly FileVerdict[]): number {
   if (verdicts.some((v) => v.status === 'unreadable')) return 2;
   return verdicts.some((v) => v.status === 'invalid') ? 1 : 0;
@@ -105,22 +147,37 @@ export function addFixturesCommand(
       const verdicts: FileVerdict[] = [];
       for (const file of files) verdicts.push(await verdictOf(file));
       // A file's name and what it records (an event name) are printed: shown, not obeyed. In
-      // the JSON, the escapes of a string's characters are the JSON escapes of the same.
-      if (opts.json) ctx.stdout.write(`${shownUntrusted(JSON.stringify(verdicts, null, 2), ctx.env)}\n`);
-      else
+      // the JSON, the escapes of a string's characters are the JSON escapes of the same, and
+      // every line break is the pretty-printer's (a string holds none raw): shown line by line.
+      if (opts.json) {
+        const lines = JSON.stringify(verdicts, null, 2).split('\n');
+        ctx.stdout.write(`${lines.map((line) => shownUntrusted(line, ctx.env)).join('\n')}\n`);
+      } else
         for (const v of verdicts)
           if (v.status !== 'unreadable')
             ctx.stdout.write(`${shownUntrusted(`${v.file}: ${v.line}`, ctx.env)}\n`);
       // A file that cannot be read is an error of the run, not a verdict on a fixture: stderr, with its code.
       for (const v of verdicts) {
         if (v.status === 'unreadable') {
-          reportError(ctx.stderr, new WirecheckError('WC_FIXTURE_READ', `${v.file}: ${v.line}`));
+          // One line: reportError keeps line breaks (a stack's), and a file name may hold one.
+          reportError(
+            ctx.stderr,
+            new WirecheckError('WC_FIXTURE_READ', withoutLineBreaks(`${v.file}: ${v.line}`)),
+          );
         }
       }
-      if (files.length === 0)
-        ctx.stderr.write(
-          `wirecheck fixtures validate: no .json files under ${shownUntrusted(roots.join(', '), ctx.env)}\n`,
+      if (files.length === 0) {
+        // Nothing checked is no verdict: exit 0 here would pass a CI step pointed at a wrong path.
+        reportError(
+          ctx.stderr,
+          new WirecheckError(
+            'WC_FIXTURE_READ',
+            `no fixture file (*.json or *.json.partial) under ${withoutLineBreaks(roots.join(', '))}: nothing was validated`,
+          ),
         );
+        finish(2);
+        return;
+      }
       finish(exitCodeOf(verdicts));
     });
   fixtures
@@ -133,7 +190,9 @@ export function addFixturesCommand(
       try {
         json = JSON.parse(await readFile(har, 'utf8'));
       } catch (e) {
-        throw new WirecheckError('WC_FIXTURE_READ', `${har}: ${(e as Error).message}`, { cause: e });
+        throw new WirecheckError('WC_FIXTURE_READ', withoutLineBreaks(`${har}: ${(e as Error).message}`), {
+          cause: e,
+        });
       }
       let exchanges: ReturnType<typeof importHar>;
       try {
@@ -141,7 +200,7 @@ export function addFixturesCommand(
         exchanges = importHar(json, har, secretsOfEnv(ctx.env));
       } catch (e) {
         if (e instanceof FixtureFormatError)
-          throw new WirecheckError('WC_FIXTURE_READ', e.message, { cause: e });
+          throw new WirecheckError('WC_FIXTURE_READ', withoutLineBreaks(e.message), { cause: e });
         throw e;
       }
       if (exchanges.length === 0) {

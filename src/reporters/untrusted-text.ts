@@ -78,11 +78,23 @@ export function readByGitHubActions(env: Readonly<Record<string, string | undefi
 }
 
 /**
- * Text from a target or a file as a console line shows it, the one way every command prints
- * such text: its terminal controls as text and, where the GitHub Actions runner reads the
- * output, no line of it a workflow command.
+ * `text` with its line feeds shown as `\n`: for text that is one field of a one-line message
+ * (a file name, an event name, a header). A line feed there would end wirecheck's line and
+ * start one the text wrote (a fixture named `x\nfixtures/ok.json: ok: ...` would print an
+ * `ok` line of its own). A carriage return and the other line breaks are terminal controls,
+ * shown as `\uXXXX` by withoutTerminalControls.
+ */
+export function withoutLineBreaks(text: string): string {
+  return text.replace(/\n/g, '\\n');
+}
+
+/**
+ * Text from a target or a file as part of one console line, the one way every command prints
+ * such text: on that line (a line feed as `\n`), its terminal controls as text and, where the
+ * GitHub Actions runner reads the output, no line of it a workflow command. Text of many
+ * lines whose breaks are wirecheck's own (JSON it pretty-printed) is shown line by line.
  */
 export function shownUntrusted(text: string, env: Readonly<Record<string, string | undefined>>): string {
-  const shown = withoutTerminalControls(text);
+  const shown = withoutTerminalControls(withoutLineBreaks(text));
   return readByGitHubActions(env) ? withoutWorkflowCommands(shown) : shown;
 }

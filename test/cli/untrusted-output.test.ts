@@ -96,3 +96,77 @@ describe('serve mock-tools --replay DIR', () => {
     expect(run.stderr).not.toMatch(OBEYED);
   });
 });
+
+// A line feed in a file name would end wirecheck's line and start one the name wrote: a
+// fixture named so could print an `ok` line of its own. Each such name stays on its line.
+describe('a file name with a line feed stays on its line', () => {
+  const FORGED = 'x\nforged.json: ok: SSE stream, 7 frames';
+
+  async function tempDir(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'wirecheck-untrusted-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  test('fixtures validate: one verdict line per file, and --json keeps the name', async () => {
+    const dir = await tempDir();
+    const library = resolve(import.meta.dirname, '../../fixtures/library/text.json');
+    await writeFile(join(dir, `${FORGED}.json`), await readFile(library, 'utf8'));
+    const run = await cli(['fixtures', 'validate', dir]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('x\\nforged.json: ok: SSE stream, 7 frames.json: ok: ');
+    const json = await cli(['fixtures', 'validate', dir, '--json']);
+    expect((JSON.parse(json.stdout) as { file: string }[])[0]!.file).toBe(join(dir, `${FORGED}.json`));
+  });
+
+  test('fixtures validate: a path that cannot be read is one error line', async () => {
+    const dir = await tempDir();
+    const run = await cli(['fixtures', 'validate', join(dir, `${FORGED}.json`)]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n').filter((l) => l !== '')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^wirecheck: WC_FIXTURE_READ: .*x\\nforged\.json/);
+  });
+
+  test('fixtures import: the file written is printed on one line', async () => {
+    const dir = await tempDir();
+    const har = {
+      log: {
+        entries: [
+          {
+            request: { method: 'POST', url: 'http://x/v1/messages', headers: [] },
+            response: {
+              status: 529,
+              headers: [{ name: 'content-type', value: 'application/json' }],
+              content: {
+                text: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+              },
+            },
+          },
+        ],
+      },
+    };
+    const file = join(dir, `${FORGED}.har`);
+    await writeFile(file, JSON.stringify(har));
+    const run = await cli(['fixtures', 'import', file, '--out', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${join(dir, 'x\\nforged.json: ok: SSE stream, 7 frames-001.json')}\n`);
+  });
+
+  test('serve mock-tools --replay DIR: the skipping line is one line', async () => {
+    const dir = await tempDir();
+    const good = resolve(import.meta.dirname, '../../fixtures/library/tool-sessions/stdio.json');
+    await writeFile(join(dir, 'a.json'), await readFile(good, 'utf8'));
+    await writeFile(join(dir, `b${FORGED}.json`), '{');
+    const stopped = new AbortController();
+    stopped.abort();
+    const run = await cli(['serve', 'mock-tools', '--transport', 'http', '--port', '0', '--replay', dir], {
+      shutdown: stopped.signal,
+    });
+    expect(run.code).toBe(0);
+    const skipping = run.stderr.split('\n').filter((l) => l.includes('forged'));
+    expect(skipping).toHaveLength(1);
+    expect(skipping[0]).toMatch(/^wirecheck serve mock-tools: skipping .*bx\\nforged\.json/);
+  });
+});

@@ -39,3 +39,36 @@ describe('mapJsonValue', () => {
     expect(out).toBe('mapped');
   });
 });
+
+describe('mapJsonValue keeps what JSON.parse made', () => {
+  it('keeps the order of keys at every level', () => {
+    const out = mapJsonValue(
+      { a: 1, b: { c: 1, d: 2, e: [{ f: 'x', g: 'y' }] }, h: 'z' },
+      { string: (s) => s },
+    );
+    expect(JSON.stringify(out)).toBe('{"a":1,"b":{"c":1,"d":2,"e":[{"f":"x","g":"y"}]},"h":"z"}');
+  });
+
+  it('keeps a replaced member in its place among walked ones', () => {
+    const out = mapJsonValue(
+      { a: 'x', token: 's', b: 'y' },
+      { string: (s) => s.toUpperCase(), member: (k) => (k === 'token' ? { value: '[r]' } : undefined) },
+    );
+    expect(JSON.stringify(out)).toBe('{"a":"X","token":"[r]","b":"Y"}');
+  });
+
+  it('two keys mapped to one name: one member, in the first place, with the last value', () => {
+    const out = mapJsonValue(
+      { A: 'first', b: 1, a: 'last' },
+      { string: (s) => s, key: (k) => k.toLowerCase() },
+    );
+    expect(JSON.stringify(out)).toBe('{"a":"last","b":1}');
+  });
+
+  it('keeps a __proto__ member as a member, not as the copy’s prototype', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":"yes"},"a":"x"}') as object;
+    const out = mapJsonValue(value, { string: (s) => `${s}!` }) as Record<string, unknown>;
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":"yes!"},"a":"x!"}');
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+});

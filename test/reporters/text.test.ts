@@ -155,10 +155,16 @@ describe('workflowCommandFilter', () => {
 
 describe('shownUntrusted', () => {
   test('terminal controls always; workflow commands only where the GitHub Actions runner reads', () => {
-    const text = '\u001b]52;c;cHduZWQ=\u0007\n::add-mask::FAIL';
-    expect(shownUntrusted(text, {})).toBe('\\u001b]52;c;cHduZWQ=\\u0007\n::add-mask::FAIL');
+    const text = '::add-mask::FAIL\u001b]52;c;cHduZWQ=\u0007';
+    expect(shownUntrusted(text, {})).toBe('::add-mask::FAIL\\u001b]52;c;cHduZWQ=\\u0007');
     expect(shownUntrusted(text, { GITHUB_ACTIONS: 'true' })).toBe(
-      '\\u001b]52;c;cHduZWQ=\\u0007\n\\u003a:add-mask::FAIL',
+      '\\u003a:add-mask::FAIL\\u001b]52;c;cHduZWQ=\\u0007',
     );
+  });
+
+  test('a line feed is shown as \\n: the text stays on the line it is part of', () => {
+    const text = 'a.json\nfixtures/b.json: ok: forged\r\n::add-mask::FAIL';
+    expect(shownUntrusted(text, {})).toBe('a.json\\nfixtures/b.json: ok: forged\\u000d\\n::add-mask::FAIL');
+    expect(shownUntrusted(text, { GITHUB_ACTIONS: 'true' })).not.toContain('\n');
   });
 });

@@ -11,6 +11,7 @@ import { encodeFrame } from '../../protocol/sse/index.js';
 import { mixSeed, type Random, seededRandom } from '../messages/random.js';
 import type { ToolJournal } from './journal.js';
 import { journalSent } from './journal-sent.js';
+import { withLiveId } from './live-id.js';
 import { matchKeyOf, type ToolReplayPart, type ToolReplayPlan, type ToolReplayStep } from './replay-plan.js';
 import type { ToolScenario } from './scenario.js';
 import type { SessionChannel } from './session.js';
@@ -56,7 +57,7 @@ export class ReplayToolSession {
   private running = false;
   private idleWaiters: (() => void)[] = [];
   private midStep = false;
-  private extras: unknown[] = [];
+  private extras: { message: unknown; text: string }[] = [];
   private out: Buffer[] = [];
   private outChunk = -1;
   private timers = new Set<NodeJS.Timeout>();
@@ -123,7 +124,8 @@ export class ReplayToolSession {
         const passed = this.passedOver.get(at);
         if (passed) {
           this.passedOver.delete(at);
-          this.extra({ ...(passed.value as object), id: this.liveIds.get(at) });
+          const text = this.liveText(passed);
+          this.extra(JSON.parse(text) as unknown, text);
         }
       } else if (c.kind === 'request') {
         this.extra(
@@ -248,9 +250,7 @@ export class ReplayToolSession {
 
   /** The reply's parts with the live id in place of the recorded one, cut where the recording was. */
   private remapped(step: ToolReplayStep): readonly ToolReplayPart[] {
-    const liveId = this.liveIds.get(step.replyTo!)!;
-    const value = step.value as Record<string, unknown>;
-    const text = JSON.stringify({ ...value, id: liveId });
+    const text = this.liveText(step);
     if (this.plan.transport === 'stdio') {
       const part = step.parts[0]!;
       return [{ ...part, bytes: Buffer.from(`${text}\n`) }];
@@ -290,9 +290,17 @@ export class ReplayToolSession {
 
   /** The message's text as it goes out: the reply's id replaced by the live one. */
   private liveText(step: ToolReplayStep): string {
-    return step.replyTo === undefined
-      ? step.text!
-      : JSON.stringify({ ...(step.value as object), id: this.liveIds.get(step.replyTo) });
+    const text =
+      step.replyTo === undefined
+        ? step.text!
+        : withLiveId(step.text!, step.value, this.liveIds.get(step.replyTo));
+    // stdio frames a message as one line, and an SSE frame's data or an HTTP body may span
+    // several. A line break in JSON text can only be whitespace between tokens (a string
+    // holds none raw), so a space in its place is the same message on one line. A stdio
+    // recording's lines are sent as they are (a CRLF line keeps its `\r`).
+    return this.channel.transport === 'stdio' && this.plan.transport !== 'stdio'
+      ? text.replace(/\r\n|\r|\n/g, ' ')
+      : text;
   }
 
   private sentMessage(step: ToolReplayStep): void {
@@ -302,8 +310,8 @@ export class ReplayToolSession {
   }
 
   /** A message of the mock's own (an answer the recording has not, a fault): between steps. */
-  private extra(message: unknown): void {
-    this.extras.push(message);
+  private extra(message: unknown, text = JSON.stringify(message)): void {
+    this.extras.push({ message, text });
     if (!this.midStep) this.flushExtras();
   }
 
@@ -312,9 +320,8 @@ export class ReplayToolSession {
     this.flush();
     const pending = this.extras;
     this.extras = [];
-    for (const message of pending) {
+    for (const { message, text } of pending) {
       if (this.closedFlag) return;
-      const text = JSON.stringify(message);
       journalSent(this.journal, this.channel, 'message', text, message);
       this.channel.write(text);
       this.countSent();

@@ -47,10 +47,8 @@ describe('the journal redacts credential-named fields of a JSON body', () => {
   });
 
   test('cut by the journal: the kept start holds no token, and the size noted is the body sent', async () => {
-    const payload = JSON.stringify({
-      ...withToken,
-      messages: [{ role: 'user', content: 'x'.repeat(20_000) }],
-    });
+    // The long field after the token's, so the kept start reaches it (keys keep their order).
+    const payload = JSON.stringify({ ...withToken, system: 'x'.repeat(20_000) });
     const { served, entry } = await send(payload, { journalLimits: { bodyBytes: 4096 } });
     expect(served).not.toContain(TOKEN);
     expect(entry.bodyTruncated).toEqual({ bytes: Buffer.byteLength(payload) });
