@@ -42,6 +42,8 @@ export interface CallPolicy {
   readonly refusedNote: string | undefined;
   /** Listed tools no check sees: their entries are malformed (listed-tools.ts). */
   readonly unread: UnreadTools;
+  /** The --call-tools the policy was made from (absent: the default), for messages naming the flag that would allow a tool. */
+  readonly option?: CallToolsOption;
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
@@ -96,7 +98,14 @@ export function callPolicy(
       because.set(tool.name, reason);
     }
   }
-  return { allowed, because, refused, refusedNote: refusedNote(refused, option), unread };
+  return {
+    allowed,
+    because,
+    refused,
+    refusedNote: refusedNote(refused, option),
+    unread,
+    ...(option === undefined ? {} : { option }),
+  };
 }
 
 const SHOWN = 12;

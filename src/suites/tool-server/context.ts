@@ -19,6 +19,7 @@ import {
 } from '../../protocol/mcp/index.js';
 import { redactCommand, redactUrl } from '../../recording/tools/redact-target.js';
 import { CallBacklog } from './call-backlog.js';
+import { CallLedger } from './call-gate.js';
 import { type CallPolicy, callPolicy, unlistedNamesProblem } from './call-policy.js';
 import type { Channel } from './channel.js';
 import { rpcEvidence } from './evidence.js';
@@ -172,6 +173,8 @@ export interface ToolServerCtx {
   toolPages(): Promise<ToolPages>;
   /** Which listed tools the checks may call (--call-tools; call-policy.ts). */
   policy(): Promise<CallPolicy>;
+  /** The gate every tools/call of the run passes, and the calls it let through (call-gate.ts). */
+  readonly calls: CallLedger;
   /**
    * A value computed once per run and shared by the checks that judge it. The sessions `make`
    * opens stay open for them (session-owners.ts), unless making it failed; once every check
@@ -239,7 +242,9 @@ export async function openToolServer(
   );
   const silence = new SilenceWatch();
   const backlog = new CallBacklog(replyMs);
+  const calls = new CallLedger();
   const track = <C extends Channel>(c: C): C => {
+    c.peer.callGate = calls;
     channels.add(c);
     owners.opened(c);
     watchSilence(c, silence);
@@ -614,8 +619,11 @@ export async function openToolServer(
     policy: () =>
       shared('policy', async () => {
         const list = await toolList();
-        return callPolicy(list.tools, serverInfo?.name, target.callTools, list.unread);
+        const policy = callPolicy(list.tools, serverInfo?.name, target.callTools, list.unread);
+        calls.usePolicy(policy);
+        return policy;
       }),
+    calls,
     shared,
     ownSessions: (id, signal, body) => owners.asCheck(id, signal, body),
     leftovers,

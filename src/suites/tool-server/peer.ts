@@ -12,6 +12,7 @@ import {
   successResponse,
 } from '../../protocol/jsonrpc/index.js';
 import { METHODS } from '../../protocol/mcp/index.js';
+import type { CallGate } from './call-gate.js';
 import { STDIO_WORDS, WireLog, type WireProblemKind, type WireVocabulary } from './diagnosis.js';
 import { type KeptTextAccount, keptTextPool } from './kept-text.js';
 
@@ -138,6 +139,11 @@ export class RpcPeer {
   readonly sentIds = new Set<JsonRpcId>();
   /** The tools/call requests among them, with when each was sent (performance.now()). */
   private readonly callsSent = new Map<JsonRpcId, number>();
+  /**
+   * Asked before any tools/call leaves this peer (call-gate.ts); set by the suite's context on
+   * every session it opens. Absent on a channel opened outside a run (the transport's own tests).
+   */
+  callGate: CallGate | undefined;
   /** The longest a tools/call took to be answered, in ms (0 before any was). */
   slowestCallMs = 0;
   /** What arrived, summed up: see Channel.diagnosis(). */
@@ -178,6 +184,9 @@ export class RpcPeer {
   }
 
   recordSent(text: string, value?: unknown): void {
+    // Before anything is kept or sent: a refused call must never reach the server.
+    const calls = value === undefined ? [] : this.toolCallsIn(value);
+    for (const name of calls) this.callGate?.record(name);
     if (this.sentKept < PEER_LIMITS.maxKeptItems) {
       this.sentKept += 1;
       const whole = this.sentText + text.length <= PEER_LIMITS.maxSentText;
@@ -197,6 +206,32 @@ export class RpcPeer {
     // asks for an array, with a "should"), and those replies are not strays.
     if (c.kind === 'batch') for (const item of c.items) this.recordRequest(classifyMessage(item));
     else this.recordRequest(c);
+  }
+
+  /**
+   * The tool names of the tools/call requests in a message or batch, each let through by the
+   * gate; a HarnessBug for the first it refuses. Read from the raw value, not the parsed
+   * envelope: a lenient server may run a call whose envelope JSON-RPC would refuse.
+   */
+  private toolCallsIn(value: unknown): string[] {
+    const gate = this.callGate;
+    if (gate === undefined) return [];
+    const names: string[] = [];
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item !== 'object' || item === null) continue;
+      const { method, params } = item as { method?: unknown; params?: unknown };
+      if (method !== METHODS.toolsCall) continue;
+      const name =
+        typeof params === 'object' && params !== null ? (params as { name?: unknown }).name : undefined;
+      const refused = gate.refusal(name);
+      if (refused !== undefined) {
+        throw new HarnessBug(
+          `wirecheck was about to send a tools/call the call policy does not allow, on session ${this.label}: ${refused}. Every check picks its tools from the allowed ones, so this is a bug of wirecheck; nothing was sent`,
+        );
+      }
+      names.push(name as string);
+    }
+    return names;
   }
 
   private recordRequest(c: ReturnType<typeof classifyMessage>): void {

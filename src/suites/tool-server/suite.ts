@@ -47,9 +47,10 @@ export function createToolServerSuite(
         ...streamableHttpChecks,
         ...sessionModelChecks,
         ...propertyChecks,
-        ...notCalledChecks,
         ...malformedChecks,
         ...keepAliveChecks,
+        // After every check that calls tools: it names what they called.
+        ...notCalledChecks,
         // After every other: it judges what every stdio session of the run left running.
         ...leftoverChecks,
       ].map(skipShouldOnPrerequisite),

@@ -16,10 +16,10 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
     id: 'tool-server.tools.not-called',
     clause: `${CLAUSES.objects} (Tool); wirecheck's --call-tools (no tool called unless allowed)`,
     description:
-      'Names the listed tools the checks did not call (not allowed by --call-tools, allowed but with a schema no generated arguments fit, or listed with an entry the Tool schema refuses, which tools.list-shape judges): a skip that says what the run did not exercise, never a failure.',
+      'Names the listed tools the checks called, with why each could be (read-only, named in --call-tools...) and how many calls it got, and the ones they did not call (not allowed by --call-tools, allowed but with a schema no generated arguments fit, or listed with an entry the Tool schema refuses, which tools.list-shape judges): a skip that says what the run did and did not exercise, never a failure.',
     level: 'must',
     basis: 'contract',
-    rule: 'The contract of wirecheck with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool left uncalled is named, so the user sees what the run did not exercise. Not a rule of the server: this check only ever skips.',
+    rule: 'The contract of wirecheck with its user: no tool of a third-party server is called with generated arguments unless the user allowed it (--call-tools; by default read-only tools only); every tool called is named with why it could be and how often, and every tool left uncalled is named, so the user sees what the run did and did not exercise. Not a rule of the server: this check only ever skips.',
     async run(ctx) {
       const policy = await ctx.policy().catch((e: unknown) => {
         // Not a verdict on the server, not even under the list's shared cause: the must checks
@@ -37,8 +37,11 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
           : `; not called with generated arguments, since none could be made for their schemas: ${leftOut.slice(0, 5).join('; ')}${leftOut.length > 5 ? `; and ${leftOut.length - 5} more` : ''}`;
       const unread = unreadNote(policy.unread);
       const malformed = unread === undefined ? '' : `; not called: ${unread}`;
+      // What was called, and why it could be: the checks before this one made every call of
+      // the run (the suite runs it after them), so the counts are the run's.
+      const called = `${ctx.calls.calledNote()}; `;
       if (policy.refusedNote !== undefined)
-        throw new CheckSkipped(`${policy.refusedNote}${ungenerated}${malformed}`);
+        throw new CheckSkipped(`${called}${policy.refusedNote}${ungenerated}${malformed}`);
       if (policy.allowed.length === 0) {
         throw new CheckSkipped(
           unread === undefined
@@ -48,8 +51,8 @@ export const notCalledChecks: Check<ToolServerCtx>[] = [
       }
       throw new CheckSkipped(
         unread === undefined
-          ? `every listed tool may be called${ungenerated}`
-          : `every well-formed listed tool may be called${ungenerated}${malformed}`,
+          ? `${called}every listed tool may be called${ungenerated}`
+          : `${called}every well-formed listed tool may be called${ungenerated}${malformed}`,
       );
     },
   },

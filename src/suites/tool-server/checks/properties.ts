@@ -9,6 +9,7 @@ import {
 import { harnessBugOf } from '../../../harness/programmer-error.js';
 import { checkProperty, recordJudgedRuns } from '../../../harness/property.js';
 import { METHODS } from '../../../protocol/mcp/index.js';
+import { savedCallRefusal } from '../call-gate.js';
 import { noToolMessage } from '../call-policy.js';
 import type { Channel } from '../channel.js';
 import type { ToolServerCtx } from '../context.js';
@@ -86,7 +87,12 @@ function generatedCalls(ctx: ToolServerCtx, env: CheckEnv) {
       await checkProperty(
         env,
         arbitrary,
-        async ({ tool, args }) => {
+        async (value) => {
+          // A replayed case is the file's value, not one generated from the allowed tools: a
+          // file never widens what the user allowed, so it is asked before anything is sent.
+          const refused = savedCallRefusal(policy, value);
+          if (refused !== undefined) throw new CheckSkipped(refused);
+          const { tool, args } = value;
           if (performance.now() > deadline) {
             outOfTime = true;
             return;

@@ -12,6 +12,7 @@ import {
 import { noToolMessage } from '../call-policy.js';
 import type { ToolServerCtx } from '../context.js';
 import { unreadNote } from '../listed-tools.js';
+import { PrerequisiteFailed } from '../prerequisite.js';
 import { call, successOf } from '../rpc.js';
 import {
   answerKind,
@@ -36,6 +37,7 @@ import {
 } from '../tool-choice.js';
 import { brief, CHECK_MS, CLAUSES, failWith } from './common.js';
 
+/** The name the unknown-tool probe calls, unless the server lists it (then a suffix is added: CallLedger.probeName). */
 const UNKNOWN_TOOL = 'wirecheck-no-such-tool-7f3a';
 
 /** At most this many tools with an outputSchema are called by the structured-content check. */
@@ -65,12 +67,36 @@ export async function callable(ctx: ToolServerCtx, what: string) {
   return policy.allowed;
 }
 
+/**
+ * Every name tools/list gave, malformed entries' too (a tool named there is still the
+ * server's); none when the list could not be read (its checks report why).
+ */
+async function listedNames(ctx: ToolServerCtx): Promise<Set<string>> {
+  const pages = await ctx.toolPages().catch((e: unknown) => {
+    if (e instanceof PrerequisiteFailed) return undefined;
+    throw e;
+  });
+  const names = new Set<string>();
+  for (const result of pages?.results ?? []) {
+    const raw = (result as { tools?: unknown } | null)?.tools;
+    if (!Array.isArray(raw)) continue;
+    for (const item of raw) {
+      const name = (item as { name?: unknown } | null)?.name;
+      if (typeof name === 'string') names.add(name);
+    }
+  }
+  return names;
+}
+
 /** One call of the unknown tool, shared by the two checks that judge its answer. */
 function unknownToolCall(ctx: ToolServerCtx) {
   return ctx.shared('unknown-tool', async () => {
+    // A server may list a tool by the probe's own name: it is then a tool of the server,
+    // called with {} unasked, so the probe takes a name the listing does not hold.
+    const name = ctx.calls.probeName(UNKNOWN_TOOL, await listedNames(ctx));
     const channel = await ctx.main();
-    const reply = await call(channel, METHODS.toolsCall, { name: UNKNOWN_TOOL, arguments: {} }, ctx.replyMs);
-    return { channel, reply, answer: unknownToolAnswer(reply, UNKNOWN_TOOL) };
+    const reply = await call(channel, METHODS.toolsCall, { name, arguments: {} }, ctx.replyMs);
+    return { channel, reply, name, answer: unknownToolAnswer(reply, name) };
   });
 }
 
@@ -284,10 +310,10 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     rule: 'The spec: calling a tool name the server does not offer is an error, and its message names the unknown tool. Every tool server.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const { channel, reply, answer } = await unknownToolCall(ctx);
+      const { channel, reply, name, answer } = await unknownToolCall(ctx);
       if (answer.kind === 'success' || answer.kind === 'malformed') {
         throw failWith(
-          `calling the unknown tool ${UNKNOWN_TOOL} was answered as a success: ${brief(reply)}`,
+          `calling the unknown tool ${name} was answered as a success: ${brief(reply)}`,
           'a JSON-RPC error (or a result with isError: true) naming the tool',
           brief(reply),
           [channel],
@@ -295,8 +321,8 @@ export const toolChecks: Check<ToolServerCtx>[] = [
       }
       if (!answer.names) {
         throw failWith(
-          `the refusal of the unknown tool ${UNKNOWN_TOOL} does not name it: ${brief(reply)}`,
-          `an error message containing ${UNKNOWN_TOOL}`,
+          `the refusal of the unknown tool ${name} does not name it: ${brief(reply)}`,
+          `an error message containing ${name}`,
           brief(reply),
           [channel],
         );
@@ -312,10 +338,10 @@ export const toolChecks: Check<ToolServerCtx>[] = [
     rule: 'MCP 2024-11-05 lists an unknown tool among the protocol errors (a JSON-RPC error such as -32602), and isError results among tool execution errors; it states no MUST, and the official SDK answers a result with isError: true.',
     timeoutMs: CHECK_MS,
     async run(ctx) {
-      const { channel, reply, answer } = await unknownToolCall(ctx);
+      const { channel, reply, name, answer } = await unknownToolCall(ctx);
       if (answer.kind === 'error') return;
       throw failWith(
-        `the unknown tool ${UNKNOWN_TOOL} got ${answer.kind === 'is-error' ? 'a result with isError: true' : 'a success'} instead of a JSON-RPC error: ${brief(reply)}`,
+        `the unknown tool ${name} got ${answer.kind === 'is-error' ? 'a result with isError: true' : 'a success'} instead of a JSON-RPC error: ${brief(reply)}`,
         `a JSON-RPC error (e.g. ${JSONRPC_ERRORS.invalidParams})`,
         brief(reply),
         [channel],
