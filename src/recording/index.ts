@@ -14,3 +14,4 @@ export {
   secretsOf,
   secretsOfTarget,
 } from './redact.js';
+export { createEventStreamScrubber } from './stream-deltas.js';

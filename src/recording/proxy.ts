@@ -15,6 +15,7 @@ import { parseJsonBounded } from '../protocol/json/bounded.js';
 import { errorBody } from '../protocol/messages/index.js';
 import { DROP_HOST, flatHeaders, forwardable, upstreamHeaders } from './headers.js';
 import {
+  type ChunkScrubber,
   createChunkScrubber,
   mergeSecrets,
   redactBody,
@@ -25,6 +26,7 @@ import {
   secretsOfTarget,
 } from './redact.js';
 import { createPacer, createUpstream, readBoundedBody, startRelayServer } from './relay-server.js';
+import { createEventStreamScrubber, isEventStream } from './stream-deltas.js';
 
 export interface RecordingProxyOptions {
   /** Base URL of the real service, e.g. `https://api.anthropic.com` (a path prefix is kept). */
@@ -143,7 +145,9 @@ function stampOf(iso: string): string {
  * Secrets never reach a file: credential headers, query parameters and JSON fields are
  * redacted by name, and the values the client presented (and `options.secrets`) are
  * scrubbed from everything else, the upstream's headers and body included, where a chunk
- * keeps its length (a same-length mask) so its boundaries and timing stay true.
+ * keeps its length (a same-length mask) so its boundaries and timing stay true: written as
+ * they are or encoded (base64, escaped, percent-encoded), and, in an event stream, spread
+ * over the deltas of a content block (stream-deltas.ts).
  */
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
   const connections = createUpstream(options.upstream);
@@ -199,9 +203,10 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     let clientGone = false;
     let finished = false;
     let writer: ExchangeFileWriter | undefined;
-    // Chunks go through the scrubber (held back one chunk, to see a secret across a
-    // boundary) with their arrival times, then to the file and, if wanted, to memory.
-    const scrubber = createChunkScrubber(secrets);
+    // Chunks go through the scrubber (held back while their last bytes could begin a secret
+    // that the next completes; in an event stream, while a later delta could) with their
+    // arrival times, then to the file and, if wanted, to memory.
+    let scrubber: ChunkScrubber = createChunkScrubber(secrets);
     const times: number[] = [];
     const memory: RecordedChunk[] = [];
     let chunkCount = 0;
@@ -319,6 +324,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       status = up.statusCode ?? 0;
       headersAtMs = since();
       responseHeaders = flatHeaders(up.headers);
+      if (isEventStream(up.headers['content-type'])) scrubber = createEventStreamScrubber(secrets);
       // The file opens now: from here on a kill leaves the exchange so far.
       open();
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));

@@ -159,25 +159,77 @@ export function scrubPrefix(text: string, secrets: readonly string[], keep: numb
   // Nothing to find: decoding the escapes of a text of megabytes would cost seconds for nothing.
   if (!secrets.some((s) => s !== '')) return text.slice(0, keep);
   const window = text.slice(0, scrubWindow(text.length, secrets, keep));
-  // Where occurrences begin (+1) and end (-1): where the running sum is above zero is covered.
-  let edges: Int32Array | undefined;
-  for (const secret of secrets) {
-    for (const s of encodedForms(secret)) {
-      // A native search settles the usual case, a secret that is not there, at once.
-      const first = s === '' ? -1 : window.indexOf(s.slice(0, NATIVE_PROBE));
-      if (first === -1 || first >= keep) continue;
-      edges ??= new Int32Array(window.length + 1);
-      markOccurrences(window, s, first, keep, edges);
-    }
+  const edges = coverage(window, textPatterns(secrets), keep);
+  return edges === undefined ? window.slice(0, keep) : replaceCovered(window, edges, keep);
+}
+
+/**
+ * What a text is searched for: `literal`, strings found as they stand (a secret and its
+ * encodedForms); `decoded`, strings found once escapes are decoded (decodedEscapes).
+ */
+export interface SecretPatterns {
+  readonly literal: readonly string[];
+  readonly decoded: readonly string[];
+  /** The longest text an occurrence of one of them may take, however encoded. */
+  readonly reach: number;
+}
+
+/** The patterns of secrets in a text (UTF-16, as decoded). */
+export function textPatterns(secrets: readonly string[]): SecretPatterns {
+  const literal = new Set<string>();
+  const decoded: string[] = [];
+  let reach = 0;
+  for (const s of secrets) {
+    if (s === '') continue;
+    for (const form of encodedForms(s)) literal.add(form);
+    decoded.push(s);
+    reach = Math.max(reach, ENCODED_REACH * s.length);
   }
-  const escaped = decodedEscapes(window);
+  return { literal: [...literal], decoded, reach };
+}
+
+/**
+ * The patterns of secrets in bytes read as latin1 (one character a byte, so that where a
+ * pattern is found is where its bytes are): a secret as its UTF-8 bytes, its encoded forms
+ * (all ASCII), and, decoded, both its UTF-8 bytes (raw or percent-encoded) and its characters
+ * (what `\uXXXX` escapes of all its non-ASCII characters decode to).
+ */
+export function bytePatterns(secrets: readonly string[]): SecretPatterns {
+  const literal = new Set<string>();
+  const decoded = new Set<string>();
+  let reach = 0;
+  for (const s of secrets) {
+    const bytes = Buffer.from(s, 'utf8').toString('latin1');
+    if (bytes.length < MIN_SECRET_LENGTH) continue;
+    for (const form of encodedForms(s)) literal.add(form === s ? bytes : form);
+    decoded.add(bytes).add(s);
+    reach = Math.max(reach, ENCODED_REACH * s.length, bytes.length);
+  }
+  return { literal: [...literal], decoded: [...decoded], reach };
+}
+
+/**
+ * Where in `window` occurrences of `patterns` that begin before `keep` lie: +1 where one
+ * begins, -1 where it ends (covered where the running sum is above zero); undefined when
+ * there are none. An occurrence written with escapes covers the escapes it was decoded from.
+ */
+export function coverage(window: string, patterns: SecretPatterns, keep: number): Int32Array | undefined {
+  let edges: Int32Array | undefined;
+  for (const s of patterns.literal) {
+    // A native search settles the usual case, a secret that is not there, at once.
+    const first = s === '' ? -1 : window.indexOf(s.slice(0, NATIVE_PROBE));
+    if (first === -1 || first >= keep) continue;
+    edges ??= new Int32Array(window.length + 1);
+    markOccurrences(window, s, first, keep, edges);
+  }
+  const escaped = decodedEscapes(window, patterns);
   if (escaped !== undefined) {
     const { decoded, from } = escaped;
     // Where decoded characters that begin before the cut end.
     let before = 0;
     while (before < decoded.length && from[before]! < keep) before++;
     let found: Int32Array | undefined;
-    for (const s of secrets) {
+    for (const s of patterns.decoded) {
       const first = s === '' ? -1 : decoded.indexOf(s.slice(0, NATIVE_PROBE));
       if (first === -1 || first >= before) continue;
       found ??= new Int32Array(decoded.length + 1);
@@ -198,7 +250,58 @@ export function scrubPrefix(text: string, secrets: readonly string[], keep: numb
       }
     }
   }
-  return edges === undefined ? window.slice(0, keep) : replaceCovered(window, edges, keep);
+  return edges;
+}
+
+/** The covered runs of `edges` (see coverage), as [start, end) pairs in order. */
+export function coveredRuns(edges: Int32Array): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let i = 0, depth = 0, start = 0; i < edges.length; i++) {
+    const step = edges[i]!;
+    if (step === 0) continue;
+    const was = depth;
+    depth += step;
+    if (was === 0 && depth > 0) start = i;
+    else if (was > 0 && depth === 0) runs.push([start, i]);
+  }
+  return runs;
+}
+
+/** An escape cut by the end of a text: what follows may complete it. */
+const OPEN_ESCAPE = /(?:\\+(?:u[0-9A-Fa-f]{0,3})?|%[0-7]?)$/;
+
+/**
+ * Where in `text` an occurrence of `patterns` could still begin, were more text to follow:
+ * the start of its longest end that begins a pattern (as it stands or decoded) or an escape
+ * cut short; `text.length` when no end does, and nothing before it need be kept.
+ */
+export function pendingFrom(text: string, patterns: SecretPatterns): number {
+  let from = text.length;
+  for (const s of patterns.literal) from = Math.min(from, text.length - beginningAtEnd(text, s));
+  const open = OPEN_ESCAPE.exec(text);
+  if (open !== null) from = Math.min(from, open.index);
+  const escaped = decodedEscapes(text, patterns);
+  const decoded = escaped?.decoded ?? text;
+  for (const s of patterns.decoded) {
+    const k = beginningAtEnd(decoded, s);
+    if (k > 0)
+      from = Math.min(from, escaped === undefined ? text.length - k : escaped.from[decoded.length - k]!);
+  }
+  return from;
+}
+
+/** The length of the longest end of `text` that is a beginning of `pattern`, shorter than it (Knuth-Morris-Pratt). */
+function beginningAtEnd(text: string, pattern: string): number {
+  if (pattern.length < 2) return 0;
+  const border = bordersOf(pattern);
+  let k = 0;
+  for (let i = Math.max(0, text.length - pattern.length + 1); i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    while (k > 0 && pattern.charCodeAt(k) !== c) k = border[k - 1]!;
+    if (pattern.charCodeAt(k) === c) k++;
+    if (k === pattern.length) k = border[k - 1]!;
+  }
+  return k;
 }
 
 /** Encoded forms of secrets, by secret: the same few keys are scrubbed from every text of a run. */
@@ -242,20 +345,38 @@ function encodedForms(secret: string): readonly string[] {
 }
 
 /**
- * A JSON `\uXXXX` escape behind one backslash or more, or `%XX` of an ASCII byte. Tried from
- * the first backslash of a run only: from each of a long run's it would be quadratic.
+ * A JSON `\uXXXX` or `\/` escape behind one backslash or more (encoders that escape `/`
+ * write a key holding one so), or `%XX` of an ASCII byte. Tried from the first backslash of
+ * a run only: from each of a long run's it would be quadratic.
  */
-const ESCAPE = /(?<!\\)\\+u([0-9A-Fa-f]{4})|%([0-7][0-9A-Fa-f])/g;
+/** The characters of `patterns`' decoded forms, worked out once per set of patterns. */
+const alphabets = new WeakMap<SecretPatterns, Set<number>>();
+function alphabetOf(patterns: SecretPatterns): Set<number> {
+  let alphabet = alphabets.get(patterns);
+  if (alphabet === undefined) {
+    alphabet = new Set<number>();
+    for (const s of patterns.decoded) for (let i = 0; i < s.length; i++) alphabet.add(s.charCodeAt(i));
+    alphabets.set(patterns, alphabet);
+  }
+  return alphabet;
+}
+
+const ESCAPE = /(?<!\\)\\+(?:u([0-9A-Fa-f]{4})|(\/))|%([0-7][0-9A-Fa-f])/g;
 
 /**
- * `text` with what stands for a character decoded: JSON's `\uXXXX` escapes however many
+ * `text` with what stands for a character decoded: JSON's `\uXXXX` and `\/` escapes however many
  * backslashes precede them (a JSON text quoted in JSON doubles them), and percent-encoded
  * ASCII; `from[i]` is where decoded character i begins in `text`, `from[decoded.length]` its
  * end. Undefined when there is nothing to decode. A secret found in the decoded text was
- * written there with some or all of its characters escaped.
+ * written there with some or all of its characters escaped. With `patterns`, a percent escape
+ * is decoded only where it stands for a character of theirs.
  */
-function decodedEscapes(text: string): { decoded: string; from: Int32Array } | undefined {
+function decodedEscapes(
+  text: string,
+  patterns?: SecretPatterns,
+): { decoded: string; from: Int32Array } | undefined {
   if (text.indexOf('\\') === -1 && text.indexOf('%') === -1) return undefined;
+  const inSecret = patterns === undefined ? undefined : alphabetOf(patterns);
   const parts: string[] = [];
   // Filled in place (a push per character into an array, then copied, took 4 s for 4.6M
   // characters); made at the first escape, and no longer than the text: no escape decodes
@@ -264,9 +385,14 @@ function decodedEscapes(text: string): { decoded: string; from: Int32Array } | u
   let n = 0;
   let at = 0;
   for (const m of text.matchAll(ESCAPE)) {
+    const char = m[2] ?? String.fromCharCode(Number.parseInt(m[1] ?? m[3]!, 16));
+    // A `%` and two hex digits may be a percent escape or a `%` before a secret that begins
+    // with them (`%0a1b...`): one that decodes to no character of a secret is read as written,
+    // so the secret after it is found.
+    if (m[3] !== undefined && inSecret !== undefined && !inSecret.has(char.charCodeAt(0))) continue;
     from ??= new Int32Array(text.length + 1);
     for (let i = at; i < m.index; i++) from[n++] = i;
-    parts.push(text.slice(at, m.index), String.fromCharCode(Number.parseInt(m[1] ?? m[2]!, 16)));
+    parts.push(text.slice(at, m.index), char);
     from[n++] = m.index;
     at = m.index + m[0].length;
   }
@@ -306,8 +432,13 @@ function markOccurrences(
   }
 }
 
+/** Borders by pattern: the same few forms of the same keys are searched for in every chunk and delta. */
+const bordersKept = new Map<string, Int32Array>();
+
 /** For each prefix of `pattern`, the length of its longest proper prefix that is also its suffix. */
 function bordersOf(pattern: string): Int32Array {
+  const known = bordersKept.get(pattern);
+  if (known !== undefined) return known;
   const border = new Int32Array(pattern.length);
   for (let i = 1, k = 0; i < pattern.length; i++) {
     const c = pattern.charCodeAt(i);
@@ -315,6 +446,8 @@ function bordersOf(pattern: string): Int32Array {
     if (pattern.charCodeAt(k) === c) k++;
     border[i] = k;
   }
+  if (bordersKept.size >= FORMS_KEPT) bordersKept.clear();
+  bordersKept.set(pattern, border);
   return border;
 }
 
@@ -337,17 +470,27 @@ function replaceCovered(window: string, edges: Int32Array, keep: number): string
 }
 
 /**
- * `text` with every occurrence of each secret replaced by a mask of the same length in
- * bytes (`[redacted****]`): what createChunkScrubber makes of the same bytes, for text
- * that must stay equal to a scrubbed stream (the messages of a recorded event stream).
+ * `text` with every occurrence of each secret, written as it is or encoded (as scrubSecrets
+ * finds them), replaced by a mask of the same length in bytes (`[redacted****]`): what
+ * createChunkScrubber makes of the same bytes, for text that must stay equal to a scrubbed
+ * stream (the messages of a recorded event stream).
  */
 export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (Buffer.byteLength(s) >= MIN_SECRET_LENGTH && out.includes(s))
-      out = out.split(s).join(maskOf(Buffer.byteLength(s)).toString('latin1'));
+  const wanted = secrets.filter((s) => Buffer.byteLength(s) >= MIN_SECRET_LENGTH);
+  if (wanted.length === 0) return text;
+  const edges = coverage(text, textPatterns(wanted), text.length);
+  if (edges === undefined) return text;
+  const parts: string[] = [];
+  let plain = 0;
+  for (const [start, end] of coveredRuns(edges)) {
+    parts.push(
+      text.slice(plain, start),
+      maskOf(Buffer.byteLength(text.slice(start, end))).toString('latin1'),
+    );
+    plain = end;
   }
-  return out;
+  parts.push(text.slice(plain));
+  return parts.join('');
 }
 
 /** Headers with credential ones redacted by name (the scheme of Authorization kept) and known secrets scrubbed from the rest. */
@@ -438,12 +581,13 @@ export function givenHeaderSecrets(headers: readonly GivenHeader[]): string[] {
 
 /**
  * A scrubber of known secrets for a stream of byte chunks (an upstream response body),
- * keeping every byte offset and chunk boundary: a secret is overwritten by a mask of the
- * same length (`[redacted*****]`). A secret split across chunks is found because chunks are
- * held back until the bytes after them could complete any secret starting in them (one
- * chunk, as a rule: chunks are far longer than keys). Each chunk is searched where it lies
- * (Buffer.indexOf, no decoding) and copied only when a secret is in it; only the few bytes
- * around a boundary are joined to look across it.
+ * keeping every byte offset and chunk boundary: a secret, written as it is or encoded as
+ * scrubSecrets finds it (base64, `\uXXXX` and `\/` escapes, percent-encoding), is
+ * overwritten by a mask of the same length (`[redacted*****]`). A secret split across chunks
+ * is found because a chunk whose last bytes could begin one is held back until the bytes
+ * after it settle whether they do; each chunk is searched with the bytes before it that such
+ * a secret could begin in, and copied only when a secret is in it (the caller's chunk may
+ * still be on its way to a client).
  */
 export interface ChunkScrubber {
   /** Take `chunk`; returns the chunks before it that are now safe to keep, scrubbed, in order. */
@@ -459,99 +603,170 @@ export interface ChunkScrubber {
 }
 
 export function createChunkScrubber(secrets: readonly string[]): ChunkScrubber {
-  const needles = secrets.map((s) => Buffer.from(s, 'utf8')).filter((b) => b.length >= MIN_SECRET_LENGTH);
-  if (needles.length === 0) return { push: (chunk) => [chunk], end: () => [], idle: () => [] };
-  const overlap = Math.max(...needles.map((n) => n.length)) - 1;
-  const held: Buffer[] = [];
-  let heldLength = 0;
-
-  /** `buf` with every whole secret in it masked (a copy only when one is found). */
-  const maskWithin = (buf: Buffer): Buffer => {
-    let out = buf;
-    for (const needle of needles) {
-      for (let at = out.indexOf(needle); at !== -1; at = out.indexOf(needle, at + needle.length)) {
-        if (out === buf) out = Buffer.from(buf);
-        maskOf(needle.length).copy(out, at);
-      }
-    }
-    return out;
+  const patterns = bytePatterns(secrets);
+  if (patterns.literal.length === 0) return { push: (chunk) => [chunk], end: () => [], idle: () => [] };
+  const overlap = patterns.reach - 1;
+  const held = new HeldChunks();
+  const needles = patterns.literal.map((form) => Buffer.from(form, 'latin1'));
+  /** Mask each occurrence of a literal form in `bytes`, which lie at `at` in the stream. */
+  /**
+   * The chunks no secret can still reach into: those before the last bytes that could begin
+   * one (written as it is or encoded), which is none as a rule (a stream's chunks end with
+   * its frames), so that the fixture on disk lags the client by nothing a kill would lose.
+   */
+  const settled = (): Buffer[] => {
+    const from = Math.max(held.start, held.end - overlap);
+    return held.release(from + pendingFrom(held.read(from, held.end).toString('latin1'), patterns));
   };
-
-  /** Mask the secrets that cross the boundary between the held chunks and `next` (held chunks are copied before a write). */
-  const maskAcross = (next: Buffer): Buffer => {
-    const tailLength = Math.min(overlap, heldLength);
-    const headLength = Math.min(overlap, next.length);
-    // Where each byte of the joined window lives: [chunk index in held (or -1 for next), offset].
-    const places: [number, number][] = [];
-    let need = tailLength;
-    const tailParts: Buffer[] = [];
-    for (let i = held.length - 1; i >= 0 && need > 0; i--) {
-      const chunk = held[i]!;
-      const take = Math.min(need, chunk.length);
-      tailParts.unshift(chunk.subarray(chunk.length - take));
-      const first: [number, number][] = [];
-      for (let k = chunk.length - take; k < chunk.length; k++) first.push([i, k]);
-      places.unshift(...first);
-      need -= take;
-    }
-    for (let k = 0; k < headLength; k++) places.push([-1, k]);
-    const window = Buffer.concat([...tailParts, next.subarray(0, headLength)]);
-    let out = next;
+  const maskNeedles = (bytes: Buffer, at: number): void => {
+    const runs: [number, number][] = [];
     for (const needle of needles) {
-      for (let at = window.indexOf(needle); at !== -1; at = window.indexOf(needle, at + 1)) {
-        // Secrets wholly on one side were masked already.
-        if (at >= tailLength || at + needle.length <= tailLength) continue;
-        const mask = maskOf(needle.length);
-        const copied = new Set<number>();
-        for (let j = 0; j < needle.length; j++) {
-          const [where, offset] = places[at + j]!;
-          if (where === -1) {
-            if (out === next) out = Buffer.from(next);
-            out[offset] = mask[j]!;
-          } else {
-            if (!copied.has(where)) {
-              held[where] = Buffer.from(held[where]!);
-              copied.add(where);
-            }
-            held[where]![offset] = mask[j]!;
-          }
-        }
-        window.set(mask, at);
-      }
+      for (let i = bytes.indexOf(needle); i !== -1; i = bytes.indexOf(needle, i + 1))
+        runs.push([i, i + needle.length]);
     }
-    return out;
+    if (runs.length === 0) return;
+    // Occurrences that overlap or touch are masked as one, as coverage would.
+    const edges = new Int32Array(bytes.length + 1);
+    for (const [a, b] of runs) {
+      edges[a]! += 1;
+      edges[b]! -= 1;
+    }
+    for (const [a, b] of coveredRuns(edges)) held.mask([[at + a, at + b]]);
   };
 
   return {
     push(chunk) {
-      let next = maskWithin(chunk);
-      if (heldLength > 0 && next.length > 0) next = maskAcross(next);
-      held.push(next);
-      heldLength += next.length;
-      const ready: Buffer[] = [];
-      // A chunk is safe once the bytes after it are enough to hold the rest of any secret begun in it.
-      while (held.length > 1 && heldLength - held[0]!.length >= overlap) {
-        const first = held.shift()!;
-        heldLength -= first.length;
-        ready.push(first);
+      held.add(chunk);
+      const from = Math.max(held.start, held.end - chunk.length - overlap);
+      const start = held.end - chunk.length;
+      // Where the bytes around the boundary hold no escape, a secret is there only as it
+      // stands: searched where it lies, with no copy of a chunk that may be megabytes.
+      const seam = held.read(from, Math.min(held.end, start + overlap));
+      if (!mayHoldEscape(chunk) && !mayHoldEscape(seam)) {
+        maskNeedles(seam, from);
+        maskNeedles(chunk, start);
+        return settled();
       }
-      return ready;
+      const window = held.read(from, held.end).toString('latin1');
+      const edges = coverage(window, patterns, window.length);
+      if (edges !== undefined) for (const [a, b] of coveredRuns(edges)) held.mask([[from + a, from + b]]);
+      return settled();
     },
     end() {
-      const rest = held.splice(0);
-      heldLength = 0;
-      return rest;
+      return held.release(held.end);
     },
     idle() {
-      const tail = Buffer.concat(held).subarray(Math.max(0, heldLength - overlap));
-      for (const needle of needles) {
-        for (let k = Math.min(needle.length - 1, tail.length); k > 0; k--) {
-          if (tail.subarray(tail.length - k).equals(needle.subarray(0, k))) return [];
-        }
-      }
-      return this.end();
+      return settled();
     },
   };
+}
+
+/** Whether `bytes` may hold part of an escape decodedEscapes reads (`\\u`, `\\/`, `%`, or a backslash at an end). */
+function mayHoldEscape(bytes: Buffer): boolean {
+  return (
+    bytes.includes('\\u') ||
+    bytes.includes('\\/') ||
+    bytes.includes('%') ||
+    bytes[0] === 0x75 ||
+    bytes[bytes.length - 1] === 0x5c
+  );
+}
+
+/**
+ * Chunks held back for scrubbing, addressed by their offset in the whole stream: read and
+ * masked across their boundaries, copied before a first write (the caller may still be
+ * sending them), released whole and in order.
+ */
+const RELEASED = Buffer.alloc(0);
+
+export class HeldChunks {
+  /** The chunks, those before `first` already released (dropped in bulk: shifting one by one is quadratic). */
+  private chunks: { bytes: Buffer; start: number; own: boolean }[] = [];
+  private first = 0;
+  /** Where the first chunk held begins in the stream. */
+  start = 0;
+  /** Where the last chunk held ends: the bytes taken so far. */
+  end = 0;
+
+  add(bytes: Buffer): void {
+    this.chunks.push({ bytes, start: this.end, own: false });
+    this.end += bytes.length;
+  }
+
+  /** The index of the held chunk holding stream offset `at` (the first held if before, the last if after). */
+  private indexAt(at: number): number {
+    let lo = this.first;
+    let hi = this.chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.chunks[mid]!.start <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The held bytes from `from` to `to` (stream offsets). */
+  read(from: number, to: number): Buffer {
+    const parts: Buffer[] = [];
+    for (let i = this.indexAt(from); i < this.chunks.length; i++) {
+      const c = this.chunks[i]!;
+      if (c.start >= to) break;
+      const a = Math.max(from, c.start);
+      const b = Math.min(to, c.start + c.bytes.length);
+      if (a < b) parts.push(c.bytes.subarray(a - c.start, b - c.start));
+    }
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+
+  /** The byte at stream offset `at` (held), or -1. */
+  byteAt(at: number): number {
+    if (at < this.start || at >= this.end) return -1;
+    const c = this.chunks[this.indexAt(at)]!;
+    return at < c.start + c.bytes.length ? c.bytes[at - c.start]! : -1;
+  }
+
+  /** Lay one mask (`[redacted***]`) over the bytes of `ranges` (stream offsets, in order), as if they were one run. */
+  mask(ranges: readonly (readonly [number, number])[]): void {
+    let total = 0;
+    for (const [a, b] of ranges) total += b - a;
+    const mask = maskOf(total);
+    let k = 0;
+    for (const [a, b] of ranges) {
+      for (let i = this.indexAt(a); i < this.chunks.length; i++) {
+        const c = this.chunks[i]!;
+        if (c.start >= b) break;
+        const from = Math.max(a, c.start);
+        const to = Math.min(b, c.start + c.bytes.length);
+        if (from >= to) continue;
+        if (!c.own) {
+          c.bytes = Buffer.from(c.bytes);
+          c.own = true;
+        }
+        mask.copy(c.bytes, from - c.start, k + (from - a), k + (to - a));
+      }
+      k += b - a;
+    }
+  }
+
+  /** The chunks that end by `upTo`, in order, no longer held; the last chunk only at the end of the stream. */
+  release(upTo: number): Buffer[] {
+    const out: Buffer[] = [];
+    while (this.first < this.chunks.length) {
+      const c = this.chunks[this.first]!;
+      const last = this.first === this.chunks.length - 1;
+      if (c.start + c.bytes.length > upTo || (last && upTo < this.end)) break;
+      this.first++;
+      this.start = c.start + c.bytes.length;
+      out.push(c.bytes);
+      // Not kept alive by the list: released chunks are the caller's to let go.
+      c.bytes = RELEASED;
+    }
+    if (this.first > 1024 && this.first * 2 > this.chunks.length) {
+      this.chunks = this.chunks.slice(this.first);
+      this.first = 0;
+    }
+    return out;
+  }
 }
 
 /** A same-length stand-in for a secret of `length` bytes. */

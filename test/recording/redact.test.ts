@@ -271,6 +271,15 @@ describe('a secret echoed encoded is scrubbed too', () => {
     }
   });
 
+  test('a % before a key that begins with two hex digits does not hide it (read as a percent escape, it took them)', () => {
+    // A counterexample of the property below (fast-check, seed 1758757158).
+    for (const text of ['%0a-a-A0-_\\u0061', '%0a-a-A0-_a', 'x%0a-a-A0-_%61']) {
+      const scrubbed = scrubSecrets(text, ['0a-a-A0-_a']);
+      expect(scrubbed, text).toContain(REDACTED);
+      expect(decoded(scrubbed), text).not.toContain('0a-a-A0-_a');
+    }
+  });
+
   test('property: a key with any of its characters escaped, in any text, leaves none of it', () => {
     fc.assert(
       fc.property(
@@ -373,9 +382,10 @@ describe('scrubbing a stream of chunks for known secrets', () => {
       { numRuns: 100 },
     );
     const scrubber = createChunkScrubber([KEY]);
+    // A chunk whose end begins no secret (in any form) is not held at all: the fixture lags nothing.
     const whole = Buffer.from('data: {"result":"no key here"}\n\n');
-    expect(scrubber.push(whole)).toEqual([]);
-    expect(scrubber.idle()).toEqual([whole]);
+    expect(scrubber.push(whole)).toEqual([whole]);
+    expect(scrubber.idle()).toEqual([]);
     expect(scrubber.end()).toEqual([]);
   });
 
