@@ -1,11 +1,14 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { remarkBaseline, verdictOf } from '../harness/baseline.js';
+import { cutShort, remarkBaseline, verdictOf } from '../harness/baseline.js';
+import { type BoundedRead, formatBytes, readBounded } from '../harness/bounded-read.js';
 import { HARNESS_ERRORS, WirecheckError } from '../harness/errors.js';
 import { type MergeInput, mergeResults } from '../harness/merge.js';
 import { SuiteResult } from '../harness/results.js';
+import { runName } from '../harness/run-name.js';
 import { stopExitCode } from '../harness/stop.js';
 import { formatSuiteSummary, formatTotals, shouldUseColor } from '../reporters/console.js';
 import { prepareReportDir } from '../reporters/report-dir.js';
@@ -27,7 +30,14 @@ const MAX_DEPTH = 4;
 
 async function resultsFilesUnder(dir: string, depth: number, skip: string): Promise<string[]> {
   if (depth > MAX_DEPTH || resolve(dir) === skip) return [];
-  const entries = await readdir(dir, { withFileTypes: true });
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    // A directory the user named (or one below it) that cannot be listed is their setup, not a bug.
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new WirecheckError('WC_MERGE', `cannot read directory ${dir}: ${reason}`, { cause: e });
+  }
   const found: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
@@ -61,10 +71,34 @@ export async function findResultsFiles(paths: readonly string[], out: string): P
   return [...new Set(files)];
 }
 
+/**
+ * Bytes a results.json may have to be merged. A shard of `wirecheck all`'s largest suite is
+ * some 50 KB, and every text of a result is clipped (RESULT_TEXT_LIMITS: about 40 KB for a
+ * check at most, so a few MB for a suite of a hundred checks); 64 MiB leaves room for any real
+ * one while a file the merge would have to hold whole, parse and write out again stays bounded.
+ */
+export const RESULTS_MAX_BYTES = 64 * 1024 * 1024;
+
 async function readResults(path: string): Promise<MergeInput> {
+  const cannot = (reason: string, cause?: unknown) =>
+    new WirecheckError('WC_MERGE', `cannot read ${path}: ${reason}`, { cause });
+  let read: BoundedRead;
+  try {
+    read = await readBounded(path, { maxBytes: RESULTS_MAX_BYTES });
+  } catch (e) {
+    throw cannot(e instanceof Error ? e.message : String(e), e);
+  }
+  if (read.kind === 'not-a-file' || read.kind === 'timed-out') {
+    throw cannot(`expected a regular file, found ${read.kind === 'not-a-file' ? read.what : 'a pipe'}`);
+  }
+  if (read.kind === 'too-large') {
+    throw cannot(
+      `it is at least ${formatBytes(read.bytes)}, more than the ${formatBytes(RESULTS_MAX_BYTES)} a results.json may have`,
+    );
+  }
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(path, 'utf8'));
+    value = JSON.parse(read.text);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     throw new WirecheckError('WC_MERGE', `cannot read ${path} as JSON: ${reason}`, { cause: e });
@@ -90,6 +124,16 @@ export function mergedExitCode(results: readonly SuiteResult[], strict: boolean)
   }
   if (results.some((r) => r.error !== undefined)) return HARNESS_ERRORS.WC_TARGET_UNAVAILABLE.exitCode;
   return verdictOf(results, strict);
+}
+
+/**
+ * A line about a merged run, named once: the messages of a shard's error and the merge's own
+ * warnings name their suite already ("suite tool-server: ...").
+ */
+function aboutSuite(result: SuiteResult, text: string): string {
+  const clean = withoutTerminalControls(text);
+  const named = [result.suite, runName(result)].some((name) => clean.startsWith(`suite ${name}: `));
+  return named ? clean : `suite ${runName(result)}: ${clean}`;
 }
 
 /**
@@ -123,16 +167,14 @@ export function addMergeReportsCommand(program: Command, ctx: CliContext, finish
       // A shard whose target could not run judged nothing: the merged run cannot pass.
       const unavailable = results.filter((r) => r.error !== undefined);
       for (const r of unavailable)
-        ctx.stderr.write(
-          `wirecheck: ${r.error?.code}: suite ${r.suite}: ${withoutTerminalControls(r.error?.message ?? '')}\n`,
-        );
+        ctx.stderr.write(`wirecheck: ${r.error?.code}: ${aboutSuite(r, r.error?.message ?? '')}\n`);
       for (const r of results) {
-        if (stopExitCode(r.stopped) !== undefined)
+        if (stopExitCode(r.stopped) !== undefined || cutShort(r))
           ctx.stderr.write(
-            `wirecheck: suite ${r.suite}: a shard stopped early (${withoutTerminalControls(r.stopped?.message ?? '')}): the checks it did not run are not judged\n`,
+            `wirecheck: ${aboutSuite(r, `a shard stopped early (${r.stopped?.message ?? ''}): the checks it did not run are not judged`)}\n`,
           );
         for (const warning of r.warnings ?? [])
-          ctx.stderr.write(`wirecheck: warning: suite ${r.suite}: ${withoutTerminalControls(warning)}\n`);
+          ctx.stderr.write(`wirecheck: warning: ${aboutSuite(r, warning)}\n`);
       }
       finish(mergedExitCode(results, strict));
     });

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { type BoundedRead, formatBytes, readBounded } from './bounded-read.js';
 import { WirecheckError } from './errors.js';
 import type { CheckResult, CheckStatus, SuiteResult } from './results.js';
 
@@ -59,15 +59,37 @@ export function parseBaseline(text: string, source: string): Baseline {
   return { source, entries };
 }
 
+/**
+ * Bytes a baseline file may have: one line per listed check, a few hundred of them at most,
+ * is some tens of KiB; a larger file is not a baseline.
+ */
+export const BASELINE_MAX_BYTES = 1024 * 1024;
+
+/** How long a baseline given as a pipe (`--baseline <(...)`) may take to be written and closed. */
+export const BASELINE_PIPE_DEADLINE_MS = 10_000;
+
 export async function readBaseline(path: string): Promise<Baseline> {
-  let text: string;
+  const cannot = (reason: string, cause?: unknown) =>
+    new WirecheckError('WC_BASELINE', `cannot read the baseline file ${path}: ${reason}`, { cause });
+  let read: BoundedRead;
   try {
-    text = await readFile(path, 'utf8');
+    read = await readBounded(path, {
+      maxBytes: BASELINE_MAX_BYTES,
+      pipeDeadlineMs: BASELINE_PIPE_DEADLINE_MS,
+    });
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new WirecheckError('WC_BASELINE', `cannot read the baseline file ${path}: ${reason}`, { cause: e });
+    throw cannot(e instanceof Error ? e.message : String(e), e);
   }
-  return parseBaseline(text, path);
+  if (read.kind === 'not-a-file') throw cannot(`expected a regular file or a pipe, found ${read.what}`);
+  if (read.kind === 'too-large') {
+    throw cannot(
+      `it is at least ${formatBytes(read.bytes)}, more than the ${formatBytes(BASELINE_MAX_BYTES)} a baseline may have`,
+    );
+  }
+  if (read.kind === 'timed-out') {
+    throw cannot(`the pipe was not written and closed within ${read.afterMs / 1000} s`);
+  }
+  return parseBaseline(read.text, path);
 }
 
 /**
@@ -101,12 +123,13 @@ export function countsAsFailure(status: CheckStatus, strict: boolean): boolean {
 
 /**
  * A check's standing against the baseline: listed and failing is an expected failure;
- * listed and passing (or warning, when warnings do not fail the run) is a stale entry; a
- * listed check that was skipped proved nothing either way and is left unmarked, and so is one
- * whose failure cut the run short (see cutTheRunShort).
+ * listed and passing (or warning, when warnings do not fail the run) is a stale entry, or,
+ * for a property-based check, not reproduced (see markWithReason); a listed check that was
+ * skipped proved nothing either way and is left unmarked, and so is one whose failure cut the
+ * run short (see cutTheRunShort).
  */
 export function baselineMarkOf(
-  check: Pick<CheckResult, 'suite' | 'id' | 'status' | 'targetGone' | 'budgetUsedUp'>,
+  check: Pick<CheckResult, 'suite' | 'id' | 'status' | 'targetGone' | 'budgetUsedUp' | 'runs'>,
   baseline: Baseline | undefined,
   strict: boolean,
 ): BaselineMark | undefined {
@@ -125,13 +148,22 @@ function cutTheRunShort(check: Pick<CheckResult, 'targetGone' | 'budgetUsedUp'>)
   return check.targetGone === true || check.budgetUsedUp === true;
 }
 
+/**
+ * A property-based check (one with `runs`) judges the cases its seed generates: a fault that
+ * shows for one input in sixty fails with some seeds and passes with others, the server
+ * unchanged. Its pass under a baseline entry says only that this seed did not hit the fault,
+ * so it is `not-reproduced` (a warning that does not fail the run, not even under --strict,
+ * which would make CI's colour a draw of the seed); the entry is stale only if the check
+ * also passes with the seed it failed with. A deterministic check that passes is `stale`.
+ */
 function markWithReason(
-  check: Pick<CheckResult, 'status' | 'targetGone' | 'budgetUsedUp'>,
+  check: Pick<CheckResult, 'status' | 'targetGone' | 'budgetUsedUp' | 'runs'>,
   reason: string,
   strict: boolean,
 ): BaselineMark | undefined {
   if (check.status === 'skip' || cutTheRunShort(check)) return undefined;
-  return { status: countsAsFailure(check.status, strict) ? 'expected-failure' : 'stale', reason };
+  if (countsAsFailure(check.status, strict)) return { status: 'expected-failure', reason };
+  return { status: check.runs === undefined ? 'stale' : 'not-reproduced', reason };
 }
 
 export function markCheck(check: CheckResult, baseline: Baseline | undefined, strict: boolean): CheckResult {
@@ -176,26 +208,31 @@ export function verdictOf(results: readonly SuiteResult[], strict: boolean): 0 |
 }
 
 /**
- * Whether the suite's time budget ran out between two checks and left some not run: no check
- * failed, and yet the run did not judge the suite (a check cut by the budget fails already).
+ * Whether the run stopped early and left checks not run: the suite's time budget ran out
+ * between two checks, or the run was interrupted (a signal, a library user's AbortSignal), or
+ * any other stop. No check need have failed, and yet the run did not judge the suite.
  */
 export function cutShort(result: Pick<SuiteResult, 'stopped' | 'checks'>): boolean {
-  return result.stopped?.kind === 'budget' && result.checks.some((c) => c.skipKind === 'not-run');
+  return result.stopped !== undefined && result.checks.some((c) => c.skipKind === 'not-run');
 }
 
 export interface BaselineCounts {
   readonly expectedFailures: number;
   readonly stale: number;
+  /** Listed property-based checks that passed with this run's seed (see markWithReason). */
+  readonly notReproduced: number;
 }
 
 export function baselineCounts(results: readonly SuiteResult[]): BaselineCounts {
   let expectedFailures = 0;
   let stale = 0;
+  let notReproduced = 0;
   for (const r of results) {
     for (const c of r.checks) {
       if (c.baseline?.status === 'expected-failure') expectedFailures++;
       else if (c.baseline?.status === 'stale') stale++;
+      else if (c.baseline?.status === 'not-reproduced') notReproduced++;
     }
   }
-  return { expectedFailures, stale };
+  return { expectedFailures, stale, notReproduced };
 }

@@ -1,8 +1,9 @@
 import { clip } from '../protocol/clip.js';
 import { WirecheckError } from './errors.js';
+import { RESULT_TEXT_LIMITS } from './result-text.js';
 import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
 import { runName } from './run-name.js';
-import { formatShard } from './shard.js';
+import { formatShard, shardOfCheck } from './shard.js';
 
 /** One results.json to merge and where it came from (for messages). */
 export interface MergeInput {
@@ -40,6 +41,7 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
   }
   const { tested, warning } = targetOfShards(suite, inputs);
   assertShardsComplete(suite, inputs);
+  if (order !== undefined) for (const input of inputs) assertChecksOfCatalogue(suite, input, order);
   const checks: CheckResult[] = [];
   const from = new Map<string, string>();
   for (const { source, result } of inputs) {
@@ -49,7 +51,7 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
         throw mergeError(`suite ${suite}: check ${check.id} is in both ${earlier} and ${source}`);
       }
       from.set(check.id, source);
-      checks.push(check);
+      checks.push(clipCheck(check));
     }
   }
   if (order !== undefined) {
@@ -70,6 +72,7 @@ export function mergeSuite(inputs: readonly MergeInput[], order?: readonly strin
     durationMs: Math.max(...inputs.map((i) => i.result.durationMs)),
     wirecheck: first.result.wirecheck,
     ...(first.result.runs === undefined ? {} : { runs: first.result.runs }),
+    ...(first.result.selection === undefined ? {} : { selection: first.result.selection }),
     // A shard that stopped early or could not run at all leaves the whole incomplete: say so.
     ...stopOfShards(inputs),
     ...errorOfShards(inputs),
@@ -101,6 +104,17 @@ function assertSameRun(suite: string, first: MergeInput, other: MergeInput): voi
       'shards must run with the same --runs (and --full)',
     );
   }
+  // Unknown (a file of an older version) on either side: left to the shard assignment of each check (assertChecksOfCatalogue).
+  if (a.selection !== undefined && b.selection !== undefined && selectionKey(a) !== selectionKey(b)) {
+    throw sameRunError(
+      suite,
+      first,
+      other,
+      'the selection',
+      (r) => quoted(selectionKey(r)),
+      'shards must select the same checks (the same --only, and --full on all or none): a merge of different selections lacks checks silently',
+    );
+  }
   if (b.wirecheck !== a.wirecheck) {
     const version = (r: SuiteResult) => quoted(r.wirecheck);
     throw sameRunError(
@@ -112,6 +126,53 @@ function assertSameRun(suite: string, first: MergeInput, other: MergeInput): voi
       'run every shard with the same wirecheck version',
     );
   }
+}
+
+/** The checks a run selected, as the user would have asked for them. */
+function selectionKey(result: SuiteResult): string {
+  const only = result.selection?.only;
+  if (only !== undefined) return `--only ${[...new Set(only)].sort().join(',')}`;
+  return result.selection?.full === true ? '--full' : 'the quick tier (no --only, no --full)';
+}
+
+/**
+ * Every check of an input must be one of the suite's catalogue and, in a shard, one that its
+ * shard holds: a file edited by hand, or a shard of another selection whose file does not
+ * record it, would otherwise merge into a report lacking or doubling checks.
+ */
+function assertChecksOfCatalogue(suite: string, input: MergeInput, order: readonly string[]): void {
+  const known = new Set(order);
+  const shard = input.result.shard;
+  for (const check of input.result.checks) {
+    if (!known.has(check.id)) {
+      throw mergeError(
+        `suite ${suite}: ${input.source} has check ${quoted(check.id)}, which is not in the suite's catalogue (\`wirecheck list ${input.result.suite}\`): merge with the wirecheck version that ran the shards`,
+      );
+    }
+    if (shard === undefined) continue;
+    const belongs = shardOfCheck(check.id, shard.count);
+    if (belongs !== shard.index) {
+      throw mergeError(
+        `suite ${suite}: ${input.source} is shard ${formatShard(shard)} but has check ${check.id}, which belongs to shard ${belongs}/${shard.count}`,
+      );
+    }
+  }
+}
+
+/** A check with its texts within RESULT_TEXT_LIMITS again: a results.json is the user's file, and may be anything. */
+function clipCheck(check: CheckResult): CheckResult {
+  const message = (t: string) => clip(t, RESULT_TEXT_LIMITS.message);
+  const shown = (t: string) => clip(t, RESULT_TEXT_LIMITS.shown);
+  return {
+    ...check,
+    message: message(check.message),
+    ...(check.expected === undefined ? {} : { expected: shown(check.expected) }),
+    ...(check.actual === undefined ? {} : { actual: shown(check.actual) }),
+    ...(check.sharedCause === undefined ? {} : { sharedCause: message(check.sharedCause) }),
+    ...(check.labels === undefined
+      ? {}
+      : { labels: check.labels.map((l) => ({ label: message(l.label), message: message(l.message) })) }),
+  };
 }
 
 /** "suite S: seed 7 in B but 42 in A: <fix>": what arrived in `other`, what `expected` had. */
@@ -136,10 +197,25 @@ function sameRunError(
  */
 function targetOfShards(suite: string, inputs: readonly MergeInput[]) {
   const [tested, ...others] = inputs.filter((i) => reachedTarget(i.result));
-  const other = others.find((o) => tested !== undefined && o.result.target !== tested.result.target);
+  const other = others.find(
+    (o) =>
+      tested !== undefined && withoutLocalPorts(o.result.target) !== withoutLocalPorts(tested.result.target),
+  );
   if (tested === undefined || other === undefined) return { tested };
   const warning = `suite ${suite}: the shards describe their targets differently: ${quoted(other.result.target)} in ${other.source} but ${quoted(tested.result.target)} in ${tested.source}; merged as one run, which is right only if they tested the same implementation`;
   return { tested, warning };
+}
+
+/**
+ * A target's description without the ports of loopback addresses (and a `--port N` of the
+ * command that started it): each shard runs on its own machine, and a server that wirecheck
+ * started (`wirecheck all`, a --start command) listens on a port picked for that run. The port
+ * tells nothing of which implementation answered, and would make every merge of `all` warn.
+ */
+function withoutLocalPorts(target: string): string {
+  return target
+    .replace(/(?<![\w.-])(127(?:\.\d{1,3}){3}|localhost|\[::1\]):\d{1,5}\b/g, '$1:PORT')
+    .replace(/(\s--port[\s=])\d{1,5}\b/g, '$1PORT');
 }
 
 function quoted(text: string): string {

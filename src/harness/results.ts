@@ -101,9 +101,12 @@ export const CheckResult = z.object({
   /**
    * Set only for a check listed in a `--baseline` file: `expected-failure` when it failed as
    * listed (the run does not fail for it), `stale` when it passes now (the run fails until the
-   * entry is removed). `status` stays the real outcome.
+   * entry is removed), `not-reproduced` when a property-based check passes with this run's
+   * seed (a warning: another seed may still hit the failure). `status` stays the real outcome.
    */
-  baseline: z.object({ status: z.enum(['expected-failure', 'stale']), reason: z.string() }).optional(),
+  baseline: z
+    .object({ status: z.enum(['expected-failure', 'stale', 'not-reproduced']), reason: z.string() })
+    .optional(),
   /** A fault of the target shared by several failures (see CheckFailure.sharedCause): reports group by it. */
   sharedCause: z.string().optional(),
   /** The check failed because the target went away (exited, stopped answering): the checks after it were not run. */
@@ -161,6 +164,11 @@ export const SuiteResult = z.object({
     .optional(),
   /** fast-check runs per property the run asked for (`--runs`); a check's own `runs` may be lower. */
   runs: z.number().int().positive().optional(),
+  /**
+   * Which checks the run selected before its shard (see RunSelection): merge-reports refuses
+   * shards of different selections. Absent in files of older versions: unknown.
+   */
+  selection: z.object({ only: z.array(z.string()).optional(), full: z.boolean() }).optional(),
   /** The suite's total time budget (see suiteBudgetMs). */
   budgetMs: z.number().nonnegative().optional(),
   /** Checks run at once (`--jobs`; 1 for a suite whose checks run one at a time). */
@@ -202,6 +210,14 @@ export const SuiteResult = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type SuiteResult = z.infer<typeof SuiteResult>;
+
+/** The checks a run selected: `--only` (ids, or prefixes ending in '.') when given, and whether it ran the full tier (`--full`). */
+export type RunSelection = NonNullable<SuiteResult['selection']>;
+
+/** The selection of a run given `--only` and `--full` (an empty --only list selects as none does). */
+export function selectionOf(only: readonly string[] | undefined, full: boolean): RunSelection {
+  return { ...(only === undefined || only.length === 0 ? {} : { only: [...only] }), full };
+}
 
 /**
  * The counts of the target contract (README) (passed, failed, warned, skipped), plus `notExercised` and

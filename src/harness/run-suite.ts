@@ -23,7 +23,7 @@ import { boundEvidence } from './evidence-bounds.js';
 import { harnessBugOf } from './programmer-error.js';
 import { PropertyFailure, propertyRunsOf } from './property.js';
 import { RESULT_TEXT_LIMITS } from './result-text.js';
-import { type CheckResult, type RunStop, type SuiteResult, summarize } from './results.js';
+import { type CheckResult, type RunStop, type SuiteResult, selectionOf, summarize } from './results.js';
 import { dispatch } from './schedule.js';
 import { type Shard, selectShard } from './shard.js';
 import { shownTarget, shownTargetArgs } from './shown-target.js';
@@ -275,6 +275,7 @@ async function runCounted<T, C>(suite: Suite<T, C>, target: T, given: RunOptions
     wirecheck: VERSION,
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     runs,
+    selection: selectionOf(options.only, plan.full),
     budgetMs: plan.budgetMs,
     jobs: plan.jobs,
     ...(stop === undefined ? {} : { stopped: stop }),

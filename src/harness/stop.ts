@@ -54,9 +54,12 @@ export function exitCodeOfSignal(signal: InterruptSignal): 129 | 130 | 143 {
 /**
  * The exit status a stop gives a run (or the merge of its shards), if it decides one: 2 for a
  * harness error, 130/143/129 for an interrupt; none for a stop whose check failed already.
+ * An interrupt without a signal (a library user's AbortSignal) exits as SIGINT would: it
+ * stopped the run on purpose just as Ctrl-C does, and its unjudged checks must not read as a pass.
  */
 export function stopExitCode(stop: RunStop | undefined): number | undefined {
   if (stop === undefined) return undefined;
   if (stop.kind === 'harness-error') return HARNESS_ERRORS.WC_INTERNAL.exitCode;
-  return stop.kind === 'interrupted' && stop.signal !== undefined ? exitCodeOfSignal(stop.signal) : undefined;
+  if (stop.kind !== 'interrupted') return undefined;
+  return exitCodeOfSignal(stop.signal ?? 'SIGINT');
 }

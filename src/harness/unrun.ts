@@ -1,6 +1,6 @@
 import { VERSION } from '../version.js';
 import type { Suite } from './check.js';
-import { type RunStop, type SuiteResult, summarize } from './results.js';
+import { type RunStop, type SuiteResult, selectionOf, summarize } from './results.js';
 import { notRunResult, planRun, type RunOptions } from './run-suite.js';
 import { notRunMessage } from './stop.js';
 
@@ -40,6 +40,7 @@ function emptyRun<T, C>(
     wirecheck: VERSION,
     ...(settings.shard === undefined ? {} : { shard: settings.shard }),
     runs: settings.runs,
+    selection: selectionOf(settings.only, settings.full),
   };
 }
 

@@ -59,6 +59,7 @@ const MARK = {
 const BASELINE_MARK = {
   'expected-failure': { symbol: '~', word: 'EXPECTED FAILURE', colour: 'yellow' },
   stale: { symbol: '✗', word: 'STALE', colour: 'red' },
+  'not-reproduced': { symbol: '!', word: 'NOT REPRODUCED', colour: 'yellow' },
 } as const satisfies Record<string, Mark>;
 
 /** The status shown: a baseline mark replaces the plain status word; a skip says its kind. */
@@ -116,6 +117,14 @@ export function formatCheck(result: CheckResult, style: ConsoleStyle, context: C
     );
   } else if (result.baseline?.status === 'expected-failure') {
     lines.push(...indented('baseline: ', result.baseline.reason));
+  } else if (result.baseline?.status === 'not-reproduced') {
+    const now = result.status === 'warn' ? 'only warns' : 'passes';
+    lines.push(
+      ...indented(
+        '',
+        `listed in the baseline as an expected failure (${result.baseline.reason}), but it ${now} with this run's seed: its verdict depends on generated input, so the failure was not reproduced; the entry is stale only if the check also passes with the seed it failed with (a warning: the run does not fail for it)`,
+      ),
+    );
   }
   if (result.status === 'fail' || result.status === 'warn') {
     const labels = result.labels ?? [];
@@ -349,12 +358,15 @@ export function formatSuiteSummary(result: SuiteResult, style: ConsoleStyle): st
   const counts = `${passed} passed, ${failed} failed, ${warned} warned, ${skippedText(result.summary)}`;
   const verdict =
     failed > 0 ? paint(style, 'red', counts) : warned > 0 ? paint(style, 'yellow', counts) : counts;
-  const { expectedFailures, stale } = baselineCounts([result]);
+  const { expectedFailures, stale, notReproduced } = baselineCounts([result]);
   const marks = [
     ...(expectedFailures > 0
       ? [`${expectedFailures} expected ${expectedFailures === 1 ? 'failure' : 'failures'}`]
       : []),
     ...(stale > 0 ? [`${stale} stale baseline ${stale === 1 ? 'entry' : 'entries'}`] : []),
+    ...(notReproduced > 0
+      ? [`${notReproduced} expected ${notReproduced === 1 ? 'failure' : 'failures'} not reproduced`]
+      : []),
   ];
   const baseline = marks.length === 0 ? '' : ` (${marks.join(', ')})`;
   const shard = result.shard === undefined ? '' : `, shard ${formatShard(result.shard)}`;
@@ -402,8 +414,23 @@ export function formatTotals(results: readonly SuiteResult[], options: { strict:
       `${stale} stale baseline ${stale === 1 ? 'entry' : 'entries'} (the check passes now; counted as failed until removed from the baseline)`,
     );
   }
+  notes.push(...results.flatMap(notReproducedLine));
   notes.push(...results.flatMap(cutShortLine));
   return [...notes, `${passed} passed, ${failed} failed, ${warned} warned, ${skipped} skipped`].join('\n');
+}
+
+/**
+ * The warning for listed property-based checks that passed with this run's seed, naming the
+ * seed: that seed may only have missed the failure, so the entry is not called stale.
+ */
+function notReproducedLine(result: SuiteResult): string[] {
+  const listed = result.checks.filter((c) => c.baseline?.status === 'not-reproduced');
+  if (listed.length === 0) return [];
+  const names = listed.map((c) => `${c.suite}:${c.id}`).join(', ');
+  const one = listed.length === 1;
+  return [
+    `warning: ${listed.length} expected ${one ? 'failure' : 'failures'} not reproduced with seed ${result.seed} (${names}): ${one ? 'a property-based check' : 'property-based checks'} listed in the baseline passed with this seed, which may only have missed the failure; an entry is stale only if its check also passes with the seed it failed with (not counted as failed)`,
+  ];
 }
 
 /**

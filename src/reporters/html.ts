@@ -135,6 +135,7 @@ export function formatHtml(results: readonly SuiteResult[], options: { strict: b
     ...(options.strict ? ['--strict: warnings count as failures'] : []),
     ...(b.expectedFailures > 0 ? [`${b.expectedFailures} expected failures listed in the baseline`] : []),
     ...(b.stale > 0 ? [`${b.stale} stale baseline entries`] : []),
+    ...(b.notReproduced > 0 ? [`${b.notReproduced} expected failures not reproduced with this seed`] : []),
   ];
   const stops = [...new Set(results.flatMap((r) => (r.stopped === undefined ? [] : [r.stopped.message])))];
   notes.push(...stops.map((m) => `stopped early: ${m}`));

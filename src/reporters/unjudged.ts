@@ -13,6 +13,6 @@ export function unjudgedStop(result: Pick<SuiteResult, 'stopped' | 'checks'>): R
   if (stop === undefined) return undefined;
   if (stop.kind === 'harness-error' || stop.kind === 'interrupted') return stop;
   const betweenChecks = !result.checks.some((c) => c.budgetUsedUp === true);
-  if (betweenChecks && cutShort(result)) return stop;
+  if (stop.kind === 'budget' && betweenChecks && cutShort(result)) return stop;
   return undefined;
 }

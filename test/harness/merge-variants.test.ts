@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { type MergeInput, mergeResults, mergeSuite } from '../../src/harness/merge.js';
 import type { SuiteResult } from '../../src/harness/results.js';
+import { shardOfCheck } from '../../src/harness/shard.js';
 import { check, suiteResult } from '../reporters/fixtures.js';
 import { mergeError } from './merge-helpers.js';
 
@@ -10,7 +11,7 @@ const VARIANTS = [undefined, 'stdio', 'streamable-http'] as const;
 
 /** The results a plan holding tool-server three times writes, as shard `index` of `count` (or whole). */
 function planResults(dir: string, shard?: { index: number; count: number }): MergeInput[] {
-  const ids = shard === undefined ? IDS : IDS.filter((_, i) => i % shard.count === shard.index - 1);
+  const ids = shard === undefined ? IDS : IDS.filter((id) => shardOfCheck(id, shard.count) === shard.index);
   return VARIANTS.map((variant) => ({
     source: `${dir}/tool-server${variant === undefined ? '' : `-${variant}`}/results.json`,
     result: suiteResult(

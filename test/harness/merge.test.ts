@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { mergeResults, mergeSuite } from '../../src/harness/merge.js';
+import { shardOfCheck } from '../../src/harness/shard.js';
 import { check, suiteResult } from '../reporters/fixtures.js';
 import { mergeError, shard } from './merge-helpers.js';
 
@@ -35,12 +36,15 @@ describe('merging shard results', () => {
   });
 
   test('the shards of a suite become one result: every check, summary recounted, catalogue order', () => {
+    const catalogue = ['demo.a', 'demo.b', 'demo.c', 'demo.d.bad'];
+    // Each check in the shard its id puts it in, as a real run would.
+    const of = (index: number) => catalogue.filter((id) => shardOfCheck(id, 2) === index);
     const merged = mergeSuite(
       [
-        shard(2, 2, ['demo.b', 'demo.d.bad'], { durationMs: 900, startedAt: '2026-11-21T10:00:05.000Z' }),
-        shard(1, 2, ['demo.a', 'demo.c'], { durationMs: 1500, startedAt: '2026-11-21T10:00:01.000Z' }),
+        shard(2, 2, of(2), { durationMs: 900, startedAt: '2026-11-21T10:00:05.000Z' }),
+        shard(1, 2, of(1), { durationMs: 1500, startedAt: '2026-11-21T10:00:01.000Z' }),
       ],
-      ['demo.a', 'demo.b', 'demo.c', 'demo.d.bad'],
+      catalogue,
     );
     expect(merged.checks.map((c) => c.id)).toEqual(['demo.a', 'demo.b', 'demo.c', 'demo.d.bad']);
     expect(merged.summary).toEqual({

@@ -5,6 +5,13 @@ import { clip, escapeHtml } from './escape.js';
 import { renderFrames } from './frames.js';
 import { renderJsonRpc } from './jsonrpc.js';
 
+const BASELINE_WORDS = {
+  'expected-failure': 'expected failure',
+  stale: 'stale entry (the check no longer fails; remove it)',
+  'not-reproduced':
+    "expected failure not reproduced with this run's seed (its verdict depends on generated input; the entry is stale only if the check also passes with the seed it failed with)",
+} as const;
+
 /** Characters of a check's message shown (a target can make it arbitrarily long). */
 const MAX_MESSAGE_CHARS = 20_000;
 
@@ -78,7 +85,7 @@ export function renderCheck(c: CheckResult, context: RowContext = {}): string {
   const baseline =
     c.baseline === undefined
       ? ''
-      : `<div class="baseline ${c.baseline.status}">baseline: ${c.baseline.status === 'stale' ? 'stale entry (the check no longer fails; remove it)' : 'expected failure'}: ${escapeHtml(c.baseline.reason)}</div>`;
+      : `<div class="baseline ${c.baseline.status}">baseline: ${BASELINE_WORDS[c.baseline.status]}: ${escapeHtml(c.baseline.reason)}</div>`;
   const problem = c.status === 'fail' || c.status === 'warn';
   const message = context.stopped === true && c.skipKind === 'not-run' ? 'not run (see above)' : c.message;
   const detail = problem ? detailOf(c) : '';

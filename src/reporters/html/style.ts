@@ -29,7 +29,7 @@ td.id code { font-weight: 600; word-break: break-all; }
 pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.35 ui-monospace, monospace; }
 .repro { margin-top: .3rem; font-size: 12px; } .repro code { background: #f1f1f1; padding: 0 .2rem; word-break: break-all; }
 .baseline { margin-top: .3rem; font-size: 12px; font-weight: 600; color: #555; }
-.baseline.stale { color: var(--fail); }
+.baseline.stale { color: var(--fail); } .baseline.not-reproduced { color: var(--warn); }
 .badge { display: inline-block; min-width: 3.2em; text-align: center; font-weight: 600; text-transform: uppercase;
   font-size: 12px; border-radius: 3px; padding: 0 .3rem; color: #fff; }
 .pass .badge, .badge.pass { background: var(--pass); } .fail .badge, .badge.fail { background: var(--fail); }
