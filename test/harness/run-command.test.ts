@@ -86,8 +86,17 @@ describe.each(ways)('%s', (_, within, throughSpawner) => {
 
   test('a command that leaves nothing behind has no survivors', () =>
     within(async () => {
-      const run = await runCommand('sleep 30 >/dev/null 2>&1 & echo done', { env, timeoutMs: 10_000 });
+      // A job that ends by itself a moment after the command is on its way out, not left behind.
+      const run = await runCommand('sleep 0.3 >/dev/null 2>&1 & echo done', { env, timeoutMs: 10_000 });
       expect(run.survivors).toEqual([]);
+    }));
+
+  test('a background job the command left running in its own group is reported and killed', () =>
+    within(async () => {
+      const arg = `34${Math.floor(Math.random() * 1e6)}.5`;
+      const run = await runCommand(`sleep ${arg} >/dev/null 2>&1 & echo done`, { env, timeoutMs: 10_000 });
+      expect(run.survivors?.map((s) => s.command)).toEqual([`sleep ${arg}`]);
+      expect(liveNow(arg)).toEqual([]);
     }));
 
   test('an abort kills the command and its escapees at once, without the grace', () =>

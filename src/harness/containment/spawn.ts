@@ -1,8 +1,9 @@
 import { type ChildProcess, type IOType, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { noteTargetStart } from '../target-starts.js';
 import { chooseContainment } from './choose.js';
 import { type ContainmentMethod, type Enclosure, TAG_VARIABLE } from './enclosure.js';
-import { killGroup, readProcStat, type Survivor, survivorOf } from './procfs.js';
+import { isAlive, killGroup, readProcStat, type Survivor, survivorOf } from './procfs.js';
 import { register, unregister } from './registry.js';
 import { SpawnerLost } from './spawner.js';
 import { activeSpawner } from './spawner-lease.js';
@@ -16,6 +17,11 @@ export interface ContainedSpawnOptions {
   readonly stdio: readonly [IOType, IOType, IOType];
   /** How long processes outside the target's group get to end by themselves at close (default 250 ms). */
   readonly settleMs?: number;
+  /**
+   * How long processes of the target's own group get to end by themselves at close, when the
+   * target's process ended before wirecheck signalled it (default GROUP_GRACE_MS).
+   */
+  readonly groupGraceMs?: number;
 }
 
 /** A target command started inside an enclosure. */
@@ -25,7 +31,10 @@ export interface ContainedTarget {
   readonly method: ContainmentMethod;
   /** The target's tag (the value of WIRECHECK_CONTAINMENT_TAG in its environment). */
   readonly tag: string;
-  /** A signal to the target's process group. */
+  /**
+   * A signal to the target's process group; none once its process has ended by itself (before
+   * wirecheck's first signal): close() judges what it left in its group, then kills it.
+   */
   signalGroup(signal: NodeJS.Signals): void;
   /**
    * Live processes of the target's tree outside its process group (escapees: setsid,
@@ -33,10 +42,18 @@ export interface ContainedTarget {
    */
   escapees(): Survivor[];
   /**
-   * Ends the target: SIGKILL to its group, a short settle for processes outside the group
-   * that are on their way out (a sandbox dying with its parent), then every process of the
-   * enclosure is killed and waited for. Resolves with the processes that were still alive
-   * outside the group when the settle ended: what the target left running. Idempotent.
+   * Ends the target and resolves with what it left running, its survivors; then every process
+   * of the enclosure is killed and waited for. Idempotent.
+   *
+   * - Its process still running (or wirecheck signalled it before it ended): SIGKILL to its
+   *   group, whose processes go unreported (wirecheck ended them with it), and the survivors
+   *   are the processes outside the group still alive after a short settle (a sandbox dying
+   *   with its parent gets that long).
+   * - Its process ended by itself before any signal of wirecheck's (a client that finished, a
+   *   server that exited on end of input): the processes it left in its own group are as much
+   *   left running as those outside it, since nothing would ever signal that group for a real
+   *   user (an MCP client signals the server's pid). They get the group grace to end by
+   *   themselves (a child exiting just after its parent), and those still alive are survivors too.
    */
   close(): Promise<Survivor[]>;
   /** Kills everything at once, synchronously (the exit path); close() still releases. */
@@ -44,6 +61,15 @@ export interface ContainedTarget {
 }
 
 const SETTLE_MS = 250;
+/**
+ * How long, after a target's process ended by itself, the processes of its group get to end
+ * by themselves before they count as left running. Measured (2 CPUs) from the wrapper's exit to
+ * its group being empty, for a node wrapper whose node child also exits on the end of their
+ * shared stdin: at most 197 ms idle, 933 ms with three busy loops running (median 294 ms); a
+ * wrapper that SIGTERMs its child and exits at once: at most 92 ms under that load. Twice the
+ * worst: a process gone within it was on its way out; costs a wait only to a target that leaks.
+ */
+export const GROUP_GRACE_MS = 2000;
 const POLL_MS = 20;
 /** After the kill, how long the enclosure gets to empty before the harness gives up waiting. */
 const EMPTY_WAIT_MS = 2000;
@@ -120,7 +146,7 @@ export async function startContained(
   unregister(starting);
   enclosure.started(child);
   noteTargetStart();
-  return track(child, enclosure, prepared.tag, options.settleMs ?? SETTLE_MS);
+  return track(child, enclosure, prepared.tag, gracesOf(options));
 }
 
 function spawnDirectly({ tag, enclosure, env }: Prepared, options: ContainedSpawnOptions): ContainedTarget {
@@ -139,7 +165,52 @@ function spawnDirectly({ tag, enclosure, env }: Prepared, options: ContainedSpaw
   }
   enclosure.started(child);
   noteTargetStart();
-  return track(child, enclosure, tag, options.settleMs ?? SETTLE_MS);
+  return track(child, enclosure, tag, gracesOf(options));
+}
+
+/** How long a process of the target's tree gets to end by itself at close, by where it is. */
+interface Graces {
+  readonly outsideMs: number;
+  readonly groupMs: number;
+}
+
+function gracesOf(options: ContainedSpawnOptions): Graces {
+  return { outsideMs: options.settleMs ?? SETTLE_MS, groupMs: options.groupGraceMs ?? GROUP_GRACE_MS };
+}
+
+/** A live process of the enclosure, as /proc shows it at close. */
+export interface Member {
+  readonly pid: number;
+  /** Undefined when it is gone or /proc could not be read. */
+  readonly pgid: number | undefined;
+  readonly state: string | undefined;
+}
+
+/** A process the target may have left running, and whether it is in the target's own group. */
+export interface Candidate {
+  readonly pid: number;
+  readonly inGroup: boolean;
+}
+
+/**
+ * Which members of the enclosure count as left by the target whose process (pid and pgid
+ * `top`) is ending: never its own process nor a zombie (or a process already gone); those
+ * outside its group always; those of its group only when it ended by itself (otherwise
+ * wirecheck's kill of the group ended them with it). Pure: tested directly.
+ */
+export function leftBy(top: number, members: readonly Member[], endedByItself: boolean): Candidate[] {
+  return members
+    .filter((m) => m.pid !== top && m.state !== undefined && m.state !== 'Z')
+    .map((m) => ({ pid: m.pid, inGroup: m.pgid === top }))
+    .filter((c) => endedByItself || !c.inGroup);
+}
+
+/**
+ * Whether a candidate still has time to end by itself, `waitedMs` into the close: a process
+ * of the group gets `groupMs`, one outside it `outsideMs`. Pure: tested directly.
+ */
+export function withinGrace(candidate: Candidate, waitedMs: number, graces: Graces): boolean {
+  return waitedMs < (candidate.inGroup ? graces.groupMs : graces.outsideMs);
 }
 
 /**
@@ -158,35 +229,67 @@ async function killUntilEmpty(enclosure: Enclosure, kill: () => void): Promise<v
   }
 }
 
-function track(child: ChildProcess, enclosure: Enclosure, tag: string, settleMs: number): ContainedTarget {
+function track(child: ChildProcess, enclosure: Enclosure, tag: string, graces: Graces): ContainedTarget {
   const top = child.pid;
   const escapees = (): Survivor[] =>
     enclosure
       .members()
       .filter((pid) => pid !== top && readProcStat(pid)?.pgid !== top)
       .map(survivorOf);
+  /**
+   * Whether the target's process had ended when wirecheck first signalled it or began to close
+   * it; undefined until then. Ended: its exit seen, a zombie, or gone from a /proc that shows
+   * processes (a spawner reaps it before the harness hears of its exit).
+   */
+  let endedByItself: boolean | undefined;
+  const firstEnd = (): boolean => {
+    endedByItself ??=
+      child.exitCode !== null ||
+      child.signalCode !== null ||
+      (top !== undefined && !isAlive(top) && existsSync('/proc/self/stat'));
+    return endedByItself;
+  };
+  const signalGroup = (signal: NodeJS.Signals) => {
+    // What a target that ended by itself left in its group is judged by close() first, then killed.
+    if (!firstEnd()) killGroup(top, signal);
+  };
   const killNow = () => {
+    firstEnd();
     killGroup(top, 'SIGKILL');
     enclosure.killAll();
   };
+  const candidates = (byItself: boolean): Candidate[] =>
+    top === undefined
+      ? []
+      : leftBy(
+          top,
+          enclosure.members().map((pid) => {
+            const stat = readProcStat(pid);
+            return { pid, pgid: stat?.pgid, state: stat?.state };
+          }),
+          byItself,
+        );
   let closing: Promise<Survivor[]> | undefined;
   const target: ContainedTarget = {
     child,
     method: enclosure.method,
     tag,
-    signalGroup: (signal) => killGroup(top, signal),
+    signalGroup,
     escapees,
     killNow,
     close() {
       closing ??= (async () => {
-        killGroup(top, 'SIGKILL');
+        const byItself = firstEnd();
+        // A group that outlived a target that ended by itself is judged before it is killed.
+        if (!byItself) killGroup(top, 'SIGKILL');
         await enclosure.ready;
-        let left = escapees();
-        for (let waited = 0; left.length > 0 && waited < settleMs; waited += POLL_MS) {
+        const started = performance.now();
+        let left = candidates(byItself);
+        while (left.some((c) => withinGrace(c, performance.now() - started, graces))) {
           await sleep(POLL_MS);
-          left = escapees();
+          left = candidates(byItself);
         }
-        const survivors = left.filter((s) => readProcStat(s.pid)?.state !== 'Z');
+        const survivors = left.map((c) => survivorOf(c.pid));
         await killUntilEmpty(enclosure, killNow);
         enclosure.release();
         unregister(target);

@@ -2,6 +2,8 @@ import { type Check, CheckSkipped, NotExercised } from '../../../harness/check.j
 import { noneLeftCheck } from '../../../harness/containment/index.js';
 import { quotedCommand } from '../../target-secrets.js';
 import type { ToolServerCtx } from '../context.js';
+import type { StdioChannel } from '../stdio-channel.js';
+import { EXIT_AFTER_EOF_MS } from './stdio.js';
 
 export const leftoverChecks: Check<ToolServerCtx>[] = [
   noneLeftCheck<ToolServerCtx>({
@@ -23,7 +25,14 @@ export const leftoverChecks: Check<ToolServerCtx>[] = [
       }
       // One session of its own, initialized (the server is up) and ended here, so there is always one to judge.
       const channel = await ctx.connect('leftovers');
-      await channel.close();
+      try {
+        // Ended as MCP 2024-11-05 shuts a stdio server down (its input closed, then a wait for its
+        // exit, signals only after): a server that exits by itself is judged on what it leaves in
+        // its own process group too, which no real client's signal to the server's pid would end.
+        if (channel.transport === 'stdio') await (channel as StdioChannel).endInput(EXIT_AFTER_EOF_MS);
+      } finally {
+        await channel.close();
+      }
     },
   }),
 ];
