@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isFixtureFileName, isPartialFile } from '../fixtures/exchange-file.js';
-import { parseFixtureFileText } from '../fixtures/format.js';
+import { FIXTURE_READ_LIMIT, parseFixtureFileText } from '../fixtures/format.js';
 import {
   BUNDLED_LIBRARY_DIR,
   describeValidation,
@@ -59,6 +59,13 @@ async function expand(path: string): Promise<string[]> {
 export async function verdictOf(file: string): Promise<FileVerdict> {
   let text: string;
   try {
+    // As readFixtureFile refuses them: a FIFO would block, a huge file be held whole.
+    const info = await stat(file);
+    if (!info.isFile()) return { file, status: 'unreadable', line: 'cannot read: not a regular file' };
+    if (info.size > FIXTURE_READ_LIMIT) {
+      const line = `cannot read: the file is ${info.size} bytes, over the ${FIXTURE_READ_LIMIT}-byte limit of a fixture`;
+      return { file, status: 'unreadable', line };
+    }
     text = await readFile(file, 'utf8');
   } catch (e) {
     return { file, status: 'unreadable', line: `cannot read: ${(e as Error).message}` };

@@ -71,6 +71,12 @@ export interface RecordingProxyOptions {
    * environment, which an upstream may echo back.
    */
   secrets?: readonly (string | undefined)[];
+  /**
+   * Most response-body bytes recorded of one exchange (default 64 MiB, as the request body
+   * limit). Past it the client still gets every byte, but the recording stops there and is
+   * marked `truncated`, its `error` saying how many bytes were not recorded.
+   */
+  recordLimit?: number;
 }
 
 /** One exchange as recorded, without its body. */
@@ -103,6 +109,12 @@ export interface RecordingProxy {
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+/**
+ * A flooding upstream once made 305 MB of fixture in 4 s, which `fixtures validate` then
+ * needed 3 GB to read: 64 MiB, the request body limit, is more than any real reply and
+ * keeps the file (about 1.3x escaped) under the readers' cap (FIXTURE_READ_LIMIT).
+ */
+const DEFAULT_RECORD_LIMIT = 64 * 1024 * 1024;
 /** Request bodies nested deeper are recorded as text (secrets scrubbed), not parsed. */
 const RECORDED_BODY_DEPTH = 512;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -154,6 +166,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const upstream = connections.url;
   const prefix = upstream.pathname.replace(/\/+$/, '');
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const recordLimit = options.recordLimit ?? DEFAULT_RECORD_LIMIT;
   const exchanges: MessagesExchange[] = [];
   const keepExchanges = options.keepExchanges ?? options.outDir === undefined;
   const given = mergeSecrets(options.secrets ?? []);
@@ -211,6 +224,9 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const memory: RecordedChunk[] = [];
     let chunkCount = 0;
     let byteCount = 0;
+    // Bytes offered to the recording, and those past recordLimit that were relayed only.
+    let offered = 0;
+    let unrecorded = 0;
     const keep = (bytes: Buffer, atMs: number): void => {
       chunkCount++;
       byteCount += bytes.length;
@@ -243,12 +259,19 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       if (finished) return;
       finished = true;
       take(scrubber.end());
-      // Stopped by close() mid-exchange: the chunks so far, marked as a cut recording.
-      const truncated = closing && status !== 0 && reported !== 'complete';
+      // Stopped by close() mid-exchange or past recordLimit: the chunks so far, marked as a cut recording.
+      const truncated = (closing && status !== 0 && reported !== 'complete') || unrecorded > 0;
+      const cut: MessagesExchange['error'] =
+        unrecorded > 0
+          ? {
+              stage: 'response',
+              message: `wirecheck record: the response body passed the recording limit of ${recordLimit} bytes: ${unrecorded} bytes more were relayed to the client but not recorded (the upstream ended it ${reported})`,
+            }
+          : undefined;
       const end: ExchangeEnd = {
         end: truncated ? 'truncated' : clientGone && reported === 'truncated' ? 'client-aborted' : reported,
         endAtMs: since(),
-        ...(error && { error }),
+        ...((error ?? cut) && { error: error ?? cut }),
         ...(truncated && { truncated: true as const }),
       };
       void (async () => {
@@ -334,8 +357,13 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       up.on('data', (chunk: Buffer) => {
         // The client gets the bytes first; recording them costs it nothing.
         const clientReady = res.write(chunk);
-        times.push(performance.now() - t0);
-        take(scrubber.push(chunk));
+        // A whole chunk past the limit is left out: the recording ends on a chunk as it arrived.
+        if (unrecorded > 0 || offered + chunk.length > recordLimit) unrecorded += chunk.length;
+        else {
+          offered += chunk.length;
+          times.push(performance.now() - t0);
+          take(scrubber.push(chunk));
+        }
         if (!clientReady) pacer.client(res);
         pacer.disk(writer);
       });

@@ -312,7 +312,7 @@ describe('replay of a directory: every valid file, the bad ones named', () => {
 });
 
 describe('record messages: memory stays bounded while a long stream is recorded', () => {
-  test('100 MB streamed through the recorder (a real process) raises its peak RSS by less than 50 MB', async () => {
+  test('60 MB streamed through the recorder (a real process) raises its peak RSS by less than 50 MB', async () => {
     const MB = 1024 * 1024;
     const frame = Buffer.from(
       `data: ${JSON.stringify({ type: 'content_block_delta', text: 'x'.repeat(60 * 1024) })}\n\n`,
@@ -361,7 +361,8 @@ describe('record messages: memory stays bounded while a long stream is recorded'
     await send();
     await recorded(1);
     const before = kb(await status(), 'VmRSS');
-    total = 100 * MB;
+    // Under the 64 MiB recording limit: the whole stream is recorded, the path this test measures.
+    total = 60 * MB;
     const received = await send();
     expect(received).toBeGreaterThanOrEqual(total);
     await recorded(2);

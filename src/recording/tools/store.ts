@@ -33,12 +33,28 @@ export interface SessionSink {
    * each request presents: e.g. the API keys of the recorder's environment.
    */
   readonly secrets?: readonly (string | undefined)[];
+  /**
+   * Most bytes of journal recorded of one session (default 64 MiB, RECORD_LIMIT). Past it
+   * the recorder still relays everything, but the session's messages and chunks are no
+   * longer recorded, and an SSE session's stream is marked `truncated`.
+   */
+  readonly recordLimit?: number;
 }
+
+/**
+ * An 8 s flood made a 1.1 GB journal, which the recorder could no longer read back as one
+ * string when stopped (the session was lost): 64 MiB, the messages proxy's request body
+ * limit, is more than any real session and keeps the file under the readers' cap
+ * (FIXTURE_READ_LIMIT).
+ */
+export const RECORD_LIMIT = 64 * 1024 * 1024;
 
 /** What a session ended as: the session (undefined when its journal could not be written) and its file. */
 export interface StoredSession {
   readonly session: ToolSession | undefined;
   readonly file: string | undefined;
+  /** Bytes of journal left out past `recordLimit` (0 when the whole session was recorded). */
+  readonly unrecordedBytes: number;
 }
 
 /**
@@ -89,9 +105,22 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
   }
   let messages = 0;
   let over = false;
+  const recordLimit = sink.recordLimit ?? RECORD_LIMIT;
+  let recordedBytes = 0;
+  let unrecorded = 0;
   const write = (entry: ToolJournalEntry) => {
     if (over) return;
     const line = journalLine(entry);
+    // The head and the end are always written: a cut session still reads as a session.
+    if (!('journal' in entry) && !('end' in entry)) {
+      const size = Buffer.byteLength(line);
+      // Once cut, nothing more is kept, so the session is what came before the cut.
+      if (unrecorded > 0 || recordedBytes + size > recordLimit) {
+        unrecorded += size;
+        return;
+      }
+      recordedBytes += size;
+    }
     if (journal !== undefined) journal.write(line);
     else if (file === undefined) memory.push(line);
   };
@@ -122,7 +151,12 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
     chunk(chunk) {
       write({ chunk });
     },
-    async end(end) {
+    async end(given) {
+      // A stream recorded only in part replays as a cut one: its end is where the recording stopped.
+      const end =
+        unrecorded > 0 && given.stream !== undefined
+          ? { ...given, stream: { ...given.stream, end: 'truncated' as const } }
+          : given;
       write({ end });
       over = true;
       await closeJournal();
@@ -139,10 +173,10 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
       } catch (e) {
         if (file !== undefined) sink.onWriteError?.(e as Error, file);
         if (session !== undefined) sink.onSession?.(session, undefined);
-        return { session, file: undefined };
+        return { session, file: undefined, unrecordedBytes: unrecorded };
       }
       sink.onSession?.(session, file);
-      return { session, file };
+      return { session, file, unrecordedBytes: unrecorded };
     },
     get queuedBytes() {
       return journal?.writableLength ?? 0;
