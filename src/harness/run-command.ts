@@ -117,9 +117,10 @@ export function notTheCommands(e: unknown): HarnessBug {
  * Run a target command as the target contract in the README says: `sh -c CMD`, in its own process group, inside
  * the containment this machine offers (src/harness/containment), stdin written then
  * closed, stdout/stderr captured. On timeout the whole group gets SIGTERM, then SIGKILL
- * after the grace; an abort kills at once. When the command exits, what it left in its
- * group is killed, and whatever escaped the group (setsid, daemons) is killed and
- * returned as `survivors`: no check leaks processes.
+ * after the grace; an abort kills at once. When the command ends, whatever escaped its
+ * group (setsid, daemons) is killed and returned as `survivors`, and so is what it left in
+ * its own group when it exited by itself (after the group grace; a group wirecheck signalled
+ * is killed unreported): no check leaks processes.
  */
 export async function runCommand(command: string, options: CommandOptions): Promise<CommandRun> {
   const started = performance.now();

@@ -66,6 +66,9 @@ export function notAllowedReason(policy: CallPolicy, name: string, what: string)
   if (policy.refused.some((t) => t.name === name)) {
     return `${what} ${shown}, which ${notAllowedBecause(policy.option)}; to allow it, add ${widened(policy.option, name)}`;
   }
+  if (policy.unread.names.includes(name)) {
+    return `${what} ${shown}, which the server lists with an entry the Tool schema refuses (tools.list-shape judges it): no policy allows a tool it cannot read, so it was not sent`;
+  }
   const listed = [...policy.allowed, ...policy.refused].map((t) => t.name);
   const lists = listed.length === 0 ? 'it lists no tools' : `it lists: ${shownNames(listed)}`;
   return `${what} ${shown}, which the server does not list (${lists}): only listed tools that --call-tools allows are called, so it was not sent`;

@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import {
   CONTAINMENT_METHODS,
@@ -9,7 +13,6 @@ import {
   spawnContained,
 } from '../../../src/harness/containment/index.js';
 import { isAlive, killPid } from '../../../src/harness/containment/procfs.js';
-import { GROUP_GRACE_MS } from '../../../src/harness/containment/spawn.js';
 import { liveNow, waitForLive } from '../process-helpers.js';
 
 // A target whose process ended by itself (before wirecheck signalled it) is judged on what it left
@@ -73,14 +76,18 @@ describe.each(CONTAINMENT_METHODS)('containment by %s', (method) => {
   });
 
   test('a job of its group that ends by itself within the grace after the target is not reported', async () => {
-    // GNU sleep sums its arguments: 0.5 s, named by the marker. It outlives the target, then ends
-    // well within GROUP_GRACE_MS.
-    expect(GROUP_GRACE_MS).toBeGreaterThanOrEqual(1000);
-    const arg = own(`0.0000${digits()}`);
-    const target = start(method, `sleep 0.5 ${arg} >/dev/null 2>&1 & echo started`);
+    // The job waits on a FIFO until the test, having seen it outlive the target, lets it end: it
+    // then ends within GROUP_GRACE_MS however loaded the machine (a timed sleep raced the load).
+    const dir = mkdtempSync(join(tmpdir(), 'wirecheck-group-grace-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const fifo = join(dir, 'go');
+    execFileSync('mkfifo', [fifo]);
+    const arg = own(`wirecheck-grace-${digits()}`);
+    const target = start(method, `sh -c 'read line < "$1"' ${arg} ${fifo} >/dev/null 2>&1 & echo started`);
     const job = await waitForLive(arg);
     await exited(target);
     expect(isAlive(job)).toBe(true);
+    writeFileSync(fifo, 'go\n'); // the job holds the FIFO open for reading: this does not block
     expect(await target.close()).toEqual([]);
     expect(isAlive(job)).toBe(false);
   });

@@ -94,6 +94,20 @@ describe('a body sent with Content-Encoding', () => {
     expect(entry?.bodyError).toBeUndefined();
   });
 
+  test('more codings stacked than MAX_CODINGS are refused with 415 before any is decoded (3,000 gzip layers held a request 229 s)', async () => {
+    const service = await mock();
+    let body = Buffer.from(JSON_BODY);
+    const layers = 50;
+    for (let i = 0; i < layers; i++) body = gzipSync(body);
+    const answer = await post(service.url, body, Array(layers).fill('gzip').join(', '));
+    expect(answer.status).toBe(415);
+    expect(answer.error?.message).toMatch(
+      /^Content-Encoding: 50 codings stacked: the mock decodes at most 4/,
+    );
+    const stacked = await post(service.url, gzipSync(gzipSync(Buffer.from(JSON_BODY))), 'gzip, gzip');
+    expect(stacked.status).toBe(200);
+  });
+
   test('data that does not decode as its coding is refused with 400, naming Content-Encoding, and journaled as undecoded', async () => {
     const service = await mock();
     const answer = await post(service.url, JSON_BODY, 'gzip');

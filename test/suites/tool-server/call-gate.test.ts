@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { HarnessBug } from '../../../src/harness/check.js';
 import type { SuiteResult } from '../../../src/harness/results.js';
 import type { Tool } from '../../../src/protocol/mcp/index.js';
-import { CallLedger, MAX_SAVED_ARGUMENT_CHARS } from '../../../src/suites/tool-server/call-gate.js';
+import {
+  CallLedger,
+  MAX_SAVED_ARGUMENT_CHARS,
+  notAllowedReason,
+} from '../../../src/suites/tool-server/call-gate.js';
 import { callPolicy } from '../../../src/suites/tool-server/call-policy.js';
 import type { CallToolsOption } from '../../../src/suites/tool-server/index.js';
 import { RpcPeer } from '../../../src/suites/tool-server/peer.js';
@@ -132,6 +136,16 @@ test('tools.not-called names the tools called, why each could be, and how often'
   expect(note.message).toMatch(/tools not called \(not annotated readOnlyHint: true.*\): delete_file/);
 }, 60_000);
 
+test('with checks run at once (--jobs 4) tools.not-called counts every call of the run: it runs last', async () => {
+  // The suite runs one check at a time whatever --jobs says; this holds the counts whole should it not.
+  const result = await runAgainst(server(), { only: [GENERATED, NOT_CALLED], jobs: 4 }, quickSuite);
+  const sent = await calls();
+  expect(sent.length).toBeGreaterThan(0);
+  expect(check(result, NOT_CALLED).message).toContain(
+    `called: read_file (readOnlyHint: true, ${sent.length} calls)`,
+  );
+}, 60_000);
+
 test('the unknown-tool probe never calls a tool the server lists under its name', async () => {
   const result = await runAgainst(
     server('all', '--list-probe-name'),
@@ -180,6 +194,16 @@ describe('the gate every session passes (peer)', () => {
     }
     // Nothing of a refused batch was counted (nor sent: recordSent comes before the write).
     expect(ledger.calls().size).toBe(0);
+  });
+
+  test('a replay naming a tool listed with an entry the Tool schema refuses says so, not that it is unlisted', () => {
+    const policy = callPolicy([tool('read_file')], 'some-server', 'all', { count: 1, names: ['bad_entry'] });
+    expect(notAllowedReason(policy, 'bad_entry', 'the counterexample calls')).toMatch(
+      /^the counterexample calls bad_entry, which the server lists with an entry the Tool schema refuses/,
+    );
+    expect(notAllowedReason(policy, 'other', 'the counterexample calls')).toMatch(
+      /which the server does not list/,
+    );
   });
 
   test('before the policy is made no tool may be called; the probe name may, and never a listed one', () => {
