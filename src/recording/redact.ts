@@ -267,8 +267,29 @@ export function coveredRuns(edges: Int32Array): [number, number][] {
   return runs;
 }
 
-/** An escape cut by the end of a text: what follows may complete it. */
-const OPEN_ESCAPE = /(?:\\+(?:u[0-9A-Fa-f]{0,3})?|%[0-7]?)$/;
+/**
+ * Where an escape that the end of `text` cuts short begins (what follows may complete it):
+ * a run of backslashes, then `u` and up to three hex digits or nothing; or `%` and up to one
+ * of 0-7. -1 where the end cuts none. Read back from the end: a pattern unanchored at its
+ * start tries each backslash of a long run to its end, 4 s for 80,000 of them.
+ */
+export function openEscapeAt(text: string): number {
+  const end = text.length;
+  const last = text.charCodeAt(end - 1);
+  if (last === 0x25) return end - 1;
+  if (last >= 0x30 && last <= 0x37 && text.charCodeAt(end - 2) === 0x25) return end - 2;
+  let hex = 0;
+  while (hex < 4 && hex < end && isHexDigit(text.charCodeAt(end - 1 - hex))) hex++;
+  // The backslashes end where a `u` and its digits begin, or at the end.
+  let run = hex < 4 && text.charCodeAt(end - 1 - hex) === 0x75 ? end - 1 - hex : end;
+  const after = run;
+  while (run > 0 && text.charCodeAt(run - 1) === 0x5c) run--;
+  return run < after ? run : -1;
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
 
 /**
  * Where in `text` an occurrence of `patterns` could still begin, were more text to follow:
@@ -278,8 +299,8 @@ const OPEN_ESCAPE = /(?:\\+(?:u[0-9A-Fa-f]{0,3})?|%[0-7]?)$/;
 export function pendingFrom(text: string, patterns: SecretPatterns): number {
   let from = text.length;
   for (const s of patterns.literal) from = Math.min(from, text.length - beginningAtEnd(text, s));
-  const open = OPEN_ESCAPE.exec(text);
-  if (open !== null) from = Math.min(from, open.index);
+  const open = openEscapeAt(text);
+  if (open !== -1) from = Math.min(from, open);
   const escaped = decodedEscapes(text, patterns);
   const decoded = escaped?.decoded ?? text;
   for (const s of patterns.decoded) {

@@ -57,9 +57,12 @@ export function createEventStreamScrubber(secrets: readonly string[]): ChunkScru
   const fields = new Map<string, Piece>();
   let lineStart = 0;
   let afterCR = false;
-  /** Where the open event's first line begins; its data lines (value start and end). */
+  /**
+   * Where the open event's first line begins; its data lines, each as its value's start and
+   * end in turn (flat: a pair a line was most of the memory of an event of empty lines).
+   */
   let eventStart = 0;
-  let dataLines: [number, number][] = [];
+  let dataLines: number[] = [];
   /** The open event passed HELD_EVENT_LIMIT: skipped to its end. */
   let skipping = false;
   let scanned = 0;
@@ -83,20 +86,23 @@ export function createEventStreamScrubber(secrets: readonly string[]): ChunkScru
     for (let i = 0; i < field.length; i++) if (held.byteAt(start + i) !== field.charCodeAt(i)) return;
     let value = start + field.length;
     if (held.byteAt(value) === 0x20) value++;
-    dataLines.push([Math.min(value, end), end]);
+    dataLines.push(Math.min(value, end), end);
   };
 
-  const readEvent = (lines: readonly [number, number][]): void => {
+  const readEvent = (lines: readonly number[]): void => {
     const parts: Buffer[] = [];
     const starts: number[] = [];
     let length = 0;
-    for (const [a, b] of lines) {
-      if (parts.length > 0) {
+    for (let k = 0; k < lines.length; k += 2) {
+      const a = lines[k]!;
+      const b = lines[k + 1]!;
+      if (starts.length > 0) {
         parts.push(NEWLINE);
         length++;
       }
       starts.push(length);
-      parts.push(held.read(a, b));
+      // An empty line adds nothing but its line break: no view of the bytes made for it.
+      if (b > a) parts.push(held.read(a, b));
       length += b - a;
     }
     const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
@@ -115,10 +121,22 @@ export function createEventStreamScrubber(secrets: readonly string[]): ChunkScru
       for (const key of [...fields.keys()]) if (key.startsWith(`${index} `)) fields.delete(key);
     if (type !== 'content_block_delta' || typeof index !== 'number') return;
     // Where data offset `i` is in the stream: data lines never hold a string's line break.
+    // Offsets are asked for in order, so the line is found by moving on from the last one
+    // (halving when asked for one before it), not by a walk back over every line for each
+    // character (60,000 empty data lines behind a long delta took seconds).
+    let row = 0;
     const at = (i: number): number => {
-      let k = starts.length - 1;
-      while (k > 0 && starts[k]! > i) k--;
-      return lines[k]![0] + (i - starts[k]!);
+      if (starts[row]! > i) {
+        let hi = row;
+        row = 0;
+        while (row < hi) {
+          const mid = (row + hi + 1) >> 1;
+          if (starts[mid]! > i) hi = mid - 1;
+          else row = mid;
+        }
+      }
+      while (row + 1 < starts.length && starts[row + 1]! <= i) row++;
+      return lines[2 * row]! + (i - starts[row]!);
     };
     // One character a byte: where a string is in it is where its bytes are.
     const data = bytes.toString('latin1');
@@ -150,9 +168,11 @@ export function createEventStreamScrubber(secrets: readonly string[]): ChunkScru
     if (from.length - before !== value.length) {
       from.length = before;
       to.length = before;
+      const first = at(start);
+      const last = at(end - 1) + 1;
       for (let k = 0; k < value.length; k++) {
-        from.push(at(start));
-        to.push(at(end - 1) + 1);
+        from.push(first);
+        to.push(last);
       }
     }
     let masked = text;
@@ -275,17 +295,34 @@ function deltaStrings(data: string): { path: string; start: number; end: number 
       while (j < data.length && data[j] !== '"') j += data[j] === '\\' ? 2 : 1;
       const top = stack.at(-1);
       if (top?.object && top.expectKey) {
-        top.key = stringBody(data, i + 1, j) ?? '';
+        // Keys deeper than a path reaches name nothing: left unread.
+        if (stack.length <= DELTA_PATH_DEPTH) top.key = stringBody(data, i + 1, j) ?? '';
         top.expectKey = false;
-      } else {
-        const path = stack.map((s) => (s.object ? s.key : '[]'));
-        if (path.length >= 2 && path[0] === 'delta' && !(path.length === 2 && path[1] === 'type'))
-          out.push({ path: path.join('.'), start: i + 1, end: j });
+      } else if (stack.length >= 2 && stack[0]!.key === 'delta') {
+        const path = pathOf(stack);
+        if (path !== 'delta.type') out.push({ path, start: i + 1, end: j });
       }
       i = j;
     }
   }
   return out;
+}
+
+/**
+ * How many levels of an event's JSON a string's path names (the real deltas' strings lie two
+ * or three deep). The strings below are read all the same, as one text under the path of
+ * their ancestor at this depth, so that a secret spread over them is still found; naming
+ * every level cost each string the whole depth (20,000 levels: 45 s for a 120 KB event).
+ */
+export const DELTA_PATH_DEPTH = 8;
+
+/** The path of a string whose enclosing containers are `stack`, cut at DELTA_PATH_DEPTH. */
+function pathOf(stack: readonly { key: string | undefined; object: boolean }[]): string {
+  const names: (string | undefined)[] = [];
+  for (let k = 0; k < Math.min(stack.length, DELTA_PATH_DEPTH); k++)
+    names.push(stack[k]!.object ? stack[k]!.key : '[]');
+  if (stack.length > DELTA_PATH_DEPTH) names.push('...');
+  return names.join('.');
 }
 
 /** A JSON string's body (`data` from `start` to `end`, bytes as latin1), decoded; undefined if it is not one. */
