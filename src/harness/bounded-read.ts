@@ -79,7 +79,8 @@ function readPipe(fd: number, maxBytes: number, deadlineMs: number): Promise<Bou
   });
 }
 
-function kindOf(stat: Stats): string {
+/** What a path that is not a regular file is, for a message. */
+export function kindOf(stat: Stats): string {
   if (stat.isFIFO()) return 'a FIFO';
   if (stat.isDirectory()) return 'a directory';
   if (stat.isSocket()) return 'a socket';

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { kindOf } from './bounded-read.js';
 
 /** A file the target may have written: its text (at most the bytes asked for), or why there is none. */
 export type TargetFile =
@@ -35,12 +36,4 @@ export function readTargetFile(path: string, maxBytes: number): TargetFile {
   } finally {
     closeSync(fd);
   }
-}
-
-function kindOf(stat: Stats): string {
-  if (stat.isFIFO()) return 'a FIFO';
-  if (stat.isDirectory()) return 'a directory';
-  if (stat.isSocket()) return 'a socket';
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  return 'not a regular file';
 }
