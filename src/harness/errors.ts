@@ -39,12 +39,12 @@ export const HARNESS_ERRORS = {
   WC_BASELINE: {
     exitCode: 2,
     summary:
-      'The `--baseline` file cannot be read, has a malformed line, or names a suite or check that does not exist.',
+      'The `--baseline` file cannot be read (neither a regular file nor a pipe, larger than 1 MiB, a pipe not closed within 10 s), has a malformed line, or names a suite or check that does not exist.',
   },
   WC_MERGE: {
     exitCode: 2,
     summary:
-      '`wirecheck merge-reports` cannot combine its inputs: no or invalid results, different seeds, runs, wirecheck versions or shard counts, a check or shard given twice, or a shard missing.',
+      '`wirecheck merge-reports` cannot combine its inputs: no or invalid results (not a regular file, larger than 64 MiB, a directory that cannot be listed), different seeds, runs, selections, wirecheck versions or shard counts, a check or shard given twice, a check outside its shard or the catalogue, or a shard missing.',
   },
   WC_FIXTURE_READ: {
     exitCode: 2,
