@@ -7,6 +7,7 @@ import {
   loadToolReplays,
   loadToolScenario,
   parseReplaySpeed,
+  partialReplayNote,
   runStdioMockToolServer,
   ScenarioFileError,
   startMockToolServer,
@@ -41,10 +42,20 @@ async function replayOf(file: string | undefined, ctx: CliContext) {
   if (file === undefined) return undefined;
   try {
     // A directory: every valid recording, in turn per session; a bad file is named and left out.
-    return await loadToolReplays(file, ({ file: bad, problem }) =>
-      ctx.stderr.write(
-        `wirecheck serve mock-tools: skipping ${shownUntrusted(`${bad}: ${problem}`, ctx.env)}\n`,
-      ),
+    return await loadToolReplays(
+      file,
+      ({ file: bad, problem }) =>
+        ctx.stderr.write(
+          `wirecheck serve mock-tools: skipping ${shownUntrusted(`${bad}: ${problem}`, ctx.env)}\n`,
+        ),
+      // Whoever replays a partial or cut session learns it here, not from a client left waiting.
+      (loaded) => {
+        const note = partialReplayNote(loaded);
+        if (note !== undefined)
+          ctx.stderr.write(
+            `wirecheck serve mock-tools: serving ${shownUntrusted(`${loaded.file}: ${note}`, ctx.env)}\n`,
+          );
+      },
     );
   } catch (e) {
     if (e instanceof FixtureFormatError) throw new UsageError(`--replay: ${e.message}`);

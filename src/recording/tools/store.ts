@@ -36,7 +36,8 @@ export interface SessionSink {
   /**
    * Most bytes of journal recorded of one session (default 64 MiB, RECORD_LIMIT). Past it
    * the recorder still relays everything, but the session's messages and chunks are no
-   * longer recorded, and an SSE session's stream is marked `truncated`.
+   * longer recorded: the session is marked `truncated` with its `unrecordedBytes` (every
+   * transport), and an SSE session's stream ends `truncated`.
    */
   readonly recordLimit?: number;
 }
@@ -152,11 +153,16 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
       write({ chunk });
     },
     async end(given) {
-      // A stream recorded only in part replays as a cut one: its end is where the recording stopped.
-      const end =
-        unrecorded > 0 && given.stream !== undefined
-          ? { ...given, stream: { ...given.stream, end: 'truncated' as const } }
-          : given;
+      // A session recorded only in part says so in its file, whatever the transport; a stream so
+      // recorded replays as a cut one too: its end is where the recording stopped.
+      const end: ToolSessionEnd =
+        unrecorded === 0
+          ? given
+          : {
+              ...given,
+              ...(given.stream !== undefined && { stream: { ...given.stream, end: 'truncated' as const } }),
+              unrecordedBytes: unrecorded,
+            };
       write({ end });
       over = true;
       await closeJournal();
