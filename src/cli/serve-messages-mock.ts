@@ -22,7 +22,13 @@ export const startMockForServe: StartMockMessagesService = async (options) =>
                 `wirecheck serve messages: skipping ${shownUntrusted(`${file}: ${problem}`, process.env)}\n`,
               ),
             ),
-            { speed: options.speed ?? 1 },
+            {
+              speed: options.speed ?? 1,
+              ...(options.match === undefined ? {} : { match: options.match }),
+              // A refused request is named where a skipped file is: whoever runs the mock reads this log.
+              onUnmatched: (message) =>
+                process.stderr.write(`wirecheck serve messages: ${shownUntrusted(message, process.env)}\n`),
+            },
           )
         : options.fixturesDir === undefined
           ? scriptedModel(options.model)

@@ -22,6 +22,8 @@ export interface MockMessagesServeOptions {
   recordings?: string[];
   /** Timing factor of the recordings: 1 as recorded, 2 twice as fast, 0 as fast as possible. */
   speed?: number;
+  /** How a recording is picked: in turn (`order`, the default) or by the request it answers (`request`). */
+  match?: 'order' | 'request';
   seed?: number;
   faults?: FaultPlan;
   /** The one key accepted (by x-api-key or Bearer); others get 401. Absent: any key. Never printed. */
@@ -126,6 +128,7 @@ const ServeInput = z.object({
     .regex(/^(max|\d+(\.\d+)?)$/, '--speed takes a number (1 as recorded, 2 twice as fast) or max')
     .transform((s) => (s === 'max' ? 0 : Number(s)))
     .optional(),
+  match: z.enum(['order', 'request'], '--match is order or request').optional(),
   apiKey: z.string().trim().min(1, '--api-key must not be empty').optional(),
   apiKeyEnv: z
     .string()
@@ -192,6 +195,8 @@ export function serveOptionsOf(
   }
   if (input.speed !== undefined && input.replay === undefined)
     throw new UsageError('--speed applies to --replay');
+  if (input.match !== undefined && input.replay === undefined)
+    throw new UsageError('--match applies to --replay');
   const ignored = input.replay === undefined ? [] : unsupportedReplayFaults(faults);
   if (ignored.length > 0) {
     throw new UsageError(
@@ -207,6 +212,7 @@ export function serveOptionsOf(
     ...(faults === undefined ? {} : { faults }),
     ...(input.replay === undefined ? {} : { recordings: input.replay }),
     ...(input.speed === undefined ? {} : { speed: input.speed }),
+    ...(input.match === undefined ? {} : { match: input.match }),
     ...(apiKey === undefined ? {} : { apiKey }),
   };
 }
@@ -236,6 +242,10 @@ export function addServeMessagesCommand(
     .option(
       '--speed <factor>',
       'timing of --replay: 1 as recorded (default), 2 twice as fast, max as fast as possible',
+    )
+    .option(
+      '--match <mode>',
+      'how --replay picks a recording: order (in turn, the default) or request (the one recorded for the same request; others get 400)',
     )
     .option('--seed <n>', 'seed for every random choice of the mock (fault offsets, chunk sizes)')
     .option('--api-key <key>', 'accept only this key (x-api-key or Bearer); others get 401. Default: any key')

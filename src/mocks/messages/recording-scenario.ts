@@ -1,37 +1,171 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { FixtureFormatError } from '../../fixtures/errors.js';
 import { isFixtureFileName } from '../../fixtures/exchange-file.js';
 import { readFixtureFile } from '../../fixtures/format.js';
 import type { MessagesExchange } from '../../fixtures/schema.js';
+import { clip } from '../../protocol/clip.js';
+import type { MessageRequest } from '../../protocol/messages/index.js';
+import { redactTarget } from '../../recording/redact.js';
 import type { FaultPlan } from './faults.js';
+import { MESSAGES_PATH } from './journal.js';
 import { recordingAsAsked } from './recording-as-asked.js';
+import {
+  type ComparedRequest,
+  DIFFERENCES_COUNTED,
+  describeRequestDifference,
+  type MatchCandidate,
+  matchRequest,
+  type RequestDifference,
+  SHOWN_CHARS,
+} from './recording-match.js';
 import type { ReplayOptions } from './replay-plan.js';
-import type { Scenario } from './reply.js';
+import type { Reply, Scenario, ScenarioContext } from './reply.js';
 
 /**
- * Replies with recorded responses, in order, starting over after the last (one
- * recording: the same response to every request). The request itself only has to be
- * valid; it is not compared with the recorded one, but a whole message recorded in the
- * other mode than the request's `stream` asks for is converted (recordingAsAsked). `faults`
- * apply to every replay (the service's faults are layered under them).
+ * How a replay picks the recording that answers a request: `order` (the default) takes them
+ * in turn whatever arrives; `request` takes the first unused one whose request matches the
+ * arrived one (recording-match.ts) and refuses a request none matches.
+ */
+export const ReplayMatch = z.enum(['order', 'request'], 'match is order or request');
+export type ReplayMatch = z.infer<typeof ReplayMatch>;
+
+export interface RecordingScenarioOptions extends ReplayOptions {
+  /** Applied to every replay (the service's faults are layered under them). */
+  faults?: FaultPlan;
+  /** Default `order`. */
+  match?: ReplayMatch;
+  /**
+   * With `match: 'request'`, called with the message of each request no recording matches
+   * (the 400's message), for the log of whoever runs the mock.
+   */
+  onUnmatched?: (message: string) => void;
+}
+
+/** The message of a refused request begins with this, so a test log can be searched for it. */
+export const NO_MATCH = 'wirecheck replay: no recording matches this request';
+
+/**
+ * Replies with recorded responses. `match: 'order'` (the default): in order, starting over
+ * after the last (one recording: the same response to every request); the request itself
+ * only has to be valid. `match: 'request'`: each request is answered by the first recording
+ * not used yet whose recorded request it matches (method, target and JSON body, key order
+ * aside, masked secrets matching anything; recording-match.ts), starting over among those it
+ * matches once all were used, so a repeated request keeps being answered; a request none
+ * matches gets 400 invalid_request_error naming the nearest recording and the first
+ * difference (a client whose requests drifted from the recorded ones learns where; a 400
+ * is not retried by the SDKs). Either way, a whole message recorded in the other mode than
+ * the request's `stream` asks for is converted (recordingAsAsked).
  */
 export function recordingScenario(
   recordings: readonly MessagesExchange[],
-  options: ReplayOptions & { faults?: FaultPlan } = {},
+  options: RecordingScenarioOptions = {},
 ): Scenario {
   if (recordings.length === 0) throw new TypeError('recordingScenario needs at least one recording');
-  const { faults, ...replay } = options;
-  let next = 0;
-  return (request) => {
-    const recording = recordings[next % recordings.length]!;
-    next++;
+  const { faults, match: matchOption, onUnmatched, ...replay } = options;
+  const match = ReplayMatch.safeParse(matchOption ?? 'order');
+  if (!match.success) {
+    throw new TypeError(
+      `recordingScenario: match is "order" or "request", got ${JSON.stringify(matchOption)}`,
+    );
+  }
+  const answer = (recording: MessagesExchange, request: MessageRequest): Reply => {
     const converted = recordingAsAsked(recording.response, request.stream === true);
     if (converted?.kind === 'message') return { ...converted, ...(faults && { faults }) };
     if (converted !== undefined) return converted;
     return { kind: 'recorded', response: recording.response, replay, ...(faults && { faults }) };
   };
+  if (match.data === 'request') return matchingScenario(recordings, answer, onUnmatched);
+  let next = 0;
+  return (request) => {
+    const recording = recordings[next % recordings.length]!;
+    next++;
+    return answer(recording, request);
+  };
 }
+
+function matchingScenario(
+  recordings: readonly MessagesExchange[],
+  answer: (recording: MessagesExchange, request: MessageRequest) => Reply,
+  onUnmatched: ((message: string) => void) | undefined,
+): Scenario {
+  const candidates = recordings.map(candidateOf);
+  const used = recordings.map(() => false);
+  return (request, ctx) => {
+    const arrived = arrivedRequest(request, ctx);
+    const result = matchRequest(candidates, arrived);
+    if (result.kind === 'unmatched') {
+      const message = unmatchedMessage(recordings, arrived, result.nearest, result.differences);
+      onUnmatched?.(message);
+      return { kind: 'error', status: 400, errorType: 'invalid_request_error', message };
+    }
+    let pick = result.indices.find((i) => !used[i]);
+    if (pick === undefined) {
+      for (const i of result.indices) used[i] = false;
+      pick = result.indices[0]!;
+    }
+    used[pick] = true;
+    return answer(recordings[pick]!, request);
+  };
+}
+
+/** A recording as the matcher sees it; whether it converts to the other mode is worked out once, when first asked. */
+function candidateOf(recording: MessagesExchange): MatchCandidate {
+  let streamEither: boolean | undefined;
+  const recordedStream = (recording.request.body as { stream?: unknown } | undefined)?.stream === true;
+  return {
+    request: recording.request,
+    get streamEither() {
+      streamEither ??= recordingAsAsked(recording.response, !recordedStream) !== undefined;
+      return streamEither;
+    },
+  };
+}
+
+/**
+ * The request as the mock received it: the scenario gets the body, the journal entry of the
+ * same index the target (its query string, such as the SDK's `?beta=true`). A journal that
+ * no longer holds the entry (or keeps none) leaves only the endpoint known.
+ */
+function arrivedRequest(request: MessageRequest, ctx: ScenarioContext): ComparedRequest {
+  const entries = ctx.journal.entries();
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.seq === ctx.requestIndex) return { method: entry.method, path: entry.url, body: request };
+  }
+  return { method: 'POST', path: MESSAGES_PATH, queryUnknown: true, body: request };
+}
+
+function unmatchedMessage(
+  recordings: readonly MessagesExchange[],
+  arrived: ComparedRequest,
+  nearest: number,
+  differences: readonly RequestDifference[],
+): string {
+  const count =
+    differences.length >= DIFFERENCES_COUNTED
+      ? `${DIFFERENCES_COUNTED} or more differences`
+      : `${differences.length} difference${differences.length === 1 ? '' : 's'}`;
+  const first = differences[0];
+  const target = clip(redactTarget(arrived.path), SHOWN_CHARS);
+  return (
+    `${NO_MATCH} (${arrived.method} ${target}, among ${recordings.length} recording${recordings.length === 1 ? '' : 's'}); ` +
+    `the nearest is ${labelOf(recordings[nearest]!, nearest)} (${count})` +
+    (first === undefined ? '' : `, first at ${describeRequestDifference(first)}`)
+  );
+}
+
+/** Where a recording came from, for messages: its file (loadRecordings), its name, or its place. */
+function labelOf(recording: MessagesExchange, index: number): string {
+  const file = fileOf.get(recording);
+  if (file !== undefined) return file;
+  const place = `recording ${index + 1}`;
+  return recording.name === undefined ? place : `${place} (${JSON.stringify(recording.name)})`;
+}
+
+/** The file each recording loadRecordings returned was read from (the recordings themselves stay plain fixtures). */
+const fileOf = new WeakMap<MessagesExchange, string>();
 
 /** A file of a directory that was left out, and why. */
 export interface SkippedFile {
@@ -84,6 +218,7 @@ export async function loadRecordings(
 
 async function readRecording(file: string): Promise<MessagesExchange> {
   const fixture = await readFixtureFile(file);
+  if (fixture.kind === 'messages-exchange') fileOf.set(fixture, file);
   if (fixture.kind !== 'messages-exchange') {
     throw new FixtureFormatError(
       file,
