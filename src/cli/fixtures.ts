@@ -3,6 +3,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isFixtureFileName, isPartialFile } from '../fixtures/exchange-file.js';
 import { FIXTURE_READ_LIMIT, parseFixtureFileText } from '../fixtures/format.js';
+import { HAR_READ_LIMIT } from '../fixtures/har.js';
 import {
   BUNDLED_LIBRARY_DIR,
   describeValidation,
@@ -14,6 +15,7 @@ import {
   validateFixture,
   writeFixtureFile,
 } from '../fixtures/index.js';
+import { formatBytes, readBounded } from '../harness/bounded-read.js';
 import { WirecheckError } from '../harness/errors.js';
 import { Fixture as LegacyFixture, FixtureList as LegacyFixtureList } from '../mocks/messages/index.js';
 import { secretsOfEnv } from '../recording/tools/redact-target.js';
@@ -193,13 +195,31 @@ export function addFixturesCommand(
     .argument('<har>', 'the HAR file (as saved by a browser or a proxy)')
     .option('--out <dir>', 'directory for the fixture files (default: the current directory)')
     .action(async (har: string, opts: { out?: string }) => {
+      const cannot = (reason: string, cause?: unknown) =>
+        new WirecheckError('WC_FIXTURE_READ', withoutLineBreaks(`${har}: ${reason}`), { cause });
+      // Not trusted to be what its name says: a FIFO would block a plain read for good, a link
+      // to /dev/zero never end, a huge file be held whole before a byte of it is parsed.
+      let text: string;
+      try {
+        const read = await readBounded(har, { maxBytes: HAR_READ_LIMIT });
+        if (read.kind === 'too-large')
+          throw cannot(
+            `expected a HAR file of at most ${formatBytes(HAR_READ_LIMIT)} (${HAR_READ_LIMIT} bytes), found ${read.bytes} bytes: not read`,
+          );
+        if (read.kind !== 'text')
+          throw cannot(
+            `expected a regular file (a HAR as saved by a browser or a proxy), found ${read.kind === 'not-a-file' ? read.what : 'a pipe'}: not read`,
+          );
+        text = read.text;
+      } catch (e) {
+        if (e instanceof WirecheckError) throw e;
+        throw cannot((e as Error).message, e);
+      }
       let json: unknown;
       try {
-        json = JSON.parse(await readFile(har, 'utf8'));
+        json = JSON.parse(text);
       } catch (e) {
-        throw new WirecheckError('WC_FIXTURE_READ', withoutLineBreaks(`${har}: ${(e as Error).message}`), {
-          cause: e,
-        });
+        throw cannot(`not JSON: ${(e as Error).message}`, e);
       }
       let exchanges: ReturnType<typeof importHar>;
       try {

@@ -44,7 +44,9 @@ export const DROP_HOST: ReadonlySet<string> = new Set(['host']);
  * Request headers as sent upstream: forwardable ones (minus `drop`) with the client's
  * `accept-encoding` replaced by `identity`. A compressed reply would be recorded as bytes
  * the by-value scrub cannot read (a key echoed in it kept), and replayed, validated and
- * converted as the text it is not; the recording keeps the client's header as sent.
+ * converted as the text it is not; the recording keeps the client's header as sent. An
+ * upstream may compress all the same: the messages proxy then records the reply decoded
+ * (decoded-reply.ts).
  */
 export function upstreamHeaders(raw: readonly string[], drop: ReadonlySet<string> = new Set()): string[] {
   return [...forwardable(raw, new Set([...drop, 'accept-encoding'])), 'accept-encoding', 'identity'];

@@ -13,6 +13,12 @@ import {
 } from '../fixtures/schema.js';
 import { parseJsonBounded } from '../protocol/json/bounded.js';
 import { errorBody } from '../protocol/messages/index.js';
+import {
+  createReplyDecoder,
+  type ReplyDecoder,
+  recordedReplyHeaders,
+  replyCodingOf,
+} from './decoded-reply.js';
 import { DROP_HOST, flatHeaders, forwardable, upstreamHeaders } from './headers.js';
 import {
   type ChunkScrubber,
@@ -25,7 +31,13 @@ import {
   secretsOf,
   secretsOfTarget,
 } from './redact.js';
-import { createPacer, createUpstream, readBoundedBody, startRelayServer } from './relay-server.js';
+import {
+  createPacer,
+  createUpstream,
+  DISK_QUEUE_LIMIT,
+  readBoundedBody,
+  startRelayServer,
+} from './relay-server.js';
 import { createEventStreamScrubber, isEventStream } from './stream-deltas.js';
 
 export interface RecordingProxyOptions {
@@ -146,7 +158,8 @@ function stampOf(iso: string): string {
  * A recording proxy for the messages service: clients talk to it as to the service; it
  * forwards each request upstream unchanged but for `accept-encoding: identity` (a
  * compressed reply would pass the secret scrub unread; the recording keeps the client's
- * header) and streams the reply back unchanged (one write per upstream chunk, Nagle off
+ * header; a reply compressed all the same is recorded decoded, decoded-reply.ts) and
+ * streams the reply back unchanged (one write per upstream chunk, Nagle off
  * on both sockets, backpressure from the client paces the upstream), while recording the
  * exchange losslessly: the request with its secrets redacted, status, headers, every body
  * chunk as it arrived with its time. The fixture is streamed to disk as the exchange
@@ -214,6 +227,10 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     let responseHeaders: RecordedHeaders = {};
     let headersAtMs = 0;
     let clientGone = false;
+    // Whether the client had left when the upstream's body broke off: a compressed body's
+    // end is recorded after its decoder is done, by when the proxy's own cut of the client
+    // has made it gone too.
+    let clientLeftFirst: boolean | undefined;
     let finished = false;
     let writer: ExchangeFileWriter | undefined;
     // Chunks go through the scrubber (held back while their last bytes could begin a secret
@@ -224,9 +241,12 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const memory: RecordedChunk[] = [];
     let chunkCount = 0;
     let byteCount = 0;
-    // Bytes offered to the recording, and those past recordLimit that were relayed only.
+    // Bytes offered to the recording (decoded ones, for a compressed reply), and those the
+    // client got after the recording stopped (past recordLimit, or a body it cannot decode).
     let offered = 0;
     let unrecorded = 0;
+    /** Why the recording of the body stopped, given what was then relayed unrecorded and how the upstream ended. */
+    let stoppedBy: ((unrecorded: number, reported: ResponseEnd) => string) | undefined;
     const keep = (bytes: Buffer, atMs: number): void => {
       chunkCount++;
       byteCount += bytes.length;
@@ -259,17 +279,17 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       if (finished) return;
       finished = true;
       take(scrubber.end());
-      // Stopped by close() mid-exchange or past recordLimit: the chunks so far, marked as a cut recording.
-      const truncated = (closing && status !== 0 && reported !== 'complete') || unrecorded > 0;
+      // Stopped by close() mid-exchange, past recordLimit or at a body it could not decode:
+      // the chunks so far, marked as a cut recording.
+      const truncated = (closing && status !== 0 && reported !== 'complete') || stoppedBy !== undefined;
       const cut: MessagesExchange['error'] =
-        unrecorded > 0
-          ? {
-              stage: 'response',
-              message: `wirecheck record: the response body passed the recording limit of ${recordLimit} bytes: ${unrecorded} bytes more were relayed to the client but not recorded (the upstream ended it ${reported})`,
-            }
-          : undefined;
+        stoppedBy !== undefined ? { stage: 'response', message: stoppedBy(unrecorded, reported) } : undefined;
       const end: ExchangeEnd = {
-        end: truncated ? 'truncated' : clientGone && reported === 'truncated' ? 'client-aborted' : reported,
+        end: truncated
+          ? 'truncated'
+          : (clientLeftFirst ?? clientGone) && reported === 'truncated'
+            ? 'client-aborted'
+            : reported,
         endAtMs: since(),
         ...((error ?? cut) && { error: error ?? cut }),
         ...(truncated && { truncated: true as const }),
@@ -346,38 +366,85 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     out.on('response', (up) => {
       status = up.statusCode ?? 0;
       headersAtMs = since();
-      responseHeaders = flatHeaders(up.headers);
+      const header = up.headers['content-encoding'];
+      const coding = replyCodingOf(header);
+      // A compressed body is recorded decoded, so the fixture no longer carries its coding or length.
+      responseHeaders = recordedReplyHeaders(flatHeaders(up.headers), coding);
       if (isEventStream(up.headers['content-type'])) scrubber = createEventStreamScrubber(secrets);
       // The file opens now: from here on a kill leaves the exchange so far.
       open();
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
-      // The upstream is paused while the client or the disk is behind, resumed when neither is.
+      // The upstream is paused while the client, the disk or the decoder is behind, resumed when none is.
       const pacer = createPacer(up);
+      /** Records bytes as they are to be replayed (decoded), within recordLimit; false once past it. */
+      const record = (bytes: Buffer): boolean => {
+        if (offered + bytes.length > recordLimit) return false;
+        offered += bytes.length;
+        times.push(performance.now() - t0);
+        take(scrubber.push(bytes));
+        return true;
+      };
+      let decoder: ReplyDecoder | undefined;
+      if (coding.kind === 'undecoded')
+        stoppedBy = (n) =>
+          `wirecheck record: the response came with Content-Encoding: ${coding.header}, and ${coding.why}: its body (${n} bytes) was relayed to the client but not recorded`;
+      else if (coding.kind === 'decoded') {
+        const encoded = `the response body (Content-Encoding: ${coding.header})`;
+        const rest = (n: number, reported: ResponseEnd) =>
+          `${n} encoded bytes more were relayed to the client but not recorded (the upstream ended it ${reported})`;
+        decoder = createReplyDecoder(coding.codings, {
+          data(decoded) {
+            // A whole piece past the limit is left out, and nothing more is inflated: a small body
+            // that decodes to gigabytes (a decompression bomb) costs the limit, never more.
+            if (!record(decoded)) {
+              stoppedBy = (n, reported) =>
+                `wirecheck record: ${encoded} passed the recording limit of ${recordLimit} bytes once decoded, where decoding stopped: ${rest(n, reported)}`;
+              decoder!.stop();
+              return;
+            }
+            if (writer !== undefined && writer.queuedBytes > DISK_QUEUE_LIMIT) {
+              decoder!.pause();
+              void writer.drained().then(() => decoder!.resume());
+            }
+          },
+          failed(error) {
+            stoppedBy = (n, reported) =>
+              `wirecheck record: ${encoded} does not decode (${error.message}): the recording stops at the ${offered} bytes decoded before it; ${rest(n, reported)}`;
+          },
+        });
+      }
       up.on('data', (chunk: Buffer) => {
         // The client gets the bytes first; recording them costs it nothing.
         const clientReady = res.write(chunk);
-        // A whole chunk past the limit is left out: the recording ends on a chunk as it arrived.
-        if (unrecorded > 0 || offered + chunk.length > recordLimit) unrecorded += chunk.length;
-        else {
-          offered += chunk.length;
-          times.push(performance.now() - t0);
-          take(scrubber.push(chunk));
+        if (stoppedBy !== undefined) unrecorded += chunk.length;
+        else if (decoder !== undefined) {
+          if (!decoder.write(chunk)) pacer.decoder(decoder.drained);
+        } else if (!record(chunk)) {
+          // A whole chunk past the limit is left out: the recording ends on a chunk as it arrived.
+          stoppedBy = (n, reported) =>
+            `wirecheck record: the response body passed the recording limit of ${recordLimit} bytes: ${n} bytes more were relayed to the client but not recorded (the upstream ended it ${reported})`;
+          unrecorded += chunk.length;
         }
         if (!clientReady) pacer.client(res);
         pacer.disk(writer);
       });
       up.on('end', () => {
         res.end();
-        // Close the fixture after the last bytes are on their way to the client.
-        setImmediate(() => finish('complete'));
+        decoder?.end();
+        // Close the fixture after the last bytes are on their way to the client (and decoded).
+        void (decoder?.done ?? Promise.resolve()).then(() => setImmediate(() => finish('complete')));
       });
       up.on('error', () => {});
       up.on('close', () => {
         if (up.complete) return;
+        clientLeftFirst = clientGone;
         // The upstream cut the body: cut the client too, so it sees what it would have seen.
         res.destroy();
-        finish('truncated');
+        if (decoder === undefined) return finish('truncated');
+        // What came before the cut is decoded and recorded, however late zlib gives it.
+        decoder.cut();
+        void decoder.done.then(() => finish('truncated'));
       });
     });
     out.end(body);

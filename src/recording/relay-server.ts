@@ -242,11 +242,13 @@ export interface Pacer {
   output(caughtUp: Promise<unknown>): void;
   /** After a write to a recording's file: paused while more than 8 MiB wait for the disk. */
   disk(file: { readonly queuedBytes: number; drained(): Promise<void> } | undefined): void;
+  /** After a write a recording's decoder did not take at once: paused until `drained` settles. */
+  decoder(drained: () => Promise<void>): void;
 }
 
 export function createPacer(source: { pause(): unknown; resume(): unknown }): Pacer {
-  const behind = new Set<'client' | 'disk'>();
-  const hold = (who: 'client' | 'disk', caughtUp: Promise<unknown>) => {
+  const behind = new Set<'client' | 'disk' | 'decoder'>();
+  const hold = (who: 'client' | 'disk' | 'decoder', caughtUp: Promise<unknown>) => {
     if (behind.size === 0) source.pause();
     behind.add(who);
     void caughtUp.then(() => {
@@ -268,6 +270,9 @@ export function createPacer(source: { pause(): unknown; resume(): unknown }): Pa
     disk(file) {
       if (file !== undefined && file.queuedBytes > DISK_QUEUE_LIMIT && !behind.has('disk'))
         hold('disk', file.drained());
+    },
+    decoder(drained) {
+      if (!behind.has('decoder')) hold('decoder', drained());
     },
   };
 }

@@ -1,7 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { preParsingHookHandler } from 'fastify';
+import {
+  codingsOf,
+  DECODED_CODINGS,
+  decoderChain,
+  MAX_CODINGS,
+  undecodedCoding,
+} from '../../transports/content-coding.js';
 import type { MockState } from './state.js';
 
 /*
@@ -14,38 +20,6 @@ import type { MockState } from './state.js';
  * they take from the bodies' budget (BodyBudget) as they come and are given back when the
  * answer ends: a compressed body would otherwise hold 1000 times what it reserved.
  */
-
-/** The codings decoded, by their RFC 9110 names (x-gzip is gzip's old alias); deflate is the zlib format. */
-const DECODERS: Readonly<Record<string, () => Transform>> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
-
-/** What a refusal lists as decoded. */
-const DECODED = 'gzip, deflate, br and identity';
-
-/**
- * Codings one body may stack. HTTP lets a sender apply several, but one is what clients send;
- * each costs a decoder, and `gzip, gzip, ...` to the header's 16 KiB (some 3,000 layers of a
- * 93 KB body) held one request 229 s, the body limit no help since the body was small.
- */
-export const MAX_CODINGS = 4;
-
-/** The codings of a Content-Encoding value in the order they were applied, identity left out. */
-export function codingsOf(header: string): string[] {
-  return header
-    .split(',')
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
-}
-
-/** The first coding of a Content-Encoding value the mock does not decode, or undefined. */
-export function undecodedCoding(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  return codingsOf(header).find((c) => !Object.hasOwn(DECODERS, c));
-}
 
 /** Whether a request carries a body (HTTP/1.1: a Content-Length above 0, or Transfer-Encoding). */
 function hasBody(headers: IncomingHttpHeaders): boolean {
@@ -68,7 +42,7 @@ export function decodeBodyHook(state: MockState): preParsingHookHandler {
     const entry = state.entryOf(request);
     const unknown = undecodedCoding(header);
     if (unknown !== undefined) {
-      const why = `Content-Encoding: ${header}: the mock does not decode "${unknown}" (it decodes ${DECODED}); whether the real API does is not verified`;
+      const why = `Content-Encoding: ${header}: the mock does not decode "${unknown}" (it decodes ${DECODED_CODINGS}); whether the real API does is not verified`;
       if (entry) entry.bodyUndecoded = why;
       return done(refusal(why, 415));
     }
@@ -130,7 +104,7 @@ export function decodedBody(
       next(null, chunk);
     },
   });
-  const decoders = [...codings].reverse().map((c) => DECODERS[c]!());
+  const decoders = decoderChain(codings);
   const out = Object.assign(
     new Transform({
       transform(chunk: Buffer, _encoding, next) {
@@ -170,8 +144,9 @@ export function decodedBody(
   payload.once('error', fail);
   counter.once('error', fail);
   for (const decoder of decoders) decoder.once('error', (error) => fail(options.undecodable(error)));
-  for (let i = 0; i + 1 < chain.length; i++) chain[i]!.pipe(chain[i + 1]!);
-  chain.at(-1)!.pipe(out);
+  // The decoders are piped into each other already (decoderChain).
+  counter.pipe(chain[1] ?? out);
+  if (decoders.length > 0) decoders.at(-1)!.pipe(out);
   payload.pipe(counter);
   return {
     stream: out,
