@@ -75,6 +75,25 @@ export * from './recording/index.js';
 export * from './recording/tools/index.js';
 export * from './reporters/index.js';
 export { createProgress, type Progress, type ProgressStream } from './reporters/progress.js';
+export {
+  type BashRunner,
+  type BashRunnerOptions,
+  createBashRunner,
+  DEFAULT_LIMITS,
+  describeIsolation,
+  HOW_TO_ISOLATE,
+  type Identity,
+  ISOLATION_LEVELS,
+  type IsolationInfo,
+  type IsolationLevel,
+  type ResourceLimits,
+  RunAbortedError,
+  RunnerStartError,
+  type RunOutcomeKind,
+  type RunReport,
+  type ToolOverrides,
+  UNPRIVILEGED,
+} from './runner/index.js';
 export * from './servers/tools/index.js';
 export * from './suites/registry.js';
 export * from './suites/target-options.js';
@@ -96,8 +115,18 @@ export {
 export {
   ChildProcessTransport,
   type ChildProcessTransportOptions,
+  createInMemoryPair,
+  isSessionExpired,
+  RetryBeyondBudgetError,
+  SessionExpiredError,
   SseClientTransport,
   type SseClientTransportOptions,
+  StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+  type Transport,
+  TransportClosedError,
+  TransportError,
+  type TransportErrorKind,
 } from './transports/index.js';
 export { VERSION } from './version.js';
 export * from './warm/index.js';

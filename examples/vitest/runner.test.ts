@@ -20,7 +20,8 @@ describeSuite(
 );
 
 // Or run a whole selection at once and assert on the results (the results.json shape).
-test('the reference runner refuses a blocked command', async () => {
+// A whole run, opening the suite included, outlasts vitest's default 5 s test timeout: give it its own.
+test('the reference runner refuses a blocked command', { timeout: 120_000 }, async () => {
   const result = await runSuite('runner', { runner }, { seed: 42, only: ['runner.refusal.mkfs'] });
   expect(result.checks.map((c) => [c.id, c.status])).toEqual([['runner.refusal.mkfs', 'pass']]);
   expect(result.summary).toEqual({ passed: 1, failed: 0, warned: 0, skipped: 0 });

@@ -3,16 +3,29 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type AnySuite, assertOnlyMatches, resolveSuite, type SuiteRunOptions, shardOption } from '../api.js';
 import { failsRun, markCheck } from '../harness/baseline.js';
-import { checkBudgetMs, openAllowanceMs } from '../harness/budget.js';
+import { checkBudgetMs, formatBudget, openAllowanceMs } from '../harness/budget.js';
 import type { PropertyReplay, Suite } from '../harness/check.js';
 import { readCounterexampleSync, replaySettings } from '../harness/counterexamples.js';
 import type { CheckResult } from '../harness/results.js';
 import { randomSeed, runCheck, selectChecks } from '../harness/run-suite.js';
 import { selectShard } from '../harness/shard.js';
 import { shownTarget } from '../harness/shown-target.js';
+import { notRunMessage, stopOf } from '../harness/stop.js';
 import { formatCheck } from '../reporters/console.js';
 
-export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, 'onStart' | 'onResult' | 'replay'> {
+/**
+ * The run options that mean nothing here: vitest schedules the tests (so no `jobs` or shared
+ * `slots`), and reports their start and end itself (so no progress callbacks).
+ */
+type VitestOwned = 'onStart' | 'onResult' | 'onBegin' | 'onDispatched' | 'replay' | 'jobs' | 'slots';
+
+/**
+ * `signal` (once aborted, the tests not yet run are skipped as not run, a running check is
+ * abandoned), `budgetMs` (the suite's whole budget, from the start of opening: the check running
+ * when it runs out fails, the later ones are skipped as not run) and `reportDir` (a failed
+ * property's counterexample file) work as in runSuite.
+ */
+export interface DescribeSuiteOptions extends Omit<SuiteRunOptions, VitestOwned> {
   /** Title of the describe block; default `wirecheck <suite> against <target> (seed N)`. */
   title?: string;
   /** Budget for opening the suite's context in beforeAll (default 60 s, times the target's budgetScale, or the suite's openMs where longer). */
@@ -102,34 +115,52 @@ export function describeSuite(
   const runs = options.runs ?? (full ? 1000 : 100);
   const strict = options.strict ?? false;
   const budgetScale = suite.budgetScale?.(target) ?? 1;
+  const { signal, budgetMs, reportDir } = options;
+  const base = { seed, runs, full, budgetScale, ...(replaying === undefined ? {} : { replay: replaying }) };
   const settings = {
-    seed,
-    runs,
-    full,
-    budgetScale,
-    ...(replaying === undefined ? {} : { replay: replaying }),
+    ...base,
+    ...(reportDir === undefined ? {} : { reportDir }),
+    ...(signal === undefined ? {} : { stop: signal }),
+    ...(budgetMs === undefined ? {} : { suiteBudgetMs: budgetMs }),
   };
   const checks = selectShard(selectChecks(suite.checks, options.only, full), shardOption(options.shard));
   const title =
     options.title ?? `wirecheck ${suite.name} against ${shownTarget(suite, target)} (seed ${seed})`;
 
+  const openTimeout = options.openTimeoutMs ?? openAllowanceMs(budgetScale, suite.openMs?.(target));
   describe(title, () => {
     let ctx: { close(): Promise<void> } | undefined;
+    /** performance.now() at which `budgetMs` runs out, once opening starts. */
+    let deadline: number | undefined;
     beforeAll(
       async () => {
-        ctx = await suite.open(target, { ...settings, checks: checks.map((c) => c.id) });
+        if (budgetMs !== undefined) deadline = performance.now() + budgetMs;
+        if (signal?.aborted) return;
+        const env = { ...base, checks: checks.map((c) => c.id) };
+        const opening = suite.open(target, signal === undefined ? env : { ...env, signal });
+        ctx = deadline === undefined ? await opening : await openBy(suite.name, opening, deadline, budgetMs);
       },
-      options.openTimeoutMs ?? openAllowanceMs(budgetScale, suite.openMs?.(target)),
+      budgetMs === undefined ? openTimeout : Math.min(openTimeout, budgetMs + MARGIN_MS),
     );
     afterAll(async () => {
       await ctx?.close();
     });
     for (const check of checks) {
-      const timeout = checkBudgetMs(check, budgetScale) + MARGIN_MS;
+      // The harness cuts a check at its budget (or the suite's) with its own message: vitest's timeout is the backstop.
+      const own = checkBudgetMs(check, budgetScale);
+      const timeout = (budgetMs === undefined ? own : Math.min(own, budgetMs)) + MARGIN_MS;
       test(check.id, { timeout }, async (context) => {
+        // As runSuite does between checks: a stopped run or a used-up budget starts no more checks.
+        if (signal?.aborted) context.skip(notRunMessage(stopOf(signal)));
+        if (deadline !== undefined && performance.now() >= deadline) {
+          context.skip(`not run: the suite's time budget of ${formatBudget(budgetMs ?? 0)} was used up`);
+        }
         if (ctx === undefined)
           throw new Error(`suite ${suite.name} was not opened (see the beforeAll error)`);
-        const raw = await runCheck(suite, target, check, ctx, settings);
+        const raw = await runCheck(suite, target, check, ctx, {
+          ...settings,
+          ...(deadline === undefined ? {} : { deadline }),
+        });
         const outcome = testOutcomeOf(markCheck(raw, options.baseline, strict), strict);
         if (outcome.kind === 'skip') context.skip(outcome.note);
         if (outcome.kind === 'fail') throw new ConformanceFailure(outcome.message);
@@ -137,4 +168,30 @@ export function describeSuite(
       });
     }
   });
+}
+
+/**
+ * A suite's context if it opens before `deadline`; else an error as runSuite's, and the context
+ * that opens late is closed.
+ */
+async function openBy<C extends { close(): Promise<unknown> }>(
+  name: string,
+  opening: Promise<C>,
+  deadline: number,
+  budgetMs: number | undefined,
+): Promise<C> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    const first = await Promise.race([opening, late]);
+    if (first !== 'late') return first;
+    opening.then((ctx) => ctx.close()).catch(() => {});
+    throw new Error(
+      `suite ${name} did not finish opening (starting its servers, reaching the target) within its time budget of ${formatBudget(budgetMs ?? 0)} (budgetMs)`,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -33,7 +33,14 @@ export {
   planStream,
   type StreamStep,
 } from './plan-stream.js';
-export { loadRecordings, recordingScenario, type SkippedFile } from './recording-scenario.js';
+export {
+  loadRecordings,
+  NO_MATCH,
+  type RecordingScenarioOptions,
+  ReplayMatch,
+  recordingScenario,
+  type SkippedFile,
+} from './recording-scenario.js';
 export {
   planReplay,
   REPLAY_FAULTS,
