@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { CheckFailure, NotExercised } from '../../harness/check.js';
 import { describeCommandRun } from '../../harness/command-output.js';
-import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH, pathOf } from '../../mocks/messages/index.js';
+import {
+  atMessagesEndpoint,
+  DEFAULT_BODY_LIMIT,
+  type JournalEntry,
+  MESSAGES_PATH,
+  pathOf,
+} from '../../mocks/messages/index.js';
 import { CASES } from './cases.js';
 import type { AgentCaseResult } from './context.js';
 import { describeRequests } from './conversation.js';
@@ -83,39 +89,94 @@ export interface RefusedRequest {
   index: number;
   entry: JournalEntry;
   why: string;
+  /** Which check judges the request, or why none does, as the end of a sentence. */
   judgedBy: string;
+}
+
+/** 32 MiB, the body limit the mock shares with the real API ("request size limits": not shown by the spec). */
+const BODY_LIMIT_TEXT = `${DEFAULT_BODY_LIMIT / (1024 * 1024)} MiB`;
+
+/** The size a request declared, for a message: its Content-Length, when it sent one. */
+function declaredSize(entry: JournalEntry): string {
+  const length = entry.headers['content-length'];
+  return length === undefined ? '' : ` (Content-Length ${length})`;
+}
+
+/**
+ * Why the mock refused `entry` and which check judges it, or undefined when it served it. Any
+ * error status on a body the mock never read counts: no model turn was taken, whatever the
+ * status, so no rule of the loop was met. A refused body that was read is the script's own
+ * error (a served turn) unless the mock found it invalid (bodyError). An unread body without a
+ * status is no refusal: the agent went away before an answer (Node answers a body that
+ * stalls past the mock's request timeout with 408 on the socket, which the journal never sees).
+ */
+export function refusalOf(entry: JournalEntry): Omit<RefusedRequest, 'index' | 'entry'> | undefined {
+  if (entry.status === 200) return undefined;
+  const unread = entry.body === undefined;
+  // The host guard answers before anything else of the request is looked at.
+  if (unread && entry.status === 403) {
+    return {
+      why: `the mock's host guard refused Host ${JSON.stringify(entry.headers.host ?? '')}: it answers only the host of WIRECHECK_BASE_URL and loopback names, against DNS rebinding`,
+      judgedBy:
+        "no check judges that request: the guard is wirecheck's own, no rule of the spec, and an agent (or a proxy before it) that sends another Host cannot be tested against the mock",
+    };
+  }
+  if (!atMessagesEndpoint(entry)) {
+    return {
+      why: `${entry.method} ${pathOf(entry)}, not POST ${MESSAGES_PATH}`,
+      judgedBy: 'agent.loop.endpoint judges that request',
+    };
+  }
+  if (entry.configuredKeyIn.length === 0) {
+    return { why: 'no key', judgedBy: 'agent.auth.key-sent judges that request' };
+  }
+  if (entry.bodyError !== undefined) {
+    return {
+      why: entry.bodyError,
+      judgedBy: 'agent.loop.requests-valid and agent.loop.requests-accepted judge that request',
+    };
+  }
+  if (!unread || entry.status === undefined) return undefined;
+  if (entry.status === 413) {
+    return {
+      why: `request_too_large, the body${declaredSize(entry)} over the mock's limit of ${BODY_LIMIT_TEXT}, the real API's request size limit`,
+      judgedBy: 'agent.loop.requests-accepted judges that request',
+    };
+  }
+  if (entry.bodyUndecoded !== undefined) {
+    return {
+      why: entry.bodyUndecoded,
+      judgedBy:
+        'no check judges that request: whether the real API takes a body of that Content-Encoding is not known',
+    };
+  }
+  if (entry.status === 529) {
+    return {
+      why: `the mock's budget of bodies held at once was spent${declaredSize(entry)}`,
+      judgedBy: "no check judges that request: the budget is the mock's own, no rule of the spec",
+    };
+  }
+  return {
+    why: `${entry.errorType ?? 'an error'} before the body was read`,
+    judgedBy: 'no check judges that request',
+  };
 }
 
 /**
  * The first request of the case the mock refused while the scripted model still had a reply
- * for it, and the checks that judge it: a request to a path the mock does not serve
- * (agent.loop.endpoint), a body the mock refused as the real API would (requests-valid,
- * requests-accepted), or a request without the run's key (auth.key-sent). An agent that gets an
- * error status ends its loop (or retries) for that reason, so the case says nothing about the
- * rules that apply later in the loop (the breaker, the cap, how it ends).
+ * for it (refusalOf), and the checks that judge it: a request to a path the mock does not
+ * serve (agent.loop.endpoint), a body the mock refused as the real API would (requests-valid,
+ * requests-accepted; a body over the real API's size limit, requests-accepted), a request
+ * without the run's key (auth.key-sent), or one the mock refused before reading its body for
+ * a reason of its own (its host guard, its body budget). An agent that gets an error status
+ * ends its loop (or retries) for that reason, so the case says nothing about the rules that
+ * apply later in the loop (the breaker, the cap, how it ends).
  */
 export function refusedRequest(result: AgentCaseResult): RefusedRequest | undefined {
   for (const [index, entry] of result.requests.entries()) {
-    if (index >= result.spec.steps || entry.status === 200) continue;
-    if (!atMessagesEndpoint(entry)) {
-      return {
-        index,
-        entry,
-        why: `${entry.method} ${pathOf(entry)}, not POST ${MESSAGES_PATH}`,
-        judgedBy: 'agent.loop.endpoint judges',
-      };
-    }
-    if (entry.configuredKeyIn.length === 0) {
-      return { index, entry, why: 'no key', judgedBy: 'agent.auth.key-sent judges' };
-    }
-    if (entry.bodyError !== undefined) {
-      return {
-        index,
-        entry,
-        why: entry.bodyError,
-        judgedBy: 'agent.loop.requests-valid and agent.loop.requests-accepted judge',
-      };
-    }
+    if (index >= result.spec.steps) break;
+    const refusal = refusalOf(entry);
+    if (refusal !== undefined) return { index, entry, ...refusal };
   }
   return undefined;
 }
@@ -132,7 +193,7 @@ export function expectNotCutShort(result: AgentCaseResult, what: string, within 
   if (refused === undefined || refused.index >= within) return;
   const { index, entry, why, judgedBy } = refused;
   throw new NotExercised(
-    `case ${result.spec.name}: the mock refused request ${index + 1} (status ${entry.status}: ${why}), so the loop ended before ${what}; ${judgedBy} that request`,
+    `case ${result.spec.name}: the mock refused request ${index + 1} (status ${entry.status}: ${why}), so the loop ended before ${what}; ${judgedBy}`,
   );
 }
 

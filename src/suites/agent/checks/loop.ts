@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Check, CheckFailure, NotExercised, show } from '../../../harness/check.js';
-import { atMessagesEndpoint, type JournalEntry, MESSAGES_PATH } from '../../../mocks/messages/index.js';
+import {
+  atMessagesEndpoint,
+  DEFAULT_BODY_LIMIT,
+  type JournalEntry,
+  MESSAGES_PATH,
+} from '../../../mocks/messages/index.js';
 import { describeDifferences } from '../../../protocol/compare.js';
 import { CASE_KEYS, type CaseKey, OTHER_TOOL, OTHER_TOOL_MARKER } from '../cases.js';
 import type { AgentCaseResult, AgentCtx } from '../context.js';
@@ -28,6 +33,7 @@ import {
   expectExit,
   expectNotCutShort,
   expectRequestCount,
+  refusalOf,
   refusedRequest,
   runContext,
   workdirReady,
@@ -44,6 +50,9 @@ function stopReasonOfLastStep(result: AgentCaseResult): string {
   const last = result.spec.step(result.spec.steps - 1);
   return last !== undefined && 'text' in last ? (last.stopReason ?? 'end_turn') : 'tool_use';
 }
+
+/** The mock's body limit, the real API's request size limit, as the messages name it. */
+const BODY_LIMIT_MIB = DEFAULT_BODY_LIMIT / (1024 * 1024);
 
 const LOOP = 'Tool-use loop (client side)';
 const FOLLOW_UP =
@@ -221,29 +230,34 @@ export const loopChecks: Check<AgentCtx>[] = [
     clause:
       'Resources: message request body (the real API judges more than the spec states: a positive max_tokens, a non-empty conversation...)',
     description:
-      'Every request body is one the real Messages API accepts (the mock judges bodies as it does, and serves one the spec allows anyway, so that the rest of the loop is judged).',
+      'Every request body is one the real Messages API accepts (the mock judges bodies as it does, and serves one the spec allows anyway, so that the rest of the loop is judged), and no larger than its limit (the mock refuses a larger one with 413, as it does).',
     level: 'should',
     basis: 'real-api',
-    rule: 'The real Messages API refuses bodies the spec does not rule on (max_tokens 0, an empty messages array, an empty model name, a malformed known block). A client should send what the real service accepts.',
+    rule: `The real Messages API refuses bodies the spec does not rule on (max_tokens 0, an empty messages array, an empty model name, a malformed known block), and requests over its size limit of ${BODY_LIMIT_MIB} MiB (the spec: "request size limits of the messages service: not shown"). A client should send what the real service accepts.`,
     timeoutMs: CHECK_BUDGET_MS,
     async run(ctx) {
       const results = await ctx.results(CASE_KEYS);
-      // The mock judged each body it read whole, before its journal cut it: a cut body counts.
-      if (!results.some((result) => result.requests.some(bodyRead))) throw noBodyRead(results);
+      // A body over the size limit is judged by its size alone, before any of it is read.
       for (const result of results) {
         const index = result.requests.findIndex(
-          (entry) => entry.bodyError !== undefined || entry.realApiRefusal !== undefined,
+          (entry) => entry.bodyError !== undefined || entry.realApiRefusal !== undefined || tooLarge(entry),
         );
         if (index === -1) continue;
         const entry = result.requests[index]!;
         throw new CheckFailure(
           entry.bodyError !== undefined
             ? `case ${result.spec.name}: the mock refused request ${index + 1} as the real API would: ${entry.bodyError}`
-            : `case ${result.spec.name}: the real API would refuse request ${index + 1} (the mock served it, as the spec allows it): ${entry.realApiRefusal}`,
-          'a request body the real API accepts',
+            : entry.realApiRefusal !== undefined
+              ? `case ${result.spec.name}: the real API would refuse request ${index + 1} (the mock served it, as the spec allows it): ${entry.realApiRefusal}`
+              : `case ${result.spec.name}: request ${index + 1} is larger than the real API accepts: the mock refused it with 413 request_too_large before reading it, as the real API refuses a request over its ${BODY_LIMIT_MIB} MiB limit (the spec shows no request size limit)`,
+          tooLarge(entry)
+            ? `a request body of at most ${BODY_LIMIT_MIB} MiB`
+            : 'a request body the real API accepts',
           describeRequest(entry, index),
         );
       }
+      // The mock judged each body it read whole, before its journal cut it: a cut body counts.
+      if (!results.some((result) => result.requests.some(bodyRead))) throw noBodyRead(results);
     },
   },
   {
@@ -418,9 +432,9 @@ export const loopChecks: Check<AgentCtx>[] = [
 ];
 
 /**
- * The mock read the request's body: it does not read one it refuses for want of the run's key
- * (agent.auth.key-sent judges that request) or one sent to a path it does not serve
- * (agent.loop.endpoint), so there is nothing of it to judge.
+ * The mock read the request's body: it does not read one it refuses before (refusalOf: for want
+ * of the run's key, to a path it does not serve, over the size limit, from a Host it does not
+ * answer), so there is nothing of it to judge.
  */
 function bodyRead(entry: JournalEntry): boolean {
   return entry.body !== undefined;
@@ -442,14 +456,38 @@ function* readBodies(
   }
 }
 
+/** A request the mock refused with 413 request_too_large, its body unread: over the real API's size limit. */
+function tooLarge(entry: JournalEntry): boolean {
+  return entry.status === 413 && entry.body === undefined;
+}
+
+/**
+ * Why no body could be judged: the distinct reasons the mock gave for the requests it refused
+ * unread (refusalOf), each shown with its first request, and the cut bodies.
+ */
 function noBodyRead(results: readonly AgentCaseResult[]): NotExercised {
-  const refused =
-    "without the run's key, which agent.auth.key-sent judges, or not to POST /v1/messages, which agent.loop.endpoint judges";
+  const reasons = new Map<string, string>();
+  for (const result of results) {
+    for (const [i, entry] of result.requests.entries()) {
+      if (bodyRead(entry)) continue;
+      const refusal = refusalOf(entry);
+      // Keyed by what refused it, not its words: a body's size in them differs from case to case.
+      const key = refusal === undefined ? entry.outcome : `${entry.status} ${refusal.judgedBy}`;
+      if (reasons.has(key)) continue;
+      const reason =
+        refusal === undefined
+          ? `no answer (${entry.outcome})`
+          : `status ${entry.status}: ${refusal.why}; ${refusal.judgedBy}`;
+      reasons.set(key, `case ${result.spec.name}, request ${i + 1}: ${reason}`);
+    }
+  }
+  const listed = [...reasons.values()].slice(0, 3);
+  const refused = `${listed.join(' | ')}${reasons.size > 3 ? ` | ${reasons.size - 3} other reason(s)` : ''}`;
   const cut = cutBodiesNote(results);
   return new NotExercised(
     cut === ''
       ? `the mock read no request body: it refused every request before reading it (${refused})`
-      : `no whole request body to judge${cut}; the mock refused any other before reading it (${refused})`,
+      : `no whole request body to judge${cut}${reasons.size === 0 ? '' : `; the mock refused any other before reading it (${refused})`}`,
   );
 }
 

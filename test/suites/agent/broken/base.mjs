@@ -36,6 +36,8 @@ import { join } from 'node:path';
  * @property {boolean} [customBash] declare bash as a custom tool (a description and an input schema), as the
  *   official SDK's betaBashTool does, not as the built-in shell tool
  * @property {boolean} [noApiKey] send no key (the mock refuses every request with 401)
+ * @property {boolean} [oversizedFirstRequest] send a 33 MiB system prompt with the first request (over the
+ *   real API's 32 MiB request size limit, which the spec does not show; the mock refuses it with 413)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [noMkdir] never create WIRECHECK_WORKDIR (every command there then fails)
  * @property {boolean} [runInCwd] run commands in the directory it was started in, not WIRECHECK_WORKDIR
@@ -273,6 +275,7 @@ export async function main(flaws = {}) {
       max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
       messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
       ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
+      ...(flaws.oversizedFirstRequest && requests === 1 ? { system: 'x'.repeat(33 * 1024 * 1024) } : {}),
     };
     try {
       if (flaws.otherOperations) {
