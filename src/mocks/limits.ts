@@ -21,6 +21,23 @@ export const DEFAULT_JOURNAL_LIMITS: JournalLimits = {
   bodyBytes: 1024 * 1024,
 };
 
+/**
+ * Messages of one JSON-RPC batch a mock answers: 1,000. Each answered message is a journal entry,
+ * and a mock answers a batch in one go, so a larger batch could push the journal's oldest
+ * entries (the client's initialize) out before anything could stop its client; a tenth of
+ * DEFAULT_JOURNAL_LIMITS.entries leaves the start kept. A larger batch is refused as a whole with
+ * one Invalid Request error, id null, as JSON-RPC 2.0 answers a batch that is invalid as a whole
+ * (an empty one); no client needs a thousand messages in one batch to make a tool call.
+ */
+export const MAX_BATCH_MESSAGES = 1_000;
+
+/** Why a parsed JSON-RPC body is refused whole (a batch of more than MAX_BATCH_MESSAGES), or undefined. */
+export function batchProblem(value: unknown, limit: number = MAX_BATCH_MESSAGES): string | undefined {
+  return Array.isArray(value) && value.length > limit
+    ? `a batch of ${value.length} messages, more than the ${limit} a wirecheck mock answers in one batch (MAX_BATCH_MESSAGES): refused whole, none of its messages answered`
+    : undefined;
+}
+
 /** What an entry costs besides its body and headers (its fields, the list slot). */
 export const ENTRY_OVERHEAD_BYTES = 512;
 

@@ -46,6 +46,33 @@ function environmentSecrets(env: Readonly<Record<string, string | undefined>>): 
 }
 
 /**
+ * Secret values a suite learns while it runs (the credential headers a client sends a mock),
+ * bounded: past MAX_LEARNED_REPORT_SECRETS the one learned longest ago goes first, and a value
+ * learned again counts as new, so a token a client sends in every case is kept however many
+ * others pass.
+ */
+export const MAX_LEARNED_REPORT_SECRETS = 1_024;
+
+export class LearnedSecrets {
+  private readonly values = new Set<string>();
+
+  learn(secrets: readonly string[]): void {
+    for (const s of secrets) {
+      this.values.delete(s);
+      this.values.add(s);
+    }
+    for (const s of this.values) {
+      if (this.values.size <= MAX_LEARNED_REPORT_SECRETS) break;
+      this.values.delete(s);
+    }
+  }
+
+  list(): string[] {
+    return [...this.values];
+  }
+}
+
+/**
  * A command as a message quotes it: redacted as reports show the target. Scrubbing by value
  * misses credentials shorter than 8 characters, so a message naming the command cannot rely on it.
  */

@@ -10,7 +10,29 @@ export function secretsOfRequest(
   headers: Readonly<Record<string, string | string[] | undefined>>,
   url: string,
 ): string[] {
-  return mergeSecrets(secretsOf(headers), secretsOfTarget(url));
+  return mergeSecrets(secretsOf(headers), secretsOfTarget(url), cookieValues(headers.cookie));
+}
+
+/**
+ * The value of each pair of a Cookie header (`sid=...; theme=...`): the header is learned whole,
+ * but a client repeats a session cookie's value alone, never the `name=value` pair. Short values
+ * are dropped with the rest (mergeSecrets).
+ */
+function cookieValues(header: string | string[] | undefined): string[] {
+  if (header === undefined) return [];
+  const values: string[] = [];
+  for (const line of typeof header === 'string' ? [header] : header) {
+    for (const pair of line.split(';')) {
+      const eq = pair.indexOf('=');
+      if (eq < 0) continue;
+      const value = pair.slice(eq + 1).trim();
+      // RFC 6265: a cookie value may be quoted; the quotes are not part of what is repeated.
+      values.push(
+        value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value,
+      );
+    }
+  }
+  return values;
 }
 
 /** Secret values learned from requests kept at once: the oldest are forgotten past it. */

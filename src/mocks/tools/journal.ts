@@ -90,6 +90,7 @@ export class ToolJournal {
   private readonly limits: JournalLimits;
   private readonly started = performance.now();
   private readonly listeners = new Set<(entry: ToolJournalEntry) => void>();
+  private readonly secretListeners = new Set<(secrets: readonly string[]) => void>();
   private nextSeq = 0;
 
   constructor(onEntry?: (entry: ToolJournalEntry) => void, limits: Partial<JournalLimits> = {}) {
@@ -104,6 +105,22 @@ export class ToolJournal {
   /** Learn secret values to scrub from the entries recorded from now on (the newest kept, the oldest forgotten). */
   learnSecrets(secrets: readonly string[]): void {
     this.secrets.learn(secrets);
+    this.tellSecrets(secrets);
+  }
+
+  /**
+   * Call `listener` with the secret values of every later request (credential headers and query
+   * parameters): a report shows what a client printed and sent, and must hide them there too.
+   * Returns the function that stops it.
+   */
+  subscribeSecrets(listener: (secrets: readonly string[]) => void): () => void {
+    this.secretListeners.add(listener);
+    return () => this.secretListeners.delete(listener);
+  }
+
+  private tellSecrets(secrets: readonly string[]): void {
+    if (secrets.length === 0) return;
+    for (const l of this.secretListeners) l(secrets);
   }
 
   /**
@@ -112,6 +129,7 @@ export class ToolJournal {
    */
   record(raw: ToolJournalInput, own?: readonly string[]): ToolJournalEntry {
     const now = performance.now();
+    if (own !== undefined) this.tellSecrets(own);
     const { http, ...scrubbed } = scrubEntry(raw, this.secrets.of(raw.session, own));
     const input = http === undefined ? scrubbed : { ...scrubbed, http: timedHttp(http, now) };
     const kept = keptText(input.text, this.limits.bodyBytes);

@@ -1,4 +1,5 @@
 import {
+  type BodyMessage,
   bodyMessages,
   errorResponse,
   JSONRPC_ERRORS,
@@ -8,6 +9,7 @@ import {
   successResponse,
 } from '../../protocol/jsonrpc/index.js';
 import { METHODS, ToolsCallParams } from '../../protocol/mcp/index.js';
+import { batchProblem } from '../limits.js';
 import { mixSeed, type Random, seededRandom } from '../messages/random.js';
 import { hasInexactId, inexactIdSources, isRawJson, replyIdOf } from './exact-ids.js';
 import type { ToolJournal } from './journal.js';
@@ -27,6 +29,16 @@ export interface SessionChannel {
   writeRaw?(bytes: Uint8Array): void;
   /** End the session from the server side (end the stream, exit). */
   close(): void;
+}
+
+/**
+ * The messages of a parsed body as a session answers them: bodyMessages, except that a batch
+ * past MAX_BATCH_MESSAGES is one Invalid Request (id null), so what one body makes the mock
+ * journal stays bounded.
+ */
+export function sessionMessages(value: unknown): BodyMessage[] {
+  const problem = batchProblem(value);
+  return problem === undefined ? bodyMessages(value) : [{ kind: 'invalid', reason: problem, id: null }];
 }
 
 /** First id of the mock's own requests (pings): far from the small ids clients usually start at. */
@@ -74,7 +86,7 @@ export class MockToolSession {
    * request id past 2^53, which JSON.parse rounds, is answered with the client's own digits.
    */
   receive(value: unknown, text?: string): void {
-    const messages = bodyMessages(value);
+    const messages = sessionMessages(value);
     const sources = text !== undefined && hasInexactId(messages) ? inexactIdSources(text) : [];
     for (const [index, c] of messages.entries()) {
       if (this.closedFlag) return;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bodyMessages, errorResponse, JSONRPC_ERRORS, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
+import { errorResponse, JSONRPC_ERRORS, type JsonRpcId } from '../../protocol/jsonrpc/index.js';
 import { isProtocolRevision, METHODS, PROTOCOL_REVISIONS } from '../../protocol/mcp/index.js';
 import {
   acceptsMediaType,
@@ -16,9 +16,11 @@ import {
 import { encodeComment, encodeFrame } from '../../protocol/sse/index.js';
 import { redactTarget } from '../../recording/redact.js';
 import { checkOutboundQueue, describeOverflow } from '../../servers/http/outbound-queue.js';
+import { batchProblem } from '../limits.js';
 import { headersAtOf, httpOf, listeningOrigin, mockHttpBase, secretsOfMockRequest } from './http-common.js';
 import { messageEntry, type ToolJournalEntry, UNNAMED_SESSION } from './journal.js';
 import type { ToolScenario, ToolScenarioInput } from './scenario.js';
+import { sessionMessages } from './session.js';
 import type {
   BuiltMockToolServer,
   MockSession,
@@ -449,7 +451,8 @@ export function buildStreamableHttpMockToolServer(
       session.session.receive(value, body);
       return;
     }
-    const status = bodyHasRequest(value) ? 200 : 400;
+    // A batch refused whole (MAX_BATCH_MESSAGES) is answered as an invalid one: 400, its JSON-RPC error.
+    const status = bodyHasRequest(value) && batchProblem(value) === undefined ? 200 : 400;
     record(request, status, session.id, body);
     const ex: Exchange = {
       mode: status === 400 ? 'json' : faults.httpAnswer,
@@ -658,14 +661,14 @@ export function droppedAnswerStreams(journal: readonly ToolJournalEntry[]): Tool
  * peer MUST support receiving batches, so a call in a batch is a call).
  */
 function carriesCall(value: unknown): boolean {
-  return bodyMessages(value).some((c) => c.kind === 'request' && c.message.method === METHODS.toolsCall);
+  return sessionMessages(value).some((c) => c.kind === 'request' && c.message.method === METHODS.toolsCall);
 }
 
 /** The answers the session owes a POSTed value: its requests' ids (in order, repeats kept) and its Invalid Request errors. */
 function answersOwed(value: unknown): { requests: JsonRpcId[]; invalid: number } {
   const requests: JsonRpcId[] = [];
   let invalid = 0;
-  for (const c of bodyMessages(value)) {
+  for (const c of sessionMessages(value)) {
     if (c.kind === 'request') requests.push(c.message.id);
     else if (c.kind === 'invalid') invalid += 1;
   }

@@ -10,6 +10,7 @@ import { firstLines } from '../../harness/output-lines.js';
 import { type CommandRun, runCommand } from '../../harness/run-command.js';
 import { SharedWork } from '../../harness/shared-work.js';
 import { removeWorkDir, withLeftover } from '../../harness/work-dir.js';
+import { DEFAULT_JOURNAL_LIMITS } from '../../mocks/limits.js';
 import {
   followJournalFile,
   mockToolServerCommand,
@@ -86,6 +87,11 @@ export interface CaseResult {
    * had sent by then.
    */
   readonly stoppedAfterMessages?: number;
+  /**
+   * Entries the mock's journal forgot past its limits (JournalLimits), its oldest first, when it
+   * forgot any: `journal` then lacks the case's start, and no check judges it (wholeJournal).
+   */
+  readonly journalDropped?: number;
 }
 
 /**
@@ -121,7 +127,7 @@ function floodGuard(caseSignal: AbortSignal | undefined, full: () => boolean = (
     see(entry: ToolJournalEntry): void {
       contact.mark();
       if (flood.signal.aborted) return;
-      if (entry.direction === 'received' && entry.kind === 'message') received++;
+      if (entry.direction === 'received' && entry.kind === 'message') received += messagesIn(entry);
       if (received >= MAX_CASE_MESSAGES || full()) {
         lastSeq = entry.seq;
         flood.abort();
@@ -132,6 +138,14 @@ function floodGuard(caseSignal: AbortSignal | undefined, full: () => boolean = (
     upToStop: (entries: ToolJournalEntry[]): ToolJournalEntry[] =>
       entries.filter((entry) => entry.seq <= lastSeq),
   };
+}
+
+/**
+ * The messages one received entry carries: each of a batch's (a batch of thousands is as much a
+ * flood as thousands of messages one by one), else one.
+ */
+function messagesIn(entry: ToolJournalEntry): number {
+  return Array.isArray(entry.value) ? Math.max(1, entry.value.length) : 1;
 }
 
 /**
@@ -201,6 +215,8 @@ export async function openToolClient(
   target: ToolClientTarget,
   seed: number,
   options: ToolClientSuiteOptions = {},
+  /** Told the secret values the client sends a mock (credential headers): the reports must hide them. */
+  learnSecrets: (secrets: readonly string[]) => void = () => {},
 ): Promise<ToolClientCtx & { close(): Promise<string | undefined> }> {
   const mismatch = revisionMismatchOf(target);
   if (mismatch !== undefined) throw new UsageError(mismatch);
@@ -238,6 +254,7 @@ export async function openToolClient(
       run: CommandRun,
       journal: readonly ToolJournalEntry[],
       flood: ReturnType<typeof floodGuard>,
+      dropped = 0,
     ): CaseResult => ({
       transport: spec.transport,
       scenario,
@@ -246,19 +263,22 @@ export async function openToolClient(
       outcome: classifyToolClientRun(run),
       journal,
       ...flood.stopped(),
+      ...(dropped > 0 ? { journalDropped: dropped } : {}),
     });
     if (spec.transport === 'stdio' && relay !== undefined) {
       const session = relay.session(scenario);
       // This journal forgets its oldest entries past its limits: the client is stopped before.
       const flood = floodGuard(spec.signal, () => halfFull(session.journal));
       const unwatch = session.journal.subscribe((entry) => flood.see(entry));
+      const unlearn = session.journal.subscribeSecrets(learnSecrets);
       try {
         const run = await runClient(flood, { transport: 'stdio', command: session.command });
         // The client and everything it started are gone: the relay's last frames are on their way.
         await Promise.race([session.idle(), delay(RELAY_END_WAIT_MS, undefined, { ref: false })]);
-        return resultOf(run, flood.upToStop(session.journal.entries()), flood);
+        return resultOf(run, flood.upToStop(session.journal.entries()), flood, session.journal.dropped);
       } finally {
         unwatch();
+        unlearn();
         session.stop();
       }
     }
@@ -287,12 +307,14 @@ export async function openToolClient(
     // This journal forgets its oldest entries past its limits: the client is stopped before.
     const flood = floodGuard(spec.signal, () => halfFull(mock.live));
     const unwatch = mock.live.subscribe((entry) => flood.see(entry));
+    const unlearn = mock.live.subscribeSecrets(learnSecrets);
     try {
       const run = await runClient(flood, { transport, url: mock.url });
       unwatch();
-      return resultOf(run, mock.journal(), flood);
+      return resultOf(run, mock.journal(), flood, mock.live.dropped);
     } finally {
       unwatch();
+      unlearn();
       await mock.close();
     }
   };
@@ -302,7 +324,8 @@ export async function openToolClient(
     Math.max(spec.timeoutMs ?? caseTimeoutMs, target.startTimeoutMs ?? 0);
 
   // Every case has its own mock and files: cases may run concurrently (--jobs).
-  const runCase = async (spec: CaseSpec) => startedInTime(await runOne(spec), startBudgetMs(spec));
+  const runCase = async (spec: CaseSpec) =>
+    wholeJournal(startedInTime(await runOne(spec), startBudgetMs(spec)));
 
   // The shared cases keep what their runs saw, the preflight reads it as it is; a check that
   // asks for one whose client never started in time is not exercised.
@@ -315,7 +338,8 @@ export async function openToolClient(
   ) => cases.get(`${key} ${transport}`, () => runOne({ transport, ...spec }), asker);
   const basicRun = (transport: ToolTransport, asker?: SharedAsker) =>
     sharedRun('basic', { scenario: {}, input: ECHO_INPUT }, transport, asker);
-  const judged = (run: Promise<CaseResult>) => run.then((r) => startedInTime(r, startBudgetMs({})));
+  const judged = (run: Promise<CaseResult>) =>
+    run.then((r) => wholeJournal(startedInTime(r, startBudgetMs({}))));
   const shared: SharedCases = {
     basic: (transport, asker) => judged(basicRun(transport, asker)),
     ping: (transport, asker) =>
@@ -376,9 +400,30 @@ export async function openToolClient(
   };
 }
 
-/** The case's client reached the mock: a message, or (SSE) a stream opened. */
-function reached(result: CaseResult): boolean {
-  return result.journal.some((e) => e.direction === 'received');
+/**
+ * The case's client reached the mock: a message, or (SSE) a stream opened; or its journal
+ * forgot entries, which only what a client sent can fill (the received ones may all be gone).
+ */
+export function reached(result: Pick<CaseResult, 'journal' | 'journalDropped'>): boolean {
+  return (result.journalDropped ?? 0) > 0 || result.journal.some((e) => e.direction === 'received');
+}
+
+/**
+ * `result`, unless its journal forgot its oldest entries: the client is stopped well before
+ * (floodGuard), so only what it had in flight then can have pushed them out. The journal then
+ * starts mid-session, where initialize and everything before look missing: no rule can be judged
+ * from it, kept or broken. A flood the guard stopped in time is judged as it is (its journal whole).
+ */
+export function wholeJournal(result: CaseResult): CaseResult {
+  const dropped = result.journalDropped ?? 0;
+  if (dropped === 0) return result;
+  const flood =
+    result.stoppedAfterMessages === undefined
+      ? ''
+      : ` wirecheck stopped the client after ${result.stoppedAfterMessages} messages, but what it had sent by then still overflowed the journal;`;
+  throw new NotExercised(
+    `the ${result.transport} mock's journal forgot the case's first ${dropped} entries (it keeps at most ${DEFAULT_JOURNAL_LIMITS.entries} entries and ${DEFAULT_JOURNAL_LIMITS.totalBytes / (1024 * 1024)} MiB):${flood} the case's start (initialize and what came before the flood) is gone, so nothing of it can be judged (${describeToolClientRun(result.run)})`,
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { type Check, CheckSkipped, type Suite } from '../../harness/check.js';
 import { KEEP_CLIENT_WARM } from '../../warm/advice.js';
 import { gatedByRevision } from '../revision-gate.js';
 import { startBudgetScale } from '../target-options.js';
-import { targetScrubber } from '../target-secrets.js';
+import { LearnedSecrets, targetScrubber } from '../target-secrets.js';
 import { errorChecks } from './checks/errors.js';
 import { initializeChecks } from './checks/initialize.js';
 import { leftoverChecks } from './checks/leftovers.js';
@@ -67,6 +67,14 @@ function allChecks(): Check<ToolClientCtx>[] {
 export function createToolClientSuite(
   options: ToolClientSuiteOptions = {},
 ): Suite<ToolClientTarget, ToolClientCtx> {
+  // Per target, what its client sent the mocks as credentials: a client may print its token or
+  // echo it in a tool argument, and a report quotes both.
+  const learned = new WeakMap<ToolClientTarget, LearnedSecrets>();
+  const learnedOf = (target: ToolClientTarget) => {
+    const found = learned.get(target) ?? new LearnedSecrets();
+    learned.set(target, found);
+    return found;
+  };
   return {
     name: 'tool-client',
     concurrent: true,
@@ -75,13 +83,15 @@ export function createToolClientSuite(
     checks: allChecks(),
     describeTarget,
     targetArgs,
-    scrubber: (target) => targetScrubber({ commands: [target.client] }),
+    // Asked again for every result: the secrets learned by then, those of the result's own cases among them.
+    scrubber: (target) => targetScrubber({ commands: [target.client] }, learned.get(target)?.list()),
     budgetScale: (target) =>
       startBudgetScale(target.startTimeoutMs, options.caseTimeoutMs ?? CASE_TIMEOUT_MS),
     // Its waiting checks (a slow initialize, a slow reply, a stream's retry) judge only that the
     // client waited long enough.
     waitsAtOnce: allChecks().filter((c) => c.schedule === 'waits').length,
-    open: (target, env) => openToolClient(target, env.seed, options),
+    open: (target, env) =>
+      openToolClient(target, env.seed, options, (secrets) => learnedOf(target).learn(secrets)),
     // Empty stdin and a server command that exits at once: the client starts, finds no call, exits.
     bareStart: (target) => ({
       what: 'client',

@@ -84,3 +84,15 @@ test('a client that sends its tools/call as a one-element batch has that answer 
     verdicts({ 'stream.resumed': 'pass', 'stream.retry-respected': 'pass' }),
   );
 }, 120_000);
+
+// The mock answers a second standalone GET stream of a session 409, as the official SDK's server
+// does, though MCP lets a client stay connected to several SSE streams: the refusal is the mock's
+// choice, and no check may blame the client that asked.
+test('a client that opens a second GET stream (refused 409 by the mock) is blamed for nothing', async () => {
+  const ids = ['accept', 'session-id', 'session.deleted', 'lifecycle.initialized-first', 'result.printed'];
+  const result = await run('two-get-streams', ids);
+  expect(
+    statusById(result),
+    result.checks.map((c) => `${c.id}: ${c.status}: ${c.message}`).join('\n'),
+  ).toEqual(verdicts(Object.fromEntries(ids.map((id) => [id, 'pass']))));
+}, 120_000);

@@ -13,6 +13,9 @@
 //   no-session-id  a flaw: never send Mcp-Session-Id (and take no notification's answer as a failure)
 //   batch-call     equivalent: tools/call POSTed as a one-element batch (MCP 2025-03-26: peers MUST
 //                  support receiving batches)
+//   two-get-streams equivalent (MCP 2025-03-26: a client MAY stay connected to several SSE streams):
+//                  once initialized, opens the GET stream and then a second, whose refusal (the mock
+//                  answers 409, as the official SDK's server) it ignores; the first stays open to the end
 import { readEvents } from './sse-events.mjs';
 
 const flags = new Set(process.argv.slice(2));
@@ -31,6 +34,7 @@ async function readStdin() {
 }
 
 function session() {
+  let listening;
   let sid;
   let version;
   const headers = (extra = {}) => ({
@@ -142,7 +146,19 @@ function session() {
       }
     },
     request,
+    /** Two GET streams: the first kept open until close, the answer to the second (its status) returned. */
+    async openTwoGetStreams() {
+      const get = (signal) =>
+        fetch(url, { headers: headers({ accept: 'text/event-stream' }), ...(signal ? { signal } : {}) });
+      listening = new AbortController();
+      // Its status is not looked at: the mock may refuse GET streams (405), its right.
+      await get(listening.signal);
+      const second = await get();
+      await second.text().catch(() => {});
+      return second.status;
+    },
     async close() {
+      listening?.abort();
       if (sid === undefined) return;
       await (await fetch(url, { method: 'DELETE', headers: headers() })).text();
     },
@@ -166,6 +182,7 @@ async function main() {
   try {
     await s.initialize();
     await probe?.close();
+    if (flags.has('two-get-streams')) await s.openTwoGetStreams();
     const params = {
       name: input.tool,
       ...(input.arguments === undefined ? {} : { arguments: input.arguments }),
