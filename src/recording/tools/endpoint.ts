@@ -2,7 +2,7 @@ import { locateFrames } from '../../fixtures/frames.js';
 import { TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 
 /** Bytes held while waiting for the first frame; past this the stream is passed on as it is. */
-const HOLD_LIMIT = 64 * 1024;
+export const HOLD_LIMIT = 64 * 1024;
 const EMPTY = new Uint8Array(0);
 
 export interface EndpointRewriter {

@@ -9,6 +9,7 @@ import {
 } from '../../fixtures/schema.js';
 import { resolveEndpoint, SESSION_HEADER, sessionIdOf, TOOL_SSE_EVENTS } from '../../protocol/mcp/index.js';
 import { createFrameDecoder } from '../../protocol/sse/index.js';
+import { recordedReplyHeaders, replyCodingOf } from '../decoded-reply.js';
 import { flatHeaders, forwardable, upstreamHeaders } from '../headers.js';
 import {
   createChunkScrubber,
@@ -24,7 +25,8 @@ import {
   secretsOfTarget,
 } from '../redact.js';
 import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
-import { rewriteFirstEndpoint } from './endpoint.js';
+import { type RecordedBody, recordedBody } from './decoded-body.js';
+import { HOLD_LIMIT, rewriteFirstEndpoint } from './endpoint.js';
 import { redactUrl, secretsOfUrl } from './redact-target.js';
 import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
 
@@ -125,6 +127,8 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
     const session: LiveSession = { log: undefined, postOrigin: upstream.origin, since, secrets };
     let sessionId: string | undefined;
     let endpoint: string | undefined;
+    /** The stream as the recording reads it: decoded, when the server compressed it anyway. */
+    let body: RecordedBody | undefined;
     // The messages are read from the bytes as recorded (released by the scrubber, secrets
     // masked), each timed by the chunk that completed it: a journal cut by a kill never holds
     // a message whose bytes it does not hold.
@@ -164,6 +168,7 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       }
       clearTimeout(idle);
       keep(scrubber.end());
+      if (body?.why !== undefined) log.unrecorded(body.unrecorded, body.why);
       const endAtMs = since();
       const stored = log.end({
         endAtMs,
@@ -204,18 +209,23 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
         },
         options,
       );
+      const contentEncoding = up.headers['content-encoding'];
+      const coding = replyCodingOf(contentEncoding);
       session.log.stream({
         path: redactTarget(req.url ?? '/', secrets),
         requestHeaders: redactHeaders(requestHeaders, secrets),
         status,
-        headers: redactHeaders(flatHeaders(up.headers), secrets),
+        // The chunks are recorded decoded: neither the coding nor the length describes them.
+        headers: redactHeaders(recordedReplyHeaders(flatHeaders(up.headers), coding), secrets),
         headersAtMs: since(),
       });
       res.writeHead(status, up.statusMessage, forwardable(up.rawHeaders));
       res.flushHeaders();
       // The raw stream is read only for the endpoint, at once: the client POSTs as soon as it has it.
+      let firstFrame = false;
       const routing = createFrameDecoder({
         onFrame: (frame) => {
+          firstFrame = true;
           if (endpoint !== undefined || frame.event !== TOOL_SSE_EVENTS.endpoint) return;
           endpoint = frame.data;
           // Masked as the stream's chunks are, so the endpoint still equals the first event's data.
@@ -235,33 +245,72 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
             })()
           : data,
       );
-      // The upstream is paused while the client or the journal's disk is behind.
+      // The upstream is paused while the client, the journal's disk or the decoder is behind.
       const pacer = createPacer(up);
       const write = (bytes: Uint8Array) => {
         if (bytes.length > 0 && !res.write(bytes)) pacer.client(res);
       };
       const log = session.log;
+      const encoded = coding.kind !== 'identity';
+      // A compressed stream reaches the client as it came (its endpoint cannot be rewritten), but
+      // not before the recording has decoded its first frame: the client POSTs as soon as it has
+      // the endpoint, and a POST the recorder cannot yet route is not recorded. Held as the
+      // rewriter holds a plain stream's first frame.
+      // A coding it does not decode has no frame to wait for: relayed at once.
+      let held: Buffer[] | undefined = coding.kind === 'decoded' ? [] : undefined;
+      let heldBytes = 0;
+      const release = () => {
+        if (held === undefined) return;
+        const out = held;
+        held = undefined;
+        for (const chunk of out) write(chunk);
+      };
+      const recording = recordedBody(
+        { header: contentEncoding, what: 'the event stream', limit: options.recordLimit, log },
+        {
+          data: (decoded) => {
+            chunkTimes.push(since());
+            keep(scrubber.push(decoded));
+            // A stream that pauses (the last answer, then nothing) has its held chunk journaled anyway.
+            clearTimeout(idle);
+            idle = setTimeout(() => keep(scrubber.idle()), IDLE_MS);
+            idle.unref();
+            if (endpoint === undefined) routing.feed(decoded);
+            if (firstFrame) release();
+            // Past the journal's limit nothing more is kept: inflating the rest would be for nothing.
+            if (encoded && log.full)
+              recording.stop(
+                `wirecheck record: the event stream (Content-Encoding: ${contentEncoding}) passed the recording limit once decoded, where decoding stopped: the rest was relayed to the client but not recorded`,
+              );
+          },
+          stopped: release,
+        },
+      );
+      body = recording;
       up.on('data', (chunk: Buffer) => {
-        chunkTimes.push(since());
-        keep(scrubber.push(chunk));
-        // A stream that pauses (the last answer, then nothing) has its held chunk journaled anyway.
-        clearTimeout(idle);
-        idle = setTimeout(() => keep(scrubber.idle()), IDLE_MS);
-        idle.unref();
+        if (!recording.push(chunk)) pacer.decoder(recording.drained);
         pacer.disk(log);
-        if (endpoint === undefined) routing.feed(chunk);
-        write(rewriter.feed(chunk));
+        if (!encoded) write(rewriter.feed(chunk));
+        else if (held === undefined) write(chunk);
+        else {
+          held.push(chunk);
+          heldBytes += chunk.length;
+          if (heldBytes > HOLD_LIMIT) release();
+        }
       });
       up.on('end', () => {
-        write(rewriter.flush());
+        if (encoded) release();
+        else write(rewriter.flush());
         res.end();
-        finish('complete');
+        // The session ends once the last bytes are decoded and recorded.
+        void recording.end().then(() => finish(recording.why === undefined ? 'complete' : 'truncated'));
       });
       up.on('error', () => {});
       up.on('close', () => {
         if (up.complete) return;
         res.destroy();
-        finish('truncated');
+        // What came before the cut is decoded and recorded, however late zlib gives it.
+        void recording.end(true).then(() => finish('truncated'));
       });
     });
     out.end();
@@ -318,24 +367,43 @@ export async function startSseRecordingProxy(options: SseRecordingProxyOptions):
       // Bytes enough for the characters kept and the rest of a secret begun before the cut (4 bytes a character at most).
       const keptLimit = 4 * scrubWindow(Number.POSITIVE_INFINITY, secrets, POST_BODY_KEPT);
       const pacer = createPacer(up);
+      // The answer is kept decoded (when the server compressed it anyway), and only its start.
+      const answer = recordedBody(
+        { header: up.headers['content-encoding'], what: 'the POST answer' },
+        {
+          data: (decoded) => {
+            if (keptBytes >= keptLimit) return;
+            kept.push(decoded);
+            keptBytes += decoded.length;
+            // The start is all that is kept: the rest is not inflated.
+            if (keptBytes >= keptLimit && answer.coding.kind === 'decoded')
+              answer.stop('wirecheck record: only the start of a POST answer is recorded');
+          },
+        },
+      );
       up.on('data', (b: Buffer) => {
-        if (keptBytes < keptLimit) {
-          kept.push(b);
-          keptBytes += b.length;
-        }
+        if (!answer.push(b)) pacer.decoder(answer.drained);
         if (!res.write(b)) pacer.client(res);
       });
       up.on('error', () => {});
       up.on('end', () => {
-        // Scrubbed before the cut: a secret across it is replaced whole, not cut and its start kept.
-        const start = scrubPrefix(Buffer.concat(kept).toString('utf8'), secrets, POST_BODY_KEPT);
-        answered({ status: up.statusCode ?? 502, body: start });
-        res.end();
-        ended();
+        // The client's answer ends once it is recorded, as an answer in no coding: a client that
+        // ends the session on it must not end it before its messages are in.
+        void answer.end().then(() => {
+          // Past the start kept, decoding stopped by design: only a coding it cannot read leaves the answer unrecorded.
+          const unread = answer.why !== undefined && keptBytes < keptLimit && answer.unrecorded > 0;
+          // Scrubbed before the cut: a secret across it is replaced whole, not cut and its start kept.
+          const start = scrubPrefix(Buffer.concat(kept).toString('utf8'), secrets, POST_BODY_KEPT);
+          answered({ status: up.statusCode ?? 502, body: unread ? answer.why! : start });
+          if (unread) session?.log?.unrecorded(answer.unrecorded, answer.why!);
+          res.end();
+          ended();
+        });
       });
       up.on('close', () => {
         if (up.complete) return;
         res.destroy();
+        answer.stop('wirecheck record: the POST answer was cut by the server');
         ended();
       });
     });

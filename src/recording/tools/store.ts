@@ -24,8 +24,11 @@ export interface SessionSink {
    * mid-session leaves the session so far.
    */
   readonly outDir?: string;
-  /** Called once per session, after its file (if any) is written. */
-  readonly onSession?: (session: ToolSession, file: string | undefined) => void;
+  /**
+   * Called once per session, after its file (if any) is written; `why` says why part of it was
+   * relayed but not recorded (a body it could not decode, or the limit), when that happened.
+   */
+  readonly onSession?: (session: ToolSession, file: string | undefined, why?: string) => void;
   /** Called when a file cannot be written. */
   readonly onWriteError?: (error: Error, file: string) => void;
   /**
@@ -56,6 +59,8 @@ export interface StoredSession {
   readonly file: string | undefined;
   /** Bytes of journal left out past `recordLimit` (0 when the whole session was recorded). */
   readonly unrecordedBytes: number;
+  /** Why the recording left bytes out, when it did. */
+  readonly why?: string;
 }
 
 /**
@@ -73,6 +78,13 @@ export interface SessionLog {
   endpoint(data: string): void;
   /** SSE: one chunk of the stream. */
   chunk(chunk: RecordedChunk): void;
+  /**
+   * Bytes relayed but not recorded, and why (a body in a coding the recorder does not decode,
+   * or that does not decode): the session is marked `truncated` with them in `unrecordedBytes`.
+   */
+  unrecorded(bytes: number, why: string): void;
+  /** Whether the recording limit was passed: nothing more given is recorded. */
+  readonly full: boolean;
   /** The session ended: its file is written (with `outDir`) and the sink told. */
   end(end: ToolSessionEnd): Promise<StoredSession>;
   /** Nothing worth keeping (an SSE GET that got no response): the journal is removed. */
@@ -109,6 +121,9 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
   const recordLimit = sink.recordLimit ?? RECORD_LIMIT;
   let recordedBytes = 0;
   let unrecorded = 0;
+  // Bytes of bodies relayed but not recorded (not decodable): the session is marked, the rest still recorded.
+  let relayedOnly = 0;
+  let why: string | undefined;
   const write = (entry: ToolJournalEntry) => {
     if (over) return;
     const line = journalLine(entry);
@@ -117,6 +132,7 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
       const size = Buffer.byteLength(line);
       // Once cut, nothing more is kept, so the session is what came before the cut.
       if (unrecorded > 0 || recordedBytes + size > recordLimit) {
+        why ??= `wirecheck record: the session passed the recording limit of ${recordLimit} bytes: what followed was relayed but not recorded`;
         unrecorded += size;
         return;
       }
@@ -152,16 +168,25 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
     chunk(chunk) {
       write({ chunk });
     },
+    unrecorded(bytes, reason) {
+      if (over || bytes <= 0) return;
+      why ??= reason;
+      relayedOnly += bytes;
+    },
+    get full() {
+      return unrecorded > 0;
+    },
     async end(given) {
       // A session recorded only in part says so in its file, whatever the transport; a stream so
       // recorded replays as a cut one too: its end is where the recording stopped.
       const end: ToolSessionEnd =
-        unrecorded === 0
+        unrecorded + relayedOnly === 0
           ? given
           : {
               ...given,
-              ...(given.stream !== undefined && { stream: { ...given.stream, end: 'truncated' as const } }),
-              unrecordedBytes: unrecorded,
+              ...(given.stream !== undefined &&
+                unrecorded > 0 && { stream: { ...given.stream, end: 'truncated' as const } }),
+              unrecordedBytes: unrecorded + relayedOnly,
             };
       write({ end });
       over = true;
@@ -178,11 +203,16 @@ export function openSessionLog(head: ToolSessionHead, sink: SessionSink): Sessio
         }
       } catch (e) {
         if (file !== undefined) sink.onWriteError?.(e as Error, file);
-        if (session !== undefined) sink.onSession?.(session, undefined);
-        return { session, file: undefined, unrecordedBytes: unrecorded };
+        if (session !== undefined) sink.onSession?.(session, undefined, why);
+        return {
+          session,
+          file: undefined,
+          unrecordedBytes: unrecorded + relayedOnly,
+          ...(why !== undefined && { why }),
+        };
       }
-      sink.onSession?.(session, file);
-      return { session, file, unrecordedBytes: unrecorded };
+      sink.onSession?.(session, file, why);
+      return { session, file, unrecordedBytes: unrecorded + relayedOnly, ...(why !== undefined && { why }) };
     },
     get queuedBytes() {
       return journal?.writableLength ?? 0;

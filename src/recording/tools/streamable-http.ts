@@ -17,6 +17,7 @@ import { createFrameDecoder } from '../../protocol/sse/index.js';
 import { flatHeaders, forwardable, upstreamHeaders } from '../headers.js';
 import { maskSecrets, mergeSecrets, redactTarget, scrubPrefix, scrubSecrets, secretsOf } from '../redact.js';
 import { createPacer, createUpstream, readBoundedBody, startRelayServer } from '../relay-server.js';
+import { recordedBody } from './decoded-body.js';
 import { redactUrl, secretsOfUrl } from './redact-target.js';
 import type { SseRecordingProxy } from './sse.js';
 import { openSessionLog, type SessionLog, type SessionSink } from './store.js';
@@ -184,39 +185,68 @@ export async function startStreamableHttpRecordingProxy(
         : undefined;
       const parts: Buffer[] = [];
       let kept = 0;
-      // The upstream is paused while the client or the journal's disk is behind.
+      // The upstream is paused while the client, the journal's disk or the decoder is behind.
       const pacer = createPacer(up);
+      // The answer is read decoded (when the server compressed it anyway): a JSON answer up to
+      // the body limit, a stream's messages against the journal's limit.
+      const answer = recordedBody(
+        {
+          header: up.headers['content-encoding'],
+          what: stream ? 'the POST answer stream' : 'the POST answer',
+          ...(session !== undefined && { log: session.log }),
+          ...(options.recordLimit !== undefined && { limit: options.recordLimit }),
+        },
+        {
+          data: (decoded) => {
+            decoder?.feed(decoded);
+            if (!stream && kept <= bodyLimit) {
+              parts.push(decoded);
+              kept += decoded.length;
+            }
+            // Nothing more of it would be recorded: the rest is not inflated.
+            const done = stream ? session?.log.full === true : kept > bodyLimit;
+            if (done && answer.coding.kind === 'decoded')
+              answer.stop(
+                `wirecheck record: ${stream ? 'the POST answer stream passed the recording limit' : `the POST answer passed the body limit of ${bodyLimit} bytes`} once decoded, where decoding stopped`,
+              );
+          },
+        },
+      );
       up.on('data', (chunk: Buffer) => {
-        decoder?.feed(chunk);
-        if (!stream && kept <= bodyLimit) {
-          parts.push(chunk);
-          kept += chunk.length;
-        }
+        if (!answer.push(chunk)) pacer.decoder(answer.drained);
         if (!res.write(chunk)) pacer.client(res);
         pacer.disk(session?.log);
       });
       up.on('error', () => {});
       up.on('end', () => {
-        decoder?.end();
-        const answer = Buffer.concat(parts).toString('utf8');
-        if (type === STREAMABLE_HTTP_CONTENT_TYPES.json && status === 200 && kept <= bodyLimit) {
-          // Bounded: a batch is split by writing its members again, which recurses; an answer
-          // nested too deep for that is recorded whole, as the server wrote it.
-          const parsed = parseJsonBounded(answer, { maxLength: bodyLimit });
-          if (parsed.ok && Array.isArray(parsed.value)) {
-            for (const item of parsed.value) record(JSON.stringify(item));
-          } else if (parsed.ok || parsed.reason === 'too-deep') record(answer);
-        }
-        // Scrubbed before the cut: a secret across it is replaced whole, not cut and its start kept.
-        answered({ status, body: scrubPrefix(answer, secrets, POST_BODY_KEPT) });
-        res.end();
-        const over = req.method === 'DELETE' || (status === 404 && carried !== undefined);
-        if (session !== undefined && over) finish(session);
-        ended();
+        // The client's answer ends once it is recorded, as an answer in no coding: a client that
+        // ends the session on it must not end it before its messages are in.
+        void answer.end().then(() => {
+          decoder?.end();
+          // A JSON answer past the body limit is not recorded, compressed or not, as before.
+          const unread = answer.why !== undefined && answer.unrecorded > 0 && kept <= bodyLimit;
+          const text = Buffer.concat(parts).toString('utf8');
+          if (unread) session?.log.unrecorded(answer.unrecorded, answer.why!);
+          else if (type === STREAMABLE_HTTP_CONTENT_TYPES.json && status === 200 && kept <= bodyLimit) {
+            // Bounded: a batch is split by writing its members again, which recurses; an answer
+            // nested too deep for that is recorded whole, as the server wrote it.
+            const parsed = parseJsonBounded(text, { maxLength: bodyLimit });
+            if (parsed.ok && Array.isArray(parsed.value)) {
+              for (const item of parsed.value) record(JSON.stringify(item));
+            } else if (parsed.ok || parsed.reason === 'too-deep') record(text);
+          }
+          // Scrubbed before the cut: a secret across it is replaced whole, not cut and its start kept.
+          answered({ status, body: unread ? answer.why! : scrubPrefix(text, secrets, POST_BODY_KEPT) });
+          res.end();
+          const over = req.method === 'DELETE' || (status === 404 && carried !== undefined);
+          if (session !== undefined && over) finish(session);
+          ended();
+        });
       });
       up.on('close', () => {
         if (up.complete) return;
         res.destroy();
+        answer.stop('wirecheck record: the POST answer was cut by the server');
         ended();
       });
     });
