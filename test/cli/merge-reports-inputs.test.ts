@@ -134,7 +134,9 @@ describe('merge-reports reads only regular files of a bounded size', () => {
     execFileSync('mkfifo', [fifo]);
     const started = performance.now();
     const run = await cli(['merge-reports', '--out', join(dir, 'merged'), fifo]);
-    expect(performance.now() - started).toBeLessThan(5000);
+    // A FIFO nobody writes blocks its reader for ever: only that hang is the fault, and a bound
+    // near the real time fails under load.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       `wirecheck: WC_MERGE: cannot read ${fifo}: expected a regular file, found a FIFO\n`,

@@ -116,8 +116,10 @@ describe.each(CONTAINMENT_METHODS)('containment by %s', (method) => {
     const before = performance.now();
     expect(killAllContainedTargets()).toBeGreaterThanOrEqual(1);
     await exited(target);
-    expect(await liveWith(arg, 1000)).toEqual([]);
-    expect(performance.now() - before).toBeLessThan(1000);
+    // The target and its escapee sleep for weeks: only their outliving the kill is the fault. A
+    // loaded machine (CI: two cores, a load of 10) takes seconds to reap and list processes.
+    expect(await liveWith(arg, 10_000)).toEqual([]);
+    expect(performance.now() - before).toBeLessThan(10_000);
     await target.close();
     expect(readCommandLine(target.child.pid as number)).toBe('');
   });

@@ -67,7 +67,8 @@ describe.each(ways)('%s', (_, within, throughSpawner) => {
       });
       expect(run.stdout).toBe('started\n');
       expect(run.timedOut).toBe(false);
-      expect(run.durationMs).toBeLessThan(5000);
+      // Only waiting out the 20 s budget is the fault; a loaded machine (CI: two cores, a load of 10) takes seconds to start and end processes.
+      expect(run.durationMs).toBeLessThan(15_000);
       expect(run.survivors?.map((s) => s.command)).toEqual([`sleep ${arg}`]);
       expect(liveNow(arg)).toEqual([]);
     }));
@@ -113,7 +114,8 @@ describe.each(ways)('%s', (_, within, throughSpawner) => {
       const before = performance.now();
       controller.abort();
       const run = await running;
-      expect(performance.now() - before).toBeLessThan(1000);
+      // Only waiting out the 30 s grace is the fault; a loaded machine (CI: two cores, a load of 10) takes seconds to start and end processes.
+      expect(performance.now() - before).toBeLessThan(15_000);
       expect(run.signal).toBe('SIGKILL');
       expect(liveNow(arg)).toEqual([]);
     }));

@@ -221,7 +221,8 @@ describe('runSuite: a run that stops early', () => {
         if (id === 'fake.hang') setTimeout(() => controller.abort(interruptStop('SIGINT')), 50);
       },
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Only waiting out the check's 60 s is the fault: a bound near the real time fails under load.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(statuses(result)).toEqual([
       ['fake.a', 'pass', ''],
       ['fake.hang', 'skip', 'not-run'],
@@ -238,16 +239,19 @@ describe('runSuite: a run that stops early', () => {
   });
 
   test('a stop while the suite opens: nothing runs, and the context is closed once it arrives', async () => {
-    const { suite, ran, events } = fakeSuite('fake', [{ id: 'fake.a', outcome: 'pass' }], { openMs: 300 });
+    const { suite, ran, events } = fakeSuite('fake', [{ id: 'fake.a', outcome: 'pass' }], { openMs: 3_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(interruptStop('SIGTERM')), 20);
     const started = performance.now();
     const result = await runSuite(suite, TARGET, { seed: 1, signal: controller.signal });
-    expect(performance.now() - started).toBeLessThan(250);
+    // Only waiting for the 3 s open is the fault: a bound near the real time fails under load.
+    expect(performance.now() - started).toBeLessThan(2_000);
     expect(ran).toEqual([]);
     expect(statuses(result)).toEqual([['fake.a', 'skip', 'not-run']]);
     expect(result.stopped?.signal).toBe('SIGTERM');
-    await new Promise((r) => setTimeout(r, 400));
+    expect(events).toEqual(['open']);
+    const until = performance.now() + 20_000;
+    while (events.length < 2 && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(events).toEqual(['open', 'close']);
   });
 
@@ -289,7 +293,9 @@ describe('runSuite: a run that stops early', () => {
     ]);
     const started = performance.now();
     const result = await runSuite(suite, TARGET, { seed: 1 });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // The hanging check never ends by itself: only a hang is the fault, and a bound near the
+    // real time fails under load.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(statuses(result)).toEqual([
       ['fake.hang', 'fail', ''],
       ['fake.next', 'pass', ''],
@@ -305,7 +311,8 @@ describe('runSuite: a run that stops early', () => {
     ]);
     const started = performance.now();
     const result = await runSuite(suite, TARGET, { seed: 1, budgetMs: 200 });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Only waiting out the check's 60 s is the fault: a bound near the real time fails under load.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(result.budgetMs).toBe(200);
     expect(statuses(result)).toEqual([
       ['fake.a', 'pass', ''],

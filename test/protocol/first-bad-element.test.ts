@@ -8,7 +8,6 @@ import {
 } from '../../src/protocol/first-bad-element.js';
 
 const Item = z.object({ n: z.number() });
-const Holder = z.object({ name: z.string(), items: z.array(Item) });
 
 test('the first bad element is found without looking past it', () => {
   const looked: unknown[] = [];
@@ -47,10 +46,16 @@ test('nothing is cut when no element is bad, only the last is, or the field is n
 
 test('a million bad elements are judged at once, the first of them named', () => {
   const value = { name: 'x', items: [{ n: 1 }, ...Array.from({ length: 1_000_000 }, () => 0)] };
-  const started = performance.now();
-  const { parsed, note } = safeParseCut(Holder, value, 'items', Item, 'item');
-  // Generous: judged whole, the same value took seconds and a gigabyte of heap.
-  expect(performance.now() - started).toBeLessThan(5000);
+  // Judged whole, the same value took seconds and a gigabyte of heap. The elements judged are
+  // counted, not timed: a count holds on a loaded machine, where a bound in ms does not.
+  let judged = 0;
+  const Counted = z.preprocess((v) => {
+    judged++;
+    return v;
+  }, Item);
+  const CountedHolder = z.object({ name: z.string(), items: z.array(Counted) });
+  const { parsed, note } = safeParseCut(CountedHolder, value, 'items', Counted, 'item');
+  expect(judged, 'elements judged').toBeLessThanOrEqual(10);
   expect(parsed.success).toBe(false);
   expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['items.1']);
   expect(note).toBe(' (items.1 is the first bad item of 1000001; the items after it were not judged)');

@@ -13,6 +13,7 @@ test('recording a stdio server that leaves a setsid escapee holding its stdout: 
     writeError: () => {},
   });
   expect(recording.exit).toEqual({ code: 0, signal: null });
-  expect(performance.now() - started).toBeLessThan(5000);
+  // The escapee sleeps for weeks: only waiting on it is the fault; a loaded machine (CI: two cores, a load of 10) takes seconds to start and end processes.
+  expect(performance.now() - started).toBeLessThan(20_000);
   expect(liveNow(arg)).toEqual([]);
 });

@@ -6,6 +6,7 @@ import {
   withoutWorkflowCommands,
   workflowCommandFilter,
 } from '../../src/reporters/untrusted-text.js';
+import { cpuMs, GROWTH_BOUND, SIZE_FACTOR, sizesSideBySide } from '../side-by-side.js';
 
 // A target's text reaches the console: its controls must not move, restyle or reorder what a
 // terminal shows, and under GitHub Actions no line of it may be a workflow command.
@@ -78,10 +79,14 @@ describe('withoutWorkflowCommands', () => {
   });
 
   test('thousands of blank lines cost no more than their length', () => {
-    const text = `${'\n'.repeat(200_000)}${' '.repeat(200_000)}#${' '.repeat(200_000)}x`;
-    const started = performance.now();
-    withoutWorkflowCommands(text);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const texts = new Map<number, string>();
+    const text = (n: number) => {
+      if (!texts.has(n)) texts.set(n, `${'\n'.repeat(n)}${' '.repeat(n)}#${' '.repeat(n)}x`);
+      return texts.get(n)!;
+    };
+    expect(withoutWorkflowCommands(text(200_000))).toBe(text(200_000));
+    const { ratio, says } = sizesSideBySide((n) => withoutWorkflowCommands(text(n)), 5_000);
+    expect(ratio, says).toBeLessThan(GROWTH_BOUND);
   });
 });
 
@@ -132,24 +137,51 @@ describe('workflowCommandFilter', () => {
   });
 
   // Each chunk used to be read again with the whole blank start of its line before it: 20,000
-  // writes of five spaces took 301 s; now 0.05-1 s (a loaded machine). The loop gives up at
-  // the bound rather than run that long.
+  // writes of five spaces took 301 s. SIZE_FACTOR times the writes cost about as many times the
+  // time now, its square when each is read again. Each size is written by many filters in turn,
+  // so that both times are long (50 ms and more); times are CPU time (see side-by-side.ts). The
+  // sizes are timed in turn; a run of the larger gives up past GROWTH_BOUND times the smaller.
   test.each([
     ['a line start', '', '::x::', '\\u003a:x::'],
     ['a `#` that `##[` may complete', '#', '#[x]', '#\\u005bx]'],
   ])(
     'blanks written in many pieces after %s are not read again with each piece',
     (_, head, tail, shownTail) => {
-      const filter = workflowCommandFilter();
-      const out: string[] = [filter(`\n${head}`)];
-      const started = performance.now();
-      let written = 0;
-      for (; written < 20_000 && performance.now() - started < 5_000; written++) out.push(filter('     '));
-      out.push(filter(tail));
-      const elapsed = performance.now() - started;
-      expect(elapsed, `${written} of 20,000 writes in ${Math.round(elapsed)} ms`).toBeLessThan(5_000);
-      expect(out.join('')).toBe(`\n${head}${' '.repeat(100_000)}${shownTail}`);
+      const FILTERS = 500;
+      const FEW = 100;
+      const MANY = SIZE_FACTOR * FEW;
+      /** `writes` pieces of five blanks after `head`, then `tail`, by each filter: the last one's text, and the CPU ms. */
+      const written = (writes: number, giveUpMs = Number.POSITIVE_INFINITY) => {
+        let shown = '';
+        let done = 0;
+        const started = cpuMs();
+        for (let f = 0; f < FILTERS; f++) {
+          const filter = workflowCommandFilter();
+          const out: string[] = [filter(`\n${head}`)];
+          for (done = 0; done < writes; done++) {
+            if (done % 100 === 0 && cpuMs() - started > giveUpMs) break;
+            out.push(filter('     '));
+          }
+          out.push(filter(tail));
+          shown = out.join('');
+        }
+        return { shown, ms: cpuMs() - started, done };
+      };
+      written(FEW); // warms the code up, so that neither measured size pays for it
+      let small = Number.POSITIVE_INFINITY;
+      let large = { shown: '', ms: Number.POSITIVE_INFINITY, done: MANY };
+      for (let run = 0; run < 3 && large.done === MANY; run++) {
+        small = Math.min(small, written(FEW).ms);
+        const next = written(MANY, GROWTH_BOUND * small);
+        if (next.done < MANY || next.ms < large.ms) large = next;
+      }
+      const says = `${FEW} writes: ${small.toFixed(1)} ms; ${large.done} of ${MANY}: ${large.ms.toFixed(1)} ms (by ${FILTERS} filters each)`;
+      expect(large.done, says).toBe(MANY);
+      expect(large.ms / small, says).toBeLessThan(GROWTH_BOUND);
+      expect(large.shown).toBe(`\n${head}${' '.repeat(5 * MANY)}${shownTail}`);
     },
+    // About a second of CPU, which a loaded machine stretched past the default 30 s: a hang is caught.
+    120_000,
   );
 });
 

@@ -361,7 +361,8 @@ describe('cancellation and de-allocation (spec "SSE tool-server session": aborts
     const pending = session.handle(req(1, 'tools/call', { name: 'slow', arguments: { ms: 30_000 } }));
     session.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
     expect(await pending).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Only waiting out the tool's 30 s is the fault: a bound near the real time fails under load.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(core.inFlightCount()).toBe(0);
   });
 });

@@ -76,5 +76,6 @@ test('a stop (an interrupt) during the preflight ends the running agent at once'
   const started = performance.now();
   setTimeout(() => stop.abort(), 300);
   await expect(openAgent({ agent: 'sleep 30' }, { seed: 1, signal: stop.signal })).rejects.toThrow(/stopped/);
-  expect(performance.now() - started).toBeLessThan(5000);
+  // Only waiting for the agent's 30 s sleep is the fault; a loaded machine (CI: two cores, a load of 10) takes seconds to start and end processes.
+  expect(performance.now() - started).toBeLessThan(20_000);
 }, 30_000);

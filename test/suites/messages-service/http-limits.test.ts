@@ -52,7 +52,9 @@ describe('messages-service suite: one reply is bounded in time, bytes, lines, fr
     }, 600);
     const started = performance.now();
     const error = await sendStreamed(client, BODY).catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(3000);
+    // The stream never ends: only a hang is the fault (that the budget cut it is BudgetSpent,
+    // below), and a bound near the real time fails under load.
+    expect(performance.now() - started).toBeLessThan(20_000);
     // The cut is wirecheck's: the spec bounds no reply's time, so the stream is not judged.
     expect(error).toBeInstanceOf(BudgetSpent);
     expect(error).toBeInstanceOf(NotExercised);

@@ -640,7 +640,9 @@ describe('a broken service fails the check of the rule it breaks', () => {
     const { result } = await runAgainst(['streams-forever'], {
       suite: createMessagesServiceSuite({ abortSettleMs: 0, requestTimeoutMs: 500 }),
     });
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // The service streams for ever: only a hang is the fault (the two budgets are counted in the
+    // message below), and a bound near the real time fails under load.
+    expect(performance.now() - started).toBeLessThan(20_000);
     const gone = result.checks.filter((c) => c.targetGone === true);
     expect(gone).toHaveLength(1);
     expect(gone[0]!.message).toMatch(/did not end 2 replies within their budget/);

@@ -92,5 +92,6 @@ test('a stop (an interrupt) during the preflight ends it at once, and nothing is
   setTimeout(() => stop.abort(), 300);
   const ctx = await openRunner({ runner: 'sleep 30' }, {}, stop.signal);
   await ctx.close();
-  expect(performance.now() - started).toBeLessThan(5000);
+  // Only waiting for the runner's 30 s sleep is the fault; a loaded machine (CI: two cores, a load of 10) takes seconds to start and end processes.
+  expect(performance.now() - started).toBeLessThan(20_000);
 }, 30_000);

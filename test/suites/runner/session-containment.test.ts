@@ -35,19 +35,20 @@ test('a runner target that leaves a double-fork daemon: reported, and gone', asy
   expect(liveNow(arg)).toEqual([]);
 });
 
-test('an aborted session kills the runner and its escapees within a second', async () => {
+test('an aborted session kills the runner and its escapees at once, not at its timeout', async () => {
   const arg = uniqueArg();
   const controller = new AbortController();
   const running = runSession(
     `trap '' TERM; setsid sleep ${arg} </dev/null >/dev/null 2>&1 & sleep ${arg}`,
-    { lines: [{ text: '{}', id: undefined }], timeoutS: 5, budgetMs: 60_000, signal: controller.signal },
+    { lines: [{ text: '{}', id: undefined }], timeoutS: 60, budgetMs: 60_000, signal: controller.signal },
     env,
   );
   await waitForLive(arg, 2);
   const before = performance.now();
   controller.abort();
   await running;
-  expect(performance.now() - before).toBeLessThan(1500);
+  // Only waiting for the line's 60 s timeout is the fault; a loaded machine (CI: two cores, a load of 10) takes seconds to start and end processes.
+  expect(performance.now() - before).toBeLessThan(20_000);
   expect(liveNow(arg)).toEqual([]);
 });
 
