@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import type { ToolSession } from '../fixtures/index.js';
 import { WirecheckError } from '../harness/errors.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../protocol/jsonrpc/index.js';
 import { startRecordingProxy } from '../recording/index.js';
 import {
   recordStdioSession,
@@ -16,6 +15,7 @@ import { shownUntrusted } from '../reporters/untrusted-text.js';
 import { writeOrBehind } from '../transports/output-pace.js';
 import { type CliContext, untilShutdown } from './context.js';
 import { integer, parseOptions } from './options.js';
+import { recordedSessionLine } from './recorded-session-line.js';
 
 const RecordInput = z.object({
   upstream: z
@@ -139,11 +139,8 @@ function addRecordToolsCommand(record: Command, ctx: CliContext, finish: (exitCo
     .action(async (raw: Record<string, unknown>) => {
       const input = parseOptions(RecordToolsInput, raw);
       const outDir = resolve(input.out);
-      const onSession = (session: ToolSession, file: string | undefined) => {
-        const cut = session.messages.filter((m) => m.cut).length;
-        ctx.stderr.write(
-          `recorded ${session.transport} session, ${session.messages.length} message(s)${cut > 0 ? ` (${cut} longer than ${DEFAULT_MAX_LINE_BYTES} bytes, recorded cut: only their start)` : ''}: ${file ?? '(not written)'}\n`,
-        );
+      const onSession = (session: ToolSession, file: string | undefined, why?: string) => {
+        ctx.stderr.write(`${shownUntrusted(recordedSessionLine(session, file, why), ctx.env)}\n`);
       };
       const onWriteError = (error: Error, file: string) =>
         ctx.stderr.write(
