@@ -32,8 +32,9 @@ function refusal(message: string, statusCode: number): Error {
 
 /**
  * The mock's preParsing hook: the body as its Content-Encoding says, or the request refused
- * (415 for a coding it does not decode, 400 for data that does not decode, both recorded in
- * the journal entry's `bodyUndecoded`; 413 past the body limit; 529 past the budget).
+ * (415 for a coding it does not decode, 400 for data that does not decode, 413 for a body that
+ * decodes past the body limit, all recorded in the journal entry's `bodyUndecoded`; 529 past
+ * the budget).
  */
 export function decodeBodyHook(state: MockState): preParsingHookHandler {
   return (request, reply, payload, done) => {
@@ -65,6 +66,14 @@ export function decodeBodyHook(state: MockState): preParsingHookHandler {
         if (entry) entry.bodyUndecoded = why;
         return refusal(why, 400);
       },
+      // Journaled as undecoded too: whether the real API takes a coded body at all, and whether
+      // its size limit counts the bytes sent or those decoded, is not verified, so this 413 is
+      // the mock's own and says nothing about the real API's limit.
+      pastLimit: (encoded) => {
+        const why = `Content-Encoding: ${header}: the decoded body passes the mock's limit of ${state.bodyLimit} bytes (after ${encoded} bytes as sent); whether the real API takes a ${header} body, and whether its limit counts the bytes sent or decoded, is not verified`;
+        if (entry) entry.bodyUndecoded = why;
+        return refusal(why, 413);
+      },
     });
     // Given back once the answer ends: 'finish' when it was written, 'close' when it was cut.
     reply.raw.once('finish', decoded.release).once('close', decoded.release);
@@ -80,6 +89,8 @@ interface DecodeOptions {
   give(n: number): void;
   /** The error for data that does not decode. */
   undecodable(error: Error): Error;
+  /** The error (a 413) for a body that decodes past `limit`, after `encoded` bytes of it arrived. */
+  pastLimit(encoded: number): Error;
 }
 
 /**
@@ -111,7 +122,7 @@ export function decodedBody(
         decodedBytes += chunk.length;
         if (decodedBytes > options.limit) {
           stop();
-          return next(refusal(`the decoded body passes the limit of ${options.limit} bytes`, 413));
+          return next(options.pastLimit(encoded));
         }
         if (!released) {
           const why = options.take(chunk.length, held + encoded);

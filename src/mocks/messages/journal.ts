@@ -55,7 +55,8 @@ export interface JournalEntry {
   bodyError?: string;
   /**
    * Why the mock did not read the body as its Content-Encoding says: a coding it does not decode
-   * (415), or data that does not decode (400). Whether the real API takes a coded body is not
+   * (415), data that does not decode (400), or a body that decodes past the mock's body limit
+   * (413, whose size as sent may be far below it). Whether the real API takes a coded body is not
    * verified, so what the client meant to send is not known, and no check judges it.
    */
   bodyUndecoded?: string;

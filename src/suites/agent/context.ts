@@ -20,7 +20,7 @@ import { watchScenario } from '../messages-mock-failures.js';
 import { CLIENT_SLOW_START_HINT } from '../target-options.js';
 import { quotedCommand } from '../target-secrets.js';
 import { type AgentCase, CASES, type CaseKey, isAgentMarker } from './cases.js';
-import { CASE_TIMEOUT_MS, PACED_CASE_BUDGETS } from './expect.js';
+import { CASE_TIMEOUT_MS, loopRequests, PACED_CASE_BUDGETS } from './expect.js';
 import { type StderrLines, watchStderrLines } from './operator-lines.js';
 import { cannotStart, describeOutput } from './preflight.js';
 import { scriptedAgentModel } from './script.js';
@@ -50,6 +50,12 @@ export interface AgentCaseResult {
    * checks count and pair the loop's requests only.
    */
   readonly otherOperations: readonly JournalEntry[];
+  /**
+   * Requests the mock refused before reading the body (its size, its coding, its host guard,
+   * its body budget) that a later request got past: no turn of the loop (loopRequests), kept
+   * apart as otherOperations are. agent.loop.requests-accepted still judges their size.
+   */
+  readonly retriedRefusals?: readonly JournalEntry[];
   /** `served[i]`: the message the mock answered `requests[i]` with (undefined: it refused it). */
   readonly served: readonly (Message | undefined)[];
   readonly workdir: string;
@@ -174,13 +180,16 @@ export async function openAgent(
         const cause = `the agent command ${quotedCommand(target.agent)} ${problem}`;
         throw new TargetGone(cause, undefined, undefined, undefined, { sharedCause: cause });
       }
-      const requests = journal.filter((entry) => !atOtherApiOperation(entry));
+      const { requests, retriedRefusals } = loopRequests(
+        journal.filter((entry) => !atOtherApiOperation(entry)),
+      );
       const served = requests.map((r) => model.served.get(r.seq));
       return {
         spec,
         run,
         requests,
         otherOperations: journal.filter(atOtherApiOperation),
+        retriedRefusals,
         served,
         workdir,
         stderrLines: stderrLines.found(),

@@ -51,7 +51,12 @@ export function runContext(result: AgentCaseResult): string {
     result.otherOperations.length === 0
       ? ''
       : `; besides, ${result.otherOperations.length} request(s) to other operations of the real API (not judged)`;
-  return `case ${result.spec.name}: ${describeCommandRun(result.run)}${stopped}; ${describeRequests(result.requests)}${others}`;
+  const retried = result.retriedRefusals ?? [];
+  const refusedFirst =
+    retried.length === 0
+      ? ''
+      : `; besides, ${retried.length} request(s) the mock refused before reading the body (statuses ${[...new Set(retried.map((e) => e.status))].join(', ')}), each followed by one it read: not counted as turns`;
+  return `case ${result.spec.name}: ${describeCommandRun(result.run)}${stopped}; ${describeRequests(result.requests)}${others}${refusedFirst}`;
 }
 
 /**
@@ -137,17 +142,19 @@ export function refusalOf(entry: JournalEntry): Omit<RefusedRequest, 'index' | '
     };
   }
   if (!unread || entry.status === undefined) return undefined;
-  if (entry.status === 413) {
-    return {
-      why: `request_too_large, the body${declaredSize(entry)} over the mock's limit of ${BODY_LIMIT_TEXT}, the real API's request size limit`,
-      judgedBy: 'agent.loop.requests-accepted judges that request',
-    };
-  }
+  // Before the 413: a coded body that decodes past the limit gets one too, though what the real
+  // API would make of it is not known.
   if (entry.bodyUndecoded !== undefined) {
     return {
       why: entry.bodyUndecoded,
       judgedBy:
         'no check judges that request: whether the real API takes a body of that Content-Encoding is not known',
+    };
+  }
+  if (entry.status === 413) {
+    return {
+      why: `request_too_large, the body${declaredSize(entry)} over the mock's limit of ${BODY_LIMIT_TEXT}, the real API's request size limit`,
+      judgedBy: 'agent.loop.requests-accepted judges that request',
     };
   }
   if (entry.status === 529) {
@@ -160,6 +167,47 @@ export function refusalOf(entry: JournalEntry): Omit<RefusedRequest, 'index' | '
     why: `${entry.errorType ?? 'an error'} before the body was read`,
     judgedBy: 'no check judges that request',
   };
+}
+
+/**
+ * A request the mock refused before reading its body for no fault of its path or its key
+ * (its size, its coding, the host guard, the body budget's 529): one an agent may send again
+ * and be served, as the real API's SDKs retry a 529.
+ */
+function refusedUnread(entry: JournalEntry): boolean {
+  return (
+    entry.body === undefined &&
+    entry.status !== undefined &&
+    entry.status !== 200 &&
+    entry.bodyError === undefined &&
+    atMessagesEndpoint(entry) &&
+    entry.configuredKeyIn.length > 0
+  );
+}
+
+/**
+ * The case's requests to the messages endpoint (and to paths the mock does not serve), split
+ * as the loop counts them: a request refused unread (refusedUnread) that a later request of the
+ * case got past (the mock read that one's body) was no turn of the loop. The scripted model
+ * answers only the requests it accepts, so the next read request takes the turn the refused
+ * one would have, and the loop's course is judged from it on; counted as a turn, the refused
+ * request would shift every count and pairing after it (the checks would see one request
+ * too many, or cut the case short for a refusal the agent retried past, as SDKs do a 529).
+ * A refusal nothing got past still ends the case (refusedRequest). A request without the
+ * key, to another path, or with a body the real API refuses stays a turn: the checks of the
+ * request judge it there, and the checks of the loop's course report the case cut short.
+ */
+export function loopRequests(requests: readonly JournalEntry[]): {
+  requests: JournalEntry[];
+  retriedRefusals: JournalEntry[];
+} {
+  const lastRead = requests.findLastIndex((entry) => entry.body !== undefined);
+  const turns: JournalEntry[] = [];
+  const retriedRefusals: JournalEntry[] = [];
+  for (const [index, entry] of requests.entries()) {
+    (index < lastRead && refusedUnread(entry) ? retriedRefusals : turns).push(entry);
+  }
+  return { requests: turns, retriedRefusals };
 }
 
 /**

@@ -239,6 +239,15 @@ export const loopChecks: Check<AgentCtx>[] = [
       const results = await ctx.results(CASE_KEYS);
       // A body over the size limit is judged by its size alone, before any of it is read.
       for (const result of results) {
+        // One the agent got past (a smaller body served after it) is no turn, but was still sent.
+        const retried = result.retriedRefusals?.find(tooLarge);
+        if (retried !== undefined) {
+          throw new CheckFailure(
+            `case ${result.spec.name}: a request is larger than the real API accepts: the mock refused it with 413 request_too_large before reading it, as the real API refuses a request over its ${BODY_LIMIT_MIB} MiB limit (the spec shows no request size limit); the agent then sent one the mock read`,
+            `a request body of at most ${BODY_LIMIT_MIB} MiB`,
+            describeRequest(retried, retried.seq),
+          );
+        }
         const index = result.requests.findIndex(
           (entry) => entry.bodyError !== undefined || entry.realApiRefusal !== undefined || tooLarge(entry),
         );
@@ -456,9 +465,13 @@ function* readBodies(
   }
 }
 
-/** A request the mock refused with 413 request_too_large, its body unread: over the real API's size limit. */
+/**
+ * A request the mock refused with 413 request_too_large, its body unread: over the real API's
+ * size limit. Not one whose coded body decoded past the mock's limit (bodyUndecoded): whether
+ * the real API takes coded bodies, and counts their size sent or decoded, is not known.
+ */
 function tooLarge(entry: JournalEntry): boolean {
-  return entry.status === 413 && entry.body === undefined;
+  return entry.status === 413 && entry.body === undefined && entry.bodyUndecoded === undefined;
 }
 
 /**

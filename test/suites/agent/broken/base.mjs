@@ -38,6 +38,8 @@ import { join } from 'node:path';
  * @property {boolean} [noApiKey] send no key (the mock refuses every request with 401)
  * @property {boolean} [oversizedFirstRequest] send a 33 MiB system prompt with the first request (over the
  *   real API's 32 MiB request size limit, which the spec does not show; the mock refuses it with 413)
+ * @property {boolean} [shrinkAfterTooLarge] as oversizedFirstRequest, then, once that request is refused, send
+ *   it again without the system prompt and go on (an agent that shrinks its request and retries)
  * @property {boolean} [zeroMaxTokens] send max_tokens 0 (the spec only says integer; the real API refuses it)
  * @property {boolean} [noMkdir] never create WIRECHECK_WORKDIR (every command there then fails)
  * @property {boolean} [runInCwd] run commands in the directory it was started in, not WIRECHECK_WORKDIR
@@ -266,6 +268,7 @@ export async function main(flaws = {}) {
   let tripped = false;
   // The turns a service holding the conversation has seen: what was sent, and its own replies.
   let seenTurns = 0;
+  let oversized = flaws.oversizedFirstRequest || flaws.shrinkAfterTooLarge;
   for (let requests = 1; ; requests++) {
     let reply;
     if (flaws.turnDelayMs && requests > 1) await new Promise((r) => setTimeout(r, flaws.turnDelayMs));
@@ -275,7 +278,7 @@ export async function main(flaws = {}) {
       max_tokens: flaws.zeroMaxTokens ? 0 : 1024,
       messages: flaws.equivalentForms && requests % 2 === 0 ? equivalentForms(turns) : turns,
       ...(!flaws.noResendTools || requests === 1 ? { tools } : {}),
-      ...(flaws.oversizedFirstRequest && requests === 1 ? { system: 'x'.repeat(33 * 1024 * 1024) } : {}),
+      ...(oversized && requests === 1 ? { system: 'x'.repeat(33 * 1024 * 1024) } : {}),
     };
     try {
       if (flaws.otherOperations) {
@@ -294,6 +297,12 @@ export async function main(flaws = {}) {
         flaws,
       );
     } catch (error) {
+      // The mock may close the socket before reading the 33 MiB, so no status may have arrived.
+      if (flaws.shrinkAfterTooLarge && oversized) {
+        oversized = false;
+        requests--;
+        continue;
+      }
       if (flaws.neverStops) continue;
       process.stderr.write(`request failed: ${error.message}\n`);
       process.exitCode = flaws.exitZeroOnApiError ? 0 : 1;
