@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { chunkOf, roundMs } from '../fixtures/chunks.js';
+import { chunkLineSize, chunkOf, roundMs } from '../fixtures/chunks.js';
 import { type ExchangeEnd, ExchangeFileWriter, type ExchangeHead } from '../fixtures/exchange-file.js';
+import { CHUNK_LIST } from '../fixtures/format.js';
 import {
   FIXTURE_FORMAT,
   FIXTURE_VERSION,
@@ -84,9 +85,11 @@ export interface RecordingProxyOptions {
    */
   secrets?: readonly (string | undefined)[];
   /**
-   * Most response-body bytes recorded of one exchange (default 64 MiB, as the request body
-   * limit). Past it the client still gets every byte, but the recording stops there and is
-   * marked `truncated`, its `error` saying how many bytes were not recorded.
+   * Most bytes the recorded response body takes in the fixture file, as its chunk lines
+   * (escaped text or base64), of one exchange (default 64 MiB, as the request body limit):
+   * the body's own bytes, decoded ones included, can be fewer by up to six times. Past it
+   * the client still gets every byte, but the recording stops there and is marked
+   * `truncated`, its `error` saying how many bytes were not recorded.
    */
   recordLimit?: number;
 }
@@ -123,8 +126,9 @@ export interface RecordingProxy {
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 /**
  * A flooding upstream once made 305 MB of fixture in 4 s, which `fixtures validate` then
- * needed 3 GB to read: 64 MiB, the request body limit, is more than any real reply and
- * keeps the file (about 1.3x escaped) under the readers' cap (FIXTURE_READ_LIMIT).
+ * needed 3 GB to read: 64 MiB of chunk lines, the request body limit, is more than any real
+ * reply and keeps the file under the readers' cap (FIXTURE_READ_LIMIT) whatever the bytes
+ * (escaped, a NUL takes six).
  */
 const DEFAULT_RECORD_LIMIT = 64 * 1024 * 1024;
 /** Request bodies nested deeper are recorded as text (secrets scrubbed), not parsed. */
@@ -245,6 +249,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     // client got after the recording stopped (past recordLimit, or a body it cannot decode).
     let offered = 0;
     let unrecorded = 0;
+    // Bytes of chunk lines the fixture takes so far, the count recordLimit bounds.
+    let fixtureBytes = 0;
     /** Why the recording of the body stopped, given what was then relayed unrecorded and how the upstream ended. */
     let stoppedBy: ((unrecorded: number, reported: ResponseEnd) => string) | undefined;
     const keep = (bytes: Buffer, atMs: number): void => {
@@ -379,9 +385,16 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       const pacer = createPacer(up);
       /** Records bytes as they are to be replayed (decoded), within recordLimit; false once past it. */
       const record = (bytes: Buffer): boolean => {
-        if (offered + bytes.length > recordLimit) return false;
+        const atMs = performance.now() - t0;
+        // What the chunk takes in the file, not its bytes: 300 MiB of NULs, gzipped to 300 KB
+        // and counted decoded, made a 403 MB fixture (each NUL `\u0000`) its readers refused.
+        // The scrubber keeps chunks as they come (a mask is no longer than what it covers), so
+        // this is what is written, give or take a chunk split where a secret could begin.
+        const size = CHUNK_LIST.between.length + chunkLineSize(bytes, atMs);
+        if (fixtureBytes + size > recordLimit) return false;
+        fixtureBytes += size;
         offered += bytes.length;
-        times.push(performance.now() - t0);
+        times.push(atMs);
         take(scrubber.push(bytes));
         return true;
       };

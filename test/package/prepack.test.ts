@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,12 @@ let work: string;
 const TSC = `#!/usr/bin/env node
 const fs = require('node:fs'), path = require('node:path');
 if (fs.existsSync(path.join(process.cwd(), 'tsc-fails'))) { console.error('error TS2322'); process.exit(2); }
+// A build still going when another run swaps its own in (the file only the old dist/ holds is gone).
+if (process.env.STAND_IN_TSC_OUTLASTS === '1') {
+  const until = Date.now() + 20000;
+  while (fs.existsSync(path.join(process.cwd(), 'dist', 'removed-module.js')) && Date.now() < until)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+}
 const args = process.argv.slice(2);
 const outDir = args[args.indexOf('--outDir') + 1];
 const info = args[args.indexOf('--tsBuildInfoFile') + 1];
@@ -30,6 +36,8 @@ const ROLLDOWN = `#!/usr/bin/env node
 const fs = require('node:fs'), path = require('node:path');
 if (fs.existsSync(path.join(process.cwd(), 'rolldown-fails'))) { console.error('rolldown: bad input'); process.exit(1); }
 const config = process.argv[process.argv.indexOf('-c') + 1];
+// As the real one: a config moved away mid-build is a failed build.
+if (!fs.existsSync(config)) { console.error('Cannot resolve entry module ' + config); process.exit(1); }
 const bundle = path.join(path.dirname(config), 'dist', 'bundle');
 fs.mkdirSync(bundle, { recursive: true });
 fs.writeFileSync(path.join(bundle, 'cli-main.js'), 'export {};\\n');
@@ -54,12 +62,34 @@ async function checkout(name: string, fails?: 'tsc-fails' | 'rolldown-fails'): P
   return dir;
 }
 
-function freshDist(cwd: string): Promise<{ code: number | null; stderr: string }> {
+function freshDist(cwd: string, outlast = false): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['bin/fresh-dist.js'], { cwd, timeout: 60_000 }, (error, _stdout, stderr) => {
-      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
-    });
+    const env = { ...process.env, STAND_IN_TSC_OUTLASTS: outlast ? '1' : '0' };
+    execFile(
+      process.execPath,
+      ['bin/fresh-dist.js'],
+      { cwd, env, timeout: 60_000 },
+      (error, _stdout, stderr) => {
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
+      },
+    );
   });
+}
+
+/** The files of a whole build (the stand-ins'), and nothing of a staging. */
+async function expectWholeDist(dir: string): Promise<void> {
+  const dist = await readdir(join(dir, 'dist'), { recursive: true });
+  expect(dist).not.toContain('removed-module.js');
+  for (const file of ['index.js', 'index.d.ts', 'testing/vitest.js', 'bundle/cli-main.js'])
+    expect(dist, file).toContain(file);
+  expect(dist.filter((f) => f.startsWith('.'))).toEqual([]);
+}
+
+/** The pid of a process that has ended. */
+function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '0']);
+  if (pid === undefined) throw new Error('expected a pid from spawnSync of node -e 0, got none');
+  return pid;
 }
 
 beforeAll(async () => {
@@ -101,6 +131,61 @@ describe('prepare: a fresh dist/, swapped in whole', () => {
     expect(result.stderr).toContain(`wirecheck prepare: ${step} failed`);
     expect(result.stderr).toContain('dist/ is left as it was');
     expect(await readdir(join(dir, 'dist'))).toEqual(['removed-module.js']);
+    expect((await readdir(dir)).filter((f) => f.startsWith('.dist-'))).toEqual([]);
+  });
+
+  test("two runs at once both end 0 with a whole dist/, the one still building not disturbed by the other's swap", async () => {
+    const dir = await checkout('overlap');
+    // The second's build outlasts the first's whole run, whose swap once moved the second's staging away.
+    const [first, second] = await Promise.all([freshDist(dir), freshDist(dir, true)]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    await expectWholeDist(dir);
+    expect((await readdir(dir)).filter((f) => f.startsWith('.dist-'))).toEqual([]);
+  });
+
+  test('what a run killed mid-build left is removed when its pid is gone, kept while it runs', async () => {
+    const dir = await checkout('stale');
+    const dead = deadPid();
+    const left = [`.dist-stage-${dead}`, `.dist-old-${dead}`, `.dist-fresh-${dead}`];
+    for (const name of left) await mkdir(join(dir, name, 'dist'), { recursive: true });
+    // An older prepare staged inside dist/ (there it would be packed).
+    await mkdir(join(dir, 'dist', `.fresh-${dead}`, 'dist'), { recursive: true });
+    // A lock its holder never released: taken over, not waited for.
+    await writeFile(join(dir, '.dist-lock'), String(dead));
+    // This test's own pid stands for a run still building.
+    const live = `.dist-stage-${process.pid}`;
+    await mkdir(join(dir, live, 'dist'), { recursive: true });
+    const result = await freshDist(dir);
+    expect(result.code, result.stderr).toBe(0);
+    await expectWholeDist(dir);
+    expect((await readdir(dir)).filter((f) => f.startsWith('.dist-'))).toEqual([live]);
+  });
+
+  test('a run whose build is done waits for the swap lock a live run holds, then swaps', async () => {
+    const dir = await checkout('locked');
+    // This test's own pid stands for a run in the middle of its swap.
+    await writeFile(join(dir, '.dist-lock'), String(process.pid));
+    const running = freshDist(dir);
+    const built = async (): Promise<boolean> => {
+      for (const name of await readdir(dir)) {
+        if (!name.startsWith('.dist-stage-')) continue;
+        const files = await readdir(join(dir, name, 'dist'), { recursive: true }).catch((): string[] => []);
+        if (files.includes('bundle/cli-main.js') && !files.includes('.tsbuildinfo')) return true;
+      }
+      return false;
+    };
+    const until = Date.now() + 20_000;
+    while (!(await built()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(await built(), 'the run built its stage').toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await readdir(join(dir, 'dist')), 'dist/ swapped while the lock was held').toEqual([
+      'removed-module.js',
+    ]);
+    await rm(join(dir, '.dist-lock'));
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    await expectWholeDist(dir);
     expect((await readdir(dir)).filter((f) => f.startsWith('.dist-'))).toEqual([]);
   });
 });
