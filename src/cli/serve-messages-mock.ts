@@ -5,6 +5,7 @@ import {
   scriptedModel,
   startMockMessagesService,
 } from '../mocks/messages/index.js';
+import { mergeSecrets, secretsOf } from '../recording/redact.js';
 import { shownUntrusted } from '../reporters/untrusted-text.js';
 import type { StartMockMessagesService } from './serve-messages.js';
 
@@ -25,6 +26,8 @@ export const startMockForServe: StartMockMessagesService = async (options) =>
             {
               speed: options.speed ?? 1,
               ...(options.match === undefined ? {} : { match: options.match }),
+              // A refusal quotes the request: the accepted key and the environment's secrets stay out of it.
+              secrets: mergeSecrets([options.apiKey], secretsOf(process.env)),
               // A refused request is named where a skipped file is: whoever runs the mock reads this log.
               onUnmatched: (message) =>
                 process.stderr.write(`wirecheck serve messages: ${shownUntrusted(message, process.env)}\n`),

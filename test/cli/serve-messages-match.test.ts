@@ -120,6 +120,36 @@ describe('wirecheck serve messages --match', () => {
     }
   });
 
+  test("a refusal's body and line show neither the accepted key nor a secret of the environment", async () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+    const key = 'sk-ant-accepted-0123456789';
+    const token = 'env-token-0123456789abcdef';
+    vi.stubEnv('WIRECHECK_MATCH_TEST_TOKEN', token);
+    const server = await serve(['--replay', dir, '--match', 'request', '--speed', 'max', '--api-key', key]);
+    try {
+      const response = await fetch(`${server.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(question(`one ${key} ${token}`)),
+        signal: AbortSignal.timeout(5000),
+      });
+      expect(response.status).toBe(400);
+      const body = await response.text();
+      expect(body).toContain('arrived \\"one [redacted] [redacted]\\"');
+      for (const secret of [key, token]) {
+        expect(body).not.toContain(secret);
+        expect(stderr.join('')).not.toContain(secret);
+      }
+    } finally {
+      expect((await server.stop()).code).toBe(0);
+      vi.unstubAllEnvs();
+    }
+  });
+
   test('without --match the recordings are served in turn, whatever arrives', async () => {
     const server = await serve(['--replay', dir, '--speed', 'max']);
     try {

@@ -142,7 +142,12 @@ async function handleMessages(
   // scripted or replayed reply, or the client's retry (what `times` is for) gets the next one.
   const serviceError = state.takeHttpError(state.faults);
   if (serviceError) return sendHttpError(state, request, reply, serviceError);
-  const ctx = { turnIndex: turnIndexOf(served), requestIndex: entry.seq, journal: state.journal };
+  const ctx = {
+    turnIndex: turnIndexOf(served),
+    requestIndex: entry.seq,
+    journal: state.journal,
+    secrets: state.presentedBy(request).secrets,
+  };
   let result: Reply;
   try {
     result = await state.scenario(served, ctx);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { clip } from '../../protocol/clip.js';
 import { isSecretName, REDACTED, redactBody, redactTarget } from '../../recording/redact.js';
 
@@ -186,7 +187,11 @@ export type MatchResult =
   | { readonly kind: 'matched'; readonly indices: readonly number[] }
   | {
       readonly kind: 'unmatched';
-      /** The recording with the fewest differences (the first of those). */
+      /**
+       * The recording whose messages agree with the request's for the most turns from the
+       * first (a session's later recordings before its earlier ones), of those the one with
+       * the fewest differences, the first of a tie.
+       */
       readonly nearest: number;
       /** Its differences, counted up to DIFFERENCES_COUNTED. */
       readonly differences: readonly RequestDifference[];
@@ -195,16 +200,246 @@ export type MatchResult =
 /** Differences counted at most when looking for the nearest recording: past this, far is far. */
 export const DIFFERENCES_COUNTED = 50;
 
-/** The recordings `arrived` matches, in their order; when none, the nearest. `candidates` is not empty. */
+/**
+ * Recordings sharing the longest run of turns whose differences are counted to pick the
+ * nearest: counting walks a whole body, so a miss among many alike recordings stays bounded.
+ */
+export const NEAREST_COUNTED = 8;
+
+/**
+ * A request's body in parts that compare in constant time: a digest of everything but the
+ * turns (`rest`), one per turn, and one of the whole. Keys are sorted before digesting (key
+ * order never matters) and `stream` at the top is left out (it is judged on its own).
+ */
+interface BodyDigest {
+  readonly whole: string;
+  readonly rest: string;
+  /** The body without `messages` and `stream`, for a masked comparison; the body itself when no object. */
+  readonly restValue: unknown;
+  /** Absent when the body holds no `messages` array (its `messages`, if any, is in `rest`). */
+  readonly messages: readonly unknown[] | undefined;
+  readonly turns: readonly string[];
+  /** Whether a recorded mask is in `rest`, in a turn (by index), or anywhere: those compare by walking. */
+  readonly restMasked: boolean;
+  readonly maskedTurns: ReadonlySet<number>;
+  readonly masked: boolean;
+  readonly stream: boolean;
+}
+
+/** A literal to emit, on the stack of values to serialize. */
+class Literal {
+  constructor(readonly text: string) {}
+}
+
+/** With the `u` flag a surrogate matches only where it pairs with none. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Text gathered before it is handed to the hash: a call per key or comma cost more than the hashing. */
+const PENDING_CHARS = 4096;
+
+/**
+ * A digest of `value` as JSON with sorted keys, and whether a string in it holds a mask.
+ * Iterative: a body nests as deep as the mock admits. A string is hashed as its length and
+ * its text (JSON.stringify of every turn's text cost as much again as the hash); one not
+ * well formed (a lone surrogate, which UTF-8 cannot tell from another) as its JSON. SHA-1
+ * is no defence here, only a name for a body the operator recorded: the fastest node offers.
+ */
+function canonicalDigest(value: unknown): { digest: string; masked: boolean } {
+  const hash = createHash('sha1');
+  let pending = '';
+  const emit = (text: string) => {
+    if (pending.length + text.length < PENDING_CHARS) pending += text;
+    else {
+      hash.update(pending);
+      hash.update(text);
+      pending = '';
+    }
+  };
+  let masked = false;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v instanceof Literal) emit(v.text);
+    else if (typeof v === 'string') {
+      if (!masked && v.includes('[redacted') && MASK.test(v)) masked = true;
+      if (!LONE_SURROGATE.test(v)) {
+        emit(`s${v.length}:`);
+        emit(v);
+      } else emit(`j${JSON.stringify(v)}`);
+    } else if (Array.isArray(v)) {
+      emit('[');
+      stack.push(new Literal(']'));
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push(v[i]);
+        if (i > 0) stack.push(new Literal(','));
+      }
+    } else if (isObject(v)) {
+      emit('{');
+      stack.push(new Literal('}'));
+      const keys = Object.keys(v).sort();
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push(v[keys[i]!]);
+        stack.push(new Literal(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`));
+      }
+    } else if (v === undefined) emit('u');
+    else emit(JSON.stringify(v) ?? String(v));
+  }
+  hash.update(pending);
+  return { digest: hash.digest('base64'), masked };
+}
+
+function digestText(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}
+
+function digestBody(body: unknown): BodyDigest {
+  let restValue = body;
+  let messages: unknown[] | undefined;
+  if (isObject(body)) {
+    const rest: Record<string, unknown> = {};
+    for (const key of Object.keys(body)) {
+      if (key === 'stream') continue;
+      if (key === 'messages' && Array.isArray(body.messages)) continue;
+      // defineProperty, not assignment: a `__proto__` key of parsed JSON is a key like any other.
+      Object.defineProperty(rest, key, {
+        value: body[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    restValue = rest;
+    if (Array.isArray(body.messages)) messages = body.messages;
+  }
+  const restForm = canonicalDigest(restValue);
+  const rest = restForm.digest;
+  const turns: string[] = [];
+  const maskedTurns = new Set<number>();
+  for (let i = 0; i < (messages?.length ?? 0); i++) {
+    const form = canonicalDigest(messages![i]);
+    turns.push(form.digest);
+    if (form.masked) maskedTurns.add(i);
+  }
+  return {
+    whole: digestText(`${rest}\n${messages === undefined ? '-' : turns.join(',')}`),
+    rest,
+    restValue,
+    messages,
+    turns,
+    restMasked: restForm.masked,
+    maskedTurns,
+    masked: restForm.masked || maskedTurns.size > 0,
+    stream: streamOf(body),
+  };
+}
+
+/** Recorded requests are digested once, when first compared or prepared (prepareMatching). */
+const recordedDigests = new WeakMap<ComparedRequest, BodyDigest>();
+
+function recordedDigest(request: ComparedRequest): BodyDigest {
+  let digest = recordedDigests.get(request);
+  if (digest === undefined) {
+    digest = digestBody(recordedBody(request));
+    recordedDigests.set(request, digest);
+  }
+  return digest;
+}
+
+/**
+ * Digests the recorded requests now, so that the first request to arrive does not wait for
+ * all of them (the recordings of a long session add up to the square of its length).
+ */
+export function prepareMatching(candidates: readonly MatchCandidate[]): void {
+  for (const candidate of candidates) recordedDigest(candidate.request);
+}
+
+/** Whether two values compare equal by walking them, a recorded mask matching any string. */
+function equalMasked(recorded: unknown, arrived: unknown): boolean {
+  const out: RequestDifference[] = [];
+  bodyDifferences(recorded, arrived, false, 1, out);
+  return out.length === 0;
+}
+
+/**
+ * Comparisons of one arrived request: a recorded turn holding a mask is walked once per
+ * place, however many recordings of a session repeat it.
+ */
+class Comparison {
+  private readonly turnVerdicts = new Map<string, boolean>();
+  constructor(readonly arrived: BodyDigest) {}
+
+  turnMatches(recorded: BodyDigest, i: number): boolean {
+    const digest = recorded.turns[i]!;
+    if (digest === this.arrived.turns[i]) return true;
+    if (!recorded.maskedTurns.has(i)) return false;
+    const key = `${i}\n${digest}`;
+    let verdict = this.turnVerdicts.get(key);
+    if (verdict === undefined) {
+      verdict = equalMasked(recorded.messages![i], this.arrived.messages![i]);
+      this.turnVerdicts.set(key, verdict);
+    }
+    return verdict;
+  }
+
+  /** How many turns from the first the recording and the request have alike. */
+  sharedTurns(recorded: BodyDigest): number {
+    if (recorded.messages === undefined || this.arrived.messages === undefined) return 0;
+    const shared = Math.min(recorded.turns.length, this.arrived.turns.length);
+    let i = 0;
+    while (i < shared && this.turnMatches(recorded, i)) i++;
+    return i;
+  }
+
+  /** The body comparison of requestDifferences(candidate, arrived, 1), in time linear in the turns at most. */
+  bodyMatches(recorded: BodyDigest): boolean {
+    if (!recorded.masked) return recorded.whole === this.arrived.whole;
+    if ((recorded.messages === undefined) !== (this.arrived.messages === undefined)) return false;
+    if (recorded.turns.length !== this.arrived.turns.length) return false;
+    if (recorded.rest !== this.arrived.rest) {
+      if (!recorded.restMasked || !equalMasked(recorded.restValue, this.arrived.restValue)) return false;
+    }
+    for (let i = 0; i < recorded.turns.length; i++) if (!this.turnMatches(recorded, i)) return false;
+    return true;
+  }
+}
+
+function matches(candidate: MatchCandidate, arrived: ComparedRequest, comparison: Comparison): boolean {
+  const recorded = candidate.request;
+  const digest = recordedDigest(recorded);
+  if (!comparison.bodyMatches(digest)) return false;
+  if (recorded.method.toUpperCase() !== arrived.method.toUpperCase()) return false;
+  const recordedPath = arrived.queryUnknown ? recorded.path.split('?')[0]! : recorded.path;
+  if (!matchesMasked(recordedPath, arrived.path)) return false;
+  // `stream` differing in what it asks for is a difference unless the reply converts.
+  return digest.stream === comparison.arrived.stream || candidate.streamEither;
+}
+
+/**
+ * The recordings `arrived` matches, in their order; when none, the nearest. `candidates` is
+ * not empty. A request is digested once and each recording once (recordedDigest), so a
+ * match costs a comparison of digests per recording, not a walk of each recorded body.
+ */
 export function matchRequest(candidates: readonly MatchCandidate[], arrived: ComparedRequest): MatchResult {
+  const comparison = new Comparison(digestBody(arrived.body));
   const indices: number[] = [];
   for (let i = 0; i < candidates.length; i++) {
-    if (requestDifferences(candidates[i]!, arrived, 1).length === 0) indices.push(i);
+    if (matches(candidates[i]!, arrived, comparison)) indices.push(i);
   }
   if (indices.length > 0) return { kind: 'matched', indices };
-  let nearest = 0;
-  let best: RequestDifference[] | undefined;
+  // Ranked by the turns shared from the first: an appended turn is one difference, so
+  // counting differences alone named a session's first, shortest recording.
+  let most = -1;
+  let alike: number[] = [];
   for (let i = 0; i < candidates.length; i++) {
+    const shared = comparison.sharedTurns(recordedDigest(candidates[i]!.request));
+    if (shared > most) {
+      most = shared;
+      alike = [i];
+    } else if (shared === most && alike.length < NEAREST_COUNTED) alike.push(i);
+  }
+  let nearest = alike[0]!;
+  let best: RequestDifference[] | undefined;
+  for (const i of alike) {
     // A recording counts only up to the best so far: it can only tie or lose past that.
     const found = requestDifferences(candidates[i]!, arrived, best ? best.length : DIFFERENCES_COUNTED);
     if (best === undefined || found.length < best.length) {
@@ -220,21 +455,28 @@ export const SHOWN_CHARS = 80;
 
 /**
  * A value of a difference as a message shows it: JSON, at most SHOWN_CHARS characters, with
- * credential-named fields as `[redacted]` (the key itself, where the value sits under one) and
- * a request target's credential query parameters redacted.
+ * credential-named fields as `[redacted]` (the key itself, where the value sits under one), a
+ * request target's credential query parameters redacted, and `secrets` (the key the client
+ * presented, the mock's own) scrubbed wherever they appear, encoded too, before clipping: a
+ * secret in a turn's text sits under no credential name.
  */
-function shown(value: unknown, at: string): string {
+function shown(value: unknown, at: string, secrets: readonly string[]): string {
   if (value === undefined) return 'nothing';
   const key = /\.([A-Za-z_$][\w$]*)$|\["((?:[^"\\]|\\.)*)"\]$/.exec(at);
   const name = key?.[1] ?? (key?.[2] === undefined ? undefined : (JSON.parse(`"${key[2]}"`) as string));
   let safe: unknown;
-  if (at === 'path' && typeof value === 'string') safe = redactTarget(value);
+  if (at === 'path' && typeof value === 'string') safe = redactTarget(value, secrets);
   else if (name !== undefined && typeof value === 'string' && isSecretName(name)) safe = REDACTED;
-  else safe = redactBody(value);
+  else safe = redactBody(value, secrets);
   return clip(JSON.stringify(safe) ?? String(safe), SHOWN_CHARS);
 }
 
 /** `at $.messages[1].content: recorded "a", arrived "b"`, values clipped and redacted (see `shown`). */
 export function describeRequestDifference(d: RequestDifference): string {
-  return `${d.at}: recorded ${shown(d.recorded, d.at)}, arrived ${shown(d.arrived, d.at)}`;
+  return describeRequestDifferenceWithout(d, []);
+}
+
+/** describeRequestDifference with `secrets` scrubbed from both values (see `shown`). */
+export function describeRequestDifferenceWithout(d: RequestDifference, secrets: readonly string[]): string {
+  return `${d.at}: recorded ${shown(d.recorded, d.at, secrets)}, arrived ${shown(d.arrived, d.at, secrets)}`;
 }

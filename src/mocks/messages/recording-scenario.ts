@@ -7,16 +7,17 @@ import { readFixtureFile } from '../../fixtures/format.js';
 import type { MessagesExchange } from '../../fixtures/schema.js';
 import { clip } from '../../protocol/clip.js';
 import type { MessageRequest } from '../../protocol/messages/index.js';
-import { redactTarget } from '../../recording/redact.js';
+import { mergeSecrets, redactTarget } from '../../recording/redact.js';
 import type { FaultPlan } from './faults.js';
 import { MESSAGES_PATH } from './journal.js';
 import { recordingAsAsked } from './recording-as-asked.js';
 import {
   type ComparedRequest,
   DIFFERENCES_COUNTED,
-  describeRequestDifference,
+  describeRequestDifferenceWithout,
   type MatchCandidate,
   matchRequest,
+  prepareMatching,
   type RequestDifference,
   SHOWN_CHARS,
 } from './recording-match.js';
@@ -41,6 +42,11 @@ export interface RecordingScenarioOptions extends ReplayOptions {
    * (the 400's message), for the log of whoever runs the mock.
    */
   onUnmatched?: (message: string) => void;
+  /**
+   * Values no refusal shows (the key the mock accepts, secrets of its environment), beside
+   * the ones each request presented (ScenarioContext.secrets).
+   */
+  secrets?: readonly string[];
 }
 
 /** The message of a refused request begins with this, so a test log can be searched for it. */
@@ -63,7 +69,7 @@ export function recordingScenario(
   options: RecordingScenarioOptions = {},
 ): Scenario {
   if (recordings.length === 0) throw new TypeError('recordingScenario needs at least one recording');
-  const { faults, match: matchOption, onUnmatched, ...replay } = options;
+  const { faults, match: matchOption, onUnmatched, secrets, ...replay } = options;
   const match = ReplayMatch.safeParse(matchOption ?? 'order');
   if (!match.success) {
     throw new TypeError(
@@ -76,7 +82,7 @@ export function recordingScenario(
     if (converted !== undefined) return converted;
     return { kind: 'recorded', response: recording.response, replay, ...(faults && { faults }) };
   };
-  if (match.data === 'request') return matchingScenario(recordings, answer, onUnmatched);
+  if (match.data === 'request') return matchingScenario(recordings, answer, onUnmatched, secrets ?? []);
   let next = 0;
   return (request) => {
     const recording = recordings[next % recordings.length]!;
@@ -89,14 +95,18 @@ function matchingScenario(
   recordings: readonly MessagesExchange[],
   answer: (recording: MessagesExchange, request: MessageRequest) => Reply,
   onUnmatched: ((message: string) => void) | undefined,
+  ownSecrets: readonly string[],
 ): Scenario {
   const candidates = recordings.map(candidateOf);
+  prepareMatching(candidates);
   const used = recordings.map(() => false);
   return (request, ctx) => {
     const arrived = arrivedRequest(request, ctx);
     const result = matchRequest(candidates, arrived);
     if (result.kind === 'unmatched') {
-      const message = unmatchedMessage(recordings, arrived, result.nearest, result.differences);
+      // The arrived values are the client's: a key it sent sits in a turn's text as readily as in its header.
+      const secrets = mergeSecrets(ownSecrets, ctx.secrets ?? []);
+      const message = unmatchedMessage(recordings, arrived, result.nearest, result.differences, secrets);
       onUnmatched?.(message);
       return { kind: 'error', status: 400, errorType: 'invalid_request_error', message };
     }
@@ -142,17 +152,18 @@ function unmatchedMessage(
   arrived: ComparedRequest,
   nearest: number,
   differences: readonly RequestDifference[],
+  secrets: readonly string[],
 ): string {
   const count =
     differences.length >= DIFFERENCES_COUNTED
       ? `${DIFFERENCES_COUNTED} or more differences`
       : `${differences.length} difference${differences.length === 1 ? '' : 's'}`;
   const first = differences[0];
-  const target = clip(redactTarget(arrived.path), SHOWN_CHARS);
+  const target = clip(redactTarget(arrived.path, secrets), SHOWN_CHARS);
   return (
     `${NO_MATCH} (${arrived.method} ${target}, among ${recordings.length} recording${recordings.length === 1 ? '' : 's'}); ` +
     `the nearest is ${labelOf(recordings[nearest]!, nearest)} (${count})` +
-    (first === undefined ? '' : `, first at ${describeRequestDifference(first)}`)
+    (first === undefined ? '' : `, first at ${describeRequestDifferenceWithout(first, secrets)}`)
   );
 }
 

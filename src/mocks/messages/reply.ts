@@ -38,6 +38,11 @@ export interface ScenarioContext {
   /** 0-based index of this request among all requests to this service. */
   requestIndex: number;
   journal: Journal;
+  /**
+   * The secret values the request presented (its key, credential headers and query
+   * parameters), for a scenario that shows the request back (a refusal quoting it).
+   */
+  secrets?: readonly string[];
 }
 
 /** Decides the reply to each valid request. */

@@ -142,6 +142,32 @@ describe('replay matching the request (match: request)', () => {
     }
   });
 
+  test("a refusal shows none of the secrets the request presented, though they sit in a turn's text", async () => {
+    const key = 'sk-ant-api03-SECRETSECRETSECRET0123';
+    const unmatched: string[] = [];
+    service = await startMockMessagesService({
+      scenario: recordingScenario([exchange(question('env: KEY=[redacted] PWD=/a'), 'env')], {
+        match: 'request',
+        speed: 0,
+        onUnmatched: (message) => unmatched.push(message),
+      }),
+    });
+    const response = await fetch(`${service.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(question(`env: KEY=${key} PWD=/b`)),
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(response.status).toBe(400);
+    const body = await response.text();
+    const message = (JSON.parse(body) as Answer).error?.message ?? '';
+    expect(message).toContain(
+      'first at $.messages[0].content: recorded "env: KEY=[redacted] PWD=/a", arrived "env: KEY=[redacted] PWD=/b"',
+    );
+    expect(body).not.toContain('SECRETSECRET');
+    expect(unmatched).toEqual([message]);
+  });
+
   test('the request target is compared, the query string (the SDK beta flag) included', async () => {
     service = await startMockMessagesService({
       scenario: recordingScenario([exchange(question('one'), 'beta', '/v1/messages?beta=true')], {
